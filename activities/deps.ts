@@ -1,0 +1,8 @@
+import type { Sequelize } from 'sequelize';
+import type { Logger } from '../runtime/logger';
+
+export interface ActivityDeps {
+  sequelize: Sequelize;
+  logger: Logger;
+  urnDomain: string;
+}

@@ -1,0 +1,24 @@
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppCustom, AppState, Deps } from './context';
+import { errorHandler } from './middleware/error-handler';
+import { requestContext } from './middleware/request-context';
+import { routes } from './routes';
+
+export const JSON_LIMIT = '25mb';
+
+export function createApp(deps: Deps): Koa<AppState, AppCustom> {
+  const app = new Koa<AppState, AppCustom>();
+  app.context.deps = deps;
+  app.proxy = process.env.TRUST_PROXY === 'true';
+  app.silent = true; // errors are logged by the error handler, once, with the request id
+
+  const router = routes();
+  app
+    .use(requestContext())
+    .use(errorHandler())
+    .use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: JSON_LIMIT, jsonStrict: false }))
+    .use(router.routes())
+    .use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { Client } from '@temporalio/client';
+import type { RouterContext } from '@koa/router';
+import type { Sequelize } from 'sequelize';
+import type { Account } from '../db/models';
+import type { Config } from '../runtime/config';
+import type { Logger } from '../runtime/logger';
+
+/** What every handler can reach: built once at start-up, shared by all requests. */
+export interface Deps {
+  config: Config;
+  sequelize: Sequelize;
+  temporal: Client;
+  logger: Logger;
+}
+
+export interface AppState {
+  requestId: string;
+  /** Set by the authenticate middleware on every route that needs a key. */
+  account: Account;
+  /** Set by the validate middleware; read it with inputOf<T>(ctx). */
+  input: unknown;
+}
+
+export interface AppCustom {
+  deps: Deps;
+}
+
+export type APIContext = RouterContext<AppState, AppCustom>;
+
+/** The request input the validate middleware checked against the route's schema. */
+export const inputOf = <T>(ctx: APIContext): T => ctx.state.input as T;

@@ -1,0 +1,40 @@
+import type { Server } from 'node:http';
+import { migrateUp } from '../db/migrate';
+import { createSequelize } from '../db/sequelize';
+import { loadConfig, requireServices } from '../runtime/config';
+import { createLogger } from '../runtime/logger';
+import { connectTemporalClient } from '../runtime/temporal-client';
+import { createApp } from './app';
+
+/** The API role alone (`npm run api`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+async function main(): Promise<void> {
+  const config = requireServices(loadConfig());
+  const logger = createLogger(config.logLevel, 'api');
+  const sequelize = createSequelize(config.databaseUrl, 20);
+  await migrateUp(sequelize, config.databaseUrl);
+  const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+  const app = createApp({ config, sequelize, temporal, logger });
+
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, url: `http://127.0.0.1:${port}` }, 'API listening');
+  process.send?.({ type: 'ready', role: 'api', port });
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'API shutting down');
+    await new Promise((resolve) => server.close(resolve));
+    await temporal.connection.close();
+    await sequelize.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

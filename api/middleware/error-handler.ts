@@ -1,0 +1,57 @@
+import type { Middleware } from 'koa';
+import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
+import type { AppCustom, AppState } from '../context';
+import { ApiError, problem } from '../errors';
+
+interface HttpishError {
+  status?: number;
+  expose?: boolean;
+  type?: string;
+  message?: string;
+}
+
+/** Turns what a handler throws (or what Koa's body parser throws) into one ApiError. */
+function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof UniqueConstraintError) return problem(409, 'The resource already exists.');
+  if (error instanceof ForeignKeyConstraintError) return problem(400, 'The request refers to a record that does not exist.');
+  const e = error as HttpishError;
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    if (e.type === 'entity.parse.failed' || /JSON/i.test(e.message ?? '')) {
+      return problem(400, `The request body is not valid JSON: ${e.message}`);
+    }
+    if (e.status === 413) return problem(413, 'The request body is too large.');
+    if (e.status === 415) return problem(415, 'Unsupported content type.');
+    return problem(e.status, e.expose && e.message ? e.message : 'Bad request.');
+  }
+  return undefined;
+}
+
+export function errorHandler(): Middleware<AppState, AppCustom> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw problem(404, `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (error) {
+      let apiError = toApiError(error);
+      if (!apiError) {
+        ctx.deps.logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
+        apiError = problem(500, 'An unexpected error occurred.');
+      }
+      ctx.status = apiError.status;
+      const { body } = apiError;
+      if (typeof body === 'string') {
+        // A documented plain JSON string body; Koa would send a bare string as text/plain.
+        ctx.body = JSON.stringify(body);
+        ctx.type = 'application/json';
+      } else if (apiError.isProblem) {
+        ctx.body = { ...(body as object), traceId: ctx.state.requestId };
+        ctx.type = 'application/problem+json';
+      } else {
+        ctx.body = body;
+      }
+    }
+  };
+}

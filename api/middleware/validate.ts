@@ -1,0 +1,59 @@
+import Ajv, { type AnySchema, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Middleware } from 'koa';
+import type { AppCustom, AppState } from '../context';
+import { type ApiError, validationProblem } from '../errors';
+
+/** One ajv for the process: every schema is compiled once, when its route module loads. */
+export const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true });
+addFormats(ajv);
+ajv.addKeyword({ keyword: 'example' });
+ajv.addKeyword({ keyword: 'x-field' });
+
+export type Source = 'body' | 'query' | 'headers';
+
+/** `/Locations/0/Details/Name` → `Locations[0].Details.Name`; a missing property is named in full. */
+export function fieldOf(error: ErrorObject): string {
+  const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+export function messageOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return `${fieldOf(error)} is required.`;
+    case 'additionalProperties':
+      return `${fieldOf(error)} is not a known field.`;
+    case 'enum':
+      return `${fieldOf(error) || 'value'} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}.`;
+    default:
+      return `${fieldOf(error) || 'value'} ${error.message ?? 'is invalid'}.`;
+  }
+}
+
+/** The default error: a 400 problem with `errors: { field: [messages] }`. */
+export function problemFromErrors(errors: ErrorObject[]): ApiError {
+  const grouped: Record<string, string[]> = {};
+  for (const error of errors) (grouped[fieldOf(error) || '$'] ??= []).push(messageOf(error));
+  return validationProblem(grouped);
+}
+
+/**
+ * Validates one part of the request against a JSON Schema and puts the result on ctx.state.input.
+ * `toError` lets a resource answer in its own documented error shape.
+ */
+export function validate(
+  schema: AnySchema,
+  source: Source = 'body',
+  toError: (errors: ErrorObject[]) => ApiError = problemFromErrors,
+): Middleware<AppState, AppCustom> {
+  const check = ajv.compile(schema);
+  return async (ctx, next) => {
+    const input = source === 'body' ? (ctx.request as { body?: unknown }).body : source === 'query' ? { ...ctx.query } : { ...ctx.headers };
+    if (!check(input)) throw toError(check.errors ?? []);
+    ctx.state.input = input;
+    await next();
+  };
+}

@@ -1,0 +1,60 @@
+import path from 'node:path';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..');
+export const TASK_QUEUE = 'traceability';
+
+export interface Config {
+  /** Port of the HTTP API; 0 picks a free one. */
+  port: number;
+  /** External PostgreSQL; when unset `npm start` runs an embedded server under `dataDir/pg`. */
+  databaseUrl: string | undefined;
+  /** External Temporal frontend; when unset `npm start` runs `temporal server start-dev`. */
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  temporalCliPath: string | undefined;
+  temporalPort: number;
+  temporalUiPort: number;
+  taskQueue: string;
+  dataDir: string;
+  urnDomain: string;
+  logLevel: string;
+  /** A prebuilt workflow bundle (see `npm run build`); without it the worker bundles at start-up. */
+  workflowBundlePath: string | undefined;
+}
+
+function integer(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) {
+    throw new Error(`${name} must be a port number (0-65535), got "${value}"`);
+  }
+  return parsed;
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: integer('PORT', env.PORT, 8080),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    temporalAddress: nonEmpty(env.TEMPORAL_ADDRESS),
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalCliPath: nonEmpty(env.TEMPORAL_CLI_PATH),
+    temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
+    temporalUiPort: integer('TEMPORAL_UI_PORT', env.TEMPORAL_UI_PORT, 8233),
+    taskQueue: env.TASK_QUEUE || TASK_QUEUE,
+    dataDir: path.resolve(PROJECT_ROOT, env.DATA_DIR || '.data'),
+    urnDomain: env.URN_DOMAIN || 'traceability.local',
+    logLevel: env.LOG_LEVEL || 'info',
+    workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
+  };
+}
+
+/** Like loadConfig, for a role that must be pointed at running services. */
+export function requireServices(config: Config): Config & { databaseUrl: string; temporalAddress: string } {
+  const { databaseUrl, temporalAddress } = config;
+  if (!databaseUrl || !temporalAddress) {
+    throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (or use `npm start`, which starts both).');
+  }
+  return { ...config, databaseUrl, temporalAddress };
+}

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** What a running `npm start` publishes in its data directory, so CLIs and tests find its parts. */
+export interface RuntimeState {
+  pid: number;
+  apiUrl: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalUiUrl: string | null;
+  apiPid: number | null;
+  workerPid: number | null;
+}
+
+export const statePath = (dataDir: string): string => path.join(dataDir, 'runtime.json');
+
+export function writeState(dataDir: string, state: RuntimeState): void {
+  const file = statePath(dataDir);
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(state, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** The state of a supervisor that is still alive, else undefined. */
+export function readLiveState(dataDir: string): RuntimeState | undefined {
+  try {
+    const state = JSON.parse(fs.readFileSync(statePath(dataDir), 'utf8')) as RuntimeState;
+    process.kill(state.pid, 0);
+    return state;
+  } catch {
+    return undefined;
+  }
+}

