@@ -1,0 +1,121 @@
+import type { CreationAttributes, ModelStatic, Transaction, WhereOptions } from 'sequelize';
+import {
+  locationAttributes,
+  locationIdOf,
+  productAttributes,
+  type LocationPayload,
+  type ProductPayload,
+  type TradePartnerPayload,
+} from '../../domain/master-data';
+import { locationUrn, productUrn, tradePartnerUrn } from '../../domain/urn';
+import { Location, Product, TradePartner } from '../models';
+
+export interface AccountRef {
+  id: string;
+  name: string;
+}
+
+export interface Upserted<T> {
+  row: T;
+  created: boolean;
+}
+
+/** A payload that contradicts what the account already has; `field` is the payload path. */
+export class MasterDataConflict extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MasterDataConflict';
+  }
+}
+
+/**
+ * Inserts unless the (account, external id) row exists, then reads the row back: concurrent requests
+ * creating the same id both end with the one row, and only the winner reports `created`.
+ */
+async function insertOrFind<M extends TradePartner | Location | Product>(
+  model: ModelStatic<M>,
+  accountId: string,
+  externalId: string,
+  values: object,
+  transaction: Transaction | undefined,
+): Promise<Upserted<M>> {
+  const where = { accountId, externalId } as WhereOptions<M>;
+  const existing = (await model.findOne({ where, transaction })) as M | null;
+  if (existing) return { row: existing, created: false };
+  const [attempt] = await model.bulkCreate([{ ...values, accountId, externalId } as CreationAttributes<M>], { ignoreDuplicates: true, transaction });
+  const row = (await model.findOne({ where, transaction })) as M | null;
+  if (!row) throw new Error(`insert of ${externalId} neither succeeded nor found a row`);
+  return { row, created: row.get('id') === attempt.get('id') };
+}
+
+export async function findOrCreateTradePartner(
+  account: AccountRef,
+  payload: TradePartnerPayload,
+  urnDomain: string,
+  transaction?: Transaction,
+  field = 'TradePartner',
+): Promise<Upserted<TradePartner>> {
+  const result = await insertOrFind(
+    TradePartner,
+    account.id,
+    payload.Id,
+    {
+      urn: tradePartnerUrn(urnDomain, account.name, payload.Id),
+      name: payload.Name,
+      connectionType: payload.ConnectionType,
+      duns: payload.Duns ?? null,
+      pgln: payload.Pgln ?? null,
+    },
+    transaction,
+  );
+  if (!result.created && result.row.name !== payload.Name) {
+    throw new MasterDataConflict(
+      `${field}.Name`,
+      `Trade partner ${payload.Id} is named "${result.row.name}"; the request names it "${payload.Name}". A trade partner id is never reused for another organization.`,
+    );
+  }
+  return result;
+}
+
+/** Reuses the location with this id, or creates it (and its trade partner) from the payload's Details. */
+export async function findOrCreateLocation(
+  account: AccountRef,
+  payload: LocationPayload,
+  urnDomain: string,
+  transaction?: Transaction,
+  field = 'Location',
+): Promise<Upserted<Location>> {
+  const id = locationIdOf(payload);
+  if (!id) throw new MasterDataConflict(`${field}.Id`, `${field}.Id is required.`);
+  const existing = await Location.findOne({ where: { accountId: account.id, externalId: id }, transaction });
+  if (existing) return { row: existing, created: false };
+  const partner = await findOrCreateTradePartner(account, payload.Details.TradePartner, urnDomain, transaction, `${field}.Details.TradePartner`);
+  return insertOrFind(
+    Location,
+    account.id,
+    id,
+    { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: locationUrn(urnDomain, account.name, id) },
+    transaction,
+  );
+}
+
+/** Reuses the product with this id, or creates it from the payload's Details. */
+export async function findOrCreateProduct(
+  account: AccountRef,
+  payload: ProductPayload,
+  urnDomain: string,
+  transaction?: Transaction,
+): Promise<Upserted<Product>> {
+  const existing = await Product.findOne({ where: { accountId: account.id, externalId: payload.Id }, transaction });
+  if (existing) return { row: existing, created: false };
+  return insertOrFind(
+    Product,
+    account.id,
+    payload.Id,
+    { ...productAttributes(payload.Details), urn: productUrn(urnDomain, account.name, payload.Id) },
+    transaction,
+  );
+}
