@@ -1,6 +1,13 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..');
+/** The folder of package.json, whether this runs from the sources (tsx) or from dist/ (compiled). */
+export const PROJECT_ROOT = ((): string => {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(__dirname, '..');
+  }
+})();
 export const TASK_QUEUE = 'traceability';
 
 export interface Config {
