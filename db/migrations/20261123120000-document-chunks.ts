@@ -1,10 +1,11 @@
 import type { Migration } from '../migrate';
 
 /*
- * Document bytes move from one bytea per document to 1 MiB chunks, written in the same transaction as
- * the metadata row. A single 20 MiB bytea parameter has to exist in the API's memory at once (twice,
- * with the protocol buffer); chunks keep an upload's memory bounded by the chunk size, and a crash
- * still leaves either the row with all its chunks or nothing.
+ * Document bytes move from one bytea per document to fixed-size chunks (CHUNK_BYTES in
+ * db/repositories/documents.ts), written in the same transaction as the metadata row. A single 20 MiB
+ * bytea parameter has to exist in the API's memory at once (twice, with the protocol buffer); chunks
+ * keep an upload's memory bounded by the chunk size, and a crash still leaves either the row with all
+ * its chunks or nothing.
  * STORAGE EXTERNAL: the allowed formats are mostly compressed already; TOAST compression would only
  * spend CPU.
  */

@@ -1,6 +1,6 @@
 import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-/** One slice (1 MiB, the last one shorter) of a document's bytes; seq orders them from 0. */
+/** One slice (CHUNK_BYTES, the last one shorter) of a document's bytes; seq orders them from 0. */
 export class DocumentChunk extends Model<InferAttributes<DocumentChunk>, InferCreationAttributes<DocumentChunk>> {
   declare accountId: string;
   declare documentId: string;

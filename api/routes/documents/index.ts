@@ -15,7 +15,7 @@ import { type APIContext, type AppCustom, type AppState, inputOf } from '../../c
 import { ApiError, badRequest, notFound, rawError } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
-import { MalformedMultipart, MAX_BODY_BYTES, receiveUpload, removeSpool } from './receive';
+import { MAX_BODY_BYTES, receiveUpload, removeSpool, UnreadableBody } from './receive';
 import { documentHeaders, LIST_QUERY_ERROR, listQuerySchema, type ListQuery } from './schema';
 
 /** What a web server in front answers for a body over its limit (SPEC.md, Errors): HTML, not JSON. */
@@ -54,7 +54,7 @@ export function documentsRouter(): Router<AppState, AppCustom> {
     try {
       upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
     } catch (error) {
-      if (error instanceof MalformedMultipart) throw badRequest(`The request body is not valid multipart/form-data: ${error.message}`);
+      if (error instanceof UnreadableBody) throw badRequest(error.message);
       throw error;
     }
     // Body-level failures come before every document rule: they are what a proxy in front would answer.

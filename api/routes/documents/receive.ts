@@ -30,7 +30,8 @@ export type Upload =
   /** The whole body was read. file: the part named `file`; fileName also when it was discarded unread. */
   | { outcome: 'received'; file: ReceivedFile | undefined };
 
-export class MalformedMultipart extends Error {}
+/** The body cannot be read as multipart/form-data, or the client left before it was complete. */
+export class UnreadableBody extends Error {}
 
 class TooLarge extends Error {}
 
@@ -167,7 +168,7 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
       filePart.catch(() => undefined);
     });
     busboy.on('filesLimit', () => stop({ outcome: 'tooManyFiles' }));
-    busboy.on('error', (error: Error) => fail(new MalformedMultipart(error.message)));
+    busboy.on('error', (error: Error) => fail(new UnreadableBody(`The request body is not valid multipart/form-data: ${error.message}`)));
     busboy.on('close', () => {
       (filePart ?? Promise.resolve(undefined)).then(
         (file) => settle(() => resolve({ outcome: 'received', file })),
@@ -175,7 +176,7 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
       );
     });
     req.on('close', () => {
-      if (!req.complete) fail(new Error('The client closed the connection before the body was complete.'));
+      if (!req.complete) fail(new UnreadableBody('The client closed the connection before the body was complete.'));
     });
 
     req.pipe(counter).pipe(busboy);
