@@ -27,7 +27,7 @@ export interface ReceivedFile {
 export type Upload =
   | { outcome: 'tooLarge' }
   | { outcome: 'tooManyFiles' }
-  /** The whole body was read. file: the part named `file`; fileName also when it was discarded unread. */
+  /** The whole body was read. file: the part named `file` (path null when its bytes were dropped). */
   | { outcome: 'received'; file: ReceivedFile | undefined };
 
 /** The body cannot be read as multipart/form-data, or the client left before it was complete. */
@@ -42,9 +42,17 @@ class FileMeter extends Transform {
   private readonly headChunks: Buffer[] = [];
   private headLength = 0;
 
+  /** onLimit runs before the stream fails, so the upload is settled as too large before any error of the parser. */
+  constructor(private readonly onLimit: () => void) {
+    super();
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > MAX_FILE_BYTES) return done(new TooLarge());
+    if (this.size > MAX_FILE_BYTES) {
+      this.onLimit();
+      return done(new TooLarge());
+    }
     this.hash.update(chunk);
     if (this.headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
@@ -146,7 +154,7 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
       }
       const fileName = info.filename ?? '';
       fileStream = stream;
-      const meter = new FileMeter();
+      const meter = new FileMeter(() => stop({ outcome: 'tooLarge' }));
       let sink: Writable;
       let target: string | null = null;
       if (keep(fileName)) {
@@ -160,7 +168,6 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
         (error: unknown) => {
           // The sink may open its file after stop() removed the path: remove it again once closed.
           void removeSpool(target);
-          if (error instanceof TooLarge) stop({ outcome: 'tooLarge' });
           throw error;
         },
       );
