@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppCustom, AppState } from '../context';
 import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
+import { documentsRouter } from './documents';
 import { healthRouter } from './health';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
@@ -12,7 +13,7 @@ export function routes(): Router<AppState, AppCustom> {
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
-  for (const resource of [accountRouter()]) secured.use(resource.routes(), resource.allowedMethods());
+  for (const resource of [accountRouter(), documentsRouter()]) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());
   return router;
 }
