@@ -265,7 +265,7 @@ export function locationCreateIssues(locations: LocationPayload[], collection = 
 }
 
 /** Ids unique within the request, and a unit of measure the service knows. */
-export function productCreateIssues(products: ProductPayload[], collection = 'Products'): MasterDataIssue[] {
+export function productCreateIssues(products: Array<{ Id: string; Details: Partial<ProductDetailsPayload> }>, collection = 'Products'): MasterDataIssue[] {
   const issues: MasterDataIssue[] = [];
   const firstIndexOf = new Map<string, number>();
   products.forEach((product, index) => {

@@ -4,6 +4,7 @@ import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
 import { healthRouter } from './health';
 import { locationsRouter } from './locations';
+import { productsRouter } from './products';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
@@ -13,7 +14,7 @@ export function routes(): Router<AppState, AppCustom> {
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
-  for (const resource of [accountRouter(), locationsRouter()]) secured.use(resource.routes(), resource.allowedMethods());
+  for (const resource of [accountRouter(), locationsRouter(), productsRouter()]) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());
   return router;
 }
