@@ -229,3 +229,256 @@ describe('POST /Integration/Locations', () => {
     expect(missing.body.validations).toEqual([{ index: null, id: null, field: 'Locations', message: 'Locations is required.' }]);
   });
 });
+
+describe('GET /Integration/Locations', () => {
+  it("answers SPEC.md's page shape with each location's details, in creation order", async () => {
+    const standard = buildLocationPayload();
+    const vessel = buildVesselPayload();
+    await api.post('/Integration/Locations', { Locations: [standard, vessel] });
+    const response = await api.get('/Integration/Locations');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 2, results: expect.any(Array), hasNextPage: false, hasPreviousPage: false });
+    const partner = standard.Details.TradePartner;
+    expect(response.body.results[0]).toEqual({
+      id: standard.id,
+      urn: `urn:gdst:traceability.local:location:loc:${account.name}.${standard.id}`,
+      details: {
+        tradePartner: {
+          id: partner.Id,
+          urn: `urn:gdst:traceability.local:party:${account.name}.${partner.Id}`,
+          name: 'Acme Seafood',
+          pgln: null,
+          connectionType: 'SUPPLIER',
+          duns: '123456789',
+        },
+        name: 'Oslo plant',
+        gln: '7038010000010',
+        dunsPlus4: null,
+        externalIdentifier: standard.id,
+        extension: null,
+        captainsName: null,
+        address: {
+          city: 'Oslo',
+          state: null,
+          country: 'Norway',
+          addressLine1: 'Kaigata 1',
+          addressLine2: null,
+          postalCode: '0150',
+          geoCoordinates: { latitude: 59.91, longitude: 10.75 },
+          displayAddress: 'Kaigata 1, Oslo, 0150, Norway',
+        },
+        contact: { name: 'Kari Nordmann', phone: '+47 22 00 00 00', email: 'kari@example.org' },
+        vessel: null,
+        foodFacilityRegistrationNumber: null,
+        locationType: null,
+      },
+      updateIfExists: false,
+    });
+    expect(response.body.results[1]).toMatchObject({ id: vessel.id, details: { captainsName: 'Ola Nordmann', vessel: { vesselName: 'Northern Star', unloadingPort: 'Tromsø' } } });
+  });
+
+  it('pages with PageNumber and PageSize', async () => {
+    const locations = Array.from({ length: 5 }, () => buildLocationPayload());
+    await api.post('/Integration/Locations', { Locations: locations });
+    const second = await api.get('/Integration/Locations?PageNumber=2&PageSize=2');
+    expect(second.body).toMatchObject({ totalPages: 3, pageNumber: 2, pageSize: 2, totalItems: 5, hasNextPage: true, hasPreviousPage: true });
+    expect(second.body.results.map((r: { id: string }) => r.id)).toEqual([locations[2].id, locations[3].id]);
+    const last = await api.get('/Integration/Locations?PageNumber=3&PageSize=2');
+    expect(last.body).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    expect(last.body.results).toHaveLength(1);
+    const beyond = await api.get('/Integration/Locations?PageNumber=9&PageSize=2');
+    expect(beyond.body).toMatchObject({ totalItems: 5, results: [] });
+  });
+
+  it('caps PageSize at 100', async () => {
+    const response = await api.get('/Integration/Locations?PageSize=1000');
+    expect(response.status).toBe(200);
+    expect(response.body.pageSize).toBe(100);
+  });
+
+  it.each(['PageNumber=0', 'PageSize=0', 'PageNumber=-1', 'PageSize=1.5', 'PageNumber=abc', 'PageSize='])(
+    'answers %s with 400 and a plain JSON string',
+    async (query) => {
+      const response = await api.get(`/Integration/Locations?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      expect(response.text).toBe('"PageNumber and PageSize must be greater than 0."');
+    },
+  );
+
+  it('reads one location by its id and 404s an unknown one', async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    expect((await api.get(`/Integration/Locations/${payload.id}`)).body).toMatchObject({ id: payload.id, details: { name: 'Oslo plant' } });
+    const missing = await api.get('/Integration/Locations/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ status: 404, title: 'Location nope was not found.' });
+  });
+});
+
+describe('PUT /Integration/Location', () => {
+  it('updates a standard location in the single-object form and answers the update result', async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const response = await api.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { Name: 'Oslo plant 2', Gln: '7038010000027', Extension: 'X1', ContactInformation: { Phone: '+47 99 99 99 99' } } },
+    });
+    expect(response.status).toBe(200);
+    const partner = payload.Details.TradePartner;
+    expect(response.body).toEqual({
+      message: expect.any(String),
+      errors: [],
+      validations: [],
+      result: {
+        id: payload.id,
+        accountId: account.id,
+        tradePartnerId: partner.Id,
+        networkStatus: null,
+        tradePartnerName: 'Acme Seafood',
+        tradePartnerUrn: `urn:gdst:traceability.local:party:${account.name}.${partner.Id}`,
+        name: 'Oslo plant 2',
+        gln: '7038010000027',
+        duns: '123456789',
+        externalIdentifier: payload.id,
+        extension: 'X1',
+        captainsName: null,
+        urn: `urn:gdst:traceability.local:location:loc:${account.name}.${payload.id}`,
+        hasActiveInventory: false,
+        address: expect.objectContaining({ city: 'Oslo', geoCoordinates: { latitude: 59.91, longitude: 10.75 } }),
+        contact: { name: 'Kari Nordmann', phone: '+47 99 99 99 99', email: 'kari@example.org' },
+        vessel: null,
+        wholechainId: null,
+        sharedWith: [],
+        createdTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        isDefault: false,
+        geoJson: { type: 'Point', coordinates: [10.75, 59.91] },
+        foodFacilityRegistrationNumber: null,
+        locationGroupId: null,
+        locationType: null,
+        locationGroup: null,
+        dataPolicyElements: [],
+        ownerInfo: { accountId: account.id, accountName: account.name },
+      },
+    });
+  });
+
+  it('updates only the trade partner when the body carries just id and Details.TradePartner', async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const partnerId = payload.Details.TradePartner.Id;
+    const response = await api.put('/Integration/Location', {
+      Locations: [{ id: payload.id, Details: { TradePartner: { Id: partnerId, Name: 'Acme Seafood AS', ConnectionType: 'BUYER' } } }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ message: expect.any(String), result: [{ id: expect.any(String), status: 'Updated' }], errors: [], validations: [] });
+    const read = await api.get(`/Integration/Locations/${payload.id}`);
+    expect(read.body.details.tradePartner).toMatchObject({ id: partnerId, name: 'Acme Seafood AS', connectionType: 'BUYER' });
+    expect(read.body.details).toMatchObject({ name: 'Oslo plant', gln: '7038010000010', address: { city: 'Oslo' } });
+  });
+
+  it("changes a vessel's home port with Details.Address alone, keeping everything else", async () => {
+    const vessel = buildVesselPayload();
+    await api.post('/Integration/Locations', { Locations: [vessel] });
+    const response = await api.put('/Integration/Location', {
+      Locations: [{ Id: vessel.id, Details: { Address: { City: 'Bodø', AddressLine1: 'Kaia 2', GeoCoordinates: { Latitude: 67.28, Longitude: 14.4 } } } }],
+    });
+    expect(response.status).toBe(200);
+    const read = await api.get(`/Integration/Locations/${vessel.id}`);
+    expect(read.body.details.address).toEqual({
+      city: 'Bodø',
+      state: null,
+      country: 'Norway',
+      addressLine1: 'Kaia 2',
+      addressLine2: null,
+      postalCode: null,
+      geoCoordinates: { latitude: 67.28, longitude: 14.4 },
+      displayAddress: 'Kaia 2, Bodø, Norway',
+    });
+    expect(read.body.details).toMatchObject({ name: 'Northern Star', captainsName: 'Ola Nordmann', vessel: { imoNumber: 'IMO 9074729' } });
+  });
+
+  it("updates a vessel's captain and vessel fields", async () => {
+    const vessel = buildVesselPayload();
+    await api.post('/Integration/Locations', { Locations: [vessel] });
+    const response = await api.put('/Integration/Location', {
+      Locations: [{ id: vessel.id, Details: { CaptainsName: 'Per Hansen', Vessel: { VesselName: 'Southern Star', VesselFlagState: 'IS' } } }],
+    });
+    expect(response.status).toBe(200);
+    const read = await api.get(`/Integration/Locations/${vessel.id}`);
+    expect(read.body.details.captainsName).toBe('Per Hansen');
+    expect(read.body.details.vessel).toMatchObject({ vesselName: 'Southern Star', vesselFlagState: 'IS', imoNumber: 'IMO 9074729', unloadingPort: 'Tromsø' });
+  });
+
+  it('refuses OTHER as the ConnectionType of a vessel on update', async () => {
+    const vessel = buildVesselPayload();
+    await api.post('/Integration/Locations', { Locations: [vessel] });
+    const response = await api.put('/Integration/Location', {
+      Location: { id: vessel.id, Details: { TradePartner: { Id: vessel.Details.TradePartner.Id, ConnectionType: 'OTHER' } } },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.validations).toEqual([expect.objectContaining({ index: 0, field: 'Location.Details.TradePartner.ConnectionType' })]);
+  });
+
+  it('refuses vessel fields on a standard location', async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const response = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { CaptainsName: 'Nobody' } } });
+    expect(response.status).toBe(400);
+    expect(response.body.validations).toEqual([expect.objectContaining({ field: 'Location.Details.CaptainsName' })]);
+  });
+
+  it('refuses an update that leaves the address without street fields or coordinates', async () => {
+    const payload = buildLocationPayload({ Details: { Address: { GeoCoordinates: undefined } } });
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const response = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { Address: { City: '' } } } });
+    expect(response.status).toBe(400);
+    const ok = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { Address: { State: 'Oslo' } } } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('answers an unknown id with 404 in the four-key body and changes nothing', async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const response = await api.put('/Integration/Location', {
+      Locations: [
+        { id: payload.id, Details: { Name: 'Changed' } },
+        { id: 'nope', Details: { Name: 'x' } },
+      ],
+    });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: expect.any(String), result: [], errors: [{ index: 1, id: 'nope', field: 'Locations[1].id', message: 'Location nope was not found.' }], validations: [] });
+    expect((await api.get(`/Integration/Locations/${payload.id}`)).body.details.name).toBe('Oslo plant');
+  });
+
+  it("answers 400 when TradePartner.Id is not the location's trade partner", async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const response = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: 'Changed', TradePartner: { Id: 'TP-other', Name: 'x' } } } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, id: payload.id, field: 'Location.Details.TradePartner.Id' })]);
+    expect((await api.get(`/Integration/Locations/${payload.id}`)).body.details.name).toBe('Oslo plant');
+  });
+
+  it('refuses a body with neither Locations nor Location, and schema errors in the single form', async () => {
+    const neither = await api.put('/Integration/Location', {});
+    expect(neither.status).toBe(400);
+    expect(neither.body.validations).toEqual([expect.objectContaining({ field: 'Locations' })]);
+    const invalid = await api.put('/Integration/Location', { Location: { id: 'x', Details: { TradePartner: { Id: 'TP', ConnectionType: 'NOPE' } } } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.validations).toEqual([expect.objectContaining({ index: 0, id: 'x', field: 'Location.Details.TradePartner.ConnectionType' })]);
+  });
+});
+
+describe('tenancy', () => {
+  it("a key of account A can neither see nor update account B's locations", async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const other = client((await createAccount('loc')).key);
+    expect((await other.get(`/Integration/Locations/${payload.id}`)).status).toBe(404);
+    expect((await other.get('/Integration/Locations')).body).toMatchObject({ totalItems: 0, results: [] });
+    const update = await other.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: 'Stolen' } } });
+    expect(update.status).toBe(404);
+    expect(update.body).toMatchObject({ result: [], errors: [expect.objectContaining({ id: payload.id })] });
+    expect((await api.get(`/Integration/Locations/${payload.id}`)).body.details.name).toBe('Oslo plant');
+  });
+});
