@@ -4,6 +4,8 @@ import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
 import { documentsRouter } from './documents';
 import { healthRouter } from './health';
+import { locationsRouter } from './locations';
+import { productsRouter } from './products';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
@@ -13,7 +15,8 @@ export function routes(): Router<AppState, AppCustom> {
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
-  for (const resource of [accountRouter(), documentsRouter()]) secured.use(resource.routes(), resource.allowedMethods());
+  const resources = [accountRouter(), locationsRouter(), productsRouter(), documentsRouter()];
+  for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());
   return router;
 }
