@@ -425,10 +425,16 @@ describe('reading documents back', () => {
     expect((await client(stranger.key).get('/Integration/Documents')).body).toMatchObject({ totalItems: 0, results: [], totalPages: 0 });
   });
 
-  it.each(['PageNumber=0', 'PageSize=0', 'PageSize=101', 'PageNumber=abc', 'PageSize=-1'])('?%s is a 400 with a plain JSON string', async (query) => {
+  it.each(['PageNumber=0', 'PageSize=0', 'PageNumber=abc', 'PageSize=-1'])('?%s is a 400 with a plain JSON string', async (query) => {
     const response = await client(owner.key).get(`/Integration/Documents?${query}`);
     expect(response.status).toBe(400);
-    expect(response.body).toBe('PageNumber and PageSize must be greater than 0, and PageSize at most 100.');
+    expect(response.body).toBe('PageNumber and PageSize must be greater than 0.');
+  });
+
+  it('caps PageSize at 100 like every other list', async () => {
+    const response = await client(owner.key).get('/Integration/Documents?PageSize=101');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ pageSize: 100, totalItems: 4 });
   });
 });
 

@@ -13,10 +13,10 @@ import {
 } from '../../../domain/documents';
 import { type APIContext, type AppCustom, type AppState, inputOf } from '../../context';
 import { ApiError, badRequest, notFound, rawError } from '../../errors';
-import { validate } from '../../middleware/validate';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
 import { MAX_BODY_BYTES, receiveUpload, removeSpool, UnreadableBody } from './receive';
-import { documentHeaders, LIST_QUERY_ERROR, listQuerySchema, type ListQuery } from './schema';
+import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { documentHeaders } from './schema';
 
 /** What a web server in front answers for a body over its limit (SPEC.md, Errors): HTML, not JSON. */
 const TOO_LARGE_PAGE = `<html>
@@ -91,21 +91,10 @@ export function documentsRouter(): Router<AppState, AppCustom> {
     }
   });
 
-  router.get('/Integration/Documents', validate(listQuerySchema, 'query', () => rawError(400, LIST_QUERY_ERROR)), async (ctx) => {
-    const query = inputOf<ListQuery>(ctx);
-    const pageNumber = Number(query.PageNumber ?? 1);
-    const pageSize = Number(query.PageSize ?? 20);
-    const { rows, count } = await listDocuments(ctx.state.account.id, (pageNumber - 1) * pageSize, pageSize);
-    const totalPages = Math.ceil(count / pageSize);
-    ctx.body = {
-      totalPages,
-      pageNumber,
-      pageSize,
-      totalItems: count,
-      results: rows.map(presentStoredDocument),
-      hasNextPage: pageNumber < totalPages,
-      hasPreviousPage: pageNumber > 1,
-    };
+  router.get('/Integration/Documents', validatePage(), async (ctx) => {
+    const page = pageOf(inputOf<PageQuery>(ctx));
+    const { rows, count } = await listDocuments(ctx.state.account.id, page.offset, page.pageSize);
+    ctx.body = pageBody(page, count, rows.map(presentStoredDocument));
   });
 
   router.get('/Integration/Documents/:documentId', async (ctx) => {

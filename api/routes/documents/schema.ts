@@ -1,24 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DocumentHeaders } from '../../../domain/documents';
 
-/** GET /Integration/Documents: paging as SPEC.md's location list, plus an upper bound on the page size. */
-export const MAX_PAGE_SIZE = 100;
-
-export const listQuerySchema = {
-  type: 'object',
-  properties: {
-    PageNumber: { type: 'string', pattern: '^\\s*\\+?0*[1-9][0-9]{0,8}\\s*$' },
-    PageSize: { type: 'string', pattern: '^\\s*\\+?0*([1-9][0-9]?|100)\\s*$' },
-  },
-} as const;
-
-export interface ListQuery {
-  PageNumber?: string;
-  PageSize?: string;
-}
-
-export const LIST_QUERY_ERROR = `PageNumber and PageSize must be greater than 0, and PageSize at most ${MAX_PAGE_SIZE}.`;
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**

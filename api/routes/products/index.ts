@@ -10,7 +10,7 @@ import {
 import { type AppCustom, type AppState, inputOf } from '../../context';
 import { notFound } from '../../errors';
 import { conflictingRequest, invalidRequest, rejection, validateBatch } from '../master-data/batch-errors';
-import { pageBody, pageOf, validatePage, type PageQuery } from '../master-data/paging';
+import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
 import { presentProduct } from './presenter';
 import { createProductsSchema, updateProductsSchema } from './schema';
 

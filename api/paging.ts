@@ -1,8 +1,8 @@
-/** `PageNumber`/`PageSize` for the master-data lists (SPEC.md, GET /Integration/Locations). */
+/** `PageNumber`/`PageSize` of every paged list, as SPEC.md gives them for GET /Integration/Locations. */
 import type { Middleware } from 'koa';
-import type { AppCustom, AppState } from '../../context';
-import { rawError } from '../../errors';
-import { validate } from '../../middleware/validate';
+import type { AppCustom, AppState } from './context';
+import { rawError } from './errors';
+import { validate } from './middleware/validate';
 
 export const DEFAULT_PAGE_SIZE = 20;
 /** Larger requests are answered with this many results (README.md, Master data). */
