@@ -1,6 +1,7 @@
 import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { healthOperations } from '../routes/health/openapi';
+import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import type { OperationSpec } from './operation';
 
@@ -12,5 +13,6 @@ export const operations: readonly OperationSpec[] = [
   ...healthOperations,
   ...openApiOperations,
   ...docsOperations,
+  ...metricsOperations,
   ...accountOperations,
 ];

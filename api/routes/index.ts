@@ -4,12 +4,13 @@ import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
 import { docsRouter } from './docs';
 import { healthRouter } from './health';
+import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [healthRouter(), openApiRouter(), docsRouter()]) router.use(open.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
