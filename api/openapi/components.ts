@@ -23,6 +23,7 @@ const problem: JsonSchema = {
 };
 
 const validationProblem: JsonSchema = {
+  type: 'object',
   allOf: [{ $ref: '#/components/schemas/Problem' }],
   description: 'A 400 problem naming each offending field in `errors`.',
   required: ['errors'],
