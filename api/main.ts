@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
   });
+  // Node closes idle keep-alive sockets after 5 s, racing clients (and load balancers, typically 60 s
+  // idle) that reuse one just then: they get "other side closed". Outlive the usual client timeouts.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, url: `http://127.0.0.1:${port}`, docs: `http://127.0.0.1:${port}/docs`, metrics: `http://127.0.0.1:${port}/metrics` }, 'API listening');
