@@ -1,0 +1,18 @@
+import { accountOperations } from '../routes/account/openapi';
+import { docsOperations } from '../routes/docs/openapi';
+import { healthOperations } from '../routes/health/openapi';
+import { metricsOperations } from '../routes/metrics/openapi';
+import { openApiOperations } from '../routes/openapi/openapi';
+import type { OperationSpec } from './operation';
+
+/**
+ * Every operation the service serves. A new route adds its `openapi.ts` (beside its `schema.ts`) here;
+ * test/api/openapi.test.ts fails while a route of the router has no entry, or an entry has no route.
+ */
+export const operations: readonly OperationSpec[] = [
+  ...healthOperations,
+  ...openApiOperations,
+  ...docsOperations,
+  ...metricsOperations,
+  ...accountOperations,
+];
