@@ -1,6 +1,7 @@
 import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { healthOperations } from '../routes/health/openapi';
+import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import type { OperationSpec } from './operation';
@@ -15,4 +16,5 @@ export const operations: readonly OperationSpec[] = [
   ...docsOperations,
   ...metricsOperations,
   ...accountOperations,
+  ...locationsOperations,
 ];
