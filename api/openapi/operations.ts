@@ -4,6 +4,7 @@ import { healthOperations } from '../routes/health/openapi';
 import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
+import { productsOperations } from '../routes/products/openapi';
 import type { OperationSpec } from './operation';
 
 /**
@@ -17,4 +18,5 @@ export const operations: readonly OperationSpec[] = [
   ...metricsOperations,
   ...accountOperations,
   ...locationsOperations,
+  ...productsOperations,
 ];
