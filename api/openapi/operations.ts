@@ -1,5 +1,6 @@
 import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
+import { documentsOperations } from '../routes/documents/openapi';
 import { healthOperations } from '../routes/health/openapi';
 import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
@@ -19,4 +20,5 @@ export const operations: readonly OperationSpec[] = [
   ...accountOperations,
   ...locationsOperations,
   ...productsOperations,
+  ...documentsOperations,
 ];
