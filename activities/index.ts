@@ -1,6 +1,7 @@
 import { attachDocuments } from './attach-documents';
 import { commitLedger } from './commit-ledger';
 import type { ActivityDeps } from './deps';
+import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
@@ -11,10 +12,10 @@ export type { ActivityDeps };
 export function createActivities(deps: ActivityDeps) {
   return {
     recordBatchStatus: recordBatchStatus(deps),
-    persistEvents: persistEvents(deps),
-    attachDocuments: attachDocuments(deps),
-    recalculateTimeline: recalculateTimeline(deps),
-    commitLedger: commitLedger(deps),
+    persistEvents: withHeartbeat(persistEvents(deps)),
+    attachDocuments: withHeartbeat(attachDocuments(deps)),
+    recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
+    commitLedger: withHeartbeat(commitLedger(deps)),
   };
 }
 

@@ -5,12 +5,13 @@ import type { BatchError, EventResult, ProcessEventBatchInput, ProcessEventBatch
 
 /** Named option profiles: the history in the Temporal UI reads like the pipeline. */
 const retry = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval, maximumAttempts: 12 });
+// Steps heartbeat every second (activities/heartbeat.ts): a dead worker is noticed within 5 s.
 const PROFILES = {
-  status: { startToCloseTimeout: '15 seconds', retry: retry('5 seconds') },
-  persist: { startToCloseTimeout: '2 minutes', retry: retry('10 seconds') },
-  attach: { startToCloseTimeout: '30 seconds', retry: retry('5 seconds') },
-  recalculate: { startToCloseTimeout: '2 minutes', retry: retry('10 seconds') },
-  ledger: { startToCloseTimeout: '1 minute', retry: retry('10 seconds') },
+  status: { startToCloseTimeout: '10 seconds', retry: retry('5 seconds') },
+  persist: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
+  attach: { startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: retry('5 seconds') },
+  recalculate: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
+  ledger: { startToCloseTimeout: '1 minute', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
 } satisfies Record<string, ActivityOptions>;
 
 const { recordBatchStatus } = proxyActivities<Activities>(PROFILES.status);
