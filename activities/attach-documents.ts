@@ -1,3 +1,4 @@
+import { eventIdOf } from '../domain/hashing';
 import type { AttachDocumentsInput, AttachDocumentsOutput, DocumentNotAttached } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { inTransaction } from './sql';
@@ -8,8 +9,9 @@ import { inTransaction } from './sql';
  */
 export function attachDocuments(deps: ActivityDeps) {
   return async (input: AttachDocumentsInput): Promise<AttachDocumentsOutput> => {
-    const pairs = input.requests.flatMap((r) => (r.documentIds ?? []).map((documentId) => ({ eventId: r.eventId, documentId })));
-    if (!pairs.length) return { documentsNotAttached: input.requests.map(() => null) };
+    const requests = input.documentIds.map((documentIds, index) => ({ eventId: eventIdOf(input.batchId, index), documentIds }));
+    const pairs = requests.flatMap((r) => (r.documentIds ?? []).map((documentId) => ({ eventId: r.eventId, documentId })));
+    if (!pairs.length) return { documentsNotAttached: requests.map(() => null) };
     const { rows } = await inTransaction(deps.sequelize, (client) =>
       client.query<{ event_id: string; document_id: string }>(
         `WITH wanted AS (
@@ -31,6 +33,6 @@ export function attachDocuments(deps: ActivityDeps) {
       if (!list) missing.set(row.event_id, (list = []));
       list.push({ documentId: row.document_id, reason: 'DocumentNotFound' });
     }
-    return { documentsNotAttached: input.requests.map((r) => missing.get(r.eventId) ?? null) };
+    return { documentsNotAttached: requests.map((r) => missing.get(r.eventId) ?? null) };
   };
 }

@@ -1,13 +1,14 @@
 import type { PoolClient } from 'pg';
 import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
-import { EventNormalisationError, formatEventDate, normaliseEvent, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
-import { uuidFromName } from '../domain/hashing';
+import { ApplicationFailure } from '@temporalio/activity';
+import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
+import { eventIdOf } from '../domain/hashing';
 import { Timeline } from '../domain/inventory-timeline';
 import { locationIdOf, UnknownUnitError, type LocationPayload, type ProductPayload } from '../domain/master-data';
 import { eventUrn } from '../domain/urn';
 import { findOrCreateLocation, findOrCreateProduct, MasterDataConflict, type AccountRef } from '../db/repositories/master-data';
-import type { BatchError, PersistEventsOutput, ProcessEventBatchInput } from '../workflows/contracts';
+import type { BatchError, PersistEventsInput, PersistEventsOutput, ProcessEventBatchInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { inTransaction, lockKeys, timelineKey } from './sql';
@@ -26,14 +27,27 @@ const eventError = (event: Pick<NormalisedEvent, 'index' | 'externalId'>, code: 
 });
 
 /**
- * Step 1: the batch's events, lines and inventory records in one transaction, all or nothing.
+ * Step 1: the batch's events, lines and inventory records in one transaction, all or nothing. The
+ * events are read from the batch's stored request (the API wrote it before starting the workflow), so
+ * the batch's largest payload crosses Temporal once, as the workflow input, and not again here.
  * Idempotent: event ids are derived from the batch id and position, and a retry after a commit finds
- * the batch's rows and answers from them.
+ * the batch's rows and answers from them (the unique event ids are the last line of defence).
  */
 export function persistEvents(deps: ActivityDeps) {
-  return async (input: ProcessEventBatchInput): Promise<PersistEventsOutput> => {
-    const done = await inTransaction(deps.sequelize, (client) => storedOutput(client, input.batchId));
-    if (done.events.length) return done;
+  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> => {
+    // The batch is Running from here; a retry after a commit finds the batch's events and stops.
+    const { stored, request } = await inTransaction(deps.sequelize, async (client) => {
+      const { rows } = await client.query<{ request: { Events: EventPayload[] } }>(
+        `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
+          WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
+          RETURNING request`,
+        [ref.batchId, ref.accountId],
+      );
+      return { stored: await storedCount(client, ref.batchId), request: rows[0]?.request };
+    });
+    if (stored) return { events: stored };
+    if (!request) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
+    const input = { ...ref, events: request.Events };
 
     const errors: BatchError[] = [];
     const events: NormalisedEvent[] = [];
@@ -72,7 +86,7 @@ export function persistEvents(deps: ActivityDeps) {
       await insertBatch(client, account, input.batchId, input, events, products, locations, errors);
       if (errors.length) rejectBatch(errors);
     });
-    return inTransaction(deps.sequelize, (client) => storedOutput(client, input.batchId));
+    return { events: events.length };
   };
 }
 
@@ -269,7 +283,7 @@ async function insertBatch(
   }
   if (errors.length) return;
 
-  const eventIds = events.map((e) => uuidFromName(`${batchId}:event:${e.index}`));
+  const eventIds = events.map((e) => eventIdOf(batchId, e.index));
   const optionalLocation = (ref: LocationRefPayload | null) => (ref ? locations.get(locationIdOf(ref)!)! : null);
   const inserted = await client.query<{ id: string; seq: string }>(
     `INSERT INTO events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id,
@@ -364,34 +378,5 @@ async function loadTimelines(
   return timelines;
 }
 
-/** The batch's events as the result reports them, in batch order; empty when nothing is stored yet. */
-async function storedOutput(client: PoolClient, batchId: string): Promise<PersistEventsOutput> {
-  const { rows } = await client.query<{
-    id: string;
-    external_event_id: string;
-    type: PersistEventsOutput['events'][number]['type'];
-    event_time: Date;
-    instances: { productId: string; lotSerial: string; quantity: number }[];
-  }>(
-    `SELECT e.id, e.external_event_id, e.type, e.event_time,
-            coalesce(json_agg(json_build_object('productId', p.external_id, 'lotSerial', l.lot_serial, 'quantity', l.quantity)
-                              ORDER BY array_position(ARRAY['instance', 'input', 'output', 'child'], l.role), l.position)
-                     FILTER (WHERE l.role <> 'parent'), '[]') AS instances
-       FROM events e
-       LEFT JOIN event_lines l ON l.event_id = e.id
-       LEFT JOIN products p ON p.id = l.product_id
-      WHERE e.batch_id = $1
-      GROUP BY e.id
-      ORDER BY e.seq`,
-    [batchId],
-  );
-  return {
-    events: rows.map((r) => ({
-      id: r.id,
-      externalEventId: r.external_event_id,
-      type: r.type,
-      eventDate: formatEventDate(r.event_time),
-      productInstances: r.instances,
-    })),
-  };
-}
+const storedCount = async (client: PoolClient, batchId: string): Promise<number> =>
+  Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE batch_id = $1', [batchId])).rows[0].n);

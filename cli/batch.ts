@@ -99,8 +99,8 @@ run(async () => {
             events: request.Events,
           });
           try {
-            const { result } = await handle.result();
-            console.log(`batch ${batch.id} (retry of ${original.id}): Completed, ${result.length} events created`);
+            const { events } = await handle.result();
+            console.log(`batch ${batch.id} (retry of ${original.id}): Completed, ${events} events created`);
           } catch (error) {
             const rejection = rejectionOf(error);
             if (!rejection) throw error;

@@ -39,3 +39,6 @@ export function uuidFromName(name: string): string {
   const h = hex.join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
+
+/** The service id of the event at `index` of a batch: fixed before anything is written. */
+export const eventIdOf = (batchId: string, index: number): string => uuidFromName(`${batchId}:event:${index}`);

@@ -57,9 +57,13 @@ export interface BatchError {
   available?: number;
 }
 
+/**
+ * The workflow's own result stays small: the per-event result list (what the HTTP answer carries) is
+ * written to the batches row by the last step, and read from there by the API.
+ */
 export interface ProcessEventBatchResult {
   batchId: string;
-  result: EventResult[];
+  events: number;
 }
 
 /** Activity inputs and outputs: ids and small values, never whole rows. */
@@ -68,15 +72,18 @@ export interface BatchRef {
   accountId: string;
 }
 
-export type PersistedEvent = Omit<EventResult, 'status' | 'documentsNotAttached'>;
+export interface PersistEventsInput extends BatchRef {
+  accountName: string;
+}
 
 export interface PersistEventsOutput {
-  events: PersistedEvent[];
+  /** How many events the batch stored (their ids follow from the batch id: domain/hashing eventIdOf). */
+  events: number;
 }
 
 export interface AttachDocumentsInput extends BatchRef {
-  /** Per event, in batch order: its id and the DocumentIds it sent (null when none). */
-  requests: { eventId: string; documentIds: string[] | null }[];
+  /** Per event, in batch order: the DocumentIds it sent (null when none). */
+  documentIds: (string[] | null)[];
 }
 
 export interface AttachDocumentsOutput {
@@ -85,6 +92,5 @@ export interface AttachDocumentsOutput {
 }
 
 export type BatchStatusUpdate =
-  | { batchId: string; status: 'Running' }
-  | { batchId: string; status: 'Completed'; result: EventResult[] }
+  | { batchId: string; status: 'Completed'; documentsNotAttached: (DocumentNotAttached[] | null)[] }
   | { batchId: string; status: 'Failed'; errors: BatchError[] };

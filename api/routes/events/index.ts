@@ -105,8 +105,10 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
     return;
   }
   try {
-    const { result } = await handle.result();
-    ctx.body = createdBody(result);
+    await handle.result();
+    // The workflow's last step wrote the per-event result list to the batch row.
+    await batch.reload();
+    ctx.body = createdBody(batchStatusBody(batch).result ?? []);
   } catch (error) {
     const rejection = rejectionOf(error);
     if (rejection) throw rawError(400, rejectedBody(rejection));
