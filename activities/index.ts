@@ -1,12 +1,21 @@
-import { acknowledgeBatch } from './acknowledge-batch';
+import { attachDocuments } from './attach-documents';
+import { commitLedger } from './commit-ledger';
 import type { ActivityDeps } from './deps';
+import { withHeartbeat } from './heartbeat';
+import { persistEvents } from './persist-events';
+import { recalculateTimeline } from './recalculate-timeline';
+import { recordBatchStatus } from './record-batch-status';
 
 export type { ActivityDeps };
 
 /** Activities get their dependencies here, so tests can build them against any database. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    acknowledgeBatch: acknowledgeBatch(deps),
+    recordBatchStatus: recordBatchStatus(deps),
+    persistEvents: withHeartbeat(persistEvents(deps)),
+    attachDocuments: withHeartbeat(attachDocuments(deps)),
+    recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
+    commitLedger: withHeartbeat(commitLedger(deps)),
   };
 }
 

@@ -1,6 +1,7 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { migrateUp } from '../db/migrate';
+import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath: workflowsPath() }),
-    activities: createActivities({ sequelize, logger, urnDomain: config.urnDomain }),
+    activities: createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) }),
     interceptors: { activity: [activityMetrics] },
   });
   logger.info(

@@ -1,15 +1,62 @@
-import { log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+  type RetryPolicy,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
+import type { BatchError, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
 
-const { acknowledgeBatch } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 },
-});
+/** Named option profiles: the history in the Temporal UI reads like the pipeline. */
+const retry = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval, maximumAttempts: 12 });
+// Steps heartbeat every second (activities/heartbeat.ts): a dead worker is noticed within 5 s.
+const PROFILES = {
+  persist: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
+  attach: { startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: retry('5 seconds') },
+  recalculate: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
+  ledger: { startToCloseTimeout: '1 minute', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
+} satisfies Record<string, ActivityOptions>;
+// Bookkeeping, not a pipeline step: a local activity, one short statement without a server round trip.
+const STATUS: LocalActivityOptions = { startToCloseTimeout: '15 seconds', retry: retry('5 seconds') };
 
-/** The durable event pipeline: one workflow per batch of events. */
+const { persistEvents } = proxyActivities<Activities>(PROFILES.persist);
+const { attachDocuments } = proxyActivities<Activities>(PROFILES.attach);
+const { recalculateTimeline } = proxyActivities<Activities>(PROFILES.recalculate);
+const { commitLedger } = proxyActivities<Activities>(PROFILES.ledger);
+const { recordBatchStatus } = proxyLocalActivities<Activities>(STATUS);
+
+/**
+ * The durable event pipeline: one workflow per batch. Every step is an idempotent activity keyed by
+ * the batch id, so a worker dying anywhere resumes here without storing anything twice.
+ */
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
-  const { workflowId } = workflowInfo();
-  log.info('batch received', { batchId: input.batchId, workflowId, account: input.accountName });
-  return acknowledgeBatch({ batchId: input.batchId, eventCount: input.events.length });
+  const { batchId, accountId } = input;
+  log.info('batch received', { batchId, account: input.accountName, events: input.events.length });
+  try {
+    const persisted = await persistEvents({ batchId, accountId, accountName: input.accountName });
+    // Once the events are stored the three steps touch disjoint tables: they run side by side.
+    const [attached] = await Promise.all([
+      attachDocuments({ batchId, accountId, documentIds: input.events.map((event) => event.DocumentIds ?? null) }),
+      recalculateTimeline({ batchId, accountId }),
+      commitLedger({ batchId, accountId }),
+    ]);
+    await recordBatchStatus({ batchId, status: 'Completed', documentsNotAttached: attached.documentsNotAttached });
+    return { batchId, events: persisted.events };
+  } catch (error) {
+    const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.nonRetryable && Array.isArray(cause.details?.[0])) {
+      // A business rejection: nothing was stored; the batch fails with the activity's error list.
+      const errors = cause.details[0] as BatchError[];
+      await recordBatchStatus({ batchId, status: 'Failed', errors });
+      throw ApplicationFailure.create({ message: cause.message, type: cause.type ?? 'BatchRejected', nonRetryable: true, details: [errors] });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    await recordBatchStatus({ batchId, status: 'Failed', errors: [{ index: null, eventId: null, code: 'InternalError', field: null, message }] });
+    throw error;
+  }
 }

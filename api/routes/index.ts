@@ -4,7 +4,9 @@ import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
 import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
+import { eventsRouter } from './events';
 import { healthRouter } from './health';
+import { ledgerRouter } from './ledger';
 import { locationsRouter } from './locations';
 import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
@@ -17,7 +19,14 @@ export function routes(): Router<AppState, AppCustom> {
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
-  const resources = [accountRouter(), locationsRouter(), productsRouter(), documentsRouter()];
+  const resources = [
+    accountRouter(),
+    locationsRouter(),
+    productsRouter(),
+    documentsRouter(),
+    eventsRouter(),
+    ledgerRouter(),
+  ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());
   return router;

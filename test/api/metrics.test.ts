@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { TASK_QUEUE } from '../../runtime/config';
 import { readLiveState, type RuntimeState } from '../../runtime/state';
-import type { processEventBatch } from '../../workflows';
 import { createAccount } from '../factories/accounts';
+import { commission, instance, uid } from '../factories/events';
 import { request } from '../helpers/http';
 
 /** The value of one sample line (`name{labels} value`), 0 when the series does not exist yet. */
@@ -86,19 +84,14 @@ describe('worker metrics (runtime.json names the ports)', () => {
       expect(before).toContain(`# TYPE ${name} counter`);
     }
 
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    try {
-      const batchId = randomUUID();
-      await new Client({ connection }).workflow.execute<typeof processEventBatch>('processEventBatch', {
-        taskQueue: TASK_QUEUE,
-        workflowId: `metrics-${batchId}`,
-        args: [{ batchId, accountId: randomUUID(), accountName: 'metrics-test', events: [{}] }],
-      });
-    } finally {
-      await connection.close();
-    }
+    const account = await createAccount('metrics');
+    const batch = await request('POST', '/Integration/Events', {
+      key: account.key,
+      body: { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))] },
+    });
+    expect(batch.status).toBe(200);
     const after = await read();
-    const count = (text: string) => sample(text, 'traceability_activity_duration_seconds_count', { activity: 'acknowledgeBatch', outcome: 'completed' });
+    const count = (text: string) => sample(text, 'traceability_activity_duration_seconds_count', { activity: 'persistEvents', outcome: 'completed' });
     expect(count(after) - count(before)).toBeGreaterThanOrEqual(1);
   });
 

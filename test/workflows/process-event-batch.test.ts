@@ -1,28 +1,65 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { Batch } from '../../db/models';
 import { TASK_QUEUE } from '../../runtime/config';
 import type { processEventBatch } from '../../workflows';
+import type { ProcessEventBatchInput } from '../../workflows/contracts';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { commission, instance, ship, uid } from '../factories/events';
+import { models } from '../helpers/db';
 
 describe('processEventBatch on the real dev server and the real worker', () => {
   let connection: Connection;
   let client: Client;
+  let account: TestAccount;
 
   beforeAll(async () => {
     connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
     client = new Client({ connection });
+    account = await createAccount('workflow');
   });
   afterAll(() => connection.close());
 
-  it('runs to completion through the worker on task queue traceability', async () => {
+  async function newBatch(events: ProcessEventBatchInput['events']): Promise<ProcessEventBatchInput> {
+    models();
     const batchId = randomUUID();
+    await Batch.create({
+      id: batchId, accountId: account.id, workflowId: `test-${batchId}`, idempotencyKey: null, mode: 'sync', status: 'Accepted',
+      eventCount: events.length, request: { Events: events }, result: null, errors: null, startedAt: null, completedAt: null, retryOf: null,
+    });
+    return { batchId, accountId: account.id, accountName: account.name, events };
+  }
+
+  it('runs the four pipeline steps and records the batch as Completed', async () => {
+    const input = await newBatch([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))]);
     const result = await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
       taskQueue: TASK_QUEUE,
-      workflowId: `test-${batchId}`,
-      args: [{ batchId, accountId: randomUUID(), accountName: 'workflow-test', events: [{}, {}, {}] }],
+      workflowId: `test-${input.batchId}`,
+      args: [input],
     });
-    expect(result).toMatchObject({ batchId });
-    const history = await client.workflow.getHandle(`test-${batchId}`).fetchHistory();
-    const scheduled = history.events?.filter((e) => e.activityTaskScheduledEventAttributes).length;
-    expect(scheduled).toBeGreaterThan(0);
+    expect(result).toEqual({ batchId: input.batchId, events: 1 });
+    const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
+    const activities = history.events?.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    expect(activities).toEqual(['persistEvents', 'attachDocuments', 'recalculateTimeline', 'commitLedger']);
+    // The status update is a local activity: a marker in the history, no scheduled task.
+    expect(history.events?.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1);
+    const batch = await Batch.findByPk(input.batchId);
+    expect(batch?.status).toBe('Completed');
+    expect(batch?.result).toEqual([expect.objectContaining({ type: 'Commission', status: 'Created', externalEventId: input.events[0].Id })]);
+  });
+
+  it('fails with a typed, non-retried ApplicationFailure when the batch is rejected', async () => {
+    const input = await newBatch([ship({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))]);
+    const failure = await client.workflow
+      .execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}`, args: [input] })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InsufficientInventory' });
+    const batch = await Batch.findByPk(input.batchId);
+    expect(batch?.status).toBe('Failed');
+    expect(batch?.errors).toEqual([expect.objectContaining({ code: 'InsufficientInventory' })]);
+    const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
+    const attempts = history.events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt);
+    expect(attempts?.every((a) => a === 1)).toBe(true);
   });
 });

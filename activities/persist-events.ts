@@ -1,0 +1,382 @@
+import type { PoolClient } from 'pg';
+import type { Transaction } from 'sequelize';
+import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
+import { ApplicationFailure } from '@temporalio/activity';
+import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
+import { eventIdOf } from '../domain/hashing';
+import { Timeline } from '../domain/inventory-timeline';
+import { locationIdOf, UnknownUnitError, type LocationPayload, type ProductPayload } from '../domain/master-data';
+import { eventUrn } from '../domain/urn';
+import { findOrCreateLocation, findOrCreateProduct, MasterDataConflict, type AccountRef } from '../db/repositories/master-data';
+import type { BatchError, PersistEventsInput, PersistEventsOutput, ProcessEventBatchInput } from '../workflows/contracts';
+import type { ActivityDeps } from './deps';
+import { rejectBatch } from './failures';
+import { inTransaction, lockKeys, timelineKey } from './sql';
+
+interface ResolvedProduct {
+  id: string;
+  serial: boolean;
+}
+
+const eventError = (event: Pick<NormalisedEvent, 'index' | 'externalId'>, code: BatchError['code'], field: string, message: string): BatchError => ({
+  index: event.index,
+  eventId: event.externalId,
+  code,
+  field,
+  message,
+});
+
+/**
+ * Step 1: the batch's events, lines and inventory records in one transaction, all or nothing. The
+ * events are read from the batch's stored request (the API wrote it before starting the workflow), so
+ * the batch's largest payload crosses Temporal once, as the workflow input, and not again here.
+ * Idempotent: event ids are derived from the batch id and position, and a retry after a commit finds
+ * the batch's rows and answers from them (the unique event ids are the last line of defence).
+ */
+export function persistEvents(deps: ActivityDeps) {
+  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> => {
+    // The batch is Running from here; a retry after a commit finds the batch's events and stops.
+    const { stored, request } = await inTransaction(deps.sequelize, async (client) => {
+      const { rows } = await client.query<{ request: { Events: EventPayload[] } }>(
+        `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
+          WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
+          RETURNING request`,
+        [ref.batchId, ref.accountId],
+      );
+      return { stored: await storedCount(client, ref.batchId), request: rows[0]?.request };
+    });
+    if (stored) return { events: stored };
+    if (!request) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
+    const input = { ...ref, events: request.Events };
+
+    const errors: BatchError[] = [];
+    const events: NormalisedEvent[] = [];
+    input.events.forEach((payload, index) => {
+      try {
+        events.push(normaliseEvent(payload, index));
+      } catch (error) {
+        if (!(error instanceof EventNormalisationError)) throw error;
+        errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
+      }
+    });
+    const seen = new Map<string, number>();
+    for (const event of events) {
+      const first = seen.get(event.externalId);
+      if (first !== undefined) {
+        errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
+      } else seen.set(event.externalId, event.index);
+    }
+    if (errors.length) rejectBatch(errors);
+
+    await inTransaction(deps.sequelize, async (client, transaction) => {
+      const account: AccountRef = { id: input.accountId, name: input.accountName };
+      const stored = await client.query<{ external_event_id: string }>(
+        'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
+        [account.id, [...seen.keys()]],
+      );
+      for (const { external_event_id: id } of stored.rows) {
+        const event = events[seen.get(id)!];
+        errors.push(eventError(event, 'DuplicateEventId', 'Id', `An event with id ${id} already exists in this account.`));
+      }
+
+      const products = await resolveProducts(client, transaction, account, events, deps.urnDomain, errors);
+      const locations = await resolveLocations(client, transaction, account, events, deps.urnDomain, errors);
+      if (errors.length) rejectBatch(errors);
+
+      await insertBatch(client, account, input.batchId, input, events, products, locations, errors);
+      if (errors.length) rejectBatch(errors);
+    });
+    return { events: events.length };
+  };
+}
+
+/** Products named by the batch: existing ones in one query, new ones created from their Details. */
+async function resolveProducts(
+  client: PoolClient,
+  transaction: Transaction,
+  account: AccountRef,
+  events: NormalisedEvent[],
+  urnDomain: string,
+  errors: BatchError[],
+): Promise<Map<string, ResolvedProduct>> {
+  const ids = [...new Set(events.flatMap((e) => e.lines.map((l) => l.product.Id)))];
+  const { rows } = await client.query<{ id: string; external_id: string; identifier_type: string }>(
+    'SELECT id, external_id, identifier_type FROM products WHERE account_id = $1 AND external_id = ANY($2::text[])',
+    [account.id, ids],
+  );
+  const resolved = new Map(rows.map((r) => [r.external_id, { id: r.id, serial: r.identifier_type === 'Serial' }]));
+  const failed = new Set<string>();
+  for (const event of events) {
+    for (const line of event.lines) {
+      const id = line.product.Id;
+      if (resolved.has(id) || failed.has(id)) continue;
+      const field = `${line.field}.Product`;
+      if (!line.product.Details) {
+        // Another line of the batch may carry the Details; only report when none does.
+        const withDetails = events.flatMap((e) => e.lines).find((l) => l.product.Id === id && l.product.Details);
+        if (withDetails) continue;
+        failed.add(id);
+        errors.push(eventError(event, 'UnknownProduct', `${field}.Id`, `Product ${id} does not exist in this account and the event carries no Product.Details to create it.`));
+        continue;
+      }
+      try {
+        const { row } = await findOrCreateProduct(account, line.product as ProductPayload, urnDomain, transaction);
+        resolved.set(id, { id: row.id, serial: row.identifierType === 'Serial' });
+      } catch (error) {
+        failed.add(id);
+        if (error instanceof UnknownUnitError) {
+          errors.push(eventError(event, 'InvalidValue', `${field}.Details.SimpleUnitOfMeasurement`, error.message));
+        } else if (error instanceof MasterDataConflict) {
+          errors.push(eventError(event, 'InvalidValue', `${field}.${error.field}`, error.message));
+        } else throw error;
+      }
+    }
+  }
+  // Lines without Details whose Details came on a later line of the batch are resolved by now.
+  for (const event of events) {
+    for (const line of event.lines) {
+      if (!resolved.has(line.product.Id) && !failed.has(line.product.Id)) {
+        failed.add(line.product.Id);
+        errors.push(eventError(event, 'UnknownProduct', `${line.field}.Product.Id`, `Product ${line.product.Id} does not exist in this account.`));
+      }
+    }
+  }
+  return resolved;
+}
+
+const LOCATION_FIELDS = [
+  ['Location', (e: NormalisedEvent) => e.location],
+  ['SourceLocation', (e: NormalisedEvent) => e.sourceLocation],
+  ['DestinationLocation', (e: NormalisedEvent) => e.destinationLocation],
+] as const;
+
+/** Locations named by the batch (Location, SourceLocation, DestinationLocation), resolved like products. */
+async function resolveLocations(
+  client: PoolClient,
+  transaction: Transaction,
+  account: AccountRef,
+  events: NormalisedEvent[],
+  urnDomain: string,
+  errors: BatchError[],
+): Promise<Map<string, string>> {
+  const refs: { event: NormalisedEvent; field: string; ref: LocationRefPayload; id: string }[] = [];
+  for (const event of events) {
+    for (const [field, pick] of LOCATION_FIELDS) {
+      const ref = pick(event);
+      if (!ref) continue;
+      const id = locationIdOf(ref);
+      if (!id) errors.push(eventError(event, 'Required', `${field}.Id`, `${field}.Id is required.`));
+      else refs.push({ event, field, ref, id });
+    }
+  }
+  const { rows } = await client.query<{ id: string; external_id: string }>(
+    'SELECT id, external_id FROM locations WHERE account_id = $1 AND external_id = ANY($2::text[])',
+    [account.id, [...new Set(refs.map((r) => r.id))]],
+  );
+  const resolved = new Map(rows.map((r) => [r.external_id, r.id]));
+  const failed = new Set<string>();
+  for (const { event, field, ref, id } of refs) {
+    if (resolved.has(id) || failed.has(id)) continue;
+    if (!ref.Details) {
+      if (refs.some((r) => r.id === id && r.ref.Details)) continue;
+      failed.add(id);
+      errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account and the event carries no ${field}.Details to create it.`));
+      continue;
+    }
+    try {
+      const { row } = await findOrCreateLocation(account, ref as LocationPayload, urnDomain, transaction, field);
+      resolved.set(id, row.id);
+    } catch (error) {
+      if (!(error instanceof MasterDataConflict)) throw error;
+      failed.add(id);
+      errors.push(eventError(event, 'InvalidValue', error.field, error.message));
+    }
+  }
+  for (const { event, field, id } of refs) {
+    if (!resolved.has(id) && !failed.has(id)) {
+      failed.add(id);
+      errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account.`));
+    }
+  }
+  return resolved;
+}
+
+interface LineRow {
+  eventIndex: number;
+  role: string;
+  position: number;
+  productId: string;
+  lotSerial: string;
+  quantity: string;
+  /** Signed change at the event's location; null for lines that move no inventory. */
+  delta: string | null;
+}
+
+/**
+ * Checks every consuming line against its timeline (under the timelines' locks) and inserts the batch:
+ * one statement per table, whatever the batch size.
+ */
+async function insertBatch(
+  client: PoolClient,
+  account: AccountRef,
+  batchId: string,
+  input: ProcessEventBatchInput,
+  events: NormalisedEvent[],
+  products: Map<string, ResolvedProduct>,
+  locations: Map<string, string>,
+  errors: BatchError[],
+): Promise<void> {
+  const lines: LineRow[] = [];
+  const keyOf = new Map<string, { productId: string; lotSerial: string; locationId: string }>();
+  for (const event of events) {
+    const locationId = locations.get(locationIdOf(event.location)!)!;
+    for (const line of event.lines) {
+      const product = products.get(line.product.Id)!;
+      const quantity = product.serial ? '1' : canonicalDecimal(line.quantity);
+      lines.push({
+        eventIndex: event.index,
+        role: line.role,
+        position: line.position,
+        productId: product.id,
+        lotSerial: line.lotSerial,
+        quantity,
+        delta: line.sign === 0 ? null : line.sign > 0 ? quantity : fromScaled(-toScaled(quantity)),
+      });
+      if (line.sign !== 0) keyOf.set(timelineKey(account.id, product.id, line.lotSerial, locationId), { productId: product.id, lotSerial: line.lotSerial, locationId });
+    }
+  }
+  await lockKeys(client, [...keyOf.keys()]);
+
+  // Only timelines that something consumes from need checking: an addition never lowers availability.
+  const consumed = new Set<string>();
+  for (const event of events) {
+    const locationId = locations.get(locationIdOf(event.location)!)!;
+    for (const line of event.lines) if (line.sign < 0) consumed.add(timelineKey(account.id, products.get(line.product.Id)!.id, line.lotSerial, locationId));
+  }
+  const timelines = await loadTimelines(client, account.id, [...consumed].map((k) => keyOf.get(k)!));
+  for (const event of events) {
+    const time = Date.parse(event.eventTime);
+    const locationId = locations.get(locationIdOf(event.location)!)!;
+    for (const line of event.lines) {
+      if (line.sign === 0) continue;
+      const product = products.get(line.product.Id)!;
+      const key = timelineKey(account.id, product.id, line.lotSerial, locationId);
+      const quantity = toScaled(product.serial ? '1' : canonicalDecimal(line.quantity));
+      const timeline = timelines.get(key);
+      if (line.sign > 0) {
+        timeline?.add(time, quantity);
+        continue;
+      }
+      const { accepted, available } = timeline!.consume(time, quantity);
+      if (!accepted) {
+        const locationExternal = locationIdOf(event.location)!;
+        errors.push({
+          ...eventError(event, 'InsufficientInventory', `${line.field}.Quantity`, `Insufficient inventory of product ${line.product.Id}, lot ${line.lotSerial} at location ${locationExternal} at ${event.eventTime}: requested ${fromScaled(quantity)}, available ${fromScaled(available)}.`),
+          product: line.product.Id,
+          lotSerial: line.lotSerial,
+          location: locationExternal,
+          requested: Number(fromScaled(quantity)),
+          available: Number(fromScaled(available)),
+        });
+      }
+    }
+  }
+  if (errors.length) return;
+
+  const eventIds = events.map((e) => eventIdOf(batchId, e.index));
+  const optionalLocation = (ref: LocationRefPayload | null) => (ref ? locations.get(locationIdOf(ref)!)! : null);
+  const inserted = await client.query<{ id: string; seq: string }>(
+    `INSERT INTO events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id,
+                         source_location_id, destination_location_id, purchase_order, invoice_number, reference_document_id, urn, payload)
+     SELECT u.id, $1, $2, u.external_id, u.type, u.event_time, u.zone, u.location_id, u.source_id, u.destination_id,
+            u.purchase_order, u.invoice_number, u.reference, u.urn, u.payload::jsonb
+       FROM unnest($3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[], $10::uuid[],
+                   $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+            WITH ORDINALITY AS u(id, external_id, type, event_time, zone, location_id, source_id, destination_id,
+                                 purchase_order, invoice_number, reference, urn, payload, ord)
+      ORDER BY u.ord
+     RETURNING id, seq`,
+    [
+      account.id,
+      batchId,
+      eventIds,
+      events.map((e) => e.externalId),
+      events.map((e) => e.type),
+      events.map((e) => e.eventTime),
+      events.map((e) => e.eventTimeZone),
+      events.map((e) => locations.get(locationIdOf(e.location)!)!),
+      events.map((e) => optionalLocation(e.sourceLocation)),
+      events.map((e) => optionalLocation(e.destinationLocation)),
+      events.map((e) => e.purchaseOrder),
+      events.map((e) => e.invoiceNumber),
+      events.map((e) => e.referenceDocumentId),
+      eventIds.map(eventUrn),
+      events.map((e) => JSON.stringify(input.events[e.index])),
+    ],
+  );
+  const seqOf = new Map(inserted.rows.map((r) => [r.id, r.seq]));
+  if (!lines.length) return;
+
+  const lineEvent = lines.map((l) => eventIds[l.eventIndex]);
+  const insertedLines = await client.query<{ id: string }>(
+    `INSERT INTO event_lines (account_id, event_id, position, role, product_id, lot_serial, quantity)
+     SELECT $1, u.event_id, u.position, u.role, u.product_id, u.lot_serial, u.quantity
+       FROM unnest($2::uuid[], $3::int[], $4::text[], $5::uuid[], $6::text[], $7::numeric[]) WITH ORDINALITY
+            AS u(event_id, position, role, product_id, lot_serial, quantity, ord)
+      ORDER BY u.ord
+     RETURNING id`,
+    [account.id, lineEvent, lines.map((l) => l.position), lines.map((l) => l.role), lines.map((l) => l.productId), lines.map((l) => l.lotSerial), lines.map((l) => l.quantity)],
+  );
+  const records = lines
+    .map((line, i) => ({ line, lineId: insertedLines.rows[i].id, event: events[line.eventIndex] }))
+    .filter((r) => r.line.delta !== null);
+  if (!records.length) return;
+  // balance and available are placeholders here: recalculateTimeline derives them for the whole lot.
+  await client.query(
+    `INSERT INTO inventory_records (account_id, product_id, lot_serial, location_id, event_id, event_line_id, event_time, event_seq, delta, balance, available)
+     SELECT $1, u.product_id, u.lot_serial, u.location_id, u.event_id, u.line_id, u.event_time, u.event_seq, u.delta, 0, 0
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::bigint[], $7::timestamptz[], $8::bigint[], $9::numeric[])
+            AS u(product_id, lot_serial, location_id, event_id, line_id, event_time, event_seq, delta)`,
+    [
+      account.id,
+      records.map((r) => r.line.productId),
+      records.map((r) => r.line.lotSerial),
+      records.map((r) => locations.get(locationIdOf(r.event.location)!)!),
+      records.map((r) => eventIds[r.event.index]),
+      records.map((r) => r.lineId),
+      records.map((r) => r.event.eventTime),
+      records.map((r) => seqOf.get(eventIds[r.event.index])!),
+      records.map((r) => r.line.delta),
+    ],
+  );
+}
+
+/** The stored deltas of the given timelines, one query for all of them. */
+async function loadTimelines(
+  client: PoolClient,
+  accountId: string,
+  keys: { productId: string; lotSerial: string; locationId: string }[],
+): Promise<Map<string, Timeline>> {
+  const timelines = new Map(keys.map((k) => [timelineKey(accountId, k.productId, k.lotSerial, k.locationId), new Timeline()]));
+  if (!keys.length) return timelines;
+  const { rows } = await client.query<{ product_id: string; lot_serial: string; location_id: string; event_time: Date; event_seq: string; delta: string }>(
+    `SELECT r.product_id, r.lot_serial, r.location_id, r.event_time, r.event_seq, r.delta::text AS delta
+       FROM inventory_records r
+       JOIN unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
+         ON r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
+      WHERE r.account_id = $1`,
+    [accountId, keys.map((k) => k.productId), keys.map((k) => k.lotSerial), keys.map((k) => k.locationId)],
+  );
+  const grouped = new Map<string, { time: number; seq: bigint; delta: bigint }[]>();
+  for (const row of rows) {
+    const key = timelineKey(accountId, row.product_id, row.lot_serial, row.location_id);
+    let list = grouped.get(key);
+    if (!list) grouped.set(key, (list = []));
+    list.push({ time: row.event_time.getTime(), seq: BigInt(row.event_seq), delta: toScaled(row.delta) });
+  }
+  for (const [key, records] of grouped) timelines.set(key, new Timeline(records));
+  return timelines;
+}
+
+const storedCount = async (client: PoolClient, batchId: string): Promise<number> =>
+  Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE batch_id = $1', [batchId])).rows[0].n);

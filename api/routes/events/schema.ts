@@ -1,0 +1,134 @@
+/**
+ * Request schemas of the event endpoints (SPEC.md "Event: batch-style shape", DESIGN.md "Events").
+ * Written to be read: they become the OpenAPI document. Unknown fields are allowed on events, because
+ * integrators send the full shapes of SPEC.md (ReadPoint, BizStep, ...) and the payload is stored as sent.
+ */
+import { EVENT_TYPE_NAMES } from '../../../domain/events';
+
+const text = { type: 'string', minLength: 1 } as const;
+const optionalText = { type: ['string', 'null'] } as const;
+
+const tradePartner = {
+  type: 'object',
+  description: 'Creates the trade partner when its Id is new to the account, else identifies it.',
+  required: ['Id', 'Name', 'ConnectionType'],
+  properties: {
+    Id: text,
+    Name: text,
+    ConnectionType: { enum: ['SELF', 'SUPPLIER', 'BUYER', 'OTHER'] },
+    Duns: { type: 'string' },
+    Pgln: { type: 'string' },
+  },
+} as const;
+
+const locationDetails = {
+  type: 'object',
+  description: 'Creates the location when its Id is new to the account; ignored for an existing location.',
+  required: ['TradePartner', 'Name'],
+  properties: {
+    TradePartner: tradePartner,
+    Name: text,
+    Gln: { type: 'string' },
+    Extension: { type: 'string' },
+    DunsPlus4: { type: 'string' },
+    Duns: { type: 'string', pattern: '^(\\d{9}|\\d{13})$' },
+    CaptainsName: { type: 'string' },
+    Vessel: { type: 'object' },
+    ContactInformation: { type: 'object' },
+    Address: { type: 'object' },
+  },
+} as const;
+
+/** `Id` (or `id`, both appear in SPEC.md) of an existing location, or a new one with its Details. */
+export const locationRef = {
+  type: 'object',
+  properties: { Id: text, id: text, Details: locationDetails },
+  example: { Id: 'LOC-DOCK-1' },
+} as const;
+
+const productDetails = {
+  type: 'object',
+  description: 'Creates the product when its Id is new to the account (GTIN and PLU in capitals inside events).',
+  required: ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'],
+  properties: {
+    Name: text,
+    SimpleUnitOfMeasurement: text,
+    UnitQuantity: { type: 'number', exclusiveMinimum: 0 },
+    UnitDescriptor: { enum: ['Cases', 'Units', 'Totes', 'Pallets'] },
+    SharingPolicy: { enum: ['Open', 'Restricted'] },
+    ProductIdentifierType: { enum: ['Lot', 'Serial'] },
+    GTIN: { type: 'string' },
+    PLU: { type: 'string' },
+    Gtin: { type: 'string' },
+    Plu: { type: 'string' },
+    MasterData: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'namespace', 'value'], properties: { name: text, namespace: text, value: { type: 'string' } } },
+    },
+  },
+} as const;
+
+const productRef = { type: 'object', required: ['Id'], properties: { Id: text, Details: productDetails } } as const;
+
+/** `{ Quantity, LotSerial, Product: { Id, Details? } }`; a Serial product counts 1 per instance. */
+export const productInstance = {
+  type: 'object',
+  required: ['Quantity', 'LotSerial', 'Product'],
+  properties: {
+    Quantity: { type: 'number', minimum: 0, description: 'Decimal quantity in the product unit.' },
+    LotSerial: text,
+    Product: productRef,
+  },
+  example: { Quantity: 100, LotSerial: 'LOT-2024-001', Product: { Id: 'SALMON-FILLET' } },
+} as const;
+
+const instances = { type: 'array', minItems: 1, items: productInstance } as const;
+
+/** What each `$type` requires beyond the common fields (DESIGN.md's table). */
+const byType = (types: readonly string[], required: readonly string[], properties: Record<string, unknown>) => ({
+  if: { type: 'object', properties: { $type: { enum: types } }, required: ['$type'] },
+  then: { type: 'object', required, properties },
+});
+
+export const event = {
+  type: 'object',
+  required: ['$type', 'Id', 'Location', 'EventTime', 'EventTimeZone'],
+  properties: {
+    $type: { enum: EVENT_TYPE_NAMES, description: 'The event type, lower case.' },
+    Id: { ...text, maxLength: 200, description: "The caller's event id, unique in the account; echoed as externalEventId." },
+    Location: locationRef,
+    EventTime: { type: 'string', description: 'ISO 8601; without an offset it is read in EventTimeZone.', example: '2024-03-01T10:00:00' },
+    EventTimeZone: { type: 'string', description: 'UTC offset such as -05:00.', example: '-05:00' },
+    PurchaseOrder: optionalText,
+    InvoiceNumber: optionalText,
+    ReferenceDocumentId: optionalText,
+    DocumentIds: {
+      type: ['array', 'null'],
+      items: text,
+      description: 'Ids of uploaded documents to attach; ids not found are reported in documentsNotAttached. A plain string is rejected.',
+    },
+    CustomProperties: { type: 'array', items: { type: 'object' } },
+    CertificationList: { type: 'array', items: { type: 'object' } },
+  },
+  allOf: [
+    byType(['commission', 'receive', 'observe', 'decommission'], ['ProductInstances'], { ProductInstances: instances }),
+    byType(['receive'], [], { SourceLocation: locationRef }),
+    byType(['ship'], ['ProductInstances', 'DestinationLocation'], { ProductInstances: instances, DestinationLocation: locationRef }),
+    byType(['transform'], ['InputProducts', 'OutputProducts'], { InputProducts: instances, OutputProducts: instances }),
+    byType(['aggregation', 'disaggregation'], ['ParentLotSerial', 'ChildProductInstances'], {
+      ParentLotSerial: text,
+      Product: productRef,
+      ChildProductInstances: instances,
+    }),
+  ],
+} as const;
+
+/** Batches of up to 1,000 events: the workflow input stays well under Temporal's payload limit. */
+export const MAX_EVENTS = 1000;
+
+export const eventsBody = {
+  type: 'object',
+  required: ['Events'],
+  properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
+} as const;
+

@@ -1,0 +1,85 @@
+/**
+ * The inventory timeline of one (account, product, lot, location), DESIGN.md "Inventory timeline".
+ * Pure: no I/O. Records are ordered by (time, seq), seq being arrival order. Quantities are scaled
+ * BigInts (domain/decimal), so sums are exact. The recalculation SQL in activities/recalculate-timeline
+ * computes the same two columns with window functions; test/domain checks this module, and the API tests
+ * check the SQL against the same examples.
+ */
+export interface TimelineRecord {
+  /** Epoch milliseconds of the event time. */
+  time: number;
+  /** Arrival order; ties on time are broken by it. */
+  seq: bigint;
+  delta: bigint;
+}
+
+export interface TimelinePoint extends TimelineRecord {
+  /** Sum of the deltas of this and every earlier record. */
+  balance: bigint;
+  /** Min over this and every later record of balance: what can still be consumed at this point. */
+  available: bigint;
+}
+
+export const compareRecords = (a: Pick<TimelineRecord, 'time' | 'seq'>, b: Pick<TimelineRecord, 'time' | 'seq'>): number =>
+  a.time - b.time || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
+
+/** balance = running sum forwards; available = running minimum of balance backwards. O(n). */
+export function computeTimeline(records: readonly TimelineRecord[]): TimelinePoint[] {
+  const sorted = [...records].sort(compareRecords);
+  let balance = 0n;
+  const points = sorted.map((r) => ({ ...r, balance: (balance += r.delta), available: 0n }));
+  let min: bigint | undefined;
+  for (let i = points.length - 1; i >= 0; i--) {
+    min = min === undefined || points[i].balance < min ? points[i].balance : min;
+    points[i].available = min;
+  }
+  return points;
+}
+
+/**
+ * A lot's timeline being extended by the lines of a batch, in batch order, so that lines of one batch
+ * consume from each other (SPEC.md rules 1 and 3).
+ */
+export class Timeline {
+  private readonly records: TimelineRecord[];
+
+  constructor(records: readonly TimelineRecord[] = []) {
+    this.records = [...records].sort(compareRecords);
+  }
+
+  /**
+   * Available quantity for an event at `time` (SPEC.md rule 1): the available quantity of the latest
+   * record at or before `time`, 0 when there is none. A record of this batch at the same time counts as
+   * earlier, because it arrived earlier.
+   */
+  availableAt(time: number): bigint {
+    const points = computeTimeline(this.records);
+    let applicable = -1;
+    for (let i = 0; i < points.length && points[i].time <= time; i++) applicable = i;
+    return applicable < 0 ? 0n : points[applicable].available;
+  }
+
+  /** Adds a record; it sorts after every record at the same time (it arrived last). */
+  add(time: number, delta: bigint): void {
+    const seq = this.records.reduce((max, r) => (r.seq > max ? r.seq : max), 0n) + 1n;
+    const record = { time, seq, delta };
+    let i = this.records.length;
+    while (i > 0 && compareRecords(this.records[i - 1], record) > 0) i--;
+    this.records.splice(i, 0, record);
+  }
+
+  /**
+   * Consumes `quantity` at `time` if the timeline allows it (SPEC.md rule 3), and reports what was
+   * available either way.
+   */
+  consume(time: number, quantity: bigint): { accepted: boolean; available: bigint } {
+    const available = this.availableAt(time);
+    if (quantity > available) return { accepted: false, available };
+    this.add(time, -quantity);
+    return { accepted: true, available };
+  }
+
+  points(): TimelinePoint[] {
+    return computeTimeline(this.records);
+  }
+}

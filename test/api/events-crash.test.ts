@@ -1,0 +1,95 @@
+import { Client, Connection } from '@temporalio/client';
+import { Pool } from 'pg';
+import type { Sequelize } from 'sequelize';
+import { createApiKey } from '../../db/repositories/accounts';
+import { createSequelize } from '../../db/sequelize';
+import { readLiveState } from '../../runtime/state';
+import { commission, instance, ship, uid } from '../factories/events';
+import { startStack, type Stack } from '../helpers/stack';
+
+/**
+ * A stack of its own: killing the shared stack's worker would stall the other test files running
+ * beside this one.
+ */
+describe('a worker killed (SIGKILL) in the middle of a batch', () => {
+  let stack: Stack;
+  let sequelize: Sequelize;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    sequelize = createSequelize(stack.state.databaseUrl, 2);
+    pool = new Pool({ connectionString: stack.state.databaseUrl, max: 2 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await sequelize?.close();
+    await stack?.stop();
+  });
+
+  it('lets the restarted worker finish every batch exactly once', async () => {
+    const { key, account } = await createApiKey(uid('crash'), 'jest');
+    const batches = Array.from({ length: 4 }, (_, b) => {
+      const lots = Array.from({ length: 125 }, () => uid(`LOT${b}`));
+      return [
+        ...lots.map((lot) => commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))),
+        ...lots.map((lot) => ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 4))),
+      ];
+    });
+    const killedPid = readLiveState(stack.dir)!.workerPid!;
+    const responses = Promise.all(
+      batches.map((events) =>
+        fetch(`${stack.state.apiUrl}/Integration/Events`, {
+          method: 'POST',
+          headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ Events: events }),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { result: { id: string }[] } })),
+      ),
+    );
+
+    // Kill as soon as a batch is under way: its first step has run, the rest have not.
+    for (let i = 0; i < 1000; i++) {
+      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status = 'Running'`, [account.id]);
+      if (rows[0].n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    process.kill(killedPid, 'SIGKILL');
+
+    const answered = await responses;
+    expect(answered.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(answered.flatMap((r) => r.body.result)).toHaveLength(1000);
+    expect(readLiveState(stack.dir)!.workerPid).not.toBe(killedPid);
+
+    const count = async (query: string) => (await pool.query(query, [account.id])).rows[0].n as number;
+    expect(await count('SELECT count(*)::int AS n FROM events WHERE account_id = $1')).toBe(1000);
+    expect(await count('SELECT count(DISTINCT external_event_id)::int AS n FROM events WHERE account_id = $1')).toBe(1000);
+    expect(await count('SELECT count(*)::int AS n FROM event_lines WHERE account_id = $1')).toBe(1000);
+    expect(await count('SELECT count(*)::int AS n FROM inventory_records WHERE account_id = $1')).toBe(1000);
+    expect(await count('SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1')).toBe(500);
+    expect(await count(`SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status = 'Completed'`)).toBe(4);
+    // Every lot: 10 in, 4 out, recalculated once the batch finished.
+    expect(await count(`SELECT count(*)::int AS n FROM inventory_records WHERE account_id = $1 AND available <> 6`)).toBe(0);
+
+    // The kill landed inside a batch: a step (or a workflow task) on the dead worker timed out and ran again.
+    const connection = await Connection.connect({ address: stack.state.temporalAddress });
+    try {
+      const temporal = new Client({ connection });
+      const { rows } = await pool.query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE account_id = $1', [account.id]);
+      const interrupted = await Promise.all(
+        rows.map(async ({ workflow_id: id }) => {
+          const history = await temporal.workflow.getHandle(id).fetchHistory();
+          return (history.events ?? []).some(
+            (e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1 || e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes,
+          );
+        }),
+      );
+      expect(interrupted).toContain(true);
+    } finally {
+      await connection.close();
+    }
+
+    const verify = await fetch(`${stack.state.apiUrl}/Integration/Ledger/verify`, { headers: { 'X-API-KEY': key } });
+    expect(await verify.json()).toMatchObject({ entries: 500, valid: true });
+  }, 180_000);
+});

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../runtime/config';
+import { createAccount } from '../factories/accounts';
+import { commission, instance, ship, uid } from '../factories/events';
+import { sql } from '../helpers/db';
+import { client } from '../helpers/http';
+
+const exec = promisify(execFile);
+const batchCli = (...args: string[]) =>
+  exec(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'cli/batch.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+
+describe('npm run batch (support tooling)', () => {
+  it('lists failed batches, shows one, and retries it as a new batch once the stock is there', async () => {
+    const account = await createAccount('cli');
+    const api = client(account.key);
+    const lot = uid('LOT');
+    const early = ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', lot, 4));
+    const failed = await api.post('/Integration/Events', { Events: [early] });
+    expect(failed.status).toBe(400);
+    const { rows } = await sql().query<{ id: string }>(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`, [account.id]);
+    expect(rows).toHaveLength(1);
+    const batchId = rows[0].id;
+
+    const list = await batchCli('list', '--status', 'Failed', '--account', account.name);
+    expect(list.stdout.trim().split('\n')).toEqual([expect.stringContaining(`${batchId}\t${account.name}\tsync\tFailed\t1 events`)]);
+    const shown = JSON.parse((await batchCli('show', batchId)).stdout);
+    expect(shown).toMatchObject({ id: batchId, status: 'Failed', account: account.name, errors: [expect.objectContaining({ code: 'InsufficientInventory' })] });
+
+    expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 10))] })).status).toBe(200);
+    const retried = await batchCli('retry', batchId);
+    expect(retried.stdout).toMatch(/Completed, 1 events created/);
+    const { rows: after } = await sql().query(`SELECT status, retry_of, mode FROM batches WHERE account_id = $1 AND retry_of = $2`, [account.id, batchId]);
+    expect(after).toEqual([{ status: 'Completed', retry_of: batchId, mode: 'retry' }]);
+    await expect(batchCli('retry', batchId)).rejects.toMatchObject({ stderr: expect.stringContaining('already retried successfully') });
+    const completed = (await sql().query(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Completed'`, [account.id])).rows[0].id;
+    await expect(batchCli('retry', completed)).rejects.toMatchObject({ stderr: expect.stringContaining('only Failed batches are retried') });
+  });
+});
