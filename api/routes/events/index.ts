@@ -1,48 +1,19 @@
 import Router from '@koa/router';
-import type { ErrorObject } from 'ajv';
 import { Batch, type BatchMode } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { parseEventTime, type EventPayload } from '../../../domain/events';
 import { locationIdOf } from '../../../domain/master-data';
-import { rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
 import type { BatchError } from '../../../workflows/contracts';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound, rawError } from '../../errors';
 import type { Middleware } from 'koa';
-import { ajv, fieldOf, messageOf } from '../../middleware/validate';
+import { ajv } from '../../middleware/validate';
+import { awaitBatchResult, schemaErrors, startBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody, rejectedBody } from './presenter';
 import { eventsBody } from './schema';
 
 interface EventsBody {
   Events: EventPayload[];
-}
-
-/** ajv's errors as the batch error list: the event's index and id, the field inside the event. */
-function schemaErrors(body: unknown, errors: ErrorObject[]) {
-  const events = (body as { Events?: unknown })?.Events;
-  {
-    const list: BatchError[] = [];
-    const seen = new Set<string>();
-    for (const error of errors) {
-      // if/then wrappers only repeat what the inner errors already say.
-      if (error.keyword === 'if') continue;
-      const field = fieldOf(error);
-      const match = /^Events\[(\d+)\]\.?(.*)$/.exec(field);
-      const index = match ? Number(match[1]) : null;
-      const event = index !== null && Array.isArray(events) ? (events[index] as { Id?: unknown }) : undefined;
-      const entry: BatchError = {
-        index,
-        eventId: typeof event?.Id === 'string' ? event.Id : null,
-        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
-        field: match ? match[2] || '$' : field || '$',
-        message: messageOf(error),
-      };
-      const key = `${entry.index}|${entry.field}|${entry.message}`;
-      if (!seen.has(key)) list.push(entry);
-      seen.add(key);
-    }
-    return rawError(400, rejectedBody(list));
-  };
 }
 
 /** What a schema cannot say: times that exist in their zone, locations that name an id. */
@@ -81,7 +52,6 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
   if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
 
   const { account } = ctx.state;
-  const { deps } = ctx;
   const { batch } = await findOrCreateBatch({ accountId: account.id, mode, request: body, eventCount: body.Events.length, idempotencyKey: key });
   if (batch.status === 'Completed' || batch.status === 'Failed') {
     // A replay of a finished batch: its stored outcome, without asking Temporal.
@@ -93,27 +63,13 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
     return;
   }
 
-  const handle = await startBatchWorkflow(deps.temporal, deps.config.taskQueue, batch.workflowId, {
-    batchId: batch.id,
-    accountId: account.id,
-    accountName: account.name,
-    events: body.Events,
-  });
+  const handle = await startBatch(ctx, batch, body.Events);
   if (mode === 'async') {
     ctx.status = 202;
     ctx.body = acceptedBody(batch);
     return;
   }
-  try {
-    await handle.result();
-    // The workflow's last step wrote the per-event result list to the batch row.
-    await batch.reload();
-    ctx.body = createdBody(batchStatusBody(batch).result ?? []);
-  } catch (error) {
-    const rejection = rejectionOf(error);
-    if (rejection) throw rawError(400, rejectedBody(rejection));
-    throw error;
-  }
+  ctx.body = createdBody(await awaitBatchResult(batch, handle));
 }
 
 /**
