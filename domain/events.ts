@@ -11,6 +11,8 @@ export type EventType = 'Commission' | 'Receive' | 'Ship' | 'Transform' | 'Aggre
 /** A product reference: `Details` creates the product when its Id is new to the account. */
 export interface ProductRefPayload {
   Id: string;
+  /** Used as the new product's URN instead of a generated one (URN-based events). */
+  Urn?: string;
   Details?: ProductPayload['Details'];
 }
 

@@ -12,6 +12,8 @@ export interface TradePartnerPayload {
   ConnectionType: ConnectionType;
   Duns?: string;
   Pgln?: string;
+  /** The caller's own URN for a new trade partner (URN-based events); else the service generates one. */
+  Urn?: string;
 }
 
 export interface GeoCoordinatesPayload {
@@ -63,6 +65,8 @@ export interface LocationDetailsPayload {
 export interface LocationPayload {
   id?: string;
   Id?: string;
+  /** The caller's own URN for a new location (URN-based events); else the service generates one. */
+  Urn?: string;
   Details: LocationDetailsPayload;
 }
 
@@ -89,6 +93,8 @@ export interface ProductDetailsPayload {
 
 export interface ProductPayload {
   Id: string;
+  /** The caller's own URN for a new product (URN-based events); else the service generates one. */
+  Urn?: string;
   Details: ProductDetailsPayload;
 }
 

@@ -63,7 +63,7 @@ export async function findOrCreateTradePartner(
     account.id,
     payload.Id,
     {
-      urn: tradePartnerUrn(urnDomain, account.name, payload.Id),
+      urn: payload.Urn ?? tradePartnerUrn(urnDomain, account.name, payload.Id),
       name: payload.Name,
       connectionType: payload.ConnectionType,
       duns: payload.Duns ?? null,
@@ -97,7 +97,7 @@ export async function findOrCreateLocation(
     Location,
     account.id,
     id,
-    { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: locationUrn(urnDomain, account.name, id) },
+    { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: payload.Urn ?? locationUrn(urnDomain, account.name, id) },
     transaction,
   );
 }
@@ -115,7 +115,7 @@ export async function findOrCreateProduct(
     Product,
     account.id,
     payload.Id,
-    { ...productAttributes(payload.Details), urn: productUrn(urnDomain, account.name, payload.Id) },
+    { ...productAttributes(payload.Details), urn: payload.Urn ?? productUrn(urnDomain, account.name, payload.Id) },
     transaction,
   );
 }
