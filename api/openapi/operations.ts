@@ -2,6 +2,7 @@ import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
 import { healthOperations } from '../routes/health/openapi';
+import { jsonOperations } from '../routes/json/openapi';
 import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
@@ -21,4 +22,5 @@ export const operations: readonly OperationSpec[] = [
   ...locationsOperations,
   ...productsOperations,
   ...documentsOperations,
+  ...jsonOperations,
 ];

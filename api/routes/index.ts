@@ -6,6 +6,7 @@ import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
+import { jsonRouter } from './json';
 import { ledgerRouter } from './ledger';
 import { locationsRouter } from './locations';
 import { metricsRouter } from './metrics';
@@ -25,6 +26,7 @@ export function routes(): Router<AppState, AppCustom> {
     productsRouter(),
     documentsRouter(),
     eventsRouter(),
+    jsonRouter(),
     ledgerRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());

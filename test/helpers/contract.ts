@@ -15,7 +15,6 @@ export const UNDOCUMENTED_ROUTES: readonly string[] = [
   'GET /Integration/Ledger/verify',
   'GET /Integration/Inventory',
   'GET /epcis/Events/details',
-  'POST /Integration/JSON',
 ];
 
 interface MediaType {

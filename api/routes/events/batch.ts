@@ -2,16 +2,17 @@
  * What the event endpoints share: the batch error list from ajv's errors, and running a batch's
  * workflow and waiting for its outcome (POST /Integration/Events and POST /Integration/JSON).
  */
-import type { ErrorObject } from 'ajv';
+import type { AnySchema, ErrorObject } from 'ajv';
+import type { Middleware } from 'koa';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Batch } from '../../../db/models';
 import type { EventPayload } from '../../../domain/events';
 import { rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
 import type { processEventBatch } from '../../../workflows';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
-import type { APIContext } from '../../context';
+import type { APIContext, AppCustom, AppState } from '../../context';
 import { rawError, type ApiError } from '../../errors';
-import { fieldOf, messageOf } from '../../middleware/validate';
+import { ajv, fieldOf, messageOf } from '../../middleware/validate';
 import { batchStatusBody, rejectedBody } from './presenter';
 
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
@@ -39,6 +40,17 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
     seen.add(key);
   }
   return rawError(400, rejectedBody(list));
+}
+
+/** Like the validate middleware, with errors that name each event's index and id (DESIGN.md's error list). */
+export function validateBatch(schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> {
+  const check = ajv.compile(schema);
+  return async (ctx, next) => {
+    const body = (ctx.request as { body?: unknown }).body;
+    if (!check(body)) throw schemaErrors(body, check.errors ?? [], idKey);
+    ctx.state.input = body;
+    await next();
+  };
 }
 
 /** Starts (or attaches to) the batch's workflow, with the account of the request. */

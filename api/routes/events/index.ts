@@ -6,9 +6,7 @@ import { locationIdOf } from '../../../domain/master-data';
 import type { BatchError } from '../../../workflows/contracts';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound, rawError } from '../../errors';
-import type { Middleware } from 'koa';
-import { ajv } from '../../middleware/validate';
-import { awaitBatchResult, schemaErrors, startBatch } from './batch';
+import { awaitBatchResult, startBatch, validateBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody, rejectedBody } from './presenter';
 import { eventsBody } from './schema';
 
@@ -28,18 +26,6 @@ function semanticErrors(events: EventPayload[]): BatchError[] {
     }
   });
   return errors;
-}
-
-const checkEventsBody = ajv.compile(eventsBody);
-
-/** Like the validate middleware, with errors that name each event's index and id (DESIGN.md's error list). */
-function validateEvents(): Middleware<AppState, AppCustom> {
-  return async (ctx, next) => {
-    const body = (ctx.request as { body?: unknown }).body;
-    if (!checkEventsBody(body)) throw schemaErrors(body, checkEventsBody.errors ?? []);
-    ctx.state.input = body;
-    await next();
-  };
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -78,8 +64,8 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
  */
 export function eventsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  router.post('/Integration/Events', validateEvents(), (ctx) => submit(ctx, 'sync'));
-  router.post('/Integration/Events/async', validateEvents(), (ctx) => submit(ctx, 'async'));
+  router.post('/Integration/Events', validateBatch(eventsBody), (ctx) => submit(ctx, 'sync'));
+  router.post('/Integration/Events/async', validateBatch(eventsBody), (ctx) => submit(ctx, 'async'));
   router.get('/Integration/Events/async/:batchId', async (ctx) => {
     const batch = /^[0-9a-f-]{36}$/i.test(ctx.params.batchId)
       ? await Batch.findOne({ where: { id: ctx.params.batchId, accountId: ctx.state.account.id } })

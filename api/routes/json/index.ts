@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import { findOrCreateBatch } from '../../../db/repositories/batches';
+import { findByExternalIds, findKnownEntities } from '../../../db/repositories/urn-entities';
+import { jsonFieldOf, referencedUrns, translateJsonEvents, type JsonEvent } from '../../../domain/json-events';
+import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { rawError } from '../../errors';
+import { awaitBatchResult, startBatch, validateBatch } from '../events/batch';
+import { rejectedBody } from '../events/presenter';
+import { commissionBody, transformBody } from './presenter';
+import { jsonEventsBody } from './schema';
+
+interface JsonEventsBody {
+  Events: JsonEvent[];
+}
+
+/**
+ * The URN-based events are translated into the batch-style payload and run through processEventBatch
+ * like any batch: the pipeline creates the new entities inside its one transaction, so a rejected batch
+ * leaves nothing behind. Everything checkable before the workflow (shape, times, vocabularies, units,
+ * URNs without data to create them) is answered here, before a batch row exists.
+ */
+async function submit(ctx: APIContext): Promise<void> {
+  const { Events: events } = inputOf<JsonEventsBody>(ctx);
+  const { account } = ctx.state;
+  const known = await findKnownEntities(account.id, referencedUrns(events));
+  const translation = translateJsonEvents(events, known);
+  if (translation.issues.length) throw rawError(400, rejectedBody(translation.issues));
+
+  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'json', request: { Events: translation.events }, eventCount: events.length });
+  const handle = await startBatch(ctx, batch, translation.events);
+  const results = await awaitBatchResult(batch, handle, jsonFieldOf);
+
+  if (!events.some((event) => event.$type === 'commission')) {
+    ctx.body = transformBody();
+    return;
+  }
+  const stored = await findByExternalIds(account.id, {
+    products: [...translation.products.map((p) => p.externalId), ...results.flatMap((r) => r.productInstances.map((i) => i.productId))],
+    locations: translation.locations.map((l) => l.externalId),
+    tradePartners: translation.tradePartners.map((t) => t.externalId),
+  });
+  ctx.body = commissionBody(events, results, translation, stored);
+}
+
+/** `POST /Integration/JSON`: URN-based commission and transform events (SPEC.md), answered when the pipeline is done. */
+export function jsonRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+  router.post('/Integration/JSON', validateBatch(jsonEventsBody, 'ExternalEventId'), submit);
+  return router;
+}

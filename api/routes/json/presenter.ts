@@ -1,0 +1,58 @@
+import type { Location, Product, TradePartner } from '../../../db/models';
+import { eventUrn } from '../../../domain/urn';
+import type { EntityRef, JsonEvent, JsonProductInstance, Translation } from '../../../domain/json-events';
+import type { EventResult } from '../../../workflows/contracts';
+
+export interface StoredEntities {
+  products: ReadonlyMap<string, Product>;
+  locations: ReadonlyMap<string, Location>;
+  tradePartners: ReadonlyMap<string, TradePartner>;
+}
+
+/** In the order the pipeline reports lines: a transform's inputs, then its outputs. */
+const instancesOf = (event: JsonEvent): JsonProductInstance[] =>
+  event.$type === 'commission' ? (event.ProductInstances ?? []) : [...(event.InputProducts ?? []), ...(event.OutputProducts ?? [])];
+
+const entries = <R extends { id: string; name: string; urn: string }, T>(refs: EntityRef[], rows: ReadonlyMap<string, R>, extra: (row: R) => T) =>
+  refs.flatMap((ref) => {
+    const row = rows.get(ref.externalId);
+    return row ? [{ status: ref.status, id: row.id, name: row.name, urn: row.urn, ...extra(row) }] : [];
+  });
+
+/** SPEC.md's commission answer: the entities the batch named (Created or Skipped) and every event. */
+export function commissionBody(events: JsonEvent[], results: EventResult[], translation: Translation, stored: StoredEntities) {
+  return {
+    message: `${results.length} event${results.length === 1 ? '' : 's'} created.`,
+    result: {
+      products: entries(translation.products, stored.products, (row) => ({ gtin: row.gtin })),
+      locations: entries(translation.locations, stored.locations, (row) => ({ gln: row.gln, geoCoordinates: row.address?.geoCoordinates ?? null })),
+      tradePartners: entries(translation.tradePartners, stored.tradePartners, (row) => ({ pgln: row.pgln })),
+      events: results.map((result, index) => {
+        const sent = instancesOf(events[index]);
+        return {
+          type: result.type,
+          eventDate: result.eventDate,
+          productInstances: result.productInstances.map((instance, position) => {
+            const product = stored.products.get(instance.productId);
+            return {
+              quantity: Number(instance.quantity),
+              lotSerial: instance.lotSerial,
+              status: 'Created' as const,
+              id: product?.id ?? instance.productId,
+              name: product?.name ?? instance.productId,
+              urn: sent[position]?.Urn || product?.urn || instance.productId,
+            };
+          }),
+          status: result.status,
+          id: result.id,
+          name: result.externalEventId,
+          urn: eventUrn(result.id),
+        };
+      }),
+    },
+    errors: [],
+  };
+}
+
+/** SPEC.md's transform answer. */
+export const transformBody = () => ({ result: 'Success' as const, message: null, errors: [] });
