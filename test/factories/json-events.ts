@@ -58,9 +58,9 @@ const base = (type: 'commission' | 'transform', options: JsonEventOptions) => ({
   VesselCatchInformation: null,
 });
 
-export const jsonCommission = (options: JsonEventOptions, ...instances: ReturnType<typeof jsonInstance>[]) => ({ ...base('commission', options), ProductInstances: instances });
+export const jsonCommission = (options: JsonEventOptions, ...instances: object[]) => ({ ...base('commission', options), ProductInstances: instances });
 
-export const jsonTransform = (options: JsonEventOptions, inputs: ReturnType<typeof jsonInstance>[], outputs: ReturnType<typeof jsonInstance>[]) => ({
+export const jsonTransform = (options: JsonEventOptions, inputs: object[], outputs: object[]) => ({
   ...base('transform', options),
   InputProducts: inputs,
   OutputProducts: outputs,
