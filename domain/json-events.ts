@@ -266,9 +266,6 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
     }
 
     const location = translateLocation(event, known, locationData, locations, partnerPayload, issue);
-    if (event.TradePartner?.Urn && !tradePartners.has(event.TradePartner.Urn) && !partnerPayload(event.TradePartner.Urn)) {
-      issue('Required', 'TradePartner', `Trade partner ${event.TradePartner.Urn} is new to the account; send TradePartner with its Urn, Name and ConnectionType.`);
-    }
 
     const lists: Partial<Record<InstanceList, ProductInstancePayload[]>> = {};
     for (const [list, instances] of instanceLists(event)) {
@@ -326,6 +323,25 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
       ...lists,
     };
   });
+  // An event's own TradePartner is stored only as the owner of a new location (the pipeline creates
+  // trade partners with their locations); checked once every location of the request is known.
+  events.forEach((event, index) => {
+    const urn = event.TradePartner?.Urn;
+    // A location that could not be resolved is reported already; its owner would only repeat it.
+    if (!urn || tradePartners.has(urn) || !locations.has(event.Location.Urn)) return;
+    const stored = known.tradePartners.get(urn);
+    if (stored?.externalId) tradePartners.add(urn, stored.externalId, 'Skipped');
+    else {
+      issues.push({
+        index,
+        eventId: event.ExternalEventId ?? null,
+        code: 'InvalidValue',
+        field: 'TradePartner.Urn',
+        message: `Trade partner ${urn} is new to the account and owns no new location of the request; create it with a location (POST /Integration/Locations or a new Location here).`,
+      });
+    }
+  });
+  issues.sort((a, b) => a.index - b.index);
   return { events: translated, issues, products: products.list(), locations: locations.list(), tradePartners: tradePartners.list() };
 }
 

@@ -90,6 +90,17 @@ describe('POST /Integration/JSON', () => {
     expect(await availableNow(account.id, outputUrn, out, locationUrn)).toBe(40);
   });
 
+  it('a mixed batch answers the commission shape, listing the transform among its events', async () => {
+    const mixedLot = uid('LOT');
+    const response = await post(account, [
+      jsonCommission({ ...at, time: '2024-04-01T10:00:00Z' }, jsonInstance(productUrn, mixedLot, 10)),
+      jsonTransform({ ...at, time: '2024-04-01T11:00:00Z' }, [jsonInstance(productUrn, mixedLot, 10)], [jsonInstance(outputUrn, uid('OUT'), 9)]),
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.body.result.events.map((e: { type: string }) => e.type)).toEqual(['Commission', 'Transform']);
+    expect(await availableNow(account.id, productUrn, mixedLot, locationUrn)).toBe(0);
+  });
+
   describe('errors: 400 naming the event, field and reason; nothing stored', () => {
     const rejected = async (events: unknown[], expected: object) => {
       const before = await counts(account.id);

@@ -126,3 +126,12 @@ describe('pipeline fields renamed to the request', () => {
     ['ProductInstances[0].Product.Details.SimpleUnitOfMeasurement', 'ProductInstances[0].ParentProduct.SimpleUnitOfMeasurement'],
   ])('%s → %s', (field, expected) => expect(jsonFieldOf(field)).toBe(expected));
 });
+
+describe('event-level trade partners', () => {
+  it('a new TradePartner that owns no new location is refused (nothing would create it)', () => {
+    const known: KnownEntities = { ...nothingKnown, locations: new Map([[LOCATION, { externalId: 'LOC-1' }]]) };
+    const { issues, tradePartners } = translateJsonEvents([commission()], known);
+    expect(issues).toEqual([expect.objectContaining({ index: 0, code: 'InvalidValue', field: 'TradePartner.Urn', message: expect.stringContaining(PARTY) })]);
+    expect(tradePartners).toEqual([]);
+  });
+});
