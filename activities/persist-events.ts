@@ -360,11 +360,15 @@ async function loadTimelines(
   const timelines = new Map(keys.map((k) => [timelineKey(accountId, k.productId, k.lotSerial, k.locationId), new Timeline()]));
   if (!keys.length) return timelines;
   const { rows } = await client.query<{ product_id: string; lot_serial: string; location_id: string; event_time: Date; event_seq: string; delta: string }>(
-    `SELECT r.product_id, r.lot_serial, r.location_id, r.event_time, r.event_seq, r.delta::text AS delta
-       FROM inventory_records r
-       JOIN unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
-         ON r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
-      WHERE r.account_id = $1`,
+    // One range of the timeline index per key: LATERAL + OFFSET 0 keeps the planner from hashing the whole
+    // account, and the ORDER BY makes the timeline index the obvious choice even with stale statistics.
+    `SELECT k.product_id, k.lot_serial, k.location_id, r.event_time, r.event_seq, r.delta::text AS delta
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
+      CROSS JOIN LATERAL (
+        SELECT event_time, event_seq, delta FROM inventory_records
+         WHERE account_id = $1 AND product_id = k.product_id AND lot_serial = k.lot_serial AND location_id = k.location_id
+         ORDER BY event_time, event_seq
+        OFFSET 0) AS r`,
     [accountId, keys.map((k) => k.productId), keys.map((k) => k.lotSerial), keys.map((k) => k.locationId)],
   );
   const grouped = new Map<string, { time: number; seq: bigint; delta: bigint }[]>();
