@@ -18,6 +18,10 @@ async function main(): Promise<void> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
   });
+  // Longer than any client's or load balancer's idle timeout (undici 4 s, ALB 60 s): the server never
+  // closes an idle keep-alive connection just as a client reuses it ("other side closed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'API listening');
