@@ -7,15 +7,16 @@ import { inTransaction, lockKeys, timelineKey } from './sql';
  * from the end (domain/inventory-timeline computeTimeline). NUMERIC keeps both exact. Each timeline is
  * read on its own through the timeline index (LATERAL, with OFFSET 0 so the planner cannot turn it
  * into one hash join over all of the account's records): the cost is that of the touched lots only.
+ * Changed rows are written back by ctid, which is stable here: the lots' locks keep other writers out.
  */
 export const RECALCULATE = `
   WITH computed AS (
-    SELECT c.id, c.balance, c.available, c.old_balance, c.old_available
+    SELECT c.row_id, c.balance, c.available, c.old_balance, c.old_available
       FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
      CROSS JOIN LATERAL (
-       SELECT b.id, b.balance, b.old_balance, b.old_available,
+       SELECT b.row_id, b.balance, b.old_balance, b.old_available,
               min(b.balance) OVER (ORDER BY b.event_time DESC, b.event_seq DESC ROWS UNBOUNDED PRECEDING) AS available
-         FROM (SELECT r.id, r.event_time, r.event_seq, r.balance AS old_balance, r.available AS old_available,
+         FROM (SELECT r.ctid AS row_id, r.event_time, r.event_seq, r.balance AS old_balance, r.available AS old_available,
                       sum(r.delta) OVER (ORDER BY r.event_time, r.event_seq ROWS UNBOUNDED PRECEDING) AS balance
                  FROM inventory_records r
                 WHERE r.account_id = $1 AND r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
@@ -25,7 +26,7 @@ export const RECALCULATE = `
   UPDATE inventory_records r
      SET balance = c.balance, available = c.available
     FROM computed c
-   WHERE r.id = c.id AND (c.old_balance <> c.balance OR c.old_available <> c.available)`;
+   WHERE r.ctid = c.row_id AND (c.old_balance <> c.balance OR c.old_available <> c.available)`;
 
 /** The timelines a batch touched, found through its events (index on inventory_records.event_id). */
 export const BATCH_TIMELINES = `
@@ -49,8 +50,8 @@ export function recalculateTimeline(deps: ActivityDeps) {
         client,
         keys.map((k) => timelineKey(input.accountId, k.product_id, k.lot_serial, k.location_id)),
       );
-      // Rows are written back by primary key. Without fresh statistics (a table that just grew) the
-      // planner would rather hash-join the whole table; these settings last until the commit.
+      // Rows are written back by ctid, one at a time. Without fresh statistics (a table that just grew)
+      // the planner would rather hash-join the whole table; these settings last until the commit.
       await client.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
       const result = await client.query(RECALCULATE, [
         input.accountId,
