@@ -34,47 +34,46 @@ const eventError = (event: Pick<NormalisedEvent, 'index' | 'externalId'>, code: 
  * the batch's rows and answers from them (the unique event ids are the last line of defence).
  */
 export function persistEvents(deps: ActivityDeps) {
-  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> => {
-    // The batch is Running from here; a retry after a commit finds the batch's events and stops.
-    const { stored, request } = await inTransaction(deps.sequelize, async (client) => {
+  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> =>
+    inTransaction(deps.sequelize, async (client, transaction) => {
+      // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
+      // second one while the first still runs); the count, read after the lock, sees a committed first.
       const { rows } = await client.query<{ request: { Events: EventPayload[] } }>(
         `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
           WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
           RETURNING request`,
         [ref.batchId, ref.accountId],
       );
-      return { stored: await storedCount(client, ref.batchId), request: rows[0]?.request };
-    });
-    if (stored) return { events: stored };
-    if (!request) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
-    const input = { ...ref, events: request.Events };
+      const stored = await storedCount(client, ref.batchId);
+      if (stored) return { events: stored };
+      if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
+      const input = { ...ref, events: rows[0].request.Events };
 
-    const errors: BatchError[] = [];
-    const events: NormalisedEvent[] = [];
-    input.events.forEach((payload, index) => {
-      try {
-        events.push(normaliseEvent(payload, index));
-      } catch (error) {
-        if (!(error instanceof EventNormalisationError)) throw error;
-        errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
+      const errors: BatchError[] = [];
+      const events: NormalisedEvent[] = [];
+      input.events.forEach((payload, index) => {
+        try {
+          events.push(normaliseEvent(payload, index));
+        } catch (error) {
+          if (!(error instanceof EventNormalisationError)) throw error;
+          errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
+        }
+      });
+      const seen = new Map<string, number>();
+      for (const event of events) {
+        const first = seen.get(event.externalId);
+        if (first !== undefined) {
+          errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
+        } else seen.set(event.externalId, event.index);
       }
-    });
-    const seen = new Map<string, number>();
-    for (const event of events) {
-      const first = seen.get(event.externalId);
-      if (first !== undefined) {
-        errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
-      } else seen.set(event.externalId, event.index);
-    }
-    if (errors.length) rejectBatch(errors);
+      if (errors.length) rejectBatch(errors);
 
-    await inTransaction(deps.sequelize, async (client, transaction) => {
       const account: AccountRef = { id: input.accountId, name: input.accountName };
-      const stored = await client.query<{ external_event_id: string }>(
+      const duplicates = await client.query<{ external_event_id: string }>(
         'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
         [account.id, [...seen.keys()]],
       );
-      for (const { external_event_id: id } of stored.rows) {
+      for (const { external_event_id: id } of duplicates.rows) {
         const event = events[seen.get(id)!];
         errors.push(eventError(event, 'DuplicateEventId', 'Id', `An event with id ${id} already exists in this account.`));
       }
@@ -85,9 +84,8 @@ export function persistEvents(deps: ActivityDeps) {
 
       await insertBatch(client, account, input.batchId, input, events, products, locations, errors);
       if (errors.length) rejectBatch(errors);
+      return { events: events.length };
     });
-    return { events: events.length };
-  };
 }
 
 /** Products named by the batch: existing ones in one query, new ones created from their Details. */
