@@ -34,47 +34,46 @@ const eventError = (event: Pick<NormalisedEvent, 'index' | 'externalId'>, code: 
  * the batch's rows and answers from them (the unique event ids are the last line of defence).
  */
 export function persistEvents(deps: ActivityDeps) {
-  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> => {
-    // The batch is Running from here; a retry after a commit finds the batch's events and stops.
-    const { stored, request } = await inTransaction(deps.sequelize, async (client) => {
+  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> =>
+    inTransaction(deps.sequelize, async (client, transaction) => {
+      // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
+      // second one while the first still runs); the count, read after the lock, sees a committed first.
       const { rows } = await client.query<{ request: { Events: EventPayload[] } }>(
         `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
           WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
           RETURNING request`,
         [ref.batchId, ref.accountId],
       );
-      return { stored: await storedCount(client, ref.batchId), request: rows[0]?.request };
-    });
-    if (stored) return { events: stored };
-    if (!request) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
-    const input = { ...ref, events: request.Events };
+      const stored = await storedCount(client, ref.batchId);
+      if (stored) return { events: stored };
+      if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
+      const input = { ...ref, events: rows[0].request.Events };
 
-    const errors: BatchError[] = [];
-    const events: NormalisedEvent[] = [];
-    input.events.forEach((payload, index) => {
-      try {
-        events.push(normaliseEvent(payload, index));
-      } catch (error) {
-        if (!(error instanceof EventNormalisationError)) throw error;
-        errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
+      const errors: BatchError[] = [];
+      const events: NormalisedEvent[] = [];
+      input.events.forEach((payload, index) => {
+        try {
+          events.push(normaliseEvent(payload, index));
+        } catch (error) {
+          if (!(error instanceof EventNormalisationError)) throw error;
+          errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
+        }
+      });
+      const seen = new Map<string, number>();
+      for (const event of events) {
+        const first = seen.get(event.externalId);
+        if (first !== undefined) {
+          errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
+        } else seen.set(event.externalId, event.index);
       }
-    });
-    const seen = new Map<string, number>();
-    for (const event of events) {
-      const first = seen.get(event.externalId);
-      if (first !== undefined) {
-        errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
-      } else seen.set(event.externalId, event.index);
-    }
-    if (errors.length) rejectBatch(errors);
+      if (errors.length) rejectBatch(errors);
 
-    await inTransaction(deps.sequelize, async (client, transaction) => {
       const account: AccountRef = { id: input.accountId, name: input.accountName };
-      const stored = await client.query<{ external_event_id: string }>(
+      const duplicates = await client.query<{ external_event_id: string }>(
         'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
         [account.id, [...seen.keys()]],
       );
-      for (const { external_event_id: id } of stored.rows) {
+      for (const { external_event_id: id } of duplicates.rows) {
         const event = events[seen.get(id)!];
         errors.push(eventError(event, 'DuplicateEventId', 'Id', `An event with id ${id} already exists in this account.`));
       }
@@ -85,9 +84,8 @@ export function persistEvents(deps: ActivityDeps) {
 
       await insertBatch(client, account, input.batchId, input, events, products, locations, errors);
       if (errors.length) rejectBatch(errors);
+      return { events: events.length };
     });
-    return { events: events.length };
-  };
 }
 
 /** Products named by the batch: existing ones in one query, new ones created from their Details. */
@@ -360,11 +358,15 @@ async function loadTimelines(
   const timelines = new Map(keys.map((k) => [timelineKey(accountId, k.productId, k.lotSerial, k.locationId), new Timeline()]));
   if (!keys.length) return timelines;
   const { rows } = await client.query<{ product_id: string; lot_serial: string; location_id: string; event_time: Date; event_seq: string; delta: string }>(
-    `SELECT r.product_id, r.lot_serial, r.location_id, r.event_time, r.event_seq, r.delta::text AS delta
-       FROM inventory_records r
-       JOIN unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
-         ON r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
-      WHERE r.account_id = $1`,
+    // One range of the timeline index per key: LATERAL + OFFSET 0 keeps the planner from hashing the whole
+    // account, and the ORDER BY makes the timeline index the obvious choice even with stale statistics.
+    `SELECT k.product_id, k.lot_serial, k.location_id, r.event_time, r.event_seq, r.delta::text AS delta
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
+      CROSS JOIN LATERAL (
+        SELECT event_time, event_seq, delta FROM inventory_records
+         WHERE account_id = $1 AND product_id = k.product_id AND lot_serial = k.lot_serial AND location_id = k.location_id
+         ORDER BY event_time, event_seq
+        OFFSET 0) AS r`,
     [accountId, keys.map((k) => k.productId), keys.map((k) => k.lotSerial), keys.map((k) => k.locationId)],
   );
   const grouped = new Map<string, { time: number; seq: bigint; delta: bigint }[]>();

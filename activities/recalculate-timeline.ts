@@ -4,29 +4,36 @@ import { inTransaction, lockKeys, timelineKey } from './sql';
 
 /**
  * balance = running sum of delta by (event_time, event_seq); available = running minimum of balance
- * from the end (domain/inventory-timeline computeTimeline). NUMERIC keeps both exact. Only rows of the
- * lots the batch touched are read, through the timeline index.
+ * from the end (domain/inventory-timeline computeTimeline). NUMERIC keeps both exact. Each timeline is
+ * read on its own through the timeline index (LATERAL, with OFFSET 0 so the planner cannot turn it
+ * into one hash join over all of the account's records): the cost is that of the touched lots only.
+ * Changed rows are written back by ctid, which is stable here: the lots' locks keep other writers out.
  */
-const RECALCULATE = `
-  WITH keys AS (
-    SELECT * FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
-  ), balances AS (
-    SELECT r.id, r.product_id, r.lot_serial, r.location_id, r.event_time, r.event_seq,
-           sum(r.delta) OVER (PARTITION BY r.product_id, r.lot_serial, r.location_id
-                              ORDER BY r.event_time, r.event_seq ROWS UNBOUNDED PRECEDING) AS balance
-      FROM inventory_records r
-      JOIN keys k ON r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
-     WHERE r.account_id = $1
-  ), computed AS (
-    SELECT id, balance,
-           min(balance) OVER (PARTITION BY product_id, lot_serial, location_id
-                              ORDER BY event_time DESC, event_seq DESC ROWS UNBOUNDED PRECEDING) AS available
-      FROM balances
+export const RECALCULATE = `
+  WITH computed AS (
+    SELECT c.row_id, c.balance, c.available, c.old_balance, c.old_available
+      FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
+     CROSS JOIN LATERAL (
+       SELECT b.row_id, b.balance, b.old_balance, b.old_available,
+              min(b.balance) OVER (ORDER BY b.event_time DESC, b.event_seq DESC ROWS UNBOUNDED PRECEDING) AS available
+         FROM (SELECT r.ctid AS row_id, r.event_time, r.event_seq, r.balance AS old_balance, r.available AS old_available,
+                      sum(r.delta) OVER (ORDER BY r.event_time, r.event_seq ROWS UNBOUNDED PRECEDING) AS balance
+                 FROM inventory_records r
+                WHERE r.account_id = $1 AND r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
+               OFFSET 0) AS b
+     ) AS c
   )
   UPDATE inventory_records r
      SET balance = c.balance, available = c.available
     FROM computed c
-   WHERE r.id = c.id AND (r.balance <> c.balance OR r.available <> c.available)`;
+   WHERE r.ctid = c.row_id AND (c.old_balance <> c.balance OR c.old_available <> c.available)`;
+
+/** The timelines a batch touched, found through its events (index on inventory_records.event_id). */
+export const BATCH_TIMELINES = `
+  SELECT DISTINCT r.product_id, r.lot_serial, r.location_id
+    FROM events e
+   CROSS JOIN LATERAL (SELECT product_id, lot_serial, location_id FROM inventory_records WHERE event_id = e.id OFFSET 0) AS r
+   WHERE e.batch_id = $1`;
 
 /**
  * Step 3: recomputes every timeline the batch touched, from the stored deltas, so the result is the same
@@ -36,17 +43,16 @@ const RECALCULATE = `
 export function recalculateTimeline(deps: ActivityDeps) {
   return async (input: BatchRef): Promise<{ timelines: number; updated: number }> =>
     inTransaction(deps.sequelize, async (client) => {
-      const { rows: keys } = await client.query<{ product_id: string; lot_serial: string; location_id: string }>(
-        `SELECT DISTINCT r.product_id, r.lot_serial, r.location_id
-           FROM inventory_records r JOIN events e ON e.id = r.event_id
-          WHERE e.batch_id = $1 AND r.account_id = $2`,
-        [input.batchId, input.accountId],
-      );
+      // The batch id alone selects the rows (a batch has one account); every later statement filters by account.
+      const { rows: keys } = await client.query<{ product_id: string; lot_serial: string; location_id: string }>(BATCH_TIMELINES, [input.batchId]);
       if (!keys.length) return { timelines: 0, updated: 0 };
       await lockKeys(
         client,
         keys.map((k) => timelineKey(input.accountId, k.product_id, k.lot_serial, k.location_id)),
       );
+      // Rows are written back by ctid, one at a time. Without fresh statistics (a table that just grew)
+      // the planner would rather hash-join the whole table; these settings last until the commit.
+      await client.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
       const result = await client.query(RECALCULATE, [
         input.accountId,
         keys.map((k) => k.product_id),

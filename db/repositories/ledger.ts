@@ -54,10 +54,10 @@ export class PostgresHashChainLedger implements LedgerWriter {
       const { rows } = await client.query<EventRow>(
         `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload
            FROM events e
-          WHERE e.batch_id = $1 AND e.account_id = $2 AND e.type = 'Commission'
+          WHERE e.batch_id = $1 AND e.type = 'Commission'
             AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.event_id = e.id)
           ORDER BY e.seq`,
-        [batchId, accountId],
+        [batchId],
       );
       if (!rows.length) return { appended: 0 };
       const head = await client.query<{ sequence: string; hash: string }>(
