@@ -1,7 +1,9 @@
 import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
+import { eventsOperations } from '../routes/events/openapi';
 import { healthOperations } from '../routes/health/openapi';
+import { ledgerOperations } from '../routes/ledger/openapi';
 import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
@@ -21,4 +23,6 @@ export const operations: readonly OperationSpec[] = [
   ...locationsOperations,
   ...productsOperations,
   ...documentsOperations,
+  ...eventsOperations,
+  ...ledgerOperations,
 ];
