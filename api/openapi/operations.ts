@@ -1,8 +1,10 @@
 import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
+import { eventsOperations } from '../routes/events/openapi';
 import { healthOperations } from '../routes/health/openapi';
 import { jsonOperations } from '../routes/json/openapi';
+import { ledgerOperations } from '../routes/ledger/openapi';
 import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
@@ -22,5 +24,7 @@ export const operations: readonly OperationSpec[] = [
   ...locationsOperations,
   ...productsOperations,
   ...documentsOperations,
+  ...eventsOperations,
+  ...ledgerOperations,
   ...jsonOperations,
 ];

@@ -132,3 +132,90 @@ export const eventsBody = {
   properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
 } as const;
 
+
+const batchError = {
+  type: 'object',
+  required: ['index', 'eventId', 'code', 'field', 'message'],
+  description: 'One reason the batch was rejected. InsufficientInventory also names product, lot, location, requested and available.',
+  properties: {
+    index: { type: ['integer', 'null'], description: 'Position of the event in Events; null for a failure of the whole batch.' },
+    eventId: { type: ['string', 'null'], description: "The event's Id as sent." },
+    code: {
+      enum: ['Required', 'InvalidValue', 'InsufficientInventory', 'DuplicateEventId', 'UnknownProduct', 'UnknownLocation', 'InternalError'],
+    },
+    field: { type: ['string', 'null'], description: 'Path of the field inside the event, e.g. ProductInstances[0].Quantity.' },
+    message: { type: 'string' },
+    product: { type: 'string' },
+    lotSerial: { type: 'string' },
+    location: { type: 'string' },
+    requested: { type: 'number' },
+    available: { type: 'number' },
+  },
+} as const;
+
+const eventResult = {
+  type: 'object',
+  required: ['id', 'externalEventId', 'type', 'status', 'eventDate', 'productInstances', 'documentsNotAttached'],
+  properties: {
+    id: { type: 'string', description: 'Service id of the event (its URN is urn:uuid:<id>).' },
+    externalEventId: { type: 'string', description: 'The Id sent.' },
+    type: { enum: ['Commission', 'Receive', 'Ship', 'Transform', 'Aggregation', 'Disaggregation', 'Observe', 'Decommission'] },
+    status: { enum: ['Created'] },
+    eventDate: { type: 'string', description: 'UTC with a +00:00 offset.', example: '2024-03-01T15:00:00+00:00' },
+    productInstances: {
+      type: 'array',
+      description: 'The lines as stored: transform inputs then outputs; aggregation children.',
+      items: {
+        type: 'object',
+        required: ['productId', 'lotSerial', 'quantity'],
+        properties: { productId: { type: 'string', description: "The caller's product Id." }, lotSerial: { type: 'string' }, quantity: { type: 'number' } },
+      },
+    },
+    documentsNotAttached: {
+      type: ['array', 'null'],
+      description: 'Null when every DocumentIds entry was attached or none was sent.',
+      items: {
+        type: 'object',
+        required: ['documentId', 'reason'],
+        properties: { documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } },
+      },
+    },
+  },
+} as const;
+
+export const eventsCreatedResponse = {
+  type: 'object',
+  required: ['message', 'result'],
+  properties: { message: { type: 'string' }, result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' } },
+} as const;
+
+export const batchRejectedResponse = {
+  type: 'object',
+  required: ['message', 'result', 'errors'],
+  description: 'The batch was rejected as a whole: nothing was stored.',
+  properties: { message: { type: 'string' }, result: { type: 'array', maxItems: 0 }, errors: { type: 'array', items: batchError } },
+} as const;
+
+export const batchAcceptedResponse = {
+  type: 'object',
+  required: ['message', 'batchId', 'status', 'statusUrl'],
+  properties: {
+    message: { type: 'string' },
+    batchId: { type: 'string' },
+    status: { enum: ['Accepted'] },
+    statusUrl: { type: 'string', description: 'GET it for the outcome.', example: '/Integration/Events/async/0b7f1f5e-1111-4222-8333-944444444444' },
+  },
+} as const;
+
+export const batchStatusResponse = {
+  type: 'object',
+  required: ['batchId', 'status', 'submittedAt', 'completedAt', 'result', 'errors'],
+  properties: {
+    batchId: { type: 'string' },
+    status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
+    submittedAt: { type: 'string' },
+    completedAt: { type: ['string', 'null'] },
+    result: { type: ['array', 'null'], items: eventResult, description: 'When Completed: exactly the result of the sync endpoint.' },
+    errors: { type: ['array', 'null'], items: batchError, description: 'When Failed: why.' },
+  },
+} as const;

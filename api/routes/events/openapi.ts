@@ -1,0 +1,147 @@
+import { problemType } from '../../errors';
+import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
+import { batchAcceptedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
+
+const commission = {
+  $type: 'commission',
+  Id: 'EV-2024-0001',
+  Location: {
+    Id: 'LOC-VESSEL-1',
+    Details: {
+      TradePartner: { Id: 'TP-NORDIC', Name: 'Nordic Seafood AS', ConnectionType: 'SELF' },
+      Name: 'FV Havbris',
+      Address: { City: 'Ålesund', Country: 'NO', AddressLine1: 'Skansekaia 2' },
+    },
+  },
+  ProductInstances: [
+    {
+      Quantity: 1200,
+      LotSerial: 'LOT-2024-001',
+      Product: {
+        Id: 'COD-WHOLE',
+        Details: { Name: 'Atlantic cod, whole', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+      },
+    },
+  ],
+  PurchaseOrder: 'PO-7781',
+  DocumentIds: ['DOC-CATCH-CERT-17'],
+  EventTime: '2024-03-01T10:00:00',
+  EventTimeZone: '-05:00',
+  CertificationList: [{ Type: 'urn:gdst:certType:harvestCoC', Standard: 'MSC', Agency: 'MSC', Value: 'MSC-C-12345', Identification: 'C-12345' }],
+};
+
+const created = {
+  message: '1 event created.',
+  result: [
+    {
+      id: '0b7f1f5e-1111-4222-8333-944444444444',
+      externalEventId: 'EV-2024-0001',
+      type: 'Commission',
+      status: 'Created',
+      eventDate: '2024-03-01T15:00:00+00:00',
+      productInstances: [{ productId: 'COD-WHOLE', lotSerial: 'LOT-2024-001', quantity: 1200 }],
+      documentsNotAttached: null,
+    },
+  ],
+};
+
+const rejected = {
+  message: 'The batch was rejected: 1 error; nothing was stored.',
+  result: [],
+  errors: [
+    {
+      index: 0,
+      eventId: 'EV-2024-0002',
+      code: 'InsufficientInventory',
+      field: 'ProductInstances[0].Quantity',
+      message: 'Only 50 of product COD-WHOLE lot LOT-2024-001 are available at LOC-VESSEL-1 at 2024-03-02T08:00:00Z; 80 requested.',
+      product: 'COD-WHOLE',
+      lotSerial: 'LOT-2024-001',
+      location: 'LOC-VESSEL-1',
+      requested: 80,
+      available: 50,
+    },
+  ],
+};
+
+const idempotencyKey = {
+  type: 'object',
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      description: 'Optional, 1 to 200 visible ASCII characters. The same key again returns the first outcome and stores nothing new.',
+      example: 'erp-export-2024-03-01-001',
+    },
+  },
+};
+
+const rejectedResponse = {
+  description: 'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored.',
+  schema: batchRejectedResponse,
+  example: rejected,
+};
+
+export const eventsOperations = [
+  operation({
+    method: 'post',
+    path: '/Integration/Events',
+    summary: 'Create events (waits for the pipeline)',
+    description:
+      'Runs the batch through the durable pipeline (persist with inventory check, attach documents, recalculate the timeline, ledger) ' +
+      'and answers with its result. All or nothing.',
+    tags: ['Events'],
+    headers: idempotencyKey,
+    requestBody: { schema: eventsBody, example: { Events: [commission] } },
+    responses: { 200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created }, 400: rejectedResponse },
+  }),
+  operation({
+    method: 'post',
+    path: '/Integration/Events/async',
+    summary: 'Create events (answers at once)',
+    description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.',
+    tags: ['Events'],
+    headers: idempotencyKey,
+    requestBody: { schema: eventsBody, example: { Events: [commission] } },
+    responses: {
+      202: {
+        description: 'The batch was accepted (or, with a known Idempotency-Key, had been).',
+        schema: batchAcceptedResponse,
+        example: {
+          message: 'The batch was accepted; follow statusUrl for its result.',
+          batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+          status: 'Accepted',
+          statusUrl: '/Integration/Events/async/5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+        },
+      },
+      400: rejectedResponse,
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Events/async/{batchId}',
+    summary: 'Status of an async batch',
+    tags: ['Events'],
+    pathParams: { type: 'object', properties: { batchId: { type: 'string', minLength: 1, description: 'The batchId of the 202 answer.' } } },
+    responses: {
+      200: {
+        description: 'Where the batch is; when Completed, `result` is what the sync endpoint would have answered.',
+        schema: batchStatusResponse,
+        example: {
+          batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+          status: 'Completed',
+          submittedAt: '2024-03-01T15:00:01.120Z',
+          completedAt: '2024-03-01T15:00:01.410Z',
+          result: created.result,
+          errors: null,
+        },
+      },
+      404: {
+        description: 'No batch with this id in the account.',
+        contentType: PROBLEM_JSON,
+        schema: ref('Problem'),
+        example: { type: problemType(404), title: 'No batch 5d6e7f80 in this account.', status: 404, traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00' },
+      },
+    },
+  }),
+];
