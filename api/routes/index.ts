@@ -2,7 +2,9 @@ import Router from '@koa/router';
 import type { AppCustom, AppState } from '../context';
 import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
+import { eventDetailsRouter } from './event-details';
 import { healthRouter } from './health';
+import { inventoryRouter } from './inventory';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
@@ -12,7 +14,7 @@ export function routes(): Router<AppState, AppCustom> {
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
-  for (const resource of [accountRouter()]) secured.use(resource.routes(), resource.allowedMethods());
+  for (const resource of [accountRouter(), inventoryRouter(), eventDetailsRouter()]) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());
   return router;
 }
