@@ -18,6 +18,10 @@ async function main(): Promise<void> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
   });
+  // Longer than the idle timeout of load balancers in front (60 s on most), so they never reuse a
+  // connection the API has just closed; Node's default of 5 s makes such clients see resets.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'API listening');

@@ -2,7 +2,7 @@
  * Master data as SPEC.md's payloads carry it (PascalCase, as sent), and its mapping to stored rows.
  * Shared by the master-data endpoints and by events that carry products and locations inline.
  */
-import { normaliseUnit } from './units';
+import { normaliseUnit, unitsAcceptedMessage } from './units';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
 
@@ -92,6 +92,9 @@ export interface ProductPayload {
   Details: ProductDetailsPayload;
 }
 
+/** SPEC.md: a DUNS number has 9 or 13 digits. */
+export const DUNS_PATTERN = '^([0-9]{9}|[0-9]{13})$';
+
 export const locationIdOf = (payload: { id?: string; Id?: string }): string | undefined => payload.id ?? payload.Id;
 
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
@@ -165,4 +168,240 @@ export function productAttributes(details: ProductDetailsPayload) {
     plu: details.Plu ?? details.PLU ?? null,
     masterData: (details.MasterData ?? []).map(({ name, namespace, value }) => ({ name, namespace, value })),
   };
+}
+
+/**
+ * One problem with one element of a master-data request, as the four-key body reports it.
+ * `field` is the payload path (`Locations[0].Details.Address.City`); `index`/`id` are null when the
+ * problem is with the request as a whole.
+ */
+export interface MasterDataIssue {
+  index: number | null;
+  id: string | null;
+  field: string;
+  message: string;
+}
+
+/** SPEC.md lists only these three for vessels (OTHER is for standard locations). */
+export const VESSEL_CONNECTION_TYPES: readonly ConnectionType[] = ['SELF', 'SUPPLIER', 'BUYER'];
+
+const STREET_FIELDS = ['City', 'Country', 'AddressLine1'] as const;
+
+/** SPEC.md: City, Country and AddressLine1 are required unless GeoCoordinates identify the place. */
+export function addressIssues(address: AddressPayload, field: string): Array<{ field: string; message: string }> {
+  if (address.GeoCoordinates) return [];
+  return STREET_FIELDS.filter((name) => !address[name]?.trim()).map((name) => ({
+    field: `${field}.${name}`,
+    message: `${field}.${name} is required when ${field}.GeoCoordinates are not given.`,
+  }));
+}
+
+/** A vessel is a location with a Vessel object; it needs a contact and one of three connection types. */
+export function vesselIssues(details: Pick<LocationUpdateDetailsPayload, 'TradePartner' | 'Vessel' | 'CaptainsName'>, field: string, isVessel: boolean): Array<{ field: string; message: string }> {
+  const issues: Array<{ field: string; message: string }> = [];
+  if (!isVessel) {
+    for (const name of ['Vessel', 'CaptainsName'] as const) {
+      if (details[name] !== undefined) issues.push({ field: `${field}.${name}`, message: `${field}.${name} can only be set on a vessel location.` });
+    }
+    return issues;
+  }
+  const connectionType = details.TradePartner?.ConnectionType;
+  if (connectionType && !VESSEL_CONNECTION_TYPES.includes(connectionType)) {
+    issues.push({
+      field: `${field}.TradePartner.ConnectionType`,
+      message: `${field}.TradePartner.ConnectionType of a vessel must be one of: ${VESSEL_CONNECTION_TYPES.join(', ')}.`,
+    });
+  }
+  return issues;
+}
+
+/** Every element names its location under `id` or `Id` (not two different ones), once per request. */
+export function locationIdIssues(locations: Array<{ id?: string; Id?: string }>, prefixOf: (index: number) => string): MasterDataIssue[] {
+  const issues: MasterDataIssue[] = [];
+  const firstIndexOf = new Map<string, number>();
+  locations.forEach((location, index) => {
+    const prefix = prefixOf(index);
+    const id = locationIdOf(location) ?? null;
+    const add = (message: string) => issues.push({ index, id, field: `${prefix}.id`, message });
+    if (location.id !== undefined && location.Id !== undefined && location.id !== location.Id) {
+      add(`${prefix} carries two different ids ("${location.id}" and "${location.Id}"); send one of id or Id.`);
+    }
+    const seen = id === null ? undefined : firstIndexOf.get(id);
+    if (id === null) add(`${prefix}.id is required.`);
+    else if (seen !== undefined) add(`Location id "${id}" is also used by ${prefixOf(seen)}; every location needs its own id.`);
+    else firstIndexOf.set(id, index);
+  });
+  return issues;
+}
+
+/**
+ * The create rules JSON Schema cannot express, over a request the schema already accepted:
+ * an id under `id` or `Id`, ids unique within the request, address or coordinates, vessel rules, and
+ * one name per trade partner id within the request.
+ */
+export function locationCreateIssues(locations: LocationPayload[], collection = 'Locations'): MasterDataIssue[] {
+  const issues = locationIdIssues(locations, (index) => `${collection}[${index}]`);
+  const partnerNames = new Map<string, { name: string; index: number }>();
+  locations.forEach((location, index) => {
+    const prefix = `${collection}[${index}]`;
+    const add = (field: string, message: string) => issues.push({ index, id: locationIdOf(location) ?? null, field, message });
+    const details = location.Details;
+    if (details.Address) for (const issue of addressIssues(details.Address, `${prefix}.Details.Address`)) add(issue.field, issue.message);
+    const isVessel = details.Vessel !== undefined;
+    for (const issue of vesselIssues(details, `${prefix}.Details`, isVessel)) add(issue.field, issue.message);
+    if (isVessel && !details.ContactInformation) add(`${prefix}.Details.ContactInformation`, `${prefix}.Details.ContactInformation is required for a vessel.`);
+
+    const partner = details.TradePartner;
+    const seen = partnerNames.get(partner.Id);
+    if (!seen) partnerNames.set(partner.Id, { name: partner.Name, index });
+    else if (seen.name !== partner.Name) {
+      add(
+        `${prefix}.Details.TradePartner.Name`,
+        `Trade partner ${partner.Id} is named "${seen.name}" in ${collection}[${seen.index}] and "${partner.Name}" here; a trade partner id is never reused for another organization.`,
+      );
+    }
+  });
+  return issues;
+}
+
+/** Ids unique within the request, and a unit of measure the service knows. */
+export function productCreateIssues(products: Array<{ Id: string; Details: Partial<ProductDetailsPayload> }>, collection = 'Products'): MasterDataIssue[] {
+  const issues: MasterDataIssue[] = [];
+  const firstIndexOf = new Map<string, number>();
+  products.forEach((product, index) => {
+    const prefix = `${collection}[${index}]`;
+    const seen = firstIndexOf.get(product.Id);
+    if (seen !== undefined) {
+      issues.push({ index, id: product.Id, field: `${prefix}.Id`, message: `Product id "${product.Id}" is also used by ${collection}[${seen}]; every product needs its own id.` });
+    } else firstIndexOf.set(product.Id, index);
+    issues.push(...unitIssues(product.Details, `${prefix}.Details`).map((issue) => ({ index, id: product.Id, ...issue })));
+  });
+  return issues;
+}
+
+export function unitIssues(details: Partial<ProductDetailsPayload>, field: string): Array<{ field: string; message: string }> {
+  const unit = details.SimpleUnitOfMeasurement;
+  if (unit === undefined || normaliseUnit(unit)) return [];
+  return [{ field: `${field}.SimpleUnitOfMeasurement`, message: `Unknown unit of measure "${unit}". ${unitsAcceptedMessage()}` }];
+}
+
+/** PUT bodies: only the ids are required; every other field present is a change, every absent one is kept. */
+export interface LocationUpdateDetailsPayload extends Partial<Omit<LocationDetailsPayload, 'TradePartner'>> {
+  TradePartner?: Partial<TradePartnerPayload> & { Id: string };
+}
+
+export interface LocationUpdatePayload {
+  id?: string;
+  Id?: string;
+  Details: LocationUpdateDetailsPayload;
+}
+
+export type StoredAddress = NonNullable<ReturnType<typeof addressFromPayload>>;
+export type StoredContact = NonNullable<ReturnType<typeof contactFromPayload>>;
+export type StoredVessel = NonNullable<ReturnType<typeof vesselFromPayload>>;
+
+const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
+
+function addressToPayload(address: StoredAddress | null): AddressPayload {
+  if (!address) return {};
+  const geo = address.geoCoordinates;
+  return {
+    City: orUndefined(address.city),
+    State: orUndefined(address.state),
+    Country: orUndefined(address.country),
+    AddressLine1: orUndefined(address.addressLine1),
+    AddressLine2: orUndefined(address.addressLine2),
+    PostalCode: orUndefined(address.postalCode),
+    GeoCoordinates: geo ? { Latitude: geo.latitude, Longitude: geo.longitude } : undefined,
+    DisplayAddress: orUndefined(address.displayAddress),
+  };
+}
+
+const contactToPayload = (contact: StoredContact | null): ContactPayload =>
+  contact ? { Name: orUndefined(contact.name), Phone: orUndefined(contact.phone), Email: orUndefined(contact.email) } : {};
+
+function vesselToPayload(vessel: StoredVessel | null): VesselPayload {
+  if (!vessel) return {};
+  return {
+    VesselName: orUndefined(vessel.vesselName),
+    VesselFlagState: orUndefined(vessel.vesselFlagState),
+    IMONumber: orUndefined(vessel.imoNumber),
+    VesselSatelliteTrackingAuthority: orUndefined(vessel.vesselSatelliteTrackingAuthority),
+    VesselPublicRegistryLink: orUndefined(vessel.vesselPublicRegistryLink),
+    VesselRegistration: orUndefined(vessel.vesselRegistration),
+    UnloadingPort: orUndefined(vessel.unloadingPort),
+  };
+}
+
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/**
+ * The stored address with the sent fields laid over it. A stored display address describes the old
+ * lines, so it is recomputed when any line changes, unless the request sends its own.
+ */
+export function mergeAddress(stored: StoredAddress | null, patch: AddressPayload): AddressPayload {
+  const merged: AddressPayload = { ...definedOnly(addressToPayload(stored)), ...definedOnly(patch) };
+  const linesChanged = Object.keys(definedOnly(patch)).some((key) => key !== 'DisplayAddress');
+  if (linesChanged && patch.DisplayAddress === undefined) delete merged.DisplayAddress;
+  return merged;
+}
+
+export interface StoredLocationParts {
+  address: StoredAddress | null;
+  contact: StoredContact | null;
+  vessel: StoredVessel | null;
+}
+
+/**
+ * What an update changes on the location row (SPEC.md's updatable fields only), and the merged
+ * address and contact the update rules check. Absent fields are left out, so they stay as stored.
+ */
+export function locationUpdate(stored: StoredLocationParts, details: LocationUpdateDetailsPayload, isVessel: boolean) {
+  const address = details.Address ? mergeAddress(stored.address, details.Address) : undefined;
+  const contact = details.ContactInformation ? { ...definedOnly(contactToPayload(stored.contact)), ...definedOnly(details.ContactInformation) } : undefined;
+  const vessel = isVessel && details.Vessel ? { ...definedOnly(vesselToPayload(stored.vessel)), ...definedOnly(details.Vessel) } : undefined;
+  const attributes = definedOnly({
+    name: details.Name,
+    gln: details.Gln,
+    extension: details.Extension,
+    captainsName: isVessel ? details.CaptainsName : undefined,
+    address: address && addressFromPayload(address),
+    contact: contact && contactFromPayload(contact),
+    vessel: vessel && vesselFromPayload(vessel),
+  });
+  return { attributes, address, contact };
+}
+
+/** The rules an update must keep: a complete address or coordinates, a named contact, vessel rules. */
+export function locationUpdateIssues(
+  merged: { address?: AddressPayload; contact?: ContactPayload },
+  details: LocationUpdateDetailsPayload,
+  field: string,
+  isVessel: boolean,
+): Array<{ field: string; message: string }> {
+  const issues = merged.address ? addressIssues(merged.address, `${field}.Address`) : [];
+  if (merged.contact && !merged.contact.Name?.trim()) {
+    issues.push({ field: `${field}.ContactInformation.Name`, message: `${field}.ContactInformation.Name is required.` });
+  }
+  issues.push(...vesselIssues(details, field, isVessel));
+  return issues;
+}
+
+/** Product columns for the Details fields an update carries; the unit is normalised like on create. */
+export function productUpdateAttributes(details: Partial<ProductDetailsPayload>) {
+  const unit = details.SimpleUnitOfMeasurement;
+  const unitOfMeasure = unit === undefined ? undefined : normaliseUnit(unit);
+  if (unit !== undefined && !unitOfMeasure) throw new UnknownUnitError(unit);
+  return definedOnly({
+    name: details.Name,
+    unitOfMeasure,
+    unitQuantity: details.UnitQuantity === undefined ? undefined : String(details.UnitQuantity),
+    unitDescriptor: details.UnitDescriptor,
+    sharingPolicy: details.SharingPolicy,
+    identifierType: details.ProductIdentifierType,
+    gtin: details.Gtin ?? details.GTIN,
+    plu: details.Plu ?? details.PLU,
+    masterData: details.MasterData?.map(({ name, namespace, value }) => ({ name, namespace, value })),
+  });
 }

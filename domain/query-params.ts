@@ -17,29 +17,3 @@ export function repeated(param: string, raw: RawParam): string[] {
   }
   return [...new Set(values)];
 }
-
-export interface Paging {
-  pageNumber: number;
-  pageSize: number;
-}
-
-export const MAX_PAGE_SIZE = 100;
-
-/** PageNumber/PageSize: defaults 1 and 20, page size capped; undefined when either is not a positive integer. */
-export function paging(pageNumber: RawParam, pageSize: RawParam, defaultSize = 20): Paging | undefined {
-  const read = (raw: RawParam, fallback: number): number | undefined => {
-    if (raw === undefined || raw === '') return fallback;
-    if (Array.isArray(raw) || !/^\d+$/.test(raw.trim())) return undefined;
-    const n = Number(raw);
-    return n >= 1 ? n : undefined;
-  };
-  const number = read(pageNumber, 1);
-  const size = read(pageSize, defaultSize);
-  if (number === undefined || size === undefined) return undefined;
-  return { pageNumber: number, pageSize: Math.min(size, MAX_PAGE_SIZE) };
-}
-
-export function page<T>(items: T[], totalItems: number, { pageNumber, pageSize }: Paging) {
-  const totalPages = Math.ceil(totalItems / pageSize);
-  return { totalPages, pageNumber, pageSize, totalItems, results: items, hasNextPage: pageNumber < totalPages, hasPreviousPage: pageNumber > 1 };
-}

@@ -2,9 +2,12 @@ import Router from '@koa/router';
 import type { AppCustom, AppState } from '../context';
 import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
+import { documentsRouter } from './documents';
 import { eventDetailsRouter } from './event-details';
 import { healthRouter } from './health';
 import { inventoryRouter } from './inventory';
+import { locationsRouter } from './locations';
+import { productsRouter } from './products';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
@@ -14,7 +17,8 @@ export function routes(): Router<AppState, AppCustom> {
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
-  for (const resource of [accountRouter(), inventoryRouter(), eventDetailsRouter()]) secured.use(resource.routes(), resource.allowedMethods());
+  const resources = [accountRouter(), locationsRouter(), productsRouter(), documentsRouter(), inventoryRouter(), eventDetailsRouter()];
+  for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());
   return router;
 }

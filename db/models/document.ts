@@ -15,7 +15,7 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
   declare fileType: string;
   declare sizeBytes: string;
   declare sha256: Buffer;
-  declare content: Buffer;
+  /* The bytes live in document_chunks (DocumentChunk), written in the same transaction as this row. */
   /** DATEONLY: YYYY-MM-DD. */
   declare expirationDate: string | null;
   declare company: string | null;
@@ -38,7 +38,6 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
         fileType: { type: DataTypes.TEXT, allowNull: false, field: 'file_type' },
         sizeBytes: { type: DataTypes.BIGINT, allowNull: false, field: 'size_bytes' },
         sha256: { type: DataTypes.BLOB, allowNull: false },
-        content: { type: DataTypes.BLOB, allowNull: false },
         expirationDate: { type: DataTypes.DATEONLY, allowNull: true, field: 'expiration_date' },
         company: { type: DataTypes.TEXT, allowNull: true },
         location: { type: DataTypes.TEXT, allowNull: true },

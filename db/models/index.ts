@@ -3,6 +3,7 @@ import { Account } from './account';
 import { ApiKey } from './api-key';
 import { Batch } from './batch';
 import { Document } from './document';
+import { DocumentChunk } from './document-chunk';
 import { Event } from './event';
 import { EventDocument } from './event-document';
 import { EventLine } from './event-line';
@@ -12,9 +13,9 @@ import { Location } from './location';
 import { Product } from './product';
 import { TradePartner } from './trade-partner';
 
-export { Account, ApiKey, Batch, Document, Event, EventDocument, EventLine, InventoryRecord, LedgerEntry, Location, Product, TradePartner };
+export { Account, ApiKey, Batch, Document, DocumentChunk, Event, EventDocument, EventLine, InventoryRecord, LedgerEntry, Location, Product, TradePartner };
 
-export const MODELS = [Account, ApiKey, TradePartner, Location, Product, Document, Batch, Event, EventLine, EventDocument, InventoryRecord, LedgerEntry] as const;
+export const MODELS = [Account, ApiKey, TradePartner, Location, Product, Document, DocumentChunk, Batch, Event, EventLine, EventDocument, InventoryRecord, LedgerEntry] as const;
 
 export function initModels(sequelize: Sequelize): void {
   for (const model of MODELS) model.initModel(sequelize);

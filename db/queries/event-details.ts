@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { Paging } from '../../domain/query-params';
+import type { PageRequest } from '../../api/paging';
 
 export const SORTS = {
   eventDate: 'v.event_time ASC, v.seq ASC, v.line_id ASC',
@@ -27,7 +27,7 @@ export interface EventDetailsFilter {
   lotSerial: string;
   purchaseOrder?: string;
   sortBy: SortBy;
-  paging: Paging;
+  page: PageRequest;
 }
 
 /*
@@ -70,8 +70,8 @@ const VISIBLE = `
   )`;
 
 export async function eventDetails(sequelize: Sequelize, filter: EventDetailsFilter): Promise<{ rows: EventDetailRow[]; total: number }> {
-  const { pageNumber, pageSize } = filter.paging;
-  const bind = [filter.accountId, filter.lotSerial, filter.purchaseOrder ?? null, pageSize, (pageNumber - 1) * pageSize];
+  const { pageNumber, pageSize, offset } = filter.page;
+  const bind = [filter.accountId, filter.lotSerial, filter.purchaseOrder ?? null, pageSize, offset];
   const rows = await sequelize.query<EventDetailRow & { total: string }>(
     `WITH ${VISIBLE}
      SELECT v.line_id, v.event_id, v.type, p.name AS product_name, v.lot_serial, v.quantity,

@@ -1,4 +1,4 @@
-import type { CreationAttributes, ModelStatic, Transaction, WhereOptions } from 'sequelize';
+import { Op, type CreationAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import {
   locationAttributes,
   locationIdOf,
@@ -8,7 +8,7 @@ import {
   type TradePartnerPayload,
 } from '../../domain/master-data';
 import { locationUrn, productUrn, tradePartnerUrn } from '../../domain/urn';
-import { Location, Product, TradePartner } from '../models';
+import { InventoryRecord, Location, Product, TradePartner } from '../models';
 
 export interface AccountRef {
   id: string;
@@ -118,4 +118,85 @@ export async function findOrCreateProduct(
     { ...productAttributes(payload.Details), urn: productUrn(urnDomain, account.name, payload.Id) },
     transaction,
   );
+}
+
+/**
+ * Creates a location that must be new: an id the account already has is a conflict, never a reuse
+ * (SPEC.md: a location id is not reused). Its trade partner is found or created as for events.
+ */
+export async function createLocation(
+  account: AccountRef,
+  payload: LocationPayload,
+  urnDomain: string,
+  transaction?: Transaction,
+  field = 'Location',
+): Promise<Location> {
+  const id = locationIdOf(payload);
+  if (!id) throw new MasterDataConflict(`${field}.id`, `${field}.id is required.`);
+  const conflict = () => new MasterDataConflict(`${field}.id`, `Location id "${id}" already exists in this account.`);
+  if (await Location.findOne({ where: { accountId: account.id, externalId: id }, transaction })) throw conflict();
+  const partner = await findOrCreateTradePartner(account, payload.Details.TradePartner, urnDomain, transaction, `${field}.Details.TradePartner`);
+  const result = await insertOrFind(
+    Location,
+    account.id,
+    id,
+    { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: locationUrn(urnDomain, account.name, id) },
+    transaction,
+  );
+  if (!result.created) throw conflict();
+  return result.row;
+}
+
+/** Creates a product that must be new: an id the account already has is a conflict. */
+export async function createProduct(account: AccountRef, payload: ProductPayload, urnDomain: string, transaction?: Transaction, field = 'Product'): Promise<Product> {
+  const conflict = () => new MasterDataConflict(`${field}.Id`, `Product id "${payload.Id}" already exists in this account.`);
+  if (await Product.findOne({ where: { accountId: account.id, externalId: payload.Id }, transaction })) throw conflict();
+  const result = await insertOrFind(Product, account.id, payload.Id, { ...productAttributes(payload.Details), urn: productUrn(urnDomain, account.name, payload.Id) }, transaction);
+  if (!result.created) throw conflict();
+  return result.row;
+}
+
+export interface LocationWithPartner {
+  location: Location;
+  tradePartner: TradePartner;
+}
+
+async function withPartners(locations: Location[], transaction?: Transaction): Promise<LocationWithPartner[]> {
+  const ids = [...new Set(locations.map((location) => location.tradePartnerId))];
+  const partners = new Map((await TradePartner.findAll({ where: { id: ids }, transaction })).map((partner) => [partner.id, partner]));
+  return locations.map((location) => ({ location, tradePartner: partners.get(location.tradePartnerId)! }));
+}
+
+/** The account's location with this external id, row-locked when a transaction is given (for updates). */
+export async function findLocation(accountId: string, externalId: string, transaction?: Transaction): Promise<LocationWithPartner | null> {
+  const location = await Location.findOne({ where: { accountId, externalId }, transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+  if (!location) return null;
+  const [found] = await withPartners([location], transaction);
+  return found;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+/** One page in creation order, so pages stay stable while new rows are added at the end. */
+export async function listLocations(accountId: string, offset: number, limit: number): Promise<Page<LocationWithPartner>> {
+  const { rows, count } = await Location.findAndCountAll({ where: { accountId }, order: [['seq', 'ASC']], offset, limit });
+  return { rows: await withPartners(rows), total: count };
+}
+
+export async function findProduct(accountId: string, externalId: string, transaction?: Transaction): Promise<Product | null> {
+  return Product.findOne({ where: { accountId, externalId }, transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+}
+
+export async function listProducts(accountId: string, offset: number, limit: number): Promise<Page<Product>> {
+  const { rows, count } = await Product.findAndCountAll({ where: { accountId }, order: [['seq', 'ASC']], offset, limit });
+  return { rows, total: count };
+}
+
+/** Whether any inventory record of the location still has units available. */
+export async function hasActiveInventory(accountId: string, locationId: string, transaction?: Transaction): Promise<boolean> {
+  const record = await InventoryRecord.findOne({ attributes: ['id'], where: { accountId, locationId, available: { [Op.gt]: 0 } }, transaction });
+  return record !== null;
 }

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { eventDetails } from '../../../db/queries/event-details';
-import { page, paging } from '../../../domain/query-params';
 import { utcWithOffset } from '../../../domain/time';
 import { inputOf, type AppCustom, type AppState } from '../../context';
-import { validationProblem } from '../../errors';
+import { rawError, validationProblem } from '../../errors';
 import { problemFromErrors, validate } from '../../middleware/validate';
+import { pageBody, pageOf, PAGE_ERROR } from '../../paging';
 import { eventDetailsQuery, type EventDetailsQuery } from './schema';
 
 /** GET /epcis/Events/details: the events of a lot the caller may see, newest first by default. */
@@ -19,19 +19,20 @@ export function eventDetailsRouter(): Router<AppState, AppCustom> {
       await next();
     },
     validate(eventDetailsQuery, 'query', (errors) => {
-      const sort = errors.find((e) => e.instancePath === '/SortBy');
-      return sort ? validationProblem({ SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`] }) : problemFromErrors(errors);
+      const on = (param: string) => errors.some((e) => e.instancePath === `/${param}`);
+      if (on('SortBy')) return validationProblem({ SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`] });
+      if (on('PageNumber') || on('PageSize')) return rawError(400, PAGE_ERROR);
+      return problemFromErrors(errors);
     }),
     async (ctx) => {
       const query = inputOf<EventDetailsQuery>(ctx);
-      const pages = paging(query.PageNumber, query.PageSize);
-      if (!pages) throw validationProblem({ PageNumber: ['PageNumber and PageSize must be greater than 0.'] });
+      const page = pageOf(query);
       const { rows, total } = await eventDetails(ctx.deps.sequelize, {
         accountId: ctx.state.account.id,
         lotSerial: query.LotSerial,
         purchaseOrder: query.PurchaseOrder,
         sortBy: query.SortBy ?? '-eventDate',
-        paging: pages,
+        page,
       });
       const results = rows.map((row) => ({
         id: row.line_id,
@@ -44,7 +45,7 @@ export function eventDetailsRouter(): Router<AppState, AppCustom> {
         companyName: row.company_name,
         eventDate: utcWithOffset(row.event_time),
       }));
-      ctx.body = page(results, total, pages);
+      ctx.body = pageBody(page, total, results);
     },
   );
 

@@ -1,15 +1,14 @@
-import { MAX_PAGE_SIZE } from '../../../domain/query-params';
+import { pageQuerySchema, type PageQuery } from '../../paging';
 import { SORTS } from '../../../db/queries/event-details';
 
-/** Query of GET /epcis/Events/details. Paging is checked in the router, to answer with its own message. */
+/** Query of GET /epcis/Events/details. */
 export const eventDetailsQuery = {
   type: 'object',
   required: ['LotSerial'],
   properties: {
     LotSerial: { type: 'string', minLength: 1, description: 'The lot or serial number whose events to list.', example: 'LOT-2024-001' },
     PurchaseOrder: { type: 'string', description: 'Only events carrying this purchase order.' },
-    PageNumber: { type: 'string', description: 'Page to return, from 1 (default 1).' },
-    PageSize: { type: 'string', description: `Rows per page, 1 to ${MAX_PAGE_SIZE} (default 20).` },
+    ...pageQuerySchema.properties,
     SortBy: {
       type: 'string',
       enum: Object.keys(SORTS),
@@ -18,11 +17,9 @@ export const eventDetailsQuery = {
   },
 } as const;
 
-export interface EventDetailsQuery {
+export interface EventDetailsQuery extends PageQuery {
   LotSerial: string;
   PurchaseOrder?: string;
-  PageNumber?: string;
-  PageSize?: string;
   SortBy?: keyof typeof SORTS;
 }
 

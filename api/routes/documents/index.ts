@@ -1,0 +1,124 @@
+import { Readable } from 'node:stream';
+import Router from '@koa/router';
+import { fromFile } from 'file-type';
+import { UniqueConstraintError } from 'sequelize';
+import { documentContent, documentLookups, findDocument, insertDocument, listDocuments } from '../../../db/repositories/documents';
+import {
+  checkFile,
+  checkMetadata,
+  contentDisposition,
+  DocumentErrors,
+  generateDocumentId,
+  isAllowedExtension,
+} from '../../../domain/documents';
+import { type APIContext, type AppCustom, type AppState, inputOf } from '../../context';
+import { ApiError, badRequest, notFound, rawError } from '../../errors';
+import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
+import { MAX_BODY_BYTES, receiveUpload, removeSpool, UnreadableBody } from './receive';
+import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { documentHeaders } from './schema';
+
+/** What a web server in front answers for a body over its limit (SPEC.md, Errors): HTML, not JSON. */
+const TOO_LARGE_PAGE = `<html>
+<head><title>413 Request Entity Too Large</title></head>
+<body>
+<center><h1>413 Request Entity Too Large</h1></center>
+<hr><center>The document file must not be larger than 20 MB.</center>
+</body>
+</html>
+`;
+
+function answerTooLarge(ctx: APIContext, closeConnection: boolean): void {
+  ctx.status = 413;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = TOO_LARGE_PAGE;
+  // The body was never read: the connection cannot carry another request.
+  if (closeConnection) ctx.set('Connection', 'close');
+}
+
+const failed = (body: ReturnType<typeof presentFailed>): ApiError => rawError(422, { documents: [body] });
+
+/** Documents: upload (SPEC.md, POST /Integration/Documents), and reading back what the account uploaded. */
+export function documentsRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+
+  router.post('/Integration/Documents', async (ctx) => {
+    const declaredLength = Number(ctx.get('Content-Length') || 0);
+    if (declaredLength > MAX_BODY_BYTES) return answerTooLarge(ctx, true);
+
+    const { account } = ctx.state;
+    const headers = documentHeaders(ctx.req.headers);
+    // Headers first, before a byte of the body: a request that will fail has its file dropped unread.
+    const metadata = await checkMetadata(headers, documentLookups(account.id));
+    let upload;
+    try {
+      upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
+    } catch (error) {
+      if (error instanceof UnreadableBody) throw badRequest(error.message);
+      throw error;
+    }
+    // Body-level failures come before every document rule: they are what a proxy in front would answer.
+    if (upload.outcome === 'tooLarge') return answerTooLarge(ctx, false);
+    if (upload.outcome === 'tooManyFiles') throw rawError(422, DocumentErrors.oneFile);
+
+    const { file } = upload;
+    try {
+      if (!metadata.ok) throw failed(presentFailed(headers, file?.fileName ?? null, metadata.error));
+      const sniffed = file?.path ? (await fromFile(file.path))?.ext : undefined;
+      const fileCheck = checkFile(file && { fileName: file.fileName, size: file.size, sniffed, head: file.head });
+      if (!fileCheck.ok || !file?.path) throw failed(presentFailed(headers, file?.fileName ?? null, fileCheck.ok ? DocumentErrors.fileMissing : fileCheck.error));
+
+      const documentId = metadata.value.documentId ?? generateDocumentId();
+      try {
+        const document = await insertDocument(ctx.deps.sequelize, {
+          accountId: account.id,
+          documentId,
+          metadata: metadata.value,
+          fileName: file.fileName,
+          fileType: fileCheck.value.fileType,
+          sizeBytes: file.size,
+          sha256: file.sha256,
+          contentPath: file.path,
+        });
+        ctx.body = { documents: [presentDocument(document)] };
+      } catch (error) {
+        // Another upload took the id between the check and the insert: same answer as the check's.
+        if (error instanceof UniqueConstraintError) throw failed(presentFailed(headers, file.fileName, DocumentErrors.idInUse(documentId)));
+        throw error;
+      }
+    } finally {
+      await removeSpool(file?.path);
+    }
+  });
+
+  router.get('/Integration/Documents', validatePage(), async (ctx) => {
+    const page = pageOf(inputOf<PageQuery>(ctx));
+    const { rows, count } = await listDocuments(ctx.state.account.id, page.offset, page.pageSize);
+    ctx.body = pageBody(page, count, rows.map(presentStoredDocument));
+  });
+
+  router.get('/Integration/Documents/:documentId', async (ctx) => {
+    ctx.body = presentStoredDocument(await ownDocument(ctx));
+  });
+
+  router.get('/Integration/Documents/:documentId/content', async (ctx) => {
+    const document = await ownDocument(ctx);
+    ctx.type = document.fileType;
+    ctx.length = Number(document.sizeBytes);
+    ctx.set('Content-Disposition', contentDisposition(document.fileName));
+    // Stored bytes are served as stored: a browser must not guess another type and render them.
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('ETag', `"${document.sha256.toString('hex')}"`);
+    ctx.body = Readable.from(documentContent(ctx.deps.sequelize, document));
+  });
+
+  return router;
+}
+
+/** Another account's document is as absent as one that never existed. */
+async function ownDocument(ctx: APIContext) {
+  const documentId = String(ctx.params.documentId);
+  const document = await findDocument(ctx.state.account.id, documentId);
+  if (!document) throw notFound(`Document '${documentId}' was not found.`);
+  return document;
+}

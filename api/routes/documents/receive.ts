@@ -1,0 +1,191 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import Busboy from 'busboy';
+import { MAX_FILE_BYTES } from '../../../domain/documents';
+
+/** Room for the multipart framing and a few small form fields around a maximal file. */
+export const BODY_OVERHEAD_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_FILE_BYTES + BODY_OVERHEAD_BYTES;
+
+const HEAD_BYTES = 1024;
+
+export interface ReceivedFile {
+  fileName: string;
+  size: number;
+  sha256: Buffer;
+  /** The first bytes, for rules that look at the content. */
+  head: Buffer;
+  /** The spooled bytes; null when the caller asked for them to be discarded. */
+  path: string | null;
+}
+
+export type Upload =
+  | { outcome: 'tooLarge' }
+  | { outcome: 'tooManyFiles' }
+  /** The whole body was read. file: the part named `file` (path null when its bytes were dropped). */
+  | { outcome: 'received'; file: ReceivedFile | undefined };
+
+/** The body cannot be read as multipart/form-data, or the client left before it was complete. */
+export class UnreadableBody extends Error {}
+
+class TooLarge extends Error {}
+
+/** Counts, hashes and keeps the first bytes of a file part; fails as soon as it passes the limit. */
+class FileMeter extends Transform {
+  size = 0;
+  private readonly hash = createHash('sha256');
+  private readonly headChunks: Buffer[] = [];
+  private headLength = 0;
+
+  /** onLimit runs before the stream fails, so the upload is settled as too large before any error of the parser. */
+  constructor(private readonly onLimit: () => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > MAX_FILE_BYTES) {
+      this.onLimit();
+      return done(new TooLarge());
+    }
+    this.hash.update(chunk);
+    if (this.headLength < HEAD_BYTES) {
+      const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
+      this.headChunks.push(Buffer.from(part)); // a copy: the slice would pin busboy's whole chunk
+      this.headLength += part.length;
+    }
+    done(null, chunk);
+  }
+
+  digest(): Buffer {
+    return this.hash.digest();
+  }
+
+  head(): Buffer {
+    return Buffer.concat(this.headChunks);
+  }
+}
+
+const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+
+const spoolPath = () => path.join(os.tmpdir(), `document-upload-${randomBytes(12).toString('hex')}`);
+
+export const removeSpool = (file: string | null | undefined): Promise<void> => (file ? fs.promises.rm(file, { force: true }) : Promise.resolve());
+
+/**
+ * Reads a multipart body as it arrives. The part named `file` goes through a FileMeter into a temporary
+ * file (mode 0600) when keep(fileName) says so, else nowhere; memory holds a few stream buffers, never
+ * the file. A second file part or a file over the limit ends the reading at once; what the client is
+ * still sending is then read and dropped (as a proxy's lingering close does) so it can read our answer.
+ * The caller owns `file.path` of a received upload and removes it with removeSpool.
+ */
+export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => boolean): Promise<Upload> {
+  return new Promise<Upload>((resolve, reject) => {
+    let busboy: Busboy.Busboy;
+    try {
+      busboy = Busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 20, fieldSize: 8 * 1024, parts: 25, headerPairs: 100 },
+      });
+    } catch {
+      // Not multipart/form-data at all (or no boundary): there is no file part to find.
+      req.resume();
+      resolve({ outcome: 'received', file: undefined });
+      return;
+    }
+
+    let settled = false;
+    let spooled: string | null = null;
+    let filePart: Promise<ReceivedFile> | undefined;
+    let fileStream: Readable | undefined;
+    let bodyBytes = 0;
+
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bodyBytes += chunk.length;
+        if (bodyBytes > MAX_BODY_BYTES) stop({ outcome: 'tooLarge' });
+        else done(null, chunk);
+      },
+    });
+
+    const settle = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      action();
+    };
+
+    function stop(upload: Upload): void {
+      settle(() => {
+        req.unpipe(counter);
+        counter.destroy();
+        fileStream?.destroy();
+        busboy.removeAllListeners('close');
+        busboy.on('error', () => undefined);
+        void removeSpool(spooled);
+        let drained = 0;
+        // Drop the rest of the body so the client reaches our answer; give up on a body without end.
+        req.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > MAX_BODY_BYTES) req.destroy();
+        });
+        req.resume();
+        resolve(upload);
+      });
+    }
+
+    const fail = (error: Error) =>
+      settle(() => {
+        req.unpipe(counter);
+        fileStream?.destroy();
+        void removeSpool(spooled);
+        reject(error);
+      });
+
+    busboy.on('file', (name, stream, info) => {
+      if (name !== 'file') {
+        stream.resume();
+        return;
+      }
+      const fileName = info.filename ?? '';
+      fileStream = stream;
+      const meter = new FileMeter(() => stop({ outcome: 'tooLarge' }));
+      let sink: Writable;
+      let target: string | null = null;
+      if (keep(fileName)) {
+        target = spooled = spoolPath();
+        sink = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
+      } else {
+        sink = discard();
+      }
+      filePart = pipeline(stream, meter, sink).then(
+        () => ({ fileName, size: meter.size, sha256: meter.digest(), head: meter.head(), path: target }),
+        (error: unknown) => {
+          // The sink may open its file after stop() removed the path: remove it again once closed.
+          void removeSpool(target);
+          throw error;
+        },
+      );
+      // Settled through 'close' below, or by stop(); never left unobserved.
+      filePart.catch(() => undefined);
+    });
+    busboy.on('filesLimit', () => stop({ outcome: 'tooManyFiles' }));
+    busboy.on('error', (error: Error) => fail(new UnreadableBody(`The request body is not valid multipart/form-data: ${error.message}`)));
+    busboy.on('close', () => {
+      (filePart ?? Promise.resolve(undefined)).then(
+        (file) => settle(() => resolve({ outcome: 'received', file })),
+        (error: Error) => fail(error),
+      );
+    });
+    req.on('close', () => {
+      if (!req.complete) fail(new UnreadableBody('The client closed the connection before the body was complete.'));
+    });
+
+    req.pipe(counter).pipe(busboy);
+  });
+}

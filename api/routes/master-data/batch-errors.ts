@@ -1,0 +1,90 @@
+/**
+ * The four-key body master-data endpoints answer with (DESIGN.md, "Validation errors on master data"):
+ * `{ message, result, errors, validations }`. `validations` holds what is wrong with the request
+ * itself (schema and rule failures); `errors` holds what contradicts the account's stored data
+ * (an id that exists, a trade partner name that differs, a location that is not there).
+ */
+import type { AnySchema, ErrorObject } from 'ajv';
+import type { Middleware } from 'koa';
+import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data';
+import type { AppCustom, AppState } from '../../context';
+import { ApiError, rawError } from '../../errors';
+import { fieldOf, messageOf, validate } from '../../middleware/validate';
+
+export interface FourKeyBody<R> {
+  message: string;
+  result: R;
+  errors: MasterDataIssue[];
+  validations: MasterDataIssue[];
+}
+
+export function rejection(status: number, message: string, issues: { errors?: MasterDataIssue[]; validations?: MasterDataIssue[] }): ApiError {
+  const body: FourKeyBody<never[]> = { message, result: [], errors: issues.errors ?? [], validations: issues.validations ?? [] };
+  return rawError(status, body);
+}
+
+export const invalidRequest = (validations: MasterDataIssue[]): ApiError =>
+  rejection(400, `The request has ${validations.length} validation error(s); nothing was stored.`, { validations });
+
+export const conflictingRequest = (errors: MasterDataIssue[]): ApiError =>
+  rejection(400, `The request conflicts with stored data in ${errors.length} place(s); nothing was stored.`, { errors });
+
+/** Patterns in the schemas whose ajv message ("must match pattern ...") says nothing to a caller. */
+const PATTERN_MESSAGES: Record<string, string> = { [DUNS_PATTERN]: 'must contain 9 or 13 digits' };
+
+function describe(error: ErrorObject): string {
+  const field = fieldOf(error) || 'The request body';
+  switch (error.keyword) {
+    case 'pattern':
+      return PATTERN_MESSAGES[String(error.params.pattern)] ? `${field} ${PATTERN_MESSAGES[String(error.params.pattern)]}.` : messageOf(error);
+    case 'format':
+      return error.params.format === 'url' ? `${field} must be a URL (for example https://registry.example/vessel/1).` : messageOf(error);
+    case 'minLength':
+      return `${field} must not be empty.`;
+    case 'minItems':
+      return `${field} must contain at least ${String(error.params.limit)} element(s).`;
+    default:
+      return messageOf(error);
+  }
+}
+
+/** An ajv error named after the element it concerns: `/Locations/2/...` is index 2, `/Location/...` index 0. */
+function issueOf(error: ErrorObject, body: unknown, singles: readonly string[]): MasterDataIssue {
+  const [collection, position] = error.instancePath.split('/').slice(1);
+  const container = (body as Record<string, unknown> | undefined)?.[collection ?? ''];
+  let index: number | null = null;
+  let element: unknown;
+  if (Array.isArray(container) && position !== undefined && /^\d+$/.test(position)) {
+    index = Number(position);
+    element = container[index];
+  } else if (collection !== undefined && singles.includes(collection)) {
+    index = 0;
+    element = container;
+  }
+  const ids = (element ?? {}) as { id?: unknown; Id?: unknown };
+  const id = typeof ids.id === 'string' ? ids.id : typeof ids.Id === 'string' ? ids.Id : null;
+  return { index, id, field: fieldOf(error), message: describe(error) };
+}
+
+class SchemaRejection extends ApiError {
+  constructor(readonly schemaErrors: ErrorObject[]) {
+    super(400, null, false);
+  }
+}
+
+/**
+ * The validate middleware, answering in the four-key body. Its toError sees only ajv's errors, so
+ * the element ids are filled in here, where the request body is at hand.
+ */
+export function validateBatch(schema: AnySchema, singles: readonly string[] = []): Middleware<AppState, AppCustom> {
+  const check = validate(schema, 'body', (errors) => new SchemaRejection(errors));
+  return async (ctx, next) => {
+    try {
+      await check(ctx, next);
+    } catch (error) {
+      if (!(error instanceof SchemaRejection)) throw error;
+      const body = (ctx.request as { body?: unknown }).body;
+      throw invalidRequest(error.schemaErrors.map((schemaError) => issueOf(schemaError, body, singles)));
+    }
+  };
+}

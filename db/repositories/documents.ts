@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import { Op, QueryTypes, fn, col, where, type Sequelize } from 'sequelize';
+import type { DocumentLookups, DocumentMetadata } from '../../domain/documents';
+import { Document, Location, Product, TradePartner } from '../models';
+
+/**
+ * Bytes per document_chunks row: what an upload holds in memory while it is written (plus the protocol
+ * buffer's copy). 256 KiB keeps that small while 20 MiB is still only 80 round trips in one transaction.
+ */
+export const CHUNK_BYTES = 256 * 1024;
+
+export function documentLookups(accountId: string): DocumentLookups {
+  const exists = async (count: Promise<number>) => (await count) > 0;
+  return {
+    documentIdInUse: (documentId) => exists(Document.count({ where: { accountId, ...sameDocumentId(documentId) } })),
+    companyExists: (externalId) => exists(TradePartner.count({ where: { accountId, externalId } })),
+    locationExists: (externalId) => exists(Location.count({ where: { accountId, externalId } })),
+    productExists: (externalId) => exists(Product.count({ where: { accountId, externalId } })),
+  };
+}
+
+/** Matches the unique index documents (account_id, lower(document_id)), so the lookup uses it. */
+const sameDocumentId = (documentId: string) => ({ [Op.and]: [where(fn('lower', col('document_id')), documentId.toLowerCase())] });
+
+export interface NewDocument {
+  accountId: string;
+  documentId: string;
+  metadata: DocumentMetadata;
+  fileName: string;
+  fileType: string;
+  sizeBytes: number;
+  sha256: Buffer;
+  /** The received bytes, spooled to a temporary file while the request streamed in. */
+  contentPath: string;
+}
+
+/**
+ * The row and every chunk in one transaction: a crash leaves all of it or none. A second upload with
+ * the same id racing this one fails on the unique index (UniqueConstraintError) and rolls back whole.
+ */
+export async function insertDocument(sequelize: Sequelize, input: NewDocument): Promise<Document> {
+  return sequelize.transaction(async (transaction) => {
+    const { metadata } = input;
+    const document = await Document.create(
+      {
+        accountId: input.accountId,
+        documentId: input.documentId,
+        title: metadata.title,
+        documentType: metadata.documentType,
+        documentTypeName: metadata.documentTypeName,
+        fileName: input.fileName,
+        fileType: input.fileType,
+        sizeBytes: String(input.sizeBytes),
+        sha256: input.sha256,
+        expirationDate: metadata.expirationDate,
+        company: metadata.company,
+        location: metadata.location,
+        product: metadata.product,
+        privacy: metadata.privacy,
+      },
+      { transaction },
+    );
+    let seq = 0;
+    // One chunk read, sent and released at a time: highWaterMark is the read size.
+    for await (const data of fs.createReadStream(input.contentPath, { highWaterMark: CHUNK_BYTES })) {
+      await sequelize.query('INSERT INTO document_chunks (account_id, document_id, seq, data) VALUES ($1, $2, $3, $4)', {
+        bind: [input.accountId, document.id, seq++, data as Buffer],
+        type: QueryTypes.INSERT,
+        transaction,
+      });
+    }
+    return document;
+  });
+}
+
+export function findDocument(accountId: string, documentId: string): Promise<Document | null> {
+  return Document.findOne({ where: { accountId, ...sameDocumentId(documentId) } });
+}
+
+export async function listDocuments(accountId: string, offset: number, limit: number): Promise<{ rows: Document[]; count: number }> {
+  return Document.findAndCountAll({ where: { accountId }, order: [['seq', 'ASC']], offset, limit });
+}
+
+/** The bytes of a document, one chunk per query, so a download holds one chunk in memory at a time. */
+export async function* documentContent(sequelize: Sequelize, document: Document): AsyncGenerator<Buffer> {
+  for (let seq = 0; ; seq++) {
+    const [row] = await sequelize.query<{ data: Buffer }>('SELECT data FROM document_chunks WHERE account_id = $1 AND document_id = $2 AND seq = $3', {
+      bind: [document.accountId, document.id, seq],
+      type: QueryTypes.SELECT,
+    });
+    if (!row) return;
+    yield row.data;
+  }
+}
