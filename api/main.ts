@@ -3,6 +3,7 @@ import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
+import { enableProcessMetrics } from '../runtime/metrics';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
 
@@ -10,6 +11,7 @@ import { createApp } from './app';
 async function main(): Promise<void> {
   const config = requireServices(loadConfig());
   const logger = createLogger(config.logLevel, 'api');
+  enableProcessMetrics();
   const sequelize = createSequelize(config.databaseUrl, 20);
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
   server.headersTimeout = 66_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, url: `http://127.0.0.1:${port}` }, 'API listening');
+  logger.info({ port, url: `http://127.0.0.1:${port}`, docs: `http://127.0.0.1:${port}/docs`, metrics: `http://127.0.0.1:${port}/metrics` }, 'API listening');
   process.send?.({ type: 'ready', role: 'api', port });
 
   const shutdown = async (signal: string) => {

@@ -30,9 +30,17 @@ export interface PageQuery {
   PageSize?: string;
 }
 
-export const PAGE_ERROR = 'PageNumber and PageSize must be greater than 0.';
+/** SPEC.md, Errors: PageNumber or PageSize below 1 is a 400 with a plain JSON string body. */
+export const PAGE_QUERY_ERROR = 'PageNumber and PageSize must be greater than 0.';
 
-export const validatePage = (): Middleware<AppState, AppCustom> => validate(pageQuerySchema, 'query', () => rawError(400, PAGE_ERROR));
+export const validatePage = (): Middleware<AppState, AppCustom> => validate(pageQuerySchema, 'query', () => rawError(400, PAGE_QUERY_ERROR));
+
+/** The 400 body of a paged list whose PageNumber or PageSize is not a whole number of at least 1. */
+export const pageQueryErrorSchema = {
+  type: 'string',
+  enum: [PAGE_QUERY_ERROR],
+  description: 'A plain JSON string (not a problem body): PageNumber or PageSize is below 1 or not a whole number.',
+} as const;
 
 export interface PageRequest {
   pageNumber: number;
@@ -58,3 +66,21 @@ export function pageBody<T>(page: PageRequest, totalItems: number, results: T[])
     hasPreviousPage: page.pageNumber > 1,
   };
 }
+
+/** The body pageBody answers with, around the schema of one result. */
+export const pageBodySchema = (item: object, description: string) =>
+  ({
+    type: 'object',
+    description,
+    required: ['totalPages', 'pageNumber', 'pageSize', 'totalItems', 'results', 'hasNextPage', 'hasPreviousPage'],
+    properties: {
+      totalPages: { type: 'integer', minimum: 0, description: 'Pages at this page size; 0 when there are no results.' },
+      pageNumber: { type: 'integer', minimum: 1, description: 'The page returned (PageNumber).' },
+      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, description: `Results per page: PageSize, capped at ${MAX_PAGE_SIZE}.` },
+      totalItems: { type: 'integer', minimum: 0, description: 'Results on all pages together.' },
+      results: { type: 'array', items: item, description: 'This page of results, in creation order; empty past the last page.' },
+      hasNextPage: { type: 'boolean', description: 'Whether a page after this one has results.' },
+      hasPreviousPage: { type: 'boolean', description: 'Whether this is not the first page.' },
+    },
+    additionalProperties: false,
+  }) as const;

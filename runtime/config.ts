@@ -27,6 +27,10 @@ export interface Config {
   logLevel: string;
   /** A prebuilt workflow bundle (see `npm run build`); without it the worker bundles at start-up. */
   workflowBundlePath: string | undefined;
+  /** The worker's Temporal SDK metrics (Prometheus, served by the SDK's core); 0 picks a free port. */
+  workerMetricsPort: number;
+  /** The worker's own metrics (runtime/metrics.ts: batches, events, activities); 0 picks a free port. */
+  workerAppMetricsPort: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -54,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     urnDomain: env.URN_DOMAIN || 'traceability.local',
     logLevel: env.LOG_LEVEL || 'info',
     workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
+    workerMetricsPort: integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, 9464),
+    workerAppMetricsPort: integer('WORKER_APP_METRICS_PORT', env.WORKER_APP_METRICS_PORT, 9465),
   };
 }
 

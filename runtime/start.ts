@@ -6,6 +6,7 @@ import { createSequelize } from '../db/sequelize';
 import { buildWorkflowBundle } from '../worker/bundle';
 import { loadConfig } from './config';
 import { createLogger, type Logger } from './logger';
+import { freePort } from './net';
 import { startEmbeddedPostgres } from './postgres';
 import { statePath, writeState, type RuntimeState } from './state';
 import { MissingTemporalCliError, startTemporalDevServer } from './temporal';
@@ -71,23 +72,54 @@ class Supervisor {
     if (applied.length) this.logger.info({ applied }, 'migrations applied');
 
     const bundle = config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
-    const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, WORKFLOW_BUNDLE_PATH: bundle };
+    // Fixed ports for the worker's metrics, also when "0" asked for free ones: a restarted worker keeps them.
+    const workerMetricsPort = config.workerMetricsPort || (await freePort());
+    const workerAppMetricsPort = config.workerAppMetricsPort || (await freePort());
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      WORKFLOW_BUNDLE_PATH: bundle,
+      WORKER_METRICS_PORT: String(workerMetricsPort),
+      WORKER_APP_METRICS_PORT: String(workerAppMetricsPort),
+    };
 
-    this.state = { pid: process.pid, apiUrl: '', databaseUrl, temporalAddress, temporalUiUrl, apiPid: null, workerPid: null };
+    this.state = {
+      pid: process.pid,
+      apiUrl: '',
+      apiMetricsUrl: '',
+      workerAppMetricsUrl: `http://127.0.0.1:${workerAppMetricsPort}/metrics`,
+      workerSdkMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+      databaseUrl,
+      temporalAddress,
+      temporalUiUrl,
+      apiPid: null,
+      workerPid: null,
+    };
     await this.spawn('worker', env);
     const { port } = await this.spawn('api', env);
     this.state.apiUrl = `http://127.0.0.1:${port}`;
+    this.state.apiMetricsUrl = `${this.state.apiUrl}/metrics`;
     writeState(this.dataDir, this.state);
 
     this.logger.info(
       {
         api: this.state.apiUrl,
+        docs: `${this.state.apiUrl}/docs`,
+        openapi: `${this.state.apiUrl}/openapi.json`,
+        metrics: {
+          api: this.state.apiMetricsUrl,
+          worker: this.state.workerAppMetricsUrl,
+          workerTemporalSdk: this.state.workerSdkMetricsUrl,
+        },
         temporalUi: temporalUiUrl ?? '(external Temporal: see its own UI)',
         temporal: temporalAddress,
         database: databaseUrl.replace(/:[^:@/]+@/, ':***@'),
         taskQueue: config.taskQueue,
       },
-      `traceability service ready: API ${this.state.apiUrl}` + (temporalUiUrl ? `, Temporal UI ${temporalUiUrl}` : ''),
+      `traceability service ready: API ${this.state.apiUrl}, docs ${this.state.apiUrl}/docs` +
+        (temporalUiUrl ? `, Temporal UI ${temporalUiUrl}` : '') +
+        `; metrics: API ${this.state.apiMetricsUrl}, worker ${this.state.workerAppMetricsUrl}, worker Temporal SDK ${this.state.workerSdkMetricsUrl}`,
     );
   }
 

@@ -5,6 +5,10 @@ import path from 'node:path';
 export interface RuntimeState {
   pid: number;
   apiUrl: string;
+  /** Prometheus endpoints: the API's own, the worker's own, and the Temporal SDK's inside the worker. */
+  apiMetricsUrl: string;
+  workerAppMetricsUrl: string | null;
+  workerSdkMetricsUrl: string | null;
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl: string | null;

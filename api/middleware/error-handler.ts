@@ -34,6 +34,11 @@ export function errorHandler(): Middleware<AppState, AppCustom> {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw problem(404, `No route for ${ctx.method} ${ctx.path}.`);
       }
+      // @koa/router's allowedMethods leaves these bodiless (Allow header set): 405 for a method another
+      // route of the path takes, 501 for one no route uses at all (TRACE). Both are the caller's doing.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+        throw problem(405, `Method ${ctx.method} is not allowed on ${ctx.path}.`);
+      }
     } catch (error) {
       let apiError = toApiError(error);
       if (!apiError) {

@@ -2,18 +2,20 @@ import Router from '@koa/router';
 import type { AppCustom, AppState } from '../context';
 import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
+import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
 import { eventDetailsRouter } from './event-details';
 import { healthRouter } from './health';
 import { inventoryRouter } from './inventory';
 import { locationsRouter } from './locations';
+import { metricsRouter } from './metrics';
+import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  const health = healthRouter();
-  router.use(health.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());

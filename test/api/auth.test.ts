@@ -1,6 +1,7 @@
+import http from 'node:http';
 import { ApiKey } from '../../db/models';
 import { createAccount } from '../factories/accounts';
-import { request } from '../helpers/http';
+import { apiUrl, request } from '../helpers/http';
 
 describe('authentication (SPEC.md, Authentication 6 and 7)', () => {
   it('a missing X-API-KEY gets the 400 problem-details body', async () => {
@@ -78,6 +79,28 @@ describe('errors at the edge', () => {
     const response = await request('GET', '/Integration/Nope', { key: account.key });
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ status: 404, title: 'No route for GET /Integration/Nope.', traceId: expect.any(String) });
+  });
+
+  it('a method another route of the path takes is a 405 problem with an Allow header', async () => {
+    const response = await request('DELETE', '/healthz');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toContain('GET');
+    expect(response.body).toMatchObject({ status: 405, title: 'Method DELETE is not allowed on /healthz.' });
+  });
+
+  it('a method no route uses (TRACE) is a 405 problem too, not a 501', async () => {
+    // fetch refuses to send TRACE.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${apiUrl()}/healthz`, { method: 'TRACE' }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(405);
+    expect(JSON.parse(body)).toMatchObject({ status: 405, title: 'Method TRACE is not allowed on /healthz.' });
   });
 
   it('malformed JSON is a 400 with a message, not a 500', async () => {

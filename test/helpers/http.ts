@@ -1,4 +1,10 @@
-/** A small HTTP client for the running API: real requests over loopback, nothing in-process. */
+import { ContractChecker, type OpenApiLike } from './contract';
+
+/**
+ * A small HTTP client for the running API: real requests over loopback, nothing in-process. Every
+ * response is checked against the API's own /openapi.json (test/helpers/contract.ts), so a test that
+ * gets an undocumented status or a body off its schema fails, whatever else it asserts.
+ */
 export interface Response<T = unknown> {
   status: number;
   headers: Headers;
@@ -37,7 +43,20 @@ export async function request<T = any>(method: string, path: string, options: Re
   } catch {
     // not JSON: keep the text
   }
+  const mismatch = (await contract()).problemWith(method, path, response.status, response.headers.get('content-type'), parsed);
+  if (mismatch) throw new Error(`Response does not conform to /openapi.json: ${mismatch}`);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+let checker: Promise<ContractChecker> | undefined;
+
+/** The document the running API serves, fetched once per test file. */
+function contract(): Promise<ContractChecker> {
+  checker ??= fetch(`${apiUrl()}/openapi.json`).then(async (response) => {
+    if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
+    return new ContractChecker((await response.json()) as OpenApiLike);
+  });
+  return checker;
 }
 
 /** Bound to one API key, for the common case. */

@@ -27,6 +27,8 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     PORT: '0',
     TEMPORAL_PORT: '0',
     TEMPORAL_UI_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    WORKER_APP_METRICS_PORT: '0',
     EMBEDDED_PG_DURABLE: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     LOG_FORMAT: 'json',

@@ -16,17 +16,7 @@ import { ApiError, badRequest, notFound, rawError } from '../../errors';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
 import { MAX_BODY_BYTES, receiveUpload, removeSpool, UnreadableBody } from './receive';
 import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
-import { documentHeaders } from './schema';
-
-/** What a web server in front answers for a body over its limit (SPEC.md, Errors): HTML, not JSON. */
-const TOO_LARGE_PAGE = `<html>
-<head><title>413 Request Entity Too Large</title></head>
-<body>
-<center><h1>413 Request Entity Too Large</h1></center>
-<hr><center>The document file must not be larger than 20 MB.</center>
-</body>
-</html>
-`;
+import { documentHeaders, TOO_LARGE_PAGE } from './schema';
 
 function answerTooLarge(ctx: APIContext, closeConnection: boolean): void {
   ctx.status = 413;

@@ -4,7 +4,7 @@ import { utcWithOffset } from '../../../domain/time';
 import { inputOf, type AppCustom, type AppState } from '../../context';
 import { rawError, validationProblem } from '../../errors';
 import { problemFromErrors, validate } from '../../middleware/validate';
-import { pageBody, pageOf, PAGE_ERROR } from '../../paging';
+import { pageBody, pageOf, PAGE_QUERY_ERROR } from '../../paging';
 import { eventDetailsQuery, type EventDetailsQuery } from './schema';
 
 /** GET /epcis/Events/details: the events of a lot the caller may see, newest first by default. */
@@ -21,7 +21,7 @@ export function eventDetailsRouter(): Router<AppState, AppCustom> {
     validate(eventDetailsQuery, 'query', (errors) => {
       const on = (param: string) => errors.some((e) => e.instancePath === `/${param}`);
       if (on('SortBy')) return validationProblem({ SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`] });
-      if (on('PageNumber') || on('PageSize')) return rawError(400, PAGE_ERROR);
+      if (on('PageNumber') || on('PageSize')) return rawError(400, PAGE_QUERY_ERROR);
       return problemFromErrors(errors);
     }),
     async (ctx) => {

@@ -1,0 +1,64 @@
+import { problemType } from '../errors';
+import type { JsonSchema } from './schema';
+
+/**
+ * Bodies every operation shares, as api/errors.ts and the middleware produce them. A problem body
+ * (RFC 9457) always carries the request id as `traceId`; a validation problem adds `errors`.
+ */
+const problem: JsonSchema = {
+  type: 'object',
+  description: 'Problem details (RFC 9457). `traceId` is the request id, also sent back in the X-Request-Id header.',
+  required: ['type', 'title', 'status', 'traceId'],
+  properties: {
+    type: { type: 'string', description: 'URL of the RFC 9110 section of the status code.', example: problemType(404) },
+    title: { type: 'string', description: 'What went wrong, for a person.' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    traceId: { type: 'string', description: 'The request id (X-Request-Id).' },
+    errors: {
+      type: 'object',
+      description: 'Field name to the messages about it.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+  },
+};
+
+const validationProblem: JsonSchema = {
+  type: 'object',
+  allOf: [{ $ref: '#/components/schemas/Problem' }],
+  description: 'A 400 problem naming each offending field in `errors`.',
+  required: ['errors'],
+};
+
+export const componentSchemas: Record<string, JsonSchema> = {
+  Problem: problem,
+  ValidationProblem: validationProblem,
+};
+
+export const ref = (name: keyof typeof componentSchemas & string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+export const PROBLEM_JSON = 'application/problem+json';
+
+/** SPEC.md, Authentication 6 and 7: the two answers every secured operation can give about its key. */
+export const examples = {
+  missingKey: {
+    type: problemType(400),
+    title: 'One or more validation errors occurred.',
+    status: 400,
+    errors: { 'X-API-KEY': ['The apiKey field is required.'] },
+    traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00',
+  },
+  invalidKey: {
+    type: problemType(401),
+    title: 'The API key is not valid.',
+    status: 401,
+    traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00',
+  },
+  malformedJson: {
+    type: problemType(400),
+    title: 'The request body is not valid JSON: Unexpected end of JSON input',
+    status: 400,
+    traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00',
+  },
+  tooLarge: { type: problemType(413), title: 'The request body is too large.', status: 413, traceId: 'abc-123' },
+  unexpected: { type: problemType(500), title: 'An unexpected error occurred.', status: 500, traceId: 'abc-123' },
+} as const;

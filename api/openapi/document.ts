@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../runtime/config';
+import { PROBLEM_JSON, componentSchemas, examples, ref } from './components';
+import { type OperationSpec, type ResponseSpec, operationIdOf } from './operation';
+import { operations as allOperations } from './operations';
+import { type JsonSchema, publishSchema } from './schema';
+
+type Json = { [key: string]: unknown };
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: Json;
+  servers?: Json[];
+  tags: Json[];
+  security: Json[];
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Json; headers: Json };
+}
+
+const REQUEST_ID_HEADER = { $ref: '#/components/headers/X-Request-Id' };
+
+/** The answers every operation can give besides its own: key problems, parser problems, 500. */
+function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
+  const shared: Record<number, ResponseSpec[]> = {};
+  const add = (status: number, response: ResponseSpec) => (shared[status] ??= []).push(response);
+  if (!spec.public) {
+    add(400, {
+      description: 'X-API-KEY missing or empty (SPEC.md, Authentication 6), or the request failed validation.',
+      contentType: PROBLEM_JSON,
+      // With a body, the JSON parser's own 400 (malformed JSON) carries no `errors`.
+      schema: spec.requestBody ? ref('Problem') : ref('ValidationProblem'),
+      example: examples.missingKey,
+    });
+    add(401, { description: 'The API key is not valid (SPEC.md, Authentication 7).', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.invalidKey });
+  } else if (spec.requestBody) {
+    add(400, { description: 'The body is not valid JSON.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.malformedJson });
+  }
+  if (spec.requestBody) {
+    add(413, { description: 'The body is larger than the service accepts.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.tooLarge });
+  }
+  add(500, { description: 'An unexpected error; the details are in the service log under the traceId.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unexpected });
+  return shared;
+}
+
+function responseObject(responses: ResponseSpec[]): Json {
+  const content: Record<string, Json> = {};
+  for (const r of responses) {
+    if (!r.schema) continue;
+    for (const type of [r.contentType ?? 'application/json'].flat()) {
+      const existing = content[type];
+      const media: Json = { schema: publishSchema(r.schema) };
+      if (r.example !== undefined) media.example = r.example;
+      // The operation's own answer comes first and wins; a shared one of the same media type widens it.
+      content[type] = existing ? { ...existing, schema: { anyOf: [existing.schema, media.schema] } } : media;
+    }
+  }
+  return {
+    description: responses.map((r) => r.description).join(' Or: '),
+    headers: { 'X-Request-Id': REQUEST_ID_HEADER },
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+function parametersOf(spec: OperationSpec): Json[] {
+  const parameters: Json[] = [];
+  const fromObject = (where: 'query' | 'header' | 'path', schema: JsonSchema | undefined) => {
+    if (!schema) return;
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((schema.required ?? []) as string[]);
+    for (const [name, property] of Object.entries(properties)) {
+      const { description, example, ...rest } = property;
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: publishSchema(rest),
+        ...(example !== undefined ? { example } : {}),
+      });
+    }
+  };
+  const templateParams = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  fromObject('path', spec.pathParams ?? { properties: Object.fromEntries(templateParams.map((name) => [name, { type: 'string', minLength: 1 }])) });
+  fromObject('query', spec.query);
+  fromObject('header', spec.headers);
+  const declared = parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  if (declared.join() !== templateParams.join()) {
+    throw new Error(`${spec.method.toUpperCase()} ${spec.path}: path parameters ${declared.join(', ')} do not match the template.`);
+  }
+  return parameters;
+}
+
+function operationObject(spec: OperationSpec): Json {
+  const statuses = new Map<number, ResponseSpec[]>();
+  for (const [status, response] of Object.entries(spec.responses)) if (response) statuses.set(Number(status), [response]);
+  for (const [status, responses] of Object.entries(sharedResponses(spec))) {
+    statuses.set(Number(status), [...(statuses.get(Number(status)) ?? []), ...responses]);
+  }
+  const responses = Object.fromEntries([...statuses.entries()].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), responseObject(list)]));
+  const parameters = parametersOf(spec);
+  return {
+    operationId: operationIdOf(spec),
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: spec.tags,
+    ...(spec.public ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(spec.requestBody
+      ? {
+          requestBody: {
+            required: true,
+            ...(spec.requestBody.description ? { description: spec.requestBody.description } : {}),
+            content: {
+              [spec.requestBody.contentType ?? 'application/json']: {
+                schema: publishSchema(spec.requestBody.schema),
+                ...(spec.requestBody.example !== undefined ? { example: spec.requestBody.example } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+const packageVersion = (): string =>
+  (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+export function buildOpenApiDocument(operations: readonly OperationSpec[] = allOperations): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const ids = new Set<string>();
+  for (const spec of operations) {
+    const item = (paths[spec.path] ??= {});
+    if (item[spec.method]) throw new Error(`Two operations for ${spec.method.toUpperCase()} ${spec.path}.`);
+    const object = operationObject(spec);
+    if (ids.has(object.operationId as string)) throw new Error(`Duplicate operationId ${String(object.operationId)}.`);
+    ids.add(object.operationId as string);
+    item[spec.method] = object;
+  }
+  const tags = [...new Set(operations.flatMap((o) => o.tags))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Supply-chain traceability service',
+      version: packageVersion(),
+      description:
+        'Master data, documents, supply-chain events, inventory and event-detail queries, scoped to the account of the API key. ' +
+        'Send the key in the X-API-KEY header ("Authorize" on the docs page). Every response carries X-Request-Id; ' +
+        'problem bodies repeat it as traceId.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    tags,
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(componentSchemas).map(([name, schema]) => [name, publishSchema(schema)])),
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'The account API key (`npm run apikey -- create`).' },
+      },
+      headers: {
+        'X-Request-Id': {
+          description: 'The request id: the one the caller sent in X-Request-Id when it is sane, else a generated one.',
+          required: true,
+          schema: { type: 'string' },
+        },
+      },
+    },
+  };
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** Built once per process: the routes and their schemas do not change while it runs. */
+export const openApiDocument = (): OpenApiDocument => (cached ??= buildOpenApiDocument());

@@ -1,0 +1,28 @@
+import { accountOperations } from '../routes/account/openapi';
+import { docsOperations } from '../routes/docs/openapi';
+import { eventDetailsOperations } from '../routes/event-details/openapi';
+import { documentsOperations } from '../routes/documents/openapi';
+import { healthOperations } from '../routes/health/openapi';
+import { inventoryOperations } from '../routes/inventory/openapi';
+import { locationsOperations } from '../routes/locations/openapi';
+import { metricsOperations } from '../routes/metrics/openapi';
+import { openApiOperations } from '../routes/openapi/openapi';
+import { productsOperations } from '../routes/products/openapi';
+import type { OperationSpec } from './operation';
+
+/**
+ * Every operation the service serves. A new route adds its `openapi.ts` (beside its `schema.ts`) here;
+ * test/api/openapi.test.ts fails while a route of the router has no entry, or an entry has no route.
+ */
+export const operations: readonly OperationSpec[] = [
+  ...healthOperations,
+  ...openApiOperations,
+  ...docsOperations,
+  ...metricsOperations,
+  ...accountOperations,
+  ...locationsOperations,
+  ...productsOperations,
+  ...documentsOperations,
+  ...inventoryOperations,
+  ...eventDetailsOperations,
+];

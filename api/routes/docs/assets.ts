@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where swagger-ui-dist keeps its prebuilt files: served from node_modules, never from a CDN. */
+const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/**
+ * The page's start-up script, a file rather than inline so the page works under a strict CSP.
+ * validatorUrl null: Swagger UI would otherwise send the document to an online validator for its badge.
+ */
+const INIT_SCRIPT = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    persistAuthorization: true,
+    displayRequestDuration: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+  });
+});
+`;
+
+interface Asset {
+  type: string;
+  load(): Buffer;
+}
+
+const fromPackage = (file: string, type: string): Asset => ({ type, load: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, file)) });
+
+/** The only files /docs/{asset} serves; the operation's parameter enum is built from these names. */
+export const DOCS_ASSETS: Record<string, Asset> = {
+  'swagger-ui.css': fromPackage('swagger-ui.css', 'text/css'),
+  'swagger-ui-bundle.js': fromPackage('swagger-ui-bundle.js', 'application/javascript'),
+  'favicon-32x32.png': fromPackage('favicon-32x32.png', 'image/png'),
+  'init.js': { type: 'application/javascript', load: () => Buffer.from(INIT_SCRIPT) },
+};
+
+export const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Traceability service API</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <style>body { margin: 0; }</style>
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>
+`;

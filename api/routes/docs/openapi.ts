@@ -1,0 +1,27 @@
+import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
+import { DOCS_ASSETS } from './assets';
+
+export const docsOperations = [
+  operation({
+    method: 'get',
+    path: '/docs',
+    summary: 'This reference, as an interactive page',
+    description: 'Swagger UI served from the service itself (works offline). "Authorize" takes an API key for "Try it out".',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/docs/{asset}',
+    summary: 'A file of the docs page (script, style sheet, icon)',
+    tags: ['Docs'],
+    public: true,
+    pathParams: { type: 'object', properties: { asset: { type: 'string', enum: Object.keys(DOCS_ASSETS) } } },
+    responses: {
+      200: { description: 'The file.', contentType: [...new Set(Object.values(DOCS_ASSETS).map((a) => a.type))], schema: { type: 'string' } },
+      404: { description: 'No such file.', contentType: PROBLEM_JSON, schema: ref('Problem') },
+    },
+  }),
+];

@@ -1,0 +1,36 @@
+import { PROBLEM_JSON } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
+import { healthResponse, notReadyProblem, readyResponse } from './schema';
+
+export const healthOperations = [
+  operation({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness: the API process answers',
+    tags: ['Health'],
+    public: true,
+    responses: { 200: { description: 'The process is up.', schema: healthResponse, example: { status: 'ok' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: PostgreSQL and Temporal are reachable',
+    tags: ['Health'],
+    public: true,
+    responses: {
+      200: { description: 'Both dependencies answer.', schema: readyResponse, example: { status: 'ok', checks: { database: 'ok', temporal: 'ok' } } },
+      503: {
+        description: 'A dependency does not answer; `checks` says which.',
+        contentType: PROBLEM_JSON,
+        schema: notReadyProblem,
+        example: {
+          type: 'https://tools.ietf.org/html/rfc9110#section-15.6.4',
+          title: 'The service is not ready.',
+          status: 503,
+          checks: { database: 'ok', temporal: '14 UNAVAILABLE: No connection established' },
+          traceId: 'abc-123',
+        },
+      },
+    },
+  }),
+];

@@ -1,0 +1,28 @@
+/** Response bodies of the health routes (they take no input). */
+export const healthResponse = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['ok'] } },
+  additionalProperties: false,
+} as const;
+
+const checks = {
+  type: 'object',
+  description: '`ok`, or the error met while checking that dependency.',
+  required: ['database', 'temporal'],
+  properties: { database: { type: 'string' }, temporal: { type: 'string' } },
+} as const;
+
+export const readyResponse = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: { status: { type: 'string', enum: ['ok'] }, checks },
+  additionalProperties: false,
+} as const;
+
+/** The 503 problem of /readyz: a problem body that also says which check failed. */
+export const notReadyProblem = {
+  allOf: [{ $ref: '#/components/schemas/Problem' }],
+  required: ['checks'],
+  properties: { checks },
+} as const;

@@ -1,0 +1,100 @@
+import http from 'node:http';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The service's own Prometheus metrics. Each process (API, worker) has its own copy of this registry
+ * and fills in the metrics of its role: HTTP in the API, the pipeline in the worker's activities.
+ * Names carry the `traceability_` prefix so they sit apart from the Temporal SDK's own metrics.
+ */
+export const registry = new Registry();
+
+const registers = [registry];
+
+/** Labels: route is the router's template (`/Integration/Locations/:id`), never the raw URL. */
+export const httpRequests = new Counter({
+  name: 'traceability_http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers,
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'traceability_http_request_duration_seconds',
+  help: 'Time from receiving a request to answering it, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers,
+});
+
+export const batchesStarted = new Counter({
+  name: 'traceability_batches_started_total',
+  help: 'Event batches whose pipeline started.',
+  registers,
+});
+
+export const batchesCompleted = new Counter({
+  name: 'traceability_batches_completed_total',
+  help: 'Event batches stored completely.',
+  registers,
+});
+
+export const batchesFailed = new Counter({
+  name: 'traceability_batches_failed_total',
+  help: 'Event batches rejected or failed, by reason (a validation code such as InsufficientInventory, or an error type).',
+  labelNames: ['reason'] as const,
+  registers,
+});
+
+export const eventsPersisted = new Counter({
+  name: 'traceability_events_persisted_total',
+  help: 'Events stored, by event type (commission, ship, ...).',
+  labelNames: ['type'] as const,
+  registers,
+});
+
+export const inventoryRejections = new Counter({
+  name: 'traceability_inventory_rejections_total',
+  help: 'Consuming event lines refused for insufficient inventory, by event type.',
+  labelNames: ['type'] as const,
+  registers,
+});
+
+export const activityDuration = new Histogram({
+  name: 'traceability_activity_duration_seconds',
+  help: 'Duration of each activity attempt, by activity type and outcome (completed, failed).',
+  labelNames: ['activity', 'outcome'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers,
+});
+
+let processMetrics = false;
+
+/** CPU, memory, event-loop lag of this process; called by the entry points, not on import, so tests stay quiet. */
+export function enableProcessMetrics(): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: registry, prefix: 'traceability_' });
+}
+
+/** A bare HTTP server for a process that has no Koa app (the worker): GET /metrics, nothing else. */
+export function serveMetrics(port: number, host = '0.0.0.0'): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: metrics are at /metrics\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
+      (error: Error) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${error.message}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+export const portOf = (server: http.Server): number => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+};

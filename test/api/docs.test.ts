@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { createAccount } from '../factories/accounts';
+import { apiUrl, request } from '../helpers/http';
+
+/** Debian's chromium (apt-get install chromium; .ci/run installs it): playwright-core downloads no browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+type Doc = { paths: Record<string, Record<string, { operationId: string }>> };
+
+describe('GET /docs', () => {
+  let context: BrowserContext;
+  let profile: string;
+
+  beforeAll(async () => {
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-chromium-'));
+    // A persistent context is how Playwright takes a fresh --user-data-dir of our choosing.
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('serves an HTML page without a key', async () => {
+    const response = await request('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.text).toContain('/docs/swagger-ui-bundle.js');
+  });
+
+  it('lists every operation of /openapi.json, loading nothing from outside the service', async () => {
+    const doc = (await request<Doc>('GET', '/openapi.json')).body;
+    const expected = Object.entries(doc.paths)
+      .flatMap(([p, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${p}`))
+      .sort();
+
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(apiUrl()) && !r.url().startsWith('data:')) foreign.push(r.url());
+    });
+    await page.goto(`${apiUrl()}/docs`);
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    const listed = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+    );
+    expect([...listed].sort()).toEqual(expected);
+    expect(await page.locator('button.authorize').first().isVisible()).toBe(true);
+    if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: true });
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  it('takes an API key in "Authorize" and runs an operation from the page', async () => {
+    const account = await createAccount('docs');
+    const page = await context.newPage();
+    await page.goto(`${apiUrl()}/docs`);
+    await page.locator('button.authorize').first().click();
+    await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(account.key);
+    await page.locator('.modal-ux button.authorize').click();
+    await page.locator('.modal-ux button.btn-done').click();
+
+    const operation = page.locator('#operations-Account-getIntegrationAccount');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('button.execute').click();
+    const status = operation.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor({ timeout: 15_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
+    expect(await operation.locator('.live-responses-table .microlight').first().textContent()).toContain(account.name);
+    await page.close();
+  });
+});

@@ -1,0 +1,164 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { routes } from '../../api/routes';
+import { ContractChecker, UNDOCUMENTED_ROUTES, routeKey, type OpenApiLike, type Route } from '../helpers/contract';
+import { apiUrl, request } from '../helpers/http';
+
+type Operation = {
+  operationId: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string; schema: unknown }[];
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }>;
+};
+type Document = OpenApiLike & { openapi: string; security: unknown[]; paths: Record<string, Record<string, Operation>> };
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+async function served(): Promise<Document> {
+  const response = await request<Document>('GET', '/openapi.json');
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+const operationsOf = (doc: Document): (Route & { op: Operation })[] =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+  );
+
+/** What the Koa router really serves, read from its layers: `/:id` becomes `/{id}`, HEAD goes with GET. */
+function routerRoutes(): Route[] {
+  return routes()
+    .stack.filter((layer) => layer.methods.length > 0)
+    .flatMap((layer) =>
+      layer.methods
+        .filter((m) => m !== 'HEAD' && m !== 'OPTIONS')
+        .map((method) => ({ method, path: String(layer.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}') })),
+    );
+}
+
+describe('GET /openapi.json', () => {
+  it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
+    const doc = await served();
+    expect(doc.openapi).toBe('3.1.0');
+    // swagger-parser dereferences in place: give it a copy.
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('holds only valid JSON Schema 2020-12 (the OpenAPI 3.1 dialect), with no ajv-only keyword', async () => {
+    const doc = (await served()) as Document & { components: { schemas: Record<string, unknown> } };
+    const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+    addFormats(ajv);
+    // OpenAPI 3.1's own additions to the dialect, and specification extensions.
+    ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
+    const schemas: unknown[] = [...Object.values(doc.components.schemas)];
+    for (const { op } of operationsOf(doc)) {
+      schemas.push(...(op.parameters ?? []).map((p) => p.schema));
+      for (const m of Object.values(op.requestBody?.content ?? {})) schemas.push(m.schema);
+      for (const r of Object.values(op.responses)) for (const m of Object.values(r.content ?? {})) schemas.push(m.schema);
+    }
+    const extensions = new Set<string>();
+    JSON.stringify(schemas, (key, value: unknown) => {
+      if (key.startsWith('x-')) extensions.add(key);
+      return value;
+    });
+    if (extensions.size) ajv.addVocabulary([...extensions]);
+    const anchored = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"https://contract.local/components#/$defs/')) as object;
+    ajv.addSchema({ $id: 'https://contract.local/components', $defs: anchored(doc.components.schemas) });
+    for (const schema of schemas) expect(() => ajv.compile(anchored(schema))).not.toThrow();
+  });
+
+  it('names exactly the operations the router serves', async () => {
+    const doc = await served();
+    const documented = new Set(operationsOf(doc).map(routeKey));
+    const undocumented = new Set(UNDOCUMENTED_ROUTES);
+    const actual = routerRoutes().map(routeKey);
+    expect(actual.length).toBeGreaterThan(0);
+    expect(actual.filter((route) => !documented.has(route) && !undocumented.has(route))).toEqual([]);
+    expect([...documented].filter((route) => !actual.includes(route))).toEqual([]);
+  });
+
+  it('has no stale UNDOCUMENTED_ROUTES entry: a documented route leaves the list', async () => {
+    const documented = new Set(operationsOf(await served()).map(routeKey));
+    expect(UNDOCUMENTED_ROUTES.filter((route) => documented.has(route))).toEqual([]);
+  });
+
+  it('asks for the apiKey header on every operation but health, docs and metrics', async () => {
+    const doc = (await served()) as Document & { components: { securitySchemes: Record<string, unknown> } };
+    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }));
+    expect(doc.security).toEqual([{ apiKey: [] }]);
+    const open = operationsOf(doc).filter(({ op }) => op.security?.length === 0).map(routeKey).sort();
+    expect(open).toEqual(['GET /docs', 'GET /docs/{asset}', 'GET /healthz', 'GET /metrics', 'GET /openapi.json', 'GET /readyz']);
+  });
+
+  it('documents for every operation its errors with a body schema: 400 and 401 when keyed, 413 with a body, 500 always', async () => {
+    for (const { method, path, op } of operationsOf(await served())) {
+      const statuses = Object.keys(op.responses);
+      const expected = ['500', ...(op.security?.length === 0 ? [] : ['400', '401']), ...(op.requestBody ? ['413'] : [])];
+      expect({ route: `${method} ${path}`, missing: expected.filter((s) => !statuses.includes(s)) }).toEqual({ route: `${method} ${path}`, missing: [] });
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect({ route: `${method} ${path} ${status}`, content: Object.keys(response.content ?? {}).length > 0 }).toEqual({ route: `${method} ${path} ${status}`, content: true });
+      }
+    }
+  });
+
+  it('every example in the document matches the schema beside it', async () => {
+    const doc = await served();
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc as object, 'https://contract.local/openapi.json');
+    const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+    let checked = 0;
+    for (const { method, path, op } of operationsOf(doc)) {
+      const base = `https://contract.local/openapi.json#/paths/${esc(path)}/${method.toLowerCase()}`;
+      const media = [
+        ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [`${base}/requestBody/content/${esc(type)}`, m] as const),
+        ...Object.entries(op.responses).flatMap(([status, r]) =>
+          Object.entries(r.content ?? {}).map(([type, m]) => [`${base}/responses/${status}/content/${esc(type)}`, m] as const),
+        ),
+      ];
+      for (const [pointer, m] of media) {
+        if (m.example === undefined) continue;
+        const validate = ajv.compile({ $ref: `${pointer}/schema` });
+        expect({ pointer, ok: validate(m.example), errors: validate.errors ?? null }).toEqual({ pointer, ok: true, errors: null });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+});
+
+describe('the response check every test runs (test/helpers/contract.ts)', () => {
+  let checker: ContractChecker;
+  beforeAll(async () => {
+    checker = new ContractChecker((await (await fetch(`${apiUrl()}/openapi.json`)).json()) as OpenApiLike);
+  });
+
+  it('accepts a documented status with a conforming body', () => {
+    expect(checker.problemWith('GET', '/healthz', 200, 'application/json; charset=utf-8', { status: 'ok' })).toBeUndefined();
+  });
+
+  it('refuses a body off its schema', () => {
+    expect(checker.problemWith('GET', '/healthz', 200, 'application/json', { status: 'fine' })).toMatch(/does not match the document/);
+  });
+
+  it('refuses a status the operation does not document', () => {
+    expect(checker.problemWith('GET', '/Integration/Account', 418, 'application/json', {})).toMatch(/status 418 is not documented/);
+  });
+
+  it('refuses an undocumented content type', () => {
+    expect(checker.problemWith('GET', '/healthz', 200, 'text/html', '<p>ok</p>')).toMatch(/content type "text\/html" is not documented/);
+  });
+
+  it('refuses a 2xx from a route the document does not know, unless the route is allow-listed', () => {
+    expect(checker.problemWith('GET', '/Integration/Unknown', 200, 'application/json', {})).toMatch(/no operation/);
+    expect(checker.problemWith('GET', '/Integration/Events/async/B1', 200, 'application/json', {})).toBeUndefined();
+  });
+
+  it('matches path templates with literal segments first', () => {
+    expect(checker.problemWith('GET', '/docs/swagger-ui.css', 200, 'text/css', 'body{}')).toBeUndefined();
+  });
+});
