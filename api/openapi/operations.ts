@@ -1,8 +1,10 @@
 import { accountOperations } from '../routes/account/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
+import { eventDetailsOperations } from '../routes/event-details/openapi';
 import { eventsOperations } from '../routes/events/openapi';
 import { healthOperations } from '../routes/health/openapi';
+import { inventoryOperations } from '../routes/inventory/openapi';
 import { jsonOperations } from '../routes/json/openapi';
 import { ledgerOperations } from '../routes/ledger/openapi';
 import { locationsOperations } from '../routes/locations/openapi';
@@ -27,4 +29,6 @@ export const operations: readonly OperationSpec[] = [
   ...eventsOperations,
   ...ledgerOperations,
   ...jsonOperations,
+  ...inventoryOperations,
+  ...eventDetailsOperations,
 ];

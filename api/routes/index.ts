@@ -4,8 +4,10 @@ import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
 import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
+import { eventDetailsRouter } from './event-details';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
+import { inventoryRouter } from './inventory';
 import { jsonRouter } from './json';
 import { ledgerRouter } from './ledger';
 import { locationsRouter } from './locations';
@@ -28,6 +30,8 @@ export function routes(): Router<AppState, AppCustom> {
     eventsRouter(),
     jsonRouter(),
     ledgerRouter(),
+    inventoryRouter(),
+    eventDetailsRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

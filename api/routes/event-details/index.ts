@@ -1,0 +1,53 @@
+import Router from '@koa/router';
+import { eventDetails } from '../../../db/queries/event-details';
+import { utcWithOffset } from '../../../domain/time';
+import { inputOf, type AppCustom, type AppState } from '../../context';
+import { rawError, validationProblem } from '../../errors';
+import { problemFromErrors, validate } from '../../middleware/validate';
+import { pageBody, pageOf, PAGE_QUERY_ERROR } from '../../paging';
+import { eventDetailsQuery, type EventDetailsQuery } from './schema';
+
+/** GET /epcis/Events/details: the events of a lot the caller may see, newest first by default. */
+export function eventDetailsRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+
+  router.get(
+    '/epcis/Events/details',
+    async (ctx, next) => {
+      // SPEC.md marks `accept` required on this endpoint.
+      if (!ctx.get('accept')) throw validationProblem({ accept: ['The accept header is required.'] });
+      await next();
+    },
+    validate(eventDetailsQuery, 'query', (errors) => {
+      const on = (param: string) => errors.some((e) => e.instancePath === `/${param}`);
+      if (on('SortBy')) return validationProblem({ SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`] });
+      if (on('PageNumber') || on('PageSize')) return rawError(400, PAGE_QUERY_ERROR);
+      return problemFromErrors(errors);
+    }),
+    async (ctx) => {
+      const query = inputOf<EventDetailsQuery>(ctx);
+      const page = pageOf(query);
+      const { rows, total } = await eventDetails(ctx.deps.sequelize, {
+        accountId: ctx.state.account.id,
+        lotSerial: query.LotSerial,
+        purchaseOrder: query.PurchaseOrder,
+        sortBy: query.SortBy ?? '-eventDate',
+        page,
+      });
+      const results = rows.map((row) => ({
+        id: row.line_id,
+        eventId: row.event_id,
+        eventType: row.type,
+        productName: row.product_name,
+        lotSerial: row.lot_serial,
+        quantity: Number(row.quantity),
+        locationName: row.location_name,
+        companyName: row.company_name,
+        eventDate: utcWithOffset(row.event_time),
+      }));
+      ctx.body = pageBody(page, total, results);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,40 @@
+import { pageQuerySchema, type PageQuery } from '../../paging';
+import { SORTS } from '../../../db/queries/event-details';
+
+/** Query of GET /epcis/Events/details. */
+export const eventDetailsQuery = {
+  type: 'object',
+  required: ['LotSerial'],
+  properties: {
+    LotSerial: { type: 'string', minLength: 1, description: 'The lot or serial number whose events to list.', example: 'LOT-2024-001' },
+    PurchaseOrder: { type: 'string', description: 'Only events carrying this purchase order.' },
+    ...pageQuerySchema.properties,
+    SortBy: {
+      type: 'string',
+      enum: Object.keys(SORTS),
+      description: 'eventDate (oldest first), -eventDate (newest first, the default), eventType, or productName.',
+    },
+  },
+} as const;
+
+export interface EventDetailsQuery extends PageQuery {
+  LotSerial: string;
+  PurchaseOrder?: string;
+  SortBy?: keyof typeof SORTS;
+}
+
+export const eventDetailRecord = {
+  type: 'object',
+  required: ['id', 'eventId', 'eventType', 'productName', 'lotSerial', 'quantity', 'locationName', 'companyName', 'eventDate'],
+  properties: {
+    id: { type: 'string', description: 'Id of this row: one product line of an event.' },
+    eventId: { type: 'string', description: 'Service id of the event.' },
+    eventType: { type: 'string', example: 'Ship' },
+    productName: { type: 'string' },
+    lotSerial: { type: 'string' },
+    quantity: { type: 'number' },
+    locationName: { type: 'string', description: 'Where the event took place.' },
+    companyName: { type: 'string', description: 'Trade partner owning that location.' },
+    eventDate: { type: 'string', description: 'UTC with a +00:00 offset.', example: '2024-03-01T15:00:00+00:00' },
+  },
+} as const;

@@ -1,0 +1,51 @@
+import Router from '@koa/router';
+import { inventoryRecords, resolveIds } from '../../../db/queries/inventory';
+import { repeated, RepeatedParamError } from '../../../domain/query-params';
+import { inputOf, type AppCustom, type AppState } from '../../context';
+import { validationProblem } from '../../errors';
+import { validate } from '../../middleware/validate';
+import { presentInventory } from './presenter';
+import { inventoryQuery, type InventoryQuery } from './schema';
+
+/** GET /Integration/Inventory: the reconstructed timeline, per product, lot and location. */
+export function inventoryRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+
+  router.get('/Integration/Inventory', validate(inventoryQuery, 'query'), async (ctx) => {
+    const query = inputOf<InventoryQuery>(ctx);
+    let productValues: string[];
+    let locationValues: string[];
+    try {
+      productValues = repeated('ProductIds', query.ProductIds);
+      locationValues = repeated('LocationIds', query.LocationIds);
+    } catch (error) {
+      if (error instanceof RepeatedParamError) throw validationProblem({ [error.param]: [error.message] });
+      throw error;
+    }
+    if (!productValues.length && !locationValues.length) {
+      throw validationProblem({ ProductIds: ['At least one of ProductIds or LocationIds is required.'] });
+    }
+
+    const { sequelize } = ctx.deps;
+    const accountId = ctx.state.account.id;
+    const [productIds, locationIds] = await Promise.all([
+      resolveIds(sequelize, 'products', accountId, productValues),
+      resolveIds(sequelize, 'locations', accountId, locationValues),
+    ]);
+    // Ids that name nothing of this account match nothing: an empty answer, not another account's rows.
+    const unmatched = (productValues.length && !productIds.length) || (locationValues.length && !locationIds.length);
+    const rows = unmatched
+      ? []
+      : await inventoryRecords(sequelize, { accountId, productIds, locationIds, asOf: query.AsOf ? new Date(query.AsOf) : undefined });
+    const body = presentInventory(rows);
+
+    if (ctx.accepts('application/json', 'text/plain') === 'text/plain') {
+      ctx.type = 'text/plain';
+      ctx.body = JSON.stringify(body);
+    } else {
+      ctx.body = body;
+    }
+  });
+
+  return router;
+}

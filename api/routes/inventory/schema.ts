@@ -1,0 +1,67 @@
+/** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
+const repeatable = (description: string) => ({
+  description,
+  anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+});
+
+export const inventoryQuery = {
+  type: 'object',
+  properties: {
+    ProductIds: repeatable(
+      'A product id: the service id returned at creation, or your own product Id. Repeat the parameter for several (?ProductIds=a&ProductIds=b).',
+    ),
+    LocationIds: repeatable('A location id: the service id returned at creation, or your own location id. Repeat the parameter for several.'),
+    AsOf: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Only the record that applies at this instant (the latest at or before it) per product, lot and location.',
+      example: '2024-03-01T15:00:00Z',
+    },
+  },
+} as const;
+
+export interface InventoryQuery {
+  ProductIds?: string | string[];
+  LocationIds?: string | string[];
+  AsOf?: string;
+}
+
+const inventoryEntry = {
+  type: 'object',
+  required: ['locationId', 'locationName', 'quantityAvailable', 'eventDate'],
+  properties: {
+    locationId: { type: 'string', description: 'Service id of the location.' },
+    locationName: { type: 'string' },
+    quantityAvailable: {
+      type: 'number',
+      description: 'What another event at this point of the timeline can still consume without making any later balance negative.',
+    },
+    eventDate: { type: 'string', description: 'Event time of the record, UTC with a trailing Z.', example: '2024-03-01T15:00:00Z' },
+  },
+} as const;
+
+export const inventoryResponse = {
+  type: 'object',
+  required: ['products'],
+  properties: {
+    products: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['productId', 'productName', 'lots'],
+        properties: {
+          productId: { type: 'string', description: 'Service id of the product.' },
+          productName: { type: 'string' },
+          lots: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['lotSerial', 'inventory'],
+              properties: { lotSerial: { type: 'string' }, inventory: { type: 'array', items: inventoryEntry } },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
