@@ -33,21 +33,23 @@ export class MasterDataConflict extends Error {
 
 /**
  * Inserts unless the (account, external id) row exists, then reads the row back: concurrent requests
- * creating the same id both end with the one row, and only the winner reports `created`.
+ * creating the same id both end with the one row, and only the winner reports `created`. A row that is
+ * neither inserted nor found met the other unique key, the URN (a caller-given one already in use).
  */
 async function insertOrFind<M extends TradePartner | Location | Product>(
   model: ModelStatic<M>,
   accountId: string,
   externalId: string,
-  values: object,
+  values: { urn: string; [column: string]: unknown },
   transaction: Transaction | undefined,
+  field: string,
 ): Promise<Upserted<M>> {
   const where = { accountId, externalId } as WhereOptions<M>;
   const existing = (await model.findOne({ where, transaction })) as M | null;
   if (existing) return { row: existing, created: false };
   const [attempt] = await model.bulkCreate([{ ...values, accountId, externalId } as CreationAttributes<M>], { ignoreDuplicates: true, transaction });
   const row = (await model.findOne({ where, transaction })) as M | null;
-  if (!row) throw new Error(`insert of ${externalId} neither succeeded nor found a row`);
+  if (!row) throw new MasterDataConflict(field ? `${field}.Urn` : 'Urn', `URN ${values.urn} is already used by another record of this account.`);
   return { row, created: row.get('id') === attempt.get('id') };
 }
 
@@ -70,6 +72,7 @@ export async function findOrCreateTradePartner(
       pgln: payload.Pgln ?? null,
     },
     transaction,
+    field,
   );
   if (!result.created && result.row.name !== payload.Name) {
     throw new MasterDataConflict(
@@ -99,6 +102,7 @@ export async function findOrCreateLocation(
     id,
     { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: payload.Urn ?? locationUrn(urnDomain, account.name, id) },
     transaction,
+    field,
   );
 }
 
@@ -108,6 +112,8 @@ export async function findOrCreateProduct(
   payload: ProductPayload,
   urnDomain: string,
   transaction?: Transaction,
+  /** Empty: conflicts name fields relative to the product (events prefix the line's path). */
+  field = '',
 ): Promise<Upserted<Product>> {
   const existing = await Product.findOne({ where: { accountId: account.id, externalId: payload.Id }, transaction });
   if (existing) return { row: existing, created: false };
@@ -117,6 +123,7 @@ export async function findOrCreateProduct(
     payload.Id,
     { ...productAttributes(payload.Details), urn: payload.Urn ?? productUrn(urnDomain, account.name, payload.Id) },
     transaction,
+    field,
   );
 }
 
@@ -133,27 +140,16 @@ export async function createLocation(
 ): Promise<Location> {
   const id = locationIdOf(payload);
   if (!id) throw new MasterDataConflict(`${field}.id`, `${field}.id is required.`);
-  const conflict = () => new MasterDataConflict(`${field}.id`, `Location id "${id}" already exists in this account.`);
-  if (await Location.findOne({ where: { accountId: account.id, externalId: id }, transaction })) throw conflict();
-  const partner = await findOrCreateTradePartner(account, payload.Details.TradePartner, urnDomain, transaction, `${field}.Details.TradePartner`);
-  const result = await insertOrFind(
-    Location,
-    account.id,
-    id,
-    { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: locationUrn(urnDomain, account.name, id) },
-    transaction,
-  );
-  if (!result.created) throw conflict();
-  return result.row;
+  const { row, created } = await findOrCreateLocation(account, payload, urnDomain, transaction, field);
+  if (!created) throw new MasterDataConflict(`${field}.id`, `Location id "${id}" already exists in this account.`);
+  return row;
 }
 
 /** Creates a product that must be new: an id the account already has is a conflict. */
 export async function createProduct(account: AccountRef, payload: ProductPayload, urnDomain: string, transaction?: Transaction, field = 'Product'): Promise<Product> {
-  const conflict = () => new MasterDataConflict(`${field}.Id`, `Product id "${payload.Id}" already exists in this account.`);
-  if (await Product.findOne({ where: { accountId: account.id, externalId: payload.Id }, transaction })) throw conflict();
-  const result = await insertOrFind(Product, account.id, payload.Id, { ...productAttributes(payload.Details), urn: productUrn(urnDomain, account.name, payload.Id) }, transaction);
-  if (!result.created) throw conflict();
-  return result.row;
+  const { row, created } = await findOrCreateProduct(account, payload, urnDomain, transaction, field);
+  if (!created) throw new MasterDataConflict(`${field}.Id`, `Product id "${payload.Id}" already exists in this account.`);
+  return row;
 }
 
 export interface LocationWithPartner {

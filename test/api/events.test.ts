@@ -171,6 +171,19 @@ describe('POST /Integration/Events (sync)', () => {
     );
   });
 
+  it('a new product whose URN the account already uses elsewhere is InvalidValue on its Urn, nothing stored', async () => {
+    const first = instance(uid('COD'), uid('LOT'), 1);
+    expect((await post(account, [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, first)])).status).toBe(200);
+    const { rows } = await sql().query('SELECT urn FROM products WHERE account_id = $1 AND external_id = $2', [account.id, first.Product.Id]);
+    const clash = instance(uid('HADDOCK'), uid('LOT'), 1);
+    const event = commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, { ...clash, Product: { ...clash.Product, Urn: rows[0].urn } });
+    const before = await countEvents(account.id);
+    const response = await post(account, [event]);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, code: 'InvalidValue', field: 'ProductInstances[0].Product.Urn' })]);
+    expect(await countEvents(account.id)).toBe(before);
+  });
+
   it('attaches documents by id ignoring case and reports the ones not found', async () => {
     const docId = uid('DOC');
     await uploadDocument(account.key, docId);
