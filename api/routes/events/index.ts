@@ -8,8 +8,7 @@ import { rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow
 import type { BatchError } from '../../../workflows/contracts';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound, rawError } from '../../errors';
-import type { Middleware } from 'koa';
-import { ajv, fieldOf, messageOf } from '../../middleware/validate';
+import { fieldOf, messageOf, validate } from '../../middleware/validate';
 import { acceptedBody, batchStatusBody, createdBody, rejectedBody } from './presenter';
 import { eventsBody } from './schema';
 
@@ -18,31 +17,29 @@ interface EventsBody {
 }
 
 /** ajv's errors as the batch error list: the event's index and id, the field inside the event. */
-function schemaErrors(body: unknown, errors: ErrorObject[]) {
+function schemaErrors(errors: ErrorObject[], body: unknown) {
   const events = (body as { Events?: unknown })?.Events;
-  {
-    const list: BatchError[] = [];
-    const seen = new Set<string>();
-    for (const error of errors) {
-      // if/then wrappers only repeat what the inner errors already say.
-      if (error.keyword === 'if') continue;
-      const field = fieldOf(error);
-      const match = /^Events\[(\d+)\]\.?(.*)$/.exec(field);
-      const index = match ? Number(match[1]) : null;
-      const event = index !== null && Array.isArray(events) ? (events[index] as { Id?: unknown }) : undefined;
-      const entry: BatchError = {
-        index,
-        eventId: typeof event?.Id === 'string' ? event.Id : null,
-        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
-        field: match ? match[2] || '$' : field || '$',
-        message: messageOf(error),
-      };
-      const key = `${entry.index}|${entry.field}|${entry.message}`;
-      if (!seen.has(key)) list.push(entry);
-      seen.add(key);
-    }
-    return rawError(400, rejectedBody(list));
-  };
+  const list: BatchError[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    // if/then wrappers only repeat what the inner errors already say.
+    if (error.keyword === 'if') continue;
+    const field = fieldOf(error);
+    const match = /^Events\[(\d+)\]\.?(.*)$/.exec(field);
+    const index = match ? Number(match[1]) : null;
+    const event = index !== null && Array.isArray(events) ? (events[index] as { Id?: unknown }) : undefined;
+    const entry: BatchError = {
+      index,
+      eventId: typeof event?.Id === 'string' ? event.Id : null,
+      code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
+      field: match ? match[2] || '$' : field || '$',
+      message: messageOf(error),
+    };
+    const key = `${entry.index}|${entry.field}|${entry.message}`;
+    if (!seen.has(key)) list.push(entry);
+    seen.add(key);
+  }
+  return rawError(400, rejectedBody(list));
 }
 
 /** What a schema cannot say: times that exist in their zone, locations that name an id. */
@@ -57,18 +54,6 @@ function semanticErrors(events: EventPayload[]): BatchError[] {
     }
   });
   return errors;
-}
-
-const checkEventsBody = ajv.compile(eventsBody);
-
-/** Like the validate middleware, with errors that name each event's index and id (DESIGN.md's error list). */
-function validateEvents(): Middleware<AppState, AppCustom> {
-  return async (ctx, next) => {
-    const body = (ctx.request as { body?: unknown }).body;
-    if (!checkEventsBody(body)) throw schemaErrors(body, checkEventsBody.errors ?? []);
-    ctx.state.input = body;
-    await next();
-  };
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -122,8 +107,8 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
  */
 export function eventsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  router.post('/Integration/Events', validateEvents(), (ctx) => submit(ctx, 'sync'));
-  router.post('/Integration/Events/async', validateEvents(), (ctx) => submit(ctx, 'async'));
+  router.post('/Integration/Events', validate(eventsBody, 'body', schemaErrors), (ctx) => submit(ctx, 'sync'));
+  router.post('/Integration/Events/async', validate(eventsBody, 'body', schemaErrors), (ctx) => submit(ctx, 'async'));
   router.get('/Integration/Events/async/:batchId', async (ctx) => {
     const batch = /^[0-9a-f-]{36}$/i.test(ctx.params.batchId)
       ? await Batch.findOne({ where: { id: ctx.params.batchId, accountId: ctx.state.account.id } })
