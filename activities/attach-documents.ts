@@ -15,15 +15,15 @@ export function attachDocuments(deps: ActivityDeps) {
     const { rows } = await inTransaction(deps.sequelize, (client) =>
       client.query<{ event_id: string; document_id: string }>(
         `WITH wanted AS (
-           SELECT w.event_id, w.document_id, d.id AS found
-             FROM unnest($2::uuid[], $3::text[]) AS w(event_id, document_id)
+           SELECT w.event_id, w.document_id, w.ord, d.id AS found
+             FROM unnest($2::uuid[], $3::text[]) WITH ORDINALITY AS w(event_id, document_id, ord)
              LEFT JOIN documents d ON d.account_id = $1 AND lower(d.document_id) = lower(w.document_id)
          ), attached AS (
            INSERT INTO event_documents (account_id, event_id, document_id)
            SELECT $1, event_id, found FROM wanted WHERE found IS NOT NULL
            ON CONFLICT DO NOTHING
          )
-         SELECT event_id, document_id FROM wanted WHERE found IS NULL`,
+         SELECT event_id, document_id FROM wanted WHERE found IS NULL ORDER BY ord`,
         [input.accountId, pairs.map((p) => p.eventId), pairs.map((p) => p.documentId)],
       ),
     );

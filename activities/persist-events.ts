@@ -1,7 +1,7 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { PoolClient } from 'pg';
 import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
-import { ApplicationFailure } from '@temporalio/activity';
 import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
 import { eventIdOf } from '../domain/hashing';
 import { Timeline } from '../domain/inventory-timeline';

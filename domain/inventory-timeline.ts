@@ -42,9 +42,11 @@ export function computeTimeline(records: readonly TimelineRecord[]): TimelinePoi
  */
 export class Timeline {
   private readonly records: TimelineRecord[];
+  private nextSeq: bigint;
 
   constructor(records: readonly TimelineRecord[] = []) {
     this.records = [...records].sort(compareRecords);
+    this.nextSeq = this.records.reduce((max, r) => (r.seq > max ? r.seq : max), 0n) + 1n;
   }
 
   /**
@@ -53,16 +55,22 @@ export class Timeline {
    * earlier, because it arrived earlier.
    */
   availableAt(time: number): bigint {
-    const points = computeTimeline(this.records);
-    let applicable = -1;
-    for (let i = 0; i < points.length && points[i].time <= time; i++) applicable = i;
-    return applicable < 0 ? 0n : points[applicable].available;
+    // One pass, no allocation: records at or before `time` form a prefix; the minimum restarts at each
+    // of them, so it ends as the minimum of balance from the last one (the applicable record) onwards.
+    let balance = 0n;
+    let min: bigint | undefined;
+    for (const record of this.records) {
+      balance += record.delta;
+      if (record.time <= time) min = balance;
+      else if (min === undefined) break;
+      else if (balance < min) min = balance;
+    }
+    return min ?? 0n;
   }
 
   /** Adds a record; it sorts after every record at the same time (it arrived last). */
   add(time: number, delta: bigint): void {
-    const seq = this.records.reduce((max, r) => (r.seq > max ? r.seq : max), 0n) + 1n;
-    const record = { time, seq, delta };
+    const record = { time, seq: this.nextSeq++, delta };
     let i = this.records.length;
     while (i > 0 && compareRecords(this.records[i - 1], record) > 0) i--;
     this.records.splice(i, 0, record);

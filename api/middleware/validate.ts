@@ -42,17 +42,18 @@ export function problemFromErrors(errors: ErrorObject[]): ApiError {
 
 /**
  * Validates one part of the request against a JSON Schema and puts the result on ctx.state.input.
- * `toError` lets a resource answer in its own documented error shape.
+ * `toError` lets a resource answer in its own documented error shape (it also gets the rejected input,
+ * to name the element an error is about).
  */
 export function validate(
   schema: AnySchema,
   source: Source = 'body',
-  toError: (errors: ErrorObject[]) => ApiError = problemFromErrors,
+  toError: (errors: ErrorObject[], input: unknown) => ApiError = problemFromErrors,
 ): Middleware<AppState, AppCustom> {
   const check = ajv.compile(schema);
   return async (ctx, next) => {
     const input = source === 'body' ? (ctx.request as { body?: unknown }).body : source === 'query' ? { ...ctx.query } : { ...ctx.headers };
-    if (!check(input)) throw toError(check.errors ?? []);
+    if (!check(input)) throw toError(check.errors ?? [], input);
     ctx.state.input = input;
     await next();
   };

@@ -1,3 +1,5 @@
+import { Client, Connection } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';
@@ -53,6 +55,17 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     const { rows } = await sql().query('SELECT mode, status, workflow_id, started_at FROM batches WHERE id = $1', [accepted.body.batchId]);
     expect(rows[0]).toMatchObject({ mode: 'async', status: 'Completed', workflow_id: `batch-${accepted.body.batchId}` });
     expect(rows[0].started_at).not.toBeNull();
+
+    // Operators find the batch in the Temporal UI by account and batch id.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const description = await new Client({ connection }).workflow.getHandle(rows[0].workflow_id).describe();
+      expect(description.typedSearchAttributes.get(defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD))).toBe(account.name);
+      expect(description.typedSearchAttributes.get(defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD))).toBe(accepted.body.batchId);
+      expect(await description.memo).toMatchObject({ accountId: account.id, accountName: account.name, batchId: accepted.body.batchId });
+    } finally {
+      await connection.close();
+    }
   });
 
   it('a rejected batch ends Failed with its errors and stores nothing', async () => {

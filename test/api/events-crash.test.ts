@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import type { Sequelize } from 'sequelize';
@@ -26,6 +27,7 @@ describe('a worker killed (SIGKILL) in the middle of a batch', () => {
     await pool?.end();
     await sequelize?.close();
     await stack?.stop();
+    if (stack && !process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
   });
 
   it('lets the restarted worker finish every batch exactly once', async () => {

@@ -3,6 +3,8 @@ import { uploadDocument } from '../factories/documents';
 import { aggregation, commission, decommission, instance, observe, receive, ship, transform, uid } from '../factories/events';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
+import { fromScaled, toScaled } from '../../domain/decimal';
+import { computeTimeline, Timeline } from '../../domain/inventory-timeline';
 import { availableNow, countEvents, timelineOf } from '../helpers/inventory';
 
 const post = (account: TestAccount, events: unknown[], headers?: Record<string, string>) => client(account.key).post('/Integration/Events', { Events: events }, headers);
@@ -113,6 +115,43 @@ describe('POST /Integration/Events (sync)', () => {
     ]);
     expect((await post(account, [ship({ location: 'DOCK', time: '2024-06-05T00:00:00Z' }, instance('TUNA', lot, 20))])).status).toBe(200);
     expect(await availableOf(account, 'TUNA', lot, 'DOCK')).toEqual([0, 0, 0]);
+  });
+
+  it('the stored timeline equals domain/inventory-timeline on random historical inserts', async () => {
+    const lot = uid('LOT');
+    const model = new Timeline();
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let batch = 0; batch < 4; batch++) {
+      const events = [];
+      for (let i = 0; i < 8; i++) {
+        const time = Date.UTC(2024, 9, 1) + Math.floor(random() * 1000) * 60_000;
+        const at = new Date(time).toISOString();
+        const quantity = Math.round(random() * 1000) / 100;
+        if (random() < 0.5) {
+          model.add(time, toScaled(quantity));
+          events.push(commission({ location: 'DOCK', time: at }, instance('HALIBUT', lot, quantity)));
+        } else {
+          const available = model.availableAt(time);
+          const take = toScaled(quantity) > available ? available : toScaled(quantity);
+          if (take <= 0n) continue;
+          model.consume(time, take);
+          events.push(ship({ location: 'DOCK', time: at }, instance('HALIBUT', lot, Number(fromScaled(take)))));
+        }
+      }
+      if (events.length) expect((await post(account, events)).status).toBe(200);
+    }
+    const { rows } = await sql().query(
+      `SELECT r.event_time, r.event_seq, r.delta::text AS delta, r.balance::text AS balance, r.available::text AS available
+         FROM inventory_records r JOIN products p ON p.id = r.product_id
+        WHERE r.account_id = $1 AND p.external_id = 'HALIBUT' AND r.lot_serial = $2 ORDER BY r.event_time, r.event_seq`,
+      [account.id, lot],
+    );
+    const expected = computeTimeline(rows.map((r) => ({ time: r.event_time.getTime(), seq: BigInt(r.event_seq), delta: toScaled(r.delta) })));
+    expect(rows.map((r) => [fromScaled(toScaled(r.balance)), fromScaled(toScaled(r.available))])).toEqual(
+      expected.map((p) => [fromScaled(p.balance), fromScaled(p.available)]),
+    );
+    expect(expected.map((p) => fromScaled(p.available))).toEqual(model.points().map((p) => fromScaled(p.available)));
   });
 
   it('a consuming event larger than available is rejected and the whole batch stores nothing', async () => {

@@ -54,6 +54,23 @@ describe('inventory timeline (DESIGN.md)', () => {
     expect(timeline.consume(3, q(6))).toEqual({ accepted: false, available: q(4) });
   });
 
+  it('availableAt agrees with computeTimeline on random timelines', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let round = 0; round < 200; round++) {
+      const records = Array.from({ length: Math.floor(random() * 12) }, (_, i) => ({
+        time: Math.floor(random() * 10),
+        seq: BigInt(i + 1),
+        delta: BigInt(Math.floor(random() * 200) - 80),
+      }));
+      const at = Math.floor(random() * 12) - 1;
+      const points = computeTimeline(records);
+      const applicable = points.filter((p) => p.time <= at).pop();
+      const expected = applicable ? points[points.indexOf(applicable)].available : 0n;
+      expect(new Timeline(records).availableAt(at)).toBe(expected);
+    }
+  });
+
   it('sums decimals exactly', () => {
     const timeline = new Timeline();
     timeline.add(1, q(0.1));

@@ -12,7 +12,7 @@ import type { processEventBatch } from '../../../workflows';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { rawError, type ApiError } from '../../errors';
-import { ajv, fieldOf, messageOf } from '../../middleware/validate';
+import { fieldOf, messageOf, validate } from '../../middleware/validate';
 import { batchStatusBody, rejectedBody } from './presenter';
 
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
@@ -42,16 +42,9 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
   return rawError(400, rejectedBody(list));
 }
 
-/** Like the validate middleware, with errors that name each event's index and id (DESIGN.md's error list). */
-export function validateBatch(schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> {
-  const check = ajv.compile(schema);
-  return async (ctx, next) => {
-    const body = (ctx.request as { body?: unknown }).body;
-    if (!check(body)) throw schemaErrors(body, check.errors ?? [], idKey);
-    ctx.state.input = body;
-    await next();
-  };
-}
+/** The validate middleware, answering with the batch error list (DESIGN.md): each event's index and id. */
+export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> =>
+  validate(schema, 'body', (errors, body) => schemaErrors(body, errors, idKey));
 
 /** Starts (or attaches to) the batch's workflow, with the account of the request. */
 export function startBatch(ctx: APIContext, batch: Batch, events: EventPayload[]): Promise<WorkflowHandle<typeof processEventBatch>> {
