@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PoolClient } from 'pg';
 import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
@@ -11,6 +11,7 @@ import { findOrCreateLocation, findOrCreateProduct, MasterDataConflict, type Acc
 import type { BatchError, PersistEventsInput, PersistEventsOutput, ProcessEventBatchInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
+import { batchesStarted, inventoryRejections } from '../runtime/metrics';
 import { inTransaction, lockKeys, timelineKey } from './sql';
 
 interface ResolvedProduct {
@@ -47,6 +48,7 @@ export function persistEvents(deps: ActivityDeps) {
       const stored = await storedCount(client, ref.batchId);
       if (stored) return { events: stored };
       if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
+      if (Context.current().info.attempt === 1) batchesStarted.inc();
       const input = { ...ref, events: rows[0].request.Events };
 
       const errors: BatchError[] = [];
@@ -267,6 +269,7 @@ async function insertBatch(
       }
       const { accepted, available } = timeline!.consume(time, quantity);
       if (!accepted) {
+        inventoryRejections.inc({ type: event.type.toLowerCase() });
         const locationExternal = locationIdOf(event.location)!;
         errors.push({
           ...eventError(event, 'InsufficientInventory', `${line.field}.Quantity`, `Insufficient inventory of product ${line.product.Id}, lot ${line.lotSerial} at location ${locationExternal} at ${event.eventTime}: requested ${fromScaled(quantity)}, available ${fromScaled(available)}.`),

@@ -1,3 +1,5 @@
+import { QueryTypes } from 'sequelize';
+import { batchesCompleted, batchesFailed, eventsPersisted } from '../runtime/metrics';
 import type { BatchStatusUpdate } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 
@@ -43,15 +45,26 @@ export function recordBatchStatus(deps: ActivityDeps) {
   return async (update: BatchStatusUpdate): Promise<void> => {
     const { sequelize } = deps;
     switch (update.status) {
-      case 'Completed':
-        await sequelize.query(COMPLETE, { bind: [update.batchId, JSON.stringify(update.documentsNotAttached)] });
+      case 'Completed': {
+        const [, changed] = await sequelize.query(COMPLETE, { bind: [update.batchId, JSON.stringify(update.documentsNotAttached)], type: QueryTypes.UPDATE });
+        // Counted on the one update that finished the batch, so a retried step counts nothing twice.
+        if (!changed) return;
+        batchesCompleted.inc();
+        const types = await sequelize.query<{ type: string; n: string }>('SELECT type, count(*) AS n FROM events WHERE batch_id = $1 GROUP BY type', {
+          bind: [update.batchId],
+          type: QueryTypes.SELECT,
+        });
+        for (const { type, n } of types) eventsPersisted.inc({ type: type.toLowerCase() }, Number(n));
         return;
-      case 'Failed':
-        await sequelize.query(
-          `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status <> 'Completed'`,
-          { bind: [update.batchId, JSON.stringify(update.errors)] },
+      }
+      case 'Failed': {
+        const [, changed] = await sequelize.query(
+          `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
+          { bind: [update.batchId, JSON.stringify(update.errors)], type: QueryTypes.UPDATE },
         );
+        if (changed) batchesFailed.inc({ reason: update.errors[0]?.code ?? 'InternalError' });
         return;
+      }
     }
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readLiveState, type RuntimeState } from '../../runtime/state';
 import { createAccount } from '../factories/accounts';
-import { commission, instance, uid } from '../factories/events';
+import { commission, instance, ship, uid } from '../factories/events';
 import { request } from '../helpers/http';
 
 /** The value of one sample line (`name{labels} value`), 0 when the series does not exist yet. */
@@ -93,6 +93,26 @@ describe('worker metrics (runtime.json names the ports)', () => {
     const after = await read();
     const count = (text: string) => sample(text, 'traceability_activity_duration_seconds_count', { activity: 'persistEvents', outcome: 'completed' });
     expect(count(after) - count(before)).toBeGreaterThanOrEqual(1);
+    const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('traceability_batches_started_total')).toBeGreaterThanOrEqual(1);
+    expect(moved('traceability_batches_completed_total')).toBeGreaterThanOrEqual(1);
+    expect(moved('traceability_events_persisted_total', { type: 'commission' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts a batch refused for insufficient inventory as failed, with the rejection by event type', async () => {
+    const url = state().workerAppMetricsUrl!;
+    const read = async () => (await fetch(url)).text();
+    const account = await createAccount('metrics');
+    const before = await read();
+    const refused = await request('POST', '/Integration/Events', {
+      key: account.key,
+      body: { Events: [ship({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))] },
+    });
+    expect(refused.status).toBe(400);
+    const after = await read();
+    const moved = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('traceability_batches_failed_total', { reason: 'InsufficientInventory' })).toBeGreaterThanOrEqual(1);
+    expect(moved('traceability_inventory_rejections_total', { type: 'ship' })).toBeGreaterThanOrEqual(1);
   });
 
   it('the Temporal SDK serves its own metrics on the other port', async () => {
