@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
@@ -114,6 +115,7 @@ export async function benchQueries() {
     return { events: EVENTS, lots: LOTS, products: PRODUCTS, seedSeconds, results };
   } finally {
     await stack.stop();
+    fs.rmSync(stack.dir, { recursive: true, force: true });
   }
 }
 
