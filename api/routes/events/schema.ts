@@ -133,13 +133,14 @@ export const eventsBody = {
 } as const;
 
 
+/** DESIGN.md's batch error element (workflows/contracts.ts BatchError), shared by both event endpoints. */
 const batchError = {
   type: 'object',
   required: ['index', 'eventId', 'code', 'field', 'message'],
   description: 'One reason the batch was rejected. InsufficientInventory also names product, lot, location, requested and available.',
   properties: {
-    index: { type: ['integer', 'null'], description: 'Position of the event in Events; null for a failure of the whole batch.' },
-    eventId: { type: ['string', 'null'], description: "The event's Id as sent." },
+    index: { type: ['integer', 'null'], minimum: 0, description: 'Position of the event in Events; null for a failure of the whole batch.' },
+    eventId: { type: ['string', 'null'], description: "The event's Id as sent (ExternalEventId on POST /Integration/JSON)." },
     code: {
       enum: ['Required', 'InvalidValue', 'InsufficientInventory', 'DuplicateEventId', 'UnknownProduct', 'UnknownLocation', 'InternalError'],
     },

@@ -1,5 +1,6 @@
 import { operation } from '../../openapi/operation';
-import { batchRejectionSchema, commissionResponse, jsonEventsBody, transformResponse } from './schema';
+import { batchRejectedResponse } from '../events/schema';
+import { commissionResponse, jsonEventsBody, transformResponse } from './schema';
 
 const commission = {
   $type: 'commission',
@@ -100,7 +101,7 @@ export const jsonOperations = [
       400: {
         description:
           'The batch was rejected and nothing was stored: a malformed event, an unknown URN without the data to create it, a BizStep/Disposition/UOM not accepted, a transform input larger than the available quantity (InsufficientInventory), or an ExternalEventId the account has already (DuplicateEventId).',
-        schema: batchRejectionSchema,
+        schema: batchRejectedResponse,
         example: {
           message: 'The batch was rejected: 1 error; nothing was stored.',
           result: [],

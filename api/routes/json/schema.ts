@@ -227,28 +227,3 @@ export const transformResponse = {
   required: ['result', 'message', 'errors'],
   properties: { result: { const: 'Success' }, message: { type: 'null' }, errors: { type: 'array', maxItems: 0 } },
 } as const;
-
-/** DESIGN.md's batch error element (workflows/contracts.ts BatchError). */
-export const batchErrorSchema = {
-  type: 'object',
-  required: ['index', 'eventId', 'code', 'field', 'message'],
-  properties: {
-    index: { type: ['integer', 'null'], minimum: 0, description: 'Position of the event in Events; null for the request as a whole.' },
-    eventId: { type: ['string', 'null'], description: 'The event’s ExternalEventId.' },
-    code: { enum: ['Required', 'InvalidValue', 'InsufficientInventory', 'DuplicateEventId', 'UnknownProduct', 'UnknownLocation'] },
-    field: { type: ['string', 'null'], description: 'Path inside the event, e.g. InputProducts[0].Quantity.' },
-    message: { type: 'string' },
-    product: { type: 'string' },
-    lotSerial: { type: 'string' },
-    location: { type: 'string' },
-    requested: { type: 'number' },
-    available: { type: 'number' },
-  },
-} as const;
-
-export const batchRejectionSchema = {
-  type: 'object',
-  description: 'The batch was rejected; nothing was stored.',
-  required: ['message', 'result', 'errors'],
-  properties: { message: { type: 'string' }, result: { type: 'array', maxItems: 0 }, errors: { type: 'array', minItems: 1, items: batchErrorSchema } },
-} as const;
