@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppCustom, AppState, Deps } from './context';
 import { errorHandler } from './middleware/error-handler';
+import { rejectNul } from './middleware/reject-nul';
 import { requestContext } from './middleware/request-context';
 import { routes } from './routes';
 
@@ -18,6 +19,7 @@ export function createApp(deps: Deps): Koa<AppState, AppCustom> {
     .use(requestContext())
     .use(errorHandler())
     .use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: JSON_LIMIT, jsonStrict: false }))
+    .use(rejectNul())
     .use(router.routes())
     .use(router.allowedMethods());
   return app;

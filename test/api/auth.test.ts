@@ -114,3 +114,22 @@ describe('errors at the edge', () => {
     expect(response.body.title).toMatch(/^The request body is not valid JSON/);
   });
 });
+
+describe('the NUL character', () => {
+  it('in a query parameter is a 400 naming the parameter, never a database error', async () => {
+    const account = await createAccount();
+    const response = await request('GET', '/Integration/Inventory?LocationIds=a%00b', { key: account.key });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual({ LocationIds: ['LocationIds must not contain the NUL character (U+0000).'] });
+  });
+
+  it('in a JSON body is a 400 naming the field, before any batch starts', async () => {
+    const account = await createAccount();
+    const response = await request('POST', '/Integration/Products', {
+      key: account.key,
+      body: { Products: [{ Id: 'P\u00001', Details: { Name: 'x' } }] },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual({ 'Products[0].Id': ['Products[0].Id must not contain the NUL character (U+0000).'] });
+  });
+});
