@@ -317,6 +317,25 @@ describe('GET /Integration/Locations', () => {
 });
 
 describe('PUT /Integration/Location', () => {
+  it('reports hasActiveInventory once an event leaves stock at the location, and not after it is all decommissioned', async () => {
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const product = { Id: 'COD', Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } };
+    const event = (type: string, id: string, time: string) => ({
+      $type: type,
+      Id: id,
+      Location: { Id: payload.id },
+      EventTime: time,
+      EventTimeZone: '+00:00',
+      ProductInstances: [{ Quantity: 5, LotSerial: 'L1', Product: product }],
+    });
+    const update = () => api.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: payload.Details.Name } } });
+    expect((await api.post('/Integration/Events', { Events: [event('commission', 'C1', '2024-03-01T00:00:00')] })).status).toBe(200);
+    expect((await update()).body.result.hasActiveInventory).toBe(true);
+    expect((await api.post('/Integration/Events', { Events: [event('decommission', 'D1', '2024-03-02T00:00:00')] })).status).toBe(200);
+    expect((await update()).body.result.hasActiveInventory).toBe(false);
+  });
+
   it('updates a standard location in the single-object form and answers the update result', async () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
