@@ -13,7 +13,7 @@ export interface PipelineFields {
  * from the Temporal context; batch id and account from the activity's input. Call it inside the
  * activity function (the context exists only while an activity runs):
  *
- *   const log = activityLogger(deps.logger, { batchId: input.batchId, account: input.accountName });
+ *   activityLogger(deps.logger, { batchId: input.batchId, account: input.accountName }).info(...)
  */
 export function activityLogger(logger: Logger, fields: PipelineFields): Logger {
   const { info } = Context.current();

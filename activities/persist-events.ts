@@ -11,6 +11,7 @@ import { findOrCreateLocation, findOrCreateProduct, MasterDataConflict, type Acc
 import type { BatchError, PersistEventsInput, PersistEventsOutput, ProcessEventBatchInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
+import { activityLogger } from './logger';
 import { batchesStarted, inventoryRejections } from '../runtime/metrics';
 import { inTransaction, lockKeys, timelineKey } from './sql';
 
@@ -86,6 +87,7 @@ export function persistEvents(deps: ActivityDeps) {
 
       await insertBatch(client, account, input.batchId, input, events, products, locations, errors);
       if (errors.length) rejectBatch(errors);
+      activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info({ events: events.length }, 'events persisted');
       return { events: events.length };
     });
 }

@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       const base = Date.parse('2023-01-01T00:00:00Z');
       await copyRows(db, ids, LOT_RECORDS, () => bigLot, (i) => new Date(base + i * 60_000).toISOString());
       const activities = createActivities({ sequelize, logger: createLogger('warn', 'bench'), urnDomain: 'bench', ledger: new PostgresHashChainLedger(sequelize) });
-      await activities.recalculateTimeline({ batchId: ids.batchId, accountId: account.id });
+      await activities.recalculateTimeline({ batchId: ids.batchId, accountId: account.id, accountName: account.name });
       const middle = new Date(base + (LOT_RECORDS / 2) * 60_000 + 30_000).toISOString();
       const historical = await post(stack.state.apiUrl, key, [
         {
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
       // The same step again in-process on a timeline whose derived columns were wiped: every record rewritten.
       await db.query(`UPDATE inventory_records SET balance = 0, available = 0 WHERE account_id = $1 AND lot_serial = $2`, [account.id, bigLot]);
       const t0 = performance.now();
-      await activities.recalculateTimeline({ batchId: batchRows[0].id, accountId: account.id });
+      await activities.recalculateTimeline({ batchId: batchRows[0].id, accountId: account.id, accountName: account.name });
       recalc.fullRewriteMs = round(performance.now() - t0);
     } finally {
       db.release();

@@ -70,11 +70,11 @@ export interface ProcessEventBatchResult {
 export interface BatchRef {
   batchId: string;
   accountId: string;
-}
-
-export interface PersistEventsInput extends BatchRef {
+  /** For log lines: every pipeline line names its batch and account. */
   accountName: string;
 }
+
+export type PersistEventsInput = BatchRef;
 
 export interface PersistEventsOutput {
   /** How many events the batch stored (their ids follow from the batch id: domain/hashing eventIdOf). */

@@ -35,27 +35,31 @@ const { recordBatchStatus } = proxyLocalActivities<Activities>(STATUS);
  * the batch id, so a worker dying anywhere resumes here without storing anything twice.
  */
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
-  const { batchId, accountId } = input;
-  log.info('batch received', { batchId, account: input.accountName, events: input.events.length });
+  const { batchId, accountId, accountName } = input;
+  const ref = { batchId, accountId, accountName };
+  log.info('batch received', { batchId, account: accountName, events: input.events.length });
   try {
-    const persisted = await persistEvents({ batchId, accountId, accountName: input.accountName });
+    const persisted = await persistEvents(ref);
     // Once the events are stored the three steps touch disjoint tables: they run side by side.
     const [attached] = await Promise.all([
-      attachDocuments({ batchId, accountId, documentIds: input.events.map((event) => event.DocumentIds ?? null) }),
-      recalculateTimeline({ batchId, accountId }),
-      commitLedger({ batchId, accountId }),
+      attachDocuments({ ...ref, documentIds: input.events.map((event) => event.DocumentIds ?? null) }),
+      recalculateTimeline(ref),
+      commitLedger(ref),
     ]);
     await recordBatchStatus({ batchId, status: 'Completed', documentsNotAttached: attached.documentsNotAttached });
+    log.info('batch completed', { batchId, account: accountName, events: persisted.events });
     return { batchId, events: persisted.events };
   } catch (error) {
     const cause = error instanceof ActivityFailure ? error.cause : undefined;
     if (cause instanceof ApplicationFailure && cause.nonRetryable && Array.isArray(cause.details?.[0])) {
       // A business rejection: nothing was stored; the batch fails with the activity's error list.
       const errors = cause.details[0] as BatchError[];
+      log.warn('batch rejected', { batchId, account: accountName, code: cause.type, errors: errors.length });
       await recordBatchStatus({ batchId, status: 'Failed', errors });
       throw ApplicationFailure.create({ message: cause.message, type: cause.type ?? 'BatchRejected', nonRetryable: true, details: [errors] });
     }
     const message = error instanceof Error ? error.message : String(error);
+    log.error('batch failed', { batchId, account: accountName, message });
     await recordBatchStatus({ batchId, status: 'Failed', errors: [{ index: null, eventId: null, code: 'InternalError', field: null, message }] });
     throw error;
   }

@@ -30,7 +30,7 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     WORKER_METRICS_PORT: '0',
     WORKER_APP_METRICS_PORT: '0',
     EMBEDDED_PG_DURABLE: 'false',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info', // test/api/pipeline-log.test.ts reads the pipeline's info lines
     LOG_FORMAT: 'json',
     ...extraEnv,
   };
