@@ -1,4 +1,5 @@
 import { problemType } from '../errors';
+import type { ResponseSpec } from './operation';
 import type { JsonSchema } from './schema';
 
 /**
@@ -38,6 +39,17 @@ export const ref = (name: keyof typeof componentSchemas & string): JsonSchema =>
 
 export const PROBLEM_JSON = 'application/problem+json';
 
+/** The traceId of every example problem body. */
+export const EXAMPLE_TRACE_ID = '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00';
+
+/** A problem-details answer of an operation, with an example body carrying `title`. */
+export const problemResponse = (status: number, description: string, title: string): ResponseSpec => ({
+  description,
+  contentType: PROBLEM_JSON,
+  schema: ref('Problem'),
+  example: { type: problemType(status), title, status, traceId: EXAMPLE_TRACE_ID },
+});
+
 /** SPEC.md, Authentication 6 and 7: the two answers every secured operation can give about its key. */
 export const examples = {
   missingKey: {
@@ -45,19 +57,19 @@ export const examples = {
     title: 'One or more validation errors occurred.',
     status: 400,
     errors: { 'X-API-KEY': ['The apiKey field is required.'] },
-    traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00',
+    traceId: EXAMPLE_TRACE_ID,
   },
   invalidKey: {
     type: problemType(401),
     title: 'The API key is not valid.',
     status: 401,
-    traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00',
+    traceId: EXAMPLE_TRACE_ID,
   },
   malformedJson: {
     type: problemType(400),
     title: 'The request body is not valid JSON: Unexpected end of JSON input',
     status: 400,
-    traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00',
+    traceId: EXAMPLE_TRACE_ID,
   },
   tooLarge: { type: problemType(413), title: 'The request body is too large.', status: 413, traceId: 'abc-123' },
   unexpected: { type: problemType(500), title: 'An unexpected error occurred.', status: 500, traceId: 'abc-123' },

@@ -1,6 +1,5 @@
 import { DocumentErrors } from '../../../domain/documents';
-import { problemType } from '../../errors';
-import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { PAGE_QUERY_ERROR, pageBodySchema, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
 import {
@@ -13,7 +12,6 @@ import {
   uploadResponseSchema,
 } from './schema';
 
-const TRACE_ID = '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00';
 
 const certificate = {
   documentId: 'CERT-2025-001',
@@ -43,12 +41,7 @@ const documentIdParam = {
   properties: { documentId: { type: 'string', minLength: 1, description: 'The document id (X-Document-Id or the generated one); any letter case is the same id.', example: 'CERT-2025-001' } },
 };
 
-const notFound = {
-  description: 'The account has no document with this id (another account’s documents are not visible).',
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-  example: { type: problemType(404), title: "Document 'CERT-9' was not found.", status: 404, traceId: TRACE_ID },
-};
+const notFound = problemResponse(404, 'The account has no document with this id (another account’s documents are not visible).', "Document 'CERT-9' was not found.");
 
 export const documentsOperations = [
   operation({
@@ -65,12 +58,11 @@ export const documentsOperations = [
     requestBody: { schema: documentUploadSchema, contentType: 'multipart/form-data' },
     responses: {
       200: { description: 'The document was stored (status Uploaded).', schema: uploadResponseSchema, example: { documents: [certificate] } },
-      400: {
-        description: 'The body cannot be read as multipart/form-data, or the client closed the connection before it was complete.',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-        example: { type: problemType(400), title: 'The request body is not valid multipart/form-data: Unexpected end of form', status: 400, traceId: TRACE_ID },
-      },
+      400: problemResponse(
+        400,
+        'The body cannot be read as multipart/form-data, or the client closed the connection before it was complete.',
+        'The request body is not valid multipart/form-data: Unexpected end of form',
+      ),
       413: {
         description: 'The body is larger than 20 MiB and its overhead: an HTML page, as a web server in front would answer, not JSON.',
         contentType: 'text/html',

@@ -1,5 +1,4 @@
-import { problemType } from '../../errors';
-import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { batchAcceptedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
 
@@ -136,12 +135,7 @@ export const eventsOperations = [
           errors: null,
         },
       },
-      404: {
-        description: 'No batch with this id in the account.',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-        example: { type: problemType(404), title: 'No batch 5d6e7f80 in this account.', status: 404, traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00' },
-      },
+      404: problemResponse(404, 'No batch with this id in the account.', 'No batch 5d6e7f80 in this account.'),
     },
   }),
 ];

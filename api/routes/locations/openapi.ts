@@ -1,11 +1,9 @@
 import { operation } from '../../openapi/operation';
 import { PAGE_QUERY_ERROR, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
-import { PROBLEM_JSON, ref } from '../../openapi/components';
-import { problemType } from '../../errors';
+import { problemResponse } from '../../openapi/components';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import { createLocationsResponse, createLocationsSchema, locationPageResponse, locationResponse, updateLocationsResponse, updateLocationsSchema } from './schema';
 
-const TRACE_ID = '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00';
 const ACCOUNT_ID = '6f0c1f9e-3c39-4e52-9d55-1b7f5c2a9e41';
 
 const plant = {
@@ -124,12 +122,7 @@ export const locationsOperations = [
     pathParams: { type: 'object', properties: { id: { type: 'string', minLength: 1, description: 'The caller-chosen location id.', example: 'LOC-OSLO-1' } } },
     responses: {
       200: { description: 'The location, shaped as an element of the list.', schema: locationResponse, example: listedPlant },
-      404: {
-        description: 'The account has no location with this id (another account’s locations are not visible).',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-        example: { type: problemType(404), title: 'Location LOC-9 was not found.', status: 404, traceId: TRACE_ID },
-      },
+      404: problemResponse(404, 'The account has no location with this id (another account’s locations are not visible).', 'Location LOC-9 was not found.'),
     },
   }),
   operation({

@@ -1,5 +1,4 @@
-import { problemType } from '../../errors';
-import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { PAGE_QUERY_ERROR, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
 import { masterDataRejectionSchema } from '../master-data/schema';
@@ -118,12 +117,7 @@ export const productsOperations = [
     pathParams: { type: 'object', properties: { id: { type: 'string', minLength: 1, description: 'The caller-chosen product id.', example: 'SKU-COD-1' } } },
     responses: {
       200: { description: 'The product, shaped as an element of the list.', schema: productResponse, example: storedCod },
-      404: {
-        description: 'The account has no product with this id (another account’s products are not visible).',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-        example: { type: problemType(404), title: 'Product SKU-9 was not found.', status: 404, traceId: '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00' },
-      },
+      404: problemResponse(404, 'The account has no product with this id (another account’s products are not visible).', 'Product SKU-9 was not found.'),
     },
   }),
 ];
