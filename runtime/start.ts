@@ -112,7 +112,7 @@ class Supervisor {
           worker: this.state.workerAppMetricsUrl,
           workerTemporalSdk: this.state.workerSdkMetricsUrl,
         },
-        temporalUi: temporalUiUrl ?? '(external Temporal: see its own UI)',
+        temporalUi: temporalUiUrl ?? (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)'),
         temporal: temporalAddress,
         database: databaseUrl.replace(/:[^:@/]+@/, ':***@'),
         taskQueue: config.taskQueue,
