@@ -6,7 +6,8 @@ import type { LocationPayload, ProductPayload } from './master-data';
 
 export const EVENT_TYPE_NAMES = ['commission', 'receive', 'ship', 'transform', 'aggregation', 'disaggregation', 'observe', 'decommission'] as const;
 export type EventTypeName = (typeof EVENT_TYPE_NAMES)[number];
-export type EventType = 'Commission' | 'Receive' | 'Ship' | 'Transform' | 'Aggregation' | 'Disaggregation' | 'Observe' | 'Decommission';
+export const EVENT_TYPES = ['Commission', 'Receive', 'Ship', 'Transform', 'Aggregation', 'Disaggregation', 'Observe', 'Decommission'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A product reference: `Details` creates the product when its Id is new to the account. */
 export interface ProductRefPayload {

@@ -1,7 +1,6 @@
+import type { EventType } from '../../domain/events';
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export const EVENT_TYPES = ['Commission', 'Receive', 'Ship', 'Transform', 'Aggregation', 'Disaggregation', 'Observe', 'Decommission'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export class Event extends Model<InferAttributes<Event>, InferCreationAttributes<Event>> {
   declare id: CreationOptional<string>;

@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { client } from '../helpers/http';
 import { sql } from '../helpers/db';
+import { client } from '../helpers/http';
+import { uid } from './events';
 
-/** Batch-style event payloads (DESIGN.md, Events), with products and locations carried inline. */
-export const uid = (prefix: string): string => `${prefix}-${randomBytes(5).toString('hex')}`;
+export { uid };
 
+/**
+ * Batch-style event payloads (DESIGN.md, Events) built from whole location and product payloads, for
+ * tests that need their own names, GLNs and destinations (test/factories/events.ts fixes those).
+ */
 export interface LocationOptions {
   gln?: string;
   connectionType?: 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';

@@ -3,7 +3,7 @@
  * Written to be read: they become the OpenAPI document. Unknown fields are allowed on events, because
  * integrators send the full shapes of SPEC.md (ReadPoint, BizStep, ...) and the payload is stored as sent.
  */
-import { EVENT_TYPE_NAMES } from '../../../domain/events';
+import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../../domain/events';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
@@ -160,7 +160,7 @@ const eventResult = {
   properties: {
     id: { type: 'string', description: 'Service id of the event (its URN is urn:uuid:<id>).' },
     externalEventId: { type: 'string', description: 'The Id sent.' },
-    type: { enum: ['Commission', 'Receive', 'Ship', 'Transform', 'Aggregation', 'Disaggregation', 'Observe', 'Decommission'] },
+    type: { enum: EVENT_TYPES },
     status: { enum: ['Created'] },
     eventDate: { type: 'string', description: 'UTC with a +00:00 offset.', example: '2024-03-01T15:00:00+00:00' },
     productInstances: {
