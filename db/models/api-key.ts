@@ -1,4 +1,5 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import type { Account } from './account';
 
 export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttributes<ApiKey>> {
   declare id: CreationOptional<string>;
@@ -9,6 +10,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   declare label: string | null;
   declare createdAt: CreationOptional<Date>;
   declare revokedAt: Date | null;
+  declare account?: NonAttribute<Account>;
 
   static initModel(sequelize: Sequelize): void {
     ApiKey.init(

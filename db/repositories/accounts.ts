@@ -23,7 +23,8 @@ export async function createApiKey(accountName: string, label: string | null): P
 export async function authenticate(presented: string): Promise<Account | null> {
   const lookup = lookupOf(presented);
   if (!lookup) return null;
-  const apiKey = await ApiKey.findOne({ where: { lookup } });
+  // Every request runs this: key and account in one round trip.
+  const apiKey = await ApiKey.findOne({ where: { lookup }, include: [{ model: Account, as: 'account', required: true }] });
   if (!apiKey || apiKey.revokedAt || !keyMatches(presented, apiKey.keyHash)) return null;
-  return Account.findByPk(apiKey.accountId);
+  return apiKey.account ?? null;
 }
