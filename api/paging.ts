@@ -1,5 +1,6 @@
 /** `PageNumber`/`PageSize` of every paged list, as SPEC.md gives them for GET /Integration/Locations. */
 import type { Middleware } from 'koa';
+import type { PageRequest } from '../db/page';
 import type { AppCustom, AppState } from './context';
 import { rawError } from './errors';
 import { validate } from './middleware/validate';
@@ -41,12 +42,6 @@ export const pageQueryErrorSchema = {
   enum: [PAGE_QUERY_ERROR],
   description: 'A plain JSON string (not a problem body): PageNumber or PageSize is below 1 or not a whole number.',
 } as const;
-
-export interface PageRequest {
-  pageNumber: number;
-  pageSize: number;
-  offset: number;
-}
 
 export function pageOf(query: PageQuery): PageRequest {
   const pageNumber = query.PageNumber === undefined ? 1 : Number(query.PageNumber);

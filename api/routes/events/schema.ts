@@ -186,8 +186,12 @@ const eventResult = {
 
 export const eventsCreatedResponse = {
   type: 'object',
-  required: ['message', 'result'],
-  properties: { message: { type: 'string' }, result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' } },
+  required: ['message', 'batchId', 'result'],
+  properties: {
+    message: { type: 'string' },
+    batchId: { type: 'string', description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).' },
+    result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' },
+  },
 } as const;
 
 export const batchRejectedResponse = {
@@ -208,12 +212,22 @@ export const batchAcceptedResponse = {
   },
 } as const;
 
+/** 503: the batch is stored but its workflow could not be started; the reconciler starts it. */
+export const batchNotStartedResponse = {
+  type: 'object',
+  allOf: [{ $ref: '#/components/schemas/Problem' }],
+  description: 'The batch is stored; its processing starts automatically. Follow statusUrl.',
+  required: ['batchId', 'statusUrl'],
+  properties: { batchId: { type: 'string' }, statusUrl: { type: 'string' } },
+} as const;
+
 export const batchStatusResponse = {
   type: 'object',
   required: ['batchId', 'status', 'submittedAt', 'completedAt', 'result', 'errors'],
   properties: {
     batchId: { type: 'string' },
     status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
+    message: { type: 'string', description: 'What the status means, and what (if anything) the caller should do.' },
     submittedAt: { type: 'string' },
     completedAt: { type: ['string', 'null'] },
     result: { type: ['array', 'null'], items: eventResult, description: 'When Completed: exactly the result of the sync endpoint.' },

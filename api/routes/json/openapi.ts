@@ -1,4 +1,5 @@
 import { operation } from '../../openapi/operation';
+import { notStarted, stillRunning } from '../events/openapi';
 import { batchRejectedResponse } from '../events/schema';
 import { commissionResponse, jsonEventsBody, transformResponse } from './schema';
 
@@ -108,6 +109,8 @@ export const jsonOperations = [
           errors: [{ index: 0, eventId: 'ERP-COMM-1001', code: 'DuplicateEventId', field: 'ExternalEventId', message: 'An event with id ERP-COMM-1001 already exists in this account.' }],
         },
       },
+      202: stillRunning,
+      503: notStarted,
     },
   }),
 ];
