@@ -17,7 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     attachDocuments: withHeartbeat(attachDocuments(deps)),
     recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
     commitLedger: withHeartbeat(commitLedger(deps)),
-    startStrandedBatches: startStrandedBatches(deps),
+    startStrandedBatches: withHeartbeat(startStrandedBatches(deps)),
   };
 }
 
