@@ -105,7 +105,7 @@ describe('errors at the edge', () => {
 
   it('malformed JSON is a 400 with a message, not a 500', async () => {
     const account = await createAccount();
-    const response = await request('POST', '/Integration/Account', {
+    const response = await request('POST', '/Integration/Locations', {
       key: account.key,
       body: '{"Locations": [',
       headers: { 'Content-Type': 'application/json' },

@@ -47,7 +47,7 @@ const commission = {
 };
 
 const description = [
-  'Events named by URNs (SPEC.md "Event: URN-based shape"), run through the same pipeline as POST /Integration/Events and answered when it is done.',
+  'Events named by URNs (the URN-based event shape), run through the same pipeline as POST /Integration/Events and answered when it is done.',
   'Every URN (Location, TradePartner, ParentProduct) the account knows, by URN or by an external id equal to it, is reused and reported `Skipped`; a new one is created from the inline fields, keeps the URN sent, and is reported `Created`.',
   'UOM: quantities are in the product’s SimpleUnitOfMeasurement; a unit code must be that unit, a number is ignored.',
   'BizStep and Disposition: a GS1 CBV 2.0 value or a custom URN.',
