@@ -26,11 +26,12 @@ export class KeptService<T extends RunningService> {
   private delayMs: number;
   private timer: NodeJS.Timeout | undefined;
   private attempt: Promise<void> | undefined;
+  private readonly aborted = new AbortController();
 
   private constructor(
     private readonly name: string,
     private readonly logger: Logger,
-    private readonly startService: () => Promise<T>,
+    private readonly startService: (signal: AbortSignal) => Promise<T>,
     private readonly onRestart: (service: T) => void,
     private readonly backoff: Backoff,
     public current: T,
@@ -42,11 +43,12 @@ export class KeptService<T extends RunningService> {
   static async start<T extends RunningService>(options: {
     name: string;
     logger: Logger;
-    start: () => Promise<T>;
+    /** Gives up, stopping what it started, when the signal aborts: a stop must not wait for a slow start. */
+    start: (signal: AbortSignal) => Promise<T>;
     onRestart: (service: T) => void;
     backoff?: Backoff;
   }): Promise<KeptService<T>> {
-    const first = await options.start();
+    const first = await options.start(new AbortController().signal);
     return new KeptService(options.name, options.logger, options.start, options.onRestart, options.backoff ?? DEFAULT_BACKOFF, first);
   }
 
@@ -75,7 +77,7 @@ export class KeptService<T extends RunningService> {
     if (this.stopping) return;
     let service: T;
     try {
-      service = await this.startService();
+      service = await this.startService(this.aborted.signal);
     } catch (error) {
       this.logger.warn({ service: this.name, attempt, err: error }, `${this.name} restart attempt ${attempt} failed`);
       if (!this.stopping) this.schedule(attempt + 1, downSince);
@@ -95,6 +97,7 @@ export class KeptService<T extends RunningService> {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
+    this.aborted.abort();
     await this.attempt;
     await this.current.stop();
   }

@@ -25,6 +25,8 @@ export interface EmbeddedPostgresOptions {
   durable?: boolean;
   /** A restart: the cluster must be there already; an empty new one would hide the loss of the data. */
   existing?: boolean;
+  /** Gives up waiting for the server (and stops it) when this aborts. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -237,6 +239,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   try {
     await waitFor(`PostgreSQL on port ${port}`, 30_000, async () => {
+      options.signal?.throwIfAborted();
       if (spawnError) throw new Error(`PostgreSQL could not be started (${spawnError.message})`);
       if (hasExited(child)) throw new Error(`PostgreSQL exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
       const probe = new Client({ connectionString: localUrl(port, 'postgres') });

@@ -49,8 +49,9 @@ class Supervisor {
       const pg = await KeptService.start({
         name: 'PostgreSQL',
         logger: this.logger,
-        start: async () => {
+        start: async (signal) => {
           const started = await startEmbeddedPostgres({
+            signal,
             dataDir: path.join(this.dataDir, 'pg'),
             port: port ?? (Number(process.env.EMBEDDED_PG_PORT) || undefined),
             logger: this.logger,
@@ -76,8 +77,9 @@ class Supervisor {
       const temporal = await KeptService.start({
         name: 'Temporal',
         logger: this.logger,
-        start: async () => {
+        start: async (signal) => {
           const started = await startTemporalDevServer({
+            signal,
             cliPath: config.temporalCliPath,
             dbFile: path.join(this.dataDir, 'temporal.db'),
             port,

@@ -53,6 +53,8 @@ export interface DevServerOptions {
   /** Web UI port; no UI when null. */
   uiPort: number | null;
   namespace: string;
+  /** Gives up waiting for the server (and stops it) when this aborts. */
+  signal?: AbortSignal;
 }
 
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -82,6 +84,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 
   try {
     await waitFor(`Temporal dev server on ${address}`, 60_000, async () => {
+      options.signal?.throwIfAborted();
       if (spawnError) throw new Error(`temporal server start-dev could not be started (${spawnError.message})`);
       if (hasExited(child)) throw new Error(`temporal server start-dev exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
       try {
