@@ -152,7 +152,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** The port of a server already running on this data directory, if any. */
-export function runningPostgresPort(dataDir: string): number | undefined {
+function runningPostgresPort(dataDir: string): number | undefined {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return undefined;
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
