@@ -7,6 +7,8 @@ import { enableProcessMetrics } from '../runtime/metrics';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
 
+const SHUTDOWN_GRACE_MS = 3000;
+
 /** The API role alone (`npm run api`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
   const config = requireServices(loadConfig());
@@ -31,7 +33,16 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'API shutting down');
-    await new Promise((resolve) => server.close(resolve));
+    const closed = new Promise((resolve) => server.close(resolve));
+    // Keep-alive connections would otherwise hold close() for keepAliveTimeout (65 s), and an open
+    // request (a sync batch, a slow upload) for as long as it takes: a stop must not wait on clients.
+    server.closeIdleConnections();
+    const force = setTimeout(() => {
+      logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'closing the connections still open after the grace period');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    await closed;
+    clearTimeout(force);
     await temporal.connection.close();
     await sequelize.close();
     process.exit(0);
