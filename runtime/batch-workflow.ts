@@ -4,12 +4,10 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
-
-const ACCOUNT_NAME = defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD);
-const BATCH_ID = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
+import { ACCOUNT_NAME, BATCH_ID } from './search-attributes';
 
 /**
  * Starts processEventBatch under `workflowId`, or attaches to the run that already has that id: a

@@ -7,6 +7,7 @@ import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
+import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, 20);
   await migrateUp(sequelize, config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  await ensureSearchAttributes(connection, config.temporalNamespace, logger);
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
