@@ -36,17 +36,12 @@ export function cliTypeName(type: SearchAttributeType): string {
 }
 
 /**
- * The command an operator runs to register `keys` on `namespace`. The CLI takes one `--type` for all the
- * `--name`s of a call, so there is one call per type.
+ * The command an operator runs to register `keys` on `namespace`. One `--type` per `--name`, in pairs:
+ * the CLI zips the two lists, and silently skips a name that has no type of its own.
  */
 export function createSearchAttributesCommand(namespace: string, keys: readonly SearchAttributeKey[] = SEARCH_ATTRIBUTES): string {
-  const byType = new Map<SearchAttributeType, string[]>();
-  for (const key of keys) byType.set(key.type, [...(byType.get(key.type) ?? []), key.name]);
-  return [...byType]
-    .map(([type, names]) =>
-      ['temporal operator search-attribute create', `--namespace ${namespace}`, ...names.map((name) => `--name ${name}`), `--type ${cliTypeName(type)}`].join(' '),
-    )
-    .join(' && ');
+  const pairs = keys.map((key) => `--name ${key.name} --type ${cliTypeName(key.type)}`);
+  return ['temporal operator search-attribute create', `--namespace ${namespace}`, ...pairs].join(' ');
 }
 
 /** What a client Connection and the worker's NativeConnection both offer. */

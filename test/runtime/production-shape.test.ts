@@ -239,7 +239,7 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
     const roles = [startRole('api', env), startRole('worker', env)];
     const command = createSearchAttributesCommand(REFUSED_NAMESPACE);
     expect(command).toBe(
-      `temporal operator search-attribute create --namespace ${REFUSED_NAMESPACE} --name AccountName --name BatchId --name RetryOf --type Keyword`,
+      `temporal operator search-attribute create --namespace ${REFUSED_NAMESPACE} --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword`,
     );
 
     for (const role of roles) {
@@ -258,8 +258,11 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
 });
 
 describe('createSearchAttributesCommand', () => {
-  it('names every attribute, one CLI call per type (the CLI takes one --type per call)', () => {
+  // `--name A --name B --type Keyword` registers A alone (temporal CLI 1.9): every name needs its type.
+  it('names every attribute with its own --type', () => {
     expect(createSearchAttributesCommand('prod', [RETRY_OF])).toBe('temporal operator search-attribute create --namespace prod --name RetryOf --type Keyword');
-    expect(createSearchAttributesCommand('ns')).toBe('temporal operator search-attribute create --namespace ns --name AccountName --name BatchId --name RetryOf --type Keyword');
+    expect(createSearchAttributesCommand('ns')).toBe(
+      'temporal operator search-attribute create --namespace ns --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword',
+    );
   });
 });
