@@ -265,4 +265,8 @@ describe('createSearchAttributesCommand', () => {
       'temporal operator search-attribute create --namespace ns --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword',
     );
   });
+
+  it('is the one README.md gives operators', () => {
+    expect(fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8')).toContain(createSearchAttributesCommand('default'));
+  });
 });
