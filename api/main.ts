@@ -4,6 +4,7 @@ import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics } from '../runtime/metrics';
+import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, 20);
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+  await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
   const app = createApp({ config, sequelize, temporal, logger });
 
   const server: Server = await new Promise((resolve) => {

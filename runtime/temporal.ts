@@ -4,9 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { hasExited, stopChild } from './child-process';
 import { freePort, waitFor } from './net';
-
-/** Search attributes the pipeline sets on every batch workflow, so operators can filter in the UI. */
-export const SEARCH_ATTRIBUTES = { AccountName: 'Keyword', BatchId: 'Keyword' } as const;
+import { cliTypeName, SEARCH_ATTRIBUTES } from './search-attributes';
 
 export class MissingTemporalCliError extends Error {
   constructor(looked: string) {
@@ -68,7 +66,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   }
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
 
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let spawnError: Error | undefined;

@@ -8,6 +8,7 @@ import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
 import { ensureReconcileSchedule } from '../runtime/reconciler';
+import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     let connection: NativeConnection | undefined;
     try {
       connection = await NativeConnection.connect({ address: config.temporalAddress });
+      await ensureSearchAttributes(connection, config.temporalNamespace, logger);
       const worker = await Worker.create({
         connection,
         namespace: config.temporalNamespace,
