@@ -1,4 +1,5 @@
 import { accountOperations } from '../routes/account/openapi';
+import { batchesOperations } from '../routes/batches/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
 import { eventDetailsOperations } from '../routes/event-details/openapi';
@@ -27,6 +28,7 @@ export const operations: readonly OperationSpec[] = [
   ...productsOperations,
   ...documentsOperations,
   ...eventsOperations,
+  ...batchesOperations,
   ...ledgerOperations,
   ...jsonOperations,
   ...inventoryOperations,

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppCustom, AppState } from '../context';
 import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
+import { batchesRouter } from './batches';
 import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
 import { eventDetailsRouter } from './event-details';
@@ -28,6 +29,7 @@ export function routes(): Router<AppState, AppCustom> {
     productsRouter(),
     documentsRouter(),
     eventsRouter(),
+    batchesRouter(),
     jsonRouter(),
     ledgerRouter(),
     inventoryRouter(),

@@ -52,11 +52,11 @@ const START_TIMEOUT_MS = 10_000;
  * batch stays stored and `Accepted`: the reconciler starts it (runtime/reconciler.ts), and the caller
  * gets its id with a 503.
  */
-export async function startBatch(ctx: APIContext, batch: Batch): Promise<WorkflowHandle<typeof processEventBatch>> {
+export async function startBatch(ctx: APIContext, batch: Batch, accountName = ctx.state.account.name): Promise<WorkflowHandle<typeof processEventBatch>> {
   const { temporal, config, logger } = ctx.deps;
   try {
     // Bounded: a Temporal that hangs must not hold the request; the reconciler starts the batch later.
-    return await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, ctx.state.account.name)));
+    return await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, accountName)));
   } catch (error) {
     logger.error({ err: error, requestId: ctx.state.requestId, batchId: batch.id }, 'could not start the batch workflow; the reconciler will');
     throw problem(
