@@ -12,6 +12,7 @@ import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import { productsOperations } from '../routes/products/openapi';
+import { supportOperations } from '../routes/support/openapi';
 import type { OperationSpec } from './operation';
 
 /**
@@ -22,6 +23,7 @@ export const operations: readonly OperationSpec[] = [
   ...healthOperations,
   ...openApiOperations,
   ...docsOperations,
+  ...supportOperations,
   ...metricsOperations,
   ...accountOperations,
   ...locationsOperations,

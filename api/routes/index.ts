@@ -15,11 +15,12 @@ import { locationsRouter } from './locations';
 import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
+import { supportRouter } from './support';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [healthRouter(), openApiRouter(), docsRouter(), metricsRouter()]) router.use(open.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
