@@ -29,6 +29,7 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margi
 ol.errors li { margin-bottom: 6px; }
 form.sign-in { display: flex; gap: 8px; } input[type=password] { width: 28em; padding: 4px 6px; }
 button.action { padding: 5px 12px; cursor: pointer; }
+section + section { margin-top: 16px; }
 [hidden] { display: none !important; }
 `;
 
