@@ -124,7 +124,8 @@ export async function listBatches(scope: BatchScope, filter: BatchFilter, page: 
   if (filter.accountName !== undefined) {
     const account = await Account.findOne({ where: { name: filter.accountName } });
     // An unknown account has no batches; saying so is not an error.
-    where.accountId = account?.id ?? '00000000-0000-0000-0000-000000000000';
+    if (!account) return { total: 0, views: [] };
+    where.accountId = account.id;
   }
   const { count, rows } = await Batch.findAndCountAll({
     where: scoped(scope, where),

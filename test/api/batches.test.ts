@@ -81,6 +81,7 @@ describe('/Integration/Batches', () => {
     for (const [query, field] of [
       ['Status=Broken', 'Status'],
       ['Since=yesterday', 'Since'],
+      ['Since=2016-12-31T23:59:60Z', 'Since'],
       ['PageSize=0', 'PageSize'],
       ['Colour=red', 'Colour'],
     ]) {

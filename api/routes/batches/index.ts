@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { createRetry, findBatch, listBatches, RetryRefused, type BatchScope, type BatchView } from '../../../db/repositories/batches';
 import type { BatchStatus } from '../../../db/models';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem, notFound } from '../../errors';
+import { notFound, problem, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, type PageQuery } from '../../paging';
 import { startBatch } from '../events/batch';
@@ -44,9 +44,12 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const query = inputOf<ListQuery>(ctx);
     const page = pageOf(query);
     const scope = scopeOf(ctx);
+    const since = query.Since === undefined ? undefined : new Date(query.Since);
+    // RFC 3339 allows a leap second (23:59:60), which JavaScript's Date cannot hold.
+    if (since && Number.isNaN(since.getTime())) throw validationProblem({ Since: [`Since ${query.Since} is not a time this service can compare with.`] });
     const filter = {
       status: query.Status,
-      since: query.Since ? new Date(query.Since) : undefined,
+      since,
       // An account key's own account is its scope already; naming another finds nothing.
       accountName: query.Account,
     };
