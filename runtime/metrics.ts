@@ -102,10 +102,13 @@ export function enableProcessMetrics(role: 'api' | 'worker'): void {
  * stuck in Accepted/Running.
  */
 export function registerBatchGauges(read: () => Promise<BatchHealth>): void {
-  // One read serves both gauges of a scrape.
-  let pending: Promise<BatchHealth> | undefined;
-  const once = (): Promise<BatchHealth> => {
-    pending ??= read().finally(() => setImmediate(() => (pending = undefined)));
+  // One read serves both gauges of a scrape. A database that does not answer must not fail the whole
+  // scrape (the HTTP metrics would go with it): the failed gauge is then empty and the age NaN, unknown.
+  let pending: Promise<BatchHealth | null> | undefined;
+  const once = (): Promise<BatchHealth | null> => {
+    pending ??= read()
+      .catch(() => null)
+      .finally(() => setImmediate(() => (pending = undefined)));
     return pending;
   };
   new Gauge({
@@ -115,7 +118,7 @@ export function registerBatchGauges(read: () => Promise<BatchHealth>): void {
     registers: [registry],
     async collect() {
       this.reset();
-      for (const { account, code, count } of (await once()).failed) this.set({ account, code }, count);
+      for (const { account, code, count } of (await once())?.failed ?? []) this.set({ account, code }, count);
     },
   });
   new Gauge({
@@ -123,7 +126,8 @@ export function registerBatchGauges(read: () => Promise<BatchHealth>): void {
     help: 'Age of the oldest batch still Accepted or Running (0 when none): a batch this old is stuck.',
     registers: [registry],
     async collect() {
-      this.set((await once()).oldestPendingSeconds);
+      const health = await once();
+      this.set(health ? health.oldestPendingSeconds : Number.NaN);
     },
   });
 }
