@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { BatchStatus } from '../db/models';
+import type { Batch, BatchStatus } from '../db/models';
 import { createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
 import { batchStartOf, rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
 import { loadConfig } from '../runtime/config';
@@ -77,7 +77,7 @@ run(async () => {
       case 'retry': {
         const original = await findOne(id);
         const config = loadConfig();
-        let batch;
+        let batch: Batch;
         try {
           batch = await createRetry(original.batch.id, null);
         } catch (error) {

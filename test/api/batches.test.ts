@@ -140,6 +140,17 @@ describe('/Integration/Batches', () => {
     expect(again.body.title).toContain('already retried successfully');
   });
 
+  it('two retries sent at once make one new batch; the other is refused while it is under way', async () => {
+    const { batchId } = await failedShip(acme);
+    const answers = await Promise.all([0, 1].map(() => client(acme.key).post(`/Integration/Batches/${batchId}/retry`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    const accepted = answers.find((a) => a.status === 202)!;
+    // The second request waited for the first's lock on the original, then found its retry still under way.
+    expect(refused.body.retriedBy).toEqual({ batchId: accepted.body.batchId, status: expect.stringMatching(/^(Accepted|Running)$/) });
+    await settle(acme.key, accepted.body.statusUrl);
+  });
+
   it('refuses with 409 to retry a batch that did not fail', async () => {
     const lot = uid('LOT');
     const created = await commissionOf(acme, lot);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { createRetry, findBatch, listBatches, RetryRefused, type BatchScope, type BatchView } from '../../../db/repositories/batches';
-import type { BatchStatus } from '../../../db/models';
+import type { Batch, BatchStatus } from '../../../db/models';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
@@ -72,7 +72,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
 
   router.post('/Integration/Batches/:id/retry', async (ctx) => {
     const original = await batchOf(ctx);
-    let retry;
+    let retry: Batch;
     try {
       retry = await createRetry(original.batch.id, ctx.state.requestId);
     } catch (error) {
