@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { BatchMode } from '../db/models';
 import { queryOf } from '../db/sql';
 import { batchStartOf, startBatchWorkflow } from '../runtime/batch-workflow';
 import type { ReconcileBatchesInput, ReconcileBatchesResult } from '../workflows/contracts';
@@ -13,6 +14,8 @@ interface StrandedBatch {
   workflow_id: string;
   event_count: number;
   request_id: string | null;
+  mode: BatchMode;
+  retry_of: string | null;
 }
 
 /** Per run at most this many, oldest first: a backlog is worked off over the next runs. */
@@ -28,7 +31,7 @@ export function startStrandedBatches(deps: ActivityDeps) {
   const record = recordBatchStatus(deps);
   return async ({ olderThanSeconds }: ReconcileBatchesInput): Promise<ReconcileBatchesResult> => {
     const stranded = await queryOf(deps.sequelize)<StrandedBatch>(
-      `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id
+      `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id, b.mode, b.retry_of
          FROM batches b JOIN accounts a ON a.id = b.account_id
         WHERE b.status = 'Accepted' AND b.submitted_at < now() - make_interval(secs => $1)
         ORDER BY b.seq
@@ -38,7 +41,7 @@ export function startStrandedBatches(deps: ActivityDeps) {
     const { client, info } = Context.current();
     const result: ReconcileBatchesResult = { started: [], closed: [] };
     for (const row of stranded) {
-      const batch = { id: row.id, accountId: row.account_id, workflowId: row.workflow_id, eventCount: row.event_count, requestId: row.request_id };
+      const batch = { id: row.id, accountId: row.account_id, workflowId: row.workflow_id, eventCount: row.event_count, requestId: row.request_id, mode: row.mode, retryOf: row.retry_of };
       const handle = await startBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
       const { status } = await handle.describe();
       const log = activityLogger(deps.logger, { batchId: row.id, account: row.account_name });

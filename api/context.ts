@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { RouterContext } from '@koa/router';
 import type { Sequelize } from 'sequelize';
 import type { Account } from '../db/models';
+import type { Caller } from '../db/repositories/accounts';
 import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
 
@@ -17,6 +18,8 @@ export interface AppState {
   requestId: string;
   /** Set by the authenticate middleware on every route that needs a key. */
   account: Account;
+  /** Set with account: the key's id and role (a support key reaches every account's batches). */
+  caller: Caller;
   /** Set by the validate middleware; read it with inputOf<T>(ctx). */
   input: unknown;
   /** Set by the event endpoints once the batch is stored: the request's log line names it. */

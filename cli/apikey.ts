@@ -1,17 +1,19 @@
 import { parseArgs } from 'node:util';
-import { Account, ApiKey } from '../db/models';
+import { Account, API_KEY_ROLES, ApiKey, type ApiKeyRole } from '../db/models';
 import { createApiKey } from '../db/repositories/accounts';
 import { run, withDatabase } from './database';
 
 const USAGE = `usage:
   npm run --silent apikey -- create --account NAME [--label LABEL]   prints the new key alone on stdout
+  npm run --silent apikey -- create --role support [--account NAME] [--label LABEL]
+                                    a support key: sees and retries every account's batches (account 'support' unless named)
   npm run --silent apikey -- list [--account NAME]
   npm run --silent apikey -- revoke KEY_ID`;
 
 run(async () => {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { account: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { account: { type: 'string' }, label: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
@@ -21,8 +23,11 @@ run(async () => {
   await withDatabase(async () => {
     switch (command) {
       case 'create': {
-        if (!values.account) throw new Error(`--account is required.\n${USAGE}`);
-        const { key } = await createApiKey(values.account, values.label ?? null);
+        const role = (values.role ?? 'account') as ApiKeyRole;
+        if (!API_KEY_ROLES.includes(role)) throw new Error(`--role must be one of ${API_KEY_ROLES.join(', ')}.\n${USAGE}`);
+        const accountName = values.account ?? (role === 'support' ? 'support' : undefined);
+        if (!accountName) throw new Error(`--account is required.\n${USAGE}`);
+        const { key } = await createApiKey(accountName, values.label ?? null, role);
         process.stdout.write(`${key}\n`);
         return;
       }
@@ -33,7 +38,7 @@ run(async () => {
         const names = new Map((await Account.findAll()).map((a) => [a.id, a.name]));
         for (const key of keys) {
           console.log(
-            [key.id, names.get(key.accountId), key.label ?? '-', key.createdAt.toISOString(), key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'].join('\t'),
+            [key.id, names.get(key.accountId), key.label ?? '-', key.createdAt.toISOString(), key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active', key.role].join('\t'),
           );
         }
         return;

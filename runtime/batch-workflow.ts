@@ -5,24 +5,39 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import type { Batch } from '../db/models';
+import type { Batch, BatchMode } from '../db/models';
 import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
-import { ACCOUNT_NAME, BATCH_ID } from './search-attributes';
+import { ACCOUNT_NAME, BATCH_ID, RETRY_OF } from './search-attributes';
 
 /** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
 export interface BatchStart {
   workflowId: string;
   input: ProcessEventBatchInput;
   eventCount: number;
+  mode: BatchMode;
+  /** The batch a retry runs again: set as the RetryOf search attribute and named in the summary. */
+  retryOf: string | null;
 }
 
 /** What starting a batch's workflow takes, from its row and its account's name. */
-export const batchStartOf = (batch: Pick<Batch, 'id' | 'accountId' | 'workflowId' | 'eventCount' | 'requestId'>, accountName: string): BatchStart => ({
+export const batchStartOf = (
+  batch: Pick<Batch, 'id' | 'accountId' | 'workflowId' | 'eventCount' | 'requestId' | 'mode' | 'retryOf'>,
+  accountName: string,
+): BatchStart => ({
   workflowId: batch.workflowId,
   eventCount: batch.eventCount,
+  mode: batch.mode,
+  retryOf: batch.retryOf,
   input: { batchId: batch.id, accountId: batch.accountId, accountName, requestId: batch.requestId },
 });
+
+/**
+ * The line the Temporal UI shows for the workflow in its list, so an operator reads account, mode and
+ * size without opening it: "ACME · sync · 500 events", "ACME · retry · 3 events · retry of <id>".
+ */
+export const batchSummaryOf = (start: BatchStart): string =>
+  [start.input.accountName, start.mode, `${start.eventCount} event${start.eventCount === 1 ? '' : 's'}`, ...(start.retryOf ? [`retry of ${start.retryOf}`] : [])].join(' · ');
 
 /**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
@@ -31,7 +46,7 @@ export const batchStartOf = (batch: Pick<Batch, 'id' | 'accountId' | 'workflowId
  * `batch retry` all start batches here.
  */
 export async function startBatchWorkflow(client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> {
-  const { workflowId, input, eventCount } = start;
+  const { workflowId, input, eventCount, retryOf } = start;
   try {
     return await client.workflow.start<typeof processEventBatch>('processEventBatch', {
       taskQueue,
@@ -42,8 +57,10 @@ export async function startBatchWorkflow(client: Client, taskQueue: string, star
       typedSearchAttributes: [
         { key: ACCOUNT_NAME, value: input.accountName },
         { key: BATCH_ID, value: input.batchId },
+        ...(retryOf ? [{ key: RETRY_OF, value: retryOf }] : []),
       ],
-      memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: eventCount, requestId: input.requestId },
+      memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: eventCount, requestId: input.requestId, retryOf },
+      staticSummary: batchSummaryOf(start),
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof processEventBatch>(workflowId);

@@ -21,6 +21,8 @@ export interface Config {
   temporalCliPath: string | undefined;
   temporalPort: number;
   temporalUiPort: number;
+  /** The Temporal UI operators use (TEMPORAL_UI_URL, or the dev server's that `npm start` runs): batches link to their workflow there. */
+  temporalUiUrl: string | undefined;
   taskQueue: string;
   dataDir: string;
   urnDomain: string;
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalCliPath: nonEmpty(env.TEMPORAL_CLI_PATH),
     temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
     temporalUiPort: integer('TEMPORAL_UI_PORT', env.TEMPORAL_UI_PORT, 8233),
+    temporalUiUrl: nonEmpty(env.TEMPORAL_UI_URL?.replace(/\/+$/, '')),
     taskQueue: env.TASK_QUEUE || TASK_QUEUE,
     dataDir: path.resolve(PROJECT_ROOT, env.DATA_DIR || '.data'),
     urnDomain: env.URN_DOMAIN || 'traceability.local',

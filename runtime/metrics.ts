@@ -1,14 +1,17 @@
 import http from 'node:http';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { BatchHealth } from '../db/queries/batch-health';
 
 /**
  * The service's own Prometheus metrics. Each process (API, worker) has its own copy of this registry
- * and fills in the metrics of its role: HTTP in the API, the pipeline in the worker's activities.
+ * and registers the metrics of its role only (enableProcessMetrics): HTTP in the API, the pipeline in
+ * the worker's activities; a metric the process never moves would read as a misleading 0.
  * Names carry the `traceability_` prefix so they sit apart from the Temporal SDK's own metrics.
  */
 export const registry = new Registry();
 
-const registers = [registry];
+// Registered by role in enableProcessMetrics, not on creation.
+const registers: Registry[] = [];
 
 /** Labels: route is the router's template (`/Integration/Locations/:id`), never the raw URL. */
 export const httpRequests = new Counter({
@@ -23,6 +26,14 @@ export const httpRequestDuration = new Histogram({
   help: 'Time from receiving a request to answering it, by method, route template and status.',
   labelNames: ['method', 'route', 'status'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers,
+});
+
+/** Schema errors (and other refusals) of event requests: nothing was stored, no batch exists to look at. */
+export const batchRequestsRefused = new Counter({
+  name: 'traceability_batch_requests_refused_total',
+  help: 'Event requests refused before they became batches (schema or value errors), by route template and error code.',
+  labelNames: ['route', 'code'] as const,
   registers,
 });
 
@@ -67,13 +78,58 @@ export const activityDuration = new Histogram({
   registers,
 });
 
+const ROLE_METRICS: Record<'api' | 'worker', readonly Metric[]> = {
+  api: [httpRequests, httpRequestDuration, batchRequestsRefused],
+  worker: [batchesStarted, batchesCompleted, batchesFailed, eventsPersisted, inventoryRejections, activityDuration],
+};
+
 let processMetrics = false;
 
-/** CPU, memory, event-loop lag of this process; called by the entry points, not on import, so tests stay quiet. */
-export function enableProcessMetrics(): void {
+/**
+ * The metrics of this process's role, and its CPU, memory, event-loop lag; called by the entry points,
+ * not on import, so tests stay quiet.
+ */
+export function enableProcessMetrics(role: 'api' | 'worker'): void {
   if (processMetrics) return;
   processMetrics = true;
+  for (const metric of ROLE_METRICS[role]) registry.registerMetric(metric);
   collectDefaultMetrics({ register: registry, prefix: 'traceability_' });
+}
+
+/**
+ * Gauges of the batches table, computed when Prometheus scrapes (so every API process answers the same,
+ * and nothing goes stale between scrapes): alerts fire on failures that nobody retried, and on a batch
+ * stuck in Accepted/Running.
+ */
+export function registerBatchGauges(read: () => Promise<BatchHealth>): void {
+  // One read serves both gauges of a scrape. A database that does not answer must not fail the whole
+  // scrape (the HTTP metrics would go with it): the failed gauge is then empty and the age NaN, unknown.
+  let pending: Promise<BatchHealth | null> | undefined;
+  const once = (): Promise<BatchHealth | null> => {
+    pending ??= read()
+      .catch(() => null)
+      .finally(() => setImmediate(() => (pending = undefined)));
+    return pending;
+  };
+  new Gauge({
+    name: 'traceability_batches_failed_open',
+    help: 'Batches that failed in the last 24 hours and are neither retried nor replaced by a completed retry, by account and first error code.',
+    labelNames: ['account', 'code'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { account, code, count } of (await once())?.failed ?? []) this.set({ account, code }, count);
+    },
+  });
+  new Gauge({
+    name: 'traceability_batches_oldest_pending_age_seconds',
+    help: 'Age of the oldest batch still Accepted or Running (0 when none): a batch this old is stuck.',
+    registers: [registry],
+    async collect() {
+      const health = await once();
+      this.set(health ? health.oldestPendingSeconds : Number.NaN);
+    },
+  });
 }
 
 /** A bare HTTP server for a process that has no Koa app (the worker): GET /metrics, nothing else. */

@@ -70,7 +70,7 @@ class Supervisor {
     }
 
     let temporalAddress = config.temporalAddress;
-    let temporalUiUrl: string | null = null;
+    let temporalUiUrl: string | null = config.temporalUiUrl ?? null;
     let temporalPid: number | null = null;
     if (!temporalAddress) {
       let port = config.temporalPort;
@@ -113,6 +113,8 @@ class Supervisor {
       WORKFLOW_BUNDLE_PATH: bundle,
       WORKER_METRICS_PORT: String(workerMetricsPort),
       WORKER_APP_METRICS_PORT: String(workerAppMetricsPort),
+      // The API links each batch to its workflow in this UI.
+      ...(temporalUiUrl ? { TEMPORAL_UI_URL: temporalUiUrl } : {}),
     };
 
     this.state = {

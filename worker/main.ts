@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     }),
   });
 
-  enableProcessMetrics();
+  enableProcessMetrics('worker');
   const metricsServer = await serveMetrics(config.workerAppMetricsPort);
   const appMetricsPort = portOf(metricsServer);
 

@@ -8,9 +8,10 @@ export function authenticate(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const presented = ctx.get('X-API-KEY').trim();
     if (!presented) throw validationProblem({ 'X-API-KEY': ['The apiKey field is required.'] });
-    const account = await findAccount(presented);
-    if (!account) throw problem(401, 'The API key is not valid.');
-    ctx.state.account = account;
+    const caller = await findAccount(presented);
+    if (!caller) throw problem(401, 'The API key is not valid.');
+    ctx.state.account = caller.account;
+    ctx.state.caller = caller;
     await next();
   };
 }

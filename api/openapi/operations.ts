@@ -1,4 +1,5 @@
 import { accountOperations } from '../routes/account/openapi';
+import { batchesOperations } from '../routes/batches/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
 import { eventDetailsOperations } from '../routes/event-details/openapi';
@@ -11,6 +12,7 @@ import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import { productsOperations } from '../routes/products/openapi';
+import { supportOperations } from '../routes/support/openapi';
 import type { OperationSpec } from './operation';
 
 /**
@@ -21,12 +23,14 @@ export const operations: readonly OperationSpec[] = [
   ...healthOperations,
   ...openApiOperations,
   ...docsOperations,
+  ...supportOperations,
   ...metricsOperations,
   ...accountOperations,
   ...locationsOperations,
   ...productsOperations,
   ...documentsOperations,
   ...eventsOperations,
+  ...batchesOperations,
   ...ledgerOperations,
   ...jsonOperations,
   ...inventoryOperations,

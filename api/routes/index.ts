@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppCustom, AppState } from '../context';
 import { authenticate } from '../middleware/authenticate';
 import { accountRouter } from './account';
+import { batchesRouter } from './batches';
 import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
 import { eventDetailsRouter } from './event-details';
@@ -14,11 +15,12 @@ import { locationsRouter } from './locations';
 import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
+import { supportRouter } from './support';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [healthRouter(), openApiRouter(), docsRouter(), metricsRouter()]) router.use(open.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
@@ -28,6 +30,7 @@ export function routes(): Router<AppState, AppCustom> {
     productsRouter(),
     documentsRouter(),
     eventsRouter(),
+    batchesRouter(),
     jsonRouter(),
     ledgerRouter(),
     inventoryRouter(),

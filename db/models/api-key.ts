@@ -1,6 +1,10 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Account } from './account';
 
+/** 'support' keys see and retry every account's batches; a key is 'account' unless created otherwise. */
+export type ApiKeyRole = 'account' | 'support';
+export const API_KEY_ROLES: readonly ApiKeyRole[] = ['account', 'support'];
+
 export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttributes<ApiKey>> {
   declare id: CreationOptional<string>;
   declare accountId: string;
@@ -8,6 +12,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   declare lookup: string;
   declare keyHash: Buffer;
   declare label: string | null;
+  declare role: CreationOptional<ApiKeyRole>;
   declare createdAt: CreationOptional<Date>;
   declare revokedAt: Date | null;
   declare account?: NonAttribute<Account>;
@@ -20,6 +25,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
         lookup: { type: DataTypes.TEXT, allowNull: false, unique: true },
         keyHash: { type: DataTypes.BLOB, allowNull: false, field: 'key_hash' },
         label: { type: DataTypes.TEXT, allowNull: true },
+        role: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'account' },
         createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
         revokedAt: { type: DataTypes.DATE, allowNull: true, field: 'revoked_at' },
       },

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { generateKey, keyMatches, lookupOf } from '../../domain/api-key';
-import { Account, ApiKey } from '../models';
+import { Account, ApiKey, type ApiKeyRole } from '../models';
 
 export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
@@ -12,19 +12,30 @@ export async function findOrCreateAccount(name: string, transaction?: Transactio
   return account;
 }
 
-export async function createApiKey(accountName: string, label: string | null): Promise<{ key: string; apiKey: ApiKey; account: Account }> {
+export async function createApiKey(
+  accountName: string,
+  label: string | null,
+  role: ApiKeyRole = 'account',
+): Promise<{ key: string; apiKey: ApiKey; account: Account }> {
   const account = await findOrCreateAccount(accountName);
   const generated = generateKey();
-  const apiKey = await ApiKey.create({ accountId: account.id, lookup: generated.lookup, keyHash: generated.hash, label, revokedAt: null });
+  const apiKey = await ApiKey.create({ accountId: account.id, lookup: generated.lookup, keyHash: generated.hash, label, role, revokedAt: null });
   return { key: generated.key, apiKey, account };
 }
 
-/** The account a presented key belongs to, or null when the key is unknown, malformed or revoked. */
-export async function authenticate(presented: string): Promise<Account | null> {
+/** Who is calling: the key's account, and the key itself (its id names the caller in logs; its role what it may do). */
+export interface Caller {
+  account: Account;
+  keyId: string;
+  role: ApiKeyRole;
+}
+
+/** The caller a presented key stands for, or null when the key is unknown, malformed or revoked. */
+export async function authenticate(presented: string): Promise<Caller | null> {
   const lookup = lookupOf(presented);
   if (!lookup) return null;
   // Every request runs this: key and account in one round trip.
   const apiKey = await ApiKey.findOne({ where: { lookup }, include: [{ model: Account, as: 'account', required: true }] });
   if (!apiKey || apiKey.revokedAt || !keyMatches(presented, apiKey.keyHash)) return null;
-  return apiKey.account ?? null;
+  return apiKey.account ? { account: apiKey.account, keyId: apiKey.id, role: apiKey.role } : null;
 }

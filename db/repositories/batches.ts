@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError, type WhereOptions } from 'sequelize';
 import { canonicalJson, sha256Hex } from '../../domain/hashing';
-import { Batch, type BatchMode } from '../models';
+import { Account, Batch, type BatchMode, type BatchStatus } from '../models';
+import type { PageRequest } from '../page';
 
 export interface NewBatch {
   accountId: string;
@@ -71,4 +72,141 @@ export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: 
     if (!existing) throw error;
     return replayOf(existing);
   }
+}
+
+/** Whose batches a caller reaches: one account's, or (a support key, the CLI) every account's. */
+export type BatchScope = { accountId: string } | 'all';
+
+const scoped = (scope: BatchScope, where: WhereOptions<Batch> = {}): WhereOptions<Batch> =>
+  scope === 'all' ? where : { ...where, accountId: scope.accountId };
+
+/** The newest retry of a batch: an integrator polling the original learns how its retry went. */
+export interface RetryRef {
+  batchId: string;
+  status: BatchStatus;
+}
+
+/** A batch with what its row alone cannot say: its account's name and its newest retry. */
+export interface BatchView {
+  batch: Batch;
+  accountName: string;
+  retriedBy: RetryRef | null;
+}
+
+export interface BatchFilter {
+  status?: BatchStatus;
+  /** Submitted at or after. */
+  since?: Date;
+  /** An account name; only a scope of 'all' can name another account than its own. */
+  accountName?: string;
+}
+
+/** The newest retry of each of `ids` (the highest seq among the batches whose retry_of names it). */
+export async function retriesOf(ids: readonly string[]): Promise<Map<string, RetryRef>> {
+  if (!ids.length) return new Map();
+  const retries = await Batch.findAll({ where: { retryOf: { [Op.in]: [...ids] } }, attributes: ['id', 'seq', 'retryOf', 'status'], order: [['seq', 'ASC']] });
+  // Ascending, so the newest retry of each batch is written last.
+  return new Map(retries.map((r) => [r.retryOf!, { batchId: r.id, status: r.status }]));
+}
+
+async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
+  const accountIds = [...new Set(batches.map((b) => b.accountId))];
+  const names = new Map((await Account.findAll({ where: { id: { [Op.in]: accountIds } }, attributes: ['id', 'name'] })).map((a) => [a.id, a.name]));
+  const retries = await retriesOf(batches.map((b) => b.id));
+  return batches.map((batch) => ({ batch, accountName: names.get(batch.accountId) ?? '', retriedBy: retries.get(batch.id) ?? null }));
+}
+
+/** Newest first. The stored request is left out: it can be megabytes, and a list never shows it. */
+export async function listBatches(scope: BatchScope, filter: BatchFilter, page: PageRequest): Promise<{ total: number; views: BatchView[] }> {
+  const where: WhereOptions<Batch> = {};
+  if (filter.status) where.status = filter.status;
+  if (filter.since) where.submittedAt = { [Op.gte]: filter.since };
+  if (filter.accountName !== undefined) {
+    const account = await Account.findOne({ where: { name: filter.accountName } });
+    // An unknown account has no batches; saying so is not an error.
+    if (!account) return { total: 0, views: [] };
+    where.accountId = account.id;
+  }
+  const { count, rows } = await Batch.findAndCountAll({
+    where: scoped(scope, where),
+    attributes: { exclude: ['request', 'result'] },
+    order: [['seq', 'DESC']],
+    limit: page.pageSize,
+    offset: page.offset,
+  });
+  return { total: count, views: await viewsOf(rows) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One batch by id (or, for the CLI, by workflow id) within the scope, or null. */
+export async function findBatch(scope: BatchScope, id: string): Promise<BatchView | null> {
+  const where: WhereOptions<Batch> | null = UUID.test(id) ? { id } : id.startsWith('batch-') ? { workflowId: id } : null;
+  if (!where) return null;
+  const batch = await Batch.findOne({ where: scoped(scope, where) });
+  return batch ? (await viewsOf([batch]))[0] : null;
+}
+
+/** Why a batch cannot be retried; the API answers 409 with the message, the CLI prints it. */
+export class RetryRefused extends Error {
+  constructor(
+    message: string,
+    readonly batchId: string,
+    readonly retry: RetryRef | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Stores the retry of a Failed batch: a new batch (mode 'retry', retryOf the original) with the
+ * original's stored events. The original's row is locked while this decides, so two retries sent at
+ * once end with one new batch and one refusal. Its workflow is started by the caller
+ * (runtime/batch-workflow.ts), as for every batch.
+ */
+export async function createRetry(originalId: string, requestId: string | null): Promise<Batch> {
+  const sequelize = Batch.sequelize!;
+  return sequelize.transaction(async (transaction) => {
+    const original = await Batch.findByPk(originalId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!original) throw new RetryRefused(`No batch ${originalId}.`, originalId);
+    if (original.status === 'Accepted') {
+      throw new RetryRefused(
+        `Batch ${original.id} is Accepted: it is stored and waits for its workflow, which the reconciler starts on its own. Nothing to retry.`,
+        original.id,
+      );
+    }
+    if (original.status !== 'Failed') throw new RetryRefused(`Batch ${original.id} is ${original.status}; only Failed batches are retried.`, original.id);
+    const retries = await Batch.findAll({ where: { retryOf: original.id }, order: [['seq', 'DESC']], transaction });
+    const done = retries.find((r) => r.status === 'Completed');
+    if (done) {
+      throw new RetryRefused(`Batch ${original.id} was already retried successfully as batch ${done.id}.`, original.id, { batchId: done.id, status: done.status });
+    }
+    const going = retries.find((r) => r.status === 'Accepted' || r.status === 'Running');
+    if (going) throw new RetryRefused(`Batch ${original.id} has a retry under way: batch ${going.id} (${going.status}).`, original.id, { batchId: going.id, status: going.status });
+
+    const id = randomUUID();
+    const request = original.request as { Events: unknown[] };
+    // A new batch with its own id: the activities are idempotent per batch, and the original's failure
+    // stored nothing, so running the same events again cannot store them twice.
+    return Batch.create(
+      {
+        id,
+        accountId: original.accountId,
+        workflowId: batchWorkflowId(original.accountId, id, undefined),
+        idempotencyKey: null,
+        mode: 'retry',
+        status: 'Accepted',
+        eventCount: request.Events.length,
+        request,
+        result: null,
+        errors: null,
+        startedAt: null,
+        completedAt: null,
+        retryOf: original.id,
+        requestId,
+        requestHash: null,
+      },
+      { transaction },
+    );
+  });
 }

@@ -52,6 +52,7 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
         },
       ],
       errors: null,
+      retriedBy: null,
     });
     const { rows } = await sql().query('SELECT mode, status, workflow_id, started_at FROM batches WHERE id = $1', [accepted.body.batchId]);
     expect(rows[0]).toMatchObject({ mode: 'async', status: 'Completed', workflow_id: `batch-${accepted.body.batchId}` });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readLiveState, type RuntimeState } from '../../runtime/state';
 import { createAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
-import { request } from '../helpers/http';
+import { sql } from '../helpers/db';
+import { client, request } from '../helpers/http';
 
 /** The value of one sample line (`name{labels} value`), 0 when the series does not exist yet. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
@@ -68,6 +69,73 @@ describe('GET /metrics (API)', () => {
     const after = await apiMetrics();
     expect(after).not.toContain(marker);
     expect(sample(after, 'traceability_http_requests_total', labels) - before).toBe(1);
+  });
+});
+
+const WORKER_ONLY = [
+  'traceability_batches_started_total',
+  'traceability_batches_completed_total',
+  'traceability_batches_failed_total',
+  'traceability_events_persisted_total',
+  'traceability_inventory_rejections_total',
+  'traceability_activity_duration_seconds',
+];
+
+async function settled(key: string, url: string): Promise<string> {
+  for (let i = 0; i < 300; i++) {
+    const { status } = (await client(key).get(url)).body as { status: string };
+    if (status === 'Completed' || status === 'Failed') return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not finish`);
+}
+
+describe('what each process exports', () => {
+  it('the API exports no pipeline counters, and the worker no HTTP ones: a metric a process never moves would read 0', async () => {
+    const api = await apiMetrics();
+    for (const name of WORKER_ONLY) expect(api).not.toContain(`# TYPE ${name} `);
+    const worker = await (await fetch(state().workerAppMetricsUrl!)).text();
+    for (const name of ['traceability_http_requests_total', 'traceability_batch_requests_refused_total']) expect(worker).not.toContain(`# TYPE ${name} `);
+  });
+
+  it('counts event requests refused before they became batches, by route and error code', async () => {
+    const account = await createAccount('metrics');
+    const labels = { route: '/Integration/Events/async', code: 'Required' };
+    const before = sample(await apiMetrics(), 'traceability_batch_requests_refused_total', labels);
+    const refused = await request('POST', '/Integration/Events/async', { key: account.key, body: { Events: [{ $type: 'commission' }] } });
+    expect(refused.status).toBe(400);
+    expect(sample(await apiMetrics(), 'traceability_batch_requests_refused_total', labels) - before).toBe(1);
+  });
+
+  it('a failed batch shows in the failed-batches gauge by account and code until a retry completes', async () => {
+    const account = await createAccount('metrics');
+    const labels = { account: account.name, code: 'InsufficientInventory' };
+    const lot = uid('LOT');
+    const api = client(account.key);
+    const accepted = await api.post('/Integration/Events/async', { Events: [ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 5))] });
+    expect(await settled(account.key, accepted.body.statusUrl)).toBe('Failed');
+    expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(1);
+
+    expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))] })).status).toBe(200);
+    const retry = await api.post(`/Integration/Batches/${accepted.body.batchId}/retry`);
+    expect(await settled(account.key, retry.body.statusUrl)).toBe('Completed');
+    expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(0);
+  });
+
+  it('exports the age of the oldest Accepted or Running batch, so a stuck one can raise an alert', async () => {
+    const account = await createAccount('metrics');
+    // A batch that has been Running for two hours: what a stuck pipeline leaves behind.
+    const { rows } = await sql().query<{ id: string }>(
+      `INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request, submitted_at, started_at)
+       VALUES (gen_random_uuid(), $1, 'stuck-' || gen_random_uuid(), 'async', 'Running', 0, '{"Events": []}', now() - interval '2 hours', now() - interval '2 hours')
+       RETURNING id`,
+      [account.id],
+    );
+    try {
+      expect(sample(await apiMetrics(), 'traceability_batches_oldest_pending_age_seconds', {})).toBeGreaterThanOrEqual(7200);
+    } finally {
+      await sql().query(`UPDATE batches SET status = 'Completed', completed_at = now() WHERE id = $1`, [rows[0].id]);
+    }
   });
 });
 

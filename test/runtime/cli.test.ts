@@ -36,6 +36,19 @@ describe('apikey CLI against the running service database', () => {
     expect(ma.body.id).toBe(mb.body.id);
   });
 
+  it('create --role support makes a support key, and only on request: a key is an account key by default', async () => {
+    const support = cli('cli/apikey.ts', ['create', '--role', 'support', '--account', `${account}-support`]);
+    expect(support.status).toBe(0);
+    expect(cli('cli/apikey.ts', ['create', '--account', `${account}-plain`]).status).toBe(0);
+    const [supportRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-support`]).stdout.trim().split('\n');
+    const [plainRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-plain`]).stdout.trim().split('\n');
+    expect(supportRow.split('\t').at(-1)).toBe('support');
+    expect(plainRow.split('\t').at(-1)).toBe('account');
+
+    expect((await request('GET', '/Integration/Batches', { key: support.stdout.trim() })).status).toBe(200);
+    expect(cli('cli/apikey.ts', ['create', '--role', 'admin', '--account', account]).stderr).toContain('--role must be one of account, support');
+  });
+
   it('bad usage fails with a message on stderr', () => {
     const result = cli('cli/apikey.ts', ['create']);
     expect(result.status).toBe(1);

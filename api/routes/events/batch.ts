@@ -10,7 +10,9 @@ import { batchStartOf, rejectionOf, startBatchWorkflow } from '../../../runtime/
 import type { processEventBatch } from '../../../workflows';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { problem, rawError, type ApiError } from '../../errors';
+import { batchRequestsRefused } from '../../../runtime/metrics';
+import { ApiError, problem, rawError } from '../../errors';
+import { routeOf } from '../../middleware/request-context';
 import { fieldOf, messageOf, validate } from '../../middleware/validate';
 import { batchStatusBody, rejectedBody, statusUrl } from './presenter';
 
@@ -41,9 +43,32 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
   return rawError(400, rejectedBody(list));
 }
 
-/** The validate middleware, answering with the batch error list (DESIGN.md): each event's index and id. */
-export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> =>
-  validate(schema, 'body', (errors, body) => schemaErrors(body, errors, idKey));
+/** The codes a refusal is counted under: each code of a batch error list, else the HTTP status. */
+function refusalCodes(error: ApiError): string[] {
+  const errors = (error.body as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(errors)) return [...new Set(errors.map((e: BatchError) => e.code))];
+  return [`Http${error.status}`];
+}
+
+/**
+ * The validate middleware, answering with the batch error list (DESIGN.md): each event's index and id.
+ * A 4xx before the batch is stored is counted (route and code): such a request leaves no batch to look
+ * at, so the metric is the only trace support has of it.
+ */
+export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> => {
+  const check = validate(schema, 'body', (errors, body) => schemaErrors(body, errors, idKey));
+  return async (ctx, next) => {
+    try {
+      await check(ctx, next);
+    } catch (error) {
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500 && !ctx.state.batchId) {
+        const route = routeOf(ctx as Parameters<typeof routeOf>[0]);
+        for (const code of refusalCodes(error)) batchRequestsRefused.inc({ route, code });
+      }
+      throw error;
+    }
+  };
+};
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -52,11 +77,11 @@ const START_TIMEOUT_MS = 10_000;
  * batch stays stored and `Accepted`: the reconciler starts it (runtime/reconciler.ts), and the caller
  * gets its id with a 503.
  */
-export async function startBatch(ctx: APIContext, batch: Batch): Promise<WorkflowHandle<typeof processEventBatch>> {
+export async function startBatch(ctx: APIContext, batch: Batch, accountName = ctx.state.account.name): Promise<WorkflowHandle<typeof processEventBatch>> {
   const { temporal, config, logger } = ctx.deps;
   try {
     // Bounded: a Temporal that hangs must not hold the request; the reconciler starts the batch later.
-    return await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, ctx.state.account.name)));
+    return await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, accountName)));
   } catch (error) {
     logger.error({ err: error, requestId: ctx.state.requestId, batchId: batch.id }, 'could not start the batch workflow; the reconciler will');
     throw problem(

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { Batch, type BatchMode } from '../../../db/models';
-import { findOrCreateBatch } from '../../../db/repositories/batches';
+import { findOrCreateBatch, retriesOf } from '../../../db/repositories/batches';
 import { parseEventTime, type EventPayload } from '../../../domain/events';
 import { locationIdOf } from '../../../domain/master-data';
 import type { BatchError } from '../../../workflows/contracts';
@@ -72,7 +72,7 @@ export function eventsRouter(): Router<AppState, AppCustom> {
       ? await Batch.findOne({ where: { id: ctx.params.batchId, accountId: ctx.state.account.id } })
       : null;
     if (!batch) throw notFound(`No batch ${ctx.params.batchId} in this account.`);
-    ctx.body = batchStatusBody(batch);
+    ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
   });
   return router;
 }

@@ -185,6 +185,7 @@ export const eventsOperations = [
           completedAt: '2024-03-01T15:00:01.410Z',
           result: created.result,
           errors: null,
+          retriedBy: null,
         },
       },
       404: problemResponse(404, 'No batch with this id in the account.', 'No batch 5d6e7f80 in this account.'),

@@ -1,4 +1,5 @@
 import type { Batch, BatchStatus } from '../../../db/models';
+import type { RetryRef } from '../../../db/repositories/batches';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 
 export const createdBody = (batchId: string, result: EventResult[]) => ({
@@ -33,8 +34,8 @@ const STATUS_MESSAGES: Record<BatchStatus, string> = {
   Failed: 'Nothing of the batch was stored; errors says why.',
 };
 
-/** `result` is exactly what the sync endpoint answers in its `result`. */
-export const batchStatusBody = (batch: Batch) => ({
+/** `result` is exactly what the sync endpoint answers in its `result`; `retriedBy` the newest retry of a failed batch. */
+export const batchStatusBody = (batch: Batch, retriedBy: RetryRef | null = null) => ({
   batchId: batch.id,
   status: batch.status,
   message: STATUS_MESSAGES[batch.status],
@@ -42,4 +43,5 @@ export const batchStatusBody = (batch: Batch) => ({
   completedAt: batch.completedAt ? batch.completedAt.toISOString() : null,
   result: (batch.result as EventResult[] | null) ?? null,
   errors: (batch.errors as BatchError[] | null) ?? null,
+  retriedBy,
 });

@@ -225,9 +225,19 @@ export const batchNotStartedResponse = {
   properties: { batchId: { type: 'string' }, statusUrl: { type: 'string' } },
 } as const;
 
+/** The newest retry of a failed batch (POST /Integration/Batches/{id}/retry), or null. */
+export const retryRef = {
+  type: ['object', 'null'],
+  required: ['batchId', 'status'],
+  description: 'The newest retry of this batch (POST /Integration/Batches/{id}/retry) and where it is; null when it was never retried.',
+  properties: { batchId: { type: 'string' }, status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] } },
+} as const;
+
+export { batchError };
+
 export const batchStatusResponse = {
   type: 'object',
-  required: ['batchId', 'status', 'submittedAt', 'completedAt', 'result', 'errors'],
+  required: ['batchId', 'status', 'submittedAt', 'completedAt', 'result', 'errors', 'retriedBy'],
   properties: {
     batchId: { type: 'string' },
     status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
@@ -236,5 +246,6 @@ export const batchStatusResponse = {
     completedAt: { type: ['string', 'null'] },
     result: { type: ['array', 'null'], items: eventResult, description: 'When Completed: exactly the result of the sync endpoint.' },
     errors: { type: ['array', 'null'], items: batchError, description: 'When Failed: why.' },
+    retriedBy: retryRef,
   },
 } as const;

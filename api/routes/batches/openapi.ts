@@ -1,0 +1,113 @@
+import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
+import { problemType } from '../../errors';
+import { batchDetail, batchIdParam, batchListResponse, listQuery, retryAcceptedResponse, retryRefusedResponse, showQuery } from './schema';
+
+const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
+const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
+
+const failed = {
+  batchId: BATCH_ID,
+  account: 'ACME',
+  mode: 'async',
+  status: 'Failed',
+  eventCount: 1,
+  submittedAt: '2024-03-02T08:00:01.120Z',
+  startedAt: '2024-03-02T08:00:01.180Z',
+  completedAt: '2024-03-02T08:00:01.410Z',
+  ageSeconds: 3600,
+  firstError: {
+    index: 0,
+    eventId: 'EV-2024-0002',
+    code: 'InsufficientInventory',
+    field: 'ProductInstances[0].Quantity',
+    message: 'Only 0 of product COD-WHOLE lot LOT-2024-001 are available at LOC-VESSEL-1 at 2024-03-02T08:00:00Z; 80 requested.',
+  },
+  retryOf: null,
+  retriedBy: { batchId: RETRY_ID, status: 'Completed' },
+  requestId: 'c0ffee00-1234-4abc-8def-0123456789ab',
+  statusUrl: `/Integration/Batches/${BATCH_ID}`,
+  workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${BATCH_ID}`,
+};
+
+const validation = (field: string, message: string) => ({
+  description: `A query parameter is not valid; errors names it (${field}).`,
+  contentType: PROBLEM_JSON,
+  schema: ref('ValidationProblem'),
+  example: { type: problemType(400), title: 'One or more validation errors occurred.', status: 400, errors: { [field]: [message] }, traceId: EXAMPLE_TRACE_ID },
+});
+
+const notFound = problemResponse(404, 'No batch with this id that the key can see (its own account; every account for a support key).', `No batch ${BATCH_ID} in this account.`);
+
+export const batchesOperations = [
+  operation({
+    method: 'get',
+    path: '/Integration/Batches',
+    summary: 'List batches (newest first)',
+    description:
+      'The event batches of the key\'s account, newest first, with where each is and why it failed. A support key ' +
+      '(`npm run apikey -- create --role support`) sees every account\'s; Account narrows to one. An Accepted or Running ' +
+      'batch with a large ageSeconds is stuck: see README.md, Support.',
+    tags: ['Batches'],
+    query: listQuery,
+    responses: {
+      200: {
+        description: 'One page of batches.',
+        schema: batchListResponse,
+        example: { totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 1, results: [failed], hasNextPage: false, hasPreviousPage: false },
+      },
+      400: validation('Status', 'Status must be one of: Accepted, Running, Completed, Failed.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Batches/{id}',
+    summary: 'One batch, with every error',
+    description: 'Like an entry of the list, plus `errors` (every reason a Failed batch was rejected); `include=request` adds the stored request.',
+    tags: ['Batches'],
+    pathParams: batchIdParam,
+    query: showQuery,
+    responses: {
+      200: { description: 'The batch.', schema: batchDetail, example: { ...failed, errors: [failed.firstError] } },
+      400: validation('include', 'include must be one of: request.'),
+      404: notFound,
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/Integration/Batches/{id}/retry',
+    summary: 'Retry a failed batch',
+    description:
+      'Runs the events a Failed batch stored as a new batch (mode retry, retryOf the original), once the cause is fixed ' +
+      '(a missing commission sent, a product created). Answers 202 like POST /Integration/Events/async; follow statusUrl. ' +
+      'The original then shows the retry as retriedBy. This, not Temporal\'s Reset, is how a batch is run again.',
+    tags: ['Batches'],
+    pathParams: batchIdParam,
+    responses: {
+      202: {
+        description: 'The retry was stored and its workflow started.',
+        schema: retryAcceptedResponse,
+        example: { message: 'The batch was accepted; follow statusUrl for its result.', batchId: RETRY_ID, status: 'Accepted', statusUrl: `/Integration/Batches/${RETRY_ID}`, retryOf: BATCH_ID },
+      },
+      404: notFound,
+      409: {
+        description: 'Not retried: the batch is not Failed, a retry of it already completed, or one is under way. retriedBy names that retry.',
+        contentType: PROBLEM_JSON,
+        schema: retryRefusedResponse,
+        example: {
+          type: problemType(409),
+          title: `Batch ${BATCH_ID} was already retried successfully as batch ${RETRY_ID}.`,
+          status: 409,
+          traceId: EXAMPLE_TRACE_ID,
+          batchId: BATCH_ID,
+          retriedBy: { batchId: RETRY_ID, status: 'Completed' },
+        },
+      },
+      503: {
+        description: 'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it.',
+        contentType: PROBLEM_JSON,
+        schema: ref('Problem'),
+      },
+    },
+  }),
+];

@@ -1,0 +1,104 @@
+/**
+ * Schemas of /Integration/Batches: the batches an account sent (all accounts' for a support key), and
+ * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
+ */
+import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../../paging';
+import { batchError, retryRef } from '../events/schema';
+
+const STATUSES = ['Accepted', 'Running', 'Completed', 'Failed'] as const;
+
+export const listQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    Status: { enum: STATUSES, description: 'Only batches in this status.' },
+    Since: { type: 'string', format: 'date-time', description: 'Only batches submitted at or after this time (ISO 8601 with an offset).', example: '2024-03-01T00:00:00Z' },
+    Account: { type: 'string', minLength: 1, description: "Only this account's batches (a support key; an account key sees its own account only)." },
+    ...pageQuerySchema.properties,
+  },
+} as const;
+
+export const showQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { include: { enum: ['request'], description: '`request` adds the request as stored (its Events), which can be large.' } },
+} as const;
+
+export const batchIdParam = {
+  type: 'object',
+  properties: { id: { type: 'string', minLength: 1, description: 'The batchId (of a 202 answer, or of this list).' } },
+} as const;
+
+const time = (description: string) => ({ type: ['string', 'null'], description }) as const;
+
+const summaryProperties = {
+  batchId: { type: 'string' },
+  account: { type: 'string', description: 'The account the batch belongs to.' },
+  mode: { enum: ['sync', 'async', 'json', 'retry'], description: 'How it was sent: POST /Integration/Events (sync), .../async, POST /Integration/JSON, or a retry.' },
+  status: { enum: STATUSES },
+  eventCount: { type: 'integer', minimum: 0 },
+  submittedAt: { type: 'string' },
+  startedAt: time('When the pipeline began (null while Accepted).'),
+  completedAt: time('When it ended as Completed or Failed.'),
+  ageSeconds: { type: 'integer', minimum: 0, description: 'Seconds since it was submitted: an Accepted or Running batch this old is stuck.' },
+  firstError: { oneOf: [batchError, { type: 'null' }], description: 'The first reason a Failed batch was rejected; errors (on GET .../{id}) lists all.' },
+  retryOf: { type: ['string', 'null'], description: 'The failed batch this one runs again.' },
+  retriedBy: retryRef,
+  requestId: { type: ['string', 'null'], description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.' },
+  statusUrl: { type: 'string', description: 'GET it (with the same key) for this batch.' },
+  workflowUrl: { type: ['string', 'null'], description: "The batch's workflow in the Temporal UI; null when no UI is configured (TEMPORAL_UI_URL)." },
+} as const;
+
+const summaryRequired = Object.keys(summaryProperties);
+
+export const batchSummary = {
+  type: 'object',
+  required: summaryRequired,
+  additionalProperties: false,
+  properties: summaryProperties,
+} as const;
+
+export const batchDetail = {
+  type: 'object',
+  required: [...summaryRequired, 'errors'],
+  additionalProperties: false,
+  properties: {
+    ...summaryProperties,
+    errors: { type: ['array', 'null'], items: batchError, description: 'When Failed: every reason.' },
+    request: {
+      type: 'object',
+      required: ['Events'],
+      description: 'With include=request: the request as stored, { Events: [...] } (POST /Integration/JSON batches in the pipeline shape).',
+      properties: { Events: { type: 'array', items: { type: 'object' } } },
+    },
+  },
+} as const;
+
+export const batchListResponse = pageBodySchema(batchSummary, `One page of batches, newest first (at most ${MAX_PAGE_SIZE}).`);
+
+/** 202 of a retry: the async endpoint's answer, plus the batch it retries. */
+export const retryAcceptedResponse = {
+  type: 'object',
+  required: ['message', 'batchId', 'status', 'statusUrl', 'retryOf'],
+  properties: {
+    message: { type: 'string' },
+    batchId: { type: 'string', description: 'The new batch: the retry.' },
+    status: { enum: ['Accepted'] },
+    statusUrl: { type: 'string', description: 'GET it for the outcome of the retry.' },
+    retryOf: { type: 'string', description: 'The failed batch it runs again.' },
+  },
+} as const;
+
+/** 409 of a retry: a problem, with the batch and (when there is one) the retry that stands in the way. */
+export const retryRefusedResponse = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'traceId', 'batchId', 'retriedBy'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string', description: 'Why the batch is not retried.' },
+    status: { enum: [409] },
+    traceId: { type: 'string' },
+    batchId: { type: 'string' },
+    retriedBy: retryRef,
+  },
+} as const;

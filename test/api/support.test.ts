@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
+import { commission, instance, ship, uid } from '../factories/events';
+import { apiUrl, client, request } from '../helpers/http';
+
+/** Debian's chromium, as test/api/docs.test.ts drives it: playwright-core downloads no browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function failedShip(account: TestAccount) {
+  const lot = uid('LOT');
+  const accepted = await client(account.key).post('/Integration/Events/async', { Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 5))] });
+  for (let i = 0; i < 300; i++) {
+    if ((await client(account.key).get(accepted.body.statusUrl)).body.status === 'Failed') return { batchId: accepted.body.batchId as string, lot };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the batch did not fail');
+}
+
+describe('GET /support', () => {
+  let context: BrowserContext;
+  let profile: string;
+  let page: Page;
+  /** Every request the page sent, and the ones that left the service. */
+  let sent: string[];
+  let foreign: string[];
+
+  beforeAll(async () => {
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'support-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  }, 60_000);
+
+  beforeEach(async () => {
+    page = await context.newPage();
+    sent = [];
+    foreign = [];
+    const errors: string[] = [];
+    page.on('request', (r) => {
+      sent.push(`${r.method()} ${r.url().replace(apiUrl(), '')}`);
+      if (!r.url().startsWith(apiUrl())) foreign.push(r.url());
+    });
+    page.on('console', (message) => {
+      // A refused key is an answer the page shows, not a fault of the page.
+      if (message.type() === 'error' && !message.text().includes('status of 401')) errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    (page as Page & { errors: string[] }).errors = errors;
+  });
+
+  afterEach(async () => {
+    // The page's script ran under its own CSP without a refusal, and nothing was fetched from outside.
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('is served without a key, and a keyless visit shows no data and asks for none', async () => {
+    const response = await request('GET', '/support');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+
+    await page.goto(`${apiUrl()}/support`);
+    await page.waitForSelector('#sign-in');
+    expect(await page.isVisible('#key')).toBe(true);
+    expect(await page.isVisible('#signed-in')).toBe(false);
+    expect(await page.$$('tr[data-batch-id]')).toHaveLength(0);
+    expect(sent.filter((r) => r.includes('/Integration/'))).toEqual([]);
+
+    // Signing in with a key that is not one shows the API's answer, and still no data.
+    await page.fill('#key', 'trc_not_a_key');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#sign-in-message [role=alert]');
+    expect(await page.textContent('#sign-in-message')).toContain('The API key is not valid.');
+    expect(await page.isVisible('#signed-in')).toBe(false);
+  });
+
+  it('lists a failed batch; retried after the cause is fixed, the retry is followed to Completed', async () => {
+    const account = await createAccount('support-page');
+    const { batchId, lot } = await failedShip(account);
+
+    await page.goto(`${apiUrl()}/support`);
+    await page.fill('#key', account.key);
+    await page.click('button[type=submit]');
+    const listed = page.locator(`#failed tr[data-batch-id="${batchId}"]`);
+    await listed.waitFor();
+    expect(await listed.textContent()).toContain('InsufficientInventory');
+
+    await listed.locator('button').click();
+    await page.waitForSelector('#detail ol.errors li');
+    expect(await page.textContent('#detail ol.errors')).toContain('InsufficientInventory');
+
+    // The cause: the lot was never commissioned. Once it is, the same events go through.
+    expect((await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))] })).status).toBe(200);
+    await page.click('#retry');
+    await page.waitForSelector('#detail dd[data-field="Status"].Completed', { timeout: 30_000 });
+    expect(await page.textContent('#detail [data-field="Retry of"]')).toBe(batchId);
+    expect(sent).toContain(`POST /Integration/Batches/${batchId}/retry`);
+
+    // The original now names its completed retry, and leaves the failed list.
+    await page.click('#detail [data-field="Retry of"]');
+    await page.waitForSelector('#detail [data-field="Retried by"]');
+    expect(await page.textContent('#detail [data-field="Retried by"]')).toContain('Completed');
+    expect(await page.isVisible('#retry')).toBe(false);
+    await page.click('#refresh');
+    await page.locator(`#failed tr[data-batch-id="${batchId}"]`).waitFor({ state: 'detached' });
+  });
+
+  it('a support key lists every account’s failed batches; signing out clears them', async () => {
+    const account = await createAccount('support-page');
+    const support = await createSupportKey();
+    const { batchId } = await failedShip(account);
+
+    await page.goto(`${apiUrl()}/support`);
+    await page.fill('#key', support.key);
+    await page.click('button[type=submit]');
+    const listed = page.locator(`#failed tr[data-batch-id="${batchId}"]`);
+    await listed.waitFor();
+    expect(await listed.textContent()).toContain(account.name);
+
+    await page.click('#sign-out');
+    expect(await page.isVisible('#key')).toBe(true);
+    expect(await page.$$('tr[data-batch-id]')).toHaveLength(0);
+  });
+});
