@@ -1,0 +1,214 @@
+/**
+ * A stack for one chaos scenario: test/helpers/stack.ts's startStack (runtime/start.ts on free ports, a
+ * throw-away DATA_DIR), plus what the scenarios need from outside the service: the pids of its parts, a
+ * database connection that survives PostgreSQL restarts, and a way to read the data when the
+ * supervisor has given up.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'pg';
+import { createApiKey } from '../../db/repositories/accounts';
+import { createSequelize } from '../../db/sequelize';
+import { createLogger } from '../../runtime/logger';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../runtime/postgres';
+import { statePath, type RuntimeState } from '../../runtime/state';
+import { startStack, type Stack } from '../../test/helpers/stack';
+import { log } from './log';
+
+/** runtime.json as it is today, plus the pids the supervisor that restarts its services publishes. */
+export type PublishedState = RuntimeState & { postgresPid?: number | null; temporalPid?: number | null };
+
+/**
+ * Low on purpose: a batch left Accepted while Temporal was down is started again within seconds, and a
+ * sync client is answered 202 instead of waiting out a long outage. Today's main ignores all three.
+ */
+export const CHAOS_ENV: NodeJS.ProcessEnv = {
+  SYNC_WAIT_SECONDS: '15',
+  RECONCILE_AFTER_SECONDS: '5',
+  RECONCILE_EVERY_SECONDS: '5',
+  LOG_LEVEL: 'warn',
+};
+
+export type Part = 'worker' | 'api' | 'postgres' | 'temporal';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // The command name is in parentheses and may hold spaces: fields start after the last ')'.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const commandOf = (pid: number): string => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+};
+
+/** Every process below `root`, parents before children. */
+function descendantsOf(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = parentOf(Number(entry));
+    if (parent !== undefined) parents.set(Number(entry), parent);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    for (const [child, parent] of parents) {
+      if (parent === pid) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+export class ChaosStack {
+  /** Stacks not stopped yet, for a signal handler to stop on Ctrl-C. */
+  static readonly running = new Set<ChaosStack>();
+  readonly pool: Pool;
+  private inspection: EmbeddedPostgres | undefined;
+  private inspectionPool: Pool | undefined;
+
+  private constructor(
+    readonly stack: Stack,
+    readonly state: RuntimeState,
+  ) {
+    this.pool = new Pool({ connectionString: state.databaseUrl, max: 3, connectionTimeoutMillis: 5000 });
+    // PostgreSQL is one of the things we kill: a dropped idle connection must not end this process.
+    this.pool.on('error', () => undefined);
+  }
+
+  static async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<ChaosStack> {
+    const stack = await startStack({ ...CHAOS_ENV, ...extraEnv });
+    log(`stack up in ${stack.dir}: API ${stack.state.apiUrl}`);
+    const chaos = new ChaosStack(stack, stack.state);
+    ChaosStack.running.add(chaos);
+    return chaos;
+  }
+
+  get dir(): string {
+    return this.stack.dir;
+  }
+
+  get apiUrl(): string {
+    return this.state.apiUrl;
+  }
+
+  /** False once `npm start` has exited: today's supervisor stops everything when PostgreSQL or Temporal dies. */
+  supervisorAlive(): boolean {
+    return this.stack.process.exitCode === null && this.stack.process.signalCode === null;
+  }
+
+  /** runtime.json as last written, also after the supervisor has exited and removed it (then the first copy). */
+  published(): PublishedState {
+    try {
+      return JSON.parse(fs.readFileSync(statePath(this.dir), 'utf8')) as PublishedState;
+    } catch {
+      return this.state;
+    }
+  }
+
+  /** The pid of a part as the stack publishes it now; for PostgreSQL and Temporal, found when not published. */
+  pidOf(part: Part): number | undefined {
+    const state = this.published();
+    if (part === 'worker') return state.workerPid ?? undefined;
+    if (part === 'api') return state.apiPid ?? undefined;
+    if (part === 'postgres') {
+      if (state.postgresPid) return state.postgresPid;
+      try {
+        return Number(fs.readFileSync(path.join(this.dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (state.temporalPid) return state.temporalPid;
+    // `temporal` may be a shim that execs the real binary: take the deepest match.
+    return descendantsOf(state.pid)
+      .filter((pid) => commandOf(pid).includes('start-dev'))
+      .pop();
+  }
+
+  /** SIGKILL a part; answers the pid killed. */
+  kill(part: Part): number {
+    const pid = this.pidOf(part);
+    if (!pid || !alive(pid)) throw new Error(`no live ${part} process to kill (pid ${pid})`);
+    process.kill(pid, 'SIGKILL');
+    log(`SIGKILL ${part} (pid ${pid})`);
+    return pid;
+  }
+
+  /** An account with an API key, made through the service's own repository code. */
+  async createAccount(name: string): Promise<{ key: string; accountId: string }> {
+    const sequelize = createSequelize(this.state.databaseUrl, 1);
+    try {
+      const { key, account } = await createApiKey(name, 'chaos');
+      return { key, accountId: account.id };
+    } finally {
+      await sequelize.close();
+    }
+  }
+
+  /**
+   * A pool on the scenario's data: the service's own PostgreSQL while the supervisor runs, else the
+   * same cluster started read-side by us, so a stack that gave up can still be counted.
+   */
+  async database(): Promise<Pool> {
+    if (this.supervisorAlive()) return this.pool;
+    if (this.inspectionPool) return this.inspectionPool;
+    const dataDir = path.join(this.dir, 'pg');
+    let lastError: unknown;
+    // Backends of a SIGKILLed postmaster hold its shared memory for a moment after it died.
+    for (let attempt = 0; attempt < 30; attempt++) {
+      try {
+        this.inspection = await startEmbeddedPostgres({ dataDir, logger: createLogger('warn', 'chaos'), durable: false });
+        break;
+      } catch (error) {
+        lastError = error;
+        await sleep(1000);
+      }
+    }
+    if (!this.inspection) throw new Error(`could not start PostgreSQL on ${dataDir} to count what was stored: ${String(lastError)}`);
+    log(`supervisor gone: counting on a PostgreSQL of our own over ${dataDir}`);
+    this.inspectionPool = new Pool({ connectionString: this.inspection.url, max: 2 });
+    this.inspectionPool.on('error', () => undefined);
+    return this.inspectionPool;
+  }
+
+  /** Stops everything this stack started and removes its data; bounded, and safe to call twice. */
+  async stop(): Promise<void> {
+    ChaosStack.running.delete(this);
+    await this.pool.end().catch(() => undefined);
+    await this.inspectionPool?.end().catch(() => undefined);
+    await this.inspection?.stop().catch(() => undefined);
+    const state = this.published();
+    const parts = [state.apiPid, state.workerPid, state.postgresPid, state.temporalPid, state.pid].filter((pid): pid is number => !!pid);
+    const stopped = await Promise.race([this.stack.stop().then(() => true), sleep(60_000).then(() => false)]);
+    if (!stopped) {
+      log('stack did not stop within 60 s: SIGKILL its processes');
+      for (const pid of [...descendantsOf(state.pid), ...parts]) {
+        if (alive(pid)) process.kill(pid, 'SIGKILL');
+      }
+      this.stack.process.kill('SIGKILL');
+    }
+    if (!process.env.KEEP_CHAOS_STACK) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
