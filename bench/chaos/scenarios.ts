@@ -80,6 +80,8 @@ async function scenario(name: string, options: ScenarioOptions, body: (ctx: Cont
     const settleSeconds = await settle(stack, accountId, options.settleSeconds * 1000);
     const figures = await measure(stack, accountId, [warmUp, ...outcome.runs], traffic, settleSeconds, { allowedRefusals: outcome.allowedRefusals });
     const problems = [...problemsOf(figures), ...outcome.problems];
+    const serviceErrors = figures.supervisorSurvived ? [] : stack.errorsLogged();
+    if (serviceErrors.length) problems.push(`the service logged: ${serviceErrors.join(' | ')}`);
     const report: ScenarioReport = {
       scenario: name,
       ok: problems.length === 0,
@@ -227,7 +229,8 @@ export function concurrentConsumers(options: ContentionOptions): Promise<Scenari
     // A ship answered 202 (the sync wait ran out) is counted once it has run.
     await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
 
-    const { rows } = await ctx.stack.pool.query<{ shipped: string | null; records: number }>(
+    const db = await ctx.stack.database();
+    const { rows } = await db.query<{ shipped: string | null; records: number }>(
       `SELECT (-sum(delta) FILTER (WHERE delta < 0))::text AS shipped, count(*)::int AS records FROM inventory_records WHERE account_id = $1 AND lot_serial = $2`,
       [ctx.accountId, lot],
     );

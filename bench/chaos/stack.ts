@@ -28,6 +28,9 @@ export const CHAOS_ENV: NodeJS.ProcessEnv = {
   RECONCILE_AFTER_SECONDS: '5',
   RECONCILE_EVERY_SECONDS: '5',
   LOG_LEVEL: 'warn',
+  // startStack turns durability off for speed; with synchronous_commit off a PostgreSQL crash loses the
+  // last commits by design, which would blame the service for what the test set-up chose.
+  EMBEDDED_PG_DURABLE: 'true',
 };
 
 export type Part = 'worker' | 'api' | 'postgres' | 'temporal';
@@ -193,18 +196,38 @@ export class ChaosStack {
     return this.inspectionPool;
   }
 
+  /** The service's own error and fatal log lines (distinct messages, at most `limit`): why it gave up, when it did. */
+  errorsLogged(limit = 5): string[] {
+    let text = '';
+    try {
+      text = fs.readFileSync(path.join(this.dir, 'stack.log'), 'utf8');
+    } catch {
+      return [];
+    }
+    const messages = new Set<string>();
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        const entry = JSON.parse(line) as { level?: number; name?: string; msg?: string };
+        if ((entry.level ?? 0) >= 50 && entry.msg) messages.add(`${entry.name ?? '?'}: ${entry.msg}`.slice(0, 200));
+      } catch {
+        // a line that is not one of ours
+      }
+    }
+    return [...messages].slice(0, limit);
+  }
+
   /** Stops everything this stack started and removes its data; bounded, and safe to call twice. */
   async stop(): Promise<void> {
     ChaosStack.running.delete(this);
     await this.pool.end().catch(() => undefined);
     await this.inspectionPool?.end().catch(() => undefined);
     await this.inspection?.stop().catch(() => undefined);
-    const state = this.published();
-    const parts = [state.apiPid, state.workerPid, state.postgresPid, state.temporalPid, state.pid].filter((pid): pid is number => !!pid);
     const stopped = await Promise.race([this.stack.stop().then(() => true), sleep(60_000).then(() => false)]);
-    if (!stopped) {
+    if (!stopped && this.supervisorAlive()) {
+      // Only processes still below our own supervisor: a pid from runtime.json may have been reused by now.
       log('stack did not stop within 60 s: SIGKILL its processes');
-      for (const pid of [...descendantsOf(state.pid), ...parts]) {
+      for (const pid of descendantsOf(this.stack.process.pid!)) {
         if (alive(pid)) process.kill(pid, 'SIGKILL');
       }
       this.stack.process.kill('SIGKILL');
