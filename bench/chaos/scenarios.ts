@@ -72,8 +72,10 @@ async function scenario(name: string, options: ScenarioOptions, body: (ctx: Cont
     const traffic = new Traffic();
     const client: ClientOptions = { apiUrl: stack.apiUrl, key, traffic, giveUp: () => !stack.supervisorAlive() };
     // On a traffic record of its own, so "some answers are in" means the scenario's answers.
-    const warmUp = await submitBatch({ ...client, traffic: new Traffic() }, 'sync', warmUpBatch(run), `warm-${run}`);
+    const warmUpTraffic = new Traffic();
+    const warmUp = await submitBatch({ ...client, traffic: warmUpTraffic }, 'sync', warmUpBatch(run), `warm-${run}`);
     if (warmUp.acknowledgedBy !== 200) throw new Error(`${name}: the warm-up batch failed: ${JSON.stringify(warmUp)}`);
+    traffic.requests += warmUpTraffic.requests;
 
     const started = Date.now();
     const outcome = await body({ stack, key, accountId, run, traffic, client });
