@@ -5,6 +5,7 @@ import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
+import { startStrandedBatches } from './start-stranded-batches';
 
 export type { ActivityDeps };
 
@@ -16,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     attachDocuments: withHeartbeat(attachDocuments(deps)),
     recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
     commitLedger: withHeartbeat(commitLedger(deps)),
+    startStrandedBatches: withHeartbeat(startStrandedBatches(deps)),
   };
 }
 

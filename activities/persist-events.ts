@@ -1,5 +1,4 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { PoolClient } from 'pg';
 import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
 import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
@@ -8,12 +7,12 @@ import { Timeline } from '../domain/inventory-timeline';
 import { locationIdOf, UnknownUnitError, type LocationPayload, type ProductPayload } from '../domain/master-data';
 import { eventUrn } from '../domain/urn';
 import { findOrCreateLocation, findOrCreateProduct, MasterDataConflict, type AccountRef } from '../db/repositories/master-data';
-import type { BatchError, PersistEventsInput, PersistEventsOutput, ProcessEventBatchInput } from '../workflows/contracts';
+import { lockKeys, queryOf, timelineKey, type Query } from '../db/sql';
+import type { BatchError, PersistEventsInput, PersistEventsOutput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { activityLogger } from './logger';
 import { batchesStarted, inventoryRejections } from '../runtime/metrics';
-import { inTransaction, lockKeys, timelineKey } from './sql';
 
 interface ResolvedProduct {
   id: string;
@@ -30,31 +29,33 @@ const eventError = (event: Pick<NormalisedEvent, 'index' | 'externalId'>, code: 
 
 /**
  * Step 1: the batch's events, lines and inventory records in one transaction, all or nothing. The
- * events are read from the batch's stored request (the API wrote it before starting the workflow), so
- * the batch's largest payload crosses Temporal once, as the workflow input, and not again here.
+ * events are read from the batch's stored request (the API wrote it before starting the workflow): the
+ * workflow and its history carry only the batch's id.
  * Idempotent: event ids are derived from the batch id and position, and a retry after a commit finds
  * the batch's rows and answers from them (the unique event ids are the last line of defence).
  */
 export function persistEvents(deps: ActivityDeps) {
+  const { sequelize } = deps;
   return async (ref: PersistEventsInput): Promise<PersistEventsOutput> =>
-    inTransaction(deps.sequelize, async (client, transaction) => {
+    sequelize.transaction(async (transaction) => {
+      const query = queryOf(sequelize, transaction);
       // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
-      // second one while the first still runs); the count, read after the lock, sees a committed first.
-      const { rows } = await client.query<{ request: { Events: EventPayload[] } }>(
+      // second one while the first still runs); the summary, read after the lock, sees a committed first.
+      const rows = await query<{ request: { Events: EventPayload[] } }>(
         `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
           WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
           RETURNING request`,
         [ref.batchId, ref.accountId],
       );
-      const stored = await storedCount(client, ref.batchId);
-      if (stored) return { events: stored };
+      const stored = await storedSummary(query, ref.batchId);
+      if (stored.events) return stored;
       if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
       if (Context.current().info.attempt === 1) batchesStarted.inc();
-      const input = { ...ref, events: rows[0].request.Events };
+      const payloads = rows[0].request.Events;
 
       const errors: BatchError[] = [];
       const events: NormalisedEvent[] = [];
-      input.events.forEach((payload, index) => {
+      payloads.forEach((payload, index) => {
         try {
           events.push(normaliseEvent(payload, index));
         } catch (error) {
@@ -71,30 +72,34 @@ export function persistEvents(deps: ActivityDeps) {
       }
       if (errors.length) rejectBatch(errors);
 
-      const account: AccountRef = { id: input.accountId, name: input.accountName };
-      const duplicates = await client.query<{ external_event_id: string }>(
+      const account: AccountRef = { id: ref.accountId, name: ref.accountName };
+      const duplicates = await query<{ external_event_id: string }>(
         'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
         [account.id, [...seen.keys()]],
       );
-      for (const { external_event_id: id } of duplicates.rows) {
+      for (const { external_event_id: id } of duplicates) {
         const event = events[seen.get(id)!];
         errors.push(eventError(event, 'DuplicateEventId', 'Id', `An event with id ${id} already exists in this account.`));
       }
 
-      const products = await resolveProducts(client, transaction, account, events, deps.urnDomain, errors);
-      const locations = await resolveLocations(client, transaction, account, events, deps.urnDomain, errors);
+      const products = await resolveProducts(query, transaction, account, events, deps.urnDomain, errors);
+      const locations = await resolveLocations(query, transaction, account, events, deps.urnDomain, errors);
       if (errors.length) rejectBatch(errors);
 
-      await insertBatch(client, account, input.batchId, input, events, products, locations, errors);
+      await insertBatch(query, account, ref.batchId, payloads, events, products, locations, errors);
       if (errors.length) rejectBatch(errors);
       activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info({ events: events.length }, 'events persisted');
-      return { events: events.length };
+      return {
+        events: events.length,
+        documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
+        commissions: events.some((event) => event.type === 'Commission'),
+      };
     });
 }
 
 /** Products named by the batch: existing ones in one query, new ones created from their Details. */
 async function resolveProducts(
-  client: PoolClient,
+  query: Query,
   transaction: Transaction,
   account: AccountRef,
   events: NormalisedEvent[],
@@ -102,7 +107,7 @@ async function resolveProducts(
   errors: BatchError[],
 ): Promise<Map<string, ResolvedProduct>> {
   const ids = [...new Set(events.flatMap((e) => e.lines.map((l) => l.product.Id)))];
-  const { rows } = await client.query<{ id: string; external_id: string; identifier_type: string }>(
+  const rows = await query<{ id: string; external_id: string; identifier_type: string }>(
     'SELECT id, external_id, identifier_type FROM products WHERE account_id = $1 AND external_id = ANY($2::text[])',
     [account.id, ids],
   );
@@ -154,7 +159,7 @@ const LOCATION_FIELDS = [
 
 /** Locations named by the batch (Location, SourceLocation, DestinationLocation), resolved like products. */
 async function resolveLocations(
-  client: PoolClient,
+  query: Query,
   transaction: Transaction,
   account: AccountRef,
   events: NormalisedEvent[],
@@ -171,7 +176,7 @@ async function resolveLocations(
       else refs.push({ event, field, ref, id });
     }
   }
-  const { rows } = await client.query<{ id: string; external_id: string }>(
+  const rows = await query<{ id: string; external_id: string }>(
     'SELECT id, external_id FROM locations WHERE account_id = $1 AND external_id = ANY($2::text[])',
     [account.id, [...new Set(refs.map((r) => r.id))]],
   );
@@ -219,10 +224,10 @@ interface LineRow {
  * one statement per table, whatever the batch size.
  */
 async function insertBatch(
-  client: PoolClient,
+  query: Query,
   account: AccountRef,
   batchId: string,
-  input: ProcessEventBatchInput,
+  payloads: EventPayload[],
   events: NormalisedEvent[],
   products: Map<string, ResolvedProduct>,
   locations: Map<string, string>,
@@ -247,7 +252,7 @@ async function insertBatch(
       if (line.sign !== 0) keyOf.set(timelineKey(account.id, product.id, line.lotSerial, locationId), { productId: product.id, lotSerial: line.lotSerial, locationId });
     }
   }
-  await lockKeys(client, [...keyOf.keys()]);
+  await lockKeys(query, [...keyOf.keys()]);
 
   // Only timelines that something consumes from need checking: an addition never lowers availability.
   const consumed = new Set<string>();
@@ -255,7 +260,7 @@ async function insertBatch(
     const locationId = locations.get(locationIdOf(event.location)!)!;
     for (const line of event.lines) if (line.sign < 0) consumed.add(timelineKey(account.id, products.get(line.product.Id)!.id, line.lotSerial, locationId));
   }
-  const timelines = await loadTimelines(client, account.id, [...consumed].map((k) => keyOf.get(k)!));
+  const timelines = await loadTimelines(query, account.id, [...consumed].map((k) => keyOf.get(k)!));
   for (const event of events) {
     const time = Date.parse(event.eventTime);
     const locationId = locations.get(locationIdOf(event.location)!)!;
@@ -288,7 +293,7 @@ async function insertBatch(
 
   const eventIds = events.map((e) => eventIdOf(batchId, e.index));
   const optionalLocation = (ref: LocationRefPayload | null) => (ref ? locations.get(locationIdOf(ref)!)! : null);
-  const inserted = await client.query<{ id: string; seq: string }>(
+  const inserted = await query<{ id: string; seq: string }>(
     `INSERT INTO events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id,
                          source_location_id, destination_location_id, purchase_order, invoice_number, reference_document_id, urn, payload)
      SELECT u.id, $1, $2, u.external_id, u.type, u.event_time, u.zone, u.location_id, u.source_id, u.destination_id,
@@ -314,14 +319,14 @@ async function insertBatch(
       events.map((e) => e.invoiceNumber),
       events.map((e) => e.referenceDocumentId),
       eventIds.map(eventUrn),
-      events.map((e) => JSON.stringify(input.events[e.index])),
+      events.map((e) => JSON.stringify(payloads[e.index])),
     ],
   );
-  const seqOf = new Map(inserted.rows.map((r) => [r.id, r.seq]));
+  const seqOf = new Map(inserted.map((r) => [r.id, r.seq]));
   if (!lines.length) return;
 
   const lineEvent = lines.map((l) => eventIds[l.eventIndex]);
-  const insertedLines = await client.query<{ id: string }>(
+  const insertedLines = await query<{ id: string }>(
     `INSERT INTO event_lines (account_id, event_id, position, role, product_id, lot_serial, quantity)
      SELECT $1, u.event_id, u.position, u.role, u.product_id, u.lot_serial, u.quantity
        FROM unnest($2::uuid[], $3::int[], $4::text[], $5::uuid[], $6::text[], $7::numeric[]) WITH ORDINALITY
@@ -331,11 +336,11 @@ async function insertBatch(
     [account.id, lineEvent, lines.map((l) => l.position), lines.map((l) => l.role), lines.map((l) => l.productId), lines.map((l) => l.lotSerial), lines.map((l) => l.quantity)],
   );
   const records = lines
-    .map((line, i) => ({ line, lineId: insertedLines.rows[i].id, event: events[line.eventIndex] }))
+    .map((line, i) => ({ line, lineId: insertedLines[i].id, event: events[line.eventIndex] }))
     .filter((r) => r.line.delta !== null);
   if (!records.length) return;
   // balance and available are placeholders here: recalculateTimeline derives them for the whole lot.
-  await client.query(
+  await query(
     `INSERT INTO inventory_records (account_id, product_id, lot_serial, location_id, event_id, event_line_id, event_time, event_seq, delta, balance, available)
      SELECT $1, u.product_id, u.lot_serial, u.location_id, u.event_id, u.line_id, u.event_time, u.event_seq, u.delta, 0, 0
        FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::bigint[], $7::timestamptz[], $8::bigint[], $9::numeric[])
@@ -356,13 +361,13 @@ async function insertBatch(
 
 /** The stored deltas of the given timelines, one query for all of them. */
 async function loadTimelines(
-  client: PoolClient,
+  query: Query,
   accountId: string,
   keys: { productId: string; lotSerial: string; locationId: string }[],
 ): Promise<Map<string, Timeline>> {
   const timelines = new Map(keys.map((k) => [timelineKey(accountId, k.productId, k.lotSerial, k.locationId), new Timeline()]));
   if (!keys.length) return timelines;
-  const { rows } = await client.query<{ product_id: string; lot_serial: string; location_id: string; event_time: Date; event_seq: string; delta: string }>(
+  const rows = await query<{ product_id: string; lot_serial: string; location_id: string; event_time: Date; event_seq: string; delta: string }>(
     // One range of the timeline index per key: LATERAL + OFFSET 0 keeps the planner from hashing the whole
     // account, and the ORDER BY makes the timeline index the obvious choice even with stale statistics.
     `SELECT k.product_id, k.lot_serial, k.location_id, r.event_time, r.event_seq, r.delta::text AS delta
@@ -385,5 +390,14 @@ async function loadTimelines(
   return timelines;
 }
 
-const storedCount = async (client: PoolClient, batchId: string): Promise<number> =>
-  Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE batch_id = $1', [batchId])).rows[0].n);
+/** What a committed earlier attempt stored: the step's answer when it runs again. */
+async function storedSummary(query: Query, batchId: string): Promise<PersistEventsOutput> {
+  const [row] = await query<{ events: string; documents: boolean; commissions: boolean }>(
+    `SELECT count(*) AS events,
+            coalesce(bool_or(jsonb_typeof(payload -> 'DocumentIds') = 'array' AND jsonb_array_length(payload -> 'DocumentIds') > 0), false) AS documents,
+            coalesce(bool_or(type = 'Commission'), false) AS commissions
+       FROM events WHERE batch_id = $1`,
+    [batchId],
+  );
+  return { events: Number(row.events), documents: row.documents, commissions: row.commissions };
+}

@@ -1,6 +1,6 @@
+import { execute, lockKeys, queryOf, timelineKey } from '../db/sql';
 import type { BatchRef } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
-import { inTransaction, lockKeys, timelineKey } from './sql';
 
 /**
  * balance = running sum of delta by (event_time, event_seq); available = running minimum of balance
@@ -41,24 +41,26 @@ export const BATCH_TIMELINES = `
  * works from a snapshot that misses a batch committed on the same lot meanwhile.
  */
 export function recalculateTimeline(deps: ActivityDeps) {
+  const { sequelize } = deps;
   return async (input: BatchRef): Promise<{ timelines: number; updated: number }> =>
-    inTransaction(deps.sequelize, async (client) => {
+    sequelize.transaction(async (transaction) => {
       // The batch id alone selects the rows (a batch has one account); every later statement filters by account.
-      const { rows: keys } = await client.query<{ product_id: string; lot_serial: string; location_id: string }>(BATCH_TIMELINES, [input.batchId]);
+      const query = queryOf(sequelize, transaction);
+      const keys = await query<{ product_id: string; lot_serial: string; location_id: string }>(BATCH_TIMELINES, [input.batchId]);
       if (!keys.length) return { timelines: 0, updated: 0 };
       await lockKeys(
-        client,
+        query,
         keys.map((k) => timelineKey(input.accountId, k.product_id, k.lot_serial, k.location_id)),
       );
       // Rows are written back by ctid, one at a time. Without fresh statistics (a table that just grew)
       // the planner would rather hash-join the whole table; these settings last until the commit.
-      await client.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
-      const result = await client.query(RECALCULATE, [
-        input.accountId,
-        keys.map((k) => k.product_id),
-        keys.map((k) => k.lot_serial),
-        keys.map((k) => k.location_id),
-      ]);
-      return { timelines: keys.length, updated: result.rowCount ?? 0 };
+      await sequelize.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off', { transaction });
+      const updated = await execute(
+        sequelize,
+        RECALCULATE,
+        [input.accountId, keys.map((k) => k.product_id), keys.map((k) => k.lot_serial), keys.map((k) => k.location_id)],
+        transaction,
+      );
+      return { timelines: keys.length, updated };
     });
 }

@@ -7,7 +7,7 @@ import type { ActivityDeps } from './deps';
  * The per-event result list (SPEC.md's result element), built in SQL from the stored rows and written to
  * the batch in the same statement: the list never travels through the worker or the workflow history.
  * Transform reports its inputs, then its outputs; aggregation its children. $2 holds each event's
- * documentsNotAttached, in batch order.
+ * documentsNotAttached by event id.
  */
 const COMPLETE = `
   WITH ordered AS (
@@ -27,7 +27,7 @@ const COMPLETE = `
                                ORDER BY array_position(ARRAY['instance', 'input', 'output', 'child'], l.role), l.position)
                  FROM event_lines l JOIN products p ON p.id = l.product_id
                 WHERE l.event_id = o.id AND l.role <> 'parent'), '[]'::json),
-             'documentsNotAttached', coalesce($2::jsonb -> o.position::int, 'null'::jsonb)
+             'documentsNotAttached', coalesce($2::jsonb -> o.id::text, 'null'::jsonb)
            ) AS result
       FROM ordered o
   )

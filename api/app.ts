@@ -1,12 +1,9 @@
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
 import type { AppCustom, AppState, Deps } from './context';
 import { errorHandler } from './middleware/error-handler';
 import { rejectNul } from './middleware/reject-nul';
 import { requestContext } from './middleware/request-context';
 import { routes } from './routes';
-
-export const JSON_LIMIT = '25mb';
 
 export function createApp(deps: Deps): Koa<AppState, AppCustom> {
   const app = new Koa<AppState, AppCustom>();
@@ -18,7 +15,6 @@ export function createApp(deps: Deps): Koa<AppState, AppCustom> {
   app
     .use(requestContext())
     .use(errorHandler())
-    .use(koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: JSON_LIMIT, jsonStrict: false }))
     .use(rejectNul())
     .use(router.routes())
     .use(router.allowedMethods());

@@ -19,6 +19,8 @@ export interface AppState {
   account: Account;
   /** Set by the validate middleware; read it with inputOf<T>(ctx). */
   input: unknown;
+  /** Set by the event endpoints once the batch is stored: the request's log line names it. */
+  batchId?: string;
 }
 
 export interface AppCustom {

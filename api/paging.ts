@@ -1,8 +1,10 @@
 /** `PageNumber`/`PageSize` of every paged list, as SPEC.md gives them for GET /Integration/Locations. */
 import type { Middleware } from 'koa';
+import type { PageRequest } from '../db/page';
 import type { AppCustom, AppState } from './context';
 import { rawError } from './errors';
 import { validate } from './middleware/validate';
+import { withLimits } from './limits';
 
 export const DEFAULT_PAGE_SIZE = 20;
 /** Larger requests are answered with this many results (README.md, Master data). */
@@ -16,14 +18,14 @@ const positiveInteger = (description: string, example: string) => ({
   example,
 });
 
-export const pageQuerySchema = {
+export const pageQuerySchema = withLimits({
   type: 'object',
   description: 'Paging of a list, in creation order.',
   properties: {
     PageNumber: positiveInteger('Page to return, from 1. Default 1.', '1'),
     PageSize: positiveInteger(`Results per page, from 1. Default ${DEFAULT_PAGE_SIZE}; larger values are capped at ${MAX_PAGE_SIZE}.`, '20'),
   },
-};
+});
 
 export interface PageQuery {
   PageNumber?: string;
@@ -41,12 +43,6 @@ export const pageQueryErrorSchema = {
   enum: [PAGE_QUERY_ERROR],
   description: 'A plain JSON string (not a problem body): PageNumber or PageSize is below 1 or not a whole number.',
 } as const;
-
-export interface PageRequest {
-  pageNumber: number;
-  pageSize: number;
-  offset: number;
-}
 
 export function pageOf(query: PageQuery): PageRequest {
   const pageNumber = query.PageNumber === undefined ? 1 : Number(query.PageNumber);

@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import { Op, type WhereOptions } from 'sequelize';
 import { Account, Batch, type BatchStatus } from '../db/models';
 import { findOrCreateBatch } from '../db/repositories/batches';
-import type { EventPayload } from '../domain/events';
-import { rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
+import { batchStartOf, rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
 import { loadConfig } from '../runtime/config';
+import { RECONCILE_SCHEDULE_ID } from '../runtime/reconciler';
 import { readLiveState } from '../runtime/state';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { run, withDatabase } from './database';
@@ -81,23 +81,25 @@ run(async () => {
       }
       case 'retry': {
         const original = await findBatch(id);
+        const config = loadConfig();
+        if (original.status === 'Accepted') {
+          throw new Error(
+            `Batch ${original.id} is Accepted: it is stored and waits for its workflow, which the reconciler (the ${RECONCILE_SCHEDULE_ID} schedule) ` +
+              `starts once it has waited ${config.reconcileAfterSeconds} s. Nothing to retry.`,
+          );
+        }
         if (original.status !== 'Failed') throw new Error(`Batch ${original.id} is ${original.status}; only Failed batches are retried.`);
         const done = await Batch.findOne({ where: { retryOf: original.id, status: 'Completed' } });
         if (done) throw new Error(`Batch ${original.id} was already retried successfully as batch ${done.id}.`);
         const account = await Account.findByPk(original.accountId);
         if (!account) throw new Error(`The account of batch ${original.id} no longer exists.`);
-        const request = original.request as { Events: EventPayload[] };
+        const request = original.request as { Events: unknown[] };
         // A new batch with its own id: the activities are idempotent per batch, and the original's
         // failure stored nothing, so running the same events again cannot store them twice.
         const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'retry', request, eventCount: request.Events.length, retryOf: original.id });
-        const temporal = await connectTemporalClient(temporalAddress(), loadConfig().temporalNamespace);
+        const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
         try {
-          const handle = await startBatchWorkflow(temporal, loadConfig().taskQueue, batch.workflowId, {
-            batchId: batch.id,
-            accountId: account.id,
-            accountName: account.name,
-            events: request.Events,
-          });
+          const handle = await startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, account.name));
           try {
             const { events } = await handle.result();
             console.log(`batch ${batch.id} (retry of ${original.id}): Completed, ${events} events created`);

@@ -5,23 +5,35 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Batch } from '../db/models';
 import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
 
 const ACCOUNT_NAME = defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD);
 const BATCH_ID = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
 
+/** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
+export interface BatchStart {
+  workflowId: string;
+  input: ProcessEventBatchInput;
+  eventCount: number;
+}
+
+/** What starting a batch's workflow takes, from its row and its account's name. */
+export const batchStartOf = (batch: Pick<Batch, 'id' | 'accountId' | 'workflowId' | 'eventCount' | 'requestId'>, accountName: string): BatchStart => ({
+  workflowId: batch.workflowId,
+  eventCount: batch.eventCount,
+  input: { batchId: batch.id, accountId: batch.accountId, accountName, requestId: batch.requestId },
+});
+
 /**
- * Starts processEventBatch under `workflowId`, or attaches to the run that already has that id: a
- * running one is used as it is, a closed one is never started again (so an Idempotency-Key replays the
- * first result instead of running the batch twice).
+ * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
+ * id: a running one is used as it is, a closed one is never started again (so an Idempotency-Key
+ * replays the first result instead of running the batch twice). The API, the reconciler and
+ * `batch retry` all start batches here.
  */
-export async function startBatchWorkflow(
-  client: Client,
-  taskQueue: string,
-  workflowId: string,
-  input: ProcessEventBatchInput,
-): Promise<WorkflowHandle<typeof processEventBatch>> {
+export async function startBatchWorkflow(client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> {
+  const { workflowId, input, eventCount } = start;
   try {
     return await client.workflow.start<typeof processEventBatch>('processEventBatch', {
       taskQueue,
@@ -33,7 +45,7 @@ export async function startBatchWorkflow(
         { key: ACCOUNT_NAME, value: input.accountName },
         { key: BATCH_ID, value: input.batchId },
       ],
-      memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: input.events.length },
+      memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: eventCount, requestId: input.requestId },
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof processEventBatch>(workflowId);

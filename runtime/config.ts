@@ -31,6 +31,12 @@ export interface Config {
   workerMetricsPort: number;
   /** The worker's own metrics (runtime/metrics.ts: batches, events, activities); 0 picks a free port. */
   workerAppMetricsPort: number;
+  /** How long POST /Integration/Events waits for the pipeline before answering 202 like the async endpoint. */
+  syncWaitSeconds: number;
+  /** Batches still `Accepted` after this long are started by the reconciler (runtime/reconciler.ts). */
+  reconcileAfterSeconds: number;
+  /** How often the reconciler's schedule runs. */
+  reconcileEverySeconds: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -39,6 +45,13 @@ function integer(name: string, value: string | undefined, fallback: number): num
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) {
     throw new Error(`${name} must be a port number (0-65535), got "${value}"`);
   }
+  return parsed;
+}
+
+function seconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400) throw new Error(`${name} must be a whole number of seconds (1-86400), got "${value}"`);
   return parsed;
 }
 
@@ -60,6 +73,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
     workerMetricsPort: integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, 9464),
     workerAppMetricsPort: integer('WORKER_APP_METRICS_PORT', env.WORKER_APP_METRICS_PORT, 9465),
+    syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', env.SYNC_WAIT_SECONDS, 30),
+    reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
+    reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
   };
 }
 

@@ -7,6 +7,8 @@ import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
+import { ensureReconcileSchedule } from '../runtime/reconciler';
+import { connectTemporalClient } from '../runtime/temporal-client';
 import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
 
@@ -43,6 +45,12 @@ async function main(): Promise<void> {
     activities: createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) }),
     interceptors: { activity: [activityMetrics] },
   });
+  const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+  try {
+    await ensureReconcileSchedule(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
+  } finally {
+    await client.connection.close();
+  }
   logger.info(
     {
       taskQueue: config.taskQueue,

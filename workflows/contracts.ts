@@ -1,12 +1,13 @@
 /** Types shared by the API (which starts batches) and the workflow (which runs them). No runtime code. */
-import type { EventPayload, EventType } from '../domain/events';
+import type { EventType } from '../domain/events';
 
-export interface ProcessEventBatchInput {
-  batchId: string;
-  accountId: string;
-  accountName: string;
-  /** The events as the caller sent them, already checked against the API's schema. */
-  events: EventPayload[];
+/**
+ * A reference to the stored batch, never its events: every activity reads what it needs from the
+ * batches row, so a batch of any size the API accepts fits Temporal's payload limit.
+ */
+export interface ProcessEventBatchInput extends BatchRef {
+  /** The HTTP request that submitted the batch (X-Request-Id), for following it across logs. */
+  requestId: string | null;
 }
 
 export interface ProductInstanceResult {
@@ -79,18 +80,29 @@ export type PersistEventsInput = BatchRef;
 export interface PersistEventsOutput {
   /** How many events the batch stored (their ids follow from the batch id: domain/hashing eventIdOf). */
   events: number;
-}
-
-export interface AttachDocumentsInput extends BatchRef {
-  /** Per event, in batch order: the DocumentIds it sent (null when none). */
-  documentIds: (string[] | null)[];
+  /** Whether any stored event names DocumentIds: without, there is nothing to attach. */
+  documents: boolean;
+  /** Whether any stored event is a commission: without, nothing goes onto the ledger. */
+  commissions: boolean;
 }
 
 export interface AttachDocumentsOutput {
-  /** Per event, in batch order. */
-  documentsNotAttached: (DocumentNotAttached[] | null)[];
+  /** By event id, for the events with documents that were not found (the others have none). */
+  documentsNotAttached: Record<string, DocumentNotAttached[]>;
 }
 
 export type BatchStatusUpdate =
-  | { batchId: string; status: 'Completed'; documentsNotAttached: (DocumentNotAttached[] | null)[] }
+  | { batchId: string; status: 'Completed'; documentsNotAttached: Record<string, DocumentNotAttached[]> }
   | { batchId: string; status: 'Failed'; errors: BatchError[] };
+
+export interface ReconcileBatchesInput {
+  /** Batches `Accepted` for longer than this are started. */
+  olderThanSeconds: number;
+}
+
+export interface ReconcileBatchesResult {
+  /** Batches whose workflow now runs. */
+  started: string[];
+  /** Batches whose workflow had ended without storing anything: recorded as Failed. */
+  closed: string[];
+}

@@ -1,1 +1,2 @@
 export { processEventBatch } from './process-event-batch';
+export { reconcileBatches } from './reconcile-batches';

@@ -10,19 +10,27 @@ import {
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { BatchError, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
+import type { AttachDocumentsOutput, BatchError, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
+
+/**
+ * Retry policies say what a step is. Persist is the one step that can still refuse the whole batch
+ * (its transaction stores all or nothing): it gives up after a bounded number of attempts, and the
+ * batch is Failed with nothing stored. Every step after it works on stored events and is idempotent:
+ * it retries until it succeeds, and a stuck one shows as a pending activity with its last failure.
+ */
+const bounded = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval, maximumAttempts: 12 });
+const untilDone = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval });
 
 /** Named option profiles: the history in the Temporal UI reads like the pipeline. */
-const retry = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval, maximumAttempts: 12 });
 // Steps heartbeat every second (activities/heartbeat.ts): a dead worker is noticed within 5 s.
 const PROFILES = {
-  persist: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
-  attach: { startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: retry('5 seconds') },
-  recalculate: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
-  ledger: { startToCloseTimeout: '1 minute', heartbeatTimeout: '5 seconds', retry: retry('10 seconds') },
+  persist: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: bounded('10 seconds') },
+  attach: { startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: untilDone('30 seconds') },
+  recalculate: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: untilDone('30 seconds') },
+  ledger: { startToCloseTimeout: '1 minute', heartbeatTimeout: '5 seconds', retry: untilDone('30 seconds') },
 } satisfies Record<string, ActivityOptions>;
 // Bookkeeping, not a pipeline step: a local activity, one short statement without a server round trip.
-const STATUS: LocalActivityOptions = { startToCloseTimeout: '15 seconds', retry: retry('5 seconds') };
+const STATUS: LocalActivityOptions = { startToCloseTimeout: '15 seconds', retry: untilDone('30 seconds') };
 
 const { persistEvents } = proxyActivities<Activities>(PROFILES.persist);
 const { attachDocuments } = proxyActivities<Activities>(PROFILES.attach);
@@ -30,37 +38,42 @@ const { recalculateTimeline } = proxyActivities<Activities>(PROFILES.recalculate
 const { commitLedger } = proxyActivities<Activities>(PROFILES.ledger);
 const { recordBatchStatus } = proxyLocalActivities<Activities>(STATUS);
 
+const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
+
 /**
- * The durable event pipeline: one workflow per batch. Every step is an idempotent activity keyed by
- * the batch id, so a worker dying anywhere resumes here without storing anything twice.
+ * The durable event pipeline: one workflow per batch, started with a reference to the stored batch.
+ * Every step is an idempotent activity keyed by the batch id, so a worker dying anywhere resumes here
+ * without storing anything twice. A batch is Failed only when persist stored nothing.
  */
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
-  const { batchId, accountId, accountName } = input;
+  const { batchId, accountId, accountName, requestId } = input;
   const ref = { batchId, accountId, accountName };
-  log.info('batch received', { batchId, account: accountName, events: input.events.length });
+  log.info('batch received', { batchId, account: accountName, requestId });
+
+  let persisted;
   try {
-    const persisted = await persistEvents(ref);
-    // Once the events are stored the three steps touch disjoint tables: they run side by side.
-    const [attached] = await Promise.all([
-      attachDocuments({ ...ref, documentIds: input.events.map((event) => event.DocumentIds ?? null) }),
-      recalculateTimeline(ref),
-      commitLedger(ref),
-    ]);
-    await recordBatchStatus({ batchId, status: 'Completed', documentsNotAttached: attached.documentsNotAttached });
-    log.info('batch completed', { batchId, account: accountName, events: persisted.events });
-    return { batchId, events: persisted.events };
+    persisted = await persistEvents(ref);
   } catch (error) {
     const cause = error instanceof ActivityFailure ? error.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.nonRetryable && Array.isArray(cause.details?.[0])) {
-      // A business rejection: nothing was stored; the batch fails with the activity's error list.
-      const errors = cause.details[0] as BatchError[];
-      log.warn('batch rejected', { batchId, account: accountName, code: cause.type, errors: errors.length });
-      await recordBatchStatus({ batchId, status: 'Failed', errors });
-      throw ApplicationFailure.create({ message: cause.message, type: cause.type ?? 'BatchRejected', nonRetryable: true, details: [errors] });
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    log.error('batch failed', { batchId, account: accountName, message });
-    await recordBatchStatus({ batchId, status: 'Failed', errors: [{ index: null, eventId: null, code: 'InternalError', field: null, message }] });
-    throw error;
+    const rejection = cause instanceof ApplicationFailure && cause.nonRetryable && Array.isArray(cause.details?.[0]);
+    // A business rejection carries the activity's error list; anything else ran out of attempts.
+    const errors: BatchError[] = rejection
+      ? (cause.details![0] as BatchError[])
+      : [{ index: null, eventId: null, code: 'InternalError', field: null, message: error instanceof Error ? error.message : String(error) }];
+    if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause.type, errors: errors.length });
+    else log.error('batch failed', { batchId, account: accountName, message: errors[0].message });
+    await recordBatchStatus({ batchId, status: 'Failed', errors });
+    throw ApplicationFailure.create({ message: errors[0].message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });
   }
+
+  // The events are stored: the remaining steps touch disjoint tables and run side by side; a step with
+  // nothing to do (no DocumentIds, no commission) is not scheduled at all.
+  const [attached] = await Promise.all([
+    persisted.documents ? attachDocuments(ref) : NOTHING_TO_ATTACH,
+    recalculateTimeline(ref),
+    persisted.commissions ? commitLedger(ref) : undefined,
+  ]);
+  await recordBatchStatus({ batchId, status: 'Completed', documentsNotAttached: attached.documentsNotAttached });
+  log.info('batch completed', { batchId, account: accountName, events: persisted.events });
+  return { batchId, events: persisted.events };
 }

@@ -40,7 +40,7 @@ export function requestContext(): Middleware<AppState, AppCustom> {
       httpRequests.inc(labels);
       httpRequestDuration.observe(labels, seconds);
       ctx.deps.logger.info(
-        { requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10, account: ctx.state.account?.name },
+        { requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10, account: ctx.state.account?.name, batchId: ctx.state.batchId },
         'request',
       );
     }

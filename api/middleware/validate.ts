@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
 import type { AppCustom, AppState } from '../context';
 import { type ApiError, validationProblem } from '../errors';
+import { jsonBody } from './json-body';
 
 /** One ajv for the process: every schema is compiled once, when its route module loads. */
 export const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true });
@@ -51,10 +52,14 @@ export function validate(
   toError: (errors: ErrorObject[], input: unknown) => ApiError = problemFromErrors,
 ): Middleware<AppState, AppCustom> {
   const check = ajv.compile(schema);
-  return async (ctx, next) => {
+  const validated: Middleware<AppState, AppCustom> = async (ctx, next) => {
     const input = source === 'body' ? (ctx.request as { body?: unknown }).body : source === 'query' ? { ...ctx.query } : { ...ctx.headers };
     if (!check(input)) throw toError(check.errors ?? [], input);
     ctx.state.input = input;
     await next();
   };
+  if (source !== 'body') return validated;
+  // The body is read here, on the routes that take one, after the key check that guards them.
+  const read = jsonBody();
+  return (ctx, next) => read(ctx, () => validated(ctx, next));
 }

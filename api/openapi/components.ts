@@ -71,6 +71,13 @@ export const examples = {
     status: 400,
     traceId: EXAMPLE_TRACE_ID,
   },
-  tooLarge: { type: problemType(413), title: 'The request body is too large.', status: 413, traceId: 'abc-123' },
+  tooLarge: { type: problemType(413), title: 'The request body is too large: at most 25 MB.', status: 413, traceId: 'abc-123' },
+  unsupportedMediaType: {
+    type: problemType(415),
+    title: 'The request body must be JSON: send Content-Type: application/json (got text/plain).',
+    status: 415,
+    accepted: ['application/json'],
+    traceId: 'abc-123',
+  },
   unexpected: { type: problemType(500), title: 'An unexpected error occurred.', status: 500, traceId: 'abc-123' },
 } as const;

@@ -26,18 +26,21 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
   const add = (status: number, response: ResponseSpec) => (shared[status] ??= []).push(response);
   if (!spec.public) {
     add(400, {
-      description: 'X-API-KEY missing or empty (SPEC.md, Authentication 6), or the request failed validation.',
+      description: 'X-API-KEY missing or empty, or the request failed validation.',
       contentType: PROBLEM_JSON,
       // With a body, the JSON parser's own 400 (malformed JSON) carries no `errors`.
       schema: spec.requestBody ? ref('Problem') : ref('ValidationProblem'),
       example: examples.missingKey,
     });
-    add(401, { description: 'The API key is not valid (SPEC.md, Authentication 7).', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.invalidKey });
+    add(401, { description: 'The API key is not valid (unknown or revoked).', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.invalidKey });
   } else if (spec.requestBody) {
     add(400, { description: 'The body is not valid JSON.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.malformedJson });
   }
   if (spec.requestBody) {
     add(413, { description: 'The body is larger than the service accepts.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.tooLarge });
+  }
+  if (spec.requestBody && (spec.requestBody.contentType ?? 'application/json') === 'application/json') {
+    add(415, { description: 'The body is not sent as application/json; `accepted` lists the media types taken.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unsupportedMediaType });
   }
   add(500, { description: 'An unexpected error; the details are in the service log under the traceId.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unexpected });
   return shared;

@@ -19,6 +19,7 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
   declare startedAt: Date | null;
   declare completedAt: Date | null;
   declare retryOf: string | null;
+  declare requestId: string | null;
 
   static initModel(sequelize: Sequelize): void {
     Batch.init(
@@ -38,6 +39,7 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
         startedAt: { type: DataTypes.DATE, allowNull: true, field: 'started_at' },
         completedAt: { type: DataTypes.DATE, allowNull: true, field: 'completed_at' },
         retryOf: { type: DataTypes.UUID, allowNull: true, field: 'retry_of' },
+        requestId: { type: DataTypes.TEXT, allowNull: true, field: 'request_id' },
       },
       { sequelize, tableName: 'batches', createdAt: 'submittedAt', updatedAt: false },
     );

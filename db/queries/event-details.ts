@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { PageRequest } from '../../api/paging';
+import type { PageRequest } from '../page';
 
 export const SORTS = {
   eventDate: 'v.event_time ASC, v.seq ASC, v.line_id ASC',

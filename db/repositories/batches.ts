@@ -9,6 +9,7 @@ export interface NewBatch {
   eventCount: number;
   idempotencyKey?: string;
   retryOf?: string;
+  requestId?: string;
 }
 
 /** With a key, the workflow id is the account's key; without one, the batch's own id. */
@@ -41,6 +42,7 @@ export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: 
       startedAt: null,
       completedAt: null,
       retryOf: submission.retryOf ?? null,
+      requestId: submission.requestId ?? null,
     });
     return { batch, created: true };
   } catch (error) {

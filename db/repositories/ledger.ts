@@ -1,7 +1,6 @@
-import type { PoolClient } from 'pg';
 import type { Sequelize } from 'sequelize';
 import { canonicalJson, chainHash, GENESIS_HASH, sha256Hex } from '../../domain/hashing';
-import { connectionOf } from '../../activities/sql';
+import { execute, queryOf } from '../sql';
 
 export interface LedgerVerification {
   entries: number;
@@ -47,11 +46,12 @@ export class PostgresHashChainLedger implements LedgerWriter {
   constructor(private readonly sequelize: Sequelize) {}
 
   appendBatch(accountId: string, batchId: string): Promise<{ appended: number }> {
-    return this.sequelize.transaction(async (transaction) => {
-      const client: PoolClient = connectionOf(transaction);
+    const { sequelize } = this;
+    return sequelize.transaction(async (transaction) => {
+      const query = queryOf(sequelize, transaction);
       // One writer per account at a time: the chain's next sequence and previous hash depend on the head.
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger|' || $1, 0))`, [accountId]);
-      const { rows } = await client.query<EventRow>(
+      await query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger|' || $1, 0))`, [accountId]);
+      const rows = await query<EventRow>(
         `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload
            FROM events e
           WHERE e.batch_id = $1 AND e.type = 'Commission'
@@ -60,12 +60,9 @@ export class PostgresHashChainLedger implements LedgerWriter {
         [batchId],
       );
       if (!rows.length) return { appended: 0 };
-      const head = await client.query<{ sequence: string; hash: string }>(
-        'SELECT sequence, hash FROM ledger_entries WHERE account_id = $1 ORDER BY sequence DESC LIMIT 1',
-        [accountId],
-      );
-      let sequence = head.rows.length ? BigInt(head.rows[0].sequence) : 0n;
-      let previous = head.rows.length ? head.rows[0].hash : GENESIS_HASH;
+      const [head] = await query<{ sequence: string; hash: string }>('SELECT sequence, hash FROM ledger_entries WHERE account_id = $1 ORDER BY sequence DESC LIMIT 1', [accountId]);
+      let sequence = head ? BigInt(head.sequence) : 0n;
+      let previous = head ? head.hash : GENESIS_HASH;
       const entries = rows.map((row) => {
         sequence += 1n;
         const payloadHash = ledgerPayloadHash(row);
@@ -74,25 +71,27 @@ export class PostgresHashChainLedger implements LedgerWriter {
         previous = hash;
         return entry;
       });
-      await client.query(
+      await execute(
+        sequelize,
         `INSERT INTO ledger_entries (account_id, sequence, event_id, payload_hash, previous_hash, hash)
          SELECT $1, u.sequence, u.event_id, u.payload_hash, u.previous_hash, u.hash
            FROM unnest($2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS u(sequence, event_id, payload_hash, previous_hash, hash)`,
         [accountId, entries.map((e) => e.sequence), entries.map((e) => e.eventId), entries.map((e) => e.payloadHash), entries.map((e) => e.previousHash), entries.map((e) => e.hash)],
+        transaction,
       );
       return { appended: entries.length };
     });
   }
 
   async verify(accountId: string): Promise<LedgerVerification> {
-    const [rows] = (await this.sequelize.query(
+    const rows = await queryOf(this.sequelize)<EventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string }>(
       `SELECT l.sequence, l.event_id, l.payload_hash, l.previous_hash, l.hash,
               e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload
          FROM ledger_entries l LEFT JOIN events e ON e.id = l.event_id
         WHERE l.account_id = $1
         ORDER BY l.sequence`,
-      { bind: [accountId] },
-    )) as [(EventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string })[], unknown];
+      [accountId],
+    );
     let previous = GENESIS_HASH;
     let expectedSequence = 1n;
     let firstInvalid: number | null = null;

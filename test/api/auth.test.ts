@@ -66,10 +66,10 @@ describe('health', () => {
     expect(response.body).toEqual({ status: 'ok' });
   });
 
-  it('GET /readyz checks PostgreSQL and Temporal', async () => {
+  it('GET /readyz checks PostgreSQL, Temporal and that a worker polls', async () => {
     const response = await request('GET', '/readyz');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' } });
+    expect(response.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } });
   });
 });
 
@@ -105,7 +105,7 @@ describe('errors at the edge', () => {
 
   it('malformed JSON is a 400 with a message, not a 500', async () => {
     const account = await createAccount();
-    const response = await request('POST', '/Integration/Account', {
+    const response = await request('POST', '/Integration/Locations', {
       key: account.key,
       body: '{"Locations": [',
       headers: { 'Content-Type': 'application/json' },

@@ -37,6 +37,7 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     expect(done.body).toEqual({
       batchId: accepted.body.batchId,
       status: 'Completed',
+      message: 'Every event was stored; result lists them.',
       submittedAt: expect.any(String),
       completedAt: expect.any(String),
       result: [

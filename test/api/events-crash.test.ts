@@ -1,24 +1,27 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import type { Sequelize } from 'sequelize';
 import { createApiKey } from '../../db/repositories/accounts';
 import { createSequelize } from '../../db/sequelize';
+import { waitFor } from '../../runtime/net';
 import { readLiveState } from '../../runtime/state';
 import { commission, instance, ship, uid } from '../factories/events';
 import { startStack, type Stack } from '../helpers/stack';
 
 /**
- * A stack of its own: killing the shared stack's worker would stall the other test files running
- * beside this one.
+ * A stack of its own: killing the shared stack's worker (or stopping its Temporal) would stall the
+ * other test files running beside this one.
  */
-describe('a worker killed (SIGKILL) in the middle of a batch', () => {
+describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal that does not answer', () => {
   let stack: Stack;
   let sequelize: Sequelize;
   let pool: Pool;
 
   beforeAll(async () => {
-    stack = await startStack();
+    // The reconciler runs every 2 s here, so a batch Temporal could not start is picked up at once.
+    stack = await startStack({ RECONCILE_AFTER_SECONDS: '1', RECONCILE_EVERY_SECONDS: '2' });
     sequelize = createSequelize(stack.state.databaseUrl, 2);
     pool = new Pool({ connectionString: stack.state.databaseUrl, max: 2 });
   }, 180_000);
@@ -94,4 +97,32 @@ describe('a worker killed (SIGKILL) in the middle of a batch', () => {
     const verify = await fetch(`${stack.state.apiUrl}/Integration/Ledger/verify`, { headers: { 'X-API-KEY': key } });
     expect(await verify.json()).toMatchObject({ entries: 500, valid: true });
   }, 180_000);
+
+  it('answers 503 with the batch id when Temporal does not answer, and the reconciler completes the batch later', async () => {
+    const { key } = await createApiKey(uid('frozen'), 'jest');
+    const temporalPid = Number(execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev']).toString().trim().split('\n')[0]);
+    process.kill(temporalPid, 'SIGSTOP');
+    let response: Response;
+    try {
+      response = await fetch(`${stack.state.apiUrl}/Integration/Events/async`, {
+        method: 'POST',
+        headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 9))] }),
+      });
+    } finally {
+      process.kill(temporalPid, 'SIGCONT');
+    }
+    expect(response.status).toBe(503);
+    const problem = (await response.json()) as { batchId: string; statusUrl: string; title: string };
+    expect(problem.statusUrl).toBe(`/Integration/Events/async/${problem.batchId}`);
+    expect(problem.title).toMatch(/started automatically/);
+
+    let status = '';
+    await waitFor('the reconciler to complete the batch', 90_000, async () => {
+      const r = await fetch(`${stack.state.apiUrl}${problem.statusUrl}`, { headers: { 'X-API-KEY': key } });
+      status = ((await r.json()) as { status: string }).status;
+      return status === 'Completed' || status === 'Failed';
+    });
+    expect(status).toBe('Completed');
+  }, 150_000);
 });

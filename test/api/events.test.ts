@@ -24,6 +24,7 @@ describe('POST /Integration/Events (sync)', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       message: expect.any(String),
+      batchId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       result: [
         {
           id: expect.stringMatching(/^[0-9a-f-]{36}$/),

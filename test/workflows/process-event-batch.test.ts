@@ -3,6 +3,7 @@ import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { Batch } from '../../db/models';
 import { TASK_QUEUE } from '../../runtime/config';
 import type { processEventBatch } from '../../workflows';
+import type { EventPayload } from '../../domain/events';
 import type { ProcessEventBatchInput } from '../../workflows/contracts';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
@@ -20,32 +21,59 @@ describe('processEventBatch on the real dev server and the real worker', () => {
   });
   afterAll(() => connection.close());
 
-  async function newBatch(events: ProcessEventBatchInput['events']): Promise<ProcessEventBatchInput> {
+  async function newBatch(events: EventPayload[]): Promise<ProcessEventBatchInput> {
     models();
     const batchId = randomUUID();
     await Batch.create({
       id: batchId, accountId: account.id, workflowId: `test-${batchId}`, idempotencyKey: null, mode: 'sync', status: 'Accepted',
-      eventCount: events.length, request: { Events: events }, result: null, errors: null, startedAt: null, completedAt: null, retryOf: null,
+      eventCount: events.length, request: { Events: events }, result: null, errors: null, startedAt: null, completedAt: null, retryOf: null, requestId: null,
     });
-    return { batchId, accountId: account.id, accountName: account.name, events };
+    return { batchId, accountId: account.id, accountName: account.name, requestId: null };
   }
 
-  it('runs the four pipeline steps and records the batch as Completed', async () => {
-    const input = await newBatch([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))]);
+  const scheduled = async (workflowId: string) => {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    return history.events?.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+  };
+
+  it('takes a reference to the stored batch, runs the pipeline steps and records the batch as Completed', async () => {
+    const event = commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5));
+    const input = await newBatch([{ ...event, DocumentIds: ['NO-SUCH-DOC'] }]);
     const result = await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
       taskQueue: TASK_QUEUE,
       workflowId: `test-${input.batchId}`,
       args: [input],
     });
     expect(result).toEqual({ batchId: input.batchId, events: 1 });
-    const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
-    const activities = history.events?.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
-    expect(activities).toEqual(['persistEvents', 'attachDocuments', 'recalculateTimeline', 'commitLedger']);
+    expect(await scheduled(`test-${input.batchId}`)).toEqual(['persistEvents', 'attachDocuments', 'recalculateTimeline', 'commitLedger']);
     // The status update is a local activity: a marker in the history, no scheduled task.
+    const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
     expect(history.events?.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1);
     const batch = await Batch.findByPk(input.batchId);
     expect(batch?.status).toBe('Completed');
-    expect(batch?.result).toEqual([expect.objectContaining({ type: 'Commission', status: 'Created', externalEventId: input.events[0].Id })]);
+    expect(batch?.result).toEqual([
+      expect.objectContaining({
+        type: 'Commission',
+        status: 'Created',
+        externalEventId: event.Id,
+        documentsNotAttached: [{ documentId: 'NO-SUCH-DOC', reason: 'DocumentNotFound' }],
+      }),
+    ]);
+  });
+
+  it('schedules no attach without DocumentIds and no ledger without a commission', async () => {
+    const run = async (events: EventPayload[]) => {
+      const input = await newBatch(events);
+      await client.workflow.execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}`, args: [input] });
+      return scheduled(`test-${input.batchId}`);
+    };
+    const lot = uid('LOT');
+    expect(await run([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))])).toEqual([
+      'persistEvents',
+      'recalculateTimeline',
+      'commitLedger',
+    ]);
+    expect(await run([ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 2))])).toEqual(['persistEvents', 'recalculateTimeline']);
   });
 
   it('fails with a typed, non-retried ApplicationFailure when the batch is rejected', async () => {

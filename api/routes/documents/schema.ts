@@ -178,7 +178,7 @@ export const failedDocumentSchema = {
     product: nullableText('X-Document-Product as sent; null when absent.'),
     privacy: nullableText('X-Document-Privacy: the canonical spelling when recognised, else as sent; null when absent.'),
     status: { type: 'string', enum: ['Failed'] },
-    error: { type: 'string', description: 'The first rule the request broke, in the exact text listed in SPEC.md, Errors.', example: DocumentErrors.titleRequired },
+    error: { type: 'string', description: 'The first rule the request broke, in its fixed text (the document error texts listed in this document).', example: DocumentErrors.titleRequired },
   },
   additionalProperties: false,
 } as const;

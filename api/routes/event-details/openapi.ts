@@ -26,7 +26,7 @@ export const eventDetailsOperations = [
       'events from the transform on.',
     tags: ['Queries'],
     query: eventDetailsQuery,
-    headers: { type: 'object', required: ['accept'], properties: { accept: { type: 'string', description: 'Required (SPEC.md).', example: 'application/json' } } },
+    headers: { type: 'object', required: ['accept'], properties: { accept: { type: 'string', description: 'Required: application/json.', example: 'application/json' } } },
     responses: {
       200: {
         description: 'One page of rows.',

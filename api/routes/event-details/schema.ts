@@ -1,8 +1,9 @@
 import { pageQuerySchema, type PageQuery } from '../../paging';
 import { SORTS } from '../../../db/queries/event-details';
+import { withLimits } from '../../limits';
 
 /** Query of GET /epcis/Events/details. */
-export const eventDetailsQuery = {
+export const eventDetailsQuery = withLimits({
   type: 'object',
   required: ['LotSerial'],
   properties: {
@@ -15,7 +16,7 @@ export const eventDetailsQuery = {
       description: 'eventDate (oldest first), -eventDate (newest first, the default), eventType, or productName.',
     },
   },
-} as const;
+} as const);
 
 export interface EventDetailsQuery extends PageQuery {
   LotSerial: string;

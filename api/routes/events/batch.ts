@@ -6,14 +6,13 @@ import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Batch } from '../../../db/models';
-import type { EventPayload } from '../../../domain/events';
-import { rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
+import { batchStartOf, rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
 import type { processEventBatch } from '../../../workflows';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { rawError, type ApiError } from '../../errors';
+import { problem, rawError, type ApiError } from '../../errors';
 import { fieldOf, messageOf, validate } from '../../middleware/validate';
-import { batchStatusBody, rejectedBody } from './presenter';
+import { batchStatusBody, rejectedBody, statusUrl } from './presenter';
 
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
 export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id'): ApiError {
@@ -46,34 +45,64 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
 export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> =>
   validate(schema, 'body', (errors, body) => schemaErrors(body, errors, idKey));
 
-/** Starts (or attaches to) the batch's workflow, with the account of the request. */
-export function startBatch(ctx: APIContext, batch: Batch, events: EventPayload[]): Promise<WorkflowHandle<typeof processEventBatch>> {
-  const { account } = ctx.state;
-  return startBatchWorkflow(ctx.deps.temporal, ctx.deps.config.taskQueue, batch.workflowId, {
-    batchId: batch.id,
-    accountId: account.id,
-    accountName: account.name,
-    events,
-  });
-}
+const START_TIMEOUT_MS = 10_000;
 
 /**
- * Waits for the workflow and answers its per-event result list; a business rejection is the 400 batch
- * error list (fields renamed by `renameField` for a request shape other than the pipeline's).
+ * Starts (or attaches to) the stored batch's workflow. When Temporal cannot be reached or refuses, the
+ * batch stays stored and `Accepted`: the reconciler starts it (runtime/reconciler.ts), and the caller
+ * gets its id with a 503.
+ */
+export async function startBatch(ctx: APIContext, batch: Batch): Promise<WorkflowHandle<typeof processEventBatch>> {
+  const { temporal, config, logger } = ctx.deps;
+  try {
+    // Bounded: a Temporal that hangs must not hold the request; the reconciler starts the batch later.
+    return await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, ctx.state.account.name)));
+  } catch (error) {
+    logger.error({ err: error, requestId: ctx.state.requestId, batchId: batch.id }, 'could not start the batch workflow; the reconciler will');
+    throw problem(
+      503,
+      `The batch was stored but its processing could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
+      { batchId: batch.id, statusUrl: statusUrl(batch.id) },
+    );
+  }
+}
+
+/** How a sync call ends: the per-event result list, or still under way once the wait is over. */
+export type BatchOutcome = { done: true; result: EventResult[] } | { done: false };
+
+/**
+ * Waits for the workflow, at most SYNC_WAIT_SECONDS, and answers from the batch row: its per-event
+ * result list, or `done: false` when it is still under way (the caller answers 202 like async). A
+ * business rejection is the 400 batch error list (fields renamed by `renameField` for a request shape
+ * other than the pipeline's).
  */
 export async function awaitBatchResult(
+  ctx: APIContext,
   batch: Batch,
   handle: WorkflowHandle<typeof processEventBatch>,
   renameField: (field: string | null) => string | null = (field) => field,
-): Promise<EventResult[]> {
+): Promise<BatchOutcome> {
+  const { temporal, config } = ctx.deps;
   try {
-    await handle.result();
+    await temporal.withDeadline(Date.now() + config.syncWaitSeconds * 1000, () => handle.result());
   } catch (error) {
     const rejection = rejectionOf(error);
     if (rejection) throw rawError(400, rejectedBody(rejection.map((e) => ({ ...e, field: renameField(e.field) }))));
-    throw error;
+    // The wait ran out, Temporal went away, or the pipeline failed: the batch row says which.
   }
   // The workflow's last step wrote the per-event result list to the batch row.
   await batch.reload();
-  return batchStatusBody(batch).result ?? [];
+  const status = batchStatusBody(batch);
+  if (batch.status === 'Completed') return { done: true, result: status.result ?? [] };
+  if (batch.status === 'Failed') {
+    const errors = status.errors ?? [];
+    if (errors.some((e) => e.code === 'InternalError')) {
+      throw problem(503, `The pipeline could not process the batch; nothing was stored. Send it again. (${errors[0]?.message ?? 'no details'})`, {
+        batchId: batch.id,
+        statusUrl: statusUrl(batch.id),
+      });
+    }
+    throw rawError(400, rejectedBody(errors.map((e) => ({ ...e, field: renameField(e.field) }))));
+  }
+  return { done: false };
 }

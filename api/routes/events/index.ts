@@ -37,25 +37,26 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
   if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
 
-  const { account } = ctx.state;
-  const { batch } = await findOrCreateBatch({ accountId: account.id, mode, request: body, eventCount: body.Events.length, idempotencyKey: key });
+  const { account, requestId } = ctx.state;
+  const { batch } = await findOrCreateBatch({ accountId: account.id, mode, request: body, eventCount: body.Events.length, idempotencyKey: key, requestId });
+  ctx.state.batchId = batch.id;
+  const accepted = () => {
+    ctx.status = 202;
+    ctx.body = acceptedBody(batch);
+  };
   if (batch.status === 'Completed' || batch.status === 'Failed') {
     // A replay of a finished batch: its stored outcome, without asking Temporal.
-    if (mode === 'async') {
-      ctx.status = 202;
-      ctx.body = acceptedBody(batch);
-    } else if (batch.status === 'Completed') ctx.body = createdBody(batchStatusBody(batch).result ?? []);
+    if (mode === 'async') accepted();
+    else if (batch.status === 'Completed') ctx.body = createdBody(batch.id, batchStatusBody(batch).result ?? []);
     else throw rawError(400, rejectedBody(batchStatusBody(batch).errors ?? []));
     return;
   }
 
-  const handle = await startBatch(ctx, batch, body.Events);
-  if (mode === 'async') {
-    ctx.status = 202;
-    ctx.body = acceptedBody(batch);
-    return;
-  }
-  ctx.body = createdBody(await awaitBatchResult(batch, handle));
+  const handle = await startBatch(ctx, batch);
+  if (mode === 'async') return accepted();
+  const outcome = await awaitBatchResult(ctx, batch, handle);
+  if (outcome.done) ctx.body = createdBody(batch.id, outcome.result);
+  else accepted();
 }
 
 /**

@@ -1,6 +1,7 @@
-import { problemResponse } from '../../openapi/components';
-import { operation } from '../../openapi/operation';
-import { batchAcceptedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
+import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse } from '../../openapi/components';
+import { operation, type ResponseSpec } from '../../openapi/operation';
+import { problemType } from '../../errors';
+import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
 
 const commission = {
   $type: 'commission',
@@ -30,8 +31,11 @@ const commission = {
   CertificationList: [{ Type: 'urn:gdst:certType:harvestCoC', Standard: 'MSC', Agency: 'MSC', Value: 'MSC-C-12345', Identification: 'C-12345' }],
 };
 
+const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
+
 const created = {
   message: '1 event created.',
+  batchId: BATCH_ID,
   result: [
     {
       id: '0b7f1f5e-1111-4222-8333-944444444444',
@@ -81,6 +85,36 @@ const rejectedResponse = {
   example: rejected,
 };
 
+const accepted = {
+  message: 'The batch was accepted; follow statusUrl for its result.',
+  batchId: BATCH_ID,
+  status: 'Accepted',
+  statusUrl: `/Integration/Events/async/${BATCH_ID}`,
+};
+
+export const notStarted: ResponseSpec = {
+  description:
+    'The batch is stored, but Temporal could not be asked to process it now (unreachable, or it refused). ' +
+    'Nothing more is needed: a reconciler starts every batch left waiting; follow statusUrl. The same Idempotency-Key again is safe.',
+  contentType: PROBLEM_JSON,
+  schema: batchNotStartedResponse,
+  example: {
+    type: problemType(503),
+    title: 'The batch was stored but its processing could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
+    status: 503,
+    traceId: EXAMPLE_TRACE_ID,
+    batchId: BATCH_ID,
+    statusUrl: accepted.statusUrl,
+  },
+};
+
+/** A sync call whose batch outlasts SYNC_WAIT_SECONDS answers like the async endpoint. */
+export const stillRunning: ResponseSpec = {
+  description: 'The batch is still under way after SYNC_WAIT_SECONDS (30 by default): follow statusUrl for its result.',
+  schema: batchAcceptedResponse,
+  example: accepted,
+};
+
 export const eventsOperations = [
   operation({
     method: 'post',
@@ -88,11 +122,17 @@ export const eventsOperations = [
     summary: 'Create events (waits for the pipeline)',
     description:
       'Runs the batch through the durable pipeline (persist with inventory check, attach documents, recalculate the timeline, ledger) ' +
-      'and answers with its result. All or nothing.',
+      'and answers with its result. All or nothing. The call waits at most SYNC_WAIT_SECONDS (30 by default); a batch still ' +
+      'under way then is answered 202 exactly like the async endpoint, and finishes on its own.',
     tags: ['Events'],
     headers: idempotencyKey,
     requestBody: { schema: eventsBody, example: { Events: [commission] } },
-    responses: { 200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created }, 400: rejectedResponse },
+    responses: {
+      200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created },
+      202: stillRunning,
+      400: rejectedResponse,
+      503: notStarted,
+    },
   }),
   operation({
     method: 'post',
@@ -106,14 +146,10 @@ export const eventsOperations = [
       202: {
         description: 'The batch was accepted (or, with a known Idempotency-Key, had been).',
         schema: batchAcceptedResponse,
-        example: {
-          message: 'The batch was accepted; follow statusUrl for its result.',
-          batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
-          status: 'Accepted',
-          statusUrl: '/Integration/Events/async/5d6e7f80-9a1b-4c2d-8e3f-405162738495',
-        },
+        example: accepted,
       },
       400: rejectedResponse,
+      503: notStarted,
     },
   }),
   operation({
@@ -127,8 +163,9 @@ export const eventsOperations = [
         description: 'Where the batch is; when Completed, `result` is what the sync endpoint would have answered.',
         schema: batchStatusResponse,
         example: {
-          batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+          batchId: BATCH_ID,
           status: 'Completed',
+          message: 'Every event was stored; result lists them.',
           submittedAt: '2024-03-01T15:00:01.120Z',
           completedAt: '2024-03-01T15:00:01.410Z',
           result: created.result,

@@ -1,8 +1,9 @@
-import type { Batch } from '../../../db/models';
+import type { Batch, BatchStatus } from '../../../db/models';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 
-export const createdBody = (result: EventResult[]) => ({
+export const createdBody = (batchId: string, result: EventResult[]) => ({
   message: `${result.length} event${result.length === 1 ? '' : 's'} created.`,
+  batchId,
   result,
 });
 
@@ -22,10 +23,21 @@ export const acceptedBody = (batch: Batch) => ({
   statusUrl: statusUrl(batch.id),
 });
 
+/** What each status means for the caller: the body says it, so nobody needs to look it up. */
+const STATUS_MESSAGES: Record<BatchStatus, string> = {
+  Accepted:
+    'Stored and waiting for the pipeline. A batch whose processing could not be started (Temporal unreachable) is started automatically ' +
+    'once it has waited about a minute; nothing needs to be sent again.',
+  Running: 'The pipeline is processing the batch.',
+  Completed: 'Every event was stored; result lists them.',
+  Failed: 'Nothing of the batch was stored; errors says why.',
+};
+
 /** `result` is exactly what the sync endpoint answers in its `result`. */
 export const batchStatusBody = (batch: Batch) => ({
   batchId: batch.id,
   status: batch.status,
+  message: STATUS_MESSAGES[batch.status],
   submittedAt: batch.submittedAt.toISOString(),
   completedAt: batch.completedAt ? batch.completedAt.toISOString() : null,
   result: (batch.result as EventResult[] | null) ?? null,

@@ -4,8 +4,11 @@
  * integrators send the full shapes of SPEC.md (ReadPoint, BizStep, ...) and the payload is stored as sent.
  */
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../../domain/events';
+import { LIMITS, withLimits } from '../../limits';
 
 const text = { type: 'string', minLength: 1 } as const;
+/** Ids, lots and serials: the caller's keys. */
+const id = { type: 'string', minLength: 1, maxLength: LIMITS.idLength } as const;
 const optionalText = { type: ['string', 'null'] } as const;
 
 const tradePartner = {
@@ -13,7 +16,7 @@ const tradePartner = {
   description: 'Creates the trade partner when its Id is new to the account, else identifies it.',
   required: ['Id', 'Name', 'ConnectionType'],
   properties: {
-    Id: text,
+    Id: id,
     Name: text,
     ConnectionType: { enum: ['SELF', 'SUPPLIER', 'BUYER', 'OTHER'] },
     Duns: { type: 'string' },
@@ -42,7 +45,7 @@ const locationDetails = {
 /** `Id` (or `id`, both appear in SPEC.md) of an existing location, or a new one with its Details. */
 export const locationRef = {
   type: 'object',
-  properties: { Id: text, id: text, Details: locationDetails },
+  properties: { Id: id, id, Details: locationDetails },
   example: { Id: 'LOC-DOCK-1' },
 } as const;
 
@@ -68,15 +71,15 @@ const productDetails = {
   },
 } as const;
 
-const productRef = { type: 'object', required: ['Id'], properties: { Id: text, Details: productDetails } } as const;
+const productRef = { type: 'object', required: ['Id'], properties: { Id: id, Details: productDetails } } as const;
 
 /** `{ Quantity, LotSerial, Product: { Id, Details? } }`; a Serial product counts 1 per instance. */
 export const productInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'Product'],
   properties: {
-    Quantity: { type: 'number', minimum: 0, description: 'Decimal quantity in the product unit.' },
-    LotSerial: text,
+    Quantity: { type: 'number', minimum: 0, maximum: LIMITS.quantity, description: 'Decimal quantity in the product unit.' },
+    LotSerial: id,
     Product: productRef,
   },
   example: { Quantity: 100, LotSerial: 'LOT-2024-001', Product: { Id: 'SALMON-FILLET' } },
@@ -95,7 +98,7 @@ export const event = {
   required: ['$type', 'Id', 'Location', 'EventTime', 'EventTimeZone'],
   properties: {
     $type: { enum: EVENT_TYPE_NAMES, description: 'The event type, lower case.' },
-    Id: { ...text, maxLength: 200, description: "The caller's event id, unique in the account; echoed as externalEventId." },
+    Id: { ...id, description: "The caller's event id, unique in the account; echoed as externalEventId." },
     Location: locationRef,
     EventTime: { type: 'string', description: 'ISO 8601; without an offset it is read in EventTimeZone.', example: '2024-03-01T10:00:00' },
     EventTimeZone: { type: 'string', description: 'UTC offset such as -05:00.', example: '-05:00' },
@@ -104,7 +107,7 @@ export const event = {
     ReferenceDocumentId: optionalText,
     DocumentIds: {
       type: ['array', 'null'],
-      items: text,
+      items: id,
       description: 'Ids of uploaded documents to attach; ids not found are reported in documentsNotAttached. A plain string is rejected.',
     },
     CustomProperties: { type: 'array', items: { type: 'object' } },
@@ -116,7 +119,7 @@ export const event = {
     byType(['ship'], ['ProductInstances', 'DestinationLocation'], { ProductInstances: instances, DestinationLocation: locationRef }),
     byType(['transform'], ['InputProducts', 'OutputProducts'], { InputProducts: instances, OutputProducts: instances }),
     byType(['aggregation', 'disaggregation'], ['ParentLotSerial', 'ChildProductInstances'], {
-      ParentLotSerial: text,
+      ParentLotSerial: id,
       Product: productRef,
       ChildProductInstances: instances,
     }),
@@ -126,11 +129,11 @@ export const event = {
 /** Batches of up to 1,000 events: the workflow input stays well under Temporal's payload limit. */
 export const MAX_EVENTS = 1000;
 
-export const eventsBody = {
+export const eventsBody = withLimits({
   type: 'object',
   required: ['Events'],
   properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
-} as const;
+} as const);
 
 
 /** DESIGN.md's batch error element (workflows/contracts.ts BatchError), shared by both event endpoints. */
@@ -186,8 +189,12 @@ const eventResult = {
 
 export const eventsCreatedResponse = {
   type: 'object',
-  required: ['message', 'result'],
-  properties: { message: { type: 'string' }, result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' } },
+  required: ['message', 'batchId', 'result'],
+  properties: {
+    message: { type: 'string' },
+    batchId: { type: 'string', description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).' },
+    result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' },
+  },
 } as const;
 
 export const batchRejectedResponse = {
@@ -208,12 +215,22 @@ export const batchAcceptedResponse = {
   },
 } as const;
 
+/** 503: the batch is stored but its workflow could not be started; the reconciler starts it. */
+export const batchNotStartedResponse = {
+  type: 'object',
+  allOf: [{ $ref: '#/components/schemas/Problem' }],
+  description: 'The batch is stored; its processing starts automatically. Follow statusUrl.',
+  required: ['batchId', 'statusUrl'],
+  properties: { batchId: { type: 'string' }, statusUrl: { type: 'string' } },
+} as const;
+
 export const batchStatusResponse = {
   type: 'object',
   required: ['batchId', 'status', 'submittedAt', 'completedAt', 'result', 'errors'],
   properties: {
     batchId: { type: 'string' },
     status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
+    message: { type: 'string', description: 'What the status means, and what (if anything) the caller should do.' },
     submittedAt: { type: 'string' },
     completedAt: { type: ['string', 'null'] },
     result: { type: ['array', 'null'], items: eventResult, description: 'When Completed: exactly the result of the sync endpoint.' },

@@ -14,20 +14,20 @@ export const healthOperations = [
   operation({
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness: PostgreSQL and Temporal are reachable',
+    summary: 'Readiness: PostgreSQL and Temporal are reachable and a worker polls',
     tags: ['Health'],
     public: true,
     responses: {
-      200: { description: 'Both dependencies answer.', schema: readyResponse, example: { status: 'ok', checks: { database: 'ok', temporal: 'ok' } } },
+      200: { description: 'Both dependencies answer and a worker polls the task queue.', schema: readyResponse, example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } } },
       503: {
-        description: 'A dependency does not answer; `checks` says which.',
+        description: 'A dependency does not answer, or no worker polls; `checks` says which.',
         contentType: PROBLEM_JSON,
         schema: notReadyProblem,
         example: {
           type: 'https://tools.ietf.org/html/rfc9110#section-15.6.4',
           title: 'The service is not ready.',
           status: 503,
-          checks: { database: 'ok', temporal: '14 UNAVAILABLE: No connection established' },
+          checks: { database: 'ok', temporal: 'ok', worker: 'missing' },
           traceId: 'abc-123',
         },
       },

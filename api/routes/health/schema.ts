@@ -9,8 +9,15 @@ export const healthResponse = {
 const checks = {
   type: 'object',
   description: '`ok`, or the error met while checking that dependency.',
-  required: ['database', 'temporal'],
-  properties: { database: { type: 'string' }, temporal: { type: 'string' } },
+  required: ['database', 'temporal', 'worker'],
+  properties: {
+    database: { type: 'string' },
+    temporal: { type: 'string' },
+    worker: {
+      type: 'string',
+      description: '`missing` when no worker has polled the task queue for 75 s (an idle worker polls at least once a minute): batches would wait.',
+    },
+  },
 } as const;
 
 export const readyResponse = {

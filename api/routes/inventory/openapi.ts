@@ -28,7 +28,7 @@ export const inventoryOperations = [
     description:
       'The reconstructed inventory timeline: one entry per inventory record, oldest first within each lot. At least one of ProductIds ' +
       'and LocationIds is required; with both, only records matching both. `quantityAvailable` is what another event at that point of ' +
-      'the timeline can still consume (SPEC.md rule 2: a 50-unit historical ship between records of 100 and 200 leaves 50 and 150).',
+      'the timeline can still consume (a 50-unit historical ship between records of 100 and 200 leaves 50 and 150).',
     tags: ['Queries'],
     query: inventoryQuery,
     responses: {

@@ -1,10 +1,12 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
+import { withLimits } from '../../limits';
+
 const repeatable = (description: string) => ({
   description,
   anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
 });
 
-export const inventoryQuery = {
+export const inventoryQuery = withLimits({
   type: 'object',
   properties: {
     ProductIds: repeatable(
@@ -18,7 +20,7 @@ export const inventoryQuery = {
       example: '2024-03-01T15:00:00Z',
     },
   },
-} as const;
+} as const);
 
 export interface InventoryQuery {
   ProductIds?: string | string[];

@@ -5,7 +5,7 @@ import { jsonFieldOf, referencedUrns, translateJsonEvents, type JsonEvent } from
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { rawError } from '../../errors';
 import { awaitBatchResult, startBatch, validateBatch } from '../events/batch';
-import { rejectedBody } from '../events/presenter';
+import { acceptedBody, rejectedBody } from '../events/presenter';
 import { commissionBody, transformBody } from './presenter';
 import { jsonEventsBody } from './schema';
 
@@ -21,14 +21,20 @@ interface JsonEventsBody {
  */
 async function submit(ctx: APIContext): Promise<void> {
   const { Events: events } = inputOf<JsonEventsBody>(ctx);
-  const { account } = ctx.state;
+  const { account, requestId } = ctx.state;
   const known = await findKnownEntities(account.id, referencedUrns(events));
   const translation = translateJsonEvents(events, known);
   if (translation.issues.length) throw rawError(400, rejectedBody(translation.issues));
 
-  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'json', request: { Events: translation.events }, eventCount: events.length });
-  const handle = await startBatch(ctx, batch, translation.events);
-  const results = await awaitBatchResult(batch, handle, jsonFieldOf);
+  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'json', request: { Events: translation.events }, eventCount: events.length, requestId });
+  ctx.state.batchId = batch.id;
+  const outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch), jsonFieldOf);
+  if (!outcome.done) {
+    ctx.status = 202;
+    ctx.body = acceptedBody(batch);
+    return;
+  }
+  const results = outcome.result;
 
   if (!events.some((event) => event.$type === 'commission')) {
     ctx.body = transformBody();

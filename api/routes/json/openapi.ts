@@ -1,4 +1,5 @@
 import { operation } from '../../openapi/operation';
+import { notStarted, stillRunning } from '../events/openapi';
 import { batchRejectedResponse } from '../events/schema';
 import { commissionResponse, jsonEventsBody, transformResponse } from './schema';
 
@@ -46,7 +47,7 @@ const commission = {
 };
 
 const description = [
-  'Events named by URNs (SPEC.md "Event: URN-based shape"), run through the same pipeline as POST /Integration/Events and answered when it is done.',
+  'Events named by URNs (the URN-based event shape), run through the same pipeline as POST /Integration/Events and answered when it is done.',
   'Every URN (Location, TradePartner, ParentProduct) the account knows, by URN or by an external id equal to it, is reused and reported `Skipped`; a new one is created from the inline fields, keeps the URN sent, and is reported `Created`.',
   'UOM: quantities are in the product’s SimpleUnitOfMeasurement; a unit code must be that unit, a number is ignored.',
   'BizStep and Disposition: a GS1 CBV 2.0 value or a custom URN.',
@@ -108,6 +109,8 @@ export const jsonOperations = [
           errors: [{ index: 0, eventId: 'ERP-COMM-1001', code: 'DuplicateEventId', field: 'ExternalEventId', message: 'An event with id ERP-COMM-1001 already exists in this account.' }],
         },
       },
+      202: stillRunning,
+      503: notStarted,
     },
   }),
 ];

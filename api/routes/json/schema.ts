@@ -5,6 +5,7 @@
  */
 import { JSON_EVENT_TYPES } from '../../../domain/json-events';
 import { MAX_EVENTS } from '../events/schema';
+import { LIMITS, withLimits } from '../../limits';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
@@ -80,13 +81,13 @@ export const jsonProductInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'ParentProduct'],
   properties: {
-    Quantity: { type: 'number', minimum: 0, description: 'In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).' },
-    LotSerial: text,
+    Quantity: { type: 'number', minimum: 0, maximum: LIMITS.quantity, description: 'In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).' },
+    LotSerial: { ...text, maxLength: LIMITS.idLength },
     Urn: { ...optionalText, description: 'URN of the lot or serial instance; stored with the event as sent.' },
     UOM: {
       anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }],
       description:
-        'The unit of Quantity. A unit code must name the product’s own unit (quantities are never converted); a number is not a unit and is ignored (SPEC.md’s transform example sends one).',
+        'The unit of Quantity. A unit code must name the product’s own unit (quantities are never converted); a number is not a unit and is ignored (some producers send one).',
     },
     Gtin: { ...optionalText, description: 'Used as the new product’s GTIN when ParentProduct.Gtin is absent.' },
     ParentProduct: parentProduct,
@@ -107,7 +108,7 @@ export const jsonEvent = {
   required: ['$type', 'ExternalEventId', 'Location', 'EventTime'],
   properties: {
     $type: { enum: JSON_EVENT_TYPES, description: 'commission or transform.' },
-    ExternalEventId: { ...text, maxLength: 200, description: 'The caller’s event id; unique in the account: a repeat is rejected (DuplicateEventId).' },
+    ExternalEventId: { ...text, maxLength: LIMITS.idLength, description: 'The caller’s event id; unique in the account: a repeat is rejected (DuplicateEventId).' },
     Urn: { ...optionalText, description: 'The caller’s event URN; may be empty. Stored with the event; the service’s own is urn:uuid:<event id>.' },
     Location: location,
     TradePartner: tradePartner,
@@ -115,7 +116,7 @@ export const jsonEvent = {
     InvoiceNumber: optionalText,
     BizStep: { ...optionalText, description: 'A GS1 CBV 2.0 business step (urn:epcglobal:cbv:bizstep:*) or a custom URN (urn:<nid>:<nss>).' },
     Disposition: { ...optionalText, description: 'A GS1 CBV 2.0 disposition (urn:epcglobal:cbv:disp:*) or a custom URN.' },
-    ReadPoint: { description: 'Shape not fixed by SPEC.md; stored as sent.' },
+    ReadPoint: { description: 'Free form; stored as sent.' },
     EventTime: { type: 'string', description: 'ISO 8601 with an offset (without one it is read in EventTimeZone).', example: '2024-03-01T10:00:00-05:00' },
     EventTimeZone: { ...optionalText, description: 'UTC offset such as -05:00; defaults to the offset of EventTime.' },
     RecordTime: optionalText,
@@ -137,7 +138,7 @@ export const jsonEvent = {
         },
       },
     },
-    VesselCatchInformation: { description: 'Shape not fixed by SPEC.md; stored as sent.' },
+    VesselCatchInformation: { description: 'Free form; stored as sent.' },
   },
   allOf: [
     byType('commission', ['ProductInstances'], { ProductInstances: instances }),
@@ -145,11 +146,11 @@ export const jsonEvent = {
   ],
 } as const;
 
-export const jsonEventsBody = {
+export const jsonEventsBody = withLimits({
   type: 'object',
   required: ['Events'],
   properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
-} as const;
+} as const);
 
 const status = { enum: ['Created', 'Skipped'], description: 'Skipped: the URN was known and the entity reused; Created: made from the inline data.' } as const;
 const entity = (extra: Record<string, unknown>, required: readonly string[]) =>

@@ -6,6 +6,7 @@
 import { DUNS_PATTERN } from '../../../domain/master-data';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
+import { withLimits } from '../../limits';
 
 const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) });
 
@@ -105,12 +106,12 @@ const createLocation = {
   properties: { ...idProperties, Details: createDetails },
 };
 
-export const createLocationsSchema = {
+export const createLocationsSchema = withLimits({
   type: 'object',
   description: 'POST /Integration/Locations: one or more locations or vessels, stored all or nothing.',
   required: ['Locations'],
   properties: { Locations: { type: 'array', minItems: 1, items: createLocation, description: 'The locations to create.' } },
-};
+});
 
 /** Only SPEC.md's updatable fields are read; anything else in the body is ignored. */
 const updateDetails = {
@@ -140,14 +141,14 @@ const updateLocation = {
   properties: { ...idProperties, Details: updateDetails },
 };
 
-export const updateLocationsSchema = {
+export const updateLocationsSchema = withLimits({
   type: 'object',
   description: 'PUT /Integration/Location: either `Locations` (a list) or `Location` (one object).',
   properties: {
     Locations: { type: 'array', minItems: 1, items: updateLocation, description: 'Locations to change; answered with {id, status} each.' },
     Location: updateLocation,
   },
-};
+});
 
 /* ---- Response bodies: what presenter.ts produces. ---- */
 

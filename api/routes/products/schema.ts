@@ -2,6 +2,7 @@
  * Request schemas of the product endpoints, the one source of truth for what a request may carry.
  * Units are checked and normalised in domain/ (units.ts), where the accepted list lives.
  */
+import { withLimits } from '../../limits';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 
@@ -38,7 +39,7 @@ const detailsProperties = {
 
 const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
-export const createProductsSchema = {
+export const createProductsSchema = withLimits({
   type: 'object',
   description: 'POST /Integration/Products: one or more products, stored all or nothing.',
   required: ['Products'],
@@ -57,9 +58,9 @@ export const createProductsSchema = {
       },
     },
   },
-};
+});
 
-export const updateProductsSchema = {
+export const updateProductsSchema = withLimits({
   type: 'object',
   description: 'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
   required: ['Products'],
@@ -78,7 +79,7 @@ export const updateProductsSchema = {
       },
     },
   },
-};
+});
 
 /* ---- Response bodies: what presenter.ts and the handlers produce. ---- */
 

@@ -1,0 +1,57 @@
+import { Context } from '@temporalio/activity';
+import { queryOf } from '../db/sql';
+import { batchStartOf, startBatchWorkflow } from '../runtime/batch-workflow';
+import type { ReconcileBatchesInput, ReconcileBatchesResult } from '../workflows/contracts';
+import type { ActivityDeps } from './deps';
+import { activityLogger } from './logger';
+import { recordBatchStatus } from './record-batch-status';
+
+interface StrandedBatch {
+  id: string;
+  account_id: string;
+  account_name: string;
+  workflow_id: string;
+  event_count: number;
+  request_id: string | null;
+}
+
+/** Per run at most this many, oldest first: a backlog is worked off over the next runs. */
+const LIMIT = 500;
+
+/**
+ * The reconciler's step: every batch still `Accepted` past the threshold has its workflow started, as
+ * the API would have (the API stores the batch, then starts it, and can die or be refused in between).
+ * A batch whose workflow already runs is left to it. One whose workflow ended without moving it on
+ * (terminated by an operator before it stored anything) is recorded as Failed: nothing of it is stored.
+ */
+export function startStrandedBatches(deps: ActivityDeps) {
+  const record = recordBatchStatus(deps);
+  return async ({ olderThanSeconds }: ReconcileBatchesInput): Promise<ReconcileBatchesResult> => {
+    const stranded = await queryOf(deps.sequelize)<StrandedBatch>(
+      `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id
+         FROM batches b JOIN accounts a ON a.id = b.account_id
+        WHERE b.status = 'Accepted' AND b.submitted_at < now() - make_interval(secs => $1)
+        ORDER BY b.seq
+        LIMIT ${LIMIT}`,
+      [olderThanSeconds],
+    );
+    const { client, info } = Context.current();
+    const result: ReconcileBatchesResult = { started: [], closed: [] };
+    for (const row of stranded) {
+      const batch = { id: row.id, accountId: row.account_id, workflowId: row.workflow_id, eventCount: row.event_count, requestId: row.request_id };
+      const handle = await startBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
+      const { status } = await handle.describe();
+      const log = activityLogger(deps.logger, { batchId: row.id, account: row.account_name });
+      if (status.name === 'RUNNING') {
+        result.started.push(row.id);
+        log.warn({ workflowId: row.workflow_id }, 'stranded batch started by the reconciler');
+        continue;
+      }
+      result.closed.push(row.id);
+      const message = `The batch's workflow ${row.workflow_id} ended (${status.name}) before it stored anything.`;
+      await record({ batchId: row.id, status: 'Failed', errors: [{ index: null, eventId: null, code: 'InternalError', field: null, message }] });
+      log.error({ workflowId: row.workflow_id, workflowStatus: status.name }, 'stranded batch whose workflow had ended: recorded as Failed');
+    }
+    return result;
+  };
+}

@@ -1,0 +1,87 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppCustom, AppState } from '../context';
+import { problem, validationProblem, type ApiError } from '../errors';
+import { LIMITS } from '../limits';
+
+export const JSON_MEDIA_TYPES = ['application/json'] as const;
+
+/** Why a parsed JSON value cannot be taken as it is, naming the path: the first problem found. */
+export function jsonValueIssue(root: unknown): { field: string; message: string } | undefined {
+  // Iterative: a body nested thousands of levels deep must not overflow the stack.
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
+  while (stack.length) {
+    const { value, path, depth } = stack.pop()!;
+    const field = path || '$';
+    if (typeof value === 'string') {
+      const issue = stringIssue(value);
+      if (issue) return { field, message: `${field} ${issue}` };
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= LIMITS.depth) return { field, message: `${field} is nested too deeply: at most ${LIMITS.depth} levels of objects and arrays.` };
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i];
+      const keyIssue = stringIssue(key);
+      if (keyIssue) return { field, message: `A key of ${field} ${keyIssue}` };
+      stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL text holds neither U+0000 nor a lone UTF-16 surrogate (JSON allows both as escapes), so a
+ * value carrying one would fail deep inside a query or a workflow step instead of here.
+ */
+export function stringIssue(value: string): string | undefined {
+  if (value.length > LIMITS.anyStringLength) return `is longer than ${LIMITS.anyStringLength} characters.`;
+  if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000).';
+  if (!value.isWellFormed()) return 'must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair).';
+  return undefined;
+}
+
+/**
+ * Reads and parses a JSON request body, for the routes that validate one; it runs after the API key
+ * check, so an unauthenticated request costs no body parsing. A body that is not JSON is a 415 that
+ * names the accepted media types; prototype keys, deep nesting and strings PostgreSQL cannot store are
+ * 400s naming the field.
+ */
+export function jsonBody(): Middleware<AppState, AppCustom> {
+  const parse = koaBody({
+    json: true,
+    multipart: false,
+    urlencoded: false,
+    text: false,
+    jsonLimit: LIMITS.jsonBodyBytes,
+    jsonStrict: false,
+    onError: (error) => {
+      throw parseProblem(error as Error & { status?: number });
+    },
+  });
+  return async (ctx, next) => {
+    if (!ctx.is(...JSON_MEDIA_TYPES, '+json')) {
+      const sent = ctx.get('Content-Type') || 'none';
+      throw problem(415, `The request body must be JSON: send Content-Type: application/json (got ${sent}).`, { accepted: JSON_MEDIA_TYPES });
+    }
+    await parse(ctx, async () => undefined);
+    const body = (ctx.request as { body?: unknown }).body;
+    const issue = jsonValueIssue(body);
+    if (issue) throw validationProblem({ [issue.field]: [issue.message] });
+    await next();
+  };
+}
+
+/** What the JSON parser (koa-body, co-body underneath) refused, as the caller should read it. */
+function parseProblem(error: Error & { status?: number }): ApiError | Error {
+  if (error.status === 413 || /too large/i.test(error.message)) return problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`);
+  if (/prototype/i.test(error.message)) {
+    return validationProblem({ $: ['The body has a key named __proto__ (or constructor.prototype), which is not accepted in any field.'] }, 'The request body is not accepted.');
+  }
+  return problem(400, `The request body is not valid JSON: ${error.message}`);
+}

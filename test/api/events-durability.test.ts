@@ -1,0 +1,218 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { PoolClient } from 'pg';
+import { findOrCreateBatch } from '../../db/repositories/batches';
+import { timelineKey } from '../../db/sql';
+import { PROJECT_ROOT } from '../../runtime/config';
+import { freePort, waitFor } from '../../runtime/net';
+import { RECONCILE_SCHEDULE_ID } from '../../runtime/reconciler';
+import type { EventPayload } from '../../domain/events';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { commission, instance, ship, uid } from '../factories/events';
+import { models, sql } from '../helpers/db';
+import { client, request } from '../helpers/http';
+
+/**
+ * The pipeline at its edges (issue 13): batches larger than Temporal's payload limit, batches whose
+ * workflow was never started, steps that keep failing after the events are stored, sync calls that
+ * outlast their wait, and an API with no worker behind it.
+ */
+describe('the event pipeline at its edges', () => {
+  let connection: Connection;
+  let temporal: Client;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    temporal = new Client({ connection });
+    account = await createAccount('edges');
+  });
+  afterAll(() => connection.close());
+
+  async function statusOf(batchId: string): Promise<{ status: string; message: string; errors: { code: string; message: string }[] | null }> {
+    return (await client(account.key).get(`/Integration/Events/async/${batchId}`)).body;
+  }
+
+  async function settle(batchId: string, timeoutMs = 60_000) {
+    let body = await statusOf(batchId);
+    await waitFor(`batch ${batchId} to finish`, timeoutMs, async () => {
+      body = await statusOf(batchId);
+      return body.status === 'Completed' || body.status === 'Failed';
+    });
+    return body;
+  }
+
+  /** A batch stored the way the API stores one, whose workflow was never started (the API died in between). */
+  async function strandedBatch(events: EventPayload[]): Promise<string> {
+    models();
+    const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'async', request: { Events: events }, eventCount: events.length });
+    await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
+    return batch.id;
+  }
+
+  /** Runs the reconciler's schedule now (instead of within the minute), until the batch has moved on. */
+  async function reconcile(batchId: string): Promise<void> {
+    const schedule = temporal.schedule.getHandle(RECONCILE_SCHEDULE_ID);
+    await waitFor(`the reconciler to pick up batch ${batchId}`, 60_000, async () => {
+      if ((await statusOf(batchId)).status !== 'Accepted') return true;
+      await schedule.trigger();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return (await statusOf(batchId)).status !== 'Accepted';
+    });
+  }
+
+  it('processes a valid batch of 1,000 events with inline master data, over 2 MB of JSON', async () => {
+    const lot = uid('LOT');
+    const certificates = Array.from({ length: 8 }, (_, i) => ({
+      Type: 'urn:gdst:certType:harvestCoC',
+      Standard: 'Marine Stewardship Council',
+      Agency: 'Marine Stewardship Council International',
+      Value: `MSC-C-${String(i).padStart(5, '0')}`,
+      Identification: `Chain of custody certificate ${i} for the harvest of this lot`,
+    }));
+    const events = Array.from({ length: 1000 }, (_, i) => ({
+      ...commission({ location: 'BIG-DOCK', time: '2024-03-01T10:00:00Z' }, instance('BIG-COD', `${lot}-${i}`, 10)),
+      PurchaseOrder: `PO-${i}`,
+      CertificationList: certificates,
+    }));
+    const body = JSON.stringify({ Events: events });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(2 * 1024 * 1024);
+
+    const response = await request('POST', '/Integration/Events', { key: account.key, body, headers: { 'Content-Type': 'application/json' } });
+    expect(response.body.errors ?? []).toEqual([]);
+    expect(response.status).toBe(200);
+    expect(response.body.result).toHaveLength(1000);
+    const { rows } = await sql().query('SELECT count(*)::int AS n FROM events WHERE batch_id = $1', [response.body.batchId]);
+    expect(rows[0].n).toBe(1000);
+  }, 120_000);
+
+  it('starts a batch left Accepted with no workflow, from the reconcile-batches schedule', async () => {
+    const lot = uid('LOT');
+    const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 7))]);
+    const waiting = await statusOf(batchId);
+    expect(waiting.status).toBe('Accepted');
+    expect(waiting.message).toMatch(/started automatically/);
+
+    await reconcile(batchId);
+    expect((await settle(batchId)).status).toBe('Completed');
+    const { rows } = await sql().query('SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1', [batchId]);
+    expect(rows).toEqual([{ available: 7 }]);
+    // The reconciler's own run is a workflow in the UI too, listing what it started.
+    const run = await temporal.schedule.getHandle(RECONCILE_SCHEDULE_ID).describe();
+    expect(run.info.recentActions.length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('records as Failed a stranded batch whose workflow ended before it stored anything', async () => {
+    const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))]);
+    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);
+    // Started where no worker polls, then terminated: the workflow exists, closed, and stored nothing.
+    const handle = await temporal.workflow.start('processEventBatch', {
+      taskQueue: `nobody-${uid('q')}`,
+      workflowId: rows[0].workflow_id,
+      args: [{ batchId, accountId: account.id, accountName: account.name, requestId: null }],
+    });
+    await handle.terminate('test: an operator ended it');
+
+    await reconcile(batchId);
+    const failed = await settle(batchId);
+    expect(failed.status).toBe('Failed');
+    expect(failed.errors).toEqual([expect.objectContaining({ code: 'InternalError', message: expect.stringContaining('TERMINATED') })]);
+  }, 90_000);
+
+  it('keeps retrying a step that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone', async () => {
+    const trigger = `refuse_ledger_${account.id.replace(/-/g, '')}`;
+    await sql().query(`
+      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger refused by the test'; END $$;
+      CREATE TRIGGER ${trigger} BEFORE INSERT ON ledger_entries FOR EACH ROW WHEN (NEW.account_id = '${account.id}') EXECUTE FUNCTION ${trigger}();`);
+    let batchId: string;
+    try {
+      const accepted = await client(account.key).post('/Integration/Events/async', {
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 3))],
+      });
+      expect(accepted.status).toBe(202);
+      batchId = accepted.body.batchId;
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);
+      const handle = temporal.workflow.getHandle(rows[0].workflow_id);
+      const pendingLedger = async () => (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'commitLedger');
+
+      await waitFor('commitLedger to have failed three times', 60_000, async () => ((await pendingLedger())?.attempt ?? 0) >= 3);
+      const pending = await pendingLedger();
+      expect(pending?.maximumAttempts).toBe(0); // unlimited
+      expect(pending?.lastFailure?.message).toContain('ledger refused by the test');
+      expect((await statusOf(batchId)).status).toBe('Running');
+    } finally {
+      await sql().query(`DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}();`);
+    }
+    expect((await settle(batchId, 90_000)).status).toBe('Completed');
+    const verify = await client(account.key).get('/Integration/Ledger/verify');
+    expect(verify.body).toMatchObject({ valid: true });
+  }, 180_000);
+
+  it('answers a sync call still under way after SYNC_WAIT_SECONDS with 202 and its batch id', async () => {
+    const lot = uid('LOT');
+    const created = await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))] });
+    expect(created.status).toBe(200);
+    const { rows } = await sql().query<{ product_id: string; location_id: string }>(
+      'SELECT r.product_id, r.location_id FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1',
+      [created.body.batchId],
+    );
+    // The ship's persist waits on the lot's timeline lock, held here, for longer than the sync wait.
+    const holder: PoolClient = await sql().connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [timelineKey(account.id, rows[0].product_id, lot, rows[0].location_id)]);
+      const started = Date.now();
+      const response = await client(account.key).post('/Integration/Events', { Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 2))] });
+      expect(response.status).toBe(202);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(29_000);
+      expect(response.body).toEqual({ message: expect.any(String), batchId: expect.any(String), status: 'Accepted', statusUrl: `/Integration/Events/async/${response.body.batchId}` });
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      expect((await settle(response.body.batchId)).status).toBe('Completed');
+    } finally {
+      holder.release();
+    }
+  }, 120_000);
+
+  describe('an API whose task queue no worker polls', () => {
+    let api: ChildProcess;
+    let url: string;
+    let handle: WorkflowHandle | undefined;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      api = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'api/main.ts')], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, PORT: String(port), TASK_QUEUE: uid('unpolled'), SYNC_WAIT_SECONDS: '2', LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      });
+      await waitFor('the extra API', 60_000, () => fetch(`${url}/healthz`).then((r) => r.ok, () => false));
+    }, 90_000);
+    afterAll(async () => {
+      await handle?.terminate('test: no worker polls its task queue').catch(() => undefined);
+      api?.kill('SIGTERM');
+    });
+
+    it('is not ready: /readyz names the missing worker', async () => {
+      const response = await fetch(`${url}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ checks: { database: 'ok', temporal: 'ok', worker: 'missing' } });
+    });
+
+    it('answers a sync call with 202 and the batch id after SYNC_WAIT_SECONDS instead of waiting for ever', async () => {
+      const started = Date.now();
+      const response = await fetch(`${url}/Integration/Events`, {
+        method: 'POST',
+        headers: { 'X-API-KEY': account.key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))] }),
+      });
+      expect(response.status).toBe(202);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const body = (await response.json()) as { batchId: string; statusUrl: string };
+      expect(body.statusUrl).toBe(`/Integration/Events/async/${body.batchId}`);
+      expect((await statusOf(body.batchId)).status).toBe('Accepted');
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [body.batchId]);
+      handle = temporal.workflow.getHandle(rows[0].workflow_id);
+    }, 30_000);
+  });
+});
