@@ -232,22 +232,46 @@ export function concurrentConsumers(options: ContentionOptions): Promise<Scenari
     await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
 
     const db = await ctx.stack.database();
-    const { rows } = await db.query<{ shipped: string | null; records: number }>(
-      `SELECT (-sum(delta) FILTER (WHERE delta < 0))::text AS shipped, count(*)::int AS records FROM inventory_records WHERE account_id = $1 AND lot_serial = $2`,
+    const { rows } = await db.query<{ shipped: string | null }>(
+      `SELECT (-sum(delta) FILTER (WHERE delta < 0))::text AS shipped FROM inventory_records WHERE account_id = $1 AND lot_serial = $2`,
       [ctx.accountId, lot],
     );
     const shipped = Number(rows[0]?.shipped ?? 0);
-    const answered200 = runs.filter((r) => r.acknowledgedBy === 200).length;
-    const insufficient = runs.filter((r) => r.refusedWith?.includes('InsufficientInventory')).length;
-    const otherwise = runs.filter((r) => r.acknowledgedBy !== 200 && !r.refusedWith?.includes('InsufficientInventory')).length;
+    // A ship answered 202 (the sync wait ran out) is judged by how its batch ended.
+    const { rows: ended } = await db.query<{ key: string; status: string; errors: { code?: string }[] | null }>(
+      'SELECT idempotency_key AS key, status, errors FROM batches WHERE account_id = $1',
+      [ctx.accountId],
+    );
+    const endOf = new Map(ended.map((b) => [b.key, b]));
+    const insufficient = (codes: (string | undefined)[] | undefined) => !!codes?.length && codes.every((c) => c === 'InsufficientInventory');
+    const went = runs.filter((r) => r.acknowledgedBy !== null && endOf.get(r.idempotencyKey)?.status === 'Completed').length;
+    const refusedNow = runs.filter((r) => insufficient(r.refusedWith ?? undefined)).length;
+    const refusedLater = runs.filter((r) => {
+      const end = endOf.get(r.idempotencyKey);
+      return r.acknowledgedBy !== null && end?.status === 'Failed' && insufficient(end.errors?.map((e) => e.code));
+    }).length;
+    const otherwise = runs.length - went - refusedNow - refusedLater;
     if (shipped !== options.units) problems.push(`${shipped} units shipped from a lot of ${options.units}`);
-    if (answered200 !== options.units) problems.push(`${answered200} ships answered 200, expected ${options.units}`);
-    if (insufficient !== options.clients - options.units) problems.push(`${insufficient} ships refused with InsufficientInventory, expected ${options.clients - options.units}`);
+    if (went !== options.units) problems.push(`${went} ships completed, expected ${options.units}`);
+    if (refusedNow + refusedLater !== options.clients - options.units) {
+      problems.push(`${refusedNow + refusedLater} ships refused with InsufficientInventory, expected ${options.clients - options.units}`);
+    }
+    if (otherwise) problems.push(`${otherwise} ships neither completed nor refused with InsufficientInventory`);
     return {
       runs: [lotRun, ...runs],
       problems,
       allowedRefusals: ['InsufficientInventory'],
-      details: { units: options.units, clients: options.clients, shipped, answered200, refusedInsufficientInventory: insufficient, answeredOtherwise: otherwise },
+      details: {
+        units: options.units,
+        clients: options.clients,
+        shipped,
+        shipsCompleted: went,
+        answered200: runs.filter((r) => r.acknowledgedBy === 200).length,
+        answered202: runs.filter((r) => r.acknowledgedBy === 202).length,
+        refused400InsufficientInventory: refusedNow,
+        refusedAfter202InsufficientInventory: refusedLater,
+        otherwise,
+      },
     };
   });
 }

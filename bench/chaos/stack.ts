@@ -223,7 +223,15 @@ export class ChaosStack {
     await this.pool.end().catch(() => undefined);
     await this.inspectionPool?.end().catch(() => undefined);
     await this.inspection?.stop().catch(() => undefined);
-    const stopped = await Promise.race([this.stack.stop().then(() => true), sleep(60_000).then(() => false)]);
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = await Promise.race([
+      this.stack.stop().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 60_000);
+      }),
+    ]);
+    // A pending timer would keep the process (and jest) alive for a minute after everything stopped.
+    clearTimeout(timer);
     if (!stopped && this.supervisorAlive()) {
       // Only processes still below our own supervisor: a pid from runtime.json may have been reused by now.
       log('stack did not stop within 60 s: SIGKILL its processes');
