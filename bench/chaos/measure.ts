@@ -37,7 +37,7 @@ export interface Figures {
     unknownEvents: number;
     duplicateEventIds: number;
   };
-  supervisorSurvived: boolean;
+  serviceSurvived: boolean;
   settleSeconds: number;
 }
 
@@ -45,7 +45,7 @@ export interface Figures {
 export async function settle(stack: ChaosStack, accountId: string, timeoutMs: number): Promise<number> {
   const started = Date.now();
   let open = -1;
-  while (Date.now() - started < timeoutMs && stack.supervisorAlive()) {
+  while (Date.now() - started < timeoutMs && !stack.serviceGaveUp()) {
     try {
       const { rows } = await stack.pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status NOT IN ('Completed', 'Failed')`,
@@ -59,7 +59,7 @@ export async function settle(stack: ChaosStack, accountId: string, timeoutMs: nu
     await sleep(1000);
   }
   const seconds = (Date.now() - started) / 1000;
-  log(`settled after ${seconds.toFixed(1)} s (${open} batches still open, supervisor ${stack.supervisorAlive() ? 'up' : 'gone'})`);
+  log(`settled after ${seconds.toFixed(1)} s (${open} batches still open, service ${stack.serviceGaveUp() ? 'gave up' : 'up'})`);
   return seconds;
 }
 
@@ -82,7 +82,7 @@ export async function measure(
   settleSeconds: number,
   options: MeasureOptions = {},
 ): Promise<Figures> {
-  const supervisorSurvived = stack.supervisorAlive();
+  const serviceSurvived = !stack.serviceGaveUp();
   const db: Pool = await stack.database();
   const allowed = new Set(options.allowedRefusals ?? []);
 
@@ -176,7 +176,7 @@ export async function measure(
     timeouts: traffic.timeouts,
     batchStatuses,
     inventory: { lots: expected.size, lotsNotAddingUp, lotsAwaitingRecalculation: awaiting.size, surplusRecords, negativeAvailable, unknownEvents, duplicateEventIds },
-    supervisorSurvived,
+    serviceSurvived,
     settleSeconds: Math.round(settleSeconds * 10) / 10,
   };
 }
@@ -188,6 +188,6 @@ export function problemsOf(figures: Figures): string[] {
   if (figures.duplicated) problems.push(`${figures.duplicated} duplicates or inventory figures that do not add up`);
   if (figures.stuck) problems.push(`${figures.stuck} batches neither Completed nor Failed after settling`);
   if (figures.acknowledgedNotCompleted) problems.push(`${figures.acknowledgedNotCompleted} acknowledged batches did not complete`);
-  if (!figures.supervisorSurvived) problems.push('the service stopped (npm start exited)');
+  if (!figures.serviceSurvived) problems.push('the service gave up (npm start logged a fatal error or exited)');
   return problems;
 }

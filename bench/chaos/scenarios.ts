@@ -70,7 +70,7 @@ async function scenario(name: string, options: ScenarioOptions, body: (ctx: Cont
     const run = runId();
     const { key, accountId } = await stack.createAccount(`chaos-${name}-${run}`);
     const traffic = new Traffic();
-    const client: ClientOptions = { apiUrl: stack.apiUrl, key, traffic, giveUp: () => !stack.supervisorAlive() };
+    const client: ClientOptions = { apiUrl: stack.apiUrl, key, traffic, giveUp: () => stack.serviceGaveUp() };
     // On a traffic record of its own, so "some answers are in" means the scenario's answers.
     const warmUpTraffic = new Traffic();
     const warmUp = await submitBatch({ ...client, traffic: warmUpTraffic }, 'sync', warmUpBatch(run), `warm-${run}`);
@@ -82,7 +82,7 @@ async function scenario(name: string, options: ScenarioOptions, body: (ctx: Cont
     const settleSeconds = await settle(stack, accountId, options.settleSeconds * 1000);
     const figures = await measure(stack, accountId, [warmUp, ...outcome.runs], traffic, settleSeconds, { allowedRefusals: outcome.allowedRefusals });
     const problems = [...problemsOf(figures), ...outcome.problems];
-    const serviceErrors = figures.supervisorSurvived ? [] : stack.errorsLogged();
+    const serviceErrors = figures.serviceSurvived ? [] : stack.errorsLogged();
     if (serviceErrors.length) problems.push(`the service logged: ${serviceErrors.join(' | ')}`);
     const report: ScenarioReport = {
       scenario: name,

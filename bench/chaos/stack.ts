@@ -90,6 +90,9 @@ export class ChaosStack {
   readonly pool: Pool;
   private inspection: EmbeddedPostgres | undefined;
   private inspectionPool: Pool | undefined;
+  private gaveUp = false;
+  private logOffset = 0;
+  private halted: Promise<void> | undefined;
 
   private constructor(
     readonly stack: Stack,
@@ -116,9 +119,37 @@ export class ChaosStack {
     return this.state.apiUrl;
   }
 
-  /** False once `npm start` has exited: today's supervisor stops everything when PostgreSQL or Temporal dies. */
+  /** False once `npm start` has exited. */
   supervisorAlive(): boolean {
     return this.stack.process.exitCode === null && this.stack.process.signalCode === null;
+  }
+
+  /**
+   * True once `npm start` has exited or logged a fatal line: today's supervisor stops everything when
+   * PostgreSQL or Temporal dies, and its stop can hang for minutes on a worker whose steps retry
+   * against the dead part, so its process staying alive does not mean the service is.
+   */
+  serviceGaveUp(): boolean {
+    if (this.gaveUp) return true;
+    if (!this.supervisorAlive()) return (this.gaveUp = true);
+    try {
+      const fd = fs.openSync(path.join(this.dir, 'stack.log'), 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        if (size > this.logOffset) {
+          const chunk = Buffer.alloc(size - this.logOffset);
+          fs.readSync(fd, chunk, 0, chunk.length, this.logOffset);
+          // Overlap the next read a little, so a line cut at the end of this one is still seen.
+          this.logOffset = Math.max(0, size - 32);
+          if (chunk.includes('"level":60')) this.gaveUp = true;
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // no log yet
+    }
+    return this.gaveUp;
   }
 
   /** runtime.json as last written, also after the supervisor has exited and removed it (then the first copy). */
@@ -175,8 +206,9 @@ export class ChaosStack {
    * same cluster started read-side by us, so a stack that gave up can still be counted.
    */
   async database(): Promise<Pool> {
-    if (this.supervisorAlive()) return this.pool;
+    if (!this.serviceGaveUp()) return this.pool;
     if (this.inspectionPool) return this.inspectionPool;
+    await this.halt();
     const dataDir = path.join(this.dir, 'pg');
     let lastError: unknown;
     // Backends of a SIGKILLed postmaster hold its shared memory for a moment after it died.
@@ -190,7 +222,7 @@ export class ChaosStack {
       }
     }
     if (!this.inspection) throw new Error(`could not start PostgreSQL on ${dataDir} to count what was stored: ${String(lastError)}`);
-    log(`supervisor gone: counting on a PostgreSQL of our own over ${dataDir}`);
+    log(`the service gave up: counting on a PostgreSQL of our own over ${dataDir}`);
     this.inspectionPool = new Pool({ connectionString: this.inspection.url, max: 2 });
     this.inspectionPool.on('error', () => undefined);
     return this.inspectionPool;
@@ -217,12 +249,18 @@ export class ChaosStack {
     return [...messages].slice(0, limit);
   }
 
-  /** Stops everything this stack started and removes its data; bounded, and safe to call twice. */
-  async stop(): Promise<void> {
-    ChaosStack.running.delete(this);
+  /** Stops every process of the stack (bounded; idempotent), keeping its data. */
+  halt(): Promise<void> {
+    this.halted ??= this.haltOnce();
+    return this.halted;
+  }
+
+  private async haltOnce(): Promise<void> {
     await this.pool.end().catch(() => undefined);
-    await this.inspectionPool?.end().catch(() => undefined);
-    await this.inspection?.stop().catch(() => undefined);
+    // Taken before stopping, while they are surely ours: a supervisor that exits mid-stop leaves
+    // the worker and the API behind, and only these (same pid, same command) are killed afterwards.
+    const root = this.stack.process.pid;
+    const ours = root ? descendantsOf(root).map((pid) => ({ pid, command: commandOf(pid) })) : [];
     let timer: NodeJS.Timeout | undefined;
     const stopped = await Promise.race([
       this.stack.stop().then(() => true),
@@ -232,14 +270,21 @@ export class ChaosStack {
     ]);
     // A pending timer would keep the process (and jest) alive for a minute after everything stopped.
     clearTimeout(timer);
-    if (!stopped && this.supervisorAlive()) {
-      // Only processes still below our own supervisor: a pid from runtime.json may have been reused by now.
-      log('stack did not stop within 60 s: SIGKILL its processes');
-      for (const pid of descendantsOf(this.stack.process.pid!)) {
-        if (alive(pid)) process.kill(pid, 'SIGKILL');
-      }
-      this.stack.process.kill('SIGKILL');
-    }
+    if (!stopped) log('stack did not stop within 60 s: SIGKILL its processes');
+    const left = ours.filter(({ pid, command }) => alive(pid) && commandOf(pid) === command);
+    if (left.length) log(`SIGKILL ${left.length} process(es) the supervisor left behind`);
+    for (const { pid } of left) process.kill(pid, 'SIGKILL');
+    if (!stopped) this.stack.process.kill('SIGKILL');
+  }
+
+  /** Stops everything this stack started and removes its data; bounded, and safe to call twice. */
+  async stop(): Promise<void> {
+    ChaosStack.running.delete(this);
+    await this.halt();
+    await this.inspectionPool?.end().catch(() => undefined);
+    await this.inspection?.stop().catch(() => undefined);
+    this.inspectionPool = undefined;
+    this.inspection = undefined;
     if (!process.env.KEEP_CHAOS_STACK) fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
