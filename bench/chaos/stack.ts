@@ -258,7 +258,8 @@ export class ChaosStack {
   private async haltOnce(): Promise<void> {
     await this.pool.end().catch(() => undefined);
     // Taken before stopping, while they are surely ours: a supervisor that exits mid-stop leaves
-    // the worker and the API behind, and only these (same pid, same command) are killed afterwards.
+    // the worker, the API or PostgreSQL behind, and only these (same pid, same command) are killed
+    // afterwards. PostgreSQL runs durable here, so a SIGKILL loses nothing it committed.
     const root = this.stack.process.pid;
     const ours = root ? descendantsOf(root).map((pid) => ({ pid, command: commandOf(pid) })) : [];
     let timer: NodeJS.Timeout | undefined;
