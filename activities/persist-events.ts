@@ -112,44 +112,44 @@ async function resolveProducts(
     [account.id, ids],
   );
   const resolved = new Map(rows.map((r) => [r.external_id, { id: r.id, serial: r.identifier_type === 'Serial' }]));
+  // The line that creates each new product: the first one, in batch order, that carries its Details.
+  const creators = new Map<string, { event: NormalisedEvent; line: NormalisedEvent['lines'][number] }>();
+  for (const event of events) {
+    for (const line of event.lines) if (!resolved.has(line.product.Id) && !creators.has(line.product.Id) && line.product.Details) creators.set(line.product.Id, { event, line });
+  }
   const failed = new Set<string>();
+  for (const id of inCreationOrder(creators.keys())) {
+    const { event, line } = creators.get(id)!;
+    const field = `${line.field}.Product`;
+    try {
+      const { row } = await findOrCreateProduct(account, line.product as ProductPayload, urnDomain, transaction);
+      resolved.set(id, { id: row.id, serial: row.identifierType === 'Serial' });
+    } catch (error) {
+      failed.add(id);
+      if (error instanceof UnknownUnitError) {
+        errors.push(eventError(event, 'InvalidValue', `${field}.Details.SimpleUnitOfMeasurement`, error.message));
+      } else if (error instanceof MasterDataConflict) {
+        errors.push(eventError(event, 'InvalidValue', `${field}.${error.field}`, error.message));
+      } else throw error;
+    }
+  }
   for (const event of events) {
     for (const line of event.lines) {
       const id = line.product.Id;
       if (resolved.has(id) || failed.has(id)) continue;
-      const field = `${line.field}.Product`;
-      if (!line.product.Details) {
-        // Another line of the batch may carry the Details; only report when none does.
-        const withDetails = events.flatMap((e) => e.lines).find((l) => l.product.Id === id && l.product.Details);
-        if (withDetails) continue;
-        failed.add(id);
-        errors.push(eventError(event, 'UnknownProduct', `${field}.Id`, `Product ${id} does not exist in this account and the event carries no Product.Details to create it.`));
-        continue;
-      }
-      try {
-        const { row } = await findOrCreateProduct(account, line.product as ProductPayload, urnDomain, transaction);
-        resolved.set(id, { id: row.id, serial: row.identifierType === 'Serial' });
-      } catch (error) {
-        failed.add(id);
-        if (error instanceof UnknownUnitError) {
-          errors.push(eventError(event, 'InvalidValue', `${field}.Details.SimpleUnitOfMeasurement`, error.message));
-        } else if (error instanceof MasterDataConflict) {
-          errors.push(eventError(event, 'InvalidValue', `${field}.${error.field}`, error.message));
-        } else throw error;
-      }
-    }
-  }
-  // Lines without Details whose Details came on a later line of the batch are resolved by now.
-  for (const event of events) {
-    for (const line of event.lines) {
-      if (!resolved.has(line.product.Id) && !failed.has(line.product.Id)) {
-        failed.add(line.product.Id);
-        errors.push(eventError(event, 'UnknownProduct', `${line.field}.Product.Id`, `Product ${line.product.Id} does not exist in this account.`));
-      }
+      failed.add(id);
+      errors.push(eventError(event, 'UnknownProduct', `${line.field}.Product.Id`, `Product ${id} does not exist in this account and the event carries no Product.Details to create it.`));
     }
   }
   return resolved;
 }
+
+/**
+ * New products and locations are created in the order of their ids, whatever the order of the events:
+ * two batches creating the same new entities then wait on each other's unique-index entries in one
+ * order, never in a cycle (a deadlock PostgreSQL would break by failing one of them).
+ */
+const inCreationOrder = (ids: Iterable<string>): string[] => [...ids].sort();
 
 const LOCATION_FIELDS = [
   ['Location', (e: NormalisedEvent) => e.location],
@@ -181,15 +181,12 @@ async function resolveLocations(
     [account.id, [...new Set(refs.map((r) => r.id))]],
   );
   const resolved = new Map(rows.map((r) => [r.external_id, r.id]));
+  // The reference that creates each new location: the first one, in batch order, with Details.
+  const creators = new Map<string, (typeof refs)[number]>();
+  for (const ref of refs) if (!resolved.has(ref.id) && !creators.has(ref.id) && ref.ref.Details) creators.set(ref.id, ref);
   const failed = new Set<string>();
-  for (const { event, field, ref, id } of refs) {
-    if (resolved.has(id) || failed.has(id)) continue;
-    if (!ref.Details) {
-      if (refs.some((r) => r.id === id && r.ref.Details)) continue;
-      failed.add(id);
-      errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account and the event carries no ${field}.Details to create it.`));
-      continue;
-    }
+  for (const id of inCreationOrder(creators.keys())) {
+    const { event, field, ref } = creators.get(id)!;
     try {
       const { row } = await findOrCreateLocation(account, ref as LocationPayload, urnDomain, transaction, field);
       resolved.set(id, row.id);
@@ -200,10 +197,9 @@ async function resolveLocations(
     }
   }
   for (const { event, field, id } of refs) {
-    if (!resolved.has(id) && !failed.has(id)) {
-      failed.add(id);
-      errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account.`));
-    }
+    if (resolved.has(id) || failed.has(id)) continue;
+    failed.add(id);
+    errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account and the event carries no ${field}.Details to create it.`));
   }
   return resolved;
 }

@@ -4,8 +4,11 @@ import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics } from '../runtime/metrics';
+import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
+
+const SHUTDOWN_GRACE_MS = 3000;
 
 /** The API role alone (`npm run api`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -15,6 +18,7 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, 20);
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+  await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
   const app = createApp({ config, sequelize, temporal, logger });
 
   const server: Server = await new Promise((resolve) => {
@@ -31,7 +35,16 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'API shutting down');
-    await new Promise((resolve) => server.close(resolve));
+    const closed = new Promise((resolve) => server.close(resolve));
+    // Keep-alive connections would otherwise hold close() for keepAliveTimeout (65 s), and an open
+    // request (a sync batch, a slow upload) for as long as it takes: a stop must not wait on clients.
+    server.closeIdleConnections();
+    const force = setTimeout(() => {
+      logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'closing the connections still open after the grace period');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    await closed;
+    clearTimeout(force);
     await temporal.connection.close();
     await sequelize.close();
     process.exit(0);

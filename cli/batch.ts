@@ -7,7 +7,7 @@ import { loadConfig } from '../runtime/config';
 import { RECONCILE_SCHEDULE_ID } from '../runtime/reconciler';
 import { readLiveState } from '../runtime/state';
 import { connectTemporalClient } from '../runtime/temporal-client';
-import { run, withDatabase } from './database';
+import { noService, run, withDatabase } from './database';
 
 const USAGE = `usage:
   npm run --silent batch -- list [--status Accepted|Running|Completed|Failed] [--account NAME] [--limit N]
@@ -28,7 +28,7 @@ async function findBatch(id: string | undefined): Promise<Batch> {
 function temporalAddress(): string {
   const config = loadConfig();
   const address = config.temporalAddress ?? readLiveState(config.dataDir)?.temporalAddress;
-  if (!address) throw new Error('No Temporal to talk to: set TEMPORAL_ADDRESS or run `npm start`.');
+  if (!address) throw noService(config.dataDir, 'TEMPORAL_ADDRESS');
   return address;
 }
 

@@ -1,33 +1,32 @@
-import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig } from '../runtime/config';
-import { createLogger } from '../runtime/logger';
-import { runningPostgresPort, localUrl, startEmbeddedPostgres } from '../runtime/postgres';
 import { readLiveState } from '../runtime/state';
 
 /**
- * Runs `task` against the service's database: DATABASE_URL when set, else the one a running `npm start`
- * uses, else the embedded cluster under .data/pg, started for the duration of the command.
+ * The service's database: DATABASE_URL when set, else the one the `npm start` running on DATA_DIR
+ * published in its runtime.json. Never a cluster of its own: that would be a second, empty database.
  */
-export async function withDatabase<T>(task: (sequelize: Sequelize) => Promise<T>): Promise<T> {
+export function serviceDatabaseUrl(): string {
   const config = loadConfig();
-  const pgDir = path.join(config.dataDir, 'pg');
-  let url = config.databaseUrl ?? readLiveState(config.dataDir)?.databaseUrl;
-  const runningPort = url ? undefined : runningPostgresPort(pgDir);
-  if (runningPort) url = localUrl(runningPort);
-  const embedded = url
-    ? undefined
-    : await startEmbeddedPostgres({ dataDir: pgDir, logger: createLogger(process.env.LOG_LEVEL || 'warn', 'cli') });
-  const databaseUrl = url ?? embedded!.url;
+  const url = config.databaseUrl ?? readLiveState(config.dataDir)?.databaseUrl;
+  if (!url) throw noService(config.dataDir, 'DATABASE_URL');
+  return url;
+}
+
+export const noService = (dataDir: string, variable: string): Error =>
+  new Error(`No running service found under ${dataDir} (start it with \`npm start\`, or set DATA_DIR to its data directory, or ${variable}).`);
+
+/** Runs `task` against the service's database (serviceDatabaseUrl), schema brought up to date first. */
+export async function withDatabase<T>(task: (sequelize: Sequelize) => Promise<T>): Promise<T> {
+  const databaseUrl = serviceDatabaseUrl();
   const sequelize = createSequelize(databaseUrl, 2);
   try {
     await migrateUp(sequelize, databaseUrl);
     return await task(sequelize);
   } finally {
     await sequelize.close();
-    await embedded?.stop();
   }
 }
 

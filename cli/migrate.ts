@@ -1,7 +1,10 @@
 import { createMigrator } from '../db/migrate';
 import { run, withDatabase } from './database';
 
-/** `npm run migrate` applies pending migrations (withDatabase does that); `-- down` reverts the last one. */
+/**
+ * `npm run migrate` applies pending migrations (withDatabase does that) to DATABASE_URL or the running
+ * service's database; `-- down` reverts the last one.
+ */
 run(async () => {
   await withDatabase(async (sequelize) => {
     if (process.argv[2] === 'down') {

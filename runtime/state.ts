@@ -14,6 +14,9 @@ export interface RuntimeState {
   temporalUiUrl: string | null;
   apiPid: number | null;
   workerPid: number | null;
+  /** The embedded PostgreSQL's postmaster and the Temporal dev server (null when external); new after a restart. */
+  postgresPid: number | null;
+  temporalPid: number | null;
 }
 
 export const statePath = (dataDir: string): string => path.join(dataDir, 'runtime.json');

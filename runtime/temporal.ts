@@ -2,10 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { hasExited, stopChild } from './child-process';
 import { freePort, waitFor } from './net';
-
-/** Search attributes the pipeline sets on every batch workflow, so operators can filter in the UI. */
-export const SEARCH_ATTRIBUTES = { AccountName: 'Keyword', BatchId: 'Keyword' } as const;
+import { cliTypeName, SEARCH_ATTRIBUTES } from './search-attributes';
 
 export class MissingTemporalCliError extends Error {
   constructor(looked: string) {
@@ -38,6 +37,7 @@ export function findTemporalCli(explicit: string | undefined): string {
 
 export interface DevServer {
   address: string;
+  port: number;
   uiUrl: string | undefined;
   process: ChildProcess;
   stop(): Promise<void>;
@@ -51,6 +51,8 @@ export interface DevServerOptions {
   /** Web UI port; no UI when null. */
   uiPort: number | null;
   namespace: string;
+  /** Gives up waiting for the server (and stops it) when this aborts. */
+  signal?: AbortSignal;
 }
 
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -64,39 +66,47 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   }
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
 
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let spawnError: Error | undefined;
+  child.once('error', (error) => (spawnError = error));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const address = `127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopChild(child, 'SIGTERM', 4000);
+  };
 
-  await waitFor(`Temporal dev server on ${address}`, 60_000, async () => {
-    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}:\n${stderr}`);
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+  try {
+    await waitFor(`Temporal dev server on ${address}`, 60_000, async () => {
+      options.signal?.throwIfAborted();
+      if (spawnError) throw new Error(`temporal server start-dev could not be started (${spawnError.message})`);
+      if (hasExited(child)) throw new Error(`temporal server start-dev exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
       try {
-        await connection.workflowService.describeNamespace({ namespace: options.namespace });
-        return true;
-      } finally {
-        await connection.close();
+        const connection = await Connection.connect({ address, connectTimeout: 1000 });
+        try {
+          await connection.workflowService.describeNamespace({ namespace: options.namespace });
+          return true;
+        } finally {
+          await connection.close();
+        }
+      } catch {
+        return false;
       }
-    } catch {
-      return false;
-    }
-  });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 
   return {
     address,
+    port,
     uiUrl: options.uiPort === null ? undefined : `http://127.0.0.1:${options.uiPort}`,
     process: child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop,
   };
 }

@@ -8,11 +8,14 @@ import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
 import { ensureReconcileSchedule } from '../runtime/reconciler';
+import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
 
 const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR' };
+
+const RECREATE_BACKOFF = { initialMs: 500, maxMs: 30_000, resetAfterMs: 60_000 };
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -23,6 +26,8 @@ async function main(): Promise<void> {
   // port it picked itself, so "0" is resolved here.
   const sdkMetricsPort = config.workerMetricsPort || (await freePort());
   Runtime.install({
+    // Only these: after any other, every new worker of the loop below would stop at once.
+    shutdownSignals: ['SIGINT', 'SIGTERM'],
     telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${sdkMetricsPort}` } } },
     logger: new DefaultLogger(SDK_LEVELS[config.logLevel] ?? 'INFO', (entry) => {
       const level = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
@@ -36,38 +41,90 @@ async function main(): Promise<void> {
 
   const sequelize = createSequelize(config.databaseUrl, 20);
   await migrateUp(sequelize, config.databaseUrl);
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporalNamespace,
-    taskQueue: config.taskQueue,
-    ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath: workflowsPath() }),
-    activities: createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) }),
-    interceptors: { activity: [activityMetrics] },
-  });
-  const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
-  try {
-    await ensureReconcileSchedule(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
-  } finally {
-    await client.connection.close();
+  const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
+  const stop = stopRequested();
+  let announced = false;
+  let delayMs = RECREATE_BACKOFF.initialMs;
+  // SIGINT and SIGTERM drain the worker (Runtime.install above) and run() resolves. A Temporal
+  // restart of a few minutes does not end run() (the SDK's core retries its polls); should anything
+  // end it, or Temporal be unreachable at start-up, a new connection and worker follow a backoff.
+  while (!stop.requested) {
+    const startedAt = Date.now();
+    let connection: NativeConnection | undefined;
+    try {
+      connection = await NativeConnection.connect({ address: config.temporalAddress });
+      await ensureSearchAttributes(connection, config.temporalNamespace, logger);
+      const worker = await Worker.create({
+        connection,
+        namespace: config.temporalNamespace,
+        taskQueue: config.taskQueue,
+        ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath: workflowsPath() }),
+        activities,
+        interceptors: { activity: [activityMetrics] },
+        // A stop gives running activities this long, then cancels them: the supervisor kills at 5 s.
+        shutdownGraceTime: '3s',
+        shutdownForceTime: '4s',
+      });
+      // The reconciler's schedule follows this worker's settings; Temporal is reachable by now.
+      const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+      try {
+        await ensureReconcileSchedule(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
+      } finally {
+        await client.connection.close();
+      }
+      if (!announced) {
+        announced = true;
+        logger.info(
+          {
+            taskQueue: config.taskQueue,
+            temporal: config.temporalAddress,
+            appMetrics: `http://127.0.0.1:${appMetricsPort}/metrics`,
+            sdkMetrics: `http://127.0.0.1:${sdkMetricsPort}/metrics`,
+          },
+          'worker running',
+        );
+        process.send?.({ type: 'ready', role: 'worker', appMetricsPort, sdkMetricsPort });
+      } else {
+        logger.info({ temporal: config.temporalAddress }, 'worker running again');
+      }
+      await worker.run();
+      if (!stop.requested) throw new Error('worker stopped polling without a shutdown request');
+    } catch (error) {
+      if (stop.requested) break;
+      if (Date.now() - startedAt >= RECREATE_BACKOFF.resetAfterMs) delayMs = RECREATE_BACKOFF.initialMs;
+      logger.error({ err: error, temporal: config.temporalAddress, delayMs }, `worker failed; a new connection and worker in ${delayMs} ms`);
+      await stop.orAfter(delayMs);
+      delayMs = Math.min(delayMs * 2, RECREATE_BACKOFF.maxMs);
+    } finally {
+      await connection?.close().catch(() => undefined);
+    }
   }
-  logger.info(
-    {
-      taskQueue: config.taskQueue,
-      temporal: config.temporalAddress,
-      appMetrics: `http://127.0.0.1:${appMetricsPort}/metrics`,
-      sdkMetrics: `http://127.0.0.1:${sdkMetricsPort}/metrics`,
-    },
-    'worker running',
-  );
-  process.send?.({ type: 'ready', role: 'worker', appMetricsPort, sdkMetricsPort });
-
-  // Runtime.install's default shutdownSignals (SIGINT, SIGTERM, ...) drain the worker; run() then resolves.
-  await worker.run();
   logger.info('worker stopped');
-  await connection.close();
   await sequelize.close();
   await new Promise((resolve) => metricsServer.close(resolve));
+}
+
+/** The signals Runtime.install drains workers on, seen here too: between two workers there is none to drain. */
+function stopRequested(): { requested: boolean; orAfter(ms: number): Promise<void> } {
+  let wake: () => void = () => undefined;
+  const state = {
+    requested: false,
+    orAfter: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }),
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      state.requested = true;
+      wake();
+    });
+  }
+  return state;
 }
 
 main().then(

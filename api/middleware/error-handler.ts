@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
+import { IdempotencyKeyReused } from '../../db/repositories/batches';
 import type { AppCustom, AppState } from '../context';
 import { ApiError, problem } from '../errors';
 
@@ -13,6 +14,7 @@ interface HttpishError {
 /** Turns what a handler throws (or what Koa's body parser throws) into one ApiError. */
 function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (error instanceof IdempotencyKeyReused) return problem(422, error.message, { errors: { 'Idempotency-Key': [error.message] } });
   if (error instanceof UniqueConstraintError) return problem(409, 'The resource already exists.');
   if (error instanceof ForeignKeyConstraintError) return problem(400, 'The request refers to a record that does not exist.');
   const e = error as HttpishError;

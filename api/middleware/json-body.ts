@@ -6,6 +6,8 @@ import { LIMITS } from '../limits';
 
 export const JSON_MEDIA_TYPES = ['application/json'] as const;
 
+const PROTOTYPE_KEY = 'The body has a key named __proto__ (or constructor.prototype), which is not accepted in any field.';
+
 /** Why a parsed JSON value cannot be taken as it is, naming the path: the first problem found. */
 export function jsonValueIssue(root: unknown): { field: string; message: string } | undefined {
   // Iterative: a body nested thousands of levels deep must not overflow the stack.
@@ -29,6 +31,8 @@ export function jsonValueIssue(root: unknown): { field: string; message: string 
       const [key, child] = entries[i];
       const keyIssue = stringIssue(key);
       if (keyIssue) return { field, message: `A key of ${field} ${keyIssue}` };
+      // Harmless to JSON.parse, but what merges into prototypes elsewhere: no field of ours is named so.
+      if (key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && 'prototype' in child)) return { field, message: PROTOTYPE_KEY };
       stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
     }
   }
@@ -81,7 +85,7 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
 function parseProblem(error: Error & { status?: number }): ApiError | Error {
   if (error.status === 413 || /too large/i.test(error.message)) return problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`);
   if (/prototype/i.test(error.message)) {
-    return validationProblem({ $: ['The body has a key named __proto__ (or constructor.prototype), which is not accepted in any field.'] }, 'The request body is not accepted.');
+    return validationProblem({ $: [PROTOTYPE_KEY] }, 'The request body is not accepted.');
   }
   return problem(400, `The request body is not valid JSON: ${error.message}`);
 }

@@ -42,6 +42,8 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
   if (spec.requestBody && (spec.requestBody.contentType ?? 'application/json') === 'application/json') {
     add(415, { description: 'The body is not sent as application/json; `accepted` lists the media types taken.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unsupportedMediaType });
   }
+  // Node's HTTP server answers this itself, before any route: a URL or headers over its 16 KB limit.
+  add(431, { description: 'The request line or headers are larger than 16 KB (answered without a body).' });
   add(500, { description: 'An unexpected error; the details are in the service log under the traceId.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unexpected });
   return shared;
 }

@@ -20,6 +20,7 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
   declare completedAt: Date | null;
   declare retryOf: string | null;
   declare requestId: string | null;
+  declare requestHash: string | null;
 
   static initModel(sequelize: Sequelize): void {
     Batch.init(
@@ -40,6 +41,7 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
         completedAt: { type: DataTypes.DATE, allowNull: true, field: 'completed_at' },
         retryOf: { type: DataTypes.UUID, allowNull: true, field: 'retry_of' },
         requestId: { type: DataTypes.TEXT, allowNull: true, field: 'request_id' },
+        requestHash: { type: DataTypes.TEXT, allowNull: true, field: 'request_hash' },
       },
       { sequelize, tableName: 'batches', createdAt: 'submittedAt', updatedAt: false },
     );

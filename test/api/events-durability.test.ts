@@ -173,6 +173,23 @@ describe('the event pipeline at its edges', () => {
     }
   }, 120_000);
 
+  it('two batches creating the same new products and locations in opposite orders both succeed at once, without a deadlock', async () => {
+    for (let round = 0; round < 3; round++) {
+      const ids = Array.from({ length: 8 }, (_, i) => uid(`RACE${i}`));
+      const batch = (order: string[]) =>
+        order.map((id) => commission({ location: `DOCK-${id}`, time: '2024-03-01T10:00:00Z' }, instance(`FISH-${id}`, uid('LOT'), 1)));
+      const responses = await Promise.all([ids, [...ids].reverse()].map((order) => client(account.key).post('/Integration/Events', { Events: batch(order) })));
+      expect(responses.map((r) => r.status)).toEqual([200, 200]);
+      // A deadlock is broken by PostgreSQL failing one transaction: persist would have needed a second attempt.
+      for (const response of responses) {
+        const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [response.body.batchId]);
+        const history = await temporal.workflow.getHandle(rows[0].workflow_id).fetchHistory();
+        const attempts = history.events?.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+        expect(attempts?.every((attempt) => attempt === 1)).toBe(true);
+      }
+    }
+  }, 120_000);
+
   describe('an API whose task queue no worker polls', () => {
     let api: ChildProcess;
     let url: string;

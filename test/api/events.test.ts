@@ -263,6 +263,37 @@ describe('POST /Integration/Events (sync)', () => {
     expect(await countEvents(account.id)).toBe(before);
   });
 
+  it("an event's new location is checked like POST /Integration/Locations: coordinates come in pairs, and are listed as numbers", async () => {
+    const id = uid('GEO');
+    const withCoordinates = (GeoCoordinates: object) => {
+      const event = commission({ location: id, time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 1));
+      const details = (event.Location as { Details: object }).Details;
+      return { ...event, Location: { Id: id, Details: { ...details, Address: { GeoCoordinates } } } };
+    };
+    const half = await post(account, [withCoordinates({ Latitude: 59.9 })]);
+    expect(half.status).toBe(400);
+    expect(half.body.errors).toEqual([expect.objectContaining({ field: 'Location.Details.Address.GeoCoordinates.Longitude', code: 'Required' })]);
+
+    expect((await post(account, [withCoordinates({ Latitude: 59.9, Longitude: 10.7 })])).status).toBe(200);
+    const listed = await client(account.key).get(`/Integration/Locations/${id}`);
+    expect(listed.body.details.address.geoCoordinates).toEqual({ latitude: 59.9, longitude: 10.7 });
+  });
+
+  it('an Idempotency-Key reused with another body is a 422 naming the key, and stores nothing', async () => {
+    const key = uid('key');
+    const event = commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 3));
+    expect((await post(account, [event], { 'Idempotency-Key': key })).status).toBe(200);
+    const before = await countEvents(account.id);
+    const other = { ...event, Id: uid('other') };
+    const reused = await post(account, [other], { 'Idempotency-Key': key });
+    expect(reused.status).toBe(422);
+    expect(reused.body.errors['Idempotency-Key'][0]).toContain(key);
+    expect(await countEvents(account.id)).toBe(before);
+    // The same body with its keys in another order is the same request.
+    const reordered = Object.fromEntries(Object.entries(event).reverse());
+    expect((await post(account, [reordered], { 'Idempotency-Key': key })).status).toBe(200);
+  });
+
   it('20 concurrent requests consuming the same lot never over-consume', async () => {
     const lot = uid('LOT');
     expect((await post(account, [commission({ location: 'DOCK', time: '2024-09-01T00:00:00Z' }, instance('MACKEREL', lot, 100))])).status).toBe(200);

@@ -118,17 +118,23 @@ describe('POST /Integration/JSON', () => {
       await rejected([{ ...event, EventTime: '2024-02-30T10:00:00-05:00' }], { index: 0, eventId: event.ExternalEventId, code: 'InvalidValue', field: 'EventTime' });
     });
 
-    it('a BizStep outside the CBV vocabulary, a non-URN Disposition, a UOM that is not the product unit', async () => {
+    it('a BizStep or Disposition that is no URI, a UOM that is not the product unit', async () => {
       const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 1, 'LBR'));
-      await rejected([{ ...event, BizStep: 'urn:epcglobal:cbv:bizstep:fishing' }], { index: 0, code: 'InvalidValue', field: 'BizStep' });
-      await rejected([{ ...event, Disposition: 'active' }], { index: 0, code: 'InvalidValue', field: 'Disposition' });
+      await rejected([{ ...event, BizStep: 'fishing' }], { index: 0, code: 'InvalidValue', field: 'BizStep' });
+      await rejected([{ ...event, Disposition: 'not a uri' }], { index: 0, code: 'InvalidValue', field: 'Disposition' });
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].UOM' });
     });
 
-    it('a custom BizStep URN is accepted', async () => {
-      const response = await post(account, [{ ...jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1)), BizStep: 'urn:example:bizstep:landing' }]);
-      expect(response.status).toBe(200);
-    });
+    it.each(['urn:example:bizstep:landing', 'urn:epcglobal:cbv:bizstep:transforming', 'https://ns.example.com/bizstep/landing'])(
+      'a BizStep outside the CBV 2.0 list (%s) is accepted and kept as sent',
+      async (bizStep) => {
+        const event = { ...jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1)), BizStep: bizStep };
+        const response = await post(account, [event]);
+        expect(response.status).toBe(200);
+        const { rows } = await sql().query('SELECT payload FROM events WHERE account_id = $1 AND external_event_id = $2', [account.id, event.ExternalEventId]);
+        expect(JSON.stringify(rows[0].payload)).toContain(bizStep);
+      },
+    );
 
     it('an unknown product URN without inline data, named in the error', async () => {
       const unknown = urnOf('product');

@@ -85,8 +85,8 @@ describe('URN-based events → batch-style payloads', () => {
   it('checks times, vocabularies and units', () => {
     const event = commission({
       EventTime: '2024-03-01T10:00:00',
-      BizStep: 'shipping',
-      Disposition: 'urn:epcglobal:cbv:disp:nope',
+      BizStep: 'shippin',
+      Disposition: 'not a uri',
       ProductInstances: [{ Quantity: 1, LotSerial: 'L', UOM: 'LBR', ParentProduct: { ...parent } }],
     });
     const fields = translateJsonEvents([event], nothingKnown).issues.map((i) => [i.code, i.field]);

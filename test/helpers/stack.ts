@@ -15,11 +15,13 @@ export interface Stack {
 
 /**
  * Starts the whole service the way `npm start` does (runtime/start.ts), on free ports, with a throw-away
- * data directory: PostgreSQL, the Temporal dev server, the worker and the API as real processes.
+ * data directory (or extraEnv.DATA_DIR): PostgreSQL, the Temporal dev server, the worker and the API as
+ * real processes.
  */
 export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
-  fs.chmodSync(dir, 0o755); // the postgres user must reach dir/pg
+  const dir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
+  fs.mkdirSync(dir, { recursive: true });
+  if (!extraEnv.DATA_DIR) fs.chmodSync(dir, 0o755); // so the postgres user reaches dir/pg itself
   const log = fs.openSync(path.join(dir, 'stack.log'), 'a');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -43,11 +45,16 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
   });
   const tail = () => fs.readFileSync(path.join(dir, 'stack.log'), 'utf8').slice(-3000);
   let state: RuntimeState | undefined;
-  await waitFor('the service stack to start', 180_000, async () => {
-    if (child.exitCode !== null) throw new Error(`the stack exited with code ${child.exitCode}:\n${tail()}`);
-    state = readLiveState(dir);
-    return state !== undefined;
-  });
+  try {
+    await waitFor('the service stack to start', 180_000, async () => {
+      if (child.exitCode !== null) throw new Error(`the stack exited with code ${child.exitCode}:\n${tail()}`);
+      state = readLiveState(dir);
+      return state !== undefined;
+    });
+  } catch (error) {
+    child.kill('SIGTERM'); // never leave a half-started stack behind
+    throw error;
+  }
   return {
     dir,
     process: child,

@@ -1,20 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { cli, pointedAt } from '../helpers/cli';
 import { request } from '../helpers/http';
-
-const tsx = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
-
-function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(tsx, [path.join(PROJECT_ROOT, script), ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('apikey CLI against the running service database', () => {
   const account = `cli-${Date.now()}`;
@@ -52,6 +40,35 @@ describe('apikey CLI against the running service database', () => {
     const result = cli('cli/apikey.ts', ['create']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('--account is required');
+  });
+});
+
+describe('every CLI finds the running service or says none runs', () => {
+  it('without DATABASE_URL, finds the database of the service running on DATA_DIR', async () => {
+    const created = cli('cli/apikey.ts', ['create', '--account', `cli-found-${Date.now()}`], pointedAt(process.env.STACK_DIR!));
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+    const me = await request('GET', '/Integration/Account', { key: created.stdout.trim() });
+    expect(me.status).toBe(200);
+  });
+
+  it.each([
+    ['apikey', 'cli/apikey.ts', ['list']],
+    ['migrate', 'cli/migrate.ts', []],
+    ['batch', 'cli/batch.ts', ['list']],
+  ])('%s with no service on DATA_DIR fails in one line and starts no database of its own', (_name, script, args) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-service-'));
+    try {
+      const result = cli(script, args, pointedAt(dataDir));
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `No running service found under ${dataDir} (start it with \`npm start\`, or set DATA_DIR to its data directory, or DATABASE_URL).\n`,
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

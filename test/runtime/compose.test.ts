@@ -2,42 +2,74 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../runtime/config';
+import { createSearchAttributesCommand, SEARCH_ATTRIBUTES } from '../../runtime/search-attributes';
 
 interface Service {
   image?: string;
   build?: string;
-  command?: string[];
+  command?: string[] | string;
+  entrypoint?: string[] | string;
   environment?: Record<string, string>;
-  depends_on?: Record<string, unknown> | string[];
+  depends_on?: Record<string, { condition?: string }> | string[];
 }
 
 const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const { services } = compose;
 const dependsOn = (s: Service) => (Array.isArray(s.depends_on) ? s.depends_on : Object.keys(s.depends_on ?? {}));
+const conditionOf = (s: Service, on: string) => (Array.isArray(s.depends_on) ? undefined : s.depends_on?.[on]?.condition);
+const script = (s: Service) => [s.entrypoint ?? [], s.command ?? []].flat().join('\n');
 
 describe('docker-compose.yml, the production shape', () => {
-  it('has postgres, temporal, temporal-ui, api and worker', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'postgres', 'temporal', 'temporal-ui', 'worker']);
+  it('has postgres, Temporal with its two one-shot set-up services and its UI, api and worker', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'temporal', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker']);
   });
 
-  it('gives Temporal PostgreSQL persistence', () => {
-    const { temporal } = compose.services;
+  it('uses the current Temporal images, not the deprecated auto-setup', () => {
+    expect(services.temporal.image).toMatch(/^temporalio\/server:\d/);
+    expect(services['temporal-schema'].image).toMatch(/^temporalio\/admin-tools:\d/);
+    expect(services['temporal-setup'].image).toMatch(/^temporalio\/admin-tools:\d/);
+    expect(Object.values(services).map((s) => s.image ?? '')).not.toContainEqual(expect.stringContaining('auto-setup'));
+  });
+
+  it('gives Temporal PostgreSQL persistence, its schema set up before the server starts', () => {
+    const { temporal } = services;
+    const schema = services['temporal-schema'];
     expect(temporal.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgres' });
-    expect(dependsOn(temporal)).toContain('postgres');
-    expect(compose.services['temporal-ui'].environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(conditionOf(schema, 'postgres')).toBe('service_healthy');
+    expect(conditionOf(temporal, 'temporal-schema')).toBe('service_completed_successfully');
+    for (const database of ['temporal', 'temporal_visibility']) {
+      expect(script(schema)).toMatch(new RegExp(`setup ${database} /etc/temporal/schema/postgresql/v12/${database === 'temporal' ? 'temporal' : 'visibility'}/versioned`));
+    }
+    expect(script(schema)).toContain('setup-schema -v 0.0');
+    expect(script(schema)).toContain('update-schema -d');
+    expect(services['temporal-ui'].environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
   });
 
-  it.each(['api', 'worker'])('runs %s from the compiled entry point against postgres and temporal', (role) => {
-    const service = compose.services[role];
+  it("creates, once the server answers, the roles' namespace and every search attribute runtime/search-attributes.ts defines", () => {
+    const setup = services['temporal-setup'];
+    expect(conditionOf(setup, 'temporal')).toBe('service_healthy');
+    expect(setup.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    const namespaces = new Set(['api', 'worker'].map((role) => services[role].environment?.TEMPORAL_NAMESPACE));
+    expect([...namespaces]).toEqual(['default']);
+    expect(script(setup)).toContain('temporal operator namespace create --namespace default');
+    expect(script(setup)).toContain(createSearchAttributesCommand('default'));
+    for (const key of SEARCH_ATTRIBUTES) expect(script(setup)).toContain(`--name ${key.name}`);
+  });
+
+  it.each(['api', 'worker'])('runs %s from the compiled entry point, after postgres is healthy and Temporal is set up', (role) => {
+    const service = services[role];
     expect(service.build).toBe('.');
     expect(service.command).toEqual(['node', `dist/${role}/main.js`]);
     expect(fs.existsSync(path.join(PROJECT_ROOT, role, 'main.ts'))).toBe(true);
     expect(service.environment?.DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(service.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
-    expect(dependsOn(service)).toEqual(expect.arrayContaining(['postgres', 'temporal']));
+    expect(dependsOn(service).sort()).toEqual(['postgres', 'temporal-setup']);
+    expect(conditionOf(service, 'postgres')).toBe('service_healthy');
+    expect(conditionOf(service, 'temporal-setup')).toBe('service_completed_successfully');
   });
 
   it('points the worker at the bundle `npm run build` writes', () => {
     const build = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.build as string;
-    expect(build).toContain(compose.services.worker.environment?.WORKFLOW_BUNDLE_PATH);
+    expect(build).toContain(services.worker.environment?.WORKFLOW_BUNDLE_PATH);
   });
 });

@@ -1,4 +1,4 @@
-import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse } from '../../openapi/components';
+import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
@@ -73,7 +73,7 @@ const idempotencyKey = {
   properties: {
     'Idempotency-Key': {
       type: 'string',
-      description: 'Optional, 1 to 200 visible ASCII characters. The same key again returns the first outcome and stores nothing new.',
+      description: 'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
       example: 'erp-export-2024-03-01-001',
     },
   },
@@ -90,6 +90,19 @@ const accepted = {
   batchId: BATCH_ID,
   status: 'Accepted',
   statusUrl: `/Integration/Events/async/${BATCH_ID}`,
+};
+
+const keyReused: ResponseSpec = {
+  description: 'The Idempotency-Key was first used with a different body: a key stands for one request. Nothing was stored.',
+  contentType: PROBLEM_JSON,
+  schema: ref('ValidationProblem'),
+  example: {
+    type: problemType(422),
+    title: `Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body (batch ${BATCH_ID}); send a new key for a new batch.`,
+    status: 422,
+    errors: { 'Idempotency-Key': ['Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body; send a new key for a new batch.'] },
+    traceId: EXAMPLE_TRACE_ID,
+  },
 };
 
 export const notStarted: ResponseSpec = {
@@ -131,6 +144,7 @@ export const eventsOperations = [
       200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created },
       202: stillRunning,
       400: rejectedResponse,
+      422: keyReused,
       503: notStarted,
     },
   }),
@@ -149,6 +163,7 @@ export const eventsOperations = [
         example: accepted,
       },
       400: rejectedResponse,
+      422: keyReused,
       503: notStarted,
     },
   }),

@@ -5,6 +5,7 @@
  */
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../../domain/events';
 import { LIMITS, withLimits } from '../../limits';
+import { address, vessel } from '../locations/schema';
 
 const text = { type: 'string', minLength: 1 } as const;
 /** Ids, lots and serials: the caller's keys. */
@@ -36,9 +37,9 @@ const locationDetails = {
     DunsPlus4: { type: 'string' },
     Duns: { type: 'string', pattern: '^(\\d{9}|\\d{13})$' },
     CaptainsName: { type: 'string' },
-    Vessel: { type: 'object' },
+    Vessel: vessel,
     ContactInformation: { type: 'object' },
-    Address: { type: 'object' },
+    Address: address,
   },
 } as const;
 

@@ -1,9 +1,11 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
-import { withLimits } from '../../limits';
+import { LIMITS, withLimits } from '../../limits';
 
+/** Ids in a URL: a hundred of them stay well inside the 16 KB a request head may take. */
+const id = { type: 'string', maxLength: LIMITS.idLength } as const;
 const repeatable = (description: string) => ({
   description,
-  anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+  anyOf: [id, { type: 'array', maxItems: 100, items: id }],
 });
 
 export const inventoryQuery = withLimits({

@@ -2,6 +2,7 @@ import type { Location, Product, TradePartner } from '../../../db/models';
 import { eventUrn } from '../../../domain/urn';
 import type { EntityRef, JsonEvent, JsonProductInstance, Translation } from '../../../domain/json-events';
 import type { EventResult } from '../../../workflows/contracts';
+import { coordinatesOf } from '../locations/presenter';
 
 export interface StoredEntities {
   products: ReadonlyMap<string, Product>;
@@ -25,7 +26,7 @@ export function commissionBody(events: JsonEvent[], results: EventResult[], tran
     message: `${results.length} event${results.length === 1 ? '' : 's'} created.`,
     result: {
       products: entries(translation.products, stored.products, (row) => ({ gtin: row.gtin })),
-      locations: entries(translation.locations, stored.locations, (row) => ({ gln: row.gln, geoCoordinates: row.address?.geoCoordinates ?? null })),
+      locations: entries(translation.locations, stored.locations, (row) => ({ gln: row.gln, geoCoordinates: coordinatesOf(row.address) })),
       tradePartners: entries(translation.tradePartners, stored.tradePartners, (row) => ({ pgln: row.pgln })),
       events: results.map((result, index) => {
         const sent = instancesOf(events[index]);

@@ -2,10 +2,20 @@
 import type { AccountRef, LocationWithPartner } from '../../../db/repositories/master-data';
 import type { Address } from '../../../db/models/location';
 
-/** jsonb keeps numbers as numbers, but an address written by hand may hold strings: answer numbers. */
+/**
+ * Coordinates as numbers, or null: jsonb keeps numbers as numbers, but an address written by hand (or
+ * stored before events checked their Address) may hold strings, or only one of the two.
+ */
+export function coordinatesOf(address: Address | null): { latitude: number; longitude: number } | null {
+  const geo = address?.geoCoordinates;
+  const latitude = Number(geo?.latitude);
+  const longitude = Number(geo?.longitude);
+  return geo && Number.isFinite(latitude) && Number.isFinite(longitude) ? { latitude, longitude } : null;
+}
+
 function presentAddress(address: Address | null) {
   if (!address) return null;
-  const geo = address.geoCoordinates;
+  const geo = coordinatesOf(address);
   return {
     city: address.city ?? null,
     state: address.state ?? null,
@@ -13,7 +23,7 @@ function presentAddress(address: Address | null) {
     addressLine1: address.addressLine1 ?? null,
     addressLine2: address.addressLine2 ?? null,
     postalCode: address.postalCode ?? null,
-    geoCoordinates: geo ? { latitude: Number(geo.latitude), longitude: Number(geo.longitude) } : null,
+    geoCoordinates: geo,
     displayAddress: address.displayAddress ?? null,
   };
 }

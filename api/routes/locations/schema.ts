@@ -37,7 +37,7 @@ const geoCoordinates = {
   },
 };
 
-const address = {
+export const address = {
   type: 'object',
   description: 'Physical address, or a vessel’s home port. City, Country and AddressLine1 are required unless GeoCoordinates are given.',
   properties: {
@@ -58,7 +58,7 @@ const contactProperties = {
   Email: text('Email address.'),
 };
 
-const vessel = {
+export const vessel = {
   type: 'object',
   description: 'Makes the location a vessel. Every field is optional.',
   properties: {

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { waitFor } from '../../runtime/net';
+import { startStack, type Stack } from '../helpers/stack';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */
+function processesUnder(dir: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Opens a connection to the API and leaves a request on it unfinished: its body never comes. */
+function holdRequestOpen(apiUrl: string): Promise<{ socket: net.Socket; closed: Promise<void> }> {
+  const { hostname, port } = new URL(apiUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write('POST /Integration/Events HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"Events": [');
+      resolve({ socket, closed: new Promise((done) => socket.once('close', () => done())) });
+    });
+    socket.once('error', reject);
+    socket.on('error', () => undefined); // once connected, the API resetting it is the point
+    socket.resume();
+  });
+}
+
+describe('a stop never waits', () => {
+  const stacks: Stack[] = [];
+  const start = async () => {
+    const stack = await startStack();
+    stacks.push(stack);
+    return stack;
+  };
+
+  afterAll(async () => {
+    for (const stack of stacks) {
+      const { pid, apiPid, workerPid } = stack.state;
+      for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && alive(p)) process.kill(p, 'SIGKILL');
+      if (!process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('SIGTERM to the supervisor ends the whole process tree within 10 s while a request is held open', async () => {
+    const stack = await start();
+    const { pid, apiPid, workerPid, postgresPid, temporalPid, apiUrl } = stack.state;
+    const tree = [pid, apiPid!, workerPid!, postgresPid!, temporalPid!];
+    const held = await holdRequestOpen(apiUrl);
+    // An idle keep-alive connection too: it must not hold the API for its 65 s keepAliveTimeout.
+    await fetch(`${apiUrl}/healthz`).then((response) => response.text());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const sentAt = Date.now();
+    process.kill(pid, 'SIGTERM');
+    await waitFor('the process tree to end', 30_000, async () => tree.every((p) => !alive(p)));
+    const stopMs = Date.now() - sentAt;
+    console.log(`stop with a request held open: ${stopMs} ms`);
+    expect(stopMs).toBeLessThan(10_000);
+    await held.closed;
+  }, 300_000);
+
+  it('nor on a Temporal being restarted: SIGTERM during the restart leaves no server behind', async () => {
+    const stack = await start();
+    const { pid, apiPid, workerPid, temporalPid } = stack.state;
+    process.kill(temporalPid!, 'SIGKILL');
+    // The restart waits 0.5 s, then the new dev server takes a second or two to answer.
+    await waitFor('the new Temporal process', 10_000, async () => processesUnder(stack.dir).some((p) => p !== temporalPid && p !== stack.state.postgresPid));
+
+    const sentAt = Date.now();
+    process.kill(pid, 'SIGTERM');
+    await waitFor('the process tree to end', 30_000, async () => [pid, apiPid!, workerPid!, ...processesUnder(stack.dir)].every((p) => !alive(p)));
+    const stopMs = Date.now() - sentAt;
+    console.log(`stop during a Temporal restart: ${stopMs} ms`);
+    expect(stopMs).toBeLessThan(10_000);
+  }, 300_000);
+});

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../runtime/config';
+import { exitOf, stopChild } from '../../runtime/child-process';
+import { createLogger } from '../../runtime/logger';
+import { freePort, waitFor } from '../../runtime/net';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../runtime/postgres';
+import { startTemporalDevServer, type DevServer } from '../../runtime/temporal';
+
+/**
+ * `npm run api` and `npm run worker` alone, as in production: nobody restarts them, so they must ride
+ * out their PostgreSQL and Temporal going away and coming back on the same address by themselves.
+ */
+describe('the API and the worker without a supervisor', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'production-shape-'));
+  const logger = createLogger('warn', 'test');
+  let pg: EmbeddedPostgres | undefined;
+  let temporal: DevServer | undefined;
+  let temporalPort: number;
+  const roles: Record<string, { child: ChildProcess; output: () => string }> = {};
+
+  const startTemporal = () =>
+    startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, port: temporalPort, uiPort: null, namespace: 'default', dbFile: path.join(dir, 'temporal.db') });
+
+  function run(role: 'api' | 'worker', env: NodeJS.ProcessEnv): void {
+    const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, role, 'main.ts')], {
+      env: { ...process.env, ...env, PORT: '0', WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    roles[role] = { child, output: () => output };
+  }
+  const apiUrl = () => JSON.parse(roles.api.output().split('\n').find((line) => line.includes('"API listening"'))!).url as string;
+  const ready = async () => (await fetch(`${apiUrl()}/readyz`).catch(() => undefined))?.status === 200;
+
+  beforeAll(async () => {
+    fs.chmodSync(dir, 0o755);
+    pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), logger, durable: false });
+    temporalPort = await freePort();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const { child } of Object.values(roles)) await stopChild(child, 'SIGKILL', 1000);
+    await temporal?.stop();
+    await pg?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('the worker started before Temporal waits for it instead of exiting', async () => {
+    run('worker', { DATABASE_URL: pg!.url, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}` });
+    await waitFor('the worker to retry', 60_000, async () => roles.worker.output().includes('worker failed; a new connection and worker in'));
+    expect(roles.worker.child.exitCode).toBeNull();
+
+    temporal = await startTemporal();
+    await waitFor('the worker to run', 90_000, async () => roles.worker.output().includes('"worker running"'));
+  }, 180_000);
+
+  it('the API answers again after PostgreSQL and Temporal were killed and came back on the same ports', async () => {
+    run('api', { DATABASE_URL: pg!.url, TEMPORAL_ADDRESS: temporal!.address });
+    await waitFor('the API', 90_000, async () => roles.api.output().includes('"API listening"') && (await ready()));
+
+    const port = pg!.port;
+    process.kill(pg!.process.pid!, 'SIGKILL');
+    process.kill(temporal!.process.pid!, 'SIGKILL');
+    await Promise.all([exitOf(pg!.process), exitOf(temporal!.process)]);
+    expect(await ready()).toBe(false);
+
+    await waitFor('PostgreSQL to start again', 60_000, async () => {
+      pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port, logger, durable: false, existing: true }).catch(() => pg);
+      return pg!.process.exitCode === null && pg!.process.signalCode === null;
+    });
+    temporal = await startTemporal();
+    await waitFor('the API to be ready again', 60_000, ready);
+
+    for (const role of ['api', 'worker']) expect(roles[role].child.exitCode).toBeNull();
+    expect(roles.worker.output()).not.toMatch(/"worker stopped"/);
+  }, 240_000);
+
+  it('both stop within a few seconds of SIGTERM', async () => {
+    const started = Date.now();
+    const stopped = await Promise.all(Object.values(roles).map(({ child }) => stopChild(child, 'SIGTERM', 10_000)));
+    expect(stopped).toEqual([true, true]);
+    expect(Date.now() - started).toBeLessThan(6000);
+  }, 30_000);
+});

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { readLiveState, type RuntimeState } from '../../runtime/state';
+import { waitFor } from '../../runtime/net';
+import { commission, instance, uid } from '../factories/events';
+import { cli, pointedAt } from '../helpers/cli';
+import { startStack, type Stack } from '../helpers/stack';
+
+/**
+ * `npm start` keeps its PostgreSQL and Temporal dev server alive: one killed with SIGKILL comes back on
+ * the same port, and the API and the worker (never restarted themselves) carry on against it.
+ */
+describe('the supervisor heals PostgreSQL and Temporal', () => {
+  let stack: Stack;
+  let key: string;
+  let before: RuntimeState;
+
+  const state = (): RuntimeState => {
+    const live = readLiveState(stack.dir);
+    if (!live) throw new Error('the supervisor is gone');
+    return live;
+  };
+  const log = () => fs.readFileSync(path.join(stack.dir, 'stack.log'), 'utf8');
+  const call = (method: string, route: string, body?: unknown) =>
+    fetch(`${before.apiUrl}${route}`, {
+      method,
+      headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+  const syncBatch = () =>
+    call('POST', '/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 10))] });
+
+  beforeAll(async () => {
+    stack = await startStack();
+    before = stack.state;
+    const created = cli('cli/apikey.ts', ['create', '--account', 'healing'], pointedAt(stack.dir));
+    if (created.status !== 0) throw new Error(created.stderr);
+    key = created.stdout.trim();
+  }, 240_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (stack && !process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('publishes the pids of PostgreSQL and Temporal in runtime.json', () => {
+    for (const pid of [before.postgresPid, before.temporalPid]) {
+      expect(pid).toEqual(expect.any(Number));
+      expect(() => process.kill(pid!, 0)).not.toThrow();
+    }
+  });
+
+  it('PostgreSQL killed with SIGKILL, with sessions open, is back on the same port; the API answers again', async () => {
+    expect((await syncBatch()).status).toBe(200); // the API's and the worker's pools hold connections now
+    const killedAt = Date.now();
+    process.kill(before.postgresPid!, 'SIGKILL');
+
+    await waitFor('a new PostgreSQL in runtime.json', 60_000, async () => state().postgresPid !== before.postgresPid);
+    let status = 0;
+    await waitFor('the API to answer from the database again', 60_000, async () => {
+      status = (await call('GET', '/Integration/Account').catch(() => undefined))?.status ?? 0;
+      return status === 200;
+    });
+    console.log(`PostgreSQL: API answering again ${Date.now() - killedAt} ms after SIGKILL`);
+    expect((await syncBatch()).status).toBe(200);
+
+    const after = state();
+    expect(after.databaseUrl).toBe(before.databaseUrl);
+    expect({ api: after.apiPid, worker: after.workerPid }).toEqual({ api: before.apiPid, worker: before.workerPid });
+    expect(log()).toMatch(/PostgreSQL exited unexpectedly; restarting it/);
+    expect(log()).toMatch(/PostgreSQL restarted \(attempt \d+, down \d+ ms\)/);
+  }, 180_000);
+
+  it('Temporal killed with SIGKILL is back on the same port with its history; the worker carries on', async () => {
+    const connection = await Connection.connect({ address: before.temporalAddress });
+    const client = new Client({ connection });
+    try {
+      const { count: total } = await client.workflow.count('WorkflowType = "processEventBatch"');
+      expect(total).toBeGreaterThan(0);
+      const temporalPid = state().temporalPid!;
+      const killedAt = Date.now();
+      process.kill(temporalPid, 'SIGKILL');
+
+      await waitFor('a new Temporal in runtime.json', 90_000, async () => state().temporalPid !== temporalPid);
+      let response: Response | undefined;
+      await waitFor('a batch to go through the pipeline again', 120_000, async () => {
+        response = await syncBatch().catch(() => undefined);
+        return response?.status === 200;
+      });
+      console.log(`Temporal: a batch completes again ${Date.now() - killedAt} ms after SIGKILL`);
+
+      // The same address, and the history written before the kill is still there.
+      expect(state().temporalAddress).toBe(before.temporalAddress);
+      const { count: now } = await client.workflow.count('WorkflowType = "processEventBatch"');
+      expect(now).toBeGreaterThan(total);
+      const after = state();
+      expect({ api: after.apiPid, worker: after.workerPid }).toEqual({ api: before.apiPid, worker: before.workerPid });
+      expect(log()).toMatch(/Temporal restarted \(attempt \d+, down \d+ ms\)/);
+    } finally {
+      await connection.close();
+    }
+  }, 300_000);
+});
