@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { measure, problemsOf, settle, type Figures } from './measure';
 import { lotBatches, runId, runLoad, commissionEvent, shipEvent, submitBatch, warmUpBatch, Traffic, type BatchRun, type ClientOptions, type Mode } from './load';
 import { log } from './log';
@@ -130,8 +131,7 @@ async function killDuringLoad(
 /** Mid-load: some answers are in, and more requests are on their way. */
 const midLoad = (ctx: Context) => () => ctx.traffic.answered >= 1 && ctx.traffic.inFlight >= 1;
 
-// temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: a worker holds the task.
-const PENDING_ACTIVITY_STARTED = 2;
+const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
 
 interface PersistInFlight {
   workflowId: string;
@@ -157,7 +157,7 @@ export function workerKilledInPersist(options: ScenarioOptions): Promise<Scenari
         const described = await Promise.all(rows.map((r) => temporal.workflow.getHandle(r.workflow_id).describe().catch(() => undefined)));
         inPersist = described.flatMap((d) =>
           (d?.raw.pendingActivities ?? [])
-            .filter((a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STARTED)
+            .filter((a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STATE_STARTED)
             .map((a) => ({ workflowId: d!.workflowId, attempt: a.attempt ?? 1 })),
         );
         return inPersist.length > 0;

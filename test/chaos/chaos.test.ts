@@ -49,18 +49,13 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     expect(Number(report.details.refused400InsufficientInventory) + Number(report.details.refusedAfter202InsufficientInventory)).toBe(20);
   }, 300_000);
 
-  // On today's main `npm start` stops the whole service when PostgreSQL or Temporal dies (runtime/start.ts
-  // watchService). These wait for issue 13's supervisor that restarts them on the same ports, with the
-  // reconciler that starts batches left Accepted; CHAOS_SUPERVISOR_RESTARTS=1 runs them before that lands.
-  const whenRestarting = process.env.CHAOS_SUPERVISOR_RESTARTS ? it : it.skip;
-
-  whenRestarting('PostgreSQL killed mid-load: restarted, and every acknowledged batch completes once', async () => {
+  it('PostgreSQL killed mid-load: restarted, and every acknowledged batch completes once', async () => {
     const report = await postgresKilled(options);
     expectNothingLost(report);
     expect(report.serviceSurvived).toBe(true);
   }, 300_000);
 
-  whenRestarting('Temporal killed mid-load: restarted, and every acknowledged batch completes once', async () => {
+  it('Temporal killed mid-load: restarted, and every acknowledged batch completes once', async () => {
     const report = await temporalKilled(options);
     expectNothingLost(report);
     expect(report.serviceSurvived).toBe(true);
