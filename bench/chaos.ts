@@ -34,10 +34,15 @@ function chosen(): ScenarioName[] {
   return list as ScenarioName[];
 }
 
+let bundleDir: string | undefined;
+const removeBundle = () => {
+  if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });
+};
+
 async function main(): Promise<number> {
   const names = chosen();
   const started = Date.now();
-  const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaos-bundle-'));
+  bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaos-bundle-'));
   try {
     log('bundling the workflows once for every stack');
     const env = { WORKFLOW_BUNDLE_PATH: await buildWorkflowBundle(path.join(bundleDir, 'workflow-bundle.js')) };
@@ -77,7 +82,7 @@ async function main(): Promise<number> {
     );
     return ok ? 0 : 1;
   } finally {
-    fs.rmSync(bundleDir, { recursive: true, force: true });
+    removeBundle();
   }
 }
 
@@ -86,8 +91,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: stopping ${ChaosStack.running.size} stack(s)`);
-    void Promise.all([...ChaosStack.running].map((stack) => stack.stop())).finally(() => process.exit(130));
+    log(`${signal}: stopping ${ChaosStack.running.size} stack(s)${ChaosStack.starting.size ? ' once the one starting is up' : ''}`);
+    // A stack half-started has no handle yet: it is stopped once it is up (startStack bounds that).
+    // process.exit skips main's finally: the bundle goes here.
+    void Promise.allSettled([...ChaosStack.starting])
+      .then(() => Promise.all([...ChaosStack.running].map((stack) => stack.stop())))
+      .finally(() => {
+        removeBundle();
+        process.exit(130);
+      });
   });
 }
 

@@ -85,8 +85,9 @@ function descendantsOf(root: number): number[] {
 }
 
 export class ChaosStack {
-  /** Stacks not stopped yet, for a signal handler to stop on Ctrl-C. */
+  /** Stacks not stopped yet, and starts under way, for a signal handler to stop on Ctrl-C. */
   static readonly running = new Set<ChaosStack>();
+  static readonly starting = new Set<Promise<unknown>>();
   readonly pool: Pool;
   private inspection: EmbeddedPostgres | undefined;
   private inspectionPool: Pool | undefined;
@@ -103,12 +104,20 @@ export class ChaosStack {
     this.pool.on('error', () => undefined);
   }
 
-  static async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<ChaosStack> {
-    const stack = await startStack({ ...CHAOS_ENV, ...extraEnv });
-    log(`stack up in ${stack.dir}: API ${stack.state.apiUrl}`);
-    const chaos = new ChaosStack(stack, stack.state);
-    ChaosStack.running.add(chaos);
-    return chaos;
+  static start(extraEnv: NodeJS.ProcessEnv = {}): Promise<ChaosStack> {
+    const starting = startStack({ ...CHAOS_ENV, ...extraEnv }).then((stack) => {
+      log(`stack up in ${stack.dir}: API ${stack.state.apiUrl}`);
+      const chaos = new ChaosStack(stack, stack.state);
+      ChaosStack.running.add(chaos);
+      return chaos;
+    });
+    // Settled only once the stack is in `running`, so a signal handler waiting on it finds it there.
+    ChaosStack.starting.add(starting);
+    void starting.then(
+      () => ChaosStack.starting.delete(starting),
+      () => ChaosStack.starting.delete(starting),
+    );
+    return starting;
   }
 
   get dir(): string {
