@@ -1,0 +1,295 @@
+/**
+ * The chaos scenarios of `npm run chaos` (bench/chaos.ts) and test/chaos/: each starts a stack of its
+ * own, drives traffic, kills one part of the service with SIGKILL at a chosen moment, waits (bounded)
+ * for the service to settle, and counts what was lost, duplicated or left stuck.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { measure, problemsOf, settle, type Figures } from './measure';
+import { lotBatches, runId, runLoad, commissionEvent, shipEvent, submitBatch, warmUpBatch, Traffic, type BatchRun, type ClientOptions, type Mode } from './load';
+import { log } from './log';
+import { ChaosStack, type Part } from './stack';
+
+export interface ScenarioOptions {
+  /** Events per scenario (the concurrency scenario has its own fixed shape). */
+  events: number;
+  batchSize: number;
+  clients: number;
+  /** Upper bound on waiting for open batches once the traffic is done. */
+  settleSeconds: number;
+  /** Passed to every stack (WORKFLOW_BUNDLE_PATH saves each stack from bundling the workflows again). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ScenarioReport extends Figures {
+  scenario: string;
+  ok: boolean;
+  problems: string[];
+  elapsedSeconds: number;
+  stackStartSeconds: number;
+  /** What the scenario adds: where the kill landed, what was shipped. */
+  details: Record<string, unknown>;
+}
+
+interface Context {
+  stack: ChaosStack;
+  key: string;
+  accountId: string;
+  run: string;
+  traffic: Traffic;
+  client: ClientOptions;
+}
+
+interface Outcome {
+  runs: BatchRun[];
+  details: Record<string, unknown>;
+  problems: string[];
+  allowedRefusals?: string[];
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** Waits for `ready` (bounded); answers whether it happened. */
+async function until(timeoutMs: number, everyMs: number, ready: () => boolean | Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    // A failed probe (PostgreSQL or Temporal busy) is a "not yet", not the end of the scenario.
+    if (await Promise.resolve().then(ready).catch(() => false)) return true;
+    await sleep(everyMs);
+  }
+  return false;
+}
+
+/** One scenario on a stack of its own: set up, run `body`, settle, count; the stack is stopped and removed whatever happens. */
+async function scenario(name: string, options: ScenarioOptions, body: (ctx: Context) => Promise<Outcome>): Promise<ScenarioReport> {
+  log(`${name}: starting a stack`);
+  const t0 = Date.now();
+  const stack = await ChaosStack.start(options.env);
+  try {
+    const stackStartSeconds = (Date.now() - t0) / 1000;
+    const run = runId();
+    const { key, accountId } = await stack.createAccount(`chaos-${name}-${run}`);
+    const traffic = new Traffic();
+    const client: ClientOptions = { apiUrl: stack.apiUrl, key, traffic, giveUp: () => stack.serviceGaveUp() };
+    // On a traffic record of its own, so "some answers are in" means the scenario's answers.
+    const warmUpTraffic = new Traffic();
+    const warmUp = await submitBatch({ ...client, traffic: warmUpTraffic }, 'sync', warmUpBatch(run), `warm-${run}`);
+    if (warmUp.acknowledgedBy !== 200) throw new Error(`${name}: the warm-up batch failed: ${JSON.stringify(warmUp)}`);
+    traffic.requests += warmUpTraffic.requests;
+
+    const started = Date.now();
+    const outcome = await body({ stack, key, accountId, run, traffic, client });
+    const settleSeconds = await settle(stack, accountId, options.settleSeconds * 1000);
+    const figures = await measure(stack, accountId, [warmUp, ...outcome.runs], traffic, settleSeconds, { allowedRefusals: outcome.allowedRefusals });
+    const problems = [...problemsOf(figures), ...outcome.problems];
+    const serviceErrors = figures.serviceSurvived ? [] : stack.errorsLogged();
+    if (serviceErrors.length) problems.push(`the service logged: ${serviceErrors.join(' | ')}`);
+    const report: ScenarioReport = {
+      scenario: name,
+      ok: problems.length === 0,
+      problems,
+      ...figures,
+      elapsedSeconds: round((Date.now() - started) / 1000),
+      stackStartSeconds: round(stackStartSeconds),
+      details: outcome.details,
+    };
+    log(`${name}: ${report.ok ? 'ok' : `NOT ok: ${problems.join('; ')}`}`);
+    return report;
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** Load in the background, and a SIGKILL of `part` once `when` holds (bounded: the kill happens anyway at the deadline). */
+async function killDuringLoad(
+  ctx: Context,
+  options: ScenarioOptions,
+  mode: Mode,
+  part: Part,
+  when: () => boolean | Promise<boolean>,
+): Promise<{ runs: BatchRun[]; details: Record<string, unknown>; problems: string[] }> {
+  const batches = lotBatches(ctx.run, Math.max(1, Math.round(options.events / options.batchSize)), options.batchSize);
+  const load = runLoad(ctx.client, mode, batches, options.clients, `${part}-${ctx.run}`);
+  const problems: string[] = [];
+  const triggered = await until(60_000, 20, when);
+  const inFlightAtKill = ctx.traffic.inFlight;
+  const answeredAtKill = ctx.traffic.answered;
+  let killedPid: number | null = null;
+  try {
+    killedPid = ctx.stack.kill(part);
+  } catch (error) {
+    problems.push(`the ${part} could not be killed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!triggered) problems.push(`the moment to kill the ${part} never came within 60 s (killed anyway)`);
+  const runs = await load;
+  if (inFlightAtKill === 0) problems.push(`no request was in flight when the ${part} was killed`);
+  const replacedPid = ctx.stack.pidOf(part) ?? null;
+  return { runs, problems, details: { killed: part, killedPid, replacedBy: replacedPid === killedPid ? null : replacedPid, inFlightAtKill, answeredAtKill } };
+}
+
+/** Mid-load: some answers are in, and more requests are on their way. */
+const midLoad = (ctx: Context) => () => ctx.traffic.answered >= 1 && ctx.traffic.inFlight >= 1;
+
+const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
+
+interface PersistInFlight {
+  workflowId: string;
+  attempt: number;
+}
+
+/**
+ * 1. SIGKILL the worker while `persistEvents` runs, seen in Temporal (a started attempt with no
+ * completion), then prove from each such workflow's history that the step ran again afterwards.
+ */
+export function workerKilledInPersist(options: ScenarioOptions): Promise<ScenarioReport> {
+  return scenario('worker-sigkill-in-persist', options, async (ctx) => {
+    const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
+    try {
+      const temporal = new Client({ connection });
+      let inPersist: PersistInFlight[] = [];
+      const persisting = async (): Promise<boolean> => {
+        // persistEvents marks its batch Running in the transaction it commits last: until then the row says Accepted.
+        const { rows } = await ctx.stack.pool.query<{ workflow_id: string }>(
+          `SELECT workflow_id FROM batches WHERE account_id = $1 AND status = 'Accepted'`,
+          [ctx.accountId],
+        );
+        const described = await Promise.all(rows.map((r) => temporal.workflow.getHandle(r.workflow_id).describe().catch(() => undefined)));
+        inPersist = described.flatMap((d) =>
+          (d?.raw.pendingActivities ?? [])
+            .filter((a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STATE_STARTED)
+            .map((a) => ({ workflowId: d!.workflowId, attempt: a.attempt ?? 1 })),
+        );
+        return inPersist.length > 0;
+      };
+      const outcome = await killDuringLoad(ctx, options, 'sync', 'worker', persisting);
+      const caught = inPersist;
+      await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
+
+      // Temporal writes an activity's ActivityTaskStarted only when that attempt ends, so the history
+      // holds the last attempt: a higher attempt than the one running at the kill means it ran again.
+      const proofs = await Promise.all(
+        caught.map(async ({ workflowId, attempt }) => {
+          const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+          const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'persistEvents');
+          const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
+          const completed = events.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
+          const finalAttempt = started?.activityTaskStartedEventAttributes?.attempt ?? null;
+          return {
+            workflowId,
+            attemptAtKill: attempt,
+            finalAttempt,
+            lastFailure: started?.activityTaskStartedEventAttributes?.lastFailure?.message ?? null,
+            completed,
+            ranAgain: finalAttempt !== null && finalAttempt > attempt,
+          };
+        }),
+      );
+      const landed = proofs.some((p) => p.ranAgain);
+      if (!caught.length) outcome.problems.push('persistEvents was never seen running: the kill was not aimed inside persist');
+      else if (!landed) outcome.problems.push('no history shows persistEvents running again after the kill: it did not land inside persist');
+      return { ...outcome, details: { ...outcome.details, killLandedInPersist: landed, persistAtKill: proofs } };
+    } finally {
+      await connection.close();
+    }
+  });
+}
+
+/** 2. SIGKILL the embedded PostgreSQL (the postmaster) while sync batches are under way. */
+export function postgresKilled(options: ScenarioOptions): Promise<ScenarioReport> {
+  return scenario('postgres-sigkill', options, (ctx) => killDuringLoad(ctx, options, 'sync', 'postgres', midLoad(ctx)));
+}
+
+/** 3. SIGKILL the Temporal dev server while sync batches are under way. */
+export function temporalKilled(options: ScenarioOptions): Promise<ScenarioReport> {
+  return scenario('temporal-sigkill', options, (ctx) => killDuringLoad(ctx, options, 'sync', 'temporal', midLoad(ctx)));
+}
+
+/** 4. SIGKILL the API with async requests in flight; clients retry with the same Idempotency-Key. */
+export function apiKilled(options: ScenarioOptions): Promise<ScenarioReport> {
+  return scenario('api-sigkill-async', options, (ctx) =>
+    killDuringLoad(ctx, options, 'async', 'api', () => ctx.traffic.answered >= 2 && ctx.traffic.inFlight >= 1),
+  );
+}
+
+export interface ContentionOptions {
+  clients: number;
+  units: number;
+  settleSeconds: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** 5. `clients` clients at once each ship one unit of a lot of `units`: exactly `units` go, the rest are refused. */
+export function concurrentConsumers(options: ContentionOptions): Promise<ScenarioReport> {
+  return scenario('concurrent-consume', { events: options.clients, batchSize: 1, clients: options.clients, settleSeconds: options.settleSeconds, env: options.env }, async (ctx) => {
+    const lot = `LOT-${ctx.run}`;
+    const lotRun = await submitBatch(ctx.client, 'sync', [commissionEvent(`C-${lot}`, lot, options.units)], `lot-${ctx.run}`);
+    const problems: string[] = [];
+    if (lotRun.acknowledgedBy !== 200) problems.push(`commissioning the lot was answered ${JSON.stringify(lotRun)}`);
+    const ships = Array.from({ length: options.clients }, (_, i) => [shipEvent(`S-${lot}-${i}`, lot, 1)]);
+    const runs = await runLoad(ctx.client, 'sync', ships, options.clients, `ship-${ctx.run}`);
+    // A ship answered 202 (the sync wait ran out) is counted once it has run.
+    await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
+
+    const db = await ctx.stack.database();
+    const { rows } = await db.query<{ shipped: string | null }>(
+      `SELECT (-sum(delta) FILTER (WHERE delta < 0))::text AS shipped FROM inventory_records WHERE account_id = $1 AND lot_serial = $2`,
+      [ctx.accountId, lot],
+    );
+    const shipped = Number(rows[0]?.shipped ?? 0);
+    // A ship answered 202 (the sync wait ran out) is judged by how its batch ended.
+    const { rows: ended } = await db.query<{ key: string; status: string; errors: { code?: string }[] | null }>(
+      'SELECT idempotency_key AS key, status, errors FROM batches WHERE account_id = $1',
+      [ctx.accountId],
+    );
+    const endOf = new Map(ended.map((b) => [b.key, b]));
+    const insufficient = (codes: (string | undefined)[] | undefined) => !!codes?.length && codes.every((c) => c === 'InsufficientInventory');
+    const went = runs.filter((r) => r.acknowledgedBy !== null && endOf.get(r.idempotencyKey)?.status === 'Completed').length;
+    const refusedNow = runs.filter((r) => insufficient(r.refusedWith ?? undefined)).length;
+    const refusedLater = runs.filter((r) => {
+      const end = endOf.get(r.idempotencyKey);
+      return r.acknowledgedBy !== null && end?.status === 'Failed' && insufficient(end.errors?.map((e) => e.code));
+    }).length;
+    const otherwise = runs.length - went - refusedNow - refusedLater;
+    if (shipped !== options.units) problems.push(`${shipped} units shipped from a lot of ${options.units}`);
+    if (went !== options.units) problems.push(`${went} ships completed, expected ${options.units}`);
+    if (refusedNow + refusedLater !== options.clients - options.units) {
+      problems.push(`${refusedNow + refusedLater} ships refused with InsufficientInventory, expected ${options.clients - options.units}`);
+    }
+    if (otherwise) problems.push(`${otherwise} ships neither completed nor refused with InsufficientInventory`);
+    return {
+      runs: [lotRun, ...runs],
+      problems,
+      allowedRefusals: ['InsufficientInventory'],
+      details: {
+        units: options.units,
+        clients: options.clients,
+        shipped,
+        shipsCompleted: went,
+        answered200: runs.filter((r) => r.acknowledgedBy === 200).length,
+        answered202: runs.filter((r) => r.acknowledgedBy === 202).length,
+        refused400InsufficientInventory: refusedNow,
+        refusedAfter202InsufficientInventory: refusedLater,
+        otherwise,
+      },
+    };
+  });
+}
+
+export const SCENARIOS = ['worker', 'postgres', 'temporal', 'api', 'consume'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export function runScenario(name: ScenarioName, options: ScenarioOptions, contention: ContentionOptions): Promise<ScenarioReport> {
+  switch (name) {
+    case 'worker':
+      return workerKilledInPersist(options);
+    case 'postgres':
+      return postgresKilled(options);
+    case 'temporal':
+      return temporalKilled(options);
+    case 'api':
+      return apiKilled(options);
+    case 'consume':
+      return concurrentConsumers(contention);
+  }
+}
