@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
+import { ConnectionError, DatabaseError, ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import { IdempotencyKeyReused } from '../../db/repositories/batches';
 import type { AppCustom, AppState } from '../context';
 import { ApiError, problem } from '../errors';
@@ -11,9 +11,22 @@ interface HttpishError {
   message?: string;
 }
 
+/**
+ * PostgreSQL going away under a request (restarting, shutting down, refusing connections): SQLSTATE
+ * class 08 (connection exception) and 57P0x (operator intervention), or pg's own "Connection
+ * terminated". A moment later the same request succeeds.
+ */
+function databaseUnavailable(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  if (!(error instanceof DatabaseError)) return false;
+  const { code, message } = error.original as Error & { code?: string };
+  return /^(08|57P0)/.test(code ?? '') || /Connection terminated/i.test(message ?? '');
+}
+
 /** Turns what a handler throws (or what Koa's body parser throws) into one ApiError. */
 function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (databaseUnavailable(error)) return problem(503, 'The database is unavailable for a moment; send the request again (events with the same Idempotency-Key).');
   if (error instanceof IdempotencyKeyReused) return problem(422, error.message, { errors: { 'Idempotency-Key': [error.message] } });
   if (error instanceof UniqueConstraintError) return problem(409, 'The resource already exists.');
   if (error instanceof ForeignKeyConstraintError) return problem(400, 'The request refers to a record that does not exist.');

@@ -79,5 +79,11 @@ export const examples = {
     accepted: ['application/json'],
     traceId: 'abc-123',
   },
+  unavailable: {
+    type: problemType(503),
+    title: 'The database is unavailable for a moment; send the request again (events with the same Idempotency-Key).',
+    status: 503,
+    traceId: 'abc-123',
+  },
   unexpected: { type: problemType(500), title: 'An unexpected error occurred.', status: 500, traceId: 'abc-123' },
 } as const;

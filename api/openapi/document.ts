@@ -44,6 +44,7 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
   }
   // Node's HTTP server answers this itself, before any route: a URL or headers over its 16 KB limit.
   add(431, { description: 'The request line or headers are larger than 16 KB (answered without a body).' });
+  add(503, { description: 'PostgreSQL or Temporal is unavailable for a moment (restarting): send the request again.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unavailable });
   add(500, { description: 'An unexpected error; the details are in the service log under the traceId.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unexpected });
   return shared;
 }

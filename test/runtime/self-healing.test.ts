@@ -59,10 +59,14 @@ describe('the supervisor heals PostgreSQL and Temporal', () => {
 
     await waitFor('a new PostgreSQL in runtime.json', 60_000, async () => state().postgresPid !== before.postgresPid);
     let status = 0;
+    const seen: number[] = [];
     await waitFor('the API to answer from the database again', 60_000, async () => {
       status = (await call('GET', '/Integration/Account').catch(() => undefined))?.status ?? 0;
+      seen.push(status);
       return status === 200;
     });
+    // Meanwhile the API says the database is away (503, send again), never an unexpected 500.
+    expect(seen.filter((s) => s >= 500 && s !== 503)).toEqual([]);
     console.log(`PostgreSQL: API answering again ${Date.now() - killedAt} ms after SIGKILL`);
     expect((await syncBatch()).status).toBe(200);
 
