@@ -1,5 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
 
+/** Whether a process of this pid exists (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
 
 /** Resolves when the child has exited (at once if it already has). */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PROJECT_ROOT } from './config';
-import { hasExited, stopChild } from './child-process';
+import { hasExited, isAlive, stopChild } from './child-process';
 import { freePort, waitFor } from './net';
 import type { Logger } from './logger';
 
@@ -140,15 +140,6 @@ function clusterDir(pgDir: string, owner: RunAs): string {
   fs.writeFileSync(path.join(path.dirname(target), 'data-dir'), `${path.resolve(parent)}\n`);
   if (!linked) fs.symlinkSync(target, pgDir);
   return target;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The port of a server already running on this data directory, if any. */

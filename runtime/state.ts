@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from './child-process';
 
 /** What a running `npm start` publishes in its data directory, so CLIs and tests find its parts. */
 export interface RuntimeState {
@@ -29,11 +30,11 @@ export function writeState(dataDir: string, state: RuntimeState): void {
 
 /** The state of a supervisor that is still alive, else undefined. */
 export function readLiveState(dataDir: string): RuntimeState | undefined {
+  let state: RuntimeState;
   try {
-    const state = JSON.parse(fs.readFileSync(statePath(dataDir), 'utf8')) as RuntimeState;
-    process.kill(state.pid, 0);
-    return state;
+    state = JSON.parse(fs.readFileSync(statePath(dataDir), 'utf8')) as RuntimeState;
   } catch {
     return undefined;
   }
+  return isAlive(state.pid) ? state : undefined;
 }

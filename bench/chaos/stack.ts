@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'pg';
 import { createApiKey } from '../../db/repositories/accounts';
 import { createSequelize } from '../../db/sequelize';
+import { isAlive } from '../../runtime/child-process';
 import { createLogger } from '../../runtime/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../runtime/postgres';
 import { statePath, type RuntimeState } from '../../runtime/state';
@@ -34,15 +35,6 @@ export const CHAOS_ENV: NodeJS.ProcessEnv = {
 };
 
 export type Part = 'worker' | 'api' | 'postgres' | 'temporal';
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function parentOf(pid: number): number | undefined {
   try {
@@ -193,7 +185,7 @@ export class ChaosStack {
   /** SIGKILL a part; answers the pid killed. */
   kill(part: Part): number {
     const pid = this.pidOf(part);
-    if (!pid || !alive(pid)) throw new Error(`no live ${part} process to kill (pid ${pid})`);
+    if (!pid || !isAlive(pid)) throw new Error(`no live ${part} process to kill (pid ${pid})`);
     process.kill(pid, 'SIGKILL');
     log(`SIGKILL ${part} (pid ${pid})`);
     return pid;
@@ -281,7 +273,7 @@ export class ChaosStack {
     // A pending timer would keep the process (and jest) alive for a minute after everything stopped.
     clearTimeout(timer);
     if (!stopped) log('stack did not stop within 60 s: SIGKILL its processes');
-    const left = ours.filter(({ pid, command }) => alive(pid) && commandOf(pid) === command);
+    const left = ours.filter(({ pid, command }) => isAlive(pid) && commandOf(pid) === command);
     if (left.length) log(`SIGKILL ${left.length} process(es) the supervisor left behind`);
     for (const { pid } of left) process.kill(pid, 'SIGKILL');
     if (!stopped) this.stack.process.kill('SIGKILL');

@@ -1,16 +1,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import { isAlive } from '../../runtime/child-process';
 import { waitFor } from '../../runtime/net';
 import { startStack, type Stack } from '../helpers/stack';
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */
 function processesUnder(dir: string): number[] {
@@ -52,7 +44,7 @@ describe('a stop never waits', () => {
   afterAll(async () => {
     for (const stack of stacks) {
       const { pid, apiPid, workerPid } = stack.state;
-      for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && alive(p)) process.kill(p, 'SIGKILL');
+      for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && isAlive(p)) process.kill(p, 'SIGKILL');
       if (!process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
     }
   }, 60_000);
@@ -68,7 +60,7 @@ describe('a stop never waits', () => {
 
     const sentAt = Date.now();
     process.kill(pid, 'SIGTERM');
-    await waitFor('the process tree to end', 30_000, async () => tree.every((p) => !alive(p)));
+    await waitFor('the process tree to end', 30_000, async () => tree.every((p) => !isAlive(p)));
     const stopMs = Date.now() - sentAt;
     console.log(`stop with a request held open: ${stopMs} ms`);
     expect(stopMs).toBeLessThan(10_000);
@@ -84,7 +76,7 @@ describe('a stop never waits', () => {
 
     const sentAt = Date.now();
     process.kill(pid, 'SIGTERM');
-    await waitFor('the process tree to end', 30_000, async () => [pid, apiPid!, workerPid!, ...processesUnder(stack.dir)].every((p) => !alive(p)));
+    await waitFor('the process tree to end', 30_000, async () => [pid, apiPid!, workerPid!, ...processesUnder(stack.dir)].every((p) => !isAlive(p)));
     const stopMs = Date.now() - sentAt;
     console.log(`stop during a Temporal restart: ${stopMs} ms`);
     expect(stopMs).toBeLessThan(10_000);
