@@ -117,6 +117,15 @@ export async function awaitBatchResult(
   }
   // The workflow's last step wrote the per-event result list to the batch row.
   await batch.reload();
+  return outcomeOf(batch, renameField);
+}
+
+/**
+ * What a batch row answers a sync call: Completed, its result list; Failed, the 400 batch error list,
+ * or a 503 when the pipeline itself gave up (nothing stored, send it again); otherwise still under way.
+ * A replay of a finished batch and the end of a live wait answer alike.
+ */
+export function outcomeOf(batch: Batch, renameField: (field: string | null) => string | null = (field) => field): BatchOutcome {
   const status = batchStatusBody(batch);
   if (batch.status === 'Completed') return { done: true, result: status.result ?? [] };
   if (batch.status === 'Failed') {

@@ -6,7 +6,7 @@ import { locationIdOf } from '../../../domain/master-data';
 import type { BatchError } from '../../../workflows/contracts';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound, rawError } from '../../errors';
-import { awaitBatchResult, startBatch, validateBatch } from './batch';
+import { awaitBatchResult, outcomeOf, startBatch, validateBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody, rejectedBody } from './presenter';
 import { eventsBody } from './schema';
 
@@ -44,17 +44,13 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
     ctx.status = 202;
     ctx.body = acceptedBody(batch);
   };
-  if (batch.status === 'Completed' || batch.status === 'Failed') {
-    // A replay of a finished batch: its stored outcome, without asking Temporal.
-    if (mode === 'async') accepted();
-    else if (batch.status === 'Completed') ctx.body = createdBody(batch.id, batchStatusBody(batch).result ?? []);
-    else throw rawError(400, rejectedBody(batchStatusBody(batch).errors ?? []));
-    return;
+  // A replay of a finished batch answers its stored outcome, without asking Temporal.
+  const finished = batch.status === 'Completed' || batch.status === 'Failed';
+  if (mode === 'async') {
+    if (!finished) await startBatch(ctx, batch);
+    return accepted();
   }
-
-  const handle = await startBatch(ctx, batch);
-  if (mode === 'async') return accepted();
-  const outcome = await awaitBatchResult(ctx, batch, handle);
+  const outcome = finished ? outcomeOf(batch) : await awaitBatchResult(ctx, batch, await startBatch(ctx, batch));
   if (outcome.done) ctx.body = createdBody(batch.id, outcome.result);
   else accepted();
 }
