@@ -7,6 +7,7 @@ import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
+import { DEFAULT_BACKOFF } from '../runtime/kept-service';
 import { ensureReconcileSchedule } from '../runtime/reconciler';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
@@ -14,8 +15,6 @@ import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
 
 const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR' };
-
-const RECREATE_BACKOFF = { initialMs: 500, maxMs: 30_000, resetAfterMs: 60_000 };
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -44,7 +43,7 @@ async function main(): Promise<void> {
   const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
   const stop = stopRequested();
   let announced = false;
-  let delayMs = RECREATE_BACKOFF.initialMs;
+  let delayMs = DEFAULT_BACKOFF.initialMs;
   // SIGINT and SIGTERM drain the worker (Runtime.install above) and run() resolves. A Temporal
   // restart of a few minutes does not end run() (the SDK's core retries its polls); should anything
   // end it, or Temporal be unreachable at start-up, a new connection and worker follow a backoff.
@@ -91,10 +90,10 @@ async function main(): Promise<void> {
       if (!stop.requested) throw new Error('worker stopped polling without a shutdown request');
     } catch (error) {
       if (stop.requested) break;
-      if (Date.now() - startedAt >= RECREATE_BACKOFF.resetAfterMs) delayMs = RECREATE_BACKOFF.initialMs;
+      if (Date.now() - startedAt >= DEFAULT_BACKOFF.resetAfterMs) delayMs = DEFAULT_BACKOFF.initialMs;
       logger.error({ err: error, temporal: config.temporalAddress, delayMs }, `worker failed; a new connection and worker in ${delayMs} ms`);
       await stop.orAfter(delayMs);
-      delayMs = Math.min(delayMs * 2, RECREATE_BACKOFF.maxMs);
+      delayMs = Math.min(delayMs * 2, DEFAULT_BACKOFF.maxMs);
     } finally {
       await connection?.close().catch(() => undefined);
     }
