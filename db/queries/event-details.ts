@@ -33,8 +33,9 @@ export interface EventDetailsFilter {
 /*
  * The lines of lot $2 the caller may see (DESIGN.md, Event details visibility):
  *  - every line of the caller's own events;
- *  - when another account ships the lot to a location whose GLN is one of the caller's locations' GLNs,
- *    that ship event, and with an Open product also that account's earlier events of the product and lot;
+ *  - when another account ships the lot to a location whose GLN the service's operator verified as the
+ *    caller's (gln_verifications), that ship event, and with an Open product also that account's earlier
+ *    events of the product and lot; a GLN merely typed on a location grants nothing;
  *  - a transform ends a lot's history: where the lot is a transform's output, nothing of that account
  *    before that transform is shown.
  * Events of the caller's customers never flow back: only shipments *to* the caller open anything.
@@ -52,8 +53,8 @@ const VISIBLE = `
       FROM lot_lines s
       JOIN products p ON p.id = s.product_id
       JOIN locations d ON d.id = s.destination_location_id
-     WHERE s.type = 'Ship' AND s.account_id <> $1 AND d.gln IS NOT NULL
-       AND EXISTS (SELECT 1 FROM locations mine WHERE mine.account_id = $1 AND mine.gln = d.gln)
+     WHERE s.type = 'Ship' AND s.account_id <> $1
+       AND EXISTS (SELECT 1 FROM gln_verifications mine WHERE mine.account_id = $1 AND mine.gln = d.gln)
   ),
   cuts AS (
     SELECT DISTINCT ON (account_id) account_id, event_time, seq

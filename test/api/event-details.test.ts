@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, locationPayload, productPayload, receive, record, ship, transform, uid } from '../factories/trace-events';
+import { commission, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from '../factories/trace-events';
 import { apiUrl, client } from '../helpers/http';
 
 const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({ product, lot, quantity });
@@ -120,7 +120,7 @@ describe('GET /epcis/Events/details across accounts', () => {
   let supplier: TestAccount;
   let buyer: TestAccount;
   let stranger: TestAccount;
-  const gln = String(Date.now()).padStart(13, '7').slice(-13);
+  const gln = newGln();
   const farm = locationPayload(uid('FARM'), { name: 'Farm' });
   // The supplier's record of the buyer's dock: same GLN as the buyer's own location.
   const buyersDockAsSupplierSeesIt = locationPayload(uid('DOCK'), { connectionType: 'BUYER', gln, name: 'Buyer dock' });
@@ -133,6 +133,7 @@ describe('GET /epcis/Events/details across accounts', () => {
 
   beforeAll(async () => {
     [supplier, buyer, stranger] = await Promise.all([createAccount('supplier'), createAccount('buyer'), createAccount('stranger')]);
+    await verifyGlnOf(buyer, gln);
     await record(
       supplier.key,
       commission(farm, '2024-06-01T06:00:00', [line(openProduct, openLot, 40), line(restrictedProduct, restrictedLot, 40)]),
@@ -173,5 +174,27 @@ describe('GET /epcis/Events/details across accounts', () => {
       const response = await details(stranger.key, `LotSerial=${lotSerial}`);
       expect(response.body).toMatchObject({ totalItems: 0, results: [] });
     }
+  });
+});
+
+describe('GET /epcis/Events/details: a GLN grants visibility only once verified', () => {
+  it('a shipment to a GLN the receiver merely typed stays private until the operator verifies it', async () => {
+    const [supplier, claimant] = await Promise.all([createAccount('supplier'), createAccount('claimant')]);
+    const gln = newGln();
+    const product = productPayload(uid('COD'), 'Open', 'Cod');
+    const lot = uid('LOT');
+    const farm = locationPayload(uid('FARM'), { name: 'Farm' });
+    await record(
+      supplier.key,
+      commission(farm, '2024-06-01T06:00:00', [line(product, lot, 10)]),
+      ship(farm, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-06-02T06:00:00', [line(product, lot, 10)]),
+    );
+    // The claimant types the GLN on a location of its own: that alone shows it nothing.
+    await record(claimant.key, commission(locationPayload(uid('MINE'), { gln }), '2024-06-03T06:00:00', [line(productPayload(uid('OTHER')), uid('LOT'), 1)]));
+    expect((await details(claimant.key, `LotSerial=${lot}`)).body).toMatchObject({ totalItems: 0, results: [] });
+
+    await verifyGlnOf(claimant, gln);
+    const rows = (await details(claimant.key, `LotSerial=${lot}&SortBy=eventDate`)).body.results as Row[];
+    expect(types(rows)).toEqual(['Commission', 'Ship']);
   });
 });

@@ -1,4 +1,7 @@
-import { sql } from '../helpers/db';
+import { randomInt } from 'node:crypto';
+import { verifyGln } from '../../db/repositories/gln-verifications';
+import { glnOf } from '../../domain/gln';
+import { models, sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { uid } from './events';
 
@@ -74,4 +77,12 @@ export async function serviceId(table: 'products' | 'locations', accountId: stri
   const { rows } = await sql().query(`SELECT id FROM ${table} WHERE account_id = $1 AND external_id = $2`, [accountId, externalId]);
   if (!rows.length) throw new Error(`no ${table} row ${externalId}`);
   return rows[0].id as string;
+}
+
+/** A GLN nobody has used yet, with a valid GS1 check digit. */
+export const newGln = (): string => glnOf(String(randomInt(1e11, 1e12)));
+
+/** What `npm run gln -- verify ACCOUNT GLN` does, without a process per call. */
+export async function verifyGlnOf(account: { name: string }, gln: string): Promise<void> {
+  await verifyGln(models(), account.name, gln, 'jest');
 }

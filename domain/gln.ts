@@ -1,0 +1,22 @@
+/**
+ * GS1 Global Location Numbers: 13 digits, the last a check digit (GS1 General Specifications, the
+ * mod-10 algorithm: weights 3 and 1 alternating from the rightmost data digit).
+ */
+export const GLN_PATTERN = /^\d{13}$/;
+
+export function gs1CheckDigit(data: string): number {
+  let sum = 0;
+  for (let i = 0; i < data.length; i++) sum += Number(data[data.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
+  return (10 - (sum % 10)) % 10;
+}
+
+/** Why `gln` is not a GLN, or null when it is one. */
+export function glnProblem(gln: string): string | null {
+  if (!GLN_PATTERN.test(gln)) return `${gln} is not a GLN: a GLN is 13 digits.`;
+  const expected = gs1CheckDigit(gln.slice(0, 12));
+  if (Number(gln[12]) !== expected) return `${gln} is not a GLN: its check digit is ${gln[12]}, the GS1 check digit of ${gln.slice(0, 12)} is ${expected}.`;
+  return null;
+}
+
+/** A valid GLN ending in the check digit of `data` (12 digits): for tests and examples. */
+export const glnOf = (data: string): string => `${data}${gs1CheckDigit(data)}`;

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../runtime/config';
+import { createAccount } from '../factories/accounts';
+import { newGln } from '../factories/trace-events';
+import { sql } from '../helpers/db';
+
+const exec = promisify(execFile);
+const glnCli = (...args: string[]) =>
+  exec(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'cli/gln.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+
+describe('npm run gln (the operator verifies who owns a GLN)', () => {
+  it('verifies, lists and revokes a GLN; a wrong check digit or another owner is refused', async () => {
+    const [owner, other] = await Promise.all([createAccount('gln'), createAccount('gln')]);
+    const gln = newGln();
+    const wrongCheckDigit = `${gln.slice(0, 12)}${(Number(gln[12]) + 1) % 10}`;
+
+    await expect(glnCli('verify', owner.name, wrongCheckDigit)).rejects.toMatchObject({
+      stderr: expect.stringContaining(`${wrongCheckDigit} is not a GLN: its check digit is ${wrongCheckDigit[12]}`),
+    });
+    await expect(glnCli('verify', owner.name, '12345')).rejects.toMatchObject({ stderr: expect.stringContaining('a GLN is 13 digits') });
+    expect((await sql().query('SELECT 1 FROM gln_verifications WHERE gln = $1', [wrongCheckDigit])).rowCount).toBe(0);
+
+    expect((await glnCli('verify', owner.name, gln)).stdout).toBe(`verified ${gln} for ${owner.name}\n`);
+    expect((await glnCli('verify', owner.name, gln)).stdout).toBe(`verified ${gln} for ${owner.name}\n`);
+    await expect(glnCli('verify', other.name, gln)).rejects.toMatchObject({ stderr: expect.stringContaining(`GLN ${gln} is verified for account ${owner.name}`) });
+    expect((await glnCli('list', '--account', owner.name)).stdout).toMatch(new RegExp(`^${gln}\\t${owner.name}\\t\\d{4}-`));
+
+    expect((await glnCli('revoke', owner.name, gln)).stdout).toBe(`revoked ${gln} for ${owner.name}\n`);
+    expect((await glnCli('list', '--account', owner.name)).stdout).toBe('');
+    expect((await glnCli('verify', other.name, gln)).stdout).toBe(`verified ${gln} for ${other.name}\n`);
+  });
+});
