@@ -13,6 +13,7 @@ import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import { productsOperations } from '../routes/products/openapi';
 import { supportOperations } from '../routes/support/openapi';
+import { traceOperations } from '../routes/trace/openapi';
 import type { OperationSpec } from './operation';
 
 /**
@@ -35,4 +36,5 @@ export const operations: readonly OperationSpec[] = [
   ...jsonOperations,
   ...inventoryOperations,
   ...eventDetailsOperations,
+  ...traceOperations,
 ];

@@ -16,6 +16,7 @@ import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
 import { supportRouter } from './support';
+import { traceRouter } from './trace';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
@@ -35,6 +36,7 @@ export function routes(): Router<AppState, AppCustom> {
     ledgerRouter(),
     inventoryRouter(),
     eventDetailsRouter(),
+    traceRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

@@ -1,0 +1,82 @@
+import Router from '@koa/router';
+import { resolveIds } from '../../../db/queries/inventory';
+import { traceLot, type Direction, type Trace } from '../../../db/queries/trace';
+import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { problem } from '../../errors';
+import { validate } from '../../middleware/validate';
+import { locationOf, presentTrace, productOf, withinDepth } from './presenter';
+import { DEFAULT_TRACE_DEPTH, MAX_TRACE_DEPTH, recallQuery, traceQuery, type RecallQuery, type TraceQuery } from './schema';
+
+export interface TraceRequest {
+  productId: string;
+  lotSerial: string;
+  direction: Direction;
+  asOf: Date | null;
+  maxDepth: number;
+}
+
+/** The caller's product named by ProductId (its own id or the service id): a 404 naming ProductId when there is none. */
+async function rootProduct(ctx: APIContext, productId: string): Promise<string> {
+  const [id] = await resolveIds(ctx.deps.sequelize, 'products', ctx.state.account.id, [productId]);
+  if (!id) throw problem(404, `Product not found: ${productId}`, { errors: { ProductId: [`No product ${productId} in this account.`] } });
+  return id;
+}
+
+export function requestOf(query: TraceQuery): Omit<TraceRequest, 'productId'> & { product: string } {
+  const maxDepth = query.MaxDepth ? Number(query.MaxDepth) : DEFAULT_TRACE_DEPTH;
+  if (maxDepth > MAX_TRACE_DEPTH) throw problem(400, 'One or more validation errors occurred.', { errors: { MaxDepth: [`MaxDepth must be from 1 to ${MAX_TRACE_DEPTH}.`] } });
+  return { product: query.ProductId, lotSerial: query.LotSerial, direction: query.Direction ?? 'both', asOf: query.AsOf ? new Date(query.AsOf) : null, maxDepth };
+}
+
+/** The trace of one lot, cut at maxDepth edges from the lot's own nodes. */
+export async function traceOf(ctx: APIContext, request: ReturnType<typeof requestOf>): Promise<{ trace: Trace; rootIds: string[]; productId: string }> {
+  const productId = await rootProduct(ctx, request.product);
+  const full = await traceLot(ctx.deps.sequelize, { accountId: ctx.state.account.id, productId, lotSerial: request.lotSerial, asOf: request.asOf, direction: request.direction });
+  const rootIds = full.nodes.filter((n) => n.product_id === productId && n.lot_serial === request.lotSerial).map((n) => n.id);
+  return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds, productId };
+}
+
+/** GET /Integration/Trace, /Integration/Trace/recall: a lot's chain across accounts, and what a recall must reach. */
+export function traceRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+
+  router.get('/Integration/Trace', validate(traceQuery, 'query'), async (ctx) => {
+    const query = inputOf<TraceQuery>(ctx);
+    const { trace, rootIds } = await traceOf(ctx, requestOf(query));
+    ctx.body = presentTrace(trace, { productId: query.ProductId, lotSerial: query.LotSerial, nodes: rootIds }, ctx.state.account.id);
+  });
+
+  router.get('/Integration/Trace/recall', validate(recallQuery, 'query'), async (ctx) => {
+    const query = inputOf<RecallQuery>(ctx);
+    const asOf = new Date();
+    const { trace, rootIds } = await traceOf(ctx, { product: query.ProductId, lotSerial: query.LotSerial, direction: 'forward', asOf, maxDepth: MAX_TRACE_DEPTH });
+    const byId = new Map(trace.nodes.map((n) => [n.id, n]));
+    const ours = trace.nodes.filter((n) => n.connection_type === 'SELF');
+    const lots = [...new Map(ours.map((n) => [`${n.product_id}|${n.lot_serial}`, { product: productOf(n), lotSerial: n.lot_serial }])).values()];
+    ctx.body = {
+      root: { productId: query.ProductId, lotSerial: query.LotSerial, nodes: rootIds },
+      asOf: asOf.toISOString(),
+      lots,
+      holdings: ours
+        .filter((n) => Number(n.quantity_on_hand ?? 0) > 0)
+        .map((n) => ({ product: productOf(n), lotSerial: n.lot_serial, location: locationOf(n), quantityOnHand: Number(n.quantity_on_hand), unit: n.unit })),
+      shipments: trace.edges
+        .filter((e) => e.type === 'Ship' && byId.get(e.to_id)?.connection_type !== 'SELF')
+        .map((e) => {
+          const from = byId.get(e.from_id)!;
+          return {
+            product: productOf(from),
+            lotSerial: from.lot_serial,
+            from: locationOf(from),
+            to: locationOf(byId.get(e.to_id)!),
+            quantity: Number(e.quantity),
+            unit: from.unit,
+            eventId: e.event_id,
+            eventTime: e.event_time.toISOString(),
+          };
+        }),
+    };
+  });
+
+  return router;
+}

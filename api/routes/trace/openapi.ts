@@ -1,0 +1,61 @@
+import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
+import { recallQuery, recallResponse, traceQuery, traceResponse } from './schema';
+
+const notFound = { description: 'ProductId names no product of yours.', contentType: PROBLEM_JSON, schema: ref('Problem') };
+const invalid = { description: 'A query parameter is missing or invalid; `errors` names it.', contentType: PROBLEM_JSON, schema: ref('Problem') };
+
+const node = (id: string, account: string, location: string, lot: string, visibility: string) => ({
+  id,
+  product: { id: 'SALMON', name: 'Atlantic salmon', gtin: null, unit: 'KGM' },
+  lotSerial: lot,
+  account,
+  location: { id: location, name: location, gln: null, tradePartner: account, external: false },
+  visibility,
+  quantityIn: 100,
+  quantityOut: 100,
+  quantityOnHand: visibility === 'own' ? 0 : null,
+  firstEvent: '2024-03-01T08:00:00.000Z',
+  lastEvent: '2024-03-02T08:00:00.000Z',
+  eventCount: 2,
+});
+
+export const traceOperations = [
+  operation({
+    method: 'get',
+    path: '/Integration/Trace',
+    summary: 'Trace a lot: where it came from and where it went',
+    description:
+      'The graph of a lot across shipments, receipts, transforms (inputs to outputs and back), aggregations and accounts. A node is a ' +
+      'product’s lot at one location; an edge is the event that moved it. Another account’s records appear only when it shipped toward ' +
+      'you to a GLN verified as yours (directly or through the accounts between), up to the moment it shipped, and only for Open products; ' +
+      'a Restricted product shows the shipment alone. Forward, the trace stays in your records: a shipment ends at your record of the ' +
+      'receiving location.',
+    tags: ['Trace'],
+    query: traceQuery,
+    responses: {
+      200: {
+        description: 'The graph.',
+        schema: traceResponse,
+        example: {
+          root: { productId: 'SALMON', lotSerial: 'LOT-1', nodes: ['b'] },
+          nodes: [node('a', 'farm-co', 'Farm', 'LOT-1', 'shared'), node('b', 'acme', 'Plant', 'LOT-1', 'own')],
+          edges: [{ from: 'a', to: 'b', eventId: '7f0e5b2c-8a93-4c1d-9e7a-2b4f4a8e9d61', type: 'Ship', eventTime: '2024-03-02T08:00:00.000Z', quantity: 100 }],
+        },
+      },
+      400: invalid,
+      404: notFound,
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Trace/recall',
+    summary: 'Recall a lot: every lot made from it, who holds it now, who it was shipped to',
+    description:
+      'Forward from the lot through your records: every lot derived from it, every location of yours still holding any of it now ' +
+      '(from the inventory timeline), and every shipment of them to a trade partner, with quantities and units.',
+    tags: ['Trace'],
+    query: recallQuery,
+    responses: { 200: { description: 'What a recall notice must reach.', schema: recallResponse }, 400: invalid, 404: notFound },
+  }),
+];

@@ -1,0 +1,186 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+
+/**
+ * The graph of a lot, walked in PostgreSQL with one recursive query.
+ *
+ * A node is one (product, lot, location): what the inventory timeline keeps apart (the product names
+ * the account). An edge is an event line that moves a lot from one node to another: a transform (input
+ * to output), an aggregation (child to parent), a disaggregation (parent to child), a ship (source to
+ * destination). A shipment to a location of another organisation ends at the shipper's own record of
+ * that location, unless the walk comes from the receiver's side (below).
+ *
+ * Visibility (the caller's own nodes are wholly visible):
+ *  - backwards, a node of account B is reached from another account A's shipment only when the ship's
+ *    destination GLN is verified as B's and B holds the lot at a location with that GLN;
+ *  - a node of another account is shown up to the time the walk reached it (the shipment, or the
+ *    transform that consumed it), and is walked further back only when its product is Open. A node whose
+ *    product is Restricted is a stub: only the edge that reached it is shown;
+ *  - forwards, the walk stays in the caller's account: shipping never shows the receiver's events.
+ * So A → B → C lets C see what B could see of A, within the same policies, however many hops away;
+ * an account that never shipped toward the caller's side of the chain is never reached.
+ */
+
+export type Direction = 'backward' | 'forward' | 'both';
+
+export interface TraceFilter {
+  accountId: string;
+  productId: string;
+  lotSerial: string;
+  asOf: Date | null;
+  direction: Direction;
+}
+
+export interface TraceNodeRow {
+  id: string;
+  account_id: string;
+  account_name: string;
+  product_id: string;
+  product_external_id: string | null;
+  product_name: string;
+  product_gtin: string | null;
+  unit: string;
+  lot_serial: string;
+  location_id: string;
+  location_external_id: string | null;
+  location_name: string;
+  location_gln: string | null;
+  trade_partner_name: string;
+  connection_type: string;
+  until: Date | null;
+  open: boolean;
+  quantity_in: string | null;
+  quantity_out: string | null;
+  quantity_on_hand: string | null;
+  first_event: Date | null;
+  last_event: Date | null;
+  event_count: number;
+}
+
+export interface TraceEdgeRow {
+  from_id: string;
+  to_id: string;
+  event_id: string;
+  type: string;
+  event_time: Date;
+  seq: string;
+  quantity: string;
+}
+
+const nodeId = (alias: string) => `(${alias}.product_id::text || '|' || ${alias}.location_id::text || '|' || ${alias}.lot_serial)`;
+
+/** Line `to` of an event was made from line `from`: a transform's output from its inputs, a parent from its children and back. */
+const linked = (to: string, from: string) =>
+  `((e.type = 'Transform' AND ${to}.role = 'output' AND ${from}.role = 'input')
+    OR (e.type = 'Aggregation' AND ${to}.role = 'parent' AND ${from}.role = 'child')
+    OR (e.type = 'Disaggregation' AND ${to}.role = 'child' AND ${from}.role = 'parent'))`;
+
+/*
+ * The nodes one step from walk row `w` (w.dir 'b' backwards, 'f' forwards), with the event line that
+ * links them. Written once, used by the walk and again to list the edges between the nodes it reached.
+ */
+const STEPS = `
+  SELECT far.account_id, far.product_id, far.lot_serial, e.location_id, p.sharing_policy,
+         e.id AS event_id, e.type, e.event_time, e.seq,
+         CASE WHEN near.role IN ('input', 'child') THEN near.quantity ELSE far.quantity END AS quantity
+    FROM event_lines near
+    JOIN events e ON e.id = near.event_id
+    JOIN event_lines far ON far.event_id = e.id
+    JOIN products p ON p.id = far.product_id
+   WHERE near.product_id = w.product_id AND near.lot_serial = w.lot_serial AND e.location_id = w.location_id
+     AND e.event_time <= w.until AND e.type IN ('Transform', 'Aggregation', 'Disaggregation')
+     AND CASE w.dir WHEN 'b' THEN ${linked('near', 'far')} ELSE ${linked('far', 'near')} END
+  UNION ALL
+  SELECT e.account_id, s.product_id, s.lot_serial,
+         CASE w.dir WHEN 'b' THEN e.location_id ELSE e.destination_location_id END, p.sharing_policy,
+         e.id, e.type, e.event_time, e.seq, s.quantity
+    FROM event_lines s
+    JOIN events e ON e.id = s.event_id
+    JOIN products p ON p.id = s.product_id
+   WHERE s.product_id = w.product_id AND s.lot_serial = w.lot_serial AND e.type = 'Ship' AND e.event_time <= w.until
+     AND CASE w.dir WHEN 'b' THEN e.destination_location_id = w.location_id ELSE e.location_id = w.location_id END
+  UNION ALL
+  SELECT e.account_id, s.product_id, s.lot_serial, e.location_id, p.sharing_policy, e.id, e.type, e.event_time, e.seq, s.quantity
+    FROM locations here
+    JOIN gln_verifications v ON v.gln = here.gln AND v.account_id = w.account_id
+    JOIN locations d ON d.gln = here.gln AND d.account_id <> w.account_id
+    JOIN events e ON e.destination_location_id = d.id AND e.type = 'Ship' AND e.event_time <= w.until
+    JOIN event_lines s ON s.event_id = e.id AND s.lot_serial = w.lot_serial
+    JOIN products p ON p.id = s.product_id
+    JOIN products mine ON mine.id = w.product_id
+   WHERE w.dir = 'b' AND here.id = w.location_id
+     AND (p.gtin IS NULL OR mine.gtin IS NULL OR p.gtin = mine.gtin)`;
+
+const WALK = `
+  walk(dir, account_id, product_id, lot_serial, location_id, until, open) AS (
+    SELECT DISTINCT d.dir, e.account_id, l.product_id, l.lot_serial, e.location_id, $4::timestamptz, true
+      FROM event_lines l JOIN events e ON e.id = l.event_id, unnest($5::text[]) AS d(dir)
+     WHERE l.product_id = $2 AND l.lot_serial = $3 AND e.account_id = $1 AND e.event_time <= $4
+    UNION
+    SELECT w.dir, x.account_id, x.product_id, x.lot_serial, x.location_id,
+           CASE WHEN x.account_id = $1 THEN $4::timestamptz ELSE x.event_time END,
+           x.account_id = $1 OR x.sharing_policy = 'Open'
+      FROM walk w CROSS JOIN LATERAL (${STEPS}) x
+     WHERE w.open
+  ),
+  visited AS (
+    SELECT account_id, product_id, lot_serial, location_id, max(until) AS until, bool_or(open) AS open
+      FROM walk GROUP BY account_id, product_id, lot_serial, location_id
+  )`;
+
+export interface Trace {
+  nodes: TraceNodeRow[];
+  edges: TraceEdgeRow[];
+}
+
+export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promise<Trace> {
+  const dirs = filter.direction === 'both' ? ['b', 'f'] : filter.direction === 'backward' ? ['b'] : ['f'];
+  const bind = [filter.accountId, filter.productId, filter.lotSerial, filter.asOf ?? 'infinity', dirs];
+  const [row] = await sequelize.query<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(
+    `WITH RECURSIVE ${WALK},
+     edges AS (
+       SELECT DISTINCT
+              CASE w.dir WHEN 'b' THEN ${nodeId('x')} ELSE ${nodeId('w')} END AS from_id,
+              CASE w.dir WHEN 'b' THEN ${nodeId('w')} ELSE ${nodeId('x')} END AS to_id,
+              x.event_id, x.type, x.event_time, x.seq::text, x.quantity::text
+         FROM walk w CROSS JOIN LATERAL (${STEPS}) x
+        WHERE w.open
+     ),
+     nodes AS (
+       SELECT ${nodeId('n')} AS id, n.account_id, a.name AS account_name, n.product_id, p.external_id AS product_external_id,
+              p.name AS product_name, p.gtin AS product_gtin, p.unit_of_measure AS unit, n.lot_serial,
+              n.location_id, l.external_id AS location_external_id, l.name AS location_name, l.gln AS location_gln,
+              tp.name AS trade_partner_name, tp.connection_type,
+              CASE WHEN n.until = 'infinity' THEN NULL ELSE n.until END AS until, n.open,
+              r.quantity_in::text, r.quantity_out::text, r.quantity_on_hand::text, ev.first_event, ev.last_event, coalesce(ev.event_count, 0) AS event_count
+         FROM visited n
+         JOIN accounts a ON a.id = n.account_id
+         JOIN products p ON p.id = n.product_id
+         JOIN locations l ON l.id = n.location_id
+         JOIN trade_partners tp ON tp.id = l.trade_partner_id
+         LEFT JOIN LATERAL (
+           SELECT sum(r.delta) FILTER (WHERE r.delta > 0) AS quantity_in, -sum(r.delta) FILTER (WHERE r.delta < 0) AS quantity_out,
+                  (array_agg(r.balance ORDER BY r.event_time DESC, r.event_seq DESC))[1] AS quantity_on_hand
+             FROM inventory_records r
+            WHERE r.account_id = n.account_id AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
+              AND r.location_id = n.location_id AND r.event_time <= n.until
+         ) r ON n.open
+         LEFT JOIN LATERAL (
+           SELECT min(e.event_time) AS first_event, max(e.event_time) AS last_event, count(DISTINCT e.id)::int AS event_count
+             FROM event_lines el JOIN events e ON e.id = el.event_id
+            WHERE el.product_id = n.product_id AND el.lot_serial = n.lot_serial AND e.location_id = n.location_id AND e.event_time <= n.until
+         ) ev ON n.open
+     )
+     SELECT (SELECT json_agg(nodes ORDER BY first_event NULLS LAST, id) FROM nodes) AS nodes,
+            (SELECT json_agg(edges ORDER BY event_time, seq, from_id, to_id) FROM edges) AS edges`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  return {
+    nodes: (row.nodes ?? []).map((n) => ({
+      ...n,
+      until: n.until ? new Date(n.until) : null,
+      first_event: n.first_event ? new Date(n.first_event) : null,
+      last_event: n.last_event ? new Date(n.last_event) : null,
+    })),
+    edges: (row.edges ?? []).map((e) => ({ ...e, event_time: new Date(e.event_time) })),
+  };
+}

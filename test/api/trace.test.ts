@@ -1,0 +1,195 @@
+import { revokeGln } from '../../db/repositories/gln-verifications';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { commission, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from '../factories/trace-events';
+import { models } from '../helpers/db';
+import { client } from '../helpers/http';
+
+interface Node {
+  id: string;
+  product: { id: string; name: string; unit: string };
+  lotSerial: string;
+  account: string;
+  location: { id: string; name: string; external: boolean };
+  visibility: 'own' | 'shared' | 'shipment';
+  quantityIn: number | null;
+  quantityOut: number | null;
+  quantityOnHand: number | null;
+  eventCount: number;
+}
+interface Edge {
+  from: string;
+  to: string;
+  type: string;
+  quantity: number;
+}
+interface Graph {
+  root: { nodes: string[] };
+  nodes: Node[];
+  edges: Edge[];
+}
+
+const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({ product, lot, quantity });
+const label = (n: Node) => `${n.account.split('-')[0]}:${n.lotSerial.split('-')[0]}@${n.location.name}`;
+const labels = (g: Graph) => g.nodes.map(label).sort();
+const edgeLabels = (g: Graph) => {
+  const byId = new Map(g.nodes.map((n) => [n.id, label(n)]));
+  return g.edges.map((e) => `${byId.get(e.from)} -${e.type} ${e.quantity}-> ${byId.get(e.to)}`).sort();
+};
+const trace = async (key: string, query: string) => client(key).get<Graph>(`/Integration/Trace?${query}`);
+
+/*
+ * farm (account A) commissions fish lot L, ships 60 to the processor's dock (GLN verified as B's) and 20 to
+ * another buyer D. The processor B receives 60, makes 40 of fillet lot F from 50 of it, ships 30 to the
+ * retailer's store (GLN verified as C's). The retailer C receives 30 and moves 10 to its own shop.
+ */
+describe('GET /Integration/Trace across three accounts', () => {
+  let farm: TestAccount;
+  let processor: TestAccount;
+  let retailer: TestAccount;
+  let other: TestAccount;
+  const [processorGln, retailerGln, otherGln] = [newGln(), newGln(), newGln()];
+  const fishA = productPayload(uid('FISH-A'), 'Open', 'Whole cod');
+  const fishB = productPayload(uid('FISH-B'), 'Open', 'Whole cod');
+  const filletB = productPayload(uid('FILLET-B'), 'Open', 'Cod fillet');
+  const filletC = productPayload(uid('FILLET-C'), 'Open', 'Cod fillet');
+  const lot = uid('L');
+  const fillet = uid('F');
+  const farmSite = locationPayload(uid('FARM'), { name: 'Farm' });
+  const processorAsFarmSeesIt = locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln: processorGln, name: 'Processor dock (farm record)' });
+  const otherAsFarmSeesIt = locationPayload(uid('O-DOCK'), { connectionType: 'BUYER', gln: otherGln, name: 'Other buyer (farm record)' });
+  const dock = locationPayload(uid('DOCK'), { gln: processorGln, name: 'Processor dock' });
+  const retailerAsProcessorSeesIt = locationPayload(uid('R-STORE'), { connectionType: 'BUYER', gln: retailerGln, name: 'Retail store (processor record)' });
+  const store = locationPayload(uid('STORE'), { gln: retailerGln, name: 'Retail store' });
+  const shop = locationPayload(uid('SHOP'), { name: 'Retail shop' });
+
+  beforeAll(async () => {
+    [farm, processor, retailer, other] = await Promise.all(['farm', 'processor', 'retailer', 'other'].map((p) => createAccount(p)));
+    await Promise.all([verifyGlnOf(processor, processorGln), verifyGlnOf(retailer, retailerGln), verifyGlnOf(other, otherGln)]);
+    await record(
+      farm.key,
+      commission(farmSite, '2024-07-01T06:00:00', [line(fishA, lot, 100)]),
+      ship(farmSite, processorAsFarmSeesIt, '2024-07-02T06:00:00', [line(fishA, lot, 60)]),
+      ship(farmSite, otherAsFarmSeesIt, '2024-07-02T07:00:00', [line(fishA, lot, 20)]),
+    );
+    await record(other.key, receive(locationPayload(uid('OTHER'), { gln: otherGln, name: 'Other buyer' }), '2024-07-02T18:00:00', [line(productPayload(uid('O-FISH')), lot, 20)]));
+    await record(
+      processor.key,
+      receive(dock, '2024-07-02T18:00:00', [line(fishB, lot, 60)]),
+      transform(dock, '2024-07-03T06:00:00', [line(fishB, lot, 50)], [line(filletB, fillet, 40)]),
+      ship(dock, retailerAsProcessorSeesIt, '2024-07-04T06:00:00', [line(filletB, fillet, 30)]),
+    );
+    await record(
+      retailer.key,
+      receive(store, '2024-07-04T18:00:00', [line(filletC, fillet, 30)]),
+      ship(store, shop, '2024-07-05T06:00:00', [line(filletC, fillet, 10)]),
+      receive(shop, '2024-07-05T08:00:00', [line(filletC, fillet, 10)]),
+    );
+  });
+
+  it('the retailer traces its fillet back through the processor’s transform to the farm, and never sees the other buyer', async () => {
+    const response = await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`);
+    expect(response.status).toBe(200);
+    expect(labels(response.body)).toEqual(['farm:L@Farm', 'processor:F@Processor dock', 'processor:L@Processor dock', 'retailer:F@Retail shop', 'retailer:F@Retail store'].sort());
+    expect(edgeLabels(response.body)).toEqual(
+      [
+        'farm:L@Farm -Ship 60-> processor:L@Processor dock',
+        'processor:L@Processor dock -Transform 50-> processor:F@Processor dock',
+        'processor:F@Processor dock -Ship 30-> retailer:F@Retail store',
+        'retailer:F@Retail store -Ship 10-> retailer:F@Retail shop',
+      ].sort(),
+    );
+    expect(JSON.stringify(response.body)).not.toContain(other.name);
+    const byLabel = new Map(response.body.nodes.map((n) => [label(n), n]));
+    expect(byLabel.get('retailer:F@Retail store')).toMatchObject({ visibility: 'own', quantityIn: 30, quantityOut: 10, quantityOnHand: 20, eventCount: 2 });
+    // The farm's records up to its shipment to the processor: the commission and that ship, not the later ship to the other buyer.
+    expect(byLabel.get('farm:L@Farm')).toMatchObject({ visibility: 'shared', quantityIn: 100, quantityOut: 60, quantityOnHand: null, eventCount: 2 });
+    expect(response.body.root.nodes.map((id) => label(response.body.nodes.find((n) => n.id === id)!)).sort()).toEqual(['retailer:F@Retail shop', 'retailer:F@Retail store']);
+  });
+
+  it('the processor sees the farm behind it, and forward only its own record of the retailer', async () => {
+    const response = await trace(processor.key, `ProductId=${fishB.Id}&LotSerial=${lot}`);
+    expect(labels(response.body)).toEqual(['farm:L@Farm', 'processor:F@Processor dock', 'processor:F@Retail store (processor record)', 'processor:L@Processor dock'].sort());
+    const placeholder = response.body.nodes.find((n) => n.location.name === 'Retail store (processor record)')!;
+    expect(placeholder).toMatchObject({ visibility: 'own', location: { external: true }, quantityIn: 30, quantityOnHand: null });
+    expect(JSON.stringify(response.body)).not.toContain(retailer.name);
+  });
+
+  it('the farm sees only its own records: shipping shows nothing of the receivers', async () => {
+    const response = await trace(farm.key, `ProductId=${fishA.Id}&LotSerial=${lot}`);
+    expect(labels(response.body)).toEqual(['farm:L@Farm', 'farm:L@Other buyer (farm record)', 'farm:L@Processor dock (farm record)'].sort());
+  });
+
+  it('an unverified GLN opens nothing: with the processor’s GLN revoked the retailer’s trace ends at the processor', async () => {
+    await revokeGln(models(), processor.name, processorGln);
+    try {
+      const response = await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`);
+      expect(labels(response.body)).not.toContain('farm:L@Farm');
+      expect(labels(response.body)).toContain('processor:L@Processor dock');
+    } finally {
+      await verifyGlnOf(processor, processorGln);
+    }
+  });
+
+  it('MaxDepth cuts the graph at that many edges from the lot; AsOf leaves out later events', async () => {
+    const oneHop = await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&MaxDepth=1`);
+    expect(labels(oneHop.body)).toEqual(['processor:F@Processor dock', 'retailer:F@Retail shop', 'retailer:F@Retail store'].sort());
+    const beforeTransform = await trace(processor.key, `ProductId=${fishB.Id}&LotSerial=${lot}&AsOf=2024-07-02T20:00:00Z`);
+    expect(labels(beforeTransform.body)).toEqual(['farm:L@Farm', 'processor:L@Processor dock'].sort());
+  });
+
+  it('refuses bad parameters with a 400 naming them, and an unknown product with a 404', async () => {
+    const api = client(retailer.key);
+    for (const [query, field] of [
+      [`LotSerial=${fillet}`, 'ProductId'],
+      [`ProductId=${filletC.Id}`, 'LotSerial'],
+      [`ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=sideways`, 'Direction'],
+      [`ProductId=${filletC.Id}&LotSerial=${fillet}&MaxDepth=0`, 'MaxDepth'],
+      [`ProductId=${filletC.Id}&LotSerial=${fillet}&MaxDepth=1001`, 'MaxDepth'],
+      [`ProductId=${filletC.Id}&LotSerial=${fillet}&AsOf=yesterday`, 'AsOf'],
+    ]) {
+      const response = await api.get(`/Integration/Trace?${query}`);
+      expect({ query, status: response.status, fields: Object.keys(response.body.errors) }).toEqual({ query, status: 400, fields: [field] });
+    }
+    // Another account's product id is not the caller's product.
+    const foreign = await api.get(`/Integration/Trace?ProductId=${fishA.Id}&LotSerial=${lot}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.errors).toHaveProperty('ProductId');
+  });
+
+  it('recall: every lot made from it, who of ours holds it now, and every shipment to a trade partner', async () => {
+    const response = await client(processor.key).get(`/Integration/Trace/recall?ProductId=${fishB.Id}&LotSerial=${lot}`);
+    expect(response.status).toBe(200);
+    expect(response.body.lots.map((l: { lotSerial: string }) => l.lotSerial).sort()).toEqual([fillet, lot].sort());
+    expect(response.body.holdings.map((h: { lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }) => [h.lotSerial, h.location.name, h.quantityOnHand, h.unit]).sort()).toEqual(
+      [
+        [lot, 'Processor dock', 10, 'KGM'],
+        [fillet, 'Processor dock', 10, 'KGM'],
+      ].sort(),
+    );
+    expect(response.body.shipments).toEqual([
+      expect.objectContaining({ lotSerial: fillet, quantity: 30, unit: 'KGM', to: expect.objectContaining({ name: 'Retail store (processor record)', external: true }) }),
+    ]);
+  });
+});
+
+describe('GET /Integration/Trace with a Restricted product', () => {
+  it('shows another account’s Restricted lot as the shipment alone', async () => {
+    const [farm, buyer] = await Promise.all([createAccount('farm'), createAccount('buyer')]);
+    const gln = newGln();
+    await verifyGlnOf(buyer, gln);
+    const farmSite = locationPayload(uid('FARM'), { name: 'Farm' });
+    const secret = productPayload(uid('SECRET'), 'Restricted', 'Secret cod');
+    const lot = uid('R');
+    await record(
+      farm.key,
+      commission(farmSite, '2024-07-01T06:00:00', [line(secret, lot, 100)]),
+      ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [line(secret, lot, 40)]),
+    );
+    const mine = productPayload(uid('MINE'), 'Open', 'Cod');
+    await record(buyer.key, receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-07-02T18:00:00', [line(mine, lot, 40)]));
+    const response = await trace(buyer.key, `ProductId=${mine.Id}&LotSerial=${lot}`);
+    const farmNode = response.body.nodes.find((n) => n.account === farm.name)!;
+    expect(farmNode).toMatchObject({ visibility: 'shipment', quantityIn: null, quantityOut: null, quantityOnHand: null, eventCount: 0 });
+    expect(edgeLabels(response.body)).toEqual([`farm:R@Farm -Ship 40-> buyer:R@Buyer dock`]);
+  });
+});
