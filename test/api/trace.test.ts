@@ -1,8 +1,11 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { revokeGln } from '../../db/repositories/gln-verifications';
+import { FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from '../factories/trace-events';
 import { models } from '../helpers/db';
-import { client } from '../helpers/http';
+import { apiUrl, client } from '../helpers/http';
 
 interface Node {
   id: string;
@@ -169,6 +172,53 @@ describe('GET /Integration/Trace across three accounts', () => {
     expect(response.body.shipments).toEqual([
       expect.objectContaining({ lotSerial: fillet, quantity: 30, unit: 'KGM', to: expect.objectContaining({ name: 'Retail store (processor record)', external: true }) }),
     ]);
+  });
+
+  it('the FSMA 204 spreadsheet has one row per CTE of the chain the retailer may see, with its KDEs, as csv and xlsx', async () => {
+    const query = `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`;
+    const csv = await client(retailer.key).get(`/Integration/Trace/fsma204?${query}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="fsma204-${fillet}.csv"`);
+    const [header, ...rows] = parse(csv.text) as string[][];
+    expect(header).toEqual([...FSMA_COLUMNS]);
+    const col = (name: (typeof FSMA_COLUMNS)[number]) => FSMA_COLUMNS.indexOf(name);
+    const summary = rows.map((r) => `${r[col('Critical Tracking Event')]} ${r[col('Traceability Lot Code')].split('-')[0]} ${r[col('Quantity')]} ${r[col('Record Keeper')].split('-')[0]}`);
+    // The farm's ship to the other buyer came after its ship to the processor: not in the chain the retailer sees.
+    expect(summary).toEqual([
+      'Initial Packing L 100 farm',
+      'Shipping L 60 farm',
+      'Receiving L 60 processor',
+      'Transformation F 40 processor',
+      'Shipping F 30 processor',
+      'Receiving F 30 retailer',
+      'Shipping F 10 retailer',
+      'Receiving F 10 retailer',
+    ]);
+    const transformation = rows[3];
+    expect(transformation[col('Input Traceability Lot Codes')]).toBe(lot);
+    expect(transformation[col('Traceability Lot Code Source Location Description')]).toBe(`Partner ${dock.Details.TradePartner.Id}, Processor dock, Bryggen 1, Bergen, NO`);
+    expect(transformation[col('Traceability Lot Code Source Reference')]).toBe(`GLN ${processorGln}`);
+    expect(rows[1][col('Immediate Subsequent Recipient Location Description')]).toContain('Processor dock (farm record)');
+    expect(rows[0][col('Unit of Measure')]).toBe('KGM');
+    expect(rows[0][col('Event Date')]).toBe('2024-07-01');
+
+    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, { headers: { 'X-API-KEY': retailer.key } });
+    expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await response.arrayBuffer());
+    const sheet = workbook.getWorksheet('FSMA 204')!;
+    expect(sheet.getRow(1).values).toEqual([undefined, ...FSMA_COLUMNS]);
+    expect(sheet.rowCount).toBe(9);
+    expect(sheet.getRow(5).getCell(col('Event Time (UTC)') + 1).value).toEqual(new Date('2024-07-03T06:00:00Z'));
+    expect(sheet.getRow(5).getCell(col('Quantity') + 1).value).toBe(40);
+    expect(sheet.autoFilter).toBeTruthy();
+  });
+
+  it('refuses an unknown spreadsheet format with a 400 naming it', async () => {
+    const response = await client(retailer.key).get(`/Integration/Trace/fsma204?ProductId=${filletC.Id}&LotSerial=${fillet}&format=pdf`);
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.errors)).toEqual(['format']);
   });
 });
 

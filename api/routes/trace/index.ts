@@ -1,11 +1,14 @@
 import Router from '@koa/router';
 import { resolveIds } from '../../../db/queries/inventory';
 import { traceLot, type Direction, type Trace } from '../../../db/queries/trace';
+import { traceEventLines } from '../../../db/queries/trace-events';
+import { fsmaRows } from '../../../domain/fsma204';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { locationOf, presentTrace, productOf, withinDepth } from './presenter';
-import { DEFAULT_TRACE_DEPTH, MAX_TRACE_DEPTH, recallQuery, traceQuery, type RecallQuery, type TraceQuery } from './schema';
+import { DEFAULT_TRACE_DEPTH, MAX_TRACE_DEPTH, fsmaQuery, recallQuery, traceQuery, type FsmaQuery, type RecallQuery, type TraceQuery } from './schema';
+import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
 
 export interface TraceRequest {
   productId: string;
@@ -36,7 +39,7 @@ export async function traceOf(ctx: APIContext, request: ReturnType<typeof reques
   return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds, productId };
 }
 
-/** GET /Integration/Trace, /Integration/Trace/recall: a lot's chain across accounts, and what a recall must reach. */
+/** GET /Integration/Trace, /recall, /fsma204: a lot's chain across accounts, what a recall must reach, the FDA's spreadsheet of it. */
 export function traceRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
@@ -76,6 +79,23 @@ export function traceRouter(): Router<AppState, AppCustom> {
           };
         }),
     };
+  });
+
+  router.get('/Integration/Trace/fsma204', validate(fsmaQuery, 'query'), async (ctx) => {
+    const query = inputOf<FsmaQuery>(ctx);
+    const { trace } = await traceOf(ctx, requestOf(query));
+    const rows = fsmaRows(await traceEventLines(ctx.deps.sequelize, trace));
+    const format = query.format ?? 'csv';
+    const name = `fsma204-${query.LotSerial.replace(/[^A-Za-z0-9._-]+/g, '_')}.${format}`;
+    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    if (format === 'xlsx') {
+      ctx.type = XLSX_TYPE;
+      ctx.body = await fsmaXlsx(rows);
+    } else {
+      ctx.type = `${CSV_TYPE}; charset=utf-8`;
+      ctx.body = fsmaCsv(rows);
+    }
   });
 
   return router;

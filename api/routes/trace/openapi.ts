@@ -1,6 +1,8 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { recallQuery, recallResponse, traceQuery, traceResponse } from './schema';
+import { fsmaQuery, recallQuery, recallResponse, traceQuery, traceResponse } from './schema';
+import { CSV_TYPE, XLSX_TYPE } from './spreadsheet';
+import { FSMA_COLUMNS } from '../../../domain/fsma204';
 
 const notFound = { description: 'ProductId names no product of yours.', contentType: PROBLEM_JSON, schema: ref('Problem') };
 const invalid = { description: 'A query parameter is missing or invalid; `errors` names it.', contentType: PROBLEM_JSON, schema: ref('Problem') };
@@ -57,5 +59,25 @@ export const traceOperations = [
     tags: ['Trace'],
     query: recallQuery,
     responses: { 200: { description: 'What a recall notice must reach.', schema: recallResponse }, 400: invalid, 404: notFound },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Trace/fsma204',
+    summary: 'The FDA’s FSMA 204 sortable spreadsheet of a lot’s trace',
+    description:
+      'One row per Critical Tracking Event (initial packing for a commission, shipping, receiving, transformation) and lot in the ' +
+      'traced chain you may see (the same parameters and visibility as GET /Integration/Trace), with its Key Data Elements in these ' +
+      `columns: ${FSMA_COLUMNS.join(', ')}. Oldest first. format=csv (default) or xlsx (one sheet, filters on every column).`,
+    tags: ['Trace'],
+    query: fsmaQuery,
+    responses: {
+      200: {
+        description: 'The spreadsheet, as an attachment.',
+        contentType: [CSV_TYPE, XLSX_TYPE],
+        schema: { type: 'string', format: 'binary', description: 'CSV text (UTF-8, a header row) or an xlsx workbook.' },
+      },
+      400: invalid,
+      404: notFound,
+    },
   }),
 ];
