@@ -1,5 +1,7 @@
 import type { Batch, BatchStatus } from '../../../db/models';
 import type { RetryRef } from '../../../db/repositories/batches';
+import type { EventPayload } from '../../../domain/events';
+import { gdstWarnings } from '../../../domain/gdst';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 
 export const createdBody = (batchId: string, result: EventResult[]) => ({
@@ -34,6 +36,17 @@ const STATUS_MESSAGES: Record<BatchStatus, string> = {
   Failed: 'Nothing of the batch was stored; errors says why.',
 };
 
+/** Each result with the GDST KDEs its event lacks (`warnings`, only when there are some), read from the stored request. */
+function withGdstWarnings(result: EventResult[] | null, request: unknown): EventResult[] | null {
+  const events = (request as { Events?: EventPayload[] } | null)?.Events ?? [];
+  return (
+    result?.map((entry, i) => {
+      const warnings = events[i] ? gdstWarnings(events[i], i) : [];
+      return warnings.length ? { ...entry, warnings } : entry;
+    }) ?? null
+  );
+}
+
 /** `result` is exactly what the sync endpoint answers in its `result`; `retriedBy` the newest retry of a failed batch. */
 export const batchStatusBody = (batch: Batch, retriedBy: RetryRef | null = null) => ({
   batchId: batch.id,
@@ -41,7 +54,7 @@ export const batchStatusBody = (batch: Batch, retriedBy: RetryRef | null = null)
   message: STATUS_MESSAGES[batch.status],
   submittedAt: batch.submittedAt.toISOString(),
   completedAt: batch.completedAt ? batch.completedAt.toISOString() : null,
-  result: (batch.result as EventResult[] | null) ?? null,
+  result: withGdstWarnings((batch.result as EventResult[] | null) ?? null, batch.request),
   errors: (batch.errors as BatchError[] | null) ?? null,
   retriedBy,
 });

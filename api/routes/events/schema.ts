@@ -185,6 +185,16 @@ const eventResult = {
         properties: { documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } },
       },
     },
+    warnings: {
+      type: 'array',
+      description: 'GDST Key Data Elements the event lacks where GDST asks for them (a wild-catch commission’s vessel, catch area, gear and ' +
+        'fishing authorisation; every certificate’s type and number). Only present when there are some; the event was stored all the same.',
+      items: {
+        type: 'object',
+        required: ['code', 'field', 'message'],
+        properties: { code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
   },
 } as const;
 

@@ -1,0 +1,58 @@
+/**
+ * GDST 1.2 Key Data Elements the batch-style events can carry, checked where GDST asks for them. A
+ * missing one is a warning on the event's result, never a refusal: the event is what happened, and the
+ * KDE may be sent later in another system. Pure.
+ */
+import type { EventPayload } from './events';
+
+export interface KdeWarning {
+  code: 'MissingGdstKde';
+  field: string;
+  message: string;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
+const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+/** CustomProperties entries by lower-case Name (`catchArea`, `fishingGearTypeCode`, ...), with any namespace. */
+function customProperty(event: EventPayload, names: readonly string[]): string | null {
+  for (const entry of event.CustomProperties ?? []) {
+    const { Name, Value } = record(entry);
+    if (typeof Name === 'string' && names.includes(Name.toLowerCase().replace(/^.*:/, '')) && text(Value)) return text(Value);
+  }
+  return null;
+}
+
+const certificateTypes = (event: EventPayload): string[] =>
+  (event.CertificationList ?? []).map((c) => text(record(c).Type) ?? text(record(c).CertificationType) ?? '').filter(Boolean);
+
+/** Warnings for event `index` of a batch. A commission at a location sent with Vessel details is a wild catch. */
+export function gdstWarnings(event: EventPayload, index: number): KdeWarning[] {
+  const warnings: KdeWarning[] = [];
+  const at = (field: string) => `Events[${index}].${field}`;
+  const missing = (field: string, what: string) =>
+    warnings.push({ code: 'MissingGdstKde', field: at(field), message: `GDST asks for ${what} (${at(field)}); the event was stored without it.` });
+
+  (event.CertificationList ?? []).forEach((entry, i) => {
+    const c = record(entry);
+    if (!text(c.Identification) && !text(c.CertificationIdentification)) missing(`CertificationList[${i}].Identification`, 'the certificate’s identification (its number)');
+    if (!text(c.Type) && !text(c.CertificationType)) missing(`CertificationList[${i}].Type`, 'the certificate’s type (urn:gdst:certType:...)');
+  });
+
+  const vessel = record(event.Location?.Details?.Vessel);
+  if (event.$type === 'commission' && event.Location?.Details?.Vessel) {
+    if (!text(vessel.VesselName)) missing('Location.Details.Vessel.VesselName', 'the vessel name of a wild catch');
+    if (!text(vessel.VesselFlagState)) missing('Location.Details.Vessel.VesselFlagState', 'the vessel flag state of a wild catch');
+    if (!text(vessel.IMONumber) && !text(vessel.VesselRegistration)) {
+      missing('Location.Details.Vessel.IMONumber', 'a unique vessel identifier (IMONumber or VesselRegistration) of a wild catch');
+    }
+    if (!customProperty(event, ['catcharea'])) missing('CustomProperties', 'the catch area of a wild catch (a CustomProperties entry named catchArea)');
+    if (!customProperty(event, ['fishinggeartypecode', 'fishinggeartype'])) {
+      missing('CustomProperties', 'the fishing gear type of a wild catch (a CustomProperties entry named fishingGearTypeCode)');
+    }
+    if (!certificateTypes(event).some((t) => t.endsWith(':fishingAuth'))) {
+      missing('CertificationList', 'the fishing authorisation of a wild catch (a certificate of type urn:gdst:certType:fishingAuth)');
+    }
+  }
+  return warnings;
+}
