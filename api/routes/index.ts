@@ -16,12 +16,12 @@ import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
 import { supportRouter } from './support';
-import { traceRouter } from './trace';
+import { tracePageRouter, traceRouter } from './trace';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), metricsRouter()]) router.use(open.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), tracePageRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());

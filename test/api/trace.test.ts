@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import { revokeGln } from '../../db/repositories/gln-verifications';
 import { FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from '../factories/trace-events';
+import { commission, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
+import { threeAccountChain } from '../factories/trace-chain';
 import { models } from '../helpers/db';
 import { apiUrl, client } from '../helpers/http';
 
@@ -40,53 +41,22 @@ const edgeLabels = (g: Graph) => {
 };
 const trace = async (key: string, query: string) => client(key).get<Graph>(`/Integration/Trace?${query}`);
 
-/*
- * farm (account A) commissions fish lot L, ships 60 to the processor's dock (GLN verified as B's) and 20 to
- * another buyer D. The processor B receives 60, makes 40 of fillet lot F from 50 of it, ships 30 to the
- * retailer's store (GLN verified as C's). The retailer C receives 30 and moves 10 to its own shop.
- */
 describe('GET /Integration/Trace across three accounts', () => {
+  let chain: Awaited<ReturnType<typeof threeAccountChain>>;
   let farm: TestAccount;
   let processor: TestAccount;
   let retailer: TestAccount;
   let other: TestAccount;
-  const [processorGln, retailerGln, otherGln] = [newGln(), newGln(), newGln()];
-  const fishA = productPayload(uid('FISH-A'), 'Open', 'Whole cod');
-  const fishB = productPayload(uid('FISH-B'), 'Open', 'Whole cod');
-  const filletB = productPayload(uid('FILLET-B'), 'Open', 'Cod fillet');
-  const filletC = productPayload(uid('FILLET-C'), 'Open', 'Cod fillet');
-  const lot = uid('L');
-  const fillet = uid('F');
-  const farmSite = locationPayload(uid('FARM'), { name: 'Farm' });
-  const processorAsFarmSeesIt = locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln: processorGln, name: 'Processor dock (farm record)' });
-  const otherAsFarmSeesIt = locationPayload(uid('O-DOCK'), { connectionType: 'BUYER', gln: otherGln, name: 'Other buyer (farm record)' });
-  const dock = locationPayload(uid('DOCK'), { gln: processorGln, name: 'Processor dock' });
-  const retailerAsProcessorSeesIt = locationPayload(uid('R-STORE'), { connectionType: 'BUYER', gln: retailerGln, name: 'Retail store (processor record)' });
-  const store = locationPayload(uid('STORE'), { gln: retailerGln, name: 'Retail store' });
-  const shop = locationPayload(uid('SHOP'), { name: 'Retail shop' });
+  let lot: string;
+  let fillet: string;
+  let fishA: { Id: string };
+  let fishB: { Id: string };
+  let filletC: { Id: string };
 
   beforeAll(async () => {
-    [farm, processor, retailer, other] = await Promise.all(['farm', 'processor', 'retailer', 'other'].map((p) => createAccount(p)));
-    await Promise.all([verifyGlnOf(processor, processorGln), verifyGlnOf(retailer, retailerGln), verifyGlnOf(other, otherGln)]);
-    await record(
-      farm.key,
-      commission(farmSite, '2024-07-01T06:00:00', [line(fishA, lot, 100)]),
-      ship(farmSite, processorAsFarmSeesIt, '2024-07-02T06:00:00', [line(fishA, lot, 60)]),
-      ship(farmSite, otherAsFarmSeesIt, '2024-07-02T07:00:00', [line(fishA, lot, 20)]),
-    );
-    await record(other.key, receive(locationPayload(uid('OTHER'), { gln: otherGln, name: 'Other buyer' }), '2024-07-02T18:00:00', [line(productPayload(uid('O-FISH')), lot, 20)]));
-    await record(
-      processor.key,
-      receive(dock, '2024-07-02T18:00:00', [line(fishB, lot, 60)]),
-      transform(dock, '2024-07-03T06:00:00', [line(fishB, lot, 50)], [line(filletB, fillet, 40)]),
-      ship(dock, retailerAsProcessorSeesIt, '2024-07-04T06:00:00', [line(filletB, fillet, 30)]),
-    );
-    await record(
-      retailer.key,
-      receive(store, '2024-07-04T18:00:00', [line(filletC, fillet, 30)]),
-      ship(store, shop, '2024-07-05T06:00:00', [line(filletC, fillet, 10)]),
-      receive(shop, '2024-07-05T08:00:00', [line(filletC, fillet, 10)]),
-    );
+    chain = await threeAccountChain();
+    ({ farm, processor, retailer, other, lot, fillet } = chain);
+    ({ fishA, fishB, filletC } = chain.products);
   });
 
   it('the retailer traces its fillet back through the processor’s transform to the farm, and never sees the other buyer', async () => {
@@ -123,13 +93,13 @@ describe('GET /Integration/Trace across three accounts', () => {
   });
 
   it('an unverified GLN opens nothing: with the processor’s GLN revoked the retailer’s trace ends at the processor', async () => {
-    await revokeGln(models(), processor.name, processorGln);
+    await revokeGln(models(), processor.name, chain.processorGln);
     try {
       const response = await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`);
       expect(labels(response.body)).not.toContain('farm:L@Farm');
       expect(labels(response.body)).toContain('processor:L@Processor dock');
     } finally {
-      await verifyGlnOf(processor, processorGln);
+      await verifyGlnOf(processor, chain.processorGln);
     }
   });
 
@@ -197,8 +167,8 @@ describe('GET /Integration/Trace across three accounts', () => {
     ]);
     const transformation = rows[3];
     expect(transformation[col('Input Traceability Lot Codes')]).toBe(lot);
-    expect(transformation[col('Traceability Lot Code Source Location Description')]).toBe(`Partner ${dock.Details.TradePartner.Id}, Processor dock, Bryggen 1, Bergen, NO`);
-    expect(transformation[col('Traceability Lot Code Source Reference')]).toBe(`GLN ${processorGln}`);
+    expect(transformation[col('Traceability Lot Code Source Location Description')]).toBe(`Partner ${chain.dock.Details.TradePartner.Id}, Processor dock, Bryggen 1, Bergen, NO`);
+    expect(transformation[col('Traceability Lot Code Source Reference')]).toBe(`GLN ${chain.processorGln}`);
     expect(rows[1][col('Immediate Subsequent Recipient Location Description')]).toContain('Processor dock (farm record)');
     expect(rows[0][col('Unit of Measure')]).toBe('KGM');
     expect(rows[0][col('Event Date')]).toBe('2024-07-01');

@@ -6,6 +6,7 @@ import { fsmaRows } from '../../../domain/fsma204';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem } from '../../errors';
 import { validate } from '../../middleware/validate';
+import { TRACE_CSP, TRACE_PAGE } from './page';
 import { locationOf, presentTrace, productOf, withinDepth } from './presenter';
 import { DEFAULT_TRACE_DEPTH, MAX_TRACE_DEPTH, fsmaQuery, recallQuery, traceQuery, type FsmaQuery, type RecallQuery, type TraceQuery } from './schema';
 import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
@@ -98,5 +99,17 @@ export function traceRouter(): Router<AppState, AppCustom> {
     }
   });
 
+  return router;
+}
+
+/** `GET /trace`: the page that draws a trace. Served without a key, like /support: it holds no data; it asks the key-checked operations with the key typed into it. */
+export function tracePageRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+  router.get('/trace', (ctx) => {
+    ctx.type = 'text/html';
+    ctx.set('Content-Security-Policy', TRACE_CSP);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = TRACE_PAGE;
+  });
   return router;
 }

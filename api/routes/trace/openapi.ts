@@ -80,4 +80,15 @@ export const traceOperations = [
       404: notFound,
     },
   }),
+  operation({
+    method: 'get',
+    path: '/trace',
+    summary: 'The trace page',
+    description:
+      'Sign in with an API key, trace a lot: its graph drawn with lots as nodes, events as edges with quantities, one band per account; ' +
+      'click a node for its events; download the FSMA 204 spreadsheet. The page holds no data itself; it calls /Integration/Trace.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
 ];
