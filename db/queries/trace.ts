@@ -76,7 +76,12 @@ const linked = (to: string, from: string) =>
 
 /*
  * The nodes one step from walk row `w` (w.dir 'b' backwards, 'f' forwards), with the event line that
- * links them. Written once, used by the walk and again to list the edges between the nodes it reached.
+ * links them: transforms and aggregations (through the partial index of non-'instance' lines), ships of
+ * the same account into w's location (by destination) or out of it (through w's inventory records,
+ * which know their location, unlike event lines; the lateral join makes PostgreSQL start from the
+ * destination index, not from the lot's lines), and other accounts' ships to a GLN verified as w's
+ * account's. Each way reads only the rows it can use, never all lines of a busy lot. Written once, used
+ * by the walk and again to list the edges between the nodes it reached.
  */
 const STEPS = `
   SELECT far.account_id, far.product_id, far.lot_serial, e.location_id, p.sharing_policy,
@@ -84,20 +89,28 @@ const STEPS = `
          CASE WHEN near.role IN ('input', 'child') THEN near.quantity ELSE far.quantity END AS quantity
     FROM event_lines near
     JOIN events e ON e.id = near.event_id
-    JOIN event_lines far ON far.event_id = e.id
+    JOIN event_lines far ON far.event_id = e.id AND far.role <> 'instance'
     JOIN products p ON p.id = far.product_id
-   WHERE near.product_id = w.product_id AND near.lot_serial = w.lot_serial AND e.location_id = w.location_id
-     AND e.event_time <= w.until AND e.type IN ('Transform', 'Aggregation', 'Disaggregation')
+   WHERE near.product_id = w.product_id AND near.lot_serial = w.lot_serial AND near.role <> 'instance'
+     AND e.location_id = w.location_id AND e.event_time <= w.until
      AND CASE w.dir WHEN 'b' THEN ${linked('near', 'far')} ELSE ${linked('far', 'near')} END
   UNION ALL
-  SELECT e.account_id, s.product_id, s.lot_serial,
-         CASE w.dir WHEN 'b' THEN e.location_id ELSE e.destination_location_id END, p.sharing_policy,
-         e.id, e.type, e.event_time, e.seq, s.quantity
-    FROM event_lines s
-    JOIN events e ON e.id = s.event_id
+  SELECT e.account_id, s.product_id, s.lot_serial, e.location_id, p.sharing_policy, e.id, e.type, e.event_time, e.seq, s.quantity
+    FROM events e
+    CROSS JOIN LATERAL (
+      SELECT s.product_id, s.lot_serial, s.quantity FROM event_lines s
+       WHERE s.event_id = e.id AND s.product_id = w.product_id AND s.lot_serial = w.lot_serial
+    ) s
     JOIN products p ON p.id = s.product_id
-   WHERE s.product_id = w.product_id AND s.lot_serial = w.lot_serial AND e.type = 'Ship' AND e.event_time <= w.until
-     AND CASE w.dir WHEN 'b' THEN e.destination_location_id = w.location_id ELSE e.location_id = w.location_id END
+   WHERE w.dir = 'b' AND e.destination_location_id = w.location_id AND e.type = 'Ship' AND e.event_time <= w.until
+  UNION ALL
+  SELECT e.account_id, s.product_id, s.lot_serial, e.destination_location_id, p.sharing_policy, e.id, e.type, e.event_time, e.seq, s.quantity
+    FROM inventory_records r
+    JOIN events e ON e.id = r.event_id
+    JOIN event_lines s ON s.id = r.event_line_id
+    JOIN products p ON p.id = s.product_id
+   WHERE w.dir = 'f' AND r.account_id = w.account_id AND r.product_id = w.product_id AND r.lot_serial = w.lot_serial
+     AND r.location_id = w.location_id AND r.event_time <= w.until AND e.type = 'Ship'
   UNION ALL
   SELECT e.account_id, s.product_id, s.lot_serial, e.location_id, p.sharing_policy, e.id, e.type, e.event_time, e.seq, s.quantity
     FROM locations here
@@ -151,7 +164,9 @@ export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promi
               n.location_id, l.external_id AS location_external_id, l.name AS location_name, l.gln AS location_gln,
               tp.name AS trade_partner_name, tp.connection_type,
               CASE WHEN n.until = 'infinity' THEN NULL ELSE n.until END AS until, n.open,
-              r.quantity_in::text, r.quantity_out::text, r.quantity_on_hand::text, ev.first_event, ev.last_event, coalesce(ev.event_count, 0) AS event_count
+              r.quantity_in::text, r.quantity_out::text, r.quantity_on_hand::text,
+              least(r.first_event, c.first_event) AS first_event, greatest(r.last_event, c.last_event) AS last_event,
+              coalesce(r.event_count, 0) + coalesce(c.event_count, 0) AS event_count
          FROM visited n
          JOIN accounts a ON a.id = n.account_id
          JOIN products p ON p.id = n.product_id
@@ -159,7 +174,8 @@ export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promi
          JOIN trade_partners tp ON tp.id = l.trade_partner_id
          LEFT JOIN LATERAL (
            SELECT sum(r.delta) FILTER (WHERE r.delta > 0) AS quantity_in, -sum(r.delta) FILTER (WHERE r.delta < 0) AS quantity_out,
-                  (array_agg(r.balance ORDER BY r.event_time DESC, r.event_seq DESC))[1] AS quantity_on_hand
+                  (array_agg(r.balance ORDER BY r.event_time DESC, r.event_seq DESC))[1] AS quantity_on_hand,
+                  min(r.event_time) AS first_event, max(r.event_time) AS last_event, count(DISTINCT r.event_id)::int AS event_count
              FROM inventory_records r
             WHERE r.account_id = n.account_id AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
               AND r.location_id = n.location_id AND r.event_time <= n.until
@@ -167,8 +183,9 @@ export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promi
          LEFT JOIN LATERAL (
            SELECT min(e.event_time) AS first_event, max(e.event_time) AS last_event, count(DISTINCT e.id)::int AS event_count
              FROM event_lines el JOIN events e ON e.id = el.event_id
-            WHERE el.product_id = n.product_id AND el.lot_serial = n.lot_serial AND e.location_id = n.location_id AND e.event_time <= n.until
-         ) ev ON n.open
+            WHERE el.product_id = n.product_id AND el.lot_serial = n.lot_serial AND el.role <> 'instance'
+              AND e.type IN ('Aggregation', 'Disaggregation') AND e.location_id = n.location_id AND e.event_time <= n.until
+         ) c ON n.open
      )
      SELECT (SELECT json_agg(nodes ORDER BY first_event NULLS LAST, id) FROM nodes) AS nodes,
             (SELECT json_agg(edges ORDER BY event_time, seq, from_id, to_id) FROM edges) AS edges`,

@@ -119,6 +119,7 @@ describe('GET /Integration/Trace across three accounts', () => {
       [`ProductId=${filletC.Id}&LotSerial=${fillet}&MaxDepth=0`, 'MaxDepth'],
       [`ProductId=${filletC.Id}&LotSerial=${fillet}&MaxDepth=1001`, 'MaxDepth'],
       [`ProductId=${filletC.Id}&LotSerial=${fillet}&AsOf=yesterday`, 'AsOf'],
+      [`ProductId=${filletC.Id}&LotSerial=${fillet}&AsOf=2016-12-31T23:59:60Z`, 'AsOf'],
     ]) {
       const response = await api.get(`/Integration/Trace?${query}`);
       expect({ query, status: response.status, fields: Object.keys(response.body.errors) }).toEqual({ query, status: 400, fields: [field] });
@@ -211,5 +212,30 @@ describe('GET /Integration/Trace with a Restricted product', () => {
     const farmNode = response.body.nodes.find((n) => n.account === farm.name)!;
     expect(farmNode).toMatchObject({ visibility: 'shipment', quantityIn: null, quantityOut: null, quantityOnHand: null, eventCount: 0 });
     expect(edgeLabels(response.body)).toEqual([`farm:R@Farm -Ship 40-> buyer:R@Buyer dock`]);
+  });
+});
+
+describe('GET /Integration/Trace through aggregations', () => {
+  it('a lot packed onto a pallet and unpacked again is followed through both', async () => {
+    const account = await createAccount('packer');
+    const plant = locationPayload(uid('PLANT'), { name: 'Plant' });
+    const box = productPayload(uid('BOX'), 'Open', 'Cod box');
+    const pallet = productPayload(uid('PALLET'), 'Open', 'Pallet');
+    const [lot, palletLot] = [uid('B'), uid('PAL')];
+    const containment = (type: 'aggregation' | 'disaggregation', time: string) => ({
+      $type: type,
+      Id: uid(`EV-${type}`),
+      Location: plant,
+      EventTime: time,
+      EventTimeZone: '+00:00',
+      ParentLotSerial: palletLot,
+      Product: pallet,
+      ChildProductInstances: [{ Quantity: 10, LotSerial: lot, Product: box }],
+    });
+    await record(account.key, commission(plant, '2024-07-01T06:00:00', [line(box, lot, 10)]), containment('aggregation', '2024-07-01T07:00:00'), containment('disaggregation', '2024-07-01T08:00:00'));
+    const response = await trace(account.key, `ProductId=${box.Id}&LotSerial=${lot}&Direction=forward`);
+    expect(edgeLabels(response.body)).toEqual([`packer:B@Plant -Aggregation 10-> packer:PAL@Plant`, `packer:PAL@Plant -Disaggregation 10-> packer:B@Plant`].sort());
+    const palletNode = response.body.nodes.find((n) => n.lotSerial === palletLot)!;
+    expect(palletNode).toMatchObject({ product: { name: 'Pallet' }, eventCount: 2, quantityOnHand: 0 });
   });
 });

@@ -4,15 +4,16 @@ import { traceLot, type Direction, type Trace } from '../../../db/queries/trace'
 import { traceEventLines } from '../../../db/queries/trace-events';
 import { fsmaRows } from '../../../domain/fsma204';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem } from '../../errors';
+import { problem, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { TRACE_CSP, TRACE_PAGE } from './page';
 import { locationOf, presentTrace, productOf, withinDepth } from './presenter';
 import { DEFAULT_TRACE_DEPTH, MAX_TRACE_DEPTH, fsmaQuery, recallQuery, traceQuery, type FsmaQuery, type RecallQuery, type TraceQuery } from './schema';
 import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
 
-export interface TraceRequest {
-  productId: string;
+/** A trace as asked: `product` is the caller's own id or the service id, as sent. */
+interface TraceRequest {
+  product: string;
   lotSerial: string;
   direction: Direction;
   asOf: Date | null;
@@ -26,18 +27,21 @@ async function rootProduct(ctx: APIContext, productId: string): Promise<string> 
   return id;
 }
 
-export function requestOf(query: TraceQuery): Omit<TraceRequest, 'productId'> & { product: string } {
+function requestOf(query: TraceQuery): TraceRequest {
   const maxDepth = query.MaxDepth ? Number(query.MaxDepth) : DEFAULT_TRACE_DEPTH;
-  if (maxDepth > MAX_TRACE_DEPTH) throw problem(400, 'One or more validation errors occurred.', { errors: { MaxDepth: [`MaxDepth must be from 1 to ${MAX_TRACE_DEPTH}.`] } });
-  return { product: query.ProductId, lotSerial: query.LotSerial, direction: query.Direction ?? 'both', asOf: query.AsOf ? new Date(query.AsOf) : null, maxDepth };
+  if (maxDepth > MAX_TRACE_DEPTH) throw validationProblem({ MaxDepth: [`MaxDepth must be from 1 to ${MAX_TRACE_DEPTH}.`] });
+  const asOf = query.AsOf ? new Date(query.AsOf) : null;
+  // RFC 3339 allows a leap second (23:59:60), which JavaScript's Date cannot hold.
+  if (asOf && Number.isNaN(asOf.getTime())) throw validationProblem({ AsOf: [`AsOf ${query.AsOf} is not a time this service can compare with.`] });
+  return { product: query.ProductId, lotSerial: query.LotSerial, direction: query.Direction ?? 'both', asOf, maxDepth };
 }
 
 /** The trace of one lot, cut at maxDepth edges from the lot's own nodes. */
-export async function traceOf(ctx: APIContext, request: ReturnType<typeof requestOf>): Promise<{ trace: Trace; rootIds: string[]; productId: string }> {
+async function traceOf(ctx: APIContext, request: TraceRequest): Promise<{ trace: Trace; rootIds: string[] }> {
   const productId = await rootProduct(ctx, request.product);
   const full = await traceLot(ctx.deps.sequelize, { accountId: ctx.state.account.id, productId, lotSerial: request.lotSerial, asOf: request.asOf, direction: request.direction });
   const rootIds = full.nodes.filter((n) => n.product_id === productId && n.lot_serial === request.lotSerial).map((n) => n.id);
-  return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds, productId };
+  return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds };
 }
 
 /** GET /Integration/Trace, /recall, /fsma204: a lot's chain across accounts, what a recall must reach, the FDA's spreadsheet of it. */

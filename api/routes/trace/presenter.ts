@@ -12,8 +12,8 @@ export const locationOf = (n: TraceNodeRow) => ({
   external: n.connection_type !== 'SELF',
 });
 
-export type Visibility = 'own' | 'shared' | 'shipment';
-export const visibilityOf = (n: TraceNodeRow, accountId: string): Visibility => (n.account_id === accountId ? 'own' : n.open ? 'shared' : 'shipment');
+type Visibility = 'own' | 'shared' | 'shipment';
+const visibilityOf = (n: TraceNodeRow, accountId: string): Visibility => (n.account_id === accountId ? 'own' : n.open ? 'shared' : 'shipment');
 
 /** The nodes within `maxDepth` edges of the root's nodes (either way along an edge), and the edges between them. */
 export function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
@@ -42,7 +42,7 @@ export function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): 
   };
 }
 
-export function presentNode(n: TraceNodeRow, accountId: string, edges: TraceEdgeRow[]) {
+function presentNode(n: TraceNodeRow, accountId: string, edges: TraceEdgeRow[]) {
   const visibility = visibilityOf(n, accountId);
   // A trade partner's location holds no records of ours: what reached it is what we shipped there.
   const shippedIn = n.connection_type !== 'SELF' && n.event_count === 0 ? edges.filter((e) => e.to_id === n.id).reduce((sum, e) => sum + Number(e.quantity), 0) : null;

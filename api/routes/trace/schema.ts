@@ -89,7 +89,7 @@ const locationRef = {
   },
 } as const;
 
-export const traceNode = {
+const traceNode = {
   type: 'object',
   required: ['id', 'product', 'lotSerial', 'account', 'location', 'visibility', 'quantityIn', 'quantityOut', 'quantityOnHand', 'firstEvent', 'lastEvent', 'eventCount'],
   properties: {
@@ -108,13 +108,16 @@ export const traceNode = {
     quantityIn: { ...nullableNumber, description: 'Received, commissioned or produced here (null where not visible).' },
     quantityOut: { ...nullableNumber, description: 'Shipped, consumed or decommissioned here.' },
     quantityOnHand: { ...nullableNumber, description: 'Balance of the inventory timeline at AsOf (now by default); yours only.' },
-    firstEvent: nullableTime,
-    lastEvent: nullableTime,
-    eventCount: { type: 'integer', description: 'Events of this lot at this location that you may see.' },
+    firstEvent: { ...nullableTime, description: 'The first of the events eventCount counts; UTC.' },
+    lastEvent: { ...nullableTime, description: 'The last of them; UTC.' },
+    eventCount: {
+      type: 'integer',
+      description: 'Events you may see that changed this lot’s quantity (commission, receive, ship, transform, decommission) or containment here; observations are not counted.',
+    },
   },
 } as const;
 
-export const traceEdge = {
+const traceEdge = {
   type: 'object',
   required: ['from', 'to', 'eventId', 'type', 'eventTime', 'quantity'],
   properties: {
