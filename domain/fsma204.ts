@@ -4,10 +4,10 @@
  * event, under the KDE names as column headers. Pure: rows in, rows out.
  */
 
-export type CriticalTrackingEvent = 'Initial Packing' | 'Shipping' | 'Receiving' | 'Transformation';
+type CriticalTrackingEvent = 'Initial Packing' | 'Shipping' | 'Receiving' | 'Transformation';
 
 /** Our event types that are CTEs; aggregation, observation and decommissioning are not. */
-export const CTE_OF: Readonly<Record<string, CriticalTrackingEvent>> = {
+const CTE_OF: Readonly<Record<string, CriticalTrackingEvent>> = {
   Commission: 'Initial Packing',
   Ship: 'Shipping',
   Receive: 'Receiving',
@@ -64,7 +64,7 @@ export const FSMA_COLUMNS = [
   'Event Id',
 ] as const;
 
-export type FsmaColumn = (typeof FSMA_COLUMNS)[number];
+type FsmaColumn = (typeof FSMA_COLUMNS)[number];
 /** Times are ISO 8601 UTC text: they sort as text in the order they happened, in any spreadsheet program. */
 export type FsmaRow = Record<FsmaColumn, string | number>;
 

@@ -1,4 +1,4 @@
-import type { Trace, TraceEdgeRow, TraceNodeRow } from '../../../db/queries/trace';
+import type { Trace, TraceNodeRow } from '../../../db/queries/trace';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -42,10 +42,10 @@ export function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): 
   };
 }
 
-function presentNode(n: TraceNodeRow, accountId: string, edges: TraceEdgeRow[]) {
+function presentNode(n: TraceNodeRow, accountId: string, shippedTo: Map<string, number>) {
   const visibility = visibilityOf(n, accountId);
   // A trade partner's location holds no records of ours: what reached it is what we shipped there.
-  const shippedIn = n.connection_type !== 'SELF' && n.event_count === 0 ? edges.filter((e) => e.to_id === n.id).reduce((sum, e) => sum + Number(e.quantity), 0) : null;
+  const shippedIn = n.connection_type !== 'SELF' && n.event_count === 0 ? (shippedTo.get(n.id) ?? 0) : null;
   return {
     id: n.id,
     product: productOf(n),
@@ -63,9 +63,11 @@ function presentNode(n: TraceNodeRow, accountId: string, edges: TraceEdgeRow[]) 
 }
 
 export function presentTrace(trace: Trace, root: { productId: string; lotSerial: string; nodes: string[] }, accountId: string) {
+  const shippedTo = new Map<string, number>();
+  for (const e of trace.edges) if (e.type === 'Ship') shippedTo.set(e.to_id, (shippedTo.get(e.to_id) ?? 0) + Number(e.quantity));
   return {
     root,
-    nodes: trace.nodes.map((n) => presentNode(n, accountId, trace.edges)),
+    nodes: trace.nodes.map((n) => presentNode(n, accountId, shippedTo)),
     edges: trace.edges.map((e) => ({
       from: e.from_id,
       to: e.to_id,
