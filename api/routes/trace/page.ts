@@ -37,7 +37,7 @@ const SCRIPT = `
 'use strict';
 (function () {
   var SVG = 'http://www.w3.org/2000/svg';
-  var W = 190, H = 50, COL = 250, ROW = 64, BAND_PAD = 26, LEFT = 120;
+  var W = 190, H = 50, COL = 300, ROW = 64, BAND_PAD = 26, LEFT = 120;
   var key = null;
   var graph = null;
   var $ = function (id) { return document.getElementById(id); };
