@@ -1,0 +1,112 @@
+/**
+ * GS1's EPCIS 2.0 JSON Schema (gs1-epcis-json-schema.json, as GS1 publishes it, unchanged) and the
+ * schemas of our answers under /epcis. The GS1 schema is draft-07 and written for its own validator: it
+ * names required properties only some branches define, so it gets an ajv of its own without strict mode
+ * (the service's ajv keeps strict mode for our schemas).
+ */
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import gs1Schema from './gs1-epcis-json-schema.json';
+
+const gs1Ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+addFormats(gs1Ajv);
+gs1Ajv.addSchema(gs1Schema);
+
+export const GS1_SCHEMA_ID = gs1Schema.$id;
+const checkDocument = gs1Ajv.getSchema(GS1_SCHEMA_ID)!;
+
+export interface SchemaIssue {
+  /** JSON pointer into the request body ('' is the whole body). */
+  pointer: string;
+  message: string;
+}
+
+function issueOf(error: ErrorObject): SchemaIssue {
+  let pointer = error.instancePath;
+  if (error.keyword === 'required') pointer += `/${String(error.params.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') pointer += `/${String(error.params.additionalProperty)}`;
+  const detail =
+    error.keyword === 'enum' ? `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}` :
+    error.keyword === 'required' ? 'is required' :
+    error.keyword === 'additionalProperties' ? 'is not allowed here' :
+    (error.message ?? 'is invalid');
+  return { pointer, message: `${pointer || '/'} ${detail}.` };
+}
+
+/**
+ * What GS1's schema finds wrong with a document or an event, by JSON pointer. Branch bookkeeping
+ * (`if`, `oneOf`/`anyOf` summaries) only repeats what the inner errors say, so it is left out unless
+ * nothing else is left.
+ */
+export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
+  if (checkDocument(body)) return [];
+  const errors = checkDocument.errors ?? [];
+  const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf', 'not'].includes(e.keyword));
+  const seen = new Set<string>();
+  const issues: SchemaIssue[] = [];
+  for (const issue of (specific.length ? specific : errors).map(issueOf)) {
+    if (!seen.has(issue.message)) issues.push(issue);
+    seen.add(issue.message);
+  }
+  return issues;
+}
+
+/** perPage and nextPageToken, as every paged /epcis resource takes them. */
+export const pageQueryProperties = {
+  // Query values arrive as strings.
+  perPage: { type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.', example: '30' },
+  nextPageToken: { type: 'string', minLength: 1, maxLength: 100, description: 'The token of the Link rel="next" header of the previous page.' },
+} as const;
+
+export interface PageQuery {
+  perPage?: string;
+  nextPageToken?: string;
+}
+
+export const DEFAULT_PER_PAGE = 30;
+export const MAX_PER_PAGE = 1000;
+export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
+
+export const captureListQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
+
+const problemList = {
+  type: 'array',
+  items: { type: 'object', required: ['type', 'title'], properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, eventID: { type: 'string' } } },
+} as const;
+
+/** GET /epcis/capture/{captureID}: the standard's CaptureJob, plus the master data the capture created. */
+export const captureJobResponse = {
+  type: 'object',
+  required: ['captureID', 'createdAt', 'running', 'success', 'captureErrorBehaviour', 'errors'],
+  properties: {
+    captureID: { type: 'string', description: 'The capture job, which is the batch that runs it (GET /Integration/Batches/{id} shows it too).' },
+    createdAt: { type: 'string', format: 'date-time' },
+    finishedAt: { type: 'string', format: 'date-time', description: 'Absent while the job runs.' },
+    running: { type: 'boolean' },
+    success: { type: 'boolean', description: 'False when any event was refused (rollback: then none was stored).' },
+    captureErrorBehaviour: { enum: ['rollback', 'proceed'] },
+    errors: { ...problemList, description: 'One problem per refused event.' },
+    createdMasterData: {
+      type: 'object',
+      description: 'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
+      required: ['products', 'locations'],
+      properties: { products: { type: 'array', items: { type: 'string' } }, locations: { type: 'array', items: { type: 'string' } } },
+    },
+  },
+} as const;
+
+/** The capture body as published: GS1's JSON Schema (bundled with the service) is what validates it. */
+export const epcisDocumentBody = {
+  type: 'object',
+  description:
+    'An EPCISDocument (or EPCISQueryDocument) as GS1 EPCIS 2.0 JSON/JSON-LD. The service validates it against GS1’s EPCIS 2.0 JSON Schema; ' +
+    'a failure is a 400 epcisException:ValidationException whose `errors` are keyed by the JSON pointer of each offending value.',
+  required: ['type'],
+  properties: { type: { type: 'string', enum: ['EPCISDocument', 'EPCISQueryDocument'] } },
+} as const;
+
+export const captureAcceptedResponse = {
+  type: 'object',
+  required: ['captureID', 'location'],
+  properties: { captureID: { type: 'string' }, location: { type: 'string', description: 'The capture job: the same URL as the Location header.' } },
+} as const;
