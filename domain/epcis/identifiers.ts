@@ -156,3 +156,37 @@ export function toDigitalLink(identifier: string): string {
   const item = tradeItemOf(identifier);
   return item ? tradeItemDigitalLink(item) : identifier;
 }
+
+/**
+ * One spelling per identifier, for matching queries against events whatever form either used: a GS1
+ * key (URN or Digital Link on any host) as its Digital Link on id.gs1.org, anything else as it is.
+ */
+export function canonicalIdentifier(identifier: string): string {
+  const item = tradeItemOf(identifier);
+  if (item) return tradeItemDigitalLink(item);
+  const location = physicalLocationOf(identifier);
+  if (location) return locationDigitalLink(location);
+  const keys = digitalLinkKeys(identifier);
+  if (keys?.has('00') && keys.size === 1) return `${DIGITAL_LINK_HOST}/00/${keys.get('00')}`;
+  return toDigitalLink(identifier);
+}
+
+type Json = { [key: string]: unknown };
+
+const ID_LISTS = ['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList'] as const;
+const QUANTITY_LISTS = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList'] as const;
+
+/** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
+export function withDigitalLinks<E extends Json>(event: E): E {
+  const out: Json = { ...event };
+  for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(toDigitalLink);
+  for (const key of QUANTITY_LISTS) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: toDigitalLink(String(q.epcClass)) }));
+  }
+  if (typeof out.parentID === 'string') out.parentID = toDigitalLink(out.parentID);
+  for (const key of ['readPoint', 'bizLocation']) {
+    const where = out[key] as Json | undefined;
+    if (where && typeof where.id === 'string') out[key] = { ...where, id: toDigitalLink(where.id) };
+  }
+  return out as E;
+}

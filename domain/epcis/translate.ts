@@ -6,7 +6,7 @@
  */
 import { parseEventTime, type EventPayload, type EventTypeName, type ProductInstancePayload, type ProductRefPayload, type LocationRefPayload } from '../events';
 import type { TradePartnerPayload } from '../master-data';
-import { locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
+import { canonicalIdentifier, locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
 
 export type EpcisAction = 'ADD' | 'OBSERVE' | 'DELETE';
 
@@ -40,8 +40,51 @@ export interface EpcisEvent {
   [field: string]: unknown;
 }
 
-/** A batch-style event that came from EPCIS: the pipeline reads the first part, `Epcis` is the original. */
-export type CapturedEvent = EventPayload & { Epcis: EpcisEvent };
+/**
+ * What queries match a captured event on, in one spelling (canonicalIdentifier, CBV bare words), so a
+ * query in Digital Link form finds an event captured with URNs and the other way round.
+ */
+export interface EpcisIndex {
+  epc: string[];
+  parentID: string[];
+  inputEPC: string[];
+  outputEPC: string[];
+  epcClass: string[];
+  inputEPCClass: string[];
+  outputEPCClass: string[];
+  readPoint: string | null;
+  bizLocation: string | null;
+  bizStep: string | null;
+  disposition: string | null;
+}
+
+/**
+ * A batch-style event that came from EPCIS: the pipeline reads the first part; `Epcis` is the original,
+ * `EpcisContext` the namespace definitions of the document's @context (for its extensions), and
+ * `EpcisIndex` what queries match on.
+ */
+export type CapturedEvent = EventPayload & { Epcis: EpcisEvent; EpcisContext: unknown[]; EpcisIndex: EpcisIndex };
+
+/** A CBV term as a bare word, anything else (a custom URI) as it is. */
+export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
+
+export function epcisIndexOf(event: EpcisEvent): EpcisIndex {
+  const ids = (list: string[] | undefined) => (list ?? []).map(canonicalIdentifier);
+  const classes = (list: EpcisQuantityElement[] | undefined) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass));
+  return {
+    epc: [...ids(event.epcList), ...ids(event.childEPCs)],
+    parentID: event.parentID ? [canonicalIdentifier(event.parentID)] : [],
+    inputEPC: ids(event.inputEPCList),
+    outputEPC: ids(event.outputEPCList),
+    epcClass: [...classes(event.quantityList), ...classes(event.childQuantityList)],
+    inputEPCClass: classes(event.inputQuantityList),
+    outputEPCClass: classes(event.outputQuantityList),
+    readPoint: event.readPoint ? canonicalIdentifier(event.readPoint.id) : null,
+    bizLocation: event.bizLocation ? canonicalIdentifier(event.bizLocation.id) : null,
+    bizStep: cbvTerm(event.bizStep),
+    disposition: cbvTerm(event.disposition),
+  };
+}
 
 /** What the account already has, by the keys EPCIS identifiers map to. */
 export interface EpcisKnownEntities {
@@ -163,7 +206,13 @@ export interface Translation {
  * API assigns it before the document is stored, so a retried step sees the same one). A GTIN or GLN the
  * account does not have yet is created from what the event carries.
  */
-export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, eventIds: string[], basePointer = '/epcisBody/eventList'): Translation {
+export function translateEpcisEvents(
+  events: EpcisEvent[],
+  known: EpcisKnownEntities,
+  eventIds: string[],
+  pointerOf: (index: number) => string = (index) => `/epcisBody/eventList/${index}`,
+  context: unknown[] = [],
+): Translation {
   const issues: EpcisIssue[] = [];
   const newProducts = new Map<string, ProductRefPayload>();
   const newLocations = new Map<string, string>();
@@ -218,7 +267,7 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
   };
 
   const translated = events.map((event, index): CapturedEvent => {
-    const at = `${basePointer}/${index}`;
+    const at = pointerOf(index);
     const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
     if (!time.ok) issues.push({ index, pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`, message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime') });
 
@@ -258,7 +307,7 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
       payload.ProductInstances = [...lists.instances, ...lists.children, ...lists.inputs, ...lists.outputs];
     }
     const original: EpcisEvent = event.eventID ? event : { ...event, eventID: eventIds[index] };
-    return { ...payload, Epcis: original };
+    return { ...payload, Epcis: original, EpcisContext: context, EpcisIndex: epcisIndexOf(original) };
   });
 
   return { events: translated, issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations.keys()] } };

@@ -91,3 +91,97 @@ export async function finishedJob(key: string, location: string): Promise<Captur
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+export const EXAMPLE_NAMESPACE = { example: 'https://ns.example.com/epcis/' };
+
+/**
+ * A document with every event type and the optional parts the standard has (sensor data, certification
+ * info, persistent disposition, ILMD, user extensions, Digital Link ids, an event without an eventID).
+ */
+export function everyKindDocument() {
+  const ids = gs1Ids();
+  const lot = lotOf();
+  const outputLot = lotOf();
+  const where = ids.sgln();
+  const events = {
+    commission: {
+      type: 'ObjectEvent',
+      eventID: eventIdOf(),
+      eventTime: '2024-03-01T10:00:00.000-05:00',
+      eventTimeZoneOffset: '-05:00',
+      action: 'ADD',
+      bizStep: 'commissioning',
+      disposition: 'active',
+      epcList: [ids.sgtin('S1'), ids.sgtin('S2')],
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100, uom: 'KGM' }],
+      readPoint: { id: where },
+      bizLocation: { id: where },
+      certificationInfo: 'https://accreditation.example.org/certificate/ABC12345',
+      persistentDisposition: { set: ['completeness_verified'], unset: ['completeness_inferred'] },
+      ilmd: { 'example:bestBeforeDate': '2024-06-01' },
+      'example:myField': { 'example:inner': 'user extension, kept as sent' },
+    },
+    sensor: {
+      type: 'ObjectEvent',
+      eventTime: '2024-03-01T11:00:00.000-05:00',
+      eventTimeZoneOffset: '-05:00',
+      action: 'OBSERVE',
+      bizStep: 'inspecting',
+      epcList: [`https://id.gs1.org/01/${ids.gtin}/21/S1`],
+      readPoint: { id: `https://id.gs1.org/414/${ids.gln}` },
+      sensorElementList: [
+        {
+          sensorMetadata: { time: '2024-03-01T15:55:00Z', deviceID: 'urn:epc:id:giai:4000001.111', deviceMetadata: 'https://id.gs1.org/giai/4000001111' },
+          sensorReport: [{ type: 'Temperature', value: 2.5, uom: 'CEL' }],
+        },
+      ],
+    },
+    aggregation: {
+      type: 'AggregationEvent',
+      eventID: eventIdOf(),
+      eventTime: '2024-03-01T12:00:00.000-05:00',
+      eventTimeZoneOffset: '-05:00',
+      action: 'ADD',
+      bizStep: 'packing',
+      disposition: 'in_progress',
+      parentID: ids.sscc,
+      childEPCs: [ids.sgtin('S2')],
+      childQuantityList: [{ epcClass: ids.lgtin(lot), quantity: 10, uom: 'KGM' }],
+      readPoint: { id: where },
+    },
+    transformation: {
+      type: 'TransformationEvent',
+      eventID: eventIdOf(),
+      eventTime: '2024-03-01T13:00:00.000-05:00',
+      eventTimeZoneOffset: '-05:00',
+      bizStep: 'commissioning',
+      inputQuantityList: [{ epcClass: ids.lgtin(lot), quantity: 20, uom: 'KGM' }],
+      outputQuantityList: [{ epcClass: ids.lgtin(outputLot), quantity: 15, uom: 'KGM' }],
+      transformationID: eventIdOf(),
+      bizLocation: { id: where },
+    },
+    transaction: {
+      type: 'TransactionEvent',
+      eventID: eventIdOf(),
+      eventTime: '2024-03-01T14:00:00.000-05:00',
+      eventTimeZoneOffset: '-05:00',
+      action: 'ADD',
+      bizStep: 'shipping',
+      bizTransactionList: [{ type: 'po', bizTransaction: 'urn:epcglobal:cbv:bt:0614141000012:PO-77' }],
+      epcList: [ids.sgtin('S1')],
+      readPoint: { id: where },
+    },
+    association: {
+      type: 'AssociationEvent',
+      eventID: eventIdOf(),
+      eventTime: '2024-03-01T15:00:00.000-05:00',
+      eventTimeZoneOffset: '-05:00',
+      action: 'ADD',
+      bizStep: 'assembling',
+      parentID: 'urn:epc:id:grai:4012345.55555.987',
+      childEPCs: ['urn:epc:id:giai:4000001.12345'],
+      readPoint: { id: where },
+    },
+  };
+  return { ids, lot, outputLot, where, events, document: { ...epcisDocument(Object.values(events)), '@context': [...EPCIS_CONTEXT, EXAMPLE_NAMESPACE] } };
+}

@@ -59,8 +59,21 @@ export function captureErrorBehaviourOf(ctx: APIContext): CaptureErrorBehaviour 
   return value as CaptureErrorBehaviour;
 }
 
+/** The namespace definitions of a document's @context (its extensions' prefixes); the GS1 context is implied. */
+function namespacesOf(body: unknown): unknown[] {
+  const context = (body as { '@context'?: unknown })['@context'];
+  return (Array.isArray(context) ? context : [context]).filter((entry) => entry !== null && typeof entry === 'object');
+}
+
+export interface CheckedDocument {
+  events: EpcisEvent[];
+  /** JSON pointer of each event in the request body. */
+  pointerOf: (index: number) => string;
+  namespaces: unknown[];
+}
+
 /** A document's events once GS1's schema and the size limit have passed them. */
-export function checkedEvents(body: unknown): { events: EpcisEvent[]; pointer: string } {
+export function checkedEvents(body: unknown): CheckedDocument {
   const list = eventListOf(body);
   if (list && list.events.length > CAPTURE_LIMIT) {
     throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`);
@@ -68,14 +81,26 @@ export function checkedEvents(body: unknown): { events: EpcisEvent[]; pointer: s
   const issues = gs1SchemaIssues(body);
   if (!list && !issues.length) issues.push({ pointer: '/type', message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.' });
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
-  return { events: list!.events as EpcisEvent[], pointer: list!.pointer };
+  return { events: list!.events as EpcisEvent[], pointerOf: (index) => `${list!.pointer}/${index}`, namespaces: namespacesOf(body) };
+}
+
+export const EPCIS_EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
+
+/** POST /epcis/events: one event (with its own @context), checked by GS1's schema like a document's. */
+export function checkedEvent(body: unknown): CheckedDocument {
+  const type = (body as { type?: unknown } | null)?.type;
+  const issues = typeof type === 'string' && (EPCIS_EVENT_TYPES as readonly string[]).includes(type)
+    ? gs1SchemaIssues(body)
+    : [{ pointer: '/type', message: `/type must be one of ${EPCIS_EVENT_TYPES.join(', ')}: this resource takes one event (POST /epcis/capture takes documents).` }];
+  if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
+  return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
  * times, eventIDs repeated in the document), and answered 400 with nothing stored.
  */
-export async function storeCapture(ctx: APIContext, events: EpcisEvent[], pointer: string, behaviour: CaptureErrorBehaviour): Promise<Batch> {
+export async function storeCapture(ctx: APIContext, { events, pointerOf, namespaces }: CheckedDocument, behaviour: CaptureErrorBehaviour): Promise<Batch> {
   const { account, requestId } = ctx.state;
   const { sequelize } = ctx.deps;
   const issues: SchemaIssue[] = [];
@@ -83,12 +108,12 @@ export async function storeCapture(ctx: APIContext, events: EpcisEvent[], pointe
   events.forEach((event, index) => {
     if (!event.eventID) return;
     const first = seen.get(event.eventID);
-    if (first !== undefined) issues.push({ pointer: `${pointer}/${index}/eventID`, message: `eventID ${event.eventID} is also the eventID of event ${first}.` });
+    if (first !== undefined) issues.push({ pointer: `${pointerOf(index)}/eventID`, message: `eventID ${event.eventID} is also the eventID of event ${first}.` });
     else seen.set(event.eventID, index);
   });
   const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events));
   // An event without an eventID gets one now, stored with the document: a retried step sees the same one.
-  const translation = translateEpcisEvents(events, known, events.map(() => `urn:uuid:${randomUUID()}`), pointer);
+  const translation = translateEpcisEvents(events, known, events.map(() => `urn:uuid:${randomUUID()}`), pointerOf, namespaces);
   issues.push(...translation.issues);
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document breaks a rule of EPCIS 2.0: nothing was captured.', issues);
 

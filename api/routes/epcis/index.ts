@@ -1,31 +1,18 @@
 import Router from '@koa/router';
 import { Op } from 'sequelize';
 import { Batch } from '../../../db/models';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { inputOf, type AppCustom, type AppState } from '../../context';
 import { jsonBody } from '../../middleware/json-body';
 import { validate } from '../../middleware/validate';
 import { startBatch } from '../events/batch';
 import { captureErrorBehaviourOf, checkedEvents, setCaptureLimitHeaders, storeCapture } from './capture';
+import { answerEvents, getEvent, postEvent } from './events';
+import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
-import { captureListQuery, perPageOf, type PageQuery } from './schema';
+import { captureListQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
 
 export const EPCIS_VERSION = '2.0.0';
 export const CBV_VERSION = '2.0.0';
-
-/** The page after `token` (an opaque cursor: the last row's sequence number) and the Link to the next one. */
-export function nextPageLink(ctx: APIContext, lastSeq: string | undefined): void {
-  if (lastSeq === undefined) return;
-  const params = new URLSearchParams(ctx.querystring);
-  params.set('nextPageToken', Buffer.from(lastSeq).toString('base64url'));
-  ctx.set('Link', `<${ctx.path}?${params.toString()}>; rel="next"`);
-}
-
-export function seqOfToken(token: string | undefined): string | undefined {
-  if (token === undefined) return undefined;
-  const seq = Buffer.from(token, 'base64url').toString();
-  if (!/^\d{1,18}$/.test(seq)) throw epcisProblem(400, VALIDATION_EXCEPTION, 'nextPageToken is not one this service gave out.', [{ pointer: '/nextPageToken', message: 'nextPageToken is not valid.' }]);
-  return seq;
-}
 
 const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
   epcisProblem(
@@ -67,8 +54,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     jsonBody(),
     async (ctx) => {
       const behaviour = captureErrorBehaviourOf(ctx);
-      const { events, pointer } = checkedEvents((ctx.request as { body?: unknown }).body);
-      const batch = await storeCapture(ctx, events, pointer, behaviour);
+      const batch = await storeCapture(ctx, checkedEvents((ctx.request as { body?: unknown }).body), behaviour);
       await startBatch(ctx, batch);
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));
@@ -99,5 +85,9 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     if (!batch) throw epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
     ctx.body = captureJobBody(batch);
   });
+
+  router.post('/events', jsonBody(), postEvent);
+  router.get('/events', validate(eventsQuery, 'query', queryProblem), (ctx) => answerEvents(ctx));
+  router.get('/events/:eventID', getEvent);
   return router;
 }

@@ -1,6 +1,6 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
-import { captureAcceptedResponse, captureJobResponse, captureListQuery, epcisDocumentBody } from './schema';
+import { captureAcceptedResponse, captureJobResponse, captureListQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
 
 const DOCUMENT_EXAMPLE = {
   '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
@@ -74,6 +74,51 @@ export const epcisOperations = [
     responses: {
       200: { description: 'The capture job.', schema: captureJobResponse },
       404: problem('No such capture job in this account (epcisException:NoSuchResourceException).'),
+    },
+  }),
+
+  operation({
+    method: 'post',
+    path: '/epcis/events',
+    summary: 'Capture one EPCIS event and wait until it is stored',
+    description: `One EPCIS 2.0 event with its @context, checked like a document’s events and run through the same pipeline (all or nothing). 201 with \`Location: /epcis/events/{eventID}\` once stored; 202 with the capture job when the pipeline takes longer than SYNC_WAIT_SECONDS. ${epcisHeaders}`,
+    tags: ['EPCIS'],
+    requestBody: { schema: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, example: { '@context': DOCUMENT_EXAMPLE['@context'], ...DOCUMENT_EXAMPLE.epcisBody.eventList[0] } },
+    responses: {
+      201: { description: 'The event is stored; its URL is in the Location header (and in the body).', schema: eventCreatedResponse },
+      202: { description: 'Still being captured; the capture job is in the Location header.', schema: captureAcceptedResponse },
+      400: problem('The event is not valid EPCIS 2.0, or breaks a rule (its eventID already captured): nothing was stored.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/epcis/events',
+    summary: 'Query the account’s events (EPCIS 2.0 query parameters)',
+    description: [
+      'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
+      'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400.',
+      'Paged with perPage (default 30, at most 1000) and nextPageToken; while there are more, the Link header names the next page (rel="next").',
+      epcisHeaders,
+    ].join(' '),
+    tags: ['EPCIS'],
+    query: eventsQuery,
+    headers: epcFormatHeader,
+    responses: {
+      200: { description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).', schema: queryDocumentResponse },
+      400: problem('A query parameter or GS1-EPC-Format is not valid.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/epcis/events/{eventID}',
+    summary: 'One event by its eventID',
+    description: `An EPCISQueryDocument with the event, as it was captured (our own events: urn:uuid:<id>, as the EPCIS view of them). ${epcisHeaders}`,
+    tags: ['EPCIS'],
+    headers: epcFormatHeader,
+    responses: {
+      200: { description: 'The event.', schema: queryDocumentResponse },
+      400: problem('GS1-EPC-Format is not valid.'),
+      404: problem('No event with that eventID in this account (epcisException:NoSuchResourceException).'),
     },
   }),
 ];

@@ -110,3 +110,86 @@ export const captureAcceptedResponse = {
   required: ['captureID', 'location'],
   properties: { captureID: { type: 'string' }, location: { type: 'string', description: 'The capture job: the same URL as the Location header.' } },
 } as const;
+
+const list = (description: string, example?: string) => ({ type: 'string', minLength: 1, maxLength: 10_000, description: `${description} Several values: separated by |.`, ...(example ? { example } : {}) });
+const time = (description: string) => ({ type: 'string', format: 'date-time', description });
+
+/** The query parameters of GET /epcis/events (the standard's names); any other is a 400 naming it. */
+export const eventsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    eventType: list('Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).', 'ObjectEvent'),
+    GE_eventTime: time('Only events with eventTime at or after this.'),
+    LT_eventTime: time('Only events with eventTime before this.'),
+    GE_recordTime: time('Only events recorded at or after this.'),
+    LT_recordTime: time('Only events recorded before this.'),
+    EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
+    EQ_bizStep: list('Only events with one of these business steps (CBV bare words such as shipping, or URIs).', 'shipping'),
+    EQ_disposition: list('Only events with one of these dispositions.', 'in_transit'),
+    EQ_readPoint: list('Only events at one of these read points (SGLN URN or Digital Link: either form matches both).'),
+    EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
+    EQ_eventID: list('Only the events with these eventIDs.'),
+    EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
+    MATCH_epc: list('Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link).'),
+    MATCH_parentID: list('Only events with one of these parentIDs.'),
+    MATCH_inputEPC: list('Only events whose inputEPCList holds one of these EPCs.'),
+    MATCH_outputEPC: list('Only events whose outputEPCList holds one of these EPCs.'),
+    MATCH_anyEPC: list('Only events naming one of these EPCs anywhere (epcList, childEPCs, inputs, outputs, parentID).'),
+    MATCH_epcClass: list('Only events whose quantityList or childQuantityList names one of these classes (LGTIN, GTIN pattern, Digital Link).'),
+    MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
+    MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
+    MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
+    ...pageQueryProperties,
+  },
+} as const;
+
+export type EventsQuery = { [K in keyof (typeof eventsQuery)['properties']]?: string };
+
+/** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */
+export const queryDocumentResponse = {
+  type: 'object',
+  required: ['@context', 'type', 'schemaVersion', 'creationDate', 'epcisBody'],
+  properties: {
+    '@context': { type: 'array' },
+    type: { const: 'EPCISQueryDocument' },
+    schemaVersion: { const: '2.0' },
+    creationDate: { type: 'string', format: 'date-time' },
+    epcisBody: {
+      type: 'object',
+      required: ['queryResults'],
+      properties: {
+        queryResults: {
+          type: 'object',
+          required: ['queryName', 'resultsBody'],
+          properties: {
+            queryName: { type: 'string' },
+            resultsBody: { type: 'object', required: ['eventList'], properties: { eventList: { type: 'array', items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] } } } },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const EPC_FORMATS = ['No_Preference', 'Always_GS1_Digital_Link', 'Always_EPC_URN', 'Never_Translates'] as const;
+export type EpcFormat = (typeof EPC_FORMATS)[number];
+
+export const epcFormatHeader = {
+  type: 'object',
+  properties: {
+    'GS1-EPC-Format': {
+      type: 'string',
+      enum: EPC_FORMATS,
+      description:
+        'Always_GS1_Digital_Link answers EPC URNs as Digital Link URIs. Absent, No_Preference, Never_Translates and Always_EPC_URN answer every identifier as it was captured ' +
+        '(a Digital Link cannot be turned into a URN without the GS1 company prefix length, which it does not carry).',
+    },
+  },
+} as const;
+
+export const eventCreatedResponse = {
+  type: 'object',
+  required: ['eventID', 'location'],
+  properties: { eventID: { type: 'string' }, location: { type: 'string', description: 'The event: the same URL as the Location header.' } },
+} as const;
