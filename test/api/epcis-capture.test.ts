@@ -96,6 +96,12 @@ describe('POST /epcis/capture', () => {
     );
     expect(job.success).toBe(true);
     expect(await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '-40', balance: '-40', available: '-40' }]);
+    const inventory = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(dl(ids.gtin))}`);
+    expect(inventory.body.products[0].lots[0].inventory).toEqual([expect.objectContaining({ quantityAvailable: -40 })]);
+
+    // The missing commission, captured later but dated earlier, lifts every later record.
+    await capture(account.key, epcisDocument([objectEvent({ eventTime: '2024-02-01T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100 }], readPoint: ids.sgln() })]));
+    expect((await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).map((r) => r.available)).toEqual(['60', '60']);
   });
 
   it('a document that breaks the GS1 schema is a 400 ValidationException naming the JSON pointer, and stores nothing', async () => {
