@@ -26,6 +26,10 @@ export interface EpcisEventFilter {
   EQ_bizLocation?: string[];
   EQ_eventID?: string[];
   EQ_transformationID?: string[];
+  /** Only events declared erroneous (EXISTS_errorDeclaration). */
+  EXISTS_errorDeclaration?: boolean;
+  EQ_errorReason?: string[];
+  EQ_correctiveEventID?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
@@ -112,7 +116,8 @@ function matchCondition(binder: Binder, kind: MatchKind, values: string[]): stri
 const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 
 function whereOf(filter: EpcisEventFilter, binder: Binder): string {
-  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`];
+  // An error declaration's reversal is not an event of its own: it shows as the declared event's errorDeclaration.
+  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`];
   const anyOf = (field: EpcisField, values: string[] | undefined) => {
     if (values) conditions.push(`${FIELDS[field]} = ANY(${binder.bind(values)}::text[])`);
   };
@@ -124,6 +129,9 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   anyOf('bizLocation', filter.EQ_bizLocation?.map(canonicalIdentifier));
   anyOf('eventID', filter.EQ_eventID);
   if (filter.EQ_transformationID) conditions.push(`e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
+  if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
+  if (filter.EQ_errorReason) conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
+  if (filter.EQ_correctiveEventID) conditions.push(`(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`);
   if (filter.GE_eventTime) conditions.push(`e.event_time >= ${binder.bind(filter.GE_eventTime)}`);
   if (filter.LT_eventTime) conditions.push(`e.event_time < ${binder.bind(filter.LT_eventTime)}`);
   if (filter.GE_recordTime) conditions.push(`e.created_at >= ${binder.bind(filter.GE_recordTime)}`);
@@ -152,6 +160,7 @@ interface EventRow {
   location: NativeLocation;
   source: NativeLocation | null;
   destination: NativeLocation | null;
+  declaration: EpcisEvent['errorDeclaration'] | null;
 }
 
 export interface EpcisEventPage {
@@ -161,6 +170,11 @@ export interface EpcisEventPage {
   /** The last event's sequence number when there are more. */
   nextSeq?: string;
 }
+
+/** The error declaration captured for an event, if any (at most one: a unique index says so). */
+const DECLARATION = `LEFT JOIN LATERAL (
+         SELECT d.payload -> 'Epcis' -> 'errorDeclaration' AS declaration FROM events d
+          WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS decl ON true`;
 
 const locationJson = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
 
@@ -172,11 +186,12 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
     `SELECT e.id, e.seq, ${CAPTURED} AS captured, e.payload -> 'Epcis' AS epcis, e.payload -> 'EpcisContext' AS context,
             e.type, e.urn, e.event_time, e.event_time_zone, e.created_at,
             e.payload ->> 'BizStep' AS biz_step, e.payload ->> 'Disposition' AS disposition,
-            ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination
+            ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration
        FROM events e
        JOIN locations l ON l.id = e.location_id
        LEFT JOIN locations s ON s.id = e.source_location_id
        LEFT JOIN locations d ON d.id = e.destination_location_id
+       ${DECLARATION}
       WHERE ${where}
       ORDER BY e.seq
       LIMIT ${binder.bind(filter.limit + 1)}`,
@@ -186,11 +201,12 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
   const lines = await linesOf(sequelize, page.filter((r) => !r.captured).map((r) => r.id));
   const namespaces = new Map<string, unknown>();
   const events = page.map((row): EpcisEvent => {
+    const declared = row.declaration ? { errorDeclaration: row.declaration } : {};
     if (row.captured) {
       for (const entry of row.context ?? []) namespaces.set(JSON.stringify(entry), entry);
-      return { ...row.epcis!, recordTime: row.created_at.toISOString() };
+      return { ...row.epcis!, recordTime: row.created_at.toISOString(), ...declared };
     }
-    return nativeEpcisEvent({
+    return { ...nativeEpcisEvent({
       type: row.type,
       urn: row.urn,
       eventTime: row.event_time,
@@ -202,7 +218,7 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
       source: row.source,
       destination: row.destination,
       lines: lines.get(row.id) ?? [],
-    });
+    }), ...declared };
   });
   return { events, namespaces: [...namespaces.values()], ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}) };
 }
@@ -230,7 +246,7 @@ async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<st
 export async function distinctEpcisValues(sequelize: Sequelize, accountId: string, field: EpcisField): Promise<string[]> {
   const rows = await sequelize.query<{ value: string }>(
     `SELECT DISTINCT ${FIELDS[field]} AS value FROM events e JOIN locations l ON l.id = e.location_id
-      WHERE e.account_id = $1 AND ${FIELDS[field]} IS NOT NULL ORDER BY 1`,
+      WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${FIELDS[field]} IS NOT NULL ORDER BY 1`,
     { bind: [accountId], type: QueryTypes.SELECT },
   );
   return rows.map((r) => r.value);

@@ -1,6 +1,7 @@
 /** Master data looked up by the GS1 keys of EPCIS identifiers (POST /epcis/capture). */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
+import type { EventPayload } from '../../domain/events';
 
 type Referenced = ReturnType<typeof referencedIdentifiers>;
 
@@ -11,7 +12,7 @@ type Referenced = ReturnType<typeof referencedIdentifiers>;
  */
 export async function findEpcisEntities(sequelize: Sequelize, account: { id: string; name: string }, refs: Referenced): Promise<EpcisKnownEntities> {
   const select = <T extends object>(sql: string, bind: unknown[]) => sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
-  const [products, glnLocations, otherLocations, self] = await Promise.all([
+  const [products, glnLocations, otherLocations, self, declared] = await Promise.all([
     select<{ gtin: string; external_id: string }>(
       `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id FROM products
         WHERE account_id = $1 AND external_id IS NOT NULL AND lpad(gtin, 14, '0') = ANY($2::text[]) ORDER BY lpad(gtin, 14, '0'), seq`,
@@ -34,11 +35,24 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
       `SELECT external_id, name FROM trade_partners WHERE account_id = $1 AND connection_type = 'SELF' AND external_id IS NOT NULL ORDER BY created_at, external_id LIMIT 1`,
       [account.id],
     ),
+    // A captured event is named by its EPCIS eventID, one of ours by its urn:uuid (as /epcis/events serves it).
+    refs.declared.length
+      ? select<{ row_id: string; event_id: string; payload: EventPayload; declared: boolean }>(
+          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id,
+                  e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' AS payload,
+                  EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
+             FROM events e
+            WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
+              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[])))`,
+          [account.id, refs.declared],
+        )
+      : [],
   ]);
   return {
     products: new Map(products.map((r) => [r.gtin, { externalId: r.external_id }])),
     glnLocations: new Map(glnLocations.map((r) => [r.key, r.external_id])),
     otherLocations: new Map(otherLocations.map((r) => [r.key, r.external_id])),
+    declared: new Map(declared.map((r) => [r.event_id, { rowId: r.row_id, payload: r.payload, declared: r.declared }])),
     self: self.length ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' } : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { parseEventTime, type EventPayload, type EventTypeName, type ProductInstancePayload, type ProductRefPayload, type LocationRefPayload } from '../events';
 import type { TradePartnerPayload } from '../master-data';
+import { reversalOf, type DeclaredEvent } from './declarations';
 import { canonicalIdentifier, locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
 
 export type EpcisAction = 'ADD' | 'OBSERVE' | 'DELETE';
@@ -37,6 +38,7 @@ export interface EpcisEvent {
   outputEPCList?: string[];
   outputQuantityList?: EpcisQuantityElement[];
   bizTransactionList?: { type?: string; bizTransaction: string }[];
+  errorDeclaration?: { declarationTime: string; reason?: string; correctiveEventIDs?: string[] };
   [field: string]: unknown;
 }
 
@@ -63,7 +65,13 @@ export interface EpcisIndex {
  * `EpcisContext` the namespace definitions of the document's @context (for its extensions), and
  * `EpcisIndex` what queries match on.
  */
-export type CapturedEvent = EventPayload & { Epcis: EpcisEvent; EpcisContext: unknown[]; EpcisIndex: EpcisIndex };
+export type CapturedEvent = EventPayload & {
+  Epcis: EpcisEvent;
+  EpcisContext: unknown[];
+  EpcisIndex: EpcisIndex;
+  /** An error declaration's reversal: the row id of the event it declares (domain/epcis/declarations.ts). */
+  EpcisDeclarationOf?: string;
+};
 
 /** A CBV term as a bare word, anything else (a custom URI) as it is. */
 export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
@@ -96,6 +104,8 @@ export interface EpcisKnownEntities {
   otherLocations: ReadonlyMap<string, string>;
   /** The trade partner new locations are created under: the account's own. */
   self: TradePartnerPayload;
+  /** By eventID, the events the document's error declarations name. */
+  declared: ReadonlyMap<string, DeclaredEvent>;
 }
 
 export interface EpcisIssue {
@@ -148,7 +158,8 @@ export function internalTypeOf(event: Pick<EpcisEvent, 'type' | 'action' | 'bizS
 const locationKey = (location: PhysicalLocation): string => (location.extension !== undefined ? `${location.gln}/${location.extension}` : location.gln);
 
 /** The identifiers an EPCIS document names, for one lookup per kind. */
-export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; glns: string[]; otherLocations: string[] } {
+export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; glns: string[]; otherLocations: string[]; declared: string[] } {
+  const declared = events.flatMap((e) => (e.errorDeclaration && e.eventID ? [e.eventID] : []));
   const gtins = new Set<string>();
   const glns = new Set<string>();
   const others = new Set<string>();
@@ -163,7 +174,7 @@ export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; 
     if (location) glns.add(location.gln);
     else others.add(where);
   }
-  return { gtins: [...gtins], glns: [...glns], otherLocations: [...others] };
+  return { gtins: [...gtins], glns: [...glns], otherLocations: [...others], declared };
 }
 
 const locationIdentifierOf = (event: EpcisEvent): string | undefined => event.bizLocation?.id ?? event.readPoint?.id;
@@ -268,6 +279,14 @@ export function translateEpcisEvents(
 
   const translated = events.map((event, index): CapturedEvent => {
     const at = pointerOf(index);
+    if (event.errorDeclaration) {
+      const declared = event.eventID ? known.declared.get(event.eventID) : undefined;
+      if (!event.eventID) issues.push({ index, pointer: `${at}/eventID`, message: 'An error declaration names the event it declares by that event’s eventID.' });
+      else if (!declared) issues.push({ index, pointer: `${at}/eventID`, message: `eventID ${event.eventID}: this account has no such event to declare an error in.` });
+      else if (declared.declared) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${event.eventID} has been declared erroneous already.` });
+      const reversal = declared ? reversalOf(declared.payload, eventIds[index]) : { $type: 'observe' as const, Id: eventIds[index], Location: {}, EventTime: event.eventTime, EventTimeZone: event.eventTimeZoneOffset };
+      return { ...reversal, Epcis: event, EpcisContext: context, EpcisIndex: epcisIndexOf(event), EpcisDeclarationOf: declared?.rowId };
+    }
     const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
     if (!time.ok) issues.push({ index, pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`, message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime') });
 

@@ -123,7 +123,8 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     // Greedy capture: an event already in the account is reported and left out instead of failing the rest.
     const existing = await existingEventIds(sequelize, account.id, captured.map((e) => e.Id));
     captured = captured.filter((event, index) => {
-      if (!existing.has(event.Id)) return true;
+      // An error declaration repeats its event's eventID by design; its own row has an id of its own.
+      if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
       rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: `An event with eventID ${event.Id} was already captured in this account.` });
       return false;
     });
