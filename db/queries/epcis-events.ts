@@ -5,7 +5,7 @@
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { canonicalIdentifier, tradeItemOf } from '../../domain/epcis/identifiers';
-import { NATIVE_MAPPING, nativeEpcisEvent, type NativeLine, type NativeLocation } from '../../domain/epcis/native';
+import { NATIVE_MAPPING, nativeEpcisEvent, nativeIdentifier, type NativeLine, type NativeLocation } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
 import type { EventType, LineRole } from '../../domain/events';
 
@@ -250,4 +250,26 @@ export async function distinctEpcisValues(sequelize: Sequelize, accountId: strin
     { bind: [accountId], type: QueryTypes.SELECT },
   );
   return rows.map((r) => r.value);
+}
+
+/** The EPCs (instance identifiers) the account's events name: captured ones as indexed, ours by their Serial lines. */
+export async function distinctEpcs(sequelize: Sequelize, accountId: string): Promise<string[]> {
+  const [captured, serials] = await Promise.all([
+    sequelize.query<{ value: string }>(
+      `SELECT DISTINCT v.value FROM events e
+         CROSS JOIN LATERAL jsonb_array_elements_text(
+           coalesce(e.payload -> 'EpcisIndex' -> 'epc', '[]') || coalesce(e.payload -> 'EpcisIndex' -> 'parentID', '[]') ||
+           coalesce(e.payload -> 'EpcisIndex' -> 'inputEPC', '[]') || coalesce(e.payload -> 'EpcisIndex' -> 'outputEPC', '[]')) AS v(value)
+        WHERE e.account_id = $1 AND e.payload ? 'Epcis' AND NOT (e.payload ? 'EpcisDeclarationOf')`,
+      { bind: [accountId], type: QueryTypes.SELECT },
+    ),
+    sequelize.query<Pick<NativeLine, 'gtin' | 'productUrn' | 'lotSerial'>>(
+      `SELECT DISTINCT p.gtin, p.urn AS "productUrn", el.lot_serial AS "lotSerial" FROM event_lines el
+         JOIN events e ON e.id = el.event_id JOIN products p ON p.id = el.product_id
+        WHERE el.account_id = $1 AND NOT (e.payload ? 'Epcis') AND p.identifier_type = 'Serial'`,
+      { bind: [accountId], type: QueryTypes.SELECT },
+    ),
+  ]);
+  const all = new Set([...captured.map((r) => r.value), ...serials.map((line) => nativeIdentifier({ ...line, serial: true }))]);
+  return [...all].sort();
 }

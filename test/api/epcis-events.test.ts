@@ -117,10 +117,48 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(token.status).toBe(400);
   });
 
+  it('the top-level resources list what the events name, each with its events', async () => {
+    const { events, ids: gs1 } = kinds;
+    const member = async (path: string) => {
+      const response = await api().get(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(response.body).toMatchObject({ type: 'Collection' });
+      return response.body.member as string[];
+    };
+    expect(await member('/epcis/eventTypes')).toEqual(['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent']);
+    expect(await member('/epcis/bizSteps')).toEqual(['assembling', 'commissioning', 'inspecting', 'packing', 'shipping']);
+    expect(await member('/epcis/dispositions')).toEqual(['active', 'in_progress']);
+    const location = `https://id.gs1.org/414/${gs1.gln}`;
+    expect(await member('/epcis/bizLocations')).toEqual([location]);
+    expect(await member('/epcis/readPoints')).toEqual([location]);
+    const epcs = await member('/epcis/epcs');
+    expect(epcs).toEqual(expect.arrayContaining([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`, 'urn:epc:id:giai:4000001.12345']));
+    expect(await member('/epcis/bizSteps?perPage=2')).toEqual(['assembling', 'commissioning']);
+
+    expect(await member('/epcis/bizSteps/packing')).toEqual(['events']);
+    const missing = await api().get('/epcis/bizSteps/destroying');
+    expect(missing.status).toBe(404);
+    const ids = async (path: string) => {
+      const response = await api().get<QueryDocument>(path);
+      expect(gs1SchemaIssues(response.body)).toEqual([]);
+      return eventsOf(response.body).map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
+    };
+    expect(await ids('/epcis/eventTypes/TransformationEvent/events')).toEqual([events.transformation.eventID]);
+    expect(await ids('/epcis/bizSteps/packing/events')).toEqual([events.aggregation.eventID]);
+    expect(await ids('/epcis/dispositions/active/events')).toEqual([events.commission.eventID]);
+    expect(await ids(`/epcis/bizLocations/${encodeURIComponent(gs1.sgln())}/events`)).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(await ids(`/epcis/readPoints/${encodeURIComponent(location)}/events?eventType=AggregationEvent`)).toEqual([events.aggregation.eventID]);
+    expect(await ids(`/epcis/epcs/${encodeURIComponent(gs1.sgtin('S2'))}/events`)).toEqual([events.commission.eventID, events.aggregation.eventID]);
+  });
+
   it('another account sees none of it', async () => {
     const other = await createAccount('epcis-other');
     const response = await client(other.key).get<QueryDocument>('/epcis/events');
     expect(eventsOf(response.body)).toEqual([]);
+    for (const resource of ['bizSteps', 'bizLocations', 'readPoints', 'dispositions', 'epcs']) {
+      expect((await client(other.key).get(`/epcis/${resource}`)).body.member).toEqual([]);
+    }
+    expect(eventsOf((await client(other.key).get<QueryDocument>('/epcis/bizSteps/packing/events')).body)).toEqual([]);
     const one = await client(other.key).get(`/epcis/events/${encodeURIComponent(kinds.events.commission.eventID)}`);
     expect(one.status).toBe(404);
     expect(one.body.type).toBe('epcisException:NoSuchResourceException');

@@ -8,8 +8,9 @@ import { startBatch } from '../events/batch';
 import { captureErrorBehaviourOf, checkedEvents, setCaptureLimitHeaders, storeCapture } from './capture';
 import { answerEvents, getEvent, postEvent } from './events';
 import { nextPageLink, seqOfToken } from './paging';
+import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
-import { captureListQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
+import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
 
 export const EPCIS_VERSION = '2.0.0';
 export const CBV_VERSION = '2.0.0';
@@ -63,7 +64,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     },
   );
 
-  router.get('/capture', validate(captureListQuery, 'query', queryProblem), async (ctx) => {
+  router.get('/capture', validate(pageQuery, 'query', queryProblem), async (ctx) => {
     const query = inputOf<PageQuery>(ctx);
     const perPage = perPageOf(query);
     const after = seqOfToken(query.nextPageToken);
@@ -89,5 +90,11 @@ export function epcisRouter(): Router<AppState, AppCustom> {
   router.post('/events', jsonBody(), postEvent);
   router.get('/events', validate(eventsQuery, 'query', queryProblem), (ctx) => answerEvents(ctx));
   router.get('/events/:eventID', getEvent);
+
+  for (const resource of TOP_LEVEL_RESOURCES) {
+    router.get(`/${resource.name}`, validate(pageQuery, 'query', queryProblem), listValues(resource));
+    router.get(`/${resource.name}/:${resource.param}`, valueResources(resource));
+    router.get(`/${resource.name}/:${resource.param}/events`, validate(eventsQuery, 'query', queryProblem), valueEvents(resource));
+  }
   return router;
 }

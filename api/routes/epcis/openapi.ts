@@ -1,6 +1,7 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
-import { captureAcceptedResponse, captureJobResponse, captureListQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
+import { TOP_LEVEL_RESOURCES } from './resources';
+import { collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
 
 const DOCUMENT_EXAMPLE = {
   '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
@@ -59,7 +60,7 @@ export const epcisOperations = [
     summary: 'List the account’s capture jobs, oldest first',
     description: `Paged with perPage and nextPageToken; while there are more, the Link header names the next page (rel="next"). ${epcisHeaders}`,
     tags: ['EPCIS'],
-    query: captureListQuery,
+    query: pageQuery,
     responses: {
       200: { description: 'Capture jobs.', schema: { type: 'array', items: captureJobResponse } },
       400: problem('perPage or nextPageToken is not valid.'),
@@ -121,4 +122,42 @@ export const epcisOperations = [
       404: problem('No event with that eventID in this account (epcisException:NoSuchResourceException).'),
     },
   }),
+  ...TOP_LEVEL_RESOURCES.flatMap((resource) => [
+    operation({
+      method: 'get',
+      path: `/epcis/${resource.name}`,
+      summary: `The ${resource.what} the account’s events name`,
+      description: `A Collection of ${resource.what}${resource.name === 'eventTypes' ? ' (the five EPCIS types)' : ', in one spelling (CBV bare words; GS1 keys as Digital Links)'}, paged with perPage and nextPageToken (Link rel="next"). ${epcisHeaders}`,
+      tags: ['EPCIS'],
+      query: pageQuery,
+      responses: {
+        200: { description: 'The collection.', schema: collectionResponse },
+        400: problem('perPage or nextPageToken is not valid.'),
+      },
+    }),
+    operation({
+      method: 'get',
+      path: `/epcis/${resource.name}/{${resource.param}}`,
+      summary: `The sub-resources of one of the ${resource.what}`,
+      description: `A Collection whose member is \`events\`. ${epcisHeaders}`,
+      tags: ['EPCIS'],
+      responses: {
+        200: { description: 'The sub-resources.', schema: collectionResponse },
+        404: problem('None of the account’s events names it (epcisException:NoSuchResourceException).'),
+      },
+    }),
+    operation({
+      method: 'get',
+      path: `/epcis/${resource.name}/{${resource.param}}/events`,
+      summary: `The events of one of the ${resource.what}`,
+      description: `GET /epcis/events with this value as a filter; takes the same query parameters. ${epcisHeaders}`,
+      tags: ['EPCIS'],
+      query: eventsQuery,
+      headers: epcFormatHeader,
+      responses: {
+        200: { description: 'An EPCISQueryDocument.', schema: queryDocumentResponse },
+        400: problem('A query parameter or GS1-EPC-Format is not valid.'),
+      },
+    }),
+  ]),
 ];

@@ -67,7 +67,8 @@ export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 1000;
 export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
 
-export const captureListQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
+/** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
+export const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
 
 const problemList = {
   type: 'array',
@@ -195,4 +196,11 @@ export const eventCreatedResponse = {
   type: 'object',
   required: ['eventID', 'location'],
   properties: { eventID: { type: 'string' }, location: { type: 'string', description: 'The event: the same URL as the Location header.' } },
+} as const;
+
+/** The standard's Collection: the members of a top-level resource, or a value's sub-resources. */
+export const collectionResponse = {
+  type: 'object',
+  required: ['@context', 'type', 'member'],
+  properties: { '@context': { type: 'array' }, type: { const: 'Collection' }, member: { type: 'array', items: { type: 'string' } } },
 } as const;
