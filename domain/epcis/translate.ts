@@ -47,17 +47,17 @@ export interface EpcisEvent {
  * query in Digital Link form finds an event captured with URNs and the other way round.
  */
 export interface EpcisIndex {
-  epc: string[];
-  parentID: string[];
-  inputEPC: string[];
-  outputEPC: string[];
-  epcClass: string[];
-  inputEPCClass: string[];
-  outputEPCClass: string[];
-  readPoint: string | null;
-  bizLocation: string | null;
-  bizStep: string | null;
-  disposition: string | null;
+  epc?: string[];
+  parentID?: string[];
+  inputEPC?: string[];
+  outputEPC?: string[];
+  epcClass?: string[];
+  inputEPCClass?: string[];
+  outputEPCClass?: string[];
+  readPoint?: string;
+  bizLocation?: string;
+  bizStep?: string;
+  disposition?: string;
 }
 
 /**
@@ -67,7 +67,7 @@ export interface EpcisIndex {
  */
 export type CapturedEvent = EventPayload & {
   Epcis: EpcisEvent;
-  EpcisContext: unknown[];
+  EpcisContext?: unknown[];
   EpcisIndex: EpcisIndex;
   /** An error declaration's reversal: the row id of the event it declares (domain/epcis/declarations.ts). */
   EpcisDeclarationOf?: string;
@@ -76,22 +76,24 @@ export type CapturedEvent = EventPayload & {
 /** A CBV term as a bare word, anything else (a custom URI) as it is. */
 export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
 
+/** Only what an event has is indexed: the index is stored with every captured event. */
 export function epcisIndexOf(event: EpcisEvent): EpcisIndex {
-  const ids = (list: string[] | undefined) => (list ?? []).map(canonicalIdentifier);
-  const classes = (list: EpcisQuantityElement[] | undefined) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass));
-  return {
-    epc: [...ids(event.epcList), ...ids(event.childEPCs)],
+  const ids = (...lists: (string[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map(canonicalIdentifier));
+  const classes = (...lists: (EpcisQuantityElement[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass)));
+  const index: Required<EpcisIndex> = {
+    epc: ids(event.epcList, event.childEPCs),
     parentID: event.parentID ? [canonicalIdentifier(event.parentID)] : [],
     inputEPC: ids(event.inputEPCList),
     outputEPC: ids(event.outputEPCList),
-    epcClass: [...classes(event.quantityList), ...classes(event.childQuantityList)],
+    epcClass: classes(event.quantityList, event.childQuantityList),
     inputEPCClass: classes(event.inputQuantityList),
     outputEPCClass: classes(event.outputQuantityList),
-    readPoint: event.readPoint ? canonicalIdentifier(event.readPoint.id) : null,
-    bizLocation: event.bizLocation ? canonicalIdentifier(event.bizLocation.id) : null,
-    bizStep: cbvTerm(event.bizStep),
-    disposition: cbvTerm(event.disposition),
+    readPoint: event.readPoint ? canonicalIdentifier(event.readPoint.id) : '',
+    bizLocation: event.bizLocation ? canonicalIdentifier(event.bizLocation.id) : '',
+    bizStep: cbvTerm(event.bizStep) ?? '',
+    disposition: cbvTerm(event.disposition) ?? '',
   };
+  return Object.fromEntries(Object.entries(index).filter(([, value]) => value.length > 0));
 }
 
 /** What the account already has, by the keys EPCIS identifiers map to. */
@@ -187,7 +189,7 @@ function identifiersOf(event: EpcisEvent): { role: Role; identifier: string; qua
   const epcs = (role: Role, key: string, list: string[] | undefined) =>
     (list ?? []).forEach((identifier, i) => out.push({ role, identifier, quantity: 1, pointer: `/${key}/${i}` }));
   const quantities = (role: Role, key: string, list: EpcisQuantityElement[] | undefined) =>
-    (list ?? []).forEach((q, i) => out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, pointer: `/${key}/${i}/epcClass` }));
+    (list ?? []).forEach((q, i) => out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, pointer: `/${key}/${i}` }));
   epcs('instances', 'epcList', event.epcList);
   quantities('instances', 'quantityList', event.quantityList);
   epcs('children', 'childEPCs', event.childEPCs);
@@ -217,13 +219,18 @@ export interface Translation {
  * API assigns it before the document is stored, so a retried step sees the same one). A GTIN or GLN the
  * account does not have yet is created from what the event carries.
  */
-export function translateEpcisEvents(
-  events: EpcisEvent[],
-  known: EpcisKnownEntities,
-  eventIds: string[],
-  pointerOf: (index: number) => string = (index) => `/epcisBody/eventList/${index}`,
-  context: unknown[] = [],
-): Translation {
+export interface TranslationOptions {
+  /** The eventIDs of events sent without one. */
+  eventIds: string[];
+  /** JSON pointer of each event in the request. */
+  pointerOf: (index: number) => string;
+  /** The namespace definitions of the document's @context. */
+  context: unknown[];
+  /** What a lot or serial number and a quantity may be (the service's request limits). */
+  bounds: { idLength: number; quantity: number };
+}
+
+export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, { eventIds, pointerOf, context, bounds }: TranslationOptions): Translation {
   const issues: EpcisIssue[] = [];
   const newProducts = new Map<string, ProductRefPayload>();
   const newLocations = new Map<string, string>();
@@ -285,7 +292,7 @@ export function translateEpcisEvents(
       else if (!declared) issues.push({ index, pointer: `${at}/eventID`, message: `eventID ${event.eventID}: this account has no such event to declare an error in.` });
       else if (declared.declared) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${event.eventID} has been declared erroneous already.` });
       const reversal = declared ? reversalOf(declared.payload, eventIds[index]) : { $type: 'observe' as const, Id: eventIds[index], Location: {}, EventTime: event.eventTime, EventTimeZone: event.eventTimeZoneOffset };
-      return { ...reversal, Epcis: event, EpcisContext: context, EpcisIndex: epcisIndexOf(event), EpcisDeclarationOf: declared?.rowId };
+      return { ...reversal, Epcis: event, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(event), EpcisDeclarationOf: declared?.rowId };
     }
     const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
     if (!time.ok) issues.push({ index, pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`, message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime') });
@@ -295,11 +302,12 @@ export function translateEpcisEvents(
       const item = tradeItemOf(line.identifier);
       // Only trade items (GTINs) are inventory; an SSCC or a private identifier is kept in Epcis only.
       if (!item) continue;
-      lists[line.role].push({
-        Quantity: line.quantity ?? 0,
-        LotSerial: (item.serial ?? item.lot ?? '').slice(0, 200),
-        Product: productRef(item, line.uom),
-      });
+      const lotSerial = item.serial ?? item.lot ?? '';
+      if (lotSerial.length > bounds.idLength) issues.push({ index, pointer: `${at}${line.pointer}`, message: `A lot or serial number is at most ${bounds.idLength} characters.` });
+      if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity)) {
+        issues.push({ index, pointer: `${at}${line.pointer}/quantity`, message: `A quantity is between 0 and ${bounds.quantity}.` });
+      }
+      lists[line.role].push({ Quantity: line.quantity ?? 0, LotSerial: lotSerial, Product: productRef(item, line.uom) });
     }
 
     const type = internalTypeOf(event);
@@ -320,13 +328,13 @@ export function translateEpcisEvents(
       const parent = event.parentID ? tradeItemOf(event.parentID) : undefined;
       if (parent) {
         payload.Product = productRef(parent, undefined);
-        payload.ParentLotSerial = (parent.serial ?? parent.lot ?? '').slice(0, 200);
+        payload.ParentLotSerial = (parent.serial ?? parent.lot ?? '').slice(0, bounds.idLength);
       }
     } else {
       payload.ProductInstances = [...lists.instances, ...lists.children, ...lists.inputs, ...lists.outputs];
     }
     const original: EpcisEvent = event.eventID ? event : { ...event, eventID: eventIds[index] };
-    return { ...payload, Epcis: original, EpcisContext: context, EpcisIndex: epcisIndexOf(original) };
+    return { ...payload, Epcis: original, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(original) };
   });
 
   return { events: translated, issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations.keys()] } };

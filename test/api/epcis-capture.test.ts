@@ -126,6 +126,10 @@ describe('POST /epcis/capture', () => {
     const february = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ eventTime: '2024-02-31T10:00:00-05:00' })]));
     expect(february.status).toBe(400);
     expect(Object.keys(february.body.errors)).toEqual(['/epcisBody/eventList/0/eventTime']);
+    const lgtin = gs1Ids().lgtin(`L${'x'.repeat(200)}`);
+    const bounds = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }] })]));
+    expect(bounds.status).toBe(400);
+    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1']);
     expect(await counts(account.id)).toEqual(before);
   });
 

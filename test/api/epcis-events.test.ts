@@ -113,6 +113,9 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     const time = await api().get('/epcis/events?GE_eventTime=yesterday');
     expect(time.status).toBe(400);
     expect(Object.keys(time.body.errors)).toEqual(['/GE_eventTime']);
+    const leap = await api().get(`/epcis/events?LT_recordTime=${encodeURIComponent('2016-12-31T23:59:60Z')}`);
+    expect(leap.status).toBe(400);
+    expect(Object.keys(leap.body.errors)).toEqual(['/LT_recordTime']);
     const token = await api().get('/epcis/events?nextPageToken=nonsense');
     expect(token.status).toBe(400);
   });

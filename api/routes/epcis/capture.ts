@@ -113,7 +113,12 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
   });
   const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events));
   // An event without an eventID gets one now, stored with the document: a retried step sees the same one.
-  const translation = translateEpcisEvents(events, known, events.map(() => `urn:uuid:${randomUUID()}`), pointerOf, namespaces);
+  const translation = translateEpcisEvents(events, known, {
+    eventIds: events.map(() => `urn:uuid:${randomUUID()}`),
+    pointerOf,
+    context: namespaces,
+    bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
+  });
   issues.push(...translation.issues);
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document breaks a rule of EPCIS 2.0: nothing was captured.', issues);
 

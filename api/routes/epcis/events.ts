@@ -47,7 +47,14 @@ const split = (value: string | undefined): string[] | undefined => {
   const values = value.split('|').map((v) => v.trim()).filter(Boolean);
   return values.length ? values : undefined;
 };
-const timeOf = (value: string | undefined): Date | undefined => (value === undefined ? undefined : new Date(value));
+/** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
+function timeOf(query: EventsQuery, name: 'GE_eventTime' | 'LT_eventTime' | 'GE_recordTime' | 'LT_recordTime'): Date | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw epcisProblem(400, VALIDATION_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
+  return time;
+}
 
 const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
   ['MATCH_epc', 'epc'],
@@ -71,10 +78,10 @@ export function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<Epc
   return {
     accountId: ctx.state.account.id,
     eventType: split(query.eventType),
-    GE_eventTime: timeOf(query.GE_eventTime),
-    LT_eventTime: timeOf(query.LT_eventTime),
-    GE_recordTime: timeOf(query.GE_recordTime),
-    LT_recordTime: timeOf(query.LT_recordTime),
+    GE_eventTime: timeOf(query, 'GE_eventTime'),
+    LT_eventTime: timeOf(query, 'LT_eventTime'),
+    GE_recordTime: timeOf(query, 'GE_recordTime'),
+    LT_recordTime: timeOf(query, 'LT_recordTime'),
     EQ_action: split(query.EQ_action),
     EQ_bizStep: split(query.EQ_bizStep),
     EQ_disposition: split(query.EQ_disposition),
