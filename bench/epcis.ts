@@ -67,9 +67,14 @@ function batchOf(d: number, run: string) {
   ];
 }
 
+/** How long POST /epcis/capture took to answer 202 (validation, translation, storing the batch): the API's share. */
+const acceptLatencies: number[] = [];
+
 async function capture(apiUrl: string, key: string, document: unknown): Promise<void> {
+  const t0 = performance.now();
   const response = await fetch(`${apiUrl}/epcis/capture`, { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': 'application/ld+json' }, body: JSON.stringify(document) });
   if (response.status !== 202) throw new Error(`capture: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
+  acceptLatencies.push(performance.now() - t0);
   const location = response.headers.get('location')!;
   for (;;) {
     const job = (await (await fetch(`${apiUrl}${location}`, { headers: { 'X-API-KEY': key } })).json()) as { running: boolean; success: boolean; errors: unknown[] };
@@ -131,7 +136,13 @@ async function main(): Promise<void> {
           documentSize: DOCUMENT,
           clients: CLIENTS,
           cpus: os.cpus().length,
-          epcisCapture: figures(events, epcis),
+          epcisCapture: {
+            ...figures(events, epcis),
+            acceptLatencyMs: (() => {
+              const sorted = acceptLatencies.slice(1).sort((a, b) => a - b);
+              return { p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)) };
+            })(),
+          },
           batchEndpoint: figures(events, batch),
           captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),
         },
