@@ -8,12 +8,14 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import gs1Schema from './gs1-epcis-json-schema.json';
 
-const gs1Ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-addFormats(gs1Ajv);
-gs1Ajv.addSchema(gs1Schema);
-
-export const GS1_SCHEMA_ID = gs1Schema.$id;
-const checkDocument = gs1Ajv.getSchema(GS1_SCHEMA_ID)!;
+/** A valid document is confirmed by the first pass, which stops at the first error; only a failing one is walked again for every error. */
+function gs1Validator(allErrors: boolean) {
+  const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
+  addFormats(ajv);
+  return ajv.compile(gs1Schema);
+}
+const isValidDocument = gs1Validator(false);
+const checkDocument = gs1Validator(true);
 
 export interface SchemaIssue {
   /** JSON pointer into the request body ('' is the whole body). */
@@ -39,7 +41,7 @@ function issueOf(error: ErrorObject): SchemaIssue {
  * nothing else is left.
  */
 export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
-  if (checkDocument(body)) return [];
+  if (isValidDocument(body) || checkDocument(body)) return [];
   const errors = checkDocument.errors ?? [];
   const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf', 'not'].includes(e.keyword));
   const seen = new Set<string>();
