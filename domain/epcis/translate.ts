@@ -170,8 +170,7 @@ export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; 
       const item = tradeItemOf(identifier);
       if (item) gtins.add(item.gtin);
     }
-    const where = locationIdentifierOf(event);
-    if (!where) continue;
+    const where = locationIdentifierOf(event) ?? UNKNOWN_LOCATION_ID;
     const location = physicalLocationOf(where);
     if (location) glns.add(location.gln);
     else others.add(where);
@@ -257,12 +256,12 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     return newProducts.get(item.gtin)!;
   };
 
-  const locationRef = (identifier: string | undefined): LocationRefPayload => {
-    if (!identifier) return newLocation(UNKNOWN_LOCATION_ID, 'Unknown location (EPCIS events without readPoint or bizLocation)');
+  const locationRef = (identifier = UNKNOWN_LOCATION_ID): LocationRefPayload => {
     const physical = physicalLocationOf(identifier);
     if (!physical) {
       const existing = known.otherLocations.get(identifier);
-      return existing ? { Id: existing } : newLocation(identifier, identifier.slice(0, 1000));
+      if (existing) return { Id: existing };
+      return newLocation(identifier, identifier === UNKNOWN_LOCATION_ID ? 'Unknown location (EPCIS events without readPoint or bizLocation)' : identifier.slice(0, 1000));
     }
     const existing = known.glnLocations.get(locationKey(physical));
     if (existing) return { Id: existing };

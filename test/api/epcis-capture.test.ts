@@ -158,6 +158,27 @@ describe('POST /epcis/capture', () => {
     expect(rows).toEqual([{ external_event_id: fresh.eventID }]);
   });
 
+  it('takes an EPCISQueryDocument too, and an event with neither readPoint nor bizLocation (recorded at the unknown location)', async () => {
+    const ids = gs1Ids();
+    const lot = lotOf();
+    const nowhere = objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 2 }] });
+    const queryDocument = {
+      '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
+      type: 'EPCISQueryDocument',
+      schemaVersion: '2.0',
+      creationDate: '2024-03-01T15:00:00Z',
+      epcisBody: { queryResults: { queryName: 'SimpleEventQuery', resultsBody: { eventList: [nowhere] } } },
+    };
+    const job = await capture(account.key, queryDocument);
+    expect(job.success).toBe(true);
+    expect(job.createdMasterData?.locations).toEqual(['urn:epcis:location:unknown']);
+    expect(await timelineOf(account.id, dl(ids.gtin), lot, 'urn:epcis:location:unknown')).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '2', balance: '2', available: '2' }]);
+    const again = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }] })]));
+    expect(again.createdMasterData).toEqual({ products: [], locations: [] });
+    const back = await client(account.key).get(`/epcis/events/${encodeURIComponent(nowhere.eventID as string)}`);
+    expect(back.body.epcisBody.queryResults.resultsBody.eventList).toEqual([{ ...nowhere, recordTime: expect.any(String) }]);
+  });
+
   it('an unknown GS1-Capture-Error-Behaviour is a 400', async () => {
     const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent()]), { 'GS1-Capture-Error-Behaviour': 'sometimes' });
     expect(response.status).toBe(400);
