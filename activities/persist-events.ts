@@ -271,7 +271,8 @@ async function insertBatch(
         continue;
       }
       const { accepted, available } = timeline!.consume(time, quantity);
-      if (!accepted) {
+      if (!accepted && event.recorded) timeline!.add(time, -quantity);
+      else if (!accepted) {
         inventoryRejections.inc({ type: event.type.toLowerCase() });
         const locationExternal = locationIdOf(event.location)!;
         errors.push({

@@ -46,6 +46,8 @@ export interface EventPayload {
   ParentLotSerial?: string;
   Product?: ProductRefPayload;
   ChildProductInstances?: ProductInstancePayload[];
+  /** The EPCIS event this one was captured as (POST /epcis/capture), stored and answered as sent. */
+  Epcis?: object;
 }
 
 export type LineRole = 'instance' | 'input' | 'output' | 'parent' | 'child';
@@ -79,6 +81,11 @@ export interface NormalisedEvent {
   referenceDocumentId: string | null;
   documentIds: string[] | null;
   lines: NormalisedLine[];
+  /**
+   * An EPCIS event records what happened: a consuming line beyond the available quantity is stored
+   * (the timeline goes below zero) instead of refusing the batch.
+   */
+  recorded: boolean;
 }
 
 export const capitalise = (type: EventTypeName): EventType => (type.charAt(0).toUpperCase() + type.slice(1)) as EventType;
@@ -197,5 +204,6 @@ export function normaliseEvent(event: EventPayload, index: number): NormalisedEv
     referenceDocumentId: event.ReferenceDocumentId ?? null,
     documentIds: event.DocumentIds && event.DocumentIds.length ? event.DocumentIds : null,
     lines: linesOfEvent(event),
+    recorded: event.Epcis !== undefined,
   };
 }

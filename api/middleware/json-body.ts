@@ -62,6 +62,8 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
     multipart: false,
     urlencoded: false,
     text: false,
+    // Every type the check below lets through is parsed (application/ld+json from EPCIS clients among them).
+    jsonTypes: [...JSON_MEDIA_TYPES, '+json'],
     jsonLimit: LIMITS.jsonBodyBytes,
     jsonStrict: false,
     onError: (error) => {

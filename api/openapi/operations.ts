@@ -2,6 +2,7 @@ import { accountOperations } from '../routes/account/openapi';
 import { batchesOperations } from '../routes/batches/openapi';
 import { docsOperations } from '../routes/docs/openapi';
 import { documentsOperations } from '../routes/documents/openapi';
+import { epcisOperations } from '../routes/epcis/openapi';
 import { eventDetailsOperations } from '../routes/event-details/openapi';
 import { eventsOperations } from '../routes/events/openapi';
 import { healthOperations } from '../routes/health/openapi';
@@ -37,4 +38,5 @@ export const operations: readonly OperationSpec[] = [
   ...inventoryOperations,
   ...eventDetailsOperations,
   ...traceOperations,
+  ...epcisOperations,
 ];

@@ -5,6 +5,7 @@ import { accountRouter } from './account';
 import { batchesRouter } from './batches';
 import { docsRouter } from './docs';
 import { documentsRouter } from './documents';
+import { epcisRouter } from './epcis';
 import { eventDetailsRouter } from './event-details';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
@@ -37,6 +38,7 @@ export function routes(): Router<AppState, AppCustom> {
     inventoryRouter(),
     eventDetailsRouter(),
     traceRouter(),
+    epcisRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

@@ -1,6 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export type BatchMode = 'sync' | 'async' | 'json' | 'retry';
+export type BatchMode = 'sync' | 'async' | 'json' | 'retry' | 'epcis';
 export type BatchStatus = 'Accepted' | 'Running' | 'Completed' | 'Failed';
 
 export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes<Batch>> {

@@ -34,7 +34,7 @@ const time = (description: string) => ({ type: ['string', 'null'], description }
 const summaryProperties = {
   batchId: { type: 'string' },
   account: { type: 'string', description: 'The account the batch belongs to.' },
-  mode: { enum: ['sync', 'async', 'json', 'retry'], description: 'How it was sent: POST /Integration/Events (sync), .../async, POST /Integration/JSON, or a retry.' },
+  mode: { enum: ['sync', 'async', 'json', 'retry', 'epcis'], description: 'How it was sent: POST /Integration/Events (sync), .../async, POST /Integration/JSON, a retry, or an EPCIS capture (POST /epcis/capture or /epcis/events).' },
   status: { enum: STATUSES },
   eventCount: { type: 'integer', minimum: 0 },
   submittedAt: { type: 'string' },

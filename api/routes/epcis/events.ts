@@ -1,0 +1,141 @@
+/**
+ * The event resources of the EPCIS REST binding: POST /epcis/events (one event, captured through the
+ * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
+ * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
+ */
+import { findEpcisEvents, type EpcisEventFilter, type MatchKind } from '../../../db/queries/epcis-events';
+import { withDigitalLinks } from '../../../domain/epcis/identifiers';
+import type { EpcisEvent } from '../../../domain/epcis/translate';
+import { inputOf, type APIContext } from '../../context';
+import { ApiError } from '../../errors';
+import { awaitBatchResult, startBatch } from '../events/batch';
+import { checkedEvent, storeCapture } from './capture';
+import { nextPageLink, seqOfToken } from './paging';
+import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
+import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
+
+export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
+
+function epcFormatOf(ctx: APIContext): EpcFormat {
+  const value = ctx.get('GS1-EPC-Format').trim() || 'No_Preference';
+  if (!(EPC_FORMATS as readonly string[]).includes(value)) {
+    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
+  }
+  return value as EpcFormat;
+}
+
+/** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
+export function queryDocument(ctx: APIContext, events: EpcisEvent[], namespaces: unknown[]) {
+  const format = epcFormatOf(ctx);
+  ctx.set('GS1-EPC-Format', format);
+  return {
+    '@context': [GS1_CONTEXT, ...namespaces],
+    type: 'EPCISQueryDocument',
+    schemaVersion: '2.0',
+    creationDate: new Date().toISOString(),
+    epcisBody: {
+      queryResults: {
+        queryName: 'SimpleEventQuery',
+        resultsBody: { eventList: format === 'Always_GS1_Digital_Link' ? events.map(withDigitalLinks) : events },
+      },
+    },
+  };
+}
+
+const split = (value: string | undefined): string[] | undefined => {
+  if (value === undefined) return undefined;
+  const values = value.split('|').map((v) => v.trim()).filter(Boolean);
+  return values.length ? values : undefined;
+};
+/** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
+function timeOf(query: EventsQuery, name: 'GE_eventTime' | 'LT_eventTime' | 'GE_recordTime' | 'LT_recordTime'): Date | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw epcisProblem(400, VALIDATION_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
+  return time;
+}
+
+const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
+  ['MATCH_epc', 'epc'],
+  ['MATCH_parentID', 'parentID'],
+  ['MATCH_inputEPC', 'inputEPC'],
+  ['MATCH_outputEPC', 'outputEPC'],
+  ['MATCH_anyEPC', 'anyEPC'],
+  ['MATCH_epcClass', 'epcClass'],
+  ['MATCH_inputEPCClass', 'inputEPCClass'],
+  ['MATCH_outputEPCClass', 'outputEPCClass'],
+  ['MATCH_anyEPCClass', 'anyEPCClass'],
+];
+
+/** The query parameters as a filter of the account's events; `fixed` is what a top-level resource adds. */
+export function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
+  const match: Partial<Record<MatchKind, string[]>> = {};
+  for (const [param, kind] of MATCH_PARAMS) {
+    const values = split(query[param]);
+    if (values) match[kind] = values;
+  }
+  return {
+    accountId: ctx.state.account.id,
+    eventType: split(query.eventType),
+    GE_eventTime: timeOf(query, 'GE_eventTime'),
+    LT_eventTime: timeOf(query, 'LT_eventTime'),
+    GE_recordTime: timeOf(query, 'GE_recordTime'),
+    LT_recordTime: timeOf(query, 'LT_recordTime'),
+    EQ_action: split(query.EQ_action),
+    EQ_bizStep: split(query.EQ_bizStep),
+    EQ_disposition: split(query.EQ_disposition),
+    EQ_readPoint: split(query.EQ_readPoint),
+    EQ_bizLocation: split(query.EQ_bizLocation),
+    EQ_eventID: split(query.EQ_eventID),
+    EQ_transformationID: split(query.EQ_transformationID),
+    EXISTS_errorDeclaration: query.EXISTS_errorDeclaration === 'true',
+    EQ_errorReason: split(query.EQ_errorReason),
+    EQ_correctiveEventID: split(query.EQ_correctiveEventID),
+    match,
+    afterSeq: seqOfToken(query.nextPageToken),
+    limit: perPageOf(query),
+    ...fixed,
+  };
+}
+
+/** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
+export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
+  const query = inputOf<EventsQuery>(ctx);
+  const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
+  nextPageLink(ctx, page.nextSeq);
+  ctx.body = queryDocument(ctx, page.events, page.namespaces);
+}
+
+export async function getEvent(ctx: APIContext): Promise<void> {
+  const eventID = ctx.params.eventID;
+  const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });
+  if (!page.events.length) throw epcisProblem(404, NO_SUCH_RESOURCE, `No event ${eventID} in this account.`);
+  ctx.body = queryDocument(ctx, page.events, page.namespaces);
+}
+
+/**
+ * POST /epcis/events: one event, captured like a one-event document (rollback) and answered 201 once
+ * the pipeline stored it; 202 with the capture job when it takes longer than SYNC_WAIT_SECONDS.
+ */
+export async function postEvent(ctx: APIContext): Promise<void> {
+  const batch = await storeCapture(ctx, checkedEvent((ctx.request as { body?: unknown }).body), 'rollback');
+  const eventID = (batch.request as { Events: { Id: string }[] }).Events[0].Id;
+  let outcome;
+  try {
+    outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    const errors = (error.body as { errors?: { field: string | null; message: string }[] }).errors ?? [];
+    throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event could not be captured: nothing was stored.', errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })));
+  }
+  if (!outcome.done) {
+    ctx.status = 202;
+    ctx.set('Location', captureLocation(batch.id));
+    ctx.body = { captureID: batch.id, location: captureLocation(batch.id) };
+    return;
+  }
+  ctx.status = 201;
+  ctx.set('Location', eventLocation(eventID));
+  ctx.body = { eventID, location: eventLocation(eventID) };
+}

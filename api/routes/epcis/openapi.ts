@@ -1,0 +1,163 @@
+import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { operation, type ResponseSpec } from '../../openapi/operation';
+import { TOP_LEVEL_RESOURCES } from './resources';
+import { collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
+
+const DOCUMENT_EXAMPLE = {
+  '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
+  type: 'EPCISDocument',
+  schemaVersion: '2.0',
+  creationDate: '2024-03-01T15:00:00Z',
+  epcisBody: {
+    eventList: [
+      {
+        type: 'ObjectEvent',
+        eventID: 'urn:uuid:6f1c2b4e-0a7d-4e8b-9c3f-1d2e3f4a5b6c',
+        eventTime: '2024-03-01T10:00:00-05:00',
+        eventTimeZoneOffset: '-05:00',
+        action: 'ADD',
+        bizStep: 'commissioning',
+        disposition: 'active',
+        quantityList: [{ epcClass: 'urn:epc:class:lgtin:4012345.012345.LOT-2024-001', quantity: 1200, uom: 'KGM' }],
+        readPoint: { id: 'urn:epc:id:sgln:4012345.00001.0' },
+      },
+    ],
+  },
+};
+
+const problem = (description: string): ResponseSpec => ({ description, contentType: PROBLEM_JSON, schema: ref('Problem') });
+
+const epcisHeaders = 'Every /epcis answer carries GS1-EPCIS-Version and GS1-CBV-Version (2.0.0).';
+
+export const epcisOperations = [
+  operation({
+    method: 'post',
+    path: '/epcis/capture',
+    summary: 'Capture an EPCIS 2.0 document (asynchronous capture job)',
+    description: [
+      'Validates the document against GS1’s EPCIS 2.0 JSON Schema and the rules it cannot state (event times, eventIDs repeated in the document), then answers 202 with `Location: /epcis/capture/{captureID}`.',
+      'The capture job is one processEventBatch workflow (mode `epcis`) of the event pipeline: captured events land in the same events, inventory and ledger as /Integration/Events.',
+      '`GS1-Capture-Error-Behaviour`: `rollback` (default, all or nothing) or `proceed` (events whose eventID the account already has are reported in the job and left out).',
+      '`OPTIONS /epcis/capture` answers 204 with the limits `GS1-EPCIS-Capture-Limit` (events) and `GS1-EPCIS-Capture-File-Size-Limit` (bytes); a larger document is a 413.',
+      'Both `application/ld+json` and `application/json` are taken; another media type is a 415.',
+      epcisHeaders,
+    ].join(' '),
+    tags: ['EPCIS'],
+    headers: {
+      type: 'object',
+      properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: ['rollback', 'proceed'], description: 'rollback (default) or proceed.' } },
+    },
+    requestBody: { schema: epcisDocumentBody, example: DOCUMENT_EXAMPLE },
+    responses: {
+      202: { description: 'The capture job was created; its URL is in the Location header (and in the body).', schema: captureAcceptedResponse },
+      400: problem('The document is not valid EPCIS 2.0 (epcisException:ValidationException, `errors` keyed by JSON pointer); nothing was captured.'),
+      413: problem('More events than GS1-EPCIS-Capture-Limit (epcisException:CaptureLimitExceededException), or a body over GS1-EPCIS-Capture-File-Size-Limit.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/epcis/capture',
+    summary: 'List the account’s capture jobs, oldest first',
+    description: `Paged with perPage and nextPageToken; while there are more, the Link header names the next page (rel="next"). ${epcisHeaders}`,
+    tags: ['EPCIS'],
+    query: pageQuery,
+    responses: {
+      200: { description: 'Capture jobs.', schema: { type: 'array', items: captureJobResponse } },
+      400: problem('perPage or nextPageToken is not valid.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/epcis/capture/{captureID}',
+    summary: 'A capture job',
+    description: `running, success and errors of one capture (the standard’s CaptureJob). ${epcisHeaders}`,
+    tags: ['EPCIS'],
+    responses: {
+      200: { description: 'The capture job.', schema: captureJobResponse },
+      404: problem('No such capture job in this account (epcisException:NoSuchResourceException).'),
+    },
+  }),
+
+  operation({
+    method: 'post',
+    path: '/epcis/events',
+    summary: 'Capture one EPCIS event and wait until it is stored',
+    description: `One EPCIS 2.0 event with its @context, checked like a document’s events and run through the same pipeline (all or nothing). 201 with \`Location: /epcis/events/{eventID}\` once stored; 202 with the capture job when the pipeline takes longer than SYNC_WAIT_SECONDS. ${epcisHeaders}`,
+    tags: ['EPCIS'],
+    requestBody: { schema: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, example: { '@context': DOCUMENT_EXAMPLE['@context'], ...DOCUMENT_EXAMPLE.epcisBody.eventList[0] } },
+    responses: {
+      201: { description: 'The event is stored; its URL is in the Location header (and in the body).', schema: eventCreatedResponse },
+      202: { description: 'Still being captured; the capture job is in the Location header.', schema: captureAcceptedResponse },
+      400: problem('The event is not valid EPCIS 2.0, or breaks a rule (its eventID already captured): nothing was stored.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/epcis/events',
+    summary: 'Query the account’s events (EPCIS 2.0 query parameters)',
+    description: [
+      'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
+      'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400.',
+      'Paged with perPage (default 30, at most 1000) and nextPageToken; while there are more, the Link header names the next page (rel="next").',
+      epcisHeaders,
+    ].join(' '),
+    tags: ['EPCIS'],
+    query: eventsQuery,
+    headers: epcFormatHeader,
+    responses: {
+      200: { description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).', schema: queryDocumentResponse },
+      400: problem('A query parameter or GS1-EPC-Format is not valid.'),
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/epcis/events/{eventID}',
+    summary: 'One event by its eventID',
+    description: `An EPCISQueryDocument with the event, as it was captured (our own events: urn:uuid:<id>, as the EPCIS view of them). ${epcisHeaders}`,
+    tags: ['EPCIS'],
+    headers: epcFormatHeader,
+    responses: {
+      200: { description: 'The event.', schema: queryDocumentResponse },
+      400: problem('GS1-EPC-Format is not valid.'),
+      404: problem('No event with that eventID in this account (epcisException:NoSuchResourceException).'),
+    },
+  }),
+  ...TOP_LEVEL_RESOURCES.flatMap((resource) => [
+    operation({
+      method: 'get',
+      path: `/epcis/${resource.name}`,
+      summary: `The ${resource.what} the account’s events name`,
+      description: `A Collection of ${resource.what}${resource.name === 'eventTypes' ? ' (the five EPCIS types)' : ', in one spelling (CBV bare words; GS1 keys as Digital Links)'}, paged with perPage and nextPageToken (Link rel="next"). ${epcisHeaders}`,
+      tags: ['EPCIS'],
+      query: pageQuery,
+      responses: {
+        200: { description: 'The collection.', schema: collectionResponse },
+        400: problem('perPage or nextPageToken is not valid.'),
+      },
+    }),
+    operation({
+      method: 'get',
+      path: `/epcis/${resource.name}/{${resource.param}}`,
+      summary: `The sub-resources of one of the ${resource.what}`,
+      description: `A Collection whose member is \`events\`. ${epcisHeaders}`,
+      tags: ['EPCIS'],
+      responses: {
+        200: { description: 'The sub-resources.', schema: collectionResponse },
+        404: problem('None of the account’s events names it (epcisException:NoSuchResourceException).'),
+      },
+    }),
+    operation({
+      method: 'get',
+      path: `/epcis/${resource.name}/{${resource.param}}/events`,
+      summary: `The events of one of the ${resource.what}`,
+      description: `GET /epcis/events with this value as a filter; takes the same query parameters. ${epcisHeaders}`,
+      tags: ['EPCIS'],
+      query: eventsQuery,
+      headers: epcFormatHeader,
+      responses: {
+        200: { description: 'An EPCISQueryDocument.', schema: queryDocumentResponse },
+        400: problem('A query parameter or GS1-EPC-Format is not valid.'),
+      },
+    }),
+  ]),
+];

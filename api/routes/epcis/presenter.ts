@@ -1,0 +1,50 @@
+import type { Batch } from '../../../db/models';
+import type { BatchError } from '../../../workflows/contracts';
+import { ApiError } from '../../errors';
+import type { SchemaIssue } from './schema';
+import type { EpcisCaptureRequest } from './capture';
+
+export const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
+export const CAPTURE_LIMIT_EXCEEDED = 'epcisException:CaptureLimitExceededException';
+export const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
+
+/**
+ * An EPCIS exception as problem details: `type` is the standard's exception name, `errors` names each
+ * JSON pointer of the request that is wrong with its messages.
+ */
+export function epcisProblem(status: number, type: string, title: string, issues: SchemaIssue[] = []): ApiError {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) (errors[issue.pointer || '/'] ??= []).push(issue.message);
+  return new ApiError(status, { type, title, status, ...(issues.length ? { detail: issues.map((i) => i.message).join(' '), errors } : {}) }, true, title);
+}
+
+export const captureLocation = (batchId: string): string => `/epcis/capture/${batchId}`;
+export const eventLocation = (eventId: string): string => `/epcis/events/${encodeURIComponent(eventId)}`;
+
+/** A pipeline error as one of a capture job's errors: an RFC 7807 problem naming the event. */
+const jobError = (error: BatchError) => ({
+  type: error.code === 'InternalError' ? 'epcisException:ImplementationException' : VALIDATION_EXCEPTION,
+  title: error.message,
+  status: error.code === 'InternalError' ? 500 : 400,
+  ...(error.eventId ? { eventID: error.eventId } : {}),
+  ...(error.field ? { detail: `${error.code} at ${error.field}` } : { detail: error.code }),
+});
+
+/** GET /epcis/capture/{captureID}: the batch of the capture, as the standard's capture job. */
+export function captureJobBody(batch: Batch) {
+  const request = batch.request as EpcisCaptureRequest;
+  const failed = batch.status === 'Failed';
+  const running = batch.status === 'Accepted' || batch.status === 'Running';
+  const errors = [...request.rejected, ...((batch.errors as BatchError[] | null) ?? [])].map(jobError);
+  return {
+    captureID: batch.id,
+    createdAt: batch.submittedAt.toISOString(),
+    ...(batch.completedAt ? { finishedAt: batch.completedAt.toISOString() } : {}),
+    running,
+    success: !failed && request.rejected.length === 0,
+    captureErrorBehaviour: request.captureErrorBehaviour,
+    errors,
+    // Beyond the standard's fields: what the capture added to the account's master data.
+    createdMasterData: request.created,
+  };
+}

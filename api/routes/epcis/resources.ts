@@ -1,0 +1,56 @@
+/**
+ * The standard's top-level resources: what the account's events name (event types, business steps,
+ * business locations, read points, dispositions, EPCs), each value's sub-resources, and its events.
+ */
+import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../../db/queries/epcis-events';
+import { inputOf, type APIContext } from '../../context';
+import { EPCIS_EVENT_TYPES } from './capture';
+import { GS1_CONTEXT, answerEvents } from './events';
+import { nextPageLink, seqOfToken } from './paging';
+import { NO_SUCH_RESOURCE, epcisProblem } from './presenter';
+import { perPageOf, type PageQuery } from './schema';
+
+export interface TopLevelResource {
+  /** The path segment: /epcis/{name}. */
+  name: 'eventTypes' | 'bizSteps' | 'bizLocations' | 'readPoints' | 'dispositions' | 'epcs';
+  /** The path parameter of one value: /epcis/{name}/{param}. */
+  param: string;
+  what: string;
+  values: (ctx: APIContext) => Promise<string[]>;
+  /** The filter of /epcis/{name}/{value}/events. */
+  filter: (value: string) => Partial<EpcisEventFilter>;
+}
+
+const distinct = (field: Parameters<typeof distinctEpcisValues>[2]) => (ctx: APIContext) => distinctEpcisValues(ctx.deps.sequelize, ctx.state.account.id, field);
+
+export const TOP_LEVEL_RESOURCES: TopLevelResource[] = [
+  { name: 'eventTypes', param: 'eventType', what: 'event types', values: async () => [...EPCIS_EVENT_TYPES], filter: (v) => ({ eventType: [v] }) },
+  { name: 'bizSteps', param: 'bizStep', what: 'business steps', values: distinct('bizStep'), filter: (v) => ({ EQ_bizStep: [v] }) },
+  { name: 'bizLocations', param: 'bizLocation', what: 'business locations', values: distinct('bizLocation'), filter: (v) => ({ EQ_bizLocation: [v] }) },
+  { name: 'readPoints', param: 'readPoint', what: 'read points', values: distinct('readPoint'), filter: (v) => ({ EQ_readPoint: [v] }) },
+  { name: 'dispositions', param: 'disposition', what: 'dispositions', values: distinct('disposition'), filter: (v) => ({ EQ_disposition: [v] }) },
+  { name: 'epcs', param: 'epc', what: 'EPCs', values: (ctx) => distinctEpcs(ctx.deps.sequelize, ctx.state.account.id), filter: (v) => ({ match: { anyEPC: [v] } }) },
+];
+
+const collection = (member: string[]) => ({ '@context': [GS1_CONTEXT], type: 'Collection', member });
+
+/** GET /epcis/{name}: the values the account's events name, paged (the token is an offset). */
+export const listValues = (resource: TopLevelResource) => async (ctx: APIContext) => {
+  const query = inputOf<PageQuery>(ctx);
+  const perPage = perPageOf(query);
+  const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
+  const values = await resource.values(ctx);
+  if (values.length > offset + perPage) nextPageLink(ctx, String(offset + perPage));
+  ctx.body = collection(values.slice(offset, offset + perPage));
+};
+
+/** GET /epcis/{name}/{value}: its sub-resources (only `events`), when the account's events name it. */
+export const valueResources = (resource: TopLevelResource) => async (ctx: APIContext) => {
+  const value = ctx.params[resource.param];
+  const known = resource.name === 'eventTypes' ? EPCIS_EVENT_TYPES.includes(value as never) : (await resource.values(ctx)).includes(value);
+  if (!known) throw epcisProblem(404, NO_SUCH_RESOURCE, `No ${resource.what.replace(/s$/, '')} ${value} among this account's events.`);
+  ctx.body = collection(['events']);
+};
+
+/** GET /epcis/{name}/{value}/events: the events query with the value as its filter. */
+export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext) => answerEvents(ctx, resource.filter(ctx.params[resource.param]));

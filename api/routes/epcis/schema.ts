@@ -1,0 +1,208 @@
+/**
+ * GS1's EPCIS 2.0 JSON Schema (gs1-epcis-json-schema.json, as GS1 publishes it, unchanged) and the
+ * schemas of our answers under /epcis. The GS1 schema is draft-07 and written for its own validator: it
+ * names required properties only some branches define, so it gets an ajv of its own without strict mode
+ * (the service's ajv keeps strict mode for our schemas).
+ */
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import gs1Schema from './gs1-epcis-json-schema.json';
+
+/** A valid document is confirmed by the first pass, which stops at the first error; only a failing one is walked again for every error. */
+function gs1Validator(allErrors: boolean) {
+  const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
+  addFormats(ajv);
+  return ajv.compile(gs1Schema);
+}
+const isValidDocument = gs1Validator(false);
+const checkDocument = gs1Validator(true);
+
+export interface SchemaIssue {
+  /** JSON pointer into the request body ('' is the whole body). */
+  pointer: string;
+  message: string;
+}
+
+function issueOf(error: ErrorObject): SchemaIssue {
+  let pointer = error.instancePath;
+  if (error.keyword === 'required') pointer += `/${String(error.params.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') pointer += `/${String(error.params.additionalProperty)}`;
+  const detail =
+    error.keyword === 'enum' ? `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}` :
+    error.keyword === 'required' ? 'is required' :
+    error.keyword === 'additionalProperties' ? 'is not allowed here' :
+    (error.message ?? 'is invalid');
+  return { pointer, message: `${pointer || '/'} ${detail}.` };
+}
+
+/**
+ * What GS1's schema finds wrong with a document or an event, by JSON pointer. Branch bookkeeping
+ * (`if`, `oneOf`/`anyOf` summaries) only repeats what the inner errors say, so it is left out unless
+ * nothing else is left.
+ */
+export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
+  if (isValidDocument(body) || checkDocument(body)) return [];
+  const errors = checkDocument.errors ?? [];
+  const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf', 'not'].includes(e.keyword));
+  const seen = new Set<string>();
+  const issues: SchemaIssue[] = [];
+  for (const issue of (specific.length ? specific : errors).map(issueOf)) {
+    if (!seen.has(issue.message)) issues.push(issue);
+    seen.add(issue.message);
+  }
+  return issues;
+}
+
+/** perPage and nextPageToken, as every paged /epcis resource takes them. */
+export const pageQueryProperties = {
+  // Query values arrive as strings.
+  perPage: { type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.', example: '30' },
+  nextPageToken: { type: 'string', minLength: 1, maxLength: 100, description: 'The token of the Link rel="next" header of the previous page.' },
+} as const;
+
+export interface PageQuery {
+  perPage?: string;
+  nextPageToken?: string;
+}
+
+export const DEFAULT_PER_PAGE = 30;
+export const MAX_PER_PAGE = 1000;
+export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
+
+/** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
+export const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
+
+const problemList = {
+  type: 'array',
+  items: { type: 'object', required: ['type', 'title'], properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, eventID: { type: 'string' } } },
+} as const;
+
+/** GET /epcis/capture/{captureID}: the standard's CaptureJob, plus the master data the capture created. */
+export const captureJobResponse = {
+  type: 'object',
+  required: ['captureID', 'createdAt', 'running', 'success', 'captureErrorBehaviour', 'errors'],
+  properties: {
+    captureID: { type: 'string', description: 'The capture job, which is the batch that runs it (GET /Integration/Batches/{id} shows it too).' },
+    createdAt: { type: 'string', format: 'date-time' },
+    finishedAt: { type: 'string', format: 'date-time', description: 'Absent while the job runs.' },
+    running: { type: 'boolean' },
+    success: { type: 'boolean', description: 'False when any event was refused (rollback: then none was stored).' },
+    captureErrorBehaviour: { enum: ['rollback', 'proceed'] },
+    errors: { ...problemList, description: 'One problem per refused event.' },
+    createdMasterData: {
+      type: 'object',
+      description: 'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
+      required: ['products', 'locations'],
+      properties: { products: { type: 'array', items: { type: 'string' } }, locations: { type: 'array', items: { type: 'string' } } },
+    },
+  },
+} as const;
+
+/** The capture body as published: GS1's JSON Schema (bundled with the service) is what validates it. */
+export const epcisDocumentBody = {
+  type: 'object',
+  description:
+    'An EPCISDocument (or EPCISQueryDocument) as GS1 EPCIS 2.0 JSON/JSON-LD. The service validates it against GS1’s EPCIS 2.0 JSON Schema; ' +
+    'a failure is a 400 epcisException:ValidationException whose `errors` are keyed by the JSON pointer of each offending value.',
+  required: ['type'],
+  properties: { type: { type: 'string', enum: ['EPCISDocument', 'EPCISQueryDocument'] } },
+} as const;
+
+export const captureAcceptedResponse = {
+  type: 'object',
+  required: ['captureID', 'location'],
+  properties: { captureID: { type: 'string' }, location: { type: 'string', description: 'The capture job: the same URL as the Location header.' } },
+} as const;
+
+const list = (description: string, example?: string) => ({ type: 'string', minLength: 1, maxLength: 10_000, description: `${description} Several values: separated by |.`, ...(example ? { example } : {}) });
+const time = (description: string) => ({ type: 'string', format: 'date-time', description });
+
+/** The query parameters of GET /epcis/events (the standard's names); any other is a 400 naming it. */
+export const eventsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    eventType: list('Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).', 'ObjectEvent'),
+    GE_eventTime: time('Only events with eventTime at or after this.'),
+    LT_eventTime: time('Only events with eventTime before this.'),
+    GE_recordTime: time('Only events recorded at or after this.'),
+    LT_recordTime: time('Only events recorded before this.'),
+    EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
+    EQ_bizStep: list('Only events with one of these business steps (CBV bare words such as shipping, or URIs).', 'shipping'),
+    EQ_disposition: list('Only events with one of these dispositions.', 'in_transit'),
+    EQ_readPoint: list('Only events at one of these read points (SGLN URN or Digital Link: either form matches both).'),
+    EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
+    EQ_eventID: list('Only the events with these eventIDs.'),
+    EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
+    EXISTS_errorDeclaration: { type: 'string', enum: ['true', 'false'], description: 'true: only events declared erroneous (an error declaration was captured for them).' },
+    EQ_errorReason: list('Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).'),
+    EQ_correctiveEventID: list('Only events whose error declaration names one of these corrective events.'),
+    MATCH_epc: list('Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link).'),
+    MATCH_parentID: list('Only events with one of these parentIDs.'),
+    MATCH_inputEPC: list('Only events whose inputEPCList holds one of these EPCs.'),
+    MATCH_outputEPC: list('Only events whose outputEPCList holds one of these EPCs.'),
+    MATCH_anyEPC: list('Only events naming one of these EPCs anywhere (epcList, childEPCs, inputs, outputs, parentID).'),
+    MATCH_epcClass: list('Only events whose quantityList or childQuantityList names one of these classes (LGTIN, GTIN pattern, Digital Link).'),
+    MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
+    MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
+    MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
+    ...pageQueryProperties,
+  },
+} as const;
+
+export type EventsQuery = { [K in keyof (typeof eventsQuery)['properties']]?: string };
+
+/** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */
+export const queryDocumentResponse = {
+  type: 'object',
+  required: ['@context', 'type', 'schemaVersion', 'creationDate', 'epcisBody'],
+  properties: {
+    '@context': { type: 'array' },
+    type: { const: 'EPCISQueryDocument' },
+    schemaVersion: { const: '2.0' },
+    creationDate: { type: 'string', format: 'date-time' },
+    epcisBody: {
+      type: 'object',
+      required: ['queryResults'],
+      properties: {
+        queryResults: {
+          type: 'object',
+          required: ['queryName', 'resultsBody'],
+          properties: {
+            queryName: { type: 'string' },
+            resultsBody: { type: 'object', required: ['eventList'], properties: { eventList: { type: 'array', items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] } } } },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const EPC_FORMATS = ['No_Preference', 'Always_GS1_Digital_Link', 'Always_EPC_URN', 'Never_Translates'] as const;
+export type EpcFormat = (typeof EPC_FORMATS)[number];
+
+export const epcFormatHeader = {
+  type: 'object',
+  properties: {
+    'GS1-EPC-Format': {
+      type: 'string',
+      enum: EPC_FORMATS,
+      description:
+        'Always_GS1_Digital_Link answers EPC URNs as Digital Link URIs. Absent, No_Preference, Never_Translates and Always_EPC_URN answer every identifier as it was captured ' +
+        '(a Digital Link cannot be turned into a URN without the GS1 company prefix length, which it does not carry).',
+    },
+  },
+} as const;
+
+export const eventCreatedResponse = {
+  type: 'object',
+  required: ['eventID', 'location'],
+  properties: { eventID: { type: 'string' }, location: { type: 'string', description: 'The event: the same URL as the Location header.' } },
+} as const;
+
+/** The standard's Collection: the members of a top-level resource, or a value's sub-resources. */
+export const collectionResponse = {
+  type: 'object',
+  required: ['@context', 'type', 'member'],
+  properties: { '@context': { type: 'array' }, type: { const: 'Collection' }, member: { type: 'array', items: { type: 'string' } } },
+} as const;

@@ -1,0 +1,275 @@
+/**
+ * Every event of an account as EPCIS sees it (GET /epcis/events and the top-level resources): events
+ * captured through EPCIS match on the index stored with them (domain/epcis/translate.ts EpcisIndex),
+ * our own events on the EPCIS view of their type, location and lines (domain/epcis/native.ts).
+ */
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { canonicalIdentifier, tradeItemOf } from '../../domain/epcis/identifiers';
+import { NATIVE_MAPPING, nativeEpcisEvent, nativeIdentifier, type NativeLine, type NativeLocation } from '../../domain/epcis/native';
+import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
+import type { EventType, LineRole } from '../../domain/events';
+
+export const MATCH_KINDS = ['epc', 'parentID', 'inputEPC', 'outputEPC', 'anyEPC', 'epcClass', 'inputEPCClass', 'outputEPCClass', 'anyEPCClass'] as const;
+export type MatchKind = (typeof MATCH_KINDS)[number];
+
+export interface EpcisEventFilter {
+  accountId: string;
+  eventType?: string[];
+  GE_eventTime?: Date;
+  LT_eventTime?: Date;
+  GE_recordTime?: Date;
+  LT_recordTime?: Date;
+  EQ_action?: string[];
+  EQ_bizStep?: string[];
+  EQ_disposition?: string[];
+  EQ_readPoint?: string[];
+  EQ_bizLocation?: string[];
+  EQ_eventID?: string[];
+  EQ_transformationID?: string[];
+  /** Only events declared erroneous (EXISTS_errorDeclaration). */
+  EXISTS_errorDeclaration?: boolean;
+  EQ_errorReason?: string[];
+  EQ_correctiveEventID?: string[];
+  match?: Partial<Record<MatchKind, string[]>>;
+  /** Only events after this sequence number (the page cursor). */
+  afterSeq?: string;
+  limit: number;
+}
+
+/** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
+const MATCH_SOURCES: Record<MatchKind, { index: string[]; roles: LineRole[]; serial: boolean | null }> = {
+  epc: { index: ['epc'], roles: ['instance', 'child'], serial: true },
+  parentID: { index: ['parentID'], roles: ['parent'], serial: null },
+  inputEPC: { index: ['inputEPC'], roles: ['input'], serial: true },
+  outputEPC: { index: ['outputEPC'], roles: ['output'], serial: true },
+  anyEPC: { index: ['epc', 'parentID', 'inputEPC', 'outputEPC'], roles: ['instance', 'child', 'input', 'output', 'parent'], serial: true },
+  epcClass: { index: ['epcClass'], roles: ['instance', 'child'], serial: false },
+  inputEPCClass: { index: ['inputEPCClass'], roles: ['input'], serial: false },
+  outputEPCClass: { index: ['outputEPCClass'], roles: ['output'], serial: false },
+  anyEPCClass: { index: ['epcClass', 'inputEPCClass', 'outputEPCClass'], roles: ['instance', 'child', 'input', 'output'], serial: false },
+};
+
+const caseOf = (pick: (m: (typeof NATIVE_MAPPING)[EventType]) => string | null): string =>
+  `CASE e.type ${Object.entries(NATIVE_MAPPING)
+    .map(([type, m]) => `WHEN '${type}' THEN ${pick(m) === null ? 'NULL' : `'${pick(m)}'`}`)
+    .join(' ')} END`;
+
+const CAPTURED = `(e.payload ? 'Epcis')`;
+const NATIVE_LOCATION = `CASE WHEN l.gln ~ '^[0-9]{13}$' THEN 'https://id.gs1.org/414/' || l.gln || CASE WHEN coalesce(l.extension, '') NOT IN ('', '0') THEN '/254/' || l.extension ELSE '' END ELSE l.urn END`;
+/** A URN-based event's own BizStep or Disposition as a CBV bare word, else the mapping's. */
+const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: string) =>
+  `coalesce(regexp_replace(e.payload ->> '${field}', '^urn:epcglobal:cbv:${prefix}:', ''), ${mapped})`;
+
+/** The EPCIS fields every filter reads, for both kinds of event. */
+const FIELDS = {
+  eventType: `CASE WHEN ${CAPTURED} THEN e.payload -> 'Epcis' ->> 'type' ELSE ${caseOf((m) => m.type)} END`,
+  action: `CASE WHEN ${CAPTURED} THEN e.payload -> 'Epcis' ->> 'action' ELSE ${caseOf((m) => m.action)} END`,
+  bizStep: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizStep' ELSE ${nativeTerm('BizStep', 'bizstep', caseOf((m) => m.bizStep))} END`,
+  disposition: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'disposition' ELSE ${nativeTerm('Disposition', 'disp', caseOf((m) => m.disposition))} END`,
+  readPoint: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
+  bizLocation: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
+  eventID: `CASE WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
+} as const;
+
+export type EpcisField = keyof typeof FIELDS;
+
+class Binder {
+  readonly values: unknown[] = [];
+  bind(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** A MATCH_ value our own events are compared on: a GTIN (with serial or lot), or the product URN and lot. */
+function nativeKey(value: string): { gtin: string | null; lot: string | null; urn: string | null } {
+  const item = tradeItemOf(value);
+  if (item) return { gtin: item.gtin, lot: item.serial ?? item.lot ?? null, urn: null };
+  const at = Math.max(value.lastIndexOf('.lot.'), value.lastIndexOf('.serial.'));
+  if (at < 0) return { gtin: null, lot: null, urn: value };
+  const suffix = value.slice(at + 1).replace(/^(lot|serial)\./, '');
+  let lot: string;
+  try {
+    lot = decodeURIComponent(suffix);
+  } catch {
+    lot = suffix;
+  }
+  return { gtin: null, lot, urn: value.slice(0, at) };
+}
+
+function matchCondition(binder: Binder, kind: MatchKind, values: string[]): string {
+  const source = MATCH_SOURCES[kind];
+  const canonical = binder.bind(values.map(canonicalIdentifier));
+  const captured = source.index.map((name) => `(e.payload -> 'EpcisIndex' -> '${name}') ?| ${canonical}::text[]`).join(' OR ');
+  const keys = values.map(nativeKey);
+  const serial = source.serial === null ? '' : ` AND (p.identifier_type = 'Serial') = ${source.serial ? 'true' : 'false'}`;
+  const native = `EXISTS (
+      SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
+        JOIN unnest(${binder.bind(keys.map((k) => k.gtin))}::text[], ${binder.bind(keys.map((k) => k.lot))}::text[], ${binder.bind(keys.map((k) => k.urn))}::text[]) AS k(gtin, lot, urn)
+          ON (k.gtin IS NOT NULL AND lpad(p.gtin, 14, '0') = k.gtin) OR (k.urn IS NOT NULL AND p.urn = k.urn)
+       WHERE el.event_id = e.id AND el.role = ANY(${binder.bind(source.roles)}::text[])${serial}
+         AND (k.lot IS NULL OR el.lot_serial = k.lot))`;
+  return `CASE WHEN ${CAPTURED} THEN (${captured}) ELSE ${native} END`;
+}
+
+/** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
+const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
+
+function whereOf(filter: EpcisEventFilter, binder: Binder): string {
+  // An error declaration's reversal is not an event of its own: it shows as the declared event's errorDeclaration.
+  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`];
+  const anyOf = (field: EpcisField, values: string[] | undefined) => {
+    if (values) conditions.push(`${FIELDS[field]} = ANY(${binder.bind(values)}::text[])`);
+  };
+  anyOf('eventType', filter.eventType);
+  anyOf('action', filter.EQ_action);
+  anyOf('bizStep', filter.EQ_bizStep && terms(filter.EQ_bizStep));
+  anyOf('disposition', filter.EQ_disposition && terms(filter.EQ_disposition));
+  anyOf('readPoint', filter.EQ_readPoint?.map(canonicalIdentifier));
+  anyOf('bizLocation', filter.EQ_bizLocation?.map(canonicalIdentifier));
+  anyOf('eventID', filter.EQ_eventID);
+  if (filter.EQ_transformationID) conditions.push(`e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
+  if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
+  if (filter.EQ_errorReason) conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
+  if (filter.EQ_correctiveEventID) conditions.push(`(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`);
+  if (filter.GE_eventTime) conditions.push(`e.event_time >= ${binder.bind(filter.GE_eventTime)}`);
+  if (filter.LT_eventTime) conditions.push(`e.event_time < ${binder.bind(filter.LT_eventTime)}`);
+  if (filter.GE_recordTime) conditions.push(`e.created_at >= ${binder.bind(filter.GE_recordTime)}`);
+  if (filter.LT_recordTime) conditions.push(`e.created_at < ${binder.bind(filter.LT_recordTime)}`);
+  for (const kind of MATCH_KINDS) {
+    const values = filter.match?.[kind];
+    if (values) conditions.push(matchCondition(binder, kind, values));
+  }
+  if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
+  return conditions.join('\n    AND ');
+}
+
+interface EventRow {
+  id: string;
+  seq: string;
+  captured: boolean;
+  epcis: EpcisEvent | null;
+  context: unknown[] | null;
+  type: EventType;
+  urn: string;
+  event_time: Date;
+  event_time_zone: string;
+  created_at: Date;
+  biz_step: string | null;
+  disposition: string | null;
+  location: NativeLocation;
+  source: NativeLocation | null;
+  destination: NativeLocation | null;
+  declaration: EpcisEvent['errorDeclaration'] | null;
+}
+
+export interface EpcisEventPage {
+  events: EpcisEvent[];
+  /** Namespace definitions the captured events' extensions use (their documents' @context). */
+  namespaces: unknown[];
+  /** The last event's sequence number when there are more. */
+  nextSeq?: string;
+}
+
+/** The error declaration captured for an event, if any (at most one: a unique index says so). */
+const DECLARATION = `LEFT JOIN LATERAL (
+         SELECT d.payload -> 'Epcis' -> 'errorDeclaration' AS declaration FROM events d
+          WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS decl ON true`;
+
+const locationJson = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
+
+/** One page of the account's events matching `filter`, in the order they were recorded. */
+export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
+  const binder = new Binder();
+  const where = whereOf(filter, binder);
+  const rows = await sequelize.query<EventRow>(
+    `SELECT e.id, e.seq, ${CAPTURED} AS captured, e.payload -> 'Epcis' AS epcis, e.payload -> 'EpcisContext' AS context,
+            e.type, e.urn, e.event_time, e.event_time_zone, e.created_at,
+            e.payload ->> 'BizStep' AS biz_step, e.payload ->> 'Disposition' AS disposition,
+            ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration
+       FROM events e
+       JOIN locations l ON l.id = e.location_id
+       LEFT JOIN locations s ON s.id = e.source_location_id
+       LEFT JOIN locations d ON d.id = e.destination_location_id
+       ${DECLARATION}
+      WHERE ${where}
+      ORDER BY e.seq
+      LIMIT ${binder.bind(filter.limit + 1)}`,
+    { bind: binder.values, type: QueryTypes.SELECT },
+  );
+  const page = rows.slice(0, filter.limit);
+  const lines = await linesOf(sequelize, page.filter((r) => !r.captured).map((r) => r.id));
+  const namespaces = new Map<string, unknown>();
+  const events = page.map((row): EpcisEvent => {
+    const declared = row.declaration ? { errorDeclaration: row.declaration } : {};
+    if (row.captured) {
+      for (const entry of row.context ?? []) namespaces.set(JSON.stringify(entry), entry);
+      return { ...row.epcis!, recordTime: row.created_at.toISOString(), ...declared };
+    }
+    return { ...nativeEpcisEvent({
+      type: row.type,
+      urn: row.urn,
+      eventTime: row.event_time,
+      eventTimeZone: row.event_time_zone,
+      recordTime: row.created_at,
+      bizStep: row.biz_step,
+      disposition: row.disposition,
+      location: row.location,
+      source: row.source,
+      destination: row.destination,
+      lines: lines.get(row.id) ?? [],
+    }), ...declared };
+  });
+  return { events, namespaces: [...namespaces.values()], ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}) };
+}
+
+async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<string, NativeLine[]>> {
+  const out = new Map<string, NativeLine[]>();
+  if (!eventIds.length) return out;
+  const rows = await sequelize.query<NativeLine & { event_id: string }>(
+    `SELECT el.event_id, el.role, p.gtin, p.urn AS "productUrn", p.identifier_type = 'Serial' AS serial, p.unit_of_measure AS unit,
+            el.lot_serial AS "lotSerial", el.quantity::text AS quantity
+       FROM event_lines el JOIN products p ON p.id = el.product_id
+      WHERE el.event_id = ANY($1::uuid[])
+      ORDER BY el.event_id, CASE el.role WHEN 'parent' THEN 0 WHEN 'input' THEN 1 ELSE 2 END, el.role, el.position`,
+    { bind: [eventIds], type: QueryTypes.SELECT },
+  );
+  for (const { event_id: id, ...line } of rows) {
+    let list = out.get(id);
+    if (!list) out.set(id, (list = []));
+    list.push(line);
+  }
+  return out;
+}
+
+/** The distinct values of one EPCIS field among the account's events (the top-level resources). */
+export async function distinctEpcisValues(sequelize: Sequelize, accountId: string, field: EpcisField): Promise<string[]> {
+  const rows = await sequelize.query<{ value: string }>(
+    `SELECT DISTINCT ${FIELDS[field]} AS value FROM events e JOIN locations l ON l.id = e.location_id
+      WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${FIELDS[field]} IS NOT NULL ORDER BY 1`,
+    { bind: [accountId], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.value);
+}
+
+/** The EPCs (instance identifiers) the account's events name: captured ones as indexed, ours by their Serial lines. */
+export async function distinctEpcs(sequelize: Sequelize, accountId: string): Promise<string[]> {
+  const [captured, serials] = await Promise.all([
+    sequelize.query<{ value: string }>(
+      `SELECT DISTINCT v.value FROM events e
+         CROSS JOIN LATERAL jsonb_array_elements_text(
+           coalesce(e.payload -> 'EpcisIndex' -> 'epc', '[]') || coalesce(e.payload -> 'EpcisIndex' -> 'parentID', '[]') ||
+           coalesce(e.payload -> 'EpcisIndex' -> 'inputEPC', '[]') || coalesce(e.payload -> 'EpcisIndex' -> 'outputEPC', '[]')) AS v(value)
+        WHERE e.account_id = $1 AND e.payload ? 'Epcis' AND NOT (e.payload ? 'EpcisDeclarationOf')`,
+      { bind: [accountId], type: QueryTypes.SELECT },
+    ),
+    sequelize.query<Pick<NativeLine, 'gtin' | 'productUrn' | 'lotSerial'>>(
+      `SELECT DISTINCT p.gtin, p.urn AS "productUrn", el.lot_serial AS "lotSerial" FROM event_lines el
+         JOIN events e ON e.id = el.event_id JOIN products p ON p.id = el.product_id
+        WHERE el.account_id = $1 AND NOT (e.payload ? 'Epcis') AND p.identifier_type = 'Serial'`,
+      { bind: [accountId], type: QueryTypes.SELECT },
+    ),
+  ]);
+  const all = new Set([...captured.map((r) => r.value), ...serials.map((line) => nativeIdentifier({ ...line, serial: true }))]);
+  return [...all].sort();
+}

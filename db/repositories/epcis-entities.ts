@@ -1,0 +1,67 @@
+/** Master data looked up by the GS1 keys of EPCIS identifiers (POST /epcis/capture). */
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
+import type { EventPayload } from '../../domain/events';
+
+type Referenced = ReturnType<typeof referencedIdentifiers>;
+
+/**
+ * Products by GTIN (stored GTIN-8/12/13 compare as GTIN-14), locations by GLN and extension or, for a
+ * non-GS1 location URI, by an id or URN equal to it; the account's own trade partner for new locations.
+ * Rows without an external id cannot be named by events and are left out.
+ */
+export async function findEpcisEntities(sequelize: Sequelize, account: { id: string; name: string }, refs: Referenced): Promise<EpcisKnownEntities> {
+  const select = <T extends object>(sql: string, bind: unknown[]) => sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  const [products, glnLocations, otherLocations, self, declared] = await Promise.all([
+    select<{ gtin: string; external_id: string }>(
+      `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id FROM products
+        WHERE account_id = $1 AND external_id IS NOT NULL AND lpad(gtin, 14, '0') = ANY($2::text[]) ORDER BY lpad(gtin, 14, '0'), seq`,
+      [account.id, refs.gtins],
+    ),
+    select<{ key: string; external_id: string }>(
+      `SELECT DISTINCT ON (key) key, external_id FROM (
+         SELECT CASE WHEN extension IS NULL OR extension IN ('', '0') THEN gln ELSE gln || '/' || extension END AS key, external_id, seq
+           FROM locations WHERE account_id = $1 AND external_id IS NOT NULL AND gln = ANY($2::text[])) AS l
+        ORDER BY key, seq`,
+      [account.id, refs.glns],
+    ),
+    select<{ key: string; external_id: string }>(
+      `SELECT k AS key, l.external_id FROM unnest($2::text[]) AS k
+         CROSS JOIN LATERAL (SELECT external_id FROM locations WHERE account_id = $1 AND (external_id = k OR urn = k) AND external_id IS NOT NULL
+                              ORDER BY external_id = k DESC, seq LIMIT 1) AS l`,
+      [account.id, refs.otherLocations],
+    ),
+    select<{ external_id: string; name: string }>(
+      `SELECT external_id, name FROM trade_partners WHERE account_id = $1 AND connection_type = 'SELF' AND external_id IS NOT NULL ORDER BY created_at, external_id LIMIT 1`,
+      [account.id],
+    ),
+    // A captured event is named by its EPCIS eventID, one of ours by its urn:uuid (as /epcis/events serves it).
+    refs.declared.length
+      ? select<{ row_id: string; event_id: string; payload: EventPayload; declared: boolean }>(
+          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id,
+                  e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' AS payload,
+                  EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
+             FROM events e
+            WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
+              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[])))`,
+          [account.id, refs.declared],
+        )
+      : [],
+  ]);
+  return {
+    products: new Map(products.map((r) => [r.gtin, { externalId: r.external_id }])),
+    glnLocations: new Map(glnLocations.map((r) => [r.key, r.external_id])),
+    otherLocations: new Map(otherLocations.map((r) => [r.key, r.external_id])),
+    declared: new Map(declared.map((r) => [r.event_id, { rowId: r.row_id, payload: r.payload, declared: r.declared }])),
+    self: self.length ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' } : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
+  };
+}
+
+/** Which of these external event ids the account already has (proceed mode leaves those events out). */
+export async function existingEventIds(sequelize: Sequelize, accountId: string, ids: string[]): Promise<Set<string>> {
+  const rows = await sequelize.query<{ external_event_id: string }>(
+    'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
+    { bind: [accountId, ids], type: QueryTypes.SELECT },
+  );
+  return new Set(rows.map((r) => r.external_event_id));
+}

@@ -1,0 +1,192 @@
+/**
+ * GS1 identifiers as EPCIS events carry them: EPC URNs (`urn:epc:id:sgtin:...`, `urn:epc:class:lgtin:...`)
+ * and GS1 Digital Link URIs (`https://id.gs1.org/01/...`). What the service keys master data by is the
+ * GTIN (products) and the GLN (locations); everything else (SSCCs, GRAIs, private URIs) is kept as sent.
+ * Pure.
+ */
+
+/** A trade item instance or class, by GTIN-14 with its serial or lot when the identifier has one. */
+export interface TradeItem {
+  gtin: string;
+  serial?: string;
+  lot?: string;
+}
+
+export interface PhysicalLocation {
+  gln: string;
+  /** SGLN extension; absent for the GLN itself (extension `0` in an SGLN URN). */
+  extension?: string;
+}
+
+/** GS1 modulo-10 check digit of the digits before it. */
+export function checkDigit(digits: string): string {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    const weight = (digits.length - i) % 2 === 1 ? 3 : 1;
+    sum += Number(digits[i]) * weight;
+  }
+  return String((10 - (sum % 10)) % 10);
+}
+
+const hasValidCheckDigit = (digits: string): boolean => checkDigit(digits.slice(0, -1)) === digits.slice(-1);
+
+const decode = (value: string): string | undefined => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/** `CP.IR` of an SGTIN/LGTIN URN (company prefix and indicator + item reference, 13 digits) as GTIN-14. */
+function gtinOfUrnParts(companyPrefix: string, itemRef: string): string | undefined {
+  if (!/^\d{6,12}$/.test(companyPrefix) || !/^\d+$/.test(itemRef) || companyPrefix.length + itemRef.length !== 13) return undefined;
+  const body = itemRef[0] + companyPrefix + itemRef.slice(1);
+  return body + checkDigit(body);
+}
+
+const URN_SGTIN = /^urn:epc:id:sgtin:(\d+)\.(\d+)\.(.+)$/;
+const URN_LGTIN = /^urn:epc:class:lgtin:(\d+)\.(\d+)\.(.+)$/;
+const URN_GTIN_PATTERN = /^urn:epc:idpat:sgtin:(\d+)\.(\d+)\.\*$/;
+const URN_SGLN = /^urn:epc:id:sgln:(\d+)\.(\d*)\.(.+)$/;
+const URN_SSCC = /^urn:epc:id:sscc:(\d+)\.(\d+)$/;
+
+/**
+ * The GS1 primary keys of a Digital Link URI's path, whatever its host (a brand's own resolver domain
+ * is as valid as id.gs1.org): `{ '01': gtin, '21': serial, ... }`.
+ */
+function digitalLinkKeys(uri: string): Map<string, string> | undefined {
+  if (!/^https?:\/\//i.test(uri)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  const segments = url.pathname.split('/').filter(Boolean);
+  const start = segments.findIndex((s) => s === '01' || s === '414' || s === '00');
+  if (start < 0 || (segments.length - start) % 2 !== 0) return undefined;
+  const keys = new Map<string, string>();
+  for (let i = start; i < segments.length; i += 2) {
+    const value = decode(segments[i + 1]);
+    if (value === undefined) return undefined;
+    keys.set(segments[i], value);
+  }
+  return keys;
+}
+
+/** GTIN-8/12/13 in a Digital Link are padded to 14 digits, as GS1 keys them. */
+const gtin14 = (value: string): string | undefined => (/^\d{8}$|^\d{12,14}$/.test(value) && hasValidCheckDigit(value) ? value.padStart(14, '0') : undefined);
+
+/** The trade item an EPC (epcList, parentID, childEPCs) or an EPC class (quantityList) names, if any. */
+export function tradeItemOf(identifier: string): TradeItem | undefined {
+  let match = URN_SGTIN.exec(identifier);
+  if (match) {
+    const gtin = gtinOfUrnParts(match[1], match[2]);
+    const serial = decode(match[3]);
+    return gtin && serial ? { gtin, serial } : undefined;
+  }
+  match = URN_LGTIN.exec(identifier);
+  if (match) {
+    const gtin = gtinOfUrnParts(match[1], match[2]);
+    const lot = decode(match[3]);
+    return gtin && lot ? { gtin, lot } : undefined;
+  }
+  match = URN_GTIN_PATTERN.exec(identifier);
+  if (match) {
+    const gtin = gtinOfUrnParts(match[1], match[2]);
+    return gtin ? { gtin } : undefined;
+  }
+  const keys = digitalLinkKeys(identifier);
+  const gtin = keys?.get('01') && gtin14(keys.get('01')!);
+  if (!keys || !gtin) return undefined;
+  return { gtin, ...(keys.has('21') ? { serial: keys.get('21')! } : {}), ...(keys.has('10') ? { lot: keys.get('10')! } : {}) };
+}
+
+/** The GLN (and extension) an SGLN URN or a Digital Link `414` URI names, if any. */
+export function physicalLocationOf(identifier: string): PhysicalLocation | undefined {
+  const match = URN_SGLN.exec(identifier);
+  if (match) {
+    const [, companyPrefix, locationRef, extension] = match;
+    if (!/^\d{6,12}$/.test(companyPrefix) || companyPrefix.length + locationRef.length !== 12) return undefined;
+    const body = companyPrefix + locationRef;
+    const ext = decode(extension);
+    if (ext === undefined) return undefined;
+    return { gln: body + checkDigit(body), ...(ext !== '0' ? { extension: ext } : {}) };
+  }
+  const keys = digitalLinkKeys(identifier);
+  const gln = keys?.get('414');
+  if (!keys || !gln || !/^\d{13}$/.test(gln) || !hasValidCheckDigit(gln)) return undefined;
+  return { gln, ...(keys.has('254') ? { extension: keys.get('254')! } : {}) };
+}
+
+const DIGITAL_LINK_HOST = 'https://id.gs1.org';
+const encode = (value: string): string => encodeURIComponent(value);
+
+/** A GTIN (with serial or lot) as a GS1 Digital Link URI on id.gs1.org. */
+export function tradeItemDigitalLink(item: TradeItem): string {
+  const base = `${DIGITAL_LINK_HOST}/01/${item.gtin}`;
+  if (item.serial !== undefined) return `${base}/21/${encode(item.serial)}`;
+  if (item.lot !== undefined) return `${base}/10/${encode(item.lot)}`;
+  return base;
+}
+
+export function locationDigitalLink(location: PhysicalLocation): string {
+  return `${DIGITAL_LINK_HOST}/414/${location.gln}${location.extension !== undefined ? `/254/${encode(location.extension)}` : ''}`;
+}
+
+/**
+ * An EPC URN as its Digital Link equivalent (GS1-EPC-Format: Always_GS1_Digital_Link); anything else
+ * unchanged. The reverse needs the GS1 company prefix length, which a Digital Link does not carry, so a
+ * Digital Link sent as such is always answered as sent.
+ */
+export function toDigitalLink(identifier: string): string {
+  if (!identifier.startsWith('urn:epc:')) return identifier;
+  const sscc = URN_SSCC.exec(identifier);
+  if (sscc) {
+    const [, companyPrefix, serialRef] = sscc;
+    if (companyPrefix.length + serialRef.length !== 17) return identifier;
+    const body = serialRef[0] + companyPrefix + serialRef.slice(1);
+    return `${DIGITAL_LINK_HOST}/00/${body}${checkDigit(body)}`;
+  }
+  if (URN_SGLN.test(identifier)) {
+    const location = physicalLocationOf(identifier);
+    return location ? locationDigitalLink(location) : identifier;
+  }
+  const item = tradeItemOf(identifier);
+  return item ? tradeItemDigitalLink(item) : identifier;
+}
+
+/**
+ * One spelling per identifier, for matching queries against events whatever form either used: a GS1
+ * key (URN or Digital Link on any host) as its Digital Link on id.gs1.org, anything else as it is.
+ */
+export function canonicalIdentifier(identifier: string): string {
+  const item = tradeItemOf(identifier);
+  if (item) return tradeItemDigitalLink(item);
+  const location = physicalLocationOf(identifier);
+  if (location) return locationDigitalLink(location);
+  const keys = digitalLinkKeys(identifier);
+  if (keys?.has('00') && keys.size === 1) return `${DIGITAL_LINK_HOST}/00/${keys.get('00')}`;
+  return toDigitalLink(identifier);
+}
+
+type Json = { [key: string]: unknown };
+
+const ID_LISTS = ['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList'] as const;
+const QUANTITY_LISTS = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList'] as const;
+
+/** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
+export function withDigitalLinks<E extends Json>(event: E): E {
+  const out: Json = { ...event };
+  for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(toDigitalLink);
+  for (const key of QUANTITY_LISTS) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: toDigitalLink(String(q.epcClass)) }));
+  }
+  if (typeof out.parentID === 'string') out.parentID = toDigitalLink(out.parentID);
+  for (const key of ['readPoint', 'bizLocation']) {
+    const where = out[key] as Json | undefined;
+    if (where && typeof where.id === 'string') out[key] = { ...where, id: toDigitalLink(where.id) };
+  }
+  return out as E;
+}

@@ -1,0 +1,340 @@
+/**
+ * EPCIS 2.0 events (already valid against GS1's JSON Schema) as the pipeline's batch-style events, so
+ * a captured event lands in the same events, lines, inventory timeline and ledger as one sent to
+ * /Integration/Events. The EPCIS event itself travels along (`Epcis`) and is stored with the event, so
+ * it is answered exactly as it was sent. Pure: what the account already has is passed in.
+ */
+import { parseEventTime, type EventPayload, type EventTypeName, type ProductInstancePayload, type ProductRefPayload, type LocationRefPayload } from '../events';
+import type { TradePartnerPayload } from '../master-data';
+import { reversalOf, type DeclaredEvent } from './declarations';
+import { canonicalIdentifier, locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
+
+export type EpcisAction = 'ADD' | 'OBSERVE' | 'DELETE';
+
+export interface EpcisQuantityElement {
+  epcClass: string;
+  quantity?: number;
+  uom?: string;
+}
+
+/** The fields of an EPCIS event the mapping reads; every other field is kept as sent in `Epcis`. */
+export interface EpcisEvent {
+  type: string;
+  eventID?: string;
+  eventTime: string;
+  eventTimeZoneOffset: string;
+  action?: EpcisAction;
+  bizStep?: string;
+  disposition?: string;
+  readPoint?: { id: string };
+  bizLocation?: { id: string };
+  epcList?: string[];
+  quantityList?: EpcisQuantityElement[];
+  parentID?: string;
+  childEPCs?: string[];
+  childQuantityList?: EpcisQuantityElement[];
+  inputEPCList?: string[];
+  inputQuantityList?: EpcisQuantityElement[];
+  outputEPCList?: string[];
+  outputQuantityList?: EpcisQuantityElement[];
+  bizTransactionList?: { type?: string; bizTransaction: string }[];
+  errorDeclaration?: { declarationTime: string; reason?: string; correctiveEventIDs?: string[] };
+  [field: string]: unknown;
+}
+
+/**
+ * What queries match a captured event on, in one spelling (canonicalIdentifier, CBV bare words), so a
+ * query in Digital Link form finds an event captured with URNs and the other way round.
+ */
+export interface EpcisIndex {
+  epc?: string[];
+  parentID?: string[];
+  inputEPC?: string[];
+  outputEPC?: string[];
+  epcClass?: string[];
+  inputEPCClass?: string[];
+  outputEPCClass?: string[];
+  readPoint?: string;
+  bizLocation?: string;
+  bizStep?: string;
+  disposition?: string;
+}
+
+/**
+ * A batch-style event that came from EPCIS: the pipeline reads the first part; `Epcis` is the original,
+ * `EpcisContext` the namespace definitions of the document's @context (for its extensions), and
+ * `EpcisIndex` what queries match on.
+ */
+export type CapturedEvent = EventPayload & {
+  Epcis: EpcisEvent;
+  EpcisContext?: unknown[];
+  EpcisIndex: EpcisIndex;
+  /** An error declaration's reversal: the row id of the event it declares (domain/epcis/declarations.ts). */
+  EpcisDeclarationOf?: string;
+};
+
+/** A CBV term as a bare word, anything else (a custom URI) as it is. */
+export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
+
+/** Only what an event has is indexed: the index is stored with every captured event. */
+export function epcisIndexOf(event: EpcisEvent): EpcisIndex {
+  const ids = (...lists: (string[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map(canonicalIdentifier));
+  const classes = (...lists: (EpcisQuantityElement[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass)));
+  const index: Required<EpcisIndex> = {
+    epc: ids(event.epcList, event.childEPCs),
+    parentID: event.parentID ? [canonicalIdentifier(event.parentID)] : [],
+    inputEPC: ids(event.inputEPCList),
+    outputEPC: ids(event.outputEPCList),
+    epcClass: classes(event.quantityList, event.childQuantityList),
+    inputEPCClass: classes(event.inputQuantityList),
+    outputEPCClass: classes(event.outputQuantityList),
+    readPoint: event.readPoint ? canonicalIdentifier(event.readPoint.id) : '',
+    bizLocation: event.bizLocation ? canonicalIdentifier(event.bizLocation.id) : '',
+    bizStep: cbvTerm(event.bizStep) ?? '',
+    disposition: cbvTerm(event.disposition) ?? '',
+  };
+  return Object.fromEntries(Object.entries(index).filter(([, value]) => value.length > 0));
+}
+
+/** What the account already has, by the keys EPCIS identifiers map to. */
+export interface EpcisKnownEntities {
+  /** GTIN-14 → the product's external id and whether it is serialised. */
+  products: ReadonlyMap<string, { externalId: string }>;
+  /** `gln` or `gln/extension` → the location's external id. */
+  glnLocations: ReadonlyMap<string, string>;
+  /** A non-GS1 location URI → the external id of the location with that id or URN. */
+  otherLocations: ReadonlyMap<string, string>;
+  /** The trade partner new locations are created under: the account's own. */
+  self: TradePartnerPayload;
+  /** By eventID, the events the document's error declarations name. */
+  declared: ReadonlyMap<string, DeclaredEvent>;
+}
+
+export interface EpcisIssue {
+  index: number;
+  /** JSON pointer into the captured document. */
+  pointer: string;
+  message: string;
+}
+
+/** Where an event without readPoint and bizLocation is recorded: EPCIS allows both to be absent. */
+export const UNKNOWN_LOCATION_ID = 'urn:epcis:location:unknown';
+
+/** CBV 2.0 lets a bizStep be bare (`shipping`) or a URI; the mapping reads the bare name. */
+export function cbvName(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const match = /^(?:urn:epcglobal:cbv:(?:bizstep|disp):|https:\/\/ref\.gs1\.org\/cbv\/(?:BizStep|Disp)-)([A-Za-z_]+)$/.exec(value);
+  return match ? match[1] : /^[a-z_]+$/.test(value) ? value : undefined;
+}
+
+const RECEIVING = new Set(['receiving', 'arriving', 'accepting']);
+const SHIPPING = new Set(['shipping', 'departing']);
+
+/**
+ * Which of our eight types an EPCIS event is, and so what it does to inventory (README "EPCIS"):
+ * ObjectEvent ADD commissions (receives, with a receiving step), OBSERVE with a shipping step ships and
+ * with a receiving step receives, DELETE decommissions; TransformationEvent transforms; Aggregation and
+ * Association events aggregate (ADD) or disaggregate (DELETE); everything else observes.
+ */
+export function internalTypeOf(event: Pick<EpcisEvent, 'type' | 'action' | 'bizStep'>): EventTypeName {
+  const step = cbvName(event.bizStep);
+  switch (event.type) {
+    case 'ObjectEvent':
+      if (event.action === 'ADD') return step && RECEIVING.has(step) ? 'receive' : 'commission';
+      if (event.action === 'DELETE') return 'decommission';
+      if (step && SHIPPING.has(step)) return 'ship';
+      if (step && RECEIVING.has(step)) return 'receive';
+      return 'observe';
+    case 'TransformationEvent':
+      return 'transform';
+    case 'AggregationEvent':
+    case 'AssociationEvent':
+      if (event.action === 'ADD') return 'aggregation';
+      if (event.action === 'DELETE') return 'disaggregation';
+      return 'observe';
+    default:
+      return 'observe';
+  }
+}
+
+const locationKey = (location: PhysicalLocation): string => (location.extension !== undefined ? `${location.gln}/${location.extension}` : location.gln);
+
+/** The identifiers an EPCIS document names, for one lookup per kind. */
+export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; glns: string[]; otherLocations: string[]; declared: string[] } {
+  const declared = events.flatMap((e) => (e.errorDeclaration && e.eventID ? [e.eventID] : []));
+  const gtins = new Set<string>();
+  const glns = new Set<string>();
+  const others = new Set<string>();
+  for (const event of events) {
+    for (const { identifier } of identifiersOf(event)) {
+      const item = tradeItemOf(identifier);
+      if (item) gtins.add(item.gtin);
+    }
+    const where = locationIdentifierOf(event) ?? UNKNOWN_LOCATION_ID;
+    const location = physicalLocationOf(where);
+    if (location) glns.add(location.gln);
+    else others.add(where);
+  }
+  return { gtins: [...gtins], glns: [...glns], otherLocations: [...others], declared };
+}
+
+const locationIdentifierOf = (event: EpcisEvent): string | undefined => event.bizLocation?.id ?? event.readPoint?.id;
+
+type Role = 'instances' | 'inputs' | 'outputs' | 'children';
+
+/** Every product identifier an event names, with the list it came from and its quantity. */
+function identifiersOf(event: EpcisEvent): { role: Role; identifier: string; quantity?: number; uom?: string; pointer: string }[] {
+  const out: ReturnType<typeof identifiersOf> = [];
+  const epcs = (role: Role, key: string, list: string[] | undefined) =>
+    (list ?? []).forEach((identifier, i) => out.push({ role, identifier, quantity: 1, pointer: `/${key}/${i}` }));
+  const quantities = (role: Role, key: string, list: EpcisQuantityElement[] | undefined) =>
+    (list ?? []).forEach((q, i) => out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, pointer: `/${key}/${i}` }));
+  epcs('instances', 'epcList', event.epcList);
+  quantities('instances', 'quantityList', event.quantityList);
+  epcs('children', 'childEPCs', event.childEPCs);
+  quantities('children', 'childQuantityList', event.childQuantityList);
+  epcs('inputs', 'inputEPCList', event.inputEPCList);
+  quantities('inputs', 'inputQuantityList', event.inputQuantityList);
+  epcs('outputs', 'outputEPCList', event.outputEPCList);
+  quantities('outputs', 'outputQuantityList', event.outputQuantityList);
+  return out;
+}
+
+/** GS1 CBV's `po` / `inv` business transactions are our PurchaseOrder and InvoiceNumber. */
+function bizTransactionOf(event: EpcisEvent, kind: 'po' | 'inv'): string | null {
+  const match = event.bizTransactionList?.find((t) => t.type && (t.type === kind || t.type.endsWith(`:${kind}`) || t.type.endsWith(`BTT-${kind}`)));
+  return match ? match.bizTransaction.slice(0, 200) : null;
+}
+
+export interface Translation {
+  events: CapturedEvent[];
+  issues: EpcisIssue[];
+  /** Products and locations the capture creates, by the identifier that named them (the capture job reports them). */
+  created: { products: string[]; locations: string[] };
+}
+
+/**
+ * Each EPCIS event as a batch-style event. An event without an eventID gets the one in `eventIds` (the
+ * API assigns it before the document is stored, so a retried step sees the same one). A GTIN or GLN the
+ * account does not have yet is created from what the event carries.
+ */
+export interface TranslationOptions {
+  /** The eventIDs of events sent without one. */
+  eventIds: string[];
+  /** JSON pointer of each event in the request. */
+  pointerOf: (index: number) => string;
+  /** The namespace definitions of the document's @context. */
+  context: unknown[];
+  /** What a lot or serial number and a quantity may be (the service's request limits). */
+  bounds: { idLength: number; quantity: number };
+}
+
+export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, { eventIds, pointerOf, context, bounds }: TranslationOptions): Translation {
+  const issues: EpcisIssue[] = [];
+  const newProducts = new Map<string, ProductRefPayload>();
+  const newLocations = new Map<string, string>();
+
+  const productRef = (item: TradeItem, uom: string | undefined): ProductRefPayload => {
+    const existing = known.products.get(item.gtin);
+    if (existing) return { Id: existing.externalId };
+    const id = tradeItemDigitalLink({ gtin: item.gtin });
+    if (!newProducts.has(item.gtin)) {
+      newProducts.set(item.gtin, {
+        Id: id,
+        Urn: id,
+        Details: {
+          Name: `GTIN ${item.gtin}`,
+          SimpleUnitOfMeasurement: uom ?? 'EA',
+          // An EPCIS client says nothing about sharing: the product discloses the least until edited.
+          SharingPolicy: 'Restricted',
+          ProductIdentifierType: item.serial !== undefined ? 'Serial' : 'Lot',
+          GTIN: item.gtin,
+        },
+      });
+    }
+    // Every mention carries the Details: the pipeline creates on the first and finds it after.
+    return newProducts.get(item.gtin)!;
+  };
+
+  const locationRef = (identifier = UNKNOWN_LOCATION_ID): LocationRefPayload => {
+    const physical = physicalLocationOf(identifier);
+    if (!physical) {
+      const existing = known.otherLocations.get(identifier);
+      if (existing) return { Id: existing };
+      return newLocation(identifier, identifier === UNKNOWN_LOCATION_ID ? 'Unknown location (EPCIS events without readPoint or bizLocation)' : identifier.slice(0, 1000));
+    }
+    const existing = known.glnLocations.get(locationKey(physical));
+    if (existing) return { Id: existing };
+    const id = locationDigitalLink(physical);
+    return newLocation(id, `GLN ${physical.gln}${physical.extension !== undefined ? ` ext ${physical.extension}` : ''}`, physical);
+  };
+
+  const newLocation = (id: string, name: string, physical?: PhysicalLocation): LocationRefPayload => {
+    newLocations.set(id, id);
+    return {
+      Id: id,
+      Urn: id,
+      Details: {
+        Name: name,
+        TradePartner: known.self,
+        ...(physical ? { Gln: physical.gln } : {}),
+        ...(physical?.extension !== undefined ? { Extension: physical.extension } : {}),
+      },
+    };
+  };
+
+  const translated = events.map((event, index): CapturedEvent => {
+    const at = pointerOf(index);
+    if (event.errorDeclaration) {
+      const declared = event.eventID ? known.declared.get(event.eventID) : undefined;
+      if (!event.eventID) issues.push({ index, pointer: `${at}/eventID`, message: 'An error declaration names the event it declares by that event’s eventID.' });
+      else if (!declared) issues.push({ index, pointer: `${at}/eventID`, message: `eventID ${event.eventID}: this account has no such event to declare an error in.` });
+      else if (declared.declared) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${event.eventID} has been declared erroneous already.` });
+      const reversal = declared ? reversalOf(declared.payload, eventIds[index]) : { $type: 'observe' as const, Id: eventIds[index], Location: {}, EventTime: event.eventTime, EventTimeZone: event.eventTimeZoneOffset };
+      return { ...reversal, Epcis: event, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(event), EpcisDeclarationOf: declared?.rowId };
+    }
+    const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
+    if (!time.ok) issues.push({ index, pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`, message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime') });
+
+    const lists: Record<Role, ProductInstancePayload[]> = { instances: [], inputs: [], outputs: [], children: [] };
+    for (const line of identifiersOf(event)) {
+      const item = tradeItemOf(line.identifier);
+      // Only trade items (GTINs) are inventory; an SSCC or a private identifier is kept in Epcis only.
+      if (!item) continue;
+      const lotSerial = item.serial ?? item.lot ?? '';
+      if (lotSerial.length > bounds.idLength) issues.push({ index, pointer: `${at}${line.pointer}`, message: `A lot or serial number is at most ${bounds.idLength} characters.` });
+      if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity)) {
+        issues.push({ index, pointer: `${at}${line.pointer}/quantity`, message: `A quantity is between 0 and ${bounds.quantity}.` });
+      }
+      lists[line.role].push({ Quantity: line.quantity ?? 0, LotSerial: lotSerial, Product: productRef(item, line.uom) });
+    }
+
+    const type = internalTypeOf(event);
+    const payload: EventPayload = {
+      $type: type,
+      Id: event.eventID ?? eventIds[index],
+      Location: locationRef(locationIdentifierOf(event)),
+      EventTime: event.eventTime,
+      EventTimeZone: event.eventTimeZoneOffset,
+      PurchaseOrder: bizTransactionOf(event, 'po'),
+      InvoiceNumber: bizTransactionOf(event, 'inv'),
+    };
+    if (type === 'transform') {
+      payload.InputProducts = lists.inputs;
+      payload.OutputProducts = lists.outputs;
+    } else if (type === 'aggregation' || type === 'disaggregation') {
+      payload.ChildProductInstances = [...lists.children, ...lists.instances];
+      const parent = event.parentID ? tradeItemOf(event.parentID) : undefined;
+      if (parent) {
+        payload.Product = productRef(parent, undefined);
+        payload.ParentLotSerial = (parent.serial ?? parent.lot ?? '').slice(0, bounds.idLength);
+      }
+    } else {
+      payload.ProductInstances = [...lists.instances, ...lists.children, ...lists.inputs, ...lists.outputs];
+    }
+    const original: EpcisEvent = event.eventID ? event : { ...event, eventID: eventIds[index] };
+    return { ...payload, Epcis: original, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(original) };
+  });
+
+  return { events: translated, issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations.keys()] } };
+}

@@ -1,0 +1,232 @@
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { capture, epcisDocument, eventIdOf, finishedJob, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { sql } from '../helpers/db';
+import { apiUrl, client, request } from '../helpers/http';
+import { timelineOf } from '../helpers/inventory';
+
+/** Rows of the account in every table a capture may write: a refused capture must leave them all unchanged. */
+async function counts(accountId: string) {
+  const { rows } = await sql().query<Record<string, string>>(
+    `SELECT (SELECT count(*) FROM events WHERE account_id = $1) AS events,
+            (SELECT count(*) FROM batches WHERE account_id = $1) AS batches,
+            (SELECT count(*) FROM products WHERE account_id = $1) AS products,
+            (SELECT count(*) FROM locations WHERE account_id = $1) AS locations,
+            (SELECT count(*) FROM inventory_records WHERE account_id = $1) AS inventory_records,
+            (SELECT count(*) FROM ledger_entries WHERE account_id = $1) AS ledger_entries`,
+    [accountId],
+  );
+  return rows[0];
+}
+
+const dl = (gtin: string) => `https://id.gs1.org/01/${gtin}`;
+const dlLocation = (gln: string) => `https://id.gs1.org/414/${gln}`;
+
+describe('POST /epcis/capture', () => {
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    account = await createAccount('epcis');
+  });
+
+  it('a commissioning and a shipping document runs as one epcis batch and lands in inventory and the ledger', async () => {
+    const ids = gs1Ids();
+    const lot = lotOf();
+    const commission = objectEvent({ action: 'ADD', bizStep: 'commissioning', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100, uom: 'KGM' }], bizLocation: ids.sgln() });
+    const ship = objectEvent({
+      action: 'OBSERVE',
+      bizStep: 'https://ref.gs1.org/cbv/BizStep-shipping',
+      eventTime: '2024-03-02T10:00:00-05:00',
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 30, uom: 'KGM' }],
+      readPoint: ids.sgln(),
+    });
+    const accepted = await client(account.key).post('/epcis/capture', epcisDocument([commission, ship]), { 'Content-Type': 'application/ld+json' });
+    expect(accepted.status).toBe(202);
+    const location = accepted.headers.get('location')!;
+    expect(location).toMatch(/^\/epcis\/capture\/[0-9a-f-]{36}$/);
+    expect(accepted.body).toEqual({ captureID: location.split('/').pop(), location });
+    expect(accepted.headers.get('gs1-epcis-version')).toBe('2.0.0');
+
+    const job = await finishedJob(account.key, location);
+    expect(job).toMatchObject({ captureID: location.split('/').pop(), running: false, success: true, captureErrorBehaviour: 'rollback', errors: [] });
+    expect(job.createdMasterData).toEqual({ products: [dl(ids.gtin)], locations: [dlLocation(ids.gln)] });
+
+    // The capture job is a batch of the pipeline, run by processEventBatch like any other.
+    const { rows: batches } = await sql().query('SELECT mode, status, workflow_id FROM batches WHERE id = $1', [job.captureID]);
+    expect(batches).toEqual([{ mode: 'epcis', status: 'Completed', workflow_id: `batch-${job.captureID}` }]);
+    const { rows: products } = await sql().query('SELECT gtin, identifier_type FROM products WHERE account_id = $1 AND external_id = $2', [account.id, dl(ids.gtin)]);
+    expect(products).toEqual([{ gtin: ids.gtin, identifier_type: 'Lot' }]);
+    const { rows: locations } = await sql().query('SELECT gln FROM locations WHERE account_id = $1 AND external_id = $2', [account.id, dlLocation(ids.gln)]);
+    expect(locations).toEqual([{ gln: ids.gln }]);
+    expect(await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).toEqual([
+      { eventTime: '2024-03-01T15:00:00Z', delta: '100', balance: '100', available: '70' },
+      { eventTime: '2024-03-02T15:00:00Z', delta: '-30', balance: '70', available: '70' },
+    ]);
+    const { rows: events } = await sql().query('SELECT type, external_event_id FROM events WHERE batch_id = $1 ORDER BY seq', [job.captureID]);
+    expect(events).toEqual([
+      { type: 'Commission', external_event_id: commission.eventID },
+      { type: 'Ship', external_event_id: ship.eventID },
+    ]);
+    const { rows: ledger } = await sql().query('SELECT count(*)::int AS n FROM ledger_entries l JOIN events e ON e.id = l.event_id WHERE e.batch_id = $1', [job.captureID]);
+    expect(ledger).toEqual([{ n: 1 }]);
+  });
+
+  it('reuses the product with that GTIN and the location with that GLN the account already has', async () => {
+    const ids = gs1Ids();
+    const api = client(account.key);
+    const product = await api.post('/Integration/Products', {
+      Products: [{ Id: 'COD-1', Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot', Gtin: ids.gtin } }],
+    });
+    expect(product.status).toBe(200);
+    const created = await api.post('/Integration/Locations', {
+      Locations: [{ Id: 'PLANT-1', Details: { Name: 'Plant', Gln: ids.gln, TradePartner: { Id: 'ME', Name: 'Me', ConnectionType: 'SELF' }, Address: { City: 'Boston', Country: 'US', AddressLine1: '1 Pier' } } }],
+    });
+    expect(created.status).toBe(200);
+    const lot = lotOf();
+    const job = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 5 }], bizLocation: `https://id.gs1.org/414/${ids.gln}` })]));
+    expect(job).toMatchObject({ success: true, createdMasterData: { products: [], locations: [] } });
+    expect(await timelineOf(account.id, 'COD-1', lot, 'PLANT-1')).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '5', balance: '5', available: '5' }]);
+  });
+
+  it('a shipment of more than the timeline holds is recorded: the lot goes below zero from then on', async () => {
+    const ids = gs1Ids();
+    const lot = lotOf();
+    const job = await capture(
+      account.key,
+      epcisDocument([objectEvent({ action: 'OBSERVE', bizStep: 'shipping', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 40 }], readPoint: ids.sgln() })]),
+    );
+    expect(job.success).toBe(true);
+    expect(await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '-40', balance: '-40', available: '-40' }]);
+    const inventory = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(dl(ids.gtin))}`);
+    expect(inventory.body.products[0].lots[0].inventory).toEqual([expect.objectContaining({ quantityAvailable: -40 })]);
+
+    // The missing commission, captured later but dated earlier, lifts every later record.
+    await capture(account.key, epcisDocument([objectEvent({ eventTime: '2024-02-01T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100 }], readPoint: ids.sgln() })]));
+    expect((await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).map((r) => r.available)).toEqual(['60', '60']);
+  });
+
+  it('a document that breaks the GS1 schema is a 400 ValidationException naming the JSON pointer, and stores nothing', async () => {
+    const before = await counts(account.id);
+    const bad = objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: 1 }] }) as Record<string, unknown>;
+    bad.action = 'SOMETIMES';
+    delete bad.eventTime;
+    const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent(), bad]));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body.type).toBe('epcisException:ValidationException');
+    expect(Object.keys(response.body.errors)).toEqual(expect.arrayContaining(['/epcisBody/eventList/1/action', '/epcisBody/eventList/1/eventTime']));
+    expect(await counts(account.id)).toEqual(before);
+  });
+
+  it('rules the schema cannot state are 400s too: an eventID twice in the document, a date that does not exist', async () => {
+    const before = await counts(account.id);
+    const id = eventIdOf();
+    const twice = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ eventID: id }), objectEvent({ eventID: id })]));
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toEqual({ '/epcisBody/eventList/1/eventID': [expect.stringContaining(id)] });
+    const february = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ eventTime: '2024-02-31T10:00:00-05:00' })]));
+    expect(february.status).toBe(400);
+    expect(Object.keys(february.body.errors)).toEqual(['/epcisBody/eventList/0/eventTime']);
+    const lgtin = gs1Ids().lgtin(`L${'x'.repeat(200)}`);
+    const bounds = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }] })]));
+    expect(bounds.status).toBe(400);
+    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1']);
+    expect(await counts(account.id)).toEqual(before);
+  });
+
+  it('rollback (the default): one event already captured fails the job and stores none of the document', async () => {
+    const ids = gs1Ids();
+    const first = objectEvent({ quantityList: [{ epcClass: ids.lgtin('A'), quantity: 1 }], readPoint: ids.sgln() });
+    expect((await capture(account.key, epcisDocument([first]))).success).toBe(true);
+    const before = await counts(account.id);
+    const fresh = objectEvent({ quantityList: [{ epcClass: ids.lgtin('B'), quantity: 1 }], readPoint: ids.sgln() });
+    const job = await capture(account.key, epcisDocument([fresh, first]));
+    expect(job).toMatchObject({ running: false, success: false, captureErrorBehaviour: 'rollback' });
+    expect(job.errors).toEqual([expect.objectContaining({ type: 'epcisException:ValidationException', eventID: first.eventID })]);
+    const after = await counts(account.id);
+    expect({ ...after, batches: before.batches }).toEqual(before);
+  });
+
+  it('proceed: the events that can be captured are, the others are listed in the job', async () => {
+    const ids = gs1Ids();
+    const first = objectEvent({ quantityList: [{ epcClass: ids.lgtin('A'), quantity: 1 }], readPoint: ids.sgln() });
+    await capture(account.key, epcisDocument([first]));
+    const fresh = objectEvent({ quantityList: [{ epcClass: ids.lgtin('B'), quantity: 1 }], readPoint: ids.sgln() });
+    const job = await capture(account.key, epcisDocument([first, fresh]), { 'GS1-Capture-Error-Behaviour': 'proceed' });
+    expect(job).toMatchObject({ running: false, success: false, captureErrorBehaviour: 'proceed' });
+    expect(job.errors).toEqual([expect.objectContaining({ eventID: first.eventID })]);
+    const { rows } = await sql().query('SELECT external_event_id FROM events WHERE batch_id = $1', [job.captureID]);
+    expect(rows).toEqual([{ external_event_id: fresh.eventID }]);
+  });
+
+  it('takes an EPCISQueryDocument too, and an event with neither readPoint nor bizLocation (recorded at the unknown location)', async () => {
+    const ids = gs1Ids();
+    const lot = lotOf();
+    const nowhere = objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 2 }] });
+    const queryDocument = {
+      '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
+      type: 'EPCISQueryDocument',
+      schemaVersion: '2.0',
+      creationDate: '2024-03-01T15:00:00Z',
+      epcisBody: { queryResults: { queryName: 'SimpleEventQuery', resultsBody: { eventList: [nowhere] } } },
+    };
+    const job = await capture(account.key, queryDocument);
+    expect(job.success).toBe(true);
+    expect(job.createdMasterData?.locations).toEqual(['urn:epcis:location:unknown']);
+    expect(await timelineOf(account.id, dl(ids.gtin), lot, 'urn:epcis:location:unknown')).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '2', balance: '2', available: '2' }]);
+    const again = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }] })]));
+    expect(again.createdMasterData).toEqual({ products: [], locations: [] });
+    const back = await client(account.key).get(`/epcis/events/${encodeURIComponent(nowhere.eventID as string)}`);
+    expect(back.body.epcisBody.queryResults.resultsBody.eventList).toEqual([{ ...nowhere, recordTime: expect.any(String) }]);
+  });
+
+  it('an unknown GS1-Capture-Error-Behaviour is a 400', async () => {
+    const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent()]), { 'GS1-Capture-Error-Behaviour': 'sometimes' });
+    expect(response.status).toBe(400);
+    expect(response.body.type).toBe('epcisException:ValidationException');
+  });
+
+  it('another media type is a 415', async () => {
+    const response = await request('POST', '/epcis/capture', { key: account.key, body: 'hello', headers: { 'Content-Type': 'text/plain' } });
+    expect(response.status).toBe(415);
+  });
+
+  it('OPTIONS advertises the limits, and a document over the event limit is a 413 with them', async () => {
+    const options = await fetch(`${apiUrl()}/epcis/capture`, { method: 'OPTIONS', headers: { 'X-API-KEY': account.key } });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('gs1-epcis-capture-limit')).toBe('1000');
+    expect(options.headers.get('gs1-epcis-capture-file-size-limit')).toBe(String(25 * 1024 * 1024));
+    expect(options.headers.get('gs1-capture-error-behaviour')).toBe('rollback, proceed');
+    const before = await counts(account.id);
+    const events = Array.from({ length: 1001 }, () => objectEvent());
+    const response = await client(account.key).post('/epcis/capture', epcisDocument(events));
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('epcisException:CaptureLimitExceededException');
+    expect(response.headers.get('gs1-epcis-capture-limit')).toBe('1000');
+    expect(await counts(account.id)).toEqual(before);
+  });
+
+  it('lists the account’s capture jobs in pages with a Link to the next; another account sees none of them', async () => {
+    const api = client(account.key);
+    const first = await api.get('/epcis/capture?perPage=2');
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(2);
+    const link = first.headers.get('link')!;
+    expect(link).toMatch(/^<\/epcis\/capture\?perPage=2&nextPageToken=[^>]+>; rel="next"$/);
+    const second = await api.get(link.slice(1, link.indexOf('>')));
+    expect(second.status).toBe(200);
+    expect(second.body[0].captureID).not.toBe(first.body[1].captureID);
+
+    const other = await createAccount('epcis-other');
+    const theirs = await client(other.key).get('/epcis/capture');
+    expect(theirs.body).toEqual([]);
+    const job = await client(other.key).get(`/epcis/capture/${first.body[0].captureID}`);
+    expect(job.status).toBe(404);
+    expect(job.body.type).toBe('epcisException:NoSuchResourceException');
+  });
+
+  it('needs the API key like every /Integration route', async () => {
+    const response = await request('GET', '/epcis/capture', {});
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveProperty('X-API-KEY');
+  });
+});

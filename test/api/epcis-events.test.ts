@@ -1,0 +1,204 @@
+import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { EPCIS_CONTEXT, EXAMPLE_NAMESPACE, capture, epcisDocument, eventIdOf, everyKindDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { sql } from '../helpers/db';
+import { client } from '../helpers/http';
+
+type Event = Record<string, unknown> & { eventID?: string };
+interface QueryDocument {
+  '@context': unknown[];
+  type: string;
+  epcisBody: { queryResults: { queryName: string; resultsBody: { eventList: Event[] } } };
+}
+
+const eventsOf = (body: QueryDocument): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
+const asStored = (event: Event) => ({ ...event, recordTime: expect.stringMatching(/Z$/) });
+
+describe('EPCIS events: captured documents come back by id and by query', () => {
+  let account: TestAccount;
+  let kinds: ReturnType<typeof everyKindDocument>;
+  const api = () => client(account.key);
+  const query = async (params: string) => {
+    const response = await api().get<QueryDocument>(`/epcis/events?${params}`);
+    expect(response.status).toBe(200);
+    expect(gs1SchemaIssues(response.body)).toEqual([]);
+    return eventsOf(response.body);
+  };
+
+  beforeAll(async () => {
+    account = await createAccount('epcis-events');
+    kinds = everyKindDocument();
+    const job = await capture(account.key, kinds.document);
+    expect(job).toMatchObject({ success: true, errors: [] });
+  });
+
+  it('every event type with every optional field comes back by its eventID exactly as sent, in an EPCISQueryDocument valid against GS1’s schema', async () => {
+    for (const [name, event] of Object.entries(kinds.events) as [string, Event][]) {
+      if (!event.eventID) continue;
+      const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(event.eventID)}`);
+      expect({ name, status: response.status }).toEqual({ name, status: 200 });
+      expect(gs1SchemaIssues(response.body)).toEqual([]);
+      expect(response.body.type).toBe('EPCISQueryDocument');
+      expect(eventsOf(response.body)).toEqual([asStored(event)]);
+    }
+    const commission = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(kinds.events.commission.eventID)}`);
+    // The extension's namespace comes with it.
+    expect(commission.body['@context']).toEqual([...EPCIS_CONTEXT, EXAMPLE_NAMESPACE]);
+  });
+
+  it('an event sent without an eventID gets one and is found by it', async () => {
+    const [sensor] = await query('EQ_bizStep=inspecting');
+    expect(sensor).toEqual(asStored({ ...kinds.events.sensor, eventID: expect.stringMatching(/^urn:uuid:/) }));
+    const again = await query(`EQ_eventID=${encodeURIComponent(sensor.eventID!)}`);
+    expect(again).toEqual([sensor]);
+  });
+
+  it('filters by type, action, bizStep, disposition, locations and times', async () => {
+    const ids = (events: Event[]) => events.map((e) => e.eventID);
+    const { events, where, ids: gs1 } = kinds;
+    expect(ids(await query('eventType=AggregationEvent|AssociationEvent'))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(ids(await query('eventType=ObjectEvent&EQ_action=ADD'))).toEqual([events.commission.eventID]);
+    expect(ids(await query('EQ_bizStep=packing|assembling'))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(ids(await query('EQ_disposition=in_progress'))).toEqual([events.aggregation.eventID]);
+    // The business location in either form: captured as an SGLN URN, asked for as a Digital Link.
+    expect(ids(await query(`EQ_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect((await query(`EQ_readPoint=${encodeURIComponent(where)}`)).length).toBe(5);
+    expect(ids(await query(`GE_eventTime=${encodeURIComponent('2024-03-01T12:00:00-05:00')}&LT_eventTime=${encodeURIComponent('2024-03-01T14:00:00-05:00')}`))).toEqual([
+      events.aggregation.eventID,
+      events.transformation.eventID,
+    ]);
+    expect((await query(`GE_recordTime=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).length).toBe(6);
+    expect(await query(`LT_recordTime=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).toEqual([]);
+    expect(ids(await query(`EQ_transformationID=${encodeURIComponent(events.transformation.transformationID)}`))).toEqual([events.transformation.eventID]);
+  });
+
+  it('MATCH_ parameters find EPCs and classes in either the URN or the Digital Link form', async () => {
+    const ids = (events: Event[]) => events.map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
+    const { events, ids: gs1, lot, outputLot } = kinds;
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('S1'))}`))).toEqual([events.commission.eventID, 'sensor', events.transaction.eventID]);
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/21/S2`)}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_parentID=${encodeURIComponent(gs1.sscc)}`))).toEqual([events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent(gs1.sscc)}|${encodeURIComponent('urn:epc:id:giai:4000001.12345')}`))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.lgtin(lot))}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_inputEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/10/${lot}`)}`))).toEqual([events.transformation.eventID]);
+    expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(gs1.lgtin(outputLot))}`))).toEqual([events.transformation.eventID]);
+    expect(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('nothing'))}`)).toEqual([]);
+  });
+
+  it('pages with perPage and a Link to the next page', async () => {
+    const first = await api().get<QueryDocument>('/epcis/events?perPage=4');
+    expect(eventsOf(first.body)).toHaveLength(4);
+    const link = first.headers.get('link')!;
+    expect(link).toMatch(/^<\/epcis\/events\?perPage=4&nextPageToken=[^>]+>; rel="next"$/);
+    const second = await api().get<QueryDocument>(link.slice(1, link.indexOf('>')));
+    expect(eventsOf(second.body)).toHaveLength(2);
+    expect(second.headers.get('link')).toBeNull();
+  });
+
+  it('GS1-EPC-Format Always_GS1_Digital_Link answers EPC URNs as Digital Links', async () => {
+    const { events, ids: gs1, lot } = kinds;
+    const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(events.commission.eventID)}`, { 'GS1-EPC-Format': 'Always_GS1_Digital_Link' });
+    const [event] = eventsOf(response.body);
+    expect(event.epcList).toEqual([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`]);
+    expect(event.quantityList).toEqual([{ epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' }]);
+    expect(event.bizLocation).toEqual({ id: `https://id.gs1.org/414/${gs1.gln}` });
+    expect(response.headers.get('gs1-epc-format')).toBe('Always_GS1_Digital_Link');
+  });
+
+  it('refuses unknown query parameters and bad values with a 400 naming them', async () => {
+    const unknown = await api().get('/epcis/events?EQ_colour=red');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.type).toBe('epcisException:ValidationException');
+    expect(Object.keys(unknown.body.errors)).toEqual(['/EQ_colour']);
+    const time = await api().get('/epcis/events?GE_eventTime=yesterday');
+    expect(time.status).toBe(400);
+    expect(Object.keys(time.body.errors)).toEqual(['/GE_eventTime']);
+    const leap = await api().get(`/epcis/events?LT_recordTime=${encodeURIComponent('2016-12-31T23:59:60Z')}`);
+    expect(leap.status).toBe(400);
+    expect(Object.keys(leap.body.errors)).toEqual(['/LT_recordTime']);
+    const token = await api().get('/epcis/events?nextPageToken=nonsense');
+    expect(token.status).toBe(400);
+  });
+
+  it('the top-level resources list what the events name, each with its events', async () => {
+    const { events, ids: gs1 } = kinds;
+    const member = async (path: string) => {
+      const response = await api().get(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(response.body).toMatchObject({ type: 'Collection' });
+      return response.body.member as string[];
+    };
+    expect(await member('/epcis/eventTypes')).toEqual(['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent']);
+    expect(await member('/epcis/bizSteps')).toEqual(['assembling', 'commissioning', 'inspecting', 'packing', 'shipping']);
+    expect(await member('/epcis/dispositions')).toEqual(['active', 'in_progress']);
+    const location = `https://id.gs1.org/414/${gs1.gln}`;
+    expect(await member('/epcis/bizLocations')).toEqual([location]);
+    expect(await member('/epcis/readPoints')).toEqual([location]);
+    const epcs = await member('/epcis/epcs');
+    expect(epcs).toEqual(expect.arrayContaining([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`, 'urn:epc:id:giai:4000001.12345']));
+    expect(await member('/epcis/bizSteps?perPage=2')).toEqual(['assembling', 'commissioning']);
+
+    expect(await member('/epcis/bizSteps/packing')).toEqual(['events']);
+    const missing = await api().get('/epcis/bizSteps/destroying');
+    expect(missing.status).toBe(404);
+    const ids = async (path: string) => {
+      const response = await api().get<QueryDocument>(path);
+      expect(gs1SchemaIssues(response.body)).toEqual([]);
+      return eventsOf(response.body).map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
+    };
+    expect(await ids('/epcis/eventTypes/TransformationEvent/events')).toEqual([events.transformation.eventID]);
+    expect(await ids('/epcis/bizSteps/packing/events')).toEqual([events.aggregation.eventID]);
+    expect(await ids('/epcis/dispositions/active/events')).toEqual([events.commission.eventID]);
+    expect(await ids(`/epcis/bizLocations/${encodeURIComponent(gs1.sgln())}/events`)).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(await ids(`/epcis/readPoints/${encodeURIComponent(location)}/events?eventType=AggregationEvent`)).toEqual([events.aggregation.eventID]);
+    expect(await ids(`/epcis/epcs/${encodeURIComponent(gs1.sgtin('S2'))}/events`)).toEqual([events.commission.eventID, events.aggregation.eventID]);
+  });
+
+  it('another account sees none of it', async () => {
+    const other = await createAccount('epcis-other');
+    const response = await client(other.key).get<QueryDocument>('/epcis/events');
+    expect(eventsOf(response.body)).toEqual([]);
+    for (const resource of ['bizSteps', 'bizLocations', 'readPoints', 'dispositions', 'epcs']) {
+      expect((await client(other.key).get(`/epcis/${resource}`)).body.member).toEqual([]);
+    }
+    expect(eventsOf((await client(other.key).get<QueryDocument>('/epcis/bizSteps/packing/events')).body)).toEqual([]);
+    const one = await client(other.key).get(`/epcis/events/${encodeURIComponent(kinds.events.commission.eventID)}`);
+    expect(one.status).toBe(404);
+    expect(one.body.type).toBe('epcisException:NoSuchResourceException');
+  });
+});
+
+describe('POST /epcis/events', () => {
+  let account: TestAccount;
+  beforeAll(async () => {
+    account = await createAccount('epcis-one');
+  });
+
+  it('captures one event through the pipeline and answers 201 with its location', async () => {
+    const ids = gs1Ids();
+    const event = { '@context': EPCIS_CONTEXT, ...objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 3, uom: 'KGM' }], readPoint: ids.sgln() }) };
+    const response = await client(account.key).post('/epcis/events', event, { 'Content-Type': 'application/ld+json' });
+    expect(response.status).toBe(201);
+    const location = `/epcis/events/${encodeURIComponent(event.eventID as string)}`;
+    expect(response.headers.get('location')).toBe(location);
+    expect(response.body).toEqual({ eventID: event.eventID, location });
+    const stored = await client(account.key).get<QueryDocument>(location);
+    expect(eventsOf(stored.body)).toEqual([asStored(event)]);
+    const { rows } = await sql().query('SELECT b.mode FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.account_id = $1 AND e.external_event_id = $2', [account.id, event.eventID]);
+    expect(rows).toEqual([{ mode: 'epcis' }]);
+
+    const again = await client(account.key).post('/epcis/events', event);
+    expect(again.status).toBe(400);
+    expect(again.body.type).toBe('epcisException:ValidationException');
+    expect(again.body.errors).toEqual({ '/eventID': [expect.stringContaining(String(event.eventID))] });
+  });
+
+  it('a document or an invalid event is a 400 naming the pointer, and stores nothing', async () => {
+    const document = await client(account.key).post('/epcis/events', epcisDocument([objectEvent()]));
+    expect(document.status).toBe(400);
+    expect(Object.keys(document.body.errors)).toEqual(['/type']);
+    const noContext = await client(account.key).post('/epcis/events', { ...objectEvent({ eventID: eventIdOf() }), action: 'MAYBE' });
+    expect(noContext.status).toBe(400);
+    expect(Object.keys(noContext.body.errors)).toEqual(expect.arrayContaining(['/@context', '/action']));
+  });
+});
