@@ -4,7 +4,7 @@ import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { batchHealth } from '../db/queries/batch-health';
-import { enableProcessMetrics, registerBatchGauges } from '../runtime/metrics';
+import { countStatements, enableProcessMetrics, registerBatchGauges } from '../runtime/metrics';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'api');
   enableProcessMetrics('api');
   const sequelize = createSequelize(config.databaseUrl, 20);
+  countStatements(sequelize, () => 'request');
   registerBatchGauges(() => batchHealth(sequelize));
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);

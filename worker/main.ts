@@ -5,13 +5,13 @@ import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
-import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
+import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
 import { DEFAULT_BACKOFF } from '../runtime/kept-service';
 import { ensureReconcileSchedule } from '../runtime/reconciler';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
-import { activityMetrics } from './activity-metrics';
+import { activityMetrics, currentActivityType } from './activity-metrics';
 import { workflowsPath } from './bundle';
 
 const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR' };
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   const appMetricsPort = portOf(metricsServer);
 
   const sequelize = createSequelize(config.databaseUrl, 20);
+  countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
   const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
   const stop = stopRequested();
