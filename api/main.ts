@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
-  const app = createApp({ config, sequelize, temporal, logger });
+  const batchFinished = new BatchFinishedListener(config.databaseUrl, logger);
+  await batchFinished.start();
+  const app = createApp({ config, sequelize, temporal, logger, batchFinished });
 
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     await closed;
     clearTimeout(force);
+    await batchFinished.stop();
     await temporal.connection.close();
     await sequelize.close();
     process.exit(0);
