@@ -14,6 +14,14 @@ import { connectTemporalClient } from '../runtime/temporal-client';
 import { activityMetrics, currentActivityType } from './activity-metrics';
 import { workflowsPath } from './bundle';
 
+/**
+ * Each running activity holds at most one connection (its transaction): slots for activities and local
+ * activities together never exceed the pool, so no step waits inside its timeout for a connection
+ * (the SDK's defaults are 100 each). Beyond the pool's size more slots would only queue in it.
+ */
+const POOL_SIZE = 20;
+const LOCAL_ACTIVITY_SLOTS = 4;
+
 const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR' };
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
@@ -38,7 +46,7 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics(config.workerAppMetricsPort);
   const appMetricsPort = portOf(metricsServer);
 
-  const sequelize = createSequelize(config.databaseUrl, 20);
+  const sequelize = createSequelize(config.databaseUrl, POOL_SIZE);
   countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
   const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
@@ -61,6 +69,8 @@ async function main(): Promise<void> {
         ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath: workflowsPath() }),
         activities,
         interceptors: { activity: [activityMetrics] },
+        maxConcurrentActivityTaskExecutions: POOL_SIZE - LOCAL_ACTIVITY_SLOTS,
+        maxConcurrentLocalActivityExecutions: LOCAL_ACTIVITY_SLOTS,
         // A stop gives running activities this long, then cancels them: the supervisor kills at 5 s.
         shutdownGraceTime: '3s',
         shutdownForceTime: '4s',
