@@ -40,15 +40,20 @@ export function persistEvents(deps: ActivityDeps) {
     sequelize.transaction(async (transaction) => {
       const query = queryOf(sequelize, transaction);
       // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
-      // second one while the first still runs); the summary, read after the lock, sees a committed first.
-      const rows = await query<{ request: { Events: EventPayload[] } }>(
-        `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
-          WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
-          RETURNING request`,
+      // second one while the first still runs); the status it held, read under the lock, tells whether an
+      // earlier attempt committed: only this step sets Running, in the transaction that stores the events.
+      const rows = await query<{ request: { Events: EventPayload[] }; previous: string }>(
+        `WITH previous AS (SELECT id, status FROM batches WHERE id = $1 AND account_id = $2 FOR UPDATE)
+         UPDATE batches b SET status = 'Running', started_at = coalesce(b.started_at, now())
+           FROM previous p
+          WHERE b.id = p.id AND p.status IN ('Accepted', 'Running')
+          RETURNING b.request, p.status AS previous`,
         [ref.batchId, ref.accountId],
       );
-      const stored = await storedSummary(query, ref.batchId);
-      if (stored.events) return stored;
+      if (rows[0]?.previous !== 'Accepted') {
+        const stored = await storedSummary(query, ref.batchId);
+        if (stored.events) return stored;
+      }
       if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
       if (Context.current().info.attempt === 1) batchesStarted.inc();
       const payloads = rows[0].request.Events;
