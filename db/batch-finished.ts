@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { DEFAULT_BACKOFF } from '../runtime/kept-service';
 import type { Logger } from '../runtime/logger';
 
-export const BATCH_FINISHED_CHANNEL = 'batch_finished';
+const BATCH_FINISHED_CHANNEL = 'batch_finished';
 
 /**
  * One connection per API process listening on batch_finished (migration 20261128000000): a sync call
