@@ -40,15 +40,20 @@ export function persistEvents(deps: ActivityDeps) {
     sequelize.transaction(async (transaction) => {
       const query = queryOf(sequelize, transaction);
       // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
-      // second one while the first still runs); the summary, read after the lock, sees a committed first.
-      const rows = await query<{ request: { Events: EventPayload[] } }>(
-        `UPDATE batches SET status = 'Running', started_at = coalesce(started_at, now())
-          WHERE id = $1 AND account_id = $2 AND status IN ('Accepted', 'Running')
-          RETURNING request`,
+      // second one while the first still runs); the status it held, read under the lock, tells whether an
+      // earlier attempt committed: only this step sets Running, in the transaction that stores the events.
+      const rows = await query<{ request: { Events: EventPayload[] }; previous: string }>(
+        `WITH previous AS (SELECT id, status FROM batches WHERE id = $1 AND account_id = $2 FOR UPDATE)
+         UPDATE batches b SET status = 'Running', started_at = coalesce(b.started_at, now())
+           FROM previous p
+          WHERE b.id = p.id AND p.status IN ('Accepted', 'Running')
+          RETURNING b.request, p.status AS previous`,
         [ref.batchId, ref.accountId],
       );
-      const stored = await storedSummary(query, ref.batchId);
-      if (stored.events) return stored;
+      if (rows[0]?.previous !== 'Accepted') {
+        const stored = await storedSummary(query, ref.batchId);
+        if (stored.events) return stored;
+      }
       if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
       if (Context.current().info.attempt === 1) batchesStarted.inc();
       const payloads = rows[0].request.Events;
@@ -294,11 +299,12 @@ async function insertBatch(
     `INSERT INTO events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id,
                          source_location_id, destination_location_id, purchase_order, invoice_number, reference_document_id, urn, payload)
      SELECT u.id, $1, $2, u.external_id, u.type, u.event_time, u.zone, u.location_id, u.source_id, u.destination_id,
-            u.purchase_order, u.invoice_number, u.reference, u.urn, u.payload::jsonb
+            u.purchase_order, u.invoice_number, u.reference, u.urn, p.payload
        FROM unnest($3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[], $10::uuid[],
-                   $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+                   $11::text[], $12::text[], $13::text[], $14::text[])
             WITH ORDINALITY AS u(id, external_id, type, event_time, zone, location_id, source_id, destination_id,
-                                 purchase_order, invoice_number, reference, urn, payload, ord)
+                                 purchase_order, invoice_number, reference, urn, ord)
+       JOIN jsonb_array_elements($15::jsonb) WITH ORDINALITY AS p(payload, ord) ON p.ord = u.ord
       ORDER BY u.ord
      RETURNING id, seq`,
     [
@@ -316,7 +322,8 @@ async function insertBatch(
       events.map((e) => e.invoiceNumber),
       events.map((e) => e.referenceDocumentId),
       eventIds.map(eventUrn),
-      events.map((e) => JSON.stringify(payloads[e.index])),
+      // One JSON array, not a text[] of JSON: pg would escape every quote of every payload into an array literal.
+      JSON.stringify(events.map((e) => payloads[e.index])),
     ],
   );
   const seqOf = new Map(inserted.map((r) => [r.id, r.seq]));

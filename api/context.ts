@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { RouterContext } from '@koa/router';
 import type { Sequelize } from 'sequelize';
+import type { BatchFinishedListener } from '../db/batch-finished';
 import type { Account } from '../db/models';
 import type { Caller } from '../db/repositories/accounts';
 import type { Config } from '../runtime/config';
@@ -12,6 +13,8 @@ export interface Deps {
   sequelize: Sequelize;
   temporal: Client;
   logger: Logger;
+  /** Wakes a sync call when its batch's row is finished (db/batch-finished.ts). */
+  batchFinished: BatchFinishedListener;
 }
 
 export interface AppState {

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
+import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { batchHealth } from '../db/queries/batch-health';
-import { enableProcessMetrics, registerBatchGauges } from '../runtime/metrics';
+import { countStatements, enableProcessMetrics, registerBatchGauges } from '../runtime/metrics';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
@@ -17,11 +18,14 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'api');
   enableProcessMetrics('api');
   const sequelize = createSequelize(config.databaseUrl, 20);
+  countStatements(sequelize, () => 'request');
   registerBatchGauges(() => batchHealth(sequelize));
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
-  const app = createApp({ config, sequelize, temporal, logger });
+  const batchFinished = new BatchFinishedListener(config.databaseUrl, logger);
+  await batchFinished.start();
+  const app = createApp({ config, sequelize, temporal, logger, batchFinished });
 
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     await closed;
     clearTimeout(force);
+    await batchFinished.stop();
     await temporal.connection.close();
     await sequelize.close();
     process.exit(0);

@@ -1,12 +1,16 @@
 /**
  * `npm run bench`: event ingestion through the whole pipeline (HTTP → Temporal → activities →
- * PostgreSQL) against the same rows written with PostgreSQL COPY, on a stack of its own.
+ * PostgreSQL), on a stack of its own, against PostgreSQL COPY of exactly the rows the pipeline wrote.
  *
  *   BENCH_EVENTS   events through the pipeline (default 20000; half commission, half ship)
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
+ *   BENCH_SINGLE   one-event sync calls, one client, one at a time (default 40)
  *   BENCH_LOT      records in the lot used for the historical-insert recalculation (default 10000)
  *
- * Prints one JSON object. Batches are 500 events, the size the README recommends.
+ * Prints one JSON object. Batches are 500 events, the size the README recommends. Besides the rates it
+ * prints where the time goes: CPU milliseconds of each process (API, worker, Temporal, PostgreSQL) and
+ * the round trips to PostgreSQL (statements, by step) and to Temporal (the worker's RPCs) per batch,
+ * and the medians of each workflow's history (tasks queued, tasks run, each activity).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,10 +24,14 @@ import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
 import type { EventPayload } from '../domain/events';
 import { createLogger } from '../runtime/logger';
+import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
+import { breakdownOf, medianBreakdown } from './lib/history';
+import { cpuMs, grown, scrape, type Role } from './lib/processes';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
 const LOT_RECORDS = Number(process.env.BENCH_LOT ?? 10000);
 const BATCH = 500;
 
@@ -33,22 +41,21 @@ const LOCATION = { Id: 'BENCH-DOCK', Details: { Name: 'Dock', TradePartner: { Id
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+const commission = (id: string, lot: string, quantity: number, day = 1) => ({
+  $type: 'commission',
+  Id: id,
+  Location: { Id: LOCATION.Id },
+  EventTime: `2024-03-0${day}T10:00:00`,
+  EventTimeZone: '+00:00',
+  ProductInstances: [{ Quantity: quantity, LotSerial: lot, Product: { Id: PRODUCT.Id } }],
+});
+
 /** One batch: 250 lots commissioned, and each shipped in part a day later. */
 function batchOf(b: number, run: string): EventPayload[] {
   const lots = Array.from({ length: BATCH / 2 }, (_, i) => `${run}-${b}-${i}`);
-  const at = (day: number) => `2024-03-0${day}T10:00:00`;
-  const line = (lot: string, quantity: number) => ({ Quantity: quantity, LotSerial: lot, Product: { Id: PRODUCT.Id } });
   return [
-    ...lots.map((lot) => ({ $type: 'commission', Id: `C-${lot}`, Location: { Id: LOCATION.Id }, EventTime: at(1), EventTimeZone: '+00:00', ProductInstances: [line(lot, 10)] })),
-    ...lots.map((lot) => ({
-      $type: 'ship',
-      Id: `S-${lot}`,
-      Location: { Id: LOCATION.Id },
-      DestinationLocation: { Id: LOCATION.Id },
-      EventTime: at(2),
-      EventTimeZone: '+00:00',
-      ProductInstances: [line(lot, 3)],
-    })),
+    ...lots.map((lot) => commission(`C-${lot}`, lot, 10)),
+    ...lots.map((lot) => ({ ...commission(`S-${lot}`, lot, 3, 2), $type: 'ship', DestinationLocation: { Id: LOCATION.Id } })),
   ] as EventPayload[];
 }
 
@@ -61,22 +68,67 @@ async function post(apiUrl: string, key: string, events: unknown[]): Promise<{ s
   return { status: response.status, body: await response.json() };
 }
 
+/** Everything the processes of the stack have counted so far: CPU, statements, the worker's Temporal RPCs. */
+async function snapshot(state: RuntimeState) {
+  const [api, worker, sdk] = await Promise.all([scrape(state.apiMetricsUrl), scrape(state.workerAppMetricsUrl), scrape(state.workerSdkMetricsUrl)]);
+  return { cpu: cpuMs(state), api, worker, sdk };
+}
+type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+
+/** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
+function perBatch(before: Snapshot, after: Snapshot, batches: number) {
+  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, round(v / batches)]));
+  const cpu = Object.fromEntries((Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]));
+  const statements = { ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'), ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step') };
+  const rpcs = {
+    ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),
+    ...grown(before.sdk, after.sdk, 'temporal_long_request', 'operation'),
+  };
+  return { cpuMs: each(cpu), postgresStatements: each(statements), workerTemporalRpcs: each(rpcs) };
+}
+
+/**
+ * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
+ * inventory records with their final balances, ledger entries), taken out and written back with
+ * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
+ */
+async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<number> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
+  fs.chmodSync(dir, 0o777); // PostgreSQL's server process writes the files
+  const events = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
+  const tables: [string, string][] = [
+    ['batches', 'id = ANY($1::uuid[])'],
+    ['events', 'batch_id = ANY($1::uuid[])'],
+    ['event_lines', `event_id IN (${events})`],
+    ['inventory_records', `event_id IN (${events})`],
+    ['ledger_entries', `event_id IN (${events})`],
+  ];
+  const fileOf = (table: string) => path.join(dir, `${table}.copy`);
+  const literal = `'{${batchIds.join(',')}}'`;
+  try {
+    for (const [table, where] of tables) await db.query(`COPY (SELECT * FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
+    await db.query('BEGIN');
+    for (const [table, where] of [...tables].reverse()) await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
+    await db.query('COMMIT');
+    for (const [table] of tables) await db.query(`VACUUM ${table}`);
+    const started = performance.now();
+    await db.query('BEGIN');
+    for (const [table] of tables) await db.query(`COPY ${table} FROM '${fileOf(table)}'`);
+    await db.query('COMMIT');
+    return performance.now() - started;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const csv = (values: (string | number | null)[]) =>
   values.map((v) => (v === null ? '' : typeof v === 'number' ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(',');
 
-/**
- * The rows the pipeline writes for `count` events (events, event_lines, inventory_records), written with
- * server-side COPY from files: the floor of what any ingestion path can cost on this machine.
- */
-async function copyRows(
-  client: PoolClient,
-  ids: { accountId: string; batchId: string; productId: string; locationId: string },
-  count: number,
-  lotOf: (i: number) => string,
-  timeOf: (i: number) => string,
-): Promise<number> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
+/** A lot of `count` commissions, written with COPY: the stage for the historical insert. */
+async function seedLot(client: PoolClient, ids: { accountId: string; batchId: string; productId: string; locationId: string }, lot: string, count: number): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lot-'));
   fs.chmodSync(dir, 0o755);
+  const base = Date.parse('2023-01-01T00:00:00Z');
   const { rows } = await client.query<{ last: string }>(`SELECT setval('event_lines_id_seq', nextval('event_lines_id_seq') + $1) AS last`, [count]);
   const firstLine = BigInt(rows[0].last) - BigInt(count) + 1n;
   const events: string[] = [];
@@ -84,107 +136,126 @@ async function copyRows(
   const records: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    const lot = lotOf(i);
-    const commission = i % 2 === 0 || count === LOT_RECORDS;
-    const payload = JSON.stringify({ $type: commission ? 'commission' : 'ship', Id: `COPY-${id}`, ProductInstances: [{ Quantity: 10, LotSerial: lot, Product: { Id: PRODUCT.Id } }] });
-    events.push(csv([id, ids.accountId, ids.batchId, `COPY-${id}`, commission ? 'Commission' : 'Ship', timeOf(i), '+00:00', ids.locationId, `urn:uuid:${id}`, payload]));
+    const time = new Date(base + i * 60_000).toISOString();
+    const payload = JSON.stringify(commission(`LOT-${id}`, lot, 10));
+    events.push(csv([id, ids.accountId, ids.batchId, `LOT-${id}`, 'Commission', time, '+00:00', ids.locationId, `urn:uuid:${id}`, payload]));
     const lineId = String(firstLine + BigInt(i));
     lines.push(csv([lineId, ids.accountId, id, 0, 'instance', ids.productId, lot, 10]));
-    records.push(csv([ids.accountId, ids.productId, lot, ids.locationId, id, lineId, timeOf(i), i + 1, commission ? 10 : -3, 0, 0]));
+    records.push(csv([ids.accountId, ids.productId, lot, ids.locationId, id, lineId, time, i + 1, 10, 0, 0]));
   }
   const files = { events: path.join(dir, 'events.csv'), lines: path.join(dir, 'lines.csv'), records: path.join(dir, 'records.csv') };
   fs.writeFileSync(files.events, events.join('\n'));
   fs.writeFileSync(files.lines, lines.join('\n'));
   fs.writeFileSync(files.records, records.join('\n'));
   for (const file of Object.values(files)) fs.chmodSync(file, 0o644);
-  const started = performance.now();
   await client.query('BEGIN');
-  await client.query(
-    `COPY events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload) FROM '${files.events}' (FORMAT csv)`,
-  );
+  await client.query(`COPY events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload) FROM '${files.events}' (FORMAT csv)`);
   await client.query(`COPY event_lines (id, account_id, event_id, position, role, product_id, lot_serial, quantity) FROM '${files.lines}' (FORMAT csv)`);
   await client.query(
     `COPY inventory_records (account_id, product_id, lot_serial, location_id, event_id, event_line_id, event_time, event_seq, delta, balance, available) FROM '${files.records}' (FORMAT csv)`,
   );
   await client.query('COMMIT');
-  const ms = performance.now() - started;
   fs.rmSync(dir, { recursive: true, force: true });
-  return ms;
+}
+
+/** BENCH_SINGLE sync calls of one commission each, one at a time: what an integrator sending each scan waits. */
+async function oneEventCalls(state: RuntimeState, temporalClient: Client, db: Pool, key: string, accountId: string, run: string) {
+  const latencies: number[] = [];
+  const before = await snapshot(state);
+  for (let i = 0; i < SINGLE; i++) {
+    const t0 = performance.now();
+    const response = await post(state.apiUrl, key, [commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1)]);
+    latencies.push(performance.now() - t0);
+    if (response.status !== 200) throw new Error(`one-event call ${i}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
+  }
+  const after = await snapshot(state);
+  const { rows } = await db.query<{ workflow_id: string }>(`SELECT workflow_id FROM batches WHERE account_id = $1 AND event_count = 1 ORDER BY seq DESC LIMIT $2`, [accountId, SINGLE]);
+  const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    calls: SINGLE,
+    latencyMs: { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), min: round(sorted[0]) },
+    perCall: perBatch(before, after, SINGLE),
+    history,
+  };
 }
 
 async function main(): Promise<void> {
   const stack = await startStack({ LOG_LEVEL: 'warn' });
-  const pool = new Pool({ connectionString: stack.state.databaseUrl, max: 4 });
-  const sequelize = createSequelize(stack.state.databaseUrl, 4);
+  const { state } = stack;
+  const pool = new Pool({ connectionString: state.databaseUrl, max: 4 });
+  const sequelize = createSequelize(state.databaseUrl, 4);
+  const connection = await Connection.connect({ address: state.temporalAddress });
+  const temporalClient = new Client({ connection });
   try {
     const { key, account } = await createApiKey(`bench-${Date.now()}`, 'bench');
     const run = randomUUID().slice(0, 8);
+    const load = os.loadavg()[0];
 
     // Master data once, inline, as an integrator's first batch would.
-    const warm = await post(stack.state.apiUrl, key, [
-      { $type: 'commission', Id: `W-${run}`, Location: LOCATION, EventTime: '2024-03-01T00:00:00', EventTimeZone: '+00:00', ProductInstances: [{ Quantity: 1, LotSerial: `W-${run}`, Product: PRODUCT }] },
-    ]);
+    const warm = await post(state.apiUrl, key, [{ ...commission(`W-${run}`, `W-${run}`, 1), Location: LOCATION, ProductInstances: [{ Quantity: 1, LotSerial: `W-${run}`, Product: PRODUCT }] }]);
     if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
+
+    const oneEvent = await oneEventCalls(state, temporalClient, pool, key, account.id, run);
 
     const batches = Math.ceil(N / BATCH);
     const latencies: number[] = [];
     let next = 0;
+    const before = await snapshot(state);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
         while (next < batches) {
           const b = next++;
           const t0 = performance.now();
-          const response = await post(stack.state.apiUrl, key, batchOf(b, run));
+          const response = await post(state.apiUrl, key, batchOf(b, run));
           latencies.push(performance.now() - t0);
           if (response.status !== 200) throw new Error(`batch ${b}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
         }
       }),
     );
     const pipelineSeconds = (performance.now() - started) / 1000;
+    const after = await snapshot(state);
     latencies.sort((a, b) => a - b);
 
-    // The same number of rows again, with COPY, into the same tables.
     const db = await pool.connect();
     let copyMs: number;
     let recalc: Record<string, number>;
+    let history;
     try {
+      const { rows: batchRows } = await db.query<{ id: string; workflow_id: string }>(`SELECT id, workflow_id FROM batches WHERE account_id = $1 AND event_count = $2`, [account.id, BATCH]);
+      history = medianBreakdown(await Promise.all(batchRows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
+      copyMs = await copyExactRows(
+        db,
+        batchRows.map((r) => r.id),
+      );
+
+      // A lot with LOT_RECORDS records, then a historical ship into its middle through the pipeline.
       const { rows } = await db.query<{ product_id: string; location_id: string; batch_id: string }>(
         `SELECT p.id AS product_id, l.id AS location_id, (SELECT id FROM batches WHERE account_id = $1 LIMIT 1) AS batch_id
            FROM products p, locations l WHERE p.account_id = $1 AND p.external_id = $2 AND l.account_id = $1 AND l.external_id = $3`,
         [account.id, PRODUCT.Id, LOCATION.Id],
       );
       const ids = { accountId: account.id, batchId: rows[0].batch_id, productId: rows[0].product_id, locationId: rows[0].location_id };
-      copyMs = await copyRows(db, ids, batches * BATCH, (i) => `COPY-${run}-${Math.floor(i / 2)}`, () => '2024-03-01T10:00:00Z');
-
-      // A lot with LOT_RECORDS records, then a historical ship into its middle through the pipeline.
       const bigLot = `BIG-${run}`;
-      const base = Date.parse('2023-01-01T00:00:00Z');
-      await copyRows(db, ids, LOT_RECORDS, () => bigLot, (i) => new Date(base + i * 60_000).toISOString());
+      await seedLot(db, ids, bigLot, LOT_RECORDS);
       const activities = createActivities({ sequelize, logger: createLogger('warn', 'bench'), urnDomain: 'bench', ledger: new PostgresHashChainLedger(sequelize) });
       await activities.recalculateTimeline({ batchId: ids.batchId, accountId: account.id, accountName: account.name });
-      const middle = new Date(base + (LOT_RECORDS / 2) * 60_000 + 30_000).toISOString();
-      const historical = await post(stack.state.apiUrl, key, [
-        {
-          $type: 'ship',
-          Id: `H-${run}`,
-          Location: { Id: LOCATION.Id },
-          DestinationLocation: { Id: LOCATION.Id },
-          EventTime: middle,
-          EventTimeZone: '+00:00',
-          ProductInstances: [{ Quantity: 5, LotSerial: bigLot, Product: { Id: PRODUCT.Id } }],
-        },
+      const middle = new Date(Date.parse('2023-01-01T00:00:00Z') + (LOT_RECORDS / 2) * 60_000 + 30_000).toISOString();
+      const historical = await post(state.apiUrl, key, [
+        { ...commission(`H-${run}`, bigLot, 5), $type: 'ship', EventTime: middle, DestinationLocation: { Id: LOCATION.Id } },
       ]);
       if (historical.status !== 200) throw new Error(`historical ship failed: ${JSON.stringify(historical.body)}`);
-      const { rows: batchRows } = await db.query<{ id: string; workflow_id: string }>(
+      const { rows: shipRows } = await db.query<{ id: string; workflow_id: string }>(
         `SELECT b.id, b.workflow_id FROM batches b JOIN events e ON e.batch_id = b.id WHERE e.account_id = $1 AND e.external_event_id = $2`,
         [account.id, `H-${run}`],
       );
-      recalc = await recalcTimings(stack.state.temporalAddress, batchRows[0].workflow_id);
+      const ship = await breakdownOf(temporalClient, shipRows[0].workflow_id);
+      recalc = { pipelineStepMs: round(ship.activityMs.recalculateTimeline ?? -1), workflowMs: round(ship.totalMs) };
       // The same step again in-process on a timeline whose derived columns were wiped: every record rewritten.
       await db.query(`UPDATE inventory_records SET balance = 0, available = 0 WHERE account_id = $1 AND lot_serial = $2`, [account.id, bigLot]);
       const t0 = performance.now();
-      await activities.recalculateTimeline({ batchId: batchRows[0].id, accountId: account.id, accountName: account.name });
+      await activities.recalculateTimeline({ batchId: shipRows[0].id, accountId: account.id, accountName: account.name });
       recalc.fullRewriteMs = round(performance.now() - t0);
     } finally {
       db.release();
@@ -199,9 +270,17 @@ async function main(): Promise<void> {
           batchSize: BATCH,
           clients: CLIENTS,
           cpus: os.cpus().length,
-          pipeline: { seconds: round(pipelineSeconds, 2), eventsPerSecond: Math.round(pipelineRate), batchLatencyMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)) } },
+          loadAverageAtStart: round(load, 2),
+          pipeline: {
+            seconds: round(pipelineSeconds, 2),
+            eventsPerSecond: Math.round(pipelineRate),
+            batchLatencyMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)) },
+            perBatch: perBatch(before, after, batches),
+            history,
+          },
           copy: { seconds: round(copyMs / 1000, 3), eventsPerSecond: Math.round(copyRate) },
           pipelineToCopyRatio: round(pipelineRate / copyRate, 3),
+          oneEvent,
           historicalInsert: { lotRecords: LOT_RECORDS, ...recalc },
         },
         null,
@@ -209,31 +288,11 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
+    await connection.close();
     await pool.end();
     await sequelize.close();
     await stack.stop();
     if (!process.env.KEEP_BENCH_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
-  }
-}
-
-/** The recalculation step's duration as the Temporal history recorded it (started → completed). */
-async function recalcTimings(address: string, workflowId: string): Promise<Record<string, number>> {
-  const connection = await Connection.connect({ address });
-  try {
-    const history = await new Client({ connection }).workflow.getHandle(workflowId).fetchHistory();
-    const events = history.events ?? [];
-    const timeOf = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) * 1000 + Number(e.eventTime?.nanos ?? 0) / 1e6;
-    const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recalculateTimeline');
-    const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
-    const completed = events.find((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
-    const first = events[0];
-    const last = events[events.length - 1];
-    return {
-      pipelineStepMs: started && completed ? round(timeOf(completed) - timeOf(started)) : -1,
-      workflowMs: round(timeOf(last) - timeOf(first)),
-    };
-  } finally {
-    await connection.close();
   }
 }
 

@@ -7,49 +7,73 @@ import { startStack } from '../test/helpers/stack';
 
 /**
  * Query latency at scale (issue 6): 1,000,000 stored events across 10,000 lots (100 events a lot,
- * 10 lots per product, so 1,000 products of 1,000 records each), spread over 10 locations. The rows
- * are generated in SQL (they stand for what the pipeline stores), then both queries run over HTTP.
+ * 10 lots per product, so 1,000 products of 1,000 records each), spread over 10 locations with GLNs.
+ * The rows are generated in SQL and look like what the pipeline stores: each event's payload as an
+ * integrator sends it, ships with a destination. Another account (a supplier) commissions every tenth
+ * lot too and ships it to one of the bench account's GLNs, so the event details of those lots go
+ * through the cross-account visibility path (10 supplier events a lot, on top of the 1,000,000).
  */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const LOTS = Number(process.env.BENCH_LOTS ?? 10_000);
 const PRODUCTS = LOTS / 10;
+const SHARED_EVERY = 10;
+const SUPPLIER_EVENTS_PER_LOT = 10;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function seed(databaseUrl: string, accountId: string): Promise<void> {
+/** A payload as the pipeline stores it: the event as the integrator sent it. */
+const PAYLOAD = (type: string, id: string, location: string, time: string, lot: string, product: string, quantity: string, destination: string) => `
+  jsonb_strip_nulls(jsonb_build_object(
+    '$type', lower(${type}), 'Id', ${id}, 'Location', jsonb_build_object('Id', ${location}),
+    'EventTime', to_char(${time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'), 'EventTimeZone', '+00:00',
+    'DestinationLocation', CASE WHEN ${type} = 'Ship' THEN jsonb_build_object('Id', ${destination}) END,
+    'PurchaseOrder', CASE WHEN ${type} = 'Ship' THEN 'PO-' || ${id} END,
+    'ProductInstances', jsonb_build_array(jsonb_build_object('Quantity', ${quantity}, 'LotSerial', ${lot}, 'Product', jsonb_build_object('Id', ${product})))))`;
+
+/** One account's master data: a trade partner, `locations` (with GLNs when `glnOf` is given), no products. */
+async function seedPartner(db: Client, accountId: string, prefix: string, locations: string[], gln: (n: number) => string | null): Promise<void> {
+  await db.query(`INSERT INTO trade_partners (account_id, external_id, urn, name, connection_type) VALUES ($1, 'TP', $2, $3, 'SELF')`, [accountId, `urn:bench:${prefix}:tp`, `${prefix} Co`]);
+  await db.query(
+    `INSERT INTO locations (account_id, trade_partner_id, external_id, urn, name, gln)
+     SELECT $1, tp.id, l.external_id, 'urn:bench:${prefix}:loc:' || l.n, 'Location ' || l.external_id, l.gln
+       FROM trade_partners tp, unnest($2::text[], $3::text[]) WITH ORDINALITY AS l(external_id, gln, n) WHERE tp.account_id = $1`,
+    [accountId, locations, locations.map((_, n) => gln(n))],
+  );
+}
+
+const glnOf = (n: number) => `0614141${String(n).padStart(6, '0')}`;
+
+async function seed(databaseUrl: string, accountId: string, supplierId: string): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     await db.query('BEGIN');
-    await db.query(
-      `INSERT INTO trade_partners (account_id, external_id, urn, name, connection_type) VALUES ($1, 'TP', 'urn:bench:tp', 'Bench Co', 'SELF')`,
-      [accountId],
-    );
-    await db.query(
-      `INSERT INTO locations (account_id, trade_partner_id, external_id, urn, name)
-       SELECT $1, tp.id, 'LOC-' || n, 'urn:bench:loc:' || n, 'Location ' || n
-         FROM trade_partners tp, generate_series(0, 9) n WHERE tp.account_id = $1`,
-      [accountId],
-    );
+    await seedPartner(db, accountId, 'bench', Array.from({ length: 10 }, (_, n) => `LOC-${n}`), glnOf);
     await db.query(
       `INSERT INTO products (account_id, external_id, urn, name, unit_of_measure, sharing_policy, identifier_type)
        SELECT $1, 'P-' || n, 'urn:bench:p:' || n, 'Product ' || n, 'KGM', 'Open', 'Lot' FROM generate_series(0, $2::int - 1) n`,
       [accountId, PRODUCTS],
     );
+    await db.query(`INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request) VALUES ($1, $3, 'sync', 'Completed', $2, '{}')`, [
+      accountId,
+      EVENTS,
+      `bench-${accountId}`,
+    ]);
+    // Event i belongs to lot i % LOTS at location lot % 10; a lot's first event commissions 1000, the
+    // rest ship 1 each to the next location.
     await db.query(
-      `INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request)
-       VALUES ($1, $3, 'sync', 'Completed', $2, '{}')`,
-      [accountId, EVENTS, `bench-${accountId}`],
-    );
-    // Event i belongs to lot i % LOTS; a lot's first event commissions 1000, the rest ship 1 each.
-    await db.query(
-      `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
-       SELECT $1, b.id, 'E-' || i, CASE WHEN i < $3 THEN 'Commission' ELSE 'Ship' END,
-              timestamptz '2024-01-01' + i * interval '1 second', '+00:00',
-              (SELECT id FROM locations WHERE account_id = $1 AND external_id = 'LOC-' || ((i % $3) % 10)),
-              'urn:uuid:' || gen_random_uuid(), '{}'
-         FROM batches b, generate_series(0, $2::int - 1) i WHERE b.account_id = $1`,
+      `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, destination_location_id, purchase_order, urn, payload)
+       SELECT $1, b.id, 'E-' || g.i, g.type, g.at, '+00:00', loc.id, CASE WHEN g.type = 'Ship' THEN dest.id END,
+              CASE WHEN g.type = 'Ship' THEN 'PO-E-' || g.i END, 'urn:uuid:' || gen_random_uuid(),
+              ${PAYLOAD('g.type', "'E-' || g.i", "loc.external_id", 'g.at', "'LOT-' || g.lot", "'P-' || (g.lot / 10)", "CASE WHEN g.type = 'Commission' THEN 1000 ELSE 1 END", 'dest.external_id')}
+         FROM batches b,
+              LATERAL (SELECT i, i % $3 AS lot, CASE WHEN i < $3 THEN 'Commission' ELSE 'Ship' END AS type,
+                              timestamptz '2024-01-01' + i * interval '1 second' AS at
+                         FROM generate_series(0, $2::int - 1) i) g
+         JOIN locations loc ON loc.account_id = $1 AND loc.external_id = 'LOC-' || (g.lot % 10)
+         JOIN locations dest ON dest.account_id = $1 AND dest.external_id = 'LOC-' || ((g.lot + 1) % 10)
+        WHERE b.account_id = $1`,
       [accountId, EVENTS, LOTS],
     );
     await db.query(
@@ -75,11 +99,48 @@ async function seed(databaseUrl: string, accountId: string): Promise<void> {
         WHERE r.id = t.id`,
       [accountId],
     );
+    await seedSupplier(db, supplierId);
     await db.query('COMMIT');
     await db.query('VACUUM ANALYZE');
   } finally {
     await db.end();
   }
+}
+
+/**
+ * The supplier: every tenth lot of the bench account is also one of its lots (same LotSerial, its own
+ * Open product). It commissions the lot, moves it between its docks, and ships it last to a location
+ * whose GLN is the bench account's LOC-0: the bench account then sees all ten events.
+ */
+async function seedSupplier(db: Client, supplierId: string): Promise<void> {
+  await seedPartner(db, supplierId, 'supplier', ['S-DOCK', 'S-YARD', 'BUYER-RECEIVING'], (n) => (n === 2 ? glnOf(0) : null));
+  await db.query(
+    `INSERT INTO products (account_id, external_id, urn, name, unit_of_measure, sharing_policy, identifier_type)
+     SELECT $1, 'SP-' || n, 'urn:bench:sp:' || n, 'Supplier product ' || n, 'KGM', 'Open', 'Lot' FROM generate_series(0, $2::int - 1) n`,
+    [supplierId, PRODUCTS],
+  );
+  await db.query(`INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request) VALUES ($1, $2, 'sync', 'Completed', 0, '{}')`, [supplierId, `bench-${supplierId}`]);
+  await db.query(
+    `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, destination_location_id, purchase_order, urn, payload)
+     SELECT $1, b.id, g.id, g.type, g.at, '+00:00', loc.id, dest.id, CASE WHEN g.type = 'Ship' THEN 'PO-' || g.id END, 'urn:uuid:' || gen_random_uuid(),
+            ${PAYLOAD('g.type', 'g.id', 'loc.external_id', 'g.at', "'LOT-' || g.lot", "'SP-' || (g.lot / 10)", "CASE WHEN g.type = 'Commission' THEN 100 ELSE 1 END", 'dest.external_id')}
+       FROM batches b,
+            LATERAL (SELECT 'S-' || lot || '-' || k AS id, lot, CASE WHEN k = 0 THEN 'Commission' ELSE 'Ship' END AS type, k,
+                            timestamptz '2023-12-01' + (lot * 60 + k) * interval '1 second' AS at
+                       FROM generate_series(0, $2::int - 1, $3) lot, generate_series(0, $4::int - 1) k) g
+       JOIN locations loc ON loc.account_id = $1 AND loc.external_id = CASE WHEN g.k % 2 = 0 THEN 'S-DOCK' ELSE 'S-YARD' END
+       LEFT JOIN locations dest ON dest.account_id = $1 AND g.type = 'Ship'
+            AND dest.external_id = CASE WHEN g.k = $4::int - 1 THEN 'BUYER-RECEIVING' WHEN g.k % 2 = 0 THEN 'S-YARD' ELSE 'S-DOCK' END
+      WHERE b.account_id = $1`,
+    [supplierId, LOTS, SHARED_EVERY, SUPPLIER_EVENTS_PER_LOT],
+  );
+  await db.query(
+    `INSERT INTO event_lines (account_id, event_id, position, role, product_id, lot_serial, quantity)
+     SELECT $1, e.id, 0, 'instance', p.id, e.payload #>> '{ProductInstances,0,LotSerial}', (e.payload #>> '{ProductInstances,0,Quantity}')::numeric
+       FROM events e JOIN products p ON p.account_id = $1 AND p.external_id = e.payload #>> '{ProductInstances,0,Product,Id}'
+      WHERE e.account_id = $1`,
+    [supplierId],
+  );
 }
 
 async function measure(name: string, url: () => string, key: string) {
@@ -102,17 +163,19 @@ export async function benchQueries() {
   try {
     const sequelize = createSequelize(stack.state.databaseUrl, 2);
     const { key, account } = await createApiKey('bench', 'bench');
+    const { account: supplier } = await createApiKey('bench-supplier', 'bench');
     await sequelize.close();
     const seeding = performance.now();
-    await seed(stack.state.databaseUrl, account.id);
+    await seed(stack.state.databaseUrl, account.id, supplier.id);
     const seedSeconds = +((performance.now() - seeding) / 1000).toFixed(1);
     const random = (n: number) => Math.floor(Math.random() * n);
     const api = stack.state.apiUrl;
     const results = [
       await measure('inventory for one product', () => `${api}/Integration/Inventory?ProductIds=P-${random(PRODUCTS)}`, key),
       await measure('event details for one lot', () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS)}`, key),
+      await measure('event details for a lot a supplier shipped in', () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS / SHARED_EVERY) * SHARED_EVERY}`, key),
     ];
-    return { events: EVENTS, lots: LOTS, products: PRODUCTS, seedSeconds, results };
+    return { events: EVENTS, supplierEvents: (LOTS / SHARED_EVERY) * SUPPLIER_EVENTS_PER_LOT, lots: LOTS, products: PRODUCTS, seedSeconds, results };
   } finally {
     await stack.stop();
     fs.rmSync(stack.dir, { recursive: true, force: true });

@@ -9,11 +9,20 @@ export function canonicalJson(value: unknown): string {
     if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
     return JSON.stringify(value) ?? 'null';
   }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Loops and one string rather than entries/filter/map/join: the ledger hashes every commission with
+  // this, and the API every request; sort() without a comparator orders by UTF-16 code units, as `<` does.
+  if (Array.isArray(value)) {
+    let out = '';
+    for (let i = 0; i < value.length; i++) out += `${i ? ',' : ''}${canonicalJson(value[i])}`;
+    return `[${out}]`;
+  }
+  const object = value as Record<string, unknown>;
+  let out = '';
+  for (const key of Object.keys(object).sort()) {
+    const v = object[key];
+    if (v !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `{${out}}`;
 }
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

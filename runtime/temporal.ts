@@ -43,6 +43,8 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=full'];
+
 export interface DevServerOptions {
   cliPath: string | undefined;
   /** SQLite file for workflow history; in memory when unset. */
@@ -63,7 +65,14 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
+    // SQLite's default rollback journal writes and syncs a journal file besides the database on every
+    // commit; a write-ahead log appends and syncs once. synchronous=full keeps the guarantee of the
+    // default: a commit is on disk before Temporal acknowledges it, power loss included.
+    for (const pragma of SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   }
+  // A workflow task that schedules an activity gets the activity back in its own answer when the
+  // worker has a free slot: one matching round trip less per step (off by default in the server).
+  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { ActivityInboundCallsInterceptor, ActivityInterceptorsFactory } from '@temporalio/worker';
 import { activityDuration } from '../runtime/metrics';
 
@@ -22,3 +23,12 @@ export const activityMetrics: ActivityInterceptorsFactory = (ctx) => {
   };
   return { inbound };
 };
+
+/** The type of the activity whose code is running, or `worker` outside any (migrations, start-up). */
+export function currentActivityType(): string {
+  try {
+    return Context.current().info.activityType;
+  } catch {
+    return 'worker';
+  }
+}

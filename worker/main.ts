@@ -5,14 +5,22 @@ import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
-import { enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
+import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
 import { DEFAULT_BACKOFF } from '../runtime/kept-service';
 import { ensureReconcileSchedule } from '../runtime/reconciler';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
-import { activityMetrics } from './activity-metrics';
+import { activityMetrics, currentActivityType } from './activity-metrics';
 import { workflowsPath } from './bundle';
+
+/**
+ * Each running activity holds at most one connection (its transaction): slots for activities and local
+ * activities together never exceed the pool, so no step waits inside its timeout for a connection
+ * (the SDK's defaults are 100 each). Beyond the pool's size more slots would only queue in it.
+ */
+const POOL_SIZE = 20;
+const LOCAL_ACTIVITY_SLOTS = 4;
 
 const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR' };
 
@@ -38,7 +46,8 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics(config.workerAppMetricsPort);
   const appMetricsPort = portOf(metricsServer);
 
-  const sequelize = createSequelize(config.databaseUrl, 20);
+  const sequelize = createSequelize(config.databaseUrl, POOL_SIZE);
+  countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
   const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
   const stop = stopRequested();
@@ -60,6 +69,8 @@ async function main(): Promise<void> {
         ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath: workflowsPath() }),
         activities,
         interceptors: { activity: [activityMetrics] },
+        maxConcurrentActivityTaskExecutions: POOL_SIZE - LOCAL_ACTIVITY_SLOTS,
+        maxConcurrentLocalActivityExecutions: LOCAL_ACTIVITY_SLOTS,
         // A stop gives running activities this long, then cancels them: the supervisor kills at 5 s.
         shutdownGraceTime: '3s',
         shutdownForceTime: '4s',

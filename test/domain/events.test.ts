@@ -48,6 +48,8 @@ describe('normalisation into lines', () => {
 
 describe('hashing', () => {
   it('canonical JSON ignores key order', () => expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(canonicalJson({ a: [{ c: 3, d: 2 }], b: 1 })));
+  it('canonical JSON is the exact text the ledger hashes: sorted keys, undefined members left out, non-finite numbers null', () =>
+    expect(canonicalJson({ Z: 1, b: [1, undefined, NaN, 'é"\\'], a: { y: undefined, x: null }, $type: 'ship' })).toBe('{"$type":"ship","Z":1,"a":{"x":null},"b":[1,null,null,"é\\"\\\\"]}'));
   it('chains depend on every field', () => {
     const h = chainHash('0'.repeat(64), 'ab', 1, 'e');
     expect(h).toMatch(/^[0-9a-f]{64}$/);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { QueryTypes } from 'sequelize';
 import { Batch } from '../../db/models';
 import { TASK_QUEUE } from '../../runtime/config';
 import type { processEventBatch } from '../../workflows';
@@ -89,5 +90,18 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
     const attempts = history.events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt);
     expect(attempts?.every((a) => a === 1)).toBe(true);
+  });
+
+  it('persist run again on a batch whose events an earlier attempt committed stores nothing twice and answers from the stored rows', async () => {
+    const input = await newBatch([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))]);
+    const run = (suffix: string) =>
+      client.workflow.execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}-${suffix}`, args: [input] });
+    expect(await run('first')).toEqual({ batchId: input.batchId, events: 1 });
+    // As a second attempt finds it: Running, with the first attempt's events committed.
+    await Batch.update({ status: 'Running' }, { where: { id: input.batchId } });
+    expect(await run('again')).toEqual({ batchId: input.batchId, events: 1 });
+    const [{ count }] = await models().query<{ count: string }>('SELECT count(*) FROM events WHERE batch_id = $1', { bind: [input.batchId], type: QueryTypes.SELECT });
+    expect(Number(count)).toBe(1);
+    expect((await Batch.findByPk(input.batchId))?.status).toBe('Completed');
   });
 });

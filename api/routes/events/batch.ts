@@ -96,10 +96,11 @@ export async function startBatch(ctx: APIContext, batch: Batch, accountName = ct
 export type BatchOutcome = { done: true; result: EventResult[] } | { done: false };
 
 /**
- * Waits for the workflow, at most SYNC_WAIT_SECONDS, and answers from the batch row: its per-event
- * result list, or `done: false` when it is still under way (the caller answers 202 like async). A
- * business rejection is the 400 batch error list (fields renamed by `renameField` for a request shape
- * other than the pipeline's).
+ * Waits, at most SYNC_WAIT_SECONDS, for the batch's row to be finished (announced by PostgreSQL as the
+ * last step commits) or the workflow to close, whichever comes first, and answers from the batch row:
+ * its per-event result list, or `done: false` when it is still under way (the caller answers 202 like
+ * async). A business rejection is the 400 batch error list (fields renamed by `renameField` for a
+ * request shape other than the pipeline's).
  */
 export async function awaitBatchResult(
   ctx: APIContext,
@@ -107,13 +108,21 @@ export async function awaitBatchResult(
   handle: WorkflowHandle<typeof processEventBatch>,
   renameField: (field: string | null) => string | null = (field) => field,
 ): Promise<BatchOutcome> {
-  const { temporal, config } = ctx.deps;
+  const { temporal, config, batchFinished } = ctx.deps;
+  const announced = batchFinished.waitFor(batch.id);
+  const stopWaiting = new AbortController();
   try {
-    await temporal.withDeadline(Date.now() + config.syncWaitSeconds * 1000, () => handle.result());
+    const closed = temporal.withDeadline(Date.now() + config.syncWaitSeconds * 1000, () => temporal.withAbortSignal(stopWaiting.signal, () => handle.result()));
+    // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
+    closed.catch(() => undefined);
+    await Promise.race([closed, announced.finished]);
   } catch (error) {
     const rejection = rejectionOf(error);
     if (rejection) throw rawError(400, rejectedBody(rejection.map((e) => ({ ...e, field: renameField(e.field) }))));
     // The wait ran out, Temporal went away, or the pipeline failed: the batch row says which.
+  } finally {
+    announced.cancel();
+    stopWaiting.abort();
   }
   // The workflow's last step wrote the per-event result list to the batch row.
   await batch.reload();

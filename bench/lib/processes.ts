@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import type { RuntimeState } from '../../runtime/state';
+
+/** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
+const TICK_MS = 10;
+
+export type Role = 'api' | 'worker' | 'temporal' | 'postgres';
+
+interface ProcStat {
+  ppid: number;
+  /** utime + stime: the process's own CPU. */
+  own: number;
+  /** cutime + cstime: the CPU of its children that ended and were waited for (PostgreSQL's backends). */
+  reaped: number;
+}
+
+function readStats(): Map<number, ProcStat> {
+  const stats = new Map<number, ProcStat>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // The command name is in parentheses and may hold spaces: the fields start after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    stats.set(Number(entry), { ppid: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) });
+  }
+  return stats;
+}
+
+/**
+ * CPU milliseconds each part of the stack has used so far: the process and all its descendants (tsx
+ * runs node as a child; PostgreSQL forks a backend per connection), including descendants that ended.
+ */
+export function cpuMs(state: RuntimeState): Record<Role, number> {
+  const stats = readStats();
+  const children = new Map<number, number[]>();
+  for (const [pid, stat] of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
+  const tree = (root: number | null): number => {
+    if (root === null || !stats.has(root)) return 0;
+    let ticks = stats.get(root)!.reaped;
+    const pending = [root];
+    while (pending.length) {
+      const pid = pending.pop()!;
+      ticks += stats.get(pid)!.own;
+      pending.push(...(children.get(pid) ?? []));
+    }
+    return ticks * TICK_MS;
+  };
+  return { api: tree(state.apiPid), worker: tree(state.workerPid), temporal: tree(state.temporalPid), postgres: tree(state.postgresPid) };
+}
+
+/** A Prometheus text exposition as `name{labels}` → value (histogram buckets included, comments not). */
+export async function scrape(url: string | null): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  if (!url) return values;
+  const text = await (await fetch(url)).text();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    values.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return values;
+}
+
+/** What grew between two scrapes, for the series whose name starts with `prefix`, keyed by one label's value. */
+export function grown(before: Map<string, number>, after: Map<string, number>, prefix: string, label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [series, value] of after) {
+    if (!series.startsWith(`${prefix}{`)) continue;
+    const delta = value - (before.get(series) ?? 0);
+    if (!delta) continue;
+    const key = new RegExp(`${label}="([^"]*)"`).exec(series)?.[1] ?? '';
+    out[key] = (out[key] ?? 0) + delta;
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+import { Client } from 'pg';
+import { DEFAULT_BACKOFF } from '../runtime/kept-service';
+import type { Logger } from '../runtime/logger';
+
+const BATCH_FINISHED_CHANNEL = 'batch_finished';
+
+/**
+ * One connection per API process listening on batch_finished (migration 20261128000000): a sync call
+ * waiting on a batch wakes when the batch's row says Completed or Failed. It is a shortcut, never the
+ * only way to learn the outcome: while the connection is down (it reconnects with backoff), `finished`
+ * simply does not resolve and the caller's other wait, on the workflow, answers.
+ */
+export class BatchFinishedListener {
+  private client: Client | undefined;
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private stopped = false;
+  private delayMs = DEFAULT_BACKOFF.initialMs;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new Client({ connectionString: this.databaseUrl });
+    client.on('notification', (message) => {
+      if (message.channel !== BATCH_FINISHED_CHANNEL || !message.payload) return;
+      for (const wake of this.waiters.get(message.payload) ?? []) wake();
+    });
+    const lost = (error?: Error) => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn({ err: error, delayMs: this.delayMs }, 'batch_finished listener lost its connection; sync calls wait on Temporal alone until it is back');
+      this.retryLater();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${BATCH_FINISHED_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn({ err: error, delayMs: this.delayMs }, 'batch_finished listener could not connect; retrying');
+      this.retryLater();
+      return;
+    }
+    this.client = client;
+    this.delayMs = DEFAULT_BACKOFF.initialMs;
+  }
+
+  private retryLater(): void {
+    this.timer = setTimeout(() => void this.start(), this.delayMs);
+    this.delayMs = Math.min(this.delayMs * 2, DEFAULT_BACKOFF.maxMs);
+  }
+
+  /**
+   * Resolves when batch `batchId` is announced finished; call `cancel` once done waiting. Register
+   * before the batch can finish, then read its row: a row already finished needs no announcement.
+   */
+  waitFor(batchId: string): { finished: Promise<void>; cancel(): void } {
+    let wake!: () => void;
+    const finished = new Promise<void>((resolve) => (wake = resolve));
+    const set = this.waiters.get(batchId) ?? new Set();
+    set.add(wake);
+    this.waiters.set(batchId, set);
+    const cancel = () => {
+      set.delete(wake);
+      if (!set.size && this.waiters.get(batchId) === set) this.waiters.delete(batchId);
+    };
+    return { finished, cancel };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}
