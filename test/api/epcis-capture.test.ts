@@ -127,9 +127,12 @@ describe('POST /epcis/capture', () => {
     expect(february.status).toBe(400);
     expect(Object.keys(february.body.errors)).toEqual(['/epcisBody/eventList/0/eventTime']);
     const lgtin = gs1Ids().lgtin(`L${'x'.repeat(200)}`);
-    const bounds = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }] })]));
+    const bounds = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }, { epcClass: gs1Ids().lgtin('L2'), quantity: 1, uom: 'ZZZ' }] })]),
+    );
     expect(bounds.status).toBe(400);
-    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1']);
+    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1', '/epcisBody/eventList/0/quantityList/2/uom']);
     expect(await counts(account.id)).toEqual(before);
   });
 

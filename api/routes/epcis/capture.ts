@@ -13,15 +13,12 @@ import type { BatchError } from '../../../workflows/contracts';
 import type { APIContext } from '../../context';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { gs1SchemaIssues, type SchemaIssue } from './schema';
+import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 export const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 export const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
-
-export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
-export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
 
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
 export interface EpcisCaptureRequest {
@@ -40,7 +37,7 @@ export function setCaptureLimitHeaders(ctx: APIContext): void {
 }
 
 /** The event list of an EPCISDocument or an EPCISQueryDocument, and the JSON pointer it sits at. */
-export function eventListOf(body: unknown): { events: unknown[]; pointer: string } | undefined {
+function eventListOf(body: unknown): { events: unknown[]; pointer: string } | undefined {
   const document = body as { type?: unknown; epcisBody?: { eventList?: unknown; queryResults?: { resultsBody?: { eventList?: unknown } } } } | null;
   if (!document || typeof document !== 'object') return undefined;
   if (document.type === 'EPCISDocument' && Array.isArray(document.epcisBody?.eventList)) return { events: document.epcisBody.eventList, pointer: '/epcisBody/eventList' };
