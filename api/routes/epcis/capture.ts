@@ -10,7 +10,9 @@ import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
 import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
-import type { APIContext } from '../../context';
+import type { Middleware } from 'koa';
+import type { APIContext, AppCustom, AppState } from '../../context';
+import { jsonBody } from '../../middleware/json-body';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
@@ -70,7 +72,7 @@ export interface CheckedDocument {
 }
 
 /** A document's events once GS1's schema and the size limit have passed them. */
-export function checkedEvents(body: unknown): CheckedDocument {
+function checkedDocument(body: unknown): CheckedDocument {
   const list = eventListOf(body);
   if (list && list.events.length > CAPTURE_LIMIT) {
     throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`);
@@ -84,7 +86,7 @@ export function checkedEvents(body: unknown): CheckedDocument {
 export const EPCIS_EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
 
 /** POST /epcis/events: one event (with its own @context), checked by GS1's schema like a document's. */
-export function checkedEvent(body: unknown): CheckedDocument {
+function checkedEvent(body: unknown): CheckedDocument {
   const type = (body as { type?: unknown } | null)?.type;
   const issues = typeof type === 'string' && (EPCIS_EVENT_TYPES as readonly string[]).includes(type)
     ? gs1SchemaIssues(body)
@@ -92,6 +94,23 @@ export function checkedEvent(body: unknown): CheckedDocument {
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
+
+/**
+ * Reads the JSON (or JSON-LD) body and checks it, as the validate middleware does for our own schemas:
+ * the handler finds the CheckedDocument with inputOf(ctx).
+ */
+const checked =
+  (check: (body: unknown) => CheckedDocument): Middleware<AppState, AppCustom> =>
+  (ctx, next) =>
+    jsonBody()(ctx, async () => {
+      ctx.state.input = check((ctx.request as { body?: unknown }).body);
+      await next();
+    });
+
+/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument. */
+export const validDocument = (): Middleware<AppState, AppCustom> => checked(checkedDocument);
+/** POST /epcis/events: one event. */
+export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent);
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

@@ -9,7 +9,7 @@ import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
 import { awaitBatchResult, startBatch } from '../events/batch';
-import { checkedEvent, storeCapture } from './capture';
+import { storeCapture, type CheckedDocument } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
 import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
@@ -119,7 +119,7 @@ export async function getEvent(ctx: APIContext): Promise<void> {
  * the pipeline stored it; 202 with the capture job when it takes longer than SYNC_WAIT_SECONDS.
  */
 export async function postEvent(ctx: APIContext): Promise<void> {
-  const batch = await storeCapture(ctx, checkedEvent((ctx.request as { body?: unknown }).body), 'rollback');
+  const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), 'rollback');
   const eventID = (batch.request as { Events: { Id: string }[] }).Events[0].Id;
   let outcome;
   try {
