@@ -78,7 +78,7 @@ export type CapturedEvent = EventPayload & {
 export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
 
 /** Only what an event has is indexed: the index is stored with every captured event. */
-export function epcisIndexOf(event: EpcisEvent): EpcisIndex {
+function epcisIndexOf(event: EpcisEvent): EpcisIndex {
   const ids = (...lists: (string[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map(canonicalIdentifier));
   const classes = (...lists: (EpcisQuantityElement[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass)));
   const index: Required<EpcisIndex> = {
@@ -119,7 +119,7 @@ export interface EpcisIssue {
 }
 
 /** Where an event without readPoint and bizLocation is recorded: EPCIS allows both to be absent. */
-export const UNKNOWN_LOCATION_ID = 'urn:epcis:location:unknown';
+const UNKNOWN_LOCATION_ID = 'urn:epcis:location:unknown';
 
 /** CBV 2.0 lets a bizStep be bare (`shipping`) or a URI; the mapping reads the bare name. */
 export function cbvName(value: string | undefined): string | undefined {

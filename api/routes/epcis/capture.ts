@@ -18,9 +18,9 @@ import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './pr
 import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
-export const CAPTURE_LIMIT = LIMITS.arrayItems;
+const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
-export const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
+const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
 
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
 export interface EpcisCaptureRequest {

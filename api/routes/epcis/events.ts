@@ -69,7 +69,7 @@ const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
 ];
 
 /** The query parameters as a filter of the account's events; `fixed` is what a top-level resource adds. */
-export function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
+function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
     const values = split(query[param]);

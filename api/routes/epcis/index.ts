@@ -11,8 +11,8 @@ import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './
 import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
 import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
 
-export const EPCIS_VERSION = '2.0.0';
-export const CBV_VERSION = '2.0.0';
+const EPCIS_VERSION = '2.0.0';
+const CBV_VERSION = '2.0.0';
 
 const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
   epcisProblem(

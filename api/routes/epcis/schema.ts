@@ -58,7 +58,7 @@ export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
 }
 
 /** perPage and nextPageToken, as every paged /epcis resource takes them. */
-export const pageQueryProperties = {
+const pageQueryProperties = {
   // Query values arrive as strings.
   perPage: { type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.', example: '30' },
   nextPageToken: { type: 'string', minLength: 1, maxLength: 100, description: 'The token of the Link rel="next" header of the previous page.' },
@@ -69,8 +69,8 @@ export interface PageQuery {
   nextPageToken?: string;
 }
 
-export const DEFAULT_PER_PAGE = 30;
-export const MAX_PER_PAGE = 1000;
+const DEFAULT_PER_PAGE = 30;
+const MAX_PER_PAGE = 1000;
 export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
