@@ -9,7 +9,7 @@ import { NATIVE_MAPPING, nativeEpcisEvent, nativeIdentifier, type NativeLine, ty
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
 import type { EventType, LineRole } from '../../domain/events';
 
-export const MATCH_KINDS = ['epc', 'parentID', 'inputEPC', 'outputEPC', 'anyEPC', 'epcClass', 'inputEPCClass', 'outputEPCClass', 'anyEPCClass'] as const;
+const MATCH_KINDS = ['epc', 'parentID', 'inputEPC', 'outputEPC', 'anyEPC', 'epcClass', 'inputEPCClass', 'outputEPCClass', 'anyEPCClass'] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
 export interface EpcisEventFilter {

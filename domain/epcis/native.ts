@@ -51,7 +51,7 @@ export interface NativeEvent {
 }
 
 /** A location's EPCIS id: its GLN as a Digital Link when it has a well-formed one, else its URN. */
-export const nativeLocationId = (location: NativeLocation): string =>
+const nativeLocationId = (location: NativeLocation): string =>
   location.gln && /^\d{13}$/.test(location.gln)
     ? locationDigitalLink({ gln: location.gln, ...(location.extension && location.extension !== '0' ? { extension: location.extension } : {}) })
     : location.urn;

@@ -6,6 +6,7 @@
  */
 import { parseEventTime, type EventPayload, type EventTypeName, type ProductInstancePayload, type ProductRefPayload, type LocationRefPayload } from '../events';
 import type { TradePartnerPayload } from '../master-data';
+import { normaliseUnit, unitsAcceptedMessage } from '../units';
 import { reversalOf, type DeclaredEvent } from './declarations';
 import { canonicalIdentifier, locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
 
@@ -77,7 +78,7 @@ export type CapturedEvent = EventPayload & {
 export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
 
 /** Only what an event has is indexed: the index is stored with every captured event. */
-export function epcisIndexOf(event: EpcisEvent): EpcisIndex {
+function epcisIndexOf(event: EpcisEvent): EpcisIndex {
   const ids = (...lists: (string[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map(canonicalIdentifier));
   const classes = (...lists: (EpcisQuantityElement[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass)));
   const index: Required<EpcisIndex> = {
@@ -118,7 +119,7 @@ export interface EpcisIssue {
 }
 
 /** Where an event without readPoint and bizLocation is recorded: EPCIS allows both to be absent. */
-export const UNKNOWN_LOCATION_ID = 'urn:epcis:location:unknown';
+const UNKNOWN_LOCATION_ID = 'urn:epcis:location:unknown';
 
 /** CBV 2.0 lets a bizStep be bare (`shipping`) or a URI; the mapping reads the bare name. */
 export function cbvName(value: string | undefined): string | undefined {
@@ -232,7 +233,7 @@ export interface TranslationOptions {
 export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, { eventIds, pointerOf, context, bounds }: TranslationOptions): Translation {
   const issues: EpcisIssue[] = [];
   const newProducts = new Map<string, ProductRefPayload>();
-  const newLocations = new Map<string, string>();
+  const newLocations = new Set<string>();
 
   const productRef = (item: TradeItem, uom: string | undefined): ProductRefPayload => {
     const existing = known.products.get(item.gtin);
@@ -270,7 +271,7 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
   };
 
   const newLocation = (id: string, name: string, physical?: PhysicalLocation): LocationRefPayload => {
-    newLocations.set(id, id);
+    newLocations.add(id);
     return {
       Id: id,
       Urn: id,
@@ -306,6 +307,8 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
       if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity)) {
         issues.push({ index, pointer: `${at}${line.pointer}/quantity`, message: `A quantity is between 0 and ${bounds.quantity}.` });
       }
+      // The unit a new product is created with: one the service knows (quantities are never converted).
+      if (line.uom !== undefined && !normaliseUnit(line.uom)) issues.push({ index, pointer: `${at}${line.pointer}/uom`, message: `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}` });
       lists[line.role].push({ Quantity: line.quantity ?? 0, LotSerial: lotSerial, Product: productRef(item, line.uom) });
     }
 
@@ -336,5 +339,5 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     return { ...payload, Epcis: original, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(original) };
   });
 
-  return { events: translated, issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations.keys()] } };
+  return { events: translated, issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations] } };
 }

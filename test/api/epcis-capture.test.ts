@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, eventIdOf, finishedJob, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
@@ -53,6 +54,14 @@ describe('POST /epcis/capture', () => {
     // The capture job is a batch of the pipeline, run by processEventBatch like any other.
     const { rows: batches } = await sql().query('SELECT mode, status, workflow_id FROM batches WHERE id = $1', [job.captureID]);
     expect(batches).toEqual([{ mode: 'epcis', status: 'Completed', workflow_id: `batch-${job.captureID}` }]);
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const description = await new Client({ connection }).workflow.getHandle(`batch-${job.captureID}`).describe();
+      expect(description.type).toBe('processEventBatch');
+      expect(await description.staticSummary()).toBe(`${account.name} · epcis · 2 events`);
+    } finally {
+      await connection.close();
+    }
     const { rows: products } = await sql().query('SELECT gtin, identifier_type FROM products WHERE account_id = $1 AND external_id = $2', [account.id, dl(ids.gtin)]);
     expect(products).toEqual([{ gtin: ids.gtin, identifier_type: 'Lot' }]);
     const { rows: locations } = await sql().query('SELECT gln FROM locations WHERE account_id = $1 AND external_id = $2', [account.id, dlLocation(ids.gln)]);
@@ -127,9 +136,12 @@ describe('POST /epcis/capture', () => {
     expect(february.status).toBe(400);
     expect(Object.keys(february.body.errors)).toEqual(['/epcisBody/eventList/0/eventTime']);
     const lgtin = gs1Ids().lgtin(`L${'x'.repeat(200)}`);
-    const bounds = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }] })]));
+    const bounds = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }, { epcClass: gs1Ids().lgtin('L2'), quantity: 1, uom: 'ZZZ' }] })]),
+    );
     expect(bounds.status).toBe(400);
-    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1']);
+    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1', '/epcisBody/eventList/0/quantityList/2/uom']);
     expect(await counts(account.id)).toEqual(before);
   });
 

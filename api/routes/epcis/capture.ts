@@ -10,18 +10,17 @@ import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
 import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
-import type { APIContext } from '../../context';
+import type { Middleware } from 'koa';
+import type { APIContext, AppCustom, AppState } from '../../context';
+import { jsonBody } from '../../middleware/json-body';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { gs1SchemaIssues, type SchemaIssue } from './schema';
+import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
-export const CAPTURE_LIMIT = LIMITS.arrayItems;
+const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
-export const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
-
-export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
-export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
+const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
 
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
 export interface EpcisCaptureRequest {
@@ -40,7 +39,7 @@ export function setCaptureLimitHeaders(ctx: APIContext): void {
 }
 
 /** The event list of an EPCISDocument or an EPCISQueryDocument, and the JSON pointer it sits at. */
-export function eventListOf(body: unknown): { events: unknown[]; pointer: string } | undefined {
+function eventListOf(body: unknown): { events: unknown[]; pointer: string } | undefined {
   const document = body as { type?: unknown; epcisBody?: { eventList?: unknown; queryResults?: { resultsBody?: { eventList?: unknown } } } } | null;
   if (!document || typeof document !== 'object') return undefined;
   if (document.type === 'EPCISDocument' && Array.isArray(document.epcisBody?.eventList)) return { events: document.epcisBody.eventList, pointer: '/epcisBody/eventList' };
@@ -73,7 +72,7 @@ export interface CheckedDocument {
 }
 
 /** A document's events once GS1's schema and the size limit have passed them. */
-export function checkedEvents(body: unknown): CheckedDocument {
+function checkedDocument(body: unknown): CheckedDocument {
   const list = eventListOf(body);
   if (list && list.events.length > CAPTURE_LIMIT) {
     throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`);
@@ -87,7 +86,7 @@ export function checkedEvents(body: unknown): CheckedDocument {
 export const EPCIS_EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
 
 /** POST /epcis/events: one event (with its own @context), checked by GS1's schema like a document's. */
-export function checkedEvent(body: unknown): CheckedDocument {
+function checkedEvent(body: unknown): CheckedDocument {
   const type = (body as { type?: unknown } | null)?.type;
   const issues = typeof type === 'string' && (EPCIS_EVENT_TYPES as readonly string[]).includes(type)
     ? gs1SchemaIssues(body)
@@ -95,6 +94,23 @@ export function checkedEvent(body: unknown): CheckedDocument {
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
+
+/**
+ * Reads the JSON (or JSON-LD) body and checks it, as the validate middleware does for our own schemas:
+ * the handler finds the CheckedDocument with inputOf(ctx).
+ */
+const checked =
+  (check: (body: unknown) => CheckedDocument): Middleware<AppState, AppCustom> =>
+  (ctx, next) =>
+    jsonBody()(ctx, async () => {
+      ctx.state.input = check((ctx.request as { body?: unknown }).body);
+      await next();
+    });
+
+/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument. */
+export const validDocument = (): Middleware<AppState, AppCustom> => checked(checkedDocument);
+/** POST /epcis/events: one event. */
+export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent);
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

@@ -9,7 +9,8 @@ import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
 import { awaitBatchResult, startBatch } from '../events/batch';
-import { checkedEvent, storeCapture } from './capture';
+import type { BatchError } from '../../../workflows/contracts';
+import { storeCapture, type CheckedDocument, type EpcisCaptureRequest } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
 import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
@@ -25,8 +26,7 @@ function epcFormatOf(ctx: APIContext): EpcFormat {
 }
 
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
-export function queryDocument(ctx: APIContext, events: EpcisEvent[], namespaces: unknown[]) {
-  const format = epcFormatOf(ctx);
+function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
   ctx.set('GS1-EPC-Format', format);
   return {
     '@context': [GS1_CONTEXT, ...namespaces],
@@ -69,7 +69,7 @@ const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
 ];
 
 /** The query parameters as a filter of the account's events; `fixed` is what a top-level resource adds. */
-export function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
+function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
     const values = split(query[param]);
@@ -101,17 +101,19 @@ export function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<Epc
 
 /** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
 export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
+  const format = epcFormatOf(ctx);
   const query = inputOf<EventsQuery>(ctx);
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
   nextPageLink(ctx, page.nextSeq);
-  ctx.body = queryDocument(ctx, page.events, page.namespaces);
+  ctx.body = queryDocument(ctx, format, page.events, page.namespaces);
 }
 
 export async function getEvent(ctx: APIContext): Promise<void> {
+  const format = epcFormatOf(ctx);
   const eventID = ctx.params.eventID;
   const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });
   if (!page.events.length) throw epcisProblem(404, NO_SUCH_RESOURCE, `No event ${eventID} in this account.`);
-  ctx.body = queryDocument(ctx, page.events, page.namespaces);
+  ctx.body = queryDocument(ctx, format, page.events, page.namespaces);
 }
 
 /**
@@ -119,14 +121,14 @@ export async function getEvent(ctx: APIContext): Promise<void> {
  * the pipeline stored it; 202 with the capture job when it takes longer than SYNC_WAIT_SECONDS.
  */
 export async function postEvent(ctx: APIContext): Promise<void> {
-  const batch = await storeCapture(ctx, checkedEvent((ctx.request as { body?: unknown }).body), 'rollback');
-  const eventID = (batch.request as { Events: { Id: string }[] }).Events[0].Id;
+  const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), 'rollback');
+  const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
   let outcome;
   try {
     outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    const errors = (error.body as { errors?: { field: string | null; message: string }[] }).errors ?? [];
+    const errors = (error.body as { errors?: BatchError[] }).errors ?? [];
     throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event could not be captured: nothing was stored.', errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })));
   }
   if (!outcome.done) {

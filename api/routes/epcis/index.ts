@@ -2,18 +2,17 @@ import Router from '@koa/router';
 import { Op } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { inputOf, type AppCustom, type AppState } from '../../context';
-import { jsonBody } from '../../middleware/json-body';
 import { validate } from '../../middleware/validate';
 import { startBatch } from '../events/batch';
-import { captureErrorBehaviourOf, checkedEvents, setCaptureLimitHeaders, storeCapture } from './capture';
+import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent, type CheckedDocument } from './capture';
 import { answerEvents, getEvent, postEvent } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
 import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
 
-export const EPCIS_VERSION = '2.0.0';
-export const CBV_VERSION = '2.0.0';
+const EPCIS_VERSION = '2.0.0';
+const CBV_VERSION = '2.0.0';
 
 const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
   epcisProblem(
@@ -52,10 +51,10 @@ export function epcisRouter(): Router<AppState, AppCustom> {
       setCaptureLimitHeaders(ctx);
       await next();
     },
-    jsonBody(),
+    validDocument(),
     async (ctx) => {
       const behaviour = captureErrorBehaviourOf(ctx);
-      const batch = await storeCapture(ctx, checkedEvents((ctx.request as { body?: unknown }).body), behaviour);
+      const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), behaviour);
       await startBatch(ctx, batch);
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));
@@ -87,7 +86,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     ctx.body = captureJobBody(batch);
   });
 
-  router.post('/events', jsonBody(), postEvent);
+  router.post('/events', validEvent(), postEvent);
   router.get('/events', validate(eventsQuery, 'query', queryProblem), (ctx) => answerEvents(ctx));
   router.get('/events/:eventID', getEvent);
 

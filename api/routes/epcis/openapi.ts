@@ -1,7 +1,7 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { TOP_LEVEL_RESOURCES } from './resources';
-import { collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
+import { CAPTURE_ERROR_BEHAVIOURS, collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
 
 const DOCUMENT_EXAMPLE = {
   '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
@@ -45,7 +45,7 @@ export const epcisOperations = [
     tags: ['EPCIS'],
     headers: {
       type: 'object',
-      properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: ['rollback', 'proceed'], description: 'rollback (default) or proceed.' } },
+      properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed.' } },
     },
     requestBody: { schema: epcisDocumentBody, example: DOCUMENT_EXAMPLE },
     responses: {

@@ -6,6 +6,7 @@
  */
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import { LIMITS } from '../../limits';
 import gs1Schema from './gs1-epcis-json-schema.json';
 
 /** A valid document is confirmed by the first pass, which stops at the first error; only a failing one is walked again for every error. */
@@ -16,6 +17,9 @@ function gs1Validator(allErrors: boolean) {
 }
 const isValidDocument = gs1Validator(false);
 const checkDocument = gs1Validator(true);
+
+export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
+export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
 
 export interface SchemaIssue {
   /** JSON pointer into the request body ('' is the whole body). */
@@ -54,7 +58,7 @@ export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
 }
 
 /** perPage and nextPageToken, as every paged /epcis resource takes them. */
-export const pageQueryProperties = {
+const pageQueryProperties = {
   // Query values arrive as strings.
   perPage: { type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.', example: '30' },
   nextPageToken: { type: 'string', minLength: 1, maxLength: 100, description: 'The token of the Link rel="next" header of the previous page.' },
@@ -65,8 +69,8 @@ export interface PageQuery {
   nextPageToken?: string;
 }
 
-export const DEFAULT_PER_PAGE = 30;
-export const MAX_PER_PAGE = 1000;
+const DEFAULT_PER_PAGE = 30;
+const MAX_PER_PAGE = 1000;
 export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
@@ -87,7 +91,7 @@ export const captureJobResponse = {
     finishedAt: { type: 'string', format: 'date-time', description: 'Absent while the job runs.' },
     running: { type: 'boolean' },
     success: { type: 'boolean', description: 'False when any event was refused (rollback: then none was stored).' },
-    captureErrorBehaviour: { enum: ['rollback', 'proceed'] },
+    captureErrorBehaviour: { enum: CAPTURE_ERROR_BEHAVIOURS },
     errors: { ...problemList, description: 'One problem per refused event.' },
     createdMasterData: {
       type: 'object',
@@ -114,7 +118,8 @@ export const captureAcceptedResponse = {
   properties: { captureID: { type: 'string' }, location: { type: 'string', description: 'The capture job: the same URL as the Location header.' } },
 } as const;
 
-const list = (description: string, example?: string) => ({ type: 'string', minLength: 1, maxLength: 10_000, description: `${description} Several values: separated by |.`, ...(example ? { example } : {}) });
+// A query string's bound, as every other route's: the request line must stay within Node's 16 KB of headers.
+const list = (description: string, example?: string) => ({ type: 'string', minLength: 1, maxLength: LIMITS.textLength, description: `${description} Several values: separated by |.`, ...(example ? { example } : {}) });
 const time = (description: string) => ({ type: 'string', format: 'date-time', description });
 
 /** The query parameters of GET /epcis/events (the standard's names); any other is a 400 naming it. */
