@@ -110,6 +110,23 @@ describe('GET /Integration/Trace across three accounts', () => {
     expect(labels(beforeTransform.body)).toEqual(['farm:L@Farm', 'processor:L@Processor dock'].sort());
   });
 
+  it('lists the events of one node, as far as the caller may see them', async () => {
+    const graph = (await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`)).body;
+    const farmNode = graph.nodes.find((n) => n.location.name === 'Farm')!;
+    const query = `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`;
+    const response = await client(retailer.key).get(`/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(farmNode.id)}`);
+    expect(response.status).toBe(200);
+    expect(response.body.node).toEqual(farmNode);
+    // The farm's later shipment to the other buyer is not the retailer's to see.
+    expect(response.body.events.map((e: { type: string; quantity: number; to: string | null }) => [e.type, e.quantity, e.to])).toEqual([
+      ['Commission', 100, null],
+      ['Ship', 60, 'Processor dock (farm record)'],
+    ]);
+    const unknown = await client(retailer.key).get(`/Integration/Trace/events?${query}&NodeId=nope`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors).toHaveProperty('NodeId');
+  });
+
   it('refuses bad parameters with a 400 naming them, and an unknown product with a 404', async () => {
     const api = client(retailer.key);
     for (const [query, field] of [
