@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { revokeGln } from '../../db/repositories/gln-verifications';
 import { FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
+import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
 import { threeAccountChain } from '../factories/trace-chain';
 import { models } from '../helpers/db';
 import { apiUrl, client } from '../helpers/http';
@@ -32,7 +32,6 @@ interface Graph {
   edges: Edge[];
 }
 
-const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({ product, lot, quantity });
 const label = (n: Node) => `${n.account.split('-')[0]}:${n.lotSerial.split('-')[0]}@${n.location.name}`;
 const labels = (g: Graph) => g.nodes.map(label).sort();
 const edgeLabels = (g: Graph) => {
