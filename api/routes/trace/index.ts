@@ -40,7 +40,6 @@ async function rootProduct(ctx: APIContext, productId: string): Promise<string> 
 
 function requestOf(query: TraceQuery): TraceRequest {
   const maxDepth = query.MaxDepth ? Number(query.MaxDepth) : DEFAULT_TRACE_DEPTH;
-  if (maxDepth > MAX_TRACE_DEPTH) throw validationProblem({ MaxDepth: [`MaxDepth must be from 1 to ${MAX_TRACE_DEPTH}.`] });
   const asOf = query.AsOf ? new Date(query.AsOf) : null;
   // RFC 3339 allows a leap second (23:59:60), which JavaScript's Date cannot hold.
   if (asOf && Number.isNaN(asOf.getTime())) throw validationProblem({ AsOf: [`AsOf ${query.AsOf} is not a time this service can compare with.`] });

@@ -28,7 +28,7 @@ export const traceQuery = withLimits({
     AsOf: { type: 'string', format: 'date-time', description: 'Only events at or before this instant.', example: '2024-03-01T15:00:00Z' },
     MaxDepth: {
       type: 'string',
-      pattern: '^0*[1-9][0-9]{0,3}$',
+      pattern: '^0*([1-9][0-9]{0,2}|1000)$', // 1 to MAX_TRACE_DEPTH
       description: `At most this many edges from the lot (1 to ${MAX_TRACE_DEPTH}, default ${DEFAULT_TRACE_DEPTH}).`,
       example: '10',
     },
