@@ -85,11 +85,15 @@ describe('GET /trace', () => {
     expect(edges).toEqual(['Ship 10', 'Ship 30', 'Ship 60', 'Transform 50']);
     expect(await page.textContent('#trace-message')).toContain('5 nodes, 4 events, 3 accounts');
 
-    // Click the farm's node: its numbers and the event that moved it.
+    // Click the farm's node: its numbers, its events up to its shipment toward the retailer, and where the lot went.
     await page.click('#graph g.node.shared >> text=Farm');
-    await page.waitForSelector('#detail table');
+    await page.waitForSelector('#node-events table');
     expect(await page.textContent('#detail dl')).toContain(chain.farm.name);
-    expect(await page.$$eval('#detail tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringMatching(/Ship60to Whole cod .* @ Processor dock/)]);
+    expect(await page.$$eval('#node-events tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([
+      expect.stringMatching(/^2024-07-01 06:00:00ZCommission100 KGM$/),
+      expect.stringMatching(/^2024-07-02 06:00:00ZShip60 KGMto Processor dock \(farm record\)$/),
+    ]);
+    expect(await page.$$eval('#detail > table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringMatching(/Ship60to Whole cod .* @ Processor dock/)]);
 
     // The spreadsheet downloads.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);

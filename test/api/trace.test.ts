@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { revokeGln } from '../../db/repositories/gln-verifications';
 import { FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
+import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
 import { threeAccountChain } from '../factories/trace-chain';
 import { models } from '../helpers/db';
 import { apiUrl, client } from '../helpers/http';
@@ -32,7 +32,6 @@ interface Graph {
   edges: Edge[];
 }
 
-const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({ product, lot, quantity });
 const label = (n: Node) => `${n.account.split('-')[0]}:${n.lotSerial.split('-')[0]}@${n.location.name}`;
 const labels = (g: Graph) => g.nodes.map(label).sort();
 const edgeLabels = (g: Graph) => {
@@ -108,6 +107,23 @@ describe('GET /Integration/Trace across three accounts', () => {
     expect(labels(oneHop.body)).toEqual(['processor:F@Processor dock', 'retailer:F@Retail shop', 'retailer:F@Retail store'].sort());
     const beforeTransform = await trace(processor.key, `ProductId=${fishB.Id}&LotSerial=${lot}&AsOf=2024-07-02T20:00:00Z`);
     expect(labels(beforeTransform.body)).toEqual(['farm:L@Farm', 'processor:L@Processor dock'].sort());
+  });
+
+  it('lists the events of one node, as far as the caller may see them', async () => {
+    const graph = (await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`)).body;
+    const farmNode = graph.nodes.find((n) => n.location.name === 'Farm')!;
+    const query = `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`;
+    const response = await client(retailer.key).get(`/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(farmNode.id)}`);
+    expect(response.status).toBe(200);
+    expect(response.body.node).toEqual(farmNode);
+    // The farm's later shipment to the other buyer is not the retailer's to see.
+    expect(response.body.events.map((e: { type: string; quantity: number; to: string | null }) => [e.type, e.quantity, e.to])).toEqual([
+      ['Commission', 100, null],
+      ['Ship', 60, 'Processor dock (farm record)'],
+    ]);
+    const unknown = await client(retailer.key).get(`/Integration/Trace/events?${query}&NodeId=nope`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors).toHaveProperty('NodeId');
   });
 
   it('refuses bad parameters with a 400 naming them, and an unknown product with a 404', async () => {

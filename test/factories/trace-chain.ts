@@ -1,7 +1,5 @@
 import { createAccount, type TestAccount } from './accounts';
-import { commission, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from './trace-events';
-
-const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({ product, lot, quantity });
+import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from './trace-events';
 
 /**
  * A chain across three accounts, and a fourth beside it:

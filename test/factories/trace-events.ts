@@ -43,6 +43,8 @@ export interface Line {
   quantity: number;
 }
 
+export const line = (product: Payload, lot: string, quantity: number): Line => ({ product, lot, quantity });
+
 const instance = ({ product, lot, quantity }: Line) => ({ Quantity: quantity, LotSerial: lot, Product: product });
 
 const common = (type: string, location: Payload, time: string, extra: Payload = {}) => ({

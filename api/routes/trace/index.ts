@@ -7,8 +7,19 @@ import { inputOf, type APIContext, type AppCustom, type AppState } from '../../c
 import { problem, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { TRACE_CSP, TRACE_PAGE } from './page';
-import { locationOf, presentTrace, productOf, withinDepth } from './presenter';
-import { DEFAULT_TRACE_DEPTH, MAX_TRACE_DEPTH, fsmaQuery, recallQuery, traceQuery, type FsmaQuery, type RecallQuery, type TraceQuery } from './schema';
+import { locationOf, presentNode, presentTrace, productOf, shippedTo, withinDepth } from './presenter';
+import {
+  DEFAULT_TRACE_DEPTH,
+  MAX_TRACE_DEPTH,
+  fsmaQuery,
+  nodeEventsQuery,
+  recallQuery,
+  traceQuery,
+  type FsmaQuery,
+  type NodeEventsQuery,
+  type RecallQuery,
+  type TraceQuery,
+} from './schema';
 import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
 
 /** A trace as asked: `product` is the caller's own id or the service id, as sent. */
@@ -29,7 +40,6 @@ async function rootProduct(ctx: APIContext, productId: string): Promise<string> 
 
 function requestOf(query: TraceQuery): TraceRequest {
   const maxDepth = query.MaxDepth ? Number(query.MaxDepth) : DEFAULT_TRACE_DEPTH;
-  if (maxDepth > MAX_TRACE_DEPTH) throw validationProblem({ MaxDepth: [`MaxDepth must be from 1 to ${MAX_TRACE_DEPTH}.`] });
   const asOf = query.AsOf ? new Date(query.AsOf) : null;
   // RFC 3339 allows a leap second (23:59:60), which JavaScript's Date cannot hold.
   if (asOf && Number.isNaN(asOf.getTime())) throw validationProblem({ AsOf: [`AsOf ${query.AsOf} is not a time this service can compare with.`] });
@@ -44,7 +54,7 @@ async function traceOf(ctx: APIContext, request: TraceRequest): Promise<{ trace:
   return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds };
 }
 
-/** GET /Integration/Trace, /recall, /fsma204: a lot's chain across accounts, what a recall must reach, the FDA's spreadsheet of it. */
+/** GET /Integration/Trace, /events, /recall, /fsma204: a lot's chain across accounts, a node's events, what a recall must reach, the FDA's spreadsheet of it. */
 export function traceRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
@@ -83,6 +93,29 @@ export function traceRouter(): Router<AppState, AppCustom> {
             eventTime: e.event_time.toISOString(),
           };
         }),
+    };
+  });
+
+  router.get('/Integration/Trace/events', validate(nodeEventsQuery, 'query'), async (ctx) => {
+    const query = inputOf<NodeEventsQuery>(ctx);
+    const { trace } = await traceOf(ctx, requestOf(query));
+    const node = trace.nodes.find((n) => n.id === query.NodeId);
+    if (!node) throw problem(404, `Node not found: ${query.NodeId}`, { errors: { NodeId: ['No node of this trace has that id.'] } });
+    const names = (place: { name: string } | null) => place?.name ?? null;
+    const lines = await traceEventLines(ctx.deps.sequelize, { nodes: [node], edges: trace.edges });
+    ctx.body = {
+      node: presentNode(node, ctx.state.account.id, shippedTo(trace)),
+      events: lines.map((l) => ({
+        eventId: l.eventId,
+        type: l.type,
+        role: l.role,
+        eventTime: l.eventTime.toISOString(),
+        quantity: Number(l.quantity),
+        unit: l.unit,
+        from: names(l.source),
+        to: names(l.destination),
+        documents: l.documents,
+      })),
     };
   });
 

@@ -1,6 +1,6 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { fsmaQuery, recallQuery, recallResponse, traceQuery, traceResponse } from './schema';
+import { fsmaQuery, nodeEventsQuery, nodeEventsResponse, recallQuery, recallResponse, traceQuery, traceResponse } from './schema';
 import { CSV_TYPE, XLSX_TYPE } from './spreadsheet';
 import { FSMA_COLUMNS } from '../../../domain/fsma204';
 
@@ -47,6 +47,21 @@ export const traceOperations = [
       },
       400: invalid,
       404: notFound,
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Trace/events',
+    summary: 'The events of one node of a trace',
+    description:
+      'Every event of the node’s lot at its location that you may see (the same visibility as the trace: another account’s records up to ' +
+      'the moment the lot moved toward you; a Restricted product’s shipment alone). NodeId is a `nodes[].id` of the trace with the same parameters.',
+    tags: ['Trace'],
+    query: nodeEventsQuery,
+    responses: {
+      200: { description: 'The node and its events.', schema: nodeEventsResponse },
+      400: invalid,
+      404: { description: 'ProductId names no product of yours, or NodeId no node of its trace.', contentType: PROBLEM_JSON, schema: ref('Problem') },
     },
   }),
   operation({

@@ -40,6 +40,7 @@ const SCRIPT = `
   var W = 190, H = 50, COL = 300, ROW = 64, BAND_PAD = 26, LEFT = 120;
   var key = null;
   var graph = null;
+  var traced = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, attrs, children) {
@@ -175,13 +176,36 @@ const SCRIPT = `
     var table = rows.length
       ? el('table', {}, [el('thead', {}, [el('tr', {}, ['Time', 'Event', 'Quantity', 'Lot'].map(function (h) { return el('th', { text: h }); }))]), el('tbody', {}, rows)])
       : el('p', { class: 'empty', text: 'No event moved this lot to or from another node.' });
-    $('detail').replaceChildren(el('h2', { text: 'Node' }), dl, el('h2', { text: 'Events moving it' }), table);
+    var events = el('div', { id: 'node-events' }, [el('p', { class: 'empty', text: 'Loading its events...' })]);
+    $('detail').replaceChildren(el('h2', { text: 'Node' }), dl, el('h2', { text: 'Its events' }), events, el('h2', { text: 'Moved to or from' }), table);
+    loadEvents(id, events);
+  }
+
+  async function loadEvents(id, target) {
+    var params = new URLSearchParams(traced);
+    params.set('NodeId', id);
+    var response = await call('/Integration/Trace/events?' + params.toString());
+    if (response.status !== 200) return show(target, 'error', reason(response));
+    if (!response.body.events.length) return target.replaceChildren(el('p', { class: 'empty', text: 'No event of this lot here that you may see.' }));
+    var rows = response.body.events.map(function (e) {
+      var where = e.to ? 'to ' + e.to : e.from ? 'from ' + e.from : '';
+      var documents = e.documents.map(function (d) { return d.type + ' ' + d.number; }).join('; ');
+      return el('tr', { 'data-event-id': e.eventId }, [
+        el('td', { text: e.eventTime.replace('T', ' ').replace('.000Z', 'Z') }), el('td', { text: e.type + (e.role === 'instance' ? '' : ' (' + e.role + ')') }),
+        el('td', { text: e.quantity + ' ' + e.unit }), el('td', { text: [where, documents].filter(Boolean).join(' · ') }),
+      ]);
+    });
+    target.replaceChildren(el('table', {}, [
+      el('thead', {}, [el('tr', {}, ['Time', 'Event', 'Quantity', 'Where, documents'].map(function (h) { return el('th', { text: h }); }))]),
+      el('tbody', {}, rows),
+    ]));
   }
 
   async function trace(event) {
     event.preventDefault();
     show($('trace-message'), 'info', 'Tracing...');
-    var response = await call('/Integration/Trace?' + query().toString());
+    traced = query().toString();
+    var response = await call('/Integration/Trace?' + traced);
     if (response.status !== 200) { graph = null; $('graph').replaceChildren(); $('download').disabled = true; return show($('trace-message'), 'error', reason(response)); }
     graph = response.body;
     var accounts = {};

@@ -42,7 +42,7 @@ export function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): 
   };
 }
 
-function presentNode(n: TraceNodeRow, accountId: string, shippedTo: Map<string, number>) {
+export function presentNode(n: TraceNodeRow, accountId: string, shippedTo: Map<string, number>) {
   const visibility = visibilityOf(n, accountId);
   // A trade partner's location holds no records of ours: what reached it is what we shipped there.
   const shippedIn = n.connection_type !== 'SELF' && n.event_count === 0 ? (shippedTo.get(n.id) ?? 0) : null;
@@ -62,12 +62,18 @@ function presentNode(n: TraceNodeRow, accountId: string, shippedTo: Map<string, 
   };
 }
 
+/** What the trace's ships brought to each node. */
+export function shippedTo(trace: Trace): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const e of trace.edges) if (e.type === 'Ship') sums.set(e.to_id, (sums.get(e.to_id) ?? 0) + Number(e.quantity));
+  return sums;
+}
+
 export function presentTrace(trace: Trace, root: { productId: string; lotSerial: string; nodes: string[] }, accountId: string) {
-  const shippedTo = new Map<string, number>();
-  for (const e of trace.edges) if (e.type === 'Ship') shippedTo.set(e.to_id, (shippedTo.get(e.to_id) ?? 0) + Number(e.quantity));
+  const shipped = shippedTo(trace);
   return {
     root,
-    nodes: trace.nodes.map((n) => presentNode(n, accountId, shippedTo)),
+    nodes: trace.nodes.map((n) => presentNode(n, accountId, shipped)),
     edges: trace.edges.map((e) => ({
       from: e.from_id,
       to: e.to_id,

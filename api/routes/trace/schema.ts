@@ -28,7 +28,7 @@ export const traceQuery = withLimits({
     AsOf: { type: 'string', format: 'date-time', description: 'Only events at or before this instant.', example: '2024-03-01T15:00:00Z' },
     MaxDepth: {
       type: 'string',
-      pattern: '^0*[1-9][0-9]{0,3}$',
+      pattern: '^0*([1-9][0-9]{0,2}|1000)$', // 1 to MAX_TRACE_DEPTH
       description: `At most this many edges from the lot (1 to ${MAX_TRACE_DEPTH}, default ${DEFAULT_TRACE_DEPTH}).`,
       example: '10',
     },
@@ -61,6 +61,19 @@ export const fsmaQuery = withLimits({
 
 export interface FsmaQuery extends TraceQuery {
   format?: 'csv' | 'xlsx';
+}
+
+export const nodeEventsQuery = withLimits({
+  type: 'object',
+  required: ['ProductId', 'LotSerial', 'NodeId'],
+  properties: {
+    ...traceQuery.properties,
+    NodeId: { type: 'string', minLength: 1, maxLength: 1000, description: 'A node id of the trace of ProductId and LotSerial (its `nodes[].id`).' },
+  },
+} as const);
+
+export interface NodeEventsQuery extends TraceQuery {
+  NodeId: string;
 }
 
 const nullableNumber = { type: ['number', 'null'] } as const;
@@ -183,6 +196,36 @@ export const recallResponse = {
           unit: { type: 'string' },
           eventId: { type: 'string' },
           eventTime: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const nodeEventsResponse = {
+  type: 'object',
+  required: ['node', 'events'],
+  properties: {
+    node: traceNode,
+    events: {
+      type: 'array',
+      description: 'Every event of this lot at this location that you may see, oldest first (one entry per line of the lot).',
+      items: {
+        type: 'object',
+        required: ['eventId', 'type', 'role', 'eventTime', 'quantity', 'unit', 'from', 'to', 'documents'],
+        properties: {
+          eventId: { type: 'string' },
+          type: { type: 'string', example: 'Receive' },
+          role: { type: 'string', enum: ['instance', 'input', 'output', 'parent', 'child'], description: 'What the lot was in the event.' },
+          eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
+          quantity: { type: 'number' },
+          unit: { type: 'string' },
+          from: { type: ['string', 'null'], description: 'A receive’s ship-from location, when sent.' },
+          to: { type: ['string', 'null'], description: 'A ship’s destination.' },
+          documents: {
+            type: 'array',
+            items: { type: 'object', required: ['type', 'number'], properties: { type: { type: 'string' }, number: { type: 'string' } } },
+          },
         },
       },
     },
