@@ -77,7 +77,7 @@ type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
 /** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
 function perBatch(before: Snapshot, after: Snapshot, batches: number) {
-  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, round(v / batches)]));
+  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])));
   const cpu = Object.fromEntries((Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]));
   const statements = { ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'), ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step') };
   const rpcs = {
