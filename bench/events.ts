@@ -5,6 +5,7 @@
  *   BENCH_EVENTS   events through the pipeline (default 20000; half commission, half ship)
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
  *   BENCH_SINGLE   one-event sync calls, one client, one at a time (default 40)
+ *   BENCH_EXTRA_WORKERS  more `npm run worker` processes on the same machine and task queue (default 0)
  *   BENCH_LOT      records in the lot used for the historical-insert recalculation (default 10000)
  *
  * Prints one JSON object. Batches are 500 events, the size the README recommends. Besides the rates it
@@ -12,6 +13,7 @@
  * the round trips to PostgreSQL (statements, by step) and to Temporal (the worker's RPCs) per batch,
  * and the medians of each workflow's history (tasks queued, tasks run, each activity).
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,12 +29,13 @@ import { createLogger } from '../runtime/logger';
 import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
-import { cpuMs, grown, scrape, type Role } from './lib/processes';
+import { cpuMs, grown, scrape, startExtraWorker, type Role } from './lib/processes';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
 const LOT_RECORDS = Number(process.env.BENCH_LOT ?? 10000);
+const EXTRA_WORKERS = Number(process.env.BENCH_EXTRA_WORKERS ?? 0);
 const BATCH = 500;
 
 const PRODUCT = { Id: 'BENCH-SALMON', Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } };
@@ -69,15 +72,18 @@ async function post(apiUrl: string, key: string, events: unknown[]): Promise<{ s
 }
 
 /** Everything the processes of the stack have counted so far: CPU, statements, the worker's Temporal RPCs. */
+// Their CPU counts as the worker's; their statements and RPCs are on their own metrics ports, not read.
+const extraWorkers: ChildProcess[] = [];
+
 async function snapshot(state: RuntimeState) {
   const [api, worker, sdk] = await Promise.all([scrape(state.apiMetricsUrl), scrape(state.workerAppMetricsUrl), scrape(state.workerSdkMetricsUrl)]);
-  return { cpu: cpuMs(state), api, worker, sdk };
+  return { cpu: cpuMs(state, extraWorkers.map((w) => w.pid!)), api, worker, sdk };
 }
 type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
 /** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
 function perBatch(before: Snapshot, after: Snapshot, batches: number) {
-  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, round(v / batches)]));
+  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])));
   const cpu = Object.fromEntries((Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]));
   const statements = { ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'), ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step') };
   const rpcs = {
@@ -197,6 +203,7 @@ async function main(): Promise<void> {
     if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
 
     const oneEvent = await oneEventCalls(state, temporalClient, pool, key, account.id, run);
+    for (let i = 0; i < EXTRA_WORKERS; i++) extraWorkers.push(await startExtraWorker(state));
 
     const batches = Math.ceil(N / BATCH);
     const latencies: number[] = [];
@@ -269,6 +276,7 @@ async function main(): Promise<void> {
           events: batches * BATCH,
           batchSize: BATCH,
           clients: CLIENTS,
+          extraWorkers: EXTRA_WORKERS,
           cpus: os.cpus().length,
           loadAverageAtStart: round(load, 2),
           pipeline: {
@@ -288,6 +296,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
+    for (const worker of extraWorkers) worker.kill('SIGTERM');
     await connection.close();
     await pool.end();
     await sequelize.close();

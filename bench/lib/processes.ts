@@ -1,4 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../runtime/config';
 import type { RuntimeState } from '../../runtime/state';
 
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
@@ -35,7 +38,7 @@ function readStats(): Map<number, ProcStat> {
  * CPU milliseconds each part of the stack has used so far: the process and all its descendants (tsx
  * runs node as a child; PostgreSQL forks a backend per connection), including descendants that ended.
  */
-export function cpuMs(state: RuntimeState): Record<Role, number> {
+export function cpuMs(state: RuntimeState, extraWorkers: number[] = []): Record<Role, number> {
   const stats = readStats();
   const children = new Map<number, number[]>();
   for (const [pid, stat] of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
@@ -50,7 +53,8 @@ export function cpuMs(state: RuntimeState): Record<Role, number> {
     }
     return ticks * TICK_MS;
   };
-  return { api: tree(state.apiPid), worker: tree(state.workerPid), temporal: tree(state.temporalPid), postgres: tree(state.postgresPid) };
+  const worker = [state.workerPid, ...extraWorkers].reduce<number>((sum, pid) => sum + tree(pid), 0);
+  return { api: tree(state.apiPid), worker, temporal: tree(state.temporalPid), postgres: tree(state.postgresPid) };
 }
 
 /** A Prometheus text exposition as `name{labels}` → value (histogram buckets included, comments not). */
@@ -77,4 +81,22 @@ export function grown(before: Map<string, number>, after: Map<string, number>, p
     out[key] = (out[key] ?? 0) + delta;
   }
   return out;
+}
+
+/**
+ * Another worker role (`npm run worker`) against the stack's PostgreSQL and Temporal, on the same task
+ * queue: what one more worker adds. Resolves once it polls.
+ */
+export function startExtraWorker(state: RuntimeState): Promise<ChildProcess> {
+  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'worker/main.ts')], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: state.databaseUrl, TEMPORAL_ADDRESS: state.temporalAddress, WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the extra worker exited with code ${code}`)));
+    child.on('message', (message: { type?: string }) => {
+      if (message.type === 'ready') resolve(child);
+    });
+  });
 }
