@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import type { InlinePage } from '../../inline-page';
 
 /**
  * The support page: one HTML document with its style and script inline, so it needs nothing but the
@@ -208,32 +208,11 @@ const SCRIPT = `
 })();
 `;
 
-const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
-/** Only this page's own script and style run, and it talks to this origin only. */
-export const SUPPORT_CSP = [
-  "default-src 'none'",
-  `script-src ${sha256(SCRIPT)}`,
-  `style-src ${sha256(STYLE)}`,
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-export const SUPPORT_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Batches: support</title>
-<link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head>
-<body>
-<header>
+export const SUPPORT_PAGE: InlinePage = {
+  title: 'Batches: support',
+  style: STYLE,
+  script: SCRIPT,
+  body: `<header>
   <h1>Batches: support</h1>
   <span id="who"></span>
 </header>
@@ -266,8 +245,5 @@ export const SUPPORT_PAGE = `<!doctype html>
     </div>
     <section id="detail"><p class="empty">Open a batch to see every error and retry it.</p></section>
   </main>
-</div>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+</div>`,
+};

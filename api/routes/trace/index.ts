@@ -6,7 +6,8 @@ import { fsmaRows } from '../../../domain/fsma204';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
-import { TRACE_CSP, TRACE_PAGE } from './page';
+import { inlinePageRouter } from '../../inline-page';
+import { TRACE_PAGE } from './page';
 import { locationOf, presentNode, presentTrace, productOf, shippedTo, withinDepth } from './presenter';
 import {
   DEFAULT_TRACE_DEPTH,
@@ -139,14 +140,5 @@ export function traceRouter(): Router<AppState, AppCustom> {
   return router;
 }
 
-/** `GET /trace`: the page that draws a trace. Served without a key, like /support: it holds no data; it asks the key-checked operations with the key typed into it. */
-export function tracePageRouter(): Router<AppState, AppCustom> {
-  const router = new Router<AppState, AppCustom>();
-  router.get('/trace', (ctx) => {
-    ctx.type = 'text/html';
-    ctx.set('Content-Security-Policy', TRACE_CSP);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = TRACE_PAGE;
-  });
-  return router;
-}
+/** `GET /trace`: the page that draws a trace. */
+export const tracePageRouter = () => inlinePageRouter('/trace', TRACE_PAGE);

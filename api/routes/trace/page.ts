@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import type { InlinePage } from '../../inline-page';
 
 /**
  * The trace page: one HTML document with its style and script inline (like /support), drawing the graph
@@ -259,32 +259,11 @@ const SCRIPT = `
 })();
 `;
 
-const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
-/** Only this page's own script and style run, and it talks to this origin only. */
-export const TRACE_CSP = [
-  "default-src 'none'",
-  `script-src ${sha256(SCRIPT)}`,
-  `style-src ${sha256(STYLE)}`,
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-export const TRACE_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Trace a lot</title>
-<link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head>
-<body>
-<header>
+export const TRACE_PAGE: InlinePage = {
+  title: 'Trace a lot',
+  style: STYLE,
+  script: SCRIPT,
+  body: `<header>
   <h1>Trace a lot</h1>
   <span id="who"></span>
 </header>
@@ -321,8 +300,5 @@ export const TRACE_PAGE = `<!doctype html>
     <section id="detail"></section>
   </div>
 </div>
-</main>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+</main>`,
+};
