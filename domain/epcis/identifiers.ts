@@ -7,16 +7,34 @@
 
 /** A trade item instance or class, by GTIN-14 with its serial or lot when the identifier has one. */
 export interface TradeItem {
-  gtin: string;
-  serial?: string;
-  lot?: string;
+  readonly gtin: string;
+  readonly serial?: string;
+  readonly lot?: string;
 }
 
 export interface PhysicalLocation {
-  gln: string;
+  readonly gln: string;
   /** SGLN extension; absent for the GLN itself (extension `0` in an SGLN URN). */
-  extension?: string;
+  readonly extension?: string;
 }
+
+/**
+ * A pure parse remembered by its input: a capture names the same read point, location and classes in
+ * hundreds of events, and each is parsed several times (master data, translation, query index). The
+ * cache is bounded and its values frozen, as callers share them.
+ */
+function memoised<T>(parse: (identifier: string) => T): (identifier: string) => T {
+  const cache = new Map<string, T>();
+  return (identifier) => {
+    const hit = cache.get(identifier);
+    if (hit !== undefined || cache.has(identifier)) return hit as T;
+    const value = parse(identifier);
+    if (cache.size >= MEMO_SIZE) cache.clear();
+    cache.set(identifier, value && typeof value === 'object' ? Object.freeze(value) : value);
+    return value;
+  };
+}
+const MEMO_SIZE = 10_000;
 
 /** GS1 modulo-10 check digit of the digits before it. */
 export function checkDigit(digits: string): string {
@@ -79,7 +97,7 @@ function digitalLinkKeys(uri: string): Map<string, string> | undefined {
 const gtin14 = (value: string): string | undefined => (/^\d{8}$|^\d{12,14}$/.test(value) && hasValidCheckDigit(value) ? value.padStart(14, '0') : undefined);
 
 /** The trade item an EPC (epcList, parentID, childEPCs) or an EPC class (quantityList) names, if any. */
-export function tradeItemOf(identifier: string): TradeItem | undefined {
+export const tradeItemOf = memoised((identifier: string): TradeItem | undefined => {
   let match = URN_SGTIN.exec(identifier);
   if (match) {
     const gtin = gtinOfUrnParts(match[1], match[2]);
@@ -101,10 +119,10 @@ export function tradeItemOf(identifier: string): TradeItem | undefined {
   const gtin = keys?.get('01') && gtin14(keys.get('01')!);
   if (!keys || !gtin) return undefined;
   return { gtin, ...(keys.has('21') ? { serial: keys.get('21')! } : {}), ...(keys.has('10') ? { lot: keys.get('10')! } : {}) };
-}
+});
 
 /** The GLN (and extension) an SGLN URN or a Digital Link `414` URI names, if any. */
-export function physicalLocationOf(identifier: string): PhysicalLocation | undefined {
+export const physicalLocationOf = memoised((identifier: string): PhysicalLocation | undefined => {
   const match = URN_SGLN.exec(identifier);
   if (match) {
     const [, companyPrefix, locationRef, extension] = match;
@@ -118,7 +136,7 @@ export function physicalLocationOf(identifier: string): PhysicalLocation | undef
   const gln = keys?.get('414');
   if (!keys || !gln || !/^\d{13}$/.test(gln) || !hasValidCheckDigit(gln)) return undefined;
   return { gln, ...(keys.has('254') ? { extension: keys.get('254')! } : {}) };
-}
+});
 
 const DIGITAL_LINK_HOST = 'https://id.gs1.org';
 const encode = (value: string): string => encodeURIComponent(value);
@@ -161,7 +179,7 @@ export function toDigitalLink(identifier: string): string {
  * One spelling per identifier, for matching queries against events whatever form either used: a GS1
  * key (URN or Digital Link on any host) as its Digital Link on id.gs1.org, anything else as it is.
  */
-export function canonicalIdentifier(identifier: string): string {
+export const canonicalIdentifier = memoised((identifier: string): string => {
   const item = tradeItemOf(identifier);
   if (item) return tradeItemDigitalLink(item);
   const location = physicalLocationOf(identifier);
@@ -169,7 +187,7 @@ export function canonicalIdentifier(identifier: string): string {
   const keys = digitalLinkKeys(identifier);
   if (keys?.has('00') && keys.size === 1) return `${DIGITAL_LINK_HOST}/00/${keys.get('00')}`;
   return toDigitalLink(identifier);
-}
+});
 
 type Json = { [key: string]: unknown };
 
