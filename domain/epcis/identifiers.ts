@@ -208,3 +208,34 @@ export function withDigitalLinks<E extends Json>(event: E): E {
   }
   return out as E;
 }
+
+/**
+ * What an EPC pattern URI (`urn:epc:idpat:…`, EPCIS's MATCH_ patterns) matches, as regular expressions:
+ * `canonical` over canonicalIdentifier's spelling of EPCs and classes, `gtin` over a product's GTIN-14
+ * (our own events' lines). A Digital Link does not mark where the company prefix ends, so a pattern by
+ * company prefix matches every GTIN or SSCC with those digits in that place. Undefined: not a pattern;
+ * null: an idpat URN this service cannot read.
+ */
+export function epcPatternOf(value: string): { canonical: string; gtin?: string } | null | undefined {
+  const match = /^urn:epc:idpat:([a-z0-9]+):(.+)$/.exec(value);
+  if (!match) return undefined;
+  const [, scheme, body] = match;
+  const fields = body.split('.');
+  const gtinOf = (companyPrefix: string, itemRef: string) => (itemRef === '*' ? `[0-9]${companyPrefix}[0-9]{${13 - companyPrefix.length}}` : gtinOfUrnParts(companyPrefix, itemRef));
+  if (scheme === 'sgtin') {
+    const [companyPrefix, itemRef, serial] = fields;
+    if (fields.length !== 3 || serial !== '*') return null;
+    const gtin = companyPrefix === '*' && itemRef === '*' ? '[0-9]{14}' : /^\d{6,12}$/.test(companyPrefix) && (itemRef === '*' || /^\d+$/.test(itemRef)) ? gtinOf(companyPrefix, itemRef) : undefined;
+    return gtin ? { canonical: `^${DIGITAL_LINK_HOST.replace(/\./g, '\\.')}/01/${gtin}(/|$)`, gtin: `^${gtin}$` } : null;
+  }
+  if (scheme === 'sscc') {
+    const [companyPrefix, serialRef] = fields;
+    if (fields.length !== 2 || serialRef !== '*') return null;
+    const sscc = companyPrefix === '*' ? '[0-9]{18}' : /^\d{6,12}$/.test(companyPrefix) ? `[0-9]${companyPrefix}[0-9]{${17 - companyPrefix.length}}` : undefined;
+    return sscc ? { canonical: `^${DIGITAL_LINK_HOST.replace(/\./g, '\\.')}/00/${sscc}$` } : null;
+  }
+  // Other schemes (GRAI, GIAI, …) are matched as the URNs they are kept as: a `*` field is any value.
+  const escape = (field: string) => field.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  const last = fields.length - 1;
+  return { canonical: `^urn:epc:id:${scheme}:${fields.map((field, i) => (field === '*' ? (i === last ? '.+' : '[^.]+') : escape(field))).join('\\.')}$` };
+}

@@ -20,7 +20,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   const api = () => client(account.key);
   const query = async (params: string) => {
     const response = await api().get<QueryDocument>(`/epcis/events?${params}`);
-    expect(response.status).toBe(200);
+    expect({ params, status: response.status, body: response.status === 200 ? null : response.body }).toEqual({ params, status: 200, body: null });
     expect(gs1SchemaIssues(response.body)).toEqual([]);
     return eventsOf(response.body);
   };
@@ -83,6 +83,54 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(ids(await query(`MATCH_inputEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/10/${lot}`)}`))).toEqual([events.transformation.eventID]);
     expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(gs1.lgtin(outputLot))}`))).toEqual([events.transformation.eventID]);
     expect(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('nothing'))}`)).toEqual([]);
+  });
+
+  it('MATCH_ parameters take EPC pattern URIs, by GTIN or company prefix; an unreadable pattern is a 400', async () => {
+    const ids = (events: Event[]) => events.map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
+    const { events, ids: gs1 } = kinds;
+    const withSerials = [events.commission.eventID, 'sensor', events.aggregation.eventID, events.transaction.eventID];
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(gs1.gtinClass)}`))).toEqual(withSerials);
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual(withSerials);
+    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.gtinClass)}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual([events.commission.eventID, events.aggregation.eventID, events.transformation.eventID]);
+    expect(ids(await query(`MATCH_parentID=${encodeURIComponent(`urn:epc:idpat:sscc:${gs1.companyPrefix}.*`)}`))).toEqual([events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:giai:4000001.*')}`))).toEqual([events.association.eventID]);
+    // A pattern and an identifier together: either matches.
+    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:grai:4012345.55555.*')}|${encodeURIComponent(gs1.sscc)}`))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(await query(`MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:1234567.*.*')}`)).toEqual([]);
+    const bad = await api().get(`/epcis/events?MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:ABC')}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.type).toBe('epcisException:ValidationException');
+    expect(Object.keys(bad.body.errors)).toEqual(['/MATCH_epc']);
+  });
+
+  it('filters by quantity, persistent disposition and location with descendants', async () => {
+    const ids = (events: Event[]) => events.map((e) => e.eventID);
+    const { events, where, ids: gs1 } = kinds;
+    // Quantities: commission 100, aggregation 10 (child), transformation 20 in and 15 out.
+    expect(ids(await query('EQ_quantity=100'))).toEqual([events.commission.eventID]);
+    expect(ids(await query('GT_quantity=15'))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query('GE_quantity=20'))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query('LT_quantity=15'))).toEqual([events.aggregation.eventID]);
+    expect(ids(await query('LE_quantity=15'))).toEqual([events.aggregation.eventID, events.transformation.eventID]);
+    expect(ids(await query('GT_quantity=10&LT_quantity=20'))).toEqual([events.transformation.eventID]);
+    expect(await query('EQ_quantity=10.5')).toEqual([]);
+
+    expect(ids(await query('EQ_persistentDisposition_set=completeness_verified'))).toEqual([events.commission.eventID]);
+    expect(ids(await query(`EQ_persistentDisposition_set=${encodeURIComponent('https://ref.gs1.org/cbv/Disp-completeness_verified')}|needs_replacement`))).toEqual([events.commission.eventID]);
+    expect(ids(await query('EQ_persistentDisposition_unset=completeness_inferred'))).toEqual([events.commission.eventID]);
+    expect(await query('EQ_persistentDisposition_unset=completeness_verified')).toEqual([]);
+
+    // No location hierarchy is kept: a location's events with descendants are its own.
+    expect((await query(`WD_readPoint=${encodeURIComponent(where)}`)).length).toBe(5);
+    expect(ids(await query(`WD_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(await query(`WD_bizLocation=${encodeURIComponent(gs1.sgln('7'))}`)).toEqual([]);
+
+    for (const param of ['EQ_quantity=ten', 'GT_quantity=', 'LE_quantity=1e3']) {
+      const bad = await api().get(`/epcis/events?${param}`);
+      expect({ param, status: bad.status }).toEqual({ param, status: 400 });
+      expect(Object.keys(bad.body.errors)).toEqual([`/${param.split('=')[0]}`]);
+    }
   });
 
   it('pages with perPage and a Link to the next page', async () => {

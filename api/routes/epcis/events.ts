@@ -3,8 +3,8 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
-import { findEpcisEvents, type EpcisEventFilter, type MatchKind } from '../../../db/queries/epcis-events';
-import { withDigitalLinks } from '../../../domain/epcis/identifiers';
+import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
+import { epcPatternOf, withDigitalLinks } from '../../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
@@ -73,7 +73,18 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
     const values = split(query[param]);
+    const unreadable = values?.find((value) => epcPatternOf(value) === null);
+    if (unreadable) {
+      throw epcisProblem(400, VALIDATION_EXCEPTION, `${param} has an EPC pattern this service cannot read.`, [
+        { pointer: `/${param}`, message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.` },
+      ]);
+    }
     if (values) match[kind] = values;
+  }
+  const quantity: Partial<Record<QuantityComparison, number>> = {};
+  for (const comparison of Object.keys(QUANTITY_COMPARISONS) as QuantityComparison[]) {
+    const value = query[`${comparison}_quantity`];
+    if (value !== undefined) quantity[comparison] = Number(value);
   }
   return {
     accountId: ctx.state.account.id,
@@ -87,11 +98,16 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
     EQ_disposition: split(query.EQ_disposition),
     EQ_readPoint: split(query.EQ_readPoint),
     EQ_bizLocation: split(query.EQ_bizLocation),
+    WD_readPoint: split(query.WD_readPoint),
+    WD_bizLocation: split(query.WD_bizLocation),
     EQ_eventID: split(query.EQ_eventID),
     EQ_transformationID: split(query.EQ_transformationID),
     EXISTS_errorDeclaration: query.EXISTS_errorDeclaration === 'true',
     EQ_errorReason: split(query.EQ_errorReason),
     EQ_correctiveEventID: split(query.EQ_correctiveEventID),
+    quantity,
+    EQ_persistentDisposition_set: split(query.EQ_persistentDisposition_set),
+    EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
     match,
     afterSeq: seqOfToken(query.nextPageToken),
     limit: perPageOf(query),
