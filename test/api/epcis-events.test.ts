@@ -100,7 +100,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(await query(`MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:1234567.*.*')}`)).toEqual([]);
     const bad = await api().get(`/epcis/events?MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:ABC')}`);
     expect(bad.status).toBe(400);
-    expect(bad.body.type).toBe('epcisException:ValidationException');
+    expect(bad.body.type).toBe('epcisException:QueryParameterException');
     expect(Object.keys(bad.body.errors)).toEqual(['/MATCH_epc']);
   });
 
@@ -128,7 +128,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
 
     for (const param of ['EQ_quantity=ten', 'GT_quantity=', 'LE_quantity=1e3']) {
       const bad = await api().get(`/epcis/events?${param}`);
-      expect({ param, status: bad.status }).toEqual({ param, status: 400 });
+      expect({ param, status: bad.status, type: bad.body.type }).toEqual({ param, status: 400, type: 'epcisException:QueryParameterException' });
       expect(Object.keys(bad.body.errors)).toEqual([`/${param.split('=')[0]}`]);
     }
   });
@@ -156,16 +156,18 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   it('refuses unknown query parameters and bad values with a 400 naming them', async () => {
     const unknown = await api().get('/epcis/events?EQ_colour=red');
     expect(unknown.status).toBe(400);
-    expect(unknown.body.type).toBe('epcisException:ValidationException');
+    expect(unknown.body.type).toBe('epcisException:QueryParameterException');
     expect(Object.keys(unknown.body.errors)).toEqual(['/EQ_colour']);
     const time = await api().get('/epcis/events?GE_eventTime=yesterday');
     expect(time.status).toBe(400);
+    expect(time.body.type).toBe('epcisException:QueryParameterException');
     expect(Object.keys(time.body.errors)).toEqual(['/GE_eventTime']);
     const leap = await api().get(`/epcis/events?LT_recordTime=${encodeURIComponent('2016-12-31T23:59:60Z')}`);
     expect(leap.status).toBe(400);
     expect(Object.keys(leap.body.errors)).toEqual(['/LT_recordTime']);
     const token = await api().get('/epcis/events?nextPageToken=nonsense');
     expect(token.status).toBe(400);
+    expect(token.body.type).toBe('epcisException:QueryParameterException');
   });
 
   it('the top-level resources list what the events name, each with its events', async () => {

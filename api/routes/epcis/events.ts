@@ -12,7 +12,7 @@ import { awaitBatchResult, startBatch } from '../events/batch';
 import type { BatchError } from '../../../workflows/contracts';
 import { storeCapture, type CheckedDocument, type EpcisCaptureRequest } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
-import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
+import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
 import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
@@ -52,7 +52,7 @@ function timeOf(query: EventsQuery, name: 'GE_eventTime' | 'LT_eventTime' | 'GE_
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw epcisProblem(400, VALIDATION_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
+  if (Number.isNaN(time.getTime())) throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
   return time;
 }
 
@@ -75,7 +75,7 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
     const values = split(query[param]);
     const unreadable = values?.find((value) => epcPatternOf(value) === null);
     if (unreadable) {
-      throw epcisProblem(400, VALIDATION_EXCEPTION, `${param} has an EPC pattern this service cannot read.`, [
+      throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${param} has an EPC pattern this service cannot read.`, [
         { pointer: `/${param}`, message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.` },
       ]);
     }
