@@ -194,20 +194,83 @@ type Json = { [key: string]: unknown };
 const ID_LISTS = ['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList'] as const;
 const QUANTITY_LISTS = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList'] as const;
 
-/** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
-export function withDigitalLinks<E extends Json>(event: E): E {
+/** An event with every EPC, class, parentID, read point and business location passed through `convert`. */
+function withIdentifiers<E extends Json>(event: E, convert: (identifier: string) => string): E {
   const out: Json = { ...event };
-  for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(toDigitalLink);
+  for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(convert);
   for (const key of QUANTITY_LISTS) {
-    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: toDigitalLink(String(q.epcClass)) }));
+    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: convert(String(q.epcClass)) }));
   }
-  if (typeof out.parentID === 'string') out.parentID = toDigitalLink(out.parentID);
+  if (typeof out.parentID === 'string') out.parentID = convert(out.parentID);
   for (const key of ['readPoint', 'bizLocation']) {
     const where = out[key] as Json | undefined;
-    if (where && typeof where.id === 'string') out[key] = { ...where, id: toDigitalLink(where.id) };
+    if (where && typeof where.id === 'string') out[key] = { ...where, id: convert(where.id) };
   }
   return out as E;
 }
+
+/** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
+export const withDigitalLinks = <E extends Json>(event: E): E => withIdentifiers(event, toDigitalLink);
+
+/** Every identifier of an event (the fields GS1-EPC-Format translates). */
+export function identifiersOfEvent(event: Json): string[] {
+  const out: string[] = [];
+  withIdentifiers(event, (identifier) => {
+    out.push(identifier);
+    return identifier;
+  });
+  return out;
+}
+
+const URN_COMPANY_PREFIX = /^urn:epc:(?:id|class|idpat):(?:sgtin|lgtin|sgln|sscc):(\d{6,12})\./;
+
+/** The GS1 company prefix an EPC URN spells out (a Digital Link does not say where it ends). */
+export const companyPrefixOfUrn = (identifier: string): string | undefined => URN_COMPANY_PREFIX.exec(identifier)?.[1];
+
+/** Where a GS1 key of a Digital Link has its company prefix: after the indicator digit, except a GLN's. */
+function keyOfDigitalLink(identifier: string): { key: string; start: number; keys: Map<string, string> } | undefined {
+  const keys = digitalLinkKeys(identifier);
+  if (!keys) return undefined;
+  const gtin = keys.get('01') && gtin14(keys.get('01')!);
+  if (gtin) return { key: gtin, start: 1, keys };
+  const gln = keys.get('414');
+  if (gln && /^\d{13}$/.test(gln)) return { key: gln, start: 0, keys };
+  const sscc = keys.get('00');
+  if (sscc && /^\d{18}$/.test(sscc)) return { key: sscc, start: 1, keys };
+  return undefined;
+}
+
+/** The company prefixes a Digital Link's key could have (6 to 12 digits): what to look for in URNs seen elsewhere. */
+export function companyPrefixCandidates(identifier: string): string[] {
+  const found = keyOfDigitalLink(identifier);
+  if (!found) return [];
+  return Array.from({ length: 7 }, (_, i) => found.key.slice(found.start, found.start + 6 + i));
+}
+
+/**
+ * A GS1 Digital Link as its EPC URN, when `prefixes` holds its company prefix (learnt from URNs of the
+ * same company); anything else, or a key whose company prefix is not known, unchanged.
+ */
+export function toEpcUrn(identifier: string, prefixes: ReadonlySet<string>): string {
+  const found = keyOfDigitalLink(identifier);
+  if (!found) return identifier;
+  const { key, start, keys } = found;
+  const companyPrefix = companyPrefixCandidates(identifier).reverse().find((candidate) => prefixes.has(candidate));
+  if (!companyPrefix) return identifier;
+  const rest = key.slice(start + companyPrefix.length, -1);
+  const escape = (value: string) => encodeURIComponent(value);
+  if (keys.has('01')) {
+    const itemRef = key[0] + rest;
+    if (keys.has('21')) return `urn:epc:id:sgtin:${companyPrefix}.${itemRef}.${escape(keys.get('21')!)}`;
+    if (keys.has('10')) return `urn:epc:class:lgtin:${companyPrefix}.${itemRef}.${escape(keys.get('10')!)}`;
+    return `urn:epc:idpat:sgtin:${companyPrefix}.${itemRef}.*`;
+  }
+  if (keys.has('414')) return `urn:epc:id:sgln:${companyPrefix}.${rest}.${keys.has('254') ? escape(keys.get('254')!) : '0'}`;
+  return `urn:epc:id:sscc:${companyPrefix}.${key[0] + rest}`;
+}
+
+/** An event with every Digital Link whose company prefix is known as its EPC URN (GS1-EPC-Format: Always_EPC_URN). */
+export const withEpcUrns = <E extends Json>(event: E, prefixes: ReadonlySet<string>): E => withIdentifiers(event, (identifier) => toEpcUrn(identifier, prefixes));
 
 /**
  * What an EPC pattern URI (`urn:epc:idpat:…`, EPCIS's MATCH_ patterns) matches, as regular expressions:

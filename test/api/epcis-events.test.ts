@@ -13,13 +13,15 @@ interface QueryDocument {
 
 const eventsOf = (body: QueryDocument): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
 const asStored = (event: Event) => ({ ...event, recordTime: expect.stringMatching(/Z$/) });
+/** Identifiers as captured: without the header they are answered as Digital Links (GS1's default). */
+const AS_CAPTURED = { 'GS1-EPC-Format': 'Never_Translates' };
 
 describe('EPCIS events: captured documents come back by id and by query', () => {
   let account: TestAccount;
   let kinds: ReturnType<typeof everyKindDocument>;
   const api = () => client(account.key);
   const query = async (params: string) => {
-    const response = await api().get<QueryDocument>(`/epcis/events?${params}`);
+    const response = await api().get<QueryDocument>(`/epcis/events?${params}`, AS_CAPTURED);
     expect({ params, status: response.status, body: response.status === 200 ? null : response.body }).toEqual({ params, status: 200, body: null });
     expect(gs1SchemaIssues(response.body)).toEqual([]);
     return eventsOf(response.body);
@@ -35,7 +37,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   it('every event type with every optional field comes back by its eventID exactly as sent, in an EPCISQueryDocument valid against GS1’s schema', async () => {
     for (const [name, event] of Object.entries(kinds.events) as [string, Event][]) {
       if (!event.eventID) continue;
-      const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(event.eventID)}`);
+      const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(event.eventID)}`, AS_CAPTURED);
       expect({ name, status: response.status }).toEqual({ name, status: 200 });
       expect(gs1SchemaIssues(response.body)).toEqual([]);
       expect(response.body.type).toBe('EPCISQueryDocument');
@@ -153,6 +155,37 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(response.headers.get('gs1-epc-format')).toBe('Always_GS1_Digital_Link');
   });
 
+  it('GS1-EPC-Format: absent is Always_GS1_Digital_Link; No_Preference answers as captured; Always_EPC_URN turns Digital Links into URNs where the company prefix is known', async () => {
+    const { events, ids: gs1, lot } = kinds;
+    const get = async (path: string, format?: string) => {
+      const response = await api().get<QueryDocument>(path, format ? { 'GS1-EPC-Format': format } : {});
+      expect(response.status).toBe(200);
+      expect(gs1SchemaIssues(response.body)).toEqual([]);
+      return { format: response.headers.get('gs1-epc-format'), events: eventsOf(response.body) };
+    };
+    const commission = `/epcis/events/${encodeURIComponent(events.commission.eventID)}`;
+    const absent = await get(commission);
+    expect(absent.format).toBe('Always_GS1_Digital_Link');
+    expect(absent.events[0].epcList).toEqual([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`]);
+    expect(absent.events[0].quantityList).toEqual([{ epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' }]);
+    const noPreference = await get(commission, 'No_Preference');
+    expect(noPreference).toEqual({ format: 'No_Preference', events: [asStored(events.commission)] });
+
+    // The sensor event was captured with Digital Links only; the company prefix comes from the URNs the account captured for the same company.
+    const sensor = await get('/epcis/events?EQ_bizStep=inspecting', 'Always_EPC_URN');
+    expect(sensor.format).toBe('Always_EPC_URN');
+    expect(sensor.events[0].epcList).toEqual([gs1.sgtin('S1')]);
+    expect(sensor.events[0].readPoint).toEqual({ id: gs1.sgln() });
+    // URNs stay URNs; a Digital Link of a company no URN names is answered as captured.
+    expect((await get(commission, 'Always_EPC_URN')).events).toEqual([asStored(events.commission)]);
+    const elsewhere = await createAccount('epcis-format');
+    const company = gs1Ids();
+    const stranger = objectEvent({ epcList: [`https://id.gs1.org/01/${company.gtin}/21/X1`], readPoint: `https://id.gs1.org/414/${company.gln}` });
+    expect((await capture(elsewhere.key, epcisDocument([stranger]))).success).toBe(true);
+    const unknown = await client(elsewhere.key).get<QueryDocument>(`/epcis/events/${encodeURIComponent(stranger.eventID as string)}`, { 'GS1-EPC-Format': 'Always_EPC_URN' });
+    expect(eventsOf(unknown.body)[0]).toMatchObject({ epcList: stranger.epcList, readPoint: stranger.readPoint });
+  });
+
   it('refuses unknown query parameters and bad values with a 400 naming them', async () => {
     const unknown = await api().get('/epcis/events?EQ_colour=red');
     expect(unknown.status).toBe(400);
@@ -232,7 +265,7 @@ describe('POST /epcis/events', () => {
     const location = `/epcis/events/${encodeURIComponent(event.eventID as string)}`;
     expect(response.headers.get('location')).toBe(location);
     expect(response.body).toEqual({ eventID: event.eventID, location });
-    const stored = await client(account.key).get<QueryDocument>(location);
+    const stored = await client(account.key).get<QueryDocument>(location, AS_CAPTURED);
     expect(eventsOf(stored.body)).toEqual([asStored(event)]);
     const { rows } = await sql().query('SELECT b.mode FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.account_id = $1 AND e.external_event_id = $2', [account.id, event.eventID]);
     expect(rows).toEqual([{ mode: 'epcis' }]);

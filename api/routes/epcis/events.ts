@@ -3,8 +3,8 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
-import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
-import { epcPatternOf, withDigitalLinks } from '../../../domain/epcis/identifiers';
+import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
+import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
@@ -17,16 +17,33 @@ import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './sche
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 
+/** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
 function epcFormatOf(ctx: APIContext): EpcFormat {
-  const value = ctx.get('GS1-EPC-Format').trim() || 'No_Preference';
+  const value = ctx.get('GS1-EPC-Format').trim() || 'Always_GS1_Digital_Link';
   if (!(EPC_FORMATS as readonly string[]).includes(value)) {
     throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
   }
   return value as EpcFormat;
 }
 
+/**
+ * The events with identifiers in the format asked for. No_Preference and Never_Translates answer them as
+ * captured. Always_EPC_URN turns a Digital Link into a URN only where its company prefix is known (a
+ * Digital Link does not say where it ends): from a URN of the same company among these events or
+ * among the account's captured events; any other stays as captured.
+ */
+async function inFormat(ctx: APIContext, format: EpcFormat, events: EpcisEvent[]): Promise<EpcisEvent[]> {
+  if (format === 'Always_GS1_Digital_Link') return events.map(withDigitalLinks);
+  if (format !== 'Always_EPC_URN') return events;
+  const identifiers = events.flatMap(identifiersOfEvent);
+  const prefixes = new Set(identifiers.flatMap((identifier) => companyPrefixOfUrn(identifier) ?? []));
+  const unknown = [...new Set(identifiers.flatMap(companyPrefixCandidates))].filter((candidate) => !prefixes.has(candidate));
+  for (const prefix of await knownCompanyPrefixes(ctx.deps.sequelize, ctx.state.account.id, unknown)) prefixes.add(prefix);
+  return events.map((event) => withEpcUrns(event, prefixes));
+}
+
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
-function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
+async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
   ctx.set('GS1-EPC-Format', format);
   return {
     '@context': [GS1_CONTEXT, ...namespaces],
@@ -36,7 +53,7 @@ function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[],
     epcisBody: {
       queryResults: {
         queryName: 'SimpleEventQuery',
-        resultsBody: { eventList: format === 'Always_GS1_Digital_Link' ? events.map(withDigitalLinks) : events },
+        resultsBody: { eventList: await inFormat(ctx, format, events) },
       },
     },
   };
@@ -121,7 +138,7 @@ export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFil
   const query = inputOf<EventsQuery>(ctx);
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
   nextPageLink(ctx, page.nextSeq);
-  ctx.body = queryDocument(ctx, format, page.events, page.namespaces);
+  ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
 export async function getEvent(ctx: APIContext): Promise<void> {
@@ -129,7 +146,7 @@ export async function getEvent(ctx: APIContext): Promise<void> {
   const eventID = ctx.params.eventID;
   const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });
   if (!page.events.length) throw epcisProblem(404, NO_SUCH_RESOURCE, `No event ${eventID} in this account.`);
-  ctx.body = queryDocument(ctx, format, page.events, page.namespaces);
+  ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
 /**

@@ -208,8 +208,9 @@ export const epcFormatHeader = {
       type: 'string',
       enum: EPC_FORMATS,
       description:
-        'Always_GS1_Digital_Link answers EPC URNs as Digital Link URIs. Absent, No_Preference, Never_Translates and Always_EPC_URN answer every identifier as it was captured ' +
-        '(a Digital Link cannot be turned into a URN without the GS1 company prefix length, which it does not carry).',
+        'Absent, Always_GS1_Digital_Link (the standard’s default): EPC URNs are answered as Digital Link URIs. No_Preference and Never_Translates answer identifiers as captured. ' +
+        'Always_EPC_URN answers Digital Links as EPC URNs where the company prefix is known from a URN of the same company (in the answer or among the account’s captured events); ' +
+        'a Digital Link does not say where its company prefix ends, so any other is answered as captured.',
     },
   },
 } as const;
