@@ -258,19 +258,21 @@ export function toEpcUrn(identifier: string, prefixes: ReadonlySet<string>): str
   const companyPrefix = companyPrefixCandidates(identifier).reverse().find((candidate) => prefixes.has(candidate));
   if (!companyPrefix) return identifier;
   const rest = key.slice(start + companyPrefix.length, -1);
-  const escape = (value: string) => encodeURIComponent(value);
   if (keys.has('01')) {
     const itemRef = key[0] + rest;
-    if (keys.has('21')) return `urn:epc:id:sgtin:${companyPrefix}.${itemRef}.${escape(keys.get('21')!)}`;
-    if (keys.has('10')) return `urn:epc:class:lgtin:${companyPrefix}.${itemRef}.${escape(keys.get('10')!)}`;
+    if (keys.has('21')) return `urn:epc:id:sgtin:${companyPrefix}.${itemRef}.${encode(keys.get('21')!)}`;
+    if (keys.has('10')) return `urn:epc:class:lgtin:${companyPrefix}.${itemRef}.${encode(keys.get('10')!)}`;
     return `urn:epc:idpat:sgtin:${companyPrefix}.${itemRef}.*`;
   }
-  if (keys.has('414')) return `urn:epc:id:sgln:${companyPrefix}.${rest}.${keys.has('254') ? escape(keys.get('254')!) : '0'}`;
+  if (keys.has('414')) return `urn:epc:id:sgln:${companyPrefix}.${rest}.${keys.has('254') ? encode(keys.get('254')!) : '0'}`;
   return `urn:epc:id:sscc:${companyPrefix}.${key[0] + rest}`;
 }
 
 /** An event with every Digital Link whose company prefix is known as its EPC URN (GS1-EPC-Format: Always_EPC_URN). */
 export const withEpcUrns = <E extends Json>(event: E, prefixes: ReadonlySet<string>): E => withIdentifiers(event, (identifier) => toEpcUrn(identifier, prefixes));
+
+/** DIGITAL_LINK_HOST inside a regular expression. */
+const HOST_PATTERN = DIGITAL_LINK_HOST.replace(/\./g, '\\.');
 
 /**
  * What an EPC pattern URI (`urn:epc:idpat:…`, EPCIS's MATCH_ patterns) matches, as regular expressions:
@@ -289,13 +291,13 @@ export function epcPatternOf(value: string): { canonical: string; gtin?: string 
     const [companyPrefix, itemRef, serial] = fields;
     if (fields.length !== 3 || serial !== '*') return null;
     const gtin = companyPrefix === '*' && itemRef === '*' ? '[0-9]{14}' : /^\d{6,12}$/.test(companyPrefix) && (itemRef === '*' || /^\d+$/.test(itemRef)) ? gtinOf(companyPrefix, itemRef) : undefined;
-    return gtin ? { canonical: `^${DIGITAL_LINK_HOST.replace(/\./g, '\\.')}/01/${gtin}(/|$)`, gtin: `^${gtin}$` } : null;
+    return gtin ? { canonical: `^${HOST_PATTERN}/01/${gtin}(/|$)`, gtin: `^${gtin}$` } : null;
   }
   if (scheme === 'sscc') {
     const [companyPrefix, serialRef] = fields;
     if (fields.length !== 2 || serialRef !== '*') return null;
     const sscc = companyPrefix === '*' ? '[0-9]{18}' : /^\d{6,12}$/.test(companyPrefix) ? `[0-9]${companyPrefix}[0-9]{${17 - companyPrefix.length}}` : undefined;
-    return sscc ? { canonical: `^${DIGITAL_LINK_HOST.replace(/\./g, '\\.')}/00/${sscc}$` } : null;
+    return sscc ? { canonical: `^${HOST_PATTERN}/00/${sscc}$` } : null;
   }
   // Other schemes (GRAI, GIAI, …) are matched as the URNs they are kept as: a `*` field is any value.
   const escape = (field: string) => field.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
