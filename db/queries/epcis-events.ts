@@ -4,7 +4,7 @@
  * our own events on the EPCIS view of their type, location and lines (domain/epcis/native.ts).
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { canonicalIdentifier, tradeItemOf } from '../../domain/epcis/identifiers';
+import { canonicalIdentifier, epcPatternOf, tradeItemOf } from '../../domain/epcis/identifiers';
 import { NATIVE_MAPPING, nativeEpcisEvent, nativeIdentifier, type NativeLine, type NativeLocation } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
 import type { EventType, LineRole } from '../../domain/events';
@@ -24,17 +24,30 @@ export interface EpcisEventFilter {
   EQ_disposition?: string[];
   EQ_readPoint?: string[];
   EQ_bizLocation?: string[];
+  /**
+   * With descendants: the service keeps no location hierarchy (no master data says which location is
+   * within which), so a location's only descendant is itself and these filter as EQ_ does.
+   */
+  WD_readPoint?: string[];
+  WD_bizLocation?: string[];
   EQ_eventID?: string[];
   EQ_transformationID?: string[];
   /** Only events declared erroneous (EXISTS_errorDeclaration). */
   EXISTS_errorDeclaration?: boolean;
   EQ_errorReason?: string[];
   EQ_correctiveEventID?: string[];
+  /** EQ_/GT_/GE_/LT_/LE_quantity: some quantity element's quantity compared with the value. */
+  quantity?: Partial<Record<QuantityComparison, number>>;
+  EQ_persistentDisposition_set?: string[];
+  EQ_persistentDisposition_unset?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
   limit: number;
 }
+
+export const QUANTITY_COMPARISONS = { EQ: '=', GT: '>', GE: '>=', LT: '<', LE: '<=' } as const;
+export type QuantityComparison = keyof typeof QUANTITY_COMPARISONS;
 
 /** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
 const MATCH_SOURCES: Record<MatchKind, { index: string[]; roles: LineRole[]; serial: boolean | null }> = {
@@ -81,12 +94,17 @@ class Binder {
   }
 }
 
-/** A MATCH_ value our own events are compared on: a GTIN (with serial or lot), or the product URN and lot. */
-function nativeKey(value: string): { gtin: string | null; lot: string | null; urn: string | null } {
+/**
+ * A MATCH_ value our own events are compared on: a GTIN (with serial or lot), a GTIN pattern (an EPC
+ * pattern URI), or the product URN and lot.
+ */
+function nativeKey(value: string): { gtin: string | null; gtinPattern: string | null; lot: string | null; urn: string | null } {
+  const pattern = epcPatternOf(value);
+  if (pattern) return { gtin: null, gtinPattern: pattern.gtin ?? null, lot: null, urn: null };
   const item = tradeItemOf(value);
-  if (item) return { gtin: item.gtin, lot: item.serial ?? item.lot ?? null, urn: null };
+  if (item) return { gtin: item.gtin, gtinPattern: null, lot: item.serial ?? item.lot ?? null, urn: null };
   const at = Math.max(value.lastIndexOf('.lot.'), value.lastIndexOf('.serial.'));
-  if (at < 0) return { gtin: null, lot: null, urn: value };
+  if (at < 0) return { gtin: null, gtinPattern: null, lot: null, urn: value };
   const suffix = value.slice(at + 1).replace(/^(lot|serial)\./, '');
   let lot: string;
   try {
@@ -94,23 +112,51 @@ function nativeKey(value: string): { gtin: string | null; lot: string | null; ur
   } catch {
     lot = suffix;
   }
-  return { gtin: null, lot, urn: value.slice(0, at) };
+  return { gtin: null, gtinPattern: null, lot, urn: value.slice(0, at) };
 }
 
 function matchCondition(binder: Binder, kind: MatchKind, values: string[]): string {
   const source = MATCH_SOURCES[kind];
-  const canonical = binder.bind(values.map(canonicalIdentifier));
-  const captured = source.index.map((name) => `(e.payload -> 'EpcisIndex' -> '${name}') ?| ${canonical}::text[]`).join(' OR ');
+  // An identifier matches in one spelling; an EPC pattern URI (urn:epc:idpat:…) by its regular expression.
+  const patterns = values.flatMap((v) => epcPatternOf(v)?.canonical ?? []);
+  const exact = binder.bind(values.filter((v) => !epcPatternOf(v)).map(canonicalIdentifier));
+  // Bound only when used: PostgreSQL cannot type a parameter no expression reads.
+  const regexes = patterns.length ? binder.bind(patterns) : undefined;
+  const captured = source.index
+    .map((name) => {
+      const list = `e.payload -> 'EpcisIndex' -> '${name}'`;
+      return `(${list}) ?| ${exact}::text[]` + (regexes ? ` OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(${list}) AS v(id) WHERE v.id ~ ANY(${regexes}::text[]))` : '');
+    })
+    .join(' OR ');
   const keys = values.map(nativeKey);
   const serial = source.serial === null ? '' : ` AND (p.identifier_type = 'Serial') = ${source.serial ? 'true' : 'false'}`;
   const native = `EXISTS (
       SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
-        JOIN unnest(${binder.bind(keys.map((k) => k.gtin))}::text[], ${binder.bind(keys.map((k) => k.lot))}::text[], ${binder.bind(keys.map((k) => k.urn))}::text[]) AS k(gtin, lot, urn)
-          ON (k.gtin IS NOT NULL AND lpad(p.gtin, 14, '0') = k.gtin) OR (k.urn IS NOT NULL AND p.urn = k.urn)
+        JOIN unnest(${binder.bind(keys.map((k) => k.gtin))}::text[], ${binder.bind(keys.map((k) => k.gtinPattern))}::text[], ${binder.bind(keys.map((k) => k.lot))}::text[], ${binder.bind(keys.map((k) => k.urn))}::text[]) AS k(gtin, pattern, lot, urn)
+          ON (k.gtin IS NOT NULL AND lpad(p.gtin, 14, '0') = k.gtin) OR (k.pattern IS NOT NULL AND lpad(p.gtin, 14, '0') ~ k.pattern) OR (k.urn IS NOT NULL AND p.urn = k.urn)
        WHERE el.event_id = e.id AND el.role = ANY(${binder.bind(source.roles)}::text[])${serial}
          AND (k.lot IS NULL OR el.lot_serial = k.lot))`;
   return `CASE WHEN ${CAPTURED} THEN (${captured}) ELSE ${native} END`;
 }
+
+/**
+ * Some quantity element's quantity compared with the value: a captured event's as sent (an element
+ * without a quantity never matches), ours on its lines that are quantity elements (not Serial products).
+ */
+function quantityCondition(binder: Binder, comparison: QuantityComparison, value: number): string {
+  const op = QUANTITY_COMPARISONS[comparison];
+  const bound = binder.bind(value);
+  const lists = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList'].map((list) => `coalesce(e.payload -> 'Epcis' -> '${list}', '[]')`).join(' || ');
+  return `CASE WHEN ${CAPTURED} THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${lists}) AS q(element)
+                                        WHERE jsonb_typeof(q.element -> 'quantity') = 'number' AND (q.element ->> 'quantity')::numeric ${op} ${bound}::numeric)
+          ELSE EXISTS (SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
+                        WHERE el.event_id = e.id AND el.role <> 'parent' AND p.identifier_type <> 'Serial' AND el.quantity ${op} ${bound}::numeric) END`;
+}
+
+/** A captured event's persistentDisposition set or unset names one of these (CBV terms in either spelling); ours have none. */
+const persistentDispositionCondition = (binder: Binder, field: 'set' | 'unset', values: string[]): string =>
+  `EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.payload -> 'Epcis' -> 'persistentDisposition' -> '${field}') AS v(term)
+            WHERE regexp_replace(v.term, '^(urn:epcglobal:cbv:disp:|https://ref\\.gs1\\.org/cbv/Disp-)', '') = ANY(${binder.bind(terms(values))}::text[]))`;
 
 /** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
 const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
@@ -127,11 +173,16 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   anyOf('disposition', filter.EQ_disposition && terms(filter.EQ_disposition));
   anyOf('readPoint', filter.EQ_readPoint?.map(canonicalIdentifier));
   anyOf('bizLocation', filter.EQ_bizLocation?.map(canonicalIdentifier));
+  anyOf('readPoint', filter.WD_readPoint?.map(canonicalIdentifier));
+  anyOf('bizLocation', filter.WD_bizLocation?.map(canonicalIdentifier));
   anyOf('eventID', filter.EQ_eventID);
   if (filter.EQ_transformationID) conditions.push(`e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
   if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
   if (filter.EQ_errorReason) conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
   if (filter.EQ_correctiveEventID) conditions.push(`(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`);
+  for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][]) conditions.push(quantityCondition(binder, comparison, value));
+  if (filter.EQ_persistentDisposition_set) conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
+  if (filter.EQ_persistentDisposition_unset) conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
   if (filter.GE_eventTime) conditions.push(`e.event_time >= ${binder.bind(filter.GE_eventTime)}`);
   if (filter.LT_eventTime) conditions.push(`e.event_time < ${binder.bind(filter.LT_eventTime)}`);
   if (filter.GE_recordTime) conditions.push(`e.created_at >= ${binder.bind(filter.GE_recordTime)}`);
@@ -272,4 +323,19 @@ export async function distinctEpcs(sequelize: Sequelize, accountId: string): Pro
   ]);
   const all = new Set([...captured.map((r) => r.value), ...serials.map((line) => nativeIdentifier({ ...line, serial: true }))]);
   return [...all].sort();
+}
+
+/**
+ * Which of these company prefixes the account's captured events spell out in an EPC URN: what turns a
+ * Digital Link of the same company into a URN (GS1-EPC-Format: Always_EPC_URN).
+ */
+export async function knownCompanyPrefixes(sequelize: Sequelize, accountId: string, candidates: string[]): Promise<string[]> {
+  if (!candidates.length) return [];
+  const rows = await sequelize.query<{ prefix: string }>(
+    `SELECT DISTINCT m[1] AS prefix FROM events e
+       CROSS JOIN LATERAL regexp_matches(e.payload ->> 'Epcis', 'urn:epc:(?:id|class|idpat):(?:sgtin|lgtin|sgln|sscc):([0-9]{6,12})\\.', 'g') AS m
+      WHERE e.account_id = $1 AND e.payload ? 'Epcis' AND m[1] = ANY($2::text[])`,
+    { bind: [accountId, candidates], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.prefix);
 }

@@ -47,24 +47,28 @@ export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: 
     if (existing) return replayOf(existing);
   }
   try {
-    const batch = await Batch.create({
-      id,
-      accountId: submission.accountId,
-      workflowId,
-      idempotencyKey: submission.idempotencyKey ?? null,
-      mode: submission.mode,
-      status: 'Accepted',
-      eventCount: submission.eventCount,
-      request: submission.request,
-      result: null,
-      errors: null,
-      startedAt: null,
-      completedAt: null,
-      retryOf: submission.retryOf ?? null,
-      requestId: submission.requestId ?? null,
-      // Only a key needs the binding; hashing a batch of several MB costs time on every submission.
-      requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null,
-    });
+    const batch = await Batch.create(
+      {
+        id,
+        accountId: submission.accountId,
+        workflowId,
+        idempotencyKey: submission.idempotencyKey ?? null,
+        mode: submission.mode,
+        status: 'Accepted',
+        eventCount: submission.eventCount,
+        request: submission.request,
+        result: null,
+        errors: null,
+        startedAt: null,
+        completedAt: null,
+        retryOf: submission.retryOf ?? null,
+        requestId: submission.requestId ?? null,
+        // Only a key needs the binding; hashing a batch of several MB costs time on every submission.
+        requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null,
+      },
+      // Only what the database assigns: by default every column comes back, the request (MBs of JSON) parsed again.
+      { returning: ['id', 'seq'] },
+    );
     return { batch, created: true };
   } catch (error) {
     if (!(error instanceof UniqueConstraintError) || !submission.idempotencyKey) throw error;

@@ -7,16 +7,34 @@
 
 /** A trade item instance or class, by GTIN-14 with its serial or lot when the identifier has one. */
 export interface TradeItem {
-  gtin: string;
-  serial?: string;
-  lot?: string;
+  readonly gtin: string;
+  readonly serial?: string;
+  readonly lot?: string;
 }
 
 export interface PhysicalLocation {
-  gln: string;
+  readonly gln: string;
   /** SGLN extension; absent for the GLN itself (extension `0` in an SGLN URN). */
-  extension?: string;
+  readonly extension?: string;
 }
+
+/**
+ * A pure parse remembered by its input: a capture names the same read point, location and classes in
+ * hundreds of events, and each is parsed several times (master data, translation, query index). The
+ * cache is bounded and its values frozen, as callers share them.
+ */
+function memoised<T>(parse: (identifier: string) => T): (identifier: string) => T {
+  const cache = new Map<string, T>();
+  return (identifier) => {
+    const hit = cache.get(identifier);
+    if (hit !== undefined || cache.has(identifier)) return hit as T;
+    const value = parse(identifier);
+    if (cache.size >= MEMO_SIZE) cache.clear();
+    cache.set(identifier, value && typeof value === 'object' ? Object.freeze(value) : value);
+    return value;
+  };
+}
+const MEMO_SIZE = 10_000;
 
 /** GS1 modulo-10 check digit of the digits before it. */
 export function checkDigit(digits: string): string {
@@ -79,7 +97,7 @@ function digitalLinkKeys(uri: string): Map<string, string> | undefined {
 const gtin14 = (value: string): string | undefined => (/^\d{8}$|^\d{12,14}$/.test(value) && hasValidCheckDigit(value) ? value.padStart(14, '0') : undefined);
 
 /** The trade item an EPC (epcList, parentID, childEPCs) or an EPC class (quantityList) names, if any. */
-export function tradeItemOf(identifier: string): TradeItem | undefined {
+export const tradeItemOf = memoised((identifier: string): TradeItem | undefined => {
   let match = URN_SGTIN.exec(identifier);
   if (match) {
     const gtin = gtinOfUrnParts(match[1], match[2]);
@@ -101,10 +119,10 @@ export function tradeItemOf(identifier: string): TradeItem | undefined {
   const gtin = keys?.get('01') && gtin14(keys.get('01')!);
   if (!keys || !gtin) return undefined;
   return { gtin, ...(keys.has('21') ? { serial: keys.get('21')! } : {}), ...(keys.has('10') ? { lot: keys.get('10')! } : {}) };
-}
+});
 
 /** The GLN (and extension) an SGLN URN or a Digital Link `414` URI names, if any. */
-export function physicalLocationOf(identifier: string): PhysicalLocation | undefined {
+export const physicalLocationOf = memoised((identifier: string): PhysicalLocation | undefined => {
   const match = URN_SGLN.exec(identifier);
   if (match) {
     const [, companyPrefix, locationRef, extension] = match;
@@ -118,7 +136,7 @@ export function physicalLocationOf(identifier: string): PhysicalLocation | undef
   const gln = keys?.get('414');
   if (!keys || !gln || !/^\d{13}$/.test(gln) || !hasValidCheckDigit(gln)) return undefined;
   return { gln, ...(keys.has('254') ? { extension: keys.get('254')! } : {}) };
-}
+});
 
 const DIGITAL_LINK_HOST = 'https://id.gs1.org';
 const encode = (value: string): string => encodeURIComponent(value);
@@ -161,7 +179,7 @@ export function toDigitalLink(identifier: string): string {
  * One spelling per identifier, for matching queries against events whatever form either used: a GS1
  * key (URN or Digital Link on any host) as its Digital Link on id.gs1.org, anything else as it is.
  */
-export function canonicalIdentifier(identifier: string): string {
+export const canonicalIdentifier = memoised((identifier: string): string => {
   const item = tradeItemOf(identifier);
   if (item) return tradeItemDigitalLink(item);
   const location = physicalLocationOf(identifier);
@@ -169,24 +187,120 @@ export function canonicalIdentifier(identifier: string): string {
   const keys = digitalLinkKeys(identifier);
   if (keys?.has('00') && keys.size === 1) return `${DIGITAL_LINK_HOST}/00/${keys.get('00')}`;
   return toDigitalLink(identifier);
-}
+});
 
 type Json = { [key: string]: unknown };
 
 const ID_LISTS = ['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList'] as const;
 const QUANTITY_LISTS = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList'] as const;
 
-/** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
-export function withDigitalLinks<E extends Json>(event: E): E {
+/** An event with every EPC, class, parentID, read point and business location passed through `convert`. */
+function withIdentifiers<E extends Json>(event: E, convert: (identifier: string) => string): E {
   const out: Json = { ...event };
-  for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(toDigitalLink);
+  for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(convert);
   for (const key of QUANTITY_LISTS) {
-    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: toDigitalLink(String(q.epcClass)) }));
+    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: convert(String(q.epcClass)) }));
   }
-  if (typeof out.parentID === 'string') out.parentID = toDigitalLink(out.parentID);
+  if (typeof out.parentID === 'string') out.parentID = convert(out.parentID);
   for (const key of ['readPoint', 'bizLocation']) {
     const where = out[key] as Json | undefined;
-    if (where && typeof where.id === 'string') out[key] = { ...where, id: toDigitalLink(where.id) };
+    if (where && typeof where.id === 'string') out[key] = { ...where, id: convert(where.id) };
   }
   return out as E;
+}
+
+/** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
+export const withDigitalLinks = <E extends Json>(event: E): E => withIdentifiers(event, toDigitalLink);
+
+/** Every identifier of an event (the fields GS1-EPC-Format translates). */
+export function identifiersOfEvent(event: Json): string[] {
+  const out: string[] = [];
+  withIdentifiers(event, (identifier) => {
+    out.push(identifier);
+    return identifier;
+  });
+  return out;
+}
+
+const URN_COMPANY_PREFIX = /^urn:epc:(?:id|class|idpat):(?:sgtin|lgtin|sgln|sscc):(\d{6,12})\./;
+
+/** The GS1 company prefix an EPC URN spells out (a Digital Link does not say where it ends). */
+export const companyPrefixOfUrn = (identifier: string): string | undefined => URN_COMPANY_PREFIX.exec(identifier)?.[1];
+
+/** Where a GS1 key of a Digital Link has its company prefix: after the indicator digit, except a GLN's. */
+function keyOfDigitalLink(identifier: string): { key: string; start: number; keys: Map<string, string> } | undefined {
+  const keys = digitalLinkKeys(identifier);
+  if (!keys) return undefined;
+  const gtin = keys.get('01') && gtin14(keys.get('01')!);
+  if (gtin) return { key: gtin, start: 1, keys };
+  const gln = keys.get('414');
+  if (gln && /^\d{13}$/.test(gln)) return { key: gln, start: 0, keys };
+  const sscc = keys.get('00');
+  if (sscc && /^\d{18}$/.test(sscc)) return { key: sscc, start: 1, keys };
+  return undefined;
+}
+
+/** The company prefixes a Digital Link's key could have (6 to 12 digits): what to look for in URNs seen elsewhere. */
+export function companyPrefixCandidates(identifier: string): string[] {
+  const found = keyOfDigitalLink(identifier);
+  if (!found) return [];
+  return Array.from({ length: 7 }, (_, i) => found.key.slice(found.start, found.start + 6 + i));
+}
+
+/**
+ * A GS1 Digital Link as its EPC URN, when `prefixes` holds its company prefix (learnt from URNs of the
+ * same company); anything else, or a key whose company prefix is not known, unchanged.
+ */
+export function toEpcUrn(identifier: string, prefixes: ReadonlySet<string>): string {
+  const found = keyOfDigitalLink(identifier);
+  if (!found) return identifier;
+  const { key, start, keys } = found;
+  const companyPrefix = companyPrefixCandidates(identifier).reverse().find((candidate) => prefixes.has(candidate));
+  if (!companyPrefix) return identifier;
+  const rest = key.slice(start + companyPrefix.length, -1);
+  if (keys.has('01')) {
+    const itemRef = key[0] + rest;
+    if (keys.has('21')) return `urn:epc:id:sgtin:${companyPrefix}.${itemRef}.${encode(keys.get('21')!)}`;
+    if (keys.has('10')) return `urn:epc:class:lgtin:${companyPrefix}.${itemRef}.${encode(keys.get('10')!)}`;
+    return `urn:epc:idpat:sgtin:${companyPrefix}.${itemRef}.*`;
+  }
+  if (keys.has('414')) return `urn:epc:id:sgln:${companyPrefix}.${rest}.${keys.has('254') ? encode(keys.get('254')!) : '0'}`;
+  return `urn:epc:id:sscc:${companyPrefix}.${key[0] + rest}`;
+}
+
+/** An event with every Digital Link whose company prefix is known as its EPC URN (GS1-EPC-Format: Always_EPC_URN). */
+export const withEpcUrns = <E extends Json>(event: E, prefixes: ReadonlySet<string>): E => withIdentifiers(event, (identifier) => toEpcUrn(identifier, prefixes));
+
+/** DIGITAL_LINK_HOST inside a regular expression. */
+const HOST_PATTERN = DIGITAL_LINK_HOST.replace(/\./g, '\\.');
+
+/**
+ * What an EPC pattern URI (`urn:epc:idpat:…`, EPCIS's MATCH_ patterns) matches, as regular expressions:
+ * `canonical` over canonicalIdentifier's spelling of EPCs and classes, `gtin` over a product's GTIN-14
+ * (our own events' lines). A Digital Link does not mark where the company prefix ends, so a pattern by
+ * company prefix matches every GTIN or SSCC with those digits in that place. Undefined: not a pattern;
+ * null: an idpat URN this service cannot read.
+ */
+export function epcPatternOf(value: string): { canonical: string; gtin?: string } | null | undefined {
+  const match = /^urn:epc:idpat:([a-z0-9]+):(.+)$/.exec(value);
+  if (!match) return undefined;
+  const [, scheme, body] = match;
+  const fields = body.split('.');
+  const gtinOf = (companyPrefix: string, itemRef: string) => (itemRef === '*' ? `[0-9]${companyPrefix}[0-9]{${13 - companyPrefix.length}}` : gtinOfUrnParts(companyPrefix, itemRef));
+  if (scheme === 'sgtin') {
+    const [companyPrefix, itemRef, serial] = fields;
+    if (fields.length !== 3 || serial !== '*') return null;
+    const gtin = companyPrefix === '*' && itemRef === '*' ? '[0-9]{14}' : /^\d{6,12}$/.test(companyPrefix) && (itemRef === '*' || /^\d+$/.test(itemRef)) ? gtinOf(companyPrefix, itemRef) : undefined;
+    return gtin ? { canonical: `^${HOST_PATTERN}/01/${gtin}(/|$)`, gtin: `^${gtin}$` } : null;
+  }
+  if (scheme === 'sscc') {
+    const [companyPrefix, serialRef] = fields;
+    if (fields.length !== 2 || serialRef !== '*') return null;
+    const sscc = companyPrefix === '*' ? '[0-9]{18}' : /^\d{6,12}$/.test(companyPrefix) ? `[0-9]${companyPrefix}[0-9]{${17 - companyPrefix.length}}` : undefined;
+    return sscc ? { canonical: `^${HOST_PATTERN}/00/${sscc}$` } : null;
+  }
+  // Other schemes (GRAI, GIAI, …) are matched as the URNs they are kept as: a `*` field is any value.
+  const escape = (field: string) => field.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  const last = fields.length - 1;
+  return { canonical: `^urn:epc:id:${scheme}:${fields.map((field, i) => (field === '*' ? (i === last ? '.+' : '[^.]+') : escape(field))).join('\\.')}$` };
 }

@@ -77,24 +77,35 @@ export type CapturedEvent = EventPayload & {
 /** A CBV term as a bare word, anything else (a custom URI) as it is. */
 export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
 
-/** Only what an event has is indexed: the index is stored with every captured event. */
+/** Only what an event has is indexed: the index is stored with every captured event. Runs for every captured event, so plain loops. */
 function epcisIndexOf(event: EpcisEvent): EpcisIndex {
-  const ids = (...lists: (string[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map(canonicalIdentifier));
-  const classes = (...lists: (EpcisQuantityElement[] | undefined)[]) => lists.flatMap((list) => (list ?? []).map((q) => canonicalIdentifier(q.epcClass)));
-  const index: Required<EpcisIndex> = {
-    epc: ids(event.epcList, event.childEPCs),
-    parentID: event.parentID ? [canonicalIdentifier(event.parentID)] : [],
-    inputEPC: ids(event.inputEPCList),
-    outputEPC: ids(event.outputEPCList),
-    epcClass: classes(event.quantityList, event.childQuantityList),
-    inputEPCClass: classes(event.inputQuantityList),
-    outputEPCClass: classes(event.outputQuantityList),
-    readPoint: event.readPoint ? canonicalIdentifier(event.readPoint.id) : '',
-    bizLocation: event.bizLocation ? canonicalIdentifier(event.bizLocation.id) : '',
-    bizStep: cbvTerm(event.bizStep) ?? '',
-    disposition: cbvTerm(event.disposition) ?? '',
+  const index: EpcisIndex = {};
+  const ids = (key: 'epc' | 'parentID' | 'inputEPC' | 'outputEPC', list: string[] | undefined) => {
+    if (!list?.length) return;
+    const out = (index[key] ??= []);
+    for (const id of list) out.push(canonicalIdentifier(id));
   };
-  return Object.fromEntries(Object.entries(index).filter(([, value]) => value.length > 0));
+  const classes = (key: 'epcClass' | 'inputEPCClass' | 'outputEPCClass', list: EpcisQuantityElement[] | undefined) => {
+    if (!list?.length) return;
+    const out = (index[key] ??= []);
+    for (const q of list) out.push(canonicalIdentifier(q.epcClass));
+  };
+  ids('epc', event.epcList);
+  ids('epc', event.childEPCs);
+  if (event.parentID) index.parentID = [canonicalIdentifier(event.parentID)];
+  ids('inputEPC', event.inputEPCList);
+  ids('outputEPC', event.outputEPCList);
+  classes('epcClass', event.quantityList);
+  classes('epcClass', event.childQuantityList);
+  classes('inputEPCClass', event.inputQuantityList);
+  classes('outputEPCClass', event.outputQuantityList);
+  if (event.readPoint) index.readPoint = canonicalIdentifier(event.readPoint.id);
+  if (event.bizLocation) index.bizLocation = canonicalIdentifier(event.bizLocation.id);
+  const bizStep = cbvTerm(event.bizStep);
+  if (bizStep) index.bizStep = bizStep;
+  const disposition = cbvTerm(event.disposition);
+  if (disposition) index.disposition = disposition;
+  return index;
 }
 
 /** What the account already has, by the keys EPCIS identifiers map to. */
@@ -319,9 +330,12 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
       Location: locationRef(locationIdentifierOf(event)),
       EventTime: event.eventTime,
       EventTimeZone: event.eventTimeZoneOffset,
-      PurchaseOrder: bizTransactionOf(event, 'po'),
-      InvoiceNumber: bizTransactionOf(event, 'inv'),
     };
+    // Absent rather than null: every byte of a captured event is stored twice (the batch, the event).
+    const purchaseOrder = bizTransactionOf(event, 'po');
+    const invoiceNumber = bizTransactionOf(event, 'inv');
+    if (purchaseOrder) payload.PurchaseOrder = purchaseOrder;
+    if (invoiceNumber) payload.InvoiceNumber = invoiceNumber;
     if (type === 'transform') {
       payload.InputProducts = lists.inputs;
       payload.OutputProducts = lists.outputs;

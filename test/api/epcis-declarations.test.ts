@@ -27,7 +27,7 @@ describe('EPCIS error declarations', () => {
 
   it('marks the declared event: it comes back with its errorDeclaration, and the query parameters find it', async () => {
     const api = client(account.key);
-    const one = await api.get(`/epcis/events/${encodeURIComponent(wrong.eventID as string)}`);
+    const one = await api.get(`/epcis/events/${encodeURIComponent(wrong.eventID as string)}`, { 'GS1-EPC-Format': 'Never_Translates' });
     expect(eventsOf(one.body)).toEqual([{ ...wrong, errorDeclaration, recordTime: expect.any(String) }]);
     const declared = await api.get('/epcis/events?EXISTS_errorDeclaration=true');
     expect(eventsOf(declared.body).map((e) => e.eventID)).toEqual([wrong.eventID]);

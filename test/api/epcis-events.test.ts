@@ -13,14 +13,16 @@ interface QueryDocument {
 
 const eventsOf = (body: QueryDocument): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
 const asStored = (event: Event) => ({ ...event, recordTime: expect.stringMatching(/Z$/) });
+/** Identifiers as captured: without the header they are answered as Digital Links (GS1's default). */
+const AS_CAPTURED = { 'GS1-EPC-Format': 'Never_Translates' };
 
 describe('EPCIS events: captured documents come back by id and by query', () => {
   let account: TestAccount;
   let kinds: ReturnType<typeof everyKindDocument>;
   const api = () => client(account.key);
   const query = async (params: string) => {
-    const response = await api().get<QueryDocument>(`/epcis/events?${params}`);
-    expect(response.status).toBe(200);
+    const response = await api().get<QueryDocument>(`/epcis/events?${params}`, AS_CAPTURED);
+    expect({ params, status: response.status, body: response.status === 200 ? null : response.body }).toEqual({ params, status: 200, body: null });
     expect(gs1SchemaIssues(response.body)).toEqual([]);
     return eventsOf(response.body);
   };
@@ -35,7 +37,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   it('every event type with every optional field comes back by its eventID exactly as sent, in an EPCISQueryDocument valid against GS1’s schema', async () => {
     for (const [name, event] of Object.entries(kinds.events) as [string, Event][]) {
       if (!event.eventID) continue;
-      const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(event.eventID)}`);
+      const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(event.eventID)}`, AS_CAPTURED);
       expect({ name, status: response.status }).toEqual({ name, status: 200 });
       expect(gs1SchemaIssues(response.body)).toEqual([]);
       expect(response.body.type).toBe('EPCISQueryDocument');
@@ -85,6 +87,54 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('nothing'))}`)).toEqual([]);
   });
 
+  it('MATCH_ parameters take EPC pattern URIs, by GTIN or company prefix; an unreadable pattern is a 400', async () => {
+    const ids = (events: Event[]) => events.map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
+    const { events, ids: gs1 } = kinds;
+    const withSerials = [events.commission.eventID, 'sensor', events.aggregation.eventID, events.transaction.eventID];
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(gs1.gtinClass)}`))).toEqual(withSerials);
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual(withSerials);
+    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.gtinClass)}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual([events.commission.eventID, events.aggregation.eventID, events.transformation.eventID]);
+    expect(ids(await query(`MATCH_parentID=${encodeURIComponent(`urn:epc:idpat:sscc:${gs1.companyPrefix}.*`)}`))).toEqual([events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:giai:4000001.*')}`))).toEqual([events.association.eventID]);
+    // A pattern and an identifier together: either matches.
+    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:grai:4012345.55555.*')}|${encodeURIComponent(gs1.sscc)}`))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(await query(`MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:1234567.*.*')}`)).toEqual([]);
+    const bad = await api().get(`/epcis/events?MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:ABC')}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.type).toBe('epcisException:QueryParameterException');
+    expect(Object.keys(bad.body.errors)).toEqual(['/MATCH_epc']);
+  });
+
+  it('filters by quantity, persistent disposition and location with descendants', async () => {
+    const ids = (events: Event[]) => events.map((e) => e.eventID);
+    const { events, where, ids: gs1 } = kinds;
+    // Quantities: commission 100, aggregation 10 (child), transformation 20 in and 15 out.
+    expect(ids(await query('EQ_quantity=100'))).toEqual([events.commission.eventID]);
+    expect(ids(await query('GT_quantity=15'))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query('GE_quantity=20'))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query('LT_quantity=15'))).toEqual([events.aggregation.eventID]);
+    expect(ids(await query('LE_quantity=15'))).toEqual([events.aggregation.eventID, events.transformation.eventID]);
+    expect(ids(await query('GT_quantity=10&LT_quantity=20'))).toEqual([events.transformation.eventID]);
+    expect(await query('EQ_quantity=10.5')).toEqual([]);
+
+    expect(ids(await query('EQ_persistentDisposition_set=completeness_verified'))).toEqual([events.commission.eventID]);
+    expect(ids(await query(`EQ_persistentDisposition_set=${encodeURIComponent('https://ref.gs1.org/cbv/Disp-completeness_verified')}|needs_replacement`))).toEqual([events.commission.eventID]);
+    expect(ids(await query('EQ_persistentDisposition_unset=completeness_inferred'))).toEqual([events.commission.eventID]);
+    expect(await query('EQ_persistentDisposition_unset=completeness_verified')).toEqual([]);
+
+    // No location hierarchy is kept: a location's events with descendants are its own.
+    expect((await query(`WD_readPoint=${encodeURIComponent(where)}`)).length).toBe(5);
+    expect(ids(await query(`WD_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(await query(`WD_bizLocation=${encodeURIComponent(gs1.sgln('7'))}`)).toEqual([]);
+
+    for (const param of ['EQ_quantity=ten', 'GT_quantity=', 'LE_quantity=1e3']) {
+      const bad = await api().get(`/epcis/events?${param}`);
+      expect({ param, status: bad.status, type: bad.body.type }).toEqual({ param, status: 400, type: 'epcisException:QueryParameterException' });
+      expect(Object.keys(bad.body.errors)).toEqual([`/${param.split('=')[0]}`]);
+    }
+  });
+
   it('pages with perPage and a Link to the next page', async () => {
     const first = await api().get<QueryDocument>('/epcis/events?perPage=4');
     expect(eventsOf(first.body)).toHaveLength(4);
@@ -105,19 +155,52 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(response.headers.get('gs1-epc-format')).toBe('Always_GS1_Digital_Link');
   });
 
+  it('GS1-EPC-Format: absent is Always_GS1_Digital_Link; No_Preference answers as captured; Always_EPC_URN turns Digital Links into URNs where the company prefix is known', async () => {
+    const { events, ids: gs1, lot } = kinds;
+    const get = async (path: string, format?: string) => {
+      const response = await api().get<QueryDocument>(path, format ? { 'GS1-EPC-Format': format } : {});
+      expect(response.status).toBe(200);
+      expect(gs1SchemaIssues(response.body)).toEqual([]);
+      return { format: response.headers.get('gs1-epc-format'), events: eventsOf(response.body) };
+    };
+    const commission = `/epcis/events/${encodeURIComponent(events.commission.eventID)}`;
+    const absent = await get(commission);
+    expect(absent.format).toBe('Always_GS1_Digital_Link');
+    expect(absent.events[0].epcList).toEqual([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`]);
+    expect(absent.events[0].quantityList).toEqual([{ epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' }]);
+    const noPreference = await get(commission, 'No_Preference');
+    expect(noPreference).toEqual({ format: 'No_Preference', events: [asStored(events.commission)] });
+
+    // The sensor event was captured with Digital Links only; the company prefix comes from the URNs the account captured for the same company.
+    const sensor = await get('/epcis/events?EQ_bizStep=inspecting', 'Always_EPC_URN');
+    expect(sensor.format).toBe('Always_EPC_URN');
+    expect(sensor.events[0].epcList).toEqual([gs1.sgtin('S1')]);
+    expect(sensor.events[0].readPoint).toEqual({ id: gs1.sgln() });
+    // URNs stay URNs; a Digital Link of a company no URN names is answered as captured.
+    expect((await get(commission, 'Always_EPC_URN')).events).toEqual([asStored(events.commission)]);
+    const elsewhere = await createAccount('epcis-format');
+    const company = gs1Ids();
+    const stranger = objectEvent({ epcList: [`https://id.gs1.org/01/${company.gtin}/21/X1`], readPoint: `https://id.gs1.org/414/${company.gln}` });
+    expect((await capture(elsewhere.key, epcisDocument([stranger]))).success).toBe(true);
+    const unknown = await client(elsewhere.key).get<QueryDocument>(`/epcis/events/${encodeURIComponent(stranger.eventID as string)}`, { 'GS1-EPC-Format': 'Always_EPC_URN' });
+    expect(eventsOf(unknown.body)[0]).toMatchObject({ epcList: stranger.epcList, readPoint: stranger.readPoint });
+  });
+
   it('refuses unknown query parameters and bad values with a 400 naming them', async () => {
     const unknown = await api().get('/epcis/events?EQ_colour=red');
     expect(unknown.status).toBe(400);
-    expect(unknown.body.type).toBe('epcisException:ValidationException');
+    expect(unknown.body.type).toBe('epcisException:QueryParameterException');
     expect(Object.keys(unknown.body.errors)).toEqual(['/EQ_colour']);
     const time = await api().get('/epcis/events?GE_eventTime=yesterday');
     expect(time.status).toBe(400);
+    expect(time.body.type).toBe('epcisException:QueryParameterException');
     expect(Object.keys(time.body.errors)).toEqual(['/GE_eventTime']);
     const leap = await api().get(`/epcis/events?LT_recordTime=${encodeURIComponent('2016-12-31T23:59:60Z')}`);
     expect(leap.status).toBe(400);
     expect(Object.keys(leap.body.errors)).toEqual(['/LT_recordTime']);
     const token = await api().get('/epcis/events?nextPageToken=nonsense');
     expect(token.status).toBe(400);
+    expect(token.body.type).toBe('epcisException:QueryParameterException');
   });
 
   it('the top-level resources list what the events name, each with its events', async () => {
@@ -182,7 +265,7 @@ describe('POST /epcis/events', () => {
     const location = `/epcis/events/${encodeURIComponent(event.eventID as string)}`;
     expect(response.headers.get('location')).toBe(location);
     expect(response.body).toEqual({ eventID: event.eventID, location });
-    const stored = await client(account.key).get<QueryDocument>(location);
+    const stored = await client(account.key).get<QueryDocument>(location, AS_CAPTURED);
     expect(eventsOf(stored.body)).toEqual([asStored(event)]);
     const { rows } = await sql().query('SELECT b.mode FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.account_id = $1 AND e.external_event_id = $2', [account.id, event.eventID]);
     expect(rows).toEqual([{ mode: 'epcis' }]);

@@ -88,6 +88,22 @@ describe('Our own events served as EPCIS events (one store)', () => {
     expect(eventsOf(one.body).map((e) => e.type)).toEqual(['TransformationEvent']);
   });
 
+  it('is found by quantity and by EPC pattern, and never by a persistent disposition it cannot have', async () => {
+    const api = client(account.key);
+    const found = async (params: string) => {
+      const response = await api.get(`/epcis/events?${params}`);
+      expect({ params, status: response.status }).toEqual({ params, status: 200 });
+      return eventsOf(response.body).map((e) => e.eventID);
+    };
+    // Quantities: commission 100, receive 10, ship 5, observe 1, decommission 2, transform 20 → 15, aggregations 3.
+    expect(await found('GE_quantity=15')).toEqual([sent.Commission, sent.Transform]);
+    expect(await found('EQ_quantity=15')).toEqual([sent.Transform]);
+    expect(await found('LT_quantity=3')).toEqual([sent.Observe, sent.Decommission]);
+    expect(await found(`MATCH_epcClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${ids.companyPrefix}.*.*`)}&EQ_bizStep=shipping`)).toEqual([sent.Ship]);
+    expect(await found(`MATCH_outputEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${outputIds.companyPrefix}.*.*`)}`)).toEqual([sent.Transform]);
+    expect(await found('EQ_persistentDisposition_set=active')).toEqual([]);
+  });
+
   it('an event captured through EPCIS is listed by /epcis/Events/details like any other', async () => {
     const epcisLot = lotOf();
     const job = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(epcisLot), quantity: 7 }], readPoint: ids.sgln() })]));

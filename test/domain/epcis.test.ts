@@ -1,5 +1,5 @@
 import { reversalOf } from '../../domain/epcis/declarations';
-import { canonicalIdentifier, checkDigit, physicalLocationOf, toDigitalLink, tradeItemOf, withDigitalLinks } from '../../domain/epcis/identifiers';
+import { canonicalIdentifier, checkDigit, epcPatternOf, physicalLocationOf, toDigitalLink, toEpcUrn, tradeItemOf, withDigitalLinks } from '../../domain/epcis/identifiers';
 import { cbvName, internalTypeOf } from '../../domain/epcis/translate';
 import type { EventPayload } from '../../domain/events';
 
@@ -37,6 +37,26 @@ describe('GS1 identifiers in EPCIS events', () => {
       quantityList: [{ epcClass: 'https://id.gs1.org/01/04012345123456/10/9', quantity: 1 }],
       readPoint: { id: 'https://id.gs1.org/414/0614141073467' },
     });
+  });
+});
+
+describe('EPC URNs from Digital Links, and EPC patterns', () => {
+  it('turns a Digital Link back into its URN when the company prefix is known, and leaves it otherwise', () => {
+    const urns = ['urn:epc:id:sgtin:0614141.112345.400', 'urn:epc:class:lgtin:0614141.112345.LOT%2F1', 'urn:epc:idpat:sgtin:0614141.112345.*', 'urn:epc:id:sgln:0614141.07346.0', 'urn:epc:id:sgln:0614141.07346.12', 'urn:epc:id:sscc:0614141.1234567890'];
+    for (const urn of urns) expect(toEpcUrn(toDigitalLink(urn), new Set(['0614141']))).toBe(urn);
+    expect(toEpcUrn('https://id.gs1.org/01/10614141123459/21/400', new Set(['4012345']))).toBe('https://id.gs1.org/01/10614141123459/21/400');
+    expect(toEpcUrn('urn:epc:id:giai:4000001.12345', new Set(['4000001']))).toBe('urn:epc:id:giai:4000001.12345');
+  });
+
+  it('reads EPC pattern URIs as regular expressions over the canonical spelling', () => {
+    const matches = (pattern: string, identifier: string) => new RegExp(epcPatternOf(pattern)!.canonical).test(canonicalIdentifier(identifier));
+    expect(matches('urn:epc:idpat:sgtin:0614141.112345.*', 'urn:epc:id:sgtin:0614141.112345.400')).toBe(true);
+    expect(matches('urn:epc:idpat:sgtin:0614141.*.*', 'urn:epc:class:lgtin:0614141.112345.L1')).toBe(true);
+    expect(matches('urn:epc:idpat:sgtin:0614142.*.*', 'urn:epc:id:sgtin:0614141.112345.400')).toBe(false);
+    expect(matches('urn:epc:idpat:sscc:0614141.*', 'urn:epc:id:sscc:0614141.1234567890')).toBe(true);
+    expect(matches('urn:epc:idpat:giai:4000001.*', 'urn:epc:id:giai:4000001.12345')).toBe(true);
+    expect(epcPatternOf('urn:epc:idpat:sgtin:ABC')).toBeNull();
+    expect(epcPatternOf('urn:epc:id:sgtin:0614141.112345.400')).toBeUndefined();
   });
 });
 

@@ -3,8 +3,8 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
-import { findEpcisEvents, type EpcisEventFilter, type MatchKind } from '../../../db/queries/epcis-events';
-import { withDigitalLinks } from '../../../domain/epcis/identifiers';
+import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
+import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
@@ -12,21 +12,38 @@ import { awaitBatchResult, startBatch } from '../events/batch';
 import type { BatchError } from '../../../workflows/contracts';
 import { storeCapture, type CheckedDocument, type EpcisCaptureRequest } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
-import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
+import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
 import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 
+/** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
 function epcFormatOf(ctx: APIContext): EpcFormat {
-  const value = ctx.get('GS1-EPC-Format').trim() || 'No_Preference';
+  const value = ctx.get('GS1-EPC-Format').trim() || 'Always_GS1_Digital_Link';
   if (!(EPC_FORMATS as readonly string[]).includes(value)) {
     throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
   }
   return value as EpcFormat;
 }
 
+/**
+ * The events with identifiers in the format asked for. No_Preference and Never_Translates answer them as
+ * captured. Always_EPC_URN turns a Digital Link into a URN only where its company prefix is known (a
+ * Digital Link does not say where it ends): from a URN of the same company among these events or
+ * among the account's captured events; any other stays as captured.
+ */
+async function inFormat(ctx: APIContext, format: EpcFormat, events: EpcisEvent[]): Promise<EpcisEvent[]> {
+  if (format === 'Always_GS1_Digital_Link') return events.map(withDigitalLinks);
+  if (format !== 'Always_EPC_URN') return events;
+  const identifiers = events.flatMap(identifiersOfEvent);
+  const prefixes = new Set(identifiers.flatMap((identifier) => companyPrefixOfUrn(identifier) ?? []));
+  const unknown = [...new Set(identifiers.flatMap(companyPrefixCandidates))].filter((candidate) => !prefixes.has(candidate));
+  for (const prefix of await knownCompanyPrefixes(ctx.deps.sequelize, ctx.state.account.id, unknown)) prefixes.add(prefix);
+  return events.map((event) => withEpcUrns(event, prefixes));
+}
+
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
-function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
+async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
   ctx.set('GS1-EPC-Format', format);
   return {
     '@context': [GS1_CONTEXT, ...namespaces],
@@ -36,7 +53,7 @@ function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[],
     epcisBody: {
       queryResults: {
         queryName: 'SimpleEventQuery',
-        resultsBody: { eventList: format === 'Always_GS1_Digital_Link' ? events.map(withDigitalLinks) : events },
+        resultsBody: { eventList: await inFormat(ctx, format, events) },
       },
     },
   };
@@ -52,7 +69,7 @@ function timeOf(query: EventsQuery, name: 'GE_eventTime' | 'LT_eventTime' | 'GE_
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw epcisProblem(400, VALIDATION_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
+  if (Number.isNaN(time.getTime())) throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
   return time;
 }
 
@@ -73,7 +90,18 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
     const values = split(query[param]);
+    const unreadable = values?.find((value) => epcPatternOf(value) === null);
+    if (unreadable) {
+      throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${param} has an EPC pattern this service cannot read.`, [
+        { pointer: `/${param}`, message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.` },
+      ]);
+    }
     if (values) match[kind] = values;
+  }
+  const quantity: Partial<Record<QuantityComparison, number>> = {};
+  for (const comparison of Object.keys(QUANTITY_COMPARISONS) as QuantityComparison[]) {
+    const value = query[`${comparison}_quantity`];
+    if (value !== undefined) quantity[comparison] = Number(value);
   }
   return {
     accountId: ctx.state.account.id,
@@ -87,11 +115,16 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
     EQ_disposition: split(query.EQ_disposition),
     EQ_readPoint: split(query.EQ_readPoint),
     EQ_bizLocation: split(query.EQ_bizLocation),
+    WD_readPoint: split(query.WD_readPoint),
+    WD_bizLocation: split(query.WD_bizLocation),
     EQ_eventID: split(query.EQ_eventID),
     EQ_transformationID: split(query.EQ_transformationID),
     EXISTS_errorDeclaration: query.EXISTS_errorDeclaration === 'true',
     EQ_errorReason: split(query.EQ_errorReason),
     EQ_correctiveEventID: split(query.EQ_correctiveEventID),
+    quantity,
+    EQ_persistentDisposition_set: split(query.EQ_persistentDisposition_set),
+    EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
     match,
     afterSeq: seqOfToken(query.nextPageToken),
     limit: perPageOf(query),
@@ -105,7 +138,7 @@ export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFil
   const query = inputOf<EventsQuery>(ctx);
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
   nextPageLink(ctx, page.nextSeq);
-  ctx.body = queryDocument(ctx, format, page.events, page.namespaces);
+  ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
 export async function getEvent(ctx: APIContext): Promise<void> {
@@ -113,7 +146,7 @@ export async function getEvent(ctx: APIContext): Promise<void> {
   const eventID = ctx.params.eventID;
   const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });
   if (!page.events.length) throw epcisProblem(404, NO_SUCH_RESOURCE, `No event ${eventID} in this account.`);
-  ctx.body = queryDocument(ctx, format, page.events, page.namespaces);
+  ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
 /**

@@ -8,7 +8,7 @@ import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDoc
 import { answerEvents, getEvent, postEvent } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
-import { NO_SUCH_RESOURCE, VALIDATION_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
+import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
 import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
 
 const EPCIS_VERSION = '2.0.0';
@@ -17,7 +17,7 @@ const CBV_VERSION = '2.0.0';
 const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
   epcisProblem(
     400,
-    VALIDATION_EXCEPTION,
+    QUERY_PARAMETER_EXCEPTION,
     'The query parameters are not valid.',
     errors.map((e) => {
       const name = e.instancePath.slice(1) || String(e.params.additionalProperty ?? e.params.missingProperty ?? '');

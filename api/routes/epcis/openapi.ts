@@ -63,7 +63,7 @@ export const epcisOperations = [
     query: pageQuery,
     responses: {
       200: { description: 'Capture jobs.', schema: { type: 'array', items: captureJobResponse } },
-      400: problem('perPage or nextPageToken is not valid.'),
+      400: problem('perPage or nextPageToken is not valid (epcisException:QueryParameterException).'),
     },
   }),
   operation({
@@ -97,7 +97,7 @@ export const epcisOperations = [
     summary: 'Query the account’s events (EPCIS 2.0 query parameters)',
     description: [
       'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
-      'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400.',
+      'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400 epcisException:QueryParameterException naming it.',
       'Paged with perPage (default 30, at most 1000) and nextPageToken; while there are more, the Link header names the next page (rel="next").',
       epcisHeaders,
     ].join(' '),
@@ -106,7 +106,7 @@ export const epcisOperations = [
     headers: epcFormatHeader,
     responses: {
       200: { description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).', schema: queryDocumentResponse },
-      400: problem('A query parameter or GS1-EPC-Format is not valid.'),
+      400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format is not valid (epcisException:ValidationException).'),
     },
   }),
   operation({
@@ -132,7 +132,7 @@ export const epcisOperations = [
       query: pageQuery,
       responses: {
         200: { description: 'The collection.', schema: collectionResponse },
-        400: problem('perPage or nextPageToken is not valid.'),
+        400: problem('perPage or nextPageToken is not valid (epcisException:QueryParameterException).'),
       },
     }),
     operation({
@@ -156,7 +156,7 @@ export const epcisOperations = [
       headers: epcFormatHeader,
       responses: {
         200: { description: 'An EPCISQueryDocument.', schema: queryDocumentResponse },
-        400: problem('A query parameter or GS1-EPC-Format is not valid.'),
+        400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format is not valid (epcisException:ValidationException).'),
       },
     }),
   ]),

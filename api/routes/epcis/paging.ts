@@ -1,5 +1,5 @@
 import type { APIContext } from '../../context';
-import { VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import { QUERY_PARAMETER_EXCEPTION, epcisProblem } from './presenter';
 
 /** The Link to the next page: its token is an opaque cursor (the last row's sequence number). */
 export function nextPageLink(ctx: APIContext, lastSeq: string | undefined): void {
@@ -12,7 +12,7 @@ export function nextPageLink(ctx: APIContext, lastSeq: string | undefined): void
 export function seqOfToken(token: string | undefined): string | undefined {
   if (token === undefined) return undefined;
   const seq = Buffer.from(token, 'base64url').toString();
-  if (!/^\d{1,18}$/.test(seq)) throw epcisProblem(400, VALIDATION_EXCEPTION, 'nextPageToken is not one this service gave out.', [{ pointer: '/nextPageToken', message: 'nextPageToken is not valid.' }]);
+  if (!/^\d{1,18}$/.test(seq)) throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, 'nextPageToken is not one this service gave out.', [{ pointer: '/nextPageToken', message: 'nextPageToken is not valid.' }]);
   return seq;
 }
 

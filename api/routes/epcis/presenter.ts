@@ -5,6 +5,8 @@ import type { SchemaIssue } from './schema';
 import type { EpcisCaptureRequest } from './capture';
 
 export const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
+/** A query parameter the service does not take, or a value it cannot use (GS1's 400 for queries). */
+export const QUERY_PARAMETER_EXCEPTION = 'epcisException:QueryParameterException';
 export const CAPTURE_LIMIT_EXCEEDED = 'epcisException:CaptureLimitExceededException';
 export const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
 

@@ -120,6 +120,12 @@ export const captureAcceptedResponse = {
 
 // A query string's bound, as every other route's: the request line must stay within Node's 16 KB of headers.
 const list = (description: string, example?: string) => ({ type: 'string', minLength: 1, maxLength: LIMITS.textLength, description: `${description} Several values: separated by |.`, ...(example ? { example } : {}) });
+const quantity = (comparison: string) => ({
+  type: 'string',
+  pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$',
+  description: `Only events with a quantity element (in any quantity list) whose quantity is ${comparison} this number.`,
+  example: '10',
+});
 const time = (description: string) => ({ type: 'string', format: 'date-time', description });
 
 /** The query parameters of GET /epcis/events (the standard's names); any other is a 400 naming it. */
@@ -137,12 +143,21 @@ export const eventsQuery = {
     EQ_disposition: list('Only events with one of these dispositions.', 'in_transit'),
     EQ_readPoint: list('Only events at one of these read points (SGLN URN or Digital Link: either form matches both).'),
     EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
+    WD_readPoint: list('Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.'),
+    WD_bizLocation: list('Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.'),
     EQ_eventID: list('Only the events with these eventIDs.'),
     EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
     EXISTS_errorDeclaration: { type: 'string', enum: ['true', 'false'], description: 'true: only events declared erroneous (an error declaration was captured for them).' },
     EQ_errorReason: list('Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).'),
     EQ_correctiveEventID: list('Only events whose error declaration names one of these corrective events.'),
-    MATCH_epc: list('Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link).'),
+    EQ_persistentDisposition_set: list('Only events whose persistentDisposition sets one of these dispositions (CBV bare words or URIs).', 'completeness_verified'),
+    EQ_persistentDisposition_unset: list('Only events whose persistentDisposition unsets one of these dispositions.'),
+    EQ_quantity: quantity('equal to'),
+    GT_quantity: quantity('greater than'),
+    GE_quantity: quantity('at least'),
+    LT_quantity: quantity('less than'),
+    LE_quantity: quantity('at most'),
+    MATCH_epc: list('Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link) or an EPC matching one of these EPC pattern URIs (urn:epc:idpat:sgtin:4012345.*.*).'),
     MATCH_parentID: list('Only events with one of these parentIDs.'),
     MATCH_inputEPC: list('Only events whose inputEPCList holds one of these EPCs.'),
     MATCH_outputEPC: list('Only events whose outputEPCList holds one of these EPCs.'),
@@ -193,8 +208,9 @@ export const epcFormatHeader = {
       type: 'string',
       enum: EPC_FORMATS,
       description:
-        'Always_GS1_Digital_Link answers EPC URNs as Digital Link URIs. Absent, No_Preference, Never_Translates and Always_EPC_URN answer every identifier as it was captured ' +
-        '(a Digital Link cannot be turned into a URN without the GS1 company prefix length, which it does not carry).',
+        'Absent, Always_GS1_Digital_Link (the standard’s default): EPC URNs are answered as Digital Link URIs. No_Preference and Never_Translates answer identifiers as captured. ' +
+        'Always_EPC_URN answers Digital Links as EPC URNs where the company prefix is known from a URN of the same company (in the answer or among the account’s captured events); ' +
+        'a Digital Link does not say where its company prefix ends, so any other is answered as captured.',
     },
   },
 } as const;
