@@ -50,6 +50,8 @@ async function seed(databaseUrl: string, accountId: string, supplierId: string):
   try {
     await db.query('BEGIN');
     await seedPartner(db, accountId, 'bench', Array.from({ length: 10 }, (_, n) => `LOC-${n}`), glnOf);
+    // Verified, as `npm run gln -- verify` would: only a verified GLN opens the supplier's shipments to it.
+    await db.query(`INSERT INTO gln_verifications (gln, account_id, verified_by) SELECT gln, $1, 'bench' FROM locations WHERE account_id = $1`, [accountId]);
     await db.query(
       `INSERT INTO products (account_id, external_id, urn, name, unit_of_measure, sharing_policy, identifier_type)
        SELECT $1, 'P-' || n, 'urn:bench:p:' || n, 'Product ' || n, 'KGM', 'Open', 'Lot' FROM generate_series(0, $2::int - 1) n`,
@@ -110,7 +112,7 @@ async function seed(databaseUrl: string, accountId: string, supplierId: string):
 /**
  * The supplier: every tenth lot of the bench account is also one of its lots (same LotSerial, its own
  * Open product). It commissions the lot, moves it between its docks, and ships it last to a location
- * whose GLN is the bench account's LOC-0: the bench account then sees all ten events.
+ * whose GLN is the bench account's (verified) LOC-0: the bench account then sees all ten events.
  */
 async function seedSupplier(db: Client, supplierId: string): Promise<void> {
   await seedPartner(db, supplierId, 'supplier', ['S-DOCK', 'S-YARD', 'BUYER-RECEIVING'], (n) => (n === 2 ? glnOf(0) : null));
