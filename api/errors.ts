@@ -40,6 +40,17 @@ export function validationProblem(errors: Record<string, string[]>, title = 'One
   return problem(400, title, { errors });
 }
 
+/**
+ * A date-time query parameter as a Date, or a 400 naming it: RFC 3339 (and so the schema's `date-time`)
+ * allows a leap second (23:59:60), which JavaScript's Date cannot hold.
+ */
+export function queryTime(field: string, value: string | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw validationProblem({ [field]: [`${field} ${value} is not a time this service can compare with.`] });
+  return time;
+}
+
 export const badRequest = (title: string): ApiError => problem(400, title);
 export const notFound = (title: string): ApiError => problem(404, title);
 export const conflict = (title: string): ApiError => problem(409, title);

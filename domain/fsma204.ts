@@ -97,6 +97,7 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
     .filter((line) => CTE_OF[line.type] && line.role !== 'input')
     .map((line) => {
       const source = sources.get(line.lotSerial) ?? null;
+      const time = line.eventTime.toISOString();
       return {
         'Critical Tracking Event': CTE_OF[line.type],
         'Traceability Lot Code': line.lotSerial,
@@ -105,8 +106,8 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
         'Product Description': line.productName,
         Quantity: Number(line.quantity),
         'Unit of Measure': line.unit,
-        'Event Date': line.eventTime.toISOString().slice(0, 10),
-        'Event Time (UTC)': line.eventTime.toISOString().replace('.000Z', 'Z'),
+        'Event Date': time.slice(0, 10),
+        'Event Time (UTC)': time.replace('.000Z', 'Z'),
         'Location Description': described(line.location),
         'Location Identifier (GLN)': line.location.gln ?? '',
         'Immediate Previous Source Location Description': line.type === 'Receive' ? described(line.source) : '',

@@ -1,4 +1,5 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { jsonCommission, jsonInstance, jsonTransform, urnOf } from '../factories/json-events';
 import { commission, locationPayload, productPayload, uid } from '../factories/trace-events';
 import { client } from '../helpers/http';
 
@@ -56,5 +57,52 @@ describe('GDST KDE warnings on event results', () => {
     const response = await client(account.key).post('/Integration/Events', { Events: [complete, onLand] });
     expect(response.status).toBe(200);
     for (const result of response.body.result) expect(result).not.toHaveProperty('warnings');
+  });
+});
+
+describe('GDST KDE warnings on POST /Integration/JSON answers', () => {
+  let account: TestAccount;
+  const at = { locationUrn: urnOf('location'), partnerUrn: urnOf('party') };
+  const productUrn = urnOf('product');
+  const lot = uid('LOT');
+  const numberless = { CertificationType: 'urn:gdst:certType:harvestCoC', CertificationStandard: 'MSC', CertificationAgency: 'MSC', CertificationValue: 'Certified' };
+  beforeAll(async () => {
+    account = await createAccount('gdst-json');
+  });
+
+  it('a commission whose certificate has no number is created, its event entry warning of it; a complete one has none', async () => {
+    const lacking = { ...jsonCommission(at, jsonInstance(productUrn, lot, 100)), CertificationList: [numberless] };
+    const complete = jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 10));
+    const response = await client(account.key).post('/Integration/JSON', { Events: [lacking, complete] });
+    expect(response.status).toBe(200);
+    const [first, second] = response.body.result.events;
+    expect(first.status).toBe('Created');
+    expect(first.warnings).toEqual([
+      {
+        code: 'MissingGdstKde',
+        field: 'Events[0].CertificationList[0].Identification',
+        message: 'GDST asks for the certificate’s identification (its number) (Events[0].CertificationList[0].Identification); the event was stored without it.',
+      },
+    ]);
+    expect(second).not.toHaveProperty('warnings');
+  });
+
+  it('a transform batch answers Success with the warnings of its events beside it, and without them when there are none', async () => {
+    const output = jsonInstance(urnOf('product'), uid('OUT'), 5);
+    const lacking = { ...jsonTransform(at, [jsonInstance(productUrn, lot, 5)], [output]), CertificationList: [{ ...numberless, CertificationType: '' }] };
+    const response = await client(account.key).post('/Integration/JSON', { Events: [lacking] });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      result: 'Success',
+      message: null,
+      errors: [],
+      warnings: [
+        expect.objectContaining({ code: 'MissingGdstKde', field: 'Events[0].CertificationList[0].Identification' }),
+        expect.objectContaining({ code: 'MissingGdstKde', field: 'Events[0].CertificationList[0].Type' }),
+      ],
+    });
+    const complete = jsonTransform(at, [jsonInstance(productUrn, lot, 5)], [jsonInstance(output.ParentProduct.Urn, output.LotSerial, 5)]);
+    const clean = await client(account.key).post('/Integration/JSON', { Events: [complete] });
+    expect(clean.body).toEqual({ result: 'Success', message: null, errors: [] });
   });
 });

@@ -114,6 +114,12 @@ describe('GET /Integration/Inventory', () => {
     expect(Object.keys(invalid.body.errors)).toEqual(['AsOf']);
   });
 
+  it('refuses a leap-second AsOf (valid RFC 3339, not a time it can compare with) with a 400 naming AsOf', async () => {
+    const leap = await get(`ProductIds=${salmonId}&AsOf=2016-12-31T23:59:60Z`);
+    expect(leap.status).toBe(400);
+    expect(leap.body.errors).toEqual({ AsOf: ['AsOf 2016-12-31T23:59:60Z is not a time this service can compare with.'] });
+  });
+
   it('honours Accept: text/plain with the same JSON as text', async () => {
     const response = await get(`ProductIds=${codId}`, { Accept: 'text/plain' });
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);

@@ -54,8 +54,11 @@ describe('FSMA 204 rows', () => {
   });
 
   it('the CSV keeps a cell that a spreadsheet would run as a formula as text', () => {
-    const [header, row] = parse(fsmaCsv(fsmaRows([line({ lotSerial: '=HYPERLINK("http://x")', productName: 'Cod, "fresh"' })]))) as string[][];
+    const lines = [line({ lotSerial: '=HYPERLINK("http://x")', productName: 'Cod, "fresh"' }), line({ productName: 'Cod\r\nloins', quantity: '2.5' })];
+    const [header, row, second] = parse(fsmaCsv(fsmaRows(lines))) as string[][];
     expect(header).toEqual([...FSMA_COLUMNS]);
+    expect(second[FSMA_COLUMNS.indexOf('Product Description')]).toBe('Cod\r\nloins');
+    expect(second[FSMA_COLUMNS.indexOf('Quantity')]).toBe('2.5');
     expect(row[FSMA_COLUMNS.indexOf('Traceability Lot Code')]).toBe(`'=HYPERLINK("http://x")`);
     expect(row[FSMA_COLUMNS.indexOf('Product Description')]).toBe('Cod, "fresh"');
   });

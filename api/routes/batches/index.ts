@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { createRetry, findBatch, listBatches, RetryRefused, type BatchScope, type BatchView } from '../../../db/repositories/batches';
 import type { Batch, BatchStatus } from '../../../db/models';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { notFound, problem, validationProblem } from '../../errors';
+import { notFound, problem, queryTime } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, type PageQuery } from '../../paging';
 import { startBatch } from '../events/batch';
@@ -44,9 +44,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const query = inputOf<ListQuery>(ctx);
     const page = pageOf(query);
     const scope = scopeOf(ctx);
-    const since = query.Since === undefined ? undefined : new Date(query.Since);
-    // RFC 3339 allows a leap second (23:59:60), which JavaScript's Date cannot hold.
-    if (since && Number.isNaN(since.getTime())) throw validationProblem({ Since: [`Since ${query.Since} is not a time this service can compare with.`] });
+    const since = queryTime('Since', query.Since);
     const filter = {
       status: query.Status,
       since,

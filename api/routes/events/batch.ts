@@ -8,13 +8,13 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { Batch } from '../../../db/models';
 import { batchStartOf, rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
 import type { processEventBatch } from '../../../workflows';
-import type { BatchError, EventResult } from '../../../workflows/contracts';
+import type { BatchError } from '../../../workflows/contracts';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { batchRequestsRefused } from '../../../runtime/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
 import { fieldOf, messageOf, validate } from '../../middleware/validate';
-import { batchStatusBody, rejectedBody, statusUrl } from './presenter';
+import { batchStatusBody, rejectedBody, statusUrl, type AnsweredResult } from './presenter';
 
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
 export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id'): ApiError {
@@ -93,7 +93,7 @@ export async function startBatch(ctx: APIContext, batch: Batch, accountName = ct
 }
 
 /** How a sync call ends: the per-event result list, or still under way once the wait is over. */
-export type BatchOutcome = { done: true; result: EventResult[] } | { done: false };
+export type BatchOutcome = { done: true; result: AnsweredResult[] } | { done: false };
 
 /**
  * Waits, at most SYNC_WAIT_SECONDS, for the batch's row to be finished (announced by PostgreSQL as the

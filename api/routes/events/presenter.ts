@@ -1,10 +1,10 @@
 import type { Batch, BatchStatus } from '../../../db/models';
 import type { RetryRef } from '../../../db/repositories/batches';
 import type { EventPayload } from '../../../domain/events';
-import { gdstWarnings } from '../../../domain/gdst';
+import { gdstWarnings, type KdeWarning } from '../../../domain/gdst';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 
-export const createdBody = (batchId: string, result: EventResult[]) => ({
+export const createdBody = (batchId: string, result: AnsweredResult[]) => ({
   message: `${result.length} event${result.length === 1 ? '' : 's'} created.`,
   batchId,
   result,
@@ -36,8 +36,11 @@ const STATUS_MESSAGES: Record<BatchStatus, string> = {
   Failed: 'Nothing of the batch was stored; errors says why.',
 };
 
+/** An event's result as answered: with the GDST KDEs its event lacks, when there are some. */
+export type AnsweredResult = EventResult & { warnings?: KdeWarning[] };
+
 /** Each result with the GDST KDEs its event lacks (`warnings`, only when there are some), read from the stored request. */
-function withGdstWarnings(result: EventResult[] | null, request: unknown): EventResult[] | null {
+function withGdstWarnings(result: EventResult[] | null, request: unknown): AnsweredResult[] | null {
   const events = (request as { Events?: EventPayload[] } | null)?.Events ?? [];
   return (
     result?.map((entry, i) => {

@@ -158,6 +158,19 @@ const batchError = {
   },
 } as const;
 
+/** The GDST KDE warnings of one event (`domain/gdst.ts`), on the events routes' and POST /Integration/JSON's answers alike. */
+export const gdstWarningsSchema = {
+  type: 'array',
+  description:
+    'GDST Key Data Elements the event lacks where GDST asks for them (a wild-catch commission’s vessel, catch area, gear and ' +
+    'fishing authorisation; every certificate’s type and number). Only present when there are some; the event was stored all the same.',
+  items: {
+    type: 'object',
+    required: ['code', 'field', 'message'],
+    properties: { code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } },
+  },
+} as const;
+
 const eventResult = {
   type: 'object',
   required: ['id', 'externalEventId', 'type', 'status', 'eventDate', 'productInstances', 'documentsNotAttached'],
@@ -185,16 +198,7 @@ const eventResult = {
         properties: { documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } },
       },
     },
-    warnings: {
-      type: 'array',
-      description: 'GDST Key Data Elements the event lacks where GDST asks for them (a wild-catch commission’s vessel, catch area, gear and ' +
-        'fishing authorisation; every certificate’s type and number). Only present when there are some; the event was stored all the same.',
-      items: {
-        type: 'object',
-        required: ['code', 'field', 'message'],
-        properties: { code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
+    warnings: gdstWarningsSchema,
   },
 } as const;
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { inventoryRecords, resolveIds } from '../../../db/queries/inventory';
 import { repeated, RepeatedParamError } from '../../../domain/query-params';
 import { inputOf, type AppCustom, type AppState } from '../../context';
-import { validationProblem } from '../../errors';
+import { queryTime, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { presentInventory } from './presenter';
 import { inventoryQuery, type InventoryQuery } from './schema';
@@ -26,6 +26,7 @@ export function inventoryRouter(): Router<AppState, AppCustom> {
       throw validationProblem({ ProductIds: ['At least one of ProductIds or LocationIds is required.'] });
     }
 
+    const asOf = queryTime('AsOf', query.AsOf);
     const { sequelize } = ctx.deps;
     const accountId = ctx.state.account.id;
     const [productIds, locationIds] = await Promise.all([
@@ -36,7 +37,7 @@ export function inventoryRouter(): Router<AppState, AppCustom> {
     const unmatched = (productValues.length && !productIds.length) || (locationValues.length && !locationIds.length);
     const rows = unmatched
       ? []
-      : await inventoryRecords(sequelize, { accountId, productIds, locationIds, asOf: query.AsOf ? new Date(query.AsOf) : undefined });
+      : await inventoryRecords(sequelize, { accountId, productIds, locationIds, asOf });
     const body = presentInventory(rows);
 
     if (ctx.accepts('application/json', 'text/plain') === 'text/plain') {

@@ -18,7 +18,9 @@ export const inventoryQuery = withLimits({
     AsOf: {
       type: 'string',
       format: 'date-time',
-      description: 'Only the record that applies at this instant (the latest at or before it) per product, lot and location.',
+      description:
+        'Only the record that applies at this instant (the latest at or before it) per product, lot and location. A leap second (23:59:60) is ' +
+        'refused with a 400 naming AsOf: it is not a time the service can compare with.',
       example: '2024-03-01T15:00:00Z',
     },
   },

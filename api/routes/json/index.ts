@@ -37,7 +37,7 @@ async function submit(ctx: APIContext): Promise<void> {
   const results = outcome.result;
 
   if (!events.some((event) => event.$type === 'commission')) {
-    ctx.body = transformBody();
+    ctx.body = transformBody(results);
     return;
   }
   const stored = await findByExternalIds(account.id, {

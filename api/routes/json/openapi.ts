@@ -51,7 +51,7 @@ const description = [
   'Every URN (Location, TradePartner, ParentProduct) the account knows, by URN or by an external id equal to it, is reused and reported `Skipped`; a new one is created from the inline fields, keeps the URN sent, and is reported `Created`.',
   'UOM: quantities are in the product’s SimpleUnitOfMeasurement; a unit code must be that unit, a number is ignored.',
   'BizStep and Disposition: a GS1 CBV 2.0 value or a custom URN.',
-  'A batch with at least one commission answers the commission shape (its `events` lists every event, transforms included); a batch of transforms only answers `{result: "Success"}`.',
+  'A batch with at least one commission answers the commission shape (its `events` lists every event, transforms included); a batch of transforms only answers `{result: "Success"}` (with `warnings` when its events lack GDST Key Data Elements, as on the events routes).',
   'All or nothing: any failure is a 400 listing each event’s problem, and nothing is stored.',
 ].join(' ');
 

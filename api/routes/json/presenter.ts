@@ -1,7 +1,7 @@
 import type { Location, Product, TradePartner } from '../../../db/models';
 import { eventUrn } from '../../../domain/urn';
 import type { EntityRef, JsonEvent, JsonProductInstance, Translation } from '../../../domain/json-events';
-import type { EventResult } from '../../../workflows/contracts';
+import type { AnsweredResult } from '../events/presenter';
 import { coordinatesOf } from '../locations/presenter';
 
 export interface StoredEntities {
@@ -21,7 +21,7 @@ const entries = <R extends { id: string; name: string; urn: string }, T>(refs: E
   });
 
 /** SPEC.md's commission answer: the entities the batch named (Created or Skipped) and every event. */
-export function commissionBody(events: JsonEvent[], results: EventResult[], translation: Translation, stored: StoredEntities) {
+export function commissionBody(events: JsonEvent[], results: AnsweredResult[], translation: Translation, stored: StoredEntities) {
   return {
     message: `${results.length} event${results.length === 1 ? '' : 's'} created.`,
     result: {
@@ -48,6 +48,7 @@ export function commissionBody(events: JsonEvent[], results: EventResult[], tran
           id: result.id,
           name: result.externalEventId,
           urn: eventUrn(result.id),
+          ...(result.warnings ? { warnings: result.warnings } : {}),
         };
       }),
     },
@@ -55,5 +56,8 @@ export function commissionBody(events: JsonEvent[], results: EventResult[], tran
   };
 }
 
-/** SPEC.md's transform answer. */
-export const transformBody = () => ({ result: 'Success' as const, message: null, errors: [] });
+/** SPEC.md's transform answer, with the GDST warnings of its events (each naming its event) when there are some. */
+export function transformBody(results: AnsweredResult[]) {
+  const warnings = results.flatMap((r) => r.warnings ?? []);
+  return { result: 'Success' as const, message: null, errors: [], ...(warnings.length ? { warnings } : {}) };
+}

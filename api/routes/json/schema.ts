@@ -4,7 +4,7 @@
  * are allowed, as on the batch-style endpoint: integrators send SPEC.md's full shapes.
  */
 import { JSON_EVENT_TYPES } from '../../../domain/json-events';
-import { MAX_EVENTS } from '../events/schema';
+import { MAX_EVENTS, gdstWarningsSchema } from '../events/schema';
 import { LIMITS, withLimits } from '../../limits';
 
 const text = { type: 'string', minLength: 1 } as const;
@@ -186,6 +186,7 @@ const eventEntry = {
     id: { type: 'string', description: 'Service event id.' },
     name: { type: 'string', description: 'The ExternalEventId.' },
     urn: { type: 'string', description: 'urn:uuid:<event id>.' },
+    warnings: gdstWarningsSchema,
   },
 } as const;
 
@@ -226,5 +227,10 @@ export const transformResponse = {
   type: 'object',
   description: 'The answer when the batch holds only transforms.',
   required: ['result', 'message', 'errors'],
-  properties: { result: { const: 'Success' }, message: { type: 'null' }, errors: { type: 'array', maxItems: 0 } },
+  properties: {
+    result: { const: 'Success' },
+    message: { type: 'null' },
+    errors: { type: 'array', maxItems: 0 },
+    warnings: { ...gdstWarningsSchema, description: `Every event's warnings, each naming its event (Events[i]). ${gdstWarningsSchema.description}` },
+  },
 } as const;

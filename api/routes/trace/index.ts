@@ -4,7 +4,7 @@ import { traceLot, type Direction, type Trace } from '../../../db/queries/trace'
 import { traceEventLines } from '../../../db/queries/trace-events';
 import { fsmaRows } from '../../../domain/fsma204';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem, validationProblem } from '../../errors';
+import { problem, queryTime } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { inlinePageRouter } from '../../inline-page';
 import { TRACE_PAGE } from './page';
@@ -41,9 +41,7 @@ async function rootProduct(ctx: APIContext, productId: string): Promise<string> 
 
 function requestOf(query: TraceQuery): TraceRequest {
   const maxDepth = query.MaxDepth ? Number(query.MaxDepth) : DEFAULT_TRACE_DEPTH;
-  const asOf = query.AsOf ? new Date(query.AsOf) : null;
-  // RFC 3339 allows a leap second (23:59:60), which JavaScript's Date cannot hold.
-  if (asOf && Number.isNaN(asOf.getTime())) throw validationProblem({ AsOf: [`AsOf ${query.AsOf} is not a time this service can compare with.`] });
+  const asOf = queryTime('AsOf', query.AsOf) ?? null;
   return { product: query.ProductId, lotSerial: query.LotSerial, direction: query.Direction ?? 'both', asOf, maxDepth };
 }
 
