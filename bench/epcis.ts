@@ -16,6 +16,7 @@ import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { checkDigit } from '../domain/epcis/identifiers';
 import { startStack } from '../test/helpers/stack';
+import { percentile, round, runBench } from './lib/report';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -27,8 +28,6 @@ const GTIN_BODY = ITEM_REFERENCE[0] + COMPANY_PREFIX + ITEM_REFERENCE.slice(1);
 const GTIN = GTIN_BODY + checkDigit(GTIN_BODY);
 const SGLN = `urn:epc:id:sgln:${COMPANY_PREFIX}.00001.0`;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** One document: 250 lots commissioned, each shipped in part a day later (the batch bench's shape). */
 function documentOf(d: number, run: string) {
@@ -115,7 +114,7 @@ const figures = (events: number, result: { seconds: number; latencies: number[] 
   requestLatencyMs: { p50: Math.round(percentile(result.latencies, 50)), p95: Math.round(percentile(result.latencies, 95)) },
 });
 
-async function main(): Promise<void> {
+async function main(): Promise<object> {
   const stack = await startStack({ LOG_LEVEL: 'warn' });
   // The models the key is created with.
   const sequelize = createSequelize(stack.state.databaseUrl, 2);
@@ -129,27 +128,21 @@ async function main(): Promise<void> {
     const epcis = await run(documents, (d) => capture(stack.state.apiUrl, key, documentOf(d, tag)));
     const batch = await run(documents, (d) => postBatch(stack.state.apiUrl, key, batchOf(d, tag)));
     const events = documents * DOCUMENT;
-    console.log(
-      JSON.stringify(
-        {
-          events,
-          documentSize: DOCUMENT,
-          clients: CLIENTS,
-          cpus: os.cpus().length,
-          epcisCapture: {
-            ...figures(events, epcis),
-            acceptLatencyMs: (() => {
-              const sorted = acceptLatencies.slice(1).sort((a, b) => a - b);
-              return { p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)) };
-            })(),
-          },
-          batchEndpoint: figures(events, batch),
-          captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),
-        },
-        null,
-        2,
-      ),
-    );
+    return {
+      events,
+      documentSize: DOCUMENT,
+      clients: CLIENTS,
+      cpus: os.cpus().length,
+      epcisCapture: {
+        ...figures(events, epcis),
+        acceptLatencyMs: (() => {
+          const sorted = acceptLatencies.slice(1).sort((a, b) => a - b);
+          return { p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)) };
+        })(),
+      },
+      batchEndpoint: figures(events, batch),
+      captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),
+    };
   } finally {
     await sequelize.close();
     await stack.stop();
@@ -157,10 +150,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

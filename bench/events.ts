@@ -30,6 +30,7 @@ import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { cpuMs, grown, scrape, startExtraWorker, type Role } from './lib/processes';
+import { percentile, round, runBench } from './lib/report';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -41,8 +42,6 @@ const BATCH = 500;
 const PRODUCT = { Id: 'BENCH-SALMON', Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } };
 const LOCATION = { Id: 'BENCH-DOCK', Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } } };
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 const commission = (id: string, lot: string, quantity: number, day = 1) => ({
   $type: 'commission',
@@ -186,7 +185,7 @@ async function oneEventCalls(state: RuntimeState, temporalClient: Client, db: Po
   };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<object> {
   const stack = await startStack({ LOG_LEVEL: 'warn' });
   const { state } = stack;
   const pool = new Pool({ connectionString: state.databaseUrl, max: 4 });
@@ -270,31 +269,25 @@ async function main(): Promise<void> {
 
     const pipelineRate = (batches * BATCH) / pipelineSeconds;
     const copyRate = (batches * BATCH) / (copyMs / 1000);
-    console.log(
-      JSON.stringify(
-        {
-          events: batches * BATCH,
-          batchSize: BATCH,
-          clients: CLIENTS,
-          extraWorkers: EXTRA_WORKERS,
-          cpus: os.cpus().length,
-          loadAverageAtStart: round(load, 2),
-          pipeline: {
-            seconds: round(pipelineSeconds, 2),
-            eventsPerSecond: Math.round(pipelineRate),
-            batchLatencyMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)) },
-            perBatch: perBatch(before, after, batches),
-            history,
-          },
-          copy: { seconds: round(copyMs / 1000, 3), eventsPerSecond: Math.round(copyRate) },
-          pipelineToCopyRatio: round(pipelineRate / copyRate, 3),
-          oneEvent,
-          historicalInsert: { lotRecords: LOT_RECORDS, ...recalc },
-        },
-        null,
-        2,
-      ),
-    );
+    return {
+      events: batches * BATCH,
+      batchSize: BATCH,
+      clients: CLIENTS,
+      extraWorkers: EXTRA_WORKERS,
+      cpus: os.cpus().length,
+      loadAverageAtStart: round(load, 2),
+      pipeline: {
+        seconds: round(pipelineSeconds, 2),
+        eventsPerSecond: Math.round(pipelineRate),
+        batchLatencyMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)) },
+        perBatch: perBatch(before, after, batches),
+        history,
+      },
+      copy: { seconds: round(copyMs / 1000, 3), eventsPerSecond: Math.round(copyRate) },
+      pipelineToCopyRatio: round(pipelineRate / copyRate, 3),
+      oneEvent,
+      historicalInsert: { lotRecords: LOT_RECORDS, ...recalc },
+    };
   } finally {
     for (const worker of extraWorkers) worker.kill('SIGTERM');
     await connection.close();
@@ -305,10 +298,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

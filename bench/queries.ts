@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { startStack } from '../test/helpers/stack';
+import { percentile, runBench } from './lib/report';
 
 /**
  * Query latency at scale (issue 6): 1,000,000 stored events across 10,000 lots (100 events a lot,
@@ -20,7 +21,6 @@ const SHARED_EVERY = 10;
 const SUPPLIER_EVENTS_PER_LOT = 10;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** A payload as the pipeline stores it: the event as the integrator sent it. */
 const PAYLOAD = (type: string, id: string, location: string, time: string, lot: string, product: string, quantity: string, destination: string) => `
@@ -184,15 +184,4 @@ export async function benchQueries() {
   }
 }
 
-if (require.main === module) {
-  benchQueries().then(
-    (report) => {
-      console.log(JSON.stringify(report, null, 2));
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench(benchQueries);

@@ -5,6 +5,7 @@ import { verifyGln } from '../db/repositories/gln-verifications';
 import { createSequelize } from '../db/sequelize';
 import { glnOf } from '../domain/gln';
 import { startStack } from '../test/helpers/stack';
+import { percentile, runBench } from './lib/report';
 
 /**
  * Trace latency (issue 17): one chain across ACCOUNTS accounts (5), each receiving the previous one's
@@ -21,7 +22,6 @@ const SHEET_SAMPLES = Number(process.env.BENCH_SHEET_SAMPLES ?? 20);
 const CUSTOMERS = 20;
 const BATCH = 1000;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const stats = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   return { samples: sorted.length, p50Ms: +percentile(sorted, 50).toFixed(1), p95Ms: +percentile(sorted, 95).toFixed(1) };
@@ -165,15 +165,4 @@ export async function benchTrace() {
   }
 }
 
-if (require.main === module) {
-  benchTrace().then(
-    (report) => {
-      console.log(JSON.stringify(report, null, 2));
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench(benchTrace);
