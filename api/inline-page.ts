@@ -11,6 +11,37 @@ export interface InlinePage {
   body: string;
 }
 
+/**
+ * The helpers every page's script starts with (put inside its function, where `key` is the key typed
+ * in): an element by id, elements built from attributes (`text` as text, never markup), a message in
+ * a target, and a call of the API with the key.
+ */
+export const PAGE_SCRIPT_HELPERS = `
+  var $ = function (id) { return document.getElementById(id); };
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      if (name === 'text') node.textContent = attrs[name];
+      else if (name === 'onclick') node.addEventListener('click', attrs[name]);
+      else node.setAttribute(name, attrs[name]);
+    });
+    (children || []).forEach(function (child) { node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child); });
+    return node;
+  }
+
+  function show(target, kind, text) {
+    target.replaceChildren(text ? el('div', { class: 'message ' + kind, role: kind === 'error' ? 'alert' : 'status', text: text }) : document.createTextNode(''));
+  }
+
+  async function call(method, path) {
+    var response = await fetch(path, { method: method, headers: { 'X-API-KEY': key, Accept: 'application/json' } });
+    var body = null;
+    try { body = await response.json(); } catch (e) { body = null; }
+    return { status: response.status, body: body };
+  }
+`;
+
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** Only the page's own script and style run (by hash), and it talks to this origin only. */

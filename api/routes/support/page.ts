@@ -1,4 +1,4 @@
-import type { InlinePage } from '../../inline-page';
+import { PAGE_SCRIPT_HELPERS, type InlinePage } from '../../inline-page';
 
 /**
  * The support page: one HTML document with its style and script inline, so it needs nothing but the
@@ -39,30 +39,7 @@ const SCRIPT = `
   var STUCK_AFTER_SECONDS = ${STUCK_AFTER_SECONDS};
   var key = null;
   var following = null;
-  var $ = function (id) { return document.getElementById(id); };
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (name) {
-      if (name === 'text') node.textContent = attrs[name];
-      else if (name === 'onclick') node.addEventListener('click', attrs[name]);
-      else node.setAttribute(name, attrs[name]);
-    });
-    (children || []).forEach(function (child) { node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child); });
-    return node;
-  }
-
-  function show(target, kind, text) {
-    target.replaceChildren(text ? el('div', { class: 'message ' + kind, role: kind === 'error' ? 'alert' : 'status', text: text }) : document.createTextNode(''));
-  }
-
-  async function call(method, path) {
-    var response = await fetch(path, { method: method, headers: { 'X-API-KEY': key, Accept: 'application/json' } });
-    var body = null;
-    try { body = await response.json(); } catch (e) { body = null; }
-    return { status: response.status, body: body };
-  }
-
+${PAGE_SCRIPT_HELPERS}
   /** What went wrong, in the API's own words (a problem's title, or its field errors). */
   function reason(response) {
     var body = response.body || {};

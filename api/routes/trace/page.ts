@@ -1,4 +1,4 @@
-import type { InlinePage } from '../../inline-page';
+import { PAGE_SCRIPT_HELPERS, type InlinePage } from '../../inline-page';
 
 /**
  * The trace page: one HTML document with its style and script inline (like /support), drawing the graph
@@ -41,36 +41,17 @@ const SCRIPT = `
   var key = null;
   var graph = null;
   var traced = null;
-  var $ = function (id) { return document.getElementById(id); };
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (name) {
-      if (name === 'text') node.textContent = attrs[name];
-      else node.setAttribute(name, attrs[name]);
-    });
-    (children || []).forEach(function (child) { node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child); });
-    return node;
-  }
+${PAGE_SCRIPT_HELPERS}
   function svg(tag, attrs, text) {
     var node = document.createElementNS(SVG, tag);
     Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function show(target, kind, text) {
-    target.replaceChildren(text ? el('div', { class: 'message ' + kind, role: kind === 'error' ? 'alert' : 'status', text: text }) : document.createTextNode(''));
-  }
   function reason(response) {
     var body = response.body || {};
     var errors = body.errors && typeof body.errors === 'object' ? Object.keys(body.errors).map(function (k) { return body.errors[k].join(' '); }).join(' ') : '';
     return (body.title || body.message || ('HTTP ' + response.status)) + (errors ? ': ' + errors : '');
-  }
-  async function call(path) {
-    var response = await fetch(path, { headers: { 'X-API-KEY': key, Accept: 'application/json' } });
-    var body = null;
-    try { body = await response.json(); } catch (e) { body = null; }
-    return { status: response.status, body: body };
   }
   function query() {
     var params = new URLSearchParams({ ProductId: $('product').value.trim(), LotSerial: $('lot').value.trim(), Direction: $('direction').value });
@@ -184,7 +165,7 @@ const SCRIPT = `
   async function loadEvents(id, target) {
     var params = new URLSearchParams(traced);
     params.set('NodeId', id);
-    var response = await call('/Integration/Trace/events?' + params.toString());
+    var response = await call('GET', '/Integration/Trace/events?' + params.toString());
     if (response.status !== 200) return show(target, 'error', reason(response));
     if (!response.body.events.length) return target.replaceChildren(el('p', { class: 'empty', text: 'No event of this lot here that you may see.' }));
     var rows = response.body.events.map(function (e) {
@@ -205,7 +186,7 @@ const SCRIPT = `
     event.preventDefault();
     show($('trace-message'), 'info', 'Tracing...');
     traced = query().toString();
-    var response = await call('/Integration/Trace?' + traced);
+    var response = await call('GET', '/Integration/Trace?' + traced);
     if (response.status !== 200) { graph = null; $('graph').replaceChildren(); $('download').disabled = true; return show($('trace-message'), 'error', reason(response)); }
     graph = response.body;
     var accounts = {};
@@ -234,7 +215,7 @@ const SCRIPT = `
     var presented = $('key').value.trim();
     if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
     key = presented;
-    var me = await call('/Integration/Account');
+    var me = await call('GET', '/Integration/Account');
     if (me.status !== 200) { key = null; return show($('sign-in-message'), 'error', reason(me)); }
     $('key').value = '';
     show($('sign-in-message'), 'info', '');
