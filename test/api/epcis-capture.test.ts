@@ -1,23 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, eventIdOf, finishedJob, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
-import { sql } from '../helpers/db';
+import { rowCounts, sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 import { timelineOf } from '../helpers/inventory';
 
 /** Rows of the account in every table a capture may write: a refused capture must leave them all unchanged. */
-async function counts(accountId: string) {
-  const { rows } = await sql().query<Record<string, string>>(
-    `SELECT (SELECT count(*) FROM events WHERE account_id = $1) AS events,
-            (SELECT count(*) FROM batches WHERE account_id = $1) AS batches,
-            (SELECT count(*) FROM products WHERE account_id = $1) AS products,
-            (SELECT count(*) FROM locations WHERE account_id = $1) AS locations,
-            (SELECT count(*) FROM inventory_records WHERE account_id = $1) AS inventory_records,
-            (SELECT count(*) FROM ledger_entries WHERE account_id = $1) AS ledger_entries`,
-    [accountId],
-  );
-  return rows[0];
-}
+const counts = (accountId: string) => rowCounts(accountId, ['events', 'batches', 'products', 'locations', 'inventory_records', 'ledger_entries']);
 
 const dl = (gtin: string) => `https://id.gs1.org/01/${gtin}`;
 const dlLocation = (gln: string) => `https://id.gs1.org/414/${gln}`;

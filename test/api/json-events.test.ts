@@ -1,25 +1,14 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { uid } from '../factories/events';
 import { jsonCommission, jsonInstance, jsonTransform, urnOf } from '../factories/json-events';
-import { sql } from '../helpers/db';
+import { rowCounts, sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { availableNow } from '../helpers/inventory';
 
 const post = (account: TestAccount, events: unknown[]) => client(account.key).post('/Integration/JSON', { Events: events });
 
 /** Rows of the account in every table a batch may write: a rejected batch must leave them all unchanged. */
-async function counts(accountId: string) {
-  const { rows } = await sql().query<Record<string, string>>(
-    `SELECT (SELECT count(*) FROM events WHERE account_id = $1) AS events,
-            (SELECT count(*) FROM products WHERE account_id = $1) AS products,
-            (SELECT count(*) FROM locations WHERE account_id = $1) AS locations,
-            (SELECT count(*) FROM trade_partners WHERE account_id = $1) AS trade_partners,
-            (SELECT count(*) FROM inventory_records WHERE account_id = $1) AS inventory_records,
-            (SELECT count(*) FROM ledger_entries WHERE account_id = $1) AS ledger_entries`,
-    [accountId],
-  );
-  return rows[0];
-}
+const counts = (accountId: string) => rowCounts(accountId, ['events', 'products', 'locations', 'trade_partners', 'inventory_records', 'ledger_entries']);
 
 describe('POST /Integration/JSON', () => {
   let account: TestAccount;

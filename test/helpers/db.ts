@@ -11,6 +11,16 @@ export function sql(): Pool {
   return pool;
 }
 
+/**
+ * How many rows the account has in each of `tables` (each with an account_id column): compared before
+ * and after a refused request, to show that it stored nothing.
+ */
+export async function rowCounts(accountId: string, tables: readonly string[]): Promise<Record<string, string>> {
+  const columns = tables.map((table) => `(SELECT count(*) FROM ${table} WHERE account_id = $1) AS ${table}`).join(', ');
+  const { rows } = await sql().query<Record<string, string>>(`SELECT ${columns}`, [accountId]);
+  return rows[0];
+}
+
 /** The models bound to the test stack's database, for factories. */
 export function models(): Sequelize {
   sequelize ??= createSequelize(process.env.DATABASE_URL!, 4);
