@@ -7,15 +7,20 @@
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
  *
  * Documents hold 500 ObjectEvents (LGTIN quantities at one SGLN); a capture counts once its job has
- * finished (GET /epcis/capture/{captureID} polled). Prints one JSON object.
+ * finished (GET /epcis/capture/{captureID} polled). Prints one JSON object: for each path its rate,
+ * where the time went per batch (CPU by process, statements by step, Temporal RPCs), and PostgreSQL COPY
+ * of exactly the rows that path wrote, the floor of storing them here.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { checkDigit } from '../domain/epcis/identifiers';
+import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
+import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
 import { percentile, round, runBench } from './lib/report';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
@@ -90,10 +95,11 @@ async function postBatch(apiUrl: string, key: string, events: unknown[]): Promis
   if (response.status !== 200) throw new Error(`batch: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
 }
 
-/** Runs `count` requests with CLIENTS concurrent clients; seconds taken and per-request latencies. */
-async function run(count: number, send: (i: number) => Promise<void>): Promise<{ seconds: number; latencies: number[] }> {
+/** Runs `count` requests with CLIENTS concurrent clients: seconds taken, per-request latencies, per-batch costs. */
+async function run(state: RuntimeState, count: number, send: (i: number) => Promise<void>) {
   const latencies: number[] = [];
   let next = 0;
+  const before = await snapshot(state);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -105,45 +111,63 @@ async function run(count: number, send: (i: number) => Promise<void>): Promise<{
       }
     }),
   );
-  return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, latencies: latencies.sort((a, b) => a - b), perBatch: perBatch(before, await snapshot(state), count) };
 }
 
-const figures = (events: number, result: { seconds: number; latencies: number[] }) => ({
-  seconds: round(result.seconds, 2),
-  eventsPerSecond: Math.round(events / result.seconds),
-  requestLatencyMs: { p50: Math.round(percentile(result.latencies, 50)), p95: Math.round(percentile(result.latencies, 95)) },
-});
+/** A path's figures, beside COPY of the rows it wrote (its batches: the account's of `mode` with a full document). */
+async function figures(db: Pool, accountId: string, mode: string, events: number, result: Awaited<ReturnType<typeof run>>) {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM batches WHERE account_id = $1 AND mode = $2 AND event_count = $3', [accountId, mode, DOCUMENT]);
+  const client = await db.connect();
+  const copySeconds = await copyExactRows(
+    client,
+    rows.map((r) => r.id),
+  ).finally(() => client.release()) / 1000;
+  const rate = events / result.seconds;
+  const copyRate = events / copySeconds;
+  return {
+    seconds: round(result.seconds, 2),
+    eventsPerSecond: Math.round(rate),
+    requestLatencyMs: { p50: Math.round(percentile(result.latencies, 50)), p95: Math.round(percentile(result.latencies, 95)) },
+    perBatch: result.perBatch,
+    copy: { seconds: round(copySeconds, 3), eventsPerSecond: Math.round(copyRate) },
+    toCopyRatio: round(rate / copyRate, 3),
+  };
+}
 
 async function main(): Promise<object> {
   const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const { state } = stack;
   // The models the key is created with.
-  const sequelize = createSequelize(stack.state.databaseUrl, 2);
+  const sequelize = createSequelize(state.databaseUrl, 2);
+  const db = new Pool({ connectionString: state.databaseUrl, max: 2 });
   try {
-    const { key } = await createApiKey(`bench-epcis-${Date.now()}`, 'bench');
+    const { key, account } = await createApiKey(`bench-epcis-${Date.now()}`, 'bench');
     const tag = randomUUID().slice(0, 8);
+    const load = os.loadavg()[0];
     // The product and location once, as a first capture creates them.
-    await capture(stack.state.apiUrl, key, { ...documentOf(-1, tag), epcisBody: { eventList: documentOf(-1, tag).epcisBody.eventList.slice(0, 1) } });
+    await capture(state.apiUrl, key, { ...documentOf(-1, tag), epcisBody: { eventList: documentOf(-1, tag).epcisBody.eventList.slice(0, 1) } });
 
     const documents = Math.ceil(N / DOCUMENT);
-    const epcis = await run(documents, (d) => capture(stack.state.apiUrl, key, documentOf(d, tag)));
-    const batch = await run(documents, (d) => postBatch(stack.state.apiUrl, key, batchOf(d, tag)));
+    const epcis = await run(state, documents, (d) => capture(state.apiUrl, key, documentOf(d, tag)));
+    const batch = await run(state, documents, (d) => postBatch(state.apiUrl, key, batchOf(d, tag)));
     const events = documents * DOCUMENT;
+    const accepted = acceptLatencies.slice(1).sort((a, b) => a - b);
     return {
       events,
       documentSize: DOCUMENT,
       clients: CLIENTS,
       cpus: os.cpus().length,
+      loadAverageAtStart: round(load, 2),
       epcisCapture: {
-        ...figures(events, epcis),
-        acceptLatencyMs: (() => {
-          const sorted = acceptLatencies.slice(1).sort((a, b) => a - b);
-          return { p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)) };
-        })(),
+        ...(await figures(db, account.id, 'epcis', events, epcis)),
+        acceptLatencyMs: { p50: Math.round(percentile(accepted, 50)), p95: Math.round(percentile(accepted, 95)) },
       },
-      batchEndpoint: figures(events, batch),
+      batchEndpoint: await figures(db, account.id, 'sync', events, batch),
       captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),
     };
   } finally {
+    await db.end();
     await sequelize.close();
     await stack.stop();
     if (!process.env.KEEP_BENCH_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });

@@ -29,7 +29,8 @@ import { createLogger } from '../runtime/logger';
 import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
-import { cpuMs, grown, scrape, startExtraWorker, type Role } from './lib/processes';
+import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
+import { startExtraWorker } from './lib/processes';
 import { percentile, round, runBench } from './lib/report';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
@@ -70,61 +71,9 @@ async function post(apiUrl: string, key: string, events: unknown[]): Promise<{ s
   return { status: response.status, body: await response.json() };
 }
 
-/** Everything the processes of the stack have counted so far: CPU, statements, the worker's Temporal RPCs. */
-// Their CPU counts as the worker's; their statements and RPCs are on their own metrics ports, not read.
+// BENCH_EXTRA_WORKERS's processes: their CPU counts as the worker's.
 const extraWorkers: ChildProcess[] = [];
-
-async function snapshot(state: RuntimeState) {
-  const [api, worker, sdk] = await Promise.all([scrape(state.apiMetricsUrl), scrape(state.workerAppMetricsUrl), scrape(state.workerSdkMetricsUrl)]);
-  return { cpu: cpuMs(state, extraWorkers.map((w) => w.pid!)), api, worker, sdk };
-}
-type Snapshot = Awaited<ReturnType<typeof snapshot>>;
-
-/** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
-function perBatch(before: Snapshot, after: Snapshot, batches: number) {
-  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])));
-  const cpu = Object.fromEntries((Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]));
-  const statements = { ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'), ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step') };
-  const rpcs = {
-    ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),
-    ...grown(before.sdk, after.sdk, 'temporal_long_request', 'operation'),
-  };
-  return { cpuMs: each(cpu), postgresStatements: each(statements), workerTemporalRpcs: each(rpcs) };
-}
-
-/**
- * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
- * inventory records with their final balances, ledger entries), taken out and written back with
- * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
- */
-async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<number> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
-  fs.chmodSync(dir, 0o777); // PostgreSQL's server process writes the files
-  const events = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
-  const tables: [string, string][] = [
-    ['batches', 'id = ANY($1::uuid[])'],
-    ['events', 'batch_id = ANY($1::uuid[])'],
-    ['event_lines', `event_id IN (${events})`],
-    ['inventory_records', `event_id IN (${events})`],
-    ['ledger_entries', `event_id IN (${events})`],
-  ];
-  const fileOf = (table: string) => path.join(dir, `${table}.copy`);
-  const literal = `'{${batchIds.join(',')}}'`;
-  try {
-    for (const [table, where] of tables) await db.query(`COPY (SELECT * FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
-    await db.query('BEGIN');
-    for (const [table, where] of [...tables].reverse()) await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
-    await db.query('COMMIT');
-    for (const [table] of tables) await db.query(`VACUUM ${table}`);
-    const started = performance.now();
-    await db.query('BEGIN');
-    for (const [table] of tables) await db.query(`COPY ${table} FROM '${fileOf(table)}'`);
-    await db.query('COMMIT');
-    return performance.now() - started;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+const extraWorkerPids = () => extraWorkers.map((w) => w.pid!);
 
 const csv = (values: (string | number | null)[]) =>
   values.map((v) => (v === null ? '' : typeof v === 'number' ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(',');
@@ -166,14 +115,14 @@ async function seedLot(client: PoolClient, ids: { accountId: string; batchId: st
 /** BENCH_SINGLE sync calls of one commission each, one at a time: what an integrator sending each scan waits. */
 async function oneEventCalls(state: RuntimeState, temporalClient: Client, db: Pool, key: string, accountId: string, run: string) {
   const latencies: number[] = [];
-  const before = await snapshot(state);
+  const before = await snapshot(state, extraWorkerPids());
   for (let i = 0; i < SINGLE; i++) {
     const t0 = performance.now();
     const response = await post(state.apiUrl, key, [commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1)]);
     latencies.push(performance.now() - t0);
     if (response.status !== 200) throw new Error(`one-event call ${i}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
   }
-  const after = await snapshot(state);
+  const after = await snapshot(state, extraWorkerPids());
   const { rows } = await db.query<{ workflow_id: string }>(`SELECT workflow_id FROM batches WHERE account_id = $1 AND event_count = 1 ORDER BY seq DESC LIMIT $2`, [accountId, SINGLE]);
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -207,7 +156,7 @@ async function main(): Promise<object> {
     const batches = Math.ceil(N / BATCH);
     const latencies: number[] = [];
     let next = 0;
-    const before = await snapshot(state);
+    const before = await snapshot(state, extraWorkerPids());
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -221,7 +170,7 @@ async function main(): Promise<object> {
       }),
     );
     const pipelineSeconds = (performance.now() - started) / 1000;
-    const after = await snapshot(state);
+    const after = await snapshot(state, extraWorkerPids());
     latencies.sort((a, b) => a - b);
 
     const db = await pool.connect();

@@ -1,0 +1,70 @@
+/**
+ * Where a pipeline run's time goes, shared by the events and EPCIS benchmarks: what each process of
+ * the stack has counted (CPU, PostgreSQL statements by step, the worker's Temporal RPCs), and the floor
+ * of storing a run's rows (PostgreSQL COPY of exactly those rows).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PoolClient } from 'pg';
+import type { RuntimeState } from '../../runtime/state';
+import { cpuMs, grown, scrape, type Role } from './processes';
+import { round } from './report';
+
+/**
+ * Everything the processes of the stack have counted so far: CPU, statements, the worker's Temporal RPCs.
+ * Extra workers' CPU counts as the worker's; their statements and RPCs are on their own metrics ports, not read.
+ */
+export async function snapshot(state: RuntimeState, extraWorkerPids: number[] = []) {
+  const [api, worker, sdk] = await Promise.all([scrape(state.apiMetricsUrl), scrape(state.workerAppMetricsUrl), scrape(state.workerSdkMetricsUrl)]);
+  return { cpu: cpuMs(state, extraWorkerPids), api, worker, sdk };
+}
+export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+
+/** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
+export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
+  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])));
+  const cpu = Object.fromEntries((Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]));
+  const statements = { ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'), ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step') };
+  const rpcs = {
+    ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),
+    ...grown(before.sdk, after.sdk, 'temporal_long_request', 'operation'),
+  };
+  return { cpuMs: each(cpu), postgresStatements: each(statements), workerTemporalRpcs: each(rpcs) };
+}
+
+/**
+ * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
+ * inventory records with their final balances, ledger entries), taken out and written back with
+ * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
+ * Returns the milliseconds the COPY took.
+ */
+export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<number> {
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
+  fs.chmodSync(dir, 0o777); // PostgreSQL's server process writes the files
+  const events = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
+  const tables: [string, string][] = [
+    ['batches', 'id = ANY($1::uuid[])'],
+    ['events', 'batch_id = ANY($1::uuid[])'],
+    ['event_lines', `event_id IN (${events})`],
+    ['inventory_records', `event_id IN (${events})`],
+    ['ledger_entries', `event_id IN (${events})`],
+  ];
+  const fileOf = (table: string) => path.join(dir, `${table}.copy`);
+  const literal = `'{${batchIds.join(',')}}'`;
+  try {
+    for (const [table, where] of tables) await db.query(`COPY (SELECT * FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
+    await db.query('BEGIN');
+    for (const [table, where] of [...tables].reverse()) await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
+    await db.query('COMMIT');
+    for (const [table] of tables) await db.query(`VACUUM ${table}`);
+    const started = performance.now();
+    await db.query('BEGIN');
+    for (const [table] of tables) await db.query(`COPY ${table} FROM '${fileOf(table)}'`);
+    await db.query('COMMIT');
+    return performance.now() - started;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
