@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { Op } from 'sequelize';
+import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { inputOf, type AppCustom, type AppState } from '../../context';
 import { validate } from '../../middleware/validate';
@@ -13,6 +13,9 @@ import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
+
+/** A capture job's columns: the stored request without its events (a document's worth, read only by the pipeline). */
+const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = { exclude: ['request', 'result'], include: [[literal(`request - 'Events'`), 'request']] };
 
 const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
   epcisProblem(
@@ -68,6 +71,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     const perPage = perPageOf(query);
     const after = seqOfToken(query.nextPageToken);
     const rows = await Batch.findAll({
+      attributes: CAPTURE_JOB_ATTRIBUTES,
       where: { accountId: ctx.state.account.id, mode: 'epcis', ...(after ? { seq: { [Op.gt]: after } } : {}) },
       order: [['seq', 'ASC']],
       limit: perPage + 1,
@@ -80,7 +84,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
   router.get('/capture/:captureID', async (ctx) => {
     const id = ctx.params.captureID;
     const batch = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
-      ? await Batch.findOne({ where: { id, accountId: ctx.state.account.id, mode: 'epcis' } })
+      ? await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } })
       : null;
     if (!batch) throw epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
     ctx.body = captureJobBody(batch);
