@@ -14,12 +14,14 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { checkDigit } from '../domain/epcis/identifiers';
 import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
+import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
 import { percentile, round, runBench } from './lib/report';
 
@@ -115,9 +117,20 @@ async function run(state: RuntimeState, count: number, send: (i: number) => Prom
   return { seconds, latencies: latencies.sort((a, b) => a - b), perBatch: perBatch(before, await snapshot(state), count) };
 }
 
-/** A path's figures, beside COPY of the rows it wrote (its batches: the account's of `mode` with a full document). */
-async function figures(db: Pool, accountId: string, mode: string, events: number, result: Awaited<ReturnType<typeof run>>) {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM batches WHERE account_id = $1 AND mode = $2 AND event_count = $3', [accountId, mode, DOCUMENT]);
+interface Run {
+  db: Pool;
+  temporal: Client;
+  accountId: string;
+}
+
+/** A path's figures, its workflows' median history, and COPY of the rows it wrote (the account's batches of `mode` with a full document). */
+async function figures({ db, temporal, accountId }: Run, mode: string, events: number, result: Awaited<ReturnType<typeof run>>) {
+  const { rows } = await db.query<{ id: string; workflow_id: string }>('SELECT id, workflow_id FROM batches WHERE account_id = $1 AND mode = $2 AND event_count = $3', [
+    accountId,
+    mode,
+    DOCUMENT,
+  ]);
+  const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporal, r.workflow_id))));
   const client = await db.connect();
   const copySeconds = await copyExactRows(
     client,
@@ -130,6 +143,7 @@ async function figures(db: Pool, accountId: string, mode: string, events: number
     eventsPerSecond: Math.round(rate),
     requestLatencyMs: { p50: Math.round(percentile(result.latencies, 50)), p95: Math.round(percentile(result.latencies, 95)) },
     perBatch: result.perBatch,
+    history,
     copy: { seconds: round(copySeconds, 3), eventsPerSecond: Math.round(copyRate) },
     toCopyRatio: round(rate / copyRate, 3),
   };
@@ -141,6 +155,7 @@ async function main(): Promise<object> {
   // The models the key is created with.
   const sequelize = createSequelize(state.databaseUrl, 2);
   const db = new Pool({ connectionString: state.databaseUrl, max: 2 });
+  const connection = await Connection.connect({ address: state.temporalAddress });
   try {
     const { key, account } = await createApiKey(`bench-epcis-${Date.now()}`, 'bench');
     const tag = randomUUID().slice(0, 8);
@@ -153,6 +168,7 @@ async function main(): Promise<object> {
     const batch = await run(state, documents, (d) => postBatch(state.apiUrl, key, batchOf(d, tag)));
     const events = documents * DOCUMENT;
     const accepted = acceptLatencies.slice(1).sort((a, b) => a - b);
+    const stored: Run = { db, temporal: new Client({ connection }), accountId: account.id };
     return {
       events,
       documentSize: DOCUMENT,
@@ -160,13 +176,14 @@ async function main(): Promise<object> {
       cpus: os.cpus().length,
       loadAverageAtStart: round(load, 2),
       epcisCapture: {
-        ...(await figures(db, account.id, 'epcis', events, epcis)),
+        ...(await figures(stored, 'epcis', events, epcis)),
         acceptLatencyMs: { p50: Math.round(percentile(accepted, 50)), p95: Math.round(percentile(accepted, 95)) },
       },
-      batchEndpoint: await figures(db, account.id, 'sync', events, batch),
+      batchEndpoint: await figures(stored, 'sync', events, batch),
       captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),
     };
   } finally {
+    await connection.close();
     await db.end();
     await sequelize.close();
     await stack.stop();
