@@ -45,14 +45,26 @@ export const batchSummaryOf = (start: BatchStart): string =>
  * replays the first result instead of running the batch twice). The API, the reconciler and
  * `batch retry` all start batches here.
  */
-export async function startBatchWorkflow(client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> {
+export const startBatchWorkflow = (client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> =>
+  startUnder(client, taskQueue, start, WorkflowIdReusePolicy.REJECT_DUPLICATE);
+
+/**
+ * Runs a Running batch's workflow again after its run was closed without finishing it (an operator
+ * terminated it, or it timed out): a new run under the same workflow id, or the one already running.
+ * Only the reconciler does this. The events are stored, so persist answers from them and the later
+ * steps (recalculation, ledger, status) complete the batch.
+ */
+export const resumeBatchWorkflow = (client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> =>
+  startUnder(client, taskQueue, start, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+
+async function startUnder(client: Client, taskQueue: string, start: BatchStart, reuse: WorkflowIdReusePolicy): Promise<WorkflowHandle<typeof processEventBatch>> {
   const { workflowId, input, eventCount, retryOf } = start;
   try {
     return await client.workflow.start<typeof processEventBatch>('processEventBatch', {
       taskQueue,
       workflowId,
       args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: reuse,
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       typedSearchAttributes: [
         { key: ACCOUNT_NAME, value: input.accountName },

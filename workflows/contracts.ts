@@ -105,4 +105,6 @@ export interface ReconcileBatchesResult {
   started: string[];
   /** Batches whose workflow had ended without storing anything: recorded as Failed. */
   closed: string[];
+  /** Running batches whose workflow had been closed before it finished them: run again. */
+  resumed: string[];
 }

@@ -13,7 +13,8 @@ const { startStrandedBatches } = proxyActivities<Activities>({
 
 /**
  * Run by the `reconcile-batches` Temporal Schedule (runtime/reconciler.ts): starts the workflow of every
- * batch left `Accepted` (stored by the API, whose start of the workflow failed or never happened).
+ * batch left `Accepted` (stored by the API, whose start of the workflow failed or never happened), and
+ * runs again that of every batch left `Running` by a closed run (terminated after its events were stored).
  */
 export async function reconcileBatches(input: ReconcileBatchesInput): Promise<ReconcileBatchesResult> {
   return startStrandedBatches(input);

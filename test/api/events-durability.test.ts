@@ -51,16 +51,19 @@ describe('the event pipeline at its edges', () => {
     return batch.id;
   }
 
-  /** Runs the reconciler's schedule now (instead of within the minute), until the batch has moved on. */
-  async function reconcile(batchId: string): Promise<void> {
+  /** Runs the reconciler's schedule now (instead of within the minute), until `done` holds. */
+  async function reconcileUntil(what: string, done: () => Promise<boolean>): Promise<void> {
     const schedule = temporal.schedule.getHandle(RECONCILE_SCHEDULE_ID);
-    await waitFor(`the reconciler to pick up batch ${batchId}`, 60_000, async () => {
-      if ((await statusOf(batchId)).status !== 'Accepted') return true;
+    await waitFor(what, 60_000, async () => {
+      if (await done()) return true;
       await schedule.trigger();
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      return (await statusOf(batchId)).status !== 'Accepted';
+      return done();
     });
   }
+
+  /** The reconciler run until the batch has moved on from Accepted. */
+  const reconcile = (batchId: string) => reconcileUntil(`the reconciler to pick up batch ${batchId}`, async () => (await statusOf(batchId)).status !== 'Accepted');
 
   it('processes a valid batch of 1,000 events with inline master data, over 2 MB of JSON', async () => {
     const lot = uid('LOT');
@@ -147,6 +150,51 @@ describe('the event pipeline at its edges', () => {
     expect((await settle(batchId, 90_000)).status).toBe('Completed');
     const verify = await client(account.key).get('/Integration/Ledger/verify');
     expect(verify.body).toMatchObject({ valid: true });
+  }, 180_000);
+
+  it('runs again a Running batch whose workflow an operator terminated after its events were stored, and it completes', async () => {
+    const trigger = `refuse_ledger_t_${account.id.replace(/-/g, '')}`;
+    await sql().query(`
+      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger refused by the test'; END $$;
+      CREATE TRIGGER ${trigger} BEFORE INSERT ON ledger_entries FOR EACH ROW WHEN (NEW.account_id = '${account.id}') EXECUTE FUNCTION ${trigger}();`);
+    const lot = uid('LOT');
+    let batchId: string;
+    let handle: WorkflowHandle;
+    let terminatedRun: string;
+    try {
+      const accepted = await client(account.key).post('/Integration/Events/async', {
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 4))],
+      });
+      expect(accepted.status).toBe(202);
+      batchId = accepted.body.batchId;
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);
+      handle = temporal.workflow.getHandle(rows[0].workflow_id);
+      // Persisted, then held at the ledger step: an operator ends the run there.
+      await waitFor('commitLedger to have failed once', 60_000, async () =>
+        Boolean((await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'commitLedger' && (a.attempt ?? 0) >= 2)),
+      );
+      terminatedRun = (await handle.describe()).runId;
+      await handle.terminate('test: an operator ended it after persist');
+      expect((await statusOf(batchId)).status).toBe('Running');
+      await sql().query(`UPDATE batches SET started_at = now() - interval '10 minutes' WHERE id = $1`, [batchId]);
+    } finally {
+      await sql().query(`DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}();`);
+    }
+
+    await reconcileUntil(`the reconciler to run batch ${batchId} again`, async () => (await handle.describe()).runId !== terminatedRun);
+    expect((await settle(batchId)).status).toBe('Completed');
+    const latest = await handle.describe();
+    expect(latest.status.name).toBe('COMPLETED');
+    expect(latest.runId).not.toBe(terminatedRun);
+    // Stored once, recalculated and on the ledger, as if the run had never been ended.
+    const { rows } = await sql().query(
+      `SELECT count(*)::int AS events, min(r.available)::float AS available, count(l.event_id)::int AS ledger
+         FROM events e JOIN inventory_records r ON r.event_id = e.id LEFT JOIN ledger_entries l ON l.event_id = e.id
+        WHERE e.batch_id = $1`,
+      [batchId],
+    );
+    expect(rows).toEqual([{ events: 1, available: 4, ledger: 1 }]);
+    expect((await client(account.key).get('/Integration/Ledger/verify')).body).toMatchObject({ valid: true });
   }, 180_000);
 
   it('answers a sync call still under way after SYNC_WAIT_SECONDS with 202 and its batch id', async () => {
