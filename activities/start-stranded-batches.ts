@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { BatchMode } from '../db/models';
 import { queryOf } from '../db/sql';
 import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from '../runtime/batch-workflow';
@@ -50,11 +51,18 @@ export function startStrandedBatches(deps: ActivityDeps) {
       const batch = { id: row.id, accountId: row.account_id, workflowId: row.workflow_id, eventCount: row.event_count, requestId: row.request_id, mode: row.mode, retryOf: row.retry_of };
       const log = activityLogger(deps.logger, { batchId: row.id, account: row.account_name });
       if (row.status === 'Running') {
-        const { status, runId } = await client.workflow.getHandle(row.workflow_id).describe();
-        if (status.name === 'RUNNING') continue; // still at work: a step retrying is not stranded
+        // A workflow Temporal no longer knows (its history deleted) is closed as far as the batch goes.
+        const run = await client.workflow
+          .getHandle(row.workflow_id)
+          .describe()
+          .catch((error: unknown) => {
+            if (error instanceof WorkflowNotFoundError) return undefined;
+            throw error;
+          });
+        if (run?.status.name === 'RUNNING') continue; // still at work: a step retrying is not stranded
         await resumeBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
         result.resumed.push(row.id);
-        log.warn({ workflowId: row.workflow_id, closedRunId: runId, closedAs: status.name }, 'running batch whose workflow had been closed: run again by the reconciler');
+        log.warn({ workflowId: row.workflow_id, closedRunId: run?.runId ?? null, closedAs: run?.status.name ?? 'NOT_FOUND' }, 'running batch whose workflow had been closed: run again by the reconciler');
         continue;
       }
       const handle = await startBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));

@@ -197,6 +197,16 @@ describe('the event pipeline at its edges', () => {
     expect((await client(account.key).get('/Integration/Ledger/verify')).body).toMatchObject({ valid: true });
   }, 180_000);
 
+  it('runs a Running batch whose workflow Temporal does not know (its history lost) again', async () => {
+    const lot = uid('LOT');
+    const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 6))]);
+    await sql().query(`UPDATE batches SET status = 'Running', started_at = now() - interval '10 minutes' WHERE id = $1`, [batchId]);
+    await reconcileUntil(`the reconciler to run batch ${batchId}`, async () => (await statusOf(batchId)).status !== 'Running');
+    expect((await settle(batchId)).status).toBe('Completed');
+    const { rows } = await sql().query('SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1', [batchId]);
+    expect(rows).toEqual([{ available: 6 }]);
+  }, 90_000);
+
   it('answers a sync call still under way after SYNC_WAIT_SECONDS with 202 and its batch id', async () => {
     const lot = uid('LOT');
     const created = await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))] });
