@@ -7,6 +7,7 @@ import { createApiKey } from '../../db/repositories/accounts';
 import { createSequelize } from '../../db/sequelize';
 import { waitFor } from '../../runtime/net';
 import { readLiveState } from '../../runtime/state';
+import { epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { commission, instance, ship, uid } from '../factories/events';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -124,5 +125,46 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
       return status === 'Completed' || status === 'Failed';
     });
     expect(status).toBe('Completed');
+  }, 150_000);
+
+  it("names in its 503 the resource the caller follows: a capture job for EPCIS, the support view for a support retry", async () => {
+    const { key } = await createApiKey(uid('frozen-own'), 'jest');
+    const { key: support } = await createApiKey(uid('frozen-support'), 'jest', 'support');
+    const call = async (path: string, apiKey: string, init: RequestInit = {}) => {
+      const response = await fetch(`${stack.state.apiUrl}${path}`, { ...init, headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json', ...init.headers } });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    // A Failed batch to retry: a ship of a lot nobody commissioned.
+    const failed = await call('/Integration/Events/async', key, {
+      method: 'POST',
+      body: JSON.stringify({ Events: [ship({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))] }),
+    });
+    await waitFor('the batch to fail', 60_000, async () => (await call(`/Integration/Events/async/${failed.body.batchId}`, key)).body.status === 'Failed');
+    const ids = gs1Ids();
+    const document = epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 2, uom: 'KGM' }], bizLocation: ids.sgln() })]);
+
+    const temporalPid = Number(execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev']).toString().trim().split('\n')[0]);
+    process.kill(temporalPid, 'SIGSTOP');
+    let captured: Awaited<ReturnType<typeof call>>;
+    let retried: Awaited<ReturnType<typeof call>>;
+    try {
+      [captured, retried] = await Promise.all([
+        call('/epcis/capture', key, { method: 'POST', body: JSON.stringify(document) }),
+        call(`/Integration/Batches/${failed.body.batchId}/retry`, support, { method: 'POST' }),
+      ]);
+    } finally {
+      process.kill(temporalPid, 'SIGCONT');
+    }
+    expect([captured.status, retried.status]).toEqual([503, 503]);
+    expect(captured.body.statusUrl).toBe(`/epcis/capture/${captured.body.batchId}`);
+    expect(retried.body.statusUrl).toBe(`/Integration/Batches/${retried.body.batchId}`);
+    // Each caller can follow its own: the account its capture job, support the retry it made.
+    expect((await call(retried.body.statusUrl as string, support)).status).toBe(200);
+    let job: Record<string, unknown> = {};
+    await waitFor('the reconciler to finish the capture job', 90_000, async () => {
+      job = (await call(captured.body.statusUrl as string, key)).body;
+      return job.running === false;
+    });
+    expect(job).toMatchObject({ captureID: captured.body.batchId, success: true });
   }, 150_000);
 });

@@ -79,7 +79,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     }
     ctx.state.batchId = retry.id;
     logSupport(ctx, 'retry batch', { batchId: original.batch.id, account: original.accountName, retryBatchId: retry.id });
-    await startBatch(ctx, retry, original.accountName);
+    await startBatch(ctx, retry, { accountName: original.accountName, statusUrl: batchUrl(retry.id) });
     ctx.status = 202;
     ctx.body = { ...acceptedBody(retry), statusUrl: batchUrl(retry.id), retryOf: original.batch.id };
   });

@@ -104,7 +104,7 @@ export const batchesOperations = [
         },
       },
       503: {
-        description: 'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it.',
+        description: 'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it. `batchId` is the retry, `statusUrl` its `/Integration/Batches/{id}`.',
         contentType: PROBLEM_JSON,
         schema: ref('Problem'),
       },

@@ -158,7 +158,7 @@ export async function postEvent(ctx: APIContext): Promise<void> {
   const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
   let outcome;
   try {
-    outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch));
+    outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch, { statusUrl: captureLocation(batch.id) }));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 400) throw error;
     const errors = (error.body as { errors?: BatchError[] }).errors ?? [];

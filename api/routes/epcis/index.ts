@@ -58,7 +58,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     async (ctx) => {
       const behaviour = captureErrorBehaviourOf(ctx);
       const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), behaviour);
-      await startBatch(ctx, batch);
+      await startBatch(ctx, batch, { statusUrl: captureLocation(batch.id) });
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));
       // The standard's 202 needs no body; ours names the job, as every answer of this service has a body.

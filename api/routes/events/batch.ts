@@ -72,12 +72,20 @@ export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppSt
 
 const START_TIMEOUT_MS = 10_000;
 
+/** Whose batch it is, and where its caller follows it: by default the caller's account and the async status. */
+export interface StartBatchOptions {
+  accountName?: string;
+  /** The URL the 503 names: the resource the caller can GET for this batch (a capture job, a support view). */
+  statusUrl?: string;
+}
+
 /**
  * Starts (or attaches to) the stored batch's workflow. When Temporal cannot be reached or refuses, the
  * batch stays stored and `Accepted`: the reconciler starts it (runtime/reconciler.ts), and the caller
  * gets its id with a 503.
  */
-export async function startBatch(ctx: APIContext, batch: Batch, accountName = ctx.state.account.name): Promise<WorkflowHandle<typeof processEventBatch>> {
+export async function startBatch(ctx: APIContext, batch: Batch, options: StartBatchOptions = {}): Promise<WorkflowHandle<typeof processEventBatch>> {
+  const { accountName = ctx.state.account.name, statusUrl: followAt = statusUrl(batch.id) } = options;
   const { temporal, config, logger } = ctx.deps;
   try {
     // Bounded: a Temporal that hangs must not hold the request; the reconciler starts the batch later.
@@ -87,7 +95,7 @@ export async function startBatch(ctx: APIContext, batch: Batch, accountName = ct
     throw problem(
       503,
       `The batch was stored but its processing could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
-      { batchId: batch.id, statusUrl: statusUrl(batch.id) },
+      { batchId: batch.id, statusUrl: followAt },
     );
   }
 }
