@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
 import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
+import { urnCompanyPrefixes } from '../domain/epcis/identifiers';
 import { eventIdOf } from '../domain/hashing';
 import { Timeline } from '../domain/inventory-timeline';
 import { locationIdOf, UnknownUnitError, type LocationPayload, type ProductPayload } from '../domain/master-data';
@@ -93,6 +94,11 @@ export function persistEvents(deps: ActivityDeps) {
 
       await insertBatch(query, account, ref.batchId, payloads, events, products, locations, errors);
       if (errors.length) rejectBatch(errors);
+      // Sorted, so two captures adding the same new prefixes at once wait for each other, never deadlock.
+      const prefixes = urnCompanyPrefixes(payloads.flatMap((payload) => (payload.Epcis ? [payload.Epcis as Record<string, unknown>] : [])));
+      if (prefixes.length) {
+        await query('INSERT INTO epcis_company_prefixes (account_id, prefix) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [account.id, prefixes]);
+      }
       activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info({ events: events.length }, 'events persisted');
       return {
         events: events.length,

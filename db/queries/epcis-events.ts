@@ -327,15 +327,14 @@ export async function distinctEpcs(sequelize: Sequelize, accountId: string): Pro
 
 /**
  * Which of these company prefixes the account's captured events spell out in an EPC URN: what turns a
- * Digital Link of the same company into a URN (GS1-EPC-Format: Always_EPC_URN).
+ * Digital Link of the same company into a URN (GS1-EPC-Format: Always_EPC_URN). Kept as events are
+ * stored (activities/persist-events.ts), so a query does not read the account's events for them.
  */
 export async function knownCompanyPrefixes(sequelize: Sequelize, accountId: string, candidates: string[]): Promise<string[]> {
   if (!candidates.length) return [];
-  const rows = await sequelize.query<{ prefix: string }>(
-    `SELECT DISTINCT m[1] AS prefix FROM events e
-       CROSS JOIN LATERAL regexp_matches(e.payload ->> 'Epcis', 'urn:epc:(?:id|class|idpat):(?:sgtin|lgtin|sgln|sscc):([0-9]{6,12})\\.', 'g') AS m
-      WHERE e.account_id = $1 AND e.payload ? 'Epcis' AND m[1] = ANY($2::text[])`,
-    { bind: [accountId, candidates], type: QueryTypes.SELECT },
-  );
+  const rows = await sequelize.query<{ prefix: string }>('SELECT prefix FROM epcis_company_prefixes WHERE account_id = $1 AND prefix = ANY($2::text[])', {
+    bind: [accountId, candidates],
+    type: QueryTypes.SELECT,
+  });
   return rows.map((r) => r.prefix);
 }

@@ -227,6 +227,21 @@ const URN_COMPANY_PREFIX = /^urn:epc:(?:id|class|idpat):(?:sgtin|lgtin|sgln|sscc
 /** The GS1 company prefix an EPC URN spells out (a Digital Link does not say where it ends). */
 export const companyPrefixOfUrn = (identifier: string): string | undefined => URN_COMPANY_PREFIX.exec(identifier)?.[1];
 
+/**
+ * The company prefixes these events spell out in EPC URNs, sorted: what Always_EPC_URN learns a Digital
+ * Link's company prefix from, kept per account as events are stored.
+ */
+export function urnCompanyPrefixes(events: Json[]): string[] {
+  const prefixes = new Set<string>();
+  for (const event of events) {
+    for (const identifier of identifiersOfEvent(event)) {
+      const prefix = companyPrefixOfUrn(identifier);
+      if (prefix) prefixes.add(prefix);
+    }
+  }
+  return [...prefixes].sort();
+}
+
 /** Where a GS1 key of a Digital Link has its company prefix: after the indicator digit, except a GLN's. */
 function keyOfDigitalLink(identifier: string): { key: string; start: number; keys: Map<string, string> } | undefined {
   const keys = digitalLinkKeys(identifier);

@@ -64,6 +64,37 @@ describe('migrations', () => {
     });
   });
 
+  it('fill the company prefixes of EPC URNs (GS1-EPC-Format) from the events captured before that table', async () => {
+    await withEmptyDatabase(async (url) => {
+      const sequelize = createSequelize(url, 2);
+      try {
+        const migrator = createMigrator(sequelize);
+        const names = (await migrator.pending()).map((m) => m.name);
+        const table = names.findIndex((name) => name.includes('epcis-company-prefixes'));
+        await migrator.up({ to: names[table - 1] });
+        const epcis = { type: 'ObjectEvent', epcList: ['urn:epc:id:sgtin:9521141.012345.S1'], bizLocation: { id: 'https://id.gs1.org/414/9521142000010' } };
+        await sequelize.query(`
+          INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
+          INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
+          INSERT INTO locations (id, account_id, trade_partner_id, urn, name) VALUES ('00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000011', 'loc', 'Dock');
+          INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request)
+            VALUES ('00000000-0000-4000-8000-000000000031', '00000000-0000-4000-8000-000000000001', 'batch-1', 'epcis', 'Completed', 2, '{}');`);
+        await sequelize.query(
+          `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
+            SELECT '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000031', id, 'Observe', now(), '+00:00', '00000000-0000-4000-8000-000000000021', id, payload::jsonb
+              FROM (VALUES ('e1', $1), ('e2', $2)) AS v(id, payload)`,
+          { bind: [JSON.stringify({ Epcis: epcis }), JSON.stringify({ Id: 'urn:epc:id:sgtin:7654321.000001.X' })] },
+        );
+        await migrator.up();
+        // The URN's prefix only: a Digital Link does not say where its prefix ends; a native event has none.
+        const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', { type: QueryTypes.SELECT });
+        expect(rows).toEqual([{ account_id: '00000000-0000-4000-8000-000000000001', prefix: '9521141' }]);
+      } finally {
+        await sequelize.close();
+      }
+    });
+  });
+
   it('agree with the model definitions, column by column', async () => {
     await withEmptyDatabase(async (url) => {
       const sequelize = createSequelize(url, 2);
