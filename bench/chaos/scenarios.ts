@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import type { PoolClient } from 'pg';
 import { measure, problemsOf, settle, type Figures } from './measure';
 import { lotBatches, runId, runLoad, commissionEvent, shipEvent, submitBatch, warmUpBatch, Traffic, type BatchRun, type ClientOptions, type Mode } from './load';
 import { log } from './log';
@@ -108,6 +109,7 @@ async function killDuringLoad(
   mode: Mode,
   part: Part,
   when: () => boolean | Promise<boolean>,
+  afterKill: () => Promise<void> = async () => undefined,
 ): Promise<{ runs: BatchRun[]; details: Record<string, unknown>; problems: string[] }> {
   const batches = lotBatches(ctx.run, Math.max(1, Math.round(options.events / options.batchSize)), options.batchSize);
   const load = runLoad(ctx.client, mode, batches, options.clients, `${part}-${ctx.run}`);
@@ -122,6 +124,7 @@ async function killDuringLoad(
     problems.push(`the ${part} could not be killed: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!triggered) problems.push(`the moment to kill the ${part} never came within 60 s (killed anyway)`);
+  await afterKill();
   const runs = await load;
   if (inFlightAtKill === 0) problems.push(`no request was in flight when the ${part} was killed`);
   const replacedPid = ctx.stack.pidOf(part) ?? null;
@@ -139,60 +142,77 @@ interface PersistInFlight {
 }
 
 /**
- * 1. SIGKILL the worker while `persistEvents` runs, seen in Temporal (a started attempt with no
- * completion), then prove from each such workflow's history that the step ran again afterwards.
+ * 1. SIGKILL the worker while `persistEvents` runs, then prove from the history that the step ran again
+ * afterwards. The kill is aimed, not timed: the scenario holds one Accepted batch's row (FOR UPDATE), so
+ * that batch's persist, once started, waits inside its transaction on its first statement; the worker
+ * is killed while Temporal shows that attempt started, and the row let go right after. Under a loaded
+ * machine a persist seen running could otherwise commit before the kill arrives.
  */
 export function workerKilledInPersist(options: ScenarioOptions): Promise<ScenarioReport> {
   return scenario('worker-sigkill-in-persist', options, async (ctx) => {
     const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
+    let held: { client: PoolClient; workflowId: string } | undefined;
+    const letGo = async () => {
+      if (!held) return;
+      await held.client.query('ROLLBACK').catch(() => undefined);
+      held.client.release();
+      held = undefined;
+    };
     try {
       const temporal = new Client({ connection });
-      let inPersist: PersistInFlight[] = [];
+      let caught: PersistInFlight | undefined;
       const persisting = async (): Promise<boolean> => {
-        // persistEvents marks its batch Running in the transaction it commits last: until then the row says Accepted.
-        const { rows } = await ctx.stack.pool.query<{ workflow_id: string }>(
-          `SELECT workflow_id FROM batches WHERE account_id = $1 AND status = 'Accepted'`,
-          [ctx.accountId],
-        );
-        const described = await Promise.all(rows.map((r) => temporal.workflow.getHandle(r.workflow_id).describe().catch(() => undefined)));
-        inPersist = described.flatMap((d) =>
-          (d?.raw.pendingActivities ?? [])
-            .filter((a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STATE_STARTED)
-            .map((a) => ({ workflowId: d!.workflowId, attempt: a.attempt ?? 1 })),
-        );
-        return inPersist.length > 0;
+        if (!held) {
+          const client = await ctx.stack.pool.connect();
+          await client.query('BEGIN');
+          // SKIP LOCKED: a batch whose persist already holds its row is past the point to aim at.
+          const { rows } = await client.query<{ workflow_id: string }>(
+            `SELECT workflow_id FROM batches WHERE account_id = $1 AND status = 'Accepted' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            [ctx.accountId],
+          );
+          if (!rows.length) {
+            await client.query('ROLLBACK');
+            client.release();
+            return false;
+          }
+          held = { client, workflowId: rows[0].workflow_id };
+        }
+        const described = await temporal.workflow.getHandle(held.workflowId).describe().catch(() => undefined);
+        const attempt = described?.raw.pendingActivities?.find((a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STATE_STARTED);
+        if (attempt) caught = { workflowId: held.workflowId, attempt: attempt.attempt ?? 1 };
+        return caught !== undefined;
       };
-      const outcome = await killDuringLoad(ctx, options, 'sync', 'worker', persisting);
-      const caught = inPersist;
+      const outcome = await killDuringLoad(ctx, options, 'sync', 'worker', persisting, letGo);
       await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
 
       // Temporal writes an activity's ActivityTaskStarted only when that attempt ends, so the history
       // holds the last attempt: a higher attempt than the one running at the kill means it ran again.
-      const proofs = await Promise.all(
-        caught.map(async ({ workflowId, attempt }) => {
-          const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-          const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'persistEvents');
-          const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
-          const completed = events.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
-          const finalAttempt = started?.activityTaskStartedEventAttributes?.attempt ?? null;
-          return {
-            workflowId,
-            attemptAtKill: attempt,
-            finalAttempt,
-            lastFailure: started?.activityTaskStartedEventAttributes?.lastFailure?.message ?? null,
-            completed,
-            ranAgain: finalAttempt !== null && finalAttempt > attempt,
-          };
-        }),
-      );
-      const landed = proofs.some((p) => p.ranAgain);
-      if (!caught.length) outcome.problems.push('persistEvents was never seen running: the kill was not aimed inside persist');
-      else if (!landed) outcome.problems.push('no history shows persistEvents running again after the kill: it did not land inside persist');
-      return { ...outcome, details: { ...outcome.details, killLandedInPersist: landed, persistAtKill: proofs } };
+      const proof = caught && (await persistProof(temporal, caught));
+      if (!proof) outcome.problems.push('persistEvents was never seen running: the kill was not aimed inside persist');
+      else if (!proof.ranAgain) outcome.problems.push('no history shows persistEvents running again after the kill: it did not land inside persist');
+      return { ...outcome, details: { ...outcome.details, killLandedInPersist: Boolean(proof?.ranAgain), persistAtKill: proof ? [proof] : [] } };
     } finally {
+      await letGo();
       await connection.close();
     }
   });
+}
+
+/** What the history of the workflow caught in persist says of that step after the kill. */
+async function persistProof(temporal: Client, { workflowId, attempt }: PersistInFlight) {
+  const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'persistEvents');
+  const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
+  const completed = events.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
+  const finalAttempt = started?.activityTaskStartedEventAttributes?.attempt ?? null;
+  return {
+    workflowId,
+    attemptAtKill: attempt,
+    finalAttempt,
+    lastFailure: started?.activityTaskStartedEventAttributes?.lastFailure?.message ?? null,
+    completed,
+    ranAgain: finalAttempt !== null && finalAttempt > attempt,
+  };
 }
 
 /** 2. SIGKILL the embedded PostgreSQL (the postmaster) while sync batches are under way. */
