@@ -47,8 +47,10 @@ export class KeptService<T extends RunningService> {
     start: (signal: AbortSignal) => Promise<T>;
     onRestart: (service: T) => void;
     backoff?: Backoff;
+    /** Aborts the first start (the supervisor stopping during start-up). */
+    signal?: AbortSignal;
   }): Promise<KeptService<T>> {
-    const first = await options.start(new AbortController().signal);
+    const first = await options.start(options.signal ?? new AbortController().signal);
     return new KeptService(options.name, options.logger, options.start, options.onRestart, options.backoff ?? DEFAULT_BACKOFF, first);
   }
 

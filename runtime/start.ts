@@ -32,13 +32,26 @@ class Supervisor {
   private readonly children = new Map<Role, ChildProcess>();
   private stopping = false;
   private state!: RuntimeState;
+  /** Aborted by stop(): a start-up under way gives up, stopping what it had started. */
+  private readonly startUp = new AbortController();
+  private starting: Promise<void> = Promise.resolve();
+  private stopped: Promise<never> | undefined;
 
   constructor(
     private readonly logger: Logger,
     private readonly dataDir: string,
   ) {}
 
-  async start(): Promise<void> {
+  get stopRequested(): boolean {
+    return this.stopping;
+  }
+
+  start(): Promise<void> {
+    this.starting = this.startAll(this.startUp.signal);
+    return this.starting;
+  }
+
+  private async startAll(signal: AbortSignal): Promise<void> {
     const config = loadConfig();
     fs.mkdirSync(this.dataDir, { recursive: true });
 
@@ -49,6 +62,7 @@ class Supervisor {
       const pg = await KeptService.start({
         name: 'PostgreSQL',
         logger: this.logger,
+        signal,
         start: async (signal) => {
           const started = await startEmbeddedPostgres({
             signal,
@@ -77,6 +91,7 @@ class Supervisor {
       const temporal = await KeptService.start({
         name: 'Temporal',
         logger: this.logger,
+        signal,
         start: async (signal) => {
           const started = await startTemporalDevServer({
             signal,
@@ -97,11 +112,13 @@ class Supervisor {
       temporalPid = temporal.current.process.pid ?? null;
     }
 
+    signal.throwIfAborted();
     const sequelize = createSequelize(databaseUrl, 2);
     const applied = await migrateUp(sequelize, databaseUrl);
     await sequelize.close();
     if (applied.length) this.logger.info({ applied }, 'migrations applied');
 
+    signal.throwIfAborted();
     const bundle = config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
     // Fixed ports for the worker's metrics, also when "0" asked for free ones: a restarted worker keeps them.
     const workerMetricsPort = config.workerMetricsPort || (await freePort());
@@ -131,7 +148,9 @@ class Supervisor {
       postgresPid,
       temporalPid,
     };
+    signal.throwIfAborted();
     await this.spawn('worker', env);
+    signal.throwIfAborted();
     const { port } = await this.spawn('api', env);
     this.state.apiUrl = `http://127.0.0.1:${port}`;
     this.state.apiMetricsUrl = `${this.state.apiUrl}/metrics`;
@@ -189,22 +208,29 @@ class Supervisor {
     });
   }
 
-  async stop(exitCode = 0): Promise<never> {
-    if (!this.stopping) {
-      this.stopping = true;
-      this.logger.info('stopping');
-      await Promise.all(
-        [...this.children].map(async ([role, child]) => {
-          if (!(await stopChild(child, 'SIGTERM', CHILD_STOP_GRACE_MS))) {
-            this.logger.warn({ role, pid: child.pid }, `${role} still running ${CHILD_STOP_GRACE_MS} ms after SIGTERM; killed it`);
-          }
-        }),
-      );
-      // In parallel: the worker and the API are gone, nothing depends on the order any more.
-      await Promise.all(this.services.map((service) => service.stop().catch(() => undefined)));
-      fs.rmSync(statePath(this.dataDir), { force: true });
-      this.logger.info('stopped');
-    }
+  /** Stops everything, once: a second call (a second signal, a start-up that gave up) waits for the first. */
+  stop(exitCode = 0): Promise<never> {
+    this.stopped ??= this.stopAll(exitCode);
+    return this.stopped;
+  }
+
+  private async stopAll(exitCode: number): Promise<never> {
+    this.stopping = true;
+    this.logger.info('stopping');
+    // A server still being started is not in `services` yet: the start gives up and stops it itself.
+    this.startUp.abort();
+    await this.starting.catch(() => undefined);
+    await Promise.all(
+      [...this.children].map(async ([role, child]) => {
+        if (!(await stopChild(child, 'SIGTERM', CHILD_STOP_GRACE_MS))) {
+          this.logger.warn({ role, pid: child.pid }, `${role} still running ${CHILD_STOP_GRACE_MS} ms after SIGTERM; killed it`);
+        }
+      }),
+    );
+    // In parallel: the worker and the API are gone, nothing depends on the order any more.
+    await Promise.all(this.services.map((service) => service.stop().catch(() => undefined)));
+    fs.rmSync(statePath(this.dataDir), { force: true });
+    this.logger.info('stopped');
     process.exit(exitCode);
   }
 }
@@ -218,6 +244,8 @@ async function main(): Promise<void> {
   try {
     await supervisor.start();
   } catch (error) {
+    // A start-up that gave up because of a stop (a signal) is no failure: the stop ends the process.
+    if (supervisor.stopRequested) return;
     if (error instanceof MissingTemporalCliError || error instanceof PostgresSetupError) logger.fatal(error.message);
     else logger.fatal({ err: error }, 'start-up failed');
     await supervisor.stop(1);

@@ -1,7 +1,12 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { isAlive } from '../../runtime/child-process';
+import { PROJECT_ROOT } from '../../runtime/config';
 import { waitFor } from '../../runtime/net';
+import { readLiveState } from '../../runtime/state';
 import { startStack, type Stack } from '../helpers/stack';
 
 /** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */
@@ -81,4 +86,28 @@ describe('a stop never waits', () => {
     console.log(`stop during a Temporal restart: ${stopMs} ms`);
     expect(stopMs).toBeLessThan(10_000);
   }, 300_000);
+
+  it('nor during start-up: SIGTERM while Temporal is still starting leaves neither PostgreSQL nor Temporal behind', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-startup-'));
+    fs.chmodSync(dir, 0o755); // the postgres user reaches dir/pg
+    const log = fs.openSync(path.join(dir, 'stack.log'), 'a');
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: '0', TEMPORAL_PORT: '0', TEMPORAL_UI_PORT: '0', EMBEDDED_PG_DURABLE: 'false', LOG_FORMAT: 'json' };
+    delete env.DATABASE_URL;
+    delete env.TEMPORAL_ADDRESS;
+    const supervisor = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'runtime/start.ts')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', log, log] });
+    const exited = new Promise<number | null>((resolve) => supervisor.once('exit', (code) => resolve(code)));
+    const temporalDb = path.join(dir, 'temporal.db');
+    try {
+      // PostgreSQL is up once Temporal is being started; the dev server takes seconds to answer.
+      await waitFor('temporal server start-dev to be spawned', 120_000, async () => processesUnder(temporalDb).length > 0);
+      expect(readLiveState(dir)).toBeUndefined(); // still starting: runtime.json is written once the API is up
+      supervisor.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await waitFor('every server under the data dir to end', 15_000, async () => processesUnder(dir).length === 0);
+    } finally {
+      for (const p of processesUnder(dir)) process.kill(p, 'SIGKILL');
+      if (supervisor.exitCode === null) supervisor.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
