@@ -20,7 +20,10 @@ interface StrandedBatch {
   status: 'Accepted' | 'Running';
 }
 
-/** Per run at most this many, oldest first: a backlog is worked off over the next runs. */
+/**
+ * Per run at most this many, Accepted before Running (batches whose steps keep failing stay Running and
+ * must not crowd out the ones never started), oldest first: a backlog is worked off over the next runs.
+ */
 const LIMIT = 500;
 
 /**
@@ -41,7 +44,7 @@ export function startStrandedBatches(deps: ActivityDeps) {
          FROM batches b JOIN accounts a ON a.id = b.account_id
         WHERE (b.status = 'Accepted' AND b.submitted_at < now() - make_interval(secs => $1))
            OR (b.status = 'Running' AND b.started_at < now() - make_interval(secs => $1))
-        ORDER BY b.seq
+        ORDER BY b.status = 'Running', b.seq
         LIMIT ${LIMIT}`,
       [olderThanSeconds],
     );
