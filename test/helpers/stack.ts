@@ -14,11 +14,10 @@ export interface Stack {
 }
 
 /**
- * Starts the whole service the way `npm start` does (runtime/start.ts), on free ports, with a throw-away
- * data directory (or extraEnv.DATA_DIR): PostgreSQL, the Temporal dev server, the worker and the API as
- * real processes.
+ * Spawns `npm start`'s supervisor (runtime/start.ts) on free ports, with a throw-away data directory (or
+ * extraEnv.DATA_DIR), its output in dir/stack.log, without waiting for it.
  */
-export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; child: ChildProcess } {
   const dir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
   fs.mkdirSync(dir, { recursive: true });
   if (!extraEnv.DATA_DIR) fs.chmodSync(dir, 0o755); // so the postgres user reaches dir/pg itself
@@ -43,6 +42,15 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     env,
     stdio: ['ignore', log, log],
   });
+  return { dir, child };
+}
+
+/**
+ * Starts the whole service the way `npm start` does: PostgreSQL, the Temporal dev server, the worker and
+ * the API as real processes (see spawnStack), once runtime.json says it is up.
+ */
+export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+  const { dir, child } = spawnStack(extraEnv);
   const tail = () => fs.readFileSync(path.join(dir, 'stack.log'), 'utf8').slice(-3000);
   let state: RuntimeState | undefined;
   try {

@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../../runtime/child-process';
-import { PROJECT_ROOT } from '../../runtime/config';
 import { waitFor } from '../../runtime/net';
 import { readLiveState } from '../../runtime/state';
-import { startStack, type Stack } from '../helpers/stack';
+import { spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */
 function processesUnder(dir: string): number[] {
@@ -88,13 +85,7 @@ describe('a stop never waits', () => {
   }, 300_000);
 
   it('nor during start-up: SIGTERM while Temporal is still starting leaves neither PostgreSQL nor Temporal behind', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-startup-'));
-    fs.chmodSync(dir, 0o755); // the postgres user reaches dir/pg
-    const log = fs.openSync(path.join(dir, 'stack.log'), 'a');
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: '0', TEMPORAL_PORT: '0', TEMPORAL_UI_PORT: '0', EMBEDDED_PG_DURABLE: 'false', LOG_FORMAT: 'json' };
-    delete env.DATABASE_URL;
-    delete env.TEMPORAL_ADDRESS;
-    const supervisor = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'runtime/start.ts')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', log, log] });
+    const { dir, child: supervisor } = spawnStack();
     const exited = new Promise<number | null>((resolve) => supervisor.once('exit', (code) => resolve(code)));
     const temporalDb = path.join(dir, 'temporal.db');
     try {
