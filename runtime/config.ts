@@ -10,6 +10,9 @@ export const PROJECT_ROOT = ((): string => {
 })();
 export const TASK_QUEUE = 'traceability';
 
+/** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
+export const WORKER_HEARTBEAT_SECONDS = 5;
+
 export interface Config {
   /** Port of the HTTP API; 0 picks a free one. */
   port: number;

@@ -3,7 +3,7 @@ import { createActivities } from '../activities';
 import { migrateUp } from '../db/migrate';
 import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
-import { loadConfig, requireServices } from '../runtime/config';
+import { loadConfig, requireServices, WORKER_HEARTBEAT_SECONDS } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
   Runtime.install({
     // Only these: after any other, every new worker of the loop below would stop at once.
     shutdownSignals: ['SIGINT', 'SIGTERM'],
+    // /readyz tells a dead worker by its heartbeats going stale (api/routes/health).
+    workerHeartbeatInterval: WORKER_HEARTBEAT_SECONDS * 1000,
     telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${sdkMetricsPort}` } } },
     logger: new DefaultLogger(SDK_LEVELS[config.logLevel] ?? 'INFO', (entry) => {
       const level = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');

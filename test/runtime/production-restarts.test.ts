@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +79,22 @@ describe('the API and the worker without a supervisor', () => {
     for (const role of ['api', 'worker']) expect(roles[role].child.exitCode).toBeNull();
     expect(roles.worker.output()).not.toMatch(/"worker stopped"/);
   }, 240_000);
+
+  it('/readyz names the worker missing within 30 s of its SIGKILL (its heartbeats stop), and ok once a new one runs', async () => {
+    const checks = async () => ((await (await fetch(`${apiUrl()}/readyz`)).json()) as { checks: { worker: string } }).checks;
+    await waitFor('the API to be ready', 60_000, ready);
+    const old = roles.worker;
+    // tsx runs node as its child: that is the worker, and killing it leaves nobody to say goodbye.
+    const node = Number(execFileSync('pgrep', ['-P', String(old.child.pid)]).toString().trim().split('\n')[0]);
+    const killedAt = Date.now();
+    process.kill(node, 'SIGKILL');
+    await waitFor('/readyz to name the worker missing', 30_000, async () => (await checks()).worker === 'missing');
+    console.log(`dead worker seen by /readyz after ${Date.now() - killedAt} ms`);
+    await stopChild(old.child, 'SIGKILL', 1000);
+
+    run('worker', { DATABASE_URL: pg!.url, TEMPORAL_ADDRESS: temporal!.address });
+    await waitFor('a new worker to be seen', 60_000, ready);
+  }, 180_000);
 
   it('both stop within a few seconds of SIGTERM', async () => {
     const started = Date.now();

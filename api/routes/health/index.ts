@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
+import { WORKER_HEARTBEAT_SECONDS } from '../../../runtime/config';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 
@@ -10,15 +11,40 @@ import { problem } from '../../errors';
  */
 export const WORKER_STALE_SECONDS = 75;
 
-const { TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY } = proto.api.enums.v1.TaskQueueType;
+/** A worker heartbeats every WORKER_HEARTBEAT_SECONDS: one missing a few beats in a row is gone. */
+const HEARTBEAT_STALE_SECONDS = 4 * WORKER_HEARTBEAT_SECONDS;
 
-/** `ok` when a worker polls both the workflow and the activity side of the task queue lately. */
+const { TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY } = proto.api.enums.v1.TaskQueueType;
+const { WORKER_STATUS_RUNNING } = proto.api.enums.v1.WorkerStatus;
+
+const msOf = (time: { seconds?: Long | number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000;
+
+/**
+ * The task queue's workers as their heartbeats tell (worker/main.ts sends one every few seconds): `ok`
+ * when one runs and beat lately. Undefined when the server keeps no heartbeats (the feature off, or a
+ * server too old for it): the poller check answers then.
+ */
+async function heartbeatCheck(temporal: Client, taskQueue: string, now: number): Promise<'ok' | 'missing' | undefined> {
+  const workers = await temporal.workflowService
+    .listWorkers({ namespace: temporal.options.namespace, pageSize: 1000, query: `TaskQueue = ${JSON.stringify(taskQueue)}` })
+    .then((response) => response.workersInfo ?? [], () => []);
+  const beats = workers.flatMap((info) => (info.workerHeartbeat ? [info.workerHeartbeat] : []));
+  if (!beats.length) return undefined;
+  return beats.some((beat) => beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < HEARTBEAT_STALE_SECONDS * 1000) ? 'ok' : 'missing';
+}
+
+/**
+ * `ok` when a worker of the task queue is alive: by its heartbeats where the server keeps them (a worker
+ * killed shows within about 20 s), else by its polls of both the workflow and the activity side (75 s).
+ */
 async function workerCheck(temporal: Client, taskQueue: string): Promise<string> {
   const now = Date.now();
+  const byHeartbeat = await heartbeatCheck(temporal, taskQueue, now);
+  if (byHeartbeat) return byHeartbeat;
   const sides = await Promise.all(
     [TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY].map(async (taskQueueType) => {
       const { pollers } = await temporal.workflowService.describeTaskQueue({ namespace: temporal.options.namespace, taskQueue: { name: taskQueue }, taskQueueType });
-      return (pollers ?? []).some((p) => now - Number(p.lastAccessTime?.seconds ?? 0) * 1000 < WORKER_STALE_SECONDS * 1000);
+      return (pollers ?? []).some((p) => now - msOf(p.lastAccessTime) < WORKER_STALE_SECONDS * 1000);
     }),
   );
   return sides.every(Boolean) ? 'ok' : 'missing';
