@@ -23,7 +23,7 @@ import type { RuntimeState } from '../runtime/state';
 import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
-import { percentile, round, runBench } from './lib/report';
+import { latencyMs, round, runBench } from './lib/report';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -132,16 +132,18 @@ async function figures({ db, temporal, accountId }: Run, mode: string, events: n
   ]);
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporal, r.workflow_id))));
   const client = await db.connect();
-  const copySeconds = await copyExactRows(
-    client,
-    rows.map((r) => r.id),
-  ).finally(() => client.release()) / 1000;
+  let copySeconds: number;
+  try {
+    copySeconds = (await copyExactRows(client, rows.map((r) => r.id))) / 1000;
+  } finally {
+    client.release();
+  }
   const rate = events / result.seconds;
   const copyRate = events / copySeconds;
   return {
     seconds: round(result.seconds, 2),
     eventsPerSecond: Math.round(rate),
-    requestLatencyMs: { p50: Math.round(percentile(result.latencies, 50)), p95: Math.round(percentile(result.latencies, 95)) },
+    requestLatencyMs: latencyMs(result.latencies),
     perBatch: result.perBatch,
     history,
     copy: { seconds: round(copySeconds, 3), eventsPerSecond: Math.round(copyRate) },
@@ -177,7 +179,7 @@ async function main(): Promise<object> {
       loadAverageAtStart: round(load, 2),
       epcisCapture: {
         ...(await figures(stored, 'epcis', events, epcis)),
-        acceptLatencyMs: { p50: Math.round(percentile(accepted, 50)), p95: Math.round(percentile(accepted, 95)) },
+        acceptLatencyMs: latencyMs(accepted),
       },
       batchEndpoint: await figures(stored, 'sync', events, batch),
       captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),

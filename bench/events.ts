@@ -31,7 +31,7 @@ import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
 import { startExtraWorker } from './lib/processes';
-import { percentile, round, runBench } from './lib/report';
+import { latencyMs, percentile, round, runBench } from './lib/report';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -228,7 +228,7 @@ async function main(): Promise<object> {
       pipeline: {
         seconds: round(pipelineSeconds, 2),
         eventsPerSecond: Math.round(pipelineRate),
-        batchLatencyMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)) },
+        batchLatencyMs: latencyMs(latencies),
         perBatch: perBatch(before, after, batches),
         history,
       },
