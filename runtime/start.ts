@@ -30,9 +30,8 @@ const CHILD_STOP_GRACE_MS = 5000;
 class Supervisor {
   private readonly services: Stoppable[] = [];
   private readonly children = new Map<Role, ChildProcess>();
-  private stopping = false;
   private state!: RuntimeState;
-  /** Aborted by stop(): a start-up under way gives up, stopping what it had started. */
+  /** Aborted by stop(), first thing: a start-up under way gives up, stopping what it had started. */
   private readonly startUp = new AbortController();
   private starting: Promise<void> = Promise.resolve();
   private stopped: Promise<never> | undefined;
@@ -43,7 +42,7 @@ class Supervisor {
   ) {}
 
   get stopRequested(): boolean {
-    return this.stopping;
+    return this.startUp.signal.aborted;
   }
 
   start(): Promise<void> {
@@ -195,10 +194,10 @@ class Supervisor {
       });
       child.once('exit', (code, signal) => {
         reject(new Error(`${role} exited during start-up (code ${code}, signal ${signal})`));
-        if (this.stopping) return;
+        if (this.stopRequested) return;
         this.logger.error({ role, code, signal }, `${role} exited; restarting it`);
         setTimeout(() => {
-          if (this.stopping) return;
+          if (this.stopRequested) return;
           this.spawn(role, role === 'api' ? { ...env, PORT: new URL(this.state.apiUrl).port } : env).then(
             () => writeState(this.dataDir, this.state),
             (error: unknown) => this.logger.error({ err: error, role }, 'restart failed'),
@@ -215,10 +214,9 @@ class Supervisor {
   }
 
   private async stopAll(exitCode: number): Promise<never> {
-    this.stopping = true;
-    this.logger.info('stopping');
     // A server still being started is not in `services` yet: the start gives up and stops it itself.
     this.startUp.abort();
+    this.logger.info('stopping');
     await this.starting.catch(() => undefined);
     await Promise.all(
       [...this.children].map(async ([role, child]) => {
