@@ -62,6 +62,17 @@ describe('the event pipeline at its edges', () => {
     });
   }
 
+  /** Makes the account's ledger appends fail (a step failing after persist) until the returned function is called. */
+  async function refuseLedger(): Promise<() => Promise<void>> {
+    const trigger = uid('refuse_ledger').replace('-', '_');
+    await sql().query(`
+      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger refused by the test'; END $$;
+      CREATE TRIGGER ${trigger} BEFORE INSERT ON ledger_entries FOR EACH ROW WHEN (NEW.account_id = '${account.id}') EXECUTE FUNCTION ${trigger}();`);
+    return async () => {
+      await sql().query(`DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}();`);
+    };
+  }
+
   /** The reconciler run until the batch has moved on from Accepted. */
   const reconcile = (batchId: string) => reconcileUntil(`the reconciler to pick up batch ${batchId}`, async () => (await statusOf(batchId)).status !== 'Accepted');
 
@@ -124,10 +135,7 @@ describe('the event pipeline at its edges', () => {
   }, 90_000);
 
   it('keeps retrying a step that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone', async () => {
-    const trigger = `refuse_ledger_${account.id.replace(/-/g, '')}`;
-    await sql().query(`
-      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger refused by the test'; END $$;
-      CREATE TRIGGER ${trigger} BEFORE INSERT ON ledger_entries FOR EACH ROW WHEN (NEW.account_id = '${account.id}') EXECUTE FUNCTION ${trigger}();`);
+    const allowLedger = await refuseLedger();
     let batchId: string;
     try {
       const accepted = await client(account.key).post('/Integration/Events/async', {
@@ -145,7 +153,7 @@ describe('the event pipeline at its edges', () => {
       expect(pending?.lastFailure?.message).toContain('ledger refused by the test');
       expect((await statusOf(batchId)).status).toBe('Running');
     } finally {
-      await sql().query(`DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}();`);
+      await allowLedger();
     }
     expect((await settle(batchId, 90_000)).status).toBe('Completed');
     const verify = await client(account.key).get('/Integration/Ledger/verify');
@@ -153,10 +161,7 @@ describe('the event pipeline at its edges', () => {
   }, 180_000);
 
   it('runs again a Running batch whose workflow an operator terminated after its events were stored, and it completes', async () => {
-    const trigger = `refuse_ledger_t_${account.id.replace(/-/g, '')}`;
-    await sql().query(`
-      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger refused by the test'; END $$;
-      CREATE TRIGGER ${trigger} BEFORE INSERT ON ledger_entries FOR EACH ROW WHEN (NEW.account_id = '${account.id}') EXECUTE FUNCTION ${trigger}();`);
+    const allowLedger = await refuseLedger();
     const lot = uid('LOT');
     let batchId: string;
     let handle: WorkflowHandle;
@@ -178,7 +183,7 @@ describe('the event pipeline at its edges', () => {
       expect((await statusOf(batchId)).status).toBe('Running');
       await sql().query(`UPDATE batches SET started_at = now() - interval '10 minutes' WHERE id = $1`, [batchId]);
     } finally {
-      await sql().query(`DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}();`);
+      await allowLedger();
     }
 
     await reconcileUntil(`the reconciler to run batch ${batchId} again`, async () => (await handle.describe()).runId !== terminatedRun);
