@@ -34,6 +34,17 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     if (stack && !process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
   });
 
+  /** Runs `task` while the Temporal dev server is stopped (SIGSTOP): a Temporal that does not answer. */
+  async function whileTemporalFrozen<T>(task: () => Promise<T>): Promise<T> {
+    const temporalPid = Number(execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev']).toString().trim().split('\n')[0]);
+    process.kill(temporalPid, 'SIGSTOP');
+    try {
+      return await task();
+    } finally {
+      process.kill(temporalPid, 'SIGCONT');
+    }
+  }
+
   it('lets the restarted worker finish every batch exactly once', async () => {
     const { key, account } = await createApiKey(uid('crash'), 'jest');
     const batches = Array.from({ length: 4 }, (_, b) => {
@@ -101,18 +112,13 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
 
   it('answers 503 with the batch id when Temporal does not answer, and the reconciler completes the batch later', async () => {
     const { key } = await createApiKey(uid('frozen'), 'jest');
-    const temporalPid = Number(execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev']).toString().trim().split('\n')[0]);
-    process.kill(temporalPid, 'SIGSTOP');
-    let response: Response;
-    try {
-      response = await fetch(`${stack.state.apiUrl}/Integration/Events/async`, {
+    const response = await whileTemporalFrozen(() =>
+      fetch(`${stack.state.apiUrl}/Integration/Events/async`, {
         method: 'POST',
         headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
         body: JSON.stringify({ Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 9))] }),
-      });
-    } finally {
-      process.kill(temporalPid, 'SIGCONT');
-    }
+      }),
+    );
     expect(response.status).toBe(503);
     const problem = (await response.json()) as { batchId: string; statusUrl: string; title: string };
     expect(problem.statusUrl).toBe(`/Integration/Events/async/${problem.batchId}`);
@@ -143,18 +149,12 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     const ids = gs1Ids();
     const document = epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 2, uom: 'KGM' }], bizLocation: ids.sgln() })]);
 
-    const temporalPid = Number(execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev']).toString().trim().split('\n')[0]);
-    process.kill(temporalPid, 'SIGSTOP');
-    let captured: Awaited<ReturnType<typeof call>>;
-    let retried: Awaited<ReturnType<typeof call>>;
-    try {
-      [captured, retried] = await Promise.all([
+    const [captured, retried] = await whileTemporalFrozen(() =>
+      Promise.all([
         call('/epcis/capture', key, { method: 'POST', body: JSON.stringify(document) }),
         call(`/Integration/Batches/${failed.body.batchId}/retry`, support, { method: 'POST' }),
-      ]);
-    } finally {
-      process.kill(temporalPid, 'SIGCONT');
-    }
+      ]),
+    );
     expect([captured.status, retried.status]).toEqual([503, 503]);
     expect(captured.body.statusUrl).toBe(`/epcis/capture/${captured.body.batchId}`);
     expect(retried.body.statusUrl).toBe(`/Integration/Batches/${retried.body.batchId}`);
