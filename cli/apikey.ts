@@ -36,6 +36,7 @@ run(async () => {
         if (values.account && !account) throw new Error(`No account named ${values.account}.`);
         const keys = await ApiKey.findAll({ where: account ? { accountId: account.id } : {}, order: [['createdAt', 'ASC']] });
         const names = new Map((await Account.findAll()).map((a) => [a.id, a.name]));
+        console.log(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE'].join('\t'));
         for (const key of keys) {
           console.log(
             [key.id, names.get(key.accountId), key.label ?? '-', key.createdAt.toISOString(), key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active', key.role].join('\t'),

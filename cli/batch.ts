@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Batch, BatchStatus } from '../db/models';
-import { createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
+import { abandonBatch, AbandonRefused, createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
+import { abandonBody } from '../api/routes/batches/schema';
 import { batchStartOf, rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
 import { loadConfig } from '../runtime/config';
 import { RECONCILE_SCHEDULE_ID } from '../runtime/reconciler';
@@ -12,9 +13,13 @@ const USAGE = `usage:
   npm run --silent batch -- list [--status Accepted|Running|Completed|Failed] [--account NAME] [--limit N]
   npm run --silent batch -- show BATCH_ID [--request]     the batch as JSON (--request adds the events sent)
   npm run --silent batch -- retry BATCH_ID                 runs a failed batch's events again as a new batch
+  npm run --silent batch -- abandon BATCH_ID --reason TEXT  marks a failed batch Abandoned: kept, no longer open
 
-The same operations are GET /Integration/Batches, GET /Integration/Batches/{id} and
-POST /Integration/Batches/{id}/retry with a support key, and the page at /support.`;
+The same operations are GET /Integration/Batches, GET /Integration/Batches/{id},
+POST /Integration/Batches/{id}/retry and .../abandon with a support key, and the page at /support.`;
+
+/** As POST /Integration/Batches/{id}/abandon takes it. */
+const MAX_REASON_LENGTH = abandonBody.properties.Reason.maxLength;
 
 const STATUSES: readonly BatchStatus[] = ['Accepted', 'Running', 'Completed', 'Failed'];
 
@@ -24,6 +29,14 @@ async function findOne(id: string | undefined): Promise<BatchView> {
   const view = await findBatch('all', id);
   if (!view) throw new Error(`No batch ${id}.`);
   return view;
+}
+
+/** Where a batch's case stands: a Failed one is open until it is replaced or abandoned; others have none. */
+function caseOf({ batch, retriedBy, replacedBy }: BatchView): string {
+  if (batch.status !== 'Failed') return '-';
+  if (replacedBy) return `replaced by ${replacedBy}`;
+  if (batch.abandonedAt) return `abandoned: ${batch.abandonedReason}`;
+  return retriedBy ? `open, retried: ${retriedBy.status}` : 'open';
 }
 
 /** Temporal: TEMPORAL_ADDRESS when set, else the one the running `npm start` published. */
@@ -42,6 +55,7 @@ run(async () => {
       account: { type: 'string' },
       limit: { type: 'string' },
       request: { type: 'boolean' },
+      reason: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,17 +75,33 @@ run(async () => {
         const limit = Number(values.limit ?? 50);
         const pageSize = Number.isInteger(limit) && limit > 0 ? limit : 50;
         const { views } = await listBatches('all', { status, accountName: values.account }, { pageNumber: 1, pageSize, offset: 0 });
-        for (const { batch: b, accountName } of views) {
+        console.log(['BATCH_ID', 'ACCOUNT', 'MODE', 'STATUS', 'EVENTS', 'SUBMITTED', 'COMPLETED', 'WORKFLOW_ID', 'CASE'].join('\t'));
+        for (const view of views) {
+          const { batch: b, accountName } = view;
           console.log(
-            [b.id, accountName, b.mode, b.status, `${b.eventCount} events`, b.submittedAt.toISOString(), b.completedAt?.toISOString() ?? '-', b.workflowId].join('\t'),
+            [b.id, accountName, b.mode, b.status, `${b.eventCount} events`, b.submittedAt.toISOString(), b.completedAt?.toISOString() ?? '-', b.workflowId, caseOf(view)].join('\t'),
           );
         }
         return;
       }
       case 'show': {
-        const { batch, accountName, retriedBy } = await findOne(id);
+        const { batch, accountName, retriedBy, replacedBy } = await findOne(id);
         const { request, ...rest } = batch.get({ plain: true });
-        console.log(JSON.stringify({ ...rest, account: accountName, retriedBy, ...(values.request ? { request } : {}) }, null, 2));
+        console.log(JSON.stringify({ ...rest, account: accountName, retriedBy, replacedBy, ...(values.request ? { request } : {}) }, null, 2));
+        return;
+      }
+      case 'abandon': {
+        const original = await findOne(id);
+        const reason = values.reason?.trim();
+        if (!reason) throw new Error(`abandon needs --reason TEXT: why the batch is given up on (it is kept with the batch).\n${USAGE}`);
+        if (reason.length > MAX_REASON_LENGTH) throw new Error(`--reason is ${reason.length} characters; at most ${MAX_REASON_LENGTH}.`);
+        try {
+          await abandonBatch(original.batch.id, reason, null);
+        } catch (error) {
+          if (error instanceof AbandonRefused) throw new Error(error.message);
+          throw error;
+        }
+        console.log(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
         return;
       }
       case 'retry': {

@@ -131,7 +131,7 @@ export function registerBatchGauges(read: () => Promise<BatchHealth>): void {
   };
   new Gauge({
     name: 'traceability_batches_failed_open',
-    help: 'Batches that failed in the last 24 hours and are neither retried nor replaced by a completed retry, by account and first error code.',
+    help: 'Batches that failed in the last 24 hours and are not retried, not replaced (their events stored since by another batch) and not abandoned, by account and first error code.',
     labelNames: ['account', 'code'] as const,
     registers: [registry],
     async collect() {

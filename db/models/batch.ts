@@ -21,6 +21,10 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
   declare retryOf: string | null;
   declare requestId: string | null;
   declare requestHash: string | null;
+  /** Support gave up on this Failed batch: when, why, and with which key (null: the CLI). */
+  declare abandonedAt: CreationOptional<Date | null>;
+  declare abandonedReason: CreationOptional<string | null>;
+  declare abandonedByKeyId: CreationOptional<string | null>;
 
   static initModel(sequelize: Sequelize): void {
     Batch.init(
@@ -42,6 +46,9 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
         retryOf: { type: DataTypes.UUID, allowNull: true, field: 'retry_of' },
         requestId: { type: DataTypes.TEXT, allowNull: true, field: 'request_id' },
         requestHash: { type: DataTypes.TEXT, allowNull: true, field: 'request_hash' },
+        abandonedAt: { type: DataTypes.DATE, allowNull: true, field: 'abandoned_at' },
+        abandonedReason: { type: DataTypes.TEXT, allowNull: true, field: 'abandoned_reason' },
+        abandonedByKeyId: { type: DataTypes.UUID, allowNull: true, field: 'abandoned_by_key_id' },
       },
       { sequelize, tableName: 'batches', createdAt: 'submittedAt', updatedAt: false },
     );

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { ALL_EVENTS_STORED } from '../repositories/batches';
 import { queryOf } from '../sql';
 
 /** What the batch gauges of /metrics show (runtime/metrics.ts registerBatchGauges). */
@@ -9,15 +10,17 @@ export interface BatchHealth {
 
 /**
  * Failed batches that still want someone's attention: failed in the last 24 hours (older ones were
- * dealt with another way, or will not be: an alert must be able to clear), not retried yet, and not a
- * failed retry of a batch that a later retry completed. Grouped by account and first error code.
+ * dealt with another way, or will not be: an alert must be able to clear), not retried yet (a failed
+ * retry stands for them), not abandoned, and not replaced (their events stored since, by a retry or a
+ * new batch). Grouped by account and first error code. The replaced check reads failed_event_ids, not
+ * the stored request, and probes the events index only for these few rows.
  */
 const FAILED = `
   SELECT a.name AS account, coalesce(b.errors -> 0 ->> 'code', 'Unknown') AS code, count(*)::int AS count
     FROM batches b JOIN accounts a ON a.id = b.account_id
-   WHERE b.status = 'Failed' AND b.completed_at > now() - interval '24 hours'
+   WHERE b.status = 'Failed' AND b.completed_at > now() - interval '24 hours' AND b.abandoned_at IS NULL
      AND NOT EXISTS (SELECT 1 FROM batches r WHERE r.retry_of = b.id)
-     AND NOT (b.retry_of IS NOT NULL AND EXISTS (SELECT 1 FROM batches r WHERE r.retry_of = b.retry_of AND r.status = 'Completed'))
+     AND NOT ${ALL_EVENTS_STORED('b')}
    GROUP BY 1, 2`;
 
 const OLDEST_PENDING = `

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Op, UniqueConstraintError, type WhereOptions } from 'sequelize';
+import { Op, UniqueConstraintError, type Transaction, type WhereOptions } from 'sequelize';
 import { canonicalJson, sha256Hex } from '../../domain/hashing';
 import { Account, Batch, type BatchMode, type BatchStatus } from '../models';
 import type { PageRequest } from '../page';
+import { queryOf } from '../sql';
 
 export interface NewBatch {
   accountId: string;
@@ -90,12 +91,56 @@ export interface RetryRef {
   status: BatchStatus;
 }
 
-/** A batch with what its row alone cannot say: its account's name and its newest retry. */
+/** Support gave up on a Failed batch: it is kept, and no longer waits for anyone. */
+export interface Abandonment {
+  reason: string;
+  at: Date;
+  /** The support key that did it; null when it was done with the CLI (`npm run batch -- abandon`). */
+  keyId: string | null;
+}
+
+/**
+ * A batch with what its row alone cannot say: its account's name, its newest retry, and (a Failed one)
+ * the batch that stored its events since, which makes it replaced.
+ */
 export interface BatchView {
   batch: Batch;
   accountName: string;
   retriedBy: RetryRef | null;
+  replacedBy: string | null;
+  abandoned: Abandonment | null;
 }
+
+/**
+ * SQL, true when every event of the Failed batch `b` is stored in its account, by whichever batch (its
+ * retry, a retry of that, a new batch with the same event ids): a failed batch stores nothing, so its
+ * events are in the events table only if another batch stored them. Read from the events table each
+ * time, so it cannot go stale; one index probe per event id, stopping at the first one missing. A batch
+ * with an event without an id (refused for it) is never replaced.
+ */
+export const ALL_EVENTS_STORED = (b: string): string => `(
+  jsonb_array_length(${b}.failed_event_ids) = ${b}.event_count AND ${b}.event_count > 0
+  AND NOT EXISTS (
+    SELECT 1 FROM jsonb_array_elements_text(${b}.failed_event_ids) AS ids(id)
+     WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.account_id = ${b}.account_id AND e.external_event_id = ids.id)))`;
+
+/** For each replaced Failed batch of `ids`: the newest batch that stored one of its events. */
+export async function replacementsOf(ids: readonly string[], transaction?: Transaction): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await queryOf(Batch.sequelize!, transaction)<{ id: string; replaced_by: string }>(
+    `SELECT b.id,
+            (SELECT e.batch_id FROM jsonb_array_elements_text(b.failed_event_ids) AS ids(id)
+               JOIN events e ON e.account_id = b.account_id AND e.external_event_id = ids.id
+              ORDER BY e.seq DESC LIMIT 1) AS replaced_by
+       FROM batches b
+      WHERE b.id = ANY($1::uuid[]) AND b.status = 'Failed' AND ${ALL_EVENTS_STORED('b')}`,
+    [[...ids]],
+  );
+  return new Map(rows.map((r) => [r.id, r.replaced_by]));
+}
+
+const abandonmentOf = (batch: Batch): Abandonment | null =>
+  batch.abandonedAt ? { reason: batch.abandonedReason ?? '', at: batch.abandonedAt, keyId: batch.abandonedByKeyId ?? null } : null;
 
 export interface BatchFilter {
   status?: BatchStatus;
@@ -117,7 +162,14 @@ async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
   const accountIds = [...new Set(batches.map((b) => b.accountId))];
   const names = new Map((await Account.findAll({ where: { id: { [Op.in]: accountIds } }, attributes: ['id', 'name'] })).map((a) => [a.id, a.name]));
   const retries = await retriesOf(batches.map((b) => b.id));
-  return batches.map((batch) => ({ batch, accountName: names.get(batch.accountId) ?? '', retriedBy: retries.get(batch.id) ?? null }));
+  const replacements = await replacementsOf(batches.filter((b) => b.status === 'Failed').map((b) => b.id));
+  return batches.map((batch) => ({
+    batch,
+    accountName: names.get(batch.accountId) ?? '',
+    retriedBy: retries.get(batch.id) ?? null,
+    replacedBy: replacements.get(batch.id) ?? null,
+    abandoned: abandonmentOf(batch),
+  }));
 }
 
 /** Newest first. The stored request is left out: it can be megabytes, and a list never shows it. */
@@ -157,10 +209,14 @@ export class RetryRefused extends Error {
     message: string,
     readonly batchId: string,
     readonly retry: RetryRef | null = null,
+    readonly replacedBy: string | null = null,
   ) {
     super(message);
   }
 }
+
+const abandonedText = (batch: Batch): string =>
+  `Batch ${batch.id} was abandoned at ${batch.abandonedAt!.toISOString()}${batch.abandonedByKeyId ? ` (key ${batch.abandonedByKeyId})` : ' (CLI)'}: ${batch.abandonedReason}`;
 
 /**
  * Stores the retry of a Failed batch: a new batch (mode 'retry', retryOf the original) with the
@@ -182,11 +238,22 @@ export async function createRetry(originalId: string, requestId: string | null):
     if (original.status !== 'Failed') throw new RetryRefused(`Batch ${original.id} is ${original.status}; only Failed batches are retried.`, original.id);
     const retries = await Batch.findAll({ where: { retryOf: original.id }, order: [['seq', 'DESC']], transaction });
     const done = retries.find((r) => r.status === 'Completed');
+    const replacedBy = (await replacementsOf([original.id], transaction)).get(original.id) ?? null;
     if (done) {
-      throw new RetryRefused(`Batch ${original.id} was already retried successfully as batch ${done.id}.`, original.id, { batchId: done.id, status: done.status });
+      throw new RetryRefused(`Batch ${original.id} was already retried successfully as batch ${done.id}.`, original.id, { batchId: done.id, status: done.status }, replacedBy);
     }
     const going = retries.find((r) => r.status === 'Accepted' || r.status === 'Running');
     if (going) throw new RetryRefused(`Batch ${original.id} has a retry under way: batch ${going.id} (${going.status}).`, original.id, { batchId: going.id, status: going.status });
+    const newest = retries[0] ? { batchId: retries[0].id, status: retries[0].status } : null;
+    if (replacedBy) {
+      throw new RetryRefused(
+        `Batch ${original.id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to retry (a retry would fail on DuplicateEventId).`,
+        original.id,
+        newest,
+        replacedBy,
+      );
+    }
+    if (original.abandonedAt) throw new RetryRefused(`${abandonedText(original)}. An abandoned batch is not retried; send its events as a new batch.`, original.id, newest);
 
     const id = randomUUID();
     const request = original.request as { Events: unknown[] };
@@ -212,5 +279,35 @@ export async function createRetry(originalId: string, requestId: string | null):
       },
       { transaction },
     );
+  });
+}
+
+/** Why a batch cannot be abandoned; the API answers 409 with the message, the CLI prints it. */
+export class AbandonRefused extends Error {
+  constructor(
+    message: string,
+    readonly batchId: string,
+    readonly replacedBy: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Marks a Failed batch Abandoned: support gave up on it (the sender will not send it again, or it was a
+ * test). It is kept as it is, with the reason and the key; it no longer counts as failed-open and is not
+ * retried. Locks the row as createRetry does, so an abandon and a retry sent at once do not both win.
+ */
+export async function abandonBatch(batchId: string, reason: string, keyId: string | null): Promise<Batch> {
+  return Batch.sequelize!.transaction(async (transaction) => {
+    const batch = await Batch.findByPk(batchId, { transaction, lock: transaction.LOCK.UPDATE });
+    if (!batch) throw new AbandonRefused(`No batch ${batchId}.`, batchId);
+    if (batch.status !== 'Failed') throw new AbandonRefused(`Batch ${batch.id} is ${batch.status}; only a Failed batch is abandoned.`, batch.id);
+    if (batch.abandonedAt) throw new AbandonRefused(`${abandonedText(batch)}. It stays abandoned with that reason.`, batch.id);
+    const going = await Batch.findOne({ where: { retryOf: batch.id, status: { [Op.in]: ['Accepted', 'Running'] } }, transaction });
+    if (going) throw new AbandonRefused(`Batch ${batch.id} has a retry under way: batch ${going.id} (${going.status}). Wait for its outcome.`, batch.id);
+    const replacedBy = (await replacementsOf([batch.id], transaction)).get(batch.id) ?? null;
+    if (replacedBy) throw new AbandonRefused(`Batch ${batch.id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to abandon.`, batch.id, replacedBy);
+    return batch.update({ abandonedAt: new Date(), abandonedReason: reason, abandonedByKeyId: keyId }, { transaction });
   });
 }

@@ -159,6 +159,124 @@ describe('/Integration/Batches', () => {
     expect(response.body).toMatchObject({ batchId: created.body.batchId, retriedBy: null, title: expect.stringContaining('only Failed batches are retried') });
   });
 
+  it('a failed retry whose sibling completed is replaced: not open, not retried, replacedBy names the batch that stored its events', async () => {
+    const { batchId, lot } = await failedShip(acme);
+    const early = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
+    expect((await settle(acme.key, early.body.statusUrl)).body).toMatchObject({ status: 'Failed', replacedBy: null, abandoned: null });
+    // Before anything stored its events, the failed retry is open and may be retried.
+    expect((await client(acme.key).get(`/Integration/Batches/${early.body.batchId}`)).body).toMatchObject({ replacedBy: null });
+
+    expect((await commissionOf(acme, lot)).status).toBe(200);
+    const retry = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
+    expect((await settle(acme.key, retry.body.statusUrl)).body.status).toBe('Completed');
+
+    for (const id of [batchId, early.body.batchId]) {
+      expect((await client(acme.key).get(`/Integration/Batches/${id}`)).body).toMatchObject({ status: 'Failed', replacedBy: retry.body.batchId });
+    }
+    const listed = await client(acme.key).get('/Integration/Batches?Status=Failed');
+    expect(listed.body.results.find((b: { batchId: string }) => b.batchId === early.body.batchId)).toMatchObject({ replacedBy: retry.body.batchId });
+
+    // The ghost: retrying the earlier failed retry is a clear 409, not a third failure on DuplicateEventId.
+    const ghost = await client(acme.key).post(`/Integration/Batches/${early.body.batchId}/retry`);
+    expect(ghost.status).toBe(409);
+    expect(ghost.body).toMatchObject({ batchId: early.body.batchId, replacedBy: retry.body.batchId, title: expect.stringContaining('was replaced') });
+  });
+
+  it('a retry of a retry, or a new batch with the same event ids, replaces the failed batches too', async () => {
+    // A retry of a failed retry completes: the original and the first retry are both replaced by it.
+    const { batchId, lot } = await failedShip(acme);
+    const first = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
+    await settle(acme.key, first.body.statusUrl);
+    expect((await commissionOf(acme, lot)).status).toBe(200);
+    const second = await client(acme.key).post(`/Integration/Batches/${first.body.batchId}/retry`);
+    expect((await settle(acme.key, second.body.statusUrl)).body).toMatchObject({ status: 'Completed', retryOf: first.body.batchId });
+    for (const id of [batchId, first.body.batchId]) expect((await client(acme.key).get(`/Integration/Batches/${id}`)).body.replacedBy).toBe(second.body.batchId);
+    const original = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
+    expect(original.status).toBe(409);
+    expect(original.body).toMatchObject({ replacedBy: second.body.batchId, retriedBy: { batchId: first.body.batchId, status: 'Failed' } });
+
+    // The integrator fixed the cause and sent the same events again as a new batch, not as a retry.
+    const failed = await failedShip(acme);
+    expect((await commissionOf(acme, failed.lot)).status).toBe(200);
+    const resent = await client(acme.key).post('/Integration/Events', { Events: failed.events });
+    expect(resent.status).toBe(200);
+    expect((await client(acme.key).get(`/Integration/Batches/${failed.batchId}`)).body).toMatchObject({ retriedBy: null, replacedBy: resent.body.batchId });
+    expect((await client(acme.key).post(`/Integration/Batches/${failed.batchId}/retry`)).status).toBe(409);
+  });
+
+  it('a batch of two events stays open while only one of them is stored', async () => {
+    const lots = [uid('LOT'), uid('LOT')];
+    const events = lots.map((lot) => ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 5)));
+    const accepted = await client(acme.key).post('/Integration/Events/async', { Events: events });
+    expect((await settle(acme.key, accepted.body.statusUrl)).body.status).toBe('Failed');
+    expect((await commissionOf(acme, lots[0])).status).toBe(200);
+    expect((await client(acme.key).post('/Integration/Events', { Events: [events[0]] })).status).toBe(200);
+    expect((await client(acme.key).get(`/Integration/Batches/${accepted.body.batchId}`)).body.replacedBy).toBeNull();
+  });
+
+  it('a support key abandons a failed batch with a reason: kept, shown, logged with the key id, not retried', async () => {
+    const support = await createSupportKey();
+    const { batchId } = await failedShip(other);
+    const reason = 'Test batch sent to production by mistake; the sender confirmed.';
+
+    const byAccount = await client(other.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: reason });
+    expect(byAccount.status).toBe(403);
+    expect(byAccount.body.title).toContain('Only a support key');
+    for (const [body, field] of [
+      [{}, 'Reason'],
+      [{ Reason: '   ' }, 'Reason'],
+      [{ Reason: 'x'.repeat(2001) }, 'Reason'],
+      [{ Reason: reason, Colour: 'red' }, 'Colour'],
+    ] as const) {
+      const refused = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, body);
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.body.errors)).toEqual([field]);
+    }
+    expect((await client(support.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toBeNull();
+
+    const abandoned = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: ` ${reason} ` });
+    expect(abandoned.status).toBe(200);
+    const expected = { status: 'Failed', replacedBy: null, abandoned: { reason, at: expect.any(String), keyId: support.keyId } };
+    expect(abandoned.body).toMatchObject(expected);
+    // The integrator sees it too, in the batch and in the list.
+    expect((await client(other.key).get(`/Integration/Batches/${batchId}`)).body).toMatchObject(expected);
+    const listed = await client(other.key).get('/Integration/Batches?Status=Failed');
+    expect(listed.body.results.find((b: { batchId: string }) => b.batchId === batchId)).toMatchObject(expected);
+
+    const retry = await client(support.key).post(`/Integration/Batches/${batchId}/retry`);
+    expect(retry.status).toBe(409);
+    expect(retry.body.title).toContain('was abandoned');
+    expect(retry.body.title).toContain(reason);
+    const again = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: 'another reason' });
+    expect(again.status).toBe(409);
+    expect(again.body.title).toContain(reason);
+
+    const log = fs.readFileSync(path.join(process.env.STACK_DIR!, 'stack.log'), 'utf8');
+    const line = log
+      .split('\n')
+      .filter((l) => l.includes('"supportAction"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.supportAction === 'abandon batch' && l.batchId === batchId);
+    expect(line).toMatchObject({ keyId: support.keyId, account: other.name, reason });
+  });
+
+  it('refuses with 409 to abandon a batch that did not fail, or that was replaced', async () => {
+    const support = await createSupportKey();
+    const created = await commissionOf(acme, uid('LOT'));
+    const completed = await client(support.key).post(`/Integration/Batches/${created.body.batchId}/abandon`, { Reason: 'no' });
+    expect(completed.status).toBe(409);
+    expect(completed.body.title).toContain('only a Failed batch is abandoned');
+
+    const { batchId, lot } = await failedShip(acme);
+    expect((await commissionOf(acme, lot)).status).toBe(200);
+    const retry = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
+    await settle(acme.key, retry.body.statusUrl);
+    const replaced = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: 'no' });
+    expect(replaced.status).toBe(409);
+    expect(replaced.body).toMatchObject({ batchId, replacedBy: retry.body.batchId });
+    expect((await client(support.key).post(`/Integration/Batches/${uid('x')}/abandon`, { Reason: 'no' })).status).toBe(404);
+  });
+
   it('a support key sees and retries every account’s batches, each action logged with its key id', async () => {
     const support = await createSupportKey();
     const { batchId, lot } = await failedShip(other);

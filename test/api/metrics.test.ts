@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readLiveState, type RuntimeState } from '../../runtime/state';
-import { createAccount } from '../factories/accounts';
+import { createAccount, createSupportKey } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
@@ -119,6 +119,34 @@ describe('what each process exports', () => {
     expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))] })).status).toBe(200);
     const retry = await api.post(`/Integration/Batches/${accepted.body.batchId}/retry`);
     expect(await settled(account.key, retry.body.statusUrl)).toBe('Completed');
+    expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(0);
+  });
+
+  it('a failed batch leaves the failed-batches gauge once its events are stored by a new batch, or once support abandons it', async () => {
+    const account = await createAccount('metrics');
+    const support = await createSupportKey();
+    const labels = { account: account.name, code: 'InsufficientInventory' };
+    const api = client(account.key);
+    const failedShip = async (lot: string) => {
+      const events = [ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 5))];
+      const accepted = await api.post('/Integration/Events/async', { Events: events });
+      expect(await settled(account.key, accepted.body.statusUrl)).toBe('Failed');
+      return { batchId: accepted.body.batchId as string, events };
+    };
+    const [lot, other] = [uid('LOT'), uid('LOT')];
+    const replaced = await failedShip(lot);
+    // A failed retry of it: the ghost the gauge counted once its sibling completed.
+    const early = await api.post(`/Integration/Batches/${replaced.batchId}/retry`);
+    expect(await settled(account.key, early.body.statusUrl)).toBe('Failed');
+    const abandoned = await failedShip(other);
+    expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(2);
+
+    // The integrator sends the same events again as a new batch, not as a retry.
+    expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))] })).status).toBe(200);
+    expect((await api.post('/Integration/Events', { Events: replaced.events })).status).toBe(200);
+    expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(1);
+
+    expect((await client(support.key).post(`/Integration/Batches/${abandoned.batchId}/abandon`, { Reason: 'The sender withdrew it.' })).status).toBe(200);
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(0);
   });
 

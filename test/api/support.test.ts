@@ -12,9 +12,10 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 
 async function failedShip(account: TestAccount) {
   const lot = uid('LOT');
-  const accepted = await client(account.key).post('/Integration/Events/async', { Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 5))] });
+  const events = [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 5))];
+  const accepted = await client(account.key).post('/Integration/Events/async', { Events: events });
   for (let i = 0; i < 300; i++) {
-    if ((await client(account.key).get(accepted.body.statusUrl)).body.status === 'Failed') return { batchId: accepted.body.batchId as string, lot };
+    if ((await client(account.key).get(accepted.body.statusUrl)).body.status === 'Failed') return { batchId: accepted.body.batchId as string, lot, events };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the batch did not fail');
@@ -43,8 +44,8 @@ describe('GET /support', () => {
       if (!r.url().startsWith(apiUrl())) foreign.push(r.url());
     });
     page.on('console', (message) => {
-      // A refused key is an answer the page shows, not a fault of the page.
-      if (message.type() === 'error' && !message.text().includes('status of 401')) errors.push(message.text());
+      // A refused key (401) or action (403) is an answer the page shows, not a fault of the page.
+      if (message.type() === 'error' && !/status of 40[13]/.test(message.text())) errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
     (page as Page & { errors: string[] }).errors = errors;
@@ -128,5 +129,66 @@ describe('GET /support', () => {
     await page.click('#sign-out');
     expect(await page.isVisible('#key')).toBe(true);
     expect(await page.$$('tr[data-batch-id]')).toHaveLength(0);
+  });
+
+  it('lists a replaced batch apart, without a Retry; a support key abandons an open one with a reason, shown with its key id', async () => {
+    const account = await createAccount('support-page');
+    const support = await createSupportKey();
+    const replaced = await failedShip(account);
+    const commissioned = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', replaced.lot, 10));
+    expect((await client(account.key).post('/Integration/Events', { Events: [commissioned] })).status).toBe(200);
+    // The integrator sent the same events again as a new batch: the failed one has nothing left to do.
+    const resent = await client(account.key).post('/Integration/Events', { Events: replaced.events });
+    expect(resent.status).toBe(200);
+    const open = await failedShip(account);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${apiUrl()}/support`);
+    await page.fill('#key', support.key);
+    await page.click('button[type=submit]');
+    const closedRow = page.locator(`#closed tr[data-batch-id="${replaced.batchId}"]`);
+    await closedRow.waitFor();
+    expect(await closedRow.locator('td.Replaced').textContent()).toBe('Replaced');
+    expect(await closedRow.locator('td.case').textContent()).toContain(`replaced by ${resent.body.batchId}`);
+    expect(await page.locator(`#failed tr[data-batch-id="${replaced.batchId}"]`).count()).toBe(0);
+
+    await closedRow.locator('button').click();
+    await page.waitForSelector('#detail [data-field="Replaced by"]');
+    expect(await page.textContent('#detail [data-field="Replaced by"]')).toBe(resent.body.batchId);
+    expect(await page.locator('#retry').count()).toBe(0);
+    expect(await page.locator('#abandon').count()).toBe(0);
+
+    const reason = 'Test batch sent to production by mistake; the sender confirmed.';
+    await page.locator(`#failed tr[data-batch-id="${open.batchId}"] button`).click();
+    await page.waitForSelector('#abandon');
+    await page.fill('#abandon-reason', reason);
+    await page.click('#abandon');
+    await page.waitForSelector('#detail [data-field="Abandoned"]');
+    expect(await page.textContent('#detail [data-field="Abandoned"]')).toBe(reason);
+    expect(await page.textContent('#detail [data-field="Abandoned by"]')).toContain(`key ${support.keyId}, `);
+    expect(await page.locator('#retry').count()).toBe(0);
+    expect(sent).toContain(`POST /Integration/Batches/${open.batchId}/abandon`);
+    const abandonedRow = page.locator(`#closed tr[data-batch-id="${open.batchId}"]`);
+    await abandonedRow.waitFor();
+    expect(await abandonedRow.locator('td.case').textContent()).toBe(`abandoned: ${reason}`);
+    expect(await page.locator(`#failed tr[data-batch-id="${open.batchId}"]`).count()).toBe(0);
+    if (process.env.SUPPORT_SCREENSHOT) await page.screenshot({ path: process.env.SUPPORT_SCREENSHOT, fullPage: true });
+  });
+
+  it('an account key sees why it cannot abandon, and the batch stays open', async () => {
+    const account = await createAccount('support-page');
+    const { batchId } = await failedShip(account);
+    await page.goto(`${apiUrl()}/support`);
+    await page.fill('#key', account.key);
+    await page.click('button[type=submit]');
+    await page.locator(`#failed tr[data-batch-id="${batchId}"] button`).click();
+    await page.waitForSelector('#abandon');
+    await page.click('#abandon');
+    await page.waitForSelector('#detail-message [role=alert]');
+    expect(await page.textContent('#detail-message')).toContain('Say why');
+    await page.fill('#abandon-reason', 'not mine to close');
+    await page.click('#abandon');
+    await page.locator('#detail-message [role=alert]', { hasText: 'Only a support key' }).waitFor();
+    expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toBeNull();
   });
 });

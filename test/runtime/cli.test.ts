@@ -20,7 +20,8 @@ describe('apikey CLI against the running service database', () => {
 
     const listed = cli('cli/apikey.ts', ['list', '--account', account]);
     expect(listed.status).toBe(0);
-    const [row] = listed.stdout.trim().split('\n');
+    const [header, row] = listed.stdout.trim().split('\n');
+    expect(header.split('\t')).toEqual(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE']);
     const [id, name, label, , state] = row.split('\t');
     expect({ name, label, state }).toEqual({ name: account, label: 'ci', state: 'active' });
 
@@ -40,8 +41,8 @@ describe('apikey CLI against the running service database', () => {
     const support = cli('cli/apikey.ts', ['create', '--role', 'support', '--account', `${account}-support`]);
     expect(support.status).toBe(0);
     expect(cli('cli/apikey.ts', ['create', '--account', `${account}-plain`]).status).toBe(0);
-    const [supportRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-support`]).stdout.trim().split('\n');
-    const [plainRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-plain`]).stdout.trim().split('\n');
+    const [, supportRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-support`]).stdout.trim().split('\n');
+    const [, plainRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-plain`]).stdout.trim().split('\n');
     expect(supportRow.split('\t').at(-1)).toBe('support');
     expect(plainRow.split('\t').at(-1)).toBe('account');
 

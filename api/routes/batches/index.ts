@@ -1,14 +1,14 @@
 import Router from '@koa/router';
-import { createRetry, findBatch, listBatches, RetryRefused, type BatchScope, type BatchView } from '../../../db/repositories/batches';
+import { abandonBatch, AbandonRefused, createRetry, findBatch, listBatches, RetryRefused, type BatchScope, type BatchView } from '../../../db/repositories/batches';
 import type { Batch, BatchStatus } from '../../../db/models';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { notFound, problem, queryTime } from '../../errors';
+import { notFound, problem, queryTime, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, type PageQuery } from '../../paging';
 import { startBatch } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
 import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from './presenter';
-import { listQuery, showQuery } from './schema';
+import { abandonBody, listQuery, showQuery } from './schema';
 
 interface ListQuery extends PageQuery {
   Status?: BatchStatus;
@@ -34,8 +34,9 @@ async function batchOf(ctx: APIContext): Promise<BatchView> {
 }
 
 /**
- * `GET /Integration/Batches`, `GET /Integration/Batches/{id}` and `POST /Integration/Batches/{id}/retry`:
- * the batches behind the event endpoints, and the retry of a failed one. The CLI (`npm run batch`)
+ * `GET /Integration/Batches`, `GET /Integration/Batches/{id}`, `POST /Integration/Batches/{id}/retry` and
+ * `.../abandon`: the batches behind the event endpoints, the retry of a failed one, and (support) giving
+ * one up. The CLI (`npm run batch`)
  * runs the same repository functions (db/repositories/batches.ts).
  */
 export function batchesRouter(): Router<AppState, AppCustom> {
@@ -75,13 +76,30 @@ export function batchesRouter(): Router<AppState, AppCustom> {
       retry = await createRetry(original.batch.id, ctx.state.requestId);
     } catch (error) {
       if (!(error instanceof RetryRefused)) throw error;
-      throw problem(409, error.message, { batchId: original.batch.id, retriedBy: error.retry });
+      throw problem(409, error.message, { batchId: original.batch.id, retriedBy: error.retry, replacedBy: error.replacedBy });
     }
     ctx.state.batchId = retry.id;
     logSupport(ctx, 'retry batch', { batchId: original.batch.id, account: original.accountName, retryBatchId: retry.id });
     await startBatch(ctx, retry, { accountName: original.accountName, statusUrl: batchUrl(retry.id) });
     ctx.status = 202;
     ctx.body = { ...acceptedBody(retry), statusUrl: batchUrl(retry.id), retryOf: original.batch.id };
+  });
+
+  router.post('/Integration/Batches/:id/abandon', validate(abandonBody), async (ctx) => {
+    if (ctx.state.caller.role !== 'support') {
+      throw problem(403, 'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.');
+    }
+    const reason = inputOf<{ Reason: string }>(ctx).Reason.trim();
+    if (!reason) throw validationProblem({ Reason: ['Reason is blank: say why the batch is given up on (it is kept with the batch).'] });
+    const view = await batchOf(ctx);
+    try {
+      await abandonBatch(view.batch.id, reason, ctx.state.caller.keyId);
+    } catch (error) {
+      if (!(error instanceof AbandonRefused)) throw error;
+      throw problem(409, error.message, { batchId: view.batch.id, replacedBy: error.replacedBy });
+    }
+    logSupport(ctx, 'abandon batch', { batchId: view.batch.id, account: view.accountName, reason });
+    ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, linksOf(ctx), false);
   });
   return router;
 }

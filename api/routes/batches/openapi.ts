@@ -1,7 +1,7 @@
 import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { problemType } from '../../errors';
-import { batchDetail, batchIdParam, batchListResponse, listQuery, retryAcceptedResponse, retryRefusedResponse, showQuery } from './schema';
+import { abandonBody, abandonRefusedResponse, batchDetail, batchIdParam, batchListResponse, listQuery, retryAcceptedResponse, retryRefusedResponse, showQuery } from './schema';
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
@@ -25,6 +25,8 @@ const failed = {
   },
   retryOf: null,
   retriedBy: { batchId: RETRY_ID, status: 'Completed' },
+  replacedBy: RETRY_ID,
+  abandoned: null,
   requestId: 'c0ffee00-1234-4abc-8def-0123456789ab',
   statusUrl: `/Integration/Batches/${BATCH_ID}`,
   workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${BATCH_ID}`,
@@ -91,7 +93,9 @@ export const batchesOperations = [
       },
       404: notFound,
       409: {
-        description: 'Not retried: the batch is not Failed, a retry of it already completed, or one is under way. retriedBy names that retry.',
+        description:
+          'Not retried: the batch is not Failed, a retry of it already completed, one is under way (retriedBy names that retry), ' +
+          'it was replaced (its events are stored since by another batch, replacedBy names it: a retry would fail on DuplicateEventId), or it was abandoned.',
         contentType: PROBLEM_JSON,
         schema: retryRefusedResponse,
         example: {
@@ -101,12 +105,60 @@ export const batchesOperations = [
           traceId: EXAMPLE_TRACE_ID,
           batchId: BATCH_ID,
           retriedBy: { batchId: RETRY_ID, status: 'Completed' },
+          replacedBy: RETRY_ID,
         },
       },
       503: {
         description: 'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it. `batchId` is the retry, `statusUrl` its `/Integration/Batches/{id}`.',
         contentType: PROBLEM_JSON,
         schema: ref('Problem'),
+      },
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/Integration/Batches/{id}/abandon',
+    summary: 'Abandon a failed batch (support key)',
+    description:
+      'Marks a Failed batch Abandoned: nobody will send it again (a test batch, events the sender gave up on). It is kept as it is, ' +
+      'with the reason, the time and the key id (`abandoned` in GET .../{id} and the list, shown on /support), leaves the open failed batches ' +
+      'and traceability_batches_failed_open, and is no longer retried. The action is logged with the key id. ' +
+      'A batch whose events were stored since by another batch needs no abandoning: it shows as replaced (replacedBy).',
+    tags: ['Batches'],
+    pathParams: batchIdParam,
+    requestBody: { schema: abandonBody, example: { Reason: 'Test batch sent to production by mistake; the sender confirmed.' } },
+    responses: {
+      200: {
+        description: 'The batch, now with `abandoned`.',
+        schema: batchDetail,
+        example: {
+          ...failed,
+          retriedBy: null,
+          replacedBy: null,
+          abandoned: { reason: 'Test batch sent to production by mistake; the sender confirmed.', at: '2024-03-02T09:12:00.000Z', keyId: '0b9f3c52-7d0e-4e54-9a61-3f1c2b7d8e90' },
+          errors: [failed.firstError],
+        },
+      },
+      400: {
+        description: 'Reason is missing, blank, too long, or the body has another field; errors names it.',
+        contentType: PROBLEM_JSON,
+        schema: ref('ValidationProblem'),
+        example: { type: problemType(400), title: 'One or more validation errors occurred.', status: 400, errors: { Reason: ['Reason is required.'] }, traceId: EXAMPLE_TRACE_ID },
+      },
+      403: problemResponse(403, 'The key is not a support key.', 'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.'),
+      404: notFound,
+      409: {
+        description: 'Not abandoned: the batch is not Failed, is abandoned already, has a retry under way, or was replaced (replacedBy names the batch that stored its events).',
+        contentType: PROBLEM_JSON,
+        schema: abandonRefusedResponse,
+        example: {
+          type: problemType(409),
+          title: `Batch ${BATCH_ID} was replaced: its events are stored already, by batch ${RETRY_ID}. Nothing to abandon.`,
+          status: 409,
+          traceId: EXAMPLE_TRACE_ID,
+          batchId: BATCH_ID,
+          replacedBy: RETRY_ID,
+        },
       },
     },
   }),

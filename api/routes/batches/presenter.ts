@@ -12,7 +12,7 @@ export interface LinkSettings {
   temporalNamespace: string;
 }
 
-export const batchSummaryBody = ({ batch, accountName, retriedBy }: BatchView, links: LinkSettings, now = Date.now()) => {
+export const batchSummaryBody = ({ batch, accountName, retriedBy, replacedBy, abandoned }: BatchView, links: LinkSettings, now = Date.now()) => {
   const errors = (batch.errors as BatchError[] | null) ?? null;
   return {
     batchId: batch.id,
@@ -27,6 +27,8 @@ export const batchSummaryBody = ({ batch, accountName, retriedBy }: BatchView, l
     firstError: errors?.[0] ?? null,
     retryOf: batch.retryOf,
     retriedBy,
+    replacedBy,
+    abandoned: abandoned ? { reason: abandoned.reason, at: abandoned.at.toISOString(), keyId: abandoned.keyId } : null,
     requestId: batch.requestId,
     statusUrl: batchUrl(batch.id),
     workflowUrl: workflowUrlOf(links.temporalUiUrl, links.temporalNamespace, batch.workflowId),

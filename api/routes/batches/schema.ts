@@ -44,6 +44,27 @@ const summaryProperties = {
   firstError: { oneOf: [batchError, { type: 'null' }], description: 'The first reason a Failed batch was rejected; errors (on GET .../{id}) lists all.' },
   retryOf: { type: ['string', 'null'], description: 'The failed batch this one runs again.' },
   retriedBy: retryRef,
+  replacedBy: {
+    type: ['string', 'null'],
+    description:
+      'A Failed batch whose events are all stored since, by a retry, a retry of a retry or a new batch with the same event ids: the newest batch that stored them. Such a batch is replaced: nothing is left to do, and it is not retried.',
+  },
+  abandoned: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['reason', 'at', 'keyId'],
+        additionalProperties: false,
+        properties: {
+          reason: { type: 'string', description: 'Why support gave up on it.' },
+          at: { type: 'string', description: 'When.' },
+          keyId: { type: ['string', 'null'], description: 'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.' },
+        },
+      },
+      { type: 'null' },
+    ],
+    description: 'A Failed batch support marked Abandoned (POST .../{id}/abandon): kept as it is, no longer open, not retried.',
+  },
   requestId: { type: ['string', 'null'], description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.' },
   statusUrl: { type: 'string', description: 'GET it (with the same key) for this batch.' },
   workflowUrl: { type: ['string', 'null'], description: "The batch's workflow in the Temporal UI; null when no UI is configured (TEMPORAL_UI_URL)." },
@@ -92,7 +113,7 @@ export const retryAcceptedResponse = {
 /** 409 of a retry: a problem, with the batch and (when there is one) the retry that stands in the way. */
 export const retryRefusedResponse = {
   type: 'object',
-  required: ['type', 'title', 'status', 'traceId', 'batchId', 'retriedBy'],
+  required: ['type', 'title', 'status', 'traceId', 'batchId', 'retriedBy', 'replacedBy'],
   properties: {
     type: { type: 'string' },
     title: { type: 'string', description: 'Why the batch is not retried.' },
@@ -100,5 +121,29 @@ export const retryRefusedResponse = {
     traceId: { type: 'string' },
     batchId: { type: 'string' },
     retriedBy: retryRef,
+    replacedBy: { type: ['string', 'null'], description: 'When the batch was replaced: the batch that stored its events.' },
+  },
+} as const;
+
+export const abandonBody = {
+  type: 'object',
+  required: ['Reason'],
+  additionalProperties: false,
+  properties: {
+    Reason: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.', example: 'Test batch sent to production by mistake; the sender confirmed.' },
+  },
+} as const;
+
+/** 409 of an abandon: a problem naming the batch, and the batch that replaced it when that is why. */
+export const abandonRefusedResponse = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'traceId', 'batchId', 'replacedBy'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string', description: 'Why the batch is not abandoned.' },
+    status: { enum: [409] },
+    traceId: { type: 'string' },
+    batchId: { type: 'string' },
+    replacedBy: { type: ['string', 'null'] },
   },
 } as const;

@@ -22,6 +22,9 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #eceff2; vertical-align: top; }
 td.id button { font-family: ui-monospace, monospace; font-size: 12px; background: none; border: 0; color: #0b5cad; cursor: pointer; padding: 0; text-decoration: underline; }
 .Failed { color: #b3261e; font-weight: 600; } .Completed { color: #1e7b34; font-weight: 600; } .Running, .Accepted { color: #8a5a00; font-weight: 600; }
+.Replaced, .Abandoned { color: #4a5561; font-weight: 600; }
+dd.Abandoned { word-break: normal; overflow-wrap: anywhere; }
+form.abandon { display: flex; gap: 8px; margin-top: 10px; } form.abandon input { flex: 1; padding: 4px 6px; }
 .empty { color: #68707a; font-style: italic; }
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0; }
 .message.error { background: #fdecea; color: #7a1d16; } .message.info { background: #e8f1fb; color: #0b3d6b; }
@@ -40,6 +43,14 @@ const SCRIPT = `
   var key = null;
   var following = null;
 ${PAGE_SCRIPT_HELPERS}
+  /** call() with a JSON body. */
+  async function send(method, path, json) {
+    var response = await fetch(path, { method: method, headers: { 'X-API-KEY': key, Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(json) });
+    var body = null;
+    try { body = await response.json(); } catch (e) { body = null; }
+    return { status: response.status, body: body };
+  }
+
   /** What went wrong, in the API's own words (a problem's title, or its field errors). */
   function reason(response) {
     var body = response.body || {};
@@ -58,21 +69,34 @@ ${PAGE_SCRIPT_HELPERS}
     return error.code + (error.eventId ? ' (event ' + error.eventId + ')' : '') + ': ' + error.message;
   }
 
+  /** A Failed batch's case is closed once its events are stored by another batch, or support abandons it. */
+  function closedAs(batch) {
+    if (batch.replacedBy) return 'Replaced';
+    if (batch.abandoned) return 'Abandoned';
+    return null;
+  }
+
+  function closedText(batch) {
+    if (batch.replacedBy) return 'replaced by ' + batch.replacedBy + ' (its events are stored)';
+    return 'abandoned: ' + batch.abandoned.reason;
+  }
+
   function row(batch) {
     var retried = batch.retriedBy ? 'retried: ' + batch.retriedBy.status : '';
+    var closed = closedAs(batch);
     return el('tr', { 'data-batch-id': batch.batchId }, [
       el('td', { class: 'id' }, [el('button', { type: 'button', text: batch.batchId, title: 'Open this batch', onclick: function () { open(batch.batchId); } })]),
       el('td', { text: batch.account }),
-      el('td', { class: batch.status, text: batch.status }),
+      el('td', { class: closed || batch.status, text: closed || batch.status }),
       el('td', { text: batch.mode + ', ' + batch.eventCount + ' event' + (batch.eventCount === 1 ? '' : 's') }),
       el('td', { text: age(batch.ageSeconds) + ' ago' }),
-      el('td', { class: 'first-error', text: errorText(batch.firstError) || retried }),
+      closed ? el('td', { class: 'case', text: closedText(batch) }) : el('td', { class: 'first-error', text: errorText(batch.firstError) || retried }),
     ]);
   }
 
-  function table(target, batches, emptyText) {
+  function table(target, batches, emptyText, last) {
     if (!batches.length) return target.replaceChildren(el('p', { class: 'empty', text: emptyText }));
-    var head = el('tr', {}, ['Batch', 'Account', 'Status', 'Size', 'Submitted', 'Error'].map(function (h) { return el('th', { text: h }); }));
+    var head = el('tr', {}, ['Batch', 'Account', 'Status', 'Size', 'Submitted', last || 'Error'].map(function (h) { return el('th', { text: h }); }));
     target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, batches.map(row))]));
   }
 
@@ -87,8 +111,9 @@ ${PAGE_SCRIPT_HELPERS}
     try {
       var failed = await list('Failed');
       var pending = (await list('Accepted')).concat(await list('Running'));
-      // A failed batch whose retry completed needs nobody: it stays in GET /Integration/Batches, not here.
-      table($('failed'), failed.filter(function (b) { return !b.retriedBy || b.retriedBy.status !== 'Completed'; }), 'No failed batches waiting for a retry.');
+      // A replaced or abandoned batch needs nobody: it is listed apart, without a retry.
+      table($('failed'), failed.filter(function (b) { return !closedAs(b); }), 'No failed batches waiting for a retry.');
+      table($('closed'), failed.filter(closedAs), 'No failed batch was replaced or abandoned.', 'Case');
       table($('stuck'), pending.filter(function (b) { return b.ageSeconds >= STUCK_AFTER_SECONDS; }), 'No batch has been Accepted or Running for more than ' + age(STUCK_AFTER_SECONDS) + '.');
     } catch (error) {
       show($('lists-message'), 'error', error.message);
@@ -111,6 +136,13 @@ ${PAGE_SCRIPT_HELPERS}
     };
     if (batch.retryOf) link('Retry of', { batchId: batch.retryOf });
     if (batch.retriedBy) link('Retried by', batch.retriedBy);
+    if (batch.replacedBy) link('Replaced by', { batchId: batch.replacedBy });
+    if (batch.abandoned) {
+      dl.appendChild(el('dt', { text: 'Abandoned' }));
+      dl.appendChild(el('dd', { class: 'Abandoned', 'data-field': 'Abandoned', text: batch.abandoned.reason }));
+      dl.appendChild(el('dt', { text: 'Abandoned by' }));
+      dl.appendChild(el('dd', { 'data-field': 'Abandoned by', text: (batch.abandoned.keyId ? 'key ' + batch.abandoned.keyId : 'the CLI') + ', ' + batch.abandoned.at }));
+    }
     if (batch.workflowUrl) {
       dl.appendChild(el('dt', { text: 'Workflow' }));
       dl.appendChild(el('dd', {}, [el('a', { href: batch.workflowUrl, target: '_blank', rel: 'noopener', text: 'open in the Temporal UI' })]));
@@ -130,10 +162,18 @@ ${PAGE_SCRIPT_HELPERS}
       parts.push(el('h2', { text: 'Errors' }));
       parts.push(el('ol', { class: 'errors' }, batch.errors.map(function (e) { return el('li', { text: (e.field ? e.field + ': ' : '') + errorText(e) }); })));
     }
-    var canRetry = batch.status === 'Failed' && !(batch.retriedBy && (batch.retriedBy.status === 'Completed' || batch.retriedBy.status === 'Running' || batch.retriedBy.status === 'Accepted'));
+    var canRetry = batch.status === 'Failed' && !closedAs(batch) && !(batch.retriedBy && (batch.retriedBy.status === 'Completed' || batch.retriedBy.status === 'Running' || batch.retriedBy.status === 'Accepted'));
+    if (batch.replacedBy) parts.push(el('p', { class: 'message info', text: 'Replaced: its events are stored, by batch ' + batch.replacedBy + '. Nothing to retry.' }));
     if (canRetry) {
       parts.push(el('p', { text: 'Fix the cause first (send the missing events, create the product), then run the same events again as a new batch.' }));
       parts.push(el('button', { type: 'button', class: 'action', id: 'retry', text: 'Retry this batch', onclick: function () { retry(batch.batchId); } }));
+      // Support gives up on a batch nobody will send again; the reason is kept with it.
+      var form = el('form', { class: 'abandon', id: 'abandon-form' }, [
+        el('input', { id: 'abandon-reason', type: 'text', maxlength: '2000', placeholder: 'Why give it up (support key)', 'aria-label': 'Reason to abandon this batch' }),
+        el('button', { type: 'submit', class: 'action', id: 'abandon', text: 'Abandon' }),
+      ]);
+      form.addEventListener('submit', function (event) { event.preventDefault(); abandon(batch.batchId); });
+      parts.push(form);
     }
     parts.push(el('div', { id: 'detail-message' }));
     target.replaceChildren.apply(target, parts);
@@ -150,6 +190,19 @@ ${PAGE_SCRIPT_HELPERS}
       return show($('detail-message'), 'error', reason(response));
     }
     await open(response.body.batchId);
+  }
+
+  async function abandon(batchId) {
+    var reasonText = $('abandon-reason').value.trim();
+    if (!reasonText) return show($('detail-message'), 'error', 'Say why the batch is abandoned: the reason is kept with it.');
+    $('abandon').disabled = true;
+    var response = await send('POST', '/Integration/Batches/' + encodeURIComponent(batchId) + '/abandon', { Reason: reasonText });
+    if (response.status !== 200) {
+      $('abandon').disabled = false;
+      return show($('detail-message'), 'error', reason(response));
+    }
+    await open(batchId);
+    await refresh();
   }
 
   async function signIn(event) {
@@ -173,7 +226,7 @@ ${PAGE_SCRIPT_HELPERS}
   function signOut() {
     key = null;
     if (following) clearTimeout(following);
-    ['failed', 'stuck', 'detail', 'lists-message'].forEach(function (id) { $(id).replaceChildren(); });
+    ['failed', 'closed', 'stuck', 'detail', 'lists-message'].forEach(function (id) { $(id).replaceChildren(); });
     $('who').textContent = '';
     $('signed-in').hidden = true;
     $('signed-out').hidden = false;
@@ -214,6 +267,10 @@ export const SUPPORT_PAGE: InlinePage = {
         <h2>Failed batches <button class="action" id="refresh" type="button">Refresh</button> <button class="action" id="sign-out" type="button">Sign out</button></h2>
         <div id="lists-message"></div>
         <div id="failed"></div>
+      </section>
+      <section>
+        <h2>Closed failed batches (replaced by a batch that stored their events, or abandoned)</h2>
+        <div id="closed"></div>
       </section>
       <section>
         <h2>Stuck batches (Accepted or Running for more than ${STUCK_AFTER_SECONDS / 60} minutes)</h2>
