@@ -3,6 +3,7 @@ import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
 import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
 import { urnCompanyPrefixes } from '../domain/epcis/identifiers';
+import { gdstWarnings, type GdstVessel } from '../domain/gdst';
 import { eventIdOf } from '../domain/hashing';
 import { Timeline } from '../domain/inventory-timeline';
 import { locationIdOf, UnknownUnitError, type LocationPayload, type ProductPayload } from '../domain/master-data';
@@ -119,6 +120,7 @@ async function persistOrRefuse(deps: ActivityDeps, ref: PersistEventsInput, tran
   }
 
   await insertBatch(query, account, ref.batchId, payloads, events, products, locations);
+  await keepGdstWarnings(query, ref.batchId, payloads, events, locations);
   // Sorted, so two captures adding the same new prefixes at once wait for each other, never deadlock.
   const prefixes = urnCompanyPrefixes(payloads.flatMap((payload) => (payload.Epcis ? [payload.Epcis as Record<string, unknown>] : [])));
   if (prefixes.length) {
@@ -422,6 +424,21 @@ async function insertBatch(
       records.map((r) => r.line.delta),
     ],
   );
+}
+
+/**
+ * Each event's GDST KDE warnings, from the master data the event was stored against: a location named by
+ * Id answers like one sent with Details (and Details sent again for a stored location change nothing).
+ */
+async function keepGdstWarnings(query: Query, batchId: string, payloads: EventPayload[], events: NormalisedEvent[], locations: Map<string, string>): Promise<void> {
+  const locationOf = (event: NormalisedEvent) => locations.get(locationIdOf(event.location)!)!;
+  const commissions = events.filter((event) => event.type === 'Commission');
+  const rows = commissions.length
+    ? await query<{ id: string; vessel: GdstVessel }>('SELECT id, vessel FROM locations WHERE id = ANY($1::uuid[]) AND vessel IS NOT NULL', [[...new Set(commissions.map(locationOf))]])
+    : [];
+  const vessels = new Map(rows.map((row) => [row.id, row.vessel]));
+  const warnings = events.map((event) => gdstWarnings(payloads[event.index], event.index, vessels.get(locationOf(event)) ?? null));
+  await query('UPDATE batches SET warnings = $2::jsonb WHERE id = $1', [batchId, JSON.stringify(warnings)]);
 }
 
 /** The stored deltas of the given timelines, one query for all of them. */
