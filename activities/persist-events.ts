@@ -57,7 +57,7 @@ async function persistOrRefuse(deps: ActivityDeps, ref: PersistEventsInput, tran
   // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
   // second one while the first still runs); the status it held, read under the lock, tells whether an
   // earlier attempt committed: only this step sets Running, in the transaction that stores the events.
-  const rows = await query<{ request: { Events: EventPayload[] }; previous: string }>(
+  const rows = await query<{ request: BatchRequest; previous: string }>(
     `WITH previous AS (SELECT id, status FROM batches WHERE id = $1 AND account_id = $2 FOR UPDATE)
      UPDATE batches b SET status = 'Running', started_at = coalesce(b.started_at, now())
        FROM previous p
@@ -76,6 +76,7 @@ async function persistOrRefuse(deps: ActivityDeps, ref: PersistEventsInput, tran
   }
   if (Context.current().info.attempt === 1) batchesStarted.inc();
   const payloads = rows[0].request.Events;
+  const prior = rows[0].request.Issues ?? [];
 
   const errors: BatchError[] = [];
   const events: NormalisedEvent[] = [];
@@ -112,9 +113,9 @@ async function persistOrRefuse(deps: ActivityDeps, ref: PersistEventsInput, tran
   const products = await resolveProducts(query, transaction, account, events, deps.urnDomain, errors);
   const locations = await resolveLocations(query, transaction, account, events, deps.urnDomain, errors);
   await checkInventory(query, account, events, products, locations, errors);
-  if (errors.length) {
+  if (errors.length || prior.length) {
     await query('ROLLBACK TO SAVEPOINT checks', []);
-    const rejected = inBatchOrder(errors);
+    const rejected = inBatchOrder([...prior, ...errors.filter((error) => !coveredBy(prior, error))]);
     await query(`UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1`, [ref.batchId, JSON.stringify(rejected)]);
     return { rejected, recorded: 'now' };
   }
@@ -132,6 +133,26 @@ async function persistOrRefuse(deps: ActivityDeps, ref: PersistEventsInput, tran
     documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
     commissions: events.some((event) => event.type === 'Commission'),
   };
+}
+
+/**
+ * The stored request as the pipeline reads it: the events, and the problems the API found translating
+ * a request of another shape (POST /Integration/JSON), named as that request names its fields.
+ */
+interface BatchRequest {
+  Events: EventPayload[];
+  Issues?: BatchError[];
+}
+
+/**
+ * Whether the API's translation already reported what the pipeline found: a problem with the same part
+ * of the same event (the unknown product of a line, the location, the event time), which the pipeline
+ * can only repeat in its own words. Duplicates and inventory the API cannot check: never covered.
+ */
+function coveredBy(prior: BatchError[], error: BatchError): boolean {
+  if (error.code === 'InsufficientInventory' || error.code === 'DuplicateEventId') return false;
+  const part = (field: string | null) => field?.split('.')[0];
+  return prior.some((issue) => issue.index === error.index && part(issue.field) === part(error.field));
 }
 
 /** Errors by event, in batch order (the checks find them kind by kind); errors of no event last. */
