@@ -40,21 +40,4 @@ describe('npm run batch (support tooling)', () => {
     const completed = (await sql().query(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Completed'`, [account.id])).rows[0].id;
     await expect(batchCli('retry', completed)).rejects.toMatchObject({ stderr: expect.stringContaining('only Failed batches are retried') });
   });
-
-  it('a retry that fails again prints every error of the batch, not only the first', async () => {
-    const account = await createAccount('cli-again');
-    const events = [
-      ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', uid('LOT'), 4)),
-      ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
-    ];
-    expect((await client(account.key).post('/Integration/Events', { Events: events })).status).toBe(400);
-    const { rows } = await sql().query<{ id: string }>(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`, [account.id]);
-    const failure = await batchCli('retry', rows[0].id).then(
-      () => undefined,
-      (error: { stderr: string }) => error.stderr,
-    );
-    expect(failure).toContain('Failed again');
-    expect(failure).toContain(`event 0 ${events[0].Id}: InsufficientInventory`);
-    expect(failure).toContain(`event 1 ${events[1].Id}: InsufficientInventory`);
-  });
 });
