@@ -3,6 +3,7 @@ import type { Transaction } from 'sequelize';
 import { canonicalDecimal, fromScaled, toScaled } from '../domain/decimal';
 import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent, type LocationRefPayload } from '../domain/events';
 import { urnCompanyPrefixes } from '../domain/epcis/identifiers';
+import { gdstWarnings, type GdstVessel } from '../domain/gdst';
 import { eventIdOf } from '../domain/hashing';
 import { Timeline } from '../domain/inventory-timeline';
 import { locationIdOf, UnknownUnitError, type LocationPayload, type ProductPayload } from '../domain/master-data';
@@ -13,7 +14,7 @@ import type { BatchError, PersistEventsInput, PersistEventsOutput } from '../wor
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { activityLogger } from './logger';
-import { batchesStarted, inventoryRejections } from '../runtime/metrics';
+import { batchesFailed, batchesStarted, inventoryRejections } from '../runtime/metrics';
 
 interface ResolvedProduct {
   id: string;
@@ -28,85 +29,146 @@ const eventError = (event: Pick<NormalisedEvent, 'index' | 'externalId'>, code: 
   message,
 });
 
+/** How the step's transaction ended: the events stored, or the batch refused with its error list. */
+type PersistOutcome = PersistEventsOutput | { rejected: BatchError[]; recorded: 'now' | 'earlier' };
+
 /**
  * Step 1: the batch's events, lines and inventory records in one transaction, all or nothing. The
  * events are read from the batch's stored request (the API wrote it before starting the workflow): the
  * workflow and its history carry only the batch's id.
+ * A refused batch is marked Failed with its whole error list in the same transaction, with nothing of
+ * the batch stored; the activity failure names only the first error, so the workflow history stays as
+ * small as the batch's id whatever the number of errors (the batch row is where they are read).
  * Idempotent: event ids are derived from the batch id and position, and a retry after a commit finds
- * the batch's rows and answers from them (the unique event ids are the last line of defence).
+ * the batch's rows (or its refusal) and answers from them (the unique event ids are the last line of defence).
  */
 export function persistEvents(deps: ActivityDeps) {
   const { sequelize } = deps;
-  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> =>
-    sequelize.transaction(async (transaction) => {
-      const query = queryOf(sequelize, transaction);
-      // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
-      // second one while the first still runs); the status it held, read under the lock, tells whether an
-      // earlier attempt committed: only this step sets Running, in the transaction that stores the events.
-      const rows = await query<{ request: { Events: EventPayload[] }; previous: string }>(
-        `WITH previous AS (SELECT id, status FROM batches WHERE id = $1 AND account_id = $2 FOR UPDATE)
-         UPDATE batches b SET status = 'Running', started_at = coalesce(b.started_at, now())
-           FROM previous p
-          WHERE b.id = p.id AND p.status IN ('Accepted', 'Running')
-          RETURNING b.request, p.status AS previous`,
-        [ref.batchId, ref.accountId],
-      );
-      if (rows[0]?.previous !== 'Accepted') {
-        const stored = await storedSummary(query, ref.batchId);
-        if (stored.events) return stored;
-      }
-      if (!rows.length) throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
-      if (Context.current().info.attempt === 1) batchesStarted.inc();
-      const payloads = rows[0].request.Events;
-
-      const errors: BatchError[] = [];
-      const events: NormalisedEvent[] = [];
-      payloads.forEach((payload, index) => {
-        try {
-          events.push(normaliseEvent(payload, index));
-        } catch (error) {
-          if (!(error instanceof EventNormalisationError)) throw error;
-          errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
-        }
-      });
-      const seen = new Map<string, number>();
-      for (const event of events) {
-        const first = seen.get(event.externalId);
-        if (first !== undefined) {
-          errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
-        } else seen.set(event.externalId, event.index);
-      }
-      if (errors.length) rejectBatch(errors);
-
-      const account: AccountRef = { id: ref.accountId, name: ref.accountName };
-      const duplicates = await query<{ external_event_id: string }>(
-        'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
-        [account.id, [...seen.keys()]],
-      );
-      for (const { external_event_id: id } of duplicates) {
-        const event = events[seen.get(id)!];
-        errors.push(eventError(event, 'DuplicateEventId', 'Id', `An event with id ${id} already exists in this account.`));
-      }
-
-      const products = await resolveProducts(query, transaction, account, events, deps.urnDomain, errors);
-      const locations = await resolveLocations(query, transaction, account, events, deps.urnDomain, errors);
-      if (errors.length) rejectBatch(errors);
-
-      await insertBatch(query, account, ref.batchId, payloads, events, products, locations, errors);
-      if (errors.length) rejectBatch(errors);
-      // Sorted, so two captures adding the same new prefixes at once wait for each other, never deadlock.
-      const prefixes = urnCompanyPrefixes(payloads.flatMap((payload) => (payload.Epcis ? [payload.Epcis as Record<string, unknown>] : [])));
-      if (prefixes.length) {
-        await query('INSERT INTO epcis_company_prefixes (account_id, prefix) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [account.id, prefixes]);
-      }
-      activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info({ events: events.length }, 'events persisted');
-      return {
-        events: events.length,
-        documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
-        commissions: events.some((event) => event.type === 'Commission'),
-      };
-    });
+  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> => {
+    const outcome = await sequelize.transaction((transaction) => persistOrRefuse(deps, ref, transaction));
+    if (!('rejected' in outcome)) return outcome;
+    if (outcome.recorded === 'now') batchesFailed.inc({ reason: outcome.rejected[0].code });
+    rejectBatch(outcome.rejected);
+  };
 }
+
+async function persistOrRefuse(deps: ActivityDeps, ref: PersistEventsInput, transaction: Transaction): Promise<PersistOutcome> {
+  const query = queryOf(deps.sequelize, transaction);
+  // The batch row's lock queues concurrent attempts of this step (a heartbeat timeout can start a
+  // second one while the first still runs); the status it held, read under the lock, tells whether an
+  // earlier attempt committed: only this step sets Running, in the transaction that stores the events.
+  const rows = await query<{ request: BatchRequest; previous: string }>(
+    `WITH previous AS (SELECT id, status FROM batches WHERE id = $1 AND account_id = $2 FOR UPDATE)
+     UPDATE batches b SET status = 'Running', started_at = coalesce(b.started_at, now())
+       FROM previous p
+      WHERE b.id = p.id AND p.status IN ('Accepted', 'Running')
+      RETURNING b.request, p.status AS previous`,
+    [ref.batchId, ref.accountId],
+  );
+  if (rows[0]?.previous !== 'Accepted') {
+    const stored = await storedSummary(query, ref.batchId);
+    if (stored.events) return stored;
+  }
+  if (!rows.length) {
+    const refused = await earlierRefusal(query, ref.batchId);
+    if (refused) return { rejected: refused, recorded: 'earlier' };
+    throw ApplicationFailure.create({ message: `Batch ${ref.batchId} is not waiting to run.`, type: 'BatchNotRunnable', nonRetryable: true });
+  }
+  if (Context.current().info.attempt === 1) batchesStarted.inc();
+  const payloads = rows[0].request.Events;
+  const prior = rows[0].request.Issues ?? [];
+
+  const errors: BatchError[] = [];
+  const events: NormalisedEvent[] = [];
+  payloads.forEach((payload, index) => {
+    try {
+      events.push(normaliseEvent(payload, index));
+    } catch (error) {
+      if (!(error instanceof EventNormalisationError)) throw error;
+      errors.push({ index, eventId: payload.Id ?? null, code: 'InvalidValue', field: error.field, message: error.message });
+    }
+  });
+  const seen = new Map<string, number>();
+  for (const event of events) {
+    const first = seen.get(event.externalId);
+    if (first !== undefined) {
+      errors.push(eventError(event, 'DuplicateEventId', 'Id', `Event id ${event.externalId} appears twice in the batch (events ${first} and ${event.index}).`));
+    } else seen.set(event.externalId, event.index);
+  }
+
+  // Every check runs before the batch is refused, so its answer lists every event's every problem. The
+  // master data created on the way is undone with the rest; the refusal itself is kept.
+  await query('SAVEPOINT checks', []);
+  const account: AccountRef = { id: ref.accountId, name: ref.accountName };
+  const duplicates = await query<{ external_event_id: string }>(
+    'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
+    [account.id, [...seen.keys()]],
+  );
+  const byIndex = new Map(events.map((event) => [event.index, event]));
+  for (const { external_event_id: id } of duplicates) {
+    const event = byIndex.get(seen.get(id)!)!;
+    errors.push(eventError(event, 'DuplicateEventId', 'Id', `An event with id ${id} already exists in this account.`));
+  }
+
+  const products = await resolveProducts(query, transaction, account, events, deps.urnDomain, errors);
+  const locations = await resolveLocations(query, transaction, account, events, deps.urnDomain, errors);
+  await checkInventory(query, account, events, products, locations, errors);
+  if (errors.length || prior.length) {
+    await query('ROLLBACK TO SAVEPOINT checks', []);
+    const rejected = inBatchOrder([...prior, ...errors.filter((error) => !coveredBy(prior, error))]);
+    await query(`UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1`, [ref.batchId, JSON.stringify(rejected)]);
+    return { rejected, recorded: 'now' };
+  }
+
+  await insertBatch(query, account, ref.batchId, payloads, events, products, locations);
+  await keepGdstWarnings(query, ref.batchId, payloads, events, locations);
+  // Sorted, so two captures adding the same new prefixes at once wait for each other, never deadlock.
+  const prefixes = urnCompanyPrefixes(payloads.flatMap((payload) => (payload.Epcis ? [payload.Epcis as Record<string, unknown>] : [])));
+  if (prefixes.length) {
+    await query('INSERT INTO epcis_company_prefixes (account_id, prefix) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [account.id, prefixes]);
+  }
+  activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info({ events: events.length }, 'events persisted');
+  return {
+    events: events.length,
+    documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
+    commissions: events.some((event) => event.type === 'Commission'),
+  };
+}
+
+/**
+ * The stored request as the pipeline reads it: the events, and the problems the API found translating
+ * a request of another shape (POST /Integration/JSON), named as that request names its fields.
+ */
+interface BatchRequest {
+  Events: EventPayload[];
+  Issues?: BatchError[];
+}
+
+/**
+ * Whether the API's translation already reported what the pipeline found: a problem with the same part
+ * of the same event (the unknown product of a line, the location, the event time), which the pipeline
+ * can only repeat in its own words. Duplicates and inventory the API cannot check: never covered.
+ */
+function coveredBy(prior: BatchError[], error: BatchError): boolean {
+  if (error.code === 'InsufficientInventory' || error.code === 'DuplicateEventId') return false;
+  const part = (field: string | null) => field?.split('.')[0];
+  return prior.some((issue) => issue.index === error.index && part(issue.field) === part(error.field));
+}
+
+/** Errors by event, in batch order (the checks find them kind by kind); errors of no event last. */
+const inBatchOrder = (errors: BatchError[]): BatchError[] =>
+  errors.map((error, i) => ({ error, i })).sort((a, b) => (a.error.index ?? Infinity) - (b.error.index ?? Infinity) || a.i - b.i).map(({ error }) => error);
+
+/** The error list an earlier attempt of this step refused the batch with (and committed), if it did. */
+async function earlierRefusal(query: Query, batchId: string): Promise<BatchError[] | null> {
+  const [row] = await query<{ status: string; errors: BatchError[] | null }>('SELECT status, errors FROM batches WHERE id = $1', [batchId]);
+  const errors = row?.status === 'Failed' ? row.errors : null;
+  return errors?.length && !errors.some((e) => e.code === 'InternalError') ? errors : null;
+}
+
+/** Whether the event takes inventory from its location with a line matching `pick`: what checkInventory checks. */
+const consumes = (event: NormalisedEvent, pick: (line: NormalisedEvent['lines'][number]) => boolean = () => true): boolean =>
+  event.lines.some((line) => line.sign < 0 && pick(line));
 
 /** Products named by the batch: existing ones in one query, new ones created from their Details. */
 async function resolveProducts(
@@ -145,11 +207,14 @@ async function resolveProducts(
     }
   }
   for (const event of events) {
+    // Each event that names an unknown product says so, once per product.
+    const named = new Set<string>();
     for (const line of event.lines) {
       const id = line.product.Id;
-      if (resolved.has(id) || failed.has(id)) continue;
-      failed.add(id);
-      errors.push(eventError(event, 'UnknownProduct', `${line.field}.Product.Id`, `Product ${id} does not exist in this account and the event carries no Product.Details to create it.`));
+      if (resolved.has(id) || failed.has(id) || named.has(id)) continue;
+      named.add(id);
+      const unchecked = consumes(event, (l) => l.product.Id === id) ? '; its inventory was not checked' : '';
+      errors.push(eventError(event, 'UnknownProduct', `${line.field}.Product.Id`, `Product ${id} does not exist in this account and the event carries no Product.Details to create it${unchecked}.`));
     }
   }
   return resolved;
@@ -207,10 +272,13 @@ async function resolveLocations(
       errors.push(eventError(event, 'InvalidValue', error.field, error.message));
     }
   }
+  const named = new Set<string>();
   for (const { event, field, id } of refs) {
-    if (resolved.has(id) || failed.has(id)) continue;
-    failed.add(id);
-    errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account and the event carries no ${field}.Details to create it.`));
+    // Each event that names an unknown location says so, once per field.
+    if (resolved.has(id) || failed.has(id) || named.has(`${event.index}|${field}`)) continue;
+    named.add(`${event.index}|${field}`);
+    const unchecked = field === 'Location' && consumes(event) ? '; the inventory of its lines was not checked' : '';
+    errors.push(eventError(event, 'UnknownLocation', `${field}.Id`, `Location ${id} does not exist in this account and the event carries no ${field}.Details to create it${unchecked}.`));
   }
   return resolved;
 }
@@ -227,9 +295,62 @@ interface LineRow {
 }
 
 /**
- * Checks every consuming line against its timeline (under the timelines' locks) and inserts the batch:
- * one statement per table, whatever the batch size.
+ * Checks every consuming line against its timeline, under the timelines' locks (held until the batch
+ * commits). A line whose product or location could not be resolved is not checked: its
+ * UnknownProduct/UnknownLocation error says so.
  */
+async function checkInventory(
+  query: Query,
+  account: AccountRef,
+  events: NormalisedEvent[],
+  products: Map<string, ResolvedProduct>,
+  locations: Map<string, string>,
+  errors: BatchError[],
+): Promise<void> {
+  const checkable: { event: NormalisedEvent; line: NormalisedEvent['lines'][number]; product: ResolvedProduct; locationId: string; key: string }[] = [];
+  const keyOf = new Map<string, { productId: string; lotSerial: string; locationId: string }>();
+  for (const event of events) {
+    const locationId = locations.get(locationIdOf(event.location) ?? '');
+    if (!locationId) continue;
+    for (const line of event.lines) {
+      const product = products.get(line.product.Id);
+      if (!product || line.sign === 0) continue;
+      const key = timelineKey(account.id, product.id, line.lotSerial, locationId);
+      checkable.push({ event, line, product, locationId, key });
+      keyOf.set(key, { productId: product.id, lotSerial: line.lotSerial, locationId });
+    }
+  }
+  await lockKeys(query, [...keyOf.keys()]);
+
+  // Only timelines that something consumes from need checking: an addition never lowers availability.
+  const consumed = new Set(checkable.filter((c) => c.line.sign < 0).map((c) => c.key));
+  const timelines = await loadTimelines(query, account.id, [...consumed].map((k) => keyOf.get(k)!));
+  for (const { event, line, product, key } of checkable) {
+    const time = Date.parse(event.eventTime);
+    const quantity = toScaled(product.serial ? '1' : canonicalDecimal(line.quantity));
+    const timeline = timelines.get(key);
+    if (line.sign > 0) {
+      timeline?.add(time, quantity);
+      continue;
+    }
+    const { accepted, available } = timeline!.consume(time, quantity);
+    if (!accepted && event.recorded) timeline!.add(time, -quantity);
+    else if (!accepted) {
+      inventoryRejections.inc({ type: event.type.toLowerCase() });
+      const locationExternal = locationIdOf(event.location)!;
+      errors.push({
+        ...eventError(event, 'InsufficientInventory', `${line.field}.Quantity`, `Insufficient inventory of product ${line.product.Id}, lot ${line.lotSerial} at location ${locationExternal} at ${event.eventTime}: requested ${fromScaled(quantity)}, available ${fromScaled(available)}.`),
+        product: line.product.Id,
+        lotSerial: line.lotSerial,
+        location: locationExternal,
+        requested: Number(fromScaled(quantity)),
+        available: Number(fromScaled(available)),
+      });
+    }
+  }
+}
+
+/** Inserts the checked batch: one statement per table, whatever the batch size. */
 async function insertBatch(
   query: Query,
   account: AccountRef,
@@ -238,12 +359,9 @@ async function insertBatch(
   events: NormalisedEvent[],
   products: Map<string, ResolvedProduct>,
   locations: Map<string, string>,
-  errors: BatchError[],
 ): Promise<void> {
   const lines: LineRow[] = [];
-  const keyOf = new Map<string, { productId: string; lotSerial: string; locationId: string }>();
   for (const event of events) {
-    const locationId = locations.get(locationIdOf(event.location)!)!;
     for (const line of event.lines) {
       const product = products.get(line.product.Id)!;
       const quantity = product.serial ? '1' : canonicalDecimal(line.quantity);
@@ -256,48 +374,8 @@ async function insertBatch(
         quantity,
         delta: line.sign === 0 ? null : line.sign > 0 ? quantity : fromScaled(-toScaled(quantity)),
       });
-      if (line.sign !== 0) keyOf.set(timelineKey(account.id, product.id, line.lotSerial, locationId), { productId: product.id, lotSerial: line.lotSerial, locationId });
     }
   }
-  await lockKeys(query, [...keyOf.keys()]);
-
-  // Only timelines that something consumes from need checking: an addition never lowers availability.
-  const consumed = new Set<string>();
-  for (const event of events) {
-    const locationId = locations.get(locationIdOf(event.location)!)!;
-    for (const line of event.lines) if (line.sign < 0) consumed.add(timelineKey(account.id, products.get(line.product.Id)!.id, line.lotSerial, locationId));
-  }
-  const timelines = await loadTimelines(query, account.id, [...consumed].map((k) => keyOf.get(k)!));
-  for (const event of events) {
-    const time = Date.parse(event.eventTime);
-    const locationId = locations.get(locationIdOf(event.location)!)!;
-    for (const line of event.lines) {
-      if (line.sign === 0) continue;
-      const product = products.get(line.product.Id)!;
-      const key = timelineKey(account.id, product.id, line.lotSerial, locationId);
-      const quantity = toScaled(product.serial ? '1' : canonicalDecimal(line.quantity));
-      const timeline = timelines.get(key);
-      if (line.sign > 0) {
-        timeline?.add(time, quantity);
-        continue;
-      }
-      const { accepted, available } = timeline!.consume(time, quantity);
-      if (!accepted && event.recorded) timeline!.add(time, -quantity);
-      else if (!accepted) {
-        inventoryRejections.inc({ type: event.type.toLowerCase() });
-        const locationExternal = locationIdOf(event.location)!;
-        errors.push({
-          ...eventError(event, 'InsufficientInventory', `${line.field}.Quantity`, `Insufficient inventory of product ${line.product.Id}, lot ${line.lotSerial} at location ${locationExternal} at ${event.eventTime}: requested ${fromScaled(quantity)}, available ${fromScaled(available)}.`),
-          product: line.product.Id,
-          lotSerial: line.lotSerial,
-          location: locationExternal,
-          requested: Number(fromScaled(quantity)),
-          available: Number(fromScaled(available)),
-        });
-      }
-    }
-  }
-  if (errors.length) return;
 
   const eventIds = events.map((e) => eventIdOf(batchId, e.index));
   const optionalLocation = (ref: LocationRefPayload | null) => (ref ? locations.get(locationIdOf(ref)!)! : null);
@@ -367,6 +445,21 @@ async function insertBatch(
       records.map((r) => r.line.delta),
     ],
   );
+}
+
+/**
+ * Each event's GDST KDE warnings, from the master data the event was stored against: a location named by
+ * Id answers like one sent with Details (and Details sent again for a stored location change nothing).
+ */
+async function keepGdstWarnings(query: Query, batchId: string, payloads: EventPayload[], events: NormalisedEvent[], locations: Map<string, string>): Promise<void> {
+  const locationOf = (event: NormalisedEvent) => locations.get(locationIdOf(event.location)!)!;
+  const commissions = events.filter((event) => event.type === 'Commission');
+  const rows = commissions.length
+    ? await query<{ id: string; vessel: GdstVessel }>('SELECT id, vessel FROM locations WHERE id = ANY($1::uuid[]) AND vessel IS NOT NULL', [[...new Set(commissions.map(locationOf))]])
+    : [];
+  const vessels = new Map(rows.map((row) => [row.id, row.vessel]));
+  const warnings = events.map((event) => gdstWarnings(payloads[event.index], event.index, vessels.get(locationOf(event)) ?? null));
+  await query('UPDATE batches SET warnings = $2::jsonb WHERE id = $1', [batchId, JSON.stringify(warnings)]);
 }
 
 /** The stored deltas of the given timelines, one query for all of them. */

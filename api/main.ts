@@ -5,7 +5,8 @@ import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
 import { batchHealth } from '../db/queries/batch-health';
-import { countStatements, enableProcessMetrics, registerBatchGauges } from '../runtime/metrics';
+import { negativeLotCounts } from '../db/queries/inventory';
+import { countStatements, enableProcessMetrics, registerBatchGauges, registerInventoryGauges } from '../runtime/metrics';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { createApp } from './app';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, 20);
   countStatements(sequelize, () => 'request');
   registerBatchGauges(() => batchHealth(sequelize));
+  registerInventoryGauges(() => negativeLotCounts(sequelize));
   await migrateUp(sequelize, config.databaseUrl);
   const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);

@@ -3,6 +3,7 @@ import type { Batch, BatchStatus } from '../db/models';
 import { abandonBatch, AbandonRefused, createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
 import { abandonBody } from '../api/routes/batches/schema';
 import { batchStartOf, rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
+import type { BatchError } from '../workflows/contracts';
 import { loadConfig } from '../runtime/config';
 import { RECONCILE_SCHEDULE_ID } from '../runtime/reconciler';
 import { readLiveState } from '../runtime/state';
@@ -122,9 +123,10 @@ run(async () => {
             const { events } = await handle.result();
             console.log(`batch ${batch.id} (retry of ${original.batch.id}): Completed, ${events} events created`);
           } catch (error) {
-            const rejection = rejectionOf(error);
-            if (!rejection) throw error;
-            const lines = rejection.map((e) => `  event ${e.index ?? '-'} ${e.eventId ?? ''}: ${e.code} ${e.field ?? ''}: ${e.message}`);
+            if (!rejectionOf(error)) throw error;
+            // The workflow's failure names only the first error; the batch row holds them all.
+            await batch.reload();
+            const lines = ((batch.errors as BatchError[] | null) ?? []).map((e) => `  event ${e.index ?? '-'} ${e.eventId ?? ''}: ${e.code} ${e.field ?? ''}: ${e.message}`);
             throw new Error([`batch ${batch.id} (retry of ${original.batch.id}): Failed again`, ...lines].join('\n'));
           }
         } finally {

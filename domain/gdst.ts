@@ -4,6 +4,7 @@
  * KDE may be sent later in another system. Pure.
  */
 import type { EventPayload } from './events';
+import { vesselFromPayload } from './master-data';
 
 export interface KdeWarning {
   code: 'MissingGdstKde';
@@ -26,8 +27,22 @@ function customProperty(event: EventPayload, names: readonly string[]): string |
 const certificateTypes = (event: EventPayload): string[] =>
   (event.CertificationList ?? []).map((c) => text(record(c).Type) ?? text(record(c).CertificationType) ?? '').filter(Boolean);
 
-/** Warnings for event `index` of a batch. A commission at a location sent with Vessel details is a wild catch. */
-export function gdstWarnings(event: EventPayload, index: number): KdeWarning[] {
+/** What GDST asks of the vessel of a wild catch, as the location stores it. */
+export interface GdstVessel {
+  vesselName: string | null;
+  vesselFlagState: string | null;
+  imoNumber: string | null;
+  vesselRegistration: string | null;
+}
+
+/** The vessel an event's own Location.Details carry: for batches stored before the stored one was kept. */
+export const requestVesselOf = (event: EventPayload): GdstVessel | null => vesselFromPayload(event.Location?.Details?.Vessel);
+
+/**
+ * Warnings for event `index` of a batch. A commission at a vessel (the location's stored master data,
+ * however the event named the location) is a wild catch.
+ */
+export function gdstWarnings(event: EventPayload, index: number, vessel: GdstVessel | null): KdeWarning[] {
   const warnings: KdeWarning[] = [];
   const at = (field: string) => `Events[${index}].${field}`;
   const missing = (field: string, what: string) =>
@@ -39,11 +54,10 @@ export function gdstWarnings(event: EventPayload, index: number): KdeWarning[] {
     if (!text(c.Type) && !text(c.CertificationType)) missing(`CertificationList[${i}].Type`, 'the certificate’s type (urn:gdst:certType:...)');
   });
 
-  const vessel = record(event.Location?.Details?.Vessel);
-  if (event.$type === 'commission' && event.Location?.Details?.Vessel) {
-    if (!text(vessel.VesselName)) missing('Location.Details.Vessel.VesselName', 'the vessel name of a wild catch');
-    if (!text(vessel.VesselFlagState)) missing('Location.Details.Vessel.VesselFlagState', 'the vessel flag state of a wild catch');
-    if (!text(vessel.IMONumber) && !text(vessel.VesselRegistration)) {
+  if (event.$type === 'commission' && vessel) {
+    if (!text(vessel.vesselName)) missing('Location.Details.Vessel.VesselName', 'the vessel name of a wild catch');
+    if (!text(vessel.vesselFlagState)) missing('Location.Details.Vessel.VesselFlagState', 'the vessel flag state of a wild catch');
+    if (!text(vessel.imoNumber) && !text(vessel.vesselRegistration)) {
       missing('Location.Details.Vessel.IMONumber', 'a unique vessel identifier (IMONumber or VesselRegistration) of a wild catch');
     }
     if (!customProperty(event, ['catcharea'])) missing('CustomProperties', 'the catch area of a wild catch (a CustomProperties entry named catchArea)');

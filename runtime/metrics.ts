@@ -150,6 +150,25 @@ export function registerBatchGauges(read: () => Promise<BatchHealth>): void {
   });
 }
 
+/**
+ * Lots that read negative at a location (EPCIS captures record an overdraw instead of refusing it), by
+ * account, computed when Prometheus scrapes: the count falls back once the missing event arrives.
+ */
+export function registerInventoryGauges(read: () => Promise<{ account: string; count: number }[]>): void {
+  new Gauge({
+    name: 'traceability_inventory_negative_lots',
+    help: 'Lots (product, lot, location) whose inventory timeline goes below zero, by account: an event that added them is missing.',
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      // A database that does not answer must not fail the whole scrape: the gauge is then empty.
+      const counts = await read().catch(() => []);
+      this.reset();
+      for (const { account, count } of counts) this.set({ account }, count);
+    },
+  });
+}
+
 /** A bare HTTP server for a process that has no Koa app (the worker): GET /metrics, nothing else. */
 export function serveMetrics(port: number, host = '0.0.0.0'): Promise<http.Server> {
   const server = http.createServer((req, res) => {

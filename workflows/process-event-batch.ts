@@ -60,7 +60,8 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
     const errors: BatchError[] = rejection
       ? (cause.details![0] as BatchError[])
       : [{ index: null, eventId: null, code: 'InternalError', field: null, message: error instanceof Error ? error.message : String(error) }];
-    if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause.type, errors: errors.length });
+    // The failure carries the first error (the batch row holds them all); its message counts the rest.
+    if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause.type, message: cause.message });
     else log.error('batch failed', { batchId, account: accountName, message: errors[0].message });
     await recordBatchStatus({ batchId, status: 'Failed', errors });
     throw ApplicationFailure.create({ message: errors[0].message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });

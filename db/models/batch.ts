@@ -15,6 +15,8 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
   declare request: unknown;
   declare result: unknown;
   declare errors: unknown;
+  /** Each event's GDST KDE warnings, in batch order, derived from stored master data; null before they were kept. */
+  declare warnings: unknown;
   declare submittedAt: CreationOptional<Date>;
   declare startedAt: Date | null;
   declare completedAt: Date | null;
@@ -40,6 +42,7 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
         request: { type: DataTypes.JSONB, allowNull: false },
         result: { type: DataTypes.JSONB, allowNull: true },
         errors: { type: DataTypes.JSONB, allowNull: true },
+        warnings: { type: DataTypes.JSONB, allowNull: true },
         submittedAt: { type: DataTypes.DATE, allowNull: false, field: 'submitted_at' },
         startedAt: { type: DataTypes.DATE, allowNull: true, field: 'started_at' },
         completedAt: { type: DataTypes.DATE, allowNull: true, field: 'completed_at' },

@@ -61,3 +61,51 @@ export async function inventoryRecords(sequelize: Sequelize, filter: InventoryFi
     { bind, type: QueryTypes.SELECT },
   );
 }
+
+/**
+ * A lot reads negative at a location when some balance of its timeline there is below zero (a record's
+ * `available` is the lowest balance from it on): an event that added it is missing, or something took
+ * more than was there. Only EPCIS captures are stored that way (DESIGN.md); the missing event, once it
+ * arrives dated earlier, lifts the timeline and the lot no longer reads negative.
+ */
+export interface NegativeLot {
+  batch_id: string;
+  product: string;
+  lot_serial: string;
+  location: string;
+  /** The timeline's lowest balance. */
+  lowest: string;
+}
+
+/** The lots each of `batchIds` consumed from that read negative now, in product, lot and location order. */
+export async function negativeLotsOfBatches(sequelize: Sequelize, accountId: string, batchIds: string[]): Promise<NegativeLot[]> {
+  if (!batchIds.length) return [];
+  return sequelize.query<NegativeLot>(
+    `WITH consumed AS (
+       SELECT DISTINCT e.batch_id, r.product_id, r.lot_serial, r.location_id
+         FROM events e JOIN inventory_records r ON r.event_id = e.id
+        WHERE e.account_id = $1 AND e.batch_id = ANY($2::uuid[]) AND r.delta < 0
+     )
+     SELECT c.batch_id, p.external_id AS product, c.lot_serial, l.external_id AS location, low.lowest::text AS lowest
+       FROM consumed c
+       CROSS JOIN LATERAL (
+         SELECT min(r.available) AS lowest FROM inventory_records r
+          WHERE r.account_id = $1 AND r.product_id = c.product_id AND r.lot_serial = c.lot_serial AND r.location_id = c.location_id) AS low
+       JOIN products p ON p.id = c.product_id
+       JOIN locations l ON l.id = c.location_id
+      WHERE low.lowest < 0
+      ORDER BY p.seq, c.lot_serial, l.seq`,
+    { bind: [accountId, batchIds], type: QueryTypes.SELECT },
+  );
+}
+
+/** How many (product, lot, location) timelines read negative, by account name: the /metrics gauge. */
+export async function negativeLotCounts(sequelize: Sequelize): Promise<{ account: string; count: number }[]> {
+  return sequelize.query<{ account: string; count: number }>(
+    `SELECT a.name AS account, count(DISTINCT (r.product_id, r.lot_serial, r.location_id))::int AS count
+       FROM inventory_records r JOIN accounts a ON a.id = r.account_id
+      WHERE r.available < 0
+      GROUP BY a.name`,
+    { type: QueryTypes.SELECT },
+  );
+}

@@ -102,6 +102,54 @@ describe('POST /epcis/capture', () => {
     expect((await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).map((r) => r.available)).toEqual(['60', '60']);
   });
 
+  it('an overdraw is accepted but not silent: the job warns per lot and location, inventory and /metrics show it, until the missing event arrives', async () => {
+    const ids = gs1Ids();
+    const lot = lotOf();
+    const product = dl(ids.gtin);
+    const place = dlLocation(ids.gln);
+    const negativeLots = async () => {
+      const text = (await request<string>('GET', '/metrics')).text;
+      const line = text.split('\n').find((l) => l.startsWith(`traceability_inventory_negative_lots{account="${account.name}"}`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 50 }], bizLocation: ids.sgln() })]));
+    const before = await negativeLots();
+    const shipped = await capture(
+      account.key,
+      epcisDocument([
+        objectEvent({ action: 'OBSERVE', bizStep: 'shipping', eventTime: '2024-03-03T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 70 }], readPoint: ids.sgln() }),
+      ]),
+    );
+    expect(shipped).toMatchObject({ success: true, errors: [] });
+    const job = await client(account.key).get(`/epcis/capture/${shipped.captureID}`);
+    expect(job.body.warnings).toEqual([
+      {
+        type: 'NegativeInventory',
+        title: `Lot ${lot} of product ${product} at location ${place} reads -20: an event that added it is missing, or this capture took more than was there.`,
+        product,
+        lotSerial: lot,
+        location: place,
+        quantity: -20,
+      },
+    ]);
+    const inventory = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(product)}`);
+    expect(inventory.status).toBe(200);
+    const [entry] = inventory.body.products[0].lots;
+    expect(entry.negative).toEqual([{ locationId: expect.any(String), locationName: expect.any(String), quantity: -20 }]);
+    expect(entry.negative[0].locationId).toBe(entry.inventory[0].locationId);
+    expect(await negativeLots()).toBe(before + 1);
+
+    // The missing 20, captured later but dated before the shipment: the lot reads 0, and every indicator clears.
+    await capture(
+      account.key,
+      epcisDocument([objectEvent({ eventTime: '2024-03-02T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 20 }], bizLocation: ids.sgln() })]),
+    );
+    expect((await client(account.key).get(`/epcis/capture/${shipped.captureID}`)).body.warnings).toEqual([]);
+    const cleared = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(product)}`);
+    expect(cleared.body.products[0].lots[0]).not.toHaveProperty('negative');
+    expect(await negativeLots()).toBe(before);
+  });
+
   it('a document that breaks the GS1 schema is a 400 ValidationException naming the JSON pointer, and stores nothing', async () => {
     const before = await counts(account.id);
     const bad = objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: 1 }] }) as Record<string, unknown>;

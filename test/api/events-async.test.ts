@@ -81,6 +81,59 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     expect(await countEvents(account.id)).toBe(before);
   });
 
+  it('a refused batch lists every error of every event at once: master data, duplicates and inventory', async () => {
+    const lot = uid('LOT');
+    const stored = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 50));
+    expect((await client(account.key).post('/Integration/Events', { Events: [stored] })).status).toBe(200);
+    const before = await countEvents(account.id);
+    const ghost = uid('GHOST');
+    const unknownProduct = { ...instance(ghost, uid('LOT'), 5), Product: { Id: ghost } };
+    const events = [
+      // An unknown product and an overdraw of a known lot in one event: both listed.
+      ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, unknownProduct, instance('SALMON', lot, 70)),
+      // An overdraw in another event, and an event id already stored.
+      ship({ location: 'DOCK', time: '2024-03-03T10:00:00Z', id: stored.Id }, instance('SALMON', uid('LOT'), 1)),
+    ];
+    const accepted = await client(account.key).post('/Integration/Events/async', { Events: events });
+    const done = await settle(account, accepted.body.statusUrl);
+    expect(done.body.status).toBe('Failed');
+    const errors = done.body.errors as { index: number; code: string; field: string; message: string }[];
+    expect(errors.map((e) => [e.index, e.code, e.field])).toEqual(
+      expect.arrayContaining([
+        [0, 'UnknownProduct', 'ProductInstances[0].Product.Id'],
+        [0, 'InsufficientInventory', 'ProductInstances[1].Quantity'],
+        [1, 'DuplicateEventId', 'Id'],
+        [1, 'InsufficientInventory', 'ProductInstances[0].Quantity'],
+      ]),
+    );
+    expect(errors).toHaveLength(4);
+    // The line of the unknown product was not checked against inventory, and its error says so.
+    expect(errors.find((e) => e.code === 'UnknownProduct')!.message).toContain('its inventory was not checked');
+    expect(await countEvents(account.id)).toBe(before);
+
+    // The list is on the batch row; the workflow's failure (its history) names only the first error.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const failure = await new Client({ connection }).workflow
+        .getHandle(`batch-${accepted.body.batchId}`)
+        .result()
+        .then(
+          () => undefined,
+          (error: { cause?: { type?: string; details?: unknown[] } }) => error.cause,
+        );
+      expect(failure?.type).toBe(errors[0].code);
+      expect(failure?.details).toEqual([[errors[0]]]);
+    } finally {
+      await connection.close();
+    }
+
+    // The sync endpoint answers the same list.
+    const sync = await client(account.key).post('/Integration/Events', { Events: events.map((e, i) => ({ ...e, Id: i ? stored.Id : uid('ship') })) });
+    expect(sync.status).toBe(400);
+    expect((sync.body.errors as { code: string }[]).map((e) => e.code).sort()).toEqual(['DuplicateEventId', 'InsufficientInventory', 'InsufficientInventory', 'UnknownProduct']);
+    expect(await countEvents(account.id)).toBe(before);
+  });
+
   it('schema errors are a 400 before any workflow starts', async () => {
     const response = await client(account.key).post('/Integration/Events/async', { Events: [{ $type: 'commission', Id: 'X' }] });
     expect(response.status).toBe(400);

@@ -40,6 +40,33 @@ describe('GDST KDE warnings on event results', () => {
     expect(status.body.result).toEqual(response.body.result);
   });
 
+  it('a stored vessel named by Id gets the same warnings as when sent with its Details, and its stored data decides', async () => {
+    const vessel = vesselLocation({ VesselName: 'FV Nordkapp' });
+    const lacking = { CertificationList: [{ Type: 'urn:gdst:certType:fishingAuth', Identification: 'FA-1' }] };
+    const inline = await client(account.key).post('/Integration/Events', { Events: [commission(vessel, '2024-08-01T06:00:00', catchLine(), lacking)] });
+    expect(inline.status).toBe(200);
+    const byId = await client(account.key).post('/Integration/Events', { Events: [commission({ Id: vessel.Id }, '2024-08-02T06:00:00', catchLine(), lacking)] });
+    expect(byId.status).toBe(200);
+    expect(byId.body.result[0].warnings).toEqual(inline.body.result[0].warnings);
+    expect((byId.body.result[0].warnings as { field: string }[]).map((w) => w.field)).toEqual([
+      'Events[0].Location.Details.Vessel.VesselFlagState',
+      'Events[0].Location.Details.Vessel.IMONumber',
+      'Events[0].CustomProperties',
+      'Events[0].CustomProperties',
+    ]);
+
+    // Details sent again for a stored location change nothing (the stored one is used): nor do they change its warnings.
+    const resent = { ...vessel, Details: { ...vessel.Details, Vessel: { VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' } } };
+    const again = await client(account.key).post('/Integration/Events', { Events: [commission(resent, '2024-08-03T06:00:00', catchLine(), lacking)] });
+    expect(again.body.result[0].warnings).toEqual(inline.body.result[0].warnings);
+    // A land location sent with Vessel details once it is stored: no wild catch.
+    const plant = locationPayload(uid('PLANT'));
+    expect((await client(account.key).post('/Integration/Events', { Events: [commission(plant, '2024-08-01T06:00:00', catchLine())] })).status).toBe(200);
+    const posing = { ...plant, Details: { ...plant.Details, Vessel: { VesselName: 'FV Ghost' } } };
+    const onLand = await client(account.key).post('/Integration/Events', { Events: [commission(posing, '2024-08-02T06:00:00', catchLine())] });
+    expect(onLand.body.result[0]).not.toHaveProperty('warnings');
+  });
+
   it('a complete wild catch and a commission on land have no warnings', async () => {
     const complete = commission(
       vesselLocation({ VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' }),

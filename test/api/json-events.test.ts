@@ -143,5 +143,16 @@ describe('POST /Integration/JSON', () => {
       const again = jsonCommission({ id: first.ExternalEventId, locationUrn: urnOf('location'), partnerUrn: urnOf('party') }, jsonInstance(urnOf('product'), uid('LOT'), 1));
       await rejected([again], { index: 0, eventId: first.ExternalEventId, code: 'DuplicateEventId', field: 'ExternalEventId' });
     });
+
+    it('an unknown product in one event and an overdraw in another: both errors in one answer', async () => {
+      const unknown = urnOf('product');
+      const ghost = jsonCommission(at, { ...jsonInstance(unknown, uid('LOT'), 1), ParentProduct: { Urn: unknown } });
+      const overdraw = jsonTransform({ ...at, time: '2024-03-03T10:00:00-05:00' }, [jsonInstance(productUrn, lot, 41)], [jsonInstance(outputUrn, uid('OUT'), 41)]);
+      const response = await rejected([ghost, overdraw], { index: 0, code: 'UnknownProduct', field: 'ProductInstances[0].ParentProduct' });
+      expect(response.body.errors).toEqual([
+        expect.objectContaining({ index: 0, code: 'UnknownProduct' }),
+        expect.objectContaining({ index: 1, eventId: overdraw.ExternalEventId, code: 'InsufficientInventory', field: 'InputProducts[0].Quantity' }),
+      ]);
+    });
   });
 });

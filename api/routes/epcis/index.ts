@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
+import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import { inputOf, type AppCustom, type AppState } from '../../context';
 import { validate } from '../../middleware/validate';
 import { startBatch } from '../events/batch';
@@ -78,7 +79,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     });
     const page = rows.slice(0, perPage);
     if (rows.length > perPage) nextPageLink(ctx, page[page.length - 1].seq);
-    ctx.body = page.map(captureJobBody);
+    const negative = await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, page.map((batch) => batch.id));
+    ctx.body = page.map((batch) => captureJobBody(batch, negative.filter((lot) => lot.batch_id === batch.id)));
   });
 
   router.get('/capture/:captureID', async (ctx) => {
@@ -87,7 +89,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
       ? await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } })
       : null;
     if (!batch) throw epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
-    ctx.body = captureJobBody(batch);
+    ctx.body = captureJobBody(batch, await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]));
   });
 
   router.post('/events', validEvent(), postEvent);

@@ -1,4 +1,5 @@
 import type { Batch } from '../../../db/models';
+import type { NegativeLot } from '../../../db/queries/inventory';
 import type { BatchError } from '../../../workflows/contracts';
 import { ApiError } from '../../errors';
 import type { SchemaIssue } from './schema';
@@ -32,8 +33,21 @@ const jobError = (error: BatchError) => ({
   ...(error.field ? { detail: `${error.code} at ${error.field}` } : { detail: error.code }),
 });
 
-/** GET /epcis/capture/{captureID}: the batch of the capture, as the standard's capture job. */
-export function captureJobBody(batch: Batch) {
+/**
+ * A lot the capture took from that reads negative: the capture was stored (EPCIS records what happened),
+ * but something is missing. Listed until the missing event arrives.
+ */
+const negativeWarning = (lot: NegativeLot) => ({
+  type: 'NegativeInventory',
+  title: `Lot ${lot.lot_serial} of product ${lot.product} at location ${lot.location} reads ${Number(lot.lowest)}: an event that added it is missing, or this capture took more than was there.`,
+  product: lot.product,
+  lotSerial: lot.lot_serial,
+  location: lot.location,
+  quantity: Number(lot.lowest),
+});
+
+/** GET /epcis/capture/{captureID}: the batch of the capture, as the standard's capture job; `negative` the lots it took below zero. */
+export function captureJobBody(batch: Batch, negative: NegativeLot[] = []) {
   const request = batch.request as EpcisCaptureRequest;
   const failed = batch.status === 'Failed';
   const running = batch.status === 'Accepted' || batch.status === 'Running';
@@ -46,7 +60,8 @@ export function captureJobBody(batch: Batch) {
     success: !failed && request.rejected.length === 0,
     captureErrorBehaviour: request.captureErrorBehaviour,
     errors,
-    // Beyond the standard's fields: what the capture added to the account's master data.
+    // Beyond the standard's fields: the lots it left reading negative, what it added to the master data.
+    warnings: negative.map(negativeWarning),
     createdMasterData: request.created,
   };
 }

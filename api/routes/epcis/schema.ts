@@ -93,6 +93,24 @@ export const captureJobResponse = {
     success: { type: 'boolean', description: 'False when any event was refused (rollback: then none was stored).' },
     captureErrorBehaviour: { enum: CAPTURE_ERROR_BEHAVIOURS },
     errors: { ...problemList, description: 'One problem per refused event.' },
+    warnings: {
+      type: 'array',
+      description:
+        'Beyond the standard: one warning per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
+        'refusing it). An event that added the lot is missing; the warning clears once it is captured.',
+      items: {
+        type: 'object',
+        required: ['type', 'title', 'product', 'lotSerial', 'location', 'quantity'],
+        properties: {
+          type: { const: 'NegativeInventory' },
+          title: { type: 'string' },
+          product: { type: 'string', description: 'The product id (a GTIN as Digital Link URI for products a capture created).' },
+          lotSerial: { type: 'string' },
+          location: { type: 'string', description: 'The location id (a GLN as Digital Link URI for locations a capture created).' },
+          quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
+        },
+      },
+    },
     createdMasterData: {
       type: 'object',
       description: 'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',

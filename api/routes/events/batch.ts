@@ -6,7 +6,7 @@ import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Batch } from '../../../db/models';
-import { batchStartOf, rejectionOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
+import { batchStartOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
 import type { processEventBatch } from '../../../workflows';
 import type { BatchError } from '../../../workflows/contracts';
 import type { APIContext, AppCustom, AppState } from '../../context';
@@ -107,7 +107,7 @@ export type BatchOutcome = { done: true; result: AnsweredResult[] } | { done: fa
  * Waits, at most SYNC_WAIT_SECONDS, for the batch's row to be finished (announced by PostgreSQL as the
  * last step commits) or the workflow to close, whichever comes first, and answers from the batch row:
  * its per-event result list, or `done: false` when it is still under way (the caller answers 202 like
- * async). A business rejection is the 400 batch error list (fields renamed by `renameField` for a
+ * async). A business rejection is the 400 batch error list, read from the batch row (fields renamed by `renameField` for a
  * request shape other than the pipeline's).
  */
 export async function awaitBatchResult(
@@ -124,10 +124,9 @@ export async function awaitBatchResult(
     // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
     closed.catch(() => undefined);
     await Promise.race([closed, announced.finished]);
-  } catch (error) {
-    const rejection = rejectionOf(error);
-    if (rejection) throw rawError(400, rejectedBody(rejection.map((e) => ({ ...e, field: renameField(e.field) }))));
-    // The wait ran out, Temporal went away, or the pipeline failed: the batch row says which.
+  } catch {
+    // The wait ran out, Temporal went away, the pipeline failed or refused the batch: the batch row says
+    // which (a refusal's whole error list is there; the workflow's failure names only the first error).
   } finally {
     announced.cancel();
     stopWaiting.abort();

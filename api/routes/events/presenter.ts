@@ -1,7 +1,7 @@
 import type { Batch, BatchStatus } from '../../../db/models';
 import type { RetryRef } from '../../../db/repositories/batches';
 import type { EventPayload } from '../../../domain/events';
-import { gdstWarnings, type KdeWarning } from '../../../domain/gdst';
+import { gdstWarnings, requestVesselOf, type KdeWarning } from '../../../domain/gdst';
 import type { BatchError, EventResult } from '../../../workflows/contracts';
 
 export const createdBody = (batchId: string, result: AnsweredResult[]) => ({
@@ -39,12 +39,18 @@ const STATUS_MESSAGES: Record<BatchStatus, string> = {
 /** An event's result as answered: with the GDST KDEs its event lacks, when there are some. */
 export type AnsweredResult = EventResult & { warnings?: KdeWarning[] };
 
-/** Each result with the GDST KDEs its event lacks (`warnings`, only when there are some), read from the stored request. */
-function withGdstWarnings(result: EventResult[] | null, request: unknown): AnsweredResult[] | null {
-  const events = (request as { Events?: EventPayload[] } | null)?.Events ?? [];
+/**
+ * Each result with the GDST KDEs its event lacks (`warnings`, only when there are some): as the pipeline
+ * derived them from the stored master data, or, for a batch stored before it kept them, from its request.
+ */
+function withGdstWarnings(batch: Pick<Batch, 'result' | 'request' | 'warnings'>): AnsweredResult[] | null {
+  const result = (batch.result as EventResult[] | null) ?? null;
+  const kept = batch.warnings as KdeWarning[][] | null;
+  const events = (batch.request as { Events?: EventPayload[] } | null)?.Events ?? [];
+  const warningsOf = (i: number): KdeWarning[] => (kept ? (kept[i] ?? []) : events[i] ? gdstWarnings(events[i], i, requestVesselOf(events[i])) : []);
   return (
     result?.map((entry, i) => {
-      const warnings = events[i] ? gdstWarnings(events[i], i) : [];
+      const warnings = warningsOf(i);
       return warnings.length ? { ...entry, warnings } : entry;
     }) ?? null
   );
@@ -57,7 +63,7 @@ export const batchStatusBody = (batch: Batch, retriedBy: RetryRef | null = null)
   message: STATUS_MESSAGES[batch.status],
   submittedAt: batch.submittedAt.toISOString(),
   completedAt: batch.completedAt ? batch.completedAt.toISOString() : null,
-  result: withGdstWarnings((batch.result as EventResult[] | null) ?? null, batch.request),
+  result: withGdstWarnings(batch),
   errors: (batch.errors as BatchError[] | null) ?? null,
   retriedBy,
 });

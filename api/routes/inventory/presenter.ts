@@ -8,9 +8,18 @@ interface InventoryEntry {
   eventDate: string;
 }
 
+/** A location where the lot's timeline goes below zero, and how far (its lowest balance). */
+interface NegativeAt {
+  locationId: string;
+  locationName: string;
+  quantity: number;
+}
+
 interface Lot {
   lotSerial: string;
   inventory: InventoryEntry[];
+  /** Only on a lot that reads negative somewhere: an event that added it is missing (EPCIS records overdraws). */
+  negative?: NegativeAt[];
 }
 
 interface ProductInventory {
@@ -32,12 +41,15 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
       lots.set(lotKey, (lot = { lotSerial: row.lot_serial, inventory: [] }));
       product.lots.push(lot);
     }
-    lot.inventory.push({
-      locationId: row.location_id,
-      locationName: row.location_name,
-      quantityAvailable: Number(row.available),
-      eventDate: utcWithZ(row.event_time),
-    });
+    const quantityAvailable = Number(row.available);
+    lot.inventory.push({ locationId: row.location_id, locationName: row.location_name, quantityAvailable, eventDate: utcWithZ(row.event_time) });
+    // A record's available quantity is the lowest balance from it on: below zero, the lot reads negative there.
+    if (quantityAvailable < 0) {
+      const negative = (lot.negative ??= []);
+      const at = negative.find((n) => n.locationId === row.location_id);
+      if (!at) negative.push({ locationId: row.location_id, locationName: row.location_name, quantity: quantityAvailable });
+      else at.quantity = Math.min(at.quantity, quantityAvailable);
+    }
   }
   return { products: [...products.values()] };
 }

@@ -63,7 +63,21 @@ export const inventoryResponse = {
             items: {
               type: 'object',
               required: ['lotSerial', 'inventory'],
-              properties: { lotSerial: { type: 'string' }, inventory: { type: 'array', items: inventoryEntry } },
+              properties: {
+                lotSerial: { type: 'string' },
+                inventory: { type: 'array', items: inventoryEntry },
+                negative: {
+                  type: 'array',
+                  description:
+                    'Present only when the lot reads negative somewhere: each location where its timeline goes below zero, with the lowest balance. ' +
+                    'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
+                  items: {
+                    type: 'object',
+                    required: ['locationId', 'locationName', 'quantity'],
+                    properties: { locationId: { type: 'string', description: 'Service id of the location.' }, locationName: { type: 'string' }, quantity: { type: 'number', example: -20 } },
+                  },
+                },
+              },
             },
           },
         },

@@ -3,9 +3,8 @@ import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { findByExternalIds, findKnownEntities } from '../../../db/repositories/urn-entities';
 import { jsonFieldOf, referencedUrns, translateJsonEvents, type JsonEvent } from '../../../domain/json-events';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { rawError } from '../../errors';
 import { awaitBatchResult, startBatch, validateBatch } from '../events/batch';
-import { acceptedBody, rejectedBody } from '../events/presenter';
+import { acceptedBody } from '../events/presenter';
 import { commissionBody, transformBody } from './presenter';
 import { jsonEventsBody } from './schema';
 
@@ -16,17 +15,19 @@ interface JsonEventsBody {
 /**
  * The URN-based events are translated into the batch-style payload and run through processEventBatch
  * like any batch: the pipeline creates the new entities inside its one transaction, so a rejected batch
- * leaves nothing behind. Everything checkable before the workflow (shape, times, vocabularies, units,
- * URNs without data to create them) is answered here, before a batch row exists.
+ * leaves nothing behind. What only the URN-based request can show (times, vocabularies, units, URNs
+ * without data to create them) is found here and handed to the pipeline with the batch (`Issues`), so
+ * the answer lists those problems together with duplicates and inventory.
  */
 async function submit(ctx: APIContext): Promise<void> {
   const { Events: events } = inputOf<JsonEventsBody>(ctx);
   const { account, requestId } = ctx.state;
   const known = await findKnownEntities(account.id, referencedUrns(events));
   const translation = translateJsonEvents(events, known);
-  if (translation.issues.length) throw rawError(400, rejectedBody(translation.issues));
-
-  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'json', request: { Events: translation.events }, eventCount: events.length, requestId });
+  // Problems found here go to the pipeline with the batch, which refuses it only once duplicates and
+  // inventory are checked too: one answer lists them all (and nothing is stored).
+  const request = { Events: translation.events, ...(translation.issues.length ? { Issues: translation.issues } : {}) };
+  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'json', request, eventCount: events.length, requestId });
   ctx.state.batchId = batch.id;
   const outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch), jsonFieldOf);
   if (!outcome.done) {
