@@ -31,12 +31,23 @@ interface PlaceRow {
 }
 
 /**
- * Every event line the trace's caller may see at the trace's nodes: all of a visible node's lines up to
+ * The documents attached to events `$1` that account `$2` may read: all of its own, and another
+ * account's only when their owner made them Public. Every read of attached documents goes through this
+ * query, so a Private document's type and number never reach another account however the lines were found.
+ */
+const READABLE_DOCUMENTS = `
+  SELECT ed.event_id, d.document_type AS type, d.document_id AS number
+    FROM event_documents ed JOIN documents d ON d.id = ed.document_id
+   WHERE ed.event_id = ANY($1::uuid[]) AND (d.privacy = 'Public' OR d.account_id = $2)
+   ORDER BY d.document_id`;
+
+/**
+ * Every event line the trace's caller (`reader`) may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
  * trace's edges show. What the lines name (documents, input lots, products, accounts, locations) is read
  * in queries of its own, once each however many lines name it: joined per line, it cost seconds at 10,000.
  */
-export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promise<CteLine[]> {
+export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader: string): Promise<CteLine[]> {
   if (!trace.nodes.length) return [];
   const query = queryOf(sequelize);
   const n = trace.nodes;
@@ -65,11 +76,7 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promi
   const outputEvents = [...new Set(rows.filter((r) => r.role === 'output').map((r) => r.event_id))];
   // What each row names, read once per event, product, account or location rather than once per row.
   const [documents, inputs, products, accounts] = await Promise.all([
-    query<{ event_id: string; type: string; number: string }>(
-      `SELECT ed.event_id, d.document_type AS type, d.document_id AS number
-         FROM event_documents ed JOIN documents d ON d.id = ed.document_id WHERE ed.event_id = ANY($1::uuid[]) ORDER BY d.document_id`,
-      [eventIds],
-    ),
+    query<{ event_id: string; type: string; number: string }>(READABLE_DOCUMENTS, [eventIds, reader]),
     query<{ event_id: string; lot_serial: string }>(
       `SELECT DISTINCT event_id, lot_serial FROM event_lines WHERE role = 'input' AND event_id = ANY($1::uuid[]) ORDER BY lot_serial`,
       [outputEvents],
