@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { CteLine, PlaceFacts } from '../../domain/fsma204';
-import type { Address } from '../models/location';
+import type { Address, Vessel } from '../models/location';
 import { queryOf } from '../sql';
 import type { Trace } from './trace';
 
@@ -28,7 +28,19 @@ interface PlaceRow {
   gln: string | null;
   address: Address | null;
   phone: string | null;
+  vessel: Vessel | null;
 }
+
+/** GDST's catch area: a CustomProperties entry named catchArea, in any namespace (as domain/gdst.ts reads it). */
+const CATCH_AREAS = `
+  SELECT e.id AS event_id, p ->> 'Value' AS area
+    FROM events e
+   CROSS JOIN LATERAL jsonb_array_elements(
+           CASE WHEN jsonb_typeof(e.payload -> 'CustomProperties') = 'array' THEN e.payload -> 'CustomProperties' ELSE '[]'::jsonb END
+         ) AS p
+   WHERE e.id = ANY($1::uuid[]) AND jsonb_typeof(p) = 'object'
+     AND lower(regexp_replace(p ->> 'Name', '^.*:', '')) = 'catcharea' AND btrim(coalesce(p ->> 'Value', '')) <> ''
+   ORDER BY e.id, area`;
 
 /**
  * The documents attached to events `$1` that account `$2` may read: all of its own, and another
@@ -99,13 +111,27 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
   const places = new Map(
     (
       await query<PlaceRow>(
-        `SELECT l.id, tp.name AS trade_partner, l.name, l.gln, l.address, l.contact->>'phone' AS phone
+        `SELECT l.id, tp.name AS trade_partner, l.name, l.gln, l.address, l.contact->>'phone' AS phone, l.vessel
            FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id WHERE l.id = ANY($1::uuid[])`,
         [[...ids]],
       )
-    ).map((p): [string, PlaceFacts] => [p.id, { id: p.id, tradePartner: p.trade_partner, name: p.name, gln: p.gln, address: p.address, phone: p.phone }]),
+    ).map((p): [string, PlaceFacts] => [
+      p.id,
+      {
+        id: p.id,
+        tradePartner: p.trade_partner,
+        name: p.name,
+        gln: p.gln,
+        address: p.address,
+        phone: p.phone,
+        vessel: p.vessel ? { name: p.vessel.vesselName, identifier: p.vessel.imoNumber ? `IMO ${p.vessel.imoNumber}` : p.vessel.vesselRegistration, flagState: p.vessel.vesselFlagState } : null,
+      },
+    ]),
   );
   const place = (id: string | null): PlaceFacts | null => (id ? (places.get(id) ?? null) : null);
+  // Catch areas matter only for a catch: commissions at vessels, a few events of a trace at most.
+  const catches = [...new Set(rows.filter((r) => r.type === 'Commission' && place(r.location_id)?.vessel).map((r) => r.event_id))];
+  const areasOf = grouped(catches.length ? await query<{ event_id: string; area: string }>(CATCH_AREAS, [catches]) : [], (a) => a.area);
   return rows.map((r) => ({
     eventId: r.event_id,
     account: accountOf.get(r.account_id)!,
@@ -126,5 +152,6 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
       ...(r.reference_document_id ? [{ type: 'Reference Document', number: r.reference_document_id }] : []),
     ],
     inputLots: r.role === 'output' ? (inputsOf.get(r.event_id) ?? []) : [],
+    harvestAreas: areasOf.get(r.event_id) ?? [],
   }));
 }
