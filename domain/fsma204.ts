@@ -129,7 +129,10 @@ function describePlace(place: PlaceFacts): string {
 /** What the rule asks of a landing (21 CFR 1.1335 (d), (f)), gathered from the lot's catch at vessels. */
 interface Landing {
   line: CteLine;
+  /** The lot's commissions at vessels before it came on land. */
   catches: CteLine[];
+  /** Every line of the lot at vessels before it came on land: their documents (a catch certificate) go with the landing. */
+  atSea: CteLine[];
 }
 
 const distinct = (values: (string | null)[]): string => [...new Set(values.filter((v): v is string => Boolean(v)))].join('; ');
@@ -149,14 +152,14 @@ function landings(ordered: readonly CteLine[]): Map<string, Landing> {
       seen.add(lot);
       if (line.location.vessel) atSea.set(lot, []);
     }
-    const catches = atSea.get(lot);
-    if (!catches) continue;
+    const lines = atSea.get(lot);
+    if (!lines) continue;
     if (line.location.vessel) {
-      if (line.type === 'Commission') catches.push(line);
+      lines.push(line);
       continue;
     }
     atSea.delete(lot);
-    if (line.type === 'Receive' || line.type === 'Commission') found.set(lot, { line, catches });
+    if (line.type === 'Receive' || line.type === 'Commission') found.set(lot, { line, catches: lines.filter((l) => l.type === 'Commission'), atSea: lines });
   }
   return found;
 }
@@ -165,7 +168,8 @@ function landings(ordered: readonly CteLine[]): Map<string, Landing> {
  * The spreadsheet's rows: one per CTE line that names a lot (a transform's outputs, not its inputs, which
  * appear in the output row's input lot codes), oldest first. The source of a lot code is where it was
  * assigned: the first commission or transform that produced it among the lines given, or for a catch its
- * first land-based receiver. Lines at vessels are no CTE: what they record is in the landing's row.
+ * first land-based receiver. Lines at vessels are no CTE: what they record (dates, catch areas, vessels,
+ * documents) is in the landing's row.
  */
 export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
   const descriptions = new Map<string, string>();
@@ -191,6 +195,7 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
       const time = line.eventTime.toISOString();
       const catchDates = (landing?.catches ?? []).map((c) => dateOf(c.eventTime));
       const vessels = (landing?.catches ?? []).map((c) => c.location.vessel!);
+      const documents = [...new Map([line, ...(landing?.atSea ?? [])].flatMap((l) => l.documents).map((d) => [`${d.type}|${d.number}`, d])).values()];
       return {
         'Critical Tracking Event': landing ? 'First Land-Based Receiving' : CTE_OF[line.type],
         'Traceability Lot Code': line.lotSerial,
@@ -214,8 +219,8 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
         'Vessel Name': distinct(vessels.map((v) => v.name)),
         'Vessel Identifier': distinct(vessels.map((v) => v.identifier)),
         'Vessel Flag State': distinct(vessels.map((v) => v.flagState)),
-        'Reference Document Type': line.documents.map((d) => d.type).join('; '),
-        'Reference Document Number': line.documents.map((d) => d.number).join('; '),
+        'Reference Document Type': documents.map((d) => d.type).join('; '),
+        'Reference Document Number': documents.map((d) => d.number).join('; '),
         'Record Keeper': line.account,
         'Event Id': line.eventId,
       };

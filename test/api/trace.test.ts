@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { revokeGln } from '../../db/repositories/gln-verifications';
 import { CTES, CTE_COLUMNS, FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { uploadDocument } from '../factories/documents';
 import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
 import { threeAccountChain } from '../factories/trace-chain';
 import { models } from '../helpers/db';
@@ -275,11 +276,16 @@ describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () 
     const catchArea = (value: string) => ({ CustomProperties: [{ Name: 'catchArea', Namespace: 'gdst', Value: value }] });
     const cod = productPayload(uid('COD'), 'Open', 'Atlantic cod');
     const lot = uid('CATCH');
+    const [certificate, logbook] = [uid('CATCH-CERT'), uid('LOGBOOK')];
+    await uploadDocument(fleet.key, certificate, 'Catch certificate', 'Public');
+    await uploadDocument(fleet.key, logbook, 'Logbook', 'Private');
     await record(
       fleet.key,
-      commission(boat, '2024-08-01T06:00:00', [line(cod, lot, 300)], catchArea('FAO 27')),
+      commission(boat, '2024-08-01T06:00:00', [line(cod, lot, 300)], { ...catchArea('FAO 27'), DocumentIds: [certificate] }),
       commission(boat, '2024-08-03T06:00:00', [line(cod, lot, 200)], catchArea('FAO 21')),
-      ship(boat, locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln, name: 'Processor dock (fleet record)' }), '2024-08-04T06:00:00', [line(cod, lot, 500)]),
+      ship(boat, locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln, name: 'Processor dock (fleet record)' }), '2024-08-04T06:00:00', [line(cod, lot, 500)], {
+        DocumentIds: [logbook],
+      }),
     );
     const mine = productPayload(uid('MINE'), 'Open', 'Atlantic cod');
     const dock = locationPayload(uid('DOCK'), { gln, name: 'Processor dock' });
@@ -313,7 +319,10 @@ describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () 
       'Vessel Name': 'FV Nordkapp',
       'Vessel Identifier': 'IMO 9876543',
       'Vessel Flag State': 'NO',
+      // The fleet's documents at sea go with the landing, its Private logbook not to the processor.
+      'Reference Document Number': certificate,
     });
+    expect(csv.text).not.toContain(logbook);
     expect(value(landing, 'Traceability Lot Code Source Location Description')).toContain('Processor dock');
     // The receiver assigned the lot code: the shipment names it as the source, not the vessel.
     expect(value(shipping, 'Traceability Lot Code Source Reference')).toBe(`GLN ${gln}`);

@@ -71,7 +71,7 @@ describe('FSMA 204 rows', () => {
     const dock = place('d', 'Landing dock', '7038010000027');
     const at = (day: string) => new Date(`2024-08-${day}T06:00:00Z`);
     const trip = [
-      line({ eventId: 'catch-1', location: vessel, lotSerial: 'C1', eventTime: at('01'), harvestAreas: ['FAO 27'] }),
+      line({ eventId: 'catch-1', location: vessel, lotSerial: 'C1', eventTime: at('01'), harvestAreas: ['FAO 27'], documents: [{ type: 'Certification', number: 'CATCH-CERT' }] }),
       line({ eventId: 'catch-2', location: vessel, lotSerial: 'C1', eventTime: at('03'), harvestAreas: ['FAO 27', 'FAO 21'] }),
       line({ eventId: 'unload', type: 'Ship', location: vessel, destination: dock, lotSerial: 'C1', eventTime: at('04') }),
     ];
@@ -102,7 +102,8 @@ describe('FSMA 204 rows', () => {
         'Vessel Identifier': 'IMO 9876543',
         'Vessel Flag State': 'NO',
         'Immediate Previous Source Location Description': '',
-        'Reference Document Number': 'CC-1',
+        // The landing's own documents, then the catch certificate recorded at sea.
+        'Reference Document Number': 'CC-1; CATCH-CERT',
       });
       expect(rows[2]).toMatchObject({ 'Traceability Lot Code Source Location Description': dockDescription, 'Harvest Location': '', 'Landing Date': '', 'Vessel Name': '' });
       // A lot packed on land keeps its initial packing, with no seafood columns.
