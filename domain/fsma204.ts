@@ -95,10 +95,22 @@ export type FsmaColumn = (typeof FSMA_COLUMNS)[number];
 /** Times are ISO 8601 UTC text: they sort as text in the order they happened, in any spreadsheet program. */
 export type FsmaRow = Record<FsmaColumn, string | number>;
 
+/** 21 CFR 1.1335's KDEs beyond every CTE's, and the vessels. */
+const LANDING_COLUMNS = [
+  'Harvest Start Date',
+  'Harvest End Date',
+  'Harvest Location',
+  'Landing Date',
+  'Vessel Name',
+  'Vessel Identifier',
+  'Vessel Flag State',
+] as const satisfies readonly FsmaColumn[];
+type LandingColumn = (typeof LANDING_COLUMNS)[number];
+
 /** The columns only some CTEs have; every CTE has the rest (lot, its source, product, quantity, place, time, documents). */
 const OWN_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaColumn[]>> = {
   'Initial Packing': [],
-  'First Land-Based Receiving': ['Harvest Start Date', 'Harvest End Date', 'Harvest Location', 'Landing Date', 'Vessel Name', 'Vessel Identifier', 'Vessel Flag State'],
+  'First Land-Based Receiving': LANDING_COLUMNS,
   Shipping: ['Immediate Subsequent Recipient Location Description'],
   Receiving: ['Immediate Previous Source Location Description'],
   Transformation: ['Input Traceability Lot Codes'],
@@ -137,6 +149,25 @@ interface Landing {
 
 const distinct = (values: (string | null)[]): string => [...new Set(values.filter((v): v is string => Boolean(v)))].join('; ');
 const dateOf = (time: Date): string => time.toISOString().slice(0, 10);
+
+const NOT_LANDED = Object.fromEntries(LANDING_COLUMNS.map((c) => [c, ''])) as Readonly<Record<LandingColumn, string>>;
+
+/** 21 CFR 1.1335 (d) and (f), and the vessels: catches are oldest first, so the first and last are the trip's range. */
+function landingKdes({ line, catches }: Landing): Record<LandingColumn, string> {
+  const vessels = catches.map((c) => c.location.vessel!);
+  return {
+    'Harvest Start Date': catches.length ? dateOf(catches[0].eventTime) : '',
+    'Harvest End Date': catches.length ? dateOf(catches[catches.length - 1].eventTime) : '',
+    'Harvest Location': distinct(catches.flatMap((c) => c.harvestAreas)),
+    'Landing Date': dateOf(line.eventTime),
+    'Vessel Name': distinct(vessels.map((v) => v.name)),
+    'Vessel Identifier': distinct(vessels.map((v) => v.identifier)),
+    'Vessel Flag State': distinct(vessels.map((v) => v.flagState)),
+  };
+}
+
+/** The landing's own documents, then those recorded at sea, each once. */
+const landingDocuments = ({ line, atSea }: Landing) => [...new Map([line, ...atSea].flatMap((l) => l.documents).map((d) => [`${d.type}|${d.number}`, d])).values()];
 
 /**
  * For each lot whose first line is at a vessel: the line that took it on land, when the first line of it
@@ -193,9 +224,7 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
       const landing = landingLines.has(line) ? landed.get(line.lotSerial)! : null;
       const source = sources.get(line.lotSerial) ?? null;
       const time = line.eventTime.toISOString();
-      const catchDates = (landing?.catches ?? []).map((c) => dateOf(c.eventTime));
-      const vessels = (landing?.catches ?? []).map((c) => c.location.vessel!);
-      const documents = [...new Map([line, ...(landing?.atSea ?? [])].flatMap((l) => l.documents).map((d) => [`${d.type}|${d.number}`, d])).values()];
+      const documents = landing ? landingDocuments(landing) : line.documents;
       return {
         'Critical Tracking Event': landing ? 'First Land-Based Receiving' : CTE_OF[line.type],
         'Traceability Lot Code': line.lotSerial,
@@ -211,14 +240,7 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
         'Immediate Previous Source Location Description': line.type === 'Receive' && !landing ? described(line.source) : '',
         'Immediate Subsequent Recipient Location Description': line.type === 'Ship' ? described(line.destination) : '',
         'Input Traceability Lot Codes': line.inputLots.join('; '),
-        // Catches are oldest first, so the first and last are the trip's range.
-        'Harvest Start Date': catchDates[0] ?? '',
-        'Harvest End Date': catchDates.at(-1) ?? '',
-        'Harvest Location': distinct((landing?.catches ?? []).flatMap((c) => c.harvestAreas)),
-        'Landing Date': landing ? time.slice(0, 10) : '',
-        'Vessel Name': distinct(vessels.map((v) => v.name)),
-        'Vessel Identifier': distinct(vessels.map((v) => v.identifier)),
-        'Vessel Flag State': distinct(vessels.map((v) => v.flagState)),
+        ...(landing ? landingKdes(landing) : NOT_LANDED),
         'Reference Document Type': documents.map((d) => d.type).join('; '),
         'Reference Document Number': documents.map((d) => d.number).join('; '),
         'Record Keeper': line.account,
