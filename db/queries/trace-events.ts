@@ -54,6 +54,18 @@ const READABLE_DOCUMENTS = `
    ORDER BY d.document_id`;
 
 /**
+ * Of the purchase orders, invoices and reference document ids that another account's events `$1` name,
+ * those that are the id of a Private document of that account (ids compare ignoring case, as uploads do):
+ * a number its owner keeps private stays so, whichever field of the event repeats it.
+ */
+const PRIVATE_REFERENCES = `
+  SELECT e.id AS event_id, lower(v.ref) AS ref
+    FROM events e
+   CROSS JOIN LATERAL (VALUES (e.purchase_order), (e.invoice_number), (e.reference_document_id)) AS v(ref)
+    JOIN documents d ON d.account_id = e.account_id AND lower(d.document_id) = lower(v.ref) AND d.privacy = 'Private'
+   WHERE e.id = ANY($1::uuid[]) AND e.account_id <> $2`;
+
+/**
  * Every event line the trace's caller (`reader`) may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
  * trace's edges show. What the lines name (documents, input lots, products, accounts, locations) is read
@@ -87,8 +99,10 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
   const eventIds = [...new Set(rows.map((r) => r.event_id))];
   const outputEvents = [...new Set(rows.filter((r) => r.role === 'output').map((r) => r.event_id))];
   // What each row names, read once per event, product, account or location rather than once per row.
-  const [documents, inputs, products, accounts] = await Promise.all([
+  const foreignEvents = [...new Set(rows.filter((r) => r.account_id !== reader).map((r) => r.event_id))];
+  const [documents, privateReferences, inputs, products, accounts] = await Promise.all([
     query<{ event_id: string; type: string; number: string }>(READABLE_DOCUMENTS, [eventIds, reader]),
+    foreignEvents.length ? query<{ event_id: string; ref: string }>(PRIVATE_REFERENCES, [foreignEvents, reader]) : [],
     query<{ event_id: string; lot_serial: string }>(
       `SELECT DISTINCT event_id, lot_serial FROM event_lines WHERE role = 'input' AND event_id = ANY($1::uuid[]) ORDER BY lot_serial`,
       [outputEvents],
@@ -104,6 +118,9 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
     return map;
   };
   const documentsOf = grouped(documents, (d) => ({ type: d.type, number: d.number }));
+  const hidden = new Set(privateReferences.map((p) => `${p.event_id}|${p.ref}`));
+  const reference = (eventId: string, type: string, number: string | null) =>
+    number && !hidden.has(`${eventId}|${number.toLowerCase()}`) ? [{ type, number }] : [];
   const inputsOf = grouped(inputs, (i) => i.lot_serial);
   const productOf = new Map(products.map((p) => [p.id, p]));
   const accountOf = new Map(accounts.map((a) => [a.id, a.name]));
@@ -147,9 +164,9 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
     destination: place(r.destination_location_id),
     documents: [
       ...(documentsOf.get(r.event_id) ?? []),
-      ...(r.purchase_order ? [{ type: 'Purchase Order', number: r.purchase_order }] : []),
-      ...(r.invoice_number ? [{ type: 'Invoice', number: r.invoice_number }] : []),
-      ...(r.reference_document_id ? [{ type: 'Reference Document', number: r.reference_document_id }] : []),
+      ...reference(r.event_id, 'Purchase Order', r.purchase_order),
+      ...reference(r.event_id, 'Invoice', r.invoice_number),
+      ...reference(r.event_id, 'Reference Document', r.reference_document_id),
     ],
     inputLots: r.role === 'output' ? (inputsOf.get(r.event_id) ?? []) : [],
     harvestAreas: areasOf.get(r.event_id) ?? [],

@@ -13,7 +13,8 @@ interface TraceNode {
 /**
  * A farm commissions a lot with a Private and a Public document attached and ships it, with the Private
  * one attached again, to a buyer on a GLN verified as the buyer's. Whatever the buyer can read about
- * its own lot names the Public document, never the Private one: not its id, title or number.
+ * its own lot names the Public document, never the Private one: not its id, title or number, nor a
+ * Private document's number repeated in an event's PurchaseOrder.
  */
 describe('a Private document never reaches another account', () => {
   let farm: TestAccount;
@@ -23,13 +24,14 @@ describe('a Private document never reaches another account', () => {
   const secretId = uid('SECRET-CERT');
   const secretTitle = uid('Secret supplier audit');
   const publicId = uid('PUBLIC-CERT');
+  // A purchase order uploaded as a Private document, whose number the ship event repeats in PurchaseOrder.
+  const orderId = uid('PO');
   const mine = productPayload(uid('MINE'), 'Open', 'Cod');
   const fish = productPayload(uid('FISH'), 'Open', 'Whole cod');
 
-  /** Nothing of the Private document in `text`. */
+  /** Nothing of the Private documents in `text`, in any case (document ids compare ignoring case). */
   const expectNoSecret = (text: string) => {
-    expect(text).not.toContain(secretId);
-    expect(text).not.toContain(secretTitle);
+    for (const secret of [secretId, secretTitle, orderId]) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
   };
 
   beforeAll(async () => {
@@ -38,12 +40,16 @@ describe('a Private document never reaches another account', () => {
     await verifyGlnOf(buyer, gln);
     await uploadDocument(farm.key, secretId, secretTitle, 'Private');
     await uploadDocument(farm.key, publicId, 'Catch certificate', 'Public');
+    await uploadDocument(farm.key, orderId, 'Purchase order', 'Private');
     const farmSite = locationPayload(uid('FARM'), { name: 'Farm' });
     lot = uid('P');
     await record(
       farm.key,
       commission(farmSite, '2024-07-01T06:00:00', [line(fish, lot, 100)], { DocumentIds: [secretId, publicId] }),
-      ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [line(fish, lot, 40)], { DocumentIds: [secretId] }),
+      ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [line(fish, lot, 40)], {
+        DocumentIds: [secretId],
+        PurchaseOrder: orderId.toLowerCase(),
+      }),
     );
     await record(buyer.key, receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-07-02T18:00:00', [line(mine, lot, 40)]));
     query = `ProductId=${mine.Id}&LotSerial=${lot}&Direction=backward`;
@@ -120,5 +126,6 @@ describe('a Private document never reaches another account', () => {
     expect(commissioned.documents.map((d: { number: string }) => d.number).sort()).toEqual([publicId, secretId].sort());
     const sheet = await client(farm.key).get(`/Integration/Trace/fsma204?${ownQuery}`);
     expect(sheet.text).toContain(secretId);
+    expect(sheet.text).toContain(orderId.toLowerCase());
   });
 });
