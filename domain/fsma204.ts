@@ -24,7 +24,6 @@ const CTE_OF: Readonly<Record<string, CriticalTrackingEvent>> = {
 
 export interface VesselFacts {
   name: string | null;
-  /** IMO number, else the registration. */
   identifier: string | null;
   flagState: string | null;
 }

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { CteLine, PlaceFacts } from '../../domain/fsma204';
+import type { CteLine, PlaceFacts, VesselFacts } from '../../domain/fsma204';
 import type { Address, Vessel } from '../models/location';
 import { queryOf } from '../sql';
 import type { Trace } from './trace';
@@ -30,6 +30,9 @@ interface PlaceRow {
   phone: string | null;
   vessel: Vessel | null;
 }
+
+/** A vessel as the sheet names it: the IMO number identifies it where it has one, else its registration. */
+const vesselFacts = (v: Vessel): VesselFacts => ({ name: v.vesselName, identifier: v.imoNumber ? `IMO ${v.imoNumber}` : v.vesselRegistration, flagState: v.vesselFlagState });
 
 /** GDST's catch area: a CustomProperties entry named catchArea, in any namespace (as domain/gdst.ts reads it). */
 const CATCH_AREAS = `
@@ -141,7 +144,7 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
         gln: p.gln,
         address: p.address,
         phone: p.phone,
-        vessel: p.vessel ? { name: p.vessel.vesselName, identifier: p.vessel.imoNumber ? `IMO ${p.vessel.imoNumber}` : p.vessel.vesselRegistration, flagState: p.vessel.vesselFlagState } : null,
+        vessel: p.vessel ? vesselFacts(p.vessel) : null,
       },
     ]),
   );
