@@ -24,7 +24,7 @@ describe('a Private document never reaches another account', () => {
   const secretId = uid('SECRET-CERT');
   const secretTitle = uid('Secret supplier audit');
   const publicId = uid('PUBLIC-CERT');
-  // A purchase order uploaded as a Private document, whose number the ship event repeats in PurchaseOrder.
+  // A purchase order uploaded as a Private document, whose number the ship event repeats in PurchaseOrder (in lower case: ids compare ignoring case).
   const orderId = uid('PO');
   const mine = productPayload(uid('MINE'), 'Open', 'Cod');
   const fish = productPayload(uid('FISH'), 'Open', 'Whole cod');
