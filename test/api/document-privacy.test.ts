@@ -101,6 +101,10 @@ describe('a Private document never reaches another account', () => {
     expect(response.status).toBe(200);
     expect(response.body.results.map((r: { eventType: string }) => r.eventType).sort()).toEqual(['Commission', 'Receive', 'Ship']);
     expectNoSecret(response.text);
+    // Filtering by the Private purchase order's number does not confirm it to the buyer; its owner finds the ship.
+    const byOrder = (key: string) => client(key).get(`/epcis/Events/details?LotSerial=${lot}&PurchaseOrder=${orderId.toLowerCase()}`, { accept: 'application/json' });
+    expect((await byOrder(buyer.key)).body.totalItems).toBe(0);
+    expect((await byOrder(farm.key)).body.results.map((r: { eventType: string }) => r.eventType)).toEqual(['Ship']);
   });
 
   it('EPCIS: the buyer’s events, and the farm’s ship event asked for by id', async () => {
