@@ -70,6 +70,13 @@ const VISIBLE = `
                       AND (v.event_time, v.seq) <= (i.event_time, i.seq))
   )`;
 
+/**
+ * The PurchaseOrder filter: another account's event matches only when the number is not the id of one of
+ * that account's Private documents, so the filter cannot confirm a number its owner keeps private.
+ */
+const PURCHASE_ORDER = `($3::text IS NULL OR (v.purchase_order = $3 AND (v.account_id = $1 OR NOT EXISTS (
+    SELECT 1 FROM documents d WHERE d.account_id = v.account_id AND lower(d.document_id) = lower($3) AND d.privacy = 'Private'))))`;
+
 export async function eventDetails(sequelize: Sequelize, filter: EventDetailsFilter): Promise<{ rows: EventDetailRow[]; total: number }> {
   const { pageNumber, pageSize, offset } = filter.page;
   const bind = [filter.accountId, filter.lotSerial, filter.purchaseOrder ?? null, pageSize, offset];
@@ -84,7 +91,7 @@ export async function eventDetails(sequelize: Sequelize, filter: EventDetailsFil
        JOIN trade_partners tp ON tp.id = loc.trade_partner_id
        LEFT JOIN cuts c ON c.account_id = v.account_id
       WHERE (c.account_id IS NULL OR (v.event_time, v.seq) >= (c.event_time, c.seq))
-        AND ($3::text IS NULL OR v.purchase_order = $3)
+        AND ${PURCHASE_ORDER}
       ORDER BY ${SORTS[filter.sortBy]}
       LIMIT $4 OFFSET $5`,
     { bind, type: QueryTypes.SELECT },
@@ -95,7 +102,7 @@ export async function eventDetails(sequelize: Sequelize, filter: EventDetailsFil
     `WITH ${VISIBLE}
      SELECT count(*) AS total FROM visible v LEFT JOIN cuts c ON c.account_id = v.account_id
       WHERE (c.account_id IS NULL OR (v.event_time, v.seq) >= (c.event_time, c.seq))
-        AND ($3::text IS NULL OR v.purchase_order = $3)`,
+        AND ${PURCHASE_ORDER}`,
     { bind: bind.slice(0, 3), type: QueryTypes.SELECT },
   );
   return { rows, total: Number(total) };

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import type { CteLine, PlaceFacts } from '../../domain/fsma204';
-import type { Address } from '../models/location';
+import type { CteLine, PlaceFacts, VesselFacts } from '../../domain/fsma204';
+import type { Address, Vessel } from '../models/location';
 import { queryOf } from '../sql';
 import type { Trace } from './trace';
 
@@ -28,15 +28,53 @@ interface PlaceRow {
   gln: string | null;
   address: Address | null;
   phone: string | null;
+  vessel: Vessel | null;
 }
 
+/** A vessel as the sheet names it: the IMO number identifies it where it has one, else its registration. */
+const vesselFacts = (v: Vessel): VesselFacts => ({ name: v.vesselName, identifier: v.imoNumber ? `IMO ${v.imoNumber}` : v.vesselRegistration, flagState: v.vesselFlagState });
+
+/** GDST's catch area: a CustomProperties entry named catchArea, in any namespace (as domain/gdst.ts reads it). */
+const CATCH_AREAS = `
+  SELECT e.id AS event_id, p ->> 'Value' AS area
+    FROM events e
+   CROSS JOIN LATERAL jsonb_array_elements(
+           CASE WHEN jsonb_typeof(e.payload -> 'CustomProperties') = 'array' THEN e.payload -> 'CustomProperties' ELSE '[]'::jsonb END
+         ) AS p
+   WHERE e.id = ANY($1::uuid[]) AND jsonb_typeof(p) = 'object'
+     AND lower(regexp_replace(p ->> 'Name', '^.*:', '')) = 'catcharea' AND btrim(coalesce(p ->> 'Value', '')) <> ''
+   ORDER BY e.id, area`;
+
 /**
- * Every event line the trace's caller may see at the trace's nodes: all of a visible node's lines up to
+ * The documents attached to events `$1` that account `$2` may read: all of its own, and another
+ * account's only when their owner made them Public. Every read of attached documents goes through this
+ * query, so a Private document's type and number never reach another account however the lines were found.
+ */
+const READABLE_DOCUMENTS = `
+  SELECT ed.event_id, d.document_type AS type, d.document_id AS number
+    FROM event_documents ed JOIN documents d ON d.id = ed.document_id
+   WHERE ed.event_id = ANY($1::uuid[]) AND (d.privacy = 'Public' OR d.account_id = $2)
+   ORDER BY d.document_id`;
+
+/**
+ * Of the purchase orders, invoices and reference document ids that another account's events `$1` name,
+ * those that are the id of a Private document of that account (ids compare ignoring case, as uploads do):
+ * a number its owner keeps private stays so, whichever field of the event repeats it.
+ */
+const PRIVATE_REFERENCES = `
+  SELECT e.id AS event_id, lower(v.ref) AS ref
+    FROM events e
+   CROSS JOIN LATERAL (VALUES (e.purchase_order), (e.invoice_number), (e.reference_document_id)) AS v(ref)
+    JOIN documents d ON d.account_id = e.account_id AND lower(d.document_id) = lower(v.ref) AND d.privacy = 'Private'
+   WHERE e.id = ANY($1::uuid[]) AND e.account_id <> $2`;
+
+/**
+ * Every event line the trace's caller (`reader`) may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
  * trace's edges show. What the lines name (documents, input lots, products, accounts, locations) is read
  * in queries of its own, once each however many lines name it: joined per line, it cost seconds at 10,000.
  */
-export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promise<CteLine[]> {
+export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader: string): Promise<CteLine[]> {
   if (!trace.nodes.length) return [];
   const query = queryOf(sequelize);
   const n = trace.nodes;
@@ -64,12 +102,10 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promi
   const eventIds = [...new Set(rows.map((r) => r.event_id))];
   const outputEvents = [...new Set(rows.filter((r) => r.role === 'output').map((r) => r.event_id))];
   // What each row names, read once per event, product, account or location rather than once per row.
-  const [documents, inputs, products, accounts] = await Promise.all([
-    query<{ event_id: string; type: string; number: string }>(
-      `SELECT ed.event_id, d.document_type AS type, d.document_id AS number
-         FROM event_documents ed JOIN documents d ON d.id = ed.document_id WHERE ed.event_id = ANY($1::uuid[]) ORDER BY d.document_id`,
-      [eventIds],
-    ),
+  const foreignEvents = [...new Set(rows.filter((r) => r.account_id !== reader).map((r) => r.event_id))];
+  const [documents, privateReferences, inputs, products, accounts] = await Promise.all([
+    query<{ event_id: string; type: string; number: string }>(READABLE_DOCUMENTS, [eventIds, reader]),
+    foreignEvents.length ? query<{ event_id: string; ref: string }>(PRIVATE_REFERENCES, [foreignEvents, reader]) : [],
     query<{ event_id: string; lot_serial: string }>(
       `SELECT DISTINCT event_id, lot_serial FROM event_lines WHERE role = 'input' AND event_id = ANY($1::uuid[]) ORDER BY lot_serial`,
       [outputEvents],
@@ -85,6 +121,9 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promi
     return map;
   };
   const documentsOf = grouped(documents, (d) => ({ type: d.type, number: d.number }));
+  const hidden = new Set(privateReferences.map((p) => `${p.event_id}|${p.ref}`));
+  const reference = (eventId: string, type: string, number: string | null) =>
+    number && !hidden.has(`${eventId}|${number.toLowerCase()}`) ? [{ type, number }] : [];
   const inputsOf = grouped(inputs, (i) => i.lot_serial);
   const productOf = new Map(products.map((p) => [p.id, p]));
   const accountOf = new Map(accounts.map((a) => [a.id, a.name]));
@@ -92,13 +131,27 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promi
   const places = new Map(
     (
       await query<PlaceRow>(
-        `SELECT l.id, tp.name AS trade_partner, l.name, l.gln, l.address, l.contact->>'phone' AS phone
+        `SELECT l.id, tp.name AS trade_partner, l.name, l.gln, l.address, l.contact->>'phone' AS phone, l.vessel
            FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id WHERE l.id = ANY($1::uuid[])`,
         [[...ids]],
       )
-    ).map((p): [string, PlaceFacts] => [p.id, { id: p.id, tradePartner: p.trade_partner, name: p.name, gln: p.gln, address: p.address, phone: p.phone }]),
+    ).map((p): [string, PlaceFacts] => [
+      p.id,
+      {
+        id: p.id,
+        tradePartner: p.trade_partner,
+        name: p.name,
+        gln: p.gln,
+        address: p.address,
+        phone: p.phone,
+        vessel: p.vessel ? vesselFacts(p.vessel) : null,
+      },
+    ]),
   );
   const place = (id: string | null): PlaceFacts | null => (id ? (places.get(id) ?? null) : null);
+  // Catch areas matter only for a catch: commissions at vessels, a few events of a trace at most.
+  const catches = [...new Set(rows.filter((r) => r.type === 'Commission' && place(r.location_id)?.vessel).map((r) => r.event_id))];
+  const areasOf = grouped(catches.length ? await query<{ event_id: string; area: string }>(CATCH_AREAS, [catches]) : [], (a) => a.area);
   return rows.map((r) => ({
     eventId: r.event_id,
     account: accountOf.get(r.account_id)!,
@@ -114,10 +167,11 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace): Promi
     destination: place(r.destination_location_id),
     documents: [
       ...(documentsOf.get(r.event_id) ?? []),
-      ...(r.purchase_order ? [{ type: 'Purchase Order', number: r.purchase_order }] : []),
-      ...(r.invoice_number ? [{ type: 'Invoice', number: r.invoice_number }] : []),
-      ...(r.reference_document_id ? [{ type: 'Reference Document', number: r.reference_document_id }] : []),
+      ...reference(r.event_id, 'Purchase Order', r.purchase_order),
+      ...reference(r.event_id, 'Invoice', r.invoice_number),
+      ...reference(r.event_id, 'Reference Document', r.reference_document_id),
     ],
     inputLots: r.role === 'output' ? (inputsOf.get(r.event_id) ?? []) : [],
+    harvestAreas: areasOf.get(r.event_id) ?? [],
   }));
 }

@@ -1,8 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { revokeGln } from '../../db/repositories/gln-verifications';
-import { FSMA_COLUMNS } from '../../domain/fsma204';
+import { CTES, CTE_COLUMNS, FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { uploadDocument } from '../factories/documents';
 import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
 import { threeAccountChain } from '../factories/trace-chain';
 import { models } from '../helpers/db';
@@ -195,11 +196,16 @@ describe('GET /Integration/Trace across three accounts', () => {
     expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
-    const sheet = workbook.getWorksheet('FSMA 204')!;
-    expect(sheet.getRow(1).values).toEqual([undefined, ...FSMA_COLUMNS]);
-    expect(sheet.rowCount).toBe(9);
-    expect(sheet.getRow(5).getCell(col('Event Time (UTC)') + 1).value).toBe('2024-07-03T06:00:00Z');
-    expect(sheet.getRow(5).getCell(col('Quantity') + 1).value).toBe(40);
+    // One sheet per CTE, in the rule's order, each with its own KDE columns; a CTE without rows keeps its header.
+    expect(workbook.worksheets.map((w) => w.name)).toEqual([...CTES]);
+    const counts = Object.fromEntries(workbook.worksheets.map((w) => [w.name, w.rowCount - 1]));
+    expect(counts).toEqual({ 'Initial Packing': 1, 'First Land-Based Receiving': 0, Shipping: 3, Receiving: 3, Transformation: 1 });
+    for (const cte of CTES) expect(workbook.getWorksheet(cte)!.getRow(1).values).toEqual([undefined, ...CTE_COLUMNS[cte]]);
+    const sheet = workbook.getWorksheet('Transformation')!;
+    const cell = (name: (typeof FSMA_COLUMNS)[number]) => sheet.getRow(2).getCell(CTE_COLUMNS.Transformation.indexOf(name) + 1).value;
+    expect(cell('Event Time (UTC)')).toBe('2024-07-03T06:00:00Z');
+    expect(cell('Quantity')).toBe(40);
+    expect(cell('Input Traceability Lot Codes')).toBe(lot);
     expect(sheet.autoFilter).toBeTruthy();
   });
 
@@ -254,5 +260,83 @@ describe('GET /Integration/Trace through aggregations', () => {
     expect(edgeLabels(response.body)).toEqual([`packer:B@Plant -Aggregation 10-> packer:PAL@Plant`, `packer:PAL@Plant -Disaggregation 10-> packer:B@Plant`].sort());
     const palletNode = response.body.nodes.find((n) => n.lotSerial === palletLot)!;
     expect(palletNode).toMatchObject({ product: { name: 'Pallet' }, eventCount: 2, quantityOnHand: 0 });
+  });
+});
+
+describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () => {
+  it('the first land-based receiver’s receipt is its own CTE with the catch’s KDEs, the catch is never initial packing, and the other CTEs keep their columns', async () => {
+    const [fleet, processor] = await Promise.all([createAccount('fleet'), createAccount('processor')]);
+    const gln = newGln();
+    await verifyGlnOf(processor, gln);
+    const base = locationPayload(uid('VESSEL'), { name: 'FV Nordkapp' });
+    const boat = {
+      ...base,
+      Details: { ...base.Details, CaptainsName: 'Kari', ContactInformation: { Name: 'Kari' }, Vessel: { VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' } },
+    };
+    const catchArea = (value: string) => ({ CustomProperties: [{ Name: 'catchArea', Namespace: 'gdst', Value: value }] });
+    const cod = productPayload(uid('COD'), 'Open', 'Atlantic cod');
+    const lot = uid('CATCH');
+    const [certificate, logbook] = [uid('CATCH-CERT'), uid('LOGBOOK')];
+    await uploadDocument(fleet.key, certificate, 'Catch certificate', 'Public');
+    await uploadDocument(fleet.key, logbook, 'Logbook', 'Private');
+    await record(
+      fleet.key,
+      commission(boat, '2024-08-01T06:00:00', [line(cod, lot, 300)], { ...catchArea('FAO 27'), DocumentIds: [certificate] }),
+      commission(boat, '2024-08-03T06:00:00', [line(cod, lot, 200)], catchArea('FAO 21')),
+      ship(boat, locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln, name: 'Processor dock (fleet record)' }), '2024-08-04T06:00:00', [line(cod, lot, 500)], {
+        DocumentIds: [logbook],
+      }),
+    );
+    const mine = productPayload(uid('MINE'), 'Open', 'Atlantic cod');
+    const dock = locationPayload(uid('DOCK'), { gln, name: 'Processor dock' });
+    await record(
+      processor.key,
+      receive(dock, '2024-08-04T18:00:00', [line(mine, lot, 500)]),
+      ship(dock, locationPayload(uid('BUYER'), { connectionType: 'BUYER', name: 'Buyer' }), '2024-08-05T06:00:00', [line(mine, lot, 100)]),
+    );
+    const query = `ProductId=${mine.Id}&LotSerial=${lot}&Direction=backward`;
+
+    const csv = await client(processor.key).get(`/Integration/Trace/fsma204?${query}`);
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = parse(csv.text) as string[][];
+    expect(header).toEqual([...FSMA_COLUMNS]);
+    const value = (row: string[], name: (typeof FSMA_COLUMNS)[number]) => row[FSMA_COLUMNS.indexOf(name)];
+    // The catches and the unloading at the vessel are no CTE rows: what they recorded is in the landing's row.
+    expect(rows.map((r) => [value(r, 'Critical Tracking Event'), value(r, 'Event Date'), value(r, 'Record Keeper').split('-')[0]])).toEqual([
+      ['First Land-Based Receiving', '2024-08-04', 'processor'],
+      ['Shipping', '2024-08-05', 'processor'],
+    ]);
+    const [landing, shipping] = rows;
+    expect(Object.fromEntries(FSMA_COLUMNS.map((c) => [c, value(landing, c)]))).toMatchObject({
+      'Traceability Lot Code': lot,
+      'Traceability Lot Code Source Reference': `GLN ${gln}`,
+      'Product Description': 'Atlantic cod',
+      Quantity: '500',
+      'Harvest Start Date': '2024-08-01',
+      'Harvest End Date': '2024-08-03',
+      'Harvest Location': 'FAO 27; FAO 21',
+      'Landing Date': '2024-08-04',
+      'Vessel Name': 'FV Nordkapp',
+      'Vessel Identifier': 'IMO 9876543',
+      'Vessel Flag State': 'NO',
+      // The fleet's documents at sea go with the landing, its Private logbook not to the processor.
+      'Reference Document Number': certificate,
+    });
+    expect(csv.text).not.toContain(logbook);
+    expect(value(landing, 'Traceability Lot Code Source Location Description')).toContain('Processor dock');
+    // The receiver assigned the lot code: the shipment names it as the source, not the vessel.
+    expect(value(shipping, 'Traceability Lot Code Source Reference')).toBe(`GLN ${gln}`);
+    expect(value(shipping, 'Immediate Subsequent Recipient Location Description')).toContain('Buyer');
+    expect(value(shipping, 'Vessel Name')).toBe('');
+
+    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, { headers: { 'X-API-KEY': processor.key } });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await response.arrayBuffer());
+    expect(workbook.getWorksheet('Initial Packing')!.rowCount).toBe(1);
+    const landed = workbook.getWorksheet('First Land-Based Receiving')!;
+    expect(landed.rowCount).toBe(2);
+    const cell = (name: (typeof FSMA_COLUMNS)[number]) => landed.getRow(2).getCell(CTE_COLUMNS['First Land-Based Receiving'].indexOf(name) + 1).value;
+    expect([cell('Landing Date'), cell('Harvest Location'), cell('Vessel Name')]).toEqual(['2024-08-04', 'FAO 27; FAO 21', 'FV Nordkapp']);
+    expect(workbook.getWorksheet('Shipping')!.rowCount).toBe(2);
   });
 });

@@ -101,7 +101,7 @@ export function traceRouter(): Router<AppState, AppCustom> {
     const node = trace.nodes.find((n) => n.id === query.NodeId);
     if (!node) throw problem(404, `Node not found: ${query.NodeId}`, { errors: { NodeId: ['No node of this trace has that id.'] } });
     const names = (place: { name: string } | null) => place?.name ?? null;
-    const lines = await traceEventLines(ctx.deps.sequelize, { nodes: [node], edges: trace.edges });
+    const lines = await traceEventLines(ctx.deps.sequelize, { nodes: [node], edges: trace.edges }, ctx.state.account.id);
     ctx.body = {
       node: presentNode(node, ctx.state.account.id, shippedTo(trace)),
       events: lines.map((l) => ({
@@ -121,7 +121,7 @@ export function traceRouter(): Router<AppState, AppCustom> {
   router.get('/Integration/Trace/fsma204', validate(fsmaQuery, 'query'), async (ctx) => {
     const query = inputOf<FsmaQuery>(ctx);
     const { trace } = await traceOf(ctx, requestOf(query));
-    const rows = fsmaRows(await traceEventLines(ctx.deps.sequelize, trace));
+    const rows = fsmaRows(await traceEventLines(ctx.deps.sequelize, trace, ctx.state.account.id));
     const format = query.format ?? 'csv';
     const name = `fsma204-${query.LotSerial.replace(/[^A-Za-z0-9._-]+/g, '_')}.${format}`;
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);

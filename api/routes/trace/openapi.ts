@@ -80,9 +80,12 @@ export const traceOperations = [
     path: '/Integration/Trace/fsma204',
     summary: 'The FDA’s FSMA 204 sortable spreadsheet of a lot’s trace',
     description:
-      'One row per Critical Tracking Event (initial packing for a commission, shipping, receiving, transformation) and lot in the ' +
-      'traced chain you may see (the same parameters and visibility as GET /Integration/Trace), with its Key Data Elements in these ' +
-      `columns: ${FSMA_COLUMNS.join(', ')}. Oldest first. format=csv (default) or xlsx (one sheet, filters on every column).`,
+      'One row per Critical Tracking Event and lot in the traced chain you may see (the same parameters and visibility as ' +
+      'GET /Integration/Trace), with its Key Data Elements: initial packing for a commission on land, shipping, receiving, ' +
+      'transformation, and for a lot whose first event is at a fishing vessel, first land-based receiving (21 CFR 1.1335) for its ' +
+      'first receipt on land, with the harvest dates and catch areas of its catches, the vessels and the landing date; events at ' +
+      `a vessel are no CTE of their own. Oldest first. format=csv (default): one row per event, columns ${FSMA_COLUMNS.join(', ')}; ` +
+      'format=xlsx: one sheet per CTE with that CTE’s columns, filters on every column. Documents another account marked Private are left out.',
     tags: ['Trace'],
     query: fsmaQuery,
     responses: {
