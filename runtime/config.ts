@@ -42,6 +42,8 @@ export interface Config {
   reconcileAfterSeconds: number;
   /** How often the reconciler's schedule runs. */
   reconcileEverySeconds: number;
+  /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
+  requestTimeoutSeconds: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -82,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', env.SYNC_WAIT_SECONDS, 30),
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
+    requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
   };
 }
 
