@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import http from 'node:http';
 import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
@@ -29,13 +29,23 @@ async function main(): Promise<void> {
   await batchFinished.start();
   const app = createApp({ config, sequelize, temporal, logger, batchFinished });
 
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, '0.0.0.0', () => resolve(s));
-  });
-  // Longer than the idle timeout of load balancers in front (60 s on most), so they never reuse a
-  // connection the API has just closed; Node's default of 5 s makes such clients see resets.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  const requestTimeoutMs = config.requestTimeoutSeconds * 1000;
+  const server = http.createServer(
+    {
+      // Longer than the idle timeout of load balancers in front (60 s on most), so they never reuse a
+      // connection the API has just closed; Node's default of 5 s makes such clients see resets.
+      keepAliveTimeout: 65_000,
+      // A client trickling its headers or body holds a connection and a file descriptor: past this it
+      // gets 408 and the connection closes (Node's default waits 300 s for a body). A request received
+      // in full is not limited by it (a sync batch may wait longer for its answer).
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      // How often Node looks for such requests (30 s by default, which would more than double a short timeout).
+      connectionsCheckingInterval: Math.min(5000, requestTimeoutMs / 4),
+    },
+    app.callback(),
+  );
+  await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, url: `http://127.0.0.1:${port}`, docs: `http://127.0.0.1:${port}/docs`, metrics: `http://127.0.0.1:${port}/metrics` }, 'API listening');

@@ -10,6 +10,9 @@ export const PROJECT_ROOT = ((): string => {
 })();
 export const TASK_QUEUE = 'traceability';
 
+/** The ports used when their variable is unset (`npm start` takes free ones instead when these are in use). */
+export const DEFAULT_PORTS = { PORT: 8080, TEMPORAL_PORT: 7233, TEMPORAL_UI_PORT: 8233, WORKER_METRICS_PORT: 9464, WORKER_APP_METRICS_PORT: 9465 } as const;
+
 /** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
 export const WORKER_HEARTBEAT_SECONDS = 5;
 
@@ -42,6 +45,8 @@ export interface Config {
   reconcileAfterSeconds: number;
   /** How often the reconciler's schedule runs. */
   reconcileEverySeconds: number;
+  /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
+  requestTimeoutSeconds: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -64,24 +69,25 @@ const nonEmpty = (value: string | undefined): string | undefined => (value ? val
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    port: integer('PORT', env.PORT, 8080),
+    port: integer('PORT', env.PORT, DEFAULT_PORTS.PORT),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     temporalAddress: nonEmpty(env.TEMPORAL_ADDRESS),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCliPath: nonEmpty(env.TEMPORAL_CLI_PATH),
-    temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, 7233),
-    temporalUiPort: integer('TEMPORAL_UI_PORT', env.TEMPORAL_UI_PORT, 8233),
+    temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, DEFAULT_PORTS.TEMPORAL_PORT),
+    temporalUiPort: integer('TEMPORAL_UI_PORT', env.TEMPORAL_UI_PORT, DEFAULT_PORTS.TEMPORAL_UI_PORT),
     temporalUiUrl: nonEmpty(env.TEMPORAL_UI_URL?.replace(/\/+$/, '')),
     taskQueue: env.TASK_QUEUE || TASK_QUEUE,
     dataDir: path.resolve(PROJECT_ROOT, env.DATA_DIR || '.data'),
     urnDomain: env.URN_DOMAIN || 'traceability.local',
     logLevel: env.LOG_LEVEL || 'info',
     workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
-    workerMetricsPort: integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, 9464),
-    workerAppMetricsPort: integer('WORKER_APP_METRICS_PORT', env.WORKER_APP_METRICS_PORT, 9465),
+    workerMetricsPort: integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, DEFAULT_PORTS.WORKER_METRICS_PORT),
+    workerAppMetricsPort: integer('WORKER_APP_METRICS_PORT', env.WORKER_APP_METRICS_PORT, DEFAULT_PORTS.WORKER_APP_METRICS_PORT),
     syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', env.SYNC_WAIT_SECONDS, 30),
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
+    requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
   };
 }
 

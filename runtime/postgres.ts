@@ -1,11 +1,12 @@
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PROJECT_ROOT } from './config';
-import { hasExited, isAlive, stopChild } from './child-process';
+import { hasExited, isAlive, spawnBound, stopChild } from './child-process';
 import { freePort, waitFor } from './net';
+import { isPortFree, listenerPids, PortTakenError } from './ports';
 import type { Logger } from './logger';
 
 export const DATABASE_NAME = 'traceability';
@@ -215,12 +216,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
 
   const port = options.port || (await freePort());
+  // Checked before starting: the readiness probe below would take another server's answer for this one's.
+  if (!(await isPortFree(port))) throw new PortTakenError('EMBEDDED_PG_PORT', port);
   const settings = ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'];
   if (options.durable === false) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const child = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, ...settings], {
-    ...asOwner,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  // SIGQUIT when the supervisor dies: PostgreSQL's immediate shutdown, which ends its backends too.
+  const child = spawnBound(
+    path.join(bin, 'postgres'),
+    ['-D', dataDir, '-p', String(port), '-k', dataDir, ...settings],
+    { ...asOwner, stdio: ['ignore', 'ignore', 'pipe'] },
+    'SIGQUIT',
+  );
   let spawnError: Error | undefined;
   child.once('error', (error) => (spawnError = error));
   let stderr = '';
@@ -236,7 +242,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       const probe = new Client({ connectionString: localUrl(port, 'postgres') });
       try {
         await probe.connect();
-        return true;
+        const holders = listenerPids(port);
+        return !holders || holders.includes(child.pid ?? -1);
       } catch {
         return false;
       } finally {

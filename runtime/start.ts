@@ -1,17 +1,18 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { buildWorkflowBundle } from '../worker/bundle';
-import { stopChild } from './child-process';
-import { loadConfig } from './config';
+import { spawnBound, stopChild } from './child-process';
+import { DEFAULT_PORTS, loadConfig } from './config';
 import { KeptService } from './kept-service';
 import { createLogger, type Logger } from './logger';
-import { freePort } from './net';
+import { checkExplicitPort, choosePort, PortTakenError } from './ports';
 import { PostgresSetupError, startEmbeddedPostgres } from './postgres';
-import { statePath, writeState, type RuntimeState } from './state';
+import { DataDirInUseError, claimDataDir, releaseState, writeState, type RuntimeState } from './state';
 import { MissingTemporalCliError, startTemporalDevServer } from './temporal';
+import { ensureTemporalCli, TemporalCliInstallError } from './temporal-cli';
 
 type Role = 'api' | 'worker';
 
@@ -53,6 +54,18 @@ class Supervisor {
   private async startAll(signal: AbortSignal): Promise<void> {
     const config = loadConfig();
     fs.mkdirSync(this.dataDir, { recursive: true });
+    claimDataDir(this.dataDir);
+    const port = (variable: keyof typeof DEFAULT_PORTS) =>
+      choosePort({ variable, env: process.env, conventional: DEFAULT_PORTS[variable], logger: this.logger });
+    // A port set and taken stops the start before anything runs. The free ones for the worker and the
+    // API are picked once Temporal is up: it takes random free ports of its own and could take ours.
+    for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[]) await checkExplicitPort(variable, process.env);
+    let temporalPort = config.temporalAddress ? 0 : await port('TEMPORAL_PORT');
+    // TEMPORAL_UI_PORT=0 is no UI, not any port.
+    const uiPort = config.temporalAddress || process.env.TEMPORAL_UI_PORT === '0' ? null : await port('TEMPORAL_UI_PORT');
+    // Installed on first use (minutes on a slow network) before any server starts, which would wait for it.
+    const cliPath = config.temporalAddress ? undefined : await ensureTemporalCli(config.temporalCliPath, this.logger);
+    signal.throwIfAborted();
 
     let databaseUrl = config.databaseUrl;
     let postgresPid: number | null = null;
@@ -86,7 +99,6 @@ class Supervisor {
     let temporalUiUrl: string | null = config.temporalUiUrl ?? null;
     let temporalPid: number | null = null;
     if (!temporalAddress) {
-      let port = config.temporalPort;
       const temporal = await KeptService.start({
         name: 'Temporal',
         logger: this.logger,
@@ -94,13 +106,13 @@ class Supervisor {
         start: async (signal) => {
           const started = await startTemporalDevServer({
             signal,
-            cliPath: config.temporalCliPath,
+            cliPath,
             dbFile: path.join(this.dataDir, 'temporal.db'),
-            port,
-            uiPort: config.temporalUiPort === 0 ? null : config.temporalUiPort,
+            port: temporalPort,
+            uiPort,
             namespace: config.temporalNamespace,
           });
-          port = started.port;
+          temporalPort = started.port;
           return started;
         },
         onRestart: (started) => this.published({ temporalPid: started.process.pid ?? null }),
@@ -119,11 +131,13 @@ class Supervisor {
 
     signal.throwIfAborted();
     const bundle = config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
-    // Fixed ports for the worker's metrics, also when "0" asked for free ones: a restarted worker keeps them.
-    const workerMetricsPort = config.workerMetricsPort || (await freePort());
-    const workerAppMetricsPort = config.workerAppMetricsPort || (await freePort());
+    // Fixed ports, also when "0" asked for free ones: a restarted worker or API keeps them.
+    const apiPort = await port('PORT');
+    const workerMetricsPort = await port('WORKER_METRICS_PORT');
+    const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT');
     const env = {
       ...process.env,
+      PORT: String(apiPort),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       WORKFLOW_BUNDLE_PATH: bundle,
@@ -150,8 +164,8 @@ class Supervisor {
     signal.throwIfAborted();
     await this.spawn('worker', env);
     signal.throwIfAborted();
-    const { port } = await this.spawn('api', env);
-    this.state.apiUrl = `http://127.0.0.1:${port}`;
+    await this.spawn('api', env);
+    this.state.apiUrl = `http://127.0.0.1:${apiPort}`;
     this.state.apiMetricsUrl = `${this.state.apiUrl}/metrics`;
     writeState(this.dataDir, this.state);
 
@@ -185,7 +199,8 @@ class Supervisor {
 
   private spawn(role: Role, env: NodeJS.ProcessEnv): Promise<{ port?: number }> {
     const entry = path.join(__dirname, '..', role === 'api' ? 'api' : 'worker', `main${path.extname(__filename)}`);
-    const child = fork(entry, [], { env, execArgv: process.execArgv, stdio: 'inherit' });
+    // What fork() does, bound to this process: killed with it, even when it is killed with SIGKILL.
+    const child = spawnBound(process.execPath, [...process.execArgv, entry], { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] }, 'SIGKILL');
     this.children.set(role, child);
     this.state[role === 'api' ? 'apiPid' : 'workerPid'] = child.pid ?? null;
     return new Promise((resolve, reject) => {
@@ -198,7 +213,7 @@ class Supervisor {
         this.logger.error({ role, code, signal }, `${role} exited; restarting it`);
         setTimeout(() => {
           if (this.stopRequested) return;
-          this.spawn(role, role === 'api' ? { ...env, PORT: new URL(this.state.apiUrl).port } : env).then(
+          this.spawn(role, env).then(
             () => writeState(this.dataDir, this.state),
             (error: unknown) => this.logger.error({ err: error, role }, 'restart failed'),
           );
@@ -227,7 +242,7 @@ class Supervisor {
     );
     // In parallel: the worker and the API are gone, nothing depends on the order any more.
     await Promise.all(this.services.map((service) => service.stop().catch(() => undefined)));
-    fs.rmSync(statePath(this.dataDir), { force: true });
+    releaseState(this.dataDir);
     this.logger.info('stopped');
     process.exit(exitCode);
   }
@@ -244,7 +259,8 @@ async function main(): Promise<void> {
   } catch (error) {
     // A start-up that gave up because of a stop (a signal) is no failure: the stop ends the process.
     if (supervisor.stopRequested) return;
-    if (error instanceof MissingTemporalCliError || error instanceof PostgresSetupError) logger.fatal(error.message);
+    const explained = [MissingTemporalCliError, TemporalCliInstallError, PostgresSetupError, PortTakenError, DataDirInUseError];
+    if (explained.some((type) => error instanceof type)) logger.fatal((error as Error).message);
     else logger.fatal({ err: error }, 'start-up failed');
     await supervisor.stop(1);
   }

@@ -28,13 +28,45 @@ export function writeState(dataDir: string, state: RuntimeState): void {
   fs.renameSync(`${file}.tmp`, file);
 }
 
-/** The state of a supervisor that is still alive, else undefined. */
-export function readLiveState(dataDir: string): RuntimeState | undefined {
-  let state: RuntimeState;
+function readState(dataDir: string): RuntimeState | undefined {
   try {
-    state = JSON.parse(fs.readFileSync(statePath(dataDir), 'utf8')) as RuntimeState;
+    return JSON.parse(fs.readFileSync(statePath(dataDir), 'utf8')) as RuntimeState;
   } catch {
     return undefined;
   }
-  return isAlive(state.pid) ? state : undefined;
+}
+
+/** Another `npm start` runs on this data directory; the message says which and what to do. */
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(`Another npm start (pid ${pid}) is running on ${dataDir}: stop it first (kill ${pid}), or give this one its own DATA_DIR.`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/** Whether `pid` is a supervisor (runtime/start), not a process that got the pid of a dead one. */
+function isSupervisor(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    return /runtime[/\\]start\.[jt]s/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return true; // no /proc: trust the pid
+  }
+}
+
+/** Refuses a data directory another live supervisor has published itself in (its runtime.json stays). */
+export function claimDataDir(dataDir: string): void {
+  const state = readState(dataDir);
+  if (state && state.pid !== process.pid && isSupervisor(state.pid)) throw new DataDirInUseError(dataDir, state.pid);
+}
+
+/** Removes runtime.json if this process wrote it: a start that gave up never deletes another's. */
+export function releaseState(dataDir: string): void {
+  if (readState(dataDir)?.pid === process.pid) fs.rmSync(statePath(dataDir), { force: true });
+}
+
+/** The state of a supervisor that is still alive, else undefined. */
+export function readLiveState(dataDir: string): RuntimeState | undefined {
+  const state = readState(dataDir);
+  return state && isAlive(state.pid) ? state : undefined;
 }

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { hasExited, stopChild } from './child-process';
+import { hasExited, spawnBound, stopChild } from './child-process';
 import { freePort, waitFor } from './net';
+import { isPortFree, listenerPids, PortTakenError } from './ports';
 import { cliTypeName, SEARCH_ATTRIBUTES } from './search-attributes';
 
 export class MissingTemporalCliError extends Error {
@@ -60,6 +61,9 @@ export interface DevServerOptions {
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
   const cli = findTemporalCli(options.cliPath);
   const port = options.port || (await freePort());
+  // Checked before starting: the readiness probe below would take another server's answer for this one's.
+  if (!(await isPortFree(port))) throw new PortTakenError('TEMPORAL_PORT', port);
+  if (options.uiPort !== null && !(await isPortFree(options.uiPort))) throw new PortTakenError('TEMPORAL_UI_PORT', options.uiPort);
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', options.namespace];
   args.push('--log-level', 'error');
   if (options.dbFile) {
@@ -77,7 +81,8 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   else args.push('--ui-port', String(options.uiPort));
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
 
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // SIGKILL when the supervisor dies: SQLite (synchronous=full) loses nothing acknowledged.
+  const child = spawnBound(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGKILL');
   let spawnError: Error | undefined;
   child.once('error', (error) => (spawnError = error));
   let stderr = '';
@@ -98,7 +103,9 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
         const connection = await Connection.connect({ address, connectTimeout: 1000 });
         try {
           await connection.workflowService.describeNamespace({ namespace: options.namespace });
-          return true;
+          // A server that took the port since the check above answers too: ready means ours answers.
+          const holders = listenerPids(port);
+          return !holders || holders.includes(child.pid ?? -1);
         } finally {
           await connection.close();
         }

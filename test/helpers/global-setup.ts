@@ -1,3 +1,5 @@
+import { createLogger } from '../../runtime/logger';
+import { ensureTemporalCli } from '../../runtime/temporal-cli';
 import { startStack, type Stack } from './stack';
 
 declare global {
@@ -7,6 +9,8 @@ declare global {
 
 /** One stack per jest run; test files reach it through these environment variables. */
 export default async function globalSetup(): Promise<void> {
+  // The CLI npm start would use or install, for the tests that start a Temporal dev server of their own too.
+  process.env.TEMPORAL_CLI_PATH ||= await ensureTemporalCli(undefined, createLogger(process.env.TEST_LOG_LEVEL ?? 'info', 'test-setup'));
   const stack = await startStack();
   globalThis.__STACK__ = stack;
   process.env.API_URL = stack.state.apiUrl;

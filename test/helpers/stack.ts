@@ -15,7 +15,8 @@ export interface Stack {
 
 /**
  * Spawns `npm start`'s supervisor (runtime/start.ts) on free ports, with a throw-away data directory (or
- * extraEnv.DATA_DIR), its output in dir/stack.log, without waiting for it.
+ * extraEnv.DATA_DIR), its output in dir/stack.log, without waiting for it. A variable given as undefined
+ * in extraEnv is unset (a port left to its default).
  */
 export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; child: ChildProcess } {
   const dir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
@@ -37,6 +38,7 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'runtime/start.ts')], {
     cwd: PROJECT_ROOT,
     env,

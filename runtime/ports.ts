@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { freePort } from './net';
+import type { Logger } from './logger';
+
+/** A port the start needs is taken; the message names the variable, the port and who holds it. */
+export class PortTakenError extends Error {
+  constructor(variable: string, port: number) {
+    super(
+      `${variable}=${port}: port ${port} is already in use by ${describeHolder(port)}. ` +
+        `Stop that process, or set ${variable} to another port (0 picks a free one).`,
+    );
+    this.name = 'PortTakenError';
+  }
+}
+
+/** Whether nothing listens on `port` on any local address (0.0.0.0 clashes with 127.0.0.1 and [::]). */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Inodes of the sockets listening on `port` (/proc/net/tcp and tcp6: state 0A is LISTEN). */
+function listeningInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = fs.readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || fields[3] !== '0A') continue;
+      if (parseInt(fields[1].split(':')[1], 16) === port) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * The pids of the processes listening on `port`, as far as /proc shows them: undefined when it cannot
+ * tell (no /proc, or the listener belongs to a user whose file descriptors we may not read).
+ */
+export function listenerPids(port: number): number[] | undefined {
+  const inodes = listeningInodes(port);
+  if (!inodes.size) return undefined;
+  const pids: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode && inodes.has(inode)) {
+        pids.push(Number(pid));
+        break;
+      }
+    }
+  }
+  return pids.length ? pids : undefined;
+}
+
+function commandLine(pid: number): string {
+  try {
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    return command.length > 120 ? `${command.slice(0, 117)}...` : command;
+  } catch {
+    return '?';
+  }
+}
+
+/** "pid 1234 (postgres -D ...)", or a plain "another process" when /proc does not say. */
+export function describeHolder(port: number): string {
+  const pids = listenerPids(port);
+  if (!pids) return 'another process (not one this user can see; `ss -ltnp` as root names it)';
+  return pids.map((pid) => `pid ${pid} (${commandLine(pid)})`).join(', ');
+}
+
+/** The port set in `variable` (0 for "any"), once it is known to be free; undefined when unset. */
+export async function checkExplicitPort(variable: string, env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return undefined;
+  const port = Number(raw);
+  if (port !== 0 && !(await isPortFree(port))) throw new PortTakenError(variable, port);
+  return port;
+}
+
+/**
+ * The port for a server `npm start` runs. Set in `variable` (not 0): that port, and a start that stops
+ * at once, naming who holds it, when it is taken. "0": any free port. Unset: the conventional port when
+ * free, else any free one (said in the log), so a second instance on the same machine just works.
+ */
+export async function choosePort(options: { variable: string; env: NodeJS.ProcessEnv; conventional: number; logger: Logger }): Promise<number> {
+  const { variable, env, conventional, logger } = options;
+  const explicit = await checkExplicitPort(variable, env);
+  if (explicit !== undefined) return explicit || freePort();
+  if (await isPortFree(conventional)) return conventional;
+  const port = await freePort();
+  logger.warn({ variable, conventional, port }, `port ${conventional} (${variable}'s default) is in use by ${describeHolder(conventional)}; using ${port} instead (set ${variable} to choose)`);
+  return port;
+}
