@@ -1,35 +1,8 @@
 import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
+import { requestExamples } from './examples';
 import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
-
-const commission = {
-  $type: 'commission',
-  Id: 'EV-2024-0001',
-  Location: {
-    Id: 'LOC-VESSEL-1',
-    Details: {
-      TradePartner: { Id: 'TP-NORDIC', Name: 'Nordic Seafood AS', ConnectionType: 'SELF' },
-      Name: 'FV Havbris',
-      Address: { City: 'Ålesund', Country: 'NO', AddressLine1: 'Skansekaia 2' },
-    },
-  },
-  ProductInstances: [
-    {
-      Quantity: 1200,
-      LotSerial: 'LOT-2024-001',
-      Product: {
-        Id: 'COD-WHOLE',
-        Details: { Name: 'Atlantic cod, whole', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
-      },
-    },
-  ],
-  PurchaseOrder: 'PO-7781',
-  DocumentIds: ['DOC-CATCH-CERT-17'],
-  EventTime: '2024-03-01T10:00:00',
-  EventTimeZone: '-05:00',
-  CertificationList: [{ Type: 'urn:gdst:certType:harvestCoC', Standard: 'MSC', Agency: 'MSC', Value: 'MSC-C-12345', Identification: 'C-12345' }],
-};
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 
@@ -139,7 +112,7 @@ export const eventsOperations = [
       'under way then is answered 202 exactly like the async endpoint, and finishes on its own.',
     tags: ['Events'],
     headers: idempotencyKey,
-    requestBody: { schema: eventsBody, example: { Events: [commission] } },
+    requestBody: { schema: eventsBody, examples: requestExamples() },
     responses: {
       200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created },
       202: stillRunning,
@@ -155,7 +128,7 @@ export const eventsOperations = [
     description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.',
     tags: ['Events'],
     headers: idempotencyKey,
-    requestBody: { schema: eventsBody, example: { Events: [commission] } },
+    requestBody: { schema: eventsBody, examples: requestExamples() },
     responses: {
       202: {
         description: 'The batch was accepted (or, with a known Idempotency-Key, had been).',
