@@ -46,11 +46,28 @@ export function blocksOf(page: string): Block[] {
   return blocks;
 }
 
-/** Relative links of a page (`[text](target)`), without their #fragment, for the ones that name files. */
-export function relativeLinks(page: string): string[] {
+/** Relative links of a page (`[text](target)` or `[text](target#fragment)`), the ones that name files. */
+export function relativeLinks(page: string): { file: string; fragment?: string }[] {
   const text = fs.readFileSync(path.join(PROJECT_ROOT, page), 'utf8');
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
     .map((m) => m[1])
     .filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('#'))
-    .map((target) => target.split('#')[0]);
+    .map((target) => {
+      const [file, fragment] = target.split('#');
+      return fragment ? { file, fragment } : { file };
+    });
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens. */
+export function headingAnchors(page: string): Set<string> {
+  const text = fs.readFileSync(path.join(PROJECT_ROOT, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  return new Set(
+    [...text.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { EXAMPLE_ORDER, eventExamples } from '../../api/routes/events/examples';
 import { PROJECT_ROOT } from '../../runtime/config';
 import { apiUrl } from '../helpers/http';
-import { blocksOf, DEFAULT_API, docPages, relativeLinks } from './blocks';
+import { blocksOf, DEFAULT_API, docPages, headingAnchors, relativeLinks } from './blocks';
 
 /**
  * Every command block of the user documentation runs, as written, against the test stack: a reader
@@ -33,11 +33,14 @@ describe('the documentation', () => {
     }
   });
 
-  it.each(pages)('%s links only to files that exist, and never outside the repository', (page) => {
-    const broken = relativeLinks(page).filter((target) => {
-      const resolved = path.resolve(PROJECT_ROOT, path.dirname(page), target);
+  it.each(pages)('%s links only to files and headings that exist, and never outside the repository', (page) => {
+    const broken = relativeLinks(page).filter(({ file, fragment }) => {
+      const resolved = path.resolve(PROJECT_ROOT, path.dirname(page), file);
+      if (!resolved.startsWith(PROJECT_ROOT + path.sep)) return true;
       // Images are added beside the pages; a link to a missing page is the failure that matters.
-      return !resolved.startsWith(PROJECT_ROOT + path.sep) || (!/\.(png|jpe?g|svg)$/.test(target) && !fs.existsSync(resolved));
+      if (/\.(png|jpe?g|svg)$/.test(file)) return false;
+      if (!fs.existsSync(resolved)) return true;
+      return fragment !== undefined && !headingAnchors(path.relative(PROJECT_ROOT, resolved)).has(fragment);
     });
     expect(broken).toEqual([]);
   });
