@@ -101,6 +101,12 @@ export const stillRunning: ResponseSpec = {
   example: accepted,
 };
 
+/** What the schema's allOf/if-then says per `$type`, in words a reader of /docs finds first. */
+const FIELDS_BY_TYPE =
+  ' Fields by `$type`: commission, observe and decommission take `ProductInstances`; receive `ProductInstances` and optionally `SourceLocation` (ship-from); ' +
+  'ship `ProductInstances` and `DestinationLocation` (ship-to); transform `InputProducts` and `OutputProducts`; aggregation and disaggregation ' +
+  '`ParentLotSerial` (the container), optionally its `Product`, and `ChildProductInstances`. The Examples list below the request body has one complete request per type.';
+
 export const eventsOperations = [
   operation({
     method: 'post',
@@ -109,7 +115,8 @@ export const eventsOperations = [
     description:
       'Runs the batch through the durable pipeline (persist with inventory check, attach documents, recalculate the timeline, ledger) ' +
       'and answers with its result. All or nothing. The call waits at most SYNC_WAIT_SECONDS (30 by default); a batch still ' +
-      'under way then is answered 202 exactly like the async endpoint, and finishes on its own.',
+      'under way then is answered 202 exactly like the async endpoint, and finishes on its own.' +
+      FIELDS_BY_TYPE,
     tags: ['Events'],
     headers: idempotencyKey,
     requestBody: { schema: eventsBody, examples: requestExamples() },
@@ -125,7 +132,7 @@ export const eventsOperations = [
     method: 'post',
     path: '/Integration/Events/async',
     summary: 'Create events (answers at once)',
-    description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.',
+    description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.' + FIELDS_BY_TYPE,
     tags: ['Events'],
     headers: idempotencyKey,
     requestBody: { schema: eventsBody, examples: requestExamples() },
