@@ -18,6 +18,28 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, unknown>; securitySchemes: Json; headers: Json };
 }
 
+/**
+ * The groups of /docs, in the order Swagger UI shows them: what an integrator calls first (events and
+ * the master data they name) at the top, the service's own plumbing (health, metrics, the docs) last.
+ */
+const TAGS: Record<string, string> = {
+  Events: 'Supply-chain events, in batches of up to 1,000: every event type has an example in the request body list.',
+  Locations: 'Locations and vessels with their trade partners, by your own ids.',
+  Products: 'Products, by your own ids.',
+  Documents: 'Supporting documents (certificates, invoices) that events attach by id.',
+  Batches: 'Every event request is a batch: list them, see one, retry a failed one.',
+  Queries: 'Inventory timeline and the event details of a lot.',
+  Trace: 'Trace a lot backward and forward across accounts, recall, FSMA 204 spreadsheet.',
+  Ledger: 'The hash chain of commission events.',
+  EPCIS: 'GS1 EPCIS 2.0 repository (capture and query).',
+  Account: 'The account of the API key.',
+  Docs: 'This page, the OpenAPI document, and the support and trace pages.',
+  Health: 'Liveness and readiness checks.',
+  Metrics: 'Prometheus metrics.',
+};
+
+const PLUMBING = new Set(['Docs', 'Health', 'Metrics']);
+
 const REQUEST_ID_HEADER = { $ref: '#/components/headers/X-Request-Id' };
 
 /** The answers every operation can give besides its own: key problems, parser problems, 500. */
@@ -121,6 +143,7 @@ function operationObject(spec: OperationSpec): Json {
               [spec.requestBody.contentType ?? 'application/json']: {
                 schema: publishSchema(spec.requestBody.schema),
                 ...(spec.requestBody.example !== undefined ? { example: spec.requestBody.example } : {}),
+                ...(spec.requestBody.examples !== undefined ? { examples: spec.requestBody.examples } : {}),
               },
             },
           },
@@ -144,7 +167,14 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[] = allO
     ids.add(object.operationId as string);
     item[spec.method] = object;
   }
-  const tags = [...new Set(operations.flatMap((o) => o.tags))].map((name) => ({ name }));
+  const used = new Set(operations.flatMap((o) => o.tags));
+  // A tag TAGS does not name yet still shows, after the business groups and before the plumbing.
+  const unlisted = [...used].filter((name) => !Object.hasOwn(TAGS, name)).map((name) => ({ name }));
+  const listed = Object.entries(TAGS)
+    .filter(([name]) => used.has(name))
+    .map(([name, description]) => ({ name, description }));
+  const plumbing = listed.findIndex((t) => PLUMBING.has(t.name));
+  const tags = plumbing < 0 ? [...listed, ...unlisted] : [...listed.slice(0, plumbing), ...unlisted, ...listed.slice(plumbing)];
   return {
     openapi: '3.1.0',
     info: {

@@ -17,6 +17,8 @@ export interface RequestBodySpec {
   contentType?: string;
   description?: string;
   example?: unknown;
+  /** Several named examples (Swagger UI offers them in a list); each `value` is a whole body. */
+  examples?: Record<string, { summary: string; value: unknown }>;
 }
 
 /**

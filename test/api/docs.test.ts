@@ -59,6 +59,10 @@ describe('GET /docs', () => {
       blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
     );
     expect([...listed].sort()).toEqual(expected);
+    // The page opens on the business routes, not on the health checks.
+    const groups = await page.$$eval('.opblock-tag', (tags) => tags.map((t) => t.getAttribute('data-tag')));
+    expect(groups.slice(0, 3)).toEqual(['Events', 'Locations', 'Products']);
+    expect(groups.at(-1)).toBe('Metrics');
     expect(await page.locator('button.authorize').first().isVisible()).toBe(true);
     if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: true });
     expect(foreign).toEqual([]);

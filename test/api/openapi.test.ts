@@ -2,14 +2,16 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { routes } from '../../api/routes';
+import { EVENT_TYPE_NAMES } from '../../domain/events';
+import { createAccount } from '../factories/accounts';
 import { ContractChecker, routeKey, type OpenApiLike, type Route } from '../helpers/contract';
-import { apiUrl, request } from '../helpers/http';
+import { apiUrl, client, request } from '../helpers/http';
 
 type Operation = {
   operationId: string;
   security?: unknown[];
   parameters?: { name: string; in: string; schema: unknown }[];
-  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown; examples?: Record<string, { summary: string; value: unknown }> }> };
   responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }>;
 };
 type Document = OpenApiLike & { openapi: string; security: unknown[]; paths: Record<string, Record<string, Operation>> };
@@ -113,6 +115,10 @@ describe('GET /openapi.json', () => {
       const base = `https://contract.local/openapi.json#/paths/${esc(path)}/${method.toLowerCase()}`;
       const media = [
         ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [`${base}/requestBody/content/${esc(type)}`, m] as const),
+        // Named examples: each value is checked against the media type's schema like a single example.
+        ...Object.entries(op.requestBody?.content ?? {}).flatMap(([type, m]) =>
+          Object.entries(m.examples ?? {}).map(([name, e]) => [`${base}/requestBody/content/${esc(type)}`, { example: e.value, name }] as const),
+        ),
         ...Object.entries(op.responses).flatMap(([status, r]) =>
           Object.entries(r.content ?? {}).map(([type, m]) => [`${base}/responses/${status}/content/${esc(type)}`, m] as const),
         ),
@@ -125,6 +131,42 @@ describe('GET /openapi.json', () => {
       }
     }
     expect(checked).toBeGreaterThan(5);
+  });
+});
+
+describe('the examples of /openapi.json', () => {
+  const EVENT_ROUTES = ['/Integration/Events', '/Integration/Events/async'];
+  type Examples = Record<string, { summary: string; value: { Events: { $type: string; Id: string }[] } }>;
+  const examplesOf = (doc: Document, path: string): Examples =>
+    (doc.paths[path].post.requestBody?.content['application/json'].examples ?? {}) as Examples;
+
+  it('give both event endpoints one example per event type, each of that type', async () => {
+    const doc = await served();
+    for (const path of EVENT_ROUTES) {
+      const examples = examplesOf(doc, path);
+      expect({ path, types: Object.keys(examples).sort() }).toEqual({ path, types: [...EVENT_TYPE_NAMES].sort() });
+      for (const [type, example] of Object.entries(examples)) expect(example.value.Events.map((e) => e.$type)).toEqual([type]);
+    }
+  });
+
+  it('are each accepted by POST /Integration/Events, in the order they are listed, without a GDST warning', async () => {
+    const account = await createAccount('openapi-examples');
+    const api = client(account.key);
+    for (const [type, example] of Object.entries(examplesOf(await served(), '/Integration/Events'))) {
+      const response = await api.post('/Integration/Events', example.value);
+      expect({ type, status: response.status, errors: response.body.errors }).toEqual({ type, status: 200, errors: undefined });
+      const [result] = response.body.result;
+      expect({ type, status: result.status, id: result.externalEventId, warnings: result.warnings }).toEqual({ type, status: 'Created', id: example.value.Events[0].Id, warnings: undefined });
+    }
+    const inventory = await api.get('/Integration/Inventory?ProductIds=COD-FILLET');
+    expect(inventory.status).toBe(200);
+    expect(inventory.text).toContain('"quantityAvailable":400');
+  });
+
+  it('opens /docs on the business routes: Events first, health, metrics and the docs themselves last', async () => {
+    const tags = ((await served()) as Document & { tags: { name: string }[] }).tags.map((t) => t.name);
+    expect(tags.slice(0, 3)).toEqual(['Events', 'Locations', 'Products']);
+    expect(tags.slice(-3)).toEqual(['Docs', 'Health', 'Metrics']);
   });
 });
 

@@ -15,6 +15,9 @@ const INIT_SCRIPT = `window.addEventListener('load', function () {
     deepLinking: true,
     persistAuthorization: true,
     displayRequestDuration: true,
+    // Groups open, operations closed: the page starts on the list of business routes (Events first).
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 0,
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',

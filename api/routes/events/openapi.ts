@@ -1,35 +1,8 @@
 import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
+import { requestExamples } from './examples';
 import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
-
-const commission = {
-  $type: 'commission',
-  Id: 'EV-2024-0001',
-  Location: {
-    Id: 'LOC-VESSEL-1',
-    Details: {
-      TradePartner: { Id: 'TP-NORDIC', Name: 'Nordic Seafood AS', ConnectionType: 'SELF' },
-      Name: 'FV Havbris',
-      Address: { City: 'Ålesund', Country: 'NO', AddressLine1: 'Skansekaia 2' },
-    },
-  },
-  ProductInstances: [
-    {
-      Quantity: 1200,
-      LotSerial: 'LOT-2024-001',
-      Product: {
-        Id: 'COD-WHOLE',
-        Details: { Name: 'Atlantic cod, whole', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
-      },
-    },
-  ],
-  PurchaseOrder: 'PO-7781',
-  DocumentIds: ['DOC-CATCH-CERT-17'],
-  EventTime: '2024-03-01T10:00:00',
-  EventTimeZone: '-05:00',
-  CertificationList: [{ Type: 'urn:gdst:certType:harvestCoC', Standard: 'MSC', Agency: 'MSC', Value: 'MSC-C-12345', Identification: 'C-12345' }],
-};
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 
@@ -128,6 +101,12 @@ export const stillRunning: ResponseSpec = {
   example: accepted,
 };
 
+/** What the schema's allOf/if-then says per `$type`, in words a reader of /docs finds first. */
+const FIELDS_BY_TYPE =
+  ' Fields by `$type`: commission, observe and decommission take `ProductInstances`; receive `ProductInstances` and optionally `SourceLocation` (ship-from); ' +
+  'ship `ProductInstances` and `DestinationLocation` (ship-to); transform `InputProducts` and `OutputProducts`; aggregation and disaggregation ' +
+  '`ParentLotSerial` (the container), optionally its `Product`, and `ChildProductInstances`. The Examples list below the request body has one complete request per type.';
+
 export const eventsOperations = [
   operation({
     method: 'post',
@@ -136,10 +115,11 @@ export const eventsOperations = [
     description:
       'Runs the batch through the durable pipeline (persist with inventory check, attach documents, recalculate the timeline, ledger) ' +
       'and answers with its result. All or nothing. The call waits at most SYNC_WAIT_SECONDS (30 by default); a batch still ' +
-      'under way then is answered 202 exactly like the async endpoint, and finishes on its own.',
+      'under way then is answered 202 exactly like the async endpoint, and finishes on its own.' +
+      FIELDS_BY_TYPE,
     tags: ['Events'],
     headers: idempotencyKey,
-    requestBody: { schema: eventsBody, example: { Events: [commission] } },
+    requestBody: { schema: eventsBody, examples: requestExamples() },
     responses: {
       200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created },
       202: stillRunning,
@@ -152,10 +132,10 @@ export const eventsOperations = [
     method: 'post',
     path: '/Integration/Events/async',
     summary: 'Create events (answers at once)',
-    description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.',
+    description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.' + FIELDS_BY_TYPE,
     tags: ['Events'],
     headers: idempotencyKey,
-    requestBody: { schema: eventsBody, example: { Events: [commission] } },
+    requestBody: { schema: eventsBody, examples: requestExamples() },
     responses: {
       202: {
         description: 'The batch was accepted (or, with a known Idempotency-Key, had been).',
