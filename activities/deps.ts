@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { LedgerWriter } from '../db/repositories/ledger';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../platform/logger';
 
 export interface ActivityDeps {
   sequelize: Sequelize;

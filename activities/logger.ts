@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../platform/logger';
 
 /** What every pipeline log line carries, so one batch can be followed across API, workflow and activities. */
 export interface PipelineFields {

@@ -14,7 +14,7 @@ import type { BatchError, PersistEventsInput, PersistEventsOutput } from '../wor
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { activityLogger } from './logger';
-import { batchesFailed, batchesStarted, inventoryRejections } from '../runtime/metrics';
+import { batchesFailed, batchesStarted, inventoryRejections } from '../platform/metrics';
 
 interface ResolvedProduct {
   id: string;

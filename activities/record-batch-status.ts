@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { batchesCompleted, batchesFailed, eventsPersisted } from '../runtime/metrics';
+import { batchesCompleted, batchesFailed, eventsPersisted } from '../platform/metrics';
 import type { BatchStatusUpdate } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 

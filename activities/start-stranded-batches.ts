@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { BatchMode } from '../db/models';
 import { queryOf } from '../db/sql';
-import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from '../runtime/batch-workflow';
+import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from '../batches/batch-workflow';
 import type { ReconcileBatchesInput, ReconcileBatchesResult } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { activityLogger } from './logger';

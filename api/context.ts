@@ -4,8 +4,8 @@ import type { Sequelize } from 'sequelize';
 import type { BatchFinishedListener } from '../db/batch-finished';
 import type { Account } from '../db/models';
 import type { Caller } from '../db/repositories/accounts';
-import type { Config } from '../runtime/config';
-import type { Logger } from '../runtime/logger';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
 
 /** What every handler can reach: built once at start-up, shared by all requests. */
 export interface Deps {

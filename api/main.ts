@@ -2,13 +2,13 @@ import http from 'node:http';
 import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
-import { loadConfig, requireServices } from '../runtime/config';
-import { createLogger } from '../runtime/logger';
+import { loadConfig, requireServices } from '../platform/config';
+import { createLogger } from '../platform/logger';
 import { batchHealth } from '../db/queries/batch-health';
 import { negativeLotCounts } from '../db/queries/inventory';
-import { countStatements, enableProcessMetrics, registerBatchGauges, registerInventoryGauges } from '../runtime/metrics';
-import { ensureSearchAttributes } from '../runtime/search-attributes';
-import { connectTemporalClient } from '../runtime/temporal-client';
+import { countStatements, enableProcessMetrics, registerBatchGauges, registerInventoryGauges } from '../platform/metrics';
+import { ensureSearchAttributes } from '../platform/search-attributes';
+import { connectTemporalClient } from '../platform/temporal-client';
 import { createApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 3000;

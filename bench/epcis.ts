@@ -19,7 +19,7 @@ import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { checkDigit } from '../domain/epcis/identifiers';
-import type { RuntimeState } from '../runtime/state';
+import type { RuntimeState } from '../supervisor/state';
 import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';

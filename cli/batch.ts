@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import type { Batch, BatchStatus } from '../db/models';
 import { abandonBatch, AbandonRefused, createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
 import { abandonBody } from '../api/routes/batches/schema';
-import { batchStartOf, rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
+import { batchStartOf, rejectionOf, startBatchWorkflow } from '../batches/batch-workflow';
 import type { BatchError } from '../workflows/contracts';
-import { loadConfig } from '../runtime/config';
-import { RECONCILE_SCHEDULE_ID } from '../runtime/reconciler';
-import { readLiveState } from '../runtime/state';
-import { connectTemporalClient } from '../runtime/temporal-client';
+import { loadConfig } from '../platform/config';
+import { RECONCILE_SCHEDULE_ID } from '../batches/reconciler';
+import { readLiveState } from '../supervisor/state';
+import { connectTemporalClient } from '../platform/temporal-client';
 import { noService, run, withDatabase } from './database';
 
 const USAGE = `usage:

@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
-import { loadConfig } from '../runtime/config';
-import { readLiveState } from '../runtime/state';
+import { loadConfig } from '../platform/config';
+import { readLiveState } from '../supervisor/state';
 
 /**
  * The service's database: DATABASE_URL when set, else the one the `npm start` running on DATA_DIR

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { DEFAULT_BACKOFF } from '../runtime/kept-service';
-import type { Logger } from '../runtime/logger';
+import { DEFAULT_BACKOFF } from '../platform/kept-service';
+import type { Logger } from '../platform/logger';
 
 const BATCH_FINISHED_CHANNEL = 'batch_finished';
 

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityInboundCallsInterceptor, ActivityInterceptorsFactory } from '@temporalio/worker';
-import { activityDuration } from '../runtime/metrics';
+import { activityDuration } from '../platform/metrics';
 
 /**
  * Times every activity attempt into traceability_activity_duration_seconds, so the pipeline's

@@ -12,7 +12,7 @@ const { startStrandedBatches } = proxyActivities<Activities>({
 });
 
 /**
- * Run by the `reconcile-batches` Temporal Schedule (runtime/reconciler.ts): starts the workflow of every
+ * Run by the `reconcile-batches` Temporal Schedule (batches/reconciler.ts): starts the workflow of every
  * batch left `Accepted` (stored by the API, whose start of the workflow failed or never happened), and
  * runs again that of every batch left `Running` by a closed run (terminated after its events were stored).
  */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { httpRequestDuration, httpRequests } from '../../runtime/metrics';
+import { httpRequestDuration, httpRequests } from '../../platform/metrics';
 import type { AppCustom, AppState } from '../context';
 
 const ACCEPTED_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { PROJECT_ROOT } from '../../platform/config';
 import { PROBLEM_JSON, componentSchemas, examples, ref } from './components';
 import { type OperationSpec, type ResponseSpec, operationIdOf } from './operation';
 import { operations as allOperations } from './operations';

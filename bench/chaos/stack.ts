@@ -1,5 +1,5 @@
 /**
- * A stack for one chaos scenario: test/helpers/stack.ts's startStack (runtime/start.ts on free ports, a
+ * A stack for one chaos scenario: test/helpers/stack.ts's startStack (supervisor/start.ts on free ports, a
  * throw-away DATA_DIR), plus what the scenarios need from outside the service: the pids of its parts, a
  * database connection that survives PostgreSQL restarts, and a way to read the data when the
  * supervisor has given up.
@@ -10,10 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'pg';
 import { createApiKey } from '../../db/repositories/accounts';
 import { createSequelize } from '../../db/sequelize';
-import { isAlive } from '../../runtime/child-process';
-import { createLogger } from '../../runtime/logger';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../runtime/postgres';
-import { statePath, type RuntimeState } from '../../runtime/state';
+import { isAlive } from '../../supervisor/child-process';
+import { createLogger } from '../../platform/logger';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../supervisor/postgres';
+import { statePath, type RuntimeState } from '../../supervisor/state';
 import { startStack, type Stack } from '../../test/helpers/stack';
 import { log } from './log';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PoolClient } from 'pg';
-import type { RuntimeState } from '../../runtime/state';
+import type { RuntimeState } from '../../supervisor/state';
 import { cpuMs, grown, scrape, type Role } from './processes';
 import { round } from './report';
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
-import type { RuntimeState } from '../../runtime/state';
+import { PROJECT_ROOT } from '../../platform/config';
+import type { RuntimeState } from '../../supervisor/state';
 
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
 const TICK_MS = 10;

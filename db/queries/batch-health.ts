@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { ALL_EVENTS_STORED } from '../repositories/batches';
 import { queryOf } from '../sql';
 
-/** What the batch gauges of /metrics show (runtime/metrics.ts registerBatchGauges). */
+/** What the batch gauges of /metrics show (platform/metrics.ts registerBatchGauges). */
 export interface BatchHealth {
   failed: { account: string; code: string; count: number }[];
   oldestPendingSeconds: number;

@@ -222,7 +222,7 @@ const abandonedText = (batch: Batch): string =>
  * Stores the retry of a Failed batch: a new batch (mode 'retry', retryOf the original) with the
  * original's stored events. The original's row is locked while this decides, so two retries sent at
  * once end with one new batch and one refusal. Its workflow is started by the caller
- * (runtime/batch-workflow.ts), as for every batch.
+ * (batches/batch-workflow.ts), as for every batch.
  */
 export async function createRetry(originalId: string, requestId: string | null): Promise<Batch> {
   const sequelize = Batch.sequelize!;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { RETRY_OF } from '../../runtime/search-attributes';
+import { RETRY_OF } from '../../platform/search-attributes';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { client } from '../helpers/http';

@@ -6,7 +6,7 @@ import { CHUNK_BYTES } from '../../db/repositories/documents';
 import { MAX_FILE_BYTES } from '../../domain/documents';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { buildLocation, buildProduct, buildTradePartner } from '../factories/master-data-rows';
-import type { RuntimeState } from '../../runtime/state';
+import type { RuntimeState } from '../../supervisor/state';
 import { sql } from '../helpers/db';
 import { apiUrl, client, request, type Response } from '../helpers/http';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readLiveState, type RuntimeState } from '../../runtime/state';
+import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { createAccount, createSupportKey } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';

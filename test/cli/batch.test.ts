@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { PROJECT_ROOT } from '../../platform/config';
 import { createAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { PROJECT_ROOT } from '../../platform/config';
 
 /**
  * The fenced blocks of the user documentation (README.md and docs/*.md), as test/docs/commands.test.ts

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_ORDER, eventExamples } from '../../api/routes/events/examples';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { PROJECT_ROOT } from '../../platform/config';
 import { apiUrl } from '../helpers/http';
 import { blocksOf, DEFAULT_API, docPages, headingAnchors, relativeLinks } from './blocks';
 

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { PROJECT_ROOT } from '../../platform/config';
 
 const tsx = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
 
-/** Runs one of the project's scripts (`cli/apikey.ts`, `runtime/start.ts`) as a real process. */
+/** Runs one of the project's scripts (`cli/apikey.ts`, `supervisor/start.ts`) as a real process. */
 export function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(tsx, [path.join(PROJECT_ROOT, script), ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },

@@ -1,5 +1,5 @@
-import { createLogger } from '../../runtime/logger';
-import { ensureTemporalCli } from '../../runtime/temporal-cli';
+import { createLogger } from '../../platform/logger';
+import { ensureTemporalCli } from '../../supervisor/temporal-cli';
 import { startStack, type Stack } from './stack';
 
 declare global {

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
-import { waitFor } from '../../runtime/net';
-import { readLiveState, type RuntimeState } from '../../runtime/state';
+import { PROJECT_ROOT } from '../../platform/config';
+import { waitFor } from '../../platform/net';
+import { readLiveState, type RuntimeState } from '../../supervisor/state';
 
 export interface Stack {
   dir: string;
@@ -14,7 +14,7 @@ export interface Stack {
 }
 
 /**
- * Spawns `npm start`'s supervisor (runtime/start.ts) on free ports, with a throw-away data directory (or
+ * Spawns `npm start`'s supervisor (supervisor/start.ts) on free ports, with a throw-away data directory (or
  * extraEnv.DATA_DIR), its output in dir/stack.log, without waiting for it. A variable given as undefined
  * in extraEnv is unset (a port left to its default).
  */
@@ -39,7 +39,7 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'runtime/start.ts')], {
+  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'supervisor/start.ts')], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ['ignore', log, log],

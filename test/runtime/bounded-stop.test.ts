@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { isAlive } from '../../runtime/child-process';
-import { waitFor } from '../../runtime/net';
-import { readLiveState } from '../../runtime/state';
+import { isAlive } from '../../supervisor/child-process';
+import { waitFor } from '../../platform/net';
+import { readLiveState } from '../../supervisor/state';
 import { spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */

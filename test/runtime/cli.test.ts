@@ -93,7 +93,7 @@ describe('npm start without a Temporal CLI and without the Python to install one
     const bin = path.join(dataDir, 'bin');
     fs.mkdirSync(bin);
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
-    const result = cli('runtime/start.ts', [], {
+    const result = cli('supervisor/start.ts', [], {
       PATH: bin,
       TEMPORAL_CLI_PATH: '',
       TEMPORAL_CLI_INSTALL_DIR: path.join(dataDir, 'tools'),

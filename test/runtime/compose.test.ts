@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../../runtime/config';
-import { createSearchAttributesCommand, SEARCH_ATTRIBUTES } from '../../runtime/search-attributes';
+import { PROJECT_ROOT } from '../../platform/config';
+import { createSearchAttributesCommand, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
 
 interface Service {
   image?: string;
@@ -45,7 +45,7 @@ describe('docker-compose.yml, the production shape', () => {
     expect(services['temporal-ui'].environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
   });
 
-  it("creates, once the server answers, the roles' namespace and every search attribute runtime/search-attributes.ts defines", () => {
+  it("creates, once the server answers, the roles' namespace and every search attribute platform/search-attributes.ts defines", () => {
     const setup = services['temporal-setup'];
     expect(conditionOf(setup, 'temporal')).toBe('service_healthy');
     expect(setup.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');

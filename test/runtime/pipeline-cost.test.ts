@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readLiveState, type RuntimeState } from '../../runtime/state';
+import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { createAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { request } from '../helpers/http';

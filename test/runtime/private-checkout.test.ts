@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
+import { PROJECT_ROOT } from '../../platform/config';
 import { cli, pointedAt } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -51,7 +51,7 @@ asRoot('npm start as root from a checkout the postgres user cannot reach', () =>
   }, 240_000);
 
   it('where no place the postgres user can reach can be made, fails with one line saying what to do', () => {
-    const result = cli('runtime/start.ts', [], {
+    const result = cli('supervisor/start.ts', [], {
       DATA_DIR: path.join(checkout, 'data-2'),
       EMBEDDED_PG_HOME: '/dev/null/traceability', // not a directory: nothing can be made there
       POSTGRES_BIN_DIR: path.join(checkout, 'native/bin'),

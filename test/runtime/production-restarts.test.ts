@@ -2,12 +2,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../runtime/config';
-import { exitOf, stopChild } from '../../runtime/child-process';
-import { createLogger } from '../../runtime/logger';
-import { freePort, waitFor } from '../../runtime/net';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../runtime/postgres';
-import { startTemporalDevServer, type DevServer } from '../../runtime/temporal';
+import { PROJECT_ROOT } from '../../platform/config';
+import { exitOf, stopChild } from '../../supervisor/child-process';
+import { createLogger } from '../../platform/logger';
+import { freePort, waitFor } from '../../platform/net';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../supervisor/postgres';
+import { startTemporalDevServer, type DevServer } from '../../supervisor/temporal';
 
 /**
  * `npm run api` and `npm run worker` alone, as in production: nobody restarts them, so they must ride

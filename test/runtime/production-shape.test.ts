@@ -9,11 +9,11 @@ import pino from 'pino';
 import type { Sequelize } from 'sequelize';
 import { createApiKey } from '../../db/repositories/accounts';
 import { createSequelize } from '../../db/sequelize';
-import { PROJECT_ROOT } from '../../runtime/config';
-import { freePort, waitFor } from '../../runtime/net';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../runtime/postgres';
-import { ACCOUNT_NAME, createSearchAttributesCommand, RETRY_OF, SEARCH_ATTRIBUTES } from '../../runtime/search-attributes';
-import { findTemporalCli } from '../../runtime/temporal';
+import { PROJECT_ROOT } from '../../platform/config';
+import { freePort, waitFor } from '../../platform/net';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../supervisor/postgres';
+import { ACCOUNT_NAME, createSearchAttributesCommand, RETRY_OF, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
+import { findTemporalCli } from '../../supervisor/temporal';
 import { commission, instance, uid } from '../factories/events';
 import { ContractChecker, type OpenApiLike } from '../helpers/contract';
 

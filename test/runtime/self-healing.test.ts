@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { readLiveState, type RuntimeState } from '../../runtime/state';
-import { waitFor } from '../../runtime/net';
+import { readLiveState, type RuntimeState } from '../../supervisor/state';
+import { waitFor } from '../../platform/net';
 import { commission, instance, uid } from '../factories/events';
 import { cli, pointedAt } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';

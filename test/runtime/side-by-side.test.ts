@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { isAlive } from '../../runtime/child-process';
-import { waitFor } from '../../runtime/net';
+import { isAlive } from '../../supervisor/child-process';
+import { waitFor } from '../../platform/net';
 import { spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** The ports `npm start` picks by itself: unset, as on a user's machine. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAlive } from '../../runtime/child-process';
-import { waitFor } from '../../runtime/net';
-import { statePath } from '../../runtime/state';
+import { isAlive } from '../../supervisor/child-process';
+import { waitFor } from '../../platform/net';
+import { statePath } from '../../supervisor/state';
 import { spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */

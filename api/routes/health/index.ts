@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { WORKER_HEARTBEAT_SECONDS } from '../../../runtime/config';
+import { WORKER_HEARTBEAT_SECONDS } from '../../../platform/config';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 

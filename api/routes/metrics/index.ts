@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { registry } from '../../../runtime/metrics';
+import { registry } from '../../../platform/metrics';
 import type { AppCustom, AppState } from '../../context';
 
 /**

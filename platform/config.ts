@@ -37,11 +37,11 @@ export interface Config {
   workflowBundlePath: string | undefined;
   /** The worker's Temporal SDK metrics (Prometheus, served by the SDK's core); 0 picks a free port. */
   workerMetricsPort: number;
-  /** The worker's own metrics (runtime/metrics.ts: batches, events, activities); 0 picks a free port. */
+  /** The worker's own metrics (platform/metrics.ts: batches, events, activities); 0 picks a free port. */
   workerAppMetricsPort: number;
   /** How long POST /Integration/Events waits for the pipeline before answering 202 like the async endpoint. */
   syncWaitSeconds: number;
-  /** Batches still `Accepted` after this long are started by the reconciler (runtime/reconciler.ts). */
+  /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
   reconcileAfterSeconds: number;
   /** How often the reconciler's schedule runs. */
   reconcileEverySeconds: number;

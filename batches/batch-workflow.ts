@@ -8,7 +8,7 @@ import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } f
 import type { Batch, BatchMode } from '../db/models';
 import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
-import { ACCOUNT_NAME, BATCH_ID, RETRY_OF } from './search-attributes';
+import { ACCOUNT_NAME, BATCH_ID, RETRY_OF } from '../platform/search-attributes';
 
 /** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
 export interface BatchStart {

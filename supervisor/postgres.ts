@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { PROJECT_ROOT } from './config';
+import { PROJECT_ROOT } from '../platform/config';
 import { hasExited, isAlive, spawnBound, stopChild } from './child-process';
-import { freePort, waitFor } from './net';
-import { isPortFree, listenerPids, PortTakenError } from './ports';
-import type { Logger } from './logger';
+import { freePort, waitFor } from '../platform/net';
+import { isPortFree, listenerPids, PortTakenError } from '../platform/ports';
+import type { Logger } from '../platform/logger';
 
 export const DATABASE_NAME = 'traceability';
 

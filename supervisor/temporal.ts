@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { hasExited, spawnBound, stopChild } from './child-process';
-import { freePort, waitFor } from './net';
-import { isPortFree, listenerPids, PortTakenError } from './ports';
-import { cliTypeName, SEARCH_ATTRIBUTES } from './search-attributes';
+import { freePort, waitFor } from '../platform/net';
+import { isPortFree, listenerPids, PortTakenError } from '../platform/ports';
+import { cliTypeName, SEARCH_ATTRIBUTES } from '../platform/search-attributes';
 
 export class MissingTemporalCliError extends Error {
   constructor(looked: string) {

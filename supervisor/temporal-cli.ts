@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from './config';
-import { createLogger, type Logger } from './logger';
+import { PROJECT_ROOT } from '../platform/config';
+import { createLogger, type Logger } from '../platform/logger';
 
 const run = promisify(execFile);
 
@@ -112,7 +112,7 @@ export async function ensureTemporalCli(explicit: string | undefined, logger: Lo
   return temporalOnPath() ?? (await installTemporalCli(installDir, logger));
 }
 
-// `tsx runtime/temporal-cli.ts` (CI): installs the CLI if needed and prints the path of the binary.
+// `tsx supervisor/temporal-cli.ts` (CI): installs the CLI if needed and prints the path of the binary.
 if (require.main === module) {
   void (async () => {
     try {
