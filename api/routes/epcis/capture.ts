@@ -8,29 +8,19 @@ import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
-import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type EpcisEvent } from '../../../domain/epcis/translate';
+import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
 import type { Middleware } from 'koa';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { jsonBody } from '../../middleware/json-body';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
+import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
-
-/** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
-export interface EpcisCaptureRequest {
-  Events: CapturedEvent[];
-  captureErrorBehaviour: CaptureErrorBehaviour;
-  /** Events left out under `proceed` (their eventID was already captured), as the job reports them. */
-  rejected: BatchError[];
-  /** Identifiers (Digital Link URIs) of the products and locations the capture creates. */
-  created: { products: string[]; locations: string[] };
-}
 
 /** The standard's limits, on every capture answer and on OPTIONS /epcis/capture. */
 export function setCaptureLimitHeaders(ctx: APIContext): void {

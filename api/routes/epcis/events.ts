@@ -10,10 +10,10 @@ import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
 import { awaitBatchResult, startBatch } from '../events/batch';
 import type { BatchError } from '../../../workflows/contracts';
-import { storeCapture, type CheckedDocument, type EpcisCaptureRequest } from './capture';
+import { storeCapture, type CheckedDocument } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
-import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
+import { EPC_FORMATS, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 

@@ -2,8 +2,7 @@ import type { Batch } from '../../../db/models';
 import type { NegativeLot } from '../../../db/queries/inventory';
 import type { BatchError } from '../../../workflows/contracts';
 import { ApiError } from '../../errors';
-import type { SchemaIssue } from './schema';
-import type { EpcisCaptureRequest } from './capture';
+import type { EpcisCaptureRequest, SchemaIssue } from './schema';
 
 export const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 /** A query parameter the service does not take, or a value it cannot use (GS1's 400 for queries). */

@@ -6,6 +6,8 @@
  */
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { CapturedEvent } from '../../../domain/epcis/translate';
+import type { BatchError } from '../../../workflows/contracts';
 import { LIMITS } from '../../limits';
 import gs1Schema from './gs1-epcis-json-schema.json';
 
@@ -20,6 +22,16 @@ const checkDocument = gs1Validator(true);
 
 export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
 export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
+
+/** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
+export interface EpcisCaptureRequest {
+  Events: CapturedEvent[];
+  captureErrorBehaviour: CaptureErrorBehaviour;
+  /** Events left out under `proceed` (their eventID was already captured), as the job reports them. */
+  rejected: BatchError[];
+  /** Identifiers (Digital Link URIs) of the products and locations the capture creates. */
+  created: { products: string[]; locations: string[] };
+}
 
 export interface SchemaIssue {
   /** JSON pointer into the request body ('' is the whole body). */
