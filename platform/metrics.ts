@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { Sequelize } from 'sequelize';
-import type { BatchHealth } from '../db/queries/batch-health';
 
 /**
  * The service's own Prometheus metrics. Each process (API, worker) has its own copy of this registry
@@ -112,6 +111,12 @@ export function enableProcessMetrics(role: 'api' | 'worker'): void {
   processMetrics = true;
   for (const metric of ROLE_METRICS[role]) registry.registerMetric(metric);
   collectDefaultMetrics({ register: registry, prefix: 'traceability_' });
+}
+
+/** What the batch gauges of /metrics show (registerBatchGauges below; db/queries/batch-health.ts reads it). */
+export interface BatchHealth {
+  failed: { account: string; code: string; count: number }[];
+  oldestPendingSeconds: number;
 }
 
 /**

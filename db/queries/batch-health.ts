@@ -1,12 +1,7 @@
 import type { Sequelize } from 'sequelize';
+import type { BatchHealth } from '../../platform/metrics';
 import { ALL_EVENTS_STORED } from '../repositories/batches';
 import { queryOf } from '../sql';
-
-/** What the batch gauges of /metrics show (platform/metrics.ts registerBatchGauges). */
-export interface BatchHealth {
-  failed: { account: string; code: string; count: number }[];
-  oldestPendingSeconds: number;
-}
 
 /**
  * Failed batches that still want someone's attention: failed in the last 24 hours (older ones were
