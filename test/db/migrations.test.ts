@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataTypes, QueryTypes, type Model, type ModelStatic } from 'sequelize';
-import { createMigrator, migrateUp } from '../../db/migrate';
+import { RENAMED_MIGRATIONS, createMigrator, migrateUp } from '../../db/migrate';
 import { MODELS } from '../../db/models';
 import { createSequelize } from '../../db/sequelize';
 
@@ -60,6 +60,27 @@ describe('migrations', () => {
       } finally {
         await a.close();
         await b.close();
+      }
+    });
+  });
+
+  it('have one timestamp each, and a database that ran a renamed one does not run it again', async () => {
+    await withEmptyDatabase(async (url) => {
+      const sequelize = createSequelize(url, 2);
+      try {
+        const migrator = createMigrator(sequelize);
+        const names = (await migrator.pending()).map((m) => m.name);
+        const stamps = names.map((name) => name.split('-')[0]);
+        expect(new Set(stamps).size).toBe(stamps.length);
+        await migrateUp(sequelize, url);
+        // A database migrated before the rename holds the old names.
+        for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
+          await sequelize.query('UPDATE schema_migrations SET name = $1 WHERE name = $2', { bind: [`${from}.ts`, `${to}.ts`] });
+        }
+        expect(await migrateUp(sequelize, url)).toEqual([]);
+        expect((await migrator.executed()).map((m) => m.name)).toEqual(names);
+      } finally {
+        await sequelize.close();
       }
     });
   });
