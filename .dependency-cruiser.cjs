@@ -1,0 +1,46 @@
+/**
+ * The layers, top to bottom, and what each may import (npm run lint checks it; test/ and bench/ may import anything):
+ *   supervisor, cli      the processes a person starts: npm start's supervisor, support tooling
+ *   api, worker          the two processes of the production shape
+ *   batches              the batch use case: submit, wait, retry, reconcile, the rejection format
+ *   workflows            deterministic orchestration (activities by type only)
+ *   activities           the pipeline's steps
+ *   db                   models, migrations, queries, repositories
+ *   platform             what every process shares: config, logger, metrics, the Temporal connection
+ *   domain               pure logic, no I/O
+ */
+const layer = (name, mayImport) => ({
+  name: `${name}-layer`,
+  comment: `${name}/ may import only ${mayImport.join(', ')} of ours`,
+  severity: 'error',
+  from: { path: `^${name}/` },
+  to: { path: '^(api|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|bench|test)/', pathNot: `^(${[name, ...mayImport].join('|')})/` },
+});
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'no import cycles, type-only ones included', severity: 'error', from: {}, to: { circular: true } },
+    layer('domain', []),
+    layer('platform', ['domain']),
+    layer('db', ['platform', 'domain']),
+    layer('activities', ['workflows', 'db', 'platform', 'domain']),
+    layer('workflows', ['activities', 'domain']),
+    layer('batches', ['workflows', 'db', 'platform', 'domain']),
+    layer('api', ['batches', 'workflows', 'db', 'platform', 'domain']),
+    layer('worker', ['batches', 'activities', 'workflows', 'db', 'platform', 'domain']),
+    layer('cli', ['batches', 'db', 'platform', 'domain', 'supervisor']),
+    layer('supervisor', ['worker', 'db', 'platform', 'domain']),
+    {
+      name: 'workflows-are-deterministic',
+      comment: 'workflow code runs in Temporal\'s sandbox: no Node built-ins',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { dependencyTypes: ['core'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|\\.data|\\.tools)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
