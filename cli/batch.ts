@@ -3,7 +3,7 @@ import type { Batch, BatchStatus } from '../db/models';
 import { createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
 import { batchStartOf, rejectionOf, startBatchWorkflow } from '../runtime/batch-workflow';
 import { loadConfig } from '../runtime/config';
-import { RECONCILE_SCHEDULE_ID } from '../runtime/reconciler';
+import { RECONCILER_WORKFLOW_ID } from '../runtime/reconciler';
 import { readLiveState } from '../runtime/state';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { noService, run, withDatabase } from './database';
@@ -83,7 +83,7 @@ run(async () => {
         } catch (error) {
           if (!(error instanceof RetryRefused)) throw error;
           // The reconciler's name helps whoever reads this at a shell: it is what will start an Accepted batch.
-          throw new Error(original.batch.status === 'Accepted' ? `${error.message} (the ${RECONCILE_SCHEDULE_ID} schedule, after ${config.reconcileAfterSeconds} s)` : error.message);
+          throw new Error(original.batch.status === 'Accepted' ? `${error.message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)` : error.message);
         }
         const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
         try {

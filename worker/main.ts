@@ -8,7 +8,7 @@ import { createLogger } from '../runtime/logger';
 import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../runtime/metrics';
 import { freePort } from '../runtime/net';
 import { DEFAULT_BACKOFF } from '../runtime/kept-service';
-import { ensureReconcileSchedule } from '../runtime/reconciler';
+import { ensureReconciler } from '../runtime/reconciler';
 import { ensureSearchAttributes } from '../runtime/search-attributes';
 import { connectTemporalClient } from '../runtime/temporal-client';
 import { activityMetrics, currentActivityType } from './activity-metrics';
@@ -77,10 +77,10 @@ async function main(): Promise<void> {
         shutdownGraceTime: '3s',
         shutdownForceTime: '4s',
       });
-      // The reconciler's schedule follows this worker's settings; Temporal is reachable by now.
+      // The reconciler follows this worker's settings; Temporal is reachable by now.
       const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
       try {
-        await ensureReconcileSchedule(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
+        await ensureReconciler(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
       } finally {
         await client.connection.close();
       }
