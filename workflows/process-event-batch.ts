@@ -49,6 +49,10 @@ const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
  */
 const BATCH_STATUS_PATCH = 'batch-status-search-attribute';
 
+/** Appended to a Failed batch's failure message (the batch's errors are its details, unchanged). */
+export const RETRY_NOT_RESET = (batchId: string): string =>
+  `[Batch Failed: retry it once the cause is fixed (POST /Integration/Batches/${batchId}/retry, the support page /support, or \`npm run --silent batch -- retry ${batchId}\`); Reset cannot run a batch again. See User Metadata.]`;
+
 /**
  * The durable event pipeline: one workflow per batch, started with a reference to the stored batch.
  * Every step is an idempotent activity keyed by the batch id, so a worker dying anywhere resumes here
@@ -77,7 +81,9 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
     else log.error('batch failed', { batchId, account: accountName, message: errors[0].message });
     await recordBatchStatus({ batchId, status: 'Failed', errors });
     batchStatusIs('Failed');
-    throw ApplicationFailure.create({ message: errors[0].message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });
+    // The failure's message is what the Temporal UI shows beside its Reset button: it says the way out.
+    const message = `${errors[0].message} ${RETRY_NOT_RESET(batchId)}`;
+    throw ApplicationFailure.create({ message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });
   }
 
   batchStatusIs('Running');

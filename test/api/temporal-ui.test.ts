@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { waitFor } from '../../runtime/net';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
@@ -67,5 +67,12 @@ describe('batches in the Temporal UI', () => {
     expect(details).toContain(`POST /Integration/Batches/${failed}/retry`);
     expect(details).toContain(`npm run --silent batch -- retry ${failed}`);
     expect(details).toMatch(/do not use Reset/);
+    // The UI shows User Metadata on a tab of its own; the failure is on the page's first tab, beside Reset.
+    const failure = await temporal.workflow.getHandle(`batch-${failed}`).result().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    const message = (failure as WorkflowFailedError).cause?.message;
+    expect(message).toMatch(/^Insufficient inventory/);
+    expect(message).toContain(`POST /Integration/Batches/${failed}/retry`);
+    expect(message).toContain('Reset cannot run a batch again');
   });
 });
