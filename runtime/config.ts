@@ -40,7 +40,7 @@ export interface Config {
   syncWaitSeconds: number;
   /** Batches still `Accepted` after this long are started by the reconciler (runtime/reconciler.ts). */
   reconcileAfterSeconds: number;
-  /** How often the reconciler's schedule runs. */
+  /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
   reconcileEverySeconds: number;
 }
 
