@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { BatchMode } from '../db/models';
 import { queryOf } from '../db/sql';
 import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from '../batches/batch-workflow';
-import type { ReconcileBatchesInput, ReconcileBatchesResult } from '../workflows/contracts';
+import type { ReconcileBatchesResult, StrandedBatchesInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 import { activityLogger } from './logger';
 import { recordBatchStatus } from './record-batch-status';
@@ -38,7 +38,7 @@ const LIMIT = 500;
  */
 export function startStrandedBatches(deps: ActivityDeps) {
   const record = recordBatchStatus(deps);
-  return async ({ olderThanSeconds }: ReconcileBatchesInput): Promise<ReconcileBatchesResult> => {
+  return async ({ olderThanSeconds }: StrandedBatchesInput): Promise<ReconcileBatchesResult> => {
     const stranded = await queryOf(deps.sequelize)<StrandedBatch>(
       `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id, b.mode, b.retry_of, b.status
          FROM batches b JOIN accounts a ON a.id = b.account_id

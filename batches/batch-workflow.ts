@@ -8,7 +8,7 @@ import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } f
 import type { Batch, BatchMode } from '../db/models';
 import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
-import { ACCOUNT_NAME, BATCH_ID, RETRY_OF } from '../platform/search-attributes';
+import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS, RETRY_OF } from '../platform/search-attributes';
 
 /** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
 export interface BatchStart {
@@ -40,6 +40,24 @@ export const batchSummaryOf = (start: BatchStart): string =>
   [start.input.accountName, start.mode, `${start.eventCount} event${start.eventCount === 1 ? '' : 's'}`, ...(start.retryOf ? [`retry of ${start.retryOf}`] : [])].join(' · ');
 
 /**
+ * The text the Temporal UI shows under "Details" on the workflow's page (Markdown): what the batch is,
+ * where its status lives, and how to run it again. The page's main button on a Failed workflow is Reset,
+ * which cannot run a batch again (its row is Failed already, so the reset run is refused): the text says
+ * so where the operator is about to press it.
+ */
+export const batchDetailsOf = (start: BatchStart): string => {
+  const { batchId, accountName, requestId } = start.input;
+  return [
+    `**Batch \`${batchId}\`** of account **${accountName}**: ${batchSummaryOf(start)}${requestId ? `, request \`${requestId}\`` : ''}.`,
+    `Its status is the \`BatchStatus\` search attribute here, and \`GET /Integration/Batches/${batchId}\` (its account's key or a support key) or the support page \`/support\`.`,
+    '',
+    '**Failed? Retry the batch; do not use Reset.** A Failed workflow is the batch\'s answer (its error list is the failure\'s details) and the batch row is Failed already: a reset run is refused (`is not waiting to run`) and could not tell whether the cause was fixed. A retry makes a new batch with its own workflow (`RetryOf` names this one):',
+    `- \`POST /Integration/Batches/${batchId}/retry\` (its account's key or a support key), or "Retry this batch" on the support page \`/support\``,
+    `- \`npm run --silent batch -- retry ${batchId}\``,
+  ].join('\n');
+};
+
+/**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
  * id: a running one is used as it is, a closed one is never started again (so an Idempotency-Key
  * replays the first result instead of running the batch twice). The API, the reconciler and
@@ -55,10 +73,17 @@ export const startBatchWorkflow = (client: Client, taskQueue: string, start: Bat
  * steps (recalculation, ledger, status) complete the batch.
  */
 export const resumeBatchWorkflow = (client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> =>
-  startUnder(client, taskQueue, start, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+  startUnder(client, taskQueue, start, WorkflowIdReusePolicy.ALLOW_DUPLICATE, 'Running');
 
-async function startUnder(client: Client, taskQueue: string, start: BatchStart, reuse: WorkflowIdReusePolicy): Promise<WorkflowHandle<typeof processEventBatch>> {
-  const { workflowId, input, eventCount, retryOf } = start;
+async function startUnder(
+  client: Client,
+  taskQueue: string,
+  start: BatchStart,
+  reuse: WorkflowIdReusePolicy,
+  // The batch row's status when the run starts; the workflow keeps BatchStatus in step from there.
+  status: 'Accepted' | 'Running' = 'Accepted',
+): Promise<WorkflowHandle<typeof processEventBatch>> {
+  const { workflowId, input, eventCount, retryOf, mode } = start;
   try {
     return await client.workflow.start<typeof processEventBatch>('processEventBatch', {
       taskQueue,
@@ -69,10 +94,13 @@ async function startUnder(client: Client, taskQueue: string, start: BatchStart, 
       typedSearchAttributes: [
         { key: ACCOUNT_NAME, value: input.accountName },
         { key: BATCH_ID, value: input.batchId },
+        { key: BATCH_MODE, value: mode },
+        { key: BATCH_STATUS, value: status },
         ...(retryOf ? [{ key: RETRY_OF, value: retryOf }] : []),
       ],
       memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: eventCount, requestId: input.requestId, retryOf },
       staticSummary: batchSummaryOf(start),
+      staticDetails: batchDetailsOf(start),
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof processEventBatch>(workflowId);

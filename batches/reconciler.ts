@@ -1,36 +1,55 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import type { reconcileBatches } from '../workflows';
+import { reconcilerSettingsSignal } from '../workflows/reconciler-signals';
 
-export const RECONCILE_SCHEDULE_ID = 'reconcile-batches';
+/** The reconciler's workflow id: one long-running workflow (workflows/reconcile-batches.ts). */
+export const RECONCILER_WORKFLOW_ID = 'reconcile-batches';
+/** The Temporal Schedule that ran the reconciler before, one workflow per pass; removed at start-up. */
+export const LEGACY_RECONCILE_SCHEDULE_ID = 'reconcile-batches';
 
 export interface ReconcilerSettings {
   taskQueue: string;
-  /** How often the schedule runs reconcileBatches. */
+  /** The wait between two passes. */
   everySeconds: number;
   /** How long a batch may stay `Accepted` before the reconciler starts it. */
   afterSeconds: number;
 }
 
+/** The line the Temporal UI's list shows for it: what it is, so nobody takes it for a batch. */
+export const RECONCILER_SUMMARY = 'Housekeeping (not a batch): starts batches left Accepted, runs again those left Running';
+
+const RECONCILER_DETAILS = [
+  'One long-running workflow: every `RECONCILE_EVERY_SECONDS` it starts the workflow of each batch left `Accepted` for `RECONCILE_AFTER_SECONDS`, and runs again that of each batch left `Running` by a closed run.',
+  'It continues as new every few hours (a fresh history). "Current details" says what the last pass did.',
+  'Every worker start brings it its settings (or starts it, if it is not running). Run a pass now: `temporal workflow signal --workflow-id reconcile-batches --name reconcileNow`.',
+  'The batches alone: `WorkflowType = "processEventBatch"` in the search box.',
+].join('\n\n');
+
 /**
- * The Temporal Schedule that runs reconcileBatches (visible in the UI under Schedules, each run a
- * workflow). Created by every worker at start-up and brought up to date when it exists, so its
- * settings follow the configuration of the workers last started.
+ * Keeps the reconciler running with these settings: starts `reconcile-batches` when it is not running,
+ * or hands the running one the settings (signal-with-start: either in one call). The settings follow the
+ * workers last started. The Temporal Schedule of earlier versions is deleted first: it started a new
+ * workflow every pass, a row in the UI's list between the batches every minute, and beside the loop it
+ * would run every pass twice.
+ *
+ * Why a loop and not the Schedule: Temporal's own long-running-workflow pattern (a durable timer, and
+ * continue-as-new to bound the history) shows the reconciler as one row, where any Schedule adds one
+ * closed workflow per pass to the list operators read.
  */
-export async function ensureReconcileSchedule(client: Client, settings: ReconcilerSettings): Promise<void> {
-  const action: ScheduleOptionsStartWorkflowAction<typeof reconcileBatches> = {
-    type: 'startWorkflow',
-    workflowType: 'reconcileBatches',
-    workflowId: RECONCILE_SCHEDULE_ID,
-    taskQueue: settings.taskQueue,
-    args: [{ olderThanSeconds: settings.afterSeconds }],
-  };
-  const spec = { intervals: [{ every: settings.everySeconds * 1000 }] };
-  // A run still going when the next is due is enough: skip, never pile runs up.
-  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 };
+export async function ensureReconciler(client: Client, settings: ReconcilerSettings): Promise<void> {
   try {
-    await client.schedule.create({ scheduleId: RECONCILE_SCHEDULE_ID, spec, action, policies });
+    await client.schedule.getHandle(LEGACY_RECONCILE_SCHEDULE_ID).delete();
   } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(RECONCILE_SCHEDULE_ID).update<typeof reconcileBatches>((previous) => ({ ...previous, spec, action, policies }));
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
   }
+  const input = { olderThanSeconds: settings.afterSeconds, everySeconds: settings.everySeconds };
+  await client.workflow.signalWithStart<typeof reconcileBatches, [typeof input]>('reconcileBatches', {
+    workflowId: RECONCILER_WORKFLOW_ID,
+    taskQueue: settings.taskQueue,
+    args: [input],
+    signal: reconcilerSettingsSignal,
+    signalArgs: [input],
+    staticSummary: RECONCILER_SUMMARY,
+    staticDetails: RECONCILER_DETAILS,
+  });
 }

@@ -5,7 +5,7 @@ import { abandonBody } from '../api/routes/batches/schema';
 import { batchStartOf, rejectionOf, startBatchWorkflow } from '../batches/batch-workflow';
 import type { BatchError } from '../workflows/contracts';
 import { loadConfig } from '../platform/config';
-import { RECONCILE_SCHEDULE_ID } from '../batches/reconciler';
+import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
 import { readLiveState } from '../supervisor/state';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { noService, run, withDatabase } from './database';
@@ -114,7 +114,7 @@ run(async () => {
         } catch (error) {
           if (!(error instanceof RetryRefused)) throw error;
           // The reconciler's name helps whoever reads this at a shell: it is what will start an Accepted batch.
-          throw new Error(original.batch.status === 'Accepted' ? `${error.message} (the ${RECONCILE_SCHEDULE_ID} schedule, after ${config.reconcileAfterSeconds} s)` : error.message);
+          throw new Error(original.batch.status === 'Accepted' ? `${error.message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)` : error.message);
         }
         const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
         try {

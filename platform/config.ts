@@ -43,7 +43,7 @@ export interface Config {
   syncWaitSeconds: number;
   /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
   reconcileAfterSeconds: number;
-  /** How often the reconciler's schedule runs. */
+  /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
   reconcileEverySeconds: number;
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
   requestTimeoutSeconds: number;

@@ -1,20 +1,11 @@
 import { isGrpcServiceError, type OperatorService } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import { SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { Logger } from './logger';
 import { waitFor } from './net';
+import { SEARCH_ATTRIBUTES, type SearchAttributeKey } from '../workflows/search-attribute-keys';
 
-/** A typed key of any type (the SDK exports the generic only through its pairs). */
-export type SearchAttributeKey = SearchAttributePair['key'];
-
-/** Set on every batch workflow, so operators can filter batches in the Temporal UI. */
-export const ACCOUNT_NAME = defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD);
-export const BATCH_ID = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
-/** The batch a retried batch re-runs (`batch -- retry`). */
-export const RETRY_OF = defineSearchAttributeKey('RetryOf', SearchAttributeType.KEYWORD);
-
-/** Every custom search attribute the service uses: the dev server, docker-compose.yml and start-up register these. */
-export const SEARCH_ATTRIBUTES: readonly SearchAttributeKey[] = [ACCOUNT_NAME, BATCH_ID, RETRY_OF];
+export * from '../workflows/search-attribute-keys';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 const INDEXED_VALUE_TYPES: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {

@@ -8,7 +8,7 @@ import { createLogger } from '../platform/logger';
 import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics';
 import { freePort } from '../platform/net';
 import { DEFAULT_BACKOFF } from '../platform/kept-service';
-import { ensureReconcileSchedule } from '../batches/reconciler';
+import { ensureReconciler } from '../batches/reconciler';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { activityMetrics, currentActivityType } from './activity-metrics';
@@ -77,10 +77,10 @@ async function main(): Promise<void> {
         shutdownGraceTime: '3s',
         shutdownForceTime: '4s',
       });
-      // The reconciler's schedule follows this worker's settings; Temporal is reachable by now.
+      // The reconciler follows this worker's settings; Temporal is reachable by now.
       const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
       try {
-        await ensureReconcileSchedule(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
+        await ensureReconciler(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
       } finally {
         await client.connection.close();
       }

@@ -95,10 +95,18 @@ export type BatchStatusUpdate =
   | { batchId: string; status: 'Completed'; documentsNotAttached: Record<string, DocumentNotAttached[]> }
   | { batchId: string; status: 'Failed'; errors: BatchError[] };
 
-export interface ReconcileBatchesInput {
-  /** Batches `Accepted` for longer than this are started. */
+export interface ReconcilerSettings {
+  /** Batches `Accepted` (or `Running` with a closed workflow) for longer than this are started. */
   olderThanSeconds: number;
+  /** The wait between two passes. */
+  everySeconds: number;
 }
+
+/** The reconciler's settings; without `everySeconds`, one pass (the runs of the earlier versions' Schedule). */
+export type ReconcileBatchesInput = Pick<ReconcilerSettings, 'olderThanSeconds'> & Partial<Pick<ReconcilerSettings, 'everySeconds'>>;
+
+/** What one pass of the reconciler does. */
+export type StrandedBatchesInput = Pick<ReconcilerSettings, 'olderThanSeconds'>;
 
 export interface ReconcileBatchesResult {
   /** Batches whose workflow now runs. */

@@ -3,14 +3,17 @@ import {
   ActivityFailure,
   ApplicationFailure,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   type ActivityOptions,
   type LocalActivityOptions,
   type RetryPolicy,
+  upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AttachDocumentsOutput, BatchError, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
+import { BATCH_STATUS } from './search-attribute-keys';
 
 /**
  * Retry policies say what a step is. Persist is the one step that can still refuse the whole batch
@@ -41,6 +44,16 @@ const { recordBatchStatus } = proxyLocalActivities<Activities>(STATUS);
 const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
 
 /**
+ * Runs started before BatchStatus existed (their histories have no such commands) replay without it;
+ * runs started since keep it equal to the batch row's status, so the UI's list filters batches by it.
+ */
+const BATCH_STATUS_PATCH = 'batch-status-search-attribute';
+
+/** Appended to a Failed batch's failure message (the batch's errors are its details, unchanged). */
+export const RETRY_NOT_RESET = (batchId: string): string =>
+  `[Batch Failed: retry it once the cause is fixed (POST /Integration/Batches/${batchId}/retry, the support page /support, or \`npm run --silent batch -- retry ${batchId}\`); Reset cannot run a batch again. See User Metadata.]`;
+
+/**
  * The durable event pipeline: one workflow per batch, started with a reference to the stored batch.
  * Every step is an idempotent activity keyed by the batch id, so a worker dying anywhere resumes here
  * without storing anything twice. A batch is Failed only when persist stored nothing.
@@ -48,6 +61,10 @@ const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
   const { batchId, accountId, accountName, requestId } = input;
   const ref = { batchId, accountId, accountName };
+  const keepsBatchStatus = patched(BATCH_STATUS_PATCH);
+  const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') => {
+    if (keepsBatchStatus) upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);
+  };
   log.info('batch received', { batchId, account: accountName, requestId });
 
   let persisted;
@@ -64,9 +81,13 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
     if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause.type, message: cause.message });
     else log.error('batch failed', { batchId, account: accountName, message: errors[0].message });
     await recordBatchStatus({ batchId, status: 'Failed', errors });
-    throw ApplicationFailure.create({ message: errors[0].message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });
+    batchStatusIs('Failed');
+    // The failure's message is what the Temporal UI shows beside its Reset button: it says the way out.
+    const message = `${errors[0].message} ${RETRY_NOT_RESET(batchId)}`;
+    throw ApplicationFailure.create({ message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });
   }
 
+  batchStatusIs('Running');
   // The events are stored: the remaining steps touch disjoint tables and run side by side; a step with
   // nothing to do (no DocumentIds, no commission) is not scheduled at all.
   const [attached] = await Promise.all([
@@ -75,6 +96,7 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
     persisted.commissions ? commitLedger(ref) : undefined,
   ]);
   await recordBatchStatus({ batchId, status: 'Completed', documentsNotAttached: attached.documentsNotAttached });
+  batchStatusIs('Completed');
   log.info('batch completed', { batchId, account: accountName, events: persisted.events });
   return { batchId, events: persisted.events };
 }

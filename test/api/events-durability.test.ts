@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { PoolClient } from 'pg';
 import { findOrCreateBatch } from '../../db/repositories/batches';
 import { timelineKey } from '../../db/sql';
 import { PROJECT_ROOT } from '../../platform/config';
 import { freePort, waitFor } from '../../platform/net';
-import { RECONCILE_SCHEDULE_ID } from '../../batches/reconciler';
+import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
+import type { ReconcileBatchesResult } from '../../workflows/contracts';
+import { reconcileNowSignal } from '../../workflows/reconciler-signals';
 import type { EventPayload } from '../../domain/events';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
@@ -51,12 +54,12 @@ describe('the event pipeline at its edges', () => {
     return batch.id;
   }
 
-  /** Runs the reconciler's schedule now (instead of within the minute), until `done` holds. */
+  /** Runs a reconciler pass now (instead of within the minute), until `done` holds. */
   async function reconcileUntil(what: string, done: () => Promise<boolean>): Promise<void> {
-    const schedule = temporal.schedule.getHandle(RECONCILE_SCHEDULE_ID);
+    const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
     await waitFor(what, 60_000, async () => {
       if (await done()) return true;
-      await schedule.trigger();
+      await reconciler.signal(reconcileNowSignal);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       return done();
     });
@@ -101,7 +104,7 @@ describe('the event pipeline at its edges', () => {
     expect(rows[0].n).toBe(1000);
   }, 120_000);
 
-  it('starts a batch left Accepted with no workflow, from the reconcile-batches schedule', async () => {
+  it('starts a batch left Accepted with no workflow, from the reconcile-batches workflow', async () => {
     const lot = uid('LOT');
     const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 7))]);
     const waiting = await statusOf(batchId);
@@ -112,9 +115,13 @@ describe('the event pipeline at its edges', () => {
     expect((await settle(batchId)).status).toBe('Completed');
     const { rows } = await sql().query('SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1', [batchId]);
     expect(rows).toEqual([{ available: 7 }]);
-    // The reconciler's own run is a workflow in the UI too, listing what it started.
-    const run = await temporal.schedule.getHandle(RECONCILE_SCHEDULE_ID).describe();
-    expect(run.info.recentActions.length).toBeGreaterThan(0);
+    // The reconciler's history lists what each pass started.
+    const { events } = await temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID).fetchHistory();
+    const started = events!.flatMap((event) => {
+      const payload = event.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+      return payload ? defaultPayloadConverter.fromPayload<ReconcileBatchesResult>(payload as Payload).started : [];
+    });
+    expect(started).toContain(batchId);
   }, 90_000);
 
   it('records as Failed a stranded batch whose workflow ended before it stored anything', async () => {

@@ -45,6 +45,10 @@ describe('docker-compose.yml, the production shape', () => {
     expect(services['temporal-ui'].environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
   });
 
+  it("offers no Reset in the production Temporal UI: it cannot run a batch again (a batch's retry does)", () => {
+    expect(String(services['temporal-ui'].environment?.TEMPORAL_WORKFLOW_RESET_DISABLED)).toBe('true');
+  });
+
   it("creates, once the server answers, the roles' namespace and every search attribute platform/search-attributes.ts defines", () => {
     const setup = services['temporal-setup'];
     expect(conditionOf(setup, 'temporal')).toBe('service_healthy');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { QueryTypes } from 'sequelize';
 import { Batch } from '../../db/models';
 import { TASK_QUEUE } from '../../platform/config';
@@ -49,7 +50,13 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     expect(await scheduled(`test-${input.batchId}`)).toEqual(['persistEvents', 'attachDocuments', 'recalculateTimeline', 'commitLedger']);
     // The status update is a local activity: a marker in the history, no scheduled task.
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
-    expect(history.events?.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(1);
+    expect(history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
+    // BatchStatus follows the batch row: Running once persist stored the events, then Completed.
+    const upserts = history.events?.flatMap((e) => {
+      const status = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.BatchStatus;
+      return status ? [defaultPayloadConverter.fromPayload(status as Payload)] : [];
+    });
+    expect(upserts).toEqual(['Running', 'Completed']);
     const batch = await Batch.findByPk(input.batchId);
     expect(batch?.status).toBe('Completed');
     expect(batch?.result).toEqual([

@@ -5,7 +5,8 @@ import { workflowsPath } from '../../worker/bundle';
 
 /**
  * Histories recorded from real batches (`temporal workflow show --output json`): a completed batch
- * with documents and a commission, and a batch rejected by persist. Replaying them against today's
+ * with documents and a commission, and a batch rejected by persist, each from before and after the
+ * BatchStatus search attribute (its patch marker and upserts). Replaying them against today's
  * workflow code catches a change that would break batches already running (fix it with `patched()`).
  */
 const HISTORIES = path.join(__dirname, 'histories');
