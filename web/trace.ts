@@ -62,7 +62,7 @@ const LINE = 17;
 const MAX_TEXT = 250;
 const MIN_NODE = 150;
 /** Below this scale the text is too small to read: the first view zooms to the traced lot instead of fitting everything. */
-const READABLE = 0.8;
+const READABLE = 0.75;
 const ZOOM_STEP = 1.25;
 /** Space around the nodes inside an account's band. */
 const BAND_PAD = 16;
@@ -341,6 +341,10 @@ const quantity = (value: number | null, unit: string): string => (value === null
 /** A time cell: the date over the time, so the column stays narrow. */
 const timeCell = (iso: string): HTMLTableCellElement => el('td', { class: 'time' }, [el('span', { text: utc(iso).slice(0, 10) }), el('span', { text: utc(iso).slice(11) })]);
 
+/** An event cell: what happened over where it went and its documents, so the panel needs two columns only. */
+const what = (event: string, details: string): HTMLTableCellElement =>
+  el('td', {}, [el('span', { class: 'event', text: event }), ...(details ? [el('span', { class: 'details', text: details })] : [])]);
+
 /** A table whose columns are as wide as the classes of `columns` say (the CSP allows no style attributes). */
 function table(columns: [heading: string, cls: string][], rows: HTMLTableRowElement[]): HTMLTableElement {
   return el('table', {}, [
@@ -374,13 +378,9 @@ async function select(id: string): Promise<void> {
     .filter((e) => e.from === id || e.to === id)
     .map((e) => {
       const incoming = e.to === id;
-      return el('tr', { 'data-event-id': e.eventId }, [
-        timeCell(e.eventTime),
-        el('td', { text: `${e.type} ${e.quantity}` }),
-        el('td', { text: `${incoming ? 'from' : 'to'} ${names.get(incoming ? e.from : e.to)}` }),
-      ]);
+      return el('tr', { 'data-event-id': e.eventId }, [timeCell(e.eventTime), what(`${e.type} ${e.quantity} ${unit}`, `${incoming ? 'from' : 'to'} ${names.get(incoming ? e.from : e.to)}`)]);
     });
-  const moved = moves.length ? table([['Time (UTC)', 'w-time'], ['Event', 'w-move'], ['Lot', '']], moves) : el('p', { class: 'empty', text: 'No event moved this lot to or from another node.' });
+  const moved = moves.length ? table([['Time (UTC)', 'w-time'], ['Event, lot', '']], moves) : el('p', { class: 'empty', text: 'No event moved this lot to or from another node.' });
   const events = el('div', { id: 'node-events' }, [el('p', { class: 'empty', text: 'Loading its events...' })]);
   $('detail').replaceChildren(el('h2', { text: `${node.product.name} · ${node.lotSerial}` }), dl, el('h3', { text: 'Its events' }), events, el('h3', { text: 'Moved to or from' }), moved);
   await loadEvents(id, events);
@@ -397,12 +397,10 @@ async function loadEvents(id: string, target: HTMLElement): Promise<void> {
     const documents = e.documents.map((d) => `${d.type} ${d.number}`).join('; ');
     return el('tr', { 'data-event-id': e.eventId }, [
       timeCell(e.eventTime),
-      el('td', { text: e.type + (e.role === 'instance' ? '' : ` (${e.role})`) }),
-      el('td', { text: `${e.quantity} ${e.unit}` }),
-      el('td', { text: [where, documents].filter(Boolean).join(' · ') }),
+      what(`${e.type}${e.role === 'instance' ? '' : ` (${e.role})`} ${e.quantity} ${e.unit}`, [where, documents].filter(Boolean).join(' · ')),
     ]);
   });
-  target.replaceChildren(table([['Time (UTC)', 'w-time'], ['Event', 'w-event'], ['Quantity', 'w-qty'], ['Where, documents', '']], rows));
+  target.replaceChildren(table([['Time (UTC)', 'w-time'], ['Event, where, documents', '']], rows));
 }
 
 function query(): URLSearchParams {

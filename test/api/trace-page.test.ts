@@ -94,10 +94,10 @@ describe('GET /trace', () => {
     await page.waitForSelector('#node-events table');
     expect(await page.textContent('#detail dl')).toContain(chain.farm.name);
     expect(await page.$$eval('#node-events tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([
-      expect.stringMatching(/^2024-07-0106:00:00 UTCCommission100 KGM$/),
-      expect.stringMatching(/^2024-07-0206:00:00 UTCShip60 KGMto Processor dock \(farm record\)$/),
+      expect.stringMatching(/^2024-07-0106:00:00 UTCCommission 100 KGM$/),
+      expect.stringMatching(/^2024-07-0206:00:00 UTCShip 60 KGMto Processor dock \(farm record\)$/),
     ]);
-    expect(await page.$$eval('#detail > table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringMatching(/Ship 60to Whole cod .* @ Processor dock/)]);
+    expect(await page.$$eval('#detail > table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringMatching(/Ship 60 KGMto Whole cod .* @ Processor dock/)]);
 
     // The spreadsheet downloads.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
@@ -144,6 +144,7 @@ describe('GET /trace', () => {
     it('shows the traced lot in view, every label inside its box, no two labels over each other, the node panel inside its panel', async () => {
       await page.setViewportSize({ width, height });
       await traceIn(big.retailer, big.fillet.Id, big.filletLot);
+      await page.waitForSelector('#node-events table'); // the panel opens on the traced lot
       // TRACE_SCREENSHOTS=<folder> keeps what the page looked like (the docs' pictures come from here).
       if (process.env.TRACE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, `trace-${width}.png`) });
       expect(await page.textContent('#trace-message')).toContain('50 nodes');

@@ -18,6 +18,7 @@ button { font: inherit; } button.action { padding: 5px 12px; cursor: pointer; }
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0 0; }
 .message.error { background: #fdecea; color: #7a1d16; } .message.info { background: #e8f1fb; color: #0b3d6b; }
 .layout { display: grid; grid-template-columns: minmax(0, 1fr) 380px; gap: 14px; align-items: start; }
+@media (max-width: 1600px) { .layout { grid-template-columns: minmax(0, 1fr) 340px; } }
 #graph { padding: 0; overflow: hidden; }
 #graph-tools { display: flex; gap: 6px; align-items: center; padding: 6px 10px; border-bottom: 1px solid #d8dde3; }
 #graph-tools .legend { margin-left: auto; display: flex; gap: 12px; font-size: 12px; color: #4a525c; }
@@ -35,7 +36,7 @@ svg g.band rect { fill: #f1f4f7; stroke: #c9d1da; } svg text.band-label { font-w
 svg g.node { cursor: pointer; } svg g.node rect { fill: #fff; stroke: #5b6b7b; stroke-width: 1.2; }
 svg g.node.shared rect { fill: #eef6e6; } svg g.node.shipment rect { fill: #f4f4f4; stroke-dasharray: 4 3; }
 svg g.node.root rect { fill: #fff4cc; stroke: #0b5cad; stroke-width: 3; }
-svg g.node.selected rect { stroke: #b3261e; stroke-width: 3; } svg g.node:focus { outline: none; } svg g.node:focus-visible rect { stroke: #b3261e; }
+svg g.node.selected rect { stroke: #b3261e; stroke-width: 3; } svg g.node.root.selected rect { stroke: #0b5cad; stroke-width: 4.5; } svg g.node:focus { outline: none; } svg g.node:focus-visible rect { stroke: #b3261e; }
 svg path.edge { fill: none; stroke: #7d8995; stroke-width: 1.4; } svg path.arrow { fill: #7d8995; }
 svg rect.edge-label-box { fill: #fff; stroke: #d8dde3; } svg text.edge-label { font-size: 11.5px; fill: #0b3d6b; }
 #side .export { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding-bottom: 10px; margin-bottom: 10px; border-bottom: 1px solid #eceff2; }
@@ -43,7 +44,7 @@ svg rect.edge-label-box { fill: #fff; stroke: #d8dde3; } svg text.edge-label { f
 dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 12px; margin: 0 0 6px; font-size: 13px; } dt { color: #68707a; } dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; } th, td { text-align: left; vertical-align: top; padding: 3px 5px; border-bottom: 1px solid #eceff2; font-size: 12.5px; overflow-wrap: anywhere; }
 th { color: #68707a; font-weight: 600; } td.time span { display: block; white-space: nowrap; font-variant-numeric: tabular-nums; }
-th.w-time { width: 6.2em; } th.w-move { width: 6em; } th.w-event { width: 6.5em; } th.w-qty { width: 5em; }
+th.w-time { width: 7.6em; } td span.event { display: block; font-weight: 600; } td span.details { display: block; color: #4a525c; }
 .empty { color: #68707a; font-style: italic; }
 [hidden] { display: none !important; }
 `;
