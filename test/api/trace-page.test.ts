@@ -171,6 +171,15 @@ describe('GET /trace', () => {
       await page.click('#zoom-in');
       expect(await page.textContent('#zoom-level')).not.toBe(level);
 
+      // Dragging the background pans: the traced node moves with the pointer.
+      const before = (await geometry()).traced[0];
+      await page.mouse.move(view.left + 3, view.top + 3);
+      await page.mouse.down();
+      await page.mouse.move(view.left + 63, view.top + 43, { steps: 4 });
+      await page.mouse.up();
+      const after = (await geometry()).traced[0];
+      expect([Math.round(after.left - before.left), Math.round(after.top - before.top)]).toEqual([60, 40]);
+
       // The traced node's panel: inside its panel, every time in one format.
       await page.click('#to-traced');
       await page.click('#graph-view g.node.root');
