@@ -64,6 +64,9 @@ export const browserPageCsp = (style: string, script: Bundle): string =>
     "frame-ancestors 'none'",
   ].join('; ');
 
+/** A short, URL-safe piece of the hash: the script's URL changes with its content. */
+const versionOf = (script: Bundle): string => script.hash.slice('sha256-'.length, 'sha256-'.length + 12).replace(/[^A-Za-z0-9]/g, '_');
+
 const pageHtml = ({ title, style, body }: BrowserPage, scriptPath: string, script: Bundle): string => `<!doctype html>
 <html lang="en">
 <head>
@@ -76,7 +79,7 @@ const pageHtml = ({ title, style, body }: BrowserPage, scriptPath: string, scrip
 </head>
 <body>
 ${body}
-<script src="${scriptPath}?v=${encodeURIComponent(script.hash.slice(7, 19))}" integrity="${script.hash}"></script>
+<script src="${scriptPath}?v=${versionOf(script)}" integrity="${script.hash}"></script>
 </body>
 </html>
 `;
@@ -99,8 +102,8 @@ export function browserPageRouter(pagePath: string, page: BrowserPage): Router<A
     const script = await bundleOf(page.entry);
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.set('X-Content-Type-Options', 'nosniff');
-    // The URL carries the hash, so a new bundle is a new URL.
-    ctx.set('Cache-Control', ctx.query.v ? 'public, max-age=31536000, immutable' : 'no-cache');
+    // The page's URL for it carries its hash, so a new bundle is a new URL and this one can be kept.
+    ctx.set('Cache-Control', ctx.query.v === versionOf(script) ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.body = script.code;
   });
   return router;

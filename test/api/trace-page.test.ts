@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,17 @@ describe('GET /trace', () => {
     const response = await request('GET', '/trace');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+
+    // Its script is this service's bundle (ELK inside: nothing from a CDN), the only script the CSP allows.
+    const [, src, integrity] = /<script src="([^"]+)" integrity="([^"]+)"><\/script>/.exec(response.text)!;
+    expect(response.headers.get('content-security-policy')).toContain(`script-src '${integrity}'`);
+    const script = await request('GET', src);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('cache-control')).toContain('immutable');
+    expect(`sha256-${createHash('sha256').update(script.text).digest('base64')}`).toBe(integrity);
+    expect(script.text).toContain('org.eclipse.elk');
+    expect((await request('GET', '/trace/page.js?v=old')).headers.get('cache-control')).toBe('no-cache');
   });
 
   it('draws the retailer’s three-account chain: every node, one band per account, quantities on the edges', async () => {
