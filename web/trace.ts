@@ -198,8 +198,14 @@ function fit(): void {
   applyView();
 }
 
-/** Centre the traced lot's nodes, at a readable scale (the whole graph when it fits at that scale). */
-function showTraced(boxes: Map<string, { x: number; y: number; width: number; height: number }>): void {
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * Show the traced lot's nodes at a readable scale (the whole graph when it fits at that scale): of the
+ * placements that keep them in view (at the middle, or near an edge of the view), the one that shows
+ * whole the most of their neighbours, then of the accounts' names and other nodes, without empty space beyond the graph's edges where the graph could fill it.
+ */
+function showTraced(boxes: Map<string, Box>, headers: Box[]): void {
   const { w, h } = viewportSize();
   const whole = Math.min(1, (w - 16) / view.width, (h - 16) / view.height);
   if (whole >= READABLE) return fit();
@@ -209,11 +215,27 @@ function showTraced(boxes: Map<string, { x: number; y: number; width: number; he
   const top = Math.min(...roots.map((b) => b.y));
   const right = Math.max(...roots.map((b) => b.x + b.width));
   const bottom = Math.max(...roots.map((b) => b.y + b.height));
-  view.scale = Math.max(whole, Math.min(READABLE, (w - 32) / (right - left), (h - 32) / (bottom - top)));
-  // Centred, but no empty space shown beyond the graph's edges where the graph could fill it.
-  const clamp = (at: number, size: number, room: number) => (size * view.scale <= room ? (room - size * view.scale) / 2 : Math.min(8, Math.max(room - size * view.scale - 8, at)));
-  view.x = clamp(w / 2 - ((left + right) / 2) * view.scale, view.width, w);
-  view.y = clamp(h / 2 - ((top + bottom) / 2) * view.scale, view.height, h);
+  const scale = Math.max(whole, Math.min(READABLE, (w - 32) / (right - left), (h - 32) / (bottom - top)));
+  const clamp = (at: number, size: number, room: number) => (size * scale <= room ? (room - size * scale) / 2 : Math.min(8, Math.max(room - size * scale - 8, at)));
+  // Where the traced nodes' box may start on screen: centred first, then near either edge.
+  const along = (from: number, to: number, room: number) => [(room - (to - from) * scale) / 2, 24, room - 24 - (to - from) * scale].map((at) => at - from * scale);
+  // The lot's direct neighbours (where it came from, where it went) first, then the rest.
+  const rootIds = new Set(graph?.root.nodes ?? []);
+  const neighbours = new Set((graph?.edges ?? []).flatMap((e) => (rootIds.has(e.from) ? [e.to] : rootIds.has(e.to) ? [e.from] : [])));
+  const visible = (b: Box, x: number, y: number) => b.x * scale + x >= 0 && (b.x + b.width) * scale + x <= w && b.y * scale + y >= 0 && (b.y + b.height) * scale + y <= h;
+  const shown = (x: number, y: number) =>
+    [...boxes.entries()].reduce((sum, [id, b]) => sum + (visible(b, x, y) ? (neighbours.has(id) ? 1000 : 1) : 0), 0) +
+    headers.reduce((sum, b) => sum + (visible(b, x, y) ? 5 : 0), 0);
+  let best = { x: 0, y: 0, count: -1 };
+  for (const ax of along(left, right, w)) {
+    for (const ay of along(top, bottom, h)) {
+      const x = clamp(ax, view.width, w);
+      const y = clamp(ay, view.height, h);
+      const count = shown(x, y);
+      if (count > best.count) best = { x, y, count };
+    }
+  }
+  Object.assign(view, { scale, x: best.x, y: best.y });
   applyView();
 }
 
@@ -282,7 +304,8 @@ async function draw(trace: Trace): Promise<void> {
   surface.append(defs, layer);
 
   const byId = new Map(trace.nodes.map((n) => [n.id, n]));
-  const boxes = new Map<string, { x: number; y: number; width: number; height: number }>();
+  const boxes = new Map<string, Box>();
+  const headers: Box[] = [];
   const accounts = [...new Set(trace.nodes.map((n) => n.account))];
   for (const band of laid.children ?? []) {
     const account = accounts[Number(band.id.slice('account-'.length))];
@@ -290,6 +313,7 @@ async function draw(trace: Trace): Promise<void> {
     g.append(svgEl('rect', { x: band.x ?? 0, y: band.y ?? 0, width: band.width ?? 0, height: band.height ?? 0, rx: 8 }));
     // In the band's top padding, which ELK keeps free of nodes and edges.
     g.append(svgEl('text', { class: 'band-label label', x: (band.x ?? 0) + BAND_PAD, y: (band.y ?? 0) + 26 }, account));
+    headers.push({ x: band.x ?? 0, y: band.y ?? 0, width: Math.min(band.width ?? 0, 240), height: 34 });
     layer.append(g);
     for (const child of band.children ?? []) boxes.set(child.id, { x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 });
   }
@@ -328,7 +352,7 @@ async function draw(trace: Trace): Promise<void> {
 
   target.append(surface);
   panAndZoom(surface);
-  const centre = () => showTraced(boxes);
+  const centre = () => showTraced(boxes, headers);
   $('fit').onclick = fit;
   $('to-traced').onclick = centre;
   $('zoom-in').onclick = () => zoomAt(ZOOM_STEP, viewportSize().w / 2, viewportSize().h / 2);

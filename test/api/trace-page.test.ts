@@ -160,7 +160,9 @@ describe('GET /trace', () => {
       // TRACE_SCREENSHOTS=<folder> keeps what the page looked like (the docs' pictures come from here).
       if (process.env.TRACE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, `trace-${width}.png`) });
       expect(await page.textContent('#trace-message')).toContain('50 nodes');
-      expect((await drawn()).bands).toHaveLength(3);
+      const { bands, edges } = await drawn();
+      expect(bands).toHaveLength(3);
+      expect(edges).toEqual(expect.arrayContaining(['Ship 60', 'Ship 40'])); // two trucks between the same two nodes
 
       const { labels, traced, graph, window } = await geometry();
       expect(labels.length).toBeGreaterThan(150); // 3 lines × 50 nodes, the edges' and the bands' labels

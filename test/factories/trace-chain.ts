@@ -63,13 +63,13 @@ const HUBS: [string, number][] = [
 
 /**
  * A 50-node chain across three accounts, as wide and deep as a real recall: the farm commissions five
- * cod lots at five pens, moves each to its packhouse and ships it to the processor. The processor
- * receives the five, fillets them into one lot F, moves F to its cold store and ships it to the
- * retailer's distribution centre. The retailer receives F there (the lot to trace: one node), packs it
- * into two pack lots, ships both to three hubs and from each hub to its four shops. The retailer's key
- * sees 50 nodes (a shipment to a verified GLN is drawn as the receiver's node): 5 × 3 of the farm's
- * lots (pen, packhouse, processor dock), 2 of F at the processor (dock, cold store), and 33 of its own
- * (F, 2 packs, 2 × 3 hubs, 2 × 12 shops).
+ * cod lots at five pens, moves each to its packhouse and ships it to the processor (the first in two
+ * shipments). The processor receives the five, fillets them into one lot F, moves F to its cold store
+ * and ships it to the retailer's distribution centre. The retailer receives F there (the lot to trace:
+ * one node), packs it into two pack lots, ships both to three hubs and from each hub to its four shops.
+ * The retailer's key sees 50 nodes (a shipment to a verified GLN is drawn as the receiver's node): 5 × 3
+ * of the farm's lots (pen, packhouse, processor dock), 2 of F at the processor (dock, cold store), and
+ * 33 of its own (F, 2 packs, 2 × 3 hubs, 2 × 12 shops).
  */
 export async function fiftyNodeChain() {
   const [farm, processor, retailer]: TestAccount[] = await Promise.all(['fjord-cod-farm', 'coast-seafood', 'harbour-retail'].map((p) => createAccount(p)));
@@ -94,7 +94,10 @@ export async function fiftyNodeChain() {
         commission(pen, `2024-07-01T${String(6 + i).padStart(2, '0')}:00:00`, [line(cod, lot, 100)]),
         ship(pen, packhouse, '2024-07-01T12:00:00', [line(cod, lot, 100)]),
         receive(packhouse, '2024-07-01T14:00:00', [line(cod, lot, 100)]),
-        ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 100)]),
+        // The first lot leaves in two trucks: two edges between the same two nodes, whose labels must not meet.
+        ...(i === 0
+          ? [ship(packhouse, farmDock, '2024-07-02T05:00:00', [line(cod, lot, 60)]), ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 40)])]
+          : [ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 100)])]),
       ];
     }),
   );
