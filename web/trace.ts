@@ -202,8 +202,9 @@ type Box = { x: number; y: number; width: number; height: number };
 
 /**
  * Show the traced lot's nodes at a readable scale (the whole graph when it fits at that scale): of the
- * placements that keep them in view (at the middle, or near an edge of the view), the one that shows
- * whole the most of their neighbours, then of the accounts' names and other nodes, without empty space beyond the graph's edges where the graph could fill it.
+ * placements that keep them in view (in the middle, or near an edge of the view), the one that shows
+ * whole the most of their neighbours, then of the accounts' names and other nodes, with no empty space
+ * beyond the graph's edges where the graph could fill it.
  */
 function showTraced(boxes: Map<string, Box>, headers: Box[]): void {
   const { w, h } = viewportSize();
