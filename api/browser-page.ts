@@ -65,7 +65,8 @@ export const browserPageCsp = (style: string, script: Bundle): string =>
   ].join('; ');
 
 /** A short, URL-safe piece of the hash: the script's URL changes with its content. */
-const versionOf = (script: Bundle): string => script.hash.slice('sha256-'.length, 'sha256-'.length + 12).replace(/[^A-Za-z0-9]/g, '_');
+const versionOf = (script: Bundle): string =>
+  script.hash.slice('sha256-'.length, 'sha256-'.length + 12).replace(/[^A-Za-z0-9]/g, '_');
 
 const pageHtml = ({ title, style, body }: BrowserPage, scriptPath: string, script: Bundle): string => `<!doctype html>
 <html lang="en">

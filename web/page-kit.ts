@@ -12,7 +12,11 @@ export function $<T extends HTMLElement = HTMLElement>(id: string): T {
 
 export type Attributes = Record<string, string> & { text?: string };
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attributes = {}, children: (Node | string)[] = []): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attributes = {},
+  children: (Node | string)[] = [],
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (name === 'text') node.textContent = value;
@@ -24,7 +28,11 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attribu
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
-export function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, text?: string): SVGElementTagNameMap[K] {
+export function svgEl<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  text?: string,
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
   if (text !== undefined) node.textContent = text;
@@ -32,7 +40,9 @@ export function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Recor
 }
 
 export function show(target: HTMLElement, kind: 'error' | 'info', text: string): void {
-  target.replaceChildren(text ? el('div', { class: `message ${kind}`, role: kind === 'error' ? 'alert' : 'status', text }) : '');
+  target.replaceChildren(
+    text ? el('div', { class: `message ${kind}`, role: kind === 'error' ? 'alert' : 'status', text }) : '',
+  );
 }
 
 export interface Answer<T> {
@@ -43,7 +53,12 @@ export interface Answer<T> {
 /** A problem answer (RFC 9457 with `errors` per field) as one sentence. */
 export function reason(answer: Answer<unknown>): string {
   const body = (answer.body ?? {}) as { title?: string; message?: string; errors?: Record<string, string[]> };
-  const errors = body.errors && typeof body.errors === 'object' ? Object.values(body.errors).map((e) => e.join(' ')).join(' ') : '';
+  const errors =
+    body.errors && typeof body.errors === 'object'
+      ? Object.values(body.errors)
+          .map((e) => e.join(' '))
+          .join(' ')
+      : '';
   return (body.title || body.message || `HTTP ${answer.status}`) + (errors ? `: ${errors}` : '');
 }
 

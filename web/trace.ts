@@ -129,7 +129,11 @@ function nodeText(n: TraceNode, measure: (text: string, cls: string) => number):
 
 const edgeLabel = (e: TraceEdge): string => `${e.type} ${e.quantity}`;
 
-async function layout(trace: Trace, texts: Map<string, NodeText>, measure: (text: string, cls: string) => number): Promise<ElkNode> {
+async function layout(
+  trace: Trace,
+  texts: Map<string, NodeText>,
+  measure: (text: string, cls: string) => number,
+): Promise<ElkNode> {
   const accounts = [...new Set(trace.nodes.map((n) => n.account))];
   const known = new Set(trace.nodes.map((n) => n.id));
   const root: ElkNode = {
@@ -166,14 +170,14 @@ async function layout(trace: Trace, texts: Map<string, NodeText>, measure: (text
     }),
     edges: trace.edges
       .filter((e) => known.has(e.from) && known.has(e.to))
-      .map(
-        (e, i): ElkExtendedEdge => ({
-          id: `edge-${i}`,
-          sources: [e.from],
-          targets: [e.to],
-          labels: [{ id: `edge-label-${i}`, text: edgeLabel(e), width: measure(edgeLabel(e), 'edge-label') + 8, height: 16 }],
-        }),
-      ),
+      .map((e, i): ElkExtendedEdge => ({
+        id: `edge-${i}`,
+        sources: [e.from],
+        targets: [e.to],
+        labels: [
+          { id: `edge-label-${i}`, text: edgeLabel(e), width: measure(edgeLabel(e), 'edge-label') + 8, height: 16 },
+        ],
+      })),
   };
   return elk.layout(root);
 }
@@ -217,13 +221,21 @@ function showTraced(boxes: Map<string, Box>, headers: Box[]): void {
   const right = Math.max(...roots.map((b) => b.x + b.width));
   const bottom = Math.max(...roots.map((b) => b.y + b.height));
   const scale = Math.max(whole, Math.min(READABLE, (w - 32) / (right - left), (h - 32) / (bottom - top)));
-  const clamp = (at: number, size: number, room: number) => (size * scale <= room ? (room - size * scale) / 2 : Math.min(8, Math.max(room - size * scale - 8, at)));
+  const clamp = (at: number, size: number, room: number) =>
+    size * scale <= room ? (room - size * scale) / 2 : Math.min(8, Math.max(room - size * scale - 8, at));
   // Where the traced nodes' box may start on screen: centred first, then near either edge.
-  const along = (from: number, to: number, room: number) => [(room - (to - from) * scale) / 2, 24, room - 24 - (to - from) * scale].map((at) => at - from * scale);
+  const along = (from: number, to: number, room: number) =>
+    [(room - (to - from) * scale) / 2, 24, room - 24 - (to - from) * scale].map((at) => at - from * scale);
   // The lot's direct neighbours (where it came from, where it went) first, then the rest.
   const rootIds = new Set(graph?.root.nodes ?? []);
-  const neighbours = new Set((graph?.edges ?? []).flatMap((e) => (rootIds.has(e.from) ? [e.to] : rootIds.has(e.to) ? [e.from] : [])));
-  const visible = (b: Box, x: number, y: number) => b.x * scale + x >= 0 && (b.x + b.width) * scale + x <= w && b.y * scale + y >= 0 && (b.y + b.height) * scale + y <= h;
+  const neighbours = new Set(
+    (graph?.edges ?? []).flatMap((e) => (rootIds.has(e.from) ? [e.to] : rootIds.has(e.to) ? [e.from] : [])),
+  );
+  const visible = (b: Box, x: number, y: number) =>
+    b.x * scale + x >= 0 &&
+    (b.x + b.width) * scale + x <= w &&
+    b.y * scale + y >= 0 &&
+    (b.y + b.height) * scale + y <= h;
   const shown = (x: number, y: number) =>
     [...boxes.entries()].reduce((sum, [id, b]) => sum + (visible(b, x, y) ? (neighbours.has(id) ? 1000 : 1) : 0), 0) +
     headers.reduce((sum, b) => sum + (visible(b, x, y) ? 5 : 0), 0);
@@ -298,7 +310,15 @@ async function draw(trace: Trace): Promise<void> {
 
   const surface = svgEl('svg', { role: 'img', 'aria-label': 'Trace graph', width: '100%', height: '100%' });
   const defs = svgEl('defs');
-  const marker = svgEl('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+  const marker = svgEl('marker', {
+    id: 'arrow',
+    viewBox: '0 0 10 10',
+    refX: 9,
+    refY: 5,
+    markerWidth: 7,
+    markerHeight: 7,
+    orient: 'auto-start-reverse',
+  });
   marker.append(svgEl('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }));
   defs.append(marker);
   const layer = svgEl('g', { class: 'viewport' });
@@ -311,12 +331,15 @@ async function draw(trace: Trace): Promise<void> {
   for (const band of laid.children ?? []) {
     const account = accounts[Number(band.id.slice('account-'.length))];
     const g = svgEl('g', { class: 'band', 'data-account': account });
-    g.append(svgEl('rect', { x: band.x ?? 0, y: band.y ?? 0, width: band.width ?? 0, height: band.height ?? 0, rx: 8 }));
+    g.append(
+      svgEl('rect', { x: band.x ?? 0, y: band.y ?? 0, width: band.width ?? 0, height: band.height ?? 0, rx: 8 }),
+    );
     // In the band's top padding, which ELK keeps free of nodes and edges.
     g.append(svgEl('text', { class: 'band-label label', x: (band.x ?? 0) + BAND_PAD, y: (band.y ?? 0) + 26 }, account));
     headers.push({ x: band.x ?? 0, y: band.y ?? 0, width: Math.min(band.width ?? 0, 240), height: 34 });
     layer.append(g);
-    for (const child of band.children ?? []) boxes.set(child.id, { x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 });
+    for (const child of band.children ?? [])
+      boxes.set(child.id, { x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 });
   }
 
   const edges = trace.edges.filter((e) => byId.has(e.from) && byId.has(e.to));
@@ -325,12 +348,38 @@ async function draw(trace: Trace): Promise<void> {
     const g = svgEl('g', { class: 'edge', 'data-event-id': e.eventId });
     for (const section of laidEdge.sections ?? []) {
       const points = [section.startPoint, ...(section.bendPoints ?? []), section.endPoint];
-      g.append(svgEl('path', { class: 'edge', d: points.map((p, j) => `${j ? 'L' : 'M'} ${p.x} ${p.y}`).join(' '), 'marker-end': 'url(#arrow)' }));
+      g.append(
+        svgEl('path', {
+          class: 'edge',
+          d: points.map((p, j) => `${j ? 'L' : 'M'} ${p.x} ${p.y}`).join(' '),
+          'marker-end': 'url(#arrow)',
+        }),
+      );
     }
     const label = laidEdge.labels?.[0];
     if (label) {
-      g.append(svgEl('rect', { class: 'edge-label-box', x: label.x ?? 0, y: label.y ?? 0, width: label.width ?? 0, height: label.height ?? 0, rx: 3 }));
-      g.append(svgEl('text', { class: 'edge-label label', x: (label.x ?? 0) + (label.width ?? 0) / 2, y: (label.y ?? 0) + 12, 'text-anchor': 'middle' }, edgeLabel(e)));
+      g.append(
+        svgEl('rect', {
+          class: 'edge-label-box',
+          x: label.x ?? 0,
+          y: label.y ?? 0,
+          width: label.width ?? 0,
+          height: label.height ?? 0,
+          rx: 3,
+        }),
+      );
+      g.append(
+        svgEl(
+          'text',
+          {
+            class: 'edge-label label',
+            x: (label.x ?? 0) + (label.width ?? 0) / 2,
+            y: (label.y ?? 0) + 12,
+            'text-anchor': 'middle',
+          },
+          edgeLabel(e),
+        ),
+      );
     }
     g.append(svgEl('title', {}, `${e.type} of ${e.quantity} at ${utc(e.eventTime)}`));
     layer.append(g);
@@ -340,9 +389,17 @@ async function draw(trace: Trace): Promise<void> {
     const box = boxes.get(n.id)!;
     const text = texts.get(n.id)!;
     const isRoot = trace.root.nodes.includes(n.id);
-    const g = svgEl('g', { class: `node ${n.visibility}${isRoot ? ' root' : ''}`, 'data-node-id': n.id, transform: `translate(${box.x} ${box.y})`, tabindex: 0, role: 'button' });
+    const g = svgEl('g', {
+      class: `node ${n.visibility}${isRoot ? ' root' : ''}`,
+      'data-node-id': n.id,
+      transform: `translate(${box.x} ${box.y})`,
+      tabindex: 0,
+      role: 'button',
+    });
     g.append(svgEl('rect', { width: box.width, height: box.height, rx: 6 }));
-    text.lines.forEach((line, i) => g.append(svgEl('text', { class: `${line.cls} label`, x: PAD_X, y: PAD_Y + i * LINE + 13 }, line.text)));
+    text.lines.forEach((line, i) =>
+      g.append(svgEl('text', { class: `${line.cls} label`, x: PAD_X, y: PAD_Y + i * LINE + 13 }, line.text)),
+    );
     g.append(svgEl('title', {}, `${text.lines.map((l) => l.full).join('\n')}${isRoot ? '\nThe traced lot' : ''}`));
     g.addEventListener('click', () => void select(n.id));
     g.addEventListener('keydown', (event) => {
@@ -364,16 +421,26 @@ async function draw(trace: Trace): Promise<void> {
 const quantity = (value: number | null, unit: string): string => (value === null ? '-' : `${value} ${unit}`);
 
 /** A time cell: the date over the time, so the column stays narrow. */
-const timeCell = (iso: string): HTMLTableCellElement => el('td', { class: 'time' }, [el('span', { text: utc(iso).slice(0, 10) }), el('span', { text: utc(iso).slice(11) })]);
+const timeCell = (iso: string): HTMLTableCellElement =>
+  el('td', { class: 'time' }, [el('span', { text: utc(iso).slice(0, 10) }), el('span', { text: utc(iso).slice(11) })]);
 
 /** An event cell: what happened over where it went and its documents, so the panel needs two columns only. */
 const what = (event: string, details: string): HTMLTableCellElement =>
-  el('td', {}, [el('span', { class: 'event', text: event }), ...(details ? [el('span', { class: 'details', text: details })] : [])]);
+  el('td', {}, [
+    el('span', { class: 'event', text: event }),
+    ...(details ? [el('span', { class: 'details', text: details })] : []),
+  ]);
 
 /** A table whose columns are as wide as the classes of `columns` say (the CSP allows no style attributes). */
 function table(columns: [heading: string, cls: string][], rows: HTMLTableRowElement[]): HTMLTableElement {
   return el('table', {}, [
-    el('thead', {}, [el('tr', {}, columns.map(([text, cls]) => el('th', cls ? { text, class: cls } : { text })))]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        columns.map(([text, cls]) => el('th', cls ? { text, class: cls } : { text })),
+      ),
+    ]),
     el('tbody', {}, rows),
   ]);
 }
@@ -382,14 +449,21 @@ async function select(id: string): Promise<void> {
   if (!graph) return;
   const node = graph.nodes.find((n) => n.id === id);
   if (!node) return;
-  document.querySelectorAll('#graph-view g.node').forEach((g) => g.classList.toggle('selected', g.getAttribute('data-node-id') === id));
+  document
+    .querySelectorAll('#graph-view g.node')
+    .forEach((g) => g.classList.toggle('selected', g.getAttribute('data-node-id') === id));
   const names = new Map(graph.nodes.map((n) => [n.id, `${n.product.name} ${n.lotSerial} @ ${n.location.name}`]));
   const unit = node.product.unit;
   const facts: [string, string][] = [
     ['Product', `${node.product.name} (${node.product.id})`],
     ['Lot / serial', node.lotSerial],
     ['Account', node.account],
-    ['Location', node.location.name + (node.location.gln ? ` (GLN ${node.location.gln})` : '') + (node.location.external ? `, ${node.location.tradePartner}` : '')],
+    [
+      'Location',
+      node.location.name +
+        (node.location.gln ? ` (GLN ${node.location.gln})` : '') +
+        (node.location.external ? `, ${node.location.tradePartner}` : ''),
+    ],
     ['Visibility', node.visibility],
     ['In', quantity(node.quantityIn, unit)],
     ['Out', quantity(node.quantityOut, unit)],
@@ -398,16 +472,38 @@ async function select(id: string): Promise<void> {
     ['First event', utc(node.firstEvent)],
     ['Last event', utc(node.lastEvent)],
   ];
-  const dl = el('dl', {}, facts.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })]));
+  const dl = el(
+    'dl',
+    {},
+    facts.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })]),
+  );
   const moves = graph.edges
     .filter((e) => e.from === id || e.to === id)
     .map((e) => {
       const incoming = e.to === id;
-      return el('tr', { 'data-event-id': e.eventId }, [timeCell(e.eventTime), what(`${e.type} ${e.quantity} ${unit}`, `${incoming ? 'from' : 'to'} ${names.get(incoming ? e.from : e.to)}`)]);
+      return el('tr', { 'data-event-id': e.eventId }, [
+        timeCell(e.eventTime),
+        what(`${e.type} ${e.quantity} ${unit}`, `${incoming ? 'from' : 'to'} ${names.get(incoming ? e.from : e.to)}`),
+      ]);
     });
-  const moved = moves.length ? table([['Time (UTC)', 'w-time'], ['Event, lot', '']], moves) : el('p', { class: 'empty', text: 'No event moved this lot to or from another node.' });
+  const moved = moves.length
+    ? table(
+        [
+          ['Time (UTC)', 'w-time'],
+          ['Event, lot', ''],
+        ],
+        moves,
+      )
+    : el('p', { class: 'empty', text: 'No event moved this lot to or from another node.' });
   const events = el('div', { id: 'node-events' }, [el('p', { class: 'empty', text: 'Loading its events...' })]);
-  $('detail').replaceChildren(el('h2', { text: `${node.product.name} · ${node.lotSerial}` }), dl, el('h3', { text: 'Its events' }), events, el('h3', { text: 'Moved to or from' }), moved);
+  $('detail').replaceChildren(
+    el('h2', { text: `${node.product.name} · ${node.lotSerial}` }),
+    dl,
+    el('h3', { text: 'Its events' }),
+    events,
+    el('h3', { text: 'Moved to or from' }),
+    moved,
+  );
   await loadEvents(id, events);
 }
 
@@ -416,16 +512,28 @@ async function loadEvents(id: string, target: HTMLElement): Promise<void> {
   params.set('NodeId', id);
   const answer = await call<{ events: NodeEvent[] }>(key ?? '', 'GET', `/Integration/Trace/events?${params}`);
   if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
-  if (!answer.body.events.length) return target.replaceChildren(el('p', { class: 'empty', text: 'No event of this lot here that you may see.' }));
+  if (!answer.body.events.length)
+    return target.replaceChildren(el('p', { class: 'empty', text: 'No event of this lot here that you may see.' }));
   const rows = answer.body.events.map((e) => {
     const where = e.to ? `to ${e.to}` : e.from ? `from ${e.from}` : '';
     const documents = e.documents.map((d) => `${d.type} ${d.number}`).join('; ');
     return el('tr', { 'data-event-id': e.eventId }, [
       timeCell(e.eventTime),
-      what(`${e.type}${e.role === 'instance' ? '' : ` (${e.role})`} ${e.quantity} ${e.unit}`, [where, documents].filter(Boolean).join(' · ')),
+      what(
+        `${e.type}${e.role === 'instance' ? '' : ` (${e.role})`} ${e.quantity} ${e.unit}`,
+        [where, documents].filter(Boolean).join(' · '),
+      ),
     ]);
   });
-  target.replaceChildren(table([['Time (UTC)', 'w-time'], ['Event, where, documents', '']], rows));
+  target.replaceChildren(
+    table(
+      [
+        ['Time (UTC)', 'w-time'],
+        ['Event, where, documents', ''],
+      ],
+      rows,
+    ),
+  );
 }
 
 function query(): URLSearchParams {
@@ -453,7 +561,11 @@ async function trace(event: Event): Promise<void> {
   }
   graph = answer.body;
   const accounts = new Set(graph.nodes.map((n) => n.account));
-  show($('trace-message'), 'info', `${graph.nodes.length} nodes, ${graph.edges.length} events, ${accounts.size} accounts. Click a node for its events; drag to pan, scroll to zoom.`);
+  show(
+    $('trace-message'),
+    'info',
+    `${graph.nodes.length} nodes, ${graph.edges.length} events, ${accounts.size} accounts. Click a node for its events; drag to pan, scroll to zoom.`,
+  );
   $<HTMLButtonElement>('download').disabled = false;
   $('detail').replaceChildren(el('p', { class: 'empty', text: 'Click a node to see its events.' }));
   const drawing = graph;
@@ -468,9 +580,12 @@ async function download(): Promise<void> {
   const format = $<HTMLSelectElement>('format').value;
   params.set('format', format);
   const response = await fetch(`/Integration/Trace/fsma204?${params}`, { headers: { 'X-API-KEY': key ?? '' } });
-  if (response.status !== 200) return show($('trace-message'), 'error', `The spreadsheet could not be made: HTTP ${response.status}`);
+  if (response.status !== 200)
+    return show($('trace-message'), 'error', `The spreadsheet could not be made: HTTP ${response.status}`);
   const url = URL.createObjectURL(await response.blob());
-  const lot = $<HTMLInputElement>('lot').value.trim().replace(/[^A-Za-z0-9._-]+/g, '_');
+  const lot = $<HTMLInputElement>('lot')
+    .value.trim()
+    .replace(/[^A-Za-z0-9._-]+/g, '_');
   const link = el('a', { href: url, download: `fsma204-${lot}.${format}` });
   document.body.append(link);
   link.click();

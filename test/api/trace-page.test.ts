@@ -9,7 +9,16 @@ import { apiUrl, request } from '../helpers/http';
 
 /** Debian's chromium, as test/api/support.test.ts drives it: playwright-core downloads no browser. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('GET /trace', () => {
   let context: BrowserContext;
@@ -23,7 +32,12 @@ describe('GET /trace', () => {
   beforeAll(async () => {
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trace-chromium-'));
     [context, chain, big] = await Promise.all([
-      chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, acceptDownloads: true }),
+      chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ARGS,
+        acceptDownloads: true,
+      }),
       threeAccountChain(),
       fiftyNodeChain(),
     ]);
@@ -91,7 +105,8 @@ describe('GET /trace', () => {
   it('draws the retailer’s three-account chain: every node, one band per account, quantities on the edges', async () => {
     await traceIn(chain.retailer, chain.products.filletC.Id, chain.fillet);
     const { bands, nodes, edges } = await drawn();
-    if (process.env.TRACE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, 'small.png') });
+    if (process.env.TRACE_SCREENSHOTS)
+      await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, 'small.png') });
     expect(bands).toEqual([chain.farm.name, chain.processor.name, chain.retailer.name]);
     expect(nodes).toHaveLength(5);
     expect(nodes.filter((n) => n.includes('Processor dock'))).toHaveLength(2);
@@ -109,7 +124,9 @@ describe('GET /trace', () => {
       expect.stringMatching(/^2024-07-0106:00:00 UTCCommission 100 KGM$/),
       expect.stringMatching(/^2024-07-0206:00:00 UTCShip 60 KGMto Processor dock \(farm record\)$/),
     ]);
-    expect(await page.$$eval('#detail > table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([expect.stringMatching(/Ship 60 KGMto Whole cod .* @ Processor dock/)]);
+    expect(await page.$$eval('#detail > table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([
+      expect.stringMatching(/Ship 60 KGMto Whole cod .* @ Processor dock/),
+    ]);
 
     // The spreadsheet downloads.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
@@ -136,18 +153,31 @@ describe('GET /trace', () => {
       texts.map((t) => {
         const holder = t.closest('g.node, g.edge, g.band')!;
         const rect = holder.querySelector('rect')!;
-        return { text: t.textContent ?? '', box: t.getBoundingClientRect().toJSON() as Box, holder: rect.getBoundingClientRect().toJSON() as Box, kind: holder.getAttribute('class') ?? '' };
+        return {
+          text: t.textContent ?? '',
+          box: t.getBoundingClientRect().toJSON() as Box,
+          holder: rect.getBoundingClientRect().toJSON() as Box,
+          kind: holder.getAttribute('class') ?? '',
+        };
       }),
     );
-    const traced = await page.$$eval('#graph-view g.node.root rect', (rects) => rects.map((r) => r.getBoundingClientRect().toJSON() as Box));
+    const traced = await page.$$eval('#graph-view g.node.root rect', (rects) =>
+      rects.map((r) => r.getBoundingClientRect().toJSON() as Box),
+    );
     const graph = await page.$eval('#graph-view', (e) => e.getBoundingClientRect().toJSON() as Box);
     const { width, height } = page.viewportSize()!;
     return { labels, traced, graph, window: { left: 0, top: 0, right: width, bottom: height } };
   };
 
   /** Boxes that share more than a hair (half a pixel of anti-aliasing either way). */
-  const intersect = (a: Box, b: Box) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
-  const inside = (inner: Box, outer: Box) => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 && inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
+  const intersect = (a: Box, b: Box) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const inside = (inner: Box, outer: Box) =>
+    inner.left >= outer.left - 0.5 &&
+    inner.right <= outer.right + 0.5 &&
+    inner.top >= outer.top - 0.5 &&
+    inner.bottom <= outer.bottom + 0.5;
 
   describe.each([
     [1280, 800],
@@ -158,7 +188,8 @@ describe('GET /trace', () => {
       await traceIn(big.retailer, big.fillet.Id, big.filletLot);
       await page.waitForSelector('#node-events table'); // the panel opens on the traced lot
       // TRACE_SCREENSHOTS=<folder> keeps what the page looked like (the docs' pictures come from here).
-      if (process.env.TRACE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, `trace-${width}.png`) });
+      if (process.env.TRACE_SCREENSHOTS)
+        await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, `trace-${width}.png`) });
       expect(await page.textContent('#trace-message')).toContain('50 nodes');
       const { bands, edges } = await drawn();
       expect(bands).toHaveLength(3);
@@ -172,13 +203,18 @@ describe('GET /trace', () => {
       const outside = labels.filter((l) => !inside(l.box, l.holder)).map((l) => `${l.kind}: ${l.text}`);
       expect(outside).toEqual([]);
       const overlapping: string[] = [];
-      labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => intersect(a.box, b.box) && overlapping.push(`${a.text} / ${b.text}`)));
+      labels.forEach((a, i) =>
+        labels.slice(i + 1).forEach((b) => intersect(a.box, b.box) && overlapping.push(`${a.text} / ${b.text}`)),
+      );
       expect(overlapping).toEqual([]);
 
       // Fit shows the whole graph; zoom changes the scale around the middle.
       await page.click('#fit');
-      if (process.env.TRACE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, `trace-${width}-fit.png`) });
-      const all = await page.$$eval('#graph-view g.node rect, #graph-view g.band rect', (rects) => rects.map((r) => r.getBoundingClientRect().toJSON() as Box));
+      if (process.env.TRACE_SCREENSHOTS)
+        await page.screenshot({ path: path.join(process.env.TRACE_SCREENSHOTS, `trace-${width}-fit.png`) });
+      const all = await page.$$eval('#graph-view g.node rect, #graph-view g.band rect', (rects) =>
+        rects.map((r) => r.getBoundingClientRect().toJSON() as Box),
+      );
       const view = (await geometry()).graph;
       expect(all.every((r) => inside(r, view))).toBe(true);
       const level = await page.textContent('#zoom-level');
@@ -199,12 +235,16 @@ describe('GET /trace', () => {
       await page.click('#graph-view g.node.root');
       await page.waitForSelector('#node-events table');
       const side = await page.$eval('#side', (e) => e.getBoundingClientRect().toJSON() as Box);
-      const spilled = await page.$$eval('#side *:not(option)', (all) => all.map((e) => ({ html: e.outerHTML.slice(0, 80), ...(e.getBoundingClientRect().toJSON() as Box) })));
+      const spilled = await page.$$eval('#side *:not(option)', (all) =>
+        all.map((e) => ({ html: e.outerHTML.slice(0, 80), ...(e.getBoundingClientRect().toJSON() as Box) })),
+      );
       const panel = {
         spilled: spilled.filter((e) => e.right > side.right + 0.5 || e.left < side.left - 0.5).map((e) => e.html),
         times: [
           ...(await page.$$eval('#detail td.time', (cells) => cells.map((c) => c.textContent ?? ''))),
-          ...(await page.$$eval('#detail dt', (terms) => terms.filter((t) => /event$/.test(t.textContent ?? '')).map((t) => t.nextElementSibling?.textContent ?? ''))),
+          ...(await page.$$eval('#detail dt', (terms) =>
+            terms.filter((t) => /event$/.test(t.textContent ?? '')).map((t) => t.nextElementSibling?.textContent ?? ''),
+          )),
         ],
       };
       expect(panel.spilled).toEqual([]);
