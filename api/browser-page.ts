@@ -45,7 +45,7 @@ export function bundleOf(entry: string): Promise<Bundle> {
       logLevel: 'silent',
     }).then(({ outputFiles: [file] }) => ({ code: file.text, hash: sha256(file.text) }));
     // A failed build is retried by the next request instead of being cached.
-    bundle.catch(() => bundles.delete(entry));
+    void bundle.catch(() => bundles.delete(entry));
     bundles.set(entry, bundle);
   }
   return bundle;
