@@ -41,7 +41,7 @@ export function bundleOf(entry: string): Promise<Bundle> {
       platform: 'browser',
       target: 'es2022',
       minify: true,
-      legalComments: 'none',
+      legalComments: 'eof', // elkjs's licence (EPL-2.0) travels with it
       logLevel: 'silent',
     }).then(({ outputFiles: [file] }) => ({ code: file.text, hash: sha256(file.text) }));
     // A failed build is retried by the next request instead of being cached.

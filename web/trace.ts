@@ -1,3 +1,4 @@
+/*! Bundled with elkjs (the Eclipse Layout Kernel), EPL-2.0: https://github.com/kieler/elkjs */
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { $, call, el, reason, show, svgEl, utc } from './page-kit';
