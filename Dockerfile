@@ -10,6 +10,8 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The pages' browser scripts, bundled by the API on first request (api/browser-page.ts).
+COPY --from=build /app/web ./web
 COPY --from=build /app/package.json ./
 USER node
 CMD ["node", "dist/api/main.js"]

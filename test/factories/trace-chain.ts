@@ -53,3 +53,83 @@ export async function threeAccountChain() {
   );
   return { farm, processor, retailer, other, processorGln, products, lot, fillet, dock };
 }
+
+/** The towns of the retailer's hubs, each with how many shops it supplies. */
+const HUBS: [string, number][] = [
+  ['Oslo', 4],
+  ['Bergen', 4],
+  ['Trondheim', 4],
+];
+
+/**
+ * A 50-node chain across three accounts, as wide and deep as a real recall: the farm commissions five
+ * cod lots at five pens, moves each to its packhouse and ships it to the processor (the first in two
+ * shipments). The processor receives the five, fillets them into one lot F, moves F to its cold store
+ * and ships it to the retailer's distribution centre. The retailer receives F there (the lot to trace:
+ * one node), packs it into two pack lots, ships both to three hubs and from each hub to its four shops.
+ * The retailer's key sees 50 nodes (a shipment to a verified GLN is drawn as the receiver's node): 5 × 3
+ * of the farm's lots (pen, packhouse, processor dock), 2 of F at the processor (dock, cold store), and
+ * 33 of its own (F, 2 packs, 2 × 3 hubs, 2 × 12 shops).
+ */
+export async function fiftyNodeChain() {
+  const [farm, processor, retailer]: TestAccount[] = await Promise.all(['fjord-cod-farm', 'coast-seafood', 'harbour-retail'].map((p) => createAccount(p)));
+  const [processorGln, retailerGln] = [newGln(), newGln()];
+  await Promise.all([verifyGlnOf(processor, processorGln), verifyGlnOf(retailer, retailerGln)]);
+  const cod = productPayload(uid('COD'), 'Open', 'Atlantic cod, whole');
+  const codIn = productPayload(uid('COD-IN'), 'Open', 'Atlantic cod, whole');
+  const filletOut = productPayload(uid('FILLET-OUT'), 'Open', 'Cod loin fillet, skin-off');
+  const fillet = productPayload(uid('FILLET'), 'Open', 'Cod loin fillet, skin-off');
+  const pack = productPayload(uid('PACK'), 'Open', 'Cod loin 400 g pack');
+  const lots = [1, 2, 3, 4, 5].map((i) => uid(`COD-2024-0${i}`));
+  const filletLot = uid('FIL-2024-07');
+  const packLots = [uid('PK-A'), uid('PK-B')];
+
+  const packhouse = locationPayload(uid('PACKHOUSE'), { name: 'Farm packhouse' });
+  const farmDock = locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln: processorGln, name: 'Processor dock (farm record)' });
+  await record(
+    farm.key,
+    ...lots.flatMap((lot, i) => {
+      const pen = locationPayload(uid(`PEN-${i + 1}`), { name: `Sea pen ${i + 1}` });
+      return [
+        commission(pen, `2024-07-01T${String(6 + i).padStart(2, '0')}:00:00`, [line(cod, lot, 100)]),
+        ship(pen, packhouse, '2024-07-01T12:00:00', [line(cod, lot, 100)]),
+        receive(packhouse, '2024-07-01T14:00:00', [line(cod, lot, 100)]),
+        // The first lot leaves in two trucks: two edges between the same two nodes, whose labels must not meet.
+        ...(i === 0
+          ? [ship(packhouse, farmDock, '2024-07-02T05:00:00', [line(cod, lot, 60)]), ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 40)])]
+          : [ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 100)])]),
+      ];
+    }),
+  );
+
+  const dock = locationPayload(uid('DOCK'), { gln: processorGln, name: 'Processor dock' });
+  const coldStore = locationPayload(uid('COLD'), { name: 'Processor cold store' });
+  const toRetailer = locationPayload(uid('R-DC'), { connectionType: 'BUYER', gln: retailerGln, name: 'Retail DC (processor record)' });
+  await record(
+    processor.key,
+    receive(dock, '2024-07-02T18:00:00', lots.map((lot) => line(codIn, lot, 100))),
+    transform(dock, '2024-07-03T06:00:00', lots.map((lot) => line(codIn, lot, 100)), [line(filletOut, filletLot, 240)]),
+    ship(dock, coldStore, '2024-07-03T08:00:00', [line(filletOut, filletLot, 240)]),
+    receive(coldStore, '2024-07-03T09:00:00', [line(filletOut, filletLot, 240)]),
+    ship(coldStore, toRetailer, '2024-07-04T06:00:00', [line(filletOut, filletLot, 240)]),
+  );
+
+  const dc = locationPayload(uid('DC'), { gln: retailerGln, name: 'Retail distribution centre' });
+  const hubs = HUBS.map(([town, shops]) => ({
+    hub: locationPayload(uid(`HUB-${town}`), { name: `${town} hub` }),
+    shops: Array.from({ length: shops }, (_, i) => locationPayload(uid(`SHOP-${town}-${i + 1}`), { name: `${town} shop ${i + 1}` })),
+  }));
+  await record(
+    retailer.key,
+    receive(dc, '2024-07-04T18:00:00', [line(fillet, filletLot, 240)]),
+    transform(dc, '2024-07-05T06:00:00', [line(fillet, filletLot, 240)], packLots.map((p) => line(pack, p, 120))),
+    ...packLots.flatMap((p) =>
+      hubs.flatMap(({ hub, shops }) => [
+        ship(dc, hub, '2024-07-05T08:00:00', [line(pack, p, 40)]),
+        receive(hub, '2024-07-05T12:00:00', [line(pack, p, 40)]),
+        ...shops.flatMap((shop) => [ship(hub, shop, '2024-07-06T06:00:00', [line(pack, p, 10)]), receive(shop, '2024-07-06T09:00:00', [line(pack, p, 10)])]),
+      ]),
+    ),
+  );
+  return { farm, processor, retailer, fillet, filletLot };
+}

@@ -6,7 +6,7 @@ import { fsmaRows } from '../../../domain/fsma204';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, queryTime } from '../../errors';
 import { validate } from '../../middleware/validate';
-import { inlinePageRouter } from '../../inline-page';
+import { browserPageRouter } from '../../browser-page';
 import { TRACE_PAGE } from './page';
 import { locationOf, presentNode, presentTrace, productOf, shippedTo, withinDepth } from './presenter';
 import {
@@ -139,4 +139,4 @@ export function traceRouter(): Router<AppState, AppCustom> {
 }
 
 /** `GET /trace`: the page that draws a trace. */
-export const tracePageRouter = () => inlinePageRouter('/trace', TRACE_PAGE);
+export const tracePageRouter = () => browserPageRouter('/trace', TRACE_PAGE);

@@ -103,10 +103,20 @@ export const traceOperations = [
     path: '/trace',
     summary: 'The trace page',
     description:
-      'Sign in with an API key, trace a lot: its graph drawn with lots as nodes, events as edges with quantities, one band per account; ' +
-      'click a node for its events; download the FSMA 204 spreadsheet. The page holds no data itself; it calls /Integration/Trace.',
+      'Sign in with an API key, trace a lot: its graph laid out by ELK with lots as nodes, events as edges with quantities, one box per account, ' +
+      'opening on the traced lot (fit, zoom and pan); click a node for its events; download the FSMA 204 spreadsheet. ' +
+      'The page holds no data itself; it calls /Integration/Trace.',
     tags: ['Docs'],
     public: true,
     responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/trace/page.js',
+    summary: 'The trace page’s script',
+    description: 'web/trace.ts with its imports (elkjs included), bundled by the service: the page needs nothing from elsewhere. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
   }),
 ];

@@ -1,0 +1,111 @@
+import Router from '@koa/router';
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../platform/config';
+import type { AppCustom, AppState } from './context';
+
+/**
+ * A page served by the API whose script is a TypeScript file under web/ (type-checked by
+ * web/tsconfig.json), bundled with its imports (elkjs included) by esbuild on the first request, so the
+ * page needs nothing but this service: no CDN, works offline.
+ */
+export interface BrowserPage {
+  title: string;
+  style: string;
+  /** The markup inside <body>, before the script. */
+  body: string;
+  /** The script's entry, relative to web/ (e.g. `trace.ts`). */
+  entry: string;
+}
+
+interface Bundle {
+  code: string;
+  /** `sha256-…` of the code: the script tag's integrity and the CSP's only allowed script. */
+  hash: string;
+}
+
+const sha256 = (text: string): string => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+
+/** One bundle per entry for the life of the process: the sources do not change under a running server. */
+const bundles = new Map<string, Promise<Bundle>>();
+
+export function bundleOf(entry: string): Promise<Bundle> {
+  let bundle = bundles.get(entry);
+  if (!bundle) {
+    bundle = build({
+      entryPoints: [path.join(PROJECT_ROOT, 'web', entry)],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      legalComments: 'eof', // elkjs's licence (EPL-2.0) travels with it
+      logLevel: 'silent',
+    }).then(({ outputFiles: [file] }) => ({ code: file.text, hash: sha256(file.text) }));
+    // A failed build is retried by the next request instead of being cached.
+    void bundle.catch(() => bundles.delete(entry));
+    bundles.set(entry, bundle);
+  }
+  return bundle;
+}
+
+/** Only the page's own script (by hash) and style (by hash) run, and it talks to this origin only. */
+export const browserPageCsp = (style: string, script: Bundle): string =>
+  [
+    "default-src 'none'",
+    `script-src '${script.hash}'`,
+    `style-src '${sha256(style)}'`,
+    "connect-src 'self'",
+    "img-src 'self' data: blob:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+/** A short, URL-safe piece of the hash: the script's URL changes with its content. */
+const versionOf = (script: Bundle): string =>
+  script.hash.slice('sha256-'.length, 'sha256-'.length + 12).replace(/[^A-Za-z0-9]/g, '_');
+
+const pageHtml = ({ title, style, body }: BrowserPage, scriptPath: string, script: Bundle): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<style>${style}</style>
+</head>
+<body>
+${body}
+<script src="${scriptPath}?v=${versionOf(script)}" integrity="${script.hash}"></script>
+</body>
+</html>
+`;
+
+/**
+ * `GET path` (the page) and `GET path/page.js` (its bundled script), both served without a key: they
+ * hold no data; the script asks the key-checked operations with the key typed into the page.
+ */
+export function browserPageRouter(pagePath: string, page: BrowserPage): Router<AppState, AppCustom> {
+  const scriptPath = `${pagePath}/page.js`;
+  const router = new Router<AppState, AppCustom>();
+  router.get(pagePath, async (ctx) => {
+    const script = await bundleOf(page.entry);
+    ctx.type = 'text/html';
+    ctx.set('Content-Security-Policy', browserPageCsp(page.style, script));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = pageHtml(page, scriptPath, script);
+  });
+  router.get(scriptPath, async (ctx) => {
+    const script = await bundleOf(page.entry);
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // The page's URL for it carries its hash, so a new bundle is a new URL and this one can be kept.
+    ctx.set('Cache-Control', ctx.query.v === versionOf(script) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.body = script.code;
+  });
+  return router;
+}

@@ -1,0 +1,77 @@
+/**
+ * What every page's script needs (api/browser-page.ts serves them): elements by id, elements built from
+ * attributes (`text` as text, never markup), a message in a target, and calls of the API with the key
+ * typed into the page.
+ */
+
+export function $<T extends HTMLElement = HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`The page has no #${id}.`);
+  return found as T;
+}
+
+export type Attributes = Record<string, string> & { text?: string };
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attributes = {},
+  children: (Node | string)[] = [],
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === 'text') node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function svgEl<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  text?: string,
+): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function show(target: HTMLElement, kind: 'error' | 'info', text: string): void {
+  target.replaceChildren(
+    text ? el('div', { class: `message ${kind}`, role: kind === 'error' ? 'alert' : 'status', text }) : '',
+  );
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T | null;
+}
+
+/** A problem answer (RFC 9457 with `errors` per field) as one sentence. */
+export function reason(answer: Answer<unknown>): string {
+  const body = (answer.body ?? {}) as { title?: string; message?: string; errors?: Record<string, string[]> };
+  const errors =
+    body.errors && typeof body.errors === 'object'
+      ? Object.values(body.errors)
+          .map((e) => e.join(' '))
+          .join(' ')
+      : '';
+  return (body.title || body.message || `HTTP ${answer.status}`) + (errors ? `: ${errors}` : '');
+}
+
+export async function call<T>(key: string, method: string, path: string): Promise<Answer<T>> {
+  const response = await fetch(path, { method, headers: { 'X-API-KEY': key, Accept: 'application/json' } });
+  let body: T | null = null;
+  try {
+    body = (await response.json()) as T;
+  } catch {
+    body = null;
+  }
+  return { status: response.status, body };
+}
+
+/** Every time a page shows, in one format: UTC, to the second. */
+export const utc = (iso: string | null): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '-');
