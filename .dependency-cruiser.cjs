@@ -8,18 +8,20 @@
  *   db                   models, migrations, queries, repositories
  *   platform             what every process shares: config, logger, metrics, the Temporal connection
  *   domain               pure logic, no I/O
+ *   web                  the pages' browser code (bundled by api/browser-page.ts at run time, never imported)
  */
 const layer = (name, mayImport) => ({
   name: `${name}-layer`,
   comment: `${name}/ may import only ${mayImport.join(', ')} of ours`,
   severity: 'error',
   from: { path: `^${name}/` },
-  to: { path: '^(api|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|bench|test)/', pathNot: `^(${[name, ...mayImport].join('|')})/` },
+  to: { path: '^(api|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|web|bench|test)/', pathNot: `^(${[name, ...mayImport].join('|')})/` },
 });
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'no import cycles, type-only ones included', severity: 'error', from: {}, to: { circular: true } },
+    layer('web', []),
     layer('domain', []),
     layer('platform', ['domain']),
     layer('db', ['platform', 'domain']),
