@@ -45,14 +45,21 @@ export function closed<T extends object>(schema: T): T {
 
 /** Edit distance counting a swap of two neighbours as one edit (optimal string alignment): `vaule` is one from `value`. */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  // Three rows of the table are enough: the one before last (for swaps), the last, the current.
+  let before: number[] = [];
+  let last: number[] = [];
+  for (let j = 0; j <= b.length; j++) last.push(j);
   for (let i = 1; i <= a.length; i++) {
+    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let d = Math.min(last[j] + 1, current[j - 1] + 1, last[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      current.push(d);
     }
+    before = last;
+    last = current;
   }
-  return d[a.length][b.length];
+  return last[b.length];
 }
 
 const folded = (name: string): string => name.toLowerCase().replace(/[\s_-]/g, '');
@@ -62,6 +69,8 @@ const folded = (name: string): string => name.toLowerCase().replace(/[\s_-]/g, '
  * else the nearest by a few edits (about one per four letters), else a known name that starts with it.
  */
 export function closestNames(name: string, known: readonly string[]): string[] {
+  // A name far longer than any field cannot be a typo of one (and would cost its length squared).
+  if (name.length > 100) return [];
   const target = folded(name);
   const sameLetters = known.filter((candidate) => folded(candidate) === target);
   if (sameLetters.length) return sameLetters;
@@ -95,6 +104,9 @@ export const unknownPropertyOf = (error: ErrorObject): string | undefined =>
       ? String(error.params.unevaluatedProperty)
       : undefined;
 
+/** One object with thousands of unknown keys is thousands of errors on the same schema and data: worked out once. */
+const knownCache = new WeakMap<object, WeakMap<object, { known: string[]; elsewhere: string[] }>>();
+
 /**
  * The names an object takes, for the data it was sent with: the properties of the branches whose `if`
  * matches. `elsewhere` are those only other branches take (a DestinationLocation on a commission).
@@ -102,18 +114,37 @@ export const unknownPropertyOf = (error: ErrorObject): string | undefined =>
  */
 export function knownNames(error: ErrorObject, matches: Matcher): { known: string[]; elsewhere: string[] } {
   const schema = isSchema(error.parentSchema) ? error.parentSchema : {};
+  const data: unknown = error.data;
+  const cached = isSchema(data) ? knownCache.get(data)?.get(schema) : undefined;
+  if (cached) return cached;
   const known = new Set<string>();
   const other = new Set<string>();
-  for (const { when, names } of branchesOf(schema)) for (const name of names) (when === undefined || matches(when, error.data) ? known : other).add(name);
-  return { known: [...known], elsewhere: [...other].filter((name) => !known.has(name)) };
+  for (const { when, names } of branchesOf(schema)) for (const name of names) (when === undefined || matches(when, data) ? known : other).add(name);
+  const result = { known: [...known], elsewhere: [...other].filter((name) => !known.has(name)) };
+  if (isSchema(data)) {
+    const bySchema = knownCache.get(data) ?? new WeakMap<object, { known: string[]; elsewhere: string[] }>();
+    bySchema.set(schema, result);
+    knownCache.set(data, bySchema);
+  }
+  return result;
 }
 
+/** Unknown-field errors listed per request: a body of a million unknown keys is not answered with a million lines. */
+export const MAX_UNKNOWN_FIELDS_LISTED = 1000;
+
 /**
- * ajv reports every property of a failing `then` branch as unevaluated too (its annotations are
- * dropped with it): those are known names, whose own errors say what is wrong.
+ * The errors worth answering: ajv reports every property of a failing `then` branch as unevaluated
+ * too (its annotations are dropped with it), though those are known names whose own errors say what
+ * is wrong; and unknown fields beyond MAX_UNKNOWN_FIELDS_LISTED are left out.
  */
-export function withoutKnownUnevaluated(errors: ErrorObject[], matches: Matcher): ErrorObject[] {
-  return errors.filter((error) => error.keyword !== 'unevaluatedProperties' || !knownNames(error, matches).known.includes(String(error.params.unevaluatedProperty)));
+export function reportableErrors(errors: ErrorObject[], matches: Matcher): ErrorObject[] {
+  let unknown = 0;
+  return errors.filter((error) => {
+    const name = unknownPropertyOf(error);
+    if (name === undefined) return true;
+    if (error.keyword === 'unevaluatedProperties' && knownNames(error, matches).known.includes(name)) return false;
+    return ++unknown <= MAX_UNKNOWN_FIELDS_LISTED;
+  });
 }
 
 const list = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : (names[0] ?? ''));

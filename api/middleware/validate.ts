@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
 import type { AppCustom, AppState } from '../context';
 import { type ApiError, validationProblem } from '../errors';
-import { type Matcher, unknownFieldMessage, unknownPropertyOf, withoutKnownUnevaluated } from '../unknown-fields';
+import { type Matcher, unknownFieldMessage, unknownPropertyOf, reportableErrors } from '../unknown-fields';
 import { jsonBody } from './json-body';
 
 /**
@@ -68,7 +68,7 @@ export function validate(
   const check = ajv.compile(schema);
   const validated: Middleware<AppState, AppCustom> = async (ctx, next) => {
     const input = source === 'body' ? (ctx.request as { body?: unknown }).body : source === 'query' ? { ...ctx.query } : { ...ctx.headers };
-    if (!check(input)) throw toError(withoutKnownUnevaluated(check.errors ?? [], matches), input);
+    if (!check(input)) throw toError(reportableErrors(check.errors ?? [], matches), input);
     ctx.state.input = input;
     await next();
   };
