@@ -394,6 +394,33 @@ export function locationUpdateIssues(
   return issues;
 }
 
+/** What an update cannot change, as stored: the location's DUNS numbers and its trade partner's. */
+export interface UnchangeableFields {
+  duns: string | null;
+  dunsPlus4: string | null;
+  tradePartner: { duns: string | null; pgln: string | null };
+}
+
+/**
+ * SPEC.md's Location shape has fields an update does not change (its list of updatable ones leaves
+ * them out): a body that carries one with its stored value is taken (a location sent back as
+ * created), one with another value is refused, never dropped.
+ */
+export function unchangeableIssues(stored: UnchangeableFields, details: LocationUpdateDetailsPayload, field: string): Array<{ field: string; message: string }> {
+  const sent: Array<[string, string | undefined, string | null]> = [
+    ['Duns', details.Duns, stored.duns],
+    ['DunsPlus4', details.DunsPlus4, stored.dunsPlus4],
+    ['TradePartner.Duns', details.TradePartner?.Duns, stored.tradePartner.duns],
+    ['TradePartner.Pgln', details.TradePartner?.Pgln, stored.tradePartner.pgln],
+  ];
+  return sent
+    .filter(([, value, current]) => value !== undefined && value !== current)
+    .map(([name, value, current]) => ({
+      field: `${field}.${name}`,
+      message: `${field}.${name} cannot be changed by an update (stored: ${current === null ? 'none' : `"${current}"`}, sent: "${value}"); send the stored value or leave it out.`,
+    }));
+}
+
 /** Product columns for the Details fields an update carries; the unit is normalised like on create. */
 export function productUpdateAttributes(details: Partial<ProductDetailsPayload>) {
   const unit = details.SimpleUnitOfMeasurement;

@@ -37,6 +37,8 @@ export interface EventResult {
 export type BatchErrorCode =
   | 'Required'
   | 'InvalidValue'
+  /** A property the schema does not list (a typo such as DocumentIDs): refused before the batch is stored. */
+  | 'UnknownField'
   | 'InsufficientInventory'
   | 'DuplicateEventId'
   | 'UnknownProduct'

@@ -1,24 +1,37 @@
-import Ajv, { type AnySchema, type ErrorObject } from 'ajv';
+import type { AnySchema, ErrorObject } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
 import type { AppCustom, AppState } from '../context';
 import { type ApiError, validationProblem } from '../errors';
+import { type Matcher, unknownFieldMessage, unknownPropertyOf, reportableErrors } from '../unknown-fields';
 import { jsonBody } from './json-body';
 
-/** One ajv for the process: every schema is compiled once, when its route module loads. */
-export const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true });
+/**
+ * One ajv for the process: every schema is compiled once, when its route module loads. JSON Schema
+ * 2020-12, the dialect of OpenAPI 3.1, so the published schemas are validated as written (and
+ * `unevaluatedProperties` closes the event objects that add properties per `$type`). `verbose` keeps
+ * the schema and data on each error, to name the fields an unknown property could have meant.
+ */
+export const ajv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true, verbose: true });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'example' });
 ajv.addKeyword({ keyword: 'x-field' });
 
+const matches: Matcher = (schema, data) => ajv.validate(schema, data);
+
 export type Source = 'body' | 'query' | 'headers';
 
-/** `/Locations/0/Details/Name` → `Locations[0].Details.Name`; a missing property is named in full. */
+const segmentsOf = (error: ErrorObject): string[] => error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+const pathOf = (parts: string[]): string => parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+
+/** `/Locations/0/Details/Name` → `Locations[0].Details.Name`; a missing or unknown property is named in full. */
 export function fieldOf(error: ErrorObject): string {
-  const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = segmentsOf(error);
   if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
-  if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+  const unknown = unknownPropertyOf(error);
+  if (unknown !== undefined) parts.push(unknown);
+  return pathOf(parts);
 }
 
 export function messageOf(error: ErrorObject): string {
@@ -26,7 +39,8 @@ export function messageOf(error: ErrorObject): string {
     case 'required':
       return `${fieldOf(error)} is required.`;
     case 'additionalProperties':
-      return `${fieldOf(error)} is not a known field.`;
+    case 'unevaluatedProperties':
+      return unknownFieldMessage(error, fieldOf(error), pathOf(segmentsOf(error)), matches);
     case 'enum':
       return `${fieldOf(error) || 'value'} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}.`;
     default:
@@ -54,7 +68,7 @@ export function validate(
   const check = ajv.compile(schema);
   const validated: Middleware<AppState, AppCustom> = async (ctx, next) => {
     const input = source === 'body' ? (ctx.request as { body?: unknown }).body : source === 'query' ? { ...ctx.query } : { ...ctx.headers };
-    if (!check(input)) throw toError(check.errors ?? [], input);
+    if (!check(input)) throw toError(reportableErrors(check.errors ?? [], matches), input);
     ctx.state.input = input;
     await next();
   };

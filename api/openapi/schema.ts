@@ -8,9 +8,9 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 const AJV_ONLY = new Set(['errorMessage', 'transform', 'instanceof', 'regexp', 'typeof', 'uniqueItemProperties', 'dynamicDefaults', 'select', 'selectCases', 'selectDefault']);
 
 /**
- * The copy of a route's schema that goes into the OpenAPI document. Route schemas are written in the
- * common subset of draft-07 (what ajv validates with) and 2020-12 (what OpenAPI 3.1 publishes); the
- * few differences that can slip in are translated here, and the ones that cannot be are refused loudly.
+ * The copy of a route's schema that goes into the OpenAPI document. Route schemas are JSON Schema
+ * 2020-12, what ajv validates with and what OpenAPI 3.1 publishes; the few older spellings that can
+ * slip in are translated here, and what cannot be published is refused loudly.
  */
 export function publishSchema(schema: unknown, where = '$'): unknown {
   if (Array.isArray(schema)) return schema.map((item, i) => publishSchema(item, `${where}[${i}]`));

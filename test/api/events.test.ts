@@ -211,7 +211,7 @@ describe('POST /Integration/Events (sync)', () => {
     );
   });
 
-  it('a new product whose URN the account already uses elsewhere is InvalidValue on its Urn, nothing stored', async () => {
+  it('a product Urn, even one the account already uses, is not a field of the batch-style shape: UnknownField, nothing stored', async () => {
     const first = instance(uid('COD'), uid('LOT'), 1);
     expect((await post(account, [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, first)])).status).toBe(200);
     const { rows } = await sql().query('SELECT urn FROM products WHERE account_id = $1 AND external_id = $2', [account.id, first.Product.Id]);
@@ -220,7 +220,8 @@ describe('POST /Integration/Events (sync)', () => {
     const before = await countEvents(account.id);
     const response = await post(account, [event]);
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, code: 'InvalidValue', field: 'ProductInstances[0].Product.Urn' })]);
+    // URNs name entities on POST /Integration/JSON; the batch-style shape names them by Id.
+    expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, code: 'UnknownField', field: 'ProductInstances[0].Product.Urn' })]);
     expect(await countEvents(account.id)).toBe(before);
   });
 

@@ -60,6 +60,13 @@ const CORPUS: Hostile[] = [
   { name: 'path traversal in a document id', method: 'GET', path: '/Integration/Documents/..%2F..%2F..%2Fetc%2Fpasswd', status: 404 },
   { name: 'path traversal in a document id, content', method: 'GET', path: '/Integration/Documents/..%2F..%2Fetc%2Fpasswd/content', status: 404 },
   { name: 'a 1,001-location list', method: 'POST', path: '/Integration/Locations', body: { Locations: Array.from({ length: 1001 }, () => ({})) }, status: 400, says: 'Locations' },
+  {
+    name: '5,000 unknown fields in one event',
+    body: withEvent((e) => ({ ...e, ...Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`Field${i}`, 1])) })),
+    status: 400,
+    says: 'Events[0].Field999 is not a field',
+  },
+  { name: 'an unknown field named with 10,000 characters', body: withEvent((e) => ({ ...e, [big(10_000)]: 1 })), status: 400, says: 'is not a field' },
   { name: 'an Idempotency-Key of 201 characters', body: { Events: [event()] }, status: 400, says: 'Idempotency-Key' },
 ];
 

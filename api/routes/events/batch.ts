@@ -14,6 +14,7 @@ import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
 import { fieldOf, messageOf, validate } from '../../middleware/validate';
+import { unknownPropertyOf } from '../../unknown-fields';
 import { batchStatusBody, rejectedBody, statusUrl, type AnsweredResult } from './presenter';
 
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
@@ -32,7 +33,7 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
     const entry: BatchError = {
       index,
       eventId: typeof id === 'string' ? id : null,
-      code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
+      code: error.keyword === 'required' ? 'Required' : unknownPropertyOf(error) !== undefined ? 'UnknownField' : 'InvalidValue',
       field: match ? match[2] || '$' : field || '$',
       message: messageOf(error),
     };

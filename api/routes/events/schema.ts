@@ -1,11 +1,12 @@
 /**
  * Request schemas of the event endpoints (SPEC.md "Event: batch-style shape", DESIGN.md "Events").
- * Written to be read: they become the OpenAPI document. Unknown fields are allowed on events, because
- * integrators send the full shapes of SPEC.md (ReadPoint, BizStep, ...) and the payload is stored as sent.
+ * Written to be read: they become the OpenAPI document. They are the list of what an event may carry:
+ * every property SPEC.md shows, and nothing else (a property not listed is refused, naming the field).
  */
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../../domain/events';
 import { LIMITS, withLimits } from '../../limits';
-import { address, vessel } from '../locations/schema';
+import { closed } from '../../unknown-fields';
+import { address, contactProperties, vessel } from '../locations/schema';
 
 const text = { type: 'string', minLength: 1 } as const;
 /** Ids, lots and serials: the caller's keys. */
@@ -38,7 +39,7 @@ const locationDetails = {
     Duns: { type: 'string', pattern: '^(\\d{9}|\\d{13})$' },
     CaptainsName: { type: 'string' },
     Vessel: vessel,
-    ContactInformation: { type: 'object' },
+    ContactInformation: { type: 'object', properties: contactProperties },
     Address: address,
   },
 } as const;
@@ -111,8 +112,31 @@ export const event = {
       items: id,
       description: 'Ids of uploaded documents to attach; ids not found are reported in documentsNotAttached. A plain string is rejected.',
     },
-    CustomProperties: { type: 'array', items: { type: 'object' } },
-    CertificationList: { type: 'array', items: { type: 'object' } },
+    CustomProperties: {
+      type: 'array',
+      description: 'Name/value entries (GDST KDEs such as catchArea, fishingGearTypeCode).',
+      items: { type: 'object', properties: { Name: optionalText, Namespace: optionalText, Value: optionalText, PropertyLocation: optionalText } },
+    },
+    CertificationList: {
+      type: 'array',
+      description:
+        'Certificates: Type (urn:gdst:certType:...), Standard, Agency, Value, Identification; the URN-based spelling (CertificationType, ...) is accepted too.',
+      items: {
+        type: 'object',
+        properties: {
+          Type: optionalText,
+          Standard: optionalText,
+          Agency: optionalText,
+          Value: optionalText,
+          Identification: optionalText,
+          CertificationType: optionalText,
+          CertificationStandard: optionalText,
+          CertificationAgency: optionalText,
+          CertificationValue: optionalText,
+          CertificationIdentification: optionalText,
+        },
+      },
+    },
   },
   allOf: [
     byType(['commission', 'receive', 'observe', 'decommission'], ['ProductInstances'], { ProductInstances: instances }),
@@ -130,11 +154,14 @@ export const event = {
 /** Batches of up to 1,000 events: the workflow input stays well under Temporal's payload limit. */
 export const MAX_EVENTS = 1000;
 
-export const eventsBody = withLimits({
-  type: 'object',
-  required: ['Events'],
-  properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
-} as const);
+/** Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts). */
+export const eventsBody = closed(
+  withLimits({
+    type: 'object',
+    required: ['Events'],
+    properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
+  } as const),
+);
 
 
 /** DESIGN.md's batch error element (workflows/contracts.ts BatchError), shared by both event endpoints. */
@@ -146,7 +173,7 @@ const batchError = {
     index: { type: ['integer', 'null'], minimum: 0, description: 'Position of the event in Events; null for a failure of the whole batch.' },
     eventId: { type: ['string', 'null'], description: "The event's Id as sent (ExternalEventId on POST /Integration/JSON)." },
     code: {
-      enum: ['Required', 'InvalidValue', 'InsufficientInventory', 'DuplicateEventId', 'UnknownProduct', 'UnknownLocation', 'InternalError'],
+      enum: ['Required', 'InvalidValue', 'UnknownField', 'InsufficientInventory', 'DuplicateEventId', 'UnknownProduct', 'UnknownLocation', 'InternalError'],
     },
     field: { type: ['string', 'null'], description: 'Path of the field inside the event, e.g. ProductInstances[0].Quantity.' },
     message: { type: 'string' },

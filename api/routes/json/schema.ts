@@ -1,11 +1,12 @@
 /**
  * POST /Integration/JSON (SPEC.md "Event: URN-based shape"): the request schema the route validates
- * with and the response schemas, written to be read: they become the OpenAPI document. Unknown fields
- * are allowed, as on the batch-style endpoint: integrators send SPEC.md's full shapes.
+ * with and the response schemas, written to be read: they become the OpenAPI document. The request
+ * schema lists every property SPEC.md shows, and nothing else: a property not listed is refused.
  */
 import { JSON_EVENT_TYPES } from '../../../domain/json-events';
 import { MAX_EVENTS, gdstWarningsSchema } from '../events/schema';
 import { LIMITS, withLimits } from '../../limits';
+import { closed } from '../../unknown-fields';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
@@ -146,11 +147,14 @@ export const jsonEvent = {
   ],
 } as const;
 
-export const jsonEventsBody = withLimits({
-  type: 'object',
-  required: ['Events'],
-  properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
-} as const);
+/** Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts). */
+export const jsonEventsBody = closed(
+  withLimits({
+    type: 'object',
+    required: ['Events'],
+    properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
+  } as const),
+);
 
 const status = { enum: ['Created', 'Skipped'], description: 'Skipped: the URN was known and the entity reused; Created: made from the inline data.' } as const;
 const entity = (extra: Record<string, unknown>, required: readonly string[]) =>

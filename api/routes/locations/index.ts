@@ -12,6 +12,7 @@ import {
   locationIdOf,
   locationUpdate,
   locationUpdateIssues,
+  unchangeableIssues,
   type LocationPayload,
   type LocationUpdatePayload,
   type MasterDataIssue,
@@ -106,7 +107,10 @@ export function locationsRouter(): Router<AppState, AppCustom> {
         }
         const isVessel = location.vessel !== null;
         const change = locationUpdate(location, item.Details, isVessel);
-        const issues = locationUpdateIssues(change, item.Details, `${prefix}.Details`, isVessel);
+        const issues = [
+          ...unchangeableIssues({ duns: location.duns, dunsPlus4: location.dunsPlus4, tradePartner }, item.Details, `${prefix}.Details`),
+          ...locationUpdateIssues(change, item.Details, `${prefix}.Details`, isVessel),
+        ];
         if (issues.length) {
           validations.push(...issues.map((issue) => ({ index, id, ...issue })));
           continue;

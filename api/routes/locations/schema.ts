@@ -7,6 +7,7 @@ import { DUNS_PATTERN } from '../../../domain/master-data';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 import { withLimits } from '../../limits';
+import { closed } from '../../unknown-fields';
 
 const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) });
 
@@ -52,7 +53,7 @@ export const address = {
   },
 };
 
-const contactProperties = {
+export const contactProperties = {
   Name: text('Contact person.', 'Kari Nordmann'),
   Phone: text('Phone number.'),
   Email: text('Email address.'),
@@ -103,17 +104,33 @@ const createLocation = {
   type: 'object',
   description: 'A location or vessel to create. Send the id as `id` or `Id`.',
   required: ['Details'],
-  properties: { ...idProperties, Details: createDetails },
+  properties: {
+    ...idProperties,
+    updateIfExists: {
+      type: 'boolean',
+      description: 'Accepted as SPEC.md’s payloads carry it; a create never updates: an id the account already has is refused either way.',
+      example: false,
+    },
+    Details: createDetails,
+  },
 };
 
-export const createLocationsSchema = withLimits({
-  type: 'object',
-  description: 'POST /Integration/Locations: one or more locations or vessels, stored all or nothing.',
-  required: ['Locations'],
-  properties: { Locations: { type: 'array', minItems: 1, items: createLocation, description: 'The locations to create.' } },
-});
+/** Closed objects: a property not listed here is refused, naming the field (api/unknown-fields.ts). */
+export const createLocationsSchema = closed(
+  withLimits({
+    type: 'object',
+    description: 'POST /Integration/Locations: one or more locations or vessels, stored all or nothing. A property not listed is refused.',
+    required: ['Locations'],
+    properties: { Locations: { type: 'array', minItems: 1, items: createLocation, description: 'The locations to create.' } },
+  }),
+);
 
-/** Only SPEC.md's updatable fields are read; anything else in the body is ignored. */
+const unchangeable = (field: { description: string }) => ({ ...field, description: `${field.description} Not changed by an update: accepted only with its stored value.` });
+
+/**
+ * SPEC.md's updatable fields, and the other fields of its Location shape (so a location can be sent
+ * back as created), which must then carry their stored values; any other property is refused.
+ */
 const updateDetails = {
   type: 'object',
   description: 'The fields to change; absent fields keep their stored values.',
@@ -122,11 +139,19 @@ const updateDetails = {
       type: 'object',
       description: 'Identifies the location’s trade partner (Id never changes); Name and ConnectionType may change.',
       required: ['Id'],
-      properties: { Id: tradePartnerProperties.Id, Name: tradePartnerProperties.Name, ConnectionType: connectionType },
+      properties: {
+        Id: tradePartnerProperties.Id,
+        Name: tradePartnerProperties.Name,
+        ConnectionType: connectionType,
+        Duns: unchangeable(tradePartnerProperties.Duns),
+        Pgln: unchangeable(tradePartnerProperties.Pgln),
+      },
     },
     Name: createDetails.properties.Name,
     Gln: createDetails.properties.Gln,
     Extension: createDetails.properties.Extension,
+    DunsPlus4: unchangeable(createDetails.properties.DunsPlus4),
+    Duns: unchangeable(createDetails.properties.Duns),
     CaptainsName: createDetails.properties.CaptainsName,
     Vessel: vessel,
     ContactInformation: { type: 'object', description: 'Contact fields to change.', properties: contactProperties },
@@ -141,14 +166,16 @@ const updateLocation = {
   properties: { ...idProperties, Details: updateDetails },
 };
 
-export const updateLocationsSchema = withLimits({
-  type: 'object',
-  description: 'PUT /Integration/Location: either `Locations` (a list) or `Location` (one object).',
-  properties: {
-    Locations: { type: 'array', minItems: 1, items: updateLocation, description: 'Locations to change; answered with {id, status} each.' },
-    Location: updateLocation,
-  },
-});
+export const updateLocationsSchema = closed(
+  withLimits({
+    type: 'object',
+    description: 'PUT /Integration/Location: either `Locations` (a list) or `Location` (one object). A property not listed is refused.',
+    properties: {
+      Locations: { type: 'array', minItems: 1, items: updateLocation, description: 'Locations to change; answered with {id, status} each.' },
+      Location: updateLocation,
+    },
+  }),
+);
 
 /* ---- Response bodies: what presenter.ts produces. ---- */
 

@@ -3,6 +3,7 @@
  * Units are checked and normalised in domain/ (units.ts), where the accepted list lives.
  */
 import { withLimits } from '../../limits';
+import { closed } from '../../unknown-fields';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 
@@ -39,7 +40,8 @@ const detailsProperties = {
 
 const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
-export const createProductsSchema = withLimits({
+/** Closed objects: a property not listed here is refused, naming the field (api/unknown-fields.ts). */
+export const createProductsSchema = closed(withLimits({
   type: 'object',
   description: 'POST /Integration/Products: one or more products, stored all or nothing.',
   required: ['Products'],
@@ -58,9 +60,9 @@ export const createProductsSchema = withLimits({
       },
     },
   },
-});
+}));
 
-export const updateProductsSchema = withLimits({
+export const updateProductsSchema = closed(withLimits({
   type: 'object',
   description: 'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
   required: ['Products'],
@@ -79,7 +81,7 @@ export const updateProductsSchema = withLimits({
       },
     },
   },
-});
+}));
 
 /* ---- Response bodies: what presenter.ts and the handlers produce. ---- */
 
