@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   const app = createApp({ config, sequelize, temporal, logger, batchFinished });
 
   const requestTimeoutMs = config.requestTimeoutSeconds * 1000;
+  const handle = app.callback();
   const server = http.createServer(
     {
       // Longer than the idle timeout of load balancers in front (60 s on most), so they never reuse a
@@ -43,7 +44,8 @@ async function main(): Promise<void> {
       // How often Node looks for such requests (30 s by default, which would more than double a short timeout).
       connectionsCheckingInterval: Math.min(5000, requestTimeoutMs / 4),
     },
-    app.callback(),
+    // Koa's handler settles every request itself (its errors go to ctx.onerror): nothing to await here.
+    (req, res) => void handle(req, res),
   );
   await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
   const address = server.address();

@@ -73,7 +73,8 @@ const canonical = <T extends string>(allowed: readonly T[], sent: string): T | u
 export const canonicalDocumentType = (sent: string): DocumentType | undefined => canonical(DOCUMENT_TYPES, sent);
 export const canonicalPrivacy = (sent: string): Privacy | undefined => canonical(PRIVACIES, sent);
 
-/** Characters as a reader counts them: an emoji or an accented letter is one, not two UTF-16 units. */
+/** Characters as JSON Schema's maxLength counts them: code points, so an emoji is one, not two UTF-16 units. */
+// oxlint-disable-next-line typescript/no-misused-spread -- code points are the unit meant here, as in the schemas' maxLength
 const lengthOf = (text: string): number => [...text].length;
 
 export function isValidDocumentId(id: string): boolean {

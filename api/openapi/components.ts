@@ -35,7 +35,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ValidationProblem: validationProblem,
 };
 
-export const ref = (name: keyof typeof componentSchemas & string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 export const PROBLEM_JSON = 'application/problem+json';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Op, UniqueConstraintError, type Transaction, type WhereOptions } from 'sequelize';
+import { Op, UniqueConstraintError, type Transaction, type WhereAttributeHash, type WhereOptions } from 'sequelize';
 import { canonicalJson, sha256Hex } from '../../domain/hashing';
 import { Account, Batch, type BatchMode, type BatchStatus } from '../models';
 import type { PageRequest } from '../page';
@@ -82,7 +82,7 @@ export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: 
 /** Whose batches a caller reaches: one account's, or (a support key, the CLI) every account's. */
 export type BatchScope = { accountId: string } | 'all';
 
-const scoped = (scope: BatchScope, where: WhereOptions<Batch> = {}): WhereOptions<Batch> =>
+const scoped = (scope: BatchScope, where: WhereAttributeHash<Batch> = {}): WhereOptions<Batch> =>
   scope === 'all' ? where : { ...where, accountId: scope.accountId };
 
 /** The newest retry of a batch: an integrator polling the original learns how its retry went. */

@@ -232,7 +232,7 @@ describe('POST /Integration/Documents: every SPEC.md error, with nothing stored'
   it('two uploads racing for one id: one is stored, the other gets the in-use message', async () => {
     const racer = await createAccount('docs-race');
     const responses = await Promise.all([1, 2, 3, 4].map(() => upload(racer, { ...basic, 'X-Document-Id': 'RACE-1' })));
-    expect(responses.map((r) => r.status).sort()).toEqual([200, 422, 422, 422]);
+    expect(responses.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 422, 422, 422]);
     for (const r of responses.filter((x) => x.status === 422)) expectFailed(r, "Document ID 'RACE-1' is already in use.");
     expect(await storedCount(racer)).toBe(1);
   });

@@ -64,7 +64,7 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
       const description = await new Client({ connection }).workflow.getHandle(rows[0].workflow_id).describe();
       expect(description.typedSearchAttributes.get(defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD))).toBe(account.name);
       expect(description.typedSearchAttributes.get(defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD))).toBe(accepted.body.batchId);
-      expect(await description.memo).toMatchObject({ accountId: account.id, accountName: account.name, batchId: accepted.body.batchId });
+      expect(description.memo).toMatchObject({ accountId: account.id, accountName: account.name, batchId: accepted.body.batchId });
     } finally {
       await connection.close();
     }

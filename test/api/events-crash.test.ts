@@ -136,9 +136,9 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
   it("names in its 503 the resource the caller follows: a capture job for EPCIS, the support view for a support retry", async () => {
     const { key } = await createApiKey(uid('frozen-own'), 'jest');
     const { key: support } = await createApiKey(uid('frozen-support'), 'jest', 'support');
-    const call = async (path: string, apiKey: string, init: RequestInit = {}) => {
-      const response = await fetch(`${stack.state.apiUrl}${path}`, { ...init, headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json', ...init.headers } });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const call = async (path: string, apiKey: string, init: { method?: string; body?: string } = {}) => {
+      const response = await fetch(`${stack.state.apiUrl}${path}`, { ...init, headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' } });
+      return { status: response.status, body: (await response.json()) as { batchId?: string; status?: string; statusUrl?: string } };
     };
     // A Failed batch to retry: a ship of a lot nobody commissioned.
     const failed = await call('/Integration/Events/async', key, {

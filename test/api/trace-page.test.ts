@@ -81,8 +81,8 @@ describe('GET /trace', () => {
 
   const drawn = async () => ({
     bands: await page.$$eval('#graph g[data-account]', (gs) => gs.map((g) => g.getAttribute('data-account')!)),
-    nodes: (await page.$$eval('#graph g.node', (gs) => gs.map((g) => g.textContent ?? ''))).sort(),
-    edges: (await page.$$eval('#graph text.edge-label', (ts) => ts.map((t) => t.textContent ?? ''))).sort(),
+    nodes: (await page.$$eval('#graph g.node', (gs): string[] => gs.map((g) => g.textContent ?? ''))).sort(),
+    edges: (await page.$$eval('#graph text.edge-label', (ts): string[] => ts.map((t) => t.textContent ?? ''))).sort(),
   });
 
   it('is served without a key under a strict CSP', async () => {

@@ -151,11 +151,12 @@ describe('GET /Integration/Trace across three accounts', () => {
     const response = await client(processor.key).get(`/Integration/Trace/recall?ProductId=${fishB.Id}&LotSerial=${lot}`);
     expect(response.status).toBe(200);
     expect(response.body.lots.map((l: { lotSerial: string }) => l.lotSerial).sort()).toEqual([fillet, lot].sort());
-    expect(response.body.holdings.map((h: { lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }) => [h.lotSerial, h.location.name, h.quantityOnHand, h.unit]).sort()).toEqual(
+    const byLot = (a: (string | number)[], b: (string | number)[]) => String(a[0]).localeCompare(String(b[0]));
+    expect(response.body.holdings.map((h: { lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }) => [h.lotSerial, h.location.name, h.quantityOnHand, h.unit]).sort(byLot)).toEqual(
       [
         [lot, 'Processor dock', 10, 'KGM'],
         [fillet, 'Processor dock', 10, 'KGM'],
-      ].sort(),
+      ].sort(byLot),
     );
     expect(response.body.shipments).toEqual([
       expect.objectContaining({ lotSerial: fillet, quantity: 30, unit: 'KGM', to: expect.objectContaining({ name: 'Retail store (processor record)', external: true }) }),

@@ -137,10 +137,10 @@ describe('migrations', () => {
           );
           const attributes = Object.values(model.getAttributes());
           const modelColumns = attributes.map((a) => a.field ?? '').sort();
-          expect({ table: model.getTableName(), columns: Object.keys(columns).sort() }).toEqual({ table: model.getTableName(), columns: modelColumns });
+          expect({ table, columns: Object.keys(columns).sort() }).toEqual({ table, columns: modelColumns });
           for (const attribute of attributes) {
             const column = columns[attribute.field!];
-            const name = `${model.getTableName()}.${attribute.field}`;
+            const name = `${table}.${attribute.field}`;
             const nullableInModel = attribute.allowNull !== false && !attribute.primaryKey;
             expect({ name, nullable: column.allowNull }).toEqual({ name, nullable: nullableInModel });
             if (attribute.type instanceof DataTypes.UUID) expect(column.type).toBe('UUID');

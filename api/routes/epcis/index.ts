@@ -24,7 +24,8 @@ const queryProblem = (errors: { instancePath: string; message?: string; params: 
     QUERY_PARAMETER_EXCEPTION,
     'The query parameters are not valid.',
     errors.map((e) => {
-      const name = e.instancePath.slice(1) || String(e.params.additionalProperty ?? e.params.missingProperty ?? '');
+      const named = e.params.additionalProperty ?? e.params.missingProperty;
+      const name = e.instancePath.slice(1) || (typeof named === 'string' ? named : '');
       return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
     }),
   );
