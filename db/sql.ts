@@ -30,3 +30,15 @@ export async function lockKeys(query: Query, keys: readonly string[]): Promise<v
   if (!keys.length) return;
   await query(`SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`, [keys]);
 }
+
+/**
+ * A point inside the transaction to return to: rolling back to it undoes every statement since, and
+ * keeps the ones before (and the transaction) going. `name` is one of the caller's constants, never input.
+ */
+export async function savepoint(query: Query, name: string): Promise<void> {
+  await query(`SAVEPOINT ${name}`, []);
+}
+
+export async function rollbackToSavepoint(query: Query, name: string): Promise<void> {
+  await query(`ROLLBACK TO SAVEPOINT ${name}`, []);
+}

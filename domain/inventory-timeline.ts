@@ -1,7 +1,7 @@
 /**
  * The inventory timeline of one (account, product, lot, location), DESIGN.md "Inventory timeline".
  * Pure: no I/O. Records are ordered by (time, seq), seq being arrival order. Quantities are scaled
- * BigInts (domain/decimal), so sums are exact. The recalculation SQL in activities/recalculate-timeline
+ * BigInts (domain/decimal), so sums are exact. The recalculation SQL in db/repositories/inventory-timelines
  * computes the same two columns with window functions; test/domain checks this module, and the API tests
  * check the SQL against the same examples.
  */

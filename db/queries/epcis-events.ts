@@ -328,7 +328,7 @@ export async function distinctEpcs(sequelize: Sequelize, accountId: string): Pro
 /**
  * Which of these company prefixes the account's captured events spell out in an EPC URN: what turns a
  * Digital Link of the same company into a URN (GS1-EPC-Format: Always_EPC_URN). Kept as events are
- * stored (activities/persist-events.ts), so a query does not read the account's events for them.
+ * stored (db/repositories/batch-events.ts recordCompanyPrefixes), so a query does not read the account's events for them.
  */
 export async function knownCompanyPrefixes(sequelize: Sequelize, accountId: string, candidates: string[]): Promise<string[]> {
   if (!candidates.length) return [];

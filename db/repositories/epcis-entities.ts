@@ -2,6 +2,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
 import type { EventPayload } from '../../domain/events';
+import { queryOf } from '../sql';
+import { storedEventIds } from './batch-events';
 
 type Referenced = ReturnType<typeof referencedIdentifiers>;
 
@@ -58,10 +60,5 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
 }
 
 /** Which of these external event ids the account already has (proceed mode leaves those events out). */
-export async function existingEventIds(sequelize: Sequelize, accountId: string, ids: string[]): Promise<Set<string>> {
-  const rows = await sequelize.query<{ external_event_id: string }>(
-    'SELECT external_event_id FROM events WHERE account_id = $1 AND external_event_id = ANY($2::text[])',
-    { bind: [accountId, ids], type: QueryTypes.SELECT },
-  );
-  return new Set(rows.map((r) => r.external_event_id));
-}
+export const existingEventIds = (sequelize: Sequelize, accountId: string, ids: string[]): Promise<Set<string>> =>
+  storedEventIds(queryOf(sequelize), accountId, ids);

@@ -1,0 +1,94 @@
+import { fromScaled, toScaled } from '../../domain/decimal';
+import type { EventPayload } from '../../domain/events';
+import { eventIdOf } from '../../domain/hashing';
+import { eventUrn } from '../../domain/urn';
+import {
+  insertEventLines,
+  insertEvents,
+  insertInventoryRecords,
+  type NewEventLineRow,
+} from '../../db/repositories/batch-events';
+import { lineQuantity, type ResolvedEvent } from './resolved';
+import type { PersistStep } from './step';
+
+/**
+ * Stores the checked batch: its events (each with its payload as sent), their lines, and an inventory
+ * record for each line that moves inventory at the event's location. Event ids are derived from the
+ * batch id and position (eventIdOf), so a retry can never store an event twice.
+ */
+export async function insertBatch(
+  step: PersistStep,
+  payloads: readonly EventPayload[],
+  events: readonly ResolvedEvent[],
+): Promise<void> {
+  const { query, account, batchId } = step;
+  const stored = events.map((resolved) => ({ ...resolved, id: eventIdOf(batchId, resolved.event.index) }));
+  const seqs = await insertEvents(
+    query,
+    account.id,
+    batchId,
+    stored.map(({ id, event, locationId, sourceLocationId, destinationLocationId }) => ({
+      id,
+      externalId: event.externalId,
+      type: event.type,
+      eventTime: event.eventTime,
+      eventTimeZone: event.eventTimeZone,
+      locationId,
+      sourceLocationId,
+      destinationLocationId,
+      purchaseOrder: event.purchaseOrder,
+      invoiceNumber: event.invoiceNumber,
+      referenceDocumentId: event.referenceDocumentId,
+      urn: eventUrn(id),
+      payload: payloads[event.index],
+    })),
+  );
+
+  const lines = stored.flatMap((event) =>
+    event.lines.map(({ line, product }) => {
+      const quantity = lineQuantity(product, line);
+      const row: NewEventLineRow = {
+        eventId: event.id,
+        position: line.position,
+        role: line.role,
+        productId: product.id,
+        lotSerial: line.lotSerial,
+        quantity,
+      };
+      // Signed change at the event's location; null for lines that move no inventory.
+      const delta = line.sign === 0 ? null : line.sign > 0 ? quantity : fromScaled(-toScaled(quantity));
+      return { event, row, delta };
+    }),
+  );
+  const lineIds = await insertEventLines(
+    query,
+    account.id,
+    lines.map((l) => l.row),
+  );
+
+  const seqOf = (eventId: string): string => {
+    const seq = seqs.get(eventId);
+    if (seq === undefined) throw new Error(`Event ${eventId} was inserted but not returned.`);
+    return seq;
+  };
+  await insertInventoryRecords(
+    query,
+    account.id,
+    lines.flatMap(({ event, row, delta }, i) =>
+      delta === null
+        ? []
+        : [
+            {
+              productId: row.productId,
+              lotSerial: row.lotSerial,
+              locationId: event.locationId,
+              eventId: event.id,
+              eventLineId: lineIds[i],
+              eventTime: event.event.eventTime,
+              eventSeq: seqOf(event.id),
+              delta,
+            },
+          ],
+    ),
+  );
+}

@@ -1,0 +1,26 @@
+import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent } from '../../domain/events';
+import type { BatchError } from '../../workflows/contracts';
+
+/** The events in the pipeline's internal shape; an event that cannot be normalised (its time) is an error instead. */
+export function normaliseEvents(payloads: readonly EventPayload[]): {
+  events: NormalisedEvent[];
+  errors: BatchError[];
+} {
+  const events: NormalisedEvent[] = [];
+  const errors: BatchError[] = [];
+  payloads.forEach((payload, index) => {
+    try {
+      events.push(normaliseEvent(payload, index));
+    } catch (error) {
+      if (!(error instanceof EventNormalisationError)) throw error;
+      errors.push({
+        index,
+        eventId: payload.Id ?? null,
+        code: 'InvalidValue',
+        field: error.field,
+        message: error.message,
+      });
+    }
+  });
+  return { events, errors };
+}

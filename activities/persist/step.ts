@@ -1,0 +1,31 @@
+import type { Transaction } from 'sequelize';
+import type { AccountRef } from '../../db/repositories/master-data';
+import type { Query } from '../../db/sql';
+import type { BatchError, PersistEventsOutput } from '../../workflows/contracts';
+
+/** What every step of persistEvents works in: the batch, its account, and the one transaction of the whole activity. */
+export interface PersistStep {
+  batchId: string;
+  account: AccountRef;
+  /** Statements in `transaction`. */
+  query: Query;
+  transaction: Transaction;
+  /** For the URNs of the products and locations a batch creates. */
+  urnDomain: string;
+}
+
+/** How the activity's transaction ended: the events stored, or the batch refused with its error list. */
+export type PersistOutcome = PersistEventsOutput | { rejected: BatchError[]; recorded: 'now' | 'earlier' };
+
+export const eventError = (
+  event: { index: number; externalId: string },
+  code: BatchError['code'],
+  field: string,
+  message: string,
+): BatchError => ({
+  index: event.index,
+  eventId: event.externalId,
+  code,
+  field,
+  message,
+});
