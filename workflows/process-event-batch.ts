@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AttachDocumentsOutput, BatchError, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
-import { BATCH_STATUS } from './search-attribute-keys';
+import { BATCH_STATUS } from '../domain/search-attribute-keys';
 
 /**
  * Retry policies say what a step is. Persist is the one step that can still refuse the whole batch

@@ -1,5 +1,5 @@
 /**
- * The custom search attributes of batch workflows, here (imports of @temporalio/common only) so the
+ * The custom search attributes of batch workflows, in domain/ (imports of @temporalio/common only) so the
  * workflow code can upsert them; platform/search-attributes.ts registers them on the server.
  */
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
