@@ -1,5 +1,9 @@
 /** Types shared by the API (which starts batches) and the workflow (which runs them). No runtime code. */
+import type { BatchError } from '../domain/batch-errors';
 import type { EventType } from '../domain/events';
+
+// The batch error type lives in domain/batch-errors.ts; re-exported for the modules still importing it from here.
+export type { BatchError, BatchErrorCode } from '../domain/batch-errors';
 
 /**
  * A reference to the stored batch, never its events: every activity reads what it needs from the
@@ -32,30 +36,6 @@ export interface EventResult {
   eventDate: string;
   productInstances: ProductInstanceResult[];
   documentsNotAttached: DocumentNotAttached[] | null;
-}
-
-export type BatchErrorCode =
-  | 'Required'
-  | 'InvalidValue'
-  | 'InsufficientInventory'
-  | 'DuplicateEventId'
-  | 'UnknownProduct'
-  | 'UnknownLocation'
-  | 'InternalError';
-
-/** One failure of a rejected batch (DESIGN.md "Batch results and errors"). */
-export interface BatchError {
-  index: number | null;
-  eventId: string | null;
-  code: BatchErrorCode;
-  field: string | null;
-  message: string;
-  /** InsufficientInventory only: what was asked and what the timeline had. */
-  product?: string;
-  lotSerial?: string;
-  location?: string;
-  requested?: number;
-  available?: number;
 }
 
 /**
@@ -115,4 +95,12 @@ export interface ReconcileBatchesResult {
   closed: string[];
   /** Running batches whose workflow had been closed before it finished them: run again. */
   resumed: string[];
+}
+
+/**
+ * The reconciler's activity: batches/reconcile.ts implements it (it starts workflows, so it belongs to
+ * the batch use case, not the pipeline), the worker registers it beside the pipeline's activities.
+ */
+export interface ReconcilerActivities {
+  startStrandedBatches(input: StrandedBatchesInput): Promise<ReconcileBatchesResult>;
 }
