@@ -9,8 +9,9 @@ import { recordBatchStatus } from './record-batch-status';
 export type { ActivityDeps };
 
 /**
- * The pipeline's activities, with their dependencies, so tests can build them against any database. The
- * reconciler's (batches/reconcile.ts) is the batch use case's; the worker registers it beside these.
+ * The pipeline's activities, with their dependencies, so tests can build them against any database.
+ * The reconciler's (batches/start-stranded-batches.ts) is the batch use case's; the worker registers
+ * it beside these.
  */
 export function createActivities(deps: ActivityDeps) {
   return {

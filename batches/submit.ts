@@ -34,7 +34,7 @@ const START_TIMEOUT_MS = 10_000;
  * Starts (or attaches to) the stored batch's workflow and, with `wait`, waits for its outcome. A batch
  * that has its outcome already (an Idempotency-Key replay) answers it without asking Temporal. When
  * Temporal cannot be reached or refuses, the batch stays stored and `Accepted`: the reconciler starts it
- * (batches/reconcile.ts), and the outcome is `notStarted`.
+ * (batches/start-stranded-batches.ts), and the outcome is `notStarted`.
  */
 export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOptions): Promise<BatchOutcome> {
   if (isFinished(batch)) return outcomeOf(batch);

@@ -1,7 +1,7 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { withHeartbeat } from '../activities/heartbeat';
-import { startStrandedBatches } from '../batches/reconcile';
+import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';

@@ -98,8 +98,8 @@ export interface ReconcileBatchesResult {
 }
 
 /**
- * The reconciler's activity: batches/reconcile.ts implements it (it starts workflows, so it belongs to
- * the batch use case, not the pipeline), the worker registers it beside the pipeline's activities.
+ * The reconciler's activity: batches/start-stranded-batches.ts implements it (it starts workflows, so
+ * it belongs to the batch use case, not the pipeline); the worker registers it beside the pipeline's.
  */
 export interface ReconcilerActivities {
   startStrandedBatches(input: StrandedBatchesInput): Promise<ReconcileBatchesResult>;
