@@ -5,11 +5,14 @@ import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
-import { startStrandedBatches } from './start-stranded-batches';
 
 export type { ActivityDeps };
 
-/** Activities get their dependencies here, so tests can build them against any database. */
+/**
+ * The pipeline's activities, with their dependencies, so tests can build them against any database.
+ * The reconciler's (batches/start-stranded-batches.ts) is the batch use case's; the worker registers
+ * it beside these.
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
     recordBatchStatus: recordBatchStatus(deps),
@@ -17,7 +20,6 @@ export function createActivities(deps: ActivityDeps) {
     attachDocuments: withHeartbeat(attachDocuments(deps)),
     recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
     commitLedger: withHeartbeat(commitLedger(deps)),
-    startStrandedBatches: withHeartbeat(startStrandedBatches(deps)),
   };
 }
 

@@ -1,12 +1,11 @@
 import {
   WorkflowExecutionAlreadyStartedError,
-  WorkflowFailedError,
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Batch, BatchMode } from '../db/models';
-import type { BatchError, ProcessEventBatchInput } from '../workflows/contracts';
+import type { ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS, RETRY_OF } from '../platform/search-attributes';
 
@@ -51,7 +50,7 @@ export const batchDetailsOf = (start: BatchStart): string => {
     `**Batch \`${batchId}\`** of account **${accountName}**: ${batchSummaryOf(start)}${requestId ? `, request \`${requestId}\`` : ''}.`,
     `Its status is the \`BatchStatus\` search attribute here, and \`GET /Integration/Batches/${batchId}\` (its account's key or a support key) or the support page \`/support\`.`,
     '',
-    '**Failed? Retry the batch; do not use Reset.** A Failed workflow is the batch\'s answer (its error list is the failure\'s details) and the batch row is Failed already: a reset run is refused (`is not waiting to run`) and could not tell whether the cause was fixed. A retry makes a new batch with its own workflow (`RetryOf` names this one):',
+    '**Failed? Retry the batch; do not use Reset.** A Failed workflow is the batch\'s answer (the failure\'s details hold its first error and how many there are; the batch lists them all) and the batch row is Failed already: a reset run is refused (`is not waiting to run`) and could not tell whether the cause was fixed. A retry makes a new batch with its own workflow (`RetryOf` names this one):',
     `- \`POST /Integration/Batches/${batchId}/retry\` (its account's key or a support key), or "Retry this batch" on the support page \`/support\``,
     `- \`npm run --silent batch -- retry ${batchId}\``,
   ].join('\n');
@@ -106,15 +105,4 @@ async function startUnder(
     if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof processEventBatch>(workflowId);
     throw error;
   }
-}
-
-/** The error list of a batch the workflow rejected, or undefined for any other failure. */
-export function rejectionOf(error: unknown): BatchError[] | undefined {
-  if (!(error instanceof WorkflowFailedError)) return undefined;
-  const cause = error.cause;
-  if (cause instanceof ApplicationFailure && Array.isArray(cause.details?.[0])) {
-    const errors = cause.details[0] as BatchError[];
-    return errors.some((e) => e.code === 'InternalError') ? undefined : errors;
-  }
-  return undefined;
 }

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import type { Batch, BatchStatus } from '../db/models';
-import { abandonBatch, AbandonRefused, createRetry, findBatch, listBatches, RetryRefused, type BatchView } from '../db/repositories/batches';
-import { abandonBody } from '../api/routes/batches/schema';
-import { batchStartOf, rejectionOf, startBatchWorkflow } from '../batches/batch-workflow';
-import type { BatchError } from '../workflows/contracts';
+import type { BatchStatus } from '../db/models';
+import { findBatch, listBatches, type BatchView } from '../db/repositories/batches';
+import { rejectionLines } from '../batches/rejection';
+import { ABANDON_REASON_MAX_LENGTH, abandonBatch, storeRetry } from '../batches/retry';
+import { runBatch } from '../batches/submit';
 import { loadConfig } from '../platform/config';
+import { createLogger } from '../platform/logger';
 import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
 import { readLiveState } from '../supervisor/state';
 import { connectTemporalClient } from '../platform/temporal-client';
@@ -18,9 +19,6 @@ const USAGE = `usage:
 
 The same operations are GET /Integration/Batches, GET /Integration/Batches/{id},
 POST /Integration/Batches/{id}/retry and .../abandon with a support key, and the page at /support.`;
-
-/** As POST /Integration/Batches/{id}/abandon takes it. */
-const MAX_REASON_LENGTH = abandonBody.properties.Reason.maxLength;
 
 const STATUSES: readonly BatchStatus[] = ['Accepted', 'Running', 'Completed', 'Failed'];
 
@@ -95,39 +93,39 @@ run(async () => {
         const original = await findOne(id);
         const reason = values.reason?.trim();
         if (!reason) throw new Error(`abandon needs --reason TEXT: why the batch is given up on (it is kept with the batch).\n${USAGE}`);
-        if (reason.length > MAX_REASON_LENGTH) throw new Error(`--reason is ${reason.length} characters; at most ${MAX_REASON_LENGTH}.`);
-        try {
-          await abandonBatch(original.batch.id, reason, null);
-        } catch (error) {
-          if (error instanceof AbandonRefused) throw new Error(error.message);
-          throw error;
-        }
+        if (reason.length > ABANDON_REASON_MAX_LENGTH) throw new Error(`--reason is ${reason.length} characters; at most ${ABANDON_REASON_MAX_LENGTH}.`);
+        const abandoned = await abandonBatch(original.batch.id, reason, null);
+        if (abandoned.kind === 'refused') throw new Error(abandoned.refusal.message);
         console.log(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
         return;
       }
       case 'retry': {
         const original = await findOne(id);
         const config = loadConfig();
-        let batch: Batch;
-        try {
-          batch = await createRetry(original.batch.id, null);
-        } catch (error) {
-          if (!(error instanceof RetryRefused)) throw error;
+        const stored = await storeRetry(original.batch.id, null);
+        if (stored.kind === 'refused') {
+          const { message } = stored.refusal;
           // The reconciler's name helps whoever reads this at a shell: it is what will start an Accepted batch.
-          throw new Error(original.batch.status === 'Accepted' ? `${error.message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)` : error.message);
+          throw new Error(original.batch.status === 'Accepted' ? `${message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)` : message);
         }
+        const { retry } = stored;
         const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
         try {
-          const handle = await startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, original.accountName));
-          try {
-            const { events } = await handle.result();
-            console.log(`batch ${batch.id} (retry of ${original.batch.id}): Completed, ${events} events created`);
-          } catch (error) {
-            if (!rejectionOf(error)) throw error;
-            // The workflow's failure names only the first error; the batch row holds them all.
-            await batch.reload();
-            const lines = ((batch.errors as BatchError[] | null) ?? []).map((e) => `  event ${e.index ?? '-'} ${e.eventId ?? ''}: ${e.code} ${e.field ?? ''}: ${e.message}`);
-            throw new Error([`batch ${batch.id} (retry of ${original.batch.id}): Failed again`, ...lines].join('\n'));
+          const logger = createLogger(config.logLevel, 'batch');
+          const outcome = await runBatch({ temporal, config, logger }, retry, { accountName: original.accountName, wait: 'untilDone' });
+          const name = `batch ${retry.id} (retry of ${original.batch.id})`;
+          switch (outcome.kind) {
+            case 'completed':
+              console.log(`${name}: Completed, ${outcome.result.length} events created`);
+              return;
+            case 'rejected':
+              throw new Error([`${name}: Failed again`, ...rejectionLines(outcome.errors)].join('\n'));
+            case 'pipelineFailed':
+              throw new Error(`${name}: the pipeline could not process it; nothing was stored. ${outcome.errors[0]?.message ?? ''}`);
+            case 'notStarted':
+              throw new Error(`${name}: stored, but its workflow could not be started; the reconciler starts it within ${outcome.startsWithinSeconds} s.`);
+            case 'pending':
+              throw new Error(`${name}: still under way; follow it with: npm run --silent batch -- show ${retry.id}`);
           }
         } finally {
           await temporal.connection.close();

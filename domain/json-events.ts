@@ -4,6 +4,7 @@
  * translation turns each URN into the external id the pipeline looks entities up by. Pure: what the
  * account already has is passed in.
  */
+import type { BatchErrorCode } from './batch-errors';
 import { vocabularyIssue, isUrn } from './cbv';
 import { parseEventTime, type EventPayload, type ProductInstancePayload, type ProductRefPayload } from './events';
 import type { AddressPayload, ConnectionType, LocationPayload, ProductDetailsPayload, TradePartnerPayload } from './master-data';
@@ -105,7 +106,7 @@ export interface KnownEntities {
 export interface JsonEventIssue {
   index: number;
   eventId: string | null;
-  code: 'Required' | 'InvalidValue' | 'UnknownProduct' | 'UnknownLocation';
+  code: Extract<BatchErrorCode, 'Required' | 'InvalidValue' | 'UnknownProduct' | 'UnknownLocation'>;
   field: string;
   message: string;
 }

@@ -3,9 +3,9 @@ import { SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { Logger } from './logger';
 import { waitFor } from './net';
-import { SEARCH_ATTRIBUTES, type SearchAttributeKey } from '../domain/search-attributes';
+import { SEARCH_ATTRIBUTES, type SearchAttributeKey } from '../domain/search-attribute-keys';
 
-export * from '../domain/search-attributes';
+export * from '../domain/search-attribute-keys';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 const INDEXED_VALUE_TYPES: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {

@@ -1,5 +1,7 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { withHeartbeat } from '../activities/heartbeat';
+import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
@@ -51,7 +53,11 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, POOL_SIZE);
   countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
-  const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
+  const activities = {
+    ...createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) }),
+    // The reconciler's: the batch use case's, not a pipeline step.
+    startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger })),
+  };
   const stop = stopRequested();
   let announced = false;
   let delayMs = DEFAULT_BACKOFF.initialMs;

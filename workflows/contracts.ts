@@ -1,5 +1,8 @@
 /** Types shared by the API (which starts batches) and the workflow (which runs them). No runtime code. */
+import type { BatchError } from '../domain/batch-errors';
 import type { EventType } from '../domain/events';
+
+// The batch error type lives in domain/batch-errors.ts; re-exported for the modules still importing it from here.
 
 /**
  * A reference to the stored batch, never its events: every activity reads what it needs from the
@@ -32,32 +35,6 @@ export interface EventResult {
   eventDate: string;
   productInstances: ProductInstanceResult[];
   documentsNotAttached: DocumentNotAttached[] | null;
-}
-
-export type BatchErrorCode =
-  | 'Required'
-  | 'InvalidValue'
-  /** A property the schema does not list (a typo such as DocumentIDs): refused before the batch is stored. */
-  | 'UnknownField'
-  | 'InsufficientInventory'
-  | 'DuplicateEventId'
-  | 'UnknownProduct'
-  | 'UnknownLocation'
-  | 'InternalError';
-
-/** One failure of a rejected batch (DESIGN.md "Batch results and errors"). */
-export interface BatchError {
-  index: number | null;
-  eventId: string | null;
-  code: BatchErrorCode;
-  field: string | null;
-  message: string;
-  /** InsufficientInventory only: what was asked and what the timeline had. */
-  product?: string;
-  lotSerial?: string;
-  location?: string;
-  requested?: number;
-  available?: number;
 }
 
 /**
@@ -117,4 +94,12 @@ export interface ReconcileBatchesResult {
   closed: string[];
   /** Running batches whose workflow had been closed before it finished them: run again. */
   resumed: string[];
+}
+
+/**
+ * The reconciler's activity: batches/start-stranded-batches.ts implements it (it starts workflows, so
+ * it belongs to the batch use case, not the pipeline); the worker registers it beside the pipeline's.
+ */
+export interface ReconcilerActivities {
+  startStrandedBatches(input: StrandedBatchesInput): Promise<ReconcileBatchesResult>;
 }

@@ -12,8 +12,10 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AttachDocumentsOutput, BatchError, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
-import { BATCH_STATUS } from '../domain/search-attributes';
+import { internalError } from '../domain/batch-errors';
+import type { AttachDocumentsOutput, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
+import { batchFailed, batchFailureOf, type BatchFailure } from './batch-failure';
+import { BATCH_STATUS } from '../domain/search-attribute-keys';
 
 /**
  * Retry policies say what a step is. Persist is the one step that can still refuse the whole batch
@@ -49,7 +51,7 @@ const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
  */
 const BATCH_STATUS_PATCH = 'batch-status-search-attribute';
 
-/** Appended to a Failed batch's failure message (the batch's errors are its details, unchanged). */
+/** Appended to a Failed batch's failure message (its details: the error count and the first error). */
 export const RETRY_NOT_RESET = (batchId: string): string =>
   `[Batch Failed: retry it once the cause is fixed (POST /Integration/Batches/${batchId}/retry, the support page /support, or \`npm run --silent batch -- retry ${batchId}\`); Reset cannot run a batch again. See User Metadata.]`;
 
@@ -71,20 +73,18 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
   try {
     persisted = await persistEvents(ref);
   } catch (error) {
-    const cause = error instanceof ActivityFailure ? error.cause : undefined;
-    const rejection = cause instanceof ApplicationFailure && cause.nonRetryable && Array.isArray(cause.details?.[0]);
-    // A business rejection carries the activity's error list; anything else ran out of attempts.
-    const errors: BatchError[] = rejection
-      ? (cause.details![0] as BatchError[])
-      : [{ index: null, eventId: null, code: 'InternalError', field: null, message: error instanceof Error ? error.message : String(error) }];
-    // The failure carries the first error (the batch row holds them all); its message counts the rest.
-    if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause.type, message: cause.message });
-    else log.error('batch failed', { batchId, account: accountName, message: errors[0].message });
-    await recordBatchStatus({ batchId, status: 'Failed', errors });
+    const cause = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause : undefined;
+    // A business rejection carries the activity's count and first error; anything else ran out of attempts.
+    const rejection = cause?.nonRetryable ? batchFailureOf(cause) : undefined;
+    const failure: BatchFailure = rejection ?? { errorCount: 1, firstError: internalError(error instanceof Error ? error.message : String(error)) };
+    if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause?.type, message: cause?.message });
+    else log.error('batch failed', { batchId, account: accountName, message: failure.firstError.message });
+    // A rejected batch's row is Failed already, with every error (persist wrote it): this changes nothing then.
+    await recordBatchStatus({ batchId, status: 'Failed', errors: [failure.firstError] });
     batchStatusIs('Failed');
     // The failure's message is what the Temporal UI shows beside its Reset button: it says the way out.
-    const message = `${errors[0].message} ${RETRY_NOT_RESET(batchId)}`;
-    throw ApplicationFailure.create({ message, type: rejection ? (cause.type ?? 'BatchRejected') : 'InternalError', nonRetryable: true, details: [errors] });
+    const message = `${failure.firstError.message} ${RETRY_NOT_RESET(batchId)}`;
+    throw batchFailed(failure, rejection ? (cause?.type ?? 'BatchRejected') : 'InternalError', message);
   }
 
   batchStatusIs('Running');

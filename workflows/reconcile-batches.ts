@@ -1,12 +1,11 @@
 import { condition, continueAsNew, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { ReconcileBatchesInput, ReconcileBatchesResult, ReconcilerSettings } from './contracts';
+import type { ReconcileBatchesInput, ReconcileBatchesResult, ReconcilerActivities, ReconcilerSettings } from './contracts';
 import { reconcileNowSignal, reconcilerSettingsSignal } from './reconciler-signals';
 
 // A pass that fails is followed by the next one: a few quick attempts are enough. The heartbeat
 // matters: a pass on a worker that died must time out within seconds, not hold the loop up for the
 // whole startToCloseTimeout.
-const { startStrandedBatches } = proxyActivities<Activities>({
+const { startStrandedBatches } = proxyActivities<ReconcilerActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },

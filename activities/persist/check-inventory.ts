@@ -6,7 +6,7 @@ import { locationIdOf } from '../../domain/master-data';
 import { lockTimelines, timelineRecords, type TimelineRef } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
 import { inventoryRejections } from '../../platform/metrics';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 import { lineQuantity, type ResolvedLocations, type ResolvedProducts } from './resolved';
 import { eventError, type PersistStep } from './step';
 

@@ -1,7 +1,7 @@
 import { eventIdRepeats } from '../../domain/event-batch';
 import type { NormalisedEvent } from '../../domain/events';
 import { storedEventIds } from '../../db/repositories/batch-events';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 import { eventError, type PersistStep } from './step';
 
 /** DuplicateEventId: an id the batch repeats (each repeat), or one the account has stored (its first event). */

@@ -1,5 +1,5 @@
 import { EventNormalisationError, normaliseEvent, type EventPayload, type NormalisedEvent } from '../../domain/events';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 
 /** The events in the pipeline's internal shape; an event that cannot be normalised (its time) is an error instead. */
 export function normaliseEvents(payloads: readonly EventPayload[]): {

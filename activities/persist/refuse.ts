@@ -1,7 +1,7 @@
 import { coveredBy, inBatchOrder } from '../../domain/event-batch';
 import { failedBatchErrors, recordBatchRefusal } from '../../db/repositories/batch-pipeline';
 import { rollbackToSavepoint } from '../../db/sql';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 import type { PersistOutcome, PersistStep } from './step';
 
 /**

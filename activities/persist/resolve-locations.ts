@@ -3,7 +3,7 @@ import type { NormalisedEvent } from '../../domain/events';
 import type { LocationPayload } from '../../domain/master-data';
 import { findOrCreateLocation, MasterDataConflict } from '../../db/repositories/master-data';
 import { locationsByExternalId } from '../../db/queries/master-data-rows';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 import { eventError, type PersistStep } from './step';
 
 type NamedReference = LocationReference & { id: string };

@@ -3,7 +3,7 @@ import type { NormalisedEvent, NormalisedLine } from '../../domain/events';
 import { UnknownUnitError, type ProductPayload } from '../../domain/master-data';
 import { findOrCreateProduct, MasterDataConflict } from '../../db/repositories/master-data';
 import { productsByExternalId } from '../../db/queries/master-data-rows';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 import type { ResolvedProduct } from './resolved';
 import { eventError, type PersistStep } from './step';
 

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { markBatchRunning, storedBatchSummary, type StoredBatchRequest } from '../../db/repositories/batch-pipeline';
-import type { BatchError } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 import { earlierRefusal } from './refuse';
 import type { PersistOutcome, PersistStep } from './step';
 

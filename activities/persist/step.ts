@@ -1,7 +1,8 @@
 import type { Transaction } from 'sequelize';
 import type { AccountRef } from '../../db/repositories/master-data';
 import type { Query } from '../../db/sql';
-import type { BatchError, PersistEventsOutput } from '../../workflows/contracts';
+import type { PersistEventsOutput } from '../../workflows/contracts';
+import type { BatchError } from '../../domain/batch-errors';
 
 /** What every step of persistEvents works in: the batch, its account, and the one transaction of the whole activity. */
 export interface PersistStep {

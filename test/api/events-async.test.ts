@@ -111,7 +111,7 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     expect(errors.find((e) => e.code === 'UnknownProduct')!.message).toContain('its inventory was not checked');
     expect(await countEvents(account.id)).toBe(before);
 
-    // The list is on the batch row; the workflow's failure (its history) names only the first error.
+    // The list is on the batch row; the workflow's failure (its history) names only the first error and how many there are.
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
     try {
       const failure = await new Client({ connection }).workflow
@@ -122,7 +122,7 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
           (error: { cause?: { type?: string; details?: unknown[] } }) => error.cause,
         );
       expect(failure?.type).toBe(errors[0].code);
-      expect(failure?.details).toEqual([[errors[0]]]);
+      expect(failure?.details).toEqual([{ errorCount: 4, firstError: errors[0] }]);
     } finally {
       await connection.close();
     }

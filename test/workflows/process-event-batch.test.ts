@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { defaultPayloadConverter, type ApplicationFailure, type Payload } from '@temporalio/common';
 import { QueryTypes } from 'sequelize';
 import { Batch } from '../../db/models';
 import { TASK_QUEUE } from '../../platform/config';
@@ -97,6 +97,25 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
     const attempts = history.events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt);
     expect(attempts?.every((a) => a === 1)).toBe(true);
+  });
+
+  it('keeps a rejection small in the history: the error count and the first error, the whole list on the batch row', async () => {
+    const lot = uid('LOT');
+    const events = [1, 2, 3].map((day) => ship({ location: 'DOCK', time: `2024-03-0${day}T00:00:00Z` }, instance('SALMON', lot, 5)));
+    const input = await newBatch(events);
+    const failure = await client.workflow
+      .execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}`, args: [input] })
+      .catch((error: unknown) => error);
+    const small = { errorCount: 3, firstError: expect.objectContaining({ index: 0, eventId: events[0].Id, code: 'InsufficientInventory' }) };
+    expect(((failure as WorkflowFailedError).cause as ApplicationFailure).details).toEqual([small]);
+    const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
+    const activityFailure = history.events?.find((e) => e.activityTaskFailedEventAttributes)?.activityTaskFailedEventAttributes?.failure;
+    const details = activityFailure?.applicationFailureInfo?.details?.payloads?.map((payload) => defaultPayloadConverter.fromPayload(payload as Payload));
+    expect(details).toEqual([small]);
+    // No payload of the history names the later errors' events: they are on the batch row alone.
+    const payloads = JSON.stringify(history.events, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+    expect(payloads).not.toContain(events[2].Id);
+    expect((await Batch.findByPk(input.batchId))?.errors).toHaveLength(3);
   });
 
   it('persist run again on a batch whose events an earlier attempt committed stores nothing twice and answers from the stored rows', async () => {

@@ -1,11 +1,12 @@
 import Router from '@koa/router';
-import { abandonBatch, AbandonRefused, createRetry, findBatch, listBatches, RetryRefused, type BatchScope, type BatchView } from '../../../db/repositories/batches';
-import type { Batch, BatchStatus } from '../../../db/models';
+import { abandonBatch, retryBatch } from '../../../batches/retry';
+import { findBatch, listBatches, type BatchScope, type BatchView } from '../../../db/repositories/batches';
+import type { BatchStatus } from '../../../db/models';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem, queryTime, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, type PageQuery } from '../../paging';
-import { startBatch } from '../events/batch';
+import { outcomeProblem } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
 import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from './presenter';
 import { abandonBody, listQuery, showQuery } from './schema';
@@ -36,8 +37,7 @@ async function batchOf(ctx: APIContext): Promise<BatchView> {
 /**
  * `GET /Integration/Batches`, `GET /Integration/Batches/{id}`, `POST /Integration/Batches/{id}/retry` and
  * `.../abandon`: the batches behind the event endpoints, the retry of a failed one, and (support) giving
- * one up. The CLI (`npm run batch`)
- * runs the same repository functions (db/repositories/batches.ts).
+ * one up. The CLI (`npm run batch`) runs the same use case (batches/retry.ts).
  */
 export function batchesRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
@@ -71,16 +71,15 @@ export function batchesRouter(): Router<AppState, AppCustom> {
 
   router.post('/Integration/Batches/:id/retry', async (ctx) => {
     const original = await batchOf(ctx);
-    let retry: Batch;
-    try {
-      retry = await createRetry(original.batch.id, ctx.state.requestId);
-    } catch (error) {
-      if (!(error instanceof RetryRefused)) throw error;
-      throw problem(409, error.message, { batchId: original.batch.id, retriedBy: error.retry, replacedBy: error.replacedBy });
+    const retried = await retryBatch(ctx.deps, original.batch.id, original.accountName, ctx.state.requestId);
+    if (retried.kind === 'refused') {
+      const { refusal } = retried;
+      throw problem(409, refusal.message, { batchId: original.batch.id, retriedBy: refusal.retry, replacedBy: refusal.replacedBy });
     }
+    const { retry, outcome } = retried;
     ctx.state.batchId = retry.id;
     logSupport(ctx, 'retry batch', { batchId: original.batch.id, account: original.accountName, retryBatchId: retry.id });
-    await startBatch(ctx, retry, { accountName: original.accountName, statusUrl: batchUrl(retry.id) });
+    if (outcome.kind === 'notStarted') throw outcomeProblem(retry.id, outcome, batchUrl(retry.id));
     ctx.status = 202;
     ctx.body = { ...acceptedBody(retry), statusUrl: batchUrl(retry.id), retryOf: original.batch.id };
   });
@@ -92,12 +91,8 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const reason = inputOf<{ Reason: string }>(ctx).Reason.trim();
     if (!reason) throw validationProblem({ Reason: ['Reason is blank: say why the batch is given up on (it is kept with the batch).'] });
     const view = await batchOf(ctx);
-    try {
-      await abandonBatch(view.batch.id, reason, ctx.state.caller.keyId);
-    } catch (error) {
-      if (!(error instanceof AbandonRefused)) throw error;
-      throw problem(409, error.message, { batchId: view.batch.id, replacedBy: error.replacedBy });
-    }
+    const abandoned = await abandonBatch(view.batch.id, reason, ctx.state.caller.keyId);
+    if (abandoned.kind === 'refused') throw problem(409, abandoned.refusal.message, { batchId: view.batch.id, replacedBy: abandoned.refusal.replacedBy });
     logSupport(ctx, 'abandon batch', { batchId: view.batch.id, account: view.accountName, reason });
     ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, linksOf(ctx), false);
   });

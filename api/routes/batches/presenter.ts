@@ -1,5 +1,5 @@
 import type { BatchView } from '../../../db/repositories/batches';
-import type { BatchError } from '../../../workflows/contracts';
+import type { BatchError } from '../../../domain/batch-errors';
 
 export const batchUrl = (batchId: string): string => `/Integration/Batches/${batchId}`;
 

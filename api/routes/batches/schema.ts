@@ -3,7 +3,9 @@
  * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
  */
 import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../../paging';
-import { batchError, retryRef } from '../events/schema';
+import { ABANDON_REASON_MAX_LENGTH } from '../../../batches/retry';
+import { batchErrorSchema } from '../../../domain/batch-errors';
+import { retryRef } from '../events/schema';
 
 const STATUSES = ['Accepted', 'Running', 'Completed', 'Failed'] as const;
 
@@ -41,7 +43,7 @@ const summaryProperties = {
   startedAt: time('When the pipeline began (null while Accepted).'),
   completedAt: time('When it ended as Completed or Failed.'),
   ageSeconds: { type: 'integer', minimum: 0, description: 'Seconds since it was submitted: an Accepted or Running batch this old is stuck.' },
-  firstError: { oneOf: [batchError, { type: 'null' }], description: 'The first reason a Failed batch was rejected; errors (on GET .../{id}) lists all.' },
+  firstError: { oneOf: [batchErrorSchema, { type: 'null' }], description: 'The first reason a Failed batch was rejected; errors (on GET .../{id}) lists all.' },
   retryOf: { type: ['string', 'null'], description: 'The failed batch this one runs again.' },
   retriedBy: retryRef,
   replacedBy: {
@@ -85,7 +87,7 @@ export const batchDetail = {
   additionalProperties: false,
   properties: {
     ...summaryProperties,
-    errors: { type: ['array', 'null'], items: batchError, description: 'When Failed: every reason.' },
+    errors: { type: ['array', 'null'], items: batchErrorSchema, description: 'When Failed: every reason.' },
     request: {
       type: 'object',
       required: ['Events'],
@@ -130,7 +132,7 @@ export const abandonBody = {
   required: ['Reason'],
   additionalProperties: false,
   properties: {
-    Reason: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.', example: 'Test batch sent to production by mistake; the sender confirmed.' },
+    Reason: { type: 'string', minLength: 1, maxLength: ABANDON_REASON_MAX_LENGTH, description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.', example: 'Test batch sent to production by mistake; the sender confirmed.' },
   },
 } as const;
 

@@ -9,7 +9,7 @@ import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
 import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent } from '../../../domain/epcis/translate';
-import type { BatchError } from '../../../workflows/contracts';
+import type { BatchError } from '../../../domain/batch-errors';
 import type { Middleware } from 'koa';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { jsonBody } from '../../middleware/json-body';

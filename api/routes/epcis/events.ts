@@ -7,9 +7,8 @@ import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type Epcis
 import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
-import { ApiError } from '../../errors';
-import { awaitBatchResult, startBatch } from '../events/batch';
-import type { BatchError } from '../../../workflows/contracts';
+import { runBatch } from '../../../batches/submit';
+import { outcomeProblem } from '../events/batch';
 import { storeCapture, type CheckedDocument } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
@@ -156,19 +155,20 @@ export async function getEvent(ctx: APIContext): Promise<void> {
 export async function postEvent(ctx: APIContext): Promise<void> {
   const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), 'rollback');
   const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
-  let outcome;
-  try {
-    outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch, { statusUrl: captureLocation(batch.id) }));
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    const errors = (error.body as { errors?: BatchError[] }).errors ?? [];
-    throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event could not be captured: nothing was stored.', errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })));
-  }
-  if (!outcome.done) {
-    ctx.status = 202;
-    ctx.set('Location', captureLocation(batch.id));
-    ctx.body = { captureID: batch.id, location: captureLocation(batch.id) };
-    return;
+  const outcome = await runBatch(ctx.deps, batch, { accountName: ctx.state.account.name, wait: true, requestId: ctx.state.requestId });
+  switch (outcome.kind) {
+    case 'rejected':
+      throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event could not be captured: nothing was stored.', outcome.errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })));
+    case 'pipelineFailed':
+    case 'notStarted':
+      throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));
+    case 'pending':
+      ctx.status = 202;
+      ctx.set('Location', captureLocation(batch.id));
+      ctx.body = { captureID: batch.id, location: captureLocation(batch.id) };
+      return;
+    case 'completed':
+      break;
   }
   ctx.status = 201;
   ctx.set('Location', eventLocation(eventID));

@@ -4,7 +4,8 @@ import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import { inputOf, type AppCustom, type AppState } from '../../context';
 import { validate } from '../../middleware/validate';
-import { startBatch } from '../events/batch';
+import { runBatch } from '../../../batches/submit';
+import { outcomeProblem } from '../events/batch';
 import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent, type CheckedDocument } from './capture';
 import { answerEvents, getEvent, postEvent } from './events';
 import { nextPageLink, seqOfToken } from './paging';
@@ -60,7 +61,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     async (ctx) => {
       const behaviour = captureErrorBehaviourOf(ctx);
       const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), behaviour);
-      await startBatch(ctx, batch, { statusUrl: captureLocation(batch.id) });
+      const outcome = await runBatch(ctx.deps, batch, { accountName: ctx.state.account.name, wait: false, requestId: ctx.state.requestId });
+      if (outcome.kind === 'notStarted') throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));
       // The standard's 202 needs no body; ours names the job, as every answer of this service has a body.

@@ -1,6 +1,6 @@
 import type { Batch } from '../../../db/models';
 import type { NegativeLot } from '../../../db/queries/inventory';
-import type { BatchError } from '../../../workflows/contracts';
+import type { BatchError } from '../../../domain/batch-errors';
 import { ApiError } from '../../errors';
 import type { EpcisCaptureRequest, SchemaIssue } from './schema';
 

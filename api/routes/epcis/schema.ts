@@ -7,7 +7,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { CapturedEvent } from '../../../domain/epcis/translate';
-import type { BatchError } from '../../../workflows/contracts';
+import type { BatchError } from '../../../domain/batch-errors';
 import { LIMITS } from '../../limits';
 import gs1Schema from './gs1-epcis-json-schema.json';
 

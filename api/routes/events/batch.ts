@@ -1,21 +1,19 @@
 /**
- * What the event endpoints share: the batch error list from ajv's errors, and running a batch's
- * workflow and waiting for its outcome (POST /Integration/Events and POST /Integration/JSON).
+ * What the event endpoints share: the batch error list from ajv's errors, and the HTTP errors of a
+ * batch's outcome (the outcome itself is batches/'s).
  */
 import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
-import type { WorkflowHandle } from '@temporalio/client';
-import type { Batch } from '../../../db/models';
-import { batchStartOf, startBatchWorkflow } from '../../../batches/batch-workflow';
-import type { processEventBatch } from '../../../workflows';
-import type { BatchError } from '../../../workflows/contracts';
-import type { APIContext, AppCustom, AppState } from '../../context';
+import type { BatchOutcome } from '../../../batches/outcome';
+import { rejectedBody } from '../../../batches/rejection';
+import type { BatchError } from '../../../domain/batch-errors';
+import type { AppCustom, AppState } from '../../context';
 import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
 import { fieldOf, messageOf, validate } from '../../middleware/validate';
 import { unknownPropertyOf } from '../../unknown-fields';
-import { batchStatusBody, rejectedBody, statusUrl, type AnsweredResult } from './presenter';
+import { statusUrl } from './presenter';
 
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
 export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id'): ApiError {
@@ -71,89 +69,29 @@ export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppSt
   };
 };
 
-const START_TIMEOUT_MS = 10_000;
-
-/** Whose batch it is, and where its caller follows it: by default the caller's account and the async status. */
-export interface StartBatchOptions {
-  accountName?: string;
-  /** The URL the 503 names: the resource the caller can GET for this batch (a capture job, a support view). */
-  statusUrl?: string;
-}
+/** An outcome that answers with an error rather than a batch: the refusal, or the pipeline's or Temporal's trouble. */
+export type FailedOutcome = Extract<BatchOutcome, { kind: 'rejected' | 'pipelineFailed' | 'notStarted' }>;
 
 /**
- * Starts (or attaches to) the stored batch's workflow. When Temporal cannot be reached or refuses, the
- * batch stays stored and `Accepted`: the reconciler starts it (batches/reconciler.ts), and the caller
- * gets its id with a 503.
+ * The HTTP error of such an outcome: a rejection is the 400 batch error list; the pipeline giving up
+ * (nothing stored, send it again) and a workflow not started (stored; the reconciler starts it) are 503s
+ * naming the batch. `followAt` is the URL a not-started batch's caller can GET (a capture job, a support
+ * view); by default the async status.
  */
-export async function startBatch(ctx: APIContext, batch: Batch, options: StartBatchOptions = {}): Promise<WorkflowHandle<typeof processEventBatch>> {
-  const { accountName = ctx.state.account.name, statusUrl: followAt = statusUrl(batch.id) } = options;
-  const { temporal, config, logger } = ctx.deps;
-  try {
-    // Bounded: a Temporal that hangs must not hold the request; the reconciler starts the batch later.
-    return await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, accountName)));
-  } catch (error) {
-    logger.error({ err: error, requestId: ctx.state.requestId, batchId: batch.id }, 'could not start the batch workflow; the reconciler will');
-    throw problem(
-      503,
-      `The batch was stored but its processing could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
-      { batchId: batch.id, statusUrl: followAt },
-    );
-  }
-}
-
-/** How a sync call ends: the per-event result list, or still under way once the wait is over. */
-export type BatchOutcome = { done: true; result: AnsweredResult[] } | { done: false };
-
-/**
- * Waits, at most SYNC_WAIT_SECONDS, for the batch's row to be finished (announced by PostgreSQL as the
- * last step commits) or the workflow to close, whichever comes first, and answers from the batch row:
- * its per-event result list, or `done: false` when it is still under way (the caller answers 202 like
- * async). A business rejection is the 400 batch error list, read from the batch row (fields renamed by `renameField` for a
- * request shape other than the pipeline's).
- */
-export async function awaitBatchResult(
-  ctx: APIContext,
-  batch: Batch,
-  handle: WorkflowHandle<typeof processEventBatch>,
-  renameField: (field: string | null) => string | null = (field) => field,
-): Promise<BatchOutcome> {
-  const { temporal, config, batchFinished } = ctx.deps;
-  const announced = batchFinished.waitFor(batch.id);
-  const stopWaiting = new AbortController();
-  try {
-    const closed = temporal.withDeadline(Date.now() + config.syncWaitSeconds * 1000, () => temporal.withAbortSignal(stopWaiting.signal, () => handle.result()));
-    // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
-    closed.catch(() => undefined);
-    await Promise.race([closed, announced.finished]);
-  } catch {
-    // The wait ran out, Temporal went away, the pipeline failed or refused the batch: the batch row says
-    // which (a refusal's whole error list is there; the workflow's failure names only the first error).
-  } finally {
-    announced.cancel();
-    stopWaiting.abort();
-  }
-  // The workflow's last step wrote the per-event result list to the batch row.
-  await batch.reload();
-  return outcomeOf(batch, renameField);
-}
-
-/**
- * What a batch row answers a sync call: Completed, its result list; Failed, the 400 batch error list,
- * or a 503 when the pipeline itself gave up (nothing stored, send it again); otherwise still under way.
- * A replay of a finished batch and the end of a live wait answer alike.
- */
-export function outcomeOf(batch: Batch, renameField: (field: string | null) => string | null = (field) => field): BatchOutcome {
-  const status = batchStatusBody(batch);
-  if (batch.status === 'Completed') return { done: true, result: status.result ?? [] };
-  if (batch.status === 'Failed') {
-    const errors = status.errors ?? [];
-    if (errors.some((e) => e.code === 'InternalError')) {
-      throw problem(503, `The pipeline could not process the batch; nothing was stored. Send it again. (${errors[0]?.message ?? 'no details'})`, {
-        batchId: batch.id,
-        statusUrl: statusUrl(batch.id),
+export function outcomeProblem(batchId: string, outcome: FailedOutcome, followAt = statusUrl(batchId)): ApiError {
+  switch (outcome.kind) {
+    case 'rejected':
+      return rawError(400, rejectedBody(outcome.errors));
+    case 'pipelineFailed':
+      return problem(503, `The pipeline could not process the batch; nothing was stored. Send it again. (${outcome.errors[0]?.message ?? 'no details'})`, {
+        batchId,
+        statusUrl: statusUrl(batchId),
       });
-    }
-    throw rawError(400, rejectedBody(errors.map((e) => ({ ...e, field: renameField(e.field) }))));
+    case 'notStarted':
+      return problem(
+        503,
+        `The batch was stored but its processing could not be started now; it is started automatically within ${outcome.startsWithinSeconds} seconds. Follow statusUrl for its result.`,
+        { batchId, statusUrl: followAt },
+      );
   }
-  return { done: false };
 }

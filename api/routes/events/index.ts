@@ -1,13 +1,15 @@
 import Router from '@koa/router';
 import { Batch, type BatchMode } from '../../../db/models';
-import { findOrCreateBatch, retriesOf } from '../../../db/repositories/batches';
+import { retriesOf } from '../../../db/repositories/batches';
+import { rejectedBody } from '../../../batches/rejection';
+import { submitBatch } from '../../../batches/submit';
 import { parseEventTime, type EventPayload } from '../../../domain/events';
 import { locationIdOf } from '../../../domain/master-data';
-import type { BatchError } from '../../../workflows/contracts';
+import type { BatchError } from '../../../domain/batch-errors';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound, rawError } from '../../errors';
-import { awaitBatchResult, outcomeOf, startBatch, validateBatch } from './batch';
-import { acceptedBody, batchStatusBody, createdBody, rejectedBody } from './presenter';
+import { outcomeProblem, validateBatch } from './batch';
+import { acceptedBody, batchStatusBody, createdBody } from './presenter';
 import { eventsBody } from './schema';
 
 interface EventsBody {
@@ -38,21 +40,26 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
   if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
 
   const { account, requestId } = ctx.state;
-  const { batch } = await findOrCreateBatch({ accountId: account.id, mode, request: body, eventCount: body.Events.length, idempotencyKey: key, requestId });
+  const submission = { accountId: account.id, accountName: account.name, mode, request: body, eventCount: body.Events.length, idempotencyKey: key, requestId };
+  const { batch, outcome } = await submitBatch(ctx.deps, submission, { wait: mode === 'sync' });
   ctx.state.batchId = batch.id;
-  const accepted = () => {
-    ctx.status = 202;
-    ctx.body = acceptedBody(batch);
-  };
-  // A replay of a finished batch answers its stored outcome, without asking Temporal.
-  const finished = batch.status === 'Completed' || batch.status === 'Failed';
-  if (mode === 'async') {
-    if (!finished) await startBatch(ctx, batch);
-    return accepted();
+  switch (outcome.kind) {
+    case 'notStarted':
+      throw outcomeProblem(batch.id, outcome);
+    case 'completed':
+      // Async answers 202 even for a replay of a finished batch: its status URL has the outcome.
+      if (mode === 'async') break;
+      ctx.body = createdBody(batch.id, outcome.result);
+      return;
+    case 'rejected':
+    case 'pipelineFailed':
+      if (mode === 'async') break;
+      throw outcomeProblem(batch.id, outcome);
+    case 'pending':
+      break;
   }
-  const outcome = finished ? outcomeOf(batch) : await awaitBatchResult(ctx, batch, await startBatch(ctx, batch));
-  if (outcome.done) ctx.body = createdBody(batch.id, outcome.result);
-  else accepted();
+  ctx.status = 202;
+  ctx.body = acceptedBody(batch);
 }
 
 /**

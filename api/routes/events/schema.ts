@@ -3,6 +3,7 @@
  * Written to be read: they become the OpenAPI document. They are the list of what an event may carry:
  * every property SPEC.md shows, and nothing else (a property not listed is refused, naming the field).
  */
+import { batchErrorSchema } from '../../../domain/batch-errors';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../../domain/events';
 import { LIMITS, withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
@@ -164,26 +165,6 @@ export const eventsBody = closed(
 );
 
 
-/** DESIGN.md's batch error element (workflows/contracts.ts BatchError), shared by both event endpoints. */
-const batchError = {
-  type: 'object',
-  required: ['index', 'eventId', 'code', 'field', 'message'],
-  description: 'One reason the batch was rejected. InsufficientInventory also names product, lot, location, requested and available.',
-  properties: {
-    index: { type: ['integer', 'null'], minimum: 0, description: 'Position of the event in Events; null for a failure of the whole batch.' },
-    eventId: { type: ['string', 'null'], description: "The event's Id as sent (ExternalEventId on POST /Integration/JSON)." },
-    code: {
-      enum: ['Required', 'InvalidValue', 'UnknownField', 'InsufficientInventory', 'DuplicateEventId', 'UnknownProduct', 'UnknownLocation', 'InternalError'],
-    },
-    field: { type: ['string', 'null'], description: 'Path of the field inside the event, e.g. ProductInstances[0].Quantity.' },
-    message: { type: 'string' },
-    product: { type: 'string' },
-    lotSerial: { type: 'string' },
-    location: { type: 'string' },
-    requested: { type: 'number' },
-    available: { type: 'number' },
-  },
-} as const;
 
 /** The GDST KDE warnings of one event (`domain/gdst.ts`), on the events routes' and POST /Integration/JSON's answers alike. */
 export const gdstWarningsSchema = {
@@ -243,7 +224,7 @@ export const batchRejectedResponse = {
   type: 'object',
   required: ['message', 'result', 'errors'],
   description: 'The batch was rejected as a whole: nothing was stored.',
-  properties: { message: { type: 'string' }, result: { type: 'array', maxItems: 0 }, errors: { type: 'array', items: batchError } },
+  properties: { message: { type: 'string' }, result: { type: 'array', maxItems: 0 }, errors: { type: 'array', items: batchErrorSchema } },
 } as const;
 
 export const batchAcceptedResponse = {
@@ -274,7 +255,6 @@ export const retryRef = {
   properties: { batchId: { type: 'string' }, status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] } },
 } as const;
 
-export { batchError };
 
 export const batchStatusResponse = {
   type: 'object',
@@ -286,7 +266,7 @@ export const batchStatusResponse = {
     submittedAt: { type: 'string' },
     completedAt: { type: ['string', 'null'] },
     result: { type: ['array', 'null'], items: eventResult, description: 'When Completed: exactly the result of the sync endpoint.' },
-    errors: { type: ['array', 'null'], items: batchError, description: 'When Failed: why.' },
+    errors: { type: ['array', 'null'], items: batchErrorSchema, description: 'When Failed: why.' },
     retriedBy: retryRef,
   },
 } as const;

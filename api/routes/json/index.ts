@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import { findOrCreateBatch } from '../../../db/repositories/batches';
+import { submitBatch } from '../../../batches/submit';
 import { findByExternalIds, findKnownEntities } from '../../../db/repositories/urn-entities';
 import { jsonFieldOf, referencedUrns, translateJsonEvents, type JsonEvent } from '../../../domain/json-events';
 import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { awaitBatchResult, startBatch, validateBatch } from '../events/batch';
+import { outcomeProblem, validateBatch } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
 import { commissionBody, transformBody } from './presenter';
 import { jsonEventsBody } from './schema';
@@ -27,14 +27,17 @@ async function submit(ctx: APIContext): Promise<void> {
   // Problems found here go to the pipeline with the batch, which refuses it only once duplicates and
   // inventory are checked too: one answer lists them all (and nothing is stored).
   const request = { Events: translation.events, ...(translation.issues.length ? { Issues: translation.issues } : {}) };
-  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'json', request, eventCount: events.length, requestId });
+  const submission = { accountId: account.id, accountName: account.name, mode: 'json' as const, request, eventCount: events.length, requestId };
+  const { batch, outcome } = await submitBatch(ctx.deps, submission, { wait: true });
   ctx.state.batchId = batch.id;
-  const outcome = await awaitBatchResult(ctx, batch, await startBatch(ctx, batch), jsonFieldOf);
-  if (!outcome.done) {
+  if (outcome.kind === 'pending') {
     ctx.status = 202;
     ctx.body = acceptedBody(batch);
     return;
   }
+  // The pipeline names the batch-style fields it checked; the caller sent the URN-based ones.
+  if (outcome.kind === 'rejected') throw outcomeProblem(batch.id, { kind: 'rejected', errors: outcome.errors.map((e) => ({ ...e, field: jsonFieldOf(e.field) })) });
+  if (outcome.kind !== 'completed') throw outcomeProblem(batch.id, outcome);
   const results = outcome.result;
 
   if (!events.some((event) => event.$type === 'commission')) {

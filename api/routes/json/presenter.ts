@@ -1,7 +1,7 @@
 import type { Location, Product, TradePartner } from '../../../db/models';
 import { eventUrn } from '../../../domain/urn';
 import type { EntityRef, JsonEvent, JsonProductInstance, Translation } from '../../../domain/json-events';
-import type { AnsweredResult } from '../events/presenter';
+import type { AnsweredResult } from '../../../batches/outcome';
 import { coordinatesOf } from '../locations/presenter';
 
 export interface StoredEntities {

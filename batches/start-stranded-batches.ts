@@ -1,23 +1,18 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { BatchMode } from '../db/models';
-import { queryOf } from '../db/sql';
-import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from '../batches/batch-workflow';
-import type { ReconcileBatchesResult, StrandedBatchesInput } from '../workflows/contracts';
-import type { ActivityDeps } from './deps';
-import { activityLogger } from './logger';
-import { recordBatchStatus } from './record-batch-status';
+import type { Sequelize } from 'sequelize';
+import { findStrandedBatches, recordBatchFailed } from '../db/queries/stranded-batches';
+import { internalError } from '../domain/batch-errors';
+import { activityLogger } from '../platform/activity-logger';
+import type { Logger } from '../platform/logger';
+import { batchesFailed } from '../platform/metrics';
+import type { ReconcileBatchesResult, ReconcilerActivities, StrandedBatchesInput } from '../workflows/contracts';
+import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from './batch-workflow';
 
-interface StrandedBatch {
-  id: string;
-  account_id: string;
-  account_name: string;
-  workflow_id: string;
-  event_count: number;
-  request_id: string | null;
-  mode: BatchMode;
-  retry_of: string | null;
-  status: 'Accepted' | 'Running';
+/** What the reconciler's activity needs; the worker's activity deps have it. */
+export interface ReconcileDeps {
+  sequelize: Sequelize;
+  logger: Logger;
 }
 
 /**
@@ -27,7 +22,8 @@ interface StrandedBatch {
 const LIMIT = 500;
 
 /**
- * The reconciler's step, for batches past the threshold:
+ * The reconciler's step (an activity of the reconcile-batches workflow, registered by the worker beside
+ * the pipeline's; it starts workflows, so it is the batch use case's), for batches past the threshold:
  * - every batch still `Accepted` has its workflow started, as the API would have (the API stores the
  *   batch, then starts it, and can die or be refused in between). A batch whose workflow already runs
  *   is left to it. One whose workflow ended without moving it on (terminated by an operator before it
@@ -36,18 +32,9 @@ const LIMIT = 500;
  *   by an operator, timed out) has its workflow run again, which completes it: left as it was, its
  *   timeline would not be recalculated nor its commissions put on the ledger.
  */
-export function startStrandedBatches(deps: ActivityDeps) {
-  const record = recordBatchStatus(deps);
+export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities['startStrandedBatches'] {
   return async ({ olderThanSeconds }: StrandedBatchesInput): Promise<ReconcileBatchesResult> => {
-    const stranded = await queryOf(deps.sequelize)<StrandedBatch>(
-      `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id, b.mode, b.retry_of, b.status
-         FROM batches b JOIN accounts a ON a.id = b.account_id
-        WHERE (b.status = 'Accepted' AND b.submitted_at < now() - make_interval(secs => $1))
-           OR (b.status = 'Running' AND b.started_at < now() - make_interval(secs => $1))
-        ORDER BY b.status = 'Running', b.seq
-        LIMIT ${LIMIT}`,
-      [olderThanSeconds],
-    );
+    const stranded = await findStrandedBatches(deps.sequelize, olderThanSeconds, LIMIT);
     const { client, info } = Context.current();
     const result: ReconcileBatchesResult = { started: [], closed: [], resumed: [] };
     for (const row of stranded) {
@@ -77,7 +64,7 @@ export function startStrandedBatches(deps: ActivityDeps) {
       }
       result.closed.push(row.id);
       const message = `The batch's workflow ${row.workflow_id} ended (${status.name}) before it stored anything.`;
-      await record({ batchId: row.id, status: 'Failed', errors: [{ index: null, eventId: null, code: 'InternalError', field: null, message }] });
+      if (await recordBatchFailed(deps.sequelize, row.id, [internalError(message)])) batchesFailed.inc({ reason: 'InternalError' });
       log.error({ workflowId: row.workflow_id, workflowStatus: status.name }, 'stranded batch whose workflow had ended: recorded as Failed');
     }
     return result;

@@ -1,0 +1,100 @@
+/**
+ * How a batch ended, read from its row: the one place that decides what a Completed or Failed batch
+ * answers. Every entrance (the event routes, EPCIS, the CLI) presents these outcomes in its own format.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Batch } from '../db/models';
+import type { BatchFinishedListener } from '../db/batch-finished';
+import { isPipelineFailure, type BatchError } from '../domain/batch-errors';
+import { gdstWarnings, requestVesselOf, type KdeWarning } from '../domain/gdst';
+import type { EventPayload } from '../domain/events';
+import type { processEventBatch } from '../workflows';
+import type { EventResult } from '../workflows/contracts';
+
+/** An event's result as answered: with the GDST KDEs its event lacks, when there are some. */
+export type AnsweredResult = EventResult & { warnings?: KdeWarning[] };
+
+/**
+ * What became of a submitted batch:
+ * - `completed`: every event stored, the per-event result list;
+ * - `rejected`: refused for what it says, nothing stored, every error;
+ * - `pipelineFailed`: the pipeline gave up on it (nothing stored; sending it again may succeed);
+ * - `pending`: stored and under way (not waited for, or the wait ran out);
+ * - `notStarted`: stored, but its workflow could not be started now; the reconciler starts it within
+ *   `startsWithinSeconds`.
+ */
+export type BatchOutcome =
+  | { kind: 'completed'; result: AnsweredResult[] }
+  | { kind: 'rejected'; errors: BatchError[] }
+  | { kind: 'pipelineFailed'; errors: BatchError[] }
+  | { kind: 'pending' }
+  | { kind: 'notStarted'; startsWithinSeconds: number };
+
+/**
+ * Each result with the GDST KDEs its event lacks (`warnings`, only when there are some): as the pipeline
+ * derived them from the stored master data, or, for a batch stored before it kept them, from its request.
+ */
+export function resultsOf(batch: Pick<Batch, 'result' | 'request' | 'warnings'>): AnsweredResult[] | null {
+  const result = (batch.result as EventResult[] | null) ?? null;
+  const kept = batch.warnings as KdeWarning[][] | null;
+  const events = (batch.request as { Events?: EventPayload[] } | null)?.Events ?? [];
+  const warningsOf = (i: number): KdeWarning[] => (kept ? (kept[i] ?? []) : events[i] ? gdstWarnings(events[i], i, requestVesselOf(events[i])) : []);
+  return (
+    result?.map((entry, i) => {
+      const warnings = warningsOf(i);
+      return warnings.length ? { ...entry, warnings } : entry;
+    }) ?? null
+  );
+}
+
+/** The errors a Failed batch's row lists. */
+export const errorsOf = (batch: Pick<Batch, 'errors'>): BatchError[] | null => (batch.errors as BatchError[] | null) ?? null;
+
+/** Whether the batch has its outcome already: a replay answers it without asking Temporal. */
+export const isFinished = (batch: Pick<Batch, 'status'>): boolean => batch.status === 'Completed' || batch.status === 'Failed';
+
+/**
+ * What a batch row says: Completed, its result list; Failed, its errors (a refusal, or the pipeline
+ * giving up); otherwise still under way. A replay of a finished batch and the end of a live wait answer alike.
+ */
+export function outcomeOf(batch: Batch): BatchOutcome {
+  if (batch.status === 'Completed') return { kind: 'completed', result: resultsOf(batch) ?? [] };
+  if (batch.status === 'Failed') {
+    const errors = errorsOf(batch) ?? [];
+    return isPipelineFailure(errors) ? { kind: 'pipelineFailed', errors } : { kind: 'rejected', errors };
+  }
+  return { kind: 'pending' };
+}
+
+/** What waiting on a batch takes; the API's deps have it all, the CLI all but the listener. */
+export interface WaitDeps {
+  temporal: Client;
+  /** Wakes the wait as the batch's row is finished; without it, only the workflow's end does. */
+  batchFinished?: BatchFinishedListener;
+}
+
+/**
+ * Waits for the batch's row to be finished (announced by PostgreSQL as the last step commits) or the
+ * workflow to close, whichever comes first, at most `seconds` (without, until it ends), and answers from
+ * the batch row: the workflow's failure names only the first error, the row has them all.
+ */
+export async function waitForOutcome(deps: WaitDeps, batch: Batch, handle: WorkflowHandle<typeof processEventBatch>, seconds?: number): Promise<BatchOutcome> {
+  const { temporal, batchFinished } = deps;
+  const announced = batchFinished?.waitFor(batch.id);
+  const stopWaiting = new AbortController();
+  try {
+    const result = () => temporal.withAbortSignal(stopWaiting.signal, () => handle.result());
+    const closed = seconds === undefined ? result() : temporal.withDeadline(Date.now() + seconds * 1000, result);
+    // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
+    closed.catch(() => undefined);
+    await Promise.race(announced ? [closed, announced.finished] : [closed]);
+  } catch {
+    // The wait ran out, Temporal went away, the pipeline failed or refused the batch: the batch row says which.
+  } finally {
+    announced?.cancel();
+    stopWaiting.abort();
+  }
+  // The workflow's last step wrote the per-event result list (or the errors) to the batch row.
+  await batch.reload();
+  return outcomeOf(batch);
+}

@@ -1,0 +1,68 @@
+/**
+ * The batch use case's entrance: store a batch, start its workflow, and (when asked) wait for its
+ * outcome. Every way in (POST /Integration/Events and /JSON, EPCIS capture, a retry) goes through here
+ * and presents the typed outcome its own way.
+ */
+import type { Batch } from '../db/models';
+import { findOrCreateBatch, type NewBatch } from '../db/repositories/batches';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import { batchStartOf, startBatchWorkflow } from './batch-workflow';
+import { isFinished, outcomeOf, waitForOutcome, type BatchOutcome, type WaitDeps } from './outcome';
+
+/** What running a batch takes: the API process's deps have all of it. */
+export interface BatchDeps extends WaitDeps {
+  config: Pick<Config, 'taskQueue' | 'syncWaitSeconds' | 'reconcileAfterSeconds' | 'reconcileEverySeconds'>;
+  logger: Logger;
+}
+
+export interface RunOptions {
+  /** Whose batch it is: the account name the workflow's search attributes and summary carry. */
+  accountName: string;
+  /**
+   * Wait for the outcome: at most SYNC_WAIT_SECONDS (`pending` after that), or until it ends (a person
+   * at a shell who asked for this one batch); false answers once the workflow is started.
+   */
+  wait: boolean | 'untilDone';
+  /** The request that asked, for the log line when the start fails. */
+  requestId?: string | null;
+}
+
+const START_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts (or attaches to) the stored batch's workflow and, with `wait`, waits for its outcome. A batch
+ * that has its outcome already (an Idempotency-Key replay) answers it without asking Temporal. When
+ * Temporal cannot be reached or refuses, the batch stays stored and `Accepted`: the reconciler starts it
+ * (batches/start-stranded-batches.ts), and the outcome is `notStarted`.
+ */
+export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOptions): Promise<BatchOutcome> {
+  if (isFinished(batch)) return outcomeOf(batch);
+  const { temporal, config, logger } = deps;
+  let handle;
+  try {
+    // Bounded: a Temporal that hangs must not hold the caller; the reconciler starts the batch later.
+    handle = await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, options.accountName)));
+  } catch (error) {
+    logger.error({ err: error, requestId: options.requestId ?? undefined, batchId: batch.id }, 'could not start the batch workflow; the reconciler will');
+    return { kind: 'notStarted', startsWithinSeconds: config.reconcileAfterSeconds + config.reconcileEverySeconds };
+  }
+  if (!options.wait) return { kind: 'pending' };
+  return waitForOutcome(deps, batch, handle, options.wait === 'untilDone' ? undefined : config.syncWaitSeconds);
+}
+
+/** A batch to submit: what is stored, and whose account it is. */
+export interface BatchSubmission extends NewBatch {
+  accountName: string;
+}
+
+/**
+ * Stores the batch (or, with an Idempotency-Key, finds the first request's; IdempotencyKeyReused when
+ * that had another body) and runs it: the batch and its outcome.
+ */
+export async function submitBatch(deps: BatchDeps, submission: BatchSubmission, options: { wait: boolean }): Promise<{ batch: Batch; outcome: BatchOutcome }> {
+  const { accountName, ...stored } = submission;
+  const { batch } = await findOrCreateBatch(stored);
+  const outcome = await runBatch(deps, batch, { accountName, wait: options.wait, requestId: submission.requestId });
+  return { batch, outcome };
+}

@@ -1,0 +1,46 @@
+import type { Sequelize } from 'sequelize';
+import type { BatchError } from '../../domain/batch-errors';
+import type { BatchMode } from '../models';
+import { execute, queryOf } from '../sql';
+
+/** A batch the reconciler looks at: what starting its workflow takes, and its status. */
+export interface StrandedBatch {
+  id: string;
+  account_id: string;
+  account_name: string;
+  workflow_id: string;
+  event_count: number;
+  request_id: string | null;
+  mode: BatchMode;
+  retry_of: string | null;
+  status: 'Accepted' | 'Running';
+}
+
+/**
+ * Batches `Accepted` (submitted) or `Running` (started) longer than `olderThanSeconds` ago: at most
+ * `limit`, Accepted before Running (batches whose steps keep failing stay Running and must not crowd out
+ * the ones never started), oldest first.
+ */
+export const findStrandedBatches = (sequelize: Sequelize, olderThanSeconds: number, limit: number): Promise<StrandedBatch[]> =>
+  queryOf(sequelize)<StrandedBatch>(
+    `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id, b.mode, b.retry_of, b.status
+       FROM batches b JOIN accounts a ON a.id = b.account_id
+      WHERE (b.status = 'Accepted' AND b.submitted_at < now() - make_interval(secs => $1))
+         OR (b.status = 'Running' AND b.started_at < now() - make_interval(secs => $1))
+      ORDER BY b.status = 'Running', b.seq
+      LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
+
+/**
+ * Records a batch Failed with these errors, unless it is finished already (never moved back): whether
+ * this update is the one that failed it.
+ */
+export async function recordBatchFailed(sequelize: Sequelize, batchId: string, errors: BatchError[]): Promise<boolean> {
+  const changed = await execute(
+    sequelize,
+    `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
+    [batchId, JSON.stringify(errors)],
+  );
+  return changed > 0;
+}
