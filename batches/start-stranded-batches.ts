@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Sequelize } from 'sequelize';
-import { findStrandedBatches, recordBatchFailed } from '../db/queries/stranded-batches';
+import { findStrandedBatches } from '../db/queries/stranded-batches';
+import { recordBatchFailed } from '../db/repositories/batch-pipeline';
 import { internalError } from '../domain/batch-errors';
 import { activityLogger } from '../platform/activity-logger';
 import type { Logger } from '../platform/logger';

@@ -24,6 +24,6 @@ export async function refuseBatch(
 
 /** The error list an earlier attempt of this step refused the batch with (and committed), if it did. */
 export async function earlierRefusal(step: PersistStep): Promise<BatchError[] | null> {
-  const errors = await failedBatchErrors<BatchError>(step.query, step.batchId);
+  const errors = await failedBatchErrors(step.query, step.batchId);
   return errors?.length && !errors.some((e) => e.code === 'InternalError') ? errors : null;
 }

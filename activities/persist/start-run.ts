@@ -1,12 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { markBatchRunning, storedBatchSummary, type StoredBatchRequest } from '../../db/repositories/batch-pipeline';
-import type { BatchError } from '../../domain/batch-errors';
 import { earlierRefusal } from './refuse';
 import type { PersistOutcome, PersistStep } from './step';
 
 /** The batch's request to check and store now, or the answer an earlier attempt of the step committed. */
 export type RunStart =
-  { kind: 'run'; request: StoredBatchRequest<BatchError> } | { kind: 'answered'; outcome: PersistOutcome };
+  { kind: 'run'; request: StoredBatchRequest } | { kind: 'answered'; outcome: PersistOutcome };
 
 /**
  * Reads the batch's stored request and marks it Running. The events come from the request the API wrote
@@ -15,7 +14,7 @@ export type RunStart =
  * events stored (the answer is read from them) or none (the attempt before rolled back: run again).
  */
 export async function startRun(step: PersistStep): Promise<RunStart> {
-  const running = await markBatchRunning<BatchError>(step.query, step.batchId, step.account.id);
+  const running = await markBatchRunning(step.query, step.batchId, step.account.id);
   if (running?.previous !== 'Accepted') {
     const stored = await storedBatchSummary(step.query, step.batchId);
     if (stored.events) return { kind: 'answered', outcome: stored };

@@ -1,7 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import type { BatchError } from '../../domain/batch-errors';
 import type { BatchMode } from '../models';
-import { execute, queryOf } from '../sql';
+import { queryOf } from '../sql';
 
 /** A batch the reconciler looks at: what starting its workflow takes, and its status. */
 export interface StrandedBatch {
@@ -31,16 +30,3 @@ export const findStrandedBatches = (sequelize: Sequelize, olderThanSeconds: numb
       LIMIT $2`,
     [olderThanSeconds, limit],
   );
-
-/**
- * Records a batch Failed with these errors, unless it is finished already (never moved back): whether
- * this update is the one that failed it.
- */
-export async function recordBatchFailed(sequelize: Sequelize, batchId: string, errors: BatchError[]): Promise<boolean> {
-  const changed = await execute(
-    sequelize,
-    `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
-    [batchId, JSON.stringify(errors)],
-  );
-  return changed > 0;
-}

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import type { BatchError } from '../../domain/batch-errors';
 import type { EventPayload } from '../../domain/events';
 import { execute, queryOf, type Query } from '../sql';
 
@@ -10,12 +11,11 @@ import { execute, queryOf, type Query } from '../sql';
 
 /**
  * The stored request as the pipeline reads it: the events, and the problems the API found translating a
- * request of another shape (POST /Integration/JSON), named as that request names its fields. `E` is the
- * pipeline's error type (db/ does not import the workflow contracts).
+ * request of another shape (POST /Integration/JSON), named as that request names its fields.
  */
-export interface StoredBatchRequest<E> {
+export interface StoredBatchRequest {
   Events: EventPayload[];
-  Issues?: E[];
+  Issues?: BatchError[];
 }
 
 /** What the batch's stored events say about it: the answer of a persist step that committed them. */
@@ -31,12 +31,12 @@ export interface StoredBatchSummary {
  * first still runs); the status read under the lock tells whether an earlier attempt committed. Null:
  * the batch is not the account's, or is neither Accepted nor Running.
  */
-export async function markBatchRunning<E>(
+export async function markBatchRunning(
   query: Query,
   batchId: string,
   accountId: string,
-): Promise<{ request: StoredBatchRequest<E>; previous: 'Accepted' | 'Running' } | null> {
-  const [row] = await query<{ request: StoredBatchRequest<E>; previous: 'Accepted' | 'Running' }>(
+): Promise<{ request: StoredBatchRequest; previous: 'Accepted' | 'Running' } | null> {
+  const [row] = await query<{ request: StoredBatchRequest; previous: 'Accepted' | 'Running' }>(
     `WITH previous AS (SELECT id, status FROM batches WHERE id = $1 AND account_id = $2 FOR UPDATE)
      UPDATE batches b SET status = 'Running', started_at = coalesce(b.started_at, now())
        FROM previous p
@@ -59,9 +59,9 @@ export async function storedBatchSummary(query: Query, batchId: string): Promise
   return { events: Number(row.events), documents: row.documents, commissions: row.commissions };
 }
 
-/** The error list of a Failed batch (null when it is not Failed, or has none). `E`: as in StoredBatchRequest. */
-export async function failedBatchErrors<E>(query: Query, batchId: string): Promise<E[] | null> {
-  const [row] = await query<{ status: string; errors: E[] | null }>(
+/** The error list of a Failed batch (null when it is not Failed, or has none). */
+export async function failedBatchErrors(query: Query, batchId: string): Promise<BatchError[] | null> {
+  const [row] = await query<{ status: string; errors: BatchError[] | null }>(
     'SELECT status, errors FROM batches WHERE id = $1',
     [batchId],
   );
@@ -69,7 +69,7 @@ export async function failedBatchErrors<E>(query: Query, batchId: string): Promi
 }
 
 /** The persist step's refusal: Failed with its whole error list, in the transaction that checked it. */
-export async function recordBatchRefusal(query: Query, batchId: string, errors: readonly object[]): Promise<void> {
+export async function recordBatchRefusal(query: Query, batchId: string, errors: readonly BatchError[]): Promise<void> {
   await query(`UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1`, [
     batchId,
     JSON.stringify(errors),
@@ -124,11 +124,7 @@ export async function recordBatchCompleted(
 }
 
 /** Fails the batch with these errors unless it finished already; false when nothing changed. */
-export async function recordBatchFailed(
-  sequelize: Sequelize,
-  batchId: string,
-  errors: readonly object[],
-): Promise<boolean> {
+export async function recordBatchFailed(sequelize: Sequelize, batchId: string, errors: readonly BatchError[]): Promise<boolean> {
   const changed = await execute(
     sequelize,
     `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
