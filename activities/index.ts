@@ -1,5 +1,6 @@
 import { attachDocuments } from './attach-documents';
 import { commitLedger } from './commit-ledger';
+import { deliverWebhook, markWebhookFailing, nextWebhookDelivery } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
 import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
@@ -18,6 +19,9 @@ export function createActivities(deps: ActivityDeps) {
     recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
     commitLedger: withHeartbeat(commitLedger(deps)),
     startStrandedBatches: withHeartbeat(startStrandedBatches(deps)),
+    deliverWebhook: withHeartbeat(deliverWebhook(deps)),
+    nextWebhookDelivery: nextWebhookDelivery(deps),
+    markWebhookFailing: markWebhookFailing(deps),
   };
 }
 

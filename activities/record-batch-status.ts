@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { batchesCompleted, batchesFailed, eventsPersisted } from '../runtime/metrics';
 import type { BatchStatusUpdate } from '../workflows/contracts';
+import { withBatchWebhooks } from './batch-webhooks';
 import type { ActivityDeps } from './deps';
 
 /**
@@ -46,7 +47,9 @@ export function recordBatchStatus(deps: ActivityDeps) {
     const { sequelize } = deps;
     switch (update.status) {
       case 'Completed': {
-        const [, changed] = await sequelize.query(COMPLETE, { bind: [update.batchId, JSON.stringify(update.documentsNotAttached)], type: QueryTypes.UPDATE });
+        const [, changed] = await withBatchWebhooks(deps, update.batchId, (transaction) =>
+          sequelize.query(COMPLETE, { bind: [update.batchId, JSON.stringify(update.documentsNotAttached)], type: QueryTypes.UPDATE, transaction }),
+        );
         // Counted on the one update that finished the batch, so a retried step counts nothing twice.
         if (!changed) return;
         batchesCompleted.inc();
@@ -58,9 +61,11 @@ export function recordBatchStatus(deps: ActivityDeps) {
         return;
       }
       case 'Failed': {
-        const [, changed] = await sequelize.query(
-          `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
-          { bind: [update.batchId, JSON.stringify(update.errors)], type: QueryTypes.UPDATE },
+        const [, changed] = await withBatchWebhooks(deps, update.batchId, (transaction) =>
+          sequelize.query(
+            `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
+            { bind: [update.batchId, JSON.stringify(update.errors)], type: QueryTypes.UPDATE, transaction },
+          ),
         );
         if (changed) batchesFailed.inc({ reason: update.errors[0]?.code ?? 'InternalError' });
         return;

@@ -51,7 +51,13 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, POOL_SIZE);
   countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
-  const activities = createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) });
+  const activities = createActivities({
+    sequelize,
+    logger,
+    urnDomain: config.urnDomain,
+    ledger: new PostgresHashChainLedger(sequelize),
+    webhooks: { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds },
+  });
   const stop = stopRequested();
   let announced = false;
   let delayMs = DEFAULT_BACKOFF.initialMs;

@@ -1,0 +1,52 @@
+import type { Migration } from '../migrate';
+
+/**
+ * Webhooks: an account's endpoints, and every notification owed to one as a delivery row written in
+ * the same transaction as what caused it (a batch's final status, a recall), so a crash anywhere loses
+ * none. The row's id is the Webhook-Id receivers de-duplicate on; seq orders the deliveries of an
+ * endpoint; source_key keeps a retried cause from owing the same notification twice. Each try of a
+ * delivery is an attempt row (what GET .../deliveries lists); the retrying itself is Temporal's.
+ */
+export const up: Migration = async ({ context: { sequelize } }) => {
+  await sequelize.query(`
+    CREATE TABLE webhook_endpoints (
+      id             uuid PRIMARY KEY,
+      account_id     uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      url            text NOT NULL,
+      events         text[] NOT NULL,
+      secret         text NOT NULL,
+      created_at     timestamptz NOT NULL DEFAULT now(),
+      deleted_at     timestamptz,
+      failing_since  timestamptz,
+      failing_reason text
+    );
+    CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id) WHERE deleted_at IS NULL;
+    CREATE TABLE webhook_deliveries (
+      id            text PRIMARY KEY,
+      seq           bigserial NOT NULL,
+      endpoint_id   uuid NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+      type          text NOT NULL,
+      body          text NOT NULL,
+      source_key    text NOT NULL,
+      status        text NOT NULL DEFAULT 'Pending' CHECK (status IN ('Pending', 'Delivered', 'Failed', 'Cancelled')),
+      created_at    timestamptz NOT NULL DEFAULT now(),
+      delivered_at  timestamptz,
+      UNIQUE (endpoint_id, source_key)
+    );
+    CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, seq) WHERE status = 'Pending';
+    CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
+    CREATE TABLE webhook_attempts (
+      id               bigserial PRIMARY KEY,
+      delivery_id      text NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+      attempted_at     timestamptz NOT NULL DEFAULT now(),
+      http_status      integer,
+      error            text,
+      next_attempt_at  timestamptz
+    );
+    CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, id);
+  `);
+};
+
+export const down: Migration = async ({ context: { sequelize } }) => {
+  await sequelize.query('DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
+};
