@@ -252,6 +252,36 @@ describe('/Integration/Webhooks', () => {
     expect(arrived).toEqual(deliveries.body.results.map((d: { id: string }) => d.id).reverse());
   }, 90_000);
 
+  it('checks the address again at delivery time: an endpoint whose host now points inside is refused, never called', async () => {
+    const account = await createAccount('hooks-rebind');
+    const hooks = await receiver();
+    const endpoint = await endpointFor(account, hooks);
+    // As if its name had been re-pointed at a private address after the endpoint was accepted.
+    await sql().query(`UPDATE webhook_endpoints SET url = 'https://10.0.0.7/hooks' WHERE id = $1`, [endpoint.id]);
+    await client(account.key).post('/Integration/Events', { Events: goodBatch().events });
+    const attempt = await until('a refused attempt', async () => {
+      const deliveries = await client(account.key).get(`/Integration/Webhooks/${endpoint.id}/deliveries`);
+      return deliveries.body.results[0]?.attempts[0];
+    });
+    expect(attempt).toMatchObject({ httpStatus: null, error: '10.0.0.7 is not a public address', nextTry: expect.any(String) });
+    await request('DELETE', `/Integration/Webhooks/${endpoint.id}`, { key: account.key });
+  });
+
+  it('does not follow redirects: a 3xx is a failed attempt', async () => {
+    const account = await createAccount('hooks-redirect');
+    const hooks = await receiver();
+    hooks.answer = (index) => (index === 0 ? 307 : 200);
+    const endpoint = await endpointFor(account, hooks);
+    await client(account.key).post('/Integration/Events', { Events: goodBatch().events });
+    const tries = await hooks.waitFor(2);
+    expect(tries[1].headers['webhook-id']).toBe(tries[0].headers['webhook-id']);
+    const deliveries = await until('the delivery to be recorded', async () => {
+      const listed = await client(account.key).get(`/Integration/Webhooks/${endpoint.id}/deliveries`);
+      return listed.body.results[0]?.status === 'Delivered' ? listed.body.results[0] : undefined;
+    });
+    expect(deliveries.attempts.map((a: { httpStatus: number }) => a.httpStatus)).toEqual([307, 200]);
+  });
+
   it('deletes an endpoint: nothing more is sent, and its workflow ends', async () => {
     const account = await createAccount('hooks-delete');
     const hooks = await receiver();
