@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';
-import { markWebhookFailing as markFailing, nextWebhookDelivery as nextDelivery, owedDelivery, recordWebhookAttempt, type NextWebhookDelivery } from '../db/repositories/webhooks';
+import { markWebhookFailing as markFailing, nextWebhookDelivery as nextDelivery, owedDelivery, recordWebhookAttempt, type NextWebhookDelivery, type OwedDelivery } from '../db/repositories/webhooks';
 import { postJson } from '../runtime/webhooks';
 import type { DeliverWebhookInput, DeliverWebhookOutcome, MarkWebhookFailingInput } from '../workflows/webhook-contracts';
 import type { ActivityDeps } from './deps';
@@ -17,6 +18,19 @@ function nextAttemptAt(now: number): Date | null {
 }
 
 /**
+ * A webhook is signed the Standard Webhooks way; an EPCIS subscription's report with GS1-Signature, the
+ * hex HMAC-SHA256 of the exact body under the subscriber's signatureToken (none without one).
+ */
+function signedHeaders(deliveryId: string, owed: OwedDelivery): Record<string, string> {
+  if (owed.signing === 'gs1') {
+    return { 'Webhook-Id': deliveryId, ...(owed.secret ? { 'GS1-Signature': createHmac('sha256', owed.secret).update(owed.body).digest('hex') } : {}) };
+  }
+  const timestamp = new Date();
+  const signature = new Webhook(owed.secret).sign(deliveryId, timestamp, owed.body);
+  return { 'Webhook-Id': deliveryId, 'Webhook-Timestamp': Math.floor(timestamp.getTime() / 1000).toString(), 'Webhook-Signature': signature };
+}
+
+/**
  * One attempt at one delivery: a Standard Webhooks POST (Webhook-Id is the delivery's id, the same on
  * every attempt, so receivers de-duplicate on it), recorded as an attempt row. Any answer but 2xx, and
  * any transport failure, is thrown for Temporal to retry on the workflow's schedule.
@@ -26,9 +40,7 @@ export function deliverWebhook(deps: ActivityDeps) {
     const { sequelize, logger } = deps;
     const owed = await owedDelivery(sequelize, deliveryId);
     if (!owed) return 'NotOwed';
-    const timestamp = new Date();
-    const signature = new Webhook(owed.secret).sign(deliveryId, timestamp, owed.body);
-    const headers = { 'Webhook-Id': deliveryId, 'Webhook-Timestamp': Math.floor(timestamp.getTime() / 1000).toString(), 'Webhook-Signature': signature };
+    const headers = signedHeaders(deliveryId, owed);
     let httpStatus: number | null = null;
     let error: string | null = null;
     try {

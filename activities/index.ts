@@ -2,6 +2,7 @@ import { attachDocuments } from './attach-documents';
 import { commitLedger } from './commit-ledger';
 import { deliverWebhook, markWebhookFailing, nextWebhookDelivery } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
+import { oweScheduledReport } from './epcis-reports';
 import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverWebhook: withHeartbeat(deliverWebhook(deps)),
     nextWebhookDelivery: nextWebhookDelivery(deps),
     markWebhookFailing: markWebhookFailing(deps),
+    oweScheduledReport: oweScheduledReport(deps),
   };
 }
 

@@ -17,3 +17,10 @@ export interface MarkWebhookFailingInput {
   deliveryId: string;
   reason: string;
 }
+
+/** Input of a scheduled subscription's run (reportEpcisSubscription), started by its Temporal Schedule. */
+export interface ReportEpcisSubscriptionInput {
+  subscriptionId: string;
+  /** Passed on to the delivery workflow the run wakes. */
+  retrySeconds: number;
+}

@@ -18,7 +18,9 @@ export const up: Migration = async ({ context: { sequelize } }) => {
       created_at     timestamptz NOT NULL DEFAULT now(),
       deleted_at     timestamptz,
       failing_since  timestamptz,
-      failing_reason text
+      failing_reason text,
+      -- standard-webhooks: Webhook-Id/-Timestamp/-Signature; gs1: an EPCIS subscription's GS1-Signature.
+      signing        text NOT NULL DEFAULT 'standard-webhooks' CHECK (signing IN ('standard-webhooks', 'gs1'))
     );
     CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id) WHERE deleted_at IS NULL;
     CREATE TABLE webhook_deliveries (
@@ -44,9 +46,37 @@ export const up: Migration = async ({ context: { sequelize } }) => {
       next_attempt_at  timestamptz
     );
     CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, id);
+
+    -- EPCIS 2.0 named queries and their subscriptions (GS1's REST binding, /epcis/queries). A
+    -- subscription's reports go out through its own endpoint row (signing gs1), so they are delivered,
+    -- retried and listed like webhooks. filter is the query's parameters as checked when it was named.
+    CREATE TABLE epcis_queries (
+      account_id  uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      name        text NOT NULL,
+      query       jsonb NOT NULL,
+      filter      jsonb NOT NULL,
+      created_at  timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (account_id, name)
+    );
+    CREATE TABLE epcis_subscriptions (
+      id                   uuid PRIMARY KEY REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+      account_id           uuid NOT NULL,
+      query_name           text NOT NULL,
+      stream               boolean NOT NULL,
+      schedule             jsonb,
+      report_if_empty      boolean NOT NULL DEFAULT false,
+      initial_record_time  timestamptz NOT NULL,
+      epc_format           text NOT NULL,
+      -- The last event a scheduled report carried: the next one starts after it.
+      last_seq             bigint,
+      created_at           timestamptz NOT NULL DEFAULT now(),
+      FOREIGN KEY (account_id, query_name) REFERENCES epcis_queries(account_id, name) ON DELETE CASCADE,
+      CHECK (stream <> (schedule IS NOT NULL))
+    );
+    CREATE INDEX epcis_subscriptions_query ON epcis_subscriptions (account_id, query_name);
   `);
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query('DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
+  await sequelize.query('DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
 };

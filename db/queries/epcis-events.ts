@@ -43,6 +43,8 @@ export interface EpcisEventFilter {
   match?: Partial<Record<MatchKind, string[]>>;
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
+  /** Only the events one batch stored (what a stream subscription reports when the batch completes). */
+  batchId?: string;
   limit: number;
 }
 
@@ -192,6 +194,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     if (values) conditions.push(matchCondition(binder, kind, values));
   }
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
+  if (filter.batchId) conditions.push(`e.batch_id = ${binder.bind(filter.batchId)}`);
   return conditions.join('\n    AND ');
 }
 
@@ -220,6 +223,8 @@ export interface EpcisEventPage {
   namespaces: unknown[];
   /** The last event's sequence number when there are more. */
   nextSeq?: string;
+  /** The last event's sequence number on this page (where a subscription's next report starts). */
+  lastSeq?: string;
 }
 
 /** The error declaration captured for an event, if any (at most one: a unique index says so). */
@@ -271,7 +276,12 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
       lines: lines.get(row.id) ?? [],
     }), ...declared };
   });
-  return { events, namespaces: [...namespaces.values()], ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}) };
+  return {
+    events,
+    namespaces: [...namespaces.values()],
+    ...(page.length ? { lastSeq: page[page.length - 1].seq } : {}),
+    ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}),
+  };
 }
 
 async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<string, NativeLine[]>> {

@@ -58,25 +58,25 @@ export async function createWebhookEndpoint(
 export async function listWebhookEndpoints(sequelize: Sequelize, accountId: string, page: PageRequest): Promise<{ rows: WebhookEndpointRow[]; total: number }> {
   const query = queryOf(sequelize);
   const rows = await query<WebhookEndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.account_id = $1 AND w.deleted_at IS NULL ORDER BY w.created_at, w.id OFFSET $2 LIMIT $3`,
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.account_id = $1 AND w.deleted_at IS NULL AND w.signing = 'standard-webhooks' ORDER BY w.created_at, w.id OFFSET $2 LIMIT $3`,
     [accountId, page.offset, page.pageSize],
   );
-  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL', [accountId]);
+  const [{ n }] = await query<{ n: string }>(`SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL AND signing = 'standard-webhooks'`, [accountId]);
   return { rows, total: Number(n) };
 }
 
 /** An endpoint of the account (null: none, another account's, or deleted). */
 export async function findWebhookEndpoint(sequelize: Sequelize, accountId: string, id: string): Promise<WebhookEndpointRow | null> {
   const [row] = await queryOf(sequelize)<WebhookEndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.account_id = $2 AND w.deleted_at IS NULL`,
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.account_id = $2 AND w.deleted_at IS NULL AND w.signing = 'standard-webhooks'`,
     [id, accountId],
   );
   return row ?? null;
 }
 
 /** Deletes the endpoint; what it was still owed is cancelled, never sent. */
-export async function deleteWebhookEndpoint(sequelize: Sequelize, accountId: string, id: string): Promise<boolean> {
-  return sequelize.transaction(async (transaction) => {
+export async function deleteWebhookEndpoint(sequelize: Sequelize, accountId: string, id: string, outer?: Transaction): Promise<boolean> {
+  return sequelize.transaction({ transaction: outer }, async (transaction) => {
     const deleted = await execute(sequelize, 'UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [id, accountId], transaction);
     if (deleted) await execute(sequelize, `UPDATE webhook_deliveries SET status = 'Cancelled' WHERE endpoint_id = $1 AND status IN ('Pending', 'Failed')`, [id], transaction);
     return deleted > 0;
@@ -177,9 +177,16 @@ export async function nextWebhookDelivery(sequelize: Sequelize, endpointId: stri
 }
 
 /** What the delivery activity sends: null when the delivery is no longer owed (done, cancelled, endpoint deleted). */
-export async function owedDelivery(sequelize: Sequelize, deliveryId: string): Promise<{ url: string; secret: string; body: string } | null> {
-  const [row] = await queryOf(sequelize)<{ url: string; secret: string; body: string }>(
-    `SELECT w.url, w.secret, d.body FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+export interface OwedDelivery {
+  url: string;
+  secret: string;
+  body: string;
+  signing: 'standard-webhooks' | 'gs1';
+}
+
+export async function owedDelivery(sequelize: Sequelize, deliveryId: string): Promise<OwedDelivery | null> {
+  const [row] = await queryOf(sequelize)<OwedDelivery>(
+    `SELECT w.url, w.secret, d.body, w.signing FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
       WHERE d.id = $1 AND d.status = 'Pending' AND w.deleted_at IS NULL`,
     [deliveryId],
   );
