@@ -16,6 +16,7 @@ import { productsOperations } from '../routes/products/openapi';
 import { supportOperations } from '../routes/support/openapi';
 import { traceOperations } from '../routes/trace/openapi';
 import { queriesOperations } from '../routes/epcis/queries-openapi';
+import { recallsOperations } from '../routes/recalls/openapi';
 import { webhooksOperations } from '../routes/webhooks/openapi';
 import type { OperationSpec } from './operation';
 
@@ -43,4 +44,5 @@ export const operations: readonly OperationSpec[] = [
   ...epcisOperations,
   ...queriesOperations,
   ...webhooksOperations,
+  ...recallsOperations,
 ];

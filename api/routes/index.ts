@@ -18,6 +18,7 @@ import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
 import { supportRouter } from './support';
 import { tracePageRouter, traceRouter } from './trace';
+import { recallsRouter } from './recalls';
 import { webhooksRouter } from './webhooks';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
@@ -41,6 +42,7 @@ export function routes(): Router<AppState, AppCustom> {
     traceRouter(),
     epcisRouter(),
     webhooksRouter(),
+    recallsRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

@@ -74,9 +74,33 @@ export const up: Migration = async ({ context: { sequelize } }) => {
       CHECK (stream <> (schedule IS NOT NULL))
     );
     CREATE INDEX epcis_subscriptions_query ON epcis_subscriptions (account_id, query_name);
+
+    -- A recall an account issued for one of its lots, and the notice each holder it reached got: what
+    -- the holder's own trace shows (notice), the lots it received, and its acknowledgement.
+    CREATE TABLE recalls (
+      id                 uuid PRIMARY KEY,
+      issuer_account_id  uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      product_id         uuid NOT NULL REFERENCES products(id),
+      lot_serial         text NOT NULL,
+      reason             text NOT NULL,
+      created_at         timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX recalls_issuer ON recalls (issuer_account_id, created_at);
+    CREATE TABLE recall_notices (
+      recall_id          uuid NOT NULL REFERENCES recalls(id) ON DELETE CASCADE,
+      holder_account_id  uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      notice             jsonb NOT NULL,
+      received_lots      text[] NOT NULL,
+      created_at         timestamptz NOT NULL DEFAULT now(),
+      acknowledged_at    timestamptz,
+      quantity_on_hand   numeric,
+      action             text,
+      PRIMARY KEY (recall_id, holder_account_id)
+    );
+    CREATE INDEX recall_notices_holder ON recall_notices (holder_account_id, created_at);
   `);
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query('DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
+  await sequelize.query('DROP TABLE recall_notices; DROP TABLE recalls; DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
 };
