@@ -5,6 +5,8 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The status the receiver answered, once the answer reached an open connection (undefined: not (yet) answered). */
+  answered?: number;
 }
 
 /** How the receiver answers one request: a status, or hanging for `hangMs` before answering 200. */
@@ -52,11 +54,14 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       const index = receiver.received.length;
       receiver.received.push(request);
       const answer = receiver.answer(index, request);
-      if (typeof answer === 'number') {
-        res.writeHead(answer).end();
-      } else {
-        setTimeout(() => res.writeHead(200).end(), answer.hangMs).unref();
-      }
+      const send = (status: number) => {
+        // A sender that gave up (timed out, or was killed) never got this answer.
+        if (req.socket.destroyed) return;
+        res.writeHead(status).end();
+        request.answered = status;
+      };
+      if (typeof answer === 'number') send(answer);
+      else setTimeout(() => send(200), answer.hangMs).unref();
     });
   });
   server.on('connection', (socket) => {
