@@ -16,6 +16,7 @@ export interface WebhookEndpointRow {
   deleted_at: Date | null;
   failing_since: Date | null;
   failing_reason: string | null;
+  account_name: string;
   pending: string;
 }
 
@@ -41,7 +42,7 @@ export interface WebhookDeliveryRow {
 const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 const NOW_UTC = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const ENDPOINT_COLUMNS = `w.*, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status IN ('Pending', 'Failed')) AS pending`;
+const ENDPOINT_COLUMNS = `w.*, (SELECT name FROM accounts WHERE id = w.account_id) AS account_name, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status IN ('Pending', 'Failed')) AS pending`;
 
 export async function createWebhookEndpoint(
   sequelize: Sequelize,
@@ -49,19 +50,33 @@ export async function createWebhookEndpoint(
 ): Promise<WebhookEndpointRow> {
   const [row] = await queryOf(sequelize)<WebhookEndpointRow>(
     `WITH w AS (INSERT INTO webhook_endpoints (id, account_id, url, events, secret) VALUES ($1, $2, $3, $4, $5) RETURNING *)
-     SELECT w.*, 0 AS pending FROM w`,
+     SELECT w.*, (SELECT name FROM accounts WHERE id = w.account_id) AS account_name, 0 AS pending FROM w`,
     [endpoint.id, endpoint.accountId, endpoint.url, endpoint.events, endpoint.secret],
   );
   return row;
 }
 
-export async function listWebhookEndpoints(sequelize: Sequelize, accountId: string, page: PageRequest): Promise<{ rows: WebhookEndpointRow[]; total: number }> {
+/** 'all': every account's endpoints (a support key); otherwise one account's. */
+export type WebhookScope = 'all' | { accountId: string };
+
+export async function listWebhookEndpoints(
+  sequelize: Sequelize,
+  scope: WebhookScope,
+  filter: { status?: 'Active' | 'Failing' },
+  page: PageRequest,
+): Promise<{ rows: WebhookEndpointRow[]; total: number }> {
   const query = queryOf(sequelize);
+  const conditions = [`w.deleted_at IS NULL`, `w.signing = 'standard-webhooks'`];
+  const bind: unknown[] = [];
+  if (scope !== 'all') conditions.push(`w.account_id = $${bind.push(scope.accountId)}`);
+  if (filter.status) conditions.push(filter.status === 'Failing' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL');
+  const where = conditions.join(' AND ');
   const rows = await query<WebhookEndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.account_id = $1 AND w.deleted_at IS NULL AND w.signing = 'standard-webhooks' ORDER BY w.created_at, w.id OFFSET $2 LIMIT $3`,
-    [accountId, page.offset, page.pageSize],
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id WHERE ${where}
+      ORDER BY w.created_at, w.id OFFSET $${bind.length + 1} LIMIT $${bind.length + 2}`,
+    [...bind, page.offset, page.pageSize],
   );
-  const [{ n }] = await query<{ n: string }>(`SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL AND signing = 'standard-webhooks'`, [accountId]);
+  const [{ n }] = await query<{ n: string }>(`SELECT count(*) AS n FROM webhook_endpoints w WHERE ${where}`, bind);
   return { rows, total: Number(n) };
 }
 
@@ -217,15 +232,4 @@ export async function markWebhookFailing(sequelize: Sequelize, endpointId: strin
     await execute(sequelize, `UPDATE webhook_deliveries SET status = 'Failed' WHERE id = $1 AND status = 'Pending'`, [deliveryId], transaction);
     await execute(sequelize, 'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()), failing_reason = $2 WHERE id = $1', [endpointId, reason], transaction);
   });
-}
-
-/** Failing endpoints of every account, for support. */
-export async function failingWebhookEndpoints(sequelize: Sequelize): Promise<Array<{ id: string; account_name: string; url: string; failing_since: Date; failing_reason: string | null; pending: string }>> {
-  return queryOf(sequelize)(
-    `SELECT w.id, a.name AS account_name, w.url, w.failing_since, w.failing_reason,
-            (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status IN ('Pending', 'Failed')) AS pending
-       FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id
-      WHERE w.failing_since IS NOT NULL AND w.deleted_at IS NULL ORDER BY w.failing_since`,
-    [],
-  );
 }

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
-import { createAccount, type TestAccount } from '../factories/accounts';
+import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';
@@ -64,6 +64,7 @@ describe('/Integration/Webhooks', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      account: account.name,
       url: hooks.url,
       events: ['batch.completed'],
       status: 'Active',
@@ -84,6 +85,28 @@ describe('/Integration/Webhooks', () => {
     expect((await client(other.key).get(`/Integration/Webhooks/${created.body.id}`)).status).toBe(404);
     expect((await client(other.key).get('/Integration/Webhooks')).body.totalItems).toBe(0);
     expect((await client(account.key).get('/Integration/Webhooks/not-a-uuid')).status).toBe(404);
+  });
+
+  it('lists failing endpoints: an account key its own, a support key every account’s', async () => {
+    const [one, two] = [await createAccount('hooks-failing-a'), await createAccount('hooks-failing-b')];
+    const support = await createSupportKey();
+    const ids: string[] = [];
+    for (const account of [one, two]) {
+      const created = await client(account.key).post('/Integration/Webhooks', { Url: 'http://127.0.0.1:9/x', Events: ['batch.failed'] });
+      ids.push(created.body.id);
+    }
+    await sql().query(`UPDATE webhook_endpoints SET failing_since = now(), failing_reason = 'down' WHERE id = ANY($1::uuid[])`, [ids]);
+    const own = await client(one.key).get('/Integration/Webhooks?Status=Failing');
+    expect(own.body.results.map((e: { id: string }) => e.id)).toEqual([ids[0]]);
+    const all = await client(support.key).get('/Integration/Webhooks?Status=Failing&PageSize=100');
+    expect(all.body.results.filter((e: { id: string }) => ids.includes(e.id)).map((e: { account: string; status: string }) => [e.account, e.status])).toEqual([
+      [one.name, 'Failing'],
+      [two.name, 'Failing'],
+    ]);
+    expect((await client(one.key).get('/Integration/Webhooks?Status=Active')).body.totalItems).toBe(0);
+    const bad = await client(one.key).get('/Integration/Webhooks?Status=Broken');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toHaveProperty('Status');
   });
 
   it.each([

@@ -16,7 +16,7 @@ import { notFound, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
-import { createWebhookBody, type CreateWebhookInput } from './schema';
+import { createWebhookBody, listWebhooksQuery, type CreateWebhookInput, type ListWebhooksQuery } from './schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -49,9 +49,12 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
     ctx.body = { ...presentWebhookEndpoint(row), secret };
   });
 
-  router.get('/Integration/Webhooks', validatePage(), async (ctx) => {
-    const page = pageOf(inputOf<PageQuery>(ctx));
-    const { rows, total } = await listWebhookEndpoints(ctx.deps.sequelize, ctx.state.account.id, page);
+  router.get('/Integration/Webhooks', validate(listWebhooksQuery, 'query'), async (ctx) => {
+    const query = inputOf<ListWebhooksQuery>(ctx);
+    const page = pageOf(query);
+    // A support key sees every account's endpoints (the support page lists the failing ones).
+    const scope = ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
+    const { rows, total } = await listWebhookEndpoints(ctx.deps.sequelize, scope, { status: query.Status }, page);
     ctx.body = pageBody(page, total, rows.map(presentWebhookEndpoint));
   });
 

@@ -2,13 +2,14 @@ import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../open
 import { operation } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
-import { createdWebhookEndpoint, createWebhookBody, deliveryParams, webhookDelivery, webhookDeliveryList, webhookEndpoint, webhookEndpointList, webhookIdParam } from './schema';
+import { createdWebhookEndpoint, createWebhookBody, deliveryParams, webhookDelivery, webhookDeliveryList, webhookEndpoint, webhookEndpointList, webhookIdParam, listWebhooksQuery } from './schema';
 
 const ENDPOINT_ID = '3b9d2f7e-6a1c-4e8b-9f20-5c4d3e2a1b0f';
 const DELIVERY_ID = 'msg_2f1e0d9c8b7a69584736251403f2e1d0';
 
 const endpoint = {
   id: ENDPOINT_ID,
+  account: 'ACME',
   url: 'https://erp.example.com/hooks/traceability',
   events: ['batch.completed', 'batch.failed'],
   status: 'Active',
@@ -69,11 +70,17 @@ export const webhooksOperations = [
     method: 'get',
     path: '/Integration/Webhooks',
     summary: 'List webhook endpoints',
+    description: 'The account’s endpoints; a support key lists every account’s (Status=Failing: those support should look at).',
     tags: ['Webhooks'],
-    query: pageQuerySchema,
+    query: listWebhooksQuery,
     responses: {
       200: { description: 'One page of endpoints.', schema: webhookEndpointList },
-      400: pageError,
+      400: {
+        description: 'A query parameter is not valid; `errors` names it.',
+        contentType: PROBLEM_JSON,
+        schema: ref('ValidationProblem'),
+        example: { type: problemType(400), title: 'One or more validation errors occurred.', status: 400, errors: { Status: ['Status must be one of: Active, Failing.'] }, traceId: EXAMPLE_TRACE_ID },
+      },
     },
   }),
   operation({

@@ -4,6 +4,7 @@ const iso = (time: Date | string | null): string | null => (time === null ? null
 
 export const presentWebhookEndpoint = (row: WebhookEndpointRow) => ({
   id: row.id,
+  account: row.account_name,
   url: row.url,
   events: row.events,
   status: row.failing_since ? ('Failing' as const) : ('Active' as const),

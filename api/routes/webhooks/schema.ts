@@ -4,7 +4,7 @@
  */
 import { WEBHOOK_EVENT_TYPES } from '../../../db/repositories/webhooks';
 import { withLimits } from '../../limits';
-import { pageBodySchema } from '../../paging';
+import { pageBodySchema, pageQuerySchema } from '../../paging';
 
 export const createWebhookBody = withLimits({
   type: 'object',
@@ -39,6 +39,7 @@ const time = (description: string) => ({ type: ['string', 'null'], format: 'date
 
 const endpointProperties = {
   id: { type: 'string', format: 'uuid' },
+  account: { type: 'string', description: 'The account the endpoint belongs to (a support key lists every account’s).' },
   url: { type: 'string' },
   events: { type: 'array', items: { enum: [...WEBHOOK_EVENT_TYPES] } },
   status: { enum: ['Active', 'Failing'], description: 'Failing: a delivery ran out of retries; nothing more is sent until one is redelivered.' },
@@ -65,7 +66,22 @@ export const createdWebhookEndpoint = {
   additionalProperties: false,
 } as const;
 
-export const webhookEndpointList = pageBodySchema(webhookEndpoint, 'One page of the account’s webhook endpoints, oldest first.');
+export const webhookEndpointList = pageBodySchema(webhookEndpoint, 'One page of the account’s webhook endpoints (every account’s for a support key), oldest first.');
+
+export const listWebhooksQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    Status: { enum: ['Active', 'Failing'], description: 'Only endpoints in this status: Failing lists those whose deliveries ran out of retries.' },
+    ...pageQuerySchema.properties,
+  },
+} as const;
+
+export interface ListWebhooksQuery {
+  Status?: 'Active' | 'Failing';
+  PageNumber?: string;
+  PageSize?: string;
+}
 
 export const webhookDelivery = {
   type: 'object',
