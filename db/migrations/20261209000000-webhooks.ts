@@ -67,13 +67,18 @@ export const up: Migration = async ({ context: { sequelize } }) => {
       report_if_empty      boolean NOT NULL DEFAULT false,
       initial_record_time  timestamptz NOT NULL,
       epc_format           text NOT NULL,
-      -- The last event a scheduled report carried: the next one starts after it.
-      last_seq             bigint,
       created_at           timestamptz NOT NULL DEFAULT now(),
       FOREIGN KEY (account_id, query_name) REFERENCES epcis_queries(account_id, name) ON DELETE CASCADE,
       CHECK (stream <> (schedule IS NOT NULL))
     );
     CREATE INDEX epcis_subscriptions_query ON epcis_subscriptions (account_id, query_name);
+    -- The batches a scheduled subscription's next report covers, recorded as each batch completes (in its
+    -- transaction): batches finish in any order, so a cursor over event numbers could skip one.
+    CREATE TABLE epcis_subscription_backlog (
+      subscription_id  uuid NOT NULL REFERENCES epcis_subscriptions(id) ON DELETE CASCADE,
+      batch_id         uuid NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+      PRIMARY KEY (subscription_id, batch_id)
+    );
 
     -- A recall an account issued for one of its lots, and the notice each holder it reached got: what
     -- the holder's own trace shows (notice), the lots it received, and its acknowledgement.
@@ -102,5 +107,5 @@ export const up: Migration = async ({ context: { sequelize } }) => {
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query('DROP TABLE recall_notices; DROP TABLE recalls; DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
+  await sequelize.query('DROP TABLE recall_notices; DROP TABLE recalls; DROP TABLE epcis_subscription_backlog; DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
 };

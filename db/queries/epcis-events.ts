@@ -43,8 +43,8 @@ export interface EpcisEventFilter {
   match?: Partial<Record<MatchKind, string[]>>;
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
-  /** Only the events one batch stored (what a stream subscription reports when the batch completes). */
-  batchId?: string;
+  /** Only the events these batches stored (what a subscription's report covers). */
+  batchIds?: string[];
   limit: number;
 }
 
@@ -194,7 +194,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     if (values) conditions.push(matchCondition(binder, kind, values));
   }
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
-  if (filter.batchId) conditions.push(`e.batch_id = ${binder.bind(filter.batchId)}`);
+  if (filter.batchIds) conditions.push(`e.batch_id = ANY(${binder.bind(filter.batchIds)}::uuid[])`);
   return conditions.join('\n    AND ');
 }
 
@@ -223,8 +223,6 @@ export interface EpcisEventPage {
   namespaces: unknown[];
   /** The last event's sequence number when there are more. */
   nextSeq?: string;
-  /** The last event's sequence number on this page (where a subscription's next report starts). */
-  lastSeq?: string;
 }
 
 /** The error declaration captured for an event, if any (at most one: a unique index says so). */
@@ -279,7 +277,6 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
   return {
     events,
     namespaces: [...namespaces.values()],
-    ...(page.length ? { lastSeq: page[page.length - 1].seq } : {}),
     ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}),
   };
 }

@@ -5,7 +5,7 @@ import { execute, queryOf } from '../sql';
 import { deleteWebhookEndpoint } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
-export type StoredFilter = Omit<EpcisEventFilter, 'accountId' | 'limit' | 'afterSeq' | 'batchId'>;
+export type StoredFilter = Omit<EpcisEventFilter, 'accountId' | 'limit' | 'afterSeq' | 'batchIds'>;
 
 const TIMES = ['GE_eventTime', 'LT_eventTime', 'GE_recordTime', 'LT_recordTime'] as const;
 
@@ -110,6 +110,17 @@ export async function createSubscription(
       [s.id, s.accountId, s.queryName, s.stream, s.schedule && JSON.stringify(s.schedule), s.reportIfEmpty, s.initialRecordTime, s.epcFormat],
       transaction,
     );
+    if (s.schedule) {
+      // The first report covers what was recorded since initialRecordTime, before the subscription too.
+      await execute(
+        sequelize,
+        `INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
+         SELECT s.id, b.id FROM epcis_subscriptions s JOIN batches b ON b.account_id = s.account_id
+          WHERE s.id = $1 AND b.status = 'Completed' AND b.completed_at >= s.initial_record_time`,
+        [s.id],
+        transaction,
+      );
+    }
     const [row] = await queryOf(sequelize, transaction)<SubscriptionRow>(
       `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id WHERE s.id = $1`,
       [s.id],
@@ -144,17 +155,20 @@ interface ReportSource {
   epc_format: EpcFormat;
   report_if_empty: boolean;
   initial_record_time: Date;
-  last_seq: string | null;
 }
 
-/** A report at most this large; the next scheduled report carries on after it. */
-const MAX_REPORT_EVENTS = 10_000;
+/** A report carries every matching event of its batches: as many as they stored at most. */
+async function eventsOf(sequelize: Sequelize, transaction: Transaction, batchIds: string[]): Promise<number> {
+  const [{ n }] = await queryOf(sequelize, transaction)<{ n: string }>('SELECT coalesce(sum(event_count), 0) AS n FROM batches WHERE id = ANY($1::uuid[])', [batchIds]);
+  return Math.max(1, Number(n));
+}
 
 const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
-async function oweReport(sequelize: Sequelize, transaction: Transaction, source: ReportSource, sourceKey: string, filter: EpcisEventFilter, reportIfEmpty: boolean): Promise<string | undefined> {
-  const page = await findEpcisEvents(sequelize, filter);
-  if (!page.events.length && !reportIfEmpty) return undefined;
+async function oweReport(sequelize: Sequelize, transaction: Transaction, source: ReportSource, sourceKey: string, filter: EpcisEventFilter, reportIfEmpty: boolean): Promise<void> {
+  // An empty backlog matches nothing (not every event).
+  const page = filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
+  if (!page.events.length && !reportIfEmpty) return;
   const document = await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, { queryName: source.query_name, subscriptionID: source.id });
   await execute(
     sequelize,
@@ -162,14 +176,14 @@ async function oweReport(sequelize: Sequelize, transaction: Transaction, source:
     [source.id, sourceKey, JSON.stringify(document)],
     transaction,
   );
-  return page.lastSeq;
 }
 
-const SOURCE_COLUMNS = 's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time, s.last_seq';
+const SOURCE_COLUMNS = 's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time';
 
 /**
- * Owes each stream subscription of the batch's account a report of the batch's events that match its
- * query, in the transaction that completes the batch (source key `batch:<id>`, like its webhooks).
+ * In the transaction that completes a batch: owes each stream subscription of the batch's account a
+ * report of the batch's events that match its query (source key `batch:<id>`, like its webhooks), and
+ * puts the batch in each scheduled subscription's backlog for its next run.
  */
 export async function oweStreamReports(sequelize: Sequelize, batchId: string, transaction: Transaction): Promise<void> {
   const sources = await queryOf(sequelize, transaction)<ReportSource>(
@@ -181,19 +195,31 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
     [batchId],
   );
   for (const source of sources) {
-    const filter = { ...filterFromJson(source.filter), accountId: source.account_id, batchId, limit: MAX_REPORT_EVENTS };
+    const filter = { ...filterFromJson(source.filter), accountId: source.account_id, batchIds: [batchId], limit: await eventsOf(sequelize, transaction, [batchId]) };
     await oweReport(sequelize, transaction, source, `batch:${batchId}`, filter, false);
   }
+  await execute(
+    sequelize,
+    `INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
+     SELECT s.id, b.id FROM batches b
+       JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.schedule IS NOT NULL
+       JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+      WHERE b.id = $1 AND b.status = 'Completed'
+     ON CONFLICT DO NOTHING`,
+    [batchId],
+    transaction,
+  );
 }
 
 /**
- * A scheduled subscription's run: owes a report of the matching events recorded since the last one
- * (the first: since initialRecordTime), and moves the subscription's cursor past them, in one
- * transaction. `runKey` names the run, so a retried run owes its report once.
+ * A scheduled subscription's run: owes a report of the matching events of the batches completed since
+ * the last run (the first: since initialRecordTime), and empties that backlog, in one transaction.
+ * `runKey` names the run, so a retried run owes its report once.
  */
 export async function oweScheduledReport(sequelize: Sequelize, subscriptionId: string, runKey: string): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
-    const [source] = await queryOf(sequelize, transaction)<ReportSource>(
+    const query = queryOf(sequelize, transaction);
+    const [source] = await query<ReportSource>(
       `SELECT ${SOURCE_COLUMNS} FROM epcis_subscriptions s
          JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
          JOIN epcis_queries q ON q.account_id = s.account_id AND q.name = s.query_name
@@ -201,14 +227,19 @@ export async function oweScheduledReport(sequelize: Sequelize, subscriptionId: s
       [subscriptionId],
     );
     if (!source) return false;
-    const [done] = await queryOf(sequelize, transaction)<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND source_key = $2', [subscriptionId, runKey]);
+    const [done] = await query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND source_key = $2', [subscriptionId, runKey]);
     if (done) return true;
-    const base = { ...filterFromJson(source.filter), accountId: source.account_id, limit: MAX_REPORT_EVENTS };
-    const filter: EpcisEventFilter = source.last_seq ? { ...base, afterSeq: source.last_seq } : { ...base, GE_recordTime: latest(base.GE_recordTime, source.initial_record_time) };
-    const lastSeq = await oweReport(sequelize, transaction, source, runKey, filter, source.report_if_empty);
-    if (lastSeq) await execute(sequelize, 'UPDATE epcis_subscriptions SET last_seq = $2 WHERE id = $1', [subscriptionId, lastSeq], transaction);
+    const backlog = (await query<{ batch_id: string }>('DELETE FROM epcis_subscription_backlog WHERE subscription_id = $1 RETURNING batch_id', [subscriptionId])).map((r) => r.batch_id);
+    const base = filterFromJson(source.filter);
+    const filter: EpcisEventFilter = {
+      ...base,
+      accountId: source.account_id,
+      batchIds: backlog,
+      GE_recordTime: latest(base.GE_recordTime, source.initial_record_time),
+      limit: await eventsOf(sequelize, transaction, backlog),
+    };
+    await oweReport(sequelize, transaction, source, runKey, filter, source.report_if_empty);
     return true;
   });
 }
-
 const latest = (a: Date | undefined, b: Date): Date => (a && a > b ? a : b);
