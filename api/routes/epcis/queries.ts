@@ -189,6 +189,8 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
         throw error;
       }
     }
+    // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
+    await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
     ctx.status = 201;
     ctx.set('Location', `/epcis/queries/${named.name}/subscriptions/${id}`);
     ctx.body = subscriptionBody(row);

@@ -44,6 +44,9 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
     if (problem) throw validationProblem({ Url: [`Url ${problem}`] });
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const row = await createWebhookEndpoint(ctx.deps.sequelize, { id: randomUUID(), accountId: ctx.state.account.id, url, events, secret });
+    // Its delivery workflow runs from now on: should a later commit's wake-up be lost (the API dying
+    // between commit and signal), the workflow's idle timer still finds what is owed.
+    await wake(ctx, row.id);
     ctx.status = 201;
     ctx.set('Location', `/Integration/Webhooks/${row.id}`);
     ctx.body = { ...presentWebhookEndpoint(row), secret };
