@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { createAccount } from '../factories/accounts';
 import { threeAccountChain } from '../factories/trace-chain';
+import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid } from '../factories/trace-events';
 import { client } from '../helpers/http';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
@@ -106,5 +107,23 @@ describe('/Integration/Recalls', () => {
     const missing = await client(chain.farm.key).post('/Integration/Recalls', { ProductId: 'NOPE', LotSerial: 'L' });
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toHaveProperty('Reason');
+  });
+
+  it('does not reach an account whose receiving GLN is not verified as its own: its trace could not show the recall', async () => {
+    const [issuer, unverified] = [await createAccount('recall-issuer'), await createAccount('recall-unverified')];
+    const gln = newGln();
+    const fish = productPayload(uid('FISH'));
+    const lot = uid('L');
+    const site = locationPayload(uid('SITE'), { name: 'Site' });
+    await record(
+      issuer.key,
+      commission(site, '2024-07-01T06:00:00', [line(fish, lot, 10)]),
+      ship(site, locationPayload(uid('BUYER'), { connectionType: 'BUYER', gln, name: 'Buyer (issuer record)' }), '2024-07-02T06:00:00', [line(fish, lot, 10)]),
+    );
+    await record(unverified.key, receive(locationPayload(uid('DOCK'), { gln, name: 'Unverified dock' }), '2024-07-02T18:00:00', [line(productPayload(uid('U-FISH')), lot, 10)]));
+    const issued = await client(issuer.key).post('/Integration/Recalls', { ProductId: fish.Id, LotSerial: lot, Reason: 'r' });
+    expect(issued.status).toBe(201);
+    expect(issued.body.holders).toEqual([]);
+    expect((await client(unverified.key).get('/Integration/Recalls')).body.totalItems).toBe(0);
   });
 });
