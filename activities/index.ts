@@ -1,6 +1,8 @@
 import { attachDocuments } from './attach-documents';
 import { commitLedger } from './commit-ledger';
+import { deliverWebhook, markWebhookFailing, nextWebhookDelivery } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
+import { oweScheduledReport } from './epcis-reports';
 import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
@@ -20,6 +22,10 @@ export function createActivities(deps: ActivityDeps) {
     attachDocuments: withHeartbeat(attachDocuments(deps)),
     recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
     commitLedger: withHeartbeat(commitLedger(deps)),
+    deliverWebhook: withHeartbeat(deliverWebhook(deps)),
+    nextWebhookDelivery: nextWebhookDelivery(deps),
+    markWebhookFailing: markWebhookFailing(deps),
+    oweScheduledReport: oweScheduledReport(deps),
   };
 }
 

@@ -1,6 +1,7 @@
 import { batchEventCounts, recordBatchCompleted, recordBatchFailed } from '../db/repositories/batch-pipeline';
 import { batchesCompleted, batchesFailed, eventsPersisted } from '../platform/metrics';
 import type { BatchStatusUpdate } from '../workflows/contracts';
+import { withBatchWebhooks } from './batch-webhooks';
 import type { ActivityDeps } from './deps';
 
 /**
@@ -14,15 +15,20 @@ export function recordBatchStatus(deps: ActivityDeps) {
     switch (update.status) {
       case 'Completed': {
         // Counted on the one update that finished the batch, so a retried step counts nothing twice.
-        if (!(await recordBatchCompleted(sequelize, update.batchId, update.documentsNotAttached))) return;
+        const changed = await withBatchWebhooks(deps, update.batchId, (transaction) =>
+          recordBatchCompleted(sequelize, update.batchId, update.documentsNotAttached, transaction),
+        );
+        if (!changed) return;
         batchesCompleted.inc();
         for (const { type, count } of await batchEventCounts(sequelize, update.batchId))
           eventsPersisted.inc({ type: type.toLowerCase() }, count);
         return;
       }
       case 'Failed': {
-        if (await recordBatchFailed(sequelize, update.batchId, update.errors))
-          batchesFailed.inc({ reason: update.errors[0]?.code ?? 'InternalError' });
+        const changed = await withBatchWebhooks(deps, update.batchId, (transaction) =>
+          recordBatchFailed(sequelize, update.batchId, update.errors, transaction),
+        );
+        if (changed) batchesFailed.inc({ reason: update.errors[0]?.code ?? 'InternalError' });
         return;
       }
     }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseAllowedHosts } from '../domain/destinations';
 
 /** The folder of package.json, whether this runs from the sources (tsx) or from dist/ (compiled). */
 export const PROJECT_ROOT = ((): string => {
@@ -47,6 +48,10 @@ export interface Config {
   reconcileEverySeconds: number;
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
   requestTimeoutSeconds: number;
+  /** WEBHOOK_ALLOWED_HOSTS: hosts a webhook or subscription may reach although not https or not public. */
+  webhookAllowedHosts: string[];
+  /** WEBHOOK_RETRY_SECONDS: how long a notification is retried before its endpoint is marked failing (72 hours). */
+  webhookRetrySeconds: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -62,6 +67,14 @@ function seconds(name: string, value: string | undefined, fallback: number): num
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400) throw new Error(`${name} must be a whole number of seconds (1-86400), got "${value}"`);
+  return parsed;
+}
+
+/** At least the 72 hours receivers are promised, unless set lower (tests); at most 30 days. */
+function retrySeconds(value: string | undefined): number {
+  if (value === undefined || value === '') return 72 * 3600;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400) throw new Error(`WEBHOOK_RETRY_SECONDS must be a whole number of seconds (1-2592000), got "${value}"`);
   return parsed;
 }
 
@@ -88,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
+    webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
+    webhookRetrySeconds: retrySeconds(env.WEBHOOK_RETRY_SECONDS),
   };
 }
 

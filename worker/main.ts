@@ -54,7 +54,13 @@ async function main(): Promise<void> {
   countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
   const activities = {
-    ...createActivities({ sequelize, logger, urnDomain: config.urnDomain, ledger: new PostgresHashChainLedger(sequelize) }),
+    ...createActivities({
+      sequelize,
+      logger,
+      urnDomain: config.urnDomain,
+      ledger: new PostgresHashChainLedger(sequelize),
+      webhooks: { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds },
+    }),
     // The reconciler's: the batch use case's, not a pipeline step.
     startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger })),
   };

@@ -15,6 +15,9 @@ import { openApiOperations } from '../routes/openapi/openapi';
 import { productsOperations } from '../routes/products/openapi';
 import { supportOperations } from '../routes/support/openapi';
 import { traceOperations } from '../routes/trace/openapi';
+import { queriesOperations } from '../routes/epcis/queries-openapi';
+import { recallsOperations } from '../routes/recalls/openapi';
+import { webhooksOperations } from '../routes/webhooks/openapi';
 import type { OperationSpec } from './operation';
 
 /**
@@ -39,4 +42,7 @@ export const operations: readonly OperationSpec[] = [
   ...eventDetailsOperations,
   ...traceOperations,
   ...epcisOperations,
+  ...queriesOperations,
+  ...webhooksOperations,
+  ...recallsOperations,
 ];

@@ -18,6 +18,8 @@ import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
 import { supportRouter } from './support';
 import { tracePageRouter, traceRouter } from './trace';
+import { recallsRouter } from './recalls';
+import { webhooksRouter } from './webhooks';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
@@ -39,6 +41,8 @@ export function routes(): Router<AppState, AppCustom> {
     eventDetailsRouter(),
     traceRouter(),
     epcisRouter(),
+    webhooksRouter(),
+    recallsRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

@@ -10,6 +10,7 @@ import type { PoolClient } from 'pg';
 import { measure, problemsOf, settle, type Figures } from './measure';
 import { lotBatches, runId, runLoad, commissionEvent, shipEvent, submitBatch, warmUpBatch, Traffic, type BatchRun, type ClientOptions, type Mode } from './load';
 import { log } from './log';
+import { startReceiver } from '../../test/helpers/receiver';
 import { ChaosStack, type Part } from './stack';
 
 export interface ScenarioOptions {
@@ -296,7 +297,80 @@ export function concurrentConsumers(options: ContentionOptions): Promise<Scenari
   });
 }
 
-export const SCENARIOS = ['worker', 'postgres', 'temporal', 'api', 'consume'] as const;
+/**
+ * 6. Webhook delivery: the receiver is down (503) for the first part of the load, then up; the worker is
+ * SIGKILLed while a delivery is in flight (the receiver holds that request). Every Completed batch must
+ * reach the receiver (lost: none acknowledged with 2xx), and under one Webhook-Id only (duplicated: a
+ * batch owed under two ids, which a receiver de-duplicating on Webhook-Id could not tell apart). The
+ * same id arriving again after the kill is at-least-once working, counted as redeliveredSameId.
+ */
+export function deliveryWorkerKilled(options: ScenarioOptions): Promise<ScenarioReport> {
+  const env = { ...options.env, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
+  return scenario('delivery-worker-sigkill', { ...options, env }, async (ctx) => {
+    const receiver = await startReceiver();
+    try {
+      let up = false;
+      let holding = 0;
+      receiver.answer = () => {
+        if (!up) return 503;
+        // The first request after the receiver comes up is held: the worker is killed while it waits.
+        if (holding++ === 0) return { hangMs: 8_000 };
+        return 200;
+      };
+      const created = await fetch(`${ctx.stack.apiUrl}/Integration/Webhooks`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-KEY': ctx.key },
+        body: JSON.stringify({ Url: receiver.url, Events: ['batch.completed', 'batch.failed'] }),
+      });
+      if (created.status !== 201) throw new Error(`creating the webhook endpoint answered ${created.status}: ${await created.text()}`);
+      const acknowledgedIds = () => new Set(receiver.received.filter((r) => r.answered === 200).map((r) => String(r.headers['webhook-id'])));
+
+      const outcome = await killDuringLoad(ctx, options, 'async', 'worker', async () => {
+        // Down while the first batches complete, then up; the kill waits for a held delivery.
+        if (!up && ctx.traffic.answered >= 2 && receiver.received.length >= 2) up = true;
+        return up && holding >= 1;
+      });
+      await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
+      const db = await ctx.stack.database();
+      // The warm-up batch finished before the endpoint existed: it owes no notification.
+      const { rows: completed } = await db.query<{ id: string }>(
+        `SELECT b.id FROM batches b WHERE b.account_id = $1 AND b.status IN ('Completed', 'Failed')
+            AND b.completed_at >= (SELECT min(created_at) FROM webhook_endpoints WHERE account_id = $1)`,
+        [ctx.accountId],
+      );
+      await until(options.settleSeconds * 1000, 500, () => {
+        const acknowledged = new Set(receiver.received.filter((r) => r.answered === 200).map((r) => (JSON.parse(r.body) as { data: { batchId: string } }).data.batchId));
+        return completed.every((b) => acknowledged.has(b.id));
+      });
+      const idsByBatch = new Map<string, Set<string>>();
+      for (const r of receiver.received) {
+        const batchId = (JSON.parse(r.body) as { data: { batchId: string } }).data.batchId;
+        (idsByBatch.get(batchId) ?? idsByBatch.set(batchId, new Set()).get(batchId)!).add(String(r.headers['webhook-id']));
+      }
+      const acknowledged = acknowledgedIds();
+      const lost = completed.filter((b) => ![...(idsByBatch.get(b.id) ?? [])].some((id) => acknowledged.has(id))).length;
+      const duplicated = [...idsByBatch.values()].filter((ids) => ids.size > 1).length;
+      const attemptsById = new Map<string, number>();
+      for (const r of receiver.received) attemptsById.set(String(r.headers['webhook-id']), (attemptsById.get(String(r.headers['webhook-id'])) ?? 0) + 1);
+      const redeliveredSameId = [...attemptsById.values()].filter((n) => n > 1).length;
+      if (lost) outcome.problems.push(`${lost} finished batch(es) never acknowledged by the receiver`);
+      if (duplicated) outcome.problems.push(`${duplicated} batch(es) notified under more than one Webhook-Id`);
+      if (!up) outcome.problems.push('the receiver never came up');
+      // The kill is aimed at a delivery, which runs after its batch's answer: no API request need be in flight.
+      const problems = outcome.problems.filter((p) => !p.startsWith('no request was in flight'));
+      if (holding < 1) problems.push('no delivery was held when the worker was killed');
+      return {
+        ...outcome,
+        problems,
+        details: { ...outcome.details, notificationsLost: lost, notificationsDuplicated: duplicated, batchesNotified: completed.length, requestsReceived: receiver.received.length, redeliveredSameId },
+      };
+    } finally {
+      await receiver.close();
+    }
+  });
+}
+
+export const SCENARIOS = ['worker', 'postgres', 'temporal', 'api', 'consume', 'delivery'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export function runScenario(name: ScenarioName, options: ScenarioOptions, contention: ContentionOptions): Promise<ScenarioReport> {
@@ -311,5 +385,7 @@ export function runScenario(name: ScenarioName, options: ScenarioOptions, conten
       return apiKilled(options);
     case 'consume':
       return concurrentConsumers(contention);
+    case 'delivery':
+      return deliveryWorkerKilled(options);
   }
 }

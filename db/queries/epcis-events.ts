@@ -43,6 +43,8 @@ export interface EpcisEventFilter {
   match?: Partial<Record<MatchKind, string[]>>;
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
+  /** Only the events these batches stored (what a subscription's report covers). */
+  batchIds?: string[];
   limit: number;
 }
 
@@ -192,6 +194,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     if (values) conditions.push(matchCondition(binder, kind, values));
   }
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
+  if (filter.batchIds) conditions.push(`e.batch_id = ANY(${binder.bind(filter.batchIds)}::uuid[])`);
   return conditions.join('\n    AND ');
 }
 
@@ -271,7 +274,11 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
       lines: lines.get(row.id) ?? [],
     }), ...declared };
   });
-  return { events, namespaces: [...namespaces.values()], ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}) };
+  return {
+    events,
+    namespaces: [...namespaces.values()],
+    ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}),
+  };
 }
 
 async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<string, NativeLine[]>> {

@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { BatchError } from '../../domain/batch-errors';
 import type { EventPayload } from '../../domain/events';
 import { execute, queryOf, type Query } from '../sql';
@@ -119,16 +119,23 @@ export async function recordBatchCompleted(
   sequelize: Sequelize,
   batchId: string,
   documentsNotAttached: Readonly<Record<string, readonly object[]>>,
+  transaction?: Transaction,
 ): Promise<boolean> {
-  return (await execute(sequelize, COMPLETE, [batchId, JSON.stringify(documentsNotAttached)])) > 0;
+  return (await execute(sequelize, COMPLETE, [batchId, JSON.stringify(documentsNotAttached)], transaction)) > 0;
 }
 
 /** Fails the batch with these errors unless it finished already; false when nothing changed. */
-export async function recordBatchFailed(sequelize: Sequelize, batchId: string, errors: readonly BatchError[]): Promise<boolean> {
+export async function recordBatchFailed(
+  sequelize: Sequelize,
+  batchId: string,
+  errors: readonly BatchError[],
+  transaction?: Transaction,
+): Promise<boolean> {
   const changed = await execute(
     sequelize,
     `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
     [batchId, JSON.stringify(errors)],
+    transaction,
   );
   return changed > 0;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
+import { sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 
 /** Debian's chromium, as test/api/docs.test.ts drives it: playwright-core downloads no browser. */
@@ -173,6 +174,27 @@ describe('GET /support', () => {
     expect(await abandonedRow.locator('td.case').textContent()).toBe(`abandoned: ${reason}`);
     expect(await page.locator(`#failed tr[data-batch-id="${open.batchId}"]`).count()).toBe(0);
     if (process.env.SUPPORT_SCREENSHOT) await page.screenshot({ path: process.env.SUPPORT_SCREENSHOT, fullPage: true });
+  });
+
+  it('a support key sees every account’s failing webhook endpoints, with what waits behind them', async () => {
+    const account = await createAccount('support-hooks');
+    const support = await createSupportKey();
+    const created = await client(account.key).post('/Integration/Webhooks', { Url: 'http://127.0.0.1:9/hooks', Events: ['batch.completed'] });
+    // Retries running out takes WEBHOOK_RETRY_SECONDS; the row is what the page reads.
+    await sql().query(`UPDATE webhook_endpoints SET failing_since = now(), failing_reason = 'the receiver answered 500' WHERE id = $1`, [created.body.id]);
+
+    await page.goto(`${apiUrl()}/support`);
+    await page.fill('#key', support.key);
+    await page.click('button[type=submit]');
+    const listed = page.locator(`#failing-webhooks tr[data-endpoint-id="${created.body.id}"]`);
+    await listed.waitFor();
+    const text = await listed.textContent();
+    expect(text).toContain(account.name);
+    expect(text).toContain('http://127.0.0.1:9/hooks');
+    expect(text).toContain('the receiver answered 500');
+
+    await page.click('#sign-out');
+    expect(await page.$$('tr[data-endpoint-id]')).toHaveLength(0);
   });
 
   it('an account key sees why it cannot abandon, and the batch stays open', async () => {

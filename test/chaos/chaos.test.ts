@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concurrentConsumers, apiKilled, postgresKilled, temporalKilled, workerKilledInPersist, type ScenarioOptions, type ScenarioReport } from '../../bench/chaos/scenarios';
+import { concurrentConsumers, apiKilled, deliveryWorkerKilled, postgresKilled, temporalKilled, workerKilledInPersist, type ScenarioOptions, type ScenarioReport } from '../../bench/chaos/scenarios';
 import { buildWorkflowBundle } from '../../worker/bundle';
 
 /**
@@ -59,5 +59,12 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     const report = await temporalKilled(options);
     expectNothingLost(report);
     expect(report.serviceSurvived).toBe(true);
+  }, 300_000);
+
+  it('webhook delivery: receiver down for a while, worker killed mid-delivery: no notification lost or owed twice', async () => {
+    const report = await deliveryWorkerKilled(options);
+    expectNothingLost(report);
+    expect(report.details).toMatchObject({ notificationsLost: 0, notificationsDuplicated: 0 });
+    expect(Number(report.details.redeliveredSameId)).toBeGreaterThan(0);
   }, 300_000);
 });

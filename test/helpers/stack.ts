@@ -34,6 +34,9 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
     EMBEDDED_PG_DURABLE: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info', // test/api/pipeline-log.test.ts reads the pipeline's info lines
     LOG_FORMAT: 'json',
+    // Webhook and subscription tests deliver to a receiver on loopback, and watch retries run out in seconds.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_RETRY_SECONDS: '20',
     ...extraEnv,
   };
   delete env.DATABASE_URL;

@@ -3,8 +3,9 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
-import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
-import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
+import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
+import { epcPatternOf } from '../../../domain/epcis/identifiers';
+import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { runBatch } from '../../../batches/submit';
@@ -14,10 +15,10 @@ import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
 import { EPC_FORMATS, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
 
-export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
+export { GS1_CONTEXT };
 
 /** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
-function epcFormatOf(ctx: APIContext): EpcFormat {
+export function epcFormatOf(ctx: APIContext): EpcFormat {
   const value = ctx.get('GS1-EPC-Format').trim() || 'Always_GS1_Digital_Link';
   if (!(EPC_FORMATS as readonly string[]).includes(value)) {
     throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
@@ -25,37 +26,10 @@ function epcFormatOf(ctx: APIContext): EpcFormat {
   return value as EpcFormat;
 }
 
-/**
- * The events with identifiers in the format asked for. No_Preference and Never_Translates answer them as
- * captured. Always_EPC_URN turns a Digital Link into a URN only where its company prefix is known (a
- * Digital Link does not say where it ends): from a URN of the same company among these events or
- * among the account's captured events; any other stays as captured.
- */
-async function inFormat(ctx: APIContext, format: EpcFormat, events: EpcisEvent[]): Promise<EpcisEvent[]> {
-  if (format === 'Always_GS1_Digital_Link') return events.map(withDigitalLinks);
-  if (format !== 'Always_EPC_URN') return events;
-  const identifiers = events.flatMap(identifiersOfEvent);
-  const prefixes = new Set(identifiers.flatMap((identifier) => companyPrefixOfUrn(identifier) ?? []));
-  const unknown = [...new Set(identifiers.flatMap(companyPrefixCandidates))].filter((candidate) => !prefixes.has(candidate));
-  for (const prefix of await knownCompanyPrefixes(ctx.deps.sequelize, ctx.state.account.id, unknown)) prefixes.add(prefix);
-  return events.map((event) => withEpcUrns(event, prefixes));
-}
-
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
-async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
+async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[], queryName = 'SimpleEventQuery') {
   ctx.set('GS1-EPC-Format', format);
-  return {
-    '@context': [GS1_CONTEXT, ...namespaces],
-    type: 'EPCISQueryDocument',
-    schemaVersion: '2.0',
-    creationDate: new Date().toISOString(),
-    epcisBody: {
-      queryResults: {
-        queryName: 'SimpleEventQuery',
-        resultsBody: { eventList: await inFormat(ctx, format, events) },
-      },
-    },
-  };
+  return epcisQueryDocument(ctx.deps.sequelize, ctx.state.account.id, format, { events, namespaces }, { queryName });
 }
 
 const split = (value: string | undefined): string[] | undefined => {
@@ -85,7 +59,7 @@ const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
 ];
 
 /** The query parameters as a filter of the account's events; `fixed` is what a top-level resource adds. */
-function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
+export function filterOf(accountId: string, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
     const values = split(query[param]);
@@ -103,7 +77,7 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
     if (value !== undefined) quantity[comparison] = Number(value);
   }
   return {
-    accountId: ctx.state.account.id,
+    accountId,
     eventType: split(query.eventType),
     GE_eventTime: timeOf(query, 'GE_eventTime'),
     LT_eventTime: timeOf(query, 'LT_eventTime'),
@@ -135,7 +109,7 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
 export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
   const format = epcFormatOf(ctx);
   const query = inputOf<EventsQuery>(ctx);
-  const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
+  const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx.state.account.id, query, fixed));
   nextPageLink(ctx, page.nextSeq);
   ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }

@@ -8,6 +8,7 @@ import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent, type CheckedDocument } from './capture';
 import { answerEvents, getEvent, postEvent } from './events';
+import { queriesRoutes } from './queries';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
@@ -98,6 +99,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
   router.post('/events', validEvent(), postEvent);
   router.get('/events', validate(eventsQuery, 'query', queryProblem), (ctx) => answerEvents(ctx));
   router.get('/events/:eventID', getEvent);
+
+  queriesRoutes(router);
 
   for (const resource of TOP_LEVEL_RESOURCES) {
     router.get(`/${resource.name}`, validate(pageQuery, 'query', queryProblem), listValues(resource));

@@ -4,6 +4,7 @@
  * names required properties only some branches define, so it gets an ajv of its own without strict mode
  * (the service's ajv keeps strict mode for our schemas).
  */
+import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { CapturedEvent } from '../../../domain/epcis/translate';
@@ -228,8 +229,7 @@ export const queryDocumentResponse = {
   },
 } as const;
 
-export const EPC_FORMATS = ['No_Preference', 'Always_GS1_Digital_Link', 'Always_EPC_URN', 'Never_Translates'] as const;
-export type EpcFormat = (typeof EPC_FORMATS)[number];
+export { EPC_FORMATS, type EpcFormat };
 
 export const epcFormatHeader = {
   type: 'object',

@@ -100,6 +100,21 @@ ${PAGE_SCRIPT_HELPERS}
     target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, batches.map(row))]));
   }
 
+  function failingTable(target, endpoints) {
+    if (!endpoints.length) return target.replaceChildren(el('p', { class: 'empty', text: 'No webhook endpoint is failing.' }));
+    var head = el('tr', {}, ['Endpoint', 'Account', 'Failing since', 'Waiting', 'Last error'].map(function (h) { return el('th', { text: h }); }));
+    var rows = endpoints.map(function (e) {
+      return el('tr', { 'data-endpoint-id': e.id }, [
+        el('td', { class: 'url', text: e.url }),
+        el('td', { text: e.account }),
+        el('td', { text: e.failingSince }),
+        el('td', { class: 'pending', text: e.pendingDeliveries + ' deliver' + (e.pendingDeliveries === 1 ? 'y' : 'ies') }),
+        el('td', { class: 'first-error', text: e.failingReason || '' }),
+      ]);
+    });
+    target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, rows)]));
+  }
+
   async function list(status) {
     var response = await call('GET', '/Integration/Batches?PageSize=100&Status=' + status);
     if (response.status !== 200) throw new Error(reason(response));
@@ -115,6 +130,9 @@ ${PAGE_SCRIPT_HELPERS}
       table($('failed'), failed.filter(function (b) { return !closedAs(b); }), 'No failed batches waiting for a retry.');
       table($('closed'), failed.filter(closedAs), 'No failed batch was replaced or abandoned.', 'Case');
       table($('stuck'), pending.filter(function (b) { return b.ageSeconds >= STUCK_AFTER_SECONDS; }), 'No batch has been Accepted or Running for more than ' + age(STUCK_AFTER_SECONDS) + '.');
+      var failing = await call('GET', '/Integration/Webhooks?PageSize=100&Status=Failing');
+      if (failing.status !== 200) throw new Error(reason(failing));
+      failingTable($('failing-webhooks'), failing.body.results);
     } catch (error) {
       show($('lists-message'), 'error', error.message);
     }
@@ -226,7 +244,7 @@ ${PAGE_SCRIPT_HELPERS}
   function signOut() {
     key = null;
     if (following) clearTimeout(following);
-    ['failed', 'closed', 'stuck', 'detail', 'lists-message'].forEach(function (id) { $(id).replaceChildren(); });
+    ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message'].forEach(function (id) { $(id).replaceChildren(); });
     $('who').textContent = '';
     $('signed-in').hidden = true;
     $('signed-out').hidden = false;
@@ -275,6 +293,10 @@ export const SUPPORT_PAGE: InlinePage = {
       <section>
         <h2>Stuck batches (Accepted or Running for more than ${STUCK_AFTER_SECONDS / 60} minutes)</h2>
         <div id="stuck"></div>
+      </section>
+      <section>
+        <h2>Failing webhook endpoints (deliveries ran out of retries; the account redelivers to resume)</h2>
+        <div id="failing-webhooks"></div>
       </section>
     </div>
     <section id="detail"><p class="empty">Open a batch to see every error and retry it.</p></section>

@@ -1,0 +1,229 @@
+/**
+ * Named queries and subscriptions of GS1's EPCIS 2.0 REST binding: POST/GET /epcis/queries,
+ * GET/DELETE /epcis/queries/{queryName}, GET .../events (the query run now) and the subscriptions of a
+ * query. A subscription's reports are EPCISQueryDocuments delivered like webhooks (workflows/
+ * deliver-webhooks.ts): stream reports are owed when a batch completes, scheduled ones by a Temporal
+ * Schedule per subscription.
+ */
+import type Router from '@koa/router';
+import type { ErrorObject } from 'ajv';
+import { randomUUID } from 'node:crypto';
+import { epcisQueryDocument } from '../../../db/queries/epcis-documents';
+import { findEpcisEvents } from '../../../db/queries/epcis-events';
+import {
+  createNamedQuery,
+  createSubscription,
+  deleteNamedQuery,
+  filterFromJson,
+  findNamedQuery,
+  findSubscription,
+  listNamedQueries,
+  listSubscriptions,
+  type NamedQueryRow,
+  type StoredFilter,
+  type SubscriptionRow,
+} from '../../../db/repositories/epcis-queries';
+import { deleteWebhookEndpoint } from '../../../db/repositories/webhooks';
+import { scheduleRanges } from '../../../domain/epcis/subscription-schedule';
+import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../../../platform/epcis-subscriptions';
+import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
+import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { ajv, validate } from '../../middleware/validate';
+import { epcFormatOf, filterOf } from './events';
+import { nextPageLink, seqOfToken } from './paging';
+import { QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import { createQueryBody, createSubscriptionBody, type CreateQueryInput, type CreateSubscriptionInput } from './queries-schema';
+import { eventsQuery, pageQuery, perPageOf, type EventsQuery, type PageQuery } from './schema';
+
+export const NO_SUCH_NAME = 'epcisException:NoSuchNameException';
+export const NO_SUCH_SUBSCRIPTION = 'epcisException:NoSuchSubscriptionException';
+export const DUPLICATE_NAME = 'epcisException:DuplicateNameException';
+
+const bodyProblem = (errors: ErrorObject[]) =>
+  epcisProblem(
+    400,
+    VALIDATION_EXCEPTION,
+    'The request body is not valid.',
+    errors.map((e) => {
+      const pointer = e.keyword === 'additionalProperties' ? `${e.instancePath}/${String(e.params.additionalProperty)}` : e.keyword === 'required' ? `${e.instancePath}/${String(e.params.missingProperty)}` : e.instancePath;
+      const name = pointer.split('/').filter(Boolean).join('.') || 'body';
+      return { pointer, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid')}.` };
+    }),
+  );
+
+const checkParameters = ajv.compile(eventsQuery);
+
+/** The stored query's parameters as GET /epcis/events takes them (lists joined by |), checked the same way. */
+function filterOfQuery(accountId: string, query: CreateQueryInput['query']): StoredFilter {
+  const parameters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) parameters[name] = Array.isArray(value) ? value.join('|') : String(value);
+  if (!checkParameters(parameters)) {
+    throw epcisProblem(
+      400,
+      QUERY_PARAMETER_EXCEPTION,
+      'The query is not valid.',
+      (checkParameters.errors ?? []).map((e) => ({ pointer: `/query${e.instancePath}`, message: `query.${e.instancePath.slice(1)} ${e.message ?? 'is invalid'}.` })),
+    );
+  }
+  const { accountId: _account, limit: _limit, afterSeq: _after, ...stored } = filterOf(accountId, parameters as EventsQuery, { limit: 1 });
+  return stored;
+}
+
+const queryBody = (row: NamedQueryRow) => ({ name: row.name, query: row.query, createdAt: new Date(row.created_at).toISOString() });
+
+function subscriptionBody(row: SubscriptionRow) {
+  return {
+    subscriptionID: row.id,
+    queryName: row.query_name,
+    dest: row.dest,
+    createdAt: new Date(row.created_at).toISOString(),
+    ...(row.last_notified_at ? { lastNotifiedAt: new Date(row.last_notified_at).toISOString() } : {}),
+    initialRecordTime: new Date(row.initial_record_time).toISOString(),
+    reportIfEmpty: row.report_if_empty,
+    epcFormat: row.epc_format,
+    ...(row.stream ? { stream: true } : { schedule: row.schedule }),
+  };
+}
+
+async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
+  const found = await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, ctx.params.queryName);
+  if (!found) throw epcisProblem(404, NO_SUCH_NAME, `No query named ${ctx.params.queryName} in this account.`);
+  return found;
+}
+
+/** perPage rows from the page token's offset, and the Link to the next page when there is one. */
+async function paged<T>(ctx: APIContext, read: (offset: number, limit: number) => Promise<T[]>): Promise<T[]> {
+  const query = inputOf<PageQuery>(ctx);
+  const perPage = perPageOf(query);
+  const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
+  const rows = await read(offset, perPage + 1);
+  if (rows.length > perPage) nextPageLink(ctx, String(offset + perPage));
+  return rows.slice(0, perPage);
+}
+
+const queryProblem = (errors: ErrorObject[]) =>
+  epcisProblem(
+    400,
+    QUERY_PARAMETER_EXCEPTION,
+    'The query parameters are not valid.',
+    errors.map((e) => {
+      const name = e.instancePath.slice(1) || String(e.params.additionalProperty ?? '');
+      return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
+    }),
+  );
+
+export function queriesRoutes(router: Router<AppState, AppCustom>): void {
+  router.post('/queries', validate(createQueryBody, 'body', bodyProblem), async (ctx) => {
+    const { name, query } = inputOf<CreateQueryInput>(ctx);
+    const filter = filterOfQuery(ctx.state.account.id, query);
+    if (!(await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter))) {
+      throw epcisProblem(409, DUPLICATE_NAME, `This account already has a query named ${name}.`);
+    }
+    ctx.status = 201;
+    ctx.set('Location', `/epcis/queries/${name}`);
+    ctx.body = queryBody((await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name))!);
+  });
+
+  router.get('/queries', validate(pageQuery, 'query', queryProblem), async (ctx) => {
+    ctx.body = (await paged(ctx, (offset, limit) => listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, offset, limit))).map(queryBody);
+  });
+
+  router.get('/queries/:queryName', async (ctx) => {
+    ctx.body = queryBody(await namedQueryOf(ctx));
+  });
+
+  router.delete('/queries/:queryName', async (ctx) => {
+    const ended = await deleteNamedQuery(ctx.deps.sequelize, ctx.state.account.id, ctx.params.queryName);
+    if (!ended) throw epcisProblem(404, NO_SUCH_NAME, `No query named ${ctx.params.queryName} in this account.`);
+    for (const id of ended) await endSubscription(ctx, id);
+    ctx.status = 204;
+  });
+
+  router.get('/queries/:queryName/events', validate(pageQuery, 'query', queryProblem), async (ctx) => {
+    const named = await namedQueryOf(ctx);
+    const format = epcFormatOf(ctx);
+    const page = inputOf<PageQuery>(ctx);
+    const accountId = ctx.state.account.id;
+    const found = await findEpcisEvents(ctx.deps.sequelize, { ...filterFromJson(named.filter), accountId, afterSeq: seqOfToken(page.nextPageToken), limit: perPageOf(page) });
+    nextPageLink(ctx, found.nextSeq);
+    ctx.set('GS1-EPC-Format', format);
+    ctx.body = await epcisQueryDocument(ctx.deps.sequelize, accountId, format, found, { queryName: named.name });
+  });
+
+  router.post('/queries/:queryName/subscriptions', validate(createSubscriptionBody, 'body', bodyProblem), async (ctx) => {
+    const named = await namedQueryOf(ctx);
+    const input = inputOf<CreateSubscriptionInput>(ctx);
+    const format = epcFormatOf(ctx);
+    if ((input.stream === true) === (input.schedule !== undefined)) {
+      throw epcisProblem(400, VALIDATION_EXCEPTION, 'A subscription has either stream: true or a schedule.', [{ pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' }]);
+    }
+    const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
+    if (ranges && 'issues' in ranges) {
+      throw epcisProblem(400, VALIDATION_EXCEPTION, 'The schedule is not valid.', Object.entries(ranges.issues).map(([field, message]) => ({ pointer: `/${field.replace('.', '/')}`, message })));
+    }
+    const problem = await destinationProblem(input.dest, ctx.deps.config.webhookAllowedHosts);
+    if (problem) throw epcisProblem(400, VALIDATION_EXCEPTION, `dest ${problem}`, [{ pointer: '/dest', message: `dest ${problem}` }]);
+    const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
+    if (initialRecordTime && Number.isNaN(initialRecordTime.getTime())) {
+      throw epcisProblem(400, VALIDATION_EXCEPTION, 'initialRecordTime is not a time this service can compare.', [{ pointer: '/initialRecordTime', message: 'initialRecordTime is not valid.' }]);
+    }
+    const id = randomUUID();
+    const row = await createSubscription(ctx.deps.sequelize, {
+      id,
+      accountId: ctx.state.account.id,
+      queryName: named.name,
+      dest: input.dest,
+      signatureToken: input.signatureToken,
+      stream: input.stream === true,
+      schedule: input.schedule ?? null,
+      reportIfEmpty: input.reportIfEmpty ?? false,
+      initialRecordTime,
+      epcFormat: format,
+    });
+    if (ranges) {
+      try {
+        await createSubscriptionSchedule(ctx.deps.temporal, ctx.deps.config.taskQueue, id, ranges.ranges, ctx.deps.config.webhookRetrySeconds);
+      } catch (error) {
+        // Nothing half-made: without its schedule the subscription would never report.
+        await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, id);
+        throw error;
+      }
+    }
+    // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
+    await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
+    ctx.status = 201;
+    ctx.set('Location', `/epcis/queries/${named.name}/subscriptions/${id}`);
+    ctx.body = subscriptionBody(row);
+  });
+
+  router.get('/queries/:queryName/subscriptions', validate(pageQuery, 'query', queryProblem), async (ctx) => {
+    const named = await namedQueryOf(ctx);
+    ctx.body = (await paged(ctx, (offset, limit) => listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, offset, limit))).map(subscriptionBody);
+  });
+
+  router.get('/queries/:queryName/subscriptions/:subscriptionID', async (ctx) => {
+    ctx.body = subscriptionBody(await subscriptionOf(ctx));
+  });
+
+  router.delete('/queries/:queryName/subscriptions/:subscriptionID', async (ctx) => {
+    const found = await subscriptionOf(ctx);
+    await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, found.id);
+    await endSubscription(ctx, found.id);
+    ctx.status = 204;
+  });
+}
+
+async function subscriptionOf(ctx: APIContext): Promise<SubscriptionRow> {
+  const named = await namedQueryOf(ctx);
+  const found = await findSubscription(ctx.deps.sequelize, ctx.state.account.id, named.name, ctx.params.subscriptionID);
+  if (!found) throw epcisProblem(404, NO_SUCH_SUBSCRIPTION, `No subscription ${ctx.params.subscriptionID} of query ${named.name}.`);
+  return found;
+}
+
+/** After the rows are gone: the schedule is deleted and the delivery workflow woken to see it is over. */
+async function endSubscription(ctx: APIContext, id: string): Promise<void> {
+  await deleteSubscriptionSchedule(ctx.deps.temporal, id);
+  await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
+}
+
+

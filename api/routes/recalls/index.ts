@@ -1,0 +1,103 @@
+import Router from '@koa/router';
+import { randomUUID } from 'node:crypto';
+import { resolveIds } from '../../../db/queries/inventory';
+import { recallReach } from '../../../db/queries/recall-reach';
+import { acknowledgeRecall, createRecall, issuedRecall, receivedNotice, receivedNotices, type NoticeRow, type RecallRow } from '../../../db/repositories/recalls';
+import { wakeWebhookEndpoint } from '../../../platform/webhooks';
+import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { notFound, problem } from '../../errors';
+import { validate } from '../../middleware/validate';
+import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { acknowledgeBody, createRecallBody, type AcknowledgeInput, type CreateRecallInput } from './schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const acknowledgementOf = (row: NoticeRow) =>
+  row.acknowledged_at ? { time: new Date(row.acknowledged_at).toISOString(), quantityOnHand: Number(row.quantity_on_hand), action: row.action! } : null;
+
+const recallPart = (row: RecallRow) => ({ id: row.id, issuer: row.issuer_name, reason: row.reason, createdTime: new Date(row.created_at).toISOString() });
+
+export const presentNotice = (row: NoticeRow) => ({ ...recallPart(row), role: 'holder' as const, ...row.notice, acknowledgement: acknowledgementOf(row) });
+
+async function wake(ctx: APIContext, endpoints: string[]): Promise<void> {
+  for (const id of new Set(endpoints)) await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
+}
+
+/**
+ * `/Integration/Recalls`: a recall reaches every account that holds the lot or a lot made from it (as
+ * /Integration/Trace/recall finds them), each told only what its own trace shows; holders acknowledge,
+ * the issuer sees who did. Notices and acknowledgements also go out as recall.received and
+ * recall.acknowledged webhooks.
+ */
+export function recallsRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+
+  router.post('/Integration/Recalls', validate(createRecallBody), async (ctx) => {
+    const input = inputOf<CreateRecallInput>(ctx);
+    const { sequelize } = ctx.deps;
+    const issuer = ctx.state.account;
+    const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
+    if (!productId) throw problem(404, `Product not found: ${input.ProductId}`, { errors: { ProductId: [`No product ${input.ProductId} in this account.`] } });
+    const holders = await recallReach(sequelize, { accountId: issuer.id, productId, lotSerial: input.LotSerial });
+    const id = randomUUID();
+    const createdTime = new Date().toISOString();
+    const endpoints = await createRecall(sequelize, { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason }, holders, (holder) => ({
+      id,
+      issuer: issuer.name,
+      reason: input.Reason,
+      createdTime,
+      ...holder.notice,
+    }));
+    await wake(ctx, endpoints);
+    const found = (await issuedRecall(sequelize, issuer.id, id))!;
+    ctx.status = 201;
+    ctx.set('Location', `/Integration/Recalls/${id}`);
+    ctx.body = presentIssued(found);
+  });
+
+  router.get('/Integration/Recalls', validatePage(), async (ctx) => {
+    const page = pageOf(inputOf<PageQuery>(ctx));
+    const { rows, total } = await receivedNotices(ctx.deps.sequelize, ctx.state.account.id, page);
+    ctx.body = pageBody(page, total, rows.map(presentNotice));
+  });
+
+  router.get('/Integration/Recalls/:id', async (ctx) => {
+    const { id } = ctx.params;
+    const accountId = ctx.state.account.id;
+    const issued = UUID.test(id) ? await issuedRecall(ctx.deps.sequelize, accountId, id) : null;
+    if (issued) {
+      ctx.body = presentIssued(issued);
+      return;
+    }
+    const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, accountId, id) : null;
+    if (!notice) throw notFound(`No recall ${id} issued by or sent to this account.`);
+    ctx.body = presentNotice(notice);
+  });
+
+  router.post('/Integration/Recalls/:id/acknowledge', validate(acknowledgeBody), async (ctx) => {
+    const { id } = ctx.params;
+    const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
+    if (!notice) throw notFound(`No recall ${id} sent to this account.`);
+    const input = inputOf<AcknowledgeInput>(ctx);
+    const endpoints = await acknowledgeRecall(ctx.deps.sequelize, notice, { quantityOnHand: input.QuantityOnHand, action: input.Action }, (at) => ({
+      id,
+      holder: notice.holder_name,
+      lots: notice.received_lots,
+      acknowledgement: { time: at.toISOString(), quantityOnHand: input.QuantityOnHand, action: input.Action },
+    }));
+    await wake(ctx, endpoints);
+    ctx.body = presentNotice((await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id))!);
+  });
+
+  return router;
+}
+
+function presentIssued({ recall, notices }: { recall: RecallRow; notices: NoticeRow[] }) {
+  return {
+    ...recallPart(recall),
+    role: 'issuer' as const,
+    productId: recall.product_external_id,
+    lotSerial: recall.lot_serial,
+    holders: notices.map((n) => ({ account: n.holder_name, lots: n.received_lots, acknowledgement: acknowledgementOf(n) })),
+  };
+}

@@ -1,0 +1,245 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { epcisQueryDocument, type EpcFormat } from '../queries/epcis-documents';
+import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
+import { execute, queryOf } from '../sql';
+import { deleteWebhookEndpoint } from './webhooks';
+
+/** A named query's filter as stored: the parameters checked when it was named, without account or page. */
+export type StoredFilter = Omit<EpcisEventFilter, 'accountId' | 'limit' | 'afterSeq' | 'batchIds'>;
+
+const TIMES = ['GE_eventTime', 'LT_eventTime', 'GE_recordTime', 'LT_recordTime'] as const;
+
+/** JSON keeps a filter's times as strings: they are Dates again here. */
+export function filterFromJson(json: Record<string, unknown>): StoredFilter {
+  const filter = { ...json } as StoredFilter & Record<string, unknown>;
+  for (const key of TIMES) if (typeof json[key] === 'string') filter[key] = new Date(json[key] as string);
+  return filter;
+}
+
+export interface NamedQueryRow {
+  name: string;
+  query: Record<string, unknown>;
+  filter: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** False when the account already has a query of that name. */
+export async function createNamedQuery(sequelize: Sequelize, accountId: string, name: string, query: unknown, filter: StoredFilter): Promise<boolean> {
+  const rows = await queryOf(sequelize)<{ name: string }>(
+    'INSERT INTO epcis_queries (account_id, name, query, filter) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING name',
+    [accountId, name, JSON.stringify(query), JSON.stringify(filter)],
+  );
+  return rows.length > 0;
+}
+
+export async function listNamedQueries(sequelize: Sequelize, accountId: string, offset: number, limit: number): Promise<NamedQueryRow[]> {
+  return queryOf(sequelize)<NamedQueryRow>('SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 ORDER BY created_at, name OFFSET $2 LIMIT $3', [
+    accountId,
+    offset,
+    limit,
+  ]);
+}
+
+export async function findNamedQuery(sequelize: Sequelize, accountId: string, name: string): Promise<NamedQueryRow | null> {
+  const [row] = await queryOf(sequelize)<NamedQueryRow>('SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 AND name = $2', [accountId, name]);
+  return row ?? null;
+}
+
+/** Deletes the query and its subscriptions; answers the ids of the subscriptions it ended (their schedules go too). */
+export async function deleteNamedQuery(sequelize: Sequelize, accountId: string, name: string): Promise<string[] | null> {
+  return sequelize.transaction(async (transaction) => {
+    const subscriptions = await queryOf(sequelize, transaction)<{ id: string }>('SELECT id FROM epcis_subscriptions WHERE account_id = $1 AND query_name = $2', [accountId, name]);
+    for (const { id } of subscriptions) await deleteWebhookEndpoint(sequelize, accountId, id, transaction);
+    const deleted = await execute(sequelize, 'DELETE FROM epcis_queries WHERE account_id = $1 AND name = $2', [accountId, name], transaction);
+    return deleted ? subscriptions.map((s) => s.id) : null;
+  });
+}
+
+export interface SubscriptionSchedule {
+  second?: string;
+  minute?: string;
+  hour?: string;
+  dayOfMonth?: string;
+  month?: string;
+  dayOfWeek?: string;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  query_name: string;
+  dest: string;
+  stream: boolean;
+  schedule: SubscriptionSchedule | null;
+  report_if_empty: boolean;
+  initial_record_time: Date;
+  epc_format: EpcFormat;
+  created_at: Date;
+  last_notified_at: Date | null;
+}
+
+const SUBSCRIPTION_COLUMNS = `s.id, s.query_name, w.url AS dest, s.stream, s.schedule, s.report_if_empty, s.initial_record_time, s.epc_format, s.created_at,
+  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at`;
+
+export async function createSubscription(
+  sequelize: Sequelize,
+  subscription: {
+    id: string;
+    accountId: string;
+    queryName: string;
+    dest: string;
+    signatureToken: string | undefined;
+    stream: boolean;
+    schedule: SubscriptionSchedule | null;
+    reportIfEmpty: boolean;
+    initialRecordTime: Date | null;
+    epcFormat: EpcFormat;
+  },
+): Promise<SubscriptionRow> {
+  return sequelize.transaction(async (transaction) => {
+    const s = subscription;
+    await execute(
+      sequelize,
+      `INSERT INTO webhook_endpoints (id, account_id, url, events, secret, signing) VALUES ($1, $2, $3, '{}', $4, 'gs1')`,
+      [s.id, s.accountId, s.dest, s.signatureToken ?? ''],
+      transaction,
+    );
+    await execute(
+      sequelize,
+      `INSERT INTO epcis_subscriptions (id, account_id, query_name, stream, schedule, report_if_empty, initial_record_time, epc_format)
+       VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, now()), $8)`,
+      [s.id, s.accountId, s.queryName, s.stream, s.schedule && JSON.stringify(s.schedule), s.reportIfEmpty, s.initialRecordTime, s.epcFormat],
+      transaction,
+    );
+    if (s.schedule) {
+      // The first report covers what was recorded since initialRecordTime, before the subscription too.
+      await execute(
+        sequelize,
+        `INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
+         SELECT s.id, b.id FROM epcis_subscriptions s JOIN batches b ON b.account_id = s.account_id
+          WHERE s.id = $1 AND b.status = 'Completed' AND b.completed_at >= s.initial_record_time`,
+        [s.id],
+        transaction,
+      );
+    }
+    const [row] = await queryOf(sequelize, transaction)<SubscriptionRow>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id WHERE s.id = $1`,
+      [s.id],
+    );
+    return row;
+  });
+}
+
+export async function listSubscriptions(sequelize: Sequelize, accountId: string, queryName: string, offset: number, limit: number): Promise<SubscriptionRow[]> {
+  return queryOf(sequelize)<SubscriptionRow>(
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
+      WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL ORDER BY s.created_at, s.id OFFSET $3 LIMIT $4`,
+    [accountId, queryName, offset, limit],
+  );
+}
+
+export async function findSubscription(sequelize: Sequelize, accountId: string, queryName: string, id: string): Promise<SubscriptionRow | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await queryOf(sequelize)<SubscriptionRow>(
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
+      WHERE s.account_id = $1 AND s.query_name = $2 AND s.id = $3 AND w.deleted_at IS NULL`,
+    [accountId, queryName, id],
+  );
+  return row ?? null;
+}
+
+interface ReportSource {
+  id: string;
+  account_id: string;
+  query_name: string;
+  filter: Record<string, unknown>;
+  epc_format: EpcFormat;
+  report_if_empty: boolean;
+  initial_record_time: Date;
+}
+
+/** A report carries every matching event of its batches: as many as they stored at most. */
+async function eventsOf(sequelize: Sequelize, transaction: Transaction, batchIds: string[]): Promise<number> {
+  const [{ n }] = await queryOf(sequelize, transaction)<{ n: string }>('SELECT coalesce(sum(event_count), 0) AS n FROM batches WHERE id = ANY($1::uuid[])', [batchIds]);
+  return Math.max(1, Number(n));
+}
+
+const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
+
+async function oweReport(sequelize: Sequelize, transaction: Transaction, source: ReportSource, sourceKey: string, filter: EpcisEventFilter, reportIfEmpty: boolean): Promise<void> {
+  // An empty backlog matches nothing (not every event).
+  const page = filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
+  if (!page.events.length && !reportIfEmpty) return;
+  const document = await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, { queryName: source.query_name, subscriptionID: source.id });
+  await execute(
+    sequelize,
+    `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body) VALUES (${NEW_DELIVERY_ID}, $1, 'epcis.report', $2, $3) ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
+    [source.id, sourceKey, JSON.stringify(document)],
+    transaction,
+  );
+}
+
+const SOURCE_COLUMNS = 's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time';
+
+/**
+ * In the transaction that completes a batch: owes each stream subscription of the batch's account a
+ * report of the batch's events that match its query (source key `batch:<id>`, like its webhooks), and
+ * puts the batch in each scheduled subscription's backlog for its next run.
+ */
+export async function oweStreamReports(sequelize: Sequelize, batchId: string, transaction: Transaction): Promise<void> {
+  const sources = await queryOf(sequelize, transaction)<ReportSource>(
+    `SELECT ${SOURCE_COLUMNS} FROM batches b
+       JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.stream
+       JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+       JOIN epcis_queries q ON q.account_id = s.account_id AND q.name = s.query_name
+      WHERE b.id = $1 AND b.status = 'Completed'`,
+    [batchId],
+  );
+  for (const source of sources) {
+    const filter = { ...filterFromJson(source.filter), accountId: source.account_id, batchIds: [batchId], limit: await eventsOf(sequelize, transaction, [batchId]) };
+    await oweReport(sequelize, transaction, source, `batch:${batchId}`, filter, false);
+  }
+  await execute(
+    sequelize,
+    `INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
+     SELECT s.id, b.id FROM batches b
+       JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.schedule IS NOT NULL
+       JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+      WHERE b.id = $1 AND b.status = 'Completed'
+     ON CONFLICT DO NOTHING`,
+    [batchId],
+    transaction,
+  );
+}
+
+/**
+ * A scheduled subscription's run: owes a report of the matching events of the batches completed since
+ * the last run (the first: since initialRecordTime), and empties that backlog, in one transaction.
+ * `runKey` names the run, so a retried run owes its report once.
+ */
+export async function oweScheduledReport(sequelize: Sequelize, subscriptionId: string, runKey: string): Promise<boolean> {
+  return sequelize.transaction(async (transaction) => {
+    const query = queryOf(sequelize, transaction);
+    const [source] = await query<ReportSource>(
+      `SELECT ${SOURCE_COLUMNS} FROM epcis_subscriptions s
+         JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+         JOIN epcis_queries q ON q.account_id = s.account_id AND q.name = s.query_name
+        WHERE s.id = $1 AND s.schedule IS NOT NULL FOR UPDATE OF s`,
+      [subscriptionId],
+    );
+    if (!source) return false;
+    const [done] = await query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND source_key = $2', [subscriptionId, runKey]);
+    if (done) return true;
+    const backlog = (await query<{ batch_id: string }>('DELETE FROM epcis_subscription_backlog WHERE subscription_id = $1 RETURNING batch_id', [subscriptionId])).map((r) => r.batch_id);
+    const base = filterFromJson(source.filter);
+    const filter: EpcisEventFilter = {
+      ...base,
+      accountId: source.account_id,
+      batchIds: backlog,
+      GE_recordTime: latest(base.GE_recordTime, source.initial_record_time),
+      limit: await eventsOf(sequelize, transaction, backlog),
+    };
+    await oweReport(sequelize, transaction, source, runKey, filter, source.report_if_empty);
+    return true;
+  });
+}
+const latest = (a: Date | undefined, b: Date): Date => (a && a > b ? a : b);

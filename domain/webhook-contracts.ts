@@ -1,0 +1,26 @@
+/** Input of the per-endpoint delivery workflow (`webhook-<endpointId>`): references only, what is owed is in PostgreSQL. */
+export interface DeliverWebhooksInput {
+  endpointId: string;
+  /** How long one delivery is retried before the endpoint is marked failing. */
+  retrySeconds: number;
+}
+
+export interface DeliverWebhookInput {
+  endpointId: string;
+  deliveryId: string;
+}
+
+export type DeliverWebhookOutcome = 'Delivered' | 'NotOwed';
+
+export interface MarkWebhookFailingInput {
+  endpointId: string;
+  deliveryId: string;
+  reason: string;
+}
+
+/** Input of a scheduled subscription's run (reportEpcisSubscription), started by its Temporal Schedule. */
+export interface ReportEpcisSubscriptionInput {
+  subscriptionId: string;
+  /** Passed on to the delivery workflow the run wakes. */
+  retrySeconds: number;
+}

@@ -1,0 +1,184 @@
+import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { createHmac } from 'node:crypto';
+import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { capture, epcisDocument, objectEvent } from '../factories/epcis';
+import { commission, instance, uid } from '../factories/events';
+import { client, request } from '../helpers/http';
+import { startReceiver, type Receiver, type Received } from '../helpers/receiver';
+
+const eventIdsOf = (document: { epcisBody: { queryResults: { resultsBody: { eventList: { eventID: string }[] } } } }) =>
+  document.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID);
+
+/** What a subscriber does with a report: check GS1-Signature over the exact body, then read it. */
+function verifiedReport(token: string, report: Received) {
+  expect(report.headers['gs1-signature']).toBe(createHmac('sha256', token).update(report.body).digest('hex'));
+  return JSON.parse(report.body);
+}
+
+const nameOf = () => uid('q').replace(/-/g, '_');
+
+async function namedQuery(account: TestAccount, query: Record<string, unknown>): Promise<string> {
+  const name = nameOf();
+  const created = await client(account.key).post('/epcis/queries', { name, query });
+  expect(created.status).toBe(201);
+  return name;
+}
+
+describe('/epcis/queries: named queries and subscriptions', () => {
+  let receivers: Receiver[] = [];
+  const receiver = async () => {
+    const started = await startReceiver('/epcis-callback');
+    receivers.push(started);
+    return started;
+  };
+  afterEach(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    receivers = [];
+  });
+
+  it('names a query, lists it, refuses a second of the same name, and deletes it', async () => {
+    const account = await createAccount('queries');
+    const name = nameOf();
+    const created = await client(account.key).post('/epcis/queries', { name, query: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/epcis/queries/${name}`);
+    expect(created.body).toMatchObject({ name, query: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] } });
+    expect((await client(account.key).post('/epcis/queries', { name, query: {} })).status).toBe(409);
+    expect((await client(account.key).get('/epcis/queries')).body.map((q: { name: string }) => q.name)).toEqual([name]);
+    expect((await client(account.key).get(`/epcis/queries/${name}`)).body.name).toBe(name);
+    const other = await createAccount('queries-other');
+    expect((await client(other.key).get(`/epcis/queries/${name}`)).status).toBe(404);
+    expect((await request('DELETE', `/epcis/queries/${name}`, { key: account.key })).status).toBe(204);
+    expect((await client(account.key).get(`/epcis/queries/${name}`)).status).toBe(404);
+    expect((await request('DELETE', `/epcis/queries/${name}`, { key: account.key })).status).toBe(404);
+  });
+
+  it('refuses a query with an unknown parameter or an unreadable value, naming it', async () => {
+    const account = await createAccount('queries-bad');
+    const unknown = await client(account.key).post('/epcis/queries', { name: nameOf(), query: { EQ_colour: 'red' } });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.errors)).toEqual(['/query/EQ_colour']);
+    const pattern = await client(account.key).post('/epcis/queries', { name: nameOf(), query: { MATCH_epc: ['urn:epc:idpat:sgtin:4012345.*'] } });
+    expect(pattern.status).toBe(400);
+    expect(pattern.body.title).toContain('MATCH_epc');
+    const extra = await client(account.key).post('/epcis/queries', { name: nameOf(), query: {}, owner: 'me' });
+    expect(extra.status).toBe(400);
+    expect(Object.keys(extra.body.errors)).toEqual(['/owner']);
+  });
+
+  it('runs a named query now, paged like /epcis/events, with only the account’s events', async () => {
+    const account = await createAccount('queries-run');
+    const shipped = [objectEvent({ bizStep: 'shipping' }), objectEvent({ bizStep: 'shipping' })];
+    await capture(account.key, epcisDocument([...shipped, objectEvent({ bizStep: 'receiving' })]));
+    const other = await createAccount('queries-run-other');
+    await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping' })]));
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+
+    const first = await client(account.key).get(`/epcis/queries/${name}/events?perPage=1`);
+    expect(first.status).toBe(200);
+    expect(gs1SchemaIssues(first.body)).toEqual([]);
+    expect(first.body.epcisBody.queryResults.queryName).toBe(name);
+    expect(eventIdsOf(first.body)).toEqual([shipped[0].eventID]);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link')!)![1];
+    const second = await client(account.key).get(next);
+    expect(eventIdsOf(second.body)).toEqual([shipped[1].eventID]);
+    expect(second.headers.get('link')).toBeNull();
+    expect((await client(account.key).get('/epcis/queries/nope/events')).status).toBe(404);
+  });
+
+  it('streams each batch’s matching events to dest, signed with GS1-Signature, from EPCIS capture and /Integration/Events', async () => {
+    const account = await createAccount('queries-stream');
+    const name = await namedQuery(account, { eventType: 'ObjectEvent', EQ_bizStep: ['shipping', 'commissioning'] });
+    const dest = await receiver();
+    const token = 'sub-token-' + uid('t');
+    const subscribed = await client(account.key).post(`/epcis/queries/${name}/subscriptions`, { dest: dest.url, signatureToken: token, stream: true });
+    expect(subscribed.status).toBe(201);
+    const { subscriptionID } = subscribed.body;
+    expect(subscribed.headers.get('location')).toBe(`/epcis/queries/${name}/subscriptions/${subscriptionID}`);
+    expect(subscribed.body).not.toHaveProperty('signatureToken');
+
+    const shipping = objectEvent({ bizStep: 'shipping' });
+    await capture(account.key, epcisDocument([shipping, objectEvent({ bizStep: 'receiving' })]));
+    const [report] = await dest.waitFor(1);
+    const document = verifiedReport(token, report);
+    expect(gs1SchemaIssues(document)).toEqual([]);
+    expect(document.epcisBody.queryResults).toMatchObject({ queryName: name, subscriptionID });
+    expect(eventIdsOf(document)).toEqual([shipping.eventID]);
+
+    // Another account's matching events are never reported to this subscription.
+    const other = await createAccount('queries-stream-other');
+    await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping' })]));
+
+    const lot = uid('LOT');
+    expect((await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))] })).status).toBe(200);
+    const [, native] = await dest.waitFor(2);
+    const nativeDocument = verifiedReport(token, native);
+    expect(nativeDocument.epcisBody.queryResults.resultsBody.eventList).toHaveLength(1);
+    expect(JSON.stringify(nativeDocument)).toContain(lot);
+    expect(dest.received).toHaveLength(2);
+
+    const shown = await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`);
+    expect(shown.body).toMatchObject({ subscriptionID, queryName: name, dest: dest.url, stream: true, lastNotifiedAt: expect.any(String) });
+    expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions`)).body.map((s: { subscriptionID: string }) => s.subscriptionID)).toEqual([subscriptionID]);
+
+    expect((await request('DELETE', `/epcis/queries/${name}/subscriptions/${subscriptionID}`, { key: account.key })).status).toBe(204);
+    await capture(account.key, epcisDocument([objectEvent({ bizStep: 'shipping' })]));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(dest.received).toHaveLength(2);
+    expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`)).status).toBe(404);
+  });
+
+  it('runs a scheduled subscription on a Temporal Schedule, from initialRecordTime, then from the last event it reported', async () => {
+    const account = await createAccount('queries-schedule');
+    const before = new Date(Date.now() - 1000).toISOString();
+    const first = objectEvent({ bizStep: 'shipping' });
+    await capture(account.key, epcisDocument([first]));
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+    const dest = await receiver();
+    const subscribed = await client(account.key).post(
+      `/epcis/queries/${name}/subscriptions`,
+      { dest: dest.url, signatureToken: 'tok', schedule: { second: '0/2' }, initialRecordTime: before },
+      { 'GS1-EPC-Format': 'Never_Translates' },
+    );
+    expect(subscribed.status).toBe(201);
+    expect(subscribed.body).toMatchObject({ schedule: { second: '0/2' }, reportIfEmpty: false, epcFormat: 'Never_Translates', initialRecordTime: before });
+    const { subscriptionID } = subscribed.body;
+
+    const temporal = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
+    try {
+      const schedule = await temporal.schedule.getHandle(`epcis-subscription-${subscriptionID}`).describe();
+      expect(schedule.action).toMatchObject({ workflowType: 'reportEpcisSubscription' });
+
+      const [report] = await dest.waitFor(1, () => true, 30_000);
+      expect(eventIdsOf(verifiedReport('tok', report))).toEqual([first.eventID]);
+      const second = objectEvent({ bizStep: 'shipping' });
+      await capture(account.key, epcisDocument([second, objectEvent({ bizStep: 'receiving' })]));
+      const [, next] = await dest.waitFor(2, () => true, 30_000);
+      expect(eventIdsOf(verifiedReport('tok', next))).toEqual([second.eventID]);
+
+      expect((await request('DELETE', `/epcis/queries/${name}`, { key: account.key })).status).toBe(204);
+      await expect(temporal.schedule.getHandle(`epcis-subscription-${subscriptionID}`).describe()).rejects.toThrow(ScheduleNotFoundError);
+      const reports = dest.received.length;
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      expect(dest.received).toHaveLength(reports);
+    } finally {
+      await temporal.connection.close();
+    }
+  }, 90_000);
+
+  it.each([
+    ['a dest that is not public', { dest: 'https://10.0.0.1/cb', stream: true }, '/dest'],
+    ['neither stream nor schedule', { dest: 'https://93.184.216.34/cb' }, '/stream'],
+    ['both stream and schedule', { dest: 'https://93.184.216.34/cb', stream: true, schedule: { hour: '1' } }, '/stream'],
+    ['a schedule field out of range', { dest: 'https://93.184.216.34/cb', schedule: { minute: '99' } }, '/schedule/minute'],
+    ['an unknown field', { dest: 'https://93.184.216.34/cb', stream: true, secret: 'x' }, '/secret'],
+  ])('refuses a subscription with %s, naming it', async (_, body, pointer) => {
+    const account = await createAccount('queries-sub-bad');
+    const name = await namedQuery(account, {});
+    const refused = await client(account.key).post(`/epcis/queries/${name}/subscriptions`, body);
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors)).toEqual([pointer]);
+    expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions`)).body).toEqual([]);
+  });
+});
