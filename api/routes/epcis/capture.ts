@@ -85,22 +85,25 @@ function checkedEvent(body: unknown): CheckedDocument {
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
 
+/** What a capture's handler reads: the checked document as ctx.state.input.body, like the validate middleware's. */
+type CheckedState = AppState & { input: { body: CheckedDocument } };
+
 /**
- * Reads the JSON (or JSON-LD) body and checks it, as the validate middleware does for our own schemas:
- * the handler finds the CheckedDocument with inputOf(ctx).
+ * Reads the JSON (or JSON-LD) body and checks it against GS1's schemas, as the validate middleware does
+ * for our own: the handler finds the CheckedDocument on ctx.state.input.body.
  */
 const checked =
-  (check: (body: unknown) => CheckedDocument): Middleware<AppState, AppCustom> =>
+  (check: (body: unknown) => CheckedDocument): Middleware<CheckedState, AppCustom> =>
   (ctx, next) =>
     jsonBody()(ctx, async () => {
-      ctx.state.input = check((ctx.request as { body?: unknown }).body);
+      ctx.state.input = { body: check((ctx.request as { body?: unknown }).body) };
       await next();
     });
 
 /** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument. */
-export const validDocument = (): Middleware<AppState, AppCustom> => checked(checkedDocument);
+export const validDocument = (): Middleware<CheckedState, AppCustom> => checked(checkedDocument);
 /** POST /epcis/events: one event. */
-export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent);
+export const validEvent = (): Middleware<CheckedState, AppCustom> => checked(checkedEvent);
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

@@ -6,14 +6,15 @@
 import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
 import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
-import { inputOf, type APIContext } from '../../context';
+import type { APIContext } from '../../context';
+import type { InputOf } from '../../middleware/validate';
 import { ApiError } from '../../errors';
 import { awaitBatchResult, startBatch } from '../events/batch';
 import type { BatchError } from '../../../workflows/contracts';
 import { storeCapture, type CheckedDocument } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
-import { EPC_FORMATS, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
+import { EPC_FORMATS, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery, type eventsQuery } from './schema';
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 
@@ -133,9 +134,9 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
 }
 
 /** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
-export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
+export async function answerEvents(ctx: APIContext<InputOf<{ query: typeof eventsQuery }>>, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
   const format = epcFormatOf(ctx);
-  const query = inputOf<EventsQuery>(ctx);
+  const { query } = ctx.state.input;
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
   nextPageLink(ctx, page.nextSeq);
   ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
@@ -153,8 +154,8 @@ export async function getEvent(ctx: APIContext): Promise<void> {
  * POST /epcis/events: one event, captured like a one-event document (rollback) and answered 201 once
  * the pipeline stored it; 202 with the capture job when it takes longer than SYNC_WAIT_SECONDS.
  */
-export async function postEvent(ctx: APIContext): Promise<void> {
-  const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), 'rollback');
+export async function postEvent(ctx: APIContext<{ body: CheckedDocument }>): Promise<void> {
+  const batch = await storeCapture(ctx, ctx.state.input.body, 'rollback');
   const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
   let outcome;
   try {

@@ -2,15 +2,15 @@ import Router from '@koa/router';
 import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
-import { inputOf, type AppCustom, type AppState } from '../../context';
-import { validate } from '../../middleware/validate';
+import type { AppCustom, AppState } from '../../context';
+import { textOf, validate } from '../../middleware/validate';
 import { startBatch } from '../events/batch';
-import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent, type CheckedDocument } from './capture';
+import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
 import { answerEvents, getEvent, postEvent } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
-import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
+import { captureIdParams, pageQuery, eventsQuery, perPageOf } from './schema';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
@@ -58,7 +58,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     validDocument(),
     async (ctx) => {
       const behaviour = captureErrorBehaviourOf(ctx);
-      const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), behaviour);
+      const batch = await storeCapture(ctx, ctx.state.input.body, behaviour);
       await startBatch(ctx, batch, { statusUrl: captureLocation(batch.id) });
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));
@@ -67,8 +67,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     },
   );
 
-  router.get('/capture', validate(pageQuery, 'query', queryProblem), async (ctx) => {
-    const query = inputOf<PageQuery>(ctx);
+  router.get('/capture', validate({ query: pageQuery }, queryProblem), async (ctx) => {
+    const { query } = ctx.state.input;
     const perPage = perPageOf(query);
     const after = seqOfToken(query.nextPageToken);
     const rows = await Batch.findAll({
@@ -83,23 +83,22 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     ctx.body = page.map((batch) => captureJobBody(batch, negative.filter((lot) => lot.batch_id === batch.id)));
   });
 
-  router.get('/capture/:captureID', async (ctx) => {
-    const id = ctx.params.captureID;
-    const batch = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
-      ? await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } })
-      : null;
-    if (!batch) throw epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
+  const noCaptureJob = (id: string) => epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
+  router.get('/capture/:captureID', validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))), async (ctx) => {
+    const id = ctx.state.input.params.captureID;
+    const batch = await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } });
+    if (!batch) throw noCaptureJob(id);
     ctx.body = captureJobBody(batch, await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]));
   });
 
   router.post('/events', validEvent(), postEvent);
-  router.get('/events', validate(eventsQuery, 'query', queryProblem), (ctx) => answerEvents(ctx));
+  router.get('/events', validate({ query: eventsQuery }, queryProblem), (ctx) => answerEvents(ctx));
   router.get('/events/:eventID', getEvent);
 
   for (const resource of TOP_LEVEL_RESOURCES) {
-    router.get(`/${resource.name}`, validate(pageQuery, 'query', queryProblem), listValues(resource));
+    router.get(`/${resource.name}`, validate({ query: pageQuery }, queryProblem), listValues(resource));
     router.get(`/${resource.name}/:${resource.param}`, valueResources(resource));
-    router.get(`/${resource.name}/:${resource.param}/events`, validate(eventsQuery, 'query', queryProblem), valueEvents(resource));
+    router.get(`/${resource.name}/:${resource.param}/events`, validate({ query: eventsQuery }, queryProblem), valueEvents(resource));
   }
   return router;
 }

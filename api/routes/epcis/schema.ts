@@ -85,6 +85,13 @@ const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 1000;
 export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
 
+/** A capture job's path id: anything but a UUID names no job (404, as an unknown one). */
+export const captureIdParams = {
+  type: 'object',
+  required: ['captureID'],
+  properties: { captureID: { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' } },
+} as const;
+
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
 export const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
 
