@@ -95,9 +95,26 @@ export function textOf(input: unknown, name: string): string {
 const SOURCES: readonly string[] = ['params', 'headers', 'query', 'body'] satisfies Source[];
 const isSource = (key: string): key is Source => SOURCES.includes(key);
 
-/** Koa's headers carry arrays for repeated ones (and `set-cookie`); a header schema sees each as one string. */
-const headersOf = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
+/** The property names of an object schema: for a header schema, the headers it names. */
+function propertyNames(schema: AnySchema): string[] {
+  const properties: unknown = typeof schema === 'object' ? schema.properties : undefined;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/**
+ * The headers a schema names, under the schema's spelling (`Idempotency-Key`: header names are
+ * case-insensitive, Node's are lower case), trimmed; a blank one is absent, as `ctx.get(name).trim()`
+ * read them. A repeated header is one comma-separated value.
+ */
+function namedHeaders(names: readonly string[], headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const raw = headers[name.toLowerCase()];
+      const value = (Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
+      return value ? [[name, value]] : [];
+    }),
+  );
+}
 
 /**
  * Validates the parts of the request the route names (path parameters, headers, query, body), each
@@ -116,11 +133,11 @@ export function validate<S extends RequestSchemas>(
     .filter(isSource)
     .flatMap((source) => {
       const schema = schemas[source];
-      return schema === undefined ? [] : [{ source, check: ajv.compile(schema) }];
+      return schema === undefined ? [] : [{ source, check: ajv.compile(schema), names: propertyNames(schema) }];
     });
   const validated: Middleware<ValidatedState<S>, AppCustom> = async (ctx, next) => {
     const input: Partial<Record<Source, unknown>> = {};
-    for (const { source, check } of checks) {
+    for (const { source, check, names } of checks) {
       const value =
         source === 'body'
           ? (ctx.request as { body?: unknown }).body
@@ -128,7 +145,7 @@ export function validate<S extends RequestSchemas>(
             ? { ...ctx.query }
             : source === 'params'
               ? { ...(ctx as { params?: Record<string, string> }).params }
-              : headersOf(ctx.headers);
+              : namedHeaders(names, ctx.headers);
       if (!check(value)) throw toError(reportableErrors(check.errors ?? [], matches), value, source);
       input[source] = value;
     }

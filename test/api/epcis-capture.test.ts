@@ -271,6 +271,10 @@ describe('POST /epcis/capture', () => {
     const job = await client(other.key).get(`/epcis/capture/${first.body[0].captureID}`);
     expect(job.status).toBe(404);
     expect(job.body.type).toBe('epcisException:NoSuchResourceException');
+    // An id that is no UUID names no job either, answered alike.
+    const notUuid = await api.get('/epcis/capture/not-a-uuid');
+    expect(notUuid.status).toBe(404);
+    expect(notUuid.body).toMatchObject({ type: 'epcisException:NoSuchResourceException', title: 'No capture job not-a-uuid in this account.' });
   });
 
   it('needs the API key like every /Integration route', async () => {

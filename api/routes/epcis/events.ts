@@ -7,25 +7,34 @@ import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type Epcis
 import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import type { APIContext } from '../../context';
-import type { InputOf } from '../../middleware/validate';
+import type { FromSchema } from 'json-schema-to-ts';
+import { textOf, validate, type InputOf } from '../../middleware/validate';
 import { ApiError } from '../../errors';
 import { awaitBatchResult, startBatch } from '../events/batch';
 import type { BatchError } from '../../../workflows/contracts';
 import { storeCapture, type CheckedDocument } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
-import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
-import { EPC_FORMATS, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery, type eventsQuery } from './schema';
+import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation, queryProblem } from './presenter';
+import { EPC_FORMATS, epcFormatHeader, eventsQuery, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 
+const formatProblem = (value: string) =>
+  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
+
+/** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
+const eventsRequest = { query: eventsQuery, headers: epcFormatHeader };
+export type EventsRequest = InputOf<typeof eventsRequest>;
+export const validEventsQuery = () =>
+  validate(eventsRequest, (errors, input, source) =>
+    source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : queryProblem(errors),
+  );
+/** GET /epcis/events/{eventID}: GS1-EPC-Format. */
+export const validEventRequest = () => validate({ headers: epcFormatHeader }, (_errors, input) => formatProblem(textOf(input, 'GS1-EPC-Format')));
+
 /** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
-function epcFormatOf(ctx: APIContext): EpcFormat {
-  const value = ctx.get('GS1-EPC-Format').trim() || 'Always_GS1_Digital_Link';
-  if (!(EPC_FORMATS as readonly string[]).includes(value)) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
-  }
-  return value as EpcFormat;
-}
+const epcFormatOf = (ctx: APIContext<{ headers: FromSchema<typeof epcFormatHeader> }>): EpcFormat =>
+  ctx.state.input.headers['GS1-EPC-Format'] ?? 'Always_GS1_Digital_Link';
 
 /**
  * The events with identifiers in the format asked for. No_Preference and Never_Translates answer them as
@@ -134,7 +143,7 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
 }
 
 /** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
-export async function answerEvents(ctx: APIContext<InputOf<{ query: typeof eventsQuery }>>, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
+export async function answerEvents(ctx: APIContext<EventsRequest>, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
   const format = epcFormatOf(ctx);
   const { query } = ctx.state.input;
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx, query, fixed));
@@ -142,7 +151,7 @@ export async function answerEvents(ctx: APIContext<InputOf<{ query: typeof event
   ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
-export async function getEvent(ctx: APIContext): Promise<void> {
+export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcFormatHeader }>>): Promise<void> {
   const format = epcFormatOf(ctx);
   const eventID = ctx.params.eventID;
   const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });

@@ -6,28 +6,17 @@ import type { AppCustom, AppState } from '../../context';
 import { textOf, validate } from '../../middleware/validate';
 import { startBatch } from '../events/batch';
 import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
-import { answerEvents, getEvent, postEvent } from './events';
+import { answerEvents, getEvent, postEvent, validEventRequest, validEventsQuery } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
-import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
-import { captureIdParams, pageQuery, eventsQuery, perPageOf } from './schema';
+import { NO_SUCH_RESOURCE, captureJobBody, captureLocation, epcisProblem, queryProblem } from './presenter';
+import { captureIdParams, pageQuery, perPageOf } from './schema';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
 
 /** A capture job's columns: the stored request without its events (a document's worth, read only by the pipeline). */
 const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = { exclude: ['request', 'result'], include: [[literal(`request - 'Events'`), 'request']] };
-
-const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
-  epcisProblem(
-    400,
-    QUERY_PARAMETER_EXCEPTION,
-    'The query parameters are not valid.',
-    errors.map((e) => {
-      const name = e.instancePath.slice(1) || String(e.params.additionalProperty ?? e.params.missingProperty ?? '');
-      return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
-    }),
-  );
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {
@@ -92,13 +81,13 @@ export function epcisRouter(): Router<AppState, AppCustom> {
   });
 
   router.post('/events', validEvent(), postEvent);
-  router.get('/events', validate({ query: eventsQuery }, queryProblem), (ctx) => answerEvents(ctx));
-  router.get('/events/:eventID', getEvent);
+  router.get('/events', validEventsQuery(), (ctx) => answerEvents(ctx));
+  router.get('/events/:eventID', validEventRequest(), getEvent);
 
   for (const resource of TOP_LEVEL_RESOURCES) {
     router.get(`/${resource.name}`, validate({ query: pageQuery }, queryProblem), listValues(resource));
     router.get(`/${resource.name}/:${resource.param}`, valueResources(resource));
-    router.get(`/${resource.name}/:${resource.param}/events`, validate({ query: eventsQuery }, queryProblem), valueEvents(resource));
+    router.get(`/${resource.name}/:${resource.param}/events`, validEventsQuery(), valueEvents(resource));
   }
   return router;
 }

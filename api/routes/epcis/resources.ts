@@ -6,10 +6,10 @@ import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../
 import type { APIContext } from '../../context';
 import type { InputOf } from '../../middleware/validate';
 import { EPCIS_EVENT_TYPES } from './capture';
-import { GS1_CONTEXT, answerEvents } from './events';
+import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, epcisProblem } from './presenter';
-import { perPageOf, type eventsQuery, type pageQuery } from './schema';
+import { perPageOf, type pageQuery } from './schema';
 
 export interface TopLevelResource {
   /** The path segment: /epcis/{name}. */
@@ -54,4 +54,4 @@ export const valueResources = (resource: TopLevelResource) => async (ctx: APICon
 };
 
 /** GET /epcis/{name}/{value}/events: the events query with the value as its filter. */
-export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext<InputOf<{ query: typeof eventsQuery }>>) => answerEvents(ctx, resource.filter(ctx.params[resource.param]));
+export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext<EventsRequest>) => answerEvents(ctx, resource.filter(ctx.params[resource.param]));

@@ -2,7 +2,7 @@ import { pageQuerySchema } from '../../paging';
 import { SORTS } from '../../../db/queries/event-details';
 import { withLimits } from '../../limits';
 
-/** SPEC.md marks `accept` required on GET /epcis/Events/details. */
+/** SPEC.md marks `accept` required on GET /epcis/Events/details (a blank one is absent). */
 export const eventDetailsHeaders = {
   type: 'object',
   required: ['accept'],

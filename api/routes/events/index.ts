@@ -14,7 +14,7 @@ const validSubmission = () =>
 
 async function submit(ctx: APIContext<InputOf<typeof submission>>, mode: BatchMode): Promise<void> {
   const { body, headers } = ctx.state.input;
-  const key = headers['idempotency-key']?.trim() || undefined;
+  const key = headers['Idempotency-Key'];
 
   const { account, requestId } = ctx.state;
   const { batch } = await findOrCreateBatch({ accountId: account.id, mode, request: body, eventCount: body.Events.length, idempotencyKey: key, requestId });

@@ -2,7 +2,7 @@ import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../open
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { requestExamples } from './examples';
-import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
+import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse, idempotencyHeaders } from './schema';
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 
@@ -41,16 +41,8 @@ const rejected = {
   ],
 };
 
-const idempotencyKey = {
-  type: 'object',
-  properties: {
-    'Idempotency-Key': {
-      type: 'string',
-      description: 'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
-      example: 'erp-export-2024-03-01-001',
-    },
-  },
-};
+/** The header as the validate middleware checks it. */
+const idempotencyKey = idempotencyHeaders;
 
 const rejectedResponse = {
   description: 'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored.',

@@ -189,7 +189,14 @@ export function eventRuleErrors(events: EventPayload[]): BatchError[] {
 /** `Idempotency-Key` (optional): a replay with the same key answers the same batch; blank is no key. */
 export const idempotencyHeaders = {
   type: 'object',
-  properties: { 'idempotency-key': { type: 'string', pattern: '^\\s*[\\x21-\\x7e]{0,200}\\s*$' } },
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      pattern: '^[\\x21-\\x7e]{1,200}$',
+      description: 'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
+      example: 'erp-export-2024-03-01-001',
+    },
+  },
 } as const;
 export const IDEMPOTENCY_KEY_ERROR = 'Idempotency-Key must be 1 to 200 visible ASCII characters.';
 
