@@ -172,7 +172,14 @@ export const eventsBody = pairedWith<{ Events: EventPayload[] }>()(
   ),
 );
 
-/** What the event schema cannot say: times that exist in their zone, locations that name an id. */
+/**
+ * What the event schema cannot say: times that exist in their zone, locations that name an id. The
+ * request's refusal (400, nothing stored, sync and async alike) is owned here, run by the validate
+ * middleware. The pipeline reads the same fields of a stored batch with the same domain functions
+ * (normaliseEvent's parseEventTime, locationIdOf): it converts them, and its refusal is what a batch
+ * stored without these checks gets (stored before them, retried). Duplicates, master data and
+ * inventory only the pipeline can check.
+ */
 export function eventRuleErrors(events: EventPayload[]): BatchError[] {
   const errors: BatchError[] = [];
   events.forEach((event, index) => {
