@@ -89,7 +89,13 @@ export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, qu
 export const captureIdParams = {
   type: 'object',
   required: ['captureID'],
-  properties: { captureID: { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' } },
+  properties: {
+    captureID: {
+      type: 'string',
+      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      description: 'The captureID of the 202 answer (its Location).',
+    },
+  },
 } as const;
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */

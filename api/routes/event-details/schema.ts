@@ -6,7 +6,7 @@ import { withLimits } from '../../limits';
 export const eventDetailsHeaders = {
   type: 'object',
   required: ['accept'],
-  properties: { accept: { type: 'string', minLength: 1 } },
+  properties: { accept: { type: 'string', minLength: 1, description: 'Required: application/json.', example: 'application/json' } },
 } as const;
 
 /** Query of GET /epcis/Events/details. */

@@ -211,7 +211,7 @@ export const IDEMPOTENCY_KEY_ERROR = 'Idempotency-Key must be 1 to 200 visible A
 export const batchIdParams = {
   type: 'object',
   required: ['batchId'],
-  properties: { batchId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$' } },
+  properties: { batchId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'The batchId of the 202 answer.' } },
 } as const;
 
 
