@@ -57,7 +57,16 @@ export function problemFromErrors(errors: ErrorObject[]): ApiError {
 
 /** The parts of a request the validate middleware checks, each against its own schema. */
 export type Source = 'params' | 'headers' | 'query' | 'body';
-export type RequestSchemas = Partial<Record<Source, AnySchema>>;
+/**
+ * A body checked by code rather than by one schema (GS1's EPCIS documents: GS1's schemas and the rules
+ * they cannot state); `check` returns the checked value or throws the resource's own error.
+ */
+export interface BodyCheck<T> {
+  readonly check: (body: unknown) => T;
+}
+export type RequestSchemas = Partial<Record<Exclude<Source, 'body'>, AnySchema>> & { body?: AnySchema | BodyCheck<unknown> };
+const isBodyCheck = (schema: AnySchema | BodyCheck<unknown>): schema is BodyCheck<unknown> =>
+  typeof schema === 'object' && 'check' in schema && typeof schema.check === 'function';
 
 declare const paired: unique symbol;
 /**
@@ -73,7 +82,8 @@ export const pairedWith =
     schema;
 
 /** What a schema accepts: its paired type, else what json-schema-to-ts derives from it (schemas `as const`). */
-export type Accepted<S> = S extends { readonly [paired]?: infer T } ? (unknown extends T ? Derived<S> : T) : Derived<S>;
+export type Accepted<S> =
+  S extends BodyCheck<infer C> ? C : S extends { readonly [paired]?: infer T } ? (unknown extends T ? Derived<S> : T) : Derived<S>;
 /** `never` for a schema json-schema-to-ts cannot read (not `as const`): the handler then fails to type-check. */
 type Derived<S> = S extends JSONSchema ? FromSchema<S> : never;
 
@@ -133,11 +143,18 @@ export function validate<S extends RequestSchemas>(
     .filter(isSource)
     .flatMap((source) => {
       const schema = schemas[source];
-      return schema === undefined ? [] : [{ source, check: ajv.compile(schema), names: propertyNames(schema) }];
+      if (schema === undefined) return [];
+      if (isBodyCheck(schema)) return [{ source, accept: schema.check, names: [] }];
+      const check = ajv.compile(schema);
+      const accept = (value: unknown): unknown => {
+        if (!check(value)) throw toError(reportableErrors(check.errors ?? [], matches), value, source);
+        return value;
+      };
+      return [{ source, accept, names: propertyNames(schema) }];
     });
   const validated: Middleware<ValidatedState<S>, AppCustom> = async (ctx, next) => {
     const input: Partial<Record<Source, unknown>> = {};
-    for (const { source, check, names } of checks) {
+    for (const { source, accept, names } of checks) {
       const value =
         source === 'body'
           ? (ctx.request as { body?: unknown }).body
@@ -146,8 +163,7 @@ export function validate<S extends RequestSchemas>(
             : source === 'params'
               ? { ...(ctx as { params?: Record<string, string> }).params }
               : namedHeaders(names, ctx.headers);
-      if (!check(value)) throw toError(reportableErrors(check.errors ?? [], matches), value, source);
-      input[source] = value;
+      input[source] = accept(value);
     }
     // Every part the schemas name has passed its schema: this is the type they describe.
     ctx.state.input = input as InputOf<S>;

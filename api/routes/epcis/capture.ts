@@ -10,12 +10,11 @@ import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
 import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
-import type { Middleware } from 'koa';
-import type { APIContext, AppCustom, AppState } from '../../context';
-import { jsonBody } from '../../middleware/json-body';
+import type { APIContext } from '../../context';
+import { textOf, validate } from '../../middleware/validate';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
+import { captureHeaders, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 const CAPTURE_LIMIT = LIMITS.arrayItems;
@@ -38,15 +37,6 @@ function eventListOf(body: unknown): { events: unknown[]; pointer: string } | un
   return undefined;
 }
 
-export function captureErrorBehaviourOf(ctx: APIContext): CaptureErrorBehaviour {
-  const value = ctx.get('GS1-Capture-Error-Behaviour').trim() || 'rollback';
-  if (!(CAPTURE_ERROR_BEHAVIOURS as readonly string[]).includes(value)) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
-      { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
-    ]);
-  }
-  return value as CaptureErrorBehaviour;
-}
 
 /** The namespace definitions of a document's @context (its extensions' prefixes); the GS1 context is implied. */
 function namespacesOf(body: unknown): unknown[] {
@@ -85,25 +75,19 @@ function checkedEvent(body: unknown): CheckedDocument {
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
 
-/** What a capture's handler reads: the checked document as ctx.state.input.body, like the validate middleware's. */
-type CheckedState = AppState & { input: { body: CheckedDocument } };
+const behaviourProblem = (value: string) =>
+  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
+    { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
+  ]);
 
 /**
- * Reads the JSON (or JSON-LD) body and checks it against GS1's schemas, as the validate middleware does
- * for our own: the handler finds the CheckedDocument on ctx.state.input.body.
+ * POST /epcis/capture: an EPCISDocument or EPCISQueryDocument checked against GS1's schemas, then
+ * GS1-Capture-Error-Behaviour; the handler finds both on ctx.state.input.
  */
-const checked =
-  (check: (body: unknown) => CheckedDocument): Middleware<CheckedState, AppCustom> =>
-  (ctx, next) =>
-    jsonBody()(ctx, async () => {
-      ctx.state.input = { body: check((ctx.request as { body?: unknown }).body) };
-      await next();
-    });
-
-/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument. */
-export const validDocument = (): Middleware<CheckedState, AppCustom> => checked(checkedDocument);
-/** POST /epcis/events: one event. */
-export const validEvent = (): Middleware<CheckedState, AppCustom> => checked(checkedEvent);
+const capture = { body: { check: checkedDocument }, headers: captureHeaders };
+export const validDocument = () => validate(capture, (_errors, headers) => behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour')));
+/** POST /epcis/events: one event, checked as a one-event document. */
+export const validEvent = () => validate({ body: { check: checkedEvent } });
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

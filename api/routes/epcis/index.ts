@@ -5,7 +5,7 @@ import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
 import { textOf, validate } from '../../middleware/validate';
 import { startBatch } from '../events/batch';
-import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
+import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
 import { answerEvents, getEvent, postEvent, validEventRequest, validEventsQuery } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
@@ -46,8 +46,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     },
     validDocument(),
     async (ctx) => {
-      const behaviour = captureErrorBehaviourOf(ctx);
-      const batch = await storeCapture(ctx, ctx.state.input.body, behaviour);
+      const { body, headers } = ctx.state.input;
+      const batch = await storeCapture(ctx, body, headers['GS1-Capture-Error-Behaviour'] ?? 'rollback');
       await startBatch(ctx, batch, { statusUrl: captureLocation(batch.id) });
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));

@@ -23,6 +23,12 @@ const checkDocument = gs1Validator(true);
 export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
 export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
 
+/** POST /epcis/capture's header: absent (or blank) is rollback. */
+export const captureHeaders = {
+  type: 'object',
+  properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed.' } },
+} as const;
+
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
 export interface EpcisCaptureRequest {
   Events: CapturedEvent[];
