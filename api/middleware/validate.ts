@@ -70,10 +70,10 @@ const isBodyCheck = (schema: AnySchema | BodyCheck<unknown>): schema is BodyChec
 
 declare const paired: unique symbol;
 /**
- * A schema paired with the type of what it accepts, where json-schema-to-ts cannot derive it (the
- * event bodies: each `$type` adds required properties through allOf/if-then, which FromSchema can only
- * follow at a type-checking cost out of all proportion). The one place a schema and a type are joined by
- * hand; the runtime value is the schema unchanged.
+ * A schema paired with the type of what it accepts, where json-schema-to-ts does not derive it (the
+ * event bodies: each `$type` adds required properties through allOf/if-then, which FromSchema ignores
+ * unless told to expand every branch, and the pipeline already takes a domain type for them). The one
+ * place a schema and a type are joined by hand; the runtime value is the schema unchanged.
  */
 export type Paired<S, T> = S & { readonly [paired]?: T };
 export const pairedWith =
