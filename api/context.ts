@@ -23,7 +23,7 @@ export interface AppState {
   account: Account;
   /** Set with account: the key's id and role (a support key reaches every account's batches). */
   caller: Caller;
-  /** Set by the validate middleware; read it with inputOf<T>(ctx). */
+  /** Set by the validate middleware: typed for the handler behind it (ValidatedState, APIContext<Input>). */
   input: unknown;
   /** Set by the event endpoints once the batch is stored: the request's log line names it. */
   batchId?: string;
@@ -33,7 +33,11 @@ export interface AppCustom {
   deps: Deps;
 }
 
-export type APIContext = RouterContext<AppState, AppCustom>;
+type Routed<Input> = RouterContext<AppState & { input: Input }, AppCustom>;
 
-/** The request input the validate middleware checked against the route's schema. */
-export const inputOf = <T>(ctx: APIContext): T => ctx.state.input as T;
+/**
+ * A handler's context; `Input` is what the validate middleware in front of it checked (its InputOf).
+ * Without the router's own references, which would make a context with a typed input unusable where a
+ * helper takes any handler's context.
+ */
+export type APIContext<Input = unknown> = Omit<Routed<Input>, 'router' | 'matched' | 'state'> & { state: AppState & { input: Input } };

@@ -1,9 +1,9 @@
 /** `PageNumber`/`PageSize` of every paged list, as SPEC.md gives them for GET /Integration/Locations. */
 import type { Middleware } from 'koa';
 import type { PageRequest } from '../db/page';
-import type { AppCustom, AppState } from './context';
+import type { AppCustom } from './context';
 import { rawError } from './errors';
-import { validate } from './middleware/validate';
+import { validate, type ValidatedState } from './middleware/validate';
 import { withLimits } from './limits';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -11,12 +11,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 /** Query values arrive as strings; at most nine digits keeps the offset a safe integer. */
-const positiveInteger = (description: string, example: string) => ({
-  type: 'string',
-  pattern: '^0*[1-9][0-9]{0,8}$',
-  description,
-  example,
-});
+const positiveInteger = (description: string, example: string) => ({ type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description, example }) as const;
 
 export const pageQuerySchema = withLimits({
   type: 'object',
@@ -25,7 +20,7 @@ export const pageQuerySchema = withLimits({
     PageNumber: positiveInteger('Page to return, from 1. Default 1.', '1'),
     PageSize: positiveInteger(`Results per page, from 1. Default ${DEFAULT_PAGE_SIZE}; larger values are capped at ${MAX_PAGE_SIZE}.`, '20'),
   },
-});
+} as const);
 
 export interface PageQuery {
   PageNumber?: string;
@@ -35,7 +30,8 @@ export interface PageQuery {
 /** SPEC.md, Errors: PageNumber or PageSize below 1 is a 400 with a plain JSON string body. */
 export const PAGE_QUERY_ERROR = 'PageNumber and PageSize must be greater than 0.';
 
-export const validatePage = (): Middleware<AppState, AppCustom> => validate(pageQuerySchema, 'query', () => rawError(400, PAGE_QUERY_ERROR));
+export const validatePage = (): Middleware<ValidatedState<{ query: typeof pageQuerySchema }>, AppCustom> =>
+  validate({ query: pageQuerySchema }, () => rawError(400, PAGE_QUERY_ERROR));
 
 /** The 400 body of a paged list whose PageNumber or PageSize is not a whole number of at least 1. */
 export const pageQueryErrorSchema = {

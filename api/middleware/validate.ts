@@ -2,6 +2,7 @@ import type { AnySchema, ErrorObject } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { AppCustom, AppState } from '../context';
 import { type ApiError, validationProblem } from '../errors';
 import { type Matcher, unknownFieldMessage, unknownPropertyOf, reportableErrors } from '../unknown-fields';
@@ -20,7 +21,6 @@ ajv.addKeyword({ keyword: 'x-field' });
 
 const matches: Matcher = (schema, data) => ajv.validate(schema, data);
 
-export type Source = 'body' | 'query' | 'headers';
 
 const segmentsOf = (error: ErrorObject): string[] => error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 const pathOf = (parts: string[]): string => parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
@@ -55,25 +55,123 @@ export function problemFromErrors(errors: ErrorObject[]): ApiError {
   return validationProblem(grouped);
 }
 
+/** The parts of a request the validate middleware checks, each against its own schema. */
+export type Source = 'params' | 'headers' | 'query' | 'body';
 /**
- * Validates one part of the request against a JSON Schema and puts the result on ctx.state.input.
- * `toError` lets a resource answer in its own documented error shape (it also gets the rejected input,
- * to name the element an error is about).
+ * A body checked by code rather than by one schema (GS1's EPCIS documents: GS1's schemas and the rules
+ * they cannot state); `check` returns the checked value or throws the resource's own error.
  */
-export function validate(
-  schema: AnySchema,
-  source: Source = 'body',
-  toError: (errors: ErrorObject[], input: unknown) => ApiError = problemFromErrors,
-): Middleware<AppState, AppCustom> {
-  const check = ajv.compile(schema);
-  const validated: Middleware<AppState, AppCustom> = async (ctx, next) => {
-    const input = source === 'body' ? (ctx.request as { body?: unknown }).body : source === 'query' ? { ...ctx.query } : { ...ctx.headers };
-    if (!check(input)) throw toError(reportableErrors(check.errors ?? [], matches), input);
-    ctx.state.input = input;
+export interface BodyCheck<T> {
+  readonly check: (body: unknown) => T;
+}
+export type RequestSchemas = Partial<Record<Exclude<Source, 'body'>, AnySchema>> & { body?: AnySchema | BodyCheck<unknown> };
+const isBodyCheck = (schema: AnySchema | BodyCheck<unknown>): schema is BodyCheck<unknown> =>
+  typeof schema === 'object' && 'check' in schema && typeof schema.check === 'function';
+
+declare const paired: unique symbol;
+/**
+ * A schema paired with the type of what it accepts, where json-schema-to-ts does not derive it (the
+ * event bodies: each `$type` adds required properties through allOf/if-then, which FromSchema ignores
+ * unless told to expand every branch, and the pipeline already takes a domain type for them). The one
+ * place a schema and a type are joined by hand; the runtime value is the schema unchanged.
+ */
+export type Paired<S, T> = S & { readonly [paired]?: T };
+export const pairedWith =
+  <T>() =>
+  <S extends object>(schema: S): Paired<S, T> =>
+    schema;
+
+/** What a schema accepts: its paired type, else what json-schema-to-ts derives from it (schemas `as const`). */
+export type Accepted<S> =
+  S extends BodyCheck<infer C> ? C : S extends { readonly [paired]?: infer T } ? (unknown extends T ? Derived<S> : T) : Derived<S>;
+/** `never` for a schema json-schema-to-ts cannot read (not `as const`): the handler then fails to type-check. */
+type Derived<S> = S extends JSONSchema ? FromSchema<S> : never;
+
+/** The checked input a handler reads from ctx.state.input: one entry per part validated. */
+export type InputOf<S extends RequestSchemas> = { [K in keyof S]: Accepted<S[K]> };
+
+/** The context of a handler behind validate(schemas): ctx.state.input typed from the schemas. */
+export type ValidatedState<S extends RequestSchemas> = AppState & { input: InputOf<S> };
+
+/** How a resource answers a refused part in its own documented shape (it gets the rejected input, to name the element an error is about). */
+export type ToError = (errors: ErrorObject[], input: unknown, source: Source) => ApiError;
+
+/** A property of a refused part, for an error that names it (`params.batchId`): '' when it is not a string. */
+export function textOf(input: unknown, name: string): string {
+  const value: unknown = typeof input === 'object' && input !== null ? Object.getOwnPropertyDescriptor(input, name)?.value : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+const SOURCES: readonly string[] = ['params', 'headers', 'query', 'body'] satisfies Source[];
+const isSource = (key: string): key is Source => SOURCES.includes(key);
+
+/** The property names of an object schema: for a header schema, the headers it names. */
+function propertyNames(schema: AnySchema): string[] {
+  const properties: unknown = typeof schema === 'object' ? schema.properties : undefined;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/**
+ * The headers a schema names, under the schema's spelling (`Idempotency-Key`: header names are
+ * case-insensitive, Node's are lower case), trimmed; a blank one is absent, as `ctx.get(name).trim()`
+ * read them. A repeated header is one comma-separated value.
+ */
+function namedHeaders(names: readonly string[], headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const raw = headers[name.toLowerCase()];
+      const value = (Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
+      return value ? [[name, value]] : [];
+    }),
+  );
+}
+
+/**
+ * Validates the parts of the request the route names (path parameters, headers, query, body), each
+ * against its JSON Schema and in the order named, and puts what passed on ctx.state.input (`input.body`, `input.query`, ...),
+ * typed from the schemas: a handler behind it reads a checked, typed input and checks nothing itself.
+ * `refine` checks what a schema cannot say, on the typed input, and returns the error to answer. The body is read here, on the routes that take one,
+ * after the key check that guards them.
+ */
+export function validate<S extends RequestSchemas>(
+  schemas: S,
+  toError: ToError = problemFromErrors,
+  refine?: (input: InputOf<S>) => ApiError | undefined,
+): Middleware<ValidatedState<S>, AppCustom> {
+  // In the order the route names them: the first part refused is the one answered.
+  const checks = Object.keys(schemas)
+    .filter(isSource)
+    .flatMap((source) => {
+      const schema = schemas[source];
+      if (schema === undefined) return [];
+      if (isBodyCheck(schema)) return [{ source, accept: schema.check, names: [] }];
+      const check = ajv.compile(schema);
+      const accept = (value: unknown): unknown => {
+        if (!check(value)) throw toError(reportableErrors(check.errors ?? [], matches), value, source);
+        return value;
+      };
+      return [{ source, accept, names: propertyNames(schema) }];
+    });
+  const validated: Middleware<ValidatedState<S>, AppCustom> = async (ctx, next) => {
+    const input: Partial<Record<Source, unknown>> = {};
+    for (const { source, accept, names } of checks) {
+      const value =
+        source === 'body'
+          ? (ctx.request as { body?: unknown }).body
+          : source === 'query'
+            ? { ...ctx.query }
+            : source === 'params'
+              ? { ...(ctx as { params?: Record<string, string> }).params }
+              : namedHeaders(names, ctx.headers);
+      input[source] = accept(value);
+    }
+    // Every part the schemas name has passed its schema: this is the type they describe.
+    ctx.state.input = input as InputOf<S>;
+    const refused = refine?.(ctx.state.input);
+    if (refused) throw refused;
     await next();
   };
-  if (source !== 'body') return validated;
-  // The body is read here, on the routes that take one, after the key check that guards them.
+  if (schemas.body === undefined) return validated;
   const read = jsonBody();
   return (ctx, next) => read(ctx, () => validated(ctx, next));
 }

@@ -36,7 +36,7 @@ export interface OperationSpec {
   operationId?: string;
   /** Served without an X-API-KEY (health, docs, metrics). */
   public?: boolean;
-  /** An object schema, as given to validate(schema, 'query'): each property is one query parameter. */
+  /** An object schema, as given to validate({ query: schema }): each property is one query parameter. */
   query?: JsonSchema;
   /** An object schema over lower- or mixed-case header names: each property is one header parameter. */
   headers?: JsonSchema;

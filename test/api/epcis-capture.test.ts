@@ -228,10 +228,17 @@ describe('POST /epcis/capture', () => {
     expect(back.body.epcisBody.queryResults.resultsBody.eventList).toEqual([{ ...nowhere, recordTime: expect.any(String) }]);
   });
 
-  it('an unknown GS1-Capture-Error-Behaviour is a 400', async () => {
+  it('an unknown GS1-Capture-Error-Behaviour is a 400 naming the value; the document is checked first', async () => {
     const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent()]), { 'GS1-Capture-Error-Behaviour': 'sometimes' });
     expect(response.status).toBe(400);
-    expect(response.body.type).toBe('epcisException:ValidationException');
+    expect(response.body).toMatchObject({
+      type: 'epcisException:ValidationException',
+      title: 'GS1-Capture-Error-Behaviour must be rollback or proceed (got "sometimes").',
+      detail: 'GS1-Capture-Error-Behaviour must be rollback or proceed.',
+    });
+    const both = await client(account.key).post('/epcis/capture', { type: 'EPCISDocument' }, { 'GS1-Capture-Error-Behaviour': 'sometimes' });
+    expect(both.status).toBe(400);
+    expect(both.body.title).toBe('The document is not valid EPCIS 2.0 JSON: nothing was captured.');
   });
 
   it('another media type is a 415', async () => {
@@ -271,6 +278,10 @@ describe('POST /epcis/capture', () => {
     const job = await client(other.key).get(`/epcis/capture/${first.body[0].captureID}`);
     expect(job.status).toBe(404);
     expect(job.body.type).toBe('epcisException:NoSuchResourceException');
+    // An id that is no UUID names no job either, answered alike.
+    const notUuid = await api.get('/epcis/capture/not-a-uuid');
+    expect(notUuid.status).toBe(404);
+    expect(notUuid.body).toMatchObject({ type: 'epcisException:NoSuchResourceException', title: 'No capture job not-a-uuid in this account.' });
   });
 
   it('needs the API key like every /Integration route', async () => {

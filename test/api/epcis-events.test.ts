@@ -186,6 +186,21 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(eventsOf(unknown.body)[0]).toMatchObject({ epcList: stranger.epcList, readPoint: stranger.readPoint });
   });
 
+  it('an unknown GS1-EPC-Format is a 400 naming it, on every events resource; a bad query parameter is answered first', async () => {
+    const { events } = kinds;
+    for (const path of ['/epcis/events', `/epcis/events/${encodeURIComponent(events.commission.eventID)}`, '/epcis/eventTypes/ObjectEvent/events']) {
+      const response = await api().get(path, { 'GS1-EPC-Format': 'Always_Morse' });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        type: 'epcisException:ValidationException',
+        title: 'GS1-EPC-Format must be one of No_Preference, Always_GS1_Digital_Link, Always_EPC_URN, Never_Translates.',
+      });
+      expect(response.body.detail).toBe('GS1-EPC-Format "Always_Morse" is not known.');
+    }
+    const both = await api().get('/epcis/events?EQ_colour=red', { 'GS1-EPC-Format': 'Always_Morse' });
+    expect(both.body.type).toBe('epcisException:QueryParameterException');
+  });
+
   it('refuses unknown query parameters and bad values with a 400 naming them', async () => {
     const unknown = await api().get('/epcis/events?EQ_colour=red');
     expect(unknown.status).toBe(400);

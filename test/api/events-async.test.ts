@@ -157,6 +157,37 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     });
     const other = await createAccount('async-other');
     expect((await client(other.key).get(accepted.body.statusUrl)).status).toBe(404);
-    expect((await client(account.key).get('/Integration/Events/async/not-a-uuid')).status).toBe(404);
+    const notUuid = await client(account.key).get('/Integration/Events/async/not-a-uuid');
+    expect(notUuid.status).toBe(404);
+    expect(notUuid.body).toMatchObject({ status: 404, title: 'No batch not-a-uuid in this account.' });
+  });
+
+  it('a malformed Idempotency-Key is a 400 naming it, and nothing is stored; a blank one is no key', async () => {
+    const events = () => [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))];
+    const refused: string[] = [];
+    for (const key of ['two words', 'k'.repeat(201)]) {
+      for (const path of ['/Integration/Events', '/Integration/Events/async']) {
+        const sent = events();
+        refused.push(sent[0].Id);
+        const response = await client(account.key).post(path, { Events: sent }, { 'Idempotency-Key': key });
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ status: 400, title: 'Idempotency-Key must be 1 to 200 visible ASCII characters.' });
+      }
+    }
+    const { rows } = await sql().query('SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND request::text LIKE ANY($2::text[])', [
+      account.id,
+      refused.map((id) => `%${id}%`),
+    ]);
+    expect(rows[0].n).toBe(0);
+    // A key's surrounding blanks are not part of it: the same batch answers.
+    const key = uid('key');
+    const sent = events();
+    const first = await client(account.key).post('/Integration/Events/async', { Events: sent }, { 'Idempotency-Key': key });
+    const padded = await client(account.key).post('/Integration/Events/async', { Events: sent }, { 'Idempotency-Key': ` ${key} ` });
+    expect(padded.body.batchId).toBe(first.body.batchId);
+    const blank = await client(account.key).post('/Integration/Events/async', { Events: events() }, { 'Idempotency-Key': ' ' });
+    expect(blank.status).toBe(202);
+    await settle(account, first.body.statusUrl);
+    await settle(account, blank.body.statusUrl);
   });
 });

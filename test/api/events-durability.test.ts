@@ -124,6 +124,23 @@ describe('the event pipeline at its edges', () => {
     expect(started).toContain(batchId);
   }, 90_000);
 
+  it('refuses a stored batch that never passed the API\'s checks (a time that does not exist, a location without an id) when a worker runs it', async () => {
+    // The API refuses such a request before storing it; a batch stored otherwise (before those checks,
+    // a retry of an old one) is checked by the pipeline all the same, and stores nothing.
+    const badTime = { ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)), EventTime: '2024-02-30T10:00:00' };
+    const noLocationId = { ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)), Location: {} };
+    const batchId = await strandedBatch([badTime, noLocationId]);
+    await reconcile(batchId);
+    const done = await settle(batchId);
+    expect(done.status).toBe('Failed');
+    expect(done.errors).toEqual([
+      expect.objectContaining({ index: 0, code: 'InvalidValue', field: 'EventTime' }),
+      expect.objectContaining({ index: 1, code: 'Required', field: 'Location.Id', message: 'Location.Id is required.' }),
+    ]);
+    const { rows } = await sql().query('SELECT count(*)::int AS n FROM events WHERE batch_id = $1', [batchId]);
+    expect(rows[0].n).toBe(0);
+  }, 90_000);
+
   it('records as Failed a stranded batch whose workflow ended before it stored anything', async () => {
     const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))]);
     const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);

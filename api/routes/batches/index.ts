@@ -1,21 +1,14 @@
 import Router from '@koa/router';
 import { abandonBatch, retryBatch } from '../../../batches/retry';
 import { findBatch, listBatches, type BatchScope, type BatchView } from '../../../db/repositories/batches';
-import type { BatchStatus } from '../../../db/models';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem, queryTime, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
-import { pageBody, pageOf, type PageQuery } from '../../paging';
+import { pageBody, pageOf } from '../../paging';
 import { outcomeProblem } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
 import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from './presenter';
 import { abandonBody, listQuery, showQuery } from './schema';
-
-interface ListQuery extends PageQuery {
-  Status?: BatchStatus;
-  Since?: string;
-  Account?: string;
-}
 
 /** A support key reaches every account's batches; any other key its own account's. */
 const scopeOf = (ctx: APIContext): BatchScope => (ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id });
@@ -41,8 +34,8 @@ async function batchOf(ctx: APIContext): Promise<BatchView> {
  */
 export function batchesRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  router.get('/Integration/Batches', validate(listQuery, 'query'), async (ctx) => {
-    const query = inputOf<ListQuery>(ctx);
+  router.get('/Integration/Batches', validate({ query: listQuery }), async (ctx) => {
+    const { query } = ctx.state.input;
     const page = pageOf(query);
     const scope = scopeOf(ctx);
     const since = queryTime('Since', query.Since);
@@ -62,8 +55,8 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     ctx.body = pageBody(page, total, views.map((view) => batchSummaryBody(view, links)));
   });
 
-  router.get('/Integration/Batches/:id', validate(showQuery, 'query'), async (ctx) => {
-    const { include } = inputOf<{ include?: 'request' }>(ctx);
+  router.get('/Integration/Batches/:id', validate({ query: showQuery }), async (ctx) => {
+    const { include } = ctx.state.input.query;
     const view = await batchOf(ctx);
     logSupport(ctx, 'show batch', { batchId: view.batch.id, account: view.accountName, include });
     ctx.body = batchDetailBody(view, linksOf(ctx), include === 'request');
@@ -84,11 +77,11 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     ctx.body = { ...acceptedBody(retry), statusUrl: batchUrl(retry.id), retryOf: original.batch.id };
   });
 
-  router.post('/Integration/Batches/:id/abandon', validate(abandonBody), async (ctx) => {
+  router.post('/Integration/Batches/:id/abandon', validate({ body: abandonBody }), async (ctx) => {
     if (ctx.state.caller.role !== 'support') {
       throw problem(403, 'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.');
     }
-    const reason = inputOf<{ Reason: string }>(ctx).Reason.trim();
+    const reason = ctx.state.input.body.Reason.trim();
     if (!reason) throw validationProblem({ Reason: ['Reason is blank: say why the batch is given up on (it is kept with the batch).'] });
     const view = await batchOf(ctx);
     const abandoned = await abandonBatch(view.batch.id, reason, ctx.state.caller.keyId);

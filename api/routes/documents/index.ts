@@ -11,11 +11,11 @@ import {
   generateDocumentId,
   isAllowedExtension,
 } from '../../../domain/documents';
-import { type APIContext, type AppCustom, type AppState, inputOf } from '../../context';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { ApiError, badRequest, notFound, rawError } from '../../errors';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
 import { MAX_BODY_BYTES, receiveUpload, removeSpool, UnreadableBody } from './receive';
-import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { pageBody, pageOf, validatePage } from '../../paging';
 import { documentHeaders, TOO_LARGE_PAGE } from './schema';
 
 function answerTooLarge(ctx: APIContext, closeConnection: boolean): void {
@@ -82,7 +82,7 @@ export function documentsRouter(): Router<AppState, AppCustom> {
   });
 
   router.get('/Integration/Documents', validatePage(), async (ctx) => {
-    const page = pageOf(inputOf<PageQuery>(ctx));
+    const page = pageOf(ctx.state.input.query);
     const { rows, count } = await listDocuments(ctx.state.account.id, page.offset, page.pageSize);
     ctx.body = pageBody(page, count, rows.map(presentStoredDocument));
   });

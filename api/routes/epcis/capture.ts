@@ -4,18 +4,17 @@
  * a batch of mode 'epcis' and run by the same processEventBatch workflow as every other batch. The
  * capture job is that batch: its captureID is the batch id.
  */
+import type { BatchError } from '../../../domain/batch-errors';
 import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
 import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent } from '../../../domain/epcis/translate';
-import type { BatchError } from '../../../domain/batch-errors';
-import type { Middleware } from 'koa';
-import type { APIContext, AppCustom, AppState } from '../../context';
-import { jsonBody } from '../../middleware/json-body';
+import type { APIContext } from '../../context';
+import { textOf, validate } from '../../middleware/validate';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
+import { captureHeaders, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 const CAPTURE_LIMIT = LIMITS.arrayItems;
@@ -38,15 +37,6 @@ function eventListOf(body: unknown): { events: unknown[]; pointer: string } | un
   return undefined;
 }
 
-export function captureErrorBehaviourOf(ctx: APIContext): CaptureErrorBehaviour {
-  const value = ctx.get('GS1-Capture-Error-Behaviour').trim() || 'rollback';
-  if (!(CAPTURE_ERROR_BEHAVIOURS as readonly string[]).includes(value)) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
-      { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
-    ]);
-  }
-  return value as CaptureErrorBehaviour;
-}
 
 /** The namespace definitions of a document's @context (its extensions' prefixes); the GS1 context is implied. */
 function namespacesOf(body: unknown): unknown[] {
@@ -85,22 +75,19 @@ function checkedEvent(body: unknown): CheckedDocument {
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
 
-/**
- * Reads the JSON (or JSON-LD) body and checks it, as the validate middleware does for our own schemas:
- * the handler finds the CheckedDocument with inputOf(ctx).
- */
-const checked =
-  (check: (body: unknown) => CheckedDocument): Middleware<AppState, AppCustom> =>
-  (ctx, next) =>
-    jsonBody()(ctx, async () => {
-      ctx.state.input = check((ctx.request as { body?: unknown }).body);
-      await next();
-    });
+const behaviourProblem = (value: string) =>
+  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
+    { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
+  ]);
 
-/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument. */
-export const validDocument = (): Middleware<AppState, AppCustom> => checked(checkedDocument);
-/** POST /epcis/events: one event. */
-export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent);
+/**
+ * POST /epcis/capture: an EPCISDocument or EPCISQueryDocument checked against GS1's schemas, then
+ * GS1-Capture-Error-Behaviour; the handler finds both on ctx.state.input.
+ */
+const capture = { body: { check: checkedDocument }, headers: captureHeaders };
+export const validDocument = () => validate(capture, (_errors, headers) => behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour')));
+/** POST /epcis/events: one event, checked as a one-event document. */
+export const validEvent = () => validate({ body: { check: checkedEvent } });
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

@@ -7,24 +7,34 @@ import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type Matc
 import { epcPatternOf } from '../../../domain/epcis/identifiers';
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
-import { inputOf, type APIContext } from '../../context';
+import { type APIContext } from '../../context';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
+import type { FromSchema } from 'json-schema-to-ts';
+import { textOf, validate, type InputOf } from '../../middleware/validate';
 import { storeCapture, type CheckedDocument } from './capture';
 import { nextPageLink, seqOfToken } from './paging';
-import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
-import { EPC_FORMATS, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
+import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation, queryProblem } from './presenter';
+import { EPC_FORMATS, epcFormatHeader, eventsQuery, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
 
 export { GS1_CONTEXT };
 
+export const formatProblem = (value: string) =>
+  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
+
+/** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
+const eventsRequest = { query: eventsQuery, headers: epcFormatHeader };
+export type EventsRequest = InputOf<typeof eventsRequest>;
+export const validEventsQuery = () =>
+  validate(eventsRequest, (errors, input, source) =>
+    source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : queryProblem(errors),
+  );
+/** GET /epcis/events/{eventID}: GS1-EPC-Format. */
+export const validEventRequest = () => validate({ headers: epcFormatHeader }, (_errors, input) => formatProblem(textOf(input, 'GS1-EPC-Format')));
+
 /** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
-export function epcFormatOf(ctx: APIContext): EpcFormat {
-  const value = ctx.get('GS1-EPC-Format').trim() || 'Always_GS1_Digital_Link';
-  if (!(EPC_FORMATS as readonly string[]).includes(value)) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
-  }
-  return value as EpcFormat;
-}
+export const epcFormatOf = (ctx: APIContext<{ headers: FromSchema<typeof epcFormatHeader> }>): EpcFormat =>
+  ctx.state.input.headers['GS1-EPC-Format'] ?? 'Always_GS1_Digital_Link';
 
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
 async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[], queryName = 'SimpleEventQuery') {
@@ -106,15 +116,15 @@ export function filterOf(accountId: string, query: EventsQuery, fixed: Partial<E
 }
 
 /** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
-export async function answerEvents(ctx: APIContext, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
+export async function answerEvents(ctx: APIContext<EventsRequest>, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
   const format = epcFormatOf(ctx);
-  const query = inputOf<EventsQuery>(ctx);
+  const { query } = ctx.state.input;
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx.state.account.id, query, fixed));
   nextPageLink(ctx, page.nextSeq);
   ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
-export async function getEvent(ctx: APIContext): Promise<void> {
+export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcFormatHeader }>>): Promise<void> {
   const format = epcFormatOf(ctx);
   const eventID = ctx.params.eventID;
   const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });
@@ -126,8 +136,8 @@ export async function getEvent(ctx: APIContext): Promise<void> {
  * POST /epcis/events: one event, captured like a one-event document (rollback) and answered 201 once
  * the pipeline stored it; 202 with the capture job when it takes longer than SYNC_WAIT_SECONDS.
  */
-export async function postEvent(ctx: APIContext): Promise<void> {
-  const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), 'rollback');
+export async function postEvent(ctx: APIContext<{ body: CheckedDocument }>): Promise<void> {
+  const batch = await storeCapture(ctx, ctx.state.input.body, 'rollback');
   const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
   const outcome = await runBatch(ctx.deps, batch, { accountName: ctx.state.account.name, wait: true, requestId: ctx.state.requestId });
   switch (outcome.kind) {

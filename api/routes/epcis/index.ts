@@ -2,35 +2,23 @@ import Router from '@koa/router';
 import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
-import { inputOf, type AppCustom, type AppState } from '../../context';
-import { validate } from '../../middleware/validate';
+import { type AppCustom, type AppState } from '../../context';
+import { validate, textOf } from '../../middleware/validate';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
-import { captureErrorBehaviourOf, setCaptureLimitHeaders, storeCapture, validDocument, validEvent, type CheckedDocument } from './capture';
-import { answerEvents, getEvent, postEvent } from './events';
+import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
+import { answerEvents, getEvent, postEvent, validEventRequest, validEventsQuery } from './events';
 import { queriesRoutes } from './queries';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
-import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
-import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
+import { NO_SUCH_RESOURCE, captureJobBody, captureLocation, epcisProblem, queryProblem } from './presenter';
+import { captureIdParams, pageQuery, perPageOf } from './schema';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
 
 /** A capture job's columns: the stored request without its events (a document's worth, read only by the pipeline). */
 const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = { exclude: ['request', 'result'], include: [[literal(`request - 'Events'`), 'request']] };
-
-const queryProblem = (errors: { instancePath: string; message?: string; params: Record<string, unknown>; keyword: string }[]) =>
-  epcisProblem(
-    400,
-    QUERY_PARAMETER_EXCEPTION,
-    'The query parameters are not valid.',
-    errors.map((e) => {
-      const named = e.params.additionalProperty ?? e.params.missingProperty;
-      const name = e.instancePath.slice(1) || (typeof named === 'string' ? named : '');
-      return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
-    }),
-  );
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {
@@ -60,8 +48,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     },
     validDocument(),
     async (ctx) => {
-      const behaviour = captureErrorBehaviourOf(ctx);
-      const batch = await storeCapture(ctx, inputOf<CheckedDocument>(ctx), behaviour);
+      const { body, headers } = ctx.state.input;
+      const batch = await storeCapture(ctx, body, headers['GS1-Capture-Error-Behaviour'] ?? 'rollback');
       const outcome = await runBatch(ctx.deps, batch, { accountName: ctx.state.account.name, wait: false, requestId: ctx.state.requestId });
       if (outcome.kind === 'notStarted') throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));
       ctx.status = 202;
@@ -71,8 +59,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     },
   );
 
-  router.get('/capture', validate(pageQuery, 'query', queryProblem), async (ctx) => {
-    const query = inputOf<PageQuery>(ctx);
+  router.get('/capture', validate({ query: pageQuery }, queryProblem), async (ctx) => {
+    const { query } = ctx.state.input;
     const perPage = perPageOf(query);
     const after = seqOfToken(query.nextPageToken);
     const rows = await Batch.findAll({
@@ -87,25 +75,24 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     ctx.body = page.map((batch) => captureJobBody(batch, negative.filter((lot) => lot.batch_id === batch.id)));
   });
 
-  router.get('/capture/:captureID', async (ctx) => {
-    const id = ctx.params.captureID;
-    const batch = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
-      ? await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } })
-      : null;
-    if (!batch) throw epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
+  const noCaptureJob = (id: string) => epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
+  router.get('/capture/:captureID', validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))), async (ctx) => {
+    const id = ctx.state.input.params.captureID;
+    const batch = await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } });
+    if (!batch) throw noCaptureJob(id);
     ctx.body = captureJobBody(batch, await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]));
   });
 
   router.post('/events', validEvent(), postEvent);
-  router.get('/events', validate(eventsQuery, 'query', queryProblem), (ctx) => answerEvents(ctx));
-  router.get('/events/:eventID', getEvent);
+  router.get('/events', validEventsQuery(), (ctx) => answerEvents(ctx));
+  router.get('/events/:eventID', validEventRequest(), getEvent);
 
   queriesRoutes(router);
 
   for (const resource of TOP_LEVEL_RESOURCES) {
-    router.get(`/${resource.name}`, validate(pageQuery, 'query', queryProblem), listValues(resource));
+    router.get(`/${resource.name}`, validate({ query: pageQuery }, queryProblem), listValues(resource));
     router.get(`/${resource.name}/:${resource.param}`, valueResources(resource));
-    router.get(`/${resource.name}/:${resource.param}/events`, validate(eventsQuery, 'query', queryProblem), valueEvents(resource));
+    router.get(`/${resource.name}/:${resource.param}/events`, validEventsQuery(), valueEvents(resource));
   }
   return router;
 }

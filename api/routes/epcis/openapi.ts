@@ -1,7 +1,7 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { TOP_LEVEL_RESOURCES } from './resources';
-import { CAPTURE_ERROR_BEHAVIOURS, collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
+import { captureHeaders, captureIdParams, collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
 
 const DOCUMENT_EXAMPLE = {
   '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
@@ -43,10 +43,7 @@ export const epcisOperations = [
       epcisHeaders,
     ].join(' '),
     tags: ['EPCIS'],
-    headers: {
-      type: 'object',
-      properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed.' } },
-    },
+    headers: captureHeaders,
     requestBody: { schema: epcisDocumentBody, example: DOCUMENT_EXAMPLE },
     responses: {
       202: { description: 'The capture job was created; its URL is in the Location header (and in the body).', schema: captureAcceptedResponse },
@@ -72,6 +69,7 @@ export const epcisOperations = [
     summary: 'A capture job',
     description: `running, success and errors of one capture (the standard’s CaptureJob). ${epcisHeaders}`,
     tags: ['EPCIS'],
+    pathParams: captureIdParams,
     responses: {
       200: { description: 'The capture job.', schema: captureJobResponse },
       404: problem('No such capture job in this account (epcisException:NoSuchResourceException).'),

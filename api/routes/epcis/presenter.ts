@@ -1,7 +1,9 @@
+import type { BatchError } from '../../../domain/batch-errors';
 import type { Batch } from '../../../db/models';
 import type { NegativeLot } from '../../../db/queries/inventory';
-import type { BatchError } from '../../../domain/batch-errors';
+import type { ErrorObject } from 'ajv';
 import { ApiError } from '../../errors';
+import { textOf } from '../../middleware/validate';
 import type { EpcisCaptureRequest, SchemaIssue } from './schema';
 
 export const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
@@ -9,6 +11,18 @@ export const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 export const QUERY_PARAMETER_EXCEPTION = 'epcisException:QueryParameterException';
 export const CAPTURE_LIMIT_EXCEEDED = 'epcisException:CaptureLimitExceededException';
 export const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
+
+/** GS1's 400 for a query: each parameter refused (ajv's errors), with what is wrong with it. */
+export const queryProblem = (errors: ErrorObject[]): ApiError =>
+  epcisProblem(
+    400,
+    QUERY_PARAMETER_EXCEPTION,
+    'The query parameters are not valid.',
+    errors.map((e) => {
+      const name = e.instancePath.slice(1) || textOf(e.params, 'additionalProperty') || textOf(e.params, 'missingProperty');
+      return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
+    }),
+  );
 
 /**
  * An EPCIS exception as problem details: `type` is the standard's exception name, `errors` names each

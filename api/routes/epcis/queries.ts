@@ -27,13 +27,13 @@ import { deleteWebhookEndpoint } from '../../../db/repositories/webhooks';
 import { scheduleRanges } from '../../../domain/epcis/subscription-schedule';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../../../platform/epcis-subscriptions';
 import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { ajv, validate } from '../../middleware/validate';
-import { epcFormatOf, filterOf } from './events';
+import type { APIContext, AppCustom, AppState } from '../../context';
+import { ajv, pairedWith, textOf, validate, type Source } from '../../middleware/validate';
+import { epcFormatOf, filterOf, formatProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { createQueryBody, createSubscriptionBody, type CreateQueryInput, type CreateSubscriptionInput } from './queries-schema';
-import { eventsQuery, pageQuery, perPageOf, type EventsQuery, type PageQuery } from './schema';
+import { epcFormatHeader, eventsQuery, pageQuery, perPageOf, type EventsQuery, type PageQuery } from './schema';
 
 export const NO_SUCH_NAME = 'epcisException:NoSuchNameException';
 export const NO_SUCH_SUBSCRIPTION = 'epcisException:NoSuchSubscriptionException';
@@ -92,8 +92,7 @@ async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
 }
 
 /** perPage rows from the page token's offset, and the Link to the next page when there is one. */
-async function paged<T>(ctx: APIContext, read: (offset: number, limit: number) => Promise<T[]>): Promise<T[]> {
-  const query = inputOf<PageQuery>(ctx);
+async function paged<T>(ctx: APIContext, query: PageQuery, read: (offset: number, limit: number) => Promise<T[]>): Promise<T[]> {
   const perPage = perPageOf(query);
   const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
   const rows = await read(offset, perPage + 1);
@@ -112,9 +111,14 @@ const queryProblem = (errors: ErrorObject[]) =>
     }),
   );
 
+const pageRequest = { query: pairedWith<PageQuery>()(pageQuery) };
+/** GS1-EPC-Format answered as on /epcis/events, a bad page parameter as a query problem. */
+const formatOrQueryProblem = (errors: ErrorObject[], input: unknown, source: Source) =>
+  source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : queryProblem(errors);
+
 export function queriesRoutes(router: Router<AppState, AppCustom>): void {
-  router.post('/queries', validate(createQueryBody, 'body', bodyProblem), async (ctx) => {
-    const { name, query } = inputOf<CreateQueryInput>(ctx);
+  router.post('/queries', validate({ body: pairedWith<CreateQueryInput>()(createQueryBody) }, bodyProblem), async (ctx) => {
+    const { name, query } = ctx.state.input.body;
     const filter = filterOfQuery(ctx.state.account.id, query);
     if (!(await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter))) {
       throw epcisProblem(409, DUPLICATE_NAME, `This account already has a query named ${name}.`);
@@ -124,8 +128,8 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     ctx.body = queryBody((await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name))!);
   });
 
-  router.get('/queries', validate(pageQuery, 'query', queryProblem), async (ctx) => {
-    ctx.body = (await paged(ctx, (offset, limit) => listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, offset, limit))).map(queryBody);
+  router.get('/queries', validate(pageRequest, queryProblem), async (ctx) => {
+    ctx.body = (await paged(ctx, ctx.state.input.query, (offset, limit) => listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, offset, limit))).map(queryBody);
   });
 
   router.get('/queries/:queryName', async (ctx) => {
@@ -139,10 +143,10 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     ctx.status = 204;
   });
 
-  router.get('/queries/:queryName/events', validate(pageQuery, 'query', queryProblem), async (ctx) => {
+  router.get('/queries/:queryName/events', validate({ headers: epcFormatHeader, ...pageRequest }, formatOrQueryProblem), async (ctx) => {
     const named = await namedQueryOf(ctx);
     const format = epcFormatOf(ctx);
-    const page = inputOf<PageQuery>(ctx);
+    const page = ctx.state.input.query;
     const accountId = ctx.state.account.id;
     const found = await findEpcisEvents(ctx.deps.sequelize, { ...filterFromJson(named.filter), accountId, afterSeq: seqOfToken(page.nextPageToken), limit: perPageOf(page) });
     nextPageLink(ctx, found.nextSeq);
@@ -150,9 +154,14 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     ctx.body = await epcisQueryDocument(ctx.deps.sequelize, accountId, format, found, { queryName: named.name });
   });
 
-  router.post('/queries/:queryName/subscriptions', validate(createSubscriptionBody, 'body', bodyProblem), async (ctx) => {
+  router.post(
+    '/queries/:queryName/subscriptions',
+    validate({ headers: epcFormatHeader, body: pairedWith<CreateSubscriptionInput>()(createSubscriptionBody) }, (errors, input, source) =>
+      source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : bodyProblem(errors),
+    ),
+    async (ctx) => {
     const named = await namedQueryOf(ctx);
-    const input = inputOf<CreateSubscriptionInput>(ctx);
+    const input = ctx.state.input.body;
     const format = epcFormatOf(ctx);
     if ((input.stream === true) === (input.schedule !== undefined)) {
       throw epcisProblem(400, VALIDATION_EXCEPTION, 'A subscription has either stream: true or a schedule.', [{ pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' }]);
@@ -196,9 +205,9 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     ctx.body = subscriptionBody(row);
   });
 
-  router.get('/queries/:queryName/subscriptions', validate(pageQuery, 'query', queryProblem), async (ctx) => {
+  router.get('/queries/:queryName/subscriptions', validate(pageRequest, queryProblem), async (ctx) => {
     const named = await namedQueryOf(ctx);
-    ctx.body = (await paged(ctx, (offset, limit) => listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, offset, limit))).map(subscriptionBody);
+    ctx.body = (await paged(ctx, ctx.state.input.query, (offset, limit) => listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, offset, limit))).map(subscriptionBody);
   });
 
   router.get('/queries/:queryName/subscriptions/:subscriptionID', async (ctx) => {

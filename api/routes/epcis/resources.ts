@@ -3,12 +3,13 @@
  * business locations, read points, dispositions, EPCs), each value's sub-resources, and its events.
  */
 import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../../db/queries/epcis-events';
-import { inputOf, type APIContext } from '../../context';
+import type { APIContext } from '../../context';
+import type { InputOf } from '../../middleware/validate';
 import { EPCIS_EVENT_TYPES } from './capture';
-import { GS1_CONTEXT, answerEvents } from './events';
+import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, epcisProblem } from './presenter';
-import { perPageOf, type PageQuery } from './schema';
+import { perPageOf, type pageQuery } from './schema';
 
 export interface TopLevelResource {
   /** The path segment: /epcis/{name}. */
@@ -35,8 +36,8 @@ export const TOP_LEVEL_RESOURCES: TopLevelResource[] = [
 const collection = (member: string[]) => ({ '@context': [GS1_CONTEXT], type: 'Collection', member });
 
 /** GET /epcis/{name}: the values the account's events name, paged (the token is an offset). */
-export const listValues = (resource: TopLevelResource) => async (ctx: APIContext) => {
-  const query = inputOf<PageQuery>(ctx);
+export const listValues = (resource: TopLevelResource) => async (ctx: APIContext<InputOf<{ query: typeof pageQuery }>>) => {
+  const { query } = ctx.state.input;
   const perPage = perPageOf(query);
   const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
   const values = await resource.values(ctx);
@@ -53,4 +54,4 @@ export const valueResources = (resource: TopLevelResource) => async (ctx: APICon
 };
 
 /** GET /epcis/{name}/{value}/events: the events query with the value as its filter. */
-export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext) => answerEvents(ctx, resource.filter(ctx.params[resource.param]));
+export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext<EventsRequest>) => answerEvents(ctx, resource.filter(ctx.params[resource.param]));

@@ -24,6 +24,12 @@ const checkDocument = gs1Validator(true);
 export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
 export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
 
+/** POST /epcis/capture's header: absent (or blank) is rollback. */
+export const captureHeaders = {
+  type: 'object',
+  properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed.' } },
+} as const;
+
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
 export interface EpcisCaptureRequest {
   Events: CapturedEvent[];
@@ -85,6 +91,19 @@ export interface PageQuery {
 const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 1000;
 export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
+
+/** A capture job's path id: anything but a UUID names no job (404, as an unknown one). */
+export const captureIdParams = {
+  type: 'object',
+  required: ['captureID'],
+  properties: {
+    captureID: {
+      type: 'string',
+      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      description: 'The captureID of the 202 answer (its Location).',
+    },
+  },
+} as const;
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
 export const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;

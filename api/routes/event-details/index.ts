@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import { eventDetails } from '../../../db/queries/event-details';
 import { utcWithOffset } from '../../../domain/time';
-import { inputOf, type AppCustom, type AppState } from '../../context';
+import { type AppCustom, type AppState } from '../../context';
 import { rawError, validationProblem } from '../../errors';
 import { problemFromErrors, validate } from '../../middleware/validate';
 import { pageBody, pageOf, PAGE_QUERY_ERROR } from '../../paging';
-import { eventDetailsQuery, type EventDetailsQuery } from './schema';
+import { eventDetailsHeaders, eventDetailsQuery } from './schema';
 
 /** GET /epcis/Events/details: the events of a lot the caller may see, newest first by default. */
 export function eventDetailsRouter(): Router<AppState, AppCustom> {
@@ -13,19 +13,15 @@ export function eventDetailsRouter(): Router<AppState, AppCustom> {
 
   router.get(
     '/epcis/Events/details',
-    async (ctx, next) => {
-      // SPEC.md marks `accept` required on this endpoint.
-      if (!ctx.get('accept')) throw validationProblem({ accept: ['The accept header is required.'] });
-      await next();
-    },
-    validate(eventDetailsQuery, 'query', (errors) => {
+    validate({ headers: eventDetailsHeaders, query: eventDetailsQuery }, (errors, _input, source) => {
+      if (source === 'headers') return validationProblem({ accept: ['The accept header is required.'] });
       const on = (param: string) => errors.some((e) => e.instancePath === `/${param}`);
       if (on('SortBy')) return validationProblem({ SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`] });
       if (on('PageNumber') || on('PageSize')) return rawError(400, PAGE_QUERY_ERROR);
       return problemFromErrors(errors);
     }),
     async (ctx) => {
-      const query = inputOf<EventDetailsQuery>(ctx);
+      const { query } = ctx.state.input;
       const page = pageOf(query);
       const { rows, total } = await eventDetails(ctx.deps.sequelize, {
         accountId: ctx.state.account.id,

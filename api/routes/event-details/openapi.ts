@@ -1,6 +1,6 @@
 import { operation } from '../../openapi/operation';
 import { PAGE_QUERY_ERROR, pageBodySchema, pageQueryErrorSchema } from '../../paging';
-import { eventDetailRecord, eventDetailsQuery } from './schema';
+import { eventDetailRecord, eventDetailsHeaders, eventDetailsQuery } from './schema';
 
 const row = {
   id: '1042',
@@ -26,7 +26,7 @@ export const eventDetailsOperations = [
       'events from the transform on.',
     tags: ['Queries'],
     query: eventDetailsQuery,
-    headers: { type: 'object', required: ['accept'], properties: { accept: { type: 'string', description: 'Required: application/json.', example: 'application/json' } } },
+    headers: eventDetailsHeaders,
     responses: {
       200: {
         description: 'One page of rows.',

@@ -1,6 +1,13 @@
-import { pageQuerySchema, type PageQuery } from '../../paging';
+import { pageQuerySchema } from '../../paging';
 import { SORTS } from '../../../db/queries/event-details';
 import { withLimits } from '../../limits';
+
+/** SPEC.md marks `accept` required on GET /epcis/Events/details (a blank one is absent). */
+export const eventDetailsHeaders = {
+  type: 'object',
+  required: ['accept'],
+  properties: { accept: { type: 'string', minLength: 1, description: 'Required: application/json.', example: 'application/json' } },
+} as const;
 
 /** Query of GET /epcis/Events/details. */
 export const eventDetailsQuery = withLimits({
@@ -12,17 +19,12 @@ export const eventDetailsQuery = withLimits({
     ...pageQuerySchema.properties,
     SortBy: {
       type: 'string',
-      enum: Object.keys(SORTS),
+      enum: Object.keys(SORTS) as (keyof typeof SORTS)[],
       description: 'eventDate (oldest first), -eventDate (newest first, the default), eventType, or productName.',
     },
   },
 } as const);
 
-export interface EventDetailsQuery extends PageQuery {
-  LotSerial: string;
-  PurchaseOrder?: string;
-  SortBy?: keyof typeof SORTS;
-}
 
 export const eventDetailRecord = {
   type: 'object',

@@ -2,16 +2,16 @@
  * What the event endpoints share: the batch error list from ajv's errors, and the HTTP errors of a
  * batch's outcome (the outcome itself is batches/'s).
  */
-import type { AnySchema, ErrorObject } from 'ajv';
+import type { BatchError } from '../../../domain/batch-errors';
+import type { ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import type { BatchOutcome } from '../../../batches/outcome';
 import { rejectedBody } from '../../../batches/rejection';
-import type { BatchError } from '../../../domain/batch-errors';
-import type { AppCustom, AppState } from '../../context';
+import type { AppCustom } from '../../context';
 import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
-import { fieldOf, messageOf, validate } from '../../middleware/validate';
+import { fieldOf, messageOf, problemFromErrors, validate, type InputOf, type RequestSchemas, type ToError, type ValidatedState } from '../../middleware/validate';
 import { unknownPropertyOf } from '../../unknown-fields';
 import { statusUrl } from './presenter';
 
@@ -49,13 +49,33 @@ function refusalCodes(error: ApiError): string[] {
   return [`Http${error.status}`];
 }
 
+export interface BatchChecks<S extends RequestSchemas> {
+  /** Where an event keeps its id (`Id`, or `ExternalEventId` on POST /Integration/JSON). */
+  idKey?: string;
+  /** What the schemas cannot say, as batch errors (answered like the schema's, with nothing stored). */
+  refine?: (input: InputOf<S>) => BatchError[];
+  /** The answer to a refused part other than the body (a header, a path id); by default a 400 problem. */
+  otherError?: ToError;
+}
+
 /**
- * The validate middleware, answering with the batch error list (DESIGN.md): each event's index and id.
- * A 4xx before the batch is stored is counted (route and code): such a request leaves no batch to look
- * at, so the metric is the only trace support has of it.
+ * The validate middleware, answering a refused body with the batch error list (DESIGN.md): each event's
+ * index and id. A 4xx before the batch is stored is counted (route and code): such a request leaves no
+ * batch to look at, so the metric is the only trace support has of it.
  */
-export const validateBatch = (schema: AnySchema, idKey = 'Id'): Middleware<AppState, AppCustom> => {
-  const check = validate(schema, 'body', (errors, body) => schemaErrors(body, errors, idKey));
+export const validateBatch = <S extends RequestSchemas>(
+  schemas: S,
+  { idKey = 'Id', refine, otherError = problemFromErrors }: BatchChecks<S> = {},
+): Middleware<ValidatedState<S>, AppCustom> => {
+  const check = validate(
+    schemas,
+    (errors, input, source) => (source === 'body' ? schemaErrors(input, errors, idKey) : otherError(errors, input, source)),
+    refine &&
+      ((input) => {
+        const errors = refine(input);
+        return errors.length ? rawError(400, rejectedBody(errors)) : undefined;
+      }),
+  );
   return async (ctx, next) => {
     try {
       await check(ctx, next);

@@ -1,43 +1,21 @@
 import Router from '@koa/router';
 import { Batch, type BatchMode } from '../../../db/models';
 import { retriesOf } from '../../../db/repositories/batches';
-import { rejectedBody } from '../../../batches/rejection';
 import { submitBatch } from '../../../batches/submit';
-import { parseEventTime, type EventPayload } from '../../../domain/events';
-import { locationIdOf } from '../../../domain/master-data';
-import type { BatchError } from '../../../domain/batch-errors';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
-import { badRequest, notFound, rawError } from '../../errors';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
+import { badRequest, notFound } from '../../errors';
 import { outcomeProblem, validateBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody } from './presenter';
-import { eventsBody } from './schema';
+import { eventsBody, batchIdParams, eventRuleErrors, IDEMPOTENCY_KEY_ERROR, idempotencyHeaders } from './schema';
+import { textOf, validate, type InputOf } from '../../middleware/validate';
 
-interface EventsBody {
-  Events: EventPayload[];
-}
+const submission = { body: eventsBody, headers: idempotencyHeaders };
+const validSubmission = () =>
+  validateBatch(submission, { refine: ({ body }) => eventRuleErrors(body.Events), otherError: () => badRequest(IDEMPOTENCY_KEY_ERROR) });
 
-/** What a schema cannot say: times that exist in their zone, locations that name an id. */
-function semanticErrors(events: EventPayload[]): BatchError[] {
-  const errors: BatchError[] = [];
-  events.forEach((event, index) => {
-    const time = parseEventTime(event.EventTime, event.EventTimeZone);
-    if (!time.ok) errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: time.field, message: time.message });
-    for (const field of ['Location', 'SourceLocation', 'DestinationLocation'] as const) {
-      const ref = event[field];
-      if (ref && !locationIdOf(ref)) errors.push({ index, eventId: event.Id, code: 'Required', field: `${field}.Id`, message: `${field}.Id is required.` });
-    }
-  });
-  return errors;
-}
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
-
-async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
-  const body = inputOf<EventsBody>(ctx);
-  const errors = semanticErrors(body.Events);
-  if (errors.length) throw rawError(400, rejectedBody(errors));
-  const key = ctx.get('Idempotency-Key').trim() || undefined;
-  if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
+async function submit(ctx: APIContext<InputOf<typeof submission>>, mode: BatchMode): Promise<void> {
+  const { body, headers } = ctx.state.input;
+  const key = headers['Idempotency-Key'];
 
   const { account, requestId } = ctx.state;
   const submission = { accountId: account.id, accountName: account.name, mode, request: body, eventCount: body.Events.length, idempotencyKey: key, requestId };
@@ -68,13 +46,13 @@ async function submit(ctx: APIContext, mode: BatchMode): Promise<void> {
  */
 export function eventsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  router.post('/Integration/Events', validateBatch(eventsBody), (ctx) => submit(ctx, 'sync'));
-  router.post('/Integration/Events/async', validateBatch(eventsBody), (ctx) => submit(ctx, 'async'));
-  router.get('/Integration/Events/async/:batchId', async (ctx) => {
-    const batch = /^[0-9a-f-]{36}$/i.test(ctx.params.batchId)
-      ? await Batch.findOne({ where: { id: ctx.params.batchId, accountId: ctx.state.account.id } })
-      : null;
-    if (!batch) throw notFound(`No batch ${ctx.params.batchId} in this account.`);
+  router.post('/Integration/Events', validSubmission(), (ctx) => submit(ctx, 'sync'));
+  router.post('/Integration/Events/async', validSubmission(), (ctx) => submit(ctx, 'async'));
+  const noBatch = (batchId: string) => notFound(`No batch ${batchId} in this account.`);
+  router.get('/Integration/Events/async/:batchId', validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))), async (ctx) => {
+    const { batchId } = ctx.state.input.params;
+    const batch = await Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } });
+    if (!batch) throw noBatch(batchId);
     ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
   });
   return router;

@@ -2,7 +2,7 @@ import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../open
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { requestExamples } from './examples';
-import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse } from './schema';
+import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse, idempotencyHeaders, batchIdParams } from './schema';
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 
@@ -41,16 +41,8 @@ const rejected = {
   ],
 };
 
-const idempotencyKey = {
-  type: 'object',
-  properties: {
-    'Idempotency-Key': {
-      type: 'string',
-      description: 'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
-      example: 'erp-export-2024-03-01-001',
-    },
-  },
-};
+/** The header as the validate middleware checks it. */
+const idempotencyKey = idempotencyHeaders;
 
 const rejectedResponse = {
   description: 'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored.',
@@ -152,7 +144,7 @@ export const eventsOperations = [
     path: '/Integration/Events/async/{batchId}',
     summary: 'Status of an async batch',
     tags: ['Events'],
-    pathParams: { type: 'object', properties: { batchId: { type: 'string', minLength: 1, description: 'The batchId of the 202 answer.' } } },
+    pathParams: batchIdParams,
     responses: {
       200: {
         description: 'Where the batch is; when Completed, `result` is what the sync endpoint would have answered.',

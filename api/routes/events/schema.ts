@@ -3,8 +3,10 @@
  * Written to be read: they become the OpenAPI document. They are the list of what an event may carry:
  * every property SPEC.md shows, and nothing else (a property not listed is refused, naming the field).
  */
-import { batchErrorSchema } from '../../../domain/batch-errors';
-import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../../domain/events';
+import { batchErrorSchema, type BatchError } from '../../../domain/batch-errors';
+import { EVENT_TYPE_NAMES, EVENT_TYPES, parseEventTime, type EventPayload } from '../../../domain/events';
+import { locationIdOf } from '../../../domain/master-data';
+import { pairedWith } from '../../middleware/validate';
 import { LIMITS, withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
 import { address, contactProperties, vessel } from '../locations/schema';
@@ -155,14 +157,62 @@ export const event = {
 /** Batches of up to 1,000 events: the workflow input stays well under Temporal's payload limit. */
 export const MAX_EVENTS = 1000;
 
-/** Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts). */
-export const eventsBody = closed(
-  withLimits({
-    type: 'object',
-    required: ['Events'],
-    properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
-  } as const),
+/**
+ * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts).
+ * Paired with EventPayload, the pipeline's type: what each `$type` requires is in allOf/if-then, which
+ * json-schema-to-ts would have to expand per branch.
+ */
+export const eventsBody = pairedWith<{ Events: EventPayload[] }>()(
+  closed(
+    withLimits({
+      type: 'object',
+      required: ['Events'],
+      properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
+    } as const),
+  ),
 );
+
+/**
+ * What the event schema cannot say: times that exist in their zone, locations that name an id. The
+ * request's refusal (400, nothing stored, sync and async alike) is owned here, run by the validate
+ * middleware. The pipeline reads the same fields of a stored batch with the same domain functions
+ * (normaliseEvent's parseEventTime, locationIdOf): it converts them, and its refusal is what a batch
+ * stored without these checks gets (stored before them, retried). Duplicates, master data and
+ * inventory only the pipeline can check.
+ */
+export function eventRuleErrors(events: EventPayload[]): BatchError[] {
+  const errors: BatchError[] = [];
+  events.forEach((event, index) => {
+    const time = parseEventTime(event.EventTime, event.EventTimeZone);
+    if (!time.ok) errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: time.field, message: time.message });
+    for (const field of ['Location', 'SourceLocation', 'DestinationLocation'] as const) {
+      const ref = event[field];
+      if (ref && !locationIdOf(ref)) errors.push({ index, eventId: event.Id, code: 'Required', field: `${field}.Id`, message: `${field}.Id is required.` });
+    }
+  });
+  return errors;
+}
+
+/** `Idempotency-Key` (optional): a replay with the same key answers the same batch; blank is no key. */
+export const idempotencyHeaders = {
+  type: 'object',
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      pattern: '^[\\x21-\\x7e]{1,200}$',
+      description: 'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
+      example: 'erp-export-2024-03-01-001',
+    },
+  },
+} as const;
+export const IDEMPOTENCY_KEY_ERROR = 'Idempotency-Key must be 1 to 200 visible ASCII characters.';
+
+/** A batch's path id: anything but a UUID names no batch (404, as an unknown one). */
+export const batchIdParams = {
+  type: 'object',
+  required: ['batchId'],
+  properties: { batchId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'The batchId of the 202 answer.' } },
+} as const;
 
 
 

@@ -1,18 +1,18 @@
 import Router from '@koa/router';
 import { inventoryRecords, resolveIds } from '../../../db/queries/inventory';
 import { repeated, RepeatedParamError } from '../../../domain/query-params';
-import { inputOf, type AppCustom, type AppState } from '../../context';
+import { type AppCustom, type AppState } from '../../context';
 import { queryTime, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { presentInventory } from './presenter';
-import { inventoryQuery, type InventoryQuery } from './schema';
+import { inventoryQuery } from './schema';
 
 /** GET /Integration/Inventory: the reconstructed timeline, per product, lot and location. */
 export function inventoryRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.get('/Integration/Inventory', validate(inventoryQuery, 'query'), async (ctx) => {
-    const query = inputOf<InventoryQuery>(ctx);
+  router.get('/Integration/Inventory', validate({ query: inventoryQuery }), async (ctx) => {
+    const { query } = ctx.state.input;
     let productValues: string[];
     let locationValues: string[];
     try {

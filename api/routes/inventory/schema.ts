@@ -6,7 +6,7 @@ const id = { type: 'string', maxLength: LIMITS.idLength } as const;
 const repeatable = (description: string) => ({
   description,
   anyOf: [id, { type: 'array', maxItems: 100, items: id }],
-});
+}) as const;
 
 export const inventoryQuery = withLimits({
   type: 'object',
@@ -25,12 +25,6 @@ export const inventoryQuery = withLimits({
     },
   },
 } as const);
-
-export interface InventoryQuery {
-  ProductIds?: string | string[];
-  LocationIds?: string | string[];
-  AsOf?: string;
-}
 
 const inventoryEntry = {
   type: 'object',

@@ -1,16 +1,13 @@
 import Router from '@koa/router';
 import { submitBatch } from '../../../batches/submit';
 import { findByExternalIds, findKnownEntities } from '../../../db/repositories/urn-entities';
-import { jsonFieldOf, referencedUrns, translateJsonEvents, type JsonEvent } from '../../../domain/json-events';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { jsonFieldOf, referencedUrns, translateJsonEvents } from '../../../domain/json-events';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { outcomeProblem, validateBatch } from '../events/batch';
+import type { InputOf } from '../../middleware/validate';
 import { acceptedBody } from '../events/presenter';
 import { commissionBody, transformBody } from './presenter';
 import { jsonEventsBody } from './schema';
-
-interface JsonEventsBody {
-  Events: JsonEvent[];
-}
 
 /**
  * The URN-based events are translated into the batch-style payload and run through processEventBatch
@@ -19,8 +16,8 @@ interface JsonEventsBody {
  * without data to create them) is found here and handed to the pipeline with the batch (`Issues`), so
  * the answer lists those problems together with duplicates and inventory.
  */
-async function submit(ctx: APIContext): Promise<void> {
-  const { Events: events } = inputOf<JsonEventsBody>(ctx);
+async function submit(ctx: APIContext<InputOf<{ body: typeof jsonEventsBody }>>): Promise<void> {
+  const { Events: events } = ctx.state.input.body;
   const { account, requestId } = ctx.state;
   const known = await findKnownEntities(account.id, referencedUrns(events));
   const translation = translateJsonEvents(events, known);
@@ -55,6 +52,6 @@ async function submit(ctx: APIContext): Promise<void> {
 /** `POST /Integration/JSON`: URN-based commission and transform events (SPEC.md), answered when the pipeline is done. */
 export function jsonRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  router.post('/Integration/JSON', validateBatch(jsonEventsBody, 'ExternalEventId'), submit);
+  router.post('/Integration/JSON', validateBatch({ body: jsonEventsBody }, { idKey: 'ExternalEventId' }), submit);
   return router;
 }

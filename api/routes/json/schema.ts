@@ -3,7 +3,8 @@
  * with and the response schemas, written to be read: they become the OpenAPI document. The request
  * schema lists every property SPEC.md shows, and nothing else: a property not listed is refused.
  */
-import { JSON_EVENT_TYPES } from '../../../domain/json-events';
+import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
+import { pairedWith } from '../../middleware/validate';
 import { MAX_EVENTS, gdstWarningsSchema } from '../events/schema';
 import { LIMITS, withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
@@ -147,13 +148,18 @@ export const jsonEvent = {
   ],
 } as const;
 
-/** Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts). */
-export const jsonEventsBody = closed(
-  withLimits({
-    type: 'object',
-    required: ['Events'],
-    properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
-  } as const),
+/**
+ * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts).
+ * Paired with JsonEvent, the translation's type (what each `$type` requires is in allOf/if-then).
+ */
+export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(
+  closed(
+    withLimits({
+      type: 'object',
+      required: ['Events'],
+      properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
+    } as const),
+  ),
 );
 
 const status = { enum: ['Created', 'Skipped'], description: 'Skipped: the URN was known and the entity reused; Created: made from the inline data.' } as const;

@@ -13,28 +13,21 @@ import {
   locationUpdate,
   locationUpdateIssues,
   unchangeableIssues,
-  type LocationPayload,
-  type LocationUpdatePayload,
   type MasterDataIssue,
 } from '../../../domain/master-data';
-import { type AppCustom, type AppState, inputOf } from '../../context';
+import type { AppCustom, AppState } from '../../context';
 import { notFound } from '../../errors';
 import { conflictingRequest, invalidRequest, rejection, validateBatch } from '../master-data/batch-errors';
-import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
 import { createLocationsSchema, updateLocationsSchema } from './schema';
-
-interface UpdateBody {
-  Locations?: LocationUpdatePayload[];
-  Location?: LocationUpdatePayload;
-}
 
 /** Locations and vessels (SPEC.md, Endpoints): create, list, read one, update. */
 export function locationsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Locations', validateBatch(createLocationsSchema), async (ctx) => {
-    const { Locations: locations } = inputOf<{ Locations: LocationPayload[] }>(ctx);
+    const { Locations: locations } = ctx.state.input.body;
     const validations = locationCreateIssues(locations);
     if (validations.length) throw invalidRequest(validations);
     const { account } = ctx.state;
@@ -57,7 +50,7 @@ export function locationsRouter(): Router<AppState, AppCustom> {
   });
 
   router.get('/Integration/Locations', validatePage(), async (ctx) => {
-    const page = pageOf(inputOf<PageQuery>(ctx));
+    const page = pageOf(ctx.state.input.query);
     const { rows, total } = await listLocations(ctx.state.account.id, page.offset, page.pageSize);
     ctx.body = pageBody(page, total, rows.map(presentLocation));
   });
@@ -69,7 +62,7 @@ export function locationsRouter(): Router<AppState, AppCustom> {
   });
 
   router.put('/Integration/Location', validateBatch(updateLocationsSchema, ['Location']), async (ctx) => {
-    const body = inputOf<UpdateBody>(ctx);
+    const { body } = ctx.state.input;
     if ((body.Locations === undefined) === (body.Location === undefined)) {
       throw invalidRequest([{ index: null, id: null, field: 'Locations', message: 'Send either Locations (a list) or Location (one object).' }]);
     }

@@ -9,16 +9,16 @@ import { batchResults, fourKeyBody } from '../master-data/schema';
 import { withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
 
-const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) });
+const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
 
-const duns = { type: 'string', pattern: DUNS_PATTERN, description: 'DUNS number: 9 or 13 digits.', example: '123456789' };
+const duns = { type: 'string', pattern: DUNS_PATTERN, description: 'DUNS number: 9 or 13 digits.', example: '123456789' } as const;
 
 const connectionType = {
   type: 'string',
   enum: ['SELF', 'SUPPLIER', 'BUYER', 'OTHER'],
   description: "Relationship to the caller's account: SELF (own organization), SUPPLIER, BUYER, OTHER (both). Vessels: SELF, SUPPLIER or BUYER.",
   example: 'SUPPLIER',
-};
+} as const;
 
 const tradePartnerProperties = {
   Id: text('Caller-chosen id of the organization; reused for each of its locations, never changed.', 'TP-ACME'),
@@ -26,7 +26,7 @@ const tradePartnerProperties = {
   ConnectionType: connectionType,
   Duns: duns,
   Pgln: text('Party GLN of the organization.'),
-};
+} as const;
 
 const geoCoordinates = {
   type: 'object',
@@ -36,7 +36,7 @@ const geoCoordinates = {
     Latitude: { type: 'number', minimum: -90, maximum: 90, description: 'Degrees north, -90 to 90.', example: 59.91 },
     Longitude: { type: 'number', minimum: -180, maximum: 180, description: 'Degrees east, -180 to 180.', example: 10.75 },
   },
-};
+} as const;
 
 export const address = {
   type: 'object',
@@ -51,13 +51,13 @@ export const address = {
     GeoCoordinates: geoCoordinates,
     DisplayAddress: text('Formatted address; composed from the other fields when not sent.'),
   },
-};
+} as const;
 
 export const contactProperties = {
   Name: text('Contact person.', 'Kari Nordmann'),
   Phone: text('Phone number.'),
   Email: text('Email address.'),
-};
+} as const;
 
 export const vessel = {
   type: 'object',
@@ -71,12 +71,12 @@ export const vessel = {
     VesselRegistration: text('Registration number.'),
     UnloadingPort: text('Usual unloading port.'),
   },
-};
+} as const;
 
 const idProperties = {
   id: text('Caller-chosen location id, unique in the account, never changed. `Id` is accepted too.', 'LOC-1'),
   Id: text('Alternative spelling of `id`.'),
-};
+} as const;
 
 const createDetails = {
   type: 'object',
@@ -98,7 +98,7 @@ const createDetails = {
     ContactInformation: { type: 'object', description: 'Contact; required for vessels.', required: ['Name'], properties: contactProperties },
     Address: address,
   },
-};
+} as const;
 
 const createLocation = {
   type: 'object',
@@ -113,7 +113,7 @@ const createLocation = {
     },
     Details: createDetails,
   },
-};
+} as const;
 
 /** Closed objects: a property not listed here is refused, naming the field (api/unknown-fields.ts). */
 export const createLocationsSchema = closed(
@@ -122,10 +122,14 @@ export const createLocationsSchema = closed(
     description: 'POST /Integration/Locations: one or more locations or vessels, stored all or nothing. A property not listed is refused.',
     required: ['Locations'],
     properties: { Locations: { type: 'array', minItems: 1, items: createLocation, description: 'The locations to create.' } },
-  }),
+  } as const),
 );
 
-const unchangeable = (field: { description: string }) => ({ ...field, description: `${field.description} Not changed by an update: accepted only with its stored value.` });
+/** The field as it was, its description saying so (the accepted values are the same: the type is F's). */
+const unchangeable = <F extends { description: string }>(field: F): F => ({
+  ...field,
+  description: `${field.description} Not changed by an update: accepted only with its stored value.`,
+});
 
 /**
  * SPEC.md's updatable fields, and the other fields of its Location shape (so a location can be sent
@@ -157,14 +161,14 @@ const updateDetails = {
     ContactInformation: { type: 'object', description: 'Contact fields to change.', properties: contactProperties },
     Address: { ...address, description: 'Address fields to change (a vessel’s home port); the result must still have City, Country and AddressLine1, or GeoCoordinates.' },
   },
-};
+} as const;
 
 const updateLocation = {
   type: 'object',
   description: 'The location to change, by its id.',
   required: ['Details'],
   properties: { ...idProperties, Details: updateDetails },
-};
+} as const;
 
 export const updateLocationsSchema = closed(
   withLimits({
@@ -174,7 +178,7 @@ export const updateLocationsSchema = closed(
       Locations: { type: 'array', minItems: 1, items: updateLocation, description: 'Locations to change; answered with {id, status} each.' },
       Location: updateLocation,
     },
-  }),
+  } as const),
 );
 
 /* ---- Response bodies: what presenter.ts produces. ---- */

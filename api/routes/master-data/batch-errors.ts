@@ -7,9 +7,9 @@
 import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data';
-import type { AppCustom, AppState } from '../../context';
+import type { AppCustom } from '../../context';
 import { ApiError, rawError } from '../../errors';
-import { fieldOf, messageOf, validate } from '../../middleware/validate';
+import { fieldOf, messageOf, validate, type ValidatedState } from '../../middleware/validate';
 
 export interface FourKeyBody<R> {
   message: string;
@@ -76,8 +76,8 @@ class SchemaRejection extends ApiError {
  * The validate middleware, answering in the four-key body. Its toError sees only ajv's errors, so
  * the element ids are filled in here, where the request body is at hand.
  */
-export function validateBatch(schema: AnySchema, singles: readonly string[] = []): Middleware<AppState, AppCustom> {
-  const check = validate(schema, 'body', (errors) => new SchemaRejection(errors));
+export function validateBatch<S extends AnySchema>(schema: S, singles: readonly string[] = []): Middleware<ValidatedState<{ body: S }>, AppCustom> {
+  const check = validate({ body: schema }, (errors) => new SchemaRejection(errors));
   return async (ctx, next) => {
     try {
       await check(ctx, next);

@@ -4,27 +4,20 @@ import {
   productCreateIssues,
   productUpdateAttributes,
   type MasterDataIssue,
-  type ProductDetailsPayload,
-  type ProductPayload,
 } from '../../../domain/master-data';
-import { type AppCustom, type AppState, inputOf } from '../../context';
+import type { AppCustom, AppState } from '../../context';
 import { notFound } from '../../errors';
 import { conflictingRequest, invalidRequest, rejection, validateBatch } from '../master-data/batch-errors';
-import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
 import { createProductsSchema, updateProductsSchema } from './schema';
-
-interface ProductUpdate {
-  Id: string;
-  Details: Partial<ProductDetailsPayload>;
-}
 
 /** Products (SPEC.md, POST /Integration/Products), with the update, list and read users expect next to it. */
 export function productsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Products', validateBatch(createProductsSchema), async (ctx) => {
-    const { Products: products } = inputOf<{ Products: ProductPayload[] }>(ctx);
+    const { Products: products } = ctx.state.input.body;
     const validations = productCreateIssues(products);
     if (validations.length) throw invalidRequest(validations);
     const { account } = ctx.state;
@@ -47,7 +40,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
   });
 
   router.put('/Integration/Products', validateBatch(updateProductsSchema), async (ctx) => {
-    const { Products: products } = inputOf<{ Products: ProductUpdate[] }>(ctx);
+    const { Products: products } = ctx.state.input.body;
     // The create rules (ids once per request, known units) hold for updates too.
     const validations = productCreateIssues(products);
     if (validations.length) throw invalidRequest(validations);
@@ -71,7 +64,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
   });
 
   router.get('/Integration/Products', validatePage(), async (ctx) => {
-    const page = pageOf(inputOf<PageQuery>(ctx));
+    const page = pageOf(ctx.state.input.query);
     const { rows, total } = await listProducts(ctx.state.account.id, page.offset, page.pageSize);
     ctx.body = pageBody(page, total, rows.map(presentProduct));
   });

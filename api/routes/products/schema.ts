@@ -7,7 +7,7 @@ import { closed } from '../../unknown-fields';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 
-const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) });
+const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
 
 const detailsProperties = {
   Name: text('Human-readable name.', 'Atlantic cod fillet'),
@@ -36,7 +36,7 @@ const detailsProperties = {
       },
     },
   },
-};
+} as const;
 
 const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
@@ -60,7 +60,7 @@ export const createProductsSchema = closed(withLimits({
       },
     },
   },
-}));
+} as const));
 
 export const updateProductsSchema = closed(withLimits({
   type: 'object',
@@ -81,7 +81,7 @@ export const updateProductsSchema = closed(withLimits({
       },
     },
   },
-}));
+} as const));
 
 /* ---- Response bodies: what presenter.ts and the handlers produce. ---- */
 

@@ -4,10 +4,10 @@ import { resolveIds } from '../../../db/queries/inventory';
 import { recallReach } from '../../../db/queries/recall-reach';
 import { acknowledgeRecall, createRecall, issuedRecall, receivedNotice, receivedNotices, type NoticeRow, type RecallRow } from '../../../db/repositories/recalls';
 import { wakeWebhookEndpoint } from '../../../platform/webhooks';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem } from '../../errors';
-import { validate } from '../../middleware/validate';
-import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { pairedWith, validate } from '../../middleware/validate';
+import { pageBody, pageOf, validatePage } from '../../paging';
 import { acknowledgeBody, createRecallBody, type AcknowledgeInput, type CreateRecallInput } from './schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,8 +32,8 @@ async function wake(ctx: APIContext, endpoints: string[]): Promise<void> {
 export function recallsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.post('/Integration/Recalls', validate(createRecallBody), async (ctx) => {
-    const input = inputOf<CreateRecallInput>(ctx);
+  router.post('/Integration/Recalls', validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }), async (ctx) => {
+    const input = ctx.state.input.body;
     const { sequelize } = ctx.deps;
     const issuer = ctx.state.account;
     const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
@@ -56,7 +56,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
   });
 
   router.get('/Integration/Recalls', validatePage(), async (ctx) => {
-    const page = pageOf(inputOf<PageQuery>(ctx));
+    const page = pageOf(ctx.state.input.query);
     const { rows, total } = await receivedNotices(ctx.deps.sequelize, ctx.state.account.id, page);
     ctx.body = pageBody(page, total, rows.map(presentNotice));
   });
@@ -74,11 +74,11 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     ctx.body = presentNotice(notice);
   });
 
-  router.post('/Integration/Recalls/:id/acknowledge', validate(acknowledgeBody), async (ctx) => {
+  router.post('/Integration/Recalls/:id/acknowledge', validate({ body: pairedWith<AcknowledgeInput>()(acknowledgeBody) }), async (ctx) => {
     const { id } = ctx.params;
     const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
     if (!notice) throw notFound(`No recall ${id} sent to this account.`);
-    const input = inputOf<AcknowledgeInput>(ctx);
+    const input = ctx.state.input.body;
     const endpoints = await acknowledgeRecall(ctx.deps.sequelize, notice, { quantityOnHand: input.QuantityOnHand, action: input.Action }, (at) => ({
       id,
       holder: notice.holder_name,

@@ -3,7 +3,7 @@ import { resolveIds } from '../../../db/queries/inventory';
 import { traceLot, type Direction, type Trace } from '../../../db/queries/trace';
 import { traceEventLines } from '../../../db/queries/trace-events';
 import { fsmaRows } from '../../../domain/fsma204';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, queryTime } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { browserPageRouter } from '../../browser-page';
@@ -16,9 +16,6 @@ import {
   nodeEventsQuery,
   recallQuery,
   traceQuery,
-  type FsmaQuery,
-  type NodeEventsQuery,
-  type RecallQuery,
   type TraceQuery,
 } from './schema';
 import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
@@ -57,14 +54,14 @@ async function traceOf(ctx: APIContext, request: TraceRequest): Promise<{ trace:
 export function traceRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.get('/Integration/Trace', validate(traceQuery, 'query'), async (ctx) => {
-    const query = inputOf<TraceQuery>(ctx);
+  router.get('/Integration/Trace', validate({ query: traceQuery }), async (ctx) => {
+    const { query } = ctx.state.input;
     const { trace, rootIds } = await traceOf(ctx, requestOf(query));
     ctx.body = presentTrace(trace, { productId: query.ProductId, lotSerial: query.LotSerial, nodes: rootIds }, ctx.state.account.id);
   });
 
-  router.get('/Integration/Trace/recall', validate(recallQuery, 'query'), async (ctx) => {
-    const query = inputOf<RecallQuery>(ctx);
+  router.get('/Integration/Trace/recall', validate({ query: recallQuery }), async (ctx) => {
+    const { query } = ctx.state.input;
     const asOf = new Date();
     const { trace, rootIds } = await traceOf(ctx, { product: query.ProductId, lotSerial: query.LotSerial, direction: 'forward', asOf, maxDepth: MAX_TRACE_DEPTH });
     const byId = new Map(trace.nodes.map((n) => [n.id, n]));
@@ -95,8 +92,8 @@ export function traceRouter(): Router<AppState, AppCustom> {
     };
   });
 
-  router.get('/Integration/Trace/events', validate(nodeEventsQuery, 'query'), async (ctx) => {
-    const query = inputOf<NodeEventsQuery>(ctx);
+  router.get('/Integration/Trace/events', validate({ query: nodeEventsQuery }), async (ctx) => {
+    const { query } = ctx.state.input;
     const { trace } = await traceOf(ctx, requestOf(query));
     const node = trace.nodes.find((n) => n.id === query.NodeId);
     if (!node) throw problem(404, `Node not found: ${query.NodeId}`, { errors: { NodeId: ['No node of this trace has that id.'] } });
@@ -118,8 +115,8 @@ export function traceRouter(): Router<AppState, AppCustom> {
     };
   });
 
-  router.get('/Integration/Trace/fsma204', validate(fsmaQuery, 'query'), async (ctx) => {
-    const query = inputOf<FsmaQuery>(ctx);
+  router.get('/Integration/Trace/fsma204', validate({ query: fsmaQuery }), async (ctx) => {
+    const { query } = ctx.state.input;
     const { trace } = await traceOf(ctx, requestOf(query));
     const rows = fsmaRows(await traceEventLines(ctx.deps.sequelize, trace, ctx.state.account.id));
     const format = query.format ?? 'csv';

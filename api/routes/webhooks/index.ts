@@ -11,10 +11,10 @@ import {
   type WebhookEndpointRow,
 } from '../../../db/repositories/webhooks';
 import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
-import { inputOf, type APIContext, type AppCustom, type AppState } from '../../context';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, validationProblem } from '../../errors';
-import { validate } from '../../middleware/validate';
-import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
+import { pairedWith, validate } from '../../middleware/validate';
+import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
 import { createWebhookBody, listWebhooksQuery, type CreateWebhookInput, type ListWebhooksQuery } from './schema';
 
@@ -38,8 +38,8 @@ const wake = (ctx: APIContext, endpointId: string): Promise<void> =>
 export function webhooksRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.post('/Integration/Webhooks', validate(createWebhookBody), async (ctx) => {
-    const { Url: url, Events: events } = inputOf<CreateWebhookInput>(ctx);
+  router.post('/Integration/Webhooks', validate({ body: pairedWith<CreateWebhookInput>()(createWebhookBody) }), async (ctx) => {
+    const { Url: url, Events: events } = ctx.state.input.body;
     const problem = await destinationProblem(url, ctx.deps.config.webhookAllowedHosts);
     if (problem) throw validationProblem({ Url: [`Url ${problem}`] });
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -52,8 +52,8 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
     ctx.body = { ...presentWebhookEndpoint(row), secret };
   });
 
-  router.get('/Integration/Webhooks', validate(listWebhooksQuery, 'query'), async (ctx) => {
-    const query = inputOf<ListWebhooksQuery>(ctx);
+  router.get('/Integration/Webhooks', validate({ query: pairedWith<ListWebhooksQuery>()(listWebhooksQuery) }), async (ctx) => {
+    const query = ctx.state.input.query;
     const page = pageOf(query);
     // A support key sees every account's endpoints (the support page lists the failing ones).
     const scope = ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
@@ -75,7 +75,7 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Webhooks/:id/deliveries', validatePage(), async (ctx) => {
     const endpoint = await endpointOf(ctx);
-    const page = pageOf(inputOf<PageQuery>(ctx));
+    const page = pageOf(ctx.state.input.query);
     const { rows, total } = await listWebhookDeliveries(ctx.deps.sequelize, endpoint.id, page);
     ctx.body = pageBody(page, total, rows.map(presentWebhookDelivery));
   });
