@@ -16,8 +16,12 @@ export interface EpcisEventFilter {
   accountId: string;
   eventType?: string[];
   GE_eventTime?: Date;
+  GT_eventTime?: Date;
+  LE_eventTime?: Date;
   LT_eventTime?: Date;
   GE_recordTime?: Date;
+  GT_recordTime?: Date;
+  LE_recordTime?: Date;
   LT_recordTime?: Date;
   EQ_action?: string[];
   EQ_bizStep?: string[];
@@ -48,6 +52,10 @@ export interface EpcisEventFilter {
 
 export const QUANTITY_COMPARISONS = { EQ: '=', GT: '>', GE: '>=', LT: '<', LE: '<=' } as const;
 export type QuantityComparison = keyof typeof QUANTITY_COMPARISONS;
+
+/** The standard's GE_/LT_ of eventTime and recordTime, and the GT_/LE_ real clients send beside them. */
+export const TIME_COMPARISONS = { GE: '>=', GT: '>', LE: '<=', LT: '<' } as const;
+export type TimeComparison = keyof typeof TIME_COMPARISONS;
 
 /** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
 const MATCH_SOURCES: Record<MatchKind, { index: string[]; roles: LineRole[]; serial: boolean | null }> = {
@@ -183,10 +191,13 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][]) conditions.push(quantityCondition(binder, comparison, value));
   if (filter.EQ_persistentDisposition_set) conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
   if (filter.EQ_persistentDisposition_unset) conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
-  if (filter.GE_eventTime) conditions.push(`e.event_time >= ${binder.bind(filter.GE_eventTime)}`);
-  if (filter.LT_eventTime) conditions.push(`e.event_time < ${binder.bind(filter.LT_eventTime)}`);
-  if (filter.GE_recordTime) conditions.push(`e.created_at >= ${binder.bind(filter.GE_recordTime)}`);
-  if (filter.LT_recordTime) conditions.push(`e.created_at < ${binder.bind(filter.LT_recordTime)}`);
+  for (const [comparison, op] of Object.entries(TIME_COMPARISONS) as [TimeComparison, string][]) {
+    const eventTime = filter[`${comparison}_eventTime`];
+    if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
+    const recordTime = filter[`${comparison}_recordTime`];
+    // recordTime is answered to the millisecond: compared so, a client's LE_ of a recordTime it was given finds that event.
+    if (recordTime) conditions.push(`date_trunc('milliseconds', e.created_at) ${op} ${binder.bind(recordTime)}`);
+  }
   for (const kind of MATCH_KINDS) {
     const values = filter.match?.[kind];
     if (values) conditions.push(matchCondition(binder, kind, values));

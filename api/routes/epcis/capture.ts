@@ -14,6 +14,7 @@ import type { Middleware } from 'koa';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { jsonBody } from '../../middleware/json-body';
 import { LIMITS } from '../../limits';
+import { gs1HeaderValue } from './headers';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
 
@@ -48,15 +49,7 @@ function eventListOf(body: unknown): { events: unknown[]; pointer: string } | un
   return undefined;
 }
 
-export function captureErrorBehaviourOf(ctx: APIContext): CaptureErrorBehaviour {
-  const value = ctx.get('GS1-Capture-Error-Behaviour').trim() || 'rollback';
-  if (!(CAPTURE_ERROR_BEHAVIOURS as readonly string[]).includes(value)) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
-      { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
-    ]);
-  }
-  return value as CaptureErrorBehaviour;
-}
+export const captureErrorBehaviourOf = (ctx: APIContext): CaptureErrorBehaviour => gs1HeaderValue(ctx, 'GS1-Capture-Error-Behaviour', CAPTURE_ERROR_BEHAVIOURS, 'rollback');
 
 /** The namespace definitions of a document's @context (its extensions' prefixes); the GS1 context is implied. */
 function namespacesOf(body: unknown): unknown[] {

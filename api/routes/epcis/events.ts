@@ -3,14 +3,16 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
-import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
+import { QUANTITY_COMPARISONS, findEpcisEvents, knownCompanyPrefixes, type EpcisEventFilter, type MatchKind, type QuantityComparison, type TimeComparison } from '../../../db/queries/epcis-events';
 import { companyPrefixCandidates, companyPrefixOfUrn, epcPatternOf, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../../domain/epcis/identifiers';
+import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { inputOf, type APIContext } from '../../context';
 import { ApiError } from '../../errors';
 import { awaitBatchResult, startBatch } from '../events/batch';
 import type { BatchError } from '../../../workflows/contracts';
 import { storeCapture, type CheckedDocument, type EpcisCaptureRequest } from './capture';
+import { gs1HeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation } from './presenter';
 import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './schema';
@@ -18,13 +20,7 @@ import { EPC_FORMATS, perPageOf, type EpcFormat, type EventsQuery } from './sche
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 
 /** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
-function epcFormatOf(ctx: APIContext): EpcFormat {
-  const value = ctx.get('GS1-EPC-Format').trim() || 'Always_GS1_Digital_Link';
-  if (!(EPC_FORMATS as readonly string[]).includes(value)) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
-  }
-  return value as EpcFormat;
-}
+const epcFormatOf = (ctx: APIContext): EpcFormat => gs1HeaderValue(ctx, 'GS1-EPC-Format', EPC_FORMATS, 'Always_GS1_Digital_Link');
 
 /**
  * The events with identifiers in the format asked for. No_Preference and Never_Translates answer them as
@@ -45,6 +41,9 @@ async function inFormat(ctx: APIContext, format: EpcFormat, events: EpcisEvent[]
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
 async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[]) {
   ctx.set('GS1-EPC-Format', format);
+  // It governs CBV values in XML; GS1's JSON binding has CBV terms as bare words whatever it says (its schema refuses the URN forms).
+  const cbvFormat = gs1HeaderValue(ctx, 'GS1-CBV-XML-Format', CBV_FORMATS);
+  if (cbvFormat) ctx.set('GS1-CBV-XML-Format', cbvFormat);
   return {
     '@context': [GS1_CONTEXT, ...namespaces],
     type: 'EPCISQueryDocument',
@@ -65,7 +64,7 @@ const split = (value: string | undefined): string[] | undefined => {
   return values.length ? values : undefined;
 };
 /** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
-function timeOf(query: EventsQuery, name: 'GE_eventTime' | 'LT_eventTime' | 'GE_recordTime' | 'LT_recordTime'): Date | undefined {
+function timeOf(query: EventsQuery, name: `${TimeComparison}_${'eventTime' | 'recordTime'}`): Date | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
@@ -107,8 +106,12 @@ function filterOf(ctx: APIContext, query: EventsQuery, fixed: Partial<EpcisEvent
     accountId: ctx.state.account.id,
     eventType: split(query.eventType),
     GE_eventTime: timeOf(query, 'GE_eventTime'),
+    GT_eventTime: timeOf(query, 'GT_eventTime'),
+    LE_eventTime: timeOf(query, 'LE_eventTime'),
     LT_eventTime: timeOf(query, 'LT_eventTime'),
     GE_recordTime: timeOf(query, 'GE_recordTime'),
+    GT_recordTime: timeOf(query, 'GT_recordTime'),
+    LE_recordTime: timeOf(query, 'LE_recordTime'),
     LT_recordTime: timeOf(query, 'LT_recordTime'),
     EQ_action: split(query.EQ_action),
     EQ_bizStep: split(query.EQ_bizStep),

@@ -45,7 +45,7 @@ export const epcisOperations = [
     tags: ['EPCIS'],
     headers: {
       type: 'object',
-      properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed.' } },
+      properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed, in any letter case.' } },
     },
     requestBody: { schema: epcisDocumentBody, example: DOCUMENT_EXAMPLE },
     responses: {
@@ -106,7 +106,7 @@ export const epcisOperations = [
     headers: epcFormatHeader,
     responses: {
       200: { description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).', schema: queryDocumentResponse },
-      400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format is not valid (epcisException:ValidationException).'),
+      400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).'),
     },
   }),
   operation({
@@ -118,7 +118,7 @@ export const epcisOperations = [
     headers: epcFormatHeader,
     responses: {
       200: { description: 'The event.', schema: queryDocumentResponse },
-      400: problem('GS1-EPC-Format is not valid.'),
+      400: problem('GS1-EPC-Format or GS1-CBV-XML-Format is not valid.'),
       404: problem('No event with that eventID in this account (epcisException:NoSuchResourceException).'),
     },
   }),
@@ -156,7 +156,7 @@ export const epcisOperations = [
       headers: epcFormatHeader,
       responses: {
         200: { description: 'An EPCISQueryDocument.', schema: queryDocumentResponse },
-        400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format is not valid (epcisException:ValidationException).'),
+        400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).'),
       },
     }),
   ]),

@@ -6,6 +6,7 @@
  */
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { LIMITS } from '../../limits';
 import gs1Schema from './gs1-epcis-json-schema.json';
 
@@ -153,8 +154,12 @@ export const eventsQuery = {
   properties: {
     eventType: list('Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).', 'ObjectEvent'),
     GE_eventTime: time('Only events with eventTime at or after this.'),
+    GT_eventTime: time('Only events with eventTime after this (beyond the standard, as clients send it).'),
+    LE_eventTime: time('Only events with eventTime at or before this (beyond the standard, as clients send it).'),
     LT_eventTime: time('Only events with eventTime before this.'),
-    GE_recordTime: time('Only events recorded at or after this.'),
+    GE_recordTime: time('Only events recorded at or after this (recordTime compares to the millisecond, as it is answered).'),
+    GT_recordTime: time('Only events recorded after this (beyond the standard).'),
+    LE_recordTime: time('Only events recorded at or before this (beyond the standard).'),
     LT_recordTime: time('Only events recorded before this.'),
     EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
     EQ_bizStep: list('Only events with one of these business steps (CBV bare words such as shipping, or URIs).', 'shipping'),
@@ -228,7 +233,15 @@ export const epcFormatHeader = {
       description:
         'Absent, Always_GS1_Digital_Link (the standard’s default): EPC URNs are answered as Digital Link URIs. No_Preference and Never_Translates answer identifiers as captured. ' +
         'Always_EPC_URN answers Digital Links as EPC URNs where the company prefix is known from a URN of the same company (in the answer or among the account’s captured events); ' +
-        'a Digital Link does not say where its company prefix ends, so any other is answered as captured.',
+        'a Digital Link does not say where its company prefix ends, so any other is answered as captured. ' +
+        'The value is taken in any letter case (ALWAYS_EPC_URN) and answered in the standard’s spelling in the GS1-EPC-Format response header.',
+    },
+    'GS1-CBV-XML-Format': {
+      type: 'string',
+      enum: CBV_FORMATS,
+      description:
+        'Always_URN, Always_Web_URI or Never_Translates, in any letter case; the response header names the standard’s spelling. It governs CBV values in XML: ' +
+        'GS1’s JSON/JSON-LD binding spells CBV terms as bare words (shipping) whatever it says, so JSON answers keep them so.',
     },
   },
 } as const;
