@@ -89,7 +89,7 @@ const FIELDS = {
   disposition: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'disposition' ELSE ${nativeTerm('Disposition', 'disp', caseOf((m) => m.disposition))} END`,
   readPoint: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
   bizLocation: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
-  eventID: `CASE WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
+  eventID: `CASE WHEN e.payload ? 'EpcisPendingDeclaration' THEN e.payload ->> 'EpcisPendingDeclaration' WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
 } as const;
 
 export type EpcisField = keyof typeof FIELDS;
@@ -171,7 +171,8 @@ const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 
 function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   // An error declaration's reversal is not an event of its own: it shows as the declared event's errorDeclaration.
-  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`];
+  // So is a declaration that came before its event, once the event is here.
+  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`, `NOT ${APPLIED_DECLARATION}`];
   const anyOf = (field: EpcisField, values: string[] | undefined) => {
     if (values) conditions.push(`${FIELDS[field]} = ANY(${binder.bind(values)}::text[])`);
   };
@@ -233,10 +234,20 @@ export interface EpcisEventPage {
   nextSeq?: string;
 }
 
-/** The error declaration captured for an event, if any (at most one: a unique index says so). */
+/**
+ * The error declaration captured for an event, if any (at most one: a unique index says so): the
+ * reversal pointing at it, the declaration that came before it, or a declaration of an event not held (its own).
+ */
 const DECLARATION = `LEFT JOIN LATERAL (
-         SELECT d.payload -> 'Epcis' -> 'errorDeclaration' AS declaration FROM events d
-          WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS decl ON true`;
+         SELECT coalesce(
+           (SELECT d.payload -> 'Epcis' -> 'errorDeclaration' FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text),
+           (SELECT d.payload -> 'Epcis' -> 'errorDeclaration' FROM events d WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
+           CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (e.payload ? 'Epcis' AND NOT (e.payload ? 'EpcisDeclarationOf') AND e.payload -> 'Epcis' ? 'errorDeclaration') THEN e.payload -> 'Epcis' -> 'errorDeclaration' END
+         ) AS declaration) AS decl ON true`;
+
+/** A declaration of an event not held, once that event has arrived: it shows as that event's errorDeclaration. */
+const APPLIED_DECLARATION = `(e.payload ? 'EpcisPendingDeclaration'
+       AND EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration'))`;
 
 const locationJson = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
 
