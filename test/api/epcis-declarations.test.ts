@@ -1,5 +1,5 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { capture, epcisDocument, eventIdOf, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { timelineOf } from '../helpers/inventory';
