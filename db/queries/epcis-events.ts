@@ -185,6 +185,8 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   anyOf('readPoint', filter.WD_readPoint?.map(canonicalIdentifier));
   anyOf('bizLocation', filter.WD_bizLocation?.map(canonicalIdentifier));
   anyOf('eventID', filter.EQ_eventID);
+  // A captured event is found by its CBV 2.0 event hash id too, whatever eventID it was sent with.
+  if (filter.EQ_eventID) conditions[conditions.length - 1] = `(${conditions[conditions.length - 1]} OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY(${binder.bind(filter.EQ_eventID)}::text[])))`;
   if (filter.EQ_transformationID) conditions.push(`e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
   if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
   if (filter.EQ_errorReason) conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);

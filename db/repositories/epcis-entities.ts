@@ -37,13 +37,14 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
     ),
     // A captured event is named by its EPCIS eventID, one of ours by its urn:uuid (as /epcis/events serves it).
     refs.declared.length
-      ? select<{ row_id: string; event_id: string; payload: EventPayload; declared: boolean }>(
-          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id,
+      ? select<{ row_id: string; event_id: string; hash: string | null; payload: EventPayload; declared: boolean }>(
+          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
                   e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' AS payload,
                   e.payload ? 'EpcisDeclaredBy' OR EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
              FROM events e
             WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
-              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[])))`,
+              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[]))
+                   OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY($2::text[])))`,
           [account.id, refs.declared],
         )
       : [],
@@ -61,10 +62,20 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
     products: new Map(products.map((r) => [r.gtin, { externalId: r.external_id }])),
     glnLocations: new Map(glnLocations.map((r) => [r.key, r.external_id])),
     otherLocations: new Map(otherLocations.map((r) => [r.key, r.external_id])),
-    declared: new Map(declared.map((r) => [r.event_id, { rowId: r.row_id, payload: r.payload, declared: r.declared }])),
+    // By eventID and by hash id: a declaration without an eventID names its event by the hash.
+    declared: new Map(declared.flatMap((r) => [r.event_id, ...(r.hash ? [r.hash] : [])].map((key) => [key, { rowId: r.row_id, payload: r.payload, declared: r.declared }] as const))),
     pendingDeclarations: new Map(pending.map((r) => [r.event_id, { rowId: r.row_id, epcis: r.epcis }])),
     self: self.length ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' } : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
   };
+}
+
+/** Which of these CBV 2.0 event hash ids the account's events already have, with the eventID of the event that has it. */
+export async function existingEventHashes(sequelize: Sequelize, accountId: string, hashes: string[]): Promise<Map<string, string>> {
+  const rows = await sequelize.query<{ hash: string; event_id: string }>(
+    `SELECT payload ->> 'EpcisHash' AS hash, external_event_id AS event_id FROM events WHERE account_id = $1 AND payload ? 'EpcisHash' AND payload ->> 'EpcisHash' = ANY($2::text[])`,
+    { bind: [accountId, hashes], type: QueryTypes.SELECT },
+  );
+  return new Map(rows.map((r) => [r.hash, r.event_id]));
 }
 
 /** Which of these external event ids the account already has (proceed mode leaves those events out). */

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
-import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
+import { existingEventHashes, existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
+import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
 import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
 import type { Middleware } from 'koa';
@@ -106,6 +107,28 @@ export const validDocument = (): Middleware<AppState, AppCustom> => checked(chec
 export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent);
 
 /**
+ * By index, the events (not declarations) whose hash id the account already holds or an earlier event of
+ * the document has, with the reason. One resent with the same eventID is left to the eventID checks, which say so.
+ */
+async function duplicateHashes(sequelize: APIContext['deps']['sequelize'], accountId: string, events: EpcisEvent[], hashes: string[]): Promise<Map<number, string>> {
+  const held = await existingEventHashes(sequelize, accountId, hashes.filter((_, i) => !events[i].errorDeclaration));
+  const first = new Map<string, number>();
+  const out = new Map<number, string>();
+  events.forEach((event, index) => {
+    if (event.errorDeclaration) return;
+    const hash = hashes[index];
+    const earlier = first.get(hash);
+    const heldAs = held.get(hash);
+    if (heldAs !== undefined) {
+      if (heldAs !== event.eventID) out.set(index, `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`);
+    } else if (earlier !== undefined) {
+      if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID) out.set(index, `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`);
+    } else first.set(hash, index);
+  });
+  return out;
+}
+
+/**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
  * times, eventIDs repeated in the document), and answered 400 with nothing stored.
  */
@@ -120,15 +143,22 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     if (first !== undefined) issues.push({ pointer: `${pointerOf(index)}/eventID`, message: `eventID ${event.eventID} is also the eventID of event ${first}.` });
     else seen.set(event.eventID, index);
   });
-  const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events));
-  // An event without an eventID gets one now, stored with the document: a retried step sees the same one.
+  const hashes = events.map((event) => eventHashId(event, namespacesOfContext(namespaces)));
+  const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events, hashes));
+  // A declaration's own row gets its id now, stored with the document: a retried step sees the same one.
   const translation = translateEpcisEvents(events, known, {
     eventIds: events.map(() => `urn:uuid:${randomUUID()}`),
+    hashes,
     pointerOf,
     context: namespaces,
     bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
   });
   issues.push(...translation.issues);
+  // The same event sent again (with another eventID, or none) is a duplicate: CBV 2.0 event hash ids say so.
+  const duplicates = await duplicateHashes(sequelize, account.id, events, hashes);
+  if (behaviour === 'rollback') {
+    for (const [index, message] of duplicates) issues.push({ pointer: pointerOf(index), message: `${message} GS1-Capture-Error-Behaviour: proceed leaves such events out and captures the rest.` });
+  }
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document breaks a rule of EPCIS 2.0: nothing was captured.', issues);
 
   let captured = translation.events;
@@ -137,6 +167,11 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     // Greedy capture: an event already in the account is reported and left out instead of failing the rest.
     const existing = await existingEventIds(sequelize, account.id, captured.map((e) => e.Id));
     captured = captured.filter((event, index) => {
+      const duplicate = duplicates.get(index);
+      if (duplicate) {
+        rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: duplicate });
+        return false;
+      }
       // An error declaration repeats its event's eventID by design; its own row has an id of its own.
       if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
       rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: `An event with eventID ${event.Id} was already captured in this account.` });

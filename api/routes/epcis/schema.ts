@@ -168,7 +168,7 @@ export const eventsQuery = {
     EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
     WD_readPoint: list('Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.'),
     WD_bizLocation: list('Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.'),
-    EQ_eventID: list('Only the events with these eventIDs.'),
+    EQ_eventID: list('Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.'),
     EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
     EXISTS_errorDeclaration: { type: 'string', enum: ['true', 'false'], description: 'true: only events declared erroneous (an error declaration was captured for them).' },
     EQ_errorReason: list('Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).'),
