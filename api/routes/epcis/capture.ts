@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventHashes, existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
+import { applyEpcisMasterData, type MasterDataChanges, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
+import { epcisMasterDataOf, type EpcisVocabulary } from '../../../domain/epcis/master-data';
 import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
 import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
@@ -32,6 +34,21 @@ export interface EpcisCaptureRequest {
   rejected: BatchError[];
   /** Identifiers (Digital Link URIs) of the products and locations the capture creates. */
   created: { products: string[]; locations: string[] };
+  /** What the document's epcisHeader.epcisMasterData created or changed (absent in captures stored before it was read). */
+  masterData?: MasterDataChanges;
+}
+
+/** The unit and identifier type the events give each GTIN the capture creates: what its master data creates it with. */
+function productDefaultsOf(events: CapturedEvent[]): ProductDefaults {
+  const out = new Map<string, { unit: string; identifierType: 'Lot' | 'Serial' }>();
+  for (const event of events) {
+    for (const line of [...(event.ProductInstances ?? []), ...(event.InputProducts ?? []), ...(event.OutputProducts ?? []), ...(event.ChildProductInstances ?? [])]) {
+      const details = line.Product.Details;
+      const gtin = details?.GTIN ?? details?.Gtin;
+      if (details && gtin && !out.has(gtin)) out.set(gtin, { unit: details.SimpleUnitOfMeasurement, identifierType: details.ProductIdentifierType });
+    }
+  }
+  return out;
 }
 
 /** The standard's limits, on every capture answer and on OPTIONS /epcis/capture. */
@@ -60,6 +77,8 @@ function namespacesOf(body: unknown): unknown[] {
 
 export interface CheckedDocument {
   events: EpcisEvent[];
+  /** epcisHeader.epcisMasterData's vocabularies, and the JSON pointer of their list. */
+  vocabularies?: { list: EpcisVocabulary[]; pointer: string };
   /** JSON pointer of each event in the request body. */
   pointerOf: (index: number) => string;
   namespaces: unknown[];
@@ -74,7 +93,13 @@ function checkedDocument(body: unknown): CheckedDocument {
   const issues = gs1SchemaIssues(body);
   if (!list && !issues.length) issues.push({ pointer: '/type', message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.' });
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
-  return { events: list!.events as EpcisEvent[], pointerOf: (index) => `${list!.pointer}/${index}`, namespaces: namespacesOf(body) };
+  const vocabularies = (body as { epcisHeader?: { epcisMasterData?: { vocabularyList?: EpcisVocabulary[] } } }).epcisHeader?.epcisMasterData?.vocabularyList;
+  return {
+    events: list!.events as EpcisEvent[],
+    pointerOf: (index) => `${list!.pointer}/${index}`,
+    namespaces: namespacesOf(body),
+    ...(vocabularies ? { vocabularies: { list: vocabularies, pointer: '/epcisHeader/epcisMasterData/vocabularyList' } } : {}),
+  };
 }
 
 export const EPCIS_EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
@@ -132,7 +157,7 @@ async function duplicateHashes(sequelize: APIContext['deps']['sequelize'], accou
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
  * times, eventIDs repeated in the document), and answered 400 with nothing stored.
  */
-export async function storeCapture(ctx: APIContext, { events, pointerOf, namespaces }: CheckedDocument, behaviour: CaptureErrorBehaviour): Promise<Batch> {
+export async function storeCapture(ctx: APIContext, { events, pointerOf, namespaces, vocabularies }: CheckedDocument, behaviour: CaptureErrorBehaviour): Promise<Batch> {
   const { account, requestId } = ctx.state;
   const { sequelize } = ctx.deps;
   const issues: SchemaIssue[] = [];
@@ -154,6 +179,8 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
   });
   issues.push(...translation.issues);
+  const masterData = epcisMasterDataOf(vocabularies?.list ?? [], vocabularies?.pointer ?? '');
+  issues.push(...masterData.issues);
   // The same event sent again (with another eventID, or none) is a duplicate: CBV 2.0 event hash ids say so.
   const duplicates = await duplicateHashes(sequelize, account.id, events, hashes);
   if (behaviour === 'rollback') {
@@ -178,7 +205,15 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
       return false;
     });
   }
-  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created: translation.created };
+  // Applied once the document has passed every check: the events of this capture find the products and locations it names.
+  const masterDataChanges = await applyEpcisMasterData(sequelize, account, masterData, {
+    self: known.self,
+    urnDomain: ctx.deps.config.urnDomain,
+    productDefaults: productDefaultsOf(translation.events),
+  });
+  const createdByMasterData = new Set([...masterDataChanges.products, ...masterDataChanges.locations].filter((c) => c.change === 'created').map((c) => c.id));
+  const created = { products: translation.created.products.filter((id) => !createdByMasterData.has(id)), locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)) };
+  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created, masterData: masterDataChanges };
   const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId });
   ctx.state.batchId = batch.id;
   return batch;

@@ -40,6 +40,7 @@ export const epcisOperations = [
       '`GS1-Capture-Error-Behaviour`: `rollback` (default, all or nothing) or `proceed` (events whose eventID the account already has are reported in the job and left out).',
       'Every event gets its CBV 2.0 event hash id (`ni:///sha-256;…?ver=CBV2.0`); one sent without an eventID gets it as its eventID. An event whose hash id the account already holds (the same event resent under another eventID, or none) is a duplicate: a 400 naming it under `rollback`, left out and reported in the job under `proceed`.',
       'An error declaration of an event the account does not hold is kept (queryable with EXISTS_errorDeclaration) and applied when that event arrives.',
+      '`epcisHeader.epcisMasterData` creates or updates the account’s products (EPCClass vocabulary, by GTIN) and locations (BusinessLocation and ReadPoint, by GLN; CBV address and GDST vessel attributes) once the document has passed every check; the capture job’s `masterData` lists what changed.',
       '`OPTIONS /epcis/capture` answers 204 with the limits `GS1-EPCIS-Capture-Limit` (events) and `GS1-EPCIS-Capture-File-Size-Limit` (bytes); a larger document is a 413.',
       'Both `application/ld+json` and `application/json` are taken; another media type is a 415.',
       epcisHeaders,

@@ -63,5 +63,6 @@ export function captureJobBody(batch: Batch, negative: NegativeLot[] = []) {
     // Beyond the standard's fields: the lots it left reading negative, what it added to the master data.
     warnings: negative.map(negativeWarning),
     createdMasterData: request.created,
+    masterData: request.masterData ?? { products: [], locations: [] },
   };
 }

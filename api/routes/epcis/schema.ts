@@ -82,6 +82,21 @@ const problemList = {
   items: { type: 'object', required: ['type', 'title'], properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, eventID: { type: 'string' } } },
 } as const;
 
+const masterDataChanges = (key: string) =>
+  ({
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['id', 'key', 'change', 'fields'],
+      properties: {
+        id: { type: 'string', description: 'Its id in this account (a Digital Link URI for one the capture created).' },
+        key: { type: 'string', description: `The ${key} the document named it by.` },
+        change: { enum: ['created', 'updated'] },
+        fields: { type: 'array', items: { type: 'string' }, description: 'The fields the document set: name, address, vessel, captainsName.' },
+      },
+    },
+  }) as const;
+
 /** GET /epcis/capture/{captureID}: the standard's CaptureJob, plus the master data the capture created. */
 export const captureJobResponse = {
   type: 'object',
@@ -117,6 +132,14 @@ export const captureJobResponse = {
       description: 'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
       required: ['products', 'locations'],
       properties: { products: { type: 'array', items: { type: 'string' } }, locations: { type: 'array', items: { type: 'string' } } },
+    },
+    masterData: {
+      type: 'object',
+      description:
+        'What the document’s epcisHeader.epcisMasterData created or changed when the capture was accepted: products by GTIN (EPCClass vocabulary), locations by GLN ' +
+        '(BusinessLocation and ReadPoint vocabularies, CBV address attributes and GDST vessel attributes). Only what changed is listed.',
+      required: ['products', 'locations'],
+      properties: { products: masterDataChanges('GTIN'), locations: masterDataChanges('GLN (with /254/extension for a sub-location)') },
     },
   },
 } as const;
