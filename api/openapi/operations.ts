@@ -13,6 +13,7 @@ import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import { productsOperations } from '../routes/products/openapi';
+import { resolverOperations } from '../routes/resolver/openapi';
 import { supportOperations } from '../routes/support/openapi';
 import { traceOperations } from '../routes/trace/openapi';
 import type { OperationSpec } from './operation';
@@ -39,4 +40,5 @@ export const operations: readonly OperationSpec[] = [
   ...eventDetailsOperations,
   ...traceOperations,
   ...epcisOperations,
+  ...resolverOperations,
 ];
