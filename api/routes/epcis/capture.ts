@@ -10,6 +10,7 @@ import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventHashes, existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
 import { applyEpcisMasterData, type MasterDataChanges, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
 import { epcisMasterDataOf, type EpcisVocabulary } from '../../../domain/epcis/master-data';
+import { gdstKdeWarnings, type EpcisKdeWarning } from '../../../domain/epcis/gdst-kdes';
 import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
 import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type EpcisEvent } from '../../../domain/epcis/translate';
 import type { BatchError } from '../../../workflows/contracts';
@@ -36,6 +37,8 @@ export interface EpcisCaptureRequest {
   created: { products: string[]; locations: string[] };
   /** What the document's epcisHeader.epcisMasterData created or changed (absent in captures stored before it was read). */
   masterData?: MasterDataChanges;
+  /** GDST KDEs the captured events lack (domain/epcis/gdst-kdes.ts): warnings, never refusals. */
+  kdeWarnings?: EpcisKdeWarning[];
 }
 
 /** The unit and identifier type the events give each GTIN the capture creates: what its master data creates it with. */
@@ -213,7 +216,9 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
   });
   const createdByMasterData = new Set([...masterDataChanges.products, ...masterDataChanges.locations].filter((c) => c.change === 'created').map((c) => c.id));
   const created = { products: translation.created.products.filter((id) => !createdByMasterData.has(id)), locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)) };
-  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created, masterData: masterDataChanges };
+  const left = new Set(rejected.map((r) => r.index));
+  const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter((w) => !left.has(w.index));
+  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created, masterData: masterDataChanges, kdeWarnings };
   const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId });
   ctx.state.batchId = batch.id;
   return batch;

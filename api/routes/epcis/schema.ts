@@ -112,19 +112,35 @@ export const captureJobResponse = {
     warnings: {
       type: 'array',
       description:
-        'Beyond the standard: one warning per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
-        'refusing it). An event that added the lot is missing; the warning clears once it is captured.',
+        'Beyond the standard. NegativeInventory: one per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
+        'refusing it); an event that added the lot is missing, and the warning clears once it is captured. MissingGdstKde: one per GDST 1.2 Key Data Element ' +
+        'an event that speaks GDST lacks (product owner, information provider, vessel catch information, certificates…), listed per event; the event is captured all the same.',
       items: {
-        type: 'object',
-        required: ['type', 'title', 'product', 'lotSerial', 'location', 'quantity'],
-        properties: {
-          type: { const: 'NegativeInventory' },
-          title: { type: 'string' },
-          product: { type: 'string', description: 'The product id (a GTIN as Digital Link URI for products a capture created).' },
-          lotSerial: { type: 'string' },
-          location: { type: 'string', description: 'The location id (a GLN as Digital Link URI for locations a capture created).' },
-          quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
-        },
+        anyOf: [
+          {
+            type: 'object',
+            required: ['type', 'title', 'product', 'lotSerial', 'location', 'quantity'],
+            properties: {
+              type: { const: 'NegativeInventory' },
+              title: { type: 'string' },
+              product: { type: 'string', description: 'The product id (a GTIN as Digital Link URI for products a capture created).' },
+              lotSerial: { type: 'string' },
+              location: { type: 'string', description: 'The location id (a GLN as Digital Link URI for locations a capture created).' },
+              quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
+            },
+          },
+          {
+            type: 'object',
+            required: ['type', 'index', 'eventID', 'pointer', 'title'],
+            properties: {
+              type: { const: 'MissingGdstKde' },
+              index: { type: 'integer', description: 'The event’s index in the document.' },
+              eventID: { type: 'string' },
+              pointer: { type: 'string', description: 'JSON pointer of the missing KDE in the captured document.', example: '/epcisBody/eventList/0/gdst:productOwner' },
+              title: { type: 'string' },
+            },
+          },
+        ],
       },
     },
     createdMasterData: {
