@@ -28,7 +28,7 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
   const provider = `urn:epc:id:sgln:${whole.companyPrefix}.00001.0`;
   const certificate = (type: string, id: string) => ({ 'gdst:certificationType': `urn:gdst:certType:${type}`, certificationAgency: 'Fisheries Directorate', certificationStandard: 'National licence', certificationIdentification: id });
   const kdes = { 'gdst:productOwner': owner, 'cbvmda:informationProvider': provider };
-  const event = (fields: Record<string, unknown>) => ({ eventID: eventIdOf(), eventTimeZoneOffset: '+00:00', ...fields });
+  const event = <T extends Record<string, unknown>>(fields: T) => ({ eventID: eventIdOf(), eventTimeZoneOffset: '+00:00', ...fields });
 
   const fishing = event({
     type: 'ObjectEvent',
