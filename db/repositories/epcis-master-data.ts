@@ -32,9 +32,11 @@ async function applyProduct(account: AccountRef, data: EpcisProductData, default
   const key = data.gtin ?? data.uri!;
   const [existing] = await sequelize.query<{ id: string }>(
     data.gtin
-      ? `SELECT id FROM products WHERE account_id = $1 AND external_id IS NOT NULL AND lpad(gtin, 14, '0') = $2 ORDER BY seq LIMIT 1`
+      ? // By GTIN, or by the id this would create it under (a product of that id without the GTIN is the same one).
+        `SELECT id FROM products WHERE account_id = $1 AND external_id IS NOT NULL AND (lpad(gtin, 14, '0') = $2 OR external_id = $3 OR urn = $3)
+          ORDER BY (lpad(gtin, 14, '0') = $2) IS TRUE DESC, seq LIMIT 1`
       : `SELECT id FROM products WHERE account_id = $1 AND (external_id = $2 OR urn = $2) AND external_id IS NOT NULL ORDER BY external_id = $2 DESC, seq LIMIT 1`,
-    { bind: [account.id, key], type: QueryTypes.SELECT, transaction },
+    { bind: data.gtin ? [account.id, key, tradeItemDigitalLink({ gtin: data.gtin })] : [account.id, key], type: QueryTypes.SELECT, transaction },
   );
   if (existing) {
     const row = (await Product.findByPk(existing.id, { transaction }))!;
@@ -71,10 +73,18 @@ async function applyLocation(account: AccountRef, data: EpcisLocationData, self:
   const key = data.gln === undefined ? data.uri! : data.extension !== undefined ? `${data.gln}/254/${data.extension}` : data.gln;
   const [existing] = await sequelize.query<{ id: string }>(
     data.gln !== undefined
-      ? `SELECT id FROM locations WHERE account_id = $1 AND external_id IS NOT NULL AND gln = $2
-            AND coalesce(nullif(extension, '0'), '') = $3 ORDER BY seq LIMIT 1`
+      ? `SELECT id FROM locations WHERE account_id = $1 AND external_id IS NOT NULL
+            AND ((gln = $2 AND coalesce(nullif(extension, '0'), '') = $3) OR external_id = $4 OR urn = $4)
+          ORDER BY (gln = $2) IS TRUE DESC, seq LIMIT 1`
       : `SELECT id FROM locations WHERE account_id = $1 AND (external_id = $2 OR urn = $2) AND external_id IS NOT NULL ORDER BY external_id = $2 DESC, seq LIMIT 1`,
-    { bind: data.gln !== undefined ? [account.id, data.gln, data.extension ?? ''] : [account.id, key], type: QueryTypes.SELECT, transaction },
+    {
+      bind:
+        data.gln !== undefined
+          ? [account.id, data.gln, data.extension ?? '', locationDigitalLink({ gln: data.gln, ...(data.extension !== undefined ? { extension: data.extension } : {}) })]
+          : [account.id, key],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
   );
   const hasAddress = Object.keys(data.address).length > 0;
   const hasVessel = Object.keys(data.vessel).length > 0;
