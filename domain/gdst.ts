@@ -44,6 +44,8 @@ export const requestVesselOf = (event: EventPayload): GdstVessel | null => vesse
  */
 export function gdstWarnings(event: EventPayload, index: number, vessel: GdstVessel | null): KdeWarning[] {
   const warnings: KdeWarning[] = [];
+  // An event captured through EPCIS carries its KDEs in EPCIS's own fields, checked on capture (domain/epcis/gdst-kdes.ts).
+  if ('Epcis' in event) return warnings;
   const at = (field: string) => `Events[${index}].${field}`;
   const missing = (field: string, what: string) =>
     warnings.push({ code: 'MissingGdstKde', field: at(field), message: `GDST asks for ${what} (${at(field)}); the event was stored without it.` });

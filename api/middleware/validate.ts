@@ -105,10 +105,10 @@ export function textOf(input: unknown, name: string): string {
 const SOURCES: readonly string[] = ['params', 'headers', 'query', 'body'] satisfies Source[];
 const isSource = (key: string): key is Source => SOURCES.includes(key);
 
-/** The property names of an object schema: for a header schema, the headers it names. */
-function propertyNames(schema: AnySchema): string[] {
+/** The properties of an object schema: for a header schema, the headers it names. */
+function propertiesOf(schema: AnySchema): Record<string, unknown> {
   const properties: unknown = typeof schema === 'object' ? schema.properties : undefined;
-  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  return typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : {};
 }
 
 /**
@@ -116,14 +116,27 @@ function propertyNames(schema: AnySchema): string[] {
  * case-insensitive, Node's are lower case), trimmed; a blank one is absent, as `ctx.get(name).trim()`
  * read them. A repeated header is one comma-separated value.
  */
-function namedHeaders(names: readonly string[], headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function namedHeaders(schema: AnySchema, headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const properties = propertiesOf(schema);
   return Object.fromEntries(
-    names.flatMap((name) => {
+    Object.keys(properties).flatMap((name) => {
       const raw = headers[name.toLowerCase()];
       const value = (Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
-      return value ? [[name, value]] : [];
+      return value ? [[name, canonicalValue(properties[name], value)]] : [];
     }),
   );
+}
+
+/**
+ * Header values are taken in any letter case where the schema lists them (`GS1-EPC-Format:
+ * ALWAYS_EPC_URN`, as GDST's tools send it), and read in the schema's spelling; any other value is
+ * left as sent, for the schema to refuse and name.
+ */
+function canonicalValue(property: unknown, value: string): string {
+  const allowed: unknown = typeof property === 'object' && property !== null ? (property as { enum?: unknown }).enum : undefined;
+  if (!Array.isArray(allowed)) return value;
+  const match = allowed.find((candidate): candidate is string => typeof candidate === 'string' && candidate.toLowerCase() === value.toLowerCase());
+  return match ?? value;
 }
 
 /**
@@ -141,20 +154,20 @@ export function validate<S extends RequestSchemas>(
   // In the order the route names them: the first part refused is the one answered.
   const checks = Object.keys(schemas)
     .filter(isSource)
-    .flatMap((source) => {
+    .flatMap((source): { source: Source; accept: (value: unknown) => unknown; schema: AnySchema | undefined }[] => {
       const schema = schemas[source];
       if (schema === undefined) return [];
-      if (isBodyCheck(schema)) return [{ source, accept: schema.check, names: [] }];
+      if (isBodyCheck(schema)) return [{ source, accept: schema.check, schema: undefined }];
       const check = ajv.compile(schema);
       const accept = (value: unknown): unknown => {
         if (!check(value)) throw toError(reportableErrors(check.errors ?? [], matches), value, source);
         return value;
       };
-      return [{ source, accept, names: propertyNames(schema) }];
+      return [{ source, accept, schema }];
     });
   const validated: Middleware<ValidatedState<S>, AppCustom> = async (ctx, next) => {
     const input: Partial<Record<Source, unknown>> = {};
-    for (const { source, accept, names } of checks) {
+    for (const { source, accept, schema } of checks) {
       const value =
         source === 'body'
           ? (ctx.request as { body?: unknown }).body
@@ -162,7 +175,7 @@ export function validate<S extends RequestSchemas>(
             ? { ...ctx.query }
             : source === 'params'
               ? { ...(ctx as { params?: Record<string, string> }).params }
-              : namedHeaders(names, ctx.headers);
+              : namedHeaders(schema ?? {}, ctx.headers);
       input[source] = accept(value);
     }
     // Every part the schemas name has passed its schema: this is the type they describe.

@@ -13,6 +13,7 @@ import { locationsOperations } from '../routes/locations/openapi';
 import { metricsOperations } from '../routes/metrics/openapi';
 import { openApiOperations } from '../routes/openapi/openapi';
 import { productsOperations } from '../routes/products/openapi';
+import { resolverOperations } from '../routes/resolver/openapi';
 import { supportOperations } from '../routes/support/openapi';
 import { traceOperations } from '../routes/trace/openapi';
 import { queriesOperations } from '../routes/epcis/queries-openapi';
@@ -45,4 +46,5 @@ export const operations: readonly OperationSpec[] = [
   ...queriesOperations,
   ...webhooksOperations,
   ...recallsOperations,
+  ...resolverOperations,
 ];

@@ -16,6 +16,7 @@ import { locationsRouter } from './locations';
 import { metricsRouter } from './metrics';
 import { openApiRouter } from './openapi';
 import { productsRouter } from './products';
+import { resolverRouter } from './resolver';
 import { supportRouter } from './support';
 import { tracePageRouter, traceRouter } from './trace';
 import { recallsRouter } from './recalls';
@@ -43,6 +44,7 @@ export function routes(): Router<AppState, AppCustom> {
     epcisRouter(),
     webhooksRouter(),
     recallsRouter(),
+    resolverRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

@@ -16,8 +16,12 @@ export interface EpcisEventFilter {
   accountId: string;
   eventType?: string[];
   GE_eventTime?: Date;
+  GT_eventTime?: Date;
+  LE_eventTime?: Date;
   LT_eventTime?: Date;
   GE_recordTime?: Date;
+  GT_recordTime?: Date;
+  LE_recordTime?: Date;
   LT_recordTime?: Date;
   EQ_action?: string[];
   EQ_bizStep?: string[];
@@ -51,6 +55,10 @@ export interface EpcisEventFilter {
 export const QUANTITY_COMPARISONS = { EQ: '=', GT: '>', GE: '>=', LT: '<', LE: '<=' } as const;
 export type QuantityComparison = keyof typeof QUANTITY_COMPARISONS;
 
+/** The standard's GE_/LT_ of eventTime and recordTime, and the GT_/LE_ real clients send beside them. */
+export const TIME_COMPARISONS = { GE: '>=', GT: '>', LE: '<=', LT: '<' } as const;
+export type TimeComparison = keyof typeof TIME_COMPARISONS;
+
 /** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
 const MATCH_SOURCES: Record<MatchKind, { index: string[]; roles: LineRole[]; serial: boolean | null }> = {
   epc: { index: ['epc'], roles: ['instance', 'child'], serial: true },
@@ -83,7 +91,7 @@ const FIELDS = {
   disposition: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'disposition' ELSE ${nativeTerm('Disposition', 'disp', caseOf((m) => m.disposition))} END`,
   readPoint: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
   bizLocation: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
-  eventID: `CASE WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
+  eventID: `CASE WHEN e.payload ? 'EpcisPendingDeclaration' THEN e.payload ->> 'EpcisPendingDeclaration' WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
 } as const;
 
 export type EpcisField = keyof typeof FIELDS;
@@ -165,7 +173,8 @@ const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 
 function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   // An error declaration's reversal is not an event of its own: it shows as the declared event's errorDeclaration.
-  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`];
+  // So is a declaration that came before its event, once the event is here.
+  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`, `NOT ${APPLIED_DECLARATION}`];
   const anyOf = (field: EpcisField, values: string[] | undefined) => {
     if (values) conditions.push(`${FIELDS[field]} = ANY(${binder.bind(values)}::text[])`);
   };
@@ -178,6 +187,8 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   anyOf('readPoint', filter.WD_readPoint?.map(canonicalIdentifier));
   anyOf('bizLocation', filter.WD_bizLocation?.map(canonicalIdentifier));
   anyOf('eventID', filter.EQ_eventID);
+  // A captured event is found by its CBV 2.0 event hash id too, whatever eventID it was sent with.
+  if (filter.EQ_eventID) conditions[conditions.length - 1] = `(${conditions[conditions.length - 1]} OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY(${binder.bind(filter.EQ_eventID)}::text[])))`;
   if (filter.EQ_transformationID) conditions.push(`e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
   if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
   if (filter.EQ_errorReason) conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
@@ -185,10 +196,13 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][]) conditions.push(quantityCondition(binder, comparison, value));
   if (filter.EQ_persistentDisposition_set) conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
   if (filter.EQ_persistentDisposition_unset) conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
-  if (filter.GE_eventTime) conditions.push(`e.event_time >= ${binder.bind(filter.GE_eventTime)}`);
-  if (filter.LT_eventTime) conditions.push(`e.event_time < ${binder.bind(filter.LT_eventTime)}`);
-  if (filter.GE_recordTime) conditions.push(`e.created_at >= ${binder.bind(filter.GE_recordTime)}`);
-  if (filter.LT_recordTime) conditions.push(`e.created_at < ${binder.bind(filter.LT_recordTime)}`);
+  for (const [comparison, op] of Object.entries(TIME_COMPARISONS) as [TimeComparison, string][]) {
+    const eventTime = filter[`${comparison}_eventTime`];
+    if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
+    const recordTime = filter[`${comparison}_recordTime`];
+    // recordTime is answered to the millisecond: compared so, a client's LE_ of a recordTime it was given finds that event.
+    if (recordTime) conditions.push(`date_trunc('milliseconds', e.created_at) ${op} ${binder.bind(recordTime)}`);
+  }
   for (const kind of MATCH_KINDS) {
     const values = filter.match?.[kind];
     if (values) conditions.push(matchCondition(binder, kind, values));
@@ -225,10 +239,20 @@ export interface EpcisEventPage {
   nextSeq?: string;
 }
 
-/** The error declaration captured for an event, if any (at most one: a unique index says so). */
+/**
+ * The error declaration captured for an event, if any (at most one: a unique index says so): the
+ * reversal pointing at it, the declaration that came before it, or a declaration of an event not held (its own).
+ */
 const DECLARATION = `LEFT JOIN LATERAL (
-         SELECT d.payload -> 'Epcis' -> 'errorDeclaration' AS declaration FROM events d
-          WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS decl ON true`;
+         SELECT coalesce(
+           (SELECT d.payload -> 'Epcis' -> 'errorDeclaration' FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text),
+           (SELECT d.payload -> 'Epcis' -> 'errorDeclaration' FROM events d WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
+           CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (e.payload ? 'Epcis' AND NOT (e.payload ? 'EpcisDeclarationOf') AND e.payload -> 'Epcis' ? 'errorDeclaration') THEN e.payload -> 'Epcis' -> 'errorDeclaration' END
+         ) AS declaration) AS decl ON true`;
+
+/** A declaration of an event not held, once that event has arrived: it shows as that event's errorDeclaration. */
+const APPLIED_DECLARATION = `(e.payload ? 'EpcisPendingDeclaration'
+       AND EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration'))`;
 
 const locationJson = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
 

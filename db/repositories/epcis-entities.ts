@@ -1,6 +1,6 @@
 /** Master data looked up by the GS1 keys of EPCIS identifiers (POST /epcis/capture). */
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
+import type { EpcisEvent, EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
 import type { EventPayload } from '../../domain/events';
 import { queryOf } from '../sql';
 import { storedEventIds } from './batch-events';
@@ -14,7 +14,7 @@ type Referenced = ReturnType<typeof referencedIdentifiers>;
  */
 export async function findEpcisEntities(sequelize: Sequelize, account: { id: string; name: string }, refs: Referenced): Promise<EpcisKnownEntities> {
   const select = <T extends object>(sql: string, bind: unknown[]) => sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
-  const [products, glnLocations, otherLocations, self, declared] = await Promise.all([
+  const [products, glnLocations, otherLocations, self, declared, pending] = await Promise.all([
     select<{ gtin: string; external_id: string }>(
       `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id FROM products
         WHERE account_id = $1 AND external_id IS NOT NULL AND lpad(gtin, 14, '0') = ANY($2::text[]) ORDER BY lpad(gtin, 14, '0'), seq`,
@@ -39,14 +39,24 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
     ),
     // A captured event is named by its EPCIS eventID, one of ours by its urn:uuid (as /epcis/events serves it).
     refs.declared.length
-      ? select<{ row_id: string; event_id: string; payload: EventPayload; declared: boolean }>(
-          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id,
+      ? select<{ row_id: string; event_id: string; hash: string | null; payload: EventPayload; declared: boolean }>(
+          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
                   e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' AS payload,
-                  EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
+                  e.payload ? 'EpcisDeclaredBy' OR EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
              FROM events e
             WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
-              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[])))`,
+              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[]))
+                   OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY($2::text[])))`,
           [account.id, refs.declared],
+        )
+      : [],
+    // Declarations of events the account did not hold, by the eventID they declare: one not applied yet is applied by that event's capture.
+    refs.declared.length || refs.eventIds.length
+      ? select<{ row_id: string; event_id: string; epcis: EpcisEvent }>(
+          `SELECT e.id AS row_id, e.payload ->> 'EpcisPendingDeclaration' AS event_id, e.payload -> 'Epcis' AS epcis FROM events e
+            WHERE e.account_id = $1 AND e.payload ? 'EpcisPendingDeclaration' AND e.payload ->> 'EpcisPendingDeclaration' = ANY($2::text[])
+              AND NOT EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration')`,
+          [account.id, [...refs.declared, ...refs.eventIds]],
         )
       : [],
   ]);
@@ -54,9 +64,20 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
     products: new Map(products.map((r) => [r.gtin, { externalId: r.external_id }])),
     glnLocations: new Map(glnLocations.map((r) => [r.key, r.external_id])),
     otherLocations: new Map(otherLocations.map((r) => [r.key, r.external_id])),
-    declared: new Map(declared.map((r) => [r.event_id, { rowId: r.row_id, payload: r.payload, declared: r.declared }])),
+    // By eventID and by hash id: a declaration without an eventID names its event by the hash.
+    declared: new Map(declared.flatMap((r) => [r.event_id, ...(r.hash ? [r.hash] : [])].map((key) => [key, { rowId: r.row_id, payload: r.payload, declared: r.declared }] as const))),
+    pendingDeclarations: new Map(pending.map((r) => [r.event_id, { rowId: r.row_id, epcis: r.epcis }])),
     self: self.length ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' } : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
   };
+}
+
+/** Which of these CBV 2.0 event hash ids the account's events already have, with the eventID of the event that has it. */
+export async function existingEventHashes(sequelize: Sequelize, accountId: string, hashes: string[]): Promise<Map<string, string>> {
+  const rows = await sequelize.query<{ hash: string; event_id: string }>(
+    `SELECT payload ->> 'EpcisHash' AS hash, external_event_id AS event_id FROM events WHERE account_id = $1 AND payload ? 'EpcisHash' AND payload ->> 'EpcisHash' = ANY($2::text[])`,
+    { bind: [accountId, hashes], type: QueryTypes.SELECT },
+  );
+  return new Map(rows.map((r) => [r.hash, r.event_id]));
 }
 
 /** Which of these external event ids the account already has (proceed mode leaves those events out). */

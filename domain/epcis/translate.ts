@@ -7,6 +7,7 @@
 import { parseEventTime, type EventPayload, type EventTypeName, type ProductInstancePayload, type ProductRefPayload, type LocationRefPayload } from '../events';
 import type { TradePartnerPayload } from '../master-data';
 import { normaliseUnit, unitsAcceptedMessage } from '../units';
+import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
 import { canonicalIdentifier, locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
 
@@ -70,8 +71,17 @@ export type CapturedEvent = EventPayload & {
   Epcis: EpcisEvent;
   EpcisContext?: unknown[];
   EpcisIndex: EpcisIndex;
-  /** An error declaration's reversal: the row id of the event it declares (domain/epcis/declarations.ts). */
+  /**
+   * An error declaration's reversal: the row id of the event it declares (domain/epcis/declarations.ts),
+   * or `applied:` and the row id of the pending declaration it applies to an event that arrived after it.
+   */
   EpcisDeclarationOf?: string;
+  /** An error declaration of an event the account did not hold when it was captured: that event's eventID. */
+  EpcisPendingDeclaration?: string;
+  /** An event that arrived after its error declaration: the row id of that declaration. */
+  EpcisDeclaredBy?: string;
+  /** Its CBV 2.0 event hash id (domain/epcis/event-hash.ts): what finds it and what makes a resent event a duplicate. */
+  EpcisHash?: string;
 };
 
 /** A CBV term as a bare word, anything else (a custom URI) as it is. */
@@ -120,6 +130,8 @@ export interface EpcisKnownEntities {
   self: TradePartnerPayload;
   /** By eventID, the events the document's error declarations name. */
   declared: ReadonlyMap<string, DeclaredEvent>;
+  /** By the eventID they declare, the declarations of events the account did not hold, not yet applied. */
+  pendingDeclarations: ReadonlyMap<string, { rowId: string; epcis: EpcisEvent }>;
 }
 
 export interface EpcisIssue {
@@ -172,8 +184,10 @@ export function internalTypeOf(event: Pick<EpcisEvent, 'type' | 'action' | 'bizS
 const locationKey = (location: PhysicalLocation): string => (location.extension !== undefined ? `${location.gln}/${location.extension}` : location.gln);
 
 /** The identifiers an EPCIS document names, for one lookup per kind. */
-export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; glns: string[]; otherLocations: string[]; declared: string[] } {
-  const declared = events.flatMap((e) => (e.errorDeclaration && e.eventID ? [e.eventID] : []));
+export function referencedIdentifiers(events: EpcisEvent[], hashes: string[]): { gtins: string[]; glns: string[]; otherLocations: string[]; declared: string[]; eventIds: string[] } {
+  // A declaration without an eventID names its event by its hash id (the declaration itself hashes as the event, errorDeclaration left out).
+  const declared = events.flatMap((e, i) => (e.errorDeclaration ? [e.eventID ?? hashes[i]] : []));
+  const eventIds = events.flatMap((e, i) => (e.errorDeclaration ? [] : [...(e.eventID ? [e.eventID] : []), hashes[i]]));
   const gtins = new Set<string>();
   const glns = new Set<string>();
   const others = new Set<string>();
@@ -187,7 +201,7 @@ export function referencedIdentifiers(events: EpcisEvent[]): { gtins: string[]; 
     if (location) glns.add(location.gln);
     else others.add(where);
   }
-  return { gtins: [...gtins], glns: [...glns], otherLocations: [...others], declared };
+  return { gtins: [...gtins], glns: [...glns], otherLocations: [...others], declared, eventIds };
 }
 
 const locationIdentifierOf = (event: EpcisEvent): string | undefined => event.bizLocation?.id ?? event.readPoint?.id;
@@ -231,8 +245,10 @@ export interface Translation {
  * account does not have yet is created from what the event carries.
  */
 export interface TranslationOptions {
-  /** The eventIDs of events sent without one. */
+  /** The ids of error declarations' own rows. */
   eventIds: string[];
+  /** The CBV 2.0 event hash id of each event: the eventID of one sent without. */
+  hashes: string[];
   /** JSON pointer of each event in the request. */
   pointerOf: (index: number) => string;
   /** The namespace definitions of the document's @context. */
@@ -241,7 +257,7 @@ export interface TranslationOptions {
   bounds: { idLength: number; quantity: number };
 }
 
-export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, { eventIds, pointerOf, context, bounds }: TranslationOptions): Translation {
+export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, { eventIds, hashes, pointerOf, context, bounds }: TranslationOptions): Translation {
   const issues: EpcisIssue[] = [];
   const newProducts = new Map<string, ProductRefPayload>();
   const newLocations = new Set<string>();
@@ -295,18 +311,25 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     };
   };
 
+  const applied: CapturedEvent[] = [];
   const translated = events.map((event, index): CapturedEvent => {
     const at = pointerOf(index);
-    if (event.errorDeclaration) {
-      const declared = event.eventID ? known.declared.get(event.eventID) : undefined;
-      if (!event.eventID) issues.push({ index, pointer: `${at}/eventID`, message: 'An error declaration names the event it declares by that event’s eventID.' });
-      else if (!declared) issues.push({ index, pointer: `${at}/eventID`, message: `eventID ${event.eventID}: this account has no such event to declare an error in.` });
-      else if (declared.declared) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${event.eventID} has been declared erroneous already.` });
-      const reversal = declared ? reversalOf(declared.payload, eventIds[index]) : { $type: 'observe' as const, Id: eventIds[index], Location: {}, EventTime: event.eventTime, EventTimeZone: event.eventTimeZoneOffset };
-      return { ...reversal, Epcis: event, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(event), EpcisDeclarationOf: declared?.rowId };
-    }
     const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
     if (!time.ok) issues.push({ index, pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`, message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime') });
+    const hash = hashes[index];
+    if (event.errorDeclaration) {
+      const key = event.eventID ?? hash;
+      const declared = known.declared.get(key);
+      const epcis = { Epcis: event, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(event) };
+      if (declared) {
+        if (declared.declared) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${key} has been declared erroneous already.` });
+        return { ...reversalOf(declared.payload, eventIds[index]), ...epcis, EpcisDeclarationOf: declared.rowId };
+      }
+      // EPCIS records a declaration as an event: one of an event not held is kept, and applied when that event arrives.
+      if (known.pendingDeclarations.has(key)) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${key} has been declared erroneous already.` });
+      const pending: EventPayload = { $type: 'observe', Id: eventIds[index], Location: locationRef(locationIdentifierOf(event)), EventTime: event.eventTime, EventTimeZone: event.eventTimeZoneOffset, ProductInstances: [] };
+      return { ...pending, ...epcis, EpcisPendingDeclaration: key };
+    }
 
     const lists: Record<Role, ProductInstancePayload[]> = { instances: [], inputs: [], outputs: [], children: [] };
     for (const line of identifiersOf(event)) {
@@ -326,7 +349,7 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     const type = internalTypeOf(event);
     const payload: EventPayload = {
       $type: type,
-      Id: event.eventID ?? eventIds[index],
+      Id: event.eventID ?? hash,
       Location: locationRef(locationIdentifierOf(event)),
       EventTime: event.eventTime,
       EventTimeZone: event.eventTimeZoneOffset,
@@ -349,9 +372,16 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     } else {
       payload.ProductInstances = [...lists.instances, ...lists.children, ...lists.inputs, ...lists.outputs];
     }
-    const original: EpcisEvent = event.eventID ? event : { ...event, eventID: eventIds[index] };
-    return { ...payload, Epcis: original, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(original) };
+    // An event sent without an eventID is named by its hash id, as CBV 2.0 says.
+    const original: EpcisEvent = event.eventID ? event : { ...event, eventID: hash };
+    const captured: CapturedEvent = { ...payload, Epcis: original, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(original), EpcisHash: hash };
+    const declaration = (event.eventID ? known.pendingDeclarations.get(event.eventID) : undefined) ?? known.pendingDeclarations.get(hash);
+    if (!declaration) return captured;
+    // Its declaration came first: the event is marked by it and reversed, as if they had come in order.
+    applied.push({ ...reversalOf(payload, `urn:uuid:${uuidFromName(`${declaration.rowId}:applied`)}`), Epcis: declaration.epcis, EpcisIndex: {}, EpcisDeclarationOf: `applied:${declaration.rowId}` });
+    return { ...captured, EpcisDeclaredBy: declaration.rowId };
   });
 
-  return { events: translated, issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations] } };
+  // After the document's events, so each event keeps its index in the stored request.
+  return { events: [...translated, ...applied], issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations] } };
 }

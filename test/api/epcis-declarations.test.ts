@@ -1,5 +1,5 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { capture, epcisDocument, eventIdOf, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { timelineOf } from '../helpers/inventory';
@@ -49,19 +49,49 @@ describe('EPCIS error declarations', () => {
     ]);
   });
 
-  it('refuses a second declaration of the same event, and one of an event the account does not have; nothing is stored', async () => {
+  it('refuses a second declaration of the same event; nothing is stored', async () => {
     const { rows: before } = await sql().query('SELECT count(*) FROM events WHERE account_id = $1', [account.id]);
     const again = await client(account.key).post('/epcis/capture', epcisDocument([{ ...wrong, errorDeclaration }]));
     expect(again.status).toBe(400);
     expect(Object.keys(again.body.errors)).toEqual(['/epcisBody/eventList/0/errorDeclaration']);
-    const unknown = await client(account.key).post('/epcis/capture', epcisDocument([{ ...objectEvent({ eventID: eventIdOf() }), errorDeclaration }]));
-    expect(unknown.status).toBe(400);
-    expect(Object.keys(unknown.body.errors)).toEqual(['/epcisBody/eventList/0/eventID']);
-    const other = await createAccount('epcis-declare-other');
-    const theirs = await client(other.key).post('/epcis/capture', epcisDocument([{ ...shipped, errorDeclaration }]));
-    expect(theirs.status).toBe(400);
     const { rows: after } = await sql().query('SELECT count(*) FROM events WHERE account_id = $1', [account.id]);
     expect(after).toEqual(before);
+  });
+
+  it('keeps a declaration of an event the account does not hold, queryable, and applies it when that event arrives', async () => {
+    const later = lotOf();
+    const missing = objectEvent({ eventTime: '2024-04-01T10:00:00.000-05:00', quantityList: [{ epcClass: ids.lgtin(later), quantity: 50, uom: 'KGM' }], readPoint: ids.sgln() });
+    const declaration = { declarationTime: '2024-04-02T09:00:00.000Z', reason: 'did_not_occur' };
+    const other = await createAccount('epcis-declare-other');
+    // Another account's declaration of the same eventID is its own: it stays pending there.
+    expect(await capture(other.key, epcisDocument([{ ...missing, errorDeclaration: declaration }]))).toMatchObject({ success: true });
+    expect(await capture(account.key, epcisDocument([{ ...missing, errorDeclaration: declaration }]))).toMatchObject({ success: true, errors: [] });
+    const api = client(account.key);
+    const declared = eventsOf((await api.get('/epcis/events?EXISTS_errorDeclaration=true', { 'GS1-EPC-Format': 'Never_Translates' })).body);
+    expect(declared.map((e) => [e.eventID, e.errorDeclaration])).toEqual([
+      [wrong.eventID, errorDeclaration],
+      [missing.eventID, declaration],
+    ]);
+    expect(eventsOf((await api.get(`/epcis/events/${encodeURIComponent(missing.eventID as string)}`)).body)).toEqual([expect.objectContaining({ eventID: missing.eventID, errorDeclaration: declaration })]);
+    expect(eventsOf((await api.get('/epcis/events?EQ_errorReason=did_not_occur')).body).map((e) => e.eventID)).toEqual([missing.eventID]);
+    // Declared twice before it arrives: the second is refused.
+    const twice = await api.post('/epcis/capture', epcisDocument([{ ...missing, errorDeclaration: declaration }]));
+    expect(twice.status).toBe(400);
+    expect(Object.keys(twice.body.errors)).toEqual(['/epcisBody/eventList/0/errorDeclaration']);
+
+    // The event arrives: it is marked by the declaration and its inventory reversed at its own time.
+    expect(await capture(account.key, epcisDocument([missing]))).toMatchObject({ success: true, errors: [] });
+    const after = eventsOf((await api.get('/epcis/events?EXISTS_errorDeclaration=true', { 'GS1-EPC-Format': 'Never_Translates' })).body);
+    expect(after).toEqual([expect.objectContaining({ eventID: wrong.eventID }), { ...missing, errorDeclaration: declaration, recordTime: expect.any(String) }]);
+    expect(await timelineOf(account.id, product, later, location)).toEqual([
+      { eventTime: '2024-04-01T15:00:00Z', delta: '50', balance: '50', available: '0' },
+      { eventTime: '2024-04-01T15:00:00Z', delta: '-50', balance: '0', available: '0' },
+    ]);
+    // Once applied, it cannot be declared again.
+    const again = await api.post('/epcis/capture', epcisDocument([{ ...missing, errorDeclaration: declaration }]));
+    expect(again.status).toBe(400);
+    // The other account's declaration is untouched: still its own event there.
+    expect(eventsOf((await client(other.key).get('/epcis/events?EXISTS_errorDeclaration=true')).body).map((e) => e.eventID)).toEqual([missing.eventID]);
   });
 
   it('an event recorded through /Integration/Events can be declared erroneous by its urn:uuid eventID', async () => {

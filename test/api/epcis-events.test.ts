@@ -48,9 +48,9 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(commission.body['@context']).toEqual([...EPCIS_CONTEXT, EXAMPLE_NAMESPACE]);
   });
 
-  it('an event sent without an eventID gets one and is found by it', async () => {
+  it('an event sent without an eventID gets its CBV 2.0 hash id as its eventID and is found by it', async () => {
     const [sensor] = await query('EQ_bizStep=inspecting');
-    expect(sensor).toEqual(asStored({ ...kinds.events.sensor, eventID: expect.stringMatching(/^urn:uuid:/) }));
+    expect(sensor).toEqual(asStored({ ...kinds.events.sensor, eventID: expect.stringMatching(/^ni:\/\/\/sha-256;[0-9a-f]{64}\?ver=CBV2\.0$/) }));
     const again = await query(`EQ_eventID=${encodeURIComponent(sensor.eventID!)}`);
     expect(again).toEqual([sensor]);
   });

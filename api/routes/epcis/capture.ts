@@ -8,10 +8,14 @@ import type { BatchError } from '../../../domain/batch-errors';
 import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
-import { existingEventIds, findEpcisEntities } from '../../../db/repositories/epcis-entities';
-import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent } from '../../../domain/epcis/translate';
+import { existingEventIds, findEpcisEntities, existingEventHashes } from '../../../db/repositories/epcis-entities';
+import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent, type CapturedEvent } from '../../../domain/epcis/translate';
 import type { APIContext } from '../../context';
 import { textOf, validate } from '../../middleware/validate';
+import { applyEpcisMasterData, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
+import { epcisMasterDataOf, type EpcisVocabulary } from '../../../domain/epcis/master-data';
+import { gdstKdeWarnings } from '../../../domain/epcis/gdst-kdes';
+import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
 import { LIMITS } from '../../limits';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { captureHeaders, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
@@ -20,6 +24,19 @@ import { captureHeaders, gs1SchemaIssues, type CaptureErrorBehaviour, type Epcis
 const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
+
+/** The unit and identifier type the events give each GTIN the capture creates: what its master data creates it with. */
+function productDefaultsOf(events: CapturedEvent[]): ProductDefaults {
+  const out = new Map<string, { unit: string; identifierType: 'Lot' | 'Serial' }>();
+  for (const event of events) {
+    for (const line of [...(event.ProductInstances ?? []), ...(event.InputProducts ?? []), ...(event.OutputProducts ?? []), ...(event.ChildProductInstances ?? [])]) {
+      const details = line.Product.Details;
+      const gtin = details?.GTIN ?? details?.Gtin;
+      if (details && gtin && !out.has(gtin)) out.set(gtin, { unit: details.SimpleUnitOfMeasurement, identifierType: details.ProductIdentifierType });
+    }
+  }
+  return out;
+}
 
 /** The standard's limits, on every capture answer and on OPTIONS /epcis/capture. */
 export function setCaptureLimitHeaders(ctx: APIContext): void {
@@ -46,6 +63,8 @@ function namespacesOf(body: unknown): unknown[] {
 
 export interface CheckedDocument {
   events: EpcisEvent[];
+  /** epcisHeader.epcisMasterData's vocabularies, and the JSON pointer of their list. */
+  vocabularies?: { list: EpcisVocabulary[]; pointer: string };
   /** JSON pointer of each event in the request body. */
   pointerOf: (index: number) => string;
   namespaces: unknown[];
@@ -60,7 +79,13 @@ function checkedDocument(body: unknown): CheckedDocument {
   const issues = gs1SchemaIssues(body);
   if (!list && !issues.length) issues.push({ pointer: '/type', message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.' });
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
-  return { events: list!.events as EpcisEvent[], pointerOf: (index) => `${list!.pointer}/${index}`, namespaces: namespacesOf(body) };
+  const vocabularies = (body as { epcisHeader?: { epcisMasterData?: { vocabularyList?: EpcisVocabulary[] } } }).epcisHeader?.epcisMasterData?.vocabularyList;
+  return {
+    events: list!.events as EpcisEvent[],
+    pointerOf: (index) => `${list!.pointer}/${index}`,
+    namespaces: namespacesOf(body),
+    ...(vocabularies ? { vocabularies: { list: vocabularies, pointer: '/epcisHeader/epcisMasterData/vocabularyList' } } : {}),
+  };
 }
 
 export const EPCIS_EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
@@ -90,10 +115,32 @@ export const validDocument = () => validate(capture, (_errors, headers) => behav
 export const validEvent = () => validate({ body: { check: checkedEvent } });
 
 /**
+ * By index, the events (not declarations) whose hash id the account already holds or an earlier event of
+ * the document has, with the reason. One resent with the same eventID is left to the eventID checks, which say so.
+ */
+async function duplicateHashes(sequelize: APIContext['deps']['sequelize'], accountId: string, events: EpcisEvent[], hashes: string[]): Promise<Map<number, string>> {
+  const held = await existingEventHashes(sequelize, accountId, hashes.filter((_, i) => !events[i].errorDeclaration));
+  const first = new Map<string, number>();
+  const out = new Map<number, string>();
+  events.forEach((event, index) => {
+    if (event.errorDeclaration) return;
+    const hash = hashes[index];
+    const earlier = first.get(hash);
+    const heldAs = held.get(hash);
+    if (heldAs !== undefined) {
+      if (heldAs !== event.eventID) out.set(index, `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`);
+    } else if (earlier !== undefined) {
+      if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID) out.set(index, `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`);
+    } else first.set(hash, index);
+  });
+  return out;
+}
+
+/**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
  * times, eventIDs repeated in the document), and answered 400 with nothing stored.
  */
-export async function storeCapture(ctx: APIContext, { events, pointerOf, namespaces }: CheckedDocument, behaviour: CaptureErrorBehaviour): Promise<Batch> {
+export async function storeCapture(ctx: APIContext, { events, pointerOf, namespaces, vocabularies }: CheckedDocument, behaviour: CaptureErrorBehaviour): Promise<Batch> {
   const { account, requestId } = ctx.state;
   const { sequelize } = ctx.deps;
   const issues: SchemaIssue[] = [];
@@ -104,15 +151,24 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     if (first !== undefined) issues.push({ pointer: `${pointerOf(index)}/eventID`, message: `eventID ${event.eventID} is also the eventID of event ${first}.` });
     else seen.set(event.eventID, index);
   });
-  const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events));
-  // An event without an eventID gets one now, stored with the document: a retried step sees the same one.
+  const hashes = events.map((event) => eventHashId(event, namespacesOfContext(namespaces)));
+  const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events, hashes));
+  // A declaration's own row gets its id now, stored with the document: a retried step sees the same one.
   const translation = translateEpcisEvents(events, known, {
     eventIds: events.map(() => `urn:uuid:${randomUUID()}`),
+    hashes,
     pointerOf,
     context: namespaces,
     bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
   });
   issues.push(...translation.issues);
+  const masterData = epcisMasterDataOf(vocabularies?.list ?? [], vocabularies?.pointer ?? '');
+  issues.push(...masterData.issues);
+  // The same event sent again (with another eventID, or none) is a duplicate: CBV 2.0 event hash ids say so.
+  const duplicates = await duplicateHashes(sequelize, account.id, events, hashes);
+  if (behaviour === 'rollback') {
+    for (const [index, message] of duplicates) issues.push({ pointer: pointerOf(index), message: `${message} GS1-Capture-Error-Behaviour: proceed leaves such events out and captures the rest.` });
+  }
   if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document breaks a rule of EPCIS 2.0: nothing was captured.', issues);
 
   let captured = translation.events;
@@ -121,13 +177,28 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     // Greedy capture: an event already in the account is reported and left out instead of failing the rest.
     const existing = await existingEventIds(sequelize, account.id, captured.map((e) => e.Id));
     captured = captured.filter((event, index) => {
+      const duplicate = duplicates.get(index);
+      if (duplicate) {
+        rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: duplicate });
+        return false;
+      }
       // An error declaration repeats its event's eventID by design; its own row has an id of its own.
       if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
       rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: `An event with eventID ${event.Id} was already captured in this account.` });
       return false;
     });
   }
-  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created: translation.created };
+  // Applied once the document has passed every check: the events of this capture find the products and locations it names.
+  const masterDataChanges = await applyEpcisMasterData(sequelize, account, masterData, {
+    self: known.self,
+    urnDomain: ctx.deps.config.urnDomain,
+    productDefaults: productDefaultsOf(translation.events),
+  });
+  const createdByMasterData = new Set([...masterDataChanges.products, ...masterDataChanges.locations].filter((c) => c.change === 'created').map((c) => c.id));
+  const created = { products: translation.created.products.filter((id) => !createdByMasterData.has(id)), locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)) };
+  const left = new Set(rejected.map((r) => r.index));
+  const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter((w) => !left.has(w.index));
+  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created, masterData: masterDataChanges, kdeWarnings };
   const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId });
   ctx.state.batchId = batch.id;
   return batch;

@@ -3,7 +3,7 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
-import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison } from '../../../db/queries/epcis-events';
+import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison, type TimeComparison } from '../../../db/queries/epcis-events';
 import { epcPatternOf } from '../../../domain/epcis/identifiers';
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
@@ -13,6 +13,8 @@ import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
 import { storeCapture, type CheckedDocument } from './capture';
+import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
+import { gs1HeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation, queryProblem } from './presenter';
 import { EPC_FORMATS, epcFormatHeader, eventsQuery, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
@@ -39,6 +41,9 @@ export const epcFormatOf = (ctx: APIContext<{ headers: FromSchema<typeof epcForm
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
 async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[], queryName = 'SimpleEventQuery') {
   ctx.set('GS1-EPC-Format', format);
+  // It governs CBV values in XML; GS1's JSON binding has CBV terms as bare words whatever it says (its schema refuses the URN forms).
+  const cbvFormat = gs1HeaderValue(ctx, 'GS1-CBV-XML-Format', CBV_FORMATS);
+  if (cbvFormat) ctx.set('GS1-CBV-XML-Format', cbvFormat);
   return epcisQueryDocument(ctx.deps.sequelize, ctx.state.account.id, format, { events, namespaces }, { queryName });
 }
 
@@ -48,7 +53,7 @@ const split = (value: string | undefined): string[] | undefined => {
   return values.length ? values : undefined;
 };
 /** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
-function timeOf(query: EventsQuery, name: 'GE_eventTime' | 'LT_eventTime' | 'GE_recordTime' | 'LT_recordTime'): Date | undefined {
+function timeOf(query: EventsQuery, name: `${TimeComparison}_${'eventTime' | 'recordTime'}`): Date | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
@@ -90,8 +95,12 @@ export function filterOf(accountId: string, query: EventsQuery, fixed: Partial<E
     accountId,
     eventType: split(query.eventType),
     GE_eventTime: timeOf(query, 'GE_eventTime'),
+    GT_eventTime: timeOf(query, 'GT_eventTime'),
+    LE_eventTime: timeOf(query, 'LE_eventTime'),
     LT_eventTime: timeOf(query, 'LT_eventTime'),
     GE_recordTime: timeOf(query, 'GE_recordTime'),
+    GT_recordTime: timeOf(query, 'GT_recordTime'),
+    LE_recordTime: timeOf(query, 'LE_recordTime'),
     LT_recordTime: timeOf(query, 'LT_recordTime'),
     EQ_action: split(query.EQ_action),
     EQ_bizStep: split(query.EQ_bizStep),

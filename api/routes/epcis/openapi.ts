@@ -38,6 +38,9 @@ export const epcisOperations = [
       'Validates the document against GS1’s EPCIS 2.0 JSON Schema and the rules it cannot state (event times, eventIDs repeated in the document), then answers 202 with `Location: /epcis/capture/{captureID}`.',
       'The capture job is one processEventBatch workflow (mode `epcis`) of the event pipeline: captured events land in the same events, inventory and ledger as /Integration/Events.',
       '`GS1-Capture-Error-Behaviour`: `rollback` (default, all or nothing) or `proceed` (events whose eventID the account already has are reported in the job and left out).',
+      'Every event gets its CBV 2.0 event hash id (`ni:///sha-256;…?ver=CBV2.0`); one sent without an eventID gets it as its eventID. An event whose hash id the account already holds (the same event resent under another eventID, or none) is a duplicate: a 400 naming it under `rollback`, left out and reported in the job under `proceed`.',
+      'An error declaration of an event the account does not hold is kept (queryable with EXISTS_errorDeclaration) and applied when that event arrives.',
+      '`epcisHeader.epcisMasterData` creates or updates the account’s products (EPCClass vocabulary, by GTIN) and locations (BusinessLocation and ReadPoint, by GLN; CBV address and GDST vessel attributes) once the document has passed every check; the capture job’s `masterData` lists what changed.',
       '`OPTIONS /epcis/capture` answers 204 with the limits `GS1-EPCIS-Capture-Limit` (events) and `GS1-EPCIS-Capture-File-Size-Limit` (bytes); a larger document is a 413.',
       'Both `application/ld+json` and `application/json` are taken; another media type is a 415.',
       epcisHeaders,
@@ -104,7 +107,7 @@ export const epcisOperations = [
     headers: epcFormatHeader,
     responses: {
       200: { description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).', schema: queryDocumentResponse },
-      400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format is not valid (epcisException:ValidationException).'),
+      400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).'),
     },
   }),
   operation({
@@ -116,7 +119,7 @@ export const epcisOperations = [
     headers: epcFormatHeader,
     responses: {
       200: { description: 'The event.', schema: queryDocumentResponse },
-      400: problem('GS1-EPC-Format is not valid.'),
+      400: problem('GS1-EPC-Format or GS1-CBV-XML-Format is not valid.'),
       404: problem('No event with that eventID in this account (epcisException:NoSuchResourceException).'),
     },
   }),
@@ -154,7 +157,7 @@ export const epcisOperations = [
       headers: epcFormatHeader,
       responses: {
         200: { description: 'An EPCISQueryDocument.', schema: queryDocumentResponse },
-        400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format is not valid (epcisException:ValidationException).'),
+        400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).'),
       },
     }),
   ]),

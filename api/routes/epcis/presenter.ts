@@ -73,8 +73,9 @@ export function captureJobBody(batch: Batch, negative: NegativeLot[] = []) {
     success: !failed && request.rejected.length === 0,
     captureErrorBehaviour: request.captureErrorBehaviour,
     errors,
-    // Beyond the standard's fields: the lots it left reading negative, what it added to the master data.
-    warnings: negative.map(negativeWarning),
+    // Beyond the standard's fields: the lots it left reading negative, the GDST KDEs its events lack, what it added to the master data.
+    warnings: [...negative.map(negativeWarning), ...(request.kdeWarnings ?? [])],
     createdMasterData: request.created,
+    masterData: request.masterData ?? { products: [], locations: [] },
   };
 }

@@ -5,11 +5,14 @@
  * (the service's ajv keeps strict mode for our schemas).
  */
 import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
+import type { CapturedEvent } from '../../../domain/epcis/translate';
+import type { MasterDataChanges } from '../../../db/repositories/epcis-master-data';
+import type { EpcisKdeWarning } from '../../../domain/epcis/gdst-kdes';
+import type { BatchError } from '../../../domain/batch-errors';
+import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
+import { LIMITS } from '../../limits';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { CapturedEvent } from '../../../domain/epcis/translate';
-import type { BatchError } from '../../../domain/batch-errors';
-import { LIMITS } from '../../limits';
 import gs1Schema from './gs1-epcis-json-schema.json';
 
 /** A valid document is confirmed by the first pass, which stops at the first error; only a failing one is walked again for every error. */
@@ -38,6 +41,10 @@ export interface EpcisCaptureRequest {
   rejected: BatchError[];
   /** Identifiers (Digital Link URIs) of the products and locations the capture creates. */
   created: { products: string[]; locations: string[] };
+  /** What the document's epcisHeader.epcisMasterData created or changed (absent in captures stored before it was read). */
+  masterData?: MasterDataChanges;
+  /** GDST KDEs the captured events lack (domain/epcis/gdst-kdes.ts): warnings, never refusals. */
+  kdeWarnings?: EpcisKdeWarning[];
 }
 
 export interface SchemaIssue {
@@ -113,6 +120,21 @@ const problemList = {
   items: { type: 'object', required: ['type', 'title'], properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, eventID: { type: 'string' } } },
 } as const;
 
+const masterDataChanges = (key: string) =>
+  ({
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['id', 'key', 'change', 'fields'],
+      properties: {
+        id: { type: 'string', description: 'Its id in this account (a Digital Link URI for one the capture created).' },
+        key: { type: 'string', description: `The ${key} the document named it by.` },
+        change: { enum: ['created', 'updated'] },
+        fields: { type: 'array', items: { type: 'string' }, description: 'The fields the document set: name, address, vessel, captainsName.' },
+      },
+    },
+  }) as const;
+
 /** GET /epcis/capture/{captureID}: the standard's CaptureJob, plus the master data the capture created. */
 export const captureJobResponse = {
   type: 'object',
@@ -128,19 +150,35 @@ export const captureJobResponse = {
     warnings: {
       type: 'array',
       description:
-        'Beyond the standard: one warning per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
-        'refusing it). An event that added the lot is missing; the warning clears once it is captured.',
+        'Beyond the standard. NegativeInventory: one per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
+        'refusing it); an event that added the lot is missing, and the warning clears once it is captured. MissingGdstKde: one per GDST 1.2 Key Data Element ' +
+        'an event that speaks GDST lacks (product owner, information provider, vessel catch information, certificates…), listed per event; the event is captured all the same.',
       items: {
-        type: 'object',
-        required: ['type', 'title', 'product', 'lotSerial', 'location', 'quantity'],
-        properties: {
-          type: { const: 'NegativeInventory' },
-          title: { type: 'string' },
-          product: { type: 'string', description: 'The product id (a GTIN as Digital Link URI for products a capture created).' },
-          lotSerial: { type: 'string' },
-          location: { type: 'string', description: 'The location id (a GLN as Digital Link URI for locations a capture created).' },
-          quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
-        },
+        anyOf: [
+          {
+            type: 'object',
+            required: ['type', 'title', 'product', 'lotSerial', 'location', 'quantity'],
+            properties: {
+              type: { const: 'NegativeInventory' },
+              title: { type: 'string' },
+              product: { type: 'string', description: 'The product id (a GTIN as Digital Link URI for products a capture created).' },
+              lotSerial: { type: 'string' },
+              location: { type: 'string', description: 'The location id (a GLN as Digital Link URI for locations a capture created).' },
+              quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
+            },
+          },
+          {
+            type: 'object',
+            required: ['type', 'index', 'eventID', 'pointer', 'title'],
+            properties: {
+              type: { const: 'MissingGdstKde' },
+              index: { type: 'integer', description: 'The event’s index in the document.' },
+              eventID: { type: 'string' },
+              pointer: { type: 'string', description: 'JSON pointer of the missing KDE in the captured document.', example: '/epcisBody/eventList/0/gdst:productOwner' },
+              title: { type: 'string' },
+            },
+          },
+        ],
       },
     },
     createdMasterData: {
@@ -148,6 +186,14 @@ export const captureJobResponse = {
       description: 'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
       required: ['products', 'locations'],
       properties: { products: { type: 'array', items: { type: 'string' } }, locations: { type: 'array', items: { type: 'string' } } },
+    },
+    masterData: {
+      type: 'object',
+      description:
+        'What the document’s epcisHeader.epcisMasterData created or changed when the capture was accepted: products by GTIN (EPCClass vocabulary), locations by GLN ' +
+        '(BusinessLocation and ReadPoint vocabularies, CBV address attributes and GDST vessel attributes). Only what changed is listed.',
+      required: ['products', 'locations'],
+      properties: { products: masterDataChanges('GTIN'), locations: masterDataChanges('GLN (with /254/extension for a sub-location)') },
     },
   },
 } as const;
@@ -185,8 +231,12 @@ export const eventsQuery = {
   properties: {
     eventType: list('Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).', 'ObjectEvent'),
     GE_eventTime: time('Only events with eventTime at or after this.'),
+    GT_eventTime: time('Only events with eventTime after this (beyond the standard, as clients send it).'),
+    LE_eventTime: time('Only events with eventTime at or before this (beyond the standard, as clients send it).'),
     LT_eventTime: time('Only events with eventTime before this.'),
-    GE_recordTime: time('Only events recorded at or after this.'),
+    GE_recordTime: time('Only events recorded at or after this (recordTime compares to the millisecond, as it is answered).'),
+    GT_recordTime: time('Only events recorded after this (beyond the standard).'),
+    LE_recordTime: time('Only events recorded at or before this (beyond the standard).'),
     LT_recordTime: time('Only events recorded before this.'),
     EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
     EQ_bizStep: list('Only events with one of these business steps (CBV bare words such as shipping, or URIs).', 'shipping'),
@@ -195,7 +245,7 @@ export const eventsQuery = {
     EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
     WD_readPoint: list('Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.'),
     WD_bizLocation: list('Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.'),
-    EQ_eventID: list('Only the events with these eventIDs.'),
+    EQ_eventID: list('Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.'),
     EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
     EXISTS_errorDeclaration: { type: 'string', enum: ['true', 'false'], description: 'true: only events declared erroneous (an error declaration was captured for them).' },
     EQ_errorReason: list('Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).'),
@@ -259,7 +309,15 @@ export const epcFormatHeader = {
       description:
         'Absent, Always_GS1_Digital_Link (the standard’s default): EPC URNs are answered as Digital Link URIs. No_Preference and Never_Translates answer identifiers as captured. ' +
         'Always_EPC_URN answers Digital Links as EPC URNs where the company prefix is known from a URN of the same company (in the answer or among the account’s captured events); ' +
-        'a Digital Link does not say where its company prefix ends, so any other is answered as captured.',
+        'a Digital Link does not say where its company prefix ends, so any other is answered as captured. ' +
+        'The value is taken in any letter case (ALWAYS_EPC_URN) and answered in the standard’s spelling in the GS1-EPC-Format response header.',
+    },
+    'GS1-CBV-XML-Format': {
+      type: 'string',
+      enum: CBV_FORMATS,
+      description:
+        'Always_URN, Always_Web_URI or Never_Translates, in any letter case; the response header names the standard’s spelling. It governs CBV values in XML: ' +
+        'GS1’s JSON/JSON-LD binding spells CBV terms as bare words (shipping) whatever it says, so JSON answers keep them so.',
     },
   },
 } as const;

@@ -1,0 +1,293 @@
+/**
+ * CBV 2.0 event hash ids (`ni:///sha-256;…?ver=CBV2.0`, GS1 CBV 2.0 "Event hash ID"): the SHA-256 of
+ * the event's pre-hash string, in which every field is canonical whatever binding or spelling carried
+ * it (EPC URNs as Digital Links on id.gs1.org, CBV terms as Web URIs, times in UTC to the millisecond,
+ * lists sorted) and eventID, recordTime, errorDeclaration and certificationInfo are left out. Computed
+ * from the parsed event model, so an event read from XML hashes as its JSON-LD twin.
+ *
+ * Where the standard leaves room, this follows OpenEPCIS's generator (Maven Central
+ * io.openepcis:openepcis-event-hash-generator), whose hashes over GS1's examples are the test oracle
+ * (test/fixtures/event-hash). Pure.
+ */
+import { createHash } from 'node:crypto';
+import { checkDigit, toDigitalLink } from './identifiers';
+import { cbvSpelling, type CbvVocabulary } from './cbv-forms';
+
+type Json = Record<string, unknown>;
+/** Namespace prefix → IRI, from the document's @context (XML: its xmlns declarations). */
+export type Namespaces = Readonly<Record<string, string>>;
+
+const EPC_LISTS = ['epcList', 'parentID', 'inputEPCList', 'childEPCs', 'quantityList', 'childQuantityList', 'inputQuantityList', 'outputEPCList', 'outputQuantityList'] as const;
+/** The standard fields in pre-hash order, after type, eventTime and eventTimeZoneOffset. */
+const FIELD_ORDER = [
+  ...EPC_LISTS,
+  'action',
+  'transformationID',
+  'bizStep',
+  'disposition',
+  'persistentDisposition',
+  'readPoint',
+  'bizLocation',
+  'bizTransactionList',
+  'sourceList',
+  'destinationList',
+  'sensorElementList',
+  'ilmd',
+] as const;
+/** Fields the hash leaves out: what may differ between two captures of one event. */
+const EXCLUDED = new Set(['eventID', 'recordTime', 'errorDeclaration', 'certificationInfo', '@context', 'type', 'eventTime', 'eventTimeZoneOffset', 'rdfs:comment', 'comment']);
+const SENSOR_METADATA = ['time', 'startTime', 'endTime', 'deviceID', 'deviceMetadata', 'rawData', 'dataProcessingMethod', 'bizRules'];
+const SENSOR_REPORT = [
+  'type', 'exception', 'deviceID', 'deviceMetadata', 'rawData', 'dataProcessingMethod', 'time', 'microorganism', 'chemicalSubstance', 'value', 'component',
+  'stringValue', 'booleanValue', 'hexBinaryValue', 'uriValue', 'minValue', 'maxValue', 'meanValue', 'sDev', 'percRank', 'percValue', 'uom', 'coordinateReferenceSystem',
+];
+const TIMES = new Set(['eventTime', 'time', 'startTime', 'endTime']);
+
+/** GS1 application identifiers of primary keys a Digital Link path may start with. */
+const PRIMARY_KEYS = new Set(['00', '01', '253', '255', '401', '402', '414', '417', '8003', '8004', '8006', '8010', '8013', '8017', '8018']);
+/** The short names some Digital Links use in place of the numeric application identifier. */
+const SHORT_NAMES: Record<string, string> = { gtin: '01', sscc: '00', gdti: '253', gcn: '255', ginc: '401', gsin: '402', gln: '414', pgln: '417', grai: '8003', giai: '8004', itip: '8006', cpid: '8010', gmn: '8013', gsrnp: '8017', gsrn: '8018', lot: '10', ser: '21', glnx: '254', cpv: '22' };
+
+/** A Digital Link on any host as one on id.gs1.org, with numeric application identifiers. */
+function canonicalDigitalLink(value: string): string {
+  const match = /^https?:\/\/[^/]+(\/[^?#]*)$/.exec(value);
+  if (!match) return value;
+  const segments = match[1].split('/').filter(Boolean).map((segment, i) => (i % 2 === 0 ? (SHORT_NAMES[segment] ?? segment) : segment));
+  if (!segments.length || !PRIMARY_KEYS.has(segments[0]) || segments.length % 2 !== 0) return value;
+  return `https://id.gs1.org/${segments.join('/')}`;
+}
+
+/** EPC URN schemes beyond those identifiers.ts translates: `cp.ref` (with a check digit where the key has one) then the serial. */
+function otherEpcUrn(value: string): string | undefined {
+  const match = /^urn:epc:id:(pgln|grai|giai|gdti|gsrn|gsrnp|sgcn|cpi|gcn):([0-9]+)\.([^.]*)(?:\.(.+))?$/.exec(value);
+  if (!match) return undefined;
+  const [, scheme, companyPrefix, reference, serial] = match;
+  const body = companyPrefix + reference;
+  switch (scheme) {
+    case 'pgln':
+      return `https://id.gs1.org/417/${body}${checkDigit(body)}`;
+    case 'grai':
+      return `https://id.gs1.org/8003/${body}${checkDigit(body)}${serial ?? ''}`;
+    case 'giai':
+      return `https://id.gs1.org/8004/${companyPrefix}${reference}`;
+    case 'gdti':
+      return `https://id.gs1.org/253/${body}${checkDigit(body)}${serial ?? ''}`;
+    case 'gsrn':
+      return `https://id.gs1.org/8018/${body}${checkDigit(body)}`;
+    case 'gsrnp':
+      return `https://id.gs1.org/8017/${body}${checkDigit(body)}`;
+    case 'sgcn':
+      return `https://id.gs1.org/255/${body}${checkDigit(body)}${serial ?? ''}`;
+    default:
+      return undefined;
+  }
+}
+
+/** An identifier (EPC, class, location, party) as the pre-hash spells it. */
+function identifier(value: string): string {
+  if (value.startsWith('urn:epc:')) {
+    const other = otherEpcUrn(value);
+    if (other) return other;
+    const link = toDigitalLink(value);
+    return link === value ? value : link;
+  }
+  return canonicalDigitalLink(value);
+}
+
+/** Numbers as OpenEPCIS prints them: integral values below 10^7 (Java prints larger ones in E notation) without a fraction. */
+function numberOf(value: unknown): string {
+  const text = String(value);
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const n = Number(text);
+  return Number.isInteger(n) && Math.abs(n) < 1e7 ? String(n) : text;
+}
+
+/** A date-time in UTC with milliseconds (`2005-04-05T02:33:31.116Z`). */
+function utc(value: string): string {
+  const time = new Date(value);
+  return Number.isNaN(time.getTime()) ? value : time.toISOString();
+}
+
+/** A value of a standard field, canonical. */
+function valueOf(name: string, value: unknown): string {
+  if (typeof value !== 'string') return numberOf(value);
+  if (TIMES.has(name)) return utc(value);
+  if (value.startsWith('urn:epc:') || /^https?:\/\//.test(value)) return identifier(value);
+  if (value.startsWith('gs1:')) return value.slice(4);
+  return numberOf(value);
+}
+
+const cbv = (vocabulary: CbvVocabulary, value: unknown): string => cbvSpelling(vocabulary, String(value), 'Always_Web_URI');
+
+/** A user extension's name as `{namespace IRI}local`; a name without a known prefix as it is. */
+function extensionName(name: string, namespaces: Namespaces): string {
+  const at = name.indexOf(':');
+  const iri = at > 0 ? namespaces[name.slice(0, at)] : undefined;
+  return iri ? `{${iri}}${name.slice(at + 1)}` : name;
+}
+
+/** A user extension (any depth) as pre-hash lines, children sorted. */
+function extensionLines(name: string, value: unknown, namespaces: Namespaces): string[] {
+  const key = extensionName(name, namespaces);
+  if (Array.isArray(value)) return value.flatMap((item) => extensionLines(name, item, namespaces));
+  if (value && typeof value === 'object') {
+    const children = sortedBlocks(Object.entries(value as Json).filter(([k]) => !k.startsWith('@')).map(([k, v]) => extensionLines(k, v, namespaces)), byExtension);
+    return [key, ...children.flat()];
+  }
+  return [`${key}=${valueOf(name, value)}`];
+}
+
+/** Blocks of lines sorted by their values (header lines such as `quantityElement` do not count), as OpenEPCIS orders list elements. */
+const sortedBlocks = (blocks: string[][], key = (block: string[]) => block.filter((line) => line.includes('=')).join('')): string[][] =>
+  blocks.map((block) => ({ block, key: key(block) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ block }) => block);
+
+/** User extensions sort by namespace IRI, local name and value. */
+const byExtension = (block: string[]): string => block[0].replace(/^\{([^}]*)\}/, '$1') + (block[0].includes('=') ? '' : '=null');
+
+const isStandard = (name: string, known: readonly string[]) => known.includes(name);
+
+/** The standard fields of a sensor element, then (collected apart) its user extensions. */
+function sensorElementLines(element: Json, namespaces: Namespaces): { standard: string[]; extensions: string[] } {
+  const metadata = (element.sensorMetadata ?? {}) as Json;
+  const reports = Array.isArray(element.sensorReport) ? (element.sensorReport as Json[]) : [];
+  const standard = ['sensorElement'];
+  const metadataLines = SENSOR_METADATA.filter((name) => metadata[name] !== undefined).map((name) => `${name}=${valueOf(name, metadata[name])}`);
+  if (metadataLines.length) standard.push('sensorMetadata', ...metadataLines);
+  const reportBlocks = reports.map((report) => {
+    const lines = ['sensorReport'];
+    for (const name of SENSOR_REPORT) {
+      const value = report[name];
+      if (value === undefined) continue;
+      if (name === 'type' || name === 'exception') lines.push(`${name}=${String(value).startsWith('gs1:') ? `https://gs1.org/voc/${String(value).slice(4)}` : String(value).includes(':') ? String(value) : `https://gs1.org/voc/${String(value)}`}`);
+      else if (name === 'component') lines.push(`${name}=${String(value).includes(':') ? String(value) : `https://ref.gs1.org/cbv/Comp-${String(value)}`}`);
+      else if (name === 'stringValue' || name === 'hexBinaryValue') lines.push(`${name}=${String(value)}`);
+      else lines.push(`${name}=${valueOf(name, value)}`);
+    }
+    return lines;
+  });
+  standard.push(...sortedBlocks(reportBlocks).flat());
+
+  const own = (object: Json, known: string[]) =>
+    sortedBlocks(Object.entries(object).filter(([k]) => !isStandard(k, known) && !EXCLUDED.has(k)).map(([k, v]) => extensionLines(k, v, namespaces)), byExtension).flat();
+  const metadataExtensions = own(metadata, SENSOR_METADATA);
+  const reportExtensions = reports.flatMap((report) => {
+    const lines = own(report, SENSOR_REPORT);
+    return lines.length ? ['sensorReport', ...lines] : [];
+  });
+  const elementExtensions = own(element, ['sensorMetadata', 'sensorReport']);
+  const extensions =
+    metadataExtensions.length || reportExtensions.length || elementExtensions.length
+      ? ['sensorElement', ...(metadataExtensions.length ? ['sensorMetadata', ...metadataExtensions] : []), ...reportExtensions, ...elementExtensions]
+      : [];
+  return { standard, extensions };
+}
+
+/** The pre-hash string's lines of an EPCIS 2.0 event (JSON/JSON-LD model): the hash is over their concatenation. */
+export function preHashLines(event: Json, namespaces: Namespaces = {}): string[] {
+  const lines = [`eventType=${String(event.type)}`, `eventTime=${utc(String(event.eventTime))}`, `eventTimeZoneOffset=${String(event.eventTimeZoneOffset)}`];
+  // CBV 2.0 leaves certificationInfo out; OpenEPCIS's published generator (the oracle partners use) keeps it.
+  for (const certificate of ([] as unknown[]).concat(event.certificationInfo ?? [])) lines.push(`certificationInfo=${valueOf('certificationInfo', certificate)}`);
+  const sensorExtensions: string[] = [];
+  for (const field of FIELD_ORDER) {
+    const value = event[field];
+    if (value === undefined || value === null) continue;
+    switch (field) {
+      case 'epcList':
+      case 'inputEPCList':
+      case 'childEPCs':
+      case 'outputEPCList': {
+        const list = (value as string[]).slice().sort();
+        if (list.length) lines.push(field, ...list.map((epc) => `epc=${identifier(epc)}`));
+        break;
+      }
+      case 'parentID':
+        lines.push(`parentID=${identifier(String(value))}`);
+        break;
+      case 'quantityList':
+      case 'childQuantityList':
+      case 'inputQuantityList':
+      case 'outputQuantityList': {
+        const blocks = (value as Json[]).map((q) => [
+          'quantityElement',
+          `epcClass=${identifier(String(q.epcClass))}`,
+          ...(q.quantity !== undefined ? [`quantity=${numberOf(q.quantity)}`] : []),
+          ...(q.uom !== undefined ? [`uom=${String(q.uom)}`] : []),
+        ]);
+        if (blocks.length) lines.push(field, ...sortedBlocks(blocks).flat());
+        break;
+      }
+      case 'action':
+        lines.push(`action=${String(value)}`);
+        break;
+      case 'transformationID':
+        lines.push(`transformationID=${valueOf(field, value)}`);
+        break;
+      case 'bizStep':
+        lines.push(`bizStep=${cbv('bizStep', value)}`);
+        break;
+      case 'disposition':
+        lines.push(`disposition=${cbv('disposition', value)}`);
+        break;
+      case 'persistentDisposition': {
+        const { set, unset } = value as { set?: string[]; unset?: string[] };
+        const terms = [...(set ?? []).slice().sort().map((t) => `set=${cbv('disposition', t)}`), ...(unset ?? []).slice().sort().map((t) => `unset=${cbv('disposition', t)}`)];
+        if (terms.length) lines.push('persistentDisposition', ...terms);
+        break;
+      }
+      case 'readPoint':
+      case 'bizLocation':
+        lines.push(field, `id=${identifier(String((value as Json).id))}`);
+        break;
+      case 'bizTransactionList': {
+        const blocks = (value as Json[]).map((t) => [...(t.type !== undefined ? [`type=${cbv('bizTransactionType', t.type)}`] : []), `bizTransaction=${valueOf('bizTransaction', t.bizTransaction)}`]);
+        if (blocks.length) lines.push(field, ...sortedBlocks(blocks).flat());
+        break;
+      }
+      case 'sourceList':
+      case 'destinationList': {
+        const key = field === 'sourceList' ? 'source' : 'destination';
+        const blocks = (value as Json[]).map((s) => [`type=${cbv('sourceDestType', s.type)}`, `${key}=${valueOf(key, s[key])}`]);
+        if (blocks.length) lines.push(field, ...sortedBlocks(blocks).flat());
+        break;
+      }
+      case 'sensorElementList': {
+        const elements = (value as Json[]).map((element) => sensorElementLines(element, namespaces));
+        lines.push(...sortedBlocks(elements.map((e) => e.standard)).flat());
+        sensorExtensions.push(...sortedBlocks(elements.map((e) => e.extensions)).flat());
+        break;
+      }
+      case 'ilmd': {
+        const blocks = Object.entries(value as Json).filter(([k]) => !k.startsWith('@')).map(([k, v]) => extensionLines(k, v, namespaces));
+        if (blocks.length) lines.push('ilmd', ...sortedBlocks(blocks, byExtension).flat());
+        break;
+      }
+    }
+  }
+  const known = new Set<string>(FIELD_ORDER);
+  const extensions = Object.entries(event).filter(([k]) => !known.has(k) && !EXCLUDED.has(k)).map(([k, v]) => extensionLines(k, v, namespaces));
+  return [...lines, ...sensorExtensions, ...sortedBlocks(extensions, byExtension).flat()];
+}
+
+/** The CBV 2.0 event hash id of an EPCIS 2.0 event. */
+export function eventHashId(event: Json, namespaces: Namespaces = {}): string {
+  const digest = createHash('sha256').update(preHashLines(event, namespaces).join(''), 'utf8').digest('hex');
+  return `ni:///sha-256;${digest}?ver=CBV2.0`;
+}
+
+/** Prefixes GS1's own context defines, which documents use without declaring them. */
+const GS1_NAMESPACES: Namespaces = { cbvmda: 'urn:epcglobal:cbv:mda' };
+
+/**
+ * The namespace prefixes a JSON-LD @context defines (its object entries), for user extensions' names.
+ * An entry that also types terms (`{ "rail:count": { "@type": … } }`) is not read as prefixes, as OpenEPCIS does not.
+ */
+export function namespacesOfContext(context: unknown): Namespaces {
+  const out: Record<string, string> = { ...GS1_NAMESPACES };
+  for (const entry of Array.isArray(context) ? context : [context]) {
+    if (!entry || typeof entry !== 'object') continue;
+    const values = Object.values(entry as Json);
+    if (!values.every((iri) => typeof iri === 'string')) continue;
+    Object.assign(out, entry);
+  }
+  return out;
+}
