@@ -158,9 +158,10 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
     for (const name of SENSOR_REPORT) {
       const value = report[name];
       if (value === undefined) continue;
-      if (name === 'type' || name === 'exception') lines.push(`${name}=${String(value).startsWith('gs1:') ? `https://gs1.org/voc/${String(value).slice(4)}` : String(value).includes(':') ? String(value) : `https://gs1.org/voc/${String(value)}`}`);
-      else if (name === 'component') lines.push(`${name}=${String(value).includes(':') ? String(value) : `https://ref.gs1.org/cbv/Comp-${String(value)}`}`);
-      else if (name === 'stringValue' || name === 'hexBinaryValue') lines.push(`${name}=${String(value)}`);
+      const text = scalarText(value);
+      if (name === 'type' || name === 'exception') lines.push(`${name}=${text.startsWith('gs1:') ? `https://gs1.org/voc/${text.slice(4)}` : text.includes(':') ? text : `https://gs1.org/voc/${text}`}`);
+      else if (name === 'component') lines.push(`${name}=${text.includes(':') ? text : `https://ref.gs1.org/cbv/Comp-${text}`}`);
+      else if (name === 'stringValue' || name === 'hexBinaryValue') lines.push(`${name}=${text}`);
       else lines.push(`${name}=${valueOf(name, value)}`);
     }
     return lines;
@@ -201,7 +202,7 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         break;
       }
       case 'parentID':
-        lines.push(`parentID=${identifier(String(value))}`);
+        lines.push(`parentID=${identifier(scalarText(value))}`);
         break;
       case 'quantityList':
       case 'childQuantityList':
@@ -209,15 +210,15 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
       case 'outputQuantityList': {
         const blocks = (value as Json[]).map((q) => [
           'quantityElement',
-          `epcClass=${identifier(String(q.epcClass))}`,
+          `epcClass=${identifier(scalarText(q.epcClass))}`,
           ...(q.quantity !== undefined ? [`quantity=${numberOf(q.quantity)}`] : []),
-          ...(q.uom !== undefined ? [`uom=${String(q.uom)}`] : []),
+          ...(q.uom !== undefined ? [`uom=${scalarText(q.uom)}`] : []),
         ]);
         if (blocks.length) lines.push(field, ...sortedBlocks(blocks).flat());
         break;
       }
       case 'action':
-        lines.push(`action=${String(value)}`);
+        lines.push(`action=${scalarText(value)}`);
         break;
       case 'transformationID':
         lines.push(`transformationID=${valueOf(field, value)}`);
@@ -290,4 +291,9 @@ export function namespacesOfContext(context: unknown): Namespaces {
     Object.assign(out, entry);
   }
   return out;
+}
+
+/** A JSON scalar as the pre-hash spells it; anything else as its JSON. */
+function scalarText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 }

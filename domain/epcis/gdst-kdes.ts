@@ -67,7 +67,11 @@ export function gdstKdeWarnings(events: EpcisEvent[], pointerOf: (index: number)
       if (!present(field(certificate, 'certificationType'))) missing(`${pointer}/gdst:certificationType`, 'the certificate’s type (gdst:certificationType, urn:gdst:certType:…)');
       if (!present(field(certificate, 'certificationIdentification'))) missing(`${pointer}/certificationIdentification`, 'the certificate’s identification (its number)');
     }
-    const hasCertificate = (type: string) => certificates.some(({ certificate }) => String(field(certificate, 'certificationType') ?? '').toLowerCase().endsWith(`:${type.toLowerCase()}`));
+    const hasCertificate = (type: string) =>
+      certificates.some(({ certificate }) => {
+        const certificationType = field(certificate, 'certificationType');
+        return typeof certificationType === 'string' && certificationType.toLowerCase().endsWith(`:${type.toLowerCase()}`);
+      });
 
     if (step === 'fishingevent') {
       const ilmd = record(event.ilmd);
