@@ -7,6 +7,10 @@ import { commission, instance, uid } from '../factories/events';
 import { client, request } from '../helpers/http';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver';
 
+/** Events of one account differ in their time: two alike would be one event by its CBV hash id. */
+let tick = 0;
+const nextTime = () => new Date(Date.UTC(2024, 2, 1, 15) + ++tick * 1000).toISOString();
+
 const eventIdsOf = (document: { epcisBody: { queryResults: { resultsBody: { eventList: { eventID: string }[] } } } }) =>
   document.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID);
 
@@ -69,10 +73,10 @@ describe('/epcis/queries: named queries and subscriptions', () => {
 
   it('runs a named query now, paged like /epcis/events, with only the account’s events', async () => {
     const account = await createAccount('queries-run');
-    const shipped = [objectEvent({ bizStep: 'shipping' }), objectEvent({ bizStep: 'shipping' })];
-    await capture(account.key, epcisDocument([...shipped, objectEvent({ bizStep: 'receiving' })]));
+    const shipped = [objectEvent({ bizStep: 'shipping', eventTime: nextTime() }), objectEvent({ bizStep: 'shipping', eventTime: nextTime() })];
+    await capture(account.key, epcisDocument([...shipped, objectEvent({ bizStep: 'receiving', eventTime: nextTime() })]));
     const other = await createAccount('queries-run-other');
-    await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping' })]));
+    await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping', eventTime: nextTime() })]));
     const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
 
     const first = await client(account.key).get(`/epcis/queries/${name}/events?perPage=1`);
@@ -98,8 +102,8 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect(subscribed.headers.get('location')).toBe(`/epcis/queries/${name}/subscriptions/${subscriptionID}`);
     expect(subscribed.body).not.toHaveProperty('signatureToken');
 
-    const shipping = objectEvent({ bizStep: 'shipping' });
-    await capture(account.key, epcisDocument([shipping, objectEvent({ bizStep: 'receiving' })]));
+    const shipping = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
+    await capture(account.key, epcisDocument([shipping, objectEvent({ bizStep: 'receiving', eventTime: nextTime() })]));
     const [report] = await dest.waitFor(1);
     const document = verifiedReport(token, report);
     expect(gs1SchemaIssues(document)).toEqual([]);
@@ -108,7 +112,7 @@ describe('/epcis/queries: named queries and subscriptions', () => {
 
     // Another account's matching events are never reported to this subscription.
     const other = await createAccount('queries-stream-other');
-    await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping' })]));
+    await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping', eventTime: nextTime() })]));
 
     const lot = uid('LOT');
     expect((await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))] })).status).toBe(200);
@@ -123,7 +127,7 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions`)).body.map((s: { subscriptionID: string }) => s.subscriptionID)).toEqual([subscriptionID]);
 
     expect((await request('DELETE', `/epcis/queries/${name}/subscriptions/${subscriptionID}`, { key: account.key })).status).toBe(204);
-    await capture(account.key, epcisDocument([objectEvent({ bizStep: 'shipping' })]));
+    await capture(account.key, epcisDocument([objectEvent({ bizStep: 'shipping', eventTime: nextTime() })]));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(dest.received).toHaveLength(2);
     expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`)).status).toBe(404);
@@ -132,7 +136,7 @@ describe('/epcis/queries: named queries and subscriptions', () => {
   it('runs a scheduled subscription on a Temporal Schedule, from initialRecordTime, then from the last event it reported', async () => {
     const account = await createAccount('queries-schedule');
     const before = new Date(Date.now() - 1000).toISOString();
-    const first = objectEvent({ bizStep: 'shipping' });
+    const first = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
     await capture(account.key, epcisDocument([first]));
     const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
     const dest = await receiver();
@@ -152,8 +156,8 @@ describe('/epcis/queries: named queries and subscriptions', () => {
 
       const [report] = await dest.waitFor(1, () => true, 30_000);
       expect(eventIdsOf(verifiedReport('tok', report))).toEqual([first.eventID]);
-      const second = objectEvent({ bizStep: 'shipping' });
-      await capture(account.key, epcisDocument([second, objectEvent({ bizStep: 'receiving' })]));
+      const second = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
+      await capture(account.key, epcisDocument([second, objectEvent({ bizStep: 'receiving', eventTime: nextTime() })]));
       const [, next] = await dest.waitFor(2, () => true, 30_000);
       expect(eventIdsOf(verifiedReport('tok', next))).toEqual([second.eventID]);
 

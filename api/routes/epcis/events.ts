@@ -3,6 +3,7 @@
  * pipeline and answered once stored), GET /epcis/events (the standard's query parameters, answered as
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
+import type { ErrorObject } from 'ajv';
 import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison, type TimeComparison } from '../../../db/queries/epcis-events';
 import { epcPatternOf } from '../../../domain/epcis/identifiers';
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
@@ -21,18 +22,23 @@ import { EPC_FORMATS, epcFormatHeader, eventsQuery, perPageOf, type EpcFormat, t
 
 export { GS1_CONTEXT };
 
-export const formatProblem = (value: string) =>
-  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-EPC-Format must be one of ${EPC_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-EPC-Format "${value}" is not known.` }]);
+/** A GS1 header the middleware refused: the one ajv named (GS1-EPC-Format or GS1-CBV-XML-Format), with its allowed values. */
+export const headerProblem = (errors: ErrorObject[], input: unknown) => {
+  const name = errors[0]?.instancePath.slice(1) === 'GS1-CBV-XML-Format' ? 'GS1-CBV-XML-Format' : 'GS1-EPC-Format';
+  const allowed = name === 'GS1-EPC-Format' ? EPC_FORMATS : CBV_FORMATS;
+  const value = textOf(input, name);
+  return epcisProblem(400, VALIDATION_EXCEPTION, `${name} must be one of ${allowed.join(', ')}.`, [{ pointer: '', message: `${name} "${value}" is not known.` }]);
+};
 
 /** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
 const eventsRequest = { query: eventsQuery, headers: epcFormatHeader };
 export type EventsRequest = InputOf<typeof eventsRequest>;
 export const validEventsQuery = () =>
   validate(eventsRequest, (errors, input, source) =>
-    source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : queryProblem(errors),
+    source === 'headers' ? headerProblem(errors, input) : queryProblem(errors),
   );
 /** GET /epcis/events/{eventID}: GS1-EPC-Format. */
-export const validEventRequest = () => validate({ headers: epcFormatHeader }, (_errors, input) => formatProblem(textOf(input, 'GS1-EPC-Format')));
+export const validEventRequest = () => validate({ headers: epcFormatHeader }, headerProblem);
 
 /** Absent, GS1-EPC-Format is Always_GS1_Digital_Link, as GS1's REST binding says. */
 export const epcFormatOf = (ctx: APIContext<{ headers: FromSchema<typeof epcFormatHeader> }>): EpcFormat =>

@@ -28,8 +28,8 @@ import { scheduleRanges } from '../../../domain/epcis/subscription-schedule';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../../../platform/epcis-subscriptions';
 import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { ajv, pairedWith, textOf, validate, type Source } from '../../middleware/validate';
-import { epcFormatOf, filterOf, formatProblem } from './events';
+import { ajv, pairedWith, validate, type Source } from '../../middleware/validate';
+import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { createQueryBody, createSubscriptionBody, type CreateQueryInput, type CreateSubscriptionInput } from './queries-schema';
@@ -114,7 +114,7 @@ const queryProblem = (errors: ErrorObject[]) =>
 const pageRequest = { query: pairedWith<PageQuery>()(pageQuery) };
 /** GS1-EPC-Format answered as on /epcis/events, a bad page parameter as a query problem. */
 const formatOrQueryProblem = (errors: ErrorObject[], input: unknown, source: Source) =>
-  source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : queryProblem(errors);
+  source === 'headers' ? headerProblem(errors, input) : queryProblem(errors);
 
 export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.post('/queries', validate({ body: pairedWith<CreateQueryInput>()(createQueryBody) }, bodyProblem), async (ctx) => {
@@ -157,7 +157,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.post(
     '/queries/:queryName/subscriptions',
     validate({ headers: epcFormatHeader, body: pairedWith<CreateSubscriptionInput>()(createSubscriptionBody) }, (errors, input, source) =>
-      source === 'headers' ? formatProblem(textOf(input, 'GS1-EPC-Format')) : bodyProblem(errors),
+      source === 'headers' ? headerProblem(errors, input) : bodyProblem(errors),
     ),
     async (ctx) => {
     const named = await namedQueryOf(ctx);
