@@ -8,16 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PoolClient } from 'pg';
 import type { RuntimeState } from '../../runtime/state';
-import { cpuMs, grown, scrape, type Role } from './processes';
+import { cpuMs, grown, processesOf, scrapeAll, type Role, type StackProcesses } from './processes';
 import { round } from './report';
 
 /**
  * Everything the processes of the stack have counted so far: CPU, statements, the worker's Temporal RPCs.
- * Extra workers' CPU counts as the worker's; their statements and RPCs are on their own metrics ports, not read.
+ * Given `npm start`'s state, extra workers' CPU counts as the worker's; their statements and RPCs are on
+ * their own metrics ports, not read. Given the processes themselves, every listed endpoint is read.
  */
-export async function snapshot(state: RuntimeState, extraWorkerPids: number[] = []) {
-  const [api, worker, sdk] = await Promise.all([scrape(state.apiMetricsUrl), scrape(state.workerAppMetricsUrl), scrape(state.workerSdkMetricsUrl)]);
-  return { cpu: cpuMs(state, extraWorkerPids), api, worker, sdk };
+export async function snapshot(stack: RuntimeState | StackProcesses, extraWorkerPids: number[] = []) {
+  const processes = 'pids' in stack ? stack : processesOf(stack, extraWorkerPids);
+  const { metrics } = processes;
+  const [api, worker, sdk] = await Promise.all([scrapeAll(metrics.api), scrapeAll(metrics.workerApp), scrapeAll(metrics.workerSdk)]);
+  return { cpu: cpuMs(processes), api, worker, sdk };
 }
 export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
