@@ -56,15 +56,24 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
   ];
   const fileOf = (table: string) => path.join(dir, `${table}.copy`);
   const literal = `'{${batchIds.join(',')}}'`;
+  // Generated columns (batches.failed_event_ids) are computed again on the way in: COPY takes none.
+  const columns = new Map<string, string>();
+  for (const [table] of tables) {
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+      [table],
+    );
+    columns.set(table, rows.map((row) => `"${row.name}"`).join(', '));
+  }
   try {
-    for (const [table, where] of tables) await db.query(`COPY (SELECT * FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
+    for (const [table, where] of tables) await db.query(`COPY (SELECT ${columns.get(table)} FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
     await db.query('BEGIN');
     for (const [table, where] of [...tables].reverse()) await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
     await db.query('COMMIT');
     for (const [table] of tables) await db.query(`VACUUM ${table}`);
     const started = performance.now();
     await db.query('BEGIN');
-    for (const [table] of tables) await db.query(`COPY ${table} FROM '${fileOf(table)}'`);
+    for (const [table] of tables) await db.query(`COPY ${table} (${columns.get(table)}) FROM '${fileOf(table)}'`);
     await db.query('COMMIT');
     return performance.now() - started;
   } finally {
