@@ -11,7 +11,9 @@
  *
  *   BENCH_PRODUCTION_RUNS  comma-separated; `AxW` is bench:events against A APIs and W workers on the
  *                          production server, `dev` against `npm start`'s dev server (SQLite) with a
- *                          durable PostgreSQL, run after the production stack has stopped (default "1x1,2x2,dev")
+ *                          durable PostgreSQL, run after the production stack has stopped (default
+ *                          "1x1,2x2,1x1,dev": 1x1 again after 2x2 shows what is the second processes'
+ *                          doing and what only a warmer server and a fuller database)
  *   GOTOOLCHAIN            the Go toolchain that builds the server (default GO_TOOLCHAIN below)
  *   BENCH_EVENTS, BENCH_CLIENTS, BENCH_SINGLE...  passed on to bench:events
  *
@@ -23,9 +25,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import pino from 'pino';
 import { exitOf, hasExited, spawnBound, stopChild } from '../../runtime/child-process';
 import { PROJECT_ROOT } from '../../runtime/config';
-import { createLogger } from '../../runtime/logger';
 import { waitFor } from '../../runtime/net';
 import { isPortFree } from '../../runtime/ports';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
@@ -39,7 +41,11 @@ export const GO_TOOLCHAIN = 'go1.27.3';
 
 const DATA_DIR = path.join(PROJECT_ROOT, '.data', 'production');
 const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
-const logger = createLogger(process.env.LOG_LEVEL || 'info', 'production');
+// On stderr: stdout carries the report alone.
+const logger = pino(
+  { name: 'production', level: process.env.LOG_LEVEL || 'info' },
+  process.stderr.isTTY ? pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, ignore: 'pid,hostname' } }) : pino.destination(2),
+);
 
 /** Thrown for a setup the script cannot fix: printed as one line, without a stack trace. */
 class SetupError extends Error {}
@@ -271,7 +277,7 @@ async function benchEvents(env: NodeJS.ProcessEnv): Promise<object> {
 const load = () => os.loadavg().map((value) => round(value, 2));
 
 async function measure(): Promise<object> {
-  const runs = (process.env.BENCH_PRODUCTION_RUNS || '1x1,2x2,dev').split(',').map((run) => run.trim());
+  const runs = (process.env.BENCH_PRODUCTION_RUNS || '1x1,2x2,1x1,dev').split(',').map((run) => run.trim());
   for (const run of runs) if (run !== 'dev' && !/^[1-9]\d*x[1-9]\d*$/.test(run)) throw new SetupError(`BENCH_PRODUCTION_RUNS: "${run}" is neither AxW (APIs x workers) nor dev`);
   const reports: object[] = [];
   let stack: ProductionStack | undefined;
