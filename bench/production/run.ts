@@ -12,8 +12,8 @@
  *   BENCH_PRODUCTION_RUNS  comma-separated; `AxW` is bench:events against A APIs and W workers on the
  *                          production server, `dev` against `npm start`'s dev server (SQLite) with a
  *                          durable PostgreSQL, run after the production stack has stopped (default
- *                          "1x1,2x2,1x1,dev": 1x1 again after 2x2 shows what is the second processes'
- *                          doing and what only a warmer server and a fuller database)
+ *                          "1x1,1x2,2x2,1x1,dev": 1x2 is what a second worker adds, 2x2 a second API
+ *                          too, and 1x1 again tells their share from a warmer server's and a fuller database's)
  *   GOTOOLCHAIN            the Go toolchain that builds the server (default GO_TOOLCHAIN below)
  *   BENCH_EVENTS, BENCH_CLIENTS, BENCH_SINGLE...  passed on to bench:events
  *
@@ -277,7 +277,7 @@ async function benchEvents(env: NodeJS.ProcessEnv): Promise<object> {
 const load = () => os.loadavg().map((value) => round(value, 2));
 
 async function measure(): Promise<object> {
-  const runs = (process.env.BENCH_PRODUCTION_RUNS || '1x1,2x2,1x1,dev').split(',').map((run) => run.trim());
+  const runs = (process.env.BENCH_PRODUCTION_RUNS || '1x1,1x2,2x2,1x1,dev').split(',').map((run) => run.trim());
   for (const run of runs) if (run !== 'dev' && !/^[1-9]\d*x[1-9]\d*$/.test(run)) throw new SetupError(`BENCH_PRODUCTION_RUNS: "${run}" is neither AxW (APIs x workers) nor dev`);
   const reports: object[] = [];
   let stack: ProductionStack | undefined;
