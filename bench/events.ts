@@ -7,6 +7,9 @@
  *   BENCH_SINGLE   one-event sync calls, one client, one at a time (default 40)
  *   BENCH_EXTRA_WORKERS  more `npm run worker` processes on the same machine and task queue (default 0)
  *   BENCH_LOT      records in the lot used for the historical-insert recalculation (default 10000)
+ *   BENCH_STACK    a file describing a running stack to measure instead of starting one (bench/lib/stack.ts;
+ *                  `npm run bench:production` writes it for the production shape)
+ *   EMBEDDED_PG_DURABLE  `true` runs the bench's own PostgreSQL with fsync, as users run it (default off)
  *
  * Prints one JSON object. Batches are 500 events, the size the README recommends. Besides the rates it
  * prints where the time goes: CPU milliseconds of each process (API, worker, Temporal, PostgreSQL) and
@@ -15,9 +18,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Pool, type PoolClient } from 'pg';
 import { createActivities } from '../activities';
@@ -26,12 +26,14 @@ import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
 import type { EventPayload } from '../domain/events';
 import { createLogger } from '../platform/logger';
-import type { RuntimeState } from '../supervisor/state';
-import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
 import { startExtraWorker } from './lib/processes';
 import { latencyMs, percentile, round, runBench } from './lib/report';
+import { benchStack, type BenchStack } from './lib/stack';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -113,16 +115,16 @@ async function seedLot(client: PoolClient, ids: { accountId: string; batchId: st
 }
 
 /** BENCH_SINGLE sync calls of one commission each, one at a time: what an integrator sending each scan waits. */
-async function oneEventCalls(state: RuntimeState, temporalClient: Client, db: Pool, key: string, accountId: string, run: string) {
+async function oneEventCalls(stack: BenchStack, temporalClient: Client, db: Pool, key: string, accountId: string, run: string) {
   const latencies: number[] = [];
-  const before = await snapshot(state, extraWorkerPids());
+  const before = await snapshot(stack.processes(extraWorkerPids()));
   for (let i = 0; i < SINGLE; i++) {
     const t0 = performance.now();
-    const response = await post(state.apiUrl, key, [commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1)]);
+    const response = await post(stack.apiUrls[i % stack.apiUrls.length], key, [commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1)]);
     latencies.push(performance.now() - t0);
     if (response.status !== 200) throw new Error(`one-event call ${i}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
   }
-  const after = await snapshot(state, extraWorkerPids());
+  const after = await snapshot(stack.processes(extraWorkerPids()));
   const { rows } = await db.query<{ workflow_id: string }>(`SELECT workflow_id FROM batches WHERE account_id = $1 AND event_count = 1 ORDER BY seq DESC LIMIT $2`, [accountId, SINGLE]);
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -135,7 +137,7 @@ async function oneEventCalls(state: RuntimeState, temporalClient: Client, db: Po
 }
 
 async function main(): Promise<object> {
-  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const stack = await benchStack();
   const { state } = stack;
   const pool = new Pool({ connectionString: state.databaseUrl, max: 4 });
   const sequelize = createSequelize(state.databaseUrl, 4);
@@ -150,27 +152,27 @@ async function main(): Promise<object> {
     const warm = await post(state.apiUrl, key, [{ ...commission(`W-${run}`, `W-${run}`, 1), Location: LOCATION, ProductInstances: [{ Quantity: 1, LotSerial: `W-${run}`, Product: PRODUCT }] }]);
     if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
 
-    const oneEvent = await oneEventCalls(state, temporalClient, pool, key, account.id, run);
+    const oneEvent = await oneEventCalls(stack, temporalClient, pool, key, account.id, run);
     for (let i = 0; i < EXTRA_WORKERS; i++) extraWorkers.push(await startExtraWorker(state));
 
     const batches = Math.ceil(N / BATCH);
     const latencies: number[] = [];
     let next = 0;
-    const before = await snapshot(state, extraWorkerPids());
+    const before = await snapshot(stack.processes(extraWorkerPids()));
     const started = performance.now();
     await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
+      Array.from({ length: CLIENTS }, async (_, client) => {
         while (next < batches) {
           const b = next++;
           const t0 = performance.now();
-          const response = await post(state.apiUrl, key, batchOf(b, run));
+          const response = await post(stack.apiUrls[client % stack.apiUrls.length], key, batchOf(b, run));
           latencies.push(performance.now() - t0);
           if (response.status !== 200) throw new Error(`batch ${b}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
         }
       }),
     );
     const pipelineSeconds = (performance.now() - started) / 1000;
-    const after = await snapshot(state, extraWorkerPids());
+    const after = await snapshot(stack.processes(extraWorkerPids()));
     latencies.sort((a, b) => a - b);
 
     const db = await pool.connect();
@@ -219,6 +221,7 @@ async function main(): Promise<object> {
     const pipelineRate = (batches * BATCH) / pipelineSeconds;
     const copyRate = (batches * BATCH) / (copyMs / 1000);
     return {
+      stack: stack.label,
       events: batches * BATCH,
       batchSize: BATCH,
       clients: CLIENTS,
@@ -243,7 +246,6 @@ async function main(): Promise<object> {
     await pool.end();
     await sequelize.close();
     await stack.stop();
-    if (!process.env.KEEP_BENCH_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
   }
 }
 

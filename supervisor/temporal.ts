@@ -46,6 +46,16 @@ export interface DevServer {
 
 const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=full'];
 
+/**
+ * The dev server's dynamic config: the production server reads the same from
+ * supervisor/temporal-dynamic-config.yaml (test/runtime/compose.test.ts keeps the two equal).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number | string>> = {
+  // A workflow task that schedules an activity gets the activity back in its own answer when the
+  // worker has a free slot: one matching round trip less per step (off by default in the server).
+  'system.enableActivityEagerExecution': true,
+};
+
 export interface DevServerOptions {
   cliPath: string | undefined;
   /** SQLite file for workflow history; in memory when unset. */
@@ -74,9 +84,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
     // default: a commit is on disk before Temporal acknowledges it, power loss included.
     for (const pragma of SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   }
-  // A workflow task that schedules an activity gets the activity back in its own answer when the
-  // worker has a free slot: one matching round trip less per step (off by default in the server).
-  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);

@@ -8,16 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PoolClient } from 'pg';
 import type { RuntimeState } from '../../supervisor/state';
-import { cpuMs, grown, scrape, type Role } from './processes';
+import { cpuMs, grown, processesOf, scrapeAll, type Role, type StackProcesses } from './processes';
 import { round } from './report';
 
 /**
  * Everything the processes of the stack have counted so far: CPU, statements, the worker's Temporal RPCs.
- * Extra workers' CPU counts as the worker's; their statements and RPCs are on their own metrics ports, not read.
+ * Given `npm start`'s state, extra workers' CPU counts as the worker's; their statements and RPCs are on
+ * their own metrics ports, not read. Given the processes themselves, every listed endpoint is read.
  */
-export async function snapshot(state: RuntimeState, extraWorkerPids: number[] = []) {
-  const [api, worker, sdk] = await Promise.all([scrape(state.apiMetricsUrl), scrape(state.workerAppMetricsUrl), scrape(state.workerSdkMetricsUrl)]);
-  return { cpu: cpuMs(state, extraWorkerPids), api, worker, sdk };
+export async function snapshot(stack: RuntimeState | StackProcesses, extraWorkerPids: number[] = []) {
+  const processes = 'pids' in stack ? stack : processesOf(stack, extraWorkerPids);
+  const { metrics } = processes;
+  const [api, worker, sdk] = await Promise.all([scrapeAll(metrics.api), scrapeAll(metrics.workerApp), scrapeAll(metrics.workerSdk)]);
+  return { cpu: cpuMs(processes), api, worker, sdk };
 }
 export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
@@ -53,15 +56,24 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
   ];
   const fileOf = (table: string) => path.join(dir, `${table}.copy`);
   const literal = `'{${batchIds.join(',')}}'`;
+  // Generated columns (batches.failed_event_ids) are computed again on the way in: COPY takes none.
+  const columns = new Map<string, string>();
+  for (const [table] of tables) {
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+      [table],
+    );
+    columns.set(table, rows.map((row) => `"${row.name}"`).join(', '));
+  }
   try {
-    for (const [table, where] of tables) await db.query(`COPY (SELECT * FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
+    for (const [table, where] of tables) await db.query(`COPY (SELECT ${columns.get(table)} FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
     await db.query('BEGIN');
     for (const [table, where] of [...tables].reverse()) await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
     await db.query('COMMIT');
     for (const [table] of tables) await db.query(`VACUUM ${table}`);
     const started = performance.now();
     await db.query('BEGIN');
-    for (const [table] of tables) await db.query(`COPY ${table} FROM '${fileOf(table)}'`);
+    for (const [table] of tables) await db.query(`COPY ${table} (${columns.get(table)}) FROM '${fileOf(table)}'`);
     await db.query('COMMIT');
     return performance.now() - started;
   } finally {

@@ -35,15 +35,35 @@ function readStats(): Map<number, ProcStat> {
 }
 
 /**
- * CPU milliseconds each part of the stack has used so far: the process and all its descendants (tsx
+ * The processes a bench measures: each role's pids (their process trees count) and the Prometheus
+ * endpoints of the API (its own), the worker (its own) and the Temporal SDK inside the worker. A role may
+ * run as several processes (the production shape runs two APIs and two workers).
+ */
+export interface StackProcesses {
+  pids: Record<Role, number[]>;
+  metrics: { api: string[]; workerApp: string[]; workerSdk: string[] };
+}
+
+/** What `npm start` runs (one process per role), plus BENCH_EXTRA_WORKERS's workers, whose metrics are not read. */
+export function processesOf(state: RuntimeState, extraWorkers: number[] = []): StackProcesses {
+  const pids = (...candidates: (number | null)[]) => candidates.filter((pid): pid is number => pid !== null);
+  const urls = (...candidates: (string | null)[]) => candidates.filter((url): url is string => url !== null);
+  return {
+    pids: { api: pids(state.apiPid), worker: pids(state.workerPid, ...extraWorkers), temporal: pids(state.temporalPid), postgres: pids(state.postgresPid) },
+    metrics: { api: urls(state.apiMetricsUrl), workerApp: urls(state.workerAppMetricsUrl), workerSdk: urls(state.workerSdkMetricsUrl) },
+  };
+}
+
+/**
+ * CPU milliseconds each part of the stack has used so far: the processes and all their descendants (tsx
  * runs node as a child; PostgreSQL forks a backend per connection), including descendants that ended.
  */
-export function cpuMs(state: RuntimeState, extraWorkers: number[] = []): Record<Role, number> {
+export function cpuMs(processes: StackProcesses): Record<Role, number> {
   const stats = readStats();
   const children = new Map<number, number[]>();
   for (const [pid, stat] of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
-  const tree = (root: number | null): number => {
-    if (root === null || !stats.has(root)) return 0;
+  const tree = (root: number): number => {
+    if (!stats.has(root)) return 0;
     let ticks = stats.get(root)!.reaped;
     const pending = [root];
     while (pending.length) {
@@ -53,8 +73,8 @@ export function cpuMs(state: RuntimeState, extraWorkers: number[] = []): Record<
     }
     return ticks * TICK_MS;
   };
-  const worker = [state.workerPid, ...extraWorkers].reduce<number>((sum, pid) => sum + tree(pid), 0);
-  return { api: tree(state.apiPid), worker, temporal: tree(state.temporalPid), postgres: tree(state.postgresPid) };
+  const role = (name: Role) => processes.pids[name].reduce((sum, pid) => sum + tree(pid), 0);
+  return { api: role('api'), worker: role('worker'), temporal: role('temporal'), postgres: role('postgres') };
 }
 
 /** A Prometheus text exposition as `name{labels}` → value (histogram buckets included, comments not). */
@@ -68,6 +88,13 @@ export async function scrape(url: string | null): Promise<Map<string, number>> {
     values.set(line.slice(0, space), Number(line.slice(space + 1)));
   }
   return values;
+}
+
+/** The sum of several processes' expositions: one role's counters across its processes. */
+export async function scrapeAll(urls: readonly string[]): Promise<Map<string, number>> {
+  const sum = new Map<string, number>();
+  for (const values of await Promise.all(urls.map(scrape))) for (const [series, value] of values) sum.set(series, (sum.get(series) ?? 0) + value);
+  return sum;
 }
 
 /** What grew between two scrapes, for the series whose name starts with `prefix`, keyed by one label's value. */

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../platform/config';
 import { createSearchAttributesCommand, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../../supervisor/temporal';
+import { IMAGE_SCHEMA_DIR, readProductionShape, serverBinDir, serverPackages } from '../../bench/production/shape';
 
 interface Service {
   image?: string;
@@ -11,6 +13,7 @@ interface Service {
   entrypoint?: string[] | string;
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition?: string }> | string[];
+  volumes?: string[];
 }
 
 const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
@@ -75,5 +78,37 @@ describe('docker-compose.yml, the production shape', () => {
   it('points the worker at the bundle `npm run build` writes', () => {
     const build = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.build as string;
     expect(build).toContain(services.worker.environment?.WORKFLOW_BUNDLE_PATH);
+  });
+
+  describe('names the Temporal server `npm run bench:production` builds, configures and measures', () => {
+    const shape = readProductionShape();
+
+    it('runs one Temporal version in the server and both admin-tools services, the one the bench builds from source', () => {
+      expect(shape.serverVersion).toMatch(/^1\.32\.\d+$/);
+      for (const name of ['temporal-schema', 'temporal-setup']) expect(services[name].image).toBe(`temporalio/admin-tools:${shape.serverVersion}`);
+      expect(serverPackages(shape.serverVersion).map((p) => p.pkg)).toEqual([
+        `go.temporal.io/server/cmd/server@v${shape.serverVersion}`,
+        `go.temporal.io/server/cmd/tools/sql@v${shape.serverVersion}`,
+      ]);
+      expect(serverBinDir(shape.serverVersion)).toContain(path.join('.tools', 'temporal-server', shape.serverVersion));
+    });
+
+    it("mounts the repository's dynamic config where the server reads it, with eager activity dispatch on as in the dev server", () => {
+      const { temporal } = services;
+      const target = temporal.environment?.DYNAMIC_CONFIG_FILE_PATH;
+      expect(temporal.volumes).toContain(`./${path.relative(PROJECT_ROOT, shape.dynamicConfigFile)}:${target}:ro`);
+      const dynamic = parse(fs.readFileSync(shape.dynamicConfigFile, 'utf8')) as Record<string, { value: unknown; constraints?: object }[]>;
+      expect(dynamic['system.enableActivityEagerExecution']).toEqual([{ value: true }]);
+      const values = Object.fromEntries(Object.entries(dynamic).map(([key, [setting]]) => [key, setting.value]));
+      expect(values).toEqual(DEV_SERVER_DYNAMIC_CONFIG);
+    });
+
+    it('gives temporal-sql-tool its connection from the environment, so the bench runs the same script against its own PostgreSQL', () => {
+      const schema = services['temporal-schema'];
+      expect(schema.environment).toMatchObject({ SQL_PLUGIN: 'postgres12', SQL_HOST: 'postgres', SQL_PORT: '5432', SQL_USER: 'traceability' });
+      expect(shape.schemaScript).not.toMatch(/--ep |--endpoint|--plugin|-p 5432/);
+      expect(shape.schemaScript).toContain(`${IMAGE_SCHEMA_DIR}/postgresql/v12/`);
+      expect(shape.schemaScript).not.toContain('$$');
+    });
   });
 });

@@ -33,6 +33,11 @@ describe('what the pipeline costs, made visible', () => {
     expect(args).toEqual(expect.arrayContaining(['--sqlite-pragma', 'synchronous=full']));
   });
 
+  it("the dev server dispatches activities eagerly, as the production server's dynamic config file has it (test/runtime/compose.test.ts)", () => {
+    const args = fs.readFileSync(`/proc/${state().temporalPid}/cmdline`, 'utf8').split('\0');
+    expect(args).toEqual(expect.arrayContaining(['--dynamic-config-value', 'system.enableActivityEagerExecution=true']));
+  });
+
   it('counts the statements each step sends PostgreSQL, in the worker by activity and in the API', async () => {
     const { apiMetricsUrl, workerAppMetricsUrl } = state();
     const [apiBefore, workerBefore] = await Promise.all([statements(apiMetricsUrl), statements(workerAppMetricsUrl!)]);
