@@ -5,6 +5,7 @@ import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
+import { splitImport } from './split-import';
 import { startStrandedBatches } from './start-stranded-batches';
 
 export type { ActivityDeps };
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     recalculateTimeline: withHeartbeat(recalculateTimeline(deps)),
     commitLedger: withHeartbeat(commitLedger(deps)),
     startStrandedBatches: withHeartbeat(startStrandedBatches(deps)),
+    splitImport: withHeartbeat(splitImport(deps)),
   };
 }
 

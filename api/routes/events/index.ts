@@ -15,7 +15,7 @@ interface EventsBody {
 }
 
 /** What a schema cannot say: times that exist in their zone, locations that name an id. */
-function semanticErrors(events: EventPayload[]): BatchError[] {
+export function semanticErrors(events: EventPayload[]): BatchError[] {
   const errors: BatchError[] = [];
   events.forEach((event, index) => {
     const time = parseEventTime(event.EventTime, event.EventTimeZone);

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import type { ValidateFunction } from 'ajv';
+import type { EventPayload } from '../../../domain/events';
+import type { Column } from '../../../domain/spreadsheet-columns';
+import {
+  headerColumns,
+  locate,
+  RecordAssembler,
+  type AssembledRecord,
+  type RowError,
+} from '../../../domain/spreadsheet-rows';
+import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets';
+import { ajv, fieldOf, messageOf } from '../../middleware/validate';
+import { semanticErrors } from '../events';
+import { eventsBody } from '../events/schema';
+import { MAX_IMPORT_ROWS } from './receive';
+import { isEventKind, kindSpec, type ImportKind } from './kinds';
+
+/** Beyond this many errors the list stops: a file that wrong is fixed from the first ones. */
+export const MAX_ROW_ERRORS = 1000;
+
+export type FileCheck =
+  | { outcome: 'badHeader'; errors: RowError[] }
+  | { outcome: 'tooManyRows' }
+  | { outcome: 'checked'; columns: (Column | null)[]; rowsRead: number; records: number; errors: RowError[] };
+
+let eventCheck: ValidateFunction | undefined;
+
+/** The event schema POST /Integration/Events validates each element of Events with, bounds included. */
+const validEvent = (): ValidateFunction => (eventCheck ??= ajv.compile(eventsBody.properties.Events.items));
+
+/** What POST /Integration/Events would say of one record, on the rows and columns it came from. */
+function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: readonly Column[]): RowError[] {
+  if (!isEventKind(kind)) return [];
+  const event = { $type: kind, ...assembled.record };
+  const check = validEvent();
+  const errors: RowError[] = [];
+  if (!check(event)) {
+    for (const error of check.errors ?? []) {
+      if (error.keyword === 'if') continue;
+      errors.push({
+        ...locate(assembled, fieldOf(error), columns),
+        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
+        message: messageOf(error),
+      });
+    }
+  } else {
+    for (const error of semanticErrors([event as unknown as EventPayload]))
+      errors.push({ ...locate(assembled, error.field, columns), code: error.code, message: error.message });
+  }
+  return errors;
+}
+
+/**
+ * Reads the spooled file once, as a stream: its header against the kind's columns, its row count
+ * against the limit, and each record as the JSON endpoint would check it. Nothing is kept but the
+ * errors (at most MAX_ROW_ERRORS) and the record being built.
+ */
+export async function checkFile(filePath: string, format: SpreadsheetFormat, kind: ImportKind): Promise<FileCheck> {
+  const spec = kindSpec(kind);
+  const errors: RowError[] = [];
+  const add = (more: RowError[]) => errors.push(...more.slice(0, MAX_ROW_ERRORS - errors.length));
+  let columns: (Column | null)[] | null = null;
+  let assembler: RecordAssembler | null = null;
+  let rowsRead = 0;
+  let records = 0;
+  const known = () => columns!.filter((c): c is Column => c !== null);
+  const input = fs.createReadStream(filePath);
+  try {
+    for await (const { row, cells } of readRows(input, format)) {
+      if (!columns) {
+        const header = headerColumns(cells, spec.columns, spec.key);
+        if (!header.ok) return { outcome: 'badHeader', errors: header.errors };
+        columns = header.columns;
+        assembler = new RecordAssembler(columns, spec.key);
+        continue;
+      }
+      if (++rowsRead > MAX_IMPORT_ROWS) return { outcome: 'tooManyRows' };
+      const { done, errors: rowErrors } = assembler!.push(row, cells);
+      add(rowErrors);
+      if (done) {
+        records++;
+        add(recordErrors(kind, done, known()));
+      }
+    }
+  } finally {
+    input.destroy();
+  }
+  if (!columns)
+    return {
+      outcome: 'badHeader',
+      errors: [
+        {
+          row: 1,
+          column: null,
+          value: null,
+          code: 'Required',
+          message: 'The file has no header row: download the template of the kind.',
+        },
+      ],
+    };
+  const last = assembler!.end();
+  if (last) {
+    records++;
+    add(recordErrors(kind, last, known()));
+  }
+  if (!records)
+    add([{ row: null, column: null, value: null, code: 'Required', message: 'The file has a header but no rows.' }]);
+  return { outcome: 'checked', columns, rowsRead, records, errors };
+}
