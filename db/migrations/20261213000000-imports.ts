@@ -40,10 +40,16 @@ export const up: Migration = async ({ context: { sequelize } }) => {
     CREATE TABLE import_batches (
       import_id   uuid NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
       seq         integer NOT NULL,
-      batch_id    uuid NOT NULL REFERENCES batches(id),
+      batch_id    uuid REFERENCES batches(id),
       first_row   integer NOT NULL,
       last_row    integer NOT NULL,
       provenance  jsonb NOT NULL,
+      -- A chunk of locations or products is stored by the activity itself, in one transaction: no batch,
+      -- its outcome here (Completed with its record count, or Failed with its row errors).
+      status      text CHECK (status IN ('Completed', 'Failed')),
+      records     integer,
+      errors      jsonb,
+      CHECK ((batch_id IS NULL) = (status IS NOT NULL)),
       PRIMARY KEY (import_id, seq)
     );
     CREATE INDEX imports_account_seq ON imports (account_id, seq DESC);

@@ -124,19 +124,45 @@ export interface Provenance {
 
 export interface ImportBatch {
   seq: number;
-  batchId: string;
+  batchId: string | null;
   firstRow: number;
   lastRow: number;
   provenance: Provenance[];
 }
 
 /** A chunk's batch, once: an activity run again after a crash finds it recorded and the batch the same. */
-export async function recordImportBatch(sequelize: Sequelize, importId: string, batch: ImportBatch): Promise<void> {
+export async function recordImportBatch(
+  sequelize: Sequelize,
+  importId: string,
+  batch: ImportBatch,
+  outcome: { status: 'Completed' | 'Failed'; records: number; errors: RowError[] | null } | null = null,
+  transaction?: Transaction,
+): Promise<void> {
   await execute(
     sequelize,
-    `INSERT INTO import_batches (import_id, seq, batch_id, first_row, last_row, provenance) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (import_id, seq) DO NOTHING`,
-    [importId, batch.seq, batch.batchId, batch.firstRow, batch.lastRow, JSON.stringify(batch.provenance)],
+    `INSERT INTO import_batches (import_id, seq, batch_id, first_row, last_row, provenance, status, records, errors)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (import_id, seq) DO NOTHING`,
+    [
+      importId,
+      batch.seq,
+      batch.batchId,
+      batch.firstRow,
+      batch.lastRow,
+      JSON.stringify(batch.provenance),
+      outcome?.status ?? null,
+      outcome?.records ?? null,
+      outcome?.errors ? JSON.stringify(outcome.errors) : null,
+    ],
+    transaction,
   );
+}
+
+/** The chunks of a master-data import stored so far: a run again after a crash goes on after them. */
+export async function recordedChunks(sequelize: Sequelize, importId: string): Promise<Set<number>> {
+  const rows = await queryOf(sequelize)<{ seq: number }>('SELECT seq FROM import_batches WHERE import_id = $1', [
+    importId,
+  ]);
+  return new Set(rows.map((r) => r.seq));
 }
 
 export async function markSplit(sequelize: Sequelize, importId: string): Promise<void> {
@@ -145,7 +171,8 @@ export async function markSplit(sequelize: Sequelize, importId: string): Promise
 
 export interface ImportBatchView {
   seq: number;
-  batch_id: string;
+  /** Null for a chunk of locations or products (stored without a batch). */
+  batch_id: string | null;
   first_row: number;
   last_row: number;
   status: BatchStatus;
@@ -154,15 +181,18 @@ export interface ImportBatchView {
   provenance: Provenance[] | null;
   errors: { index: number | null; field: string | null; code: string; message: string }[] | null;
   events: Record<string, unknown>[] | null;
+  /** A master-data chunk's errors, already on their rows. */
+  row_errors: RowError[] | null;
 }
 
 export async function importBatches(sequelize: Sequelize, importId: string): Promise<ImportBatchView[]> {
   return queryOf(sequelize)<ImportBatchView>(
-    `SELECT ib.seq, ib.batch_id, ib.first_row, ib.last_row, b.status, b.event_count,
+    `SELECT ib.seq, ib.batch_id, ib.first_row, ib.last_row, coalesce(b.status, ib.status) AS status, coalesce(b.event_count, ib.records) AS event_count,
             CASE WHEN b.status = 'Failed' THEN ib.provenance END AS provenance,
             CASE WHEN b.status = 'Failed' THEN b.errors END AS errors,
-            CASE WHEN b.status = 'Failed' THEN b.request->'Events' END AS events
-       FROM import_batches ib JOIN batches b ON b.id = ib.batch_id
+            CASE WHEN b.status = 'Failed' THEN b.request->'Events' END AS events,
+            ib.errors AS row_errors
+       FROM import_batches ib LEFT JOIN batches b ON b.id = ib.batch_id
       WHERE ib.import_id = $1 ORDER BY ib.seq`,
     [importId],
   );

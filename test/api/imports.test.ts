@@ -218,3 +218,42 @@ describe('POST /Integration/Imports with a file that cannot be read', () => {
     expect(notZip.status).toBe(400);
   });
 });
+
+describe('POST /Integration/Imports of master data', () => {
+  it('the products template, filled, imports: rows with one Id are one product with several MasterData entries', async () => {
+    const template = await client(account.key).get('/Integration/Templates/products');
+    const [header, example] = template.text.trim().split('\r\n');
+    const cells = example.split(',');
+    const [p1, p2] = [uid('SKU'), uid('SKU')];
+    const row = (id: string, changes: Record<string, string>) =>
+      header
+        .split(',')
+        .map((name, i) => (name === 'Id' ? id : (changes[name] ?? cells[i])))
+        .join(',');
+    const text = [
+      header,
+      row(p1, {}),
+      row(p1, { 'Details.MasterData.name': 'catchArea', 'Details.MasterData.value': 'FAO 27' }),
+      row(p2, { 'Details.Name': 'Haddock' }),
+    ].join('\r\n');
+    const accepted = await upload(csv(text), 'products.csv', 'products');
+    expect(accepted.status).toBe(202);
+    const done = await finished(accepted.body.importId);
+    expect(done).toMatchObject({ status: 'Completed', rowsRead: 3, eventsStored: 2, errors: [] });
+    expect(done.batches).toEqual([{ batchId: null, status: 'Completed', events: 2, firstRow: 2, lastRow: 4 }]);
+    const product = await client(account.key).get(`/Integration/Products/${p1}`);
+    expect(product.body.details.masterData).toEqual([
+      { name: 'species', namespace: 'custom', value: 'Gadus morhua' },
+      { name: 'catchArea', namespace: 'custom', value: 'FAO 27' },
+    ]);
+  });
+
+  it('a product id the account has already fails its chunk with the row, nothing of the chunk stored', async () => {
+    const fresh = uid('SKU');
+    const text = `Id,Details.Name,Details.SimpleUnitOfMeasurement,Details.SharingPolicy,Details.ProductIdentifierType\n${fresh},New,KGM,Open,Lot\n${fish},Again,KGM,Open,Lot\n`;
+    const done = await finished((await upload(csv(text), 'products.csv', 'products')).body.importId);
+    expect(done.status).toBe('Failed');
+    expect(done.errors).toEqual([expect.objectContaining({ row: 3, column: 'Id', value: fish, code: 'Conflict' })]);
+    expect((await client(account.key).get(`/Integration/Products/${fresh}`)).status).toBe(404);
+  });
+});

@@ -13,6 +13,14 @@ import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets
 import { ajv, fieldOf, messageOf } from '../../middleware/validate';
 import { semanticErrors } from '../events';
 import { eventsBody } from '../events/schema';
+import { createLocationsSchema } from '../locations/schema';
+import { createProductsSchema } from '../products/schema';
+import {
+  locationCreateIssues,
+  productCreateIssues,
+  type LocationPayload,
+  type ProductPayload,
+} from '../../../domain/master-data';
 import { MAX_IMPORT_ROWS } from './receive';
 import { isEventKind, kindSpec, type ImportKind } from './kinds';
 
@@ -24,18 +32,47 @@ export type FileCheck =
   | { outcome: 'tooManyRows' }
   | { outcome: 'checked'; columns: (Column | null)[]; rowsRead: number; records: number; errors: RowError[] };
 
-let eventCheck: ValidateFunction | undefined;
+const checks = new Map<string, ValidateFunction>();
 
-/** The event schema POST /Integration/Events validates each element of Events with, bounds included. */
-const validEvent = (): ValidateFunction => (eventCheck ??= ajv.compile(eventsBody.properties.Events.items));
+/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included. */
+function checkOf(kind: ImportKind): ValidateFunction {
+  const name = isEventKind(kind) ? 'event' : kind;
+  let check = checks.get(name);
+  if (!check) {
+    const schema = isEventKind(kind)
+      ? eventsBody.properties.Events.items
+      : kind === 'locations'
+        ? createLocationsSchema.properties.Locations.items
+        : createProductsSchema.properties.Products.items;
+    check = ajv.compile(schema);
+    checks.set(name, check);
+  }
+  return check;
+}
 
-/** What POST /Integration/Events would say of one record, on the rows and columns it came from. */
+/** The rules beyond the schema, as the JSON endpoint applies them: event times and location ids; master data's own. */
+function ruleErrors(
+  kind: ImportKind,
+  record: Record<string, unknown>,
+): { field: string | null; code: string; message: string }[] {
+  if (isEventKind(kind)) return semanticErrors([record as unknown as EventPayload]);
+  const issues =
+    kind === 'locations'
+      ? locationCreateIssues([record as unknown as LocationPayload])
+      : productCreateIssues([record as unknown as ProductPayload]);
+  return issues.map((i) => ({
+    field: i.field.replace(/^(Locations|Products)\[0\]\.?/, '').replace(/^id$/, 'Id'),
+    code: 'InvalidValue',
+    message: i.message,
+  }));
+}
+
+/** What the JSON endpoint would say of one record, on the rows and columns it came from. */
 function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: readonly Column[]): RowError[] {
-  if (!isEventKind(kind)) return [];
-  const event = { $type: kind, ...assembled.record };
-  const check = validEvent();
+  const record = isEventKind(kind) ? { $type: kind, ...assembled.record } : assembled.record;
+  const check = checkOf(kind);
   const errors: RowError[] = [];
-  if (!check(event)) {
+  if (!check(record)) {
     for (const error of check.errors ?? []) {
       if (error.keyword === 'if') continue;
       errors.push({
@@ -45,7 +82,7 @@ function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: rea
       });
     }
   } else {
-    for (const error of semanticErrors([event as unknown as EventPayload]))
+    for (const error of ruleErrors(kind, record))
       errors.push({ ...locate(assembled, error.field, columns), code: error.code, message: error.message });
   }
   return errors;

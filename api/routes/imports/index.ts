@@ -14,7 +14,7 @@ import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage, type PageQuery } from '../../paging';
 import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import { checkFile } from './check';
-import { IMPORT_KINDS, isEventKind, kindSpec, type ImportKind } from './kinds';
+import { IMPORT_KINDS, kindSpec, type ImportKind } from './kinds';
 import { presentImport, presentImportSummary } from './presenter';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, receiveImport, removeSpool, UnreadableImport } from './receive';
 import { templateQuery } from './schema';
@@ -84,12 +84,6 @@ async function upload(ctx: APIContext): Promise<void> {
   try {
     const kind = fields.kind ?? (typeof ctx.query.kind === 'string' ? ctx.query.kind : undefined);
     if (!kind || !isKind(kind)) throw validationProblem({ kind: [`kind must be one of: ${IMPORT_KINDS.join(', ')}.`] });
-    if (!isEventKind(kind))
-      throw validationProblem({
-        kind: [
-          'Imports of locations and products are not taken yet; their templates are for POST /Integration/Locations and /Integration/Products.',
-        ],
-      });
     if (!file) throw validationProblem({ file: ['Send the spreadsheet as the multipart part named file.'] });
     const format = formatOf(file.fileName);
     if (!format) throw validationProblem({ file: [`${file.fileName || 'The file'} is neither .csv nor .xlsx.`] });

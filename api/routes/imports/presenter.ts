@@ -18,6 +18,7 @@ export async function presentImport(sequelize: Sequelize, row: ImportRow) {
   const errors: RowError[] = [...(row.errors ?? [])];
   for (const batch of batches) {
     if (batch.status !== 'Failed') continue;
+    errors.push(...(batch.row_errors ?? []));
     for (const error of batch.errors ?? []) {
       const origin = error.index === null ? undefined : batch.provenance?.[error.index];
       const event = error.index === null ? undefined : batch.events?.[error.index];

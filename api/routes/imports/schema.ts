@@ -67,7 +67,11 @@ const importCore = {
   },
   submittedAt: { type: 'string', format: 'date-time' },
   rowsRead: { type: 'integer', minimum: 0, description: 'Data rows read (the header and empty rows aside).' },
-  eventsStored: { type: 'integer', minimum: 0, description: 'Events of the Completed batches.' },
+  eventsStored: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Events (or locations, products) of the Completed chunks.',
+  },
   statusUrl: { type: 'string' },
 } as const;
 
@@ -78,12 +82,17 @@ export const importResponse = {
     ...importCore,
     batches: {
       type: 'array',
-      description: 'One batch per chunk of at most 1,000 events, in file order; each is all or nothing.',
+      description: 'One per chunk of at most 1,000 records, in file order; each is all or nothing.',
       items: {
         type: 'object',
         required: ['batchId', 'status', 'events', 'firstRow', 'lastRow'],
         properties: {
-          batchId: { type: 'string', format: 'uuid', description: 'Also at GET /Integration/Batches/{id}.' },
+          batchId: {
+            type: ['string', 'null'],
+            format: 'uuid',
+            description:
+              'Also at GET /Integration/Batches/{id}; null for a chunk of locations or products (stored in one transaction, without a batch).',
+          },
           status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
           events: { type: 'integer', minimum: 1 },
           firstRow: { type: 'integer', minimum: 2 },
