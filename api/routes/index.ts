@@ -9,7 +9,7 @@ import { epcisRouter } from './epcis';
 import { eventDetailsRouter } from './event-details';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
-import { importsRouter } from './imports';
+import { importsPageRouter, importsRouter } from './imports';
 import { inventoryRouter } from './inventory';
 import { jsonRouter } from './json';
 import { ledgerRouter } from './ledger';
@@ -23,15 +23,7 @@ import { tracePageRouter, traceRouter } from './trace';
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [
-    healthRouter(),
-    openApiRouter(),
-    docsRouter(),
-    supportRouter(),
-    tracePageRouter(),
-    metricsRouter(),
-  ])
-    router.use(open.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), tracePageRouter(), importsPageRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());

@@ -102,6 +102,9 @@ export async function checkFile(filePath: string, format: SpreadsheetFormat, kin
   let rowsRead = 0;
   let records = 0;
   const known = () => columns!.filter((c): c is Column => c !== null);
+  // A cell that is not of its column's type is said once: not again as the field it left missing.
+  const unreadable = new Set<string>();
+  const notSaidYet = (e: RowError) => !(e.code === 'Required' && unreadable.has(`${e.row}|${e.column}`));
   const input = fs.createReadStream(filePath);
   try {
     for await (const { row, cells } of readRows(input, format)) {
@@ -115,9 +118,10 @@ export async function checkFile(filePath: string, format: SpreadsheetFormat, kin
       if (++rowsRead > MAX_IMPORT_ROWS) return { outcome: 'tooManyRows' };
       const { done, errors: rowErrors } = assembler!.push(row, cells);
       add(rowErrors);
+      for (const e of rowErrors) unreadable.add(`${e.row}|${e.column}`);
       if (done) {
         records++;
-        add(recordErrors(kind, done, known()));
+        add(recordErrors(kind, done, known()).filter(notSaidYet));
       }
     }
   } finally {
@@ -139,7 +143,7 @@ export async function checkFile(filePath: string, format: SpreadsheetFormat, kin
   const last = assembler!.end();
   if (last) {
     records++;
-    add(recordErrors(kind, last, known()));
+    add(recordErrors(kind, last, known()).filter(notSaidYet));
   }
   if (!records)
     add([{ row: null, column: null, value: null, code: 'Required', message: 'The file has a header but no rows.' }]);

@@ -19,6 +19,8 @@ import { presentImport, presentImportSummary } from './presenter';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, receiveImport, removeSpool, UnreadableImport } from './receive';
 import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
+import { browserPageRouter } from '../../browser-page';
+import { IMPORTS_PAGE } from './page';
 
 const isKind = (value: string): value is ImportKind => (IMPORT_KINDS as readonly string[]).includes(value);
 
@@ -198,3 +200,6 @@ export function importsRouter(): Router<AppState, AppCustom> {
   });
   return router;
 }
+
+/** `GET /imports`: the page that uploads a spreadsheet and shows how it went. */
+export const importsPageRouter = () => browserPageRouter('/imports', IMPORTS_PAGE);

@@ -120,4 +120,24 @@ export const importsOperations = [
       },
     },
   }),
+  operation({
+    method: 'get',
+    path: '/imports',
+    summary: 'The imports page',
+    description:
+      'Sign in with an API key, download a template, upload a filled CSV or XLSX file (kind, optional key, file) and follow it: status, rows read, ' +
+      'records stored, batches, and every row error in a table. The page holds no data itself; it calls /Integration/Imports.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/imports/page.js',
+    summary: 'The imports page’s script',
+    description: 'web/imports.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
+  }),
 ];
