@@ -256,3 +256,50 @@ describe('POST /Integration/Imports of master data', () => {
     expect((await client(account.key).get(`/Integration/Products/${fresh}`)).status).toBe(404);
   });
 });
+
+describe('POST /Integration/Imports in chunks and lines', () => {
+  it('a transform lists its inputs and outputs on several rows of one Id', async () => {
+    const lot = uid('LOT');
+    const seed = await client(account.key).post('/Integration/Events', {
+      Events: [
+        commission(
+          { location: place, time: '2024-02-01T00:00:00Z' },
+          instance(fish, `${lot}-A`, 10),
+          instance(fish, `${lot}-B`, 10),
+        ),
+      ],
+    });
+    expect(seed.status).toBe(200);
+    const id = uid('EV');
+    const text =
+      'Id,Location.Id,EventTime,EventTimeZone,InputProducts.Quantity,InputProducts.LotSerial,InputProducts.Product.Id,OutputProducts.Quantity,OutputProducts.LotSerial,OutputProducts.Product.Id\n' +
+      `${id},${place},2024-02-02T10:00:00,+00:00,4,${lot}-A,${fish},6,${lot}-F,${fish}\n` +
+      `${id},,,,5,${lot}-B,${fish},,,\n`;
+    const done = await finished((await upload(csv(text), 'transform.csv', 'transform')).body.importId);
+    expect(done).toMatchObject({ status: 'Completed', eventsStored: 1 });
+    const lines = await sql().query(
+      `SELECT l.lot_serial, l.quantity::float AS q FROM event_lines l JOIN events e ON e.id = l.event_id WHERE e.account_id = $1 AND e.external_event_id = $2 ORDER BY l.lot_serial`,
+      [account.id, id],
+    );
+    expect(lines.rows).toEqual([
+      { lot_serial: `${lot}-A`, q: 4 },
+      { lot_serial: `${lot}-B`, q: 5 },
+      { lot_serial: `${lot}-F`, q: 6 },
+    ]);
+  });
+
+  it('2,100 rows are three batches of at most 1,000 events, each with its rows', async () => {
+    const run = uid('R');
+    const lines = [
+      'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id',
+    ];
+    for (let i = 0; i < 2100; i++) lines.push(`${run}-${i},${place},2024-03-01T10:00:00,+00:00,1,${run}-${i},${fish}`);
+    const done = await finished((await upload(csv(`${lines.join('\n')}\n`), 'many.csv', 'commission')).body.importId);
+    expect(done).toMatchObject({ status: 'Completed', rowsRead: 2100, eventsStored: 2100 });
+    expect(done.batches.map((b) => [b.events, b.firstRow, b.lastRow, b.status])).toEqual([
+      [1000, 2, 1001, 'Completed'],
+      [1000, 1002, 2001, 'Completed'],
+      [100, 2002, 2101, 'Completed'],
+    ]);
+  }, 180_000);
+});
