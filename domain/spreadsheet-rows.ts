@@ -217,7 +217,7 @@ export class RecordAssembler {
             column: column.name,
             value: cellText(cell),
             code: 'InvalidValue',
-            message: `${column.name} differs from the record's first row (${String(before)}); leave it empty or repeat it.`,
+            message: `${column.name} differs from the record's first row (${cellText(before as CellValue)}); leave it empty or repeat it.`,
           });
         } else setPath(record.record, column.path, result.value);
       }
@@ -268,6 +268,6 @@ export function locate(
   return {
     row,
     column: column?.name ?? name,
-    value: value === undefined || value === null || typeof value === 'object' ? null : String(value),
+    value: typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : null,
   };
 }

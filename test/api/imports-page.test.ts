@@ -45,7 +45,7 @@ describe('GET /imports', () => {
     const seeded = await client(account.key).post('/Integration/Events', {
       Events: [commission({ location: place, time: '2024-01-01T00:00:00Z' }, instance(fish, uid('SEED'), 1))],
     });
-    expect(seeded.status).toBe(200);
+    if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.text}`);
   }, 120_000);
 
   beforeEach(async () => {
@@ -67,9 +67,10 @@ describe('GET /imports', () => {
   });
 
   afterEach(async () => {
-    expect(errors).toEqual([]);
-    expect(foreign).toEqual([]);
     await page.close();
+    // The page's script ran under its own CSP without an error, and nothing was fetched from elsewhere.
+    if (errors.length || foreign.length)
+      throw new Error(`page errors: ${JSON.stringify(errors)}; foreign requests: ${JSON.stringify(foreign)}`);
   });
 
   afterAll(async () => {
