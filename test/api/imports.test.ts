@@ -175,6 +175,12 @@ describe('POST /Integration/Imports', () => {
       }),
     );
     expect(await storedEvents([a, b])).toEqual([]);
+    const listed = await client(account.key).get('/Integration/Imports?PageSize=100');
+    expect(listed.body.results.find((r: { importId: string }) => r.importId === done.importId)).toMatchObject({
+      status: 'Failed',
+      errorCount: done.errors.length,
+      batchCount: 1,
+    });
   });
 
   it('an unknown column is a 400 naming it and the column meant; a missing kind a 400; the same key with another file a 422', async () => {

@@ -12,8 +12,8 @@ export const importStatusUrl = (id: string): string => `/Integration/Imports/${i
  * under way, or finished. Read from the batches each time, so it cannot go stale; a failed batch's errors
  * are shown on the rows and columns they came from, read back from the batch's stored events.
  */
-export async function presentImport(sequelize: Sequelize, row: ImportRow) {
-  const batches = row.refused ? [] : await importBatches(sequelize, row.id);
+export async function presentImport(sequelize: Sequelize, row: ImportRow, placed = true) {
+  const batches = row.refused ? [] : await importBatches(sequelize, row.id, placed);
   const columns = row.columns.filter((c): c is Column => c !== null);
   const errors: RowError[] = [...(row.errors ?? [])];
   for (const batch of batches) {
@@ -64,6 +64,6 @@ export async function presentImport(sequelize: Sequelize, row: ImportRow) {
 
 /** A list entry: what the import is and how it stands, without its errors. */
 export const presentImportSummary = async (sequelize: Sequelize, row: ImportRow) => {
-  const { errors, batches, ...summary } = await presentImport(sequelize, row);
+  const { errors, batches, ...summary } = await presentImport(sequelize, row, false);
   return { ...summary, batchCount: batches.length, errorCount: errors.length };
 };
