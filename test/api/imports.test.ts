@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { Client, Connection } from '@temporalio/client';
 import { commission, instance, uid } from '../factories/events';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { sql } from '../helpers/db';
@@ -92,6 +93,22 @@ describe('POST /Integration/Imports', () => {
       [a, `${lot}-1`],
     );
     expect(quantity.rows[0].q).toBe(12.5);
+    // In the Temporal UI: the import's workflow, its batch a child of it.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const temporal = new Client({ connection });
+      expect(await temporal.workflow.getHandle(`import-${accepted.body.importId}`).result()).toEqual({
+        batches: 1,
+        completed: 1,
+        failed: 0,
+      });
+      const batch = await temporal.workflow
+        .getHandle(`batch-${account.id}-import-${accepted.body.importId}-0`)
+        .describe();
+      expect(batch.parentExecution?.workflowId).toBe(`import-${accepted.body.importId}`);
+    } finally {
+      await connection.close();
+    }
     // The batch is an ordinary one: its workflow ran in Temporal like POST /Integration/Events's.
     expect((await client(account.key).get(`/Integration/Batches/${done.batches[0].batchId}`)).body.status).toBe(
       'Completed',
