@@ -46,7 +46,8 @@ export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
       return;
     }
     let settled = false;
-    const fields: Record<string, string> = {};
+    // No prototype: a field named __proto__ or constructor is just a field.
+    const fields = Object.create(null) as Record<string, string>;
     let filePart: Promise<ReceivedImport['file']> | undefined;
     let spooled: string | null = null;
     const settle = (action: () => void) => {
