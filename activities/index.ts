@@ -7,6 +7,7 @@ import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
+import { splitImport } from './split-import';
 
 export type { ActivityDeps };
 
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     nextWebhookDelivery: nextWebhookDelivery(deps),
     markWebhookFailing: markWebhookFailing(deps),
     oweScheduledReport: oweScheduledReport(deps),
+    splitImport: withHeartbeat(splitImport(deps)),
   };
 }
 

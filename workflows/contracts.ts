@@ -103,3 +103,19 @@ export interface ReconcileBatchesResult {
 export interface ReconcilerActivities {
   startStrandedBatches(input: StrandedBatchesInput): Promise<ReconcileBatchesResult>;
 }
+
+/** processImport's input: the stored import, and the names its batches are started under. */
+export interface SplitImportInput {
+  importId: string;
+  accountId: string;
+  accountName: string;
+  requestId: string | null;
+}
+
+/** One chunk of an import, stored as a batch: the import's workflow starts it as a child. */
+export interface ImportChunkBatch {
+  seq: number;
+  batchId: string;
+  workflowId: string;
+  eventCount: number;
+}

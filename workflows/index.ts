@@ -2,3 +2,4 @@ export { processEventBatch } from './process-event-batch';
 export { reconcileBatches } from './reconcile-batches';
 export { deliverWebhooks } from './deliver-webhooks';
 export { reportEpcisSubscription } from './report-epcis-subscription';
+export { processImport } from './process-import';

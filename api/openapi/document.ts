@@ -27,6 +27,7 @@ const TAGS: Record<string, string> = {
   Locations: 'Locations and vessels with their trade partners, by your own ids.',
   Products: 'Products, by your own ids.',
   Documents: 'Supporting documents (certificates, invoices) that events attach by id.',
+  Imports: 'CSV and XLSX spreadsheets of events, locations or products, through the same pipeline; their templates.',
   Batches: 'Every event request is a batch: list them, see one, retry a failed one.',
   Queries: 'Inventory timeline and the event details of a lot.',
   Trace: 'Trace a lot backward and forward across accounts, recall, FSMA 204 spreadsheet.',

@@ -6,6 +6,7 @@ import { epcisOperations } from '../routes/epcis/openapi';
 import { eventDetailsOperations } from '../routes/event-details/openapi';
 import { eventsOperations } from '../routes/events/openapi';
 import { healthOperations } from '../routes/health/openapi';
+import { importsOperations } from '../routes/imports/openapi';
 import { inventoryOperations } from '../routes/inventory/openapi';
 import { jsonOperations } from '../routes/json/openapi';
 import { ledgerOperations } from '../routes/ledger/openapi';
@@ -47,4 +48,5 @@ export const operations: readonly OperationSpec[] = [
   ...webhooksOperations,
   ...recallsOperations,
   ...resolverOperations,
+  ...importsOperations,
 ];

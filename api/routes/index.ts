@@ -9,6 +9,7 @@ import { epcisRouter } from './epcis';
 import { eventDetailsRouter } from './event-details';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
+import { importsPageRouter, importsRouter } from './imports';
 import { inventoryRouter } from './inventory';
 import { jsonRouter } from './json';
 import { ledgerRouter } from './ledger';
@@ -25,7 +26,7 @@ import { webhooksRouter } from './webhooks';
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), tracePageRouter(), metricsRouter()]) router.use(open.routes());
+  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), tracePageRouter(), importsPageRouter(), metricsRouter()]) router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());
@@ -45,6 +46,7 @@ export function routes(): Router<AppState, AppCustom> {
     webhooksRouter(),
     recallsRouter(),
     resolverRouter(),
+    importsRouter(),
   ];
   for (const resource of resources) secured.use(resource.routes(), resource.allowedMethods());
   router.use(secured.routes(), secured.allowedMethods());

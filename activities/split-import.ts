@@ -1,0 +1,163 @@
+import { findOrCreateBatch } from '../db/repositories/batches';
+import {
+  findImport,
+  importFile,
+  markSplit,
+  recordedChunks,
+  recordImportBatch,
+  type ImportRow,
+  type Provenance,
+} from '../db/repositories/imports';
+import { createLocation, createProduct, MasterDataConflict } from '../db/repositories/master-data';
+import type { LocationPayload, ProductPayload } from '../domain/master-data';
+import type { Column } from '../domain/spreadsheet-columns';
+import { locate, RecordAssembler, type AssembledRecord, type RowError } from '../domain/spreadsheet-rows';
+import { readRows } from '../platform/spreadsheets';
+import type { ImportChunkBatch, SplitImportInput } from '../workflows/contracts';
+import type { ActivityDeps } from './deps';
+
+/** At most this many events in a chunk's batch: the batch endpoint's own bound (MAX_EVENTS). */
+export const IMPORT_CHUNK_EVENTS = 1000;
+
+/**
+ * Stores one chunk as a batch, as POST /Integration/Events/async would. The one place an import makes a
+ * batch: its Idempotency-Key is the import's and the chunk's, so a run of the activity again after a
+ * crash finds the batch it made instead of making another.
+ */
+async function storeChunkBatch(input: SplitImportInput, seq: number, events: Record<string, unknown>[]) {
+  const { batch } = await findOrCreateBatch({
+    accountId: input.accountId,
+    mode: 'async',
+    request: { Events: events },
+    eventCount: events.length,
+    idempotencyKey: `import-${input.importId}-${seq}`,
+    requestId: input.requestId ?? undefined,
+  });
+  return batch;
+}
+
+class ChunkRefused extends Error {}
+
+/**
+ * A chunk of locations or products, stored as POST /Integration/Locations or /Products would: in one
+ * transaction, all or nothing, with its outcome (its errors on their rows) recorded in the same one.
+ */
+async function storeMasterDataChunk(
+  deps: ActivityDeps,
+  input: SplitImportInput,
+  row: ImportRow,
+  seq: number,
+  records: AssembledRecord[],
+  lastRow: number,
+): Promise<void> {
+  const account = { id: row.account_id, name: input.accountName };
+  const columns = row.columns.filter((c): c is Column => c !== null);
+  const chunk = {
+    seq,
+    batchId: null,
+    firstRow: records[0].row,
+    lastRow,
+    provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
+  };
+  const errors: RowError[] = [];
+  try {
+    await deps.sequelize.transaction(async (transaction) => {
+      for (const record of records) {
+        try {
+          if (row.kind === 'locations')
+            await createLocation(
+              account,
+              record.record as unknown as LocationPayload,
+              deps.urnDomain,
+              transaction,
+              'Record',
+            );
+          else
+            await createProduct(
+              account,
+              record.record as unknown as ProductPayload,
+              deps.urnDomain,
+              transaction,
+              'Record',
+            );
+        } catch (error) {
+          if (!(error instanceof MasterDataConflict)) throw error;
+          const field = error.field.replace(/^Record\.?/, '').replace(/^id$/, 'Id');
+          errors.push({ ...locate(record, field, columns), code: 'Conflict', message: error.message });
+        }
+      }
+      // Thrown inside the transaction so that the records created so far roll back.
+      if (errors.length) throw new ChunkRefused();
+      await recordImportBatch(
+        deps.sequelize,
+        row.id,
+        chunk,
+        { status: 'Completed', records: records.length, errors: null },
+        transaction,
+      );
+    });
+  } catch (error) {
+    if (!(error instanceof ChunkRefused)) throw error;
+    await recordImportBatch(deps.sequelize, row.id, chunk, { status: 'Failed', records: records.length, errors });
+  }
+}
+
+/**
+ * The import's step: reads the stored file again (from PostgreSQL, so any worker can), builds its records
+ * with the columns the upload checked, and stores each chunk of at most IMPORT_CHUNK_EVENTS as a batch
+ * with the rows it came from. Starting the batches is the workflow's: they become its children.
+ */
+export function splitImport(deps: ActivityDeps) {
+  return async (input: SplitImportInput): Promise<ImportChunkBatch[]> => {
+    const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
+    if (!row) throw new Error(`No import ${input.importId}.`);
+    const columns = row.columns;
+    const assembler = new RecordAssembler(columns, 'Id');
+    const chunks: ImportChunkBatch[] = [];
+    let pending: AssembledRecord[] = [];
+    let lastRow = 1;
+    let seq = 0;
+    const masterData = row.kind === 'locations' || row.kind === 'products';
+    const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
+    const flush = async () => {
+      if (!pending.length) return;
+      if (masterData) {
+        if (!stored.has(seq)) await storeMasterDataChunk(deps, input, row, seq, pending, lastRow);
+        seq++;
+        pending = [];
+        return;
+      }
+      seq = chunks.length;
+      const events = pending.map((r) => ({ $type: row.kind, ...r.record }));
+      const batch = await storeChunkBatch(input, seq, events);
+      const provenance: Provenance[] = pending.map((r) => ({ row: r.row, lists: r.lists }));
+      await recordImportBatch(deps.sequelize, row.id, {
+        seq,
+        batchId: batch.id,
+        firstRow: pending[0].row,
+        lastRow,
+        provenance,
+      });
+      chunks.push({ seq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
+      pending = [];
+    };
+    let header = true;
+    for await (const { row: number, cells } of readRows(importFile(deps.sequelize, row.id), row.format)) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      const { done } = assembler.push(number, cells);
+      if (done) {
+        pending.push(done);
+        if (pending.length === IMPORT_CHUNK_EVENTS) await flush();
+      }
+      lastRow = number;
+    }
+    const last = assembler.end();
+    if (last) pending.push(last);
+    await flush();
+    await markSplit(deps.sequelize, row.id);
+    return chunks;
+  };
+}

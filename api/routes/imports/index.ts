@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { findImport, insertImport, listImports, type ImportRow } from '../../../db/repositories/imports';
+import { sha256Hex } from '../../../domain/hashing';
+import { UnreadableSpreadsheet } from '../../../platform/spreadsheets';
+import { ACCOUNT_NAME } from '../../../domain/search-attribute-keys';
+import type { processImport } from '../../../workflows';
+import type { SplitImportInput } from '../../../workflows/contracts';
+import type { APIContext, AppCustom, AppState } from '../../context';
+import { badRequest, notFound, problem, validationProblem, type ApiError } from '../../errors';
+import { validate } from '../../middleware/validate';
+import { pageBody, pageOf, validatePage } from '../../paging';
+import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
+import { checkFile } from './check';
+import { IMPORT_KINDS, kindSpec, type ImportKind } from './kinds';
+import { presentImport, presentImportSummary } from './presenter';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, receiveImport, removeSpool, UnreadableImport } from './receive';
+import { templateQuery } from './schema';
+import { templateCsv, templateXlsx } from './templates';
+import { browserPageRouter } from '../../browser-page';
+import { IMPORTS_PAGE } from './page';
+
+const isKind = (value: string): value is ImportKind => (IMPORT_KINDS as readonly string[]).includes(value);
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+const START_TIMEOUT_MS = 10_000;
+
+export const TOO_LARGE_TITLE = `An import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en')} rows per file; split the file.`;
+const tooLarge = (): ApiError =>
+  problem(413, TOO_LARGE_TITLE, { maxBytes: MAX_IMPORT_BYTES, maxRows: MAX_IMPORT_ROWS });
+
+const formatOf = (fileName: string): 'csv' | 'xlsx' | null => {
+  const extension = /\.([A-Za-z]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  return extension === 'csv' || extension === 'xlsx' ? extension : null;
+};
+
+/**
+ * Starts the import's workflow, or attaches to it: the one start of `processImport`. Bounded, as a batch's
+ * start is: a Temporal that hangs must not hold the request.
+ */
+async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
+  const { temporal, config } = ctx.deps;
+  const input: SplitImportInput = {
+    importId: row.id,
+    accountId: row.account_id,
+    accountName: ctx.state.account.name,
+    requestId: ctx.state.requestId ?? null,
+  };
+  try {
+    await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
+      temporal.workflow.start<typeof processImport>('processImport', {
+        taskQueue: config.taskQueue,
+        workflowId: row.workflow_id,
+        args: [input],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        typedSearchAttributes: [{ key: ACCOUNT_NAME, value: input.accountName }],
+        staticSummary: `${input.accountName} · import · ${row.kind} · ${row.rows_read} rows · ${row.file_name}`,
+      }),
+    );
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+    ctx.deps.logger.error({ err: error, importId: row.id }, 'could not start the import workflow');
+    throw problem(
+      503,
+      'The import was stored but could not be started now; send it again with the same Idempotency-Key to start it.',
+      { importId: row.id },
+    );
+  }
+}
+
+async function upload(ctx: APIContext): Promise<void> {
+  const key = ctx.get('Idempotency-Key').trim() || undefined;
+  if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
+  let received;
+  try {
+    received = await receiveImport(ctx.req);
+  } catch (error) {
+    if (error instanceof UnreadableImport) throw badRequest(error.message);
+    throw error;
+  }
+  if (received.outcome === 'tooLarge') throw tooLarge();
+  const { fields, file } = received.upload;
+  try {
+    const kind = fields.kind ?? (typeof ctx.query.kind === 'string' ? ctx.query.kind : undefined);
+    if (!kind || !isKind(kind)) throw validationProblem({ kind: [`kind must be one of: ${IMPORT_KINDS.join(', ')}.`] });
+    if (!file) throw validationProblem({ file: ['Send the spreadsheet as the multipart part named file.'] });
+    const format = formatOf(file.fileName);
+    if (!format) throw validationProblem({ file: [`${file.fileName || 'The file'} is neither .csv nor .xlsx.`] });
+
+    const { account } = ctx.state;
+    const requestHash = sha256Hex(`${kind}\n${file.sha256}`);
+    if (key) {
+      const existing = await findImport(ctx.deps.sequelize, { accountId: account.id, idempotencyKey: key });
+      if (existing) return await replay(ctx, existing, key, requestHash);
+    }
+    let check;
+    try {
+      check = await checkFile(file.path, format, kind);
+    } catch (error) {
+      if (error instanceof UnreadableSpreadsheet) throw validationProblem({ file: [error.message] }, error.message);
+      throw error;
+    }
+    if (check.outcome === 'tooManyRows') throw tooLarge();
+    if (check.outcome === 'badHeader') {
+      const errors: Record<string, string[]> = {};
+      for (const e of check.errors) (errors[e.column ?? '$'] ??= []).push(e.message);
+      throw validationProblem(
+        errors,
+        `The header row does not fit the ${kind} template: ${check.errors.map((e) => e.message).join(' ')}`,
+      );
+    }
+    let row: ImportRow;
+    try {
+      row = await insertImport(ctx.deps.sequelize, {
+        id: randomUUID(),
+        accountId: account.id,
+        kind,
+        format,
+        fileName: file.fileName,
+        sizeBytes: file.size,
+        idempotencyKey: key ?? null,
+        requestHash,
+        columns: check.columns,
+        rowsRead: check.rowsRead,
+        errors: check.errors.length ? check.errors : null,
+        requestId: ctx.state.requestId ?? null,
+        contentPath: file.path,
+      });
+    } catch (error) {
+      // Two first uploads with one key: the unique key decides, the other answers as a replay.
+      const existing = key
+        ? await findImport(ctx.deps.sequelize, { accountId: account.id, idempotencyKey: key })
+        : null;
+      if (!existing) throw error;
+      return await replay(ctx, existing, key!, requestHash);
+    }
+    if (!row.refused) await startImport(ctx, row);
+    ctx.status = 202;
+    ctx.body = await presentImport(ctx.deps.sequelize, row);
+  } finally {
+    await removeSpool(file?.path);
+  }
+}
+
+async function replay(ctx: APIContext, existing: ImportRow, key: string, requestHash: string): Promise<void> {
+  if (existing.request_hash !== requestHash) {
+    throw problem(
+      422,
+      `Idempotency-Key ${key} was first used with another file or kind (import ${existing.id}); send a new key for a new import.`,
+      {
+        errors: { 'Idempotency-Key': ['The key was first used with another file or kind.'] },
+      },
+    );
+  }
+  if (!existing.refused) await startImport(ctx, existing);
+  ctx.status = 202;
+  ctx.body = await presentImport(ctx.deps.sequelize, existing);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `GET /Integration/Templates/{kind}`: the spreadsheet to fill. `POST /Integration/Imports`: a filled one,
+ * through the pipeline of POST /Integration/Events; `GET /Integration/Imports[/{id}]`: how it went.
+ */
+export function importsRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+  router.get('/Integration/Templates/:kind', validate({ query: templateQuery }), async (ctx) => {
+    const { kind } = ctx.params;
+    if (!isKind(kind)) throw notFound(`No template ${kind}; the kinds are ${IMPORT_KINDS.join(', ')}.`);
+    const format = ctx.state.input.query.format ?? 'csv';
+    const spec = kindSpec(kind);
+    ctx.set('Content-Disposition', `attachment; filename="${kind}-template.${format}"`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    if (format === 'xlsx') {
+      ctx.type = XLSX_TYPE;
+      ctx.body = await templateXlsx(spec);
+    } else {
+      ctx.type = `${CSV_TYPE}; charset=utf-8`;
+      ctx.body = templateCsv(spec);
+    }
+  });
+  router.post('/Integration/Imports', (ctx) => upload(ctx));
+  router.get('/Integration/Imports', validatePage(), async (ctx) => {
+    const page = pageOf(ctx.state.input.query);
+    const { total, rows } = await listImports(ctx.deps.sequelize, ctx.state.account.id, page.pageSize, page.offset);
+    const results = [];
+    for (const row of rows) results.push(await presentImportSummary(ctx.deps.sequelize, row));
+    ctx.body = pageBody(page, total, results);
+  });
+  router.get('/Integration/Imports/:id', async (ctx) => {
+    const row = UUID.test(ctx.params.id)
+      ? await findImport(ctx.deps.sequelize, { accountId: ctx.state.account.id, id: ctx.params.id })
+      : null;
+    if (!row) throw notFound(`No import ${ctx.params.id} in this account.`);
+    ctx.body = await presentImport(ctx.deps.sequelize, row);
+  });
+  return router;
+}
+
+/** `GET /imports`: the page that uploads a spreadsheet and shows how it went. */
+export const importsPageRouter = () => browserPageRouter('/imports', IMPORTS_PAGE);

@@ -1,0 +1,143 @@
+import { PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
+import { pageBodySchema, pageQueryErrorSchema, pageQuerySchema, PAGE_QUERY_ERROR } from '../../paging';
+import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
+import { importHeaders, importResponse, importSummary, importUploadSchema, kindParam, templateQuery } from './schema';
+
+const IMPORT_ID = '2f1e3d4c-5b6a-4978-8a1b-2c3d4e5f6a7b';
+
+const failedImport = {
+  importId: IMPORT_ID,
+  kind: 'ship',
+  fileName: 'shipments-march.csv',
+  format: 'csv',
+  status: 'Failed',
+  submittedAt: '2024-03-02T08:00:00.000Z',
+  rowsRead: 2,
+  eventsStored: 0,
+  batches: [],
+  errors: [
+    {
+      row: 3,
+      column: 'ProductInstances.Quantity',
+      value: 'ten',
+      code: 'InvalidValue',
+      message: 'ProductInstances.Quantity must be a number.',
+    },
+  ],
+  statusUrl: `/Integration/Imports/${IMPORT_ID}`,
+};
+
+export const importsOperations = [
+  operation({
+    method: 'get',
+    path: '/Integration/Templates/{kind}',
+    summary: 'The spreadsheet template of an import kind',
+    description:
+      'A header row naming each column by the JSON field it fills (`EventTime`, `ProductInstances.LotSerial`, `DestinationLocation.Id`) and a row ' +
+      'of examples. Rows with the same `Id` are one record; each adds one element to its lists (the columns `List.Field`). format=xlsx adds a ' +
+      'Notes sheet: each column’s meaning, whether it is required, its type and allowed values, taken from the schemas the API validates with.',
+    tags: ['Imports'],
+    pathParams: kindParam,
+    query: templateQuery,
+    responses: {
+      200: {
+        description: 'The template, as an attachment.',
+        contentType: [CSV_TYPE, XLSX_TYPE],
+        schema: {
+          type: 'string',
+          format: 'binary',
+          description: 'CSV text (UTF-8, header and example row) or an xlsx workbook.',
+        },
+      },
+      400: { description: 'format is neither csv nor xlsx.', contentType: PROBLEM_JSON, schema: ref('Problem') },
+      404: { description: 'No such kind.', contentType: PROBLEM_JSON, schema: ref('Problem') },
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/Integration/Imports',
+    summary: 'Import a CSV or XLSX file of events',
+    description:
+      'The file is read as it arrives (at most 20 MB and 100,000 rows), its header checked against the kind’s template and every row as ' +
+      'POST /Integration/Events checks an event; then it is stored and its workflow (`import-<importId>` in the Temporal UI) stores it as ' +
+      'batches of at most 1,000 events, each all or nothing, that run through the same pipeline as POST /Integration/Events. ' +
+      'Rows with the same Id are one event with several lines. Follow statusUrl: rows that fail the checks are listed there with nothing stored.',
+    tags: ['Imports'],
+    headers: importHeaders,
+    requestBody: { schema: importUploadSchema, contentType: 'multipart/form-data' },
+    responses: {
+      202: {
+        description:
+          'Stored: its status, progress and errors (status Failed with the row errors when the rows were refused).',
+        schema: importResponse,
+        example: failedImport,
+      },
+      400: {
+        description:
+          'The body is not multipart/form-data with a kind and a .csv or .xlsx file, the file cannot be read, or its header names a column the kind does not have (`errors` names each, with the closest column).',
+        contentType: PROBLEM_JSON,
+        schema: ref('ValidationProblem'),
+      },
+      413: problemResponse(
+        413,
+        'The file is larger than 20 MB or has more than 100,000 rows.',
+        'An import takes at most 20 MB and 100,000 rows per file; split the file.',
+      ),
+      422: {
+        description: 'The Idempotency-Key was first used with another file or kind.',
+        contentType: PROBLEM_JSON,
+        schema: ref('ValidationProblem'),
+      },
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Imports',
+    summary: 'The account’s imports, newest first',
+    tags: ['Imports'],
+    query: pageQuerySchema,
+    responses: {
+      200: { description: 'A page of imports.', schema: pageBodySchema(importSummary, 'The imports, newest first.') },
+      400: {
+        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
+        schema: pageQueryErrorSchema,
+        example: PAGE_QUERY_ERROR,
+      },
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Imports/{id}',
+    summary: 'An import: its progress, its batches and every error on its row and column',
+    tags: ['Imports'],
+    responses: {
+      200: { description: 'The import now.', schema: importResponse, example: failedImport },
+      404: {
+        description: 'No import with that id in this account.',
+        contentType: PROBLEM_JSON,
+        schema: ref('Problem'),
+      },
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/imports',
+    summary: 'The imports page',
+    description:
+      'Sign in with an API key, download a template, upload a filled CSV or XLSX file (kind, optional key, file) and follow it: status, rows read, ' +
+      'records stored, batches, and every row error in a table. The page holds no data itself; it calls /Integration/Imports.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/imports/page.js',
+    summary: 'The imports page’s script',
+    description: 'web/imports.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
+  }),
+];

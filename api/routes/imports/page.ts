@@ -1,0 +1,86 @@
+import type { BrowserPage } from '../../browser-page';
+import { IMPORT_KINDS } from './kinds';
+
+/**
+ * The imports page (`/imports`), a sibling of /support and /trace for people without a developer: sign
+ * in with a key, download a template, upload a filled one, watch it go through and read every row error
+ * in a table. Its script is web/imports.ts; the key lives in a variable of that script only.
+ */
+const STYLE = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f7f9; }
+header { background: #22313f; color: #fff; padding: 10px 20px; display: flex; gap: 16px; align-items: center; }
+header h1 { font-size: 17px; margin: 0; flex: 1; }
+main { padding: 14px 20px; max-width: 1200px; }
+section { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
+h2 { font-size: 15px; margin: 2px 0 10px; }
+form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+input, select { padding: 4px 6px; font: inherit; } input[type=password] { width: 24em; }
+button { font: inherit; } button.action { padding: 5px 12px; cursor: pointer; }
+.message { padding: 8px 10px; border-radius: 4px; margin: 8px 0 0; }
+.message.error { background: #fdecea; color: #7a1d16; } .message.info { background: #e8f1fb; color: #0b3d6b; }
+table { border-collapse: collapse; width: 100%; margin-top: 8px; }
+th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #eceff2; vertical-align: top; }
+td.value, td.column { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 10px; } dt { color: #68707a; } dd { margin: 0; }
+.Failed { color: #b3261e; font-weight: 600; } .Completed { color: #1e7b34; font-weight: 600; } .Running, .Accepted { color: #8a5a00; font-weight: 600; }
+.empty { color: #68707a; font-style: italic; }
+[hidden] { display: none !important; }
+`;
+
+const kindOptions = IMPORT_KINDS.map((k) => `<option value="${k}">${k}</option>`).join('');
+
+export const IMPORTS_PAGE: BrowserPage = {
+  title: 'Import a spreadsheet',
+  style: STYLE,
+  entry: 'imports.ts',
+  body: `<header>
+  <h1>Import a spreadsheet</h1>
+  <span id="who"></span>
+</header>
+<main>
+<div id="signed-out">
+  <section>
+    <h2>Sign in</h2>
+    <p>With your API key. The key stays in this page until you sign out or reload.</p>
+    <form id="sign-in" autocomplete="off">
+      <label for="key">API key</label>
+      <input id="key" type="password" name="key" spellcheck="false">
+      <button class="action" type="submit">Sign in</button>
+    </form>
+    <div id="sign-in-message"></div>
+  </section>
+</div>
+<div id="signed-in" hidden>
+  <section>
+    <h2>1. Download the template</h2>
+    <p>Each column is named after the field it fills; the xlsx has a Notes sheet saying what each column means, whether it is required and its allowed values. Rows with the same Id are one record with several lines.</p>
+    <form id="template" autocomplete="off">
+      <label for="template-kind">Kind</label> <select id="template-kind">${kindOptions}</select>
+      <select id="template-format" aria-label="Template format"><option value="xlsx">xlsx</option><option value="csv">csv</option></select>
+      <button class="action" type="submit">Download template</button>
+    </form>
+  </section>
+  <section>
+    <h2>2. Upload the filled file</h2>
+    <form id="upload" autocomplete="off">
+      <label for="kind">Kind</label> <select id="kind">${kindOptions}</select>
+      <label for="file">File (.csv or .xlsx, at most 20 MB and 100,000 rows)</label> <input id="file" type="file" accept=".csv,.xlsx" required>
+      <label for="idempotency-key">Key (optional)</label> <input id="idempotency-key" placeholder="e.g. march-catch-2024" title="Sending the same file again with the same key imports it once.">
+      <button class="action" type="submit">Import</button>
+      <button class="action" id="sign-out" type="button">Sign out</button>
+    </form>
+    <div id="upload-message"></div>
+  </section>
+  <section id="progress" hidden>
+    <h2>Import <span id="import-id"></span></h2>
+    <dl>
+      <dt>Status</dt><dd id="import-status"></dd>
+      <dt>Rows read</dt><dd id="import-rows"></dd>
+      <dt>Stored</dt><dd id="import-stored"></dd>
+      <dt>Batches</dt><dd id="import-batches"></dd>
+    </dl>
+    <div id="import-errors"></div>
+  </section>
+</div>
+</main>`,
+};

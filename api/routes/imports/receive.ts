@@ -1,0 +1,123 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import Busboy from 'busboy';
+
+/** At most this much file per import; the 413 names it. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** Data rows (the header aside) per import; the 413 names it. */
+export const MAX_IMPORT_ROWS = 100_000;
+
+export interface ReceivedImport {
+  fields: Record<string, string>;
+  file: { fileName: string; size: number; sha256: string; path: string } | null;
+}
+
+export type ImportUpload = { outcome: 'tooLarge' } | { outcome: 'received'; upload: ReceivedImport };
+
+export class UnreadableImport extends Error {}
+
+const spoolPath = () => path.join(os.tmpdir(), `import-upload-${randomBytes(12).toString('hex')}`);
+
+export const removeSpool = (file: string | null | undefined): Promise<void> =>
+  file ? fs.promises.rm(file, { force: true }) : Promise.resolve();
+
+/**
+ * Reads a multipart body as it arrives: its small fields, and the part named `file` into a temporary file
+ * (mode 0600), counted and hashed on the way, never whole in memory. Past MAX_IMPORT_BYTES the reading
+ * stops at once and the rest of the body is read and dropped, so the client reaches the 413.
+ */
+export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
+  return new Promise<ImportUpload>((resolve, reject) => {
+    let busboy: Busboy.Busboy;
+    try {
+      busboy = Busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: MAX_IMPORT_BYTES + 1 },
+      });
+    } catch {
+      req.resume();
+      resolve({ outcome: 'received', upload: { fields: {}, file: null } });
+      return;
+    }
+    let settled = false;
+    // No prototype: a field named __proto__ or constructor is just a field.
+    const fields = Object.create(null) as Record<string, string>;
+    let filePart: Promise<ReceivedImport['file']> | undefined;
+    let spooled: string | null = null;
+    const settle = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      action();
+    };
+    const tooLarge = () =>
+      settle(() => {
+        req.unpipe(busboy);
+        busboy.removeAllListeners('close');
+        busboy.on('error', () => undefined);
+        void removeSpool(spooled);
+        // Drop the rest so the client reads the 413; give up on a body far beyond the limit.
+        let drained = 0;
+        req.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > 2 * MAX_IMPORT_BYTES) req.destroy();
+        });
+        req.resume();
+        resolve({ outcome: 'tooLarge' });
+      });
+    const fail = (error: Error) =>
+      settle(() => {
+        void removeSpool(spooled);
+        reject(error);
+      });
+    busboy.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    busboy.on('file', (name, stream, info) => {
+      if (name !== 'file' || filePart) {
+        stream.resume();
+        return;
+      }
+      const target = (spooled = spoolPath());
+      const hash = createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (size > MAX_IMPORT_BYTES) {
+            tooLarge();
+            return done(new Error('too large'));
+          }
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      filePart = pipeline(stream, meter, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 })).then(() => ({
+        fileName: info.filename ?? '',
+        size,
+        sha256: hash.digest('hex'),
+        path: target,
+      }));
+      filePart.catch(() => undefined);
+    });
+    busboy.on('filesLimit', () => fail(new UnreadableImport('Send one file per import.')));
+    busboy.on('error', (error: Error) =>
+      fail(new UnreadableImport(`The request body is not valid multipart/form-data: ${error.message}`)),
+    );
+    busboy.on('close', () => {
+      (filePart ?? Promise.resolve(null)).then(
+        (file) => settle(() => resolve({ outcome: 'received', upload: { fields, file } })),
+        (error: Error) => fail(error),
+      );
+    });
+    req.on('close', () => {
+      if (!req.complete) fail(new UnreadableImport('The client closed the connection before the body was complete.'));
+    });
+    req.pipe(busboy);
+  });
+}

@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { Column } from '../../domain/spreadsheet-columns';
+import type { RowError } from '../../domain/spreadsheet-rows';
+import type { BatchStatus } from '../models';
+import { execute, queryOf } from '../sql';
+
+/** As documents: a chunk is one statement's parameter, so an upload's memory stays at this. */
+export const IMPORT_CHUNK_BYTES = 256 * 1024;
+
+export interface ImportRow {
+  id: string;
+  account_id: string;
+  kind: string;
+  format: 'csv' | 'xlsx';
+  file_name: string;
+  size_bytes: number;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  workflow_id: string;
+  columns: (Column | null)[];
+  rows_read: number;
+  refused: boolean;
+  errors: RowError[] | null;
+  submitted_at: Date;
+  split_at: Date | null;
+}
+
+export interface NewImport {
+  id: string;
+  accountId: string;
+  kind: string;
+  format: 'csv' | 'xlsx';
+  fileName: string;
+  sizeBytes: number;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  columns: (Column | null)[];
+  rowsRead: number;
+  /** The rows did not pass the checks: stored with their errors, never split into batches. */
+  errors: RowError[] | null;
+  requestId: string | null;
+  /** The spooled upload. */
+  contentPath: string;
+}
+
+export const importWorkflowId = (importId: string): string => `import-${importId}`;
+
+/** The import row and its file's chunks, in one transaction: a crash leaves all of it or nothing. */
+export async function insertImport(sequelize: Sequelize, input: NewImport): Promise<ImportRow> {
+  return sequelize.transaction(async (transaction) => {
+    const query = queryOf(sequelize, transaction);
+    const [row] = await query<ImportRow>(
+      `INSERT INTO imports (id, account_id, kind, format, file_name, size_bytes, idempotency_key, request_hash, workflow_id, columns, rows_read, refused, errors, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+      [
+        input.id,
+        input.accountId,
+        input.kind,
+        input.format,
+        input.fileName,
+        input.sizeBytes,
+        input.idempotencyKey,
+        input.requestHash,
+        importWorkflowId(input.id),
+        JSON.stringify(input.columns),
+        input.rowsRead,
+        input.errors !== null,
+        input.errors === null ? null : JSON.stringify(input.errors),
+        input.requestId,
+      ],
+    );
+    let seq = 0;
+    for await (const data of fs.createReadStream(input.contentPath, { highWaterMark: IMPORT_CHUNK_BYTES })) {
+      await execute(
+        sequelize,
+        'INSERT INTO import_chunks (import_id, seq, data) VALUES ($1, $2, $3)',
+        [input.id, seq++, data as Buffer],
+        transaction,
+      );
+    }
+    return row;
+  });
+}
+
+export async function findImport(
+  sequelize: Sequelize,
+  where: { accountId: string; id?: string; idempotencyKey?: string },
+  transaction?: Transaction,
+): Promise<ImportRow | null> {
+  const [row] = where.id
+    ? await queryOf(sequelize, transaction)<ImportRow>('SELECT * FROM imports WHERE account_id = $1 AND id = $2', [
+        where.accountId,
+        where.id,
+      ])
+    : await queryOf(sequelize, transaction)<ImportRow>(
+        'SELECT * FROM imports WHERE account_id = $1 AND idempotency_key = $2',
+        [where.accountId, where.idempotencyKey],
+      );
+  return row ?? null;
+}
+
+/** The stored file, read back one chunk per statement: the worker holds one chunk at a time. */
+export function importFile(sequelize: Sequelize, importId: string): Readable {
+  async function* chunks(): AsyncGenerator<Buffer> {
+    for (let seq = 0; ; seq++) {
+      const [chunk] = await queryOf(sequelize)<{ data: Buffer }>(
+        'SELECT data FROM import_chunks WHERE import_id = $1 AND seq = $2',
+        [importId, seq],
+      );
+      if (!chunk) return;
+      yield chunk.data;
+    }
+  }
+  return Readable.from(chunks());
+}
+
+/** Where each record of a chunk's batch came from: its first row and the row of each list element. */
+export interface Provenance {
+  row: number;
+  lists: Record<string, number[]>;
+}
+
+export interface ImportBatch {
+  seq: number;
+  batchId: string | null;
+  firstRow: number;
+  lastRow: number;
+  provenance: Provenance[];
+}
+
+/** A chunk's batch, once: an activity run again after a crash finds it recorded and the batch the same. */
+export async function recordImportBatch(
+  sequelize: Sequelize,
+  importId: string,
+  batch: ImportBatch,
+  outcome: { status: 'Completed' | 'Failed'; records: number; errors: RowError[] | null } | null = null,
+  transaction?: Transaction,
+): Promise<void> {
+  await execute(
+    sequelize,
+    `INSERT INTO import_batches (import_id, seq, batch_id, first_row, last_row, provenance, status, records, errors)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (import_id, seq) DO NOTHING`,
+    [
+      importId,
+      batch.seq,
+      batch.batchId,
+      batch.firstRow,
+      batch.lastRow,
+      JSON.stringify(batch.provenance),
+      outcome?.status ?? null,
+      outcome?.records ?? null,
+      outcome?.errors ? JSON.stringify(outcome.errors) : null,
+    ],
+    transaction,
+  );
+}
+
+/** The chunks of a master-data import stored so far: a run again after a crash goes on after them. */
+export async function recordedChunks(sequelize: Sequelize, importId: string): Promise<Set<number>> {
+  const rows = await queryOf(sequelize)<{ seq: number }>('SELECT seq FROM import_batches WHERE import_id = $1', [
+    importId,
+  ]);
+  return new Set(rows.map((r) => r.seq));
+}
+
+export async function markSplit(sequelize: Sequelize, importId: string): Promise<void> {
+  await execute(sequelize, 'UPDATE imports SET split_at = coalesce(split_at, now()) WHERE id = $1', [importId]);
+}
+
+export interface ImportBatchView {
+  seq: number;
+  /** Null for a chunk of locations or products (stored without a batch). */
+  batch_id: string | null;
+  first_row: number;
+  last_row: number;
+  status: BatchStatus;
+  event_count: number;
+  /** Only of a Failed batch: what the errors are mapped back with. */
+  provenance: Provenance[] | null;
+  errors: { index: number | null; field: string | null; code: string; message: string }[] | null;
+  events: Record<string, unknown>[] | null;
+  /** A master-data chunk's errors, already on their rows. */
+  row_errors: RowError[] | null;
+}
+
+/** With `events` false a failed batch's stored events (up to 1,000 of them) are left unread: a list needs only counts. */
+export async function importBatches(sequelize: Sequelize, importId: string, events = true): Promise<ImportBatchView[]> {
+  return queryOf(sequelize)<ImportBatchView>(
+    `SELECT ib.seq, ib.batch_id, ib.first_row, ib.last_row, coalesce(b.status, ib.status) AS status, coalesce(b.event_count, ib.records) AS event_count,
+            CASE WHEN b.status = 'Failed' THEN ib.provenance END AS provenance,
+            CASE WHEN b.status = 'Failed' THEN b.errors END AS errors,
+            CASE WHEN b.status = 'Failed' AND $2::boolean THEN b.request->'Events' END AS events,
+            ib.errors AS row_errors
+       FROM import_batches ib LEFT JOIN batches b ON b.id = ib.batch_id
+      WHERE ib.import_id = $1 ORDER BY ib.seq`,
+    [importId, events],
+  );
+}
+
+export async function listImports(
+  sequelize: Sequelize,
+  accountId: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: ImportRow[] }> {
+  const query = queryOf(sequelize);
+  const [{ count }] = await query<{ count: string }>('SELECT count(*) FROM imports WHERE account_id = $1', [accountId]);
+  const rows = await query<ImportRow>(
+    'SELECT * FROM imports WHERE account_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3',
+    [accountId, limit, offset],
+  );
+  return { total: Number(count), rows };
+}

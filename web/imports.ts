@@ -1,0 +1,168 @@
+import { $, call, el, reason, show, type Answer } from './page-kit';
+
+/**
+ * The imports page's script (GET /imports): downloads a template, uploads a file to
+ * POST /Integration/Imports and follows GET /Integration/Imports/{id} until it is Completed or Failed,
+ * showing every row error in a table. The key typed in lives in this variable only. Everything the API
+ * answers goes into the page as text (textContent), never as markup.
+ */
+
+interface Account {
+  name: string;
+}
+
+interface RowError {
+  row: number | null;
+  column: string | null;
+  value: string | null;
+  code: string;
+  message: string;
+}
+
+interface ImportView {
+  importId: string;
+  kind: string;
+  status: 'Accepted' | 'Running' | 'Completed' | 'Failed';
+  rowsRead: number;
+  eventsStored: number;
+  batches: { batchId: string | null; status: string; events: number; firstRow: number; lastRow: number }[];
+  errors: RowError[];
+}
+
+let key: string | null = null;
+/** The import being followed; a newer upload stops the polling of the one before. */
+let following: string | null = null;
+
+const POLL_MS = 1000;
+
+function render(view: ImportView): void {
+  $('progress').hidden = false;
+  $('import-id').textContent = view.importId;
+  const status = $('import-status');
+  status.textContent = view.status;
+  status.className = view.status;
+  $('import-rows').textContent = String(view.rowsRead);
+  $('import-stored').textContent =
+    `${view.eventsStored} ${['locations', 'products'].includes(view.kind) ? view.kind : 'events'}`;
+  const done = view.batches.filter((b) => b.status === 'Completed' || b.status === 'Failed').length;
+  $('import-batches').textContent = view.batches.length
+    ? `${done} of ${view.batches.length} finished (rows ${view.batches.map((b) => `${b.firstRow}–${b.lastRow}: ${b.status}`).join(', ')})`
+    : '-';
+  const target = $('import-errors');
+  if (!view.errors.length) {
+    target.replaceChildren(
+      view.status === 'Failed' ? el('p', { class: 'empty', text: 'Failed without row errors: see the batches.' }) : '',
+    );
+    return;
+  }
+  const head = el(
+    'tr',
+    {},
+    ['Row', 'Column', 'Value', 'Code', 'Message'].map((h) => el('th', { text: h })),
+  );
+  const rows = view.errors.map((e) =>
+    el('tr', {}, [
+      el('td', { text: e.row === null ? '-' : String(e.row) }),
+      el('td', { class: 'column', text: e.column ?? '-' }),
+      el('td', { class: 'value', text: e.value ?? '' }),
+      el('td', { text: e.code }),
+      el('td', { text: e.message }),
+    ]),
+  );
+  target.replaceChildren(
+    el('p', {
+      text: `${view.errors.length} error${view.errors.length === 1 ? '' : 's'}. Nothing of a failed batch was stored; fix the rows and import the file again.`,
+    }),
+    el('table', { id: 'errors-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
+  );
+}
+
+async function follow(importId: string): Promise<void> {
+  following = importId;
+  while (key && following === importId) {
+    const answer = await call<ImportView>(key, 'GET', `/Integration/Imports/${importId}`);
+    if (answer.status !== 200 || !answer.body) return show($('upload-message'), 'error', reason(answer));
+    render(answer.body);
+    if (answer.body.status === 'Completed' || answer.body.status === 'Failed') return;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function upload(event: Event): Promise<void> {
+  event.preventDefault();
+  if (!key) return;
+  const file = $<HTMLInputElement>('file').files?.[0];
+  if (!file) return show($('upload-message'), 'error', 'Choose a file.');
+  const form = new FormData();
+  form.set('kind', $<HTMLSelectElement>('kind').value);
+  form.set('file', file, file.name);
+  const headers: Record<string, string> = { 'X-API-KEY': key, Accept: 'application/json' };
+  const idempotencyKey = $<HTMLInputElement>('idempotency-key').value.trim();
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+  show($('upload-message'), 'info', `Uploading ${file.name}…`);
+  const response = await fetch('/Integration/Imports', { method: 'POST', headers, body: form });
+  let body: ImportView | null = null;
+  try {
+    body = (await response.json()) as ImportView;
+  } catch {
+    body = null;
+  }
+  const answer: Answer<ImportView> = { status: response.status, body };
+  if (answer.status !== 202 || !answer.body) {
+    $('progress').hidden = true;
+    return show($('upload-message'), 'error', reason(answer));
+  }
+  show($('upload-message'), 'info', `${file.name} was accepted.`);
+  render(answer.body);
+  await follow(answer.body.importId);
+}
+
+async function downloadTemplate(event: Event): Promise<void> {
+  event.preventDefault();
+  if (!key) return;
+  const kind = $<HTMLSelectElement>('template-kind').value;
+  const format = $<HTMLSelectElement>('template-format').value;
+  const response = await fetch(`/Integration/Templates/${encodeURIComponent(kind)}?format=${format}`, {
+    headers: { 'X-API-KEY': key },
+  });
+  if (!response.ok)
+    return show($('upload-message'), 'error', `The template could not be downloaded (HTTP ${response.status}).`);
+  const url = URL.createObjectURL(await response.blob());
+  const link = el('a', { href: url, download: `${kind}-template.${format}` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+async function signIn(event: Event): Promise<void> {
+  event.preventDefault();
+  const presented = $<HTMLInputElement>('key').value.trim();
+  if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
+  key = presented;
+  const me = await call<Account>(key, 'GET', '/Integration/Account');
+  if (me.status !== 200 || !me.body) {
+    key = null;
+    return show($('sign-in-message'), 'error', reason(me));
+  }
+  $<HTMLInputElement>('key').value = '';
+  show($('sign-in-message'), 'info', '');
+  $('who').textContent = `Signed in: ${me.body.name}`;
+  $('signed-out').hidden = true;
+  $('signed-in').hidden = false;
+}
+
+function signOut(): void {
+  key = null;
+  following = null;
+  for (const id of ['upload-message', 'import-errors']) $(id).replaceChildren();
+  $('progress').hidden = true;
+  $('who').textContent = '';
+  $('signed-in').hidden = true;
+  $('signed-out').hidden = false;
+}
+
+$('sign-in').addEventListener('submit', (event) => void signIn(event));
+$('upload').addEventListener('submit', (event) => void upload(event));
+$('template').addEventListener('submit', (event) => void downloadTemplate(event));
+$('sign-out').addEventListener('click', signOut);
