@@ -12,8 +12,10 @@ import { referencedIdentifiers, translateEpcisEvents, type CapturedEvent, type E
 import type { BatchError } from '../../../workflows/contracts';
 import type { Middleware } from 'koa';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { jsonBody } from '../../middleware/json-body';
+import { JSON_MEDIA_TYPES, jsonBody } from '../../middleware/json-body';
 import { LIMITS } from '../../limits';
+import { ApiError, problem } from '../../errors';
+import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { CAPTURE_ERROR_BEHAVIOURS, gs1SchemaIssues, type CaptureErrorBehaviour, type SchemaIssue } from './schema';
 
@@ -96,21 +98,56 @@ function checkedEvent(body: unknown): CheckedDocument {
 }
 
 /**
- * Reads the JSON (or JSON-LD) body and checks it, as the validate middleware does for our own schemas:
- * the handler finds the CheckedDocument with inputOf(ctx).
+ * An XML body (api/routes/epcis/xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
+ * rule after it then name the XML element (its XPath-like location) instead of a JSON pointer.
+ */
+async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promise<CheckedDocument> {
+  const xml = await xmlInput(ctx, CAPTURE_LIMIT);
+  const events = xml.document.epcisBody.eventList;
+  if (kind === 'event' && events.length !== 1) {
+    throw epcisProblem(400, VALIDATION_EXCEPTION, 'POST /epcis/events takes one event: nothing was captured.', [
+      { pointer: `/${xml.root.nodeName}/EPCISBody/EventList`, message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.` },
+    ]);
+  }
+  const pointerOf = (index: number) => xml.eventPaths[index];
+  try {
+    if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf };
+    return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf };
+  } catch (error) {
+    const body = error instanceof ApiError ? (error.body as { errors?: Record<string, string[]> }) : undefined;
+    if (!body?.errors) throw error;
+    const prefix = kind === 'event' ? '/epcisBody/eventList/0' : '';
+    body.errors = Object.fromEntries(Object.entries(body.errors).map(([pointer, messages]) => [xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths), messages]));
+    throw error;
+  }
+}
+
+/**
+ * Reads the JSON (or JSON-LD) body, or the XML one, and checks it, as the validate middleware does for
+ * our own schemas: the handler finds the CheckedDocument with inputOf(ctx).
  */
 const checked =
-  (check: (body: unknown) => CheckedDocument): Middleware<AppState, AppCustom> =>
-  (ctx, next) =>
-    jsonBody()(ctx, async () => {
+  (check: (body: unknown) => CheckedDocument, kind: 'document' | 'event'): Middleware<AppState, AppCustom> =>
+  async (ctx, next) => {
+    if (isXmlRequest(ctx)) {
+      ctx.state.input = await checkedXml(ctx, kind);
+      return next();
+    }
+    if (ctx.request.type && !ctx.is(...JSON_MEDIA_TYPES, '+json')) {
+      throw problem(415, `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`, {
+        accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
+      });
+    }
+    return jsonBody()(ctx, async () => {
       ctx.state.input = check((ctx.request as { body?: unknown }).body);
       await next();
     });
+  };
 
-/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument. */
-export const validDocument = (): Middleware<AppState, AppCustom> => checked(checkedDocument);
-/** POST /epcis/events: one event. */
-export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent);
+/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument, in JSON-LD or XML. */
+export const validDocument = (): Middleware<AppState, AppCustom> => checked(checkedDocument, 'document');
+/** POST /epcis/events: one event (in XML, an EPCISDocument of one event). */
+export const validEvent = (): Middleware<AppState, AppCustom> => checked(checkedEvent, 'event');
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

@@ -11,6 +11,7 @@ import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, captureJobBody, captureLocation, epcisProblem } from './presenter';
 import { pageQuery, eventsQuery, perPageOf, type PageQuery } from './schema';
+import { xmlAnswers } from './xml';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
@@ -37,6 +38,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     ctx.set('GS1-CBV-Version', CBV_VERSION);
     await next();
   });
+  router.use(xmlAnswers());
 
   router.options('/capture', (ctx) => {
     setCaptureLimitHeaders(ctx);
