@@ -114,10 +114,14 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
     if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf };
     return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf };
   } catch (error) {
-    const body = error instanceof ApiError ? (error.body as { errors?: Record<string, string[]> }) : undefined;
+    const body = error instanceof ApiError ? (error.body as { title?: string; detail?: string; errors?: Record<string, string[]> }) : undefined;
     if (!body?.errors) throw error;
     const prefix = kind === 'event' ? '/epcisBody/eventList/0' : '';
-    body.errors = Object.fromEntries(Object.entries(body.errors).map(([pointer, messages]) => [xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths), messages]));
+    // The messages name JSON pointers of the JSON-LD the XML was read as: the XML element is what the sender knows.
+    const inXml = (text: string) => text.replace(/\/epcisBody\/eventList\/\d+[^\s]*/g, (pointer) => xmlPointer(pointer, xml.eventPaths));
+    body.errors = Object.fromEntries(Object.entries(body.errors).map(([pointer, messages]) => [xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths), messages.map(inXml)]));
+    if (body.detail) body.detail = inXml(body.detail);
+    if (body.title) body.title = body.title.replace('is not valid EPCIS 2.0 JSON', 'read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema');
     throw error;
   }
 }
