@@ -275,28 +275,32 @@ function event12(writer: Writer, event: JsonObject): XmlNode {
   return type === 'TransformationEvent' ? { name: 'extension', children: [node] } : node;
 }
 
-/** The events as an EPCISQueryDocument of SimpleEventQuery in EPCIS XML. */
-export function queryDocumentXml(events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string {
+/** An EPCIS XML document around its events: an EPCISQueryDocument's results or an EPCISDocument's body. */
+function documentXml(kind: 'query' | 'document', events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string {
   const namespaces = new Namespaces(context);
   const writer = new Writer(namespaces, options);
-  const eventNodes = events.map((event) => (options.version === '2.0' ? event2(writer, event) : event12(writer, event)));
+  const eventList: XmlNode = { name: 'EventList', children: events.map((event) => (options.version === '2.0' ? event2(writer, event) : event12(writer, event))) };
+  const body: XmlNode =
+    kind === 'query'
+      ? { name: 'EPCISBody', children: [{ name: 'epcisq:QueryResults', children: [{ name: 'queryName', text: 'SimpleEventQuery' }, { name: 'resultsBody', children: [eventList] }] }] }
+      : { name: 'EPCISBody', children: [eventList] };
   const root: XmlNode = {
-    name: 'epcisq:EPCISQueryDocument',
+    name: kind === 'query' ? 'epcisq:EPCISQueryDocument' : 'epcis:EPCISDocument',
     attributes: [
-      ['xmlns:epcisq', EPCIS_QUERY_XML_NAMESPACES[options.version]],
+      ...(kind === 'query' ? [['xmlns:epcisq', EPCIS_QUERY_XML_NAMESPACES[options.version]] as [string, string]] : []),
       ['xmlns:epcis', EPCIS_XML_NAMESPACES[options.version]],
       ...[...namespaces.used].map(([prefix, iri]) => [`xmlns:${prefix}`, iri] as [string, string]),
       ['schemaVersion', options.version],
       ['creationDate', options.creationDate],
     ],
-    children: [
-      {
-        name: 'EPCISBody',
-        children: [{ name: 'epcisq:QueryResults', children: [{ name: 'queryName', text: 'SimpleEventQuery' }, { name: 'resultsBody', children: [{ name: 'EventList', children: eventNodes }] }] }],
-      },
-    ],
+    children: [body],
   };
   const out = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   write(root, out);
   return out.join('');
 }
+
+/** The events as an EPCISQueryDocument of SimpleEventQuery in EPCIS XML. */
+export const queryDocumentXml = (events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string => documentXml('query', events, context, options);
+/** The events as an EPCISDocument in EPCIS XML (what a partner's system captures). */
+export const epcisDocumentXml = (events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string => documentXml('document', events, context, options);
