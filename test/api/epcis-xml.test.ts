@@ -222,6 +222,12 @@ describe('EPCIS XML binding', () => {
     expect(one.status).toBe(200);
     expect(await xsdErrors(one.body, '1.2')).toEqual([]);
     expect(one.body).toMatch(/<EventList><extension><TransformationEvent>.*<baseExtension><eventID>/s);
+    // 1.2 knows EPC URNs only: without GS1-EPC-Format, a Digital Link captured is answered as its URN.
+    const dl = await client(own.key).post('/epcis/events', JSON.stringify({ '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'], ...objectEvent({ epcList: [`https://id.gs1.org/01/${ids.gtin}/21/S9`], bizLocation: ids.sgln(), bizStep: 'commissioning' }) }), { 'Content-Type': 'application/ld+json' });
+    expect(dl.status).toBe(201);
+    const urns = await client(own.key).get<string>(`/epcis/events/${encodeURIComponent(dl.body.eventID)}`, { Accept: 'application/xml', 'GS1-EPCIS-Version': '1.2' });
+    expect(urns.headers.get('gs1-epc-format')).toBe('Always_EPC_URN');
+    expect(urns.body).toContain(`<epc>${ids.sgtin('S9')}</epc>`);
   });
 
   it('GS1-CBV-XML-Format: Always_Web_URI, Always_URN (and No_Preference) and Never_Translates in XML; JSON-LD keeps bare words; an unknown one is a 400', async () => {

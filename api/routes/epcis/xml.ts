@@ -202,14 +202,19 @@ const isQueryDocument = (body: unknown): body is QueryDocumentBody => (body as {
 
 /**
  * Query answers in XML when Accept asks for it: the EPCISQueryDocument the handler made is written as
- * EPCIS 2.0 XML (1.2 when GS1-EPCIS-Version asks), CBV values as GS1-CBV-XML-Format says. Errors stay
+ * EPCIS 2.0 XML (1.2 when GS1-EPCIS-Version asks, EPC URNs unless GS1-EPC-Format says otherwise), CBV
+ * values as GS1-CBV-XML-Format says. Errors stay
  * problem details in JSON, as every error of the service.
  */
 export function xmlAnswers(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' || !wantsXml(ctx)) return next();
+    if (ctx.method !== 'GET') return next();
+    ctx.vary('Accept');
+    if (!wantsXml(ctx)) return next();
     const cbvFormat = cbvXmlFormatOf(ctx);
     const version = answerVersionOf(ctx);
+    // EPCIS 1.2 names objects by EPC URNs only: a 1.2 answer asks for them unless the client chose a format.
+    if (version === '1.2' && !ctx.get('GS1-EPC-Format').trim()) ctx.request.headers['gs1-epc-format'] = 'Always_EPC_URN';
     await next();
     if (ctx.status !== 200 || !isQueryDocument(ctx.body)) return;
     const document = ctx.body;
@@ -217,6 +222,5 @@ export function xmlAnswers(): Middleware<AppState, AppCustom> {
     ctx.type = 'application/xml';
     if (version === '1.2') ctx.set('GS1-EPCIS-Version', '1.2.0');
     ctx.set('GS1-CBV-XML-Format', cbvFormat);
-    ctx.vary('Accept');
   };
 }
