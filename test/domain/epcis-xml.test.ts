@@ -75,4 +75,39 @@ describe('EPCIS XML and JSON-LD', () => {
     expect(eventPaths).toEqual(['/epcis:EPCISDocument/EPCISBody/EventList/TransactionEvent']);
     expect(xpathOf(root)).toBe('/epcis:EPCISDocument');
   });
+
+  it('an extension key of a prefix no @context defines, or a whole IRI, still becomes an element (never dropped)', () => {
+    const event = { type: 'ObjectEvent', eventTime: '2024-01-01T00:00:00Z', eventTimeZoneOffset: '+00:00', action: 'OBSERVE', epcList: [], 'foo:bar': '1', 'https://ns.example.com/epcis#field': '2' };
+    const xml = queryDocumentXml([event], [], { version: '2.0', cbvFormat: 'No_Preference', creationDate: '2024-01-01T00:00:00Z' });
+    expect(xml).toContain('xmlns:foo="foo:"');
+    expect(xml).toContain('xmlns:ns1="https://ns.example.com/epcis#"');
+    expect(xml).toContain('<foo:bar>1</foo:bar><ns1:field>2</ns1:field>');
+  });
+
+  it('reads EPCISMasterData into epcisHeader.epcisMasterData, an attribute with elements as an object', () => {
+    const root = rootOf(`<e:EPCISDocument xmlns:e="urn:epcglobal:epcis:xsd:2" xmlns:x="https://x.example/" schemaVersion="2.0" creationDate="2024-01-01T00:00:00Z">
+      <EPCISHeader><extension><EPCISMasterData><VocabularyList><Vocabulary type="urn:epcglobal:epcis:vtype:BusinessLocation"><VocabularyElementList>
+        <VocabularyElement id="urn:epc:id:sgln:0037000.00729.0"><attribute id="urn:epcglobal:cbv:mda#name">Dock 7</attribute><attribute id="https://x.example/address"><x:city>Lyon</x:city></attribute><children><id>urn:epc:id:sgln:0037000.00729.8201</id></children></VocabularyElement>
+      </VocabularyElementList></Vocabulary></VocabularyList></EPCISMasterData></extension></EPCISHeader>
+      <EPCISBody><EventList/></EPCISBody></e:EPCISDocument>`);
+    expect(jsonLdOfXml(root, '2.0').document.epcisHeader).toEqual({
+      epcisMasterData: {
+        vocabularyList: [
+          {
+            type: 'urn:epcglobal:epcis:vtype:BusinessLocation',
+            vocabularyElementList: [
+              {
+                id: 'urn:epc:id:sgln:0037000.00729.0',
+                attributes: [
+                  { id: 'urn:epcglobal:cbv:mda#name', attribute: 'Dock 7' },
+                  { id: 'https://x.example/address', attribute: { 'x:city': 'Lyon' } },
+                ],
+                children: ['urn:epc:id:sgln:0037000.00729.8201'],
+              },
+            ],
+          },
+        ],
+      },
+    });
+  });
 });

@@ -256,6 +256,13 @@ class Reader {
     });
   }
 
+  /** A master data attribute with element content: its children as an extension object (its own `id` is the attribute's). */
+  private attributeObject(attribute: XmlElement): JsonObject {
+    const object: JsonObject = {};
+    for (const child of elementsOf(attribute)) this.addExtension(object, child);
+    return object;
+  }
+
   /** EPCISMasterData's vocabularies in the JSON-LD form (epcisHeader.epcisMasterData.vocabularyList). */
   vocabularies(masterData: XmlElement): JsonObject[] {
     const list = childNamed(masterData, 'VocabularyList');
@@ -269,7 +276,7 @@ class Reader {
           return {
             id: element.getAttribute('id') ?? '',
             ...(attributes.length
-              ? { attributes: attributes.map((a) => ({ id: a.getAttribute('id') ?? '', attribute: elementsOf(a).length ? (this.extensionValue(a) as JsonObject) : textOf(a) })) }
+              ? { attributes: attributes.map((a) => ({ id: a.getAttribute('id') ?? '', attribute: elementsOf(a).length ? this.attributeObject(a) : textOf(a) })) }
               : {}),
             ...(children ? { children: elementsOf(children).map(textOf) } : {}),
           };

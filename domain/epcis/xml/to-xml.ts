@@ -50,15 +50,34 @@ class Namespaces {
     }
   }
 
-  /** The element name of a JSON-LD key, or undefined when its prefix is not defined anywhere. */
+  private generated = 0;
+
+  /**
+   * The element name of a JSON-LD key. A prefix the @context defines is kept; a key that is a whole IRI
+   * (https://ns.example.com/epcis#field) is split at its last # or / into a namespace of a prefix of its
+   * own; a prefix defined nowhere is, as JSON-LD reads it, an IRI scheme: `foo:bar` is `bar` in `foo:`.
+   * Undefined for a key without a colon (no JSON-LD extension).
+   */
   nameOf(key: string): string | undefined {
     const colon = key.indexOf(':');
     if (colon <= 0) return undefined;
+    const full = /^(.*[#/])([A-Za-z_][\w.-]*)$/.exec(key);
+    if (full && key.slice(colon + 1).startsWith('//')) {
+      const [, namespace, local] = full;
+      let prefix = [...this.known].find(([, iri]) => iri === namespace)?.[0];
+      if (!prefix) {
+        do prefix = `ns${++this.generated}`;
+        while (this.known.has(prefix));
+        this.known.set(prefix, namespace);
+      }
+      this.used.set(prefix, namespace);
+      return `${prefix}:${local}`;
+    }
     const prefix = key.slice(0, colon);
-    const iri = this.known.get(prefix);
     const local = key.slice(colon + 1);
-    if (!iri || !/^[A-Za-z_][\w.-]*$/.test(local)) return undefined;
-    this.used.set(prefix, iri);
+    if (!/^[A-Za-z_][\w.-]*$/.test(prefix) || RESERVED.has(prefix) || !/^[A-Za-z_][\w.-]*$/.test(local)) return undefined;
+    if (!this.known.has(prefix)) this.known.set(prefix, `${prefix}:`);
+    this.used.set(prefix, this.known.get(prefix)!);
     return key;
   }
 }
