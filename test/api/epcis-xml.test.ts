@@ -323,6 +323,15 @@ describe('EPCIS XML binding', () => {
       expect(Object.keys(body.errors)).toEqual(['/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent[2]/extension/extension/myField']);
     });
 
+    it('an extension nested deeper than the JSON path takes, or deeper than libxml2 reads, is a 400', async () => {
+      const nested = (levels: number) => valid.replace('Example of a vendor/user extension', `${'<example:a>'.repeat(levels)}x${'</example:a>'.repeat(levels)}`);
+      const deep = await refused(nested(40));
+      expect(deep.title).toMatch(/cannot store/);
+      expect(Object.keys(deep.errors)).toEqual([expect.stringMatching(/^\/epcis:EPCISDocument\/EPCISBody\/EventList\/ObjectEvent\[2\]\/example:myField(\/example:a)+$/)]);
+      expect(Object.values(deep.errors)[0][0]).toMatch(/nested too deeply/);
+      expect((await refused(nested(5000))).title).toMatch(/not valid EPCIS 2.0 XML/);
+    });
+
     it('a media type neither JSON nor XML is a 415 naming both', async () => {
       const answer = await client(account.key).post('/epcis/capture', 'hello', { 'Content-Type': 'text/plain' });
       expect(answer.status).toBe(415);

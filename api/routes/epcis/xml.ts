@@ -16,11 +16,12 @@ import { koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import { validateXML, memoryPages, type XMLFileInfo } from 'xmllint-wasm';
 import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
-import { EPCIS_XML_NAMESPACES, jsonLdOfXml, versionOfRoot, xpathOf, type EpcisXmlVersion, type Json, type XmlDocument } from '../../../domain/epcis/xml/from-xml';
+import { EPCIS_XML_NAMESPACES, EVENT_TYPES, jsonLdOfXml, versionOfRoot, xpathOf, type EpcisXmlVersion, type Json, type XmlDocument } from '../../../domain/epcis/xml/from-xml';
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import type { AppCustom, AppState } from '../../context';
 import { ApiError, problem } from '../../errors';
 import { LIMITS } from '../../limits';
+import { jsonValueIssue } from '../../middleware/json-body';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import type { SchemaIssue } from './schema';
 
@@ -118,6 +119,23 @@ async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersio
   });
 }
 
+/** How many events an EventList holds (1.2's wrapped ones too), counted without the mapping: the capture limit comes before the XSD. */
+function eventCount(root: XmlElement): number {
+  let count = 0;
+  const stack: XmlNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const element = node as XmlElement;
+    if (!element.namespaceURI && (EVENT_TYPES as readonly string[]).concat('QuantityEvent').includes(element.localName ?? '')) {
+      count++;
+      continue;
+    }
+    for (let child = element.firstChild; child; child = child.nextSibling) stack.push(child);
+  }
+  return count;
+}
+
 /** What an XML capture body says, in JSON-LD, once well-formed, in a known binding and valid against its XSD. */
 export interface XmlInput extends XmlDocument {
   root: XmlElement;
@@ -163,14 +181,22 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
       },
     ]);
   }
-  const converted = jsonLdOfXml(root, version);
-  const count = converted.eventPaths.length + converted.issues.length;
+  const count = eventCount(root);
   if (count > maxEvents) {
     throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`);
   }
+  // The XSD first: libxml2 also refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB).
   const issues = await xsdIssues(text, root, version);
   if (issues.length) throw refused(`The document is not valid EPCIS ${version} XML (GS1's XSD): nothing was captured.`, issues);
+  const converted = jsonLdOfXml(root, version);
   if (converted.issues.length) throw refused('The document has what EPCIS 2.0 JSON-LD cannot hold: nothing was captured.', converted.issues);
+  // What the JSON path refuses in any value (a string PostgreSQL cannot store, too long, nested too deeply) is refused here too.
+  const valueIssue = jsonValueIssue(converted.document);
+  if (valueIssue) {
+    const at = /^epcisBody\.eventList\[(\d+)\](.*)$/.exec(valueIssue.field);
+    const pointer = at && converted.eventPaths[Number(at[1])] ? converted.eventPaths[Number(at[1])] + at[2].replace(/\./g, '/') : `/${root.nodeName}`;
+    throw refused('The document has a value this service cannot store: nothing was captured.', [{ pointer, message: valueIssue.message.replace(valueIssue.field, pointer) }]);
+  }
   return { ...converted, root };
 }
 
