@@ -109,7 +109,14 @@ async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersio
   const { schema, preload } = schemaOf(version);
   // libxml2's tree takes several times the document's bytes; the default 32 MiB fits only small documents.
   const pages = Math.min(memoryPages.max, memoryPages.defaultMaxMemoryPages + Math.ceil((Buffer.byteLength(text) * 16) / (64 * 1024)));
-  const result = await validateXML({ xml: { fileName: 'document.xml', contents: text }, schema, preload, maxMemoryPages: pages });
+  let result;
+  try {
+    result = await validateXML({ xml: { fileName: 'document.xml', contents: text }, schema, preload, maxMemoryPages: pages });
+  } catch (error) {
+    // libxml2 ran out of the memory a validation may take: the document is too large to check, not wrong.
+    if (/memory|enlarge|abort/i.test((error as Error).message)) throw problem(413, 'The XML document is too large to validate against GS1’s XSD: send it in smaller captures.');
+    throw error;
+  }
   if (result.valid) return [];
   // libxml2 also reports warnings about GS1's XSDs themselves (an import repeated): not the document's faults.
   return result.errors.filter((error) => !/warning/i.test(error.rawMessage)).slice(0, MAX_XSD_ISSUES).map((error) => {
