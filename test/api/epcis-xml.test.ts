@@ -332,6 +332,10 @@ describe('EPCIS XML binding', () => {
       expect((await refused(nested(5000))).title).toMatch(/not valid EPCIS 2.0 XML/);
     });
 
+    it('an empty XML body', async () => {
+      expect((await refused('')).errors['/']).toEqual(['The XML body is empty.']);
+    });
+
     it('a media type neither JSON nor XML is a 415 naming both', async () => {
       const answer = await client(account.key).post('/epcis/capture', 'hello', { 'Content-Type': 'text/plain' });
       expect(answer.status).toBe(415);

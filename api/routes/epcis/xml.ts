@@ -29,7 +29,8 @@ import type { SchemaIssue } from './schema';
 export type EpcisContext = Parameters<Middleware<AppState, AppCustom>>[0];
 
 export const XML_MEDIA_TYPES = ['application/xml', 'text/xml'] as const;
-export const isXmlRequest = (ctx: EpcisContext): boolean => Boolean(ctx.request.length !== 0 && ctx.is(...XML_MEDIA_TYPES, '+xml'));
+/** By the Content-Type alone (ctx.is answers null for an empty body, which is then an empty XML body, a 400). */
+export const isXmlRequest = (ctx: EpcisContext): boolean => /^(application|text)\/xml$|^application\/[\w.+-]+\+xml$/.test(ctx.request.type);
 
 /** At most this many XSD errors are listed: past that the document is plainly something else. */
 const MAX_XSD_ISSUES = 50;
