@@ -1,7 +1,8 @@
 /**
  * `npm run bench:epcis` (and the last part of `npm run bench`): EPCIS capture through the whole
- * pipeline (POST /epcis/capture → GS1 schema → translation → processEventBatch → PostgreSQL) beside the
- * batch endpoint (POST /Integration/Events) with the same events, on a stack of its own.
+ * pipeline (POST /epcis/capture → GS1 schema → translation → processEventBatch → PostgreSQL), the same
+ * documents captured as EPCIS 2.0 XML (parsing and GS1's XSD on top), and the batch endpoint
+ * (POST /Integration/Events) with the same events, on a stack of its own.
  *
  *   BENCH_EVENTS   events through each path (default 20000; half commissioning, half shipping)
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
@@ -12,18 +13,19 @@
  * of exactly the rows that path wrote, the floor of storing them here.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { checkDigit } from '../domain/epcis/identifiers';
 import type { RuntimeState } from '../supervisor/state';
+import { epcisDocumentXml } from '../domain/epcis/xml/to-xml';
 import { startStack } from '../test/helpers/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
 import { latencyMs, round, runBench } from './lib/report';
+import fs from 'node:fs';
+import os from 'node:os';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -73,14 +75,24 @@ function batchOf(d: number, run: string) {
   ];
 }
 
-/** How long POST /epcis/capture took to answer 202 (validation, translation, storing the batch): the API's share. */
-const acceptLatencies: number[] = [];
+/** The same document in EPCIS 2.0 XML, as a partner's system sends it. */
+function xmlOf(document: ReturnType<typeof documentOf>): string {
+  return epcisDocumentXml(document.epcisBody.eventList, document['@context'], { version: '2.0', cbvFormat: 'Always_URN', creationDate: document.creationDate });
+}
 
-async function capture(apiUrl: string, key: string, document: unknown): Promise<void> {
+/**
+ * How long POST /epcis/capture took to answer 202 (JSON-LD: schema, translation, storing the batch; XML:
+ * parsing and GS1's XSD besides): the API's share, by body format.
+ */
+const acceptLatencies: Record<'json' | 'xml', number[]> = { json: [], xml: [] };
+
+async function capture(apiUrl: string, key: string, document: ReturnType<typeof documentOf>, format: 'json' | 'xml' = 'json'): Promise<void> {
   const t0 = performance.now();
-  const response = await fetch(`${apiUrl}/epcis/capture`, { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': 'application/ld+json' }, body: JSON.stringify(document) });
+  const body = format === 'xml' ? xmlOf(document) : JSON.stringify(document);
+  const contentType = format === 'xml' ? 'application/xml' : 'application/ld+json';
+  const response = await fetch(`${apiUrl}/epcis/capture`, { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': contentType }, body });
   if (response.status !== 202) throw new Error(`capture: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
-  acceptLatencies.push(performance.now() - t0);
+  acceptLatencies[format].push(performance.now() - t0);
   const location = response.headers.get('location')!;
   for (;;) {
     const job = (await (await fetch(`${apiUrl}${location}`, { headers: { 'X-API-KEY': key } })).json()) as { running: boolean; success: boolean; errors: unknown[] };
@@ -160,16 +172,21 @@ async function main(): Promise<object> {
   const connection = await Connection.connect({ address: state.temporalAddress });
   try {
     const { key, account } = await createApiKey(`bench-epcis-${Date.now()}`, 'bench');
+    // XML captures go to an account of their own: a path's figures are its account's batches.
+    const xmlAccount = await createApiKey(`bench-epcis-xml-${Date.now()}`, 'bench');
     const tag = randomUUID().slice(0, 8);
     const load = os.loadavg()[0];
     // The product and location once, as a first capture creates them.
-    await capture(state.apiUrl, key, { ...documentOf(-1, tag), epcisBody: { eventList: documentOf(-1, tag).epcisBody.eventList.slice(0, 1) } });
+    const first = { ...documentOf(-1, tag), epcisBody: { eventList: documentOf(-1, tag).epcisBody.eventList.slice(0, 1) } };
+    await capture(state.apiUrl, key, first);
+    await capture(state.apiUrl, xmlAccount.key, first, 'xml');
 
     const documents = Math.ceil(N / DOCUMENT);
     const epcis = await run(state, documents, (d) => capture(state.apiUrl, key, documentOf(d, tag)));
+    const xml = await run(state, documents, (d) => capture(state.apiUrl, xmlAccount.key, documentOf(d, tag), 'xml'));
     const batch = await run(state, documents, (d) => postBatch(state.apiUrl, key, batchOf(d, tag)));
     const events = documents * DOCUMENT;
-    const accepted = acceptLatencies.slice(1).sort((a, b) => a - b);
+    const accepted = (format: 'json' | 'xml') => acceptLatencies[format].slice(1).sort((a, b) => a - b);
     const stored: Run = { db, temporal: new Client({ connection }), accountId: account.id };
     return {
       events,
@@ -179,8 +196,14 @@ async function main(): Promise<object> {
       loadAverageAtStart: round(load, 2),
       epcisCapture: {
         ...(await figures(stored, 'epcis', events, epcis)),
-        acceptLatencyMs: latencyMs(accepted),
+        acceptLatencyMs: latencyMs(accepted('json')),
       },
+      // The same documents in EPCIS 2.0 XML: parsing, GS1's XSD and the mapping to JSON-LD on top.
+      xmlCapture: {
+        ...(await figures({ ...stored, accountId: xmlAccount.account.id }, 'epcis', events, xml)),
+        acceptLatencyMs: latencyMs(accepted('xml')),
+      },
+      xmlToJsonRatio: round(xml.seconds ? epcis.seconds / xml.seconds : 0, 3),
       batchEndpoint: await figures(stored, 'sync', events, batch),
       captureToBatchRatio: round(epcis.seconds ? batch.seconds / epcis.seconds : 0, 3),
     };

@@ -122,7 +122,7 @@ function parametersOf(spec: OperationSpec): Json[] {
 
 function operationObject(spec: OperationSpec): Json {
   const statuses = new Map<number, ResponseSpec[]>();
-  for (const [status, response] of Object.entries(spec.responses)) if (response) statuses.set(Number(status), [response]);
+  for (const [status, response] of Object.entries(spec.responses)) if (response) statuses.set(Number(status), [response].flat());
   for (const [status, responses] of Object.entries(sharedResponses(spec))) {
     statuses.set(Number(status), [...(statuses.get(Number(status)) ?? []), ...responses]);
   }
@@ -146,6 +146,12 @@ function operationObject(spec: OperationSpec): Json {
                 ...(spec.requestBody.example !== undefined ? { example: spec.requestBody.example } : {}),
                 ...(spec.requestBody.examples !== undefined ? { examples: spec.requestBody.examples } : {}),
               },
+              ...Object.fromEntries(
+                (spec.requestBody.alternatives ?? []).map((alternative) => [
+                  alternative.contentType,
+                  { schema: publishSchema(alternative.schema), ...(alternative.example !== undefined ? { example: alternative.example } : {}) },
+                ]),
+              ),
             },
           },
         }

@@ -19,6 +19,8 @@ export interface RequestBodySpec {
   example?: unknown;
   /** Several named examples (Swagger UI offers them in a list); each `value` is a whole body. */
   examples?: Record<string, { summary: string; value: unknown }>;
+  /** Further media types the operation takes, each with its own schema (EPCIS XML beside JSON-LD). */
+  alternatives?: { contentType: string; schema: JsonSchema; example?: unknown }[];
 }
 
 /**
@@ -43,8 +45,8 @@ export interface OperationSpec {
   /** An object schema of the path parameters; without it each `{name}` is a required string. */
   pathParams?: JsonSchema;
   requestBody?: RequestBodySpec;
-  /** Every status the operation itself can answer; the builder adds the ones every operation shares. */
-  responses: Partial<Record<number, ResponseSpec>>;
+  /** Every status the operation itself can answer (several media types of one status: a list); the builder adds the ones every operation shares. */
+  responses: Partial<Record<number, ResponseSpec | ResponseSpec[]>>;
 }
 
 /** Declares an operation; a function rather than a bare object so the declaration is type-checked in place. */

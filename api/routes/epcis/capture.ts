@@ -10,13 +10,17 @@ import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities, existingEventHashes } from '../../../db/repositories/epcis-entities';
 import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent, type CapturedEvent } from '../../../domain/epcis/translate';
-import type { APIContext } from '../../context';
-import { textOf, validate } from '../../middleware/validate';
+import type { APIContext, AppCustom } from '../../context';
+import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { applyEpcisMasterData, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
 import { epcisMasterDataOf, type EpcisVocabulary } from '../../../domain/epcis/master-data';
 import { gdstKdeWarnings } from '../../../domain/epcis/gdst-kdes';
 import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
+import type { Middleware } from 'koa';
+import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
+import { problem, ApiError } from '../../errors';
 import { LIMITS } from '../../limits';
+import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import { captureHeaders, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
 
@@ -110,9 +114,41 @@ const behaviourProblem = (value: string) =>
  * GS1-Capture-Error-Behaviour; the handler finds both on ctx.state.input.
  */
 const capture = { body: { check: checkedDocument }, headers: captureHeaders };
-export const validDocument = () => validate(capture, (_errors, headers) => behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour')));
-/** POST /epcis/events: one event, checked as a one-event document. */
-export const validEvent = () => validate({ body: { check: checkedEvent } });
+const behaviourError = (_errors: unknown, headers: unknown) => behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour'));
+const captureJson = validate(capture, behaviourError);
+const captureXmlHeaders = validate({ headers: captureHeaders }, behaviourError);
+const eventJson = validate({ body: { check: checkedEvent } });
+
+/** A body that is neither JSON(-LD) nor XML: the 415 names both. */
+function refuseOtherMediaTypes(ctx: EpcisContext): void {
+  if (ctx.request.type && !ctx.is(...JSON_MEDIA_TYPES, '+json')) {
+    throw problem(415, `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`, {
+      accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
+    });
+  }
+}
+
+/** POST /epcis/capture: an EPCISDocument or EPCISQueryDocument in JSON-LD or XML, then GS1-Capture-Error-Behaviour. */
+export const validDocument = (): Middleware<ValidatedState<typeof capture>, AppCustom> => async (ctx, next) => {
+  if (!isXmlRequest(ctx)) {
+    refuseOtherMediaTypes(ctx);
+    return captureJson(ctx, next);
+  }
+  const body = await checkedXml(ctx, 'document');
+  return captureXmlHeaders(ctx, async () => {
+    ctx.state.input = { ...ctx.state.input, body };
+    await next();
+  });
+};
+/** POST /epcis/events: one event, checked as a one-event document (in XML, an EPCISDocument of one event). */
+export const validEvent = (): Middleware<ValidatedState<{ body: { check: typeof checkedEvent } }>, AppCustom> => async (ctx, next) => {
+  if (!isXmlRequest(ctx)) {
+    refuseOtherMediaTypes(ctx);
+    return eventJson(ctx, next);
+  }
+  ctx.state.input = { body: await checkedXml(ctx, 'event') };
+  await next();
+};
 
 /**
  * By index, the events (not declarations) whose hash id the account already holds or an earlier event of
@@ -135,6 +171,36 @@ async function duplicateHashes(sequelize: APIContext['deps']['sequelize'], accou
   });
   return out;
 }
+
+/**
+ * An XML body (api/routes/epcis/xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
+ * rule after it then name the XML element (its XPath-like location) instead of a JSON pointer.
+ */
+async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promise<CheckedDocument> {
+  const xml = await xmlInput(ctx, CAPTURE_LIMIT);
+  const events = xml.document.epcisBody.eventList;
+  if (kind === 'event' && events.length !== 1) {
+    throw epcisProblem(400, VALIDATION_EXCEPTION, 'POST /epcis/events takes one event: nothing was captured.', [
+      { pointer: `/${xml.root.nodeName}/EPCISBody/EventList`, message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.` },
+    ]);
+  }
+  const pointerOf = (index: number) => xml.eventPaths[index];
+  try {
+    if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf };
+    return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf };
+  } catch (error) {
+    const body = error instanceof ApiError ? (error.body as { title?: string; detail?: string; errors?: Record<string, string[]> }) : undefined;
+    if (!body?.errors) throw error;
+    const prefix = kind === 'event' ? '/epcisBody/eventList/0' : '';
+    // The messages name JSON pointers of the JSON-LD the XML was read as: the XML element is what the sender knows.
+    const inXml = (text: string) => text.replace(/\/epcisBody\/eventList\/\d+[^\s]*/g, (pointer) => xmlPointer(pointer, xml.eventPaths));
+    body.errors = Object.fromEntries(Object.entries(body.errors).map(([pointer, messages]) => [xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths), messages.map(inXml)]));
+    if (body.detail) body.detail = inXml(body.detail);
+    if (body.title) body.title = body.title.replace('is not valid EPCIS 2.0 JSON', 'read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema');
+    throw error;
+  }
+}
+
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
-import { type AppCustom, type AppState } from '../../context';
+import type { AppCustom, AppState } from '../../context';
 import { validate, textOf } from '../../middleware/validate';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
@@ -13,6 +13,7 @@ import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { NO_SUCH_RESOURCE, captureJobBody, captureLocation, epcisProblem, queryProblem } from './presenter';
 import { captureIdParams, pageQuery, perPageOf } from './schema';
+import { xmlAnswers } from './xml';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
@@ -28,6 +29,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     ctx.set('GS1-CBV-Version', CBV_VERSION);
     await next();
   });
+  router.use(xmlAnswers());
 
   router.options('/capture', (ctx) => {
     setCaptureLimitHeaders(ctx);

@@ -1,0 +1,260 @@
+/**
+ * The XML binding of /epcis at the route's border: an XML body is read, guarded against entity tricks,
+ * parsed, checked against GS1's XSDs (2.0 or 1.2, by its namespace) and turned into the JSON-LD document
+ * the capture path already takes (domain/epcis/xml); a query answer is turned into XML when the client
+ * asks for it with Accept. Everything after (GS1's JSON schema, translation, the pipeline) is the JSON
+ * path's.
+ *
+ * Libraries: @xmldom/xmldom parses (namespace-aware DOM with line and column of each element, no DTD
+ * loading, no entity expansion beyond XML's five); xmllint-wasm validates (libxml2's own XSD validator
+ * compiled to WebAssembly: real XSD 1.0 validation, no native build, off the event loop in a worker).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
+import { koaBody } from 'koa-body';
+import type { Middleware } from 'koa';
+import { validateXML, memoryPages, type XMLFileInfo } from 'xmllint-wasm';
+import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
+import { EPCIS_XML_NAMESPACES, EVENT_TYPES, jsonLdOfXml, versionOfRoot, xpathOf, type EpcisXmlVersion, type Json, type XmlDocument } from '../../../domain/epcis/xml/from-xml';
+import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
+import type { AppCustom, AppState } from '../../context';
+import { ApiError, problem } from '../../errors';
+import { LIMITS } from '../../limits';
+import { jsonValueIssue } from '../../middleware/json-body';
+import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import type { SchemaIssue } from './schema';
+
+/** Any context of the /epcis routes, middleware's included. */
+export type EpcisContext = Parameters<Middleware<AppState, AppCustom>>[0];
+
+export const XML_MEDIA_TYPES = ['application/xml', 'text/xml'] as const;
+/** By the Content-Type alone (ctx.is answers null for an empty body, which is then an empty XML body, a 400). */
+export const isXmlRequest = (ctx: EpcisContext): boolean => /^(application|text)\/xml$|^application\/[\w.+-]+\+xml$/.test(ctx.request.type);
+
+/** At most this many XSD errors are listed: past that the document is plainly something else. */
+const MAX_XSD_ISSUES = 50;
+
+/** GS1's XSDs of each binding, as published (api/routes/epcis/xsd/<version>/); the query XSD imports the rest. */
+const XSD_SETS: Record<EpcisXmlVersion, { main: string; folder: string }> = {
+  '2.0': { main: 'EPCglobal-epcis-query-2_0.xsd', folder: '2.0' },
+  '1.2': { main: 'EPCglobal-epcis-query-1_2.xsd', folder: '1.2' },
+};
+const schemaFiles = new Map<EpcisXmlVersion, { schema: XMLFileInfo; preload: XMLFileInfo[] }>();
+function schemaOf(version: EpcisXmlVersion) {
+  let files = schemaFiles.get(version);
+  if (!files) {
+    const folder = path.join(__dirname, 'xsd', XSD_SETS[version].folder);
+    const all = fs.readdirSync(folder).filter((name) => name.endsWith('.xsd')).map((fileName) => ({ fileName, contents: fs.readFileSync(path.join(folder, fileName), 'utf8') }));
+    files = { schema: all.find((f) => f.fileName === XSD_SETS[version].main)!, preload: all.filter((f) => f.fileName !== XSD_SETS[version].main) };
+    schemaFiles.set(version, files);
+  }
+  return files;
+}
+
+const refused = (title: string, issues: SchemaIssue[]): ApiError => epcisProblem(400, VALIDATION_EXCEPTION, title, issues);
+
+/**
+ * No EPCIS document needs a DTD, and a DTD is how an XML bomb (entities expanding to gigabytes) or an
+ * external entity (a file of this server, a URL) gets in: a DOCTYPE naming more than its root (as some
+ * of GS1's own examples carry) is refused before any parser sees it.
+ */
+function dtdIssue(text: string): SchemaIssue | undefined {
+  if (/<!ENTITY/i.test(text)) return { pointer: '/', message: 'The document declares entities (<!ENTITY>): EPCIS XML takes none, so nothing was parsed.' };
+  const doctype = /<!DOCTYPE([^>]*)>/i.exec(text);
+  if (doctype && !/^\s*[\w:.-]+\s*$/.test(doctype[1])) return { pointer: '/', message: 'The document has a DOCTYPE with an internal subset or an external DTD: EPCIS XML takes none, so nothing was parsed.' };
+  return undefined;
+}
+
+/** The DOM of the body, or a 400 naming the line and column of the first fault. */
+function parse(text: string): XmlElement {
+  const faults: string[] = [];
+  let document;
+  try {
+    document = new DOMParser({
+      onError: (level, message, context: { locator?: { lineNumber?: number; columnNumber?: number } } | undefined) => {
+        if (level === 'warning') return;
+        const at = context?.locator?.lineNumber ? ` (line ${context.locator.lineNumber}, column ${context.locator.columnNumber ?? '?'})` : '';
+        faults.push(`${message}${at}`);
+        throw new Error(message);
+      },
+    }).parseFromString(text, 'text/xml');
+  } catch (error) {
+    if (!faults.length) faults.push((error as Error).message);
+  }
+  const root = document?.documentElement;
+  if (faults.length || !root) {
+    throw refused('The body is not well-formed XML: nothing was captured.', [{ pointer: '/', message: `The XML is not well-formed: ${(faults[0] ?? 'no root element').replace(/\s+/g, ' ').trim()}` }]);
+  }
+  return root;
+}
+
+const ELEMENT_NODE = 1;
+/** The element an xmllint message at `line` is about: the one of that line with the name the message gives, else the line's first. */
+function elementAt(root: XmlElement, line: number, message: string): XmlElement | undefined {
+  const named = /Element '(?:\{([^}]*)\})?([^']+)'/.exec(message);
+  const candidates: XmlElement[] = [];
+  const stack: XmlNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const element = node as XmlElement;
+    if (element.lineNumber === line) candidates.push(element);
+    for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
+  }
+  return candidates.find((e) => named && e.localName === named[2] && (e.namespaceURI ?? '') === (named[1] ?? '')) ?? candidates[0];
+}
+
+/** GS1's XSD of the document's binding: every fault with the element's XPath-like location and its line. */
+async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersion): Promise<SchemaIssue[]> {
+  const { schema, preload } = schemaOf(version);
+  // libxml2's tree takes several times the document's bytes; the default 32 MiB fits only small documents.
+  const pages = Math.min(memoryPages.max, memoryPages.defaultMaxMemoryPages + Math.ceil((Buffer.byteLength(text) * 16) / (64 * 1024)));
+  let result;
+  try {
+    result = await validateXML({ xml: { fileName: 'document.xml', contents: text }, schema, preload, maxMemoryPages: pages });
+  } catch (error) {
+    // libxml2 ran out of the memory a validation may take: the document is too large to check, not wrong.
+    if (/memory|enlarge|abort/i.test((error as Error).message)) throw problem(413, 'The XML document is too large to validate against GS1’s XSD: send it in smaller captures.');
+    throw error;
+  }
+  if (result.valid) return [];
+  // libxml2 also reports warnings about GS1's XSDs themselves (an import repeated): not the document's faults.
+  return result.errors.filter((error) => !/warning/i.test(error.rawMessage)).slice(0, MAX_XSD_ISSUES).map((error) => {
+    const element = error.loc ? elementAt(root, error.loc.lineNumber, error.message) : undefined;
+    const where = element ? ` (line ${error.loc!.lineNumber}, column ${element.columnNumber})` : error.loc ? ` (line ${error.loc.lineNumber})` : '';
+    return { pointer: element ? xpathOf(element) : '/', message: `${error.message.replace(/^.*?Schemas validity error : /, '')}${where}` };
+  });
+}
+
+/** How many events an EventList holds (1.2's wrapped ones too), counted without the mapping: the capture limit comes before the XSD. */
+function eventCount(root: XmlElement): number {
+  let count = 0;
+  const stack: XmlNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const element = node as XmlElement;
+    if (!element.namespaceURI && (EVENT_TYPES as readonly string[]).concat('QuantityEvent').includes(element.localName ?? '')) {
+      count++;
+      continue;
+    }
+    for (let child = element.firstChild; child; child = child.nextSibling) stack.push(child);
+  }
+  return count;
+}
+
+/** What an XML capture body says, in JSON-LD, once well-formed, in a known binding and valid against its XSD. */
+export interface XmlInput extends XmlDocument {
+  root: XmlElement;
+}
+
+/** A JSON pointer of the JSON-LD document as the XPath-like location of the XML element it came from. */
+export function xmlPointer(pointer: string, eventPaths: string[]): string {
+  const match = /^\/epcisBody\/eventList\/(\d+)(.*)$/.exec(pointer);
+  if (match && eventPaths[Number(match[1])]) return eventPaths[Number(match[1])] + match[2];
+  return pointer;
+}
+
+const readText = koaBody({
+  json: false,
+  urlencoded: false,
+  multipart: false,
+  text: true,
+  textTypes: [...XML_MEDIA_TYPES, '+xml'],
+  textLimit: LIMITS.jsonBodyBytes,
+  onError: (error) => {
+    const e = error as Error & { status?: number };
+    throw e.status === 413 || /too large/i.test(e.message) ? problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`) : problem(400, `The request body could not be read: ${e.message}`);
+  },
+});
+
+/** Reads and checks an XML capture body; `maxEvents` is the capture limit, checked before the XSD runs. */
+export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<XmlInput> {
+  await readText(ctx, async () => undefined);
+  const body = (ctx.request as { body?: unknown }).body;
+  // A byte order mark (as some of GS1's own examples start with) is no content.
+  const text = typeof body === 'string' ? body.replace(/^\uFEFF/, '') : body;
+  if (typeof text !== 'string' || !text.trim()) throw refused('The body is empty: nothing was captured.', [{ pointer: '/', message: 'The XML body is empty.' }]);
+  const dtd = dtdIssue(text);
+  if (dtd) throw refused('The XML is refused: nothing was captured.', [dtd]);
+  const root = parse(text);
+  const version = versionOfRoot(root);
+  if (!version) {
+    const got = `${root.namespaceURI ? `{${root.namespaceURI}}` : ''}${root.localName}`;
+    throw refused('The XML is not an EPCIS document: nothing was captured.', [
+      {
+        pointer: `/${root.nodeName}`,
+        message: `The root element must be EPCISDocument (or EPCISQueryDocument) of EPCIS 2.0 (${EPCIS_XML_NAMESPACES['2.0']}) or 1.2 (${EPCIS_XML_NAMESPACES['1.2']}); got ${got}.`,
+      },
+    ]);
+  }
+  const count = eventCount(root);
+  if (count > maxEvents) {
+    throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`);
+  }
+  // The XSD first: libxml2 also refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB).
+  const issues = await xsdIssues(text, root, version);
+  if (issues.length) throw refused(`The document is not valid EPCIS ${version} XML (GS1's XSD): nothing was captured.`, issues);
+  const converted = jsonLdOfXml(root, version);
+  if (converted.issues.length) throw refused('The document has what EPCIS 2.0 JSON-LD cannot hold: nothing was captured.', converted.issues);
+  // What the JSON path refuses in any value (a string PostgreSQL cannot store, too long, nested too deeply) is refused here too.
+  const valueIssue = jsonValueIssue(converted.document);
+  if (valueIssue) {
+    const at = /^epcisBody\.eventList\[(\d+)\](.*)$/.exec(valueIssue.field);
+    const pointer = at && converted.eventPaths[Number(at[1])] ? converted.eventPaths[Number(at[1])] + at[2].replace(/\./g, '/') : `/${root.nodeName}`;
+    throw refused('The document has a value this service cannot store: nothing was captured.', [{ pointer, message: valueIssue.message.replace(valueIssue.field, pointer) }]);
+  }
+  return { ...converted, root };
+}
+
+/** The GS1-CBV-XML-Format asked for (any letter case), No_Preference when absent. */
+function cbvXmlFormatOf(ctx: EpcisContext): CbvXmlFormat {
+  const value = ctx.get('GS1-CBV-XML-Format').trim();
+  if (!value) return 'No_Preference';
+  const format = CBV_XML_FORMATS.find((f) => f.toLowerCase() === value.toLowerCase());
+  if (!format) throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-CBV-XML-Format must be one of ${CBV_XML_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-CBV-XML-Format "${value}" is not known.` }]);
+  return format;
+}
+
+/** Whether the client asked for XML (Accept), JSON staying the answer to any other Accept and to none. */
+const wantsXml = (ctx: EpcisContext): boolean => {
+  const type = ctx.accepts('application/ld+json', 'application/json', ...XML_MEDIA_TYPES);
+  return type === 'application/xml' || type === 'text/xml';
+};
+
+/** 1.2 when the client asks for it (GS1-EPCIS-Version: 1.2 or 1.2.x, as GDST's 1.2 tooling does), else 2.0. */
+const answerVersionOf = (ctx: EpcisContext): EpcisXmlVersion => (/^1\.2(\.\d+)?$/.test(ctx.get('GS1-EPCIS-Version').trim()) ? '1.2' : '2.0');
+
+interface QueryDocumentBody {
+  type: 'EPCISQueryDocument';
+  '@context': unknown[];
+  creationDate: string;
+  epcisBody: { queryResults: { resultsBody: { eventList: { [key: string]: Json }[] } } };
+}
+const isQueryDocument = (body: unknown): body is QueryDocumentBody => (body as { type?: unknown } | null)?.type === 'EPCISQueryDocument';
+
+/**
+ * Query answers in XML when Accept asks for it: the EPCISQueryDocument the handler made is written as
+ * EPCIS 2.0 XML (1.2 when GS1-EPCIS-Version asks, EPC URNs unless GS1-EPC-Format says otherwise), CBV
+ * values as GS1-CBV-XML-Format says. Errors stay
+ * problem details in JSON, as every error of the service.
+ */
+export function xmlAnswers(): Middleware<AppState, AppCustom> {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET') return next();
+    ctx.vary('Accept');
+    if (!wantsXml(ctx)) return next();
+    const cbvFormat = cbvXmlFormatOf(ctx);
+    const version = answerVersionOf(ctx);
+    // EPCIS 1.2 names objects by EPC URNs only: a 1.2 answer asks for them unless the client chose a format.
+    if (version === '1.2' && !ctx.get('GS1-EPC-Format').trim()) ctx.request.headers['gs1-epc-format'] = 'Always_EPC_URN';
+    await next();
+    if (ctx.status !== 200 || !isQueryDocument(ctx.body)) return;
+    const document = ctx.body;
+    ctx.body = queryDocumentXml(document.epcisBody.queryResults.resultsBody.eventList, document['@context'], { version, cbvFormat, creationDate: document.creationDate });
+    ctx.type = 'application/xml';
+    if (version === '1.2') ctx.set('GS1-EPCIS-Version', '1.2.0');
+    ctx.set('GS1-CBV-XML-Format', cbvFormat);
+  };
+}
