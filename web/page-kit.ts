@@ -62,8 +62,11 @@ export function reason(answer: Answer<unknown>): string {
   return (body.title || body.message || `HTTP ${answer.status}`) + (errors ? `: ${errors}` : '');
 }
 
-export async function call<T>(key: string, method: string, path: string): Promise<Answer<T>> {
-  const response = await fetch(path, { method, headers: { 'X-API-KEY': key, Accept: 'application/json' } });
+/** A call of the API with the key; `json`, when given, is sent as the request's JSON body. */
+export async function call<T>(key: string, method: string, path: string, json?: unknown): Promise<Answer<T>> {
+  const headers: Record<string, string> = { 'X-API-KEY': key, Accept: 'application/json' };
+  if (json !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
   let body: T | null = null;
   try {
     body = (await response.json()) as T;

@@ -87,7 +87,7 @@ describe('GET /openapi.json', () => {
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }));
     expect(doc.security).toEqual([{ apiKey: [] }]);
     const open = operationsOf(doc).filter(({ op }) => op.security?.length === 0).map(routeKey).sort();
-    expect(open).toEqual(['GET /docs', 'GET /docs/{asset}', 'GET /healthz', 'GET /imports', 'GET /imports/page.js', 'GET /metrics', 'GET /openapi.json', 'GET /readyz', 'GET /support', 'GET /trace', 'GET /trace/page.js']);
+    expect(open).toEqual(['GET /docs', 'GET /docs/{asset}', 'GET /healthz', 'GET /imports', 'GET /imports/page.js', 'GET /metrics', 'GET /openapi.json', 'GET /readyz', 'GET /support', 'GET /support/page.js', 'GET /trace', 'GET /trace/page.js']);
   });
 
   it('documents for every operation its errors: 400 and 401 when keyed, 413 and 415 with a JSON body, 431 and 500 always, each with a body schema but 431 and 204', async () => {

@@ -1,5 +1,5 @@
-import { inlinePageRouter } from '../../inline-page';
+import { browserPageRouter } from '../../browser-page';
 import { SUPPORT_PAGE } from './page';
 
-/** `GET /support`: the page support staff use to find failed and stuck batches and retry them. */
-export const supportRouter = () => inlinePageRouter('/support', SUPPORT_PAGE);
+/** `GET /support` and its script: the page support staff use to find failed and stuck batches and retry them. */
+export const supportRouter = () => browserPageRouter('/support', SUPPORT_PAGE);

@@ -13,4 +13,13 @@ export const supportOperations = [
     public: true,
     responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
   }),
+  operation({
+    method: 'get',
+    path: '/support/page.js',
+    summary: 'The support page’s script',
+    description: 'web/support.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
+  }),
 ];

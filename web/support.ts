@@ -1,0 +1,317 @@
+import { $, call, el, reason, show } from './page-kit';
+
+/**
+ * The support page's script (GET /support): lists failed, closed and stuck batches and failing webhook
+ * endpoints, opens a batch for every error, retries it and follows the retry, or (a support key)
+ * abandons it with a reason. The key typed in lives in this variable only: never stored, gone on reload
+ * or sign-out. Everything the API answers goes into the page as text (textContent), never as markup.
+ */
+
+type Status = 'Accepted' | 'Running' | 'Completed' | 'Failed';
+
+interface BatchError {
+  field?: string | null;
+  code: string;
+  eventId?: string | null;
+  message: string;
+}
+
+interface Batch {
+  batchId: string;
+  account: string;
+  status: Status;
+  mode: string;
+  eventCount: number;
+  ageSeconds: number;
+  submittedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  requestId: string | null;
+  firstError: BatchError | null;
+  errors?: BatchError[];
+  retryOf: string | null;
+  retriedBy: { batchId: string; status: Status } | null;
+  replacedBy: string | null;
+  abandoned: { reason: string; keyId: string | null; at: string } | null;
+  workflowUrl?: string | null;
+}
+
+interface FailingEndpoint {
+  id: string;
+  url: string;
+  account: string;
+  failingSince: string;
+  failingReason: string | null;
+  pendingDeliveries: number;
+}
+
+interface Page<T> {
+  results: T[];
+}
+
+/** The page names it (api/routes/support/page.ts), so its heading and this filter say the same. */
+const STUCK_AFTER_SECONDS = Number($('stuck').dataset.stuckAfterSeconds);
+
+let key: string | null = null;
+/** The timer following a batch on its way; opening another batch or signing out stops it. */
+let following: ReturnType<typeof setTimeout> | null = null;
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function age(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}
+
+function errorText(error: BatchError | null): string {
+  if (!error) return '';
+  return `${error.code}${error.eventId ? ` (event ${error.eventId})` : ''}: ${error.message}`;
+}
+
+/** A Failed batch's case is closed once its events are stored by another batch, or support abandons it. */
+function closedAs(batch: Batch): 'Replaced' | 'Abandoned' | null {
+  if (batch.replacedBy) return 'Replaced';
+  if (batch.abandoned) return 'Abandoned';
+  return null;
+}
+
+function closedText(batch: Batch): string {
+  if (batch.replacedBy) return `replaced by ${batch.replacedBy} (its events are stored)`;
+  return `abandoned: ${batch.abandoned?.reason ?? ''}`;
+}
+
+/** A button that opens a batch in the detail panel. */
+function opener(attrs: Record<string, string>, batchId: string): HTMLButtonElement {
+  const button = el('button', { type: 'button', ...attrs });
+  button.addEventListener('click', () => void open(batchId));
+  return button;
+}
+
+function row(batch: Batch): HTMLTableRowElement {
+  const retried = batch.retriedBy ? `retried: ${batch.retriedBy.status}` : '';
+  const closed = closedAs(batch);
+  return el('tr', { 'data-batch-id': batch.batchId }, [
+    el('td', { class: 'id' }, [opener({ text: batch.batchId, title: 'Open this batch' }, batch.batchId)]),
+    el('td', { text: batch.account }),
+    el('td', { class: closed ?? batch.status, text: closed ?? batch.status }),
+    el('td', { text: `${batch.mode}, ${batch.eventCount} event${batch.eventCount === 1 ? '' : 's'}` }),
+    el('td', { text: `${age(batch.ageSeconds)} ago` }),
+    closed
+      ? el('td', { class: 'case', text: closedText(batch) })
+      : el('td', { class: 'first-error', text: errorText(batch.firstError) || retried }),
+  ]);
+}
+
+function table(target: HTMLElement, batches: Batch[], emptyText: string, last = 'Error'): void {
+  if (!batches.length) return target.replaceChildren(el('p', { class: 'empty', text: emptyText }));
+  const head = el(
+    'tr',
+    {},
+    ['Batch', 'Account', 'Status', 'Size', 'Submitted', last].map((h) => el('th', { text: h })),
+  );
+  target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, batches.map(row))]));
+}
+
+function failingTable(target: HTMLElement, endpoints: FailingEndpoint[]): void {
+  if (!endpoints.length) return target.replaceChildren(el('p', { class: 'empty', text: 'No webhook endpoint is failing.' }));
+  const head = el(
+    'tr',
+    {},
+    ['Endpoint', 'Account', 'Failing since', 'Waiting', 'Last error'].map((h) => el('th', { text: h })),
+  );
+  const rows = endpoints.map((e) =>
+    el('tr', { 'data-endpoint-id': e.id }, [
+      el('td', { class: 'url', text: e.url }),
+      el('td', { text: e.account }),
+      el('td', { text: e.failingSince }),
+      el('td', { class: 'pending', text: `${e.pendingDeliveries} deliver${e.pendingDeliveries === 1 ? 'y' : 'ies'}` }),
+      el('td', { class: 'first-error', text: e.failingReason ?? '' }),
+    ]),
+  );
+  target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, rows)]));
+}
+
+async function list(signedIn: string, status: Status): Promise<Batch[]> {
+  const answer = await call<Page<Batch>>(signedIn, 'GET', `/Integration/Batches?PageSize=100&Status=${status}`);
+  if (answer.status !== 200 || !answer.body) throw new Error(reason(answer));
+  return answer.body.results;
+}
+
+async function refresh(): Promise<void> {
+  const signedIn = key;
+  if (!signedIn) return;
+  show($('lists-message'), 'info', '');
+  try {
+    const failed = await list(signedIn, 'Failed');
+    const pending = [...(await list(signedIn, 'Accepted')), ...(await list(signedIn, 'Running'))];
+    // A replaced or abandoned batch needs nobody: it is listed apart, without a retry.
+    table($('failed'), failed.filter((b) => !closedAs(b)), 'No failed batches waiting for a retry.');
+    table($('closed'), failed.filter(closedAs), 'No failed batch was replaced or abandoned.', 'Case');
+    table(
+      $('stuck'),
+      pending.filter((b) => b.ageSeconds >= STUCK_AFTER_SECONDS),
+      `No batch has been Accepted or Running for more than ${age(STUCK_AFTER_SECONDS)}.`,
+    );
+    const failing = await call<Page<FailingEndpoint>>(signedIn, 'GET', '/Integration/Webhooks?PageSize=100&Status=Failing');
+    if (failing.status !== 200 || !failing.body) throw new Error(reason(failing));
+    failingTable($('failing-webhooks'), failing.body.results);
+  } catch (error) {
+    show($('lists-message'), 'error', message(error));
+  }
+}
+
+function detailList(batch: Batch): HTMLDListElement {
+  const items: [string, string][] = [
+    ['Batch', batch.batchId],
+    ['Account', batch.account],
+    ['Status', batch.status],
+    ['Mode', batch.mode],
+    ['Events', String(batch.eventCount)],
+    ['Submitted', batch.submittedAt],
+    ['Started', batch.startedAt ?? '-'],
+    ['Completed', batch.completedAt ?? '-'],
+    ['Request id', batch.requestId ?? '-'],
+  ];
+  const dl = el('dl');
+  for (const [label, value] of items) {
+    dl.append(el('dt', { text: label }), el('dd', { class: label === 'Status' ? batch.status : '', 'data-field': label, text: value }));
+  }
+  const link = (label: string, batchId: string, status?: Status): void => {
+    const text = batchId + (status ? ` (${status})` : '');
+    dl.append(el('dt', { text: label }), el('dd', {}, [opener({ class: 'action', 'data-field': label, text }, batchId)]));
+  };
+  if (batch.retryOf) link('Retry of', batch.retryOf);
+  if (batch.retriedBy) link('Retried by', batch.retriedBy.batchId, batch.retriedBy.status);
+  if (batch.replacedBy) link('Replaced by', batch.replacedBy);
+  if (batch.abandoned) {
+    const { reason: why, keyId, at } = batch.abandoned;
+    dl.append(
+      el('dt', { text: 'Abandoned' }),
+      el('dd', { class: 'Abandoned', 'data-field': 'Abandoned', text: why }),
+      el('dt', { text: 'Abandoned by' }),
+      el('dd', { 'data-field': 'Abandoned by', text: `${keyId ? `key ${keyId}` : 'the CLI'}, ${at}` }),
+    );
+  }
+  if (batch.workflowUrl) {
+    dl.append(
+      el('dt', { text: 'Workflow' }),
+      el('dd', {}, [el('a', { href: batch.workflowUrl, target: '_blank', rel: 'noopener', text: 'open in the Temporal UI' })]),
+    );
+  }
+  return dl;
+}
+
+const retriedOnItsWay = (batch: Batch): boolean =>
+  batch.retriedBy !== null && ['Completed', 'Running', 'Accepted'].includes(batch.retriedBy.status);
+
+async function open(batchId: string): Promise<void> {
+  if (following) clearTimeout(following);
+  following = null;
+  if (!key) return;
+  const target = $('detail');
+  const answer = await call<Batch>(key, 'GET', `/Integration/Batches/${encodeURIComponent(batchId)}`);
+  if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
+  const batch = answer.body;
+  const parts: HTMLElement[] = [el('h2', { text: `Batch ${batch.batchId}` }), detailList(batch)];
+  if (batch.errors?.length) {
+    parts.push(
+      el('h2', { text: 'Errors' }),
+      el('ol', { class: 'errors' }, batch.errors.map((e) => el('li', { text: (e.field ? `${e.field}: ` : '') + errorText(e) }))),
+    );
+  }
+  const canRetry = batch.status === 'Failed' && !closedAs(batch) && !retriedOnItsWay(batch);
+  if (batch.replacedBy) {
+    parts.push(el('p', { class: 'message info', text: `Replaced: its events are stored, by batch ${batch.replacedBy}. Nothing to retry.` }));
+  }
+  if (canRetry) {
+    const retryButton = el('button', { type: 'button', class: 'action', id: 'retry', text: 'Retry this batch' });
+    retryButton.addEventListener('click', () => void retry(batch.batchId));
+    // Support gives up on a batch nobody will send again; the reason is kept with it.
+    const form = el('form', { class: 'abandon', id: 'abandon-form' }, [
+      el('input', {
+        id: 'abandon-reason',
+        type: 'text',
+        maxlength: '2000',
+        placeholder: 'Why give it up (support key)',
+        'aria-label': 'Reason to abandon this batch',
+      }),
+      el('button', { type: 'submit', class: 'action', id: 'abandon', text: 'Abandon' }),
+    ]);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void abandon(batch.batchId);
+    });
+    parts.push(
+      el('p', { text: 'Fix the cause first (send the missing events, create the product), then run the same events again as a new batch.' }),
+      retryButton,
+      form,
+    );
+  }
+  parts.push(el('div', { id: 'detail-message' }));
+  target.replaceChildren(...parts);
+  // A batch on its way is followed until it ends.
+  if (batch.status === 'Accepted' || batch.status === 'Running') following = setTimeout(() => void open(batch.batchId), 1000);
+  else if (batch.retryOf) await refresh();
+}
+
+async function retry(batchId: string): Promise<void> {
+  if (!key) return;
+  const button = $<HTMLButtonElement>('retry');
+  button.disabled = true;
+  const answer = await call<{ batchId: string }>(key, 'POST', `/Integration/Batches/${encodeURIComponent(batchId)}/retry`);
+  if (answer.status !== 202 || !answer.body) {
+    button.disabled = false;
+    return show($('detail-message'), 'error', reason(answer));
+  }
+  await open(answer.body.batchId);
+}
+
+async function abandon(batchId: string): Promise<void> {
+  if (!key) return;
+  const reasonText = $<HTMLInputElement>('abandon-reason').value.trim();
+  if (!reasonText) return show($('detail-message'), 'error', 'Say why the batch is abandoned: the reason is kept with it.');
+  const button = $<HTMLButtonElement>('abandon');
+  button.disabled = true;
+  const answer = await call(key, 'POST', `/Integration/Batches/${encodeURIComponent(batchId)}/abandon`, {
+    Reason: reasonText,
+  });
+  if (answer.status !== 200) {
+    button.disabled = false;
+    return show($('detail-message'), 'error', reason(answer));
+  }
+  await open(batchId);
+  await refresh();
+}
+
+async function signIn(event: Event): Promise<void> {
+  event.preventDefault();
+  const presented = $<HTMLInputElement>('key').value.trim();
+  if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
+  key = presented;
+  const me = await call<{ name: string }>(key, 'GET', '/Integration/Account');
+  if (me.status !== 200 || !me.body) {
+    key = null;
+    return show($('sign-in-message'), 'error', reason(me));
+  }
+  $<HTMLInputElement>('key').value = '';
+  show($('sign-in-message'), 'info', '');
+  $('who').textContent = `Signed in: ${me.body.name}`;
+  $('signed-out').hidden = true;
+  $('signed-in').hidden = false;
+  await refresh();
+}
+
+function signOut(): void {
+  key = null;
+  if (following) clearTimeout(following);
+  following = null;
+  for (const id of ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message']) $(id).replaceChildren();
+  $('who').textContent = '';
+  $('signed-in').hidden = true;
+  $('signed-out').hidden = false;
+}
+
+$('sign-in').addEventListener('submit', (event) => void signIn(event));
+$('sign-out').addEventListener('click', signOut);
+$('refresh').addEventListener('click', () => void refresh());
