@@ -21,6 +21,9 @@ ajv.addKeyword({ keyword: 'x-field' });
 
 const matches: Matcher = (schema, data) => ajv.validate(schema, data);
 
+/** ajv's errors as a caller reports them: without the per-type branches' false "not a field" (api/unknown-fields.ts). */
+export const reportable = (errors: ErrorObject[]): ErrorObject[] => reportableErrors(errors, matches);
+
 
 const segmentsOf = (error: ErrorObject): string[] => error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 const pathOf = (parts: string[]): string => parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
@@ -160,7 +163,7 @@ export function validate<S extends RequestSchemas>(
       if (isBodyCheck(schema)) return [{ source, accept: schema.check, schema: undefined }];
       const check = ajv.compile(schema);
       const accept = (value: unknown): unknown => {
-        if (!check(value)) throw toError(reportableErrors(check.errors ?? [], matches), value, source);
+        if (!check(value)) throw toError(reportable(check.errors ?? []), value, source);
         return value;
       };
       return [{ source, accept, schema }];

@@ -239,7 +239,7 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
     const roles = [startRole('api', env), startRole('worker', env)];
     const command = createSearchAttributesCommand(REFUSED_NAMESPACE);
     expect(command).toBe(
-      `temporal operator search-attribute create --namespace ${REFUSED_NAMESPACE} --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword`,
+      `temporal operator search-attribute create --namespace ${REFUSED_NAMESPACE} --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword --name BatchMode --type Keyword --name BatchStatus --type Keyword`,
     );
 
     for (const role of roles) {
@@ -262,11 +262,11 @@ describe('createSearchAttributesCommand', () => {
   it('names every attribute with its own --type', () => {
     expect(createSearchAttributesCommand('prod', [RETRY_OF])).toBe('temporal operator search-attribute create --namespace prod --name RetryOf --type Keyword');
     expect(createSearchAttributesCommand('ns')).toBe(
-      'temporal operator search-attribute create --namespace ns --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword',
+      'temporal operator search-attribute create --namespace ns --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword --name BatchMode --type Keyword --name BatchStatus --type Keyword',
     );
   });
 
-  it('is the one README.md gives operators', () => {
-    expect(fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8')).toContain(createSearchAttributesCommand('default'));
+  it('is the one the operators page gives', () => {
+    expect(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operators.md'), 'utf8')).toContain(createSearchAttributesCommand('default'));
   });
 });

@@ -10,7 +10,7 @@ import {
   type RowError,
 } from '../../../domain/spreadsheet-rows';
 import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets';
-import { ajv, fieldOf, messageOf } from '../../middleware/validate';
+import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
 import { eventRuleErrors } from '../events/schema';
 import { eventsBody } from '../events/schema';
 import { createLocationsSchema } from '../locations/schema';
@@ -73,7 +73,7 @@ function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: rea
   const check = checkOf(kind);
   const errors: RowError[] = [];
   if (!check(record)) {
-    for (const error of check.errors ?? []) {
+    for (const error of reportable(check.errors ?? [])) {
       if (error.keyword === 'if') continue;
       errors.push({
         ...locate(assembled, fieldOf(error), columns),
