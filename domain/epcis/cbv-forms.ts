@@ -14,7 +14,7 @@ export const CBV_VOCABULARIES = {
 } as const;
 export type CbvVocabulary = keyof typeof CBV_VOCABULARIES;
 
-export const CBV_FORMATS = ['Always_Web_URI', 'Always_URN', 'Never_Translates'] as const;
+export const CBV_FORMATS = ['No_Preference', 'Always_Web_URI', 'Always_URN', 'Never_Translates'] as const;
 export type CbvFormat = (typeof CBV_FORMATS)[number];
 
 /** The bare word of a CBV term in any of its spellings; undefined for a term of no CBV vocabulary (a custom URI). */

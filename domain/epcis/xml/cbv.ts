@@ -4,11 +4,13 @@
  * (`https://ref.gs1.org/cbv/BizStep-shipping`). A value that is no CBV term (a company's own URI) is
  * the same in every form.
  */
+import { CBV_FORMATS, type CbvFormat } from '../cbv-forms';
+
 export type CbvVocabulary = 'bizstep' | 'disp' | 'btt' | 'sdt' | 'er';
 
 /** GS1-CBV-XML-Format: how CBV values are answered in XML (No_Preference: URNs, what EPCIS 1.2 reads). */
-export const CBV_XML_FORMATS = ['No_Preference', 'Always_Web_URI', 'Always_URN', 'Never_Translates'] as const;
-export type CbvXmlFormat = (typeof CBV_XML_FORMATS)[number];
+export const CBV_XML_FORMATS = CBV_FORMATS;
+export type CbvXmlFormat = CbvFormat;
 
 const WEB_NAME: Record<CbvVocabulary, string> = { bizstep: 'BizStep', disp: 'Disp', btt: 'BTT', sdt: 'SDT', er: 'ER' };
 const URN_PREFIX = (vocabulary: CbvVocabulary) => `urn:epcglobal:cbv:${vocabulary}:`;
