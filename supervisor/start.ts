@@ -252,8 +252,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'start');
   const supervisor = new Supervisor(logger, config.dataDir);
-  process.once('SIGINT', () => void supervisor.stop());
-  process.once('SIGTERM', () => void supervisor.stop());
+  // Every signal, not only the first: a second one (tsx relays what it gets; an impatient Ctrl-C) must
+  // wait for the stop under way, not kill the process by the default action and orphan what it stops.
+  process.on('SIGINT', () => void supervisor.stop());
+  process.on('SIGTERM', () => void supervisor.stop());
   try {
     await supervisor.start();
   } catch (error) {
