@@ -13,6 +13,9 @@ export const TASK_QUEUE = 'traceability';
 /** The ports used when their variable is unset (`npm start` takes free ones instead when these are in use). */
 export const DEFAULT_PORTS = { PORT: 8080, TEMPORAL_PORT: 7233, TEMPORAL_UI_PORT: 8233, WORKER_METRICS_PORT: 9464, WORKER_APP_METRICS_PORT: 9465 } as const;
 
+/** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
+export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
+
 /** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
 export const WORKER_HEARTBEAT_SECONDS = 5;
 
@@ -47,6 +50,12 @@ export interface Config {
   reconcileEverySeconds: number;
   /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
   requestTimeoutSeconds: number;
+  /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
+  rateLimitPerSecond: number;
+  /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
+  rateLimitBurst: number;
+  /** Requests with a wrong API key one client address may make in a minute before its key checks get 429. */
+  failedKeysPerMinute: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -62,6 +71,13 @@ function seconds(name: string, value: string | undefined, fallback: number): num
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400) throw new Error(`${name} must be a whole number of seconds (1-86400), got "${value}"`);
+  return parsed;
+}
+
+function count(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) throw new Error(`${name} must be a whole number (${min}-1000000), got "${value}"`);
   return parsed;
 }
 
@@ -88,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
+    rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, DEFAULT_RATE_LIMITS.perSecond, 1),
+    rateLimitBurst: count('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, DEFAULT_RATE_LIMITS.burst, 0),
+    failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', env.FAILED_KEYS_PER_MINUTE, DEFAULT_RATE_LIMITS.failedKeysPerMinute, 1),
   };
 }
 
