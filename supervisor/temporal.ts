@@ -44,6 +44,9 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** Also in docker-compose.yml's dynamic config for the Temporal server there. */
+export const FAIRNESS_DYNAMIC_CONFIG = ['matching.useNewMatcher=true', 'matching.enableFairness=true'];
+
 const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=full'];
 
 export interface DevServerOptions {
@@ -77,6 +80,9 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   // A workflow task that schedules an activity gets the activity back in its own answer when the
   // worker has a free slot: one matching round trip less per step (off by default in the server).
   args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  // Task Queue Priority and Fairness (batches/batch-workflow.ts sets each batch's priority and its account
+  // as fairness key): the priority matcher, and fair dispatch between keys within a priority.
+  for (const flag of FAIRNESS_DYNAMIC_CONFIG) args.push('--dynamic-config-value', flag);
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);

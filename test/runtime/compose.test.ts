@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../platform/config';
 import { createSearchAttributesCommand, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
+import { FAIRNESS_DYNAMIC_CONFIG } from '../../supervisor/temporal';
 
 interface Service {
   image?: string;
@@ -10,10 +11,14 @@ interface Service {
   command?: string[] | string;
   entrypoint?: string[] | string;
   environment?: Record<string, string>;
+  configs?: { source: string; target: string }[];
   depends_on?: Record<string, { condition?: string }> | string[];
 }
 
-const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+  configs?: Record<string, { content?: string }>;
+};
 const { services } = compose;
 const dependsOn = (s: Service) => (Array.isArray(s.depends_on) ? s.depends_on : Object.keys(s.depends_on ?? {}));
 const conditionOf = (s: Service, on: string) => (Array.isArray(s.depends_on) ? undefined : s.depends_on?.[on]?.condition);
@@ -22,6 +27,17 @@ const script = (s: Service) => [s.entrypoint ?? [], s.command ?? []].flat().join
 describe('docker-compose.yml, the production shape', () => {
   it('has postgres, Temporal with its two one-shot set-up services and its UI, api and worker', () => {
     expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'temporal', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker']);
+  });
+
+  it("turns on Task Queue Priority and Fairness in Temporal's dynamic config, as npm start's dev server has them", () => {
+    const { temporal } = services;
+    const mounted = temporal.configs?.find((c) => c.target === temporal.environment?.DYNAMIC_CONFIG_FILE_PATH);
+    expect(mounted).toBeDefined();
+    const dynamicConfig = parse(compose.configs?.[mounted!.source]?.content ?? '') as Record<string, { value: unknown }[]>;
+    for (const flag of FAIRNESS_DYNAMIC_CONFIG) {
+      const [name, value] = flag.split('=');
+      expect(dynamicConfig[name]).toEqual([{ value: JSON.parse(value) }]);
+    }
   });
 
   it('uses the current Temporal images, not the deprecated auto-setup', () => {
