@@ -1,0 +1,134 @@
+/**
+ * `npm run bench:fairness`: one account's burst against another's calls, on a stack of its own (issue 30).
+ *
+ *   BENCH_EVENTS   events of account A's async burst (default 20000, in batches of 500)
+ *   BENCH_SINGLE   account B's one-event sync calls, one at a time, idle and during the burst (default 40)
+ *
+ * Prints one JSON object: B's one-event sync call latency with the service idle and while A's burst is
+ * queued (target: p95 at most 3× idle, thanks to Priority and Task Queue Fairness), and A's burst rate
+ * alone and with B's calls beside it (target: at least 90 % of alone).
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { Pool } from 'pg';
+import { createApiKey } from '../db/repositories/accounts';
+import { createSequelize } from '../db/sequelize';
+import { startStack } from '../test/helpers/stack';
+import { latencyMs, round, runBench } from './lib/report';
+
+const N = Number(process.env.BENCH_EVENTS ?? 20000);
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
+const BATCH = 500;
+
+const PRODUCT = {
+  Id: 'FAIR-SALMON',
+  Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+};
+const LOCATION = {
+  Id: 'FAIR-DOCK',
+  Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } },
+};
+
+const commission = (lot: string, inline = false) => ({
+  $type: 'commission',
+  Id: `C-${lot}`,
+  Location: inline ? LOCATION : { Id: LOCATION.Id },
+  EventTime: '2024-03-01T10:00:00',
+  EventTimeZone: '+00:00',
+  ProductInstances: [{ Quantity: 10, LotSerial: lot, Product: inline ? PRODUCT : { Id: PRODUCT.Id } }],
+});
+
+async function post(
+  apiUrl: string,
+  path: string,
+  key: string,
+  events: unknown[],
+): Promise<{ status: number; body: { batchId?: string } }> {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Events: events }),
+  });
+  return { status: response.status, body: (await response.json()) as { batchId?: string } };
+}
+
+/** B's calls, one at a time: each one event, answered when it is stored. */
+async function oneEventCalls(apiUrl: string, key: string, run: string): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < SINGLE; i++) {
+    const started = performance.now();
+    const answer = await post(apiUrl, '/Integration/Events', key, [commission(`B-${run}-${i}`)]);
+    if (answer.status !== 200) throw new Error(`B's call answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    latencies.push(performance.now() - started);
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+/** A's burst: every batch queued at once (async), then the time until the last one is finished. */
+async function burst(apiUrl: string, pool: Pool, key: string, run: string, during?: () => Promise<number[]>) {
+  const started = performance.now();
+  const batchIds: string[] = [];
+  for (let b = 0; b < Math.ceil(N / BATCH); b++) {
+    const events = Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, i) => commission(`A-${run}-${b}-${i}`));
+    const answer = await post(apiUrl, '/Integration/Events/async', key, events);
+    if (answer.status !== 202 || !answer.body.batchId)
+      throw new Error(`A's batch answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    batchIds.push(answer.body.batchId);
+  }
+  const queuedMs = performance.now() - started;
+  const beside = during ? await during() : undefined;
+  for (;;) {
+    const { rows } = await pool.query<{ open: string }>(
+      `SELECT count(*) AS open FROM batches WHERE id = ANY($1) AND status NOT IN ('Completed', 'Failed')`,
+      [batchIds],
+    );
+    if (rows[0].open === '0') break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { eventsPerSecond: round(N / seconds), queuedMs: Math.round(queuedMs), seconds: round(seconds), beside };
+}
+
+async function main(): Promise<object> {
+  // The bench sends far more than a key's default rate: fair use at the HTTP door is not what it measures.
+  const stack = await startStack({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' });
+  const { state } = stack;
+  const pool = new Pool({ connectionString: state.databaseUrl, max: 2 });
+  const sequelize = createSequelize(state.databaseUrl, 2);
+  try {
+    const stamp = Date.now();
+    const a = await createApiKey(`fair-a-${stamp}`, 'bench');
+    const b = await createApiKey(`fair-b-${stamp}`, 'bench');
+    const run = randomUUID().slice(0, 8);
+    const load = os.loadavg()[0];
+    for (const { key } of [a, b]) {
+      const warm = await post(state.apiUrl, '/Integration/Events', key, [
+        commission(`W-${run}-${key.slice(-6)}`, true),
+      ]);
+      if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
+    }
+
+    const idle = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
+    const alone = await burst(state.apiUrl, pool, a.key, `${run}-alone`);
+    const shared = await burst(state.apiUrl, pool, a.key, `${run}-shared`, () =>
+      oneEventCalls(state.apiUrl, b.key, `${run}-during`),
+    );
+    const during = shared.beside!;
+    return {
+      bench: 'fairness',
+      loadAverageAtStart: round(load, 2),
+      events: N,
+      bOneEventSyncMs: { idle: latencyMs(idle), duringABurst: latencyMs(during) },
+      bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
+      aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
+      aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
+      targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
+    };
+  } finally {
+    await pool.end();
+    await sequelize.close();
+    await stack.stop();
+  }
+}
+
+runBench(main);
