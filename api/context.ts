@@ -3,6 +3,7 @@ import type { RouterContext } from '@koa/router';
 import type { Sequelize } from 'sequelize';
 import type { BatchFinishedListener } from '../db/batch-finished';
 import type { Account } from '../db/models';
+import type { RateLimits } from '../db/rate-limits';
 import type { Caller } from '../db/repositories/accounts';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
@@ -15,6 +16,8 @@ export interface Deps {
   logger: Logger;
   /** Wakes a sync call when its batch's row is finished (db/batch-finished.ts). */
   batchFinished: BatchFinishedListener;
+  /** Fair use: the per-key and per-address counters every replica shares (db/rate-limits.ts). */
+  rateLimits: RateLimits;
 }
 
 export interface AppState {

@@ -17,7 +17,9 @@ const SECTION: Record<number, string> = {
 };
 
 export const problemType = (status: number): string =>
-  `https://tools.ietf.org/html/rfc9110#section-${SECTION[status] ?? (status >= 500 ? '15.6.1' : '15.5.1')}`;
+  status === 429
+    ? 'https://tools.ietf.org/html/rfc6585#section-4' // not an RFC 9110 status
+    : `https://tools.ietf.org/html/rfc9110#section-${SECTION[status] ?? (status >= 500 ? '15.6.1' : '15.5.1')}`;
 
 export class ApiError extends Error {
   constructor(

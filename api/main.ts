@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
+import { RateLimits } from '../db/rate-limits';
 import { createSequelize } from '../db/sequelize';
 import { loadConfig, requireServices } from '../platform/config';
 import { createLogger } from '../platform/logger';
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
   const batchFinished = new BatchFinishedListener(config.databaseUrl, logger);
   await batchFinished.start();
-  const app = createApp({ config, sequelize, temporal, logger, batchFinished });
+  const rateLimits = new RateLimits(sequelize, config.failedKeysPerMinute);
+  const app = createApp({ config, sequelize, temporal, logger, batchFinished, rateLimits });
 
   const requestTimeoutMs = config.requestTimeoutSeconds * 1000;
   const handle = app.callback();

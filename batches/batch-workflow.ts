@@ -1,9 +1,5 @@
-import {
-  WorkflowExecutionAlreadyStartedError,
-  type Client,
-  type WorkflowHandle,
-} from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority } from '@temporalio/common';
 import type { Batch, BatchMode } from '../db/models';
 import type { ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
@@ -57,6 +53,21 @@ export const batchDetailsOf = (start: BatchStart): string => {
 };
 
 /**
+ * Temporal's Priority (1 runs first, 3 is the default): a caller waiting on its answer (sync events, the
+ * JSON endpoint) goes before batches nobody waits on (async, EPCIS capture jobs) and those before retries.
+ * Anything else sharing the task queue (imports, deliveries) should start at 3 or lower priority (higher key).
+ */
+const PRIORITY_OF_MODE: Record<BatchMode, number> = { sync: 1, json: 1, async: 3, epcis: 3, retry: 4 };
+
+/**
+ * The batch's place in the task queue: its mode's priority, and its account as the fairness key, so that
+ * within one priority Temporal's Task Queue Fairness dispatches accounts' tasks in turn instead of in
+ * arrival order (one account's backlog no longer holds everyone else's). The activities the workflow
+ * schedules inherit it.
+ */
+export const batchPriorityOf = (start: BatchStart): Priority => ({ priorityKey: PRIORITY_OF_MODE[start.mode], fairnessKey: start.input.accountId });
+
+/**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
  * id: a running one is used as it is, a closed one is never started again (so an Idempotency-Key
  * replays the first result instead of running the batch twice). The API, the reconciler and
@@ -100,6 +111,7 @@ async function startUnder(
       memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: eventCount, requestId: input.requestId, retryOf },
       staticSummary: batchSummaryOf(start),
       staticDetails: batchDetailsOf(start),
+      priority: batchPriorityOf(start),
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof processEventBatch>(workflowId);

@@ -8,12 +8,32 @@ const USAGE = `usage:
   npm run --silent apikey -- create --role support [--account NAME] [--label LABEL]
                                     a support key: sees and retries every account's batches (account 'support' unless named)
   npm run --silent apikey -- list [--account NAME]
-  npm run --silent apikey -- revoke KEY_ID`;
+  npm run --silent apikey -- revoke KEY_ID
+  npm run --silent apikey -- limit --account NAME --per-second N [--burst M]
+                                    the account's keys may each make N requests a second and M more a minute (default 0)
+  npm run --silent apikey -- limit --account NAME --default
+                                    back to the service's limits (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST)`;
+
+const wholeNumber = (name: string, value: string | undefined, min: number): number => {
+  const parsed = Number(value);
+  if (value === undefined || !Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) {
+    throw new Error(`${name} must be a whole number from ${min} to 1000000${value === undefined ? '' : ` (got "${value}")`}.\n${USAGE}`);
+  }
+  return parsed;
+};
 
 run(async () => {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { account: { type: 'string' }, label: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      account: { type: 'string' },
+      label: { type: 'string' },
+      role: { type: 'string' },
+      'per-second': { type: 'string' },
+      burst: { type: 'string' },
+      default: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
@@ -51,6 +71,21 @@ run(async () => {
         if (!key) throw new Error(`No API key with id ${id}.`);
         if (!key.revokedAt) await key.update({ revokedAt: new Date() });
         console.log(`revoked ${key.id}`);
+        return;
+      }
+      case 'limit': {
+        if (!values.account) throw new Error(`--account is required.\n${USAGE}`);
+        const account = await Account.findOne({ where: { name: values.account } });
+        if (!account) throw new Error(`No account named ${values.account}.`);
+        if (values.default) {
+          await account.update({ rateLimitPerSecond: null, rateLimitBurst: null });
+          console.log(`${account.name}: the service's limits`);
+          return;
+        }
+        const perSecond = wholeNumber('--per-second', values['per-second'], 1);
+        const burst = values.burst === undefined ? 0 : wholeNumber('--burst', values.burst, 0);
+        await account.update({ rateLimitPerSecond: perSecond, rateLimitBurst: burst });
+        console.log(`${account.name}: ${perSecond} requests a second per key, ${burst} more a minute`);
         return;
       }
       default:

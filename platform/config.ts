@@ -14,6 +14,9 @@ export const TASK_QUEUE = 'traceability';
 /** The ports used when their variable is unset (`npm start` takes free ones instead when these are in use). */
 export const DEFAULT_PORTS = { PORT: 8080, TEMPORAL_PORT: 7233, TEMPORAL_UI_PORT: 8233, WORKER_METRICS_PORT: 9464, WORKER_APP_METRICS_PORT: 9465 } as const;
 
+/** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
+export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
+
 /** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
 export const WORKER_HEARTBEAT_SECONDS = 5;
 
@@ -52,6 +55,12 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** WEBHOOK_RETRY_SECONDS: how long a notification is retried before its endpoint is marked failing (72 hours). */
   webhookRetrySeconds: number;
+  /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
+  rateLimitPerSecond: number;
+  /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
+  rateLimitBurst: number;
+  /** Requests with a wrong API key one client address may make in a minute before its key checks get 429. */
+  failedKeysPerMinute: number;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -75,6 +84,13 @@ function retrySeconds(value: string | undefined): number {
   if (value === undefined || value === '') return 72 * 3600;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400) throw new Error(`WEBHOOK_RETRY_SECONDS must be a whole number of seconds (1-2592000), got "${value}"`);
+  return parsed;
+}
+
+function count(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) throw new Error(`${name} must be a whole number (${min}-1000000), got "${value}"`);
   return parsed;
 }
 
@@ -103,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
     webhookRetrySeconds: retrySeconds(env.WEBHOOK_RETRY_SECONDS),
+    rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, DEFAULT_RATE_LIMITS.perSecond, 1),
+    rateLimitBurst: count('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, DEFAULT_RATE_LIMITS.burst, 0),
+    failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', env.FAILED_KEYS_PER_MINUTE, DEFAULT_RATE_LIMITS.failedKeysPerMinute, 1),
   };
 }
 

@@ -44,6 +44,7 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** Also in docker-compose.yml's dynamic config for the Temporal server there. */
 const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=full'];
 
 /**
@@ -54,6 +55,10 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number
   // A workflow task that schedules an activity gets the activity back in its own answer when the
   // worker has a free slot: one matching round trip less per step (off by default in the server).
   'system.enableActivityEagerExecution': true,
+  // Task Queue Priority and Fairness (batches/batch-workflow.ts sets each batch's priority and its account
+  // as fairness key): the priority matcher, and fair dispatch between keys within a priority.
+  'matching.useNewMatcher': true,
+  'matching.enableFairness': true,
 };
 
 export interface DevServerOptions {

@@ -2,15 +2,34 @@ import type { Middleware } from 'koa';
 import { authenticate as findAccount } from '../../db/repositories/accounts';
 import type { AppCustom, AppState } from '../context';
 import { problem, validationProblem } from '../errors';
+import { failedKeysThrottled, keyLimitHeaders, keyThrottled } from './rate-limit';
 
-/** SPEC.md, Authentication 6 and 7: missing key is a 400 validation problem, a wrong one a 401. */
+/**
+ * SPEC.md, Authentication 6 and 7: missing key is a 400 validation problem, a wrong one a 401. Fair use:
+ * an address that sent too many wrong keys gets 429 before its key is even checked (guessing keys stays
+ * slow), and every key has a request rate (its account's, else the service's) past which it gets 429.
+ */
 export function authenticate(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const presented = ctx.get('X-API-KEY').trim();
     if (!presented) throw validationProblem({ 'X-API-KEY': ['The apiKey field is required.'] });
+    const { rateLimits, config } = ctx.deps;
+    const blocked = await rateLimits.failedKeysBlocked(ctx.ip);
+    if (blocked) throw failedKeysThrottled(ctx, rateLimits.failedKeysPerMinute, blocked);
     const caller = await findAccount(presented);
-    if (!caller) throw problem(401, 'The API key is not valid.');
-    ctx.state.account = caller.account;
+    if (!caller) {
+      await rateLimits.countFailedKey(ctx.ip);
+      throw problem(401, 'The API key is not valid.');
+    }
+    const { account } = caller;
+    const limit = {
+      perSecond: account.rateLimitPerSecond ?? config.rateLimitPerSecond,
+      burst: account.rateLimitPerSecond === null ? config.rateLimitBurst : (account.rateLimitBurst ?? 0),
+    };
+    const decision = await rateLimits.consumeKey(caller.keyId, limit);
+    keyLimitHeaders(ctx, limit, decision);
+    if (!decision.allowed) throw keyThrottled(ctx, limit, decision);
+    ctx.state.account = account;
     ctx.state.caller = caller;
     await next();
   };

@@ -65,6 +65,12 @@ export const examples = {
     status: 401,
     traceId: EXAMPLE_TRACE_ID,
   },
+  tooManyRequests: {
+    type: problemType(429),
+    title: 'Too many requests with this API key: it may make 50 a second and 500 more a minute above that; send again after 1 s (Retry-After).',
+    status: 429,
+    traceId: EXAMPLE_TRACE_ID,
+  },
   malformedJson: {
     type: problemType(400),
     title: 'The request body is not valid JSON: Unexpected end of JSON input',

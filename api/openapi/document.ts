@@ -56,6 +56,15 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
       example: examples.missingKey,
     });
     add(401, { description: 'The API key is not valid (unknown or revoked).', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.invalidKey });
+    add(429, {
+      description:
+        'Too many requests: the API key is past its rate (RateLimit-Policy), or this address sent too many wrong keys. Send again after Retry-After seconds. ' +
+        'Under /epcis the body is the EPCIS exception epcisException:ImplementationException.',
+      contentType: PROBLEM_JSON,
+      schema: ref('Problem'),
+      example: examples.tooManyRequests,
+      headers: ['Retry-After', 'RateLimit-Policy', 'RateLimit'],
+    });
   } else if (spec.requestBody) {
     add(400, { description: 'The body is not valid JSON.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.malformedJson });
   }
@@ -86,7 +95,7 @@ function responseObject(responses: ResponseSpec[]): Json {
   }
   return {
     description: responses.map((r) => r.description).join(' Or: '),
-    headers: { 'X-Request-Id': REQUEST_ID_HEADER },
+    headers: Object.fromEntries([['X-Request-Id', REQUEST_ID_HEADER], ...responses.flatMap((r) => r.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }])]),
     ...(Object.keys(content).length ? { content } : {}),
   };
 }
@@ -205,6 +214,16 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[] = allO
         'X-Request-Id': {
           description: 'The request id: the one the caller sent in X-Request-Id when it is sane, else a generated one.',
           required: true,
+          schema: { type: 'string' },
+        },
+        'Retry-After': { description: 'Seconds to wait before sending the request again.', required: true, schema: { type: 'integer', minimum: 1 } },
+        'RateLimit-Policy': {
+          description:
+            'The key\'s limits (draft-ietf-httpapi-ratelimit-headers): `"per-key";q=50;w=1, "burst";q=500;w=60` is 50 requests a second and 500 more a minute above that; `"failed-keys";q=30;w=60` is the wrong keys an address may send a minute.',
+          schema: { type: 'string' },
+        },
+        RateLimit: {
+          description: 'What is left of the policy (draft-ietf-httpapi-ratelimit-headers): `"per-key";r=12;t=1` is 12 requests left in a window that ends in 1 s.',
           schema: { type: 'string' },
         },
       },

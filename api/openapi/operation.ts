@@ -10,6 +10,8 @@ export interface ResponseSpec {
   contentType?: string | readonly string[];
   /** Taken from SPEC.md where it shows one. */
   example?: unknown;
+  /** Response headers besides X-Request-Id, by their name in components.headers. */
+  headers?: readonly string[];
 }
 
 export interface RequestBodySpec {

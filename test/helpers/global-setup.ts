@@ -11,6 +11,11 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   // The CLI npm start would use or install, for the tests that start a Temporal dev server of their own too.
   process.env.TEMPORAL_CLI_PATH ||= await ensureTemporalCli(undefined, createLogger(process.env.TEST_LOG_LEVEL ?? 'info', 'test-setup'));
+  // Fair use stays out of the way of the other tests (and of every process they start): the limits'
+  // own tests set lower ones per account or per process.
+  process.env.RATE_LIMIT_PER_SECOND ||= '100000';
+  process.env.RATE_LIMIT_BURST ||= '100000';
+  process.env.FAILED_KEYS_PER_MINUTE ||= '100000';
   const stack = await startStack();
   globalThis.__STACK__ = stack;
   process.env.API_URL = stack.state.apiUrl;

@@ -23,6 +23,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as JSON unless it is already a string, Buffer or FormData. */
   body?: unknown;
+  /** Another API process of the same stack (a second replica); the test stack's API when unset. */
+  baseUrl?: string;
 }
 
 export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
@@ -35,7 +37,7 @@ export async function request<T = any>(method: string, path: string, options: Re
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  const response = await fetch(`${options.baseUrl ?? apiUrl()}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -12,11 +12,15 @@ interface Service {
   command?: string[] | string;
   entrypoint?: string[] | string;
   environment?: Record<string, string>;
+  configs?: { source: string; target: string }[];
   depends_on?: Record<string, { condition?: string }> | string[];
   volumes?: string[];
 }
 
-const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+  configs?: Record<string, { content?: string }>;
+};
 const { services } = compose;
 const dependsOn = (s: Service) => (Array.isArray(s.depends_on) ? s.depends_on : Object.keys(s.depends_on ?? {}));
 const conditionOf = (s: Service, on: string) => (Array.isArray(s.depends_on) ? undefined : s.depends_on?.[on]?.condition);

@@ -1,0 +1,159 @@
+/**
+ * `npm run bench:fairness`: one account's burst against another's calls, on a stack of its own (issue 30).
+ *
+ *   BENCH_EVENTS   events of account A's async burst (default 20000, in batches of 500)
+ *   BENCH_SINGLE   account B's one-event sync calls, one at a time, idle and during the burst (default 40)
+ *
+ * Prints one JSON object: B's one-event sync call latency with the service idle and while A's burst is
+ * queued (target: p95 at most 3× idle, thanks to Priority and Task Queue Fairness), and A's burst rate
+ * alone and with B's calls beside it (target: at least 90 % of alone).
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { Pool } from 'pg';
+import { createApiKey } from '../db/repositories/accounts';
+import { createSequelize } from '../db/sequelize';
+import { startStack } from '../test/helpers/stack';
+import { latencyMs, round, runBench } from './lib/report';
+
+const N = Number(process.env.BENCH_EVENTS ?? 20000);
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
+const BATCH = 500;
+
+const PRODUCT = {
+  Id: 'FAIR-SALMON',
+  Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+};
+const LOCATION = {
+  Id: 'FAIR-DOCK',
+  Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } },
+};
+
+const commission = (lot: string, inline = false) => ({
+  $type: 'commission',
+  Id: `C-${lot}`,
+  Location: inline ? LOCATION : { Id: LOCATION.Id },
+  EventTime: '2024-03-01T10:00:00',
+  EventTimeZone: '+00:00',
+  ProductInstances: [{ Quantity: 10, LotSerial: lot, Product: inline ? PRODUCT : { Id: PRODUCT.Id } }],
+});
+
+async function post(
+  apiUrl: string,
+  path: string,
+  key: string,
+  events: unknown[],
+): Promise<{ status: number; body: { batchId?: string } }> {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Events: events }),
+  });
+  return { status: response.status, body: (await response.json()) as { batchId?: string } };
+}
+
+/** B's calls, one at a time: each one event, answered when it is stored; beside a burst, while it lasts. */
+async function oneEventCalls(
+  apiUrl: string,
+  key: string,
+  run: string,
+  goOn: () => boolean = () => true,
+): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < SINGLE && (i < 3 || goOn()); i++) {
+    const started = performance.now();
+    const answer = await post(apiUrl, '/Integration/Events', key, [commission(`B-${run}-${i}`)]);
+    if (answer.status !== 200) throw new Error(`B's call answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    latencies.push(performance.now() - started);
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+/** A's burst: every batch queued at once (async), then the time until the last one is finished. */
+async function burst(
+  apiUrl: string,
+  pool: Pool,
+  key: string,
+  run: string,
+  during?: (goOn: () => boolean) => Promise<number[]>,
+) {
+  const started = performance.now();
+  const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) =>
+    Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, i) => commission(`A-${run}-${b}-${i}`)),
+  );
+  // Queued as fast as the API takes them (8 at a time), so the burst is a backlog, not a trickle.
+  const batchIds: string[] = [];
+  let next = 0;
+  const sender = async () => {
+    while (next < batches.length) {
+      const answer = await post(apiUrl, '/Integration/Events/async', key, batches[next++]);
+      if (answer.status !== 202 || !answer.body.batchId)
+        throw new Error(`A's batch answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      batchIds.push(answer.body.batchId);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, sender));
+  const queuedMs = performance.now() - started;
+  // B's calls run beside the wait, and only while A's burst is unfinished: A's time is its own.
+  let open = true;
+  const beside = during?.(() => open);
+  for (;;) {
+    const { rows } = await pool.query<{ open: string }>(
+      `SELECT count(*) AS open FROM batches WHERE id = ANY($1) AND status NOT IN ('Completed', 'Failed')`,
+      [batchIds],
+    );
+    if (rows[0].open === '0') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  open = false;
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    eventsPerSecond: round(N / seconds),
+    queuedMs: Math.round(queuedMs),
+    seconds: round(seconds),
+    beside: await beside,
+  };
+}
+
+async function main(): Promise<object> {
+  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const { state } = stack;
+  const pool = new Pool({ connectionString: state.databaseUrl, max: 2 });
+  const sequelize = createSequelize(state.databaseUrl, 2);
+  try {
+    const stamp = Date.now();
+    const a = await createApiKey(`fair-a-${stamp}`, 'bench');
+    const b = await createApiKey(`fair-b-${stamp}`, 'bench');
+    const run = randomUUID().slice(0, 8);
+    const load = os.loadavg()[0];
+    for (const { key } of [a, b]) {
+      const warm = await post(state.apiUrl, '/Integration/Events', key, [
+        commission(`W-${run}-${key.slice(-6)}`, true),
+      ]);
+      if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
+    }
+
+    const idle = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
+    const alone = await burst(state.apiUrl, pool, a.key, `${run}-alone`);
+    const shared = await burst(state.apiUrl, pool, a.key, `${run}-shared`, () =>
+      oneEventCalls(state.apiUrl, b.key, `${run}-during`),
+    );
+    const during = shared.beside!;
+    return {
+      bench: 'fairness',
+      loadAverageAtStart: round(load, 2),
+      events: N,
+      bOneEventSyncMs: { idle: latencyMs(idle), duringABurst: latencyMs(during), callsDuringABurst: during.length },
+      bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
+      aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
+      aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
+      targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
+    };
+  } finally {
+    await pool.end();
+    await sequelize.close();
+    await stack.stop();
+  }
+}
+
+runBench(main);

@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PROJECT_ROOT } from '../../platform/config';
+import { waitFor } from '../../platform/net';
+import { createAccount } from '../factories/accounts';
+import { cli } from '../helpers/cli';
+import { request, type Response } from '../helpers/http';
+
+/** A second `npm run api` on the test stack's PostgreSQL and Temporal: another replica, as in production. */
+interface Replica {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+async function startReplica(env: NodeJS.ProcessEnv): Promise<Replica> {
+  const child = spawn('npm', ['run', '--silent', 'api'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: npm, tsx and node all get the signal that stops it
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  let url = '';
+  await waitFor('the second API process to listen', 90_000, async () => {
+    if (child.exitCode !== null) throw new Error(`npm run api exited with ${child.exitCode}:\n${output.slice(-3000)}`);
+    url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1] ?? '';
+    return url !== '';
+  });
+  return { url, child, exited };
+}
+
+async function stopReplica(replica: Replica | undefined): Promise<void> {
+  if (!replica?.child.pid) return;
+  try {
+    process.kill(-replica.child.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  await replica.exited;
+}
+
+const limit = (name: string, ...args: string[]) => {
+  const result = cli('cli/apikey.ts', ['limit', '--account', name, ...args]);
+  if (result.status !== 0) throw new Error(`apikey limit failed: ${result.stderr}`);
+  return result.stdout;
+};
+
+const statuses = (responses: Response[]) => responses.map((r) => r.status);
+
+describe('fair use: rate limits per API key and per client address', () => {
+  let replica: Replica | undefined;
+
+  beforeAll(async () => {
+    // The second replica counts wrong keys strictly; the key limits come from the accounts (the CLI).
+    replica = await startReplica({ FAILED_KEYS_PER_MINUTE: '3' });
+  }, 120_000);
+
+  afterAll(() => stopReplica(replica));
+
+  it('a key past its rate gets 429 with Retry-After and the RateLimit fields, in the problem shape; /epcis in its own', async () => {
+    const account = await createAccount();
+    expect(limit(account.name, '--per-second', '2')).toContain('2 requests a second');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => request('GET', '/Integration/Account', { key: account.key })),
+    );
+    expect(statuses(answers)).toContain(429);
+    expect(
+      statuses(answers)
+        .filter((s) => s !== 429)
+        .every((s) => s === 200),
+    ).toBe(true);
+    const ok = answers.find((r) => r.status === 200)!;
+    expect(ok.headers.get('ratelimit-policy')).toBe('"per-key";q=2;w=1');
+    expect(ok.headers.get('ratelimit')).toMatch(/^"per-key";r=[01];t=1$/);
+
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"per-key";q=2;w=1');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"per-key";r=0;t=\d+$/);
+    expect(refused.body).toEqual({
+      type: 'https://tools.ietf.org/html/rfc6585#section-4',
+      title: expect.stringMatching(
+        /^Too many requests with this API key: it may make 2 a second; send again after \d+ s \(Retry-After\)\.$/,
+      ),
+      status: 429,
+      traceId: expect.any(String),
+    });
+
+    const epcis = await Promise.all(
+      Array.from({ length: 8 }, () => request('GET', '/epcis/events', { key: account.key })),
+    );
+    const epcisRefused = epcis.find((r) => r.status === 429);
+    expect(epcisRefused?.body).toMatchObject({
+      type: 'epcisException:ImplementationException',
+      status: 429,
+      title: expect.stringContaining('Too many requests'),
+    });
+    expect(epcisRefused?.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    // Health, metrics, docs and the pages are not limited, whatever key comes along.
+    for (const path of ['/healthz', '/openapi.json', '/metrics', '/docs']) {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => request('GET', path, { key: account.key })));
+      expect(statuses(answers).filter((s) => s === 429)).toEqual([]);
+    }
+
+    // Back to the service's limits (the test stack's are high).
+    expect(limit(account.name, '--default')).toContain("the service's limits");
+    const freed = await Promise.all(
+      Array.from({ length: 8 }, () => request('GET', '/Integration/Account', { key: account.key })),
+    );
+    expect(statuses(freed).every((s) => s === 200)).toBe(true);
+    expect(freed[0].headers.get('ratelimit-policy')).toBe(
+      `"per-key";q=${process.env.RATE_LIMIT_PER_SECOND};w=1, "burst";q=${process.env.RATE_LIMIT_BURST};w=60`,
+    );
+  });
+
+  it('the operator CLI refuses a limit that is not a whole number, naming the option', () => {
+    const result = cli('cli/apikey.ts', ['limit', '--account', 'nobody-there', '--per-second', '0']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/No account named nobody-there|--per-second must be a whole number/);
+  });
+
+  it('two API processes share one budget per key (the counters are in PostgreSQL)', async () => {
+    const account = await createAccount();
+    const burst = 10;
+    limit(account.name, '--per-second', '1', '--burst', String(burst));
+    const started = Date.now();
+    const answers: { replica: number; status: number }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const second = i % 2 === 1;
+      const response = await request('GET', '/Integration/Account', {
+        key: account.key,
+        baseUrl: second ? replica!.url : undefined,
+      });
+      answers.push({ replica: second ? 2 : 1, status: response.status });
+    }
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    const allowed = answers.filter((a) => a.status === 200);
+    // One shared budget: the burst once, plus one a second for each second the loop ran (and the one it
+    // started in). Counted apart, each process would allow its own burst: 2 × 10 and more.
+    expect(allowed.length).toBeLessThanOrEqual(burst + seconds + 1);
+    expect(allowed.length).toBeGreaterThanOrEqual(burst);
+    expect(answers.filter((a) => a.status === 429).map((a) => a.replica)).toEqual(expect.arrayContaining([1, 2]));
+    expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
+  });
+
+  it('an address that sent too many wrong keys gets 429 before any key check, even with a valid key', async () => {
+    const account = await createAccount();
+    const wrong = 'trc_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const answers: Response[] = [];
+    for (let i = 0; i < 6; i++)
+      answers.push(await request('GET', '/Integration/Account', { key: wrong, baseUrl: replica!.url }));
+    const codes = statuses(answers);
+    expect(codes).toContain(429);
+    // 401 until the address has used its three wrong keys a minute (other tests' wrong keys count too), then 429.
+    expect(codes.slice(codes.indexOf(429)).every((s) => s === 429)).toBe(true);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(refused.body).toMatchObject({
+      status: 429,
+      title: expect.stringContaining('wrong API key from this address'),
+    });
+    expect(refused.headers.get('ratelimit-policy')).toBe('"failed-keys";q=3;w=60');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    expect((await request('GET', '/Integration/Account', { key: account.key, baseUrl: replica!.url })).status).toBe(
+      429,
+    );
+    // The test stack's API allows many more wrong keys a minute: the same count, its own limit.
+    expect((await request('GET', '/Integration/Account', { key: account.key })).status).toBe(200);
+  });
+});
