@@ -19,6 +19,29 @@ export interface BrowserPage {
   entry: string;
 }
 
+/**
+ * A page's header and its sign-in form, the elements web/session.ts's signInForm wires (#who,
+ * #signed-out, #sign-in, #key, #sign-in-message); the page's body goes on with its #signed-in part.
+ */
+export const signInMarkup = (title: string, intro: string): string => `<header>
+  <h1>${title}</h1>
+  <span id="who"></span>
+</header>
+<main>
+<div id="signed-out">
+  <section>
+    <h2>Sign in</h2>
+    <p>${intro}</p>
+    <form id="sign-in" autocomplete="off">
+      <label for="key">API key</label>
+      <input id="key" type="password" name="key" spellcheck="false">
+      <button class="action" type="submit">Sign in</button>
+    </form>
+    <div id="sign-in-message"></div>
+  </section>
+</div>
+`;
+
 interface Bundle {
   code: string;
   /** `sha256-…` of the code: the script tag's integrity and the CSP's only allowed script. */

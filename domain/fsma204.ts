@@ -61,6 +61,18 @@ export interface CteLine {
   harvestAreas: string[];
 }
 
+/** 21 CFR 1.1335's KDEs beyond every CTE's, and the vessels. */
+const LANDING_COLUMNS = [
+  'Harvest Start Date',
+  'Harvest End Date',
+  'Harvest Location',
+  'Landing Date',
+  'Vessel Name',
+  'Vessel Identifier',
+  'Vessel Flag State',
+] as const;
+type LandingColumn = (typeof LANDING_COLUMNS)[number];
+
 /** Every column, in the order of the CSV (one row per event, the CTE in the first column). */
 export const FSMA_COLUMNS = [
   'Critical Tracking Event',
@@ -77,13 +89,7 @@ export const FSMA_COLUMNS = [
   'Immediate Previous Source Location Description',
   'Immediate Subsequent Recipient Location Description',
   'Input Traceability Lot Codes',
-  'Harvest Start Date',
-  'Harvest End Date',
-  'Harvest Location',
-  'Landing Date',
-  'Vessel Name',
-  'Vessel Identifier',
-  'Vessel Flag State',
+  ...LANDING_COLUMNS,
   'Reference Document Type',
   'Reference Document Number',
   'Record Keeper',
@@ -93,18 +99,6 @@ export const FSMA_COLUMNS = [
 export type FsmaColumn = (typeof FSMA_COLUMNS)[number];
 /** Times are ISO 8601 UTC text: they sort as text in the order they happened, in any spreadsheet program. */
 export type FsmaRow = Record<FsmaColumn, string | number>;
-
-/** 21 CFR 1.1335's KDEs beyond every CTE's, and the vessels. */
-const LANDING_COLUMNS = [
-  'Harvest Start Date',
-  'Harvest End Date',
-  'Harvest Location',
-  'Landing Date',
-  'Vessel Name',
-  'Vessel Identifier',
-  'Vessel Flag State',
-] as const satisfies readonly FsmaColumn[];
-type LandingColumn = (typeof LANDING_COLUMNS)[number];
 
 /** The columns only some CTEs have; every CTE has the rest (lot, its source, product, quantity, place, time, documents). */
 const OWN_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaColumn[]>> = {

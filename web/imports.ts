@@ -1,15 +1,12 @@
 import { $, call, el, reason, show, type Answer } from './page-kit';
+import { saveDownload, signInForm } from './session';
 
 /**
  * The imports page's script (GET /imports): downloads a template, uploads a file to
  * POST /Integration/Imports and follows GET /Integration/Imports/{id} until it is Completed or Failed,
- * showing every row error in a table. The key typed in lives in this variable only. Everything the API
+ * showing every row error in a table. The key typed in lives in web/session.ts's session only. Everything the API
  * answers goes into the page as text (textContent), never as markup.
  */
-
-interface Account {
-  name: string;
-}
 
 interface RowError {
   row: number | null;
@@ -29,7 +26,6 @@ interface ImportView {
   errors: RowError[];
 }
 
-let key: string | null = null;
 /** The import being followed; a newer upload stops the polling of the one before. */
 let following: string | null = null;
 
@@ -79,7 +75,9 @@ function render(view: ImportView): void {
 
 async function follow(importId: string): Promise<void> {
   following = importId;
-  while (key && following === importId) {
+  while (following === importId) {
+    const key = session.key;
+    if (!key) return;
     const answer = await call<ImportView>(key, 'GET', `/Integration/Imports/${importId}`);
     if (answer.status !== 200 || !answer.body) return show($('upload-message'), 'error', reason(answer));
     render(answer.body);
@@ -90,6 +88,7 @@ async function follow(importId: string): Promise<void> {
 
 async function upload(event: Event): Promise<void> {
   event.preventDefault();
+  const key = session.key;
   if (!key) return;
   const file = $<HTMLInputElement>('file').files?.[0];
   if (!file) return show($('upload-message'), 'error', 'Choose a file.');
@@ -119,6 +118,7 @@ async function upload(event: Event): Promise<void> {
 
 async function downloadTemplate(event: Event): Promise<void> {
   event.preventDefault();
+  const key = session.key;
   if (!key) return;
   const kind = $<HTMLSelectElement>('template-kind').value;
   const format = $<HTMLSelectElement>('template-format').value;
@@ -127,42 +127,14 @@ async function downloadTemplate(event: Event): Promise<void> {
   });
   if (!response.ok)
     return show($('upload-message'), 'error', `The template could not be downloaded (HTTP ${response.status}).`);
-  const url = URL.createObjectURL(await response.blob());
-  const link = el('a', { href: url, download: `${kind}-template.${format}` });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await saveDownload(response, `${kind}-template.${format}`);
 }
 
-async function signIn(event: Event): Promise<void> {
-  event.preventDefault();
-  const presented = $<HTMLInputElement>('key').value.trim();
-  if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
-  key = presented;
-  const me = await call<Account>(key, 'GET', '/Integration/Account');
-  if (me.status !== 200 || !me.body) {
-    key = null;
-    return show($('sign-in-message'), 'error', reason(me));
-  }
-  $<HTMLInputElement>('key').value = '';
-  show($('sign-in-message'), 'info', '');
-  $('who').textContent = `Signed in: ${me.body.name}`;
-  $('signed-out').hidden = true;
-  $('signed-in').hidden = false;
-}
-
-function signOut(): void {
-  key = null;
+const session = signInForm(() => {
   following = null;
   for (const id of ['upload-message', 'import-errors']) $(id).replaceChildren();
   $('progress').hidden = true;
-  $('who').textContent = '';
-  $('signed-in').hidden = true;
-  $('signed-out').hidden = false;
-}
+});
 
-$('sign-in').addEventListener('submit', (event) => void signIn(event));
 $('upload').addEventListener('submit', (event) => void upload(event));
 $('template').addEventListener('submit', (event) => void downloadTemplate(event));
-$('sign-out').addEventListener('click', signOut);

@@ -2,11 +2,12 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { $, call, el, reason, show, svgEl, utc } from './page-kit';
+import { saveDownload, signInForm } from './session';
 
 /**
  * The trace page's script (GET /trace): draws what GET /Integration/Trace answers as a layered graph
  * laid out by ELK: lots as nodes sized to their measured text, events as edges whose labels ELK places
- * clear of everything else, one box per account. The key typed in lives in a variable of this script
+ * clear of everything else, one box per account. The key typed in lives in web/session.ts's session
  * only. Everything the API answers goes into the page as text (textContent), never as markup.
  */
 
@@ -52,10 +53,6 @@ interface NodeEvent {
   documents: { type: string; number: string }[];
 }
 
-interface Account {
-  name: string;
-}
-
 /** Node text: padding inside the box, line height, and the widest a box may grow before its text is cut (with the full text as its tooltip). */
 const PAD_X = 10;
 const PAD_Y = 8;
@@ -70,7 +67,6 @@ const BAND_PAD = 16;
 
 const elk = new ELK();
 
-let key: string | null = null;
 let graph: Trace | null = null;
 let traced: string | null = null;
 
@@ -511,7 +507,7 @@ async function select(id: string): Promise<void> {
 async function loadEvents(id: string, target: HTMLElement): Promise<void> {
   const params = new URLSearchParams(traced ?? '');
   params.set('NodeId', id);
-  const answer = await call<{ events: NodeEvent[] }>(key ?? '', 'GET', `/Integration/Trace/events?${params}`);
+  const answer = await call<{ events: NodeEvent[] }>(session.key ?? '', 'GET', `/Integration/Trace/events?${params}`);
   if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
   if (!answer.body.events.length)
     return target.replaceChildren(el('p', { class: 'empty', text: 'No event of this lot here that you may see.' }));
@@ -552,7 +548,7 @@ async function trace(event: Event): Promise<void> {
   event.preventDefault();
   show($('trace-message'), 'info', 'Tracing...');
   traced = query().toString();
-  const answer = await call<Trace>(key ?? '', 'GET', `/Integration/Trace?${traced}`);
+  const answer = await call<Trace>(session.key ?? '', 'GET', `/Integration/Trace?${traced}`);
   if (answer.status !== 200 || !answer.body) {
     graph = null;
     $('graph-view').replaceChildren();
@@ -580,48 +576,20 @@ async function download(): Promise<void> {
   const params = query();
   const format = $<HTMLSelectElement>('format').value;
   params.set('format', format);
-  const response = await fetch(`/Integration/Trace/fsma204?${params}`, { headers: { 'X-API-KEY': key ?? '' } });
+  const response = await fetch(`/Integration/Trace/fsma204?${params}`, { headers: { 'X-API-KEY': session.key ?? '' } });
   if (response.status !== 200)
     return show($('trace-message'), 'error', `The spreadsheet could not be made: HTTP ${response.status}`);
-  const url = URL.createObjectURL(await response.blob());
   const lot = $<HTMLInputElement>('lot')
     .value.trim()
     .replace(/[^A-Za-z0-9._-]+/g, '_');
-  const link = el('a', { href: url, download: `fsma204-${lot}.${format}` });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await saveDownload(response, `fsma204-${lot}.${format}`);
 }
 
-async function signIn(event: Event): Promise<void> {
-  event.preventDefault();
-  const presented = $<HTMLInputElement>('key').value.trim();
-  if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
-  key = presented;
-  const me = await call<Account>(key, 'GET', '/Integration/Account');
-  if (me.status !== 200 || !me.body) {
-    key = null;
-    return show($('sign-in-message'), 'error', reason(me));
-  }
-  $<HTMLInputElement>('key').value = '';
-  show($('sign-in-message'), 'info', '');
-  $('who').textContent = `Signed in: ${me.body.name}`;
-  $('signed-out').hidden = true;
-  $('signed-in').hidden = false;
-}
-
-function signOut(): void {
-  key = null;
+const session = signInForm(() => {
   graph = null;
   for (const id of ['graph-view', 'detail', 'trace-message']) $(id).replaceChildren();
   $('graph-tools').hidden = true;
-  $('who').textContent = '';
-  $('signed-in').hidden = true;
-  $('signed-out').hidden = false;
-}
+});
 
-$('sign-in').addEventListener('submit', (event) => void signIn(event));
 $('trace').addEventListener('submit', (event) => void trace(event));
 $('download').addEventListener('click', () => void download());
-$('sign-out').addEventListener('click', signOut);

@@ -1,38 +1,19 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { createAccount } from '../factories/accounts';
+import { closeChromium, launchChromium } from '../helpers/browser';
 import { apiUrl, request } from '../helpers/http';
-
-/** Debian's chromium (apt-get install chromium; .ci/run installs it): playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type Doc = { paths: Record<string, Record<string, { operationId: string }>> };
 
 describe('GET /docs', () => {
   let context: BrowserContext;
-  let profile: string;
 
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-chromium-'));
-    // A persistent context is how Playwright takes a fresh --user-data-dir of our choosing.
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    context = await launchChromium('docs');
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await closeChromium(context);
   });
 
   it('serves an HTML page without a key', async () => {

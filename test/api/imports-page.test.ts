@@ -1,27 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
+import { closeChromium, launchChromium } from '../helpers/browser';
 import { apiUrl, client } from '../helpers/http';
-
-/** Debian's chromium, as test/api/trace-page.test.ts drives it: playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('GET /imports', () => {
   let context: BrowserContext;
-  let profile: string;
   let page: Page;
   let errors: string[];
   let foreign: string[];
@@ -30,14 +15,8 @@ describe('GET /imports', () => {
   let fish: string;
 
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'imports-chromium-'));
     [context, account] = await Promise.all([
-      chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ARGS,
-        acceptDownloads: true,
-      }),
+      launchChromium('imports'),
       createAccount('imp-page'),
     ]);
     place = uid('LOC');
@@ -74,8 +53,7 @@ describe('GET /imports', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await closeChromium(context);
   });
 
   const choose = (name: string, text: string) =>

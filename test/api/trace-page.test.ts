@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { TestAccount } from '../factories/accounts';
 import { fiftyNodeChain, threeAccountChain } from '../factories/trace-chain';
+import { closeChromium, launchChromium } from '../helpers/browser';
 import { apiUrl, request } from '../helpers/http';
-
-/** Debian's chromium, as test/api/support.test.ts drives it: playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('GET /trace', () => {
   let context: BrowserContext;
-  let profile: string;
   let page: Page;
   let foreign: string[];
   let errors: string[];
@@ -30,14 +16,8 @@ describe('GET /trace', () => {
   let big: Awaited<ReturnType<typeof fiftyNodeChain>>;
 
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trace-chromium-'));
     [context, chain, big] = await Promise.all([
-      chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ARGS,
-        acceptDownloads: true,
-      }),
+      launchChromium('trace'),
       threeAccountChain(),
       fiftyNodeChain(),
     ]);
@@ -64,8 +44,7 @@ describe('GET /trace', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await closeChromium(context);
   });
 
   async function traceIn(account: TestAccount, productId: string, lotSerial: string) {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
 import { waitFor } from '../../platform/net';
+import { isAlive } from '../../supervisor/child-process';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
 
 export interface Stack {
@@ -84,4 +85,32 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db), zombies included. */
+export function processesUnder(dir: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * An afterAll for tests that kill or stop stacks themselves: SIGKILLs whatever of each stack is still
+ * alive (supervisor, API, worker and every server under its data dir) and removes each data dir once
+ * (two stacks may share one), unless KEEP_TEST_STACK is set.
+ */
+export function killStacks(stacks: Stack[]): void {
+  for (const stack of stacks) {
+    const { pid, apiPid, workerPid } = stack.state;
+    for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && isAlive(p)) process.kill(p, 'SIGKILL');
+  }
+  for (const dir of new Set(stacks.map((stack) => stack.dir))) if (!process.env.KEEP_TEST_STACK) fs.rmSync(dir, { recursive: true, force: true });
 }

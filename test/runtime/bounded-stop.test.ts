@@ -4,22 +4,7 @@ import path from 'node:path';
 import { isAlive } from '../../supervisor/child-process';
 import { waitFor } from '../../platform/net';
 import { readLiveState } from '../../supervisor/state';
-import { spawnStack, startStack, type Stack } from '../helpers/stack';
-
-/** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */
-function processesUnder(dir: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+import { killStacks, processesUnder, spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** Opens a connection to the API and leaves a request on it unfinished: its body never comes. */
 function holdRequestOpen(apiUrl: string): Promise<{ socket: net.Socket; closed: Promise<void> }> {
@@ -43,13 +28,7 @@ describe('a stop never waits', () => {
     return stack;
   };
 
-  afterAll(async () => {
-    for (const stack of stacks) {
-      const { pid, apiPid, workerPid } = stack.state;
-      for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && isAlive(p)) process.kill(p, 'SIGKILL');
-      if (!process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  afterAll(() => killStacks(stacks), 60_000);
 
   it('SIGTERM to the supervisor ends the whole process tree within 10 s while a request is held open', async () => {
     const stack = await start();

@@ -3,33 +3,11 @@ import path from 'node:path';
 import { isAlive } from '../../supervisor/child-process';
 import { waitFor } from '../../platform/net';
 import { statePath } from '../../supervisor/state';
-import { spawnStack, startStack, type Stack } from '../helpers/stack';
-
-/** Processes whose command line names `dir`: PostgreSQL (-D dir/pg) and Temporal (dir/temporal.db). */
-function processesUnder(dir: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number)
-    .filter(isAlive);
-}
+import { killStacks, processesUnder, spawnStack, startStack, type Stack } from '../helpers/stack';
 
 describe('npm start killed with SIGKILL', () => {
   const stacks: Stack[] = [];
-  afterAll(async () => {
-    for (const stack of stacks) {
-      const { pid, apiPid, workerPid } = stack.state;
-      for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && isAlive(p)) process.kill(p, 'SIGKILL');
-    }
-    for (const dir of new Set(stacks.map((stack) => stack.dir))) if (!process.env.KEEP_TEST_STACK) fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => killStacks(stacks), 60_000);
 
   it('takes its children with it, and the next start on the same DATA_DIR comes up', async () => {
     const first = await startStack();

@@ -14,8 +14,9 @@ import {
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { ApiError, badRequest, notFound, rawError } from '../../errors';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
-import { MAX_BODY_BYTES, receiveUpload, removeSpool, UnreadableBody } from './receive';
+import { MAX_BODY_BYTES, receiveUpload, UnreadableBody } from './receive';
 import { pageBody, pageOf, validatePage } from '../../paging';
+import { removeSpool } from '../../spooled-upload';
 import { documentHeaders, TOO_LARGE_PAGE } from './schema';
 
 function answerTooLarge(ctx: APIContext, closeConnection: boolean): void {

@@ -1,18 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
+import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Busboy from 'busboy';
 import { MAX_FILE_BYTES } from '../../../domain/documents';
+import { dropRest, FileMeter, removeSpool, spoolPath } from '../../spooled-upload';
 
 /** Room for the multipart framing and a few small form fields around a maximal file. */
 export const BODY_OVERHEAD_BYTES = 1024 * 1024;
 export const MAX_BODY_BYTES = MAX_FILE_BYTES + BODY_OVERHEAD_BYTES;
-
-const HEAD_BYTES = 1024;
 
 export interface ReceivedFile {
   fileName: string;
@@ -33,49 +29,7 @@ export type Upload =
 /** The body cannot be read as multipart/form-data, or the client left before it was complete. */
 export class UnreadableBody extends Error {}
 
-class TooLarge extends Error {}
-
-/** Counts, hashes and keeps the first bytes of a file part; fails as soon as it passes the limit. */
-class FileMeter extends Transform {
-  size = 0;
-  private readonly hash = createHash('sha256');
-  private readonly headChunks: Buffer[] = [];
-  private headLength = 0;
-
-  /** onLimit runs before the stream fails, so the upload is settled as too large before any error of the parser. */
-  constructor(private readonly onLimit: () => void) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > MAX_FILE_BYTES) {
-      this.onLimit();
-      return done(new TooLarge());
-    }
-    this.hash.update(chunk);
-    if (this.headLength < HEAD_BYTES) {
-      const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
-      this.headChunks.push(Buffer.from(part)); // a copy: the slice would pin busboy's whole chunk
-      this.headLength += part.length;
-    }
-    done(null, chunk);
-  }
-
-  digest(): Buffer {
-    return this.hash.digest();
-  }
-
-  head(): Buffer {
-    return Buffer.concat(this.headChunks);
-  }
-}
-
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
-
-const spoolPath = () => path.join(os.tmpdir(), `document-upload-${randomBytes(12).toString('hex')}`);
-
-export const removeSpool = (file: string | null | undefined): Promise<void> => (file ? fs.promises.rm(file, { force: true }) : Promise.resolve());
 
 /**
  * Reads a multipart body as it arrives. The part named `file` goes through a FileMeter into a temporary
@@ -128,13 +82,7 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
         busboy.removeAllListeners('close');
         busboy.on('error', () => undefined);
         void removeSpool(spooled);
-        let drained = 0;
-        // Drop the rest of the body so the client reaches our answer; give up on a body without end.
-        req.on('data', (chunk: Buffer) => {
-          drained += chunk.length;
-          if (drained > MAX_BODY_BYTES) req.destroy();
-        });
-        req.resume();
+        dropRest(req, MAX_BODY_BYTES);
         resolve(upload);
       });
     }
@@ -154,11 +102,11 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
       }
       const fileName = info.filename ?? '';
       fileStream = stream;
-      const meter = new FileMeter(() => stop({ outcome: 'tooLarge' }));
+      const meter = new FileMeter(MAX_FILE_BYTES, () => stop({ outcome: 'tooLarge' }));
       let sink: Writable;
       let target: string | null = null;
       if (keep(fileName)) {
-        target = spooled = spoolPath();
+        target = spooled = spoolPath('document');
         sink = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
       } else {
         sink = discard();

@@ -1,4 +1,4 @@
-import type { BrowserPage } from '../../browser-page';
+import { signInMarkup, type BrowserPage } from '../../browser-page';
 import { IMPORT_KINDS } from './kinds';
 
 /**
@@ -33,23 +33,7 @@ export const IMPORTS_PAGE: BrowserPage = {
   title: 'Import a spreadsheet',
   style: STYLE,
   entry: 'imports.ts',
-  body: `<header>
-  <h1>Import a spreadsheet</h1>
-  <span id="who"></span>
-</header>
-<main>
-<div id="signed-out">
-  <section>
-    <h2>Sign in</h2>
-    <p>With your API key. The key stays in this page until you sign out or reload.</p>
-    <form id="sign-in" autocomplete="off">
-      <label for="key">API key</label>
-      <input id="key" type="password" name="key" spellcheck="false">
-      <button class="action" type="submit">Sign in</button>
-    </form>
-    <div id="sign-in-message"></div>
-  </section>
-</div>
+  body: `${signInMarkup('Import a spreadsheet', 'With your API key. The key stays in this page until you sign out or reload.')}
 <div id="signed-in" hidden>
   <section>
     <h2>1. Download the template</h2>

@@ -1,11 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Busboy from 'busboy';
+import { dropRest, FileMeter, removeSpool, spoolPath } from '../../spooled-upload';
 
 /** At most this much file per import; the 413 names it. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -20,11 +17,6 @@ export interface ReceivedImport {
 export type ImportUpload = { outcome: 'tooLarge' } | { outcome: 'received'; upload: ReceivedImport };
 
 export class UnreadableImport extends Error {}
-
-const spoolPath = () => path.join(os.tmpdir(), `import-upload-${randomBytes(12).toString('hex')}`);
-
-export const removeSpool = (file: string | null | undefined): Promise<void> =>
-  file ? fs.promises.rm(file, { force: true }) : Promise.resolve();
 
 /**
  * Reads a multipart body as it arrives: its small fields, and the part named `file` into a temporary file
@@ -62,12 +54,7 @@ export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
         busboy.on('error', () => undefined);
         void removeSpool(spooled);
         // Drop the rest so the client reads the 413; give up on a body far beyond the limit.
-        let drained = 0;
-        req.on('data', (chunk: Buffer) => {
-          drained += chunk.length;
-          if (drained > 2 * MAX_IMPORT_BYTES) req.destroy();
-        });
-        req.resume();
+        dropRest(req, 2 * MAX_IMPORT_BYTES);
         resolve({ outcome: 'tooLarge' });
       });
     const fail = (error: Error) =>
@@ -83,24 +70,12 @@ export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
         stream.resume();
         return;
       }
-      const target = (spooled = spoolPath());
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > MAX_IMPORT_BYTES) {
-            tooLarge();
-            return done(new Error('too large'));
-          }
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const target = (spooled = spoolPath('import'));
+      const meter = new FileMeter(MAX_IMPORT_BYTES, tooLarge);
       filePart = pipeline(stream, meter, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 })).then(() => ({
         fileName: info.filename ?? '',
-        size,
-        sha256: hash.digest('hex'),
+        size: meter.size,
+        sha256: meter.digest().toString('hex'),
         path: target,
       }));
       filePart.catch(() => undefined);

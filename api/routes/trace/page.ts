@@ -1,4 +1,4 @@
-import type { BrowserPage } from '../../browser-page';
+import { signInMarkup, type BrowserPage } from '../../browser-page';
 
 /**
  * The trace page: its markup and style here, its script in web/trace.ts (bundled with elkjs, which lays
@@ -53,23 +53,7 @@ export const TRACE_PAGE: BrowserPage = {
   title: 'Trace a lot',
   style: STYLE,
   entry: 'trace.ts',
-  body: `<header>
-  <h1>Trace a lot</h1>
-  <span id="who"></span>
-</header>
-<main>
-<div id="signed-out">
-  <section>
-    <h2>Sign in</h2>
-    <p>With an API key: the graph shows your records and what other accounts shared with you by shipping toward you. The key stays in this page until you sign out or reload.</p>
-    <form id="sign-in" autocomplete="off">
-      <label for="key">API key</label>
-      <input id="key" type="password" name="key" spellcheck="false">
-      <button class="action" type="submit">Sign in</button>
-    </form>
-    <div id="sign-in-message"></div>
-  </section>
-</div>
+  body: `${signInMarkup('Trace a lot', 'With an API key: the graph shows your records and what other accounts shared with you by shipping toward you. The key stays in this page until you sign out or reload.')}
 <div id="signed-in" hidden>
   <section>
     <form id="trace" autocomplete="off">

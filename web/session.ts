@@ -1,0 +1,58 @@
+import { $, call, el, reason, show } from './page-kit';
+
+interface Account {
+  name: string;
+}
+
+/** The key a page's calls present: set by signing in, cleared by signing out, kept nowhere else. */
+export interface Session {
+  readonly key: string | null;
+}
+
+/**
+ * Wires a page's sign-in form (#sign-in with #key and #sign-in-message, #who, #signed-out, #signed-in
+ * and #sign-out): a key is kept only once GET /Integration/Account accepts it. `onSignOut` clears what
+ * the page showed for that key.
+ */
+export function signInForm(onSignOut: () => void): Session {
+  const session: { key: string | null } = { key: null };
+
+  async function signIn(event: Event): Promise<void> {
+    event.preventDefault();
+    const presented = $<HTMLInputElement>('key').value.trim();
+    if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
+    session.key = presented;
+    const me = await call<Account>(presented, 'GET', '/Integration/Account');
+    if (me.status !== 200 || !me.body) {
+      session.key = null;
+      return show($('sign-in-message'), 'error', reason(me));
+    }
+    $<HTMLInputElement>('key').value = '';
+    show($('sign-in-message'), 'info', '');
+    $('who').textContent = `Signed in: ${me.body.name}`;
+    $('signed-out').hidden = true;
+    $('signed-in').hidden = false;
+  }
+
+  function signOut(): void {
+    session.key = null;
+    onSignOut();
+    $('who').textContent = '';
+    $('signed-in').hidden = true;
+    $('signed-out').hidden = false;
+  }
+
+  $('sign-in').addEventListener('submit', (event) => void signIn(event));
+  $('sign-out').addEventListener('click', signOut);
+  return session;
+}
+
+/** Saves a downloaded file under `name` through a temporary link, as a browser download. */
+export async function saveDownload(response: Response, name: string): Promise<void> {
+  const url = URL.createObjectURL(await response.blob());
+  const link = el('a', { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
