@@ -44,11 +44,11 @@ export class DataDirInUseError extends Error {
   }
 }
 
-/** Whether `pid` is a supervisor (runtime/start), not a process that got the pid of a dead one. */
+/** Whether `pid` is a supervisor (supervisor/start), not a process that got the pid of a dead one. */
 function isSupervisor(pid: number): boolean {
   if (!isAlive(pid)) return false;
   try {
-    return /runtime[/\\]start\.[jt]s/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    return /supervisor[/\\]start\.[jt]s/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
   } catch {
     return true; // no /proc: trust the pid
   }
