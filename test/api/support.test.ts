@@ -1,15 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { closeChromium, launchChromium } from '../helpers/browser';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
-
-/** Debian's chromium, as test/api/docs.test.ts drives it: playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 async function failedShip(account: TestAccount) {
   const lot = uid('LOT');
@@ -24,15 +18,13 @@ async function failedShip(account: TestAccount) {
 
 describe('GET /support', () => {
   let context: BrowserContext;
-  let profile: string;
   let page: Page;
   /** Every request the page sent, and the ones that left the service. */
   let sent: string[];
   let foreign: string[];
 
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'support-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    context = await launchChromium('support');
   }, 60_000);
 
   beforeEach(async () => {
@@ -60,8 +52,7 @@ describe('GET /support', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    if (context) await closeChromium(context);
   });
 
   it('is served without a key, and a keyless visit shows no data and asks for none', async () => {
