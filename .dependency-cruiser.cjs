@@ -15,12 +15,21 @@ const layer = (name, mayImport) => ({
   comment: `${name}/ may import only ${mayImport.join(', ')} of ours`,
   severity: 'error',
   from: { path: `^${name}/` },
-  to: { path: '^(api|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|web|bench|test)/', pathNot: `^(${[name, ...mayImport].join('|')})/` },
+  to: {
+    path: '^(api|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
+    pathNot: `^(${[name, ...mayImport].join('|')})/`,
+  },
 });
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'no import cycles, type-only ones included', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      comment: 'no import cycles, type-only ones included',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     layer('web', []),
     layer('domain', []),
     layer('platform', ['domain']),
@@ -34,7 +43,7 @@ module.exports = {
     layer('supervisor', ['worker', 'db', 'platform', 'domain']),
     {
       name: 'workflows-are-deterministic',
-      comment: 'workflow code runs in Temporal\'s sandbox: no Node built-ins',
+      comment: "workflow code runs in Temporal's sandbox: no Node built-ins",
       severity: 'error',
       from: { path: '^workflows/' },
       to: { dependencyTypes: ['core'] },

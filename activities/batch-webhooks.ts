@@ -13,7 +13,11 @@ const DEFAULT_RETRY_SECONDS = 72 * 3600;
  * when `finish` changed nothing: an attempt that died between its commit and its signal is retried by
  * Temporal, and this retry signals what the first did not.
  */
-export async function withBatchWebhooks<T>(deps: ActivityDeps, batchId: string, finish: (transaction: Transaction) => Promise<T>): Promise<T> {
+export async function withBatchWebhooks<T>(
+  deps: ActivityDeps,
+  batchId: string,
+  finish: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
   const { sequelize } = deps;
   const result = await sequelize.transaction(async (transaction) => {
     const finished = await finish(transaction);
@@ -25,7 +29,9 @@ export async function withBatchWebhooks<T>(deps: ActivityDeps, batchId: string, 
   if (endpoints.length) {
     const { client, info } = Context.current();
     for (const endpointId of endpoints) {
-      await wakeWebhookEndpoint(client, info.taskQueue, endpointId, { retrySeconds: deps.webhooks?.retrySeconds ?? DEFAULT_RETRY_SECONDS });
+      await wakeWebhookEndpoint(client, info.taskQueue, endpointId, {
+        retrySeconds: deps.webhooks?.retrySeconds ?? DEFAULT_RETRY_SECONDS,
+      });
     }
   }
   return result;

@@ -2,7 +2,14 @@ import { createHmac } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';
-import { markWebhookFailing as markFailing, nextWebhookDelivery as nextDelivery, owedDelivery, recordWebhookAttempt, type NextWebhookDelivery, type OwedDelivery } from '../db/repositories/webhooks';
+import {
+  markWebhookFailing as markFailing,
+  nextWebhookDelivery as nextDelivery,
+  owedDelivery,
+  recordWebhookAttempt,
+  type NextWebhookDelivery,
+  type OwedDelivery,
+} from '../db/repositories/webhooks';
 import { postJson } from '../platform/webhooks';
 import type { DeliverWebhookInput, DeliverWebhookOutcome, MarkWebhookFailingInput } from '../domain/webhook-contracts';
 import type { ActivityDeps } from './deps';
@@ -23,11 +30,18 @@ function nextAttemptAt(now: number): Date | null {
  */
 function signedHeaders(deliveryId: string, owed: OwedDelivery): Record<string, string> {
   if (owed.signing === 'gs1') {
-    return { 'Webhook-Id': deliveryId, ...(owed.secret ? { 'GS1-Signature': createHmac('sha256', owed.secret).update(owed.body).digest('hex') } : {}) };
+    return {
+      'Webhook-Id': deliveryId,
+      ...(owed.secret ? { 'GS1-Signature': createHmac('sha256', owed.secret).update(owed.body).digest('hex') } : {}),
+    };
   }
   const timestamp = new Date();
   const signature = new Webhook(owed.secret).sign(deliveryId, timestamp, owed.body);
-  return { 'Webhook-Id': deliveryId, 'Webhook-Timestamp': Math.floor(timestamp.getTime() / 1000).toString(), 'Webhook-Signature': signature };
+  return {
+    'Webhook-Id': deliveryId,
+    'Webhook-Timestamp': Math.floor(timestamp.getTime() / 1000).toString(),
+    'Webhook-Signature': signature,
+  };
 }
 
 /**
@@ -50,7 +64,12 @@ export function deliverWebhook(deps: ActivityDeps) {
       error = failure instanceof Error ? failure.message : String(failure);
     }
     const delivered = error === null;
-    await recordWebhookAttempt(sequelize, deliveryId, { httpStatus, error, delivered, nextAttemptAt: delivered ? null : nextAttemptAt(Date.now()) });
+    await recordWebhookAttempt(sequelize, deliveryId, {
+      httpStatus,
+      error,
+      delivered,
+      nextAttemptAt: delivered ? null : nextAttemptAt(Date.now()),
+    });
     if (!delivered) {
       logger.info({ deliveryId, httpStatus, error }, 'webhook delivery attempt failed');
       throw ApplicationFailure.retryable(error ?? 'delivery failed', 'WebhookNotDelivered', { httpStatus });

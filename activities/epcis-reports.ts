@@ -7,7 +7,11 @@ import type { ActivityDeps } from './deps';
 /** A scheduled subscription's run: the report is owed in PostgreSQL first, then its delivery workflow woken. */
 export const oweScheduledReport =
   ({ sequelize }: ActivityDeps) =>
-  async ({ subscriptionId, retrySeconds, runKey }: ReportEpcisSubscriptionInput & { runKey: string }): Promise<void> => {
+  async ({
+    subscriptionId,
+    retrySeconds,
+    runKey,
+  }: ReportEpcisSubscriptionInput & { runKey: string }): Promise<void> => {
     if (!(await owe(sequelize, subscriptionId, runKey))) return;
     const { client, info } = Context.current();
     await wakeWebhookEndpoint(client, info.taskQueue, subscriptionId, { retrySeconds });

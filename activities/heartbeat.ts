@@ -4,7 +4,10 @@ import { Context } from '@temporalio/activity';
  * Heartbeats while the step runs, so that when a worker dies mid-step the server notices within the
  * profile's heartbeatTimeout and retries elsewhere, instead of waiting out the whole startToCloseTimeout.
  */
-export function withHeartbeat<A extends unknown[], R>(step: (...args: A) => Promise<R>, everyMs = 1000): (...args: A) => Promise<R> {
+export function withHeartbeat<A extends unknown[], R>(
+  step: (...args: A) => Promise<R>,
+  everyMs = 1000,
+): (...args: A) => Promise<R> {
   return async (...args: A) => {
     let context: Context;
     try {

@@ -12,11 +12,6 @@ export function createApp(deps: Deps): Koa<AppState, AppCustom> {
   app.silent = true; // errors are logged by the error handler, once, with the request id
 
   const router = routes();
-  app
-    .use(requestContext())
-    .use(errorHandler())
-    .use(rejectNul())
-    .use(router.routes())
-    .use(router.allowedMethods());
+  app.use(requestContext()).use(errorHandler()).use(rejectNul()).use(router.routes()).use(router.allowedMethods());
   return app;
 }

@@ -43,4 +43,6 @@ type Routed<Input> = RouterContext<AppState & { input: Input }, AppCustom>;
  * Without the router's own references, which would make a context with a typed input unusable where a
  * helper takes any handler's context.
  */
-export type APIContext<Input = unknown> = Omit<Routed<Input>, 'router' | 'matched' | 'state'> & { state: AppState & { input: Input } };
+export type APIContext<Input = unknown> = Omit<Routed<Input>, 'router' | 'matched' | 'state'> & {
+  state: AppState & { input: Input };
+};

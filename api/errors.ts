@@ -38,7 +38,10 @@ export function problem(status: number, title: string, extra: Record<string, unk
 }
 
 /** 400 with ASP.NET-style `errors: { field: [messages] }`, the shape SPEC.md shows for a missing key. */
-export function validationProblem(errors: Record<string, string[]>, title = 'One or more validation errors occurred.'): ApiError {
+export function validationProblem(
+  errors: Record<string, string[]>,
+  title = 'One or more validation errors occurred.',
+): ApiError {
   return problem(400, title, { errors });
 }
 
@@ -49,7 +52,8 @@ export function validationProblem(errors: Record<string, string[]>, title = 'One
 export function queryTime(field: string, value: string | undefined): Date | undefined {
   if (value === undefined || value === '') return undefined;
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw validationProblem({ [field]: [`${field} ${value} is not a time this service can compare with.`] });
+  if (Number.isNaN(time.getTime()))
+    throw validationProblem({ [field]: [`${field} ${value} is not a time this service can compare with.`] });
   return time;
 }
 

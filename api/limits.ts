@@ -21,8 +21,10 @@ export const LIMITS = {
 
 type Schema = { [keyword: string]: unknown };
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
-const hasType = (schema: Schema, type: string): boolean => schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const hasType = (schema: Schema, type: string): boolean =>
+  schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 
 /** Keywords whose value is one subschema, or a map or list of them. */
 const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'];
@@ -41,10 +43,12 @@ export function withLimits<T extends object>(schema: T): T {
     const out: Schema = { ...node };
     for (const key of ONE) if (key in out) out[key] = bound(out[key]);
     for (const key of MAP) {
-      if (isSchema(out[key])) out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, bound(child)]));
+      if (isSchema(out[key]))
+        out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, bound(child)]));
     }
     for (const key of LIST) if (Array.isArray(out[key])) out[key] = out[key].map(bound);
-    if (hasType(out, 'string') && !('maxLength' in out) && !('enum' in out) && !('const' in out)) out.maxLength = LIMITS.textLength;
+    if (hasType(out, 'string') && !('maxLength' in out) && !('enum' in out) && !('const' in out))
+      out.maxLength = LIMITS.textLength;
     if (hasType(out, 'array') && !('maxItems' in out)) out.maxItems = LIMITS.arrayItems;
     if (hasType(out, 'number') || hasType(out, 'integer')) {
       if (!('maximum' in out) && !('exclusiveMaximum' in out)) out.maximum = LIMITS.quantity;

@@ -7,7 +7,12 @@ import { loadConfig, requireServices } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { batchHealth } from '../db/queries/batch-health';
 import { negativeLotCounts } from '../db/queries/inventory';
-import { countStatements, enableProcessMetrics, registerBatchGauges, registerInventoryGauges } from '../platform/metrics';
+import {
+  countStatements,
+  enableProcessMetrics,
+  registerBatchGauges,
+  registerInventoryGauges,
+} from '../platform/metrics';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { createApp } from './app';
@@ -52,7 +57,15 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, url: `http://127.0.0.1:${port}`, docs: `http://127.0.0.1:${port}/docs`, metrics: `http://127.0.0.1:${port}/metrics` }, 'API listening');
+  logger.info(
+    {
+      port,
+      url: `http://127.0.0.1:${port}`,
+      docs: `http://127.0.0.1:${port}/docs`,
+      metrics: `http://127.0.0.1:${port}/metrics`,
+    },
+    'API listening',
+  );
   process.send?.({ type: 'ready', role: 'api', port });
 
   const shutdown = async (signal: string) => {

@@ -11,14 +11,18 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 /** Query values arrive as strings; at most nine digits keeps the offset a safe integer. */
-const positiveInteger = (description: string, example: string) => ({ type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description, example }) as const;
+const positiveInteger = (description: string, example: string) =>
+  ({ type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description, example }) as const;
 
 export const pageQuerySchema = withLimits({
   type: 'object',
   description: 'Paging of a list, in creation order.',
   properties: {
     PageNumber: positiveInteger('Page to return, from 1. Default 1.', '1'),
-    PageSize: positiveInteger(`Results per page, from 1. Default ${DEFAULT_PAGE_SIZE}; larger values are capped at ${MAX_PAGE_SIZE}.`, '20'),
+    PageSize: positiveInteger(
+      `Results per page, from 1. Default ${DEFAULT_PAGE_SIZE}; larger values are capped at ${MAX_PAGE_SIZE}.`,
+      '20',
+    ),
   },
 } as const);
 
@@ -68,9 +72,18 @@ export const pageBodySchema = (item: object, description: string) =>
     properties: {
       totalPages: { type: 'integer', minimum: 0, description: 'Pages at this page size; 0 when there are no results.' },
       pageNumber: { type: 'integer', minimum: 1, description: 'The page returned (PageNumber).' },
-      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, description: `Results per page: PageSize, capped at ${MAX_PAGE_SIZE}.` },
+      pageSize: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        description: `Results per page: PageSize, capped at ${MAX_PAGE_SIZE}.`,
+      },
       totalItems: { type: 'integer', minimum: 0, description: 'Results on all pages together.' },
-      results: { type: 'array', items: item, description: 'This page of results, in creation order; empty past the last page.' },
+      results: {
+        type: 'array',
+        items: item,
+        description: 'This page of results, in creation order; empty past the last page.',
+      },
       hasNextPage: { type: 'boolean', description: 'Whether a page after this one has results.' },
       hasPreviousPage: { type: 'boolean', description: 'Whether this is not the first page.' },
     },

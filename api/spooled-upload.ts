@@ -51,9 +51,11 @@ export class FileMeter extends Transform {
 }
 
 /** A fresh temporary file name for a spooled part; `kind` names what it is for (`document`, `import`). */
-export const spoolPath = (kind: string): string => path.join(os.tmpdir(), `${kind}-upload-${randomBytes(12).toString('hex')}`);
+export const spoolPath = (kind: string): string =>
+  path.join(os.tmpdir(), `${kind}-upload-${randomBytes(12).toString('hex')}`);
 
-export const removeSpool = (file: string | null | undefined): Promise<void> => (file ? fs.promises.rm(file, { force: true }) : Promise.resolve());
+export const removeSpool = (file: string | null | undefined): Promise<void> =>
+  file ? fs.promises.rm(file, { force: true }) : Promise.resolve();
 
 /**
  * Reads and drops the rest of a body we stopped reading (as a proxy's lingering close does), so the

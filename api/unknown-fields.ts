@@ -8,7 +8,8 @@ import type { ErrorObject } from 'ajv';
 
 type Schema = { [keyword: string]: unknown };
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Keywords whose subschemas describe values of their own (a property, an element). */
 const VALUE_ONE = ['items', 'additionalProperties', 'contains'];
@@ -30,10 +31,12 @@ export function closed<T extends object>(schema: T): T {
     const out: Schema = { ...node };
     for (const key of VALUE_ONE) if (key in out) out[key] = close(out[key], true);
     for (const key of VALUE_MAP) {
-      if (isSchema(out[key])) out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, close(child, true)]));
+      if (isSchema(out[key]))
+        out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, close(child, true)]));
     }
     for (const key of SAME_ONE) if (key in out) out[key] = close(out[key], false);
-    for (const key of SAME_LIST) if (Array.isArray(out[key])) out[key] = out[key].map((child: unknown) => close(child, false));
+    for (const key of SAME_LIST)
+      if (Array.isArray(out[key])) out[key] = out[key].map((child: unknown) => close(child, false));
     if (own && isSchema(out.properties) && !('additionalProperties' in out) && !('unevaluatedProperties' in out)) {
       const branches = SAME_ONE.some((key) => key in out) || SAME_LIST.some((key) => key in out);
       out[branches ? 'unevaluatedProperties' : 'additionalProperties'] = false;
@@ -75,7 +78,9 @@ export function closestNames(name: string, known: readonly string[]): string[] {
   const sameLetters = known.filter((candidate) => folded(candidate) === target);
   if (sameLetters.length) return sameLetters;
   const limit = Math.max(1, Math.floor(target.length / 4));
-  const scored = known.map((candidate) => ({ candidate, d: distance(target, folded(candidate)) })).filter(({ d }) => d <= limit);
+  const scored = known
+    .map((candidate) => ({ candidate, d: distance(target, folded(candidate)) }))
+    .filter(({ d }) => d <= limit);
   const best = Math.min(...scored.map(({ d }) => d));
   if (scored.length) return scored.filter(({ d }) => d === best).map(({ candidate }) => candidate);
   return target.length >= 4 ? known.filter((candidate) => folded(candidate).startsWith(target)) : [];
@@ -119,7 +124,8 @@ export function knownNames(error: ErrorObject, matches: Matcher): { known: strin
   if (cached) return cached;
   const known = new Set<string>();
   const other = new Set<string>();
-  for (const { when, names } of branchesOf(schema)) for (const name of names) (when === undefined || matches(when, data) ? known : other).add(name);
+  for (const { when, names } of branchesOf(schema))
+    for (const name of names) (when === undefined || matches(when, data) ? known : other).add(name);
   const result = { known: [...known], elsewhere: [...other].filter((name) => !known.has(name)) };
   if (isSchema(data)) {
     const bySchema = knownCache.get(data) ?? new WeakMap<object, { known: string[]; elsewhere: string[] }>();
@@ -147,7 +153,8 @@ export function reportableErrors(errors: ErrorObject[], matches: Matcher): Error
   });
 }
 
-const list = (names: readonly string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : (names[0] ?? ''));
+const list = (names: readonly string[]): string =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : (names[0] ?? '');
 
 /**
  * `Locations[0].Details.GLN is not a field; did you mean Gln?`; without a close name, the fields the
@@ -169,7 +176,8 @@ export function unknownFieldMessage(error: ErrorObject, field: string, parent: s
 function discriminatorOf(error: ErrorObject): { key: string; value: string } | undefined {
   const schema = isSchema(error.parentSchema) ? error.parentSchema : {};
   for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    const keys = isSchema(part) && isSchema(part.if) && isSchema(part.if.properties) ? Object.keys(part.if.properties) : [];
+    const keys =
+      isSchema(part) && isSchema(part.if) && isSchema(part.if.properties) ? Object.keys(part.if.properties) : [];
     const value = keys.length === 1 && isSchema(error.data) ? error.data[keys[0]] : undefined;
     if (typeof value === 'string') return { key: keys[0], value };
   }

@@ -32,7 +32,12 @@ export const batchStartOf = (
  * size without opening it: "ACME · sync · 500 events", "ACME · retry · 3 events · retry of <id>".
  */
 export const batchSummaryOf = (start: BatchStart): string =>
-  [start.input.accountName, start.mode, `${start.eventCount} event${start.eventCount === 1 ? '' : 's'}`, ...(start.retryOf ? [`retry of ${start.retryOf}`] : [])].join(' · ');
+  [
+    start.input.accountName,
+    start.mode,
+    `${start.eventCount} event${start.eventCount === 1 ? '' : 's'}`,
+    ...(start.retryOf ? [`retry of ${start.retryOf}`] : []),
+  ].join(' · ');
 
 /**
  * The text the Temporal UI shows under "Details" on the workflow's page (Markdown): what the batch is,
@@ -46,7 +51,7 @@ export const batchDetailsOf = (start: BatchStart): string => {
     `**Batch \`${batchId}\`** of account **${accountName}**: ${batchSummaryOf(start)}${requestId ? `, request \`${requestId}\`` : ''}.`,
     `Its status is the \`BatchStatus\` search attribute here, and \`GET /Integration/Batches/${batchId}\` (its account's key or a support key) or the support page \`/support\`.`,
     '',
-    '**Failed? Retry the batch; do not use Reset.** A Failed workflow is the batch\'s answer (the failure\'s details hold its first error and how many there are; the batch lists them all) and the batch row is Failed already: a reset run is refused (`is not waiting to run`) and could not tell whether the cause was fixed. A retry makes a new batch with its own workflow (`RetryOf` names this one):',
+    "**Failed? Retry the batch; do not use Reset.** A Failed workflow is the batch's answer (the failure's details hold its first error and how many there are; the batch lists them all) and the batch row is Failed already: a reset run is refused (`is not waiting to run`) and could not tell whether the cause was fixed. A retry makes a new batch with its own workflow (`RetryOf` names this one):",
     `- \`POST /Integration/Batches/${batchId}/retry\` (its account's key or a support key), or "Retry this batch" on the support page \`/support\``,
     `- \`npm run --silent batch -- retry ${batchId}\``,
   ].join('\n');
@@ -65,7 +70,10 @@ const PRIORITY_OF_MODE: Record<BatchMode, number> = { sync: 1, json: 1, async: 3
  * arrival order (one account's backlog no longer holds everyone else's). The activities the workflow
  * schedules inherit it.
  */
-export const batchPriorityOf = (start: BatchStart): Priority => ({ priorityKey: PRIORITY_OF_MODE[start.mode], fairnessKey: start.input.accountId });
+export const batchPriorityOf = (start: BatchStart): Priority => ({
+  priorityKey: PRIORITY_OF_MODE[start.mode],
+  fairnessKey: start.input.accountId,
+});
 
 /**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
@@ -73,7 +81,11 @@ export const batchPriorityOf = (start: BatchStart): Priority => ({ priorityKey: 
  * replays the first result instead of running the batch twice). The API, the reconciler and
  * `batch retry` all start batches here.
  */
-export const startBatchWorkflow = (client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> =>
+export const startBatchWorkflow = (
+  client: Client,
+  taskQueue: string,
+  start: BatchStart,
+): Promise<WorkflowHandle<typeof processEventBatch>> =>
   startUnder(client, taskQueue, start, WorkflowIdReusePolicy.REJECT_DUPLICATE);
 
 /**
@@ -82,7 +94,11 @@ export const startBatchWorkflow = (client: Client, taskQueue: string, start: Bat
  * Only the reconciler does this. The events are stored, so persist answers from them and the later
  * steps (recalculation, ledger, status) complete the batch.
  */
-export const resumeBatchWorkflow = (client: Client, taskQueue: string, start: BatchStart): Promise<WorkflowHandle<typeof processEventBatch>> =>
+export const resumeBatchWorkflow = (
+  client: Client,
+  taskQueue: string,
+  start: BatchStart,
+): Promise<WorkflowHandle<typeof processEventBatch>> =>
   startUnder(client, taskQueue, start, WorkflowIdReusePolicy.ALLOW_DUPLICATE, 'Running');
 
 async function startUnder(
@@ -108,13 +124,21 @@ async function startUnder(
         { key: BATCH_STATUS, value: status },
         ...(retryOf ? [{ key: RETRY_OF, value: retryOf }] : []),
       ],
-      memo: { accountId: input.accountId, accountName: input.accountName, batchId: input.batchId, events: eventCount, requestId: input.requestId, retryOf },
+      memo: {
+        accountId: input.accountId,
+        accountName: input.accountName,
+        batchId: input.batchId,
+        events: eventCount,
+        requestId: input.requestId,
+        retryOf,
+      },
       staticSummary: batchSummaryOf(start),
       staticDetails: batchDetailsOf(start),
       priority: batchPriorityOf(start),
     });
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof processEventBatch>(workflowId);
+    if (error instanceof WorkflowExecutionAlreadyStartedError)
+      return client.workflow.getHandle<typeof processEventBatch>(workflowId);
     throw error;
   }
 }

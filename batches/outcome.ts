@@ -38,7 +38,8 @@ export function resultsOf(batch: Pick<Batch, 'result' | 'request' | 'warnings'>)
   const result = (batch.result as EventResult[] | null) ?? null;
   const kept = batch.warnings as KdeWarning[][] | null;
   const events = (batch.request as { Events?: EventPayload[] } | null)?.Events ?? [];
-  const warningsOf = (i: number): KdeWarning[] => (kept ? (kept[i] ?? []) : events[i] ? gdstWarnings(events[i], i, requestVesselOf(events[i])) : []);
+  const warningsOf = (i: number): KdeWarning[] =>
+    kept ? (kept[i] ?? []) : events[i] ? gdstWarnings(events[i], i, requestVesselOf(events[i])) : [];
   return (
     result?.map((entry, i) => {
       const warnings = warningsOf(i);
@@ -48,10 +49,12 @@ export function resultsOf(batch: Pick<Batch, 'result' | 'request' | 'warnings'>)
 }
 
 /** The errors a Failed batch's row lists. */
-export const errorsOf = (batch: Pick<Batch, 'errors'>): BatchError[] | null => (batch.errors as BatchError[] | null) ?? null;
+export const errorsOf = (batch: Pick<Batch, 'errors'>): BatchError[] | null =>
+  (batch.errors as BatchError[] | null) ?? null;
 
 /** Whether the batch has its outcome already: a replay answers it without asking Temporal. */
-export const isFinished = (batch: Pick<Batch, 'status'>): boolean => batch.status === 'Completed' || batch.status === 'Failed';
+export const isFinished = (batch: Pick<Batch, 'status'>): boolean =>
+  batch.status === 'Completed' || batch.status === 'Failed';
 
 /**
  * What a batch row says: Completed, its result list; Failed, its errors (a refusal, or the pipeline
@@ -78,7 +81,12 @@ export interface WaitDeps {
  * workflow to close, whichever comes first, at most `seconds` (without, until it ends), and answers from
  * the batch row: the workflow's failure names only the first error, the row has them all.
  */
-export async function waitForOutcome(deps: WaitDeps, batch: Batch, handle: WorkflowHandle<typeof processEventBatch>, seconds?: number): Promise<BatchOutcome> {
+export async function waitForOutcome(
+  deps: WaitDeps,
+  batch: Batch,
+  handle: WorkflowHandle<typeof processEventBatch>,
+  seconds?: number,
+): Promise<BatchOutcome> {
   const { temporal, batchFinished } = deps;
   const announced = batchFinished?.waitFor(batch.id);
   const stopWaiting = new AbortController();

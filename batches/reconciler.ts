@@ -16,7 +16,8 @@ export interface ReconcilerSettings {
 }
 
 /** The line the Temporal UI's list shows for it: what it is, so nobody takes it for a batch. */
-export const RECONCILER_SUMMARY = 'Housekeeping (not a batch): starts batches left Accepted, runs again those left Running';
+export const RECONCILER_SUMMARY =
+  'Housekeeping (not a batch): starts batches left Accepted, runs again those left Running';
 
 const RECONCILER_DETAILS = [
   'One long-running workflow: every `RECONCILE_EVERY_SECONDS` it starts the workflow of each batch left `Accepted` for `RECONCILE_AFTER_SECONDS`, and runs again that of each batch left `Running` by a closed run.',

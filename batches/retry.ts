@@ -30,13 +30,23 @@ export async function storeRetry(originalId: string, requestId: string | null): 
 }
 
 /** A retry stored and started (`pending`, or `notStarted` for the reconciler to start), or refused. */
-export type RetryOutcome = { kind: 'refused'; refusal: RetryRefused } | { kind: 'retried'; retry: Batch; outcome: BatchOutcome };
+export type RetryOutcome =
+  { kind: 'refused'; refusal: RetryRefused } | { kind: 'retried'; retry: Batch; outcome: BatchOutcome };
 
 /** Retries a Failed batch of account `accountName`: stores the new batch and starts its workflow. */
-export async function retryBatch(deps: BatchDeps, originalId: string, accountName: string, requestId: string | null): Promise<RetryOutcome> {
+export async function retryBatch(
+  deps: BatchDeps,
+  originalId: string,
+  accountName: string,
+  requestId: string | null,
+): Promise<RetryOutcome> {
   const stored = await storeRetry(originalId, requestId);
   if (stored.kind === 'refused') return stored;
-  return { kind: 'retried', retry: stored.retry, outcome: await runBatch(deps, stored.retry, { accountName, wait: false, requestId }) };
+  return {
+    kind: 'retried',
+    retry: stored.retry,
+    outcome: await runBatch(deps, stored.retry, { accountName, wait: false, requestId }),
+  };
 }
 
 /** An abandon: refused (why), or done. */

@@ -39,7 +39,15 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
     const { client, info } = Context.current();
     const result: ReconcileBatchesResult = { started: [], closed: [], resumed: [] };
     for (const row of stranded) {
-      const batch = { id: row.id, accountId: row.account_id, workflowId: row.workflow_id, eventCount: row.event_count, requestId: row.request_id, mode: row.mode, retryOf: row.retry_of };
+      const batch = {
+        id: row.id,
+        accountId: row.account_id,
+        workflowId: row.workflow_id,
+        eventCount: row.event_count,
+        requestId: row.request_id,
+        mode: row.mode,
+        retryOf: row.retry_of,
+      };
       const log = activityLogger(deps.logger, { batchId: row.id, account: row.account_name });
       if (row.status === 'Running') {
         // A workflow Temporal no longer knows (its history deleted) is closed as far as the batch goes.
@@ -53,7 +61,10 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
         if (run?.status.name === 'RUNNING') continue; // still at work: a step retrying is not stranded
         await resumeBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
         result.resumed.push(row.id);
-        log.warn({ workflowId: row.workflow_id, closedRunId: run?.runId ?? null, closedAs: run?.status.name ?? 'NOT_FOUND' }, 'running batch whose workflow had been closed: run again by the reconciler');
+        log.warn(
+          { workflowId: row.workflow_id, closedRunId: run?.runId ?? null, closedAs: run?.status.name ?? 'NOT_FOUND' },
+          'running batch whose workflow had been closed: run again by the reconciler',
+        );
         continue;
       }
       const handle = await startBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
@@ -65,8 +76,12 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
       }
       result.closed.push(row.id);
       const message = `The batch's workflow ${row.workflow_id} ended (${status.name}) before it stored anything.`;
-      if (await recordBatchFailed(deps.sequelize, row.id, [internalError(message)])) batchesFailed.inc({ reason: 'InternalError' });
-      log.error({ workflowId: row.workflow_id, workflowStatus: status.name }, 'stranded batch whose workflow had ended: recorded as Failed');
+      if (await recordBatchFailed(deps.sequelize, row.id, [internalError(message)]))
+        batchesFailed.inc({ reason: 'InternalError' });
+      log.error(
+        { workflowId: row.workflow_id, workflowStatus: status.name },
+        'stranded batch whose workflow had ended: recorded as Failed',
+      );
     }
     return result;
   };

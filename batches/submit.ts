@@ -42,9 +42,14 @@ export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOption
   let handle;
   try {
     // Bounded: a Temporal that hangs must not hold the caller; the reconciler starts the batch later.
-    handle = await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () => startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, options.accountName)));
+    handle = await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
+      startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, options.accountName)),
+    );
   } catch (error) {
-    logger.error({ err: error, requestId: options.requestId ?? undefined, batchId: batch.id }, 'could not start the batch workflow; the reconciler will');
+    logger.error(
+      { err: error, requestId: options.requestId ?? undefined, batchId: batch.id },
+      'could not start the batch workflow; the reconciler will',
+    );
     return { kind: 'notStarted', startsWithinSeconds: config.reconcileAfterSeconds + config.reconcileEverySeconds };
   }
   if (!options.wait) return { kind: 'pending' };
@@ -60,7 +65,11 @@ export interface BatchSubmission extends NewBatch {
  * Stores the batch (or, with an Idempotency-Key, finds the first request's; IdempotencyKeyReused when
  * that had another body) and runs it: the batch and its outcome.
  */
-export async function submitBatch(deps: BatchDeps, submission: BatchSubmission, options: { wait: boolean }): Promise<{ batch: Batch; outcome: BatchOutcome }> {
+export async function submitBatch(
+  deps: BatchDeps,
+  submission: BatchSubmission,
+  options: { wait: boolean },
+): Promise<{ batch: Batch; outcome: BatchOutcome }> {
   const { accountName, ...stored } = submission;
   const { batch } = await findOrCreateBatch(stored);
   const outcome = await runBatch(deps, batch, { accountName, wait: options.wait, requestId: submission.requestId });

@@ -18,7 +18,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildWorkflowBundle } from '../worker/bundle';
 import { log } from './chaos/log';
-import { runScenario, SCENARIOS, type ContentionOptions, type ScenarioName, type ScenarioOptions, type ScenarioReport } from './chaos/scenarios';
+import {
+  runScenario,
+  SCENARIOS,
+  type ContentionOptions,
+  type ScenarioName,
+  type ScenarioOptions,
+  type ScenarioReport,
+} from './chaos/scenarios';
 import { ChaosStack } from './chaos/stack';
 
 const number = (name: string, fallback: number): number => {
@@ -28,7 +35,10 @@ const number = (name: string, fallback: number): number => {
 };
 
 function chosen(): ScenarioName[] {
-  const list = (process.env.CHAOS_SCENARIOS ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (process.env.CHAOS_SCENARIOS ?? SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = list.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; choose from ${SCENARIOS.join(', ')}`);
   return list as ScenarioName[];
@@ -54,7 +64,12 @@ async function main(): Promise<number> {
       settleSeconds,
       env,
     };
-    const contention: ContentionOptions = { clients: number('CHAOS_CONSUMERS', 50), units: number('CHAOS_UNITS', 30), settleSeconds, env };
+    const contention: ContentionOptions = {
+      clients: number('CHAOS_CONSUMERS', 50),
+      units: number('CHAOS_UNITS', 30),
+      settleSeconds,
+      env,
+    };
     const reports: (ScenarioReport | { scenario: ScenarioName; ok: false; error: string })[] = [];
     for (const name of names) {
       try {
@@ -91,7 +106,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: stopping ${ChaosStack.running.size} stack(s)${ChaosStack.starting.size ? ' once the one starting is up' : ''}`);
+    log(
+      `${signal}: stopping ${ChaosStack.running.size} stack(s)${ChaosStack.starting.size ? ' once the one starting is up' : ''}`,
+    );
     // A stack half-started has no handle yet: it is stopped once it is up (startStack bounds that).
     // process.exit skips main's finally: the bundle goes here.
     void Promise.allSettled([...ChaosStack.starting])

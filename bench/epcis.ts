@@ -37,7 +37,6 @@ const GTIN_BODY = ITEM_REFERENCE[0] + COMPANY_PREFIX + ITEM_REFERENCE.slice(1);
 const GTIN = GTIN_BODY + checkDigit(GTIN_BODY);
 const SGLN = `urn:epc:id:sgln:${COMPANY_PREFIX}.00001.0`;
 
-
 /** One document: 250 lots commissioned, each shipped in part a day later (the batch bench's shape). */
 function documentOf(d: number, run: string) {
   const lots = Array.from({ length: DOCUMENT / 2 }, (_, i) => `${run}-${d}-${i}`);
@@ -49,7 +48,9 @@ function documentOf(d: number, run: string) {
     action,
     bizStep,
     epcList: [],
-    quantityList: [{ epcClass: `urn:epc:class:lgtin:${COMPANY_PREFIX}.${ITEM_REFERENCE}.${lot}`, quantity, uom: 'KGM' }],
+    quantityList: [
+      { epcClass: `urn:epc:class:lgtin:${COMPANY_PREFIX}.${ITEM_REFERENCE}.${lot}`, quantity, uom: 'KGM' },
+    ],
     readPoint: { id: SGLN },
     bizLocation: { id: SGLN },
   });
@@ -59,7 +60,10 @@ function documentOf(d: number, run: string) {
     schemaVersion: '2.0',
     creationDate: '2024-03-01T00:00:00Z',
     epcisBody: {
-      eventList: [...lots.map((lot) => event(lot, 'ADD', 'commissioning', 1, 10)), ...lots.map((lot) => event(lot, 'OBSERVE', 'shipping', 2, 3))],
+      eventList: [
+        ...lots.map((lot) => event(lot, 'ADD', 'commissioning', 1, 10)),
+        ...lots.map((lot) => event(lot, 'OBSERVE', 'shipping', 2, 3)),
+      ],
     },
   };
 }
@@ -67,17 +71,40 @@ function documentOf(d: number, run: string) {
 /** The same events in the batch-style shape, for the batch endpoint's figure. */
 function batchOf(d: number, run: string) {
   const lots = Array.from({ length: DOCUMENT / 2 }, (_, i) => `B-${run}-${d}-${i}`);
-  const line = (lot: string, quantity: number) => ({ Quantity: quantity, LotSerial: lot, Product: { Id: `https://id.gs1.org/01/${GTIN}` } });
+  const line = (lot: string, quantity: number) => ({
+    Quantity: quantity,
+    LotSerial: lot,
+    Product: { Id: `https://id.gs1.org/01/${GTIN}` },
+  });
   const location = { Id: `https://id.gs1.org/414/${COMPANY_PREFIX}00001${checkDigit(`${COMPANY_PREFIX}00001`)}` };
   return [
-    ...lots.map((lot) => ({ $type: 'commission', Id: `C-${lot}`, Location: location, EventTime: '2024-03-01T10:00:00', EventTimeZone: '+00:00', ProductInstances: [line(lot, 10)] })),
-    ...lots.map((lot) => ({ $type: 'ship', Id: `S-${lot}`, Location: location, DestinationLocation: location, EventTime: '2024-03-02T10:00:00', EventTimeZone: '+00:00', ProductInstances: [line(lot, 3)] })),
+    ...lots.map((lot) => ({
+      $type: 'commission',
+      Id: `C-${lot}`,
+      Location: location,
+      EventTime: '2024-03-01T10:00:00',
+      EventTimeZone: '+00:00',
+      ProductInstances: [line(lot, 10)],
+    })),
+    ...lots.map((lot) => ({
+      $type: 'ship',
+      Id: `S-${lot}`,
+      Location: location,
+      DestinationLocation: location,
+      EventTime: '2024-03-02T10:00:00',
+      EventTimeZone: '+00:00',
+      ProductInstances: [line(lot, 3)],
+    })),
   ];
 }
 
 /** The same document in EPCIS 2.0 XML, as a partner's system sends it. */
 function xmlOf(document: ReturnType<typeof documentOf>): string {
-  return epcisDocumentXml(document.epcisBody.eventList, document['@context'], { version: '2.0', cbvFormat: 'Always_URN', creationDate: document.creationDate });
+  return epcisDocumentXml(document.epcisBody.eventList, document['@context'], {
+    version: '2.0',
+    cbvFormat: 'Always_URN',
+    creationDate: document.creationDate,
+  });
 }
 
 /**
@@ -86,16 +113,30 @@ function xmlOf(document: ReturnType<typeof documentOf>): string {
  */
 const acceptLatencies: Record<'json' | 'xml', number[]> = { json: [], xml: [] };
 
-async function capture(apiUrl: string, key: string, document: ReturnType<typeof documentOf>, format: 'json' | 'xml' = 'json'): Promise<void> {
+async function capture(
+  apiUrl: string,
+  key: string,
+  document: ReturnType<typeof documentOf>,
+  format: 'json' | 'xml' = 'json',
+): Promise<void> {
   const t0 = performance.now();
   const body = format === 'xml' ? xmlOf(document) : JSON.stringify(document);
   const contentType = format === 'xml' ? 'application/xml' : 'application/ld+json';
-  const response = await fetch(`${apiUrl}/epcis/capture`, { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': contentType }, body });
-  if (response.status !== 202) throw new Error(`capture: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
+  const response = await fetch(`${apiUrl}/epcis/capture`, {
+    method: 'POST',
+    headers: { 'X-API-KEY': key, 'Content-Type': contentType },
+    body,
+  });
+  if (response.status !== 202)
+    throw new Error(`capture: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
   acceptLatencies[format].push(performance.now() - t0);
   const location = response.headers.get('location')!;
   for (;;) {
-    const job = (await (await fetch(`${apiUrl}${location}`, { headers: { 'X-API-KEY': key } })).json()) as { running: boolean; success: boolean; errors: unknown[] };
+    const job = (await (await fetch(`${apiUrl}${location}`, { headers: { 'X-API-KEY': key } })).json()) as {
+      running: boolean;
+      success: boolean;
+      errors: unknown[];
+    };
     if (!job.running) {
       if (!job.success) throw new Error(`capture job ${location} failed: ${JSON.stringify(job.errors).slice(0, 500)}`);
       return;
@@ -105,8 +146,13 @@ async function capture(apiUrl: string, key: string, document: ReturnType<typeof 
 }
 
 async function postBatch(apiUrl: string, key: string, events: unknown[]): Promise<void> {
-  const response = await fetch(`${apiUrl}/Integration/Events`, { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ Events: events }) });
-  if (response.status !== 200) throw new Error(`batch: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
+  const response = await fetch(`${apiUrl}/Integration/Events`, {
+    method: 'POST',
+    headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Events: events }),
+  });
+  if (response.status !== 200)
+    throw new Error(`batch: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
 }
 
 /** Runs `count` requests with CLIENTS concurrent clients: seconds taken, per-request latencies, per-batch costs. */
@@ -126,7 +172,11 @@ async function run(state: RuntimeState, count: number, send: (i: number) => Prom
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, latencies: latencies.sort((a, b) => a - b), perBatch: perBatch(before, await snapshot(state), count) };
+  return {
+    seconds,
+    latencies: latencies.sort((a, b) => a - b),
+    perBatch: perBatch(before, await snapshot(state), count),
+  };
 }
 
 interface Run {
@@ -136,17 +186,25 @@ interface Run {
 }
 
 /** A path's figures, its workflows' median history, and COPY of the rows it wrote (the account's batches of `mode` with a full document). */
-async function figures({ db, temporal, accountId }: Run, mode: string, events: number, result: Awaited<ReturnType<typeof run>>) {
-  const { rows } = await db.query<{ id: string; workflow_id: string }>('SELECT id, workflow_id FROM batches WHERE account_id = $1 AND mode = $2 AND event_count = $3', [
-    accountId,
-    mode,
-    DOCUMENT,
-  ]);
+async function figures(
+  { db, temporal, accountId }: Run,
+  mode: string,
+  events: number,
+  result: Awaited<ReturnType<typeof run>>,
+) {
+  const { rows } = await db.query<{ id: string; workflow_id: string }>(
+    'SELECT id, workflow_id FROM batches WHERE account_id = $1 AND mode = $2 AND event_count = $3',
+    [accountId, mode, DOCUMENT],
+  );
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporal, r.workflow_id))));
   const client = await db.connect();
   let copySeconds: number;
   try {
-    copySeconds = (await copyExactRows(client, rows.map((r) => r.id))) / 1000;
+    copySeconds =
+      (await copyExactRows(
+        client,
+        rows.map((r) => r.id),
+      )) / 1000;
   } finally {
     client.release();
   }
@@ -177,7 +235,10 @@ async function main(): Promise<object> {
     const tag = randomUUID().slice(0, 8);
     const load = os.loadavg()[0];
     // The product and location once, as a first capture creates them.
-    const first = { ...documentOf(-1, tag), epcisBody: { eventList: documentOf(-1, tag).epcisBody.eventList.slice(0, 1) } };
+    const first = {
+      ...documentOf(-1, tag),
+      epcisBody: { eventList: documentOf(-1, tag).epcisBody.eventList.slice(0, 1) },
+    };
     await capture(state.apiUrl, key, first);
     await capture(state.apiUrl, xmlAccount.key, first, 'xml');
 

@@ -42,9 +42,14 @@ const LOT_RECORDS = Number(process.env.BENCH_LOT ?? 10000);
 const EXTRA_WORKERS = Number(process.env.BENCH_EXTRA_WORKERS ?? 0);
 const BATCH = 500;
 
-const PRODUCT = { Id: 'BENCH-SALMON', Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } };
-const LOCATION = { Id: 'BENCH-DOCK', Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } } };
-
+const PRODUCT = {
+  Id: 'BENCH-SALMON',
+  Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+};
+const LOCATION = {
+  Id: 'BENCH-DOCK',
+  Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } },
+};
 
 const commission = (id: string, lot: string, quantity: number, day = 1) => ({
   $type: 'commission',
@@ -60,7 +65,11 @@ function batchOf(b: number, run: string): EventPayload[] {
   const lots = Array.from({ length: BATCH / 2 }, (_, i) => `${run}-${b}-${i}`);
   return [
     ...lots.map((lot) => commission(`C-${lot}`, lot, 10)),
-    ...lots.map((lot) => ({ ...commission(`S-${lot}`, lot, 3, 2), $type: 'ship', DestinationLocation: { Id: LOCATION.Id } })),
+    ...lots.map((lot) => ({
+      ...commission(`S-${lot}`, lot, 3, 2),
+      $type: 'ship',
+      DestinationLocation: { Id: LOCATION.Id },
+    })),
   ] as EventPayload[];
 }
 
@@ -81,11 +90,19 @@ const csv = (values: (string | number | null)[]) =>
   values.map((v) => (v === null ? '' : typeof v === 'number' ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(',');
 
 /** A lot of `count` commissions, written with COPY: the stage for the historical insert. */
-async function seedLot(client: PoolClient, ids: { accountId: string; batchId: string; productId: string; locationId: string }, lot: string, count: number): Promise<void> {
+async function seedLot(
+  client: PoolClient,
+  ids: { accountId: string; batchId: string; productId: string; locationId: string },
+  lot: string,
+  count: number,
+): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lot-'));
   fs.chmodSync(dir, 0o755);
   const base = Date.parse('2023-01-01T00:00:00Z');
-  const { rows } = await client.query<{ last: string }>(`SELECT setval('event_lines_id_seq', nextval('event_lines_id_seq') + $1) AS last`, [count]);
+  const { rows } = await client.query<{ last: string }>(
+    `SELECT setval('event_lines_id_seq', nextval('event_lines_id_seq') + $1) AS last`,
+    [count],
+  );
   const firstLine = BigInt(rows[0].last) - BigInt(count) + 1n;
   const events: string[] = [];
   const lines: string[] = [];
@@ -94,19 +111,40 @@ async function seedLot(client: PoolClient, ids: { accountId: string; batchId: st
     const id = randomUUID();
     const time = new Date(base + i * 60_000).toISOString();
     const payload = JSON.stringify(commission(`LOT-${id}`, lot, 10));
-    events.push(csv([id, ids.accountId, ids.batchId, `LOT-${id}`, 'Commission', time, '+00:00', ids.locationId, `urn:uuid:${id}`, payload]));
+    events.push(
+      csv([
+        id,
+        ids.accountId,
+        ids.batchId,
+        `LOT-${id}`,
+        'Commission',
+        time,
+        '+00:00',
+        ids.locationId,
+        `urn:uuid:${id}`,
+        payload,
+      ]),
+    );
     const lineId = String(firstLine + BigInt(i));
     lines.push(csv([lineId, ids.accountId, id, 0, 'instance', ids.productId, lot, 10]));
     records.push(csv([ids.accountId, ids.productId, lot, ids.locationId, id, lineId, time, i + 1, 10, 0, 0]));
   }
-  const files = { events: path.join(dir, 'events.csv'), lines: path.join(dir, 'lines.csv'), records: path.join(dir, 'records.csv') };
+  const files = {
+    events: path.join(dir, 'events.csv'),
+    lines: path.join(dir, 'lines.csv'),
+    records: path.join(dir, 'records.csv'),
+  };
   fs.writeFileSync(files.events, events.join('\n'));
   fs.writeFileSync(files.lines, lines.join('\n'));
   fs.writeFileSync(files.records, records.join('\n'));
   for (const file of Object.values(files)) fs.chmodSync(file, 0o644);
   await client.query('BEGIN');
-  await client.query(`COPY events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload) FROM '${files.events}' (FORMAT csv)`);
-  await client.query(`COPY event_lines (id, account_id, event_id, position, role, product_id, lot_serial, quantity) FROM '${files.lines}' (FORMAT csv)`);
+  await client.query(
+    `COPY events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload) FROM '${files.events}' (FORMAT csv)`,
+  );
+  await client.query(
+    `COPY event_lines (id, account_id, event_id, position, role, product_id, lot_serial, quantity) FROM '${files.lines}' (FORMAT csv)`,
+  );
   await client.query(
     `COPY inventory_records (account_id, product_id, lot_serial, location_id, event_id, event_line_id, event_time, event_seq, delta, balance, available) FROM '${files.records}' (FORMAT csv)`,
   );
@@ -115,17 +153,30 @@ async function seedLot(client: PoolClient, ids: { accountId: string; batchId: st
 }
 
 /** BENCH_SINGLE sync calls of one commission each, one at a time: what an integrator sending each scan waits. */
-async function oneEventCalls(stack: BenchStack, temporalClient: Client, db: Pool, key: string, accountId: string, run: string) {
+async function oneEventCalls(
+  stack: BenchStack,
+  temporalClient: Client,
+  db: Pool,
+  key: string,
+  accountId: string,
+  run: string,
+) {
   const latencies: number[] = [];
   const before = await snapshot(stack.processes(extraWorkerPids()));
   for (let i = 0; i < SINGLE; i++) {
     const t0 = performance.now();
-    const response = await post(stack.apiUrls[i % stack.apiUrls.length], key, [commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1)]);
+    const response = await post(stack.apiUrls[i % stack.apiUrls.length], key, [
+      commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1),
+    ]);
     latencies.push(performance.now() - t0);
-    if (response.status !== 200) throw new Error(`one-event call ${i}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
+    if (response.status !== 200)
+      throw new Error(`one-event call ${i}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
   }
   const after = await snapshot(stack.processes(extraWorkerPids()));
-  const { rows } = await db.query<{ workflow_id: string }>(`SELECT workflow_id FROM batches WHERE account_id = $1 AND event_count = 1 ORDER BY seq DESC LIMIT $2`, [accountId, SINGLE]);
+  const { rows } = await db.query<{ workflow_id: string }>(
+    `SELECT workflow_id FROM batches WHERE account_id = $1 AND event_count = 1 ORDER BY seq DESC LIMIT $2`,
+    [accountId, SINGLE],
+  );
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
@@ -149,7 +200,13 @@ async function main(): Promise<object> {
     const load = os.loadavg()[0];
 
     // Master data once, inline, as an integrator's first batch would.
-    const warm = await post(state.apiUrl, key, [{ ...commission(`W-${run}`, `W-${run}`, 1), Location: LOCATION, ProductInstances: [{ Quantity: 1, LotSerial: `W-${run}`, Product: PRODUCT }] }]);
+    const warm = await post(state.apiUrl, key, [
+      {
+        ...commission(`W-${run}`, `W-${run}`, 1),
+        Location: LOCATION,
+        ProductInstances: [{ Quantity: 1, LotSerial: `W-${run}`, Product: PRODUCT }],
+      },
+    ]);
     if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
 
     const oneEvent = await oneEventCalls(stack, temporalClient, pool, key, account.id, run);
@@ -167,7 +224,8 @@ async function main(): Promise<object> {
           const t0 = performance.now();
           const response = await post(stack.apiUrls[client % stack.apiUrls.length], key, batchOf(b, run));
           latencies.push(performance.now() - t0);
-          if (response.status !== 200) throw new Error(`batch ${b}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
+          if (response.status !== 200)
+            throw new Error(`batch ${b}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
         }
       }),
     );
@@ -180,7 +238,10 @@ async function main(): Promise<object> {
     let recalc: Record<string, number>;
     let history;
     try {
-      const { rows: batchRows } = await db.query<{ id: string; workflow_id: string }>(`SELECT id, workflow_id FROM batches WHERE account_id = $1 AND event_count = $2`, [account.id, BATCH]);
+      const { rows: batchRows } = await db.query<{ id: string; workflow_id: string }>(
+        `SELECT id, workflow_id FROM batches WHERE account_id = $1 AND event_count = $2`,
+        [account.id, BATCH],
+      );
       history = medianBreakdown(await Promise.all(batchRows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
       copyMs = await copyExactRows(
         db,
@@ -193,14 +254,29 @@ async function main(): Promise<object> {
            FROM products p, locations l WHERE p.account_id = $1 AND p.external_id = $2 AND l.account_id = $1 AND l.external_id = $3`,
         [account.id, PRODUCT.Id, LOCATION.Id],
       );
-      const ids = { accountId: account.id, batchId: rows[0].batch_id, productId: rows[0].product_id, locationId: rows[0].location_id };
+      const ids = {
+        accountId: account.id,
+        batchId: rows[0].batch_id,
+        productId: rows[0].product_id,
+        locationId: rows[0].location_id,
+      };
       const bigLot = `BIG-${run}`;
       await seedLot(db, ids, bigLot, LOT_RECORDS);
-      const activities = createActivities({ sequelize, logger: createLogger('warn', 'bench'), urnDomain: 'bench', ledger: new PostgresHashChainLedger(sequelize) });
+      const activities = createActivities({
+        sequelize,
+        logger: createLogger('warn', 'bench'),
+        urnDomain: 'bench',
+        ledger: new PostgresHashChainLedger(sequelize),
+      });
       await activities.recalculateTimeline({ batchId: ids.batchId, accountId: account.id, accountName: account.name });
       const middle = new Date(Date.parse('2023-01-01T00:00:00Z') + (LOT_RECORDS / 2) * 60_000 + 30_000).toISOString();
       const historical = await post(state.apiUrl, key, [
-        { ...commission(`H-${run}`, bigLot, 5), $type: 'ship', EventTime: middle, DestinationLocation: { Id: LOCATION.Id } },
+        {
+          ...commission(`H-${run}`, bigLot, 5),
+          $type: 'ship',
+          EventTime: middle,
+          DestinationLocation: { Id: LOCATION.Id },
+        },
       ]);
       if (historical.status !== 200) throw new Error(`historical ship failed: ${JSON.stringify(historical.body)}`);
       const { rows: shipRows } = await db.query<{ id: string; workflow_id: string }>(
@@ -210,9 +286,16 @@ async function main(): Promise<object> {
       const ship = await breakdownOf(temporalClient, shipRows[0].workflow_id);
       recalc = { pipelineStepMs: round(ship.activityMs.recalculateTimeline ?? -1), workflowMs: round(ship.totalMs) };
       // The same step again in-process on a timeline whose derived columns were wiped: every record rewritten.
-      await db.query(`UPDATE inventory_records SET balance = 0, available = 0 WHERE account_id = $1 AND lot_serial = $2`, [account.id, bigLot]);
+      await db.query(
+        `UPDATE inventory_records SET balance = 0, available = 0 WHERE account_id = $1 AND lot_serial = $2`,
+        [account.id, bigLot],
+      );
       const t0 = performance.now();
-      await activities.recalculateTimeline({ batchId: shipRows[0].id, accountId: account.id, accountName: account.name });
+      await activities.recalculateTimeline({
+        batchId: shipRows[0].id,
+        accountId: account.id,
+        accountName: account.name,
+      });
       recalc.fullRewriteMs = round(performance.now() - t0);
     } finally {
       db.release();

@@ -21,9 +21,17 @@ const SHARED_EVERY = 10;
 const SUPPLIER_EVENTS_PER_LOT = 10;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 
-
 /** A payload as the pipeline stores it: the event as the integrator sent it. */
-const PAYLOAD = (type: string, id: string, location: string, time: string, lot: string, product: string, quantity: string, destination: string) => `
+const PAYLOAD = (
+  type: string,
+  id: string,
+  location: string,
+  time: string,
+  lot: string,
+  product: string,
+  quantity: string,
+  destination: string,
+) => `
   jsonb_strip_nulls(jsonb_build_object(
     '$type', lower(${type}), 'Id', ${id}, 'Location', jsonb_build_object('Id', ${location}),
     'EventTime', to_char(${time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'), 'EventTimeZone', '+00:00',
@@ -32,8 +40,17 @@ const PAYLOAD = (type: string, id: string, location: string, time: string, lot: 
     'ProductInstances', jsonb_build_array(jsonb_build_object('Quantity', ${quantity}, 'LotSerial', ${lot}, 'Product', jsonb_build_object('Id', ${product})))))`;
 
 /** One account's master data: a trade partner, `locations` (with GLNs when `glnOf` is given), no products. */
-async function seedPartner(db: Client, accountId: string, prefix: string, locations: string[], gln: (n: number) => string | null): Promise<void> {
-  await db.query(`INSERT INTO trade_partners (account_id, external_id, urn, name, connection_type) VALUES ($1, 'TP', $2, $3, 'SELF')`, [accountId, `urn:bench:${prefix}:tp`, `${prefix} Co`]);
+async function seedPartner(
+  db: Client,
+  accountId: string,
+  prefix: string,
+  locations: string[],
+  gln: (n: number) => string | null,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO trade_partners (account_id, external_id, urn, name, connection_type) VALUES ($1, 'TP', $2, $3, 'SELF')`,
+    [accountId, `urn:bench:${prefix}:tp`, `${prefix} Co`],
+  );
   await db.query(
     `INSERT INTO locations (account_id, trade_partner_id, external_id, urn, name, gln)
      SELECT $1, tp.id, l.external_id, 'urn:bench:${prefix}:loc:' || l.n, 'Location ' || l.external_id, l.gln
@@ -49,26 +66,34 @@ async function seed(databaseUrl: string, accountId: string, supplierId: string):
   await db.connect();
   try {
     await db.query('BEGIN');
-    await seedPartner(db, accountId, 'bench', Array.from({ length: 10 }, (_, n) => `LOC-${n}`), glnOf);
+    await seedPartner(
+      db,
+      accountId,
+      'bench',
+      Array.from({ length: 10 }, (_, n) => `LOC-${n}`),
+      glnOf,
+    );
     // Verified, as `npm run gln -- verify` would: only a verified GLN opens the supplier's shipments to it.
-    await db.query(`INSERT INTO gln_verifications (gln, account_id, verified_by) SELECT gln, $1, 'bench' FROM locations WHERE account_id = $1`, [accountId]);
+    await db.query(
+      `INSERT INTO gln_verifications (gln, account_id, verified_by) SELECT gln, $1, 'bench' FROM locations WHERE account_id = $1`,
+      [accountId],
+    );
     await db.query(
       `INSERT INTO products (account_id, external_id, urn, name, unit_of_measure, sharing_policy, identifier_type)
        SELECT $1, 'P-' || n, 'urn:bench:p:' || n, 'Product ' || n, 'KGM', 'Open', 'Lot' FROM generate_series(0, $2::int - 1) n`,
       [accountId, PRODUCTS],
     );
-    await db.query(`INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request) VALUES ($1, $3, 'sync', 'Completed', $2, '{}')`, [
-      accountId,
-      EVENTS,
-      `bench-${accountId}`,
-    ]);
+    await db.query(
+      `INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request) VALUES ($1, $3, 'sync', 'Completed', $2, '{}')`,
+      [accountId, EVENTS, `bench-${accountId}`],
+    );
     // Event i belongs to lot i % LOTS at location lot % 10; a lot's first event commissions 1000, the
     // rest ship 1 each to the next location.
     await db.query(
       `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, destination_location_id, purchase_order, urn, payload)
        SELECT $1, b.id, 'E-' || g.i, g.type, g.at, '+00:00', loc.id, CASE WHEN g.type = 'Ship' THEN dest.id END,
               CASE WHEN g.type = 'Ship' THEN 'PO-E-' || g.i END, 'urn:uuid:' || gen_random_uuid(),
-              ${PAYLOAD('g.type', "'E-' || g.i", "loc.external_id", 'g.at', "'LOT-' || g.lot", "'P-' || (g.lot / 10)", "CASE WHEN g.type = 'Commission' THEN 1000 ELSE 1 END", 'dest.external_id')}
+              ${PAYLOAD('g.type', "'E-' || g.i", 'loc.external_id', 'g.at', "'LOT-' || g.lot", "'P-' || (g.lot / 10)", "CASE WHEN g.type = 'Commission' THEN 1000 ELSE 1 END", 'dest.external_id')}
          FROM batches b,
               LATERAL (SELECT i, i % $3 AS lot, CASE WHEN i < $3 THEN 'Commission' ELSE 'Ship' END AS type,
                               timestamptz '2024-01-01' + i * interval '1 second' AS at
@@ -115,13 +140,18 @@ async function seed(databaseUrl: string, accountId: string, supplierId: string):
  * whose GLN is the bench account's (verified) LOC-0: the bench account then sees all ten events.
  */
 async function seedSupplier(db: Client, supplierId: string): Promise<void> {
-  await seedPartner(db, supplierId, 'supplier', ['S-DOCK', 'S-YARD', 'BUYER-RECEIVING'], (n) => (n === 2 ? glnOf(0) : null));
+  await seedPartner(db, supplierId, 'supplier', ['S-DOCK', 'S-YARD', 'BUYER-RECEIVING'], (n) =>
+    n === 2 ? glnOf(0) : null,
+  );
   await db.query(
     `INSERT INTO products (account_id, external_id, urn, name, unit_of_measure, sharing_policy, identifier_type)
      SELECT $1, 'SP-' || n, 'urn:bench:sp:' || n, 'Supplier product ' || n, 'KGM', 'Open', 'Lot' FROM generate_series(0, $2::int - 1) n`,
     [supplierId, PRODUCTS],
   );
-  await db.query(`INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request) VALUES ($1, $2, 'sync', 'Completed', 0, '{}')`, [supplierId, `bench-${supplierId}`]);
+  await db.query(
+    `INSERT INTO batches (account_id, workflow_id, mode, status, event_count, request) VALUES ($1, $2, 'sync', 'Completed', 0, '{}')`,
+    [supplierId, `bench-${supplierId}`],
+  );
   await db.query(
     `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, destination_location_id, purchase_order, urn, payload)
      SELECT $1, b.id, g.id, g.type, g.at, '+00:00', loc.id, dest.id, CASE WHEN g.type = 'Ship' THEN 'PO-' || g.id END, 'urn:uuid:' || gen_random_uuid(),
@@ -154,10 +184,19 @@ async function measure(name: string, url: () => string, key: string) {
     const body = (await response.json()) as { totalItems?: number; products?: { lots: { inventory: unknown[] }[] }[] };
     if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
     if (i >= 10) times.push(performance.now() - started); // the first requests warm caches
-    rows = body.totalItems ?? body.products?.reduce((n, p) => n + p.lots.reduce((m, l) => m + l.inventory.length, 0), 0) ?? 0;
+    rows =
+      body.totalItems ??
+      body.products?.reduce((n, p) => n + p.lots.reduce((m, l) => m + l.inventory.length, 0), 0) ??
+      0;
   }
   times.sort((a, b) => a - b);
-  return { query: name, samples: times.length, rowsPerAnswer: rows, p50Ms: +percentile(times, 50).toFixed(2), p95Ms: +percentile(times, 95).toFixed(2) };
+  return {
+    query: name,
+    samples: times.length,
+    rowsPerAnswer: rows,
+    p50Ms: +percentile(times, 50).toFixed(2),
+    p95Ms: +percentile(times, 95).toFixed(2),
+  };
 }
 
 export async function benchQueries() {
@@ -173,11 +212,30 @@ export async function benchQueries() {
     const random = (n: number) => Math.floor(Math.random() * n);
     const api = stack.state.apiUrl;
     const results = [
-      await measure('inventory for one product', () => `${api}/Integration/Inventory?ProductIds=P-${random(PRODUCTS)}`, key),
-      await measure('event details for one lot', () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS)}`, key),
-      await measure('event details for a lot a supplier shipped in', () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS / SHARED_EVERY) * SHARED_EVERY}`, key),
+      await measure(
+        'inventory for one product',
+        () => `${api}/Integration/Inventory?ProductIds=P-${random(PRODUCTS)}`,
+        key,
+      ),
+      await measure(
+        'event details for one lot',
+        () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS)}`,
+        key,
+      ),
+      await measure(
+        'event details for a lot a supplier shipped in',
+        () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS / SHARED_EVERY) * SHARED_EVERY}`,
+        key,
+      ),
     ];
-    return { events: EVENTS, supplierEvents: (LOTS / SHARED_EVERY) * SUPPLIER_EVENTS_PER_LOT, lots: LOTS, products: PRODUCTS, seedSeconds, results };
+    return {
+      events: EVENTS,
+      supplierEvents: (LOTS / SHARED_EVERY) * SUPPLIER_EVENTS_PER_LOT,
+      lots: LOTS,
+      products: PRODUCTS,
+      seedSeconds,
+      results,
+    };
   } finally {
     await stack.stop();
     fs.rmSync(stack.dir, { recursive: true, force: true });

@@ -24,17 +24,33 @@ const BATCH = 1000;
 
 const stats = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
-  return { samples: sorted.length, p50Ms: +percentile(sorted, 50).toFixed(1), p95Ms: +percentile(sorted, 95).toFixed(1) };
+  return {
+    samples: sorted.length,
+    p50Ms: +percentile(sorted, 50).toFixed(1),
+    p95Ms: +percentile(sorted, 95).toFixed(1),
+  };
 };
 
 type Payload = Record<string, unknown>;
 
 const location = (id: string, name: string, connectionType: string, gln?: string): Payload => ({
   Id: id,
-  Details: { Name: name, ...(gln ? { Gln: gln } : {}), TradePartner: { Id: `TP-${id}`, Name: name, ConnectionType: connectionType }, Address: { City: 'Bergen', Country: 'NO', AddressLine1: 'Kai 1' } },
+  Details: {
+    Name: name,
+    ...(gln ? { Gln: gln } : {}),
+    TradePartner: { Id: `TP-${id}`, Name: name, ConnectionType: connectionType },
+    Address: { City: 'Bergen', Country: 'NO', AddressLine1: 'Kai 1' },
+  },
 });
-const product = (id: string): Payload => ({ Id: id, Details: { Name: id, SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } });
-const instance = (productId: string, lot: string, quantity: number) => ({ Quantity: quantity, LotSerial: lot, Product: product(productId) });
+const product = (id: string): Payload => ({
+  Id: id,
+  Details: { Name: id, SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+});
+const instance = (productId: string, lot: string, quantity: number) => ({
+  Quantity: quantity,
+  LotSerial: lot,
+  Product: product(productId),
+});
 
 /** The events of account `i` of the chain, in time order; `lotOf(i, k)` is its k-th lot. */
 function accountEvents(i: number, glns: string[], lotOf: (i: number, k: number) => string): Payload[] {
@@ -42,7 +58,14 @@ function accountEvents(i: number, glns: string[], lotOf: (i: number, k: number) 
   const events: Payload[] = [];
   let second = 0;
   const at = () => new Date(Date.UTC(2024, 0, 1 + i, 0, 0, second++)).toISOString();
-  const base = (type: string, extra: Payload) => ({ $type: type, Id: `E-${i}-${events.length}`, Location: dock, EventTime: at(), EventTimeZone: '+00:00', ...extra });
+  const base = (type: string, extra: Payload) => ({
+    $type: type,
+    Id: `E-${i}-${events.length}`,
+    Location: dock,
+    EventTime: at(),
+    EventTimeZone: '+00:00',
+    ...extra,
+  });
   const productOf = (k: number) => `P-${i}-${k}`;
   events.push(
     i === 0
@@ -52,15 +75,27 @@ function accountEvents(i: number, glns: string[], lotOf: (i: number, k: number) 
   for (let k = 0; k <= TRANSFORMS_PER_ACCOUNT; k++) {
     for (let f = 0; f < FILLER; f++) {
       const customer = location(`CUST-${i}-${f % CUSTOMERS}`, `Customer ${i}.${f % CUSTOMERS}`, 'BUYER');
-      events.push(base('ship', { DestinationLocation: customer, ProductInstances: [instance(productOf(k), lotOf(i, k), 1)] }));
+      events.push(
+        base('ship', { DestinationLocation: customer, ProductInstances: [instance(productOf(k), lotOf(i, k), 1)] }),
+      );
     }
     if (k < TRANSFORMS_PER_ACCOUNT) {
-      events.push(base('transform', { InputProducts: [instance(productOf(k), lotOf(i, k), 500)], OutputProducts: [instance(productOf(k + 1), lotOf(i, k + 1), 5000)] }));
+      events.push(
+        base('transform', {
+          InputProducts: [instance(productOf(k), lotOf(i, k), 500)],
+          OutputProducts: [instance(productOf(k + 1), lotOf(i, k + 1), 5000)],
+        }),
+      );
     }
   }
   if (i + 1 < ACCOUNTS) {
     const next = location(`NEXT-${i}`, `Dock ${i + 1} (as account ${i} records it)`, 'BUYER', glns[i + 1]);
-    events.push(base('ship', { DestinationLocation: next, ProductInstances: [instance(productOf(TRANSFORMS_PER_ACCOUNT), lotOf(i, TRANSFORMS_PER_ACCOUNT), 1000)] }));
+    events.push(
+      base('ship', {
+        DestinationLocation: next,
+        ProductInstances: [instance(productOf(TRANSFORMS_PER_ACCOUNT), lotOf(i, TRANSFORMS_PER_ACCOUNT), 1000)],
+      }),
+    );
   }
   return events;
 }
@@ -72,11 +107,17 @@ async function send(api: string, key: string, events: Payload[]): Promise<void> 
       headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
       body: JSON.stringify({ Events: events.slice(start, start + BATCH) }),
     });
-    if (response.status !== 200) throw new Error(`events refused: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
+    if (response.status !== 200)
+      throw new Error(`events refused: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
   }
 }
 
-async function timed(url: string, key: string, samples: number, check: (response: Response, body: ArrayBuffer) => void): Promise<number[]> {
+async function timed(
+  url: string,
+  key: string,
+  samples: number,
+  check: (response: Response, body: ArrayBuffer) => void,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < samples + 5; i++) {
     const started = performance.now();
@@ -111,7 +152,9 @@ export async function benchTrace() {
     const keys: string[] = [];
     const stamp = Date.now().toString(36);
     // Twelve digits from the clock: a service that already has an earlier run's GLNs gets new ones.
-    const glns = Array.from({ length: ACCOUNTS }, (_, i) => glnOf(String(100_000_000_000 + ((Date.now() * 10 + i) % 900_000_000_000))));
+    const glns = Array.from({ length: ACCOUNTS }, (_, i) =>
+      glnOf(String(100_000_000_000 + ((Date.now() * 10 + i) % 900_000_000_000))),
+    );
     for (let i = 0; i < ACCOUNTS; i++) {
       const name = `bench-trace-${stamp}-${i}`;
       keys.push((await createApiKey(name, 'bench')).key);
@@ -119,7 +162,8 @@ export async function benchTrace() {
     }
     await sequelize.close();
     // Lot serials carry on across accounts: account i's first lot is account i-1's last.
-    const lotOf = (i: number, k: number): string => (k === 0 && i > 0 ? lotOf(i - 1, TRANSFORMS_PER_ACCOUNT) : `LOT-${stamp}-${i}-${k}`);
+    const lotOf = (i: number, k: number): string =>
+      k === 0 && i > 0 ? lotOf(i - 1, TRANSFORMS_PER_ACCOUNT) : `LOT-${stamp}-${i}-${k}`;
 
     const loading = performance.now();
     let events = 0;
@@ -135,7 +179,10 @@ export async function benchTrace() {
     let shape = { nodes: 0, edges: 0, accounts: 0, transforms: 0 };
     const trace = await timed(`${api}/Integration/Trace?${query}`, keys[last], SAMPLES, (response, body) => {
       if (response.status !== 200) throw new Error(`trace: HTTP ${response.status}`);
-      const graph = JSON.parse(Buffer.from(body).toString('utf8')) as { nodes: { account: string }[]; edges: { type: string }[] };
+      const graph = JSON.parse(Buffer.from(body).toString('utf8')) as {
+        nodes: { account: string }[];
+        edges: { type: string }[];
+      };
       shape = {
         nodes: graph.nodes.length,
         edges: graph.edges.length,
@@ -144,13 +191,23 @@ export async function benchTrace() {
       };
     });
     let rows = 0;
-    const csv = await timed(`${api}/Integration/Trace/fsma204?${query}&format=csv`, keys[last], SHEET_SAMPLES, (response, body) => {
-      if (response.status !== 200) throw new Error(`fsma204 csv: HTTP ${response.status}`);
-      rows = Buffer.from(body).toString('utf8').trim().split('\n').length - 1;
-    });
-    const xlsx = await timed(`${api}/Integration/Trace/fsma204?${query}&format=xlsx`, keys[last], SHEET_SAMPLES, (response) => {
-      if (response.status !== 200) throw new Error(`fsma204 xlsx: HTTP ${response.status}`);
-    });
+    const csv = await timed(
+      `${api}/Integration/Trace/fsma204?${query}&format=csv`,
+      keys[last],
+      SHEET_SAMPLES,
+      (response, body) => {
+        if (response.status !== 200) throw new Error(`fsma204 csv: HTTP ${response.status}`);
+        rows = Buffer.from(body).toString('utf8').trim().split('\n').length - 1;
+      },
+    );
+    const xlsx = await timed(
+      `${api}/Integration/Trace/fsma204?${query}&format=xlsx`,
+      keys[last],
+      SHEET_SAMPLES,
+      (response) => {
+        if (response.status !== 200) throw new Error(`fsma204 xlsx: HTTP ${response.status}`);
+      },
+    );
     return {
       chain: { accounts: ACCOUNTS, transforms: ACCOUNTS * TRANSFORMS_PER_ACCOUNT, events, loadSeconds },
       traced: shape,

@@ -17,7 +17,9 @@ const USAGE = `usage:
 const wholeNumber = (name: string, value: string | undefined, min: number): number => {
   const parsed = Number(value);
   if (value === undefined || !Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) {
-    throw new Error(`${name} must be a whole number from ${min} to 1000000${value === undefined ? '' : ` (got "${value}")`}.\n${USAGE}`);
+    throw new Error(
+      `${name} must be a whole number from ${min} to 1000000${value === undefined ? '' : ` (got "${value}")`}.\n${USAGE}`,
+    );
   }
   return parsed;
 };
@@ -44,7 +46,8 @@ run(async () => {
     switch (command) {
       case 'create': {
         const role = (values.role ?? 'account') as ApiKeyRole;
-        if (!API_KEY_ROLES.includes(role)) throw new Error(`--role must be one of ${API_KEY_ROLES.join(', ')}.\n${USAGE}`);
+        if (!API_KEY_ROLES.includes(role))
+          throw new Error(`--role must be one of ${API_KEY_ROLES.join(', ')}.\n${USAGE}`);
         const accountName = values.account ?? (role === 'support' ? 'support' : undefined);
         if (!accountName) throw new Error(`--account is required.\n${USAGE}`);
         const { key } = await createApiKey(accountName, values.label ?? null, role);
@@ -54,12 +57,22 @@ run(async () => {
       case 'list': {
         const account = values.account ? await Account.findOne({ where: { name: values.account } }) : null;
         if (values.account && !account) throw new Error(`No account named ${values.account}.`);
-        const keys = await ApiKey.findAll({ where: account ? { accountId: account.id } : {}, order: [['createdAt', 'ASC']] });
+        const keys = await ApiKey.findAll({
+          where: account ? { accountId: account.id } : {},
+          order: [['createdAt', 'ASC']],
+        });
         const names = new Map((await Account.findAll()).map((a) => [a.id, a.name]));
         console.log(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE'].join('\t'));
         for (const key of keys) {
           console.log(
-            [key.id, names.get(key.accountId), key.label ?? '-', key.createdAt.toISOString(), key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active', key.role].join('\t'),
+            [
+              key.id,
+              names.get(key.accountId),
+              key.label ?? '-',
+              key.createdAt.toISOString(),
+              key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active',
+              key.role,
+            ].join('\t'),
           );
         }
         return;

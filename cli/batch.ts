@@ -73,12 +73,30 @@ run(async () => {
         }
         const limit = Number(values.limit ?? 50);
         const pageSize = Number.isInteger(limit) && limit > 0 ? limit : 50;
-        const { views } = await listBatches('all', { status, accountName: values.account }, { pageNumber: 1, pageSize, offset: 0 });
-        console.log(['BATCH_ID', 'ACCOUNT', 'MODE', 'STATUS', 'EVENTS', 'SUBMITTED', 'COMPLETED', 'WORKFLOW_ID', 'CASE'].join('\t'));
+        const { views } = await listBatches(
+          'all',
+          { status, accountName: values.account },
+          { pageNumber: 1, pageSize, offset: 0 },
+        );
+        console.log(
+          ['BATCH_ID', 'ACCOUNT', 'MODE', 'STATUS', 'EVENTS', 'SUBMITTED', 'COMPLETED', 'WORKFLOW_ID', 'CASE'].join(
+            '\t',
+          ),
+        );
         for (const view of views) {
           const { batch: b, accountName } = view;
           console.log(
-            [b.id, accountName, b.mode, b.status, `${b.eventCount} events`, b.submittedAt.toISOString(), b.completedAt?.toISOString() ?? '-', b.workflowId, caseOf(view)].join('\t'),
+            [
+              b.id,
+              accountName,
+              b.mode,
+              b.status,
+              `${b.eventCount} events`,
+              b.submittedAt.toISOString(),
+              b.completedAt?.toISOString() ?? '-',
+              b.workflowId,
+              caseOf(view),
+            ].join('\t'),
           );
         }
         return;
@@ -86,14 +104,24 @@ run(async () => {
       case 'show': {
         const { batch, accountName, retriedBy, replacedBy } = await findOne(id);
         const { request, ...rest } = batch.get({ plain: true });
-        console.log(JSON.stringify({ ...rest, account: accountName, retriedBy, replacedBy, ...(values.request ? { request } : {}) }, null, 2));
+        console.log(
+          JSON.stringify(
+            { ...rest, account: accountName, retriedBy, replacedBy, ...(values.request ? { request } : {}) },
+            null,
+            2,
+          ),
+        );
         return;
       }
       case 'abandon': {
         const original = await findOne(id);
         const reason = values.reason?.trim();
-        if (!reason) throw new Error(`abandon needs --reason TEXT: why the batch is given up on (it is kept with the batch).\n${USAGE}`);
-        if (reason.length > ABANDON_REASON_MAX_LENGTH) throw new Error(`--reason is ${reason.length} characters; at most ${ABANDON_REASON_MAX_LENGTH}.`);
+        if (!reason)
+          throw new Error(
+            `abandon needs --reason TEXT: why the batch is given up on (it is kept with the batch).\n${USAGE}`,
+          );
+        if (reason.length > ABANDON_REASON_MAX_LENGTH)
+          throw new Error(`--reason is ${reason.length} characters; at most ${ABANDON_REASON_MAX_LENGTH}.`);
         const abandoned = await abandonBatch(original.batch.id, reason, null);
         if (abandoned.kind === 'refused') throw new Error(abandoned.refusal.message);
         console.log(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
@@ -106,13 +134,20 @@ run(async () => {
         if (stored.kind === 'refused') {
           const { message } = stored.refusal;
           // The reconciler's name helps whoever reads this at a shell: it is what will start an Accepted batch.
-          throw new Error(original.batch.status === 'Accepted' ? `${message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)` : message);
+          throw new Error(
+            original.batch.status === 'Accepted'
+              ? `${message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)`
+              : message,
+          );
         }
         const { retry } = stored;
         const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
         try {
           const logger = createLogger(config.logLevel, 'batch');
-          const outcome = await runBatch({ temporal, config, logger }, retry, { accountName: original.accountName, wait: 'untilDone' });
+          const outcome = await runBatch({ temporal, config, logger }, retry, {
+            accountName: original.accountName,
+            wait: 'untilDone',
+          });
           const name = `batch ${retry.id} (retry of ${original.batch.id})`;
           switch (outcome.kind) {
             case 'completed':
@@ -121,9 +156,13 @@ run(async () => {
             case 'rejected':
               throw new Error([`${name}: Failed again`, ...rejectionLines(outcome.errors)].join('\n'));
             case 'pipelineFailed':
-              throw new Error(`${name}: the pipeline could not process it; nothing was stored. ${outcome.errors[0]?.message ?? ''}`);
+              throw new Error(
+                `${name}: the pipeline could not process it; nothing was stored. ${outcome.errors[0]?.message ?? ''}`,
+              );
             case 'notStarted':
-              throw new Error(`${name}: stored, but its workflow could not be started; the reconciler starts it within ${outcome.startsWithinSeconds} s.`);
+              throw new Error(
+                `${name}: stored, but its workflow could not be started; the reconciler starts it within ${outcome.startsWithinSeconds} s.`,
+              );
             case 'pending':
               throw new Error(`${name}: still under way; follow it with: npm run --silent batch -- show ${retry.id}`);
           }

@@ -16,7 +16,9 @@ export function serviceDatabaseUrl(): string {
 }
 
 export const noService = (dataDir: string, variable: string): Error =>
-  new Error(`No running service found under ${dataDir} (start it with \`npm start\`, or set DATA_DIR to its data directory, or ${variable}).`);
+  new Error(
+    `No running service found under ${dataDir} (start it with \`npm start\`, or set DATA_DIR to its data directory, or ${variable}).`,
+  );
 
 /** Runs `task` against the service's database (serviceDatabaseUrl), schema brought up to date first. */
 export async function withDatabase<T>(task: (sequelize: Sequelize) => Promise<T>): Promise<T> {

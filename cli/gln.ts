@@ -9,7 +9,10 @@ const USAGE = `usage:
   npm run --silent gln -- list [--account NAME]`;
 
 run(async () => {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { account: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { account: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -27,7 +30,11 @@ run(async () => {
       case 'revoke': {
         const [account, gln] = rest;
         if (!account || !gln) throw new Error(`revoke needs an account and a GLN.\n${USAGE}`);
-        console.log((await revokeGln(sequelize, account, gln)) ? `revoked ${gln} for ${account}` : `${gln} was not verified for ${account}`);
+        console.log(
+          (await revokeGln(sequelize, account, gln))
+            ? `revoked ${gln} for ${account}`
+            : `${gln} was not verified for ${account}`,
+        );
         return;
       }
       case 'list': {

@@ -33,7 +33,10 @@ export class BatchFinishedListener {
       this.client = undefined;
       client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.logger.warn({ err: error, delayMs: this.delayMs }, 'batch_finished listener lost its connection; sync calls wait on Temporal alone until it is back');
+      this.logger.warn(
+        { err: error, delayMs: this.delayMs },
+        'batch_finished listener lost its connection; sync calls wait on Temporal alone until it is back',
+      );
       this.retryLater();
     };
     client.on('error', lost);

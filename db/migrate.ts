@@ -27,7 +27,14 @@ export function createMigrator(sequelize: Sequelize, logger?: Pick<Console, 'inf
     },
     context: { sequelize },
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
-    logger: logger ? { info: (m) => logger.info(m), warn: (m) => logger.info(m), error: (m) => logger.info(m), debug: () => undefined } : undefined,
+    logger: logger
+      ? {
+          info: (m) => logger.info(m),
+          warn: (m) => logger.info(m),
+          error: (m) => logger.info(m),
+          debug: () => undefined,
+        }
+      : undefined,
   });
 }
 
@@ -48,7 +55,9 @@ export async function migrateUp(sequelize: Sequelize, databaseUrl: string): Prom
 
 /** Renames the rows of RENAMED_MIGRATIONS (as .ts from the sources or .js from dist/) where a database has them. */
 async function renameMigrations(client: Client): Promise<void> {
-  const { rows } = await client.query<{ exists: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS exists");
+  const { rows } = await client.query<{ exists: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS exists",
+  );
   if (!rows[0]?.exists) return;
   for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
     for (const ext of ['.ts', '.js']) {

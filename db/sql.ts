@@ -13,7 +13,12 @@ export const queryOf =
     sequelize.query<T>(sql, { bind, transaction, type: QueryTypes.SELECT });
 
 /** A statement whose affected row count is what matters (UPDATE, DELETE, INSERT without RETURNING). */
-export async function execute(sequelize: Sequelize, sql: string, bind: unknown[], transaction?: Transaction): Promise<number> {
+export async function execute(
+  sequelize: Sequelize,
+  sql: string,
+  bind: unknown[],
+  transaction?: Transaction,
+): Promise<number> {
   const [, affected] = await sequelize.query(sql, { bind, transaction, type: QueryTypes.UPDATE });
   return affected ?? 0;
 }
@@ -28,7 +33,10 @@ export const timelineKey = (accountId: string, productId: string, lotSerial: str
  */
 export async function lockKeys(query: Query, keys: readonly string[]): Promise<void> {
   if (!keys.length) return;
-  await query(`SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`, [keys]);
+  await query(
+    `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`,
+    [keys],
+  );
 }
 
 /**

@@ -38,12 +38,23 @@ export interface BatchError {
 export const batchErrorSchema = {
   type: 'object',
   required: ['index', 'eventId', 'code', 'field', 'message'],
-  description: 'One reason the batch was rejected. InsufficientInventory also names product, lot, location, requested and available.',
+  description:
+    'One reason the batch was rejected. InsufficientInventory also names product, lot, location, requested and available.',
   properties: {
-    index: { type: ['integer', 'null'], minimum: 0, description: 'Position of the event in Events; null for a failure of the whole batch.' },
-    eventId: { type: ['string', 'null'], description: "The event's Id as sent (ExternalEventId on POST /Integration/JSON)." },
+    index: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Position of the event in Events; null for a failure of the whole batch.',
+    },
+    eventId: {
+      type: ['string', 'null'],
+      description: "The event's Id as sent (ExternalEventId on POST /Integration/JSON).",
+    },
     code: { enum: BATCH_ERROR_CODES },
-    field: { type: ['string', 'null'], description: 'Path of the field inside the event, e.g. ProductInstances[0].Quantity.' },
+    field: {
+      type: ['string', 'null'],
+      description: 'Path of the field inside the event, e.g. ProductInstances[0].Quantity.',
+    },
     message: { type: 'string' },
     product: { type: 'string' },
     lotSerial: { type: 'string' },
@@ -57,7 +68,14 @@ export const batchErrorSchema = {
  * Whether a Failed batch's errors say the pipeline gave up (an InternalError: nothing stored, send it
  * again) rather than refused what the batch says.
  */
-export const isPipelineFailure = (errors: readonly BatchError[]): boolean => errors.some((error) => error.code === 'InternalError');
+export const isPipelineFailure = (errors: readonly BatchError[]): boolean =>
+  errors.some((error) => error.code === 'InternalError');
 
 /** A failure of the whole batch that is not its content's fault. */
-export const internalError = (message: string): BatchError => ({ index: null, eventId: null, code: 'InternalError', field: null, message });
+export const internalError = (message: string): BatchError => ({
+  index: null,
+  eventId: null,
+  code: 'InternalError',
+  field: null,
+  message,
+});

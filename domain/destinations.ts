@@ -58,7 +58,12 @@ export function isPublicAddress(address: string): boolean {
 export const parseAllowedHosts = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
-    .map((host) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .map((host) =>
+      host
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
     .filter(Boolean);
 
 /** The URL's host as it is compared and resolved: lower case, an IPv6 address without brackets. */
@@ -78,10 +83,13 @@ export function destinationIssue(value: string, allowedHosts: readonly string[])
   }
   const host = hostOf(url);
   const allowed = allowedHosts.includes(host);
-  if (url.protocol !== 'https:' && !(allowed && url.protocol === 'http:')) return `must use https (got ${url.protocol.replace(/:$/, '')}).`;
+  if (url.protocol !== 'https:' && !(allowed && url.protocol === 'http:'))
+    return `must use https (got ${url.protocol.replace(/:$/, '')}).`;
   if (url.username || url.password) return 'must not carry a user name or password.';
   if (allowed) return null;
-  if (host === 'localhost' || host.endsWith('.localhost')) return `must be a public address: ${host} is this machine. An operator can allow it with WEBHOOK_ALLOWED_HOSTS.`;
-  if (isIP(host) && !isPublicAddress(host)) return `must be a public address: ${host} is loopback, private or reserved. An operator can allow it with WEBHOOK_ALLOWED_HOSTS.`;
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return `must be a public address: ${host} is this machine. An operator can allow it with WEBHOOK_ALLOWED_HOSTS.`;
+  if (isIP(host) && !isPublicAddress(host))
+    return `must be a public address: ${host} is loopback, private or reserved. An operator can allow it with WEBHOOK_ALLOWED_HOSTS.`;
   return null;
 }

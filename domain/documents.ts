@@ -106,7 +106,10 @@ export function generateDocumentId(random: (size: number) => Buffer = randomByte
  * sits right after the id's own format rule because both are about the id.
  * A header that is present is validated even when blank; only an absent one takes the default.
  */
-export async function checkMetadata(headers: DocumentHeaders, lookups: DocumentLookups): Promise<Checked<DocumentMetadata>> {
+export async function checkMetadata(
+  headers: DocumentHeaders,
+  lookups: DocumentLookups,
+): Promise<Checked<DocumentMetadata>> {
   const fail = (error: string): Checked<DocumentMetadata> => ({ ok: false, error });
 
   const title = headers.title?.trim() ?? '';
@@ -121,7 +124,8 @@ export async function checkMetadata(headers: DocumentHeaders, lookups: DocumentL
 
   const documentId = headers.id ?? null;
   if (documentId !== null && !isValidDocumentId(documentId)) return fail(DocumentErrors.id);
-  if (documentId !== null && (await lookups.documentIdInUse(documentId))) return fail(DocumentErrors.idInUse(documentId));
+  if (documentId !== null && (await lookups.documentIdInUse(documentId)))
+    return fail(DocumentErrors.idInUse(documentId));
 
   const expirationDate = headers.expirationDate ?? null;
   if (expirationDate !== null && !isIsoDate(expirationDate)) return fail(DocumentErrors.expirationDate);
@@ -210,7 +214,8 @@ export function checkFile(file: ReceivedFileFacts | undefined): Checked<{ fileTy
   if (!isAllowedExtension(file.fileName)) return { ok: false, error: DocumentErrors.fileType };
   if (file.size === 0) return { ok: false, error: DocumentErrors.fileMissing };
   const extension = extensionOf(file.fileName);
-  if (!SNIFFED_AS[extension].includes(file.sniffed) && !isPdfAfterPreamble(extension, file)) return { ok: false, error: DocumentErrors.fileType };
+  if (!SNIFFED_AS[extension].includes(file.sniffed) && !isPdfAfterPreamble(extension, file))
+    return { ok: false, error: DocumentErrors.fileType };
   return { ok: true, value: { fileType: CONTENT_TYPES[extension] } };
 }
 

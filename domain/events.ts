@@ -4,9 +4,27 @@
  */
 import type { LocationPayload, ProductPayload } from './master-data';
 
-export const EVENT_TYPE_NAMES = ['commission', 'receive', 'ship', 'transform', 'aggregation', 'disaggregation', 'observe', 'decommission'] as const;
+export const EVENT_TYPE_NAMES = [
+  'commission',
+  'receive',
+  'ship',
+  'transform',
+  'aggregation',
+  'disaggregation',
+  'observe',
+  'decommission',
+] as const;
 export type EventTypeName = (typeof EVENT_TYPE_NAMES)[number];
-export const EVENT_TYPES = ['Commission', 'Receive', 'Ship', 'Transform', 'Aggregation', 'Disaggregation', 'Observe', 'Decommission'] as const;
+export const EVENT_TYPES = [
+  'Commission',
+  'Receive',
+  'Ship',
+  'Transform',
+  'Aggregation',
+  'Disaggregation',
+  'Observe',
+  'Decommission',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A product reference: `Details` creates the product when its Id is new to the account. */
@@ -88,7 +106,8 @@ export interface NormalisedEvent {
   recorded: boolean;
 }
 
-export const capitalise = (type: EventTypeName): EventType => (type.charAt(0).toUpperCase() + type.slice(1)) as EventType;
+export const capitalise = (type: EventTypeName): EventType =>
+  (type.charAt(0).toUpperCase() + type.slice(1)) as EventType;
 
 const ZONE = /^(?:Z|UTC|([+-])(\d{2}):?(\d{2}))$/i;
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -111,14 +130,24 @@ export type TimeResult = { ok: true; utc: Date } | { ok: false; field: 'EventTim
  * zone. Both must be present and well formed, and the date must exist (no 31 February).
  */
 export function parseEventTime(time: unknown, zone: unknown): TimeResult {
-  if (typeof time !== 'string' || !time.trim()) return { ok: false, field: 'EventTime', message: 'EventTime is required.' };
-  if (typeof zone !== 'string' || !zone.trim()) return { ok: false, field: 'EventTimeZone', message: 'EventTimeZone is required.' };
+  if (typeof time !== 'string' || !time.trim())
+    return { ok: false, field: 'EventTime', message: 'EventTime is required.' };
+  if (typeof zone !== 'string' || !zone.trim())
+    return { ok: false, field: 'EventTimeZone', message: 'EventTimeZone is required.' };
   const zoneMinutes = parseZone(zone);
   if (zoneMinutes === undefined) {
-    return { ok: false, field: 'EventTimeZone', message: `EventTimeZone "${zone}" is not a UTC offset such as -05:00 or +01:00.` };
+    return {
+      ok: false,
+      field: 'EventTimeZone',
+      message: `EventTimeZone "${zone}" is not a UTC offset such as -05:00 or +01:00.`,
+    };
   }
   const match = TIME.exec(time.trim());
-  const bad = { ok: false as const, field: 'EventTime' as const, message: `EventTime "${time}" is not an ISO 8601 date-time such as 2024-03-01T10:00:00.` };
+  const bad = {
+    ok: false as const,
+    field: 'EventTime' as const,
+    message: `EventTime "${time}" is not an ISO 8601 date-time such as 2024-03-01T10:00:00.`,
+  };
   if (!match) return bad;
   const [, y, mo, d, h, mi, s = '0', frac = '0', offset] = match;
   const offsetMinutes = offset === undefined ? zoneMinutes : parseZone(offset);
@@ -140,9 +169,18 @@ export function parseEventTime(time: unknown, zone: unknown): TimeResult {
 }
 
 /** SPEC.md's result dates: UTC with a +00:00 offset, milliseconds only when there are some. */
-export const formatEventDate = (date: Date): string => date.toISOString().replace(/\.000Z$/, 'Z').replace(/Z$/, '+00:00');
+export const formatEventDate = (date: Date): string =>
+  date
+    .toISOString()
+    .replace(/\.000Z$/, 'Z')
+    .replace(/Z$/, '+00:00');
 
-const linesOf = (instances: ProductInstancePayload[] | undefined, role: LineRole, sign: 1 | -1 | 0, field: string): NormalisedLine[] =>
+const linesOf = (
+  instances: ProductInstancePayload[] | undefined,
+  role: LineRole,
+  sign: 1 | -1 | 0,
+  field: string,
+): NormalisedLine[] =>
   (instances ?? []).map((instance, position) => ({
     role,
     position,
@@ -165,13 +203,27 @@ export function linesOfEvent(event: EventPayload): NormalisedLine[] {
     case 'observe':
       return linesOf(event.ProductInstances, 'instance', 0, 'ProductInstances');
     case 'transform':
-      return [...linesOf(event.InputProducts, 'input', -1, 'InputProducts'), ...linesOf(event.OutputProducts, 'output', 1, 'OutputProducts')];
+      return [
+        ...linesOf(event.InputProducts, 'input', -1, 'InputProducts'),
+        ...linesOf(event.OutputProducts, 'output', 1, 'OutputProducts'),
+      ];
     case 'aggregation':
     case 'disaggregation': {
       const children = linesOf(event.ChildProductInstances, 'child', 0, 'ChildProductInstances');
       if (!event.Product || !event.ParentLotSerial) return children;
       // The parent (a pallet, a tote) is one container; containment moves no inventory.
-      return [{ role: 'parent', position: 0, product: event.Product, lotSerial: event.ParentLotSerial, quantity: 1, sign: 0, field: 'Product' }, ...children];
+      return [
+        {
+          role: 'parent',
+          position: 0,
+          product: event.Product,
+          lotSerial: event.ParentLotSerial,
+          quantity: 1,
+          sign: 0,
+          field: 'Product',
+        },
+        ...children,
+      ];
     }
   }
 }

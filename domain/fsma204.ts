@@ -11,7 +11,13 @@
  */
 
 /** In the rule's order (21 CFR 1.1330 to 1.1350): the order of the workbook's sheets. */
-export const CTES = ['Initial Packing', 'First Land-Based Receiving', 'Shipping', 'Receiving', 'Transformation'] as const;
+export const CTES = [
+  'Initial Packing',
+  'First Land-Based Receiving',
+  'Shipping',
+  'Receiving',
+  'Transformation',
+] as const;
 export type CriticalTrackingEvent = (typeof CTES)[number];
 
 /** Our event types that are CTEs; aggregation, observation and decommissioning are not. */
@@ -34,7 +40,13 @@ export interface PlaceFacts {
   tradePartner: string;
   name: string;
   gln: string | null;
-  address: { addressLine1?: string | null; city?: string | null; state?: string | null; postalCode?: string | null; country?: string | null } | null;
+  address: {
+    addressLine1?: string | null;
+    city?: string | null;
+    state?: string | null;
+    postalCode?: string | null;
+    country?: string | null;
+  } | null;
   phone: string | null;
   /** Set when the location is a fishing vessel. */
   vessel: VesselFacts | null;
@@ -113,7 +125,10 @@ const SOME_CTES = new Set(Object.values(OWN_COLUMNS).flat());
 /** The columns of `cte`'s sheet, in CSV order: the sheet names the CTE, and a landing's date is its Landing Date. */
 const columnsOf = (cte: CriticalTrackingEvent): readonly FsmaColumn[] =>
   FSMA_COLUMNS.filter(
-    (c) => c !== 'Critical Tracking Event' && (!SOME_CTES.has(c) || OWN_COLUMNS[cte].includes(c)) && !(cte === 'First Land-Based Receiving' && c === 'Event Date'),
+    (c) =>
+      c !== 'Critical Tracking Event' &&
+      (!SOME_CTES.has(c) || OWN_COLUMNS[cte].includes(c)) &&
+      !(cte === 'First Land-Based Receiving' && c === 'Event Date'),
   );
 
 export const CTE_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaColumn[]>> = {
@@ -128,7 +143,16 @@ export const CTE_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaCo
 function describePlace(place: PlaceFacts): string {
   const a = place.address ?? {};
   const cityLine = [a.city, [a.state, a.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  return [place.tradePartner, place.name, a.addressLine1, cityLine, a.country, place.phone ? `phone ${place.phone}` : null].filter(Boolean).join(', ');
+  return [
+    place.tradePartner,
+    place.name,
+    a.addressLine1,
+    cityLine,
+    a.country,
+    place.phone ? `phone ${place.phone}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** What the rule asks of a landing (21 CFR 1.1335 (d), (f)), gathered from the lot's catch at vessels. */
@@ -140,7 +164,8 @@ interface Landing {
   atSea: CteLine[];
 }
 
-const distinct = (values: (string | null)[]): string => [...new Set(values.filter((v): v is string => Boolean(v)))].join('; ');
+const distinct = (values: (string | null)[]): string =>
+  [...new Set(values.filter((v): v is string => Boolean(v)))].join('; ');
 const dateOf = (time: Date): string => time.toISOString().slice(0, 10);
 
 const NOT_LANDED = Object.fromEntries(LANDING_COLUMNS.map((c) => [c, ''])) as Readonly<Record<LandingColumn, string>>;
@@ -160,7 +185,9 @@ function landingKdes({ line, catches }: Landing): Record<LandingColumn, string> 
 }
 
 /** The landing's own documents, then those recorded at sea, each once. */
-const landingDocuments = ({ line, atSea }: Landing) => [...new Map([line, ...atSea].flatMap((l) => l.documents).map((d) => [`${d.type}|${d.number}`, d])).values()];
+const landingDocuments = ({ line, atSea }: Landing) => [
+  ...new Map([line, ...atSea].flatMap((l) => l.documents).map((d) => [`${d.type}|${d.number}`, d])).values(),
+];
 
 /**
  * For each lot whose first line is at a vessel: the line that took it on land, when the first line of it
@@ -183,7 +210,8 @@ function landings(ordered: readonly CteLine[]): Map<string, Landing> {
       continue;
     }
     atSea.delete(lot);
-    if (line.type === 'Receive' || line.type === 'Commission') found.set(lot, { line, catches: lines.filter((l) => l.type === 'Commission'), atSea: lines });
+    if (line.type === 'Receive' || line.type === 'Commission')
+      found.set(lot, { line, catches: lines.filter((l) => l.type === 'Commission'), atSea: lines });
   }
   return found;
 }
@@ -203,12 +231,18 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
     if (text === undefined) descriptions.set(place.id, (text = describePlace(place)));
     return text;
   };
-  const ordered = [...lines].sort((a, b) => a.eventTime.getTime() - b.eventTime.getTime() || (a.lotSerial < b.lotSerial ? -1 : a.lotSerial > b.lotSerial ? 1 : 0));
+  const ordered = [...lines].sort(
+    (a, b) =>
+      a.eventTime.getTime() - b.eventTime.getTime() ||
+      (a.lotSerial < b.lotSerial ? -1 : a.lotSerial > b.lotSerial ? 1 : 0),
+  );
   const landed = landings(ordered);
   const landingLines = new Set([...landed.values()].map((l) => l.line));
   const sources = new Map<string, PlaceFacts>();
   for (const line of ordered) {
-    const assigns = landingLines.has(line) || (!line.location.vessel && (line.type === 'Commission' || (line.type === 'Transform' && line.role === 'output')));
+    const assigns =
+      landingLines.has(line) ||
+      (!line.location.vessel && (line.type === 'Commission' || (line.type === 'Transform' && line.role === 'output')));
     if (assigns && !sources.has(line.lotSerial)) sources.set(line.lotSerial, line.location);
   }
   return ordered
@@ -230,7 +264,8 @@ export function fsmaRows(lines: readonly CteLine[]): FsmaRow[] {
         'Event Time (UTC)': time.replace('.000Z', 'Z'),
         'Location Description': described(line.location),
         'Location Identifier (GLN)': line.location.gln ?? '',
-        'Immediate Previous Source Location Description': line.type === 'Receive' && !landing ? described(line.source) : '',
+        'Immediate Previous Source Location Description':
+          line.type === 'Receive' && !landing ? described(line.source) : '',
         'Immediate Subsequent Recipient Location Description': line.type === 'Ship' ? described(line.destination) : '',
         'Input Traceability Lot Codes': line.inputLots.join('; '),
         ...(landing ? landingKdes(landing) : NOT_LANDED),

@@ -13,19 +13,23 @@ export interface KdeWarning {
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
-const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** CustomProperties entries by lower-case Name (`catchArea`, `fishingGearTypeCode`, ...), with any namespace. */
 function customProperty(event: EventPayload, names: readonly string[]): string | null {
   for (const entry of event.CustomProperties ?? []) {
     const { Name, Value } = record(entry);
-    if (typeof Name === 'string' && names.includes(Name.toLowerCase().replace(/^.*:/, '')) && text(Value)) return text(Value);
+    if (typeof Name === 'string' && names.includes(Name.toLowerCase().replace(/^.*:/, '')) && text(Value))
+      return text(Value);
   }
   return null;
 }
 
 const certificateTypes = (event: EventPayload): string[] =>
-  (event.CertificationList ?? []).map((c) => text(record(c).Type) ?? text(record(c).CertificationType) ?? '').filter(Boolean);
+  (event.CertificationList ?? [])
+    .map((c) => text(record(c).Type) ?? text(record(c).CertificationType) ?? '')
+    .filter(Boolean);
 
 /** What GDST asks of the vessel of a wild catch, as the location stores it. */
 export interface GdstVessel {
@@ -36,7 +40,8 @@ export interface GdstVessel {
 }
 
 /** The vessel an event's own Location.Details carry: for batches stored before the stored one was kept. */
-export const requestVesselOf = (event: EventPayload): GdstVessel | null => vesselFromPayload(event.Location?.Details?.Vessel);
+export const requestVesselOf = (event: EventPayload): GdstVessel | null =>
+  vesselFromPayload(event.Location?.Details?.Vessel);
 
 /**
  * Warnings for event `index` of a batch. A commission at a vessel (the location's stored master data,
@@ -48,26 +53,43 @@ export function gdstWarnings(event: EventPayload, index: number, vessel: GdstVes
   if ('Epcis' in event) return warnings;
   const at = (field: string) => `Events[${index}].${field}`;
   const missing = (field: string, what: string) =>
-    warnings.push({ code: 'MissingGdstKde', field: at(field), message: `GDST asks for ${what} (${at(field)}); the event was stored without it.` });
+    warnings.push({
+      code: 'MissingGdstKde',
+      field: at(field),
+      message: `GDST asks for ${what} (${at(field)}); the event was stored without it.`,
+    });
 
   (event.CertificationList ?? []).forEach((entry, i) => {
     const c = record(entry);
-    if (!text(c.Identification) && !text(c.CertificationIdentification)) missing(`CertificationList[${i}].Identification`, 'the certificate’s identification (its number)');
-    if (!text(c.Type) && !text(c.CertificationType)) missing(`CertificationList[${i}].Type`, 'the certificate’s type (urn:gdst:certType:...)');
+    if (!text(c.Identification) && !text(c.CertificationIdentification))
+      missing(`CertificationList[${i}].Identification`, 'the certificate’s identification (its number)');
+    if (!text(c.Type) && !text(c.CertificationType))
+      missing(`CertificationList[${i}].Type`, 'the certificate’s type (urn:gdst:certType:...)');
   });
 
   if (event.$type === 'commission' && vessel) {
     if (!text(vessel.vesselName)) missing('Location.Details.Vessel.VesselName', 'the vessel name of a wild catch');
-    if (!text(vessel.vesselFlagState)) missing('Location.Details.Vessel.VesselFlagState', 'the vessel flag state of a wild catch');
+    if (!text(vessel.vesselFlagState))
+      missing('Location.Details.Vessel.VesselFlagState', 'the vessel flag state of a wild catch');
     if (!text(vessel.imoNumber) && !text(vessel.vesselRegistration)) {
-      missing('Location.Details.Vessel.IMONumber', 'a unique vessel identifier (IMONumber or VesselRegistration) of a wild catch');
+      missing(
+        'Location.Details.Vessel.IMONumber',
+        'a unique vessel identifier (IMONumber or VesselRegistration) of a wild catch',
+      );
     }
-    if (!customProperty(event, ['catcharea'])) missing('CustomProperties', 'the catch area of a wild catch (a CustomProperties entry named catchArea)');
+    if (!customProperty(event, ['catcharea']))
+      missing('CustomProperties', 'the catch area of a wild catch (a CustomProperties entry named catchArea)');
     if (!customProperty(event, ['fishinggeartypecode', 'fishinggeartype'])) {
-      missing('CustomProperties', 'the fishing gear type of a wild catch (a CustomProperties entry named fishingGearTypeCode)');
+      missing(
+        'CustomProperties',
+        'the fishing gear type of a wild catch (a CustomProperties entry named fishingGearTypeCode)',
+      );
     }
     if (!certificateTypes(event).some((t) => t.endsWith(':fishingAuth'))) {
-      missing('CertificationList', 'the fishing authorisation of a wild catch (a certificate of type urn:gdst:certType:fishingAuth)');
+      missing(
+        'CertificationList',
+        'the fishing authorisation of a wild catch (a certificate of type urn:gdst:certType:fishingAuth)',
+      );
     }
   }
   return warnings;

@@ -14,7 +14,8 @@ export function gs1CheckDigit(data: string): number {
 export function glnProblem(gln: string): string | null {
   if (!GLN_PATTERN.test(gln)) return `${gln} is not a GLN: a GLN is 13 digits.`;
   const expected = gs1CheckDigit(gln.slice(0, 12));
-  if (Number(gln[12]) !== expected) return `${gln} is not a GLN: its check digit is ${gln[12]}, the GS1 check digit of ${gln.slice(0, 12)} is ${expected}.`;
+  if (Number(gln[12]) !== expected)
+    return `${gln} is not a GLN: its check digit is ${gln[12]}, the GS1 check digit of ${gln.slice(0, 12)} is ${expected}.`;
   return null;
 }
 

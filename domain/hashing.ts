@@ -34,8 +34,12 @@ export const GENESIS_HASH = '0'.repeat(64);
  * One link of the ledger's hash chain: SHA-256 over the previous hash, the payload hash, the sequence
  * and the event id, joined by `|`. Changing any stored field of any entry breaks this entry or the next.
  */
-export const chainHash = (previousHash: string, payloadHash: string, sequence: bigint | number | string, eventId: string): string =>
-  sha256Hex(`${previousHash}|${payloadHash}|${String(sequence)}|${eventId}`);
+export const chainHash = (
+  previousHash: string,
+  payloadHash: string,
+  sequence: bigint | number | string,
+  eventId: string,
+): string => sha256Hex(`${previousHash}|${payloadHash}|${String(sequence)}|${eventId}`);
 
 /**
  * A name-based UUID (version 8 layout, SHA-256 of the name): the same batch and position always give

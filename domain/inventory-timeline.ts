@@ -20,8 +20,10 @@ export interface TimelinePoint extends TimelineRecord {
   available: bigint;
 }
 
-export const compareRecords = (a: Pick<TimelineRecord, 'time' | 'seq'>, b: Pick<TimelineRecord, 'time' | 'seq'>): number =>
-  a.time - b.time || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
+export const compareRecords = (
+  a: Pick<TimelineRecord, 'time' | 'seq'>,
+  b: Pick<TimelineRecord, 'time' | 'seq'>,
+): number => a.time - b.time || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
 
 /** balance = running sum forwards; available = running minimum of balance backwards. O(n). */
 export function computeTimeline(records: readonly TimelineRecord[]): TimelinePoint[] {

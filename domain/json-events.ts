@@ -7,7 +7,13 @@
 import type { BatchErrorCode } from './batch-errors';
 import { vocabularyIssue, isUrn } from './cbv';
 import { parseEventTime, type EventPayload, type ProductInstancePayload, type ProductRefPayload } from './events';
-import type { AddressPayload, ConnectionType, LocationPayload, ProductDetailsPayload, TradePartnerPayload } from './master-data';
+import type {
+  AddressPayload,
+  ConnectionType,
+  LocationPayload,
+  ProductDetailsPayload,
+  TradePartnerPayload,
+} from './master-data';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
 
 export const JSON_EVENT_TYPES = ['commission', 'transform'] as const;
@@ -125,7 +131,10 @@ export interface EntityRef {
  * verbatim so the stored payload (events.payload) holds them (BizStep, certifications, ...).
  */
 export type TranslatedEvent = EventPayload &
-  Pick<JsonEvent, 'Urn' | 'BizStep' | 'Disposition' | 'ReadPoint' | 'RecordTime' | 'VesselCatchInformation' | 'TradePartner'>;
+  Pick<
+    JsonEvent,
+    'Urn' | 'BizStep' | 'Disposition' | 'ReadPoint' | 'RecordTime' | 'VesselCatchInformation' | 'TradePartner'
+  >;
 
 export interface Translation {
   events: TranslatedEvent[];
@@ -147,9 +156,14 @@ export function referencedUrns(events: JsonEvent[]) {
     locations.add(event.Location.Urn);
     addPartner(event.Location.TradePartnerUrn, null);
     addPartner(event.TradePartner?.Urn, event.TradePartner?.TradePartnerId);
-    for (const [, instances] of instanceLists(event)) for (const instance of instances) products.add(instance.ParentProduct.Urn);
+    for (const [, instances] of instanceLists(event))
+      for (const instance of instances) products.add(instance.ParentProduct.Urn);
   }
-  return { products: [...products], locations: [...locations], tradePartners: [...tradePartners].map(([urn, id]) => ({ urn, id })) };
+  return {
+    products: [...products],
+    locations: [...locations],
+    tradePartners: [...tradePartners].map(([urn, id]) => ({ urn, id })),
+  };
 }
 
 type InstanceList = 'ProductInstances' | 'InputProducts' | 'OutputProducts';
@@ -172,15 +186,18 @@ export function uomIssue(uom: JsonProductInstance['UOM'], productUnit: string): 
   if (typeof uom !== 'string' || !uom.trim()) return undefined;
   const unit = normaliseUnit(uom);
   if (!unit) return `Unknown unit of measure "${uom}". ${unitsAcceptedMessage()}`;
-  if (unit !== productUnit) return `UOM "${uom}" (${unit}) is not the product's unit ${productUnit}; quantities are read in the product's unit and are not converted.`;
+  if (unit !== productUnit)
+    return `UOM "${uom}" (${unit}) is not the product's unit ${productUnit}; quantities are read in the product's unit and are not converted.`;
   return undefined;
 }
 
 const PRODUCT_DETAILS = ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'] as const;
 
-const hasProductDetails = (p: JsonParentProduct): boolean => PRODUCT_DETAILS.every((k) => p[k] !== undefined && p[k] !== '');
-const hasPartnerDetails = (p: JsonTradePartner | null | undefined): p is JsonTradePartner & { Name: string; ConnectionType: ConnectionType } =>
-  !!p && !!p.Name && !!p.ConnectionType;
+const hasProductDetails = (p: JsonParentProduct): boolean =>
+  PRODUCT_DETAILS.every((k) => p[k] !== undefined && p[k] !== '');
+const hasPartnerDetails = (
+  p: JsonTradePartner | null | undefined,
+): p is JsonTradePartner & { Name: string; ConnectionType: ConnectionType } => !!p && !!p.Name && !!p.ConnectionType;
 
 function productDetails(p: JsonParentProduct, instanceGtin: string | null | undefined): ProductDetailsPayload {
   const gtin = p.Gtin || instanceGtin || undefined;
@@ -192,7 +209,9 @@ function productDetails(p: JsonParentProduct, instanceGtin: string | null | unde
     ...(p.UnitQuantity != null ? { UnitQuantity: p.UnitQuantity } : {}),
     ...(p.UnitDescriptor ? { UnitDescriptor: p.UnitDescriptor } : {}),
     ...(gtin ? { GTIN: gtin } : {}),
-    ...(p.ProductMasterData?.length ? { MasterData: p.ProductMasterData.map((m) => ({ name: m.Name, namespace: m.Namespace, value: m.Value })) } : {}),
+    ...(p.ProductMasterData?.length
+      ? { MasterData: p.ProductMasterData.map((m) => ({ name: m.Name, namespace: m.Namespace, value: m.Value })) }
+      : {}),
   };
 }
 
@@ -230,12 +249,14 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
   const locationData = new Map<string, JsonLocation>();
   const partnerData = new Map<string, JsonTradePartner & { Name: string; ConnectionType: ConnectionType }>();
   for (const event of events) {
-    if (event.Location.Name && !locationData.has(event.Location.Urn)) locationData.set(event.Location.Urn, event.Location);
+    if (event.Location.Name && !locationData.has(event.Location.Urn))
+      locationData.set(event.Location.Urn, event.Location);
     const partner = event.TradePartner;
     if (hasPartnerDetails(partner) && !partnerData.has(partner.Urn)) partnerData.set(partner.Urn, partner);
     for (const [, instances] of instanceLists(event)) {
       for (const { ParentProduct: parent, Gtin } of instances) {
-        if (hasProductDetails(parent) && !productData.has(parent.Urn)) productData.set(parent.Urn, { parent, gtin: Gtin });
+        if (hasProductDetails(parent) && !productData.has(parent.Urn))
+          productData.set(parent.Urn, { parent, gtin: Gtin });
       }
     }
   }
@@ -250,7 +271,13 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
     if (stored || !inline || !isUrn(urn)) return undefined;
     const id = inline.TradePartnerId || urn;
     tradePartners.add(urn, id, 'Created');
-    return { Id: id, Urn: urn, Name: inline.Name, ConnectionType: inline.ConnectionType, ...(inline.Pgln ? { Pgln: inline.Pgln } : {}) };
+    return {
+      Id: id,
+      Urn: urn,
+      Name: inline.Name,
+      ConnectionType: inline.ConnectionType,
+      ...(inline.Pgln ? { Pgln: inline.Pgln } : {}),
+    };
   };
 
   const translated = events.map((event, index): TranslatedEvent => {
@@ -259,7 +286,12 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
 
     const zone = zoneOf(event);
     const time = parseEventTime(event.EventTime, zone);
-    if (!time.ok) issue(zone === undefined && time.field === 'EventTimeZone' ? 'Required' : 'InvalidValue', time.field, time.message);
+    if (!time.ok)
+      issue(
+        zone === undefined && time.field === 'EventTimeZone' ? 'Required' : 'InvalidValue',
+        time.field,
+        time.message,
+      );
     for (const kind of ['BizStep', 'Disposition'] as const) {
       const value = event[kind];
       const problem = value ? vocabularyIssue(kind, value) : undefined;
@@ -278,18 +310,33 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
         let product: ProductRefPayload = { Id: urn };
         let unit: string | undefined;
         if (stored) {
-          if (!stored.externalId) issue('InvalidValue', `${field}.ParentProduct.Urn`, `Product ${urn} has no external id and cannot be used in events.`);
+          if (!stored.externalId)
+            issue(
+              'InvalidValue',
+              `${field}.ParentProduct.Urn`,
+              `Product ${urn} has no external id and cannot be used in events.`,
+            );
           else products.add(urn, stored.externalId, 'Skipped');
           product = { Id: stored.externalId ?? urn };
           unit = stored.unit;
         } else if (inline) {
-          if (!isUrn(urn)) issue('InvalidValue', `${field}.ParentProduct.Urn`, `ParentProduct.Urn "${urn}" is not a URN (urn:<nid>:<nss>); a new product keeps the URN it is sent with.`);
+          if (!isUrn(urn))
+            issue(
+              'InvalidValue',
+              `${field}.ParentProduct.Urn`,
+              `ParentProduct.Urn "${urn}" is not a URN (urn:<nid>:<nss>); a new product keeps the URN it is sent with.`,
+            );
           products.add(urn, urn, 'Created');
           const details = productDetails(inline.parent, inline.gtin);
           // Every mention carries the Details: the pipeline creates on the first and finds it after.
           product = { Id: urn, Urn: urn, Details: details };
           unit = normaliseUnit(details.SimpleUnitOfMeasurement);
-          if (!unit) issue('InvalidValue', `${field}.ParentProduct.SimpleUnitOfMeasurement`, `Unknown unit of measure "${details.SimpleUnitOfMeasurement}". ${unitsAcceptedMessage()}`);
+          if (!unit)
+            issue(
+              'InvalidValue',
+              `${field}.ParentProduct.SimpleUnitOfMeasurement`,
+              `Unknown unit of measure "${details.SimpleUnitOfMeasurement}". ${unitsAcceptedMessage()}`,
+            );
         } else {
           issue(
             'UnknownProduct',
@@ -343,7 +390,13 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
     }
   });
   issues.sort((a, b) => a.index - b.index);
-  return { events: translated, issues, products: products.list(), locations: locations.list(), tradePartners: tradePartners.list() };
+  return {
+    events: translated,
+    issues,
+    products: products.list(),
+    locations: locations.list(),
+    tradePartners: tradePartners.list(),
+  };
 }
 
 type IssueSink = (code: JsonEventIssue['code'], field: string, message: string) => void;
@@ -360,26 +413,44 @@ function translateLocation(
   const urn = event.Location.Urn;
   const stored = known.locations.get(urn);
   if (stored) {
-    if (!stored.externalId) issue('InvalidValue', 'Location.Urn', `Location ${urn} has no external id and cannot be used in events.`);
+    if (!stored.externalId)
+      issue('InvalidValue', 'Location.Urn', `Location ${urn} has no external id and cannot be used in events.`);
     else locations.add(urn, stored.externalId, 'Skipped');
     return { Id: stored.externalId ?? urn };
   }
   const inline = inlineData.get(urn);
   if (!inline) {
-    issue('UnknownLocation', 'Location', `Location ${urn} does not exist in this account and the request carries no Location with a Name to create it.`);
+    issue(
+      'UnknownLocation',
+      'Location',
+      `Location ${urn} does not exist in this account and the request carries no Location with a Name to create it.`,
+    );
     return { Id: urn };
   }
   const partnerUrn = inline.TradePartnerUrn || event.TradePartner?.Urn;
   if (!partnerUrn) {
-    issue('Required', 'Location.TradePartnerUrn', `Location ${urn} is new to the account; Location.TradePartnerUrn (or a TradePartner) is required to create it.`);
+    issue(
+      'Required',
+      'Location.TradePartnerUrn',
+      `Location ${urn} is new to the account; Location.TradePartnerUrn (or a TradePartner) is required to create it.`,
+    );
     return { Id: urn };
   }
   const partner = partnerPayload(partnerUrn);
   if (!partner) {
-    issue('Required', 'TradePartner', `Trade partner ${partnerUrn} of new location ${urn} is new to the account; send TradePartner with its Urn, Name and ConnectionType.`);
+    issue(
+      'Required',
+      'TradePartner',
+      `Trade partner ${partnerUrn} of new location ${urn} is new to the account; send TradePartner with its Urn, Name and ConnectionType.`,
+    );
     return { Id: urn };
   }
-  if (!isUrn(urn)) issue('InvalidValue', 'Location.Urn', `Location.Urn "${urn}" is not a URN (urn:<nid>:<nss>); a new location keeps the URN it is sent with.`);
+  if (!isUrn(urn))
+    issue(
+      'InvalidValue',
+      'Location.Urn',
+      `Location.Urn "${urn}" is not a URN (urn:<nid>:<nss>); a new location keeps the URN it is sent with.`,
+    );
   locations.add(urn, urn, 'Created');
   return {
     Id: urn,

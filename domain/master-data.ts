@@ -108,7 +108,14 @@ const orNull = <T>(value: T | undefined): T | null => (value === undefined ? nul
 export function addressFromPayload(address: AddressPayload | undefined) {
   if (!address) return null;
   const geo = address.GeoCoordinates;
-  const lines = [address.AddressLine1, address.AddressLine2, address.City, address.State, address.PostalCode, address.Country];
+  const lines = [
+    address.AddressLine1,
+    address.AddressLine2,
+    address.City,
+    address.State,
+    address.PostalCode,
+    address.Country,
+  ];
   return {
     city: orNull(address.City),
     state: orNull(address.State),
@@ -117,7 +124,9 @@ export function addressFromPayload(address: AddressPayload | undefined) {
     addressLine2: orNull(address.AddressLine2),
     postalCode: orNull(address.PostalCode),
     geoCoordinates: geo ? { latitude: geo.Latitude, longitude: geo.Longitude } : null,
-    displayAddress: address.DisplayAddress ?? (lines.filter(Boolean).join(', ') || (geo ? `${geo.Latitude}, ${geo.Longitude}` : null)),
+    displayAddress:
+      address.DisplayAddress ??
+      (lines.filter(Boolean).join(', ') || (geo ? `${geo.Latitude}, ${geo.Longitude}` : null)),
   };
 }
 
@@ -203,11 +212,16 @@ export function addressIssues(address: AddressPayload, field: string): Array<{ f
 }
 
 /** A vessel is a location with a Vessel object; it needs a contact and one of three connection types. */
-export function vesselIssues(details: Pick<LocationUpdateDetailsPayload, 'TradePartner' | 'Vessel' | 'CaptainsName'>, field: string, isVessel: boolean): Array<{ field: string; message: string }> {
+export function vesselIssues(
+  details: Pick<LocationUpdateDetailsPayload, 'TradePartner' | 'Vessel' | 'CaptainsName'>,
+  field: string,
+  isVessel: boolean,
+): Array<{ field: string; message: string }> {
   const issues: Array<{ field: string; message: string }> = [];
   if (!isVessel) {
     for (const name of ['Vessel', 'CaptainsName'] as const) {
-      if (details[name] !== undefined) issues.push({ field: `${field}.${name}`, message: `${field}.${name} can only be set on a vessel location.` });
+      if (details[name] !== undefined)
+        issues.push({ field: `${field}.${name}`, message: `${field}.${name} can only be set on a vessel location.` });
     }
     return issues;
   }
@@ -222,7 +236,10 @@ export function vesselIssues(details: Pick<LocationUpdateDetailsPayload, 'TradeP
 }
 
 /** Every element names its location under `id` or `Id` (not two different ones), once per request. */
-export function locationIdIssues(locations: Array<{ id?: string; Id?: string }>, prefixOf: (index: number) => string): MasterDataIssue[] {
+export function locationIdIssues(
+  locations: Array<{ id?: string; Id?: string }>,
+  prefixOf: (index: number) => string,
+): MasterDataIssue[] {
   const issues: MasterDataIssue[] = [];
   const firstIndexOf = new Map<string, number>();
   locations.forEach((location, index) => {
@@ -234,7 +251,8 @@ export function locationIdIssues(locations: Array<{ id?: string; Id?: string }>,
     }
     const seen = id === null ? undefined : firstIndexOf.get(id);
     if (id === null) add(`${prefix}.id is required.`);
-    else if (seen !== undefined) add(`Location id "${id}" is also used by ${prefixOf(seen)}; every location needs its own id.`);
+    else if (seen !== undefined)
+      add(`Location id "${id}" is also used by ${prefixOf(seen)}; every location needs its own id.`);
     else firstIndexOf.set(id, index);
   });
   return issues;
@@ -250,12 +268,15 @@ export function locationCreateIssues(locations: LocationPayload[], collection = 
   const partnerNames = new Map<string, { name: string; index: number }>();
   locations.forEach((location, index) => {
     const prefix = `${collection}[${index}]`;
-    const add = (field: string, message: string) => issues.push({ index, id: locationIdOf(location) ?? null, field, message });
+    const add = (field: string, message: string) =>
+      issues.push({ index, id: locationIdOf(location) ?? null, field, message });
     const details = location.Details;
-    if (details.Address) for (const issue of addressIssues(details.Address, `${prefix}.Details.Address`)) add(issue.field, issue.message);
+    if (details.Address)
+      for (const issue of addressIssues(details.Address, `${prefix}.Details.Address`)) add(issue.field, issue.message);
     const isVessel = details.Vessel !== undefined;
     for (const issue of vesselIssues(details, `${prefix}.Details`, isVessel)) add(issue.field, issue.message);
-    if (isVessel && !details.ContactInformation) add(`${prefix}.Details.ContactInformation`, `${prefix}.Details.ContactInformation is required for a vessel.`);
+    if (isVessel && !details.ContactInformation)
+      add(`${prefix}.Details.ContactInformation`, `${prefix}.Details.ContactInformation is required for a vessel.`);
 
     const partner = details.TradePartner;
     const seen = partnerNames.get(partner.Id);
@@ -271,24 +292,42 @@ export function locationCreateIssues(locations: LocationPayload[], collection = 
 }
 
 /** Ids unique within the request, and a unit of measure the service knows. */
-export function productCreateIssues(products: Array<{ Id: string; Details: Partial<ProductDetailsPayload> }>, collection = 'Products'): MasterDataIssue[] {
+export function productCreateIssues(
+  products: Array<{ Id: string; Details: Partial<ProductDetailsPayload> }>,
+  collection = 'Products',
+): MasterDataIssue[] {
   const issues: MasterDataIssue[] = [];
   const firstIndexOf = new Map<string, number>();
   products.forEach((product, index) => {
     const prefix = `${collection}[${index}]`;
     const seen = firstIndexOf.get(product.Id);
     if (seen !== undefined) {
-      issues.push({ index, id: product.Id, field: `${prefix}.Id`, message: `Product id "${product.Id}" is also used by ${collection}[${seen}]; every product needs its own id.` });
+      issues.push({
+        index,
+        id: product.Id,
+        field: `${prefix}.Id`,
+        message: `Product id "${product.Id}" is also used by ${collection}[${seen}]; every product needs its own id.`,
+      });
     } else firstIndexOf.set(product.Id, index);
-    issues.push(...unitIssues(product.Details, `${prefix}.Details`).map((issue) => ({ index, id: product.Id, ...issue })));
+    issues.push(
+      ...unitIssues(product.Details, `${prefix}.Details`).map((issue) => ({ index, id: product.Id, ...issue })),
+    );
   });
   return issues;
 }
 
-export function unitIssues(details: Partial<ProductDetailsPayload>, field: string): Array<{ field: string; message: string }> {
+export function unitIssues(
+  details: Partial<ProductDetailsPayload>,
+  field: string,
+): Array<{ field: string; message: string }> {
   const unit = details.SimpleUnitOfMeasurement;
   if (unit === undefined || normaliseUnit(unit)) return [];
-  return [{ field: `${field}.SimpleUnitOfMeasurement`, message: `Unknown unit of measure "${unit}". ${unitsAcceptedMessage()}` }];
+  return [
+    {
+      field: `${field}.SimpleUnitOfMeasurement`,
+      message: `Unknown unit of measure "${unit}". ${unitsAcceptedMessage()}`,
+    },
+  ];
 }
 
 /** PUT bodies: only the ids are required; every other field present is a change, every absent one is kept. */
@@ -324,7 +363,9 @@ function addressToPayload(address: StoredAddress | null): AddressPayload {
 }
 
 const contactToPayload = (contact: StoredContact | null): ContactPayload =>
-  contact ? { Name: orUndefined(contact.name), Phone: orUndefined(contact.phone), Email: orUndefined(contact.email) } : {};
+  contact
+    ? { Name: orUndefined(contact.name), Phone: orUndefined(contact.phone), Email: orUndefined(contact.email) }
+    : {};
 
 function vesselToPayload(vessel: StoredVessel | null): VesselPayload {
   if (!vessel) return {};
@@ -365,8 +406,13 @@ export interface StoredLocationParts {
  */
 export function locationUpdate(stored: StoredLocationParts, details: LocationUpdateDetailsPayload, isVessel: boolean) {
   const address = details.Address ? mergeAddress(stored.address, details.Address) : undefined;
-  const contact = details.ContactInformation ? { ...definedOnly(contactToPayload(stored.contact)), ...definedOnly(details.ContactInformation) } : undefined;
-  const vessel = isVessel && details.Vessel ? { ...definedOnly(vesselToPayload(stored.vessel)), ...definedOnly(details.Vessel) } : undefined;
+  const contact = details.ContactInformation
+    ? { ...definedOnly(contactToPayload(stored.contact)), ...definedOnly(details.ContactInformation) }
+    : undefined;
+  const vessel =
+    isVessel && details.Vessel
+      ? { ...definedOnly(vesselToPayload(stored.vessel)), ...definedOnly(details.Vessel) }
+      : undefined;
   const attributes = definedOnly({
     name: details.Name,
     gln: details.Gln,
@@ -388,7 +434,10 @@ export function locationUpdateIssues(
 ): Array<{ field: string; message: string }> {
   const issues = merged.address ? addressIssues(merged.address, `${field}.Address`) : [];
   if (merged.contact && !merged.contact.Name?.trim()) {
-    issues.push({ field: `${field}.ContactInformation.Name`, message: `${field}.ContactInformation.Name is required.` });
+    issues.push({
+      field: `${field}.ContactInformation.Name`,
+      message: `${field}.ContactInformation.Name is required.`,
+    });
   }
   issues.push(...vesselIssues(details, field, isVessel));
   return issues;
@@ -406,7 +455,11 @@ export interface UnchangeableFields {
  * them out): a body that carries one with its stored value is taken (a location sent back as
  * created), one with another value is refused, never dropped.
  */
-export function unchangeableIssues(stored: UnchangeableFields, details: LocationUpdateDetailsPayload, field: string): Array<{ field: string; message: string }> {
+export function unchangeableIssues(
+  stored: UnchangeableFields,
+  details: LocationUpdateDetailsPayload,
+  field: string,
+): Array<{ field: string; message: string }> {
   const sent: Array<[string, string | undefined, string | null]> = [
     ['Duns', details.Duns, stored.duns],
     ['DunsPlus4', details.DunsPlus4, stored.dunsPlus4],

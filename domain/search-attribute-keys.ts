@@ -26,4 +26,10 @@ export const BATCH_MODE = defineSearchAttributeKey('BatchMode', SearchAttributeT
 export const BATCH_STATUS = defineSearchAttributeKey('BatchStatus', SearchAttributeType.KEYWORD);
 
 /** Every custom search attribute the service uses: the dev server, docker-compose.yml and start-up register these. */
-export const SEARCH_ATTRIBUTES: readonly SearchAttributeKey[] = [ACCOUNT_NAME, BATCH_ID, RETRY_OF, BATCH_MODE, BATCH_STATUS];
+export const SEARCH_ATTRIBUTES: readonly SearchAttributeKey[] = [
+  ACCOUNT_NAME,
+  BATCH_ID,
+  RETRY_OF,
+  BATCH_MODE,
+  BATCH_STATUS,
+];

@@ -9,10 +9,13 @@ const encodePart = (value: string): string =>
 
 const scoped = (account: string, id: string) => `${encodePart(account)}.${encodePart(id)}`;
 
-export const tradePartnerUrn = (domain: string, account: string, id: string): string => `urn:gdst:${domain}:party:${scoped(account, id)}`;
+export const tradePartnerUrn = (domain: string, account: string, id: string): string =>
+  `urn:gdst:${domain}:party:${scoped(account, id)}`;
 
-export const locationUrn = (domain: string, account: string, id: string): string => `urn:gdst:${domain}:location:loc:${scoped(account, id)}`;
+export const locationUrn = (domain: string, account: string, id: string): string =>
+  `urn:gdst:${domain}:location:loc:${scoped(account, id)}`;
 
-export const productUrn = (domain: string, account: string, id: string): string => `urn:gdst:${domain}:product:class:${scoped(account, id)}`;
+export const productUrn = (domain: string, account: string, id: string): string =>
+  `urn:gdst:${domain}:product:class:${scoped(account, id)}`;
 
 export const eventUrn = (eventId: string): string => `urn:uuid:${eventId}`;

@@ -12,7 +12,13 @@ export const PROJECT_ROOT = ((): string => {
 export const TASK_QUEUE = 'traceability';
 
 /** The ports used when their variable is unset (`npm start` takes free ones instead when these are in use). */
-export const DEFAULT_PORTS = { PORT: 8080, TEMPORAL_PORT: 7233, TEMPORAL_UI_PORT: 8233, WORKER_METRICS_PORT: 9464, WORKER_APP_METRICS_PORT: 9465 } as const;
+export const DEFAULT_PORTS = {
+  PORT: 8080,
+  TEMPORAL_PORT: 7233,
+  TEMPORAL_UI_PORT: 8233,
+  WORKER_METRICS_PORT: 9464,
+  WORKER_APP_METRICS_PORT: 9465,
+} as const;
 
 /** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
 export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
@@ -75,7 +81,8 @@ function integer(name: string, value: string | undefined, fallback: number): num
 function seconds(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400) throw new Error(`${name} must be a whole number of seconds (1-86400), got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400)
+    throw new Error(`${name} must be a whole number of seconds (1-86400), got "${value}"`);
   return parsed;
 }
 
@@ -83,14 +90,16 @@ function seconds(name: string, value: string | undefined, fallback: number): num
 function retrySeconds(value: string | undefined): number {
   if (value === undefined || value === '') return 72 * 3600;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400) throw new Error(`WEBHOOK_RETRY_SECONDS must be a whole number of seconds (1-2592000), got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400)
+    throw new Error(`WEBHOOK_RETRY_SECONDS must be a whole number of seconds (1-2592000), got "${value}"`);
   return parsed;
 }
 
 function count(name: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) throw new Error(`${name} must be a whole number (${min}-1000000), got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > 1_000_000)
+    throw new Error(`${name} must be a whole number (${min}-1000000), got "${value}"`);
   return parsed;
 }
 
@@ -112,7 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
     workerMetricsPort: integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, DEFAULT_PORTS.WORKER_METRICS_PORT),
-    workerAppMetricsPort: integer('WORKER_APP_METRICS_PORT', env.WORKER_APP_METRICS_PORT, DEFAULT_PORTS.WORKER_APP_METRICS_PORT),
+    workerAppMetricsPort: integer(
+      'WORKER_APP_METRICS_PORT',
+      env.WORKER_APP_METRICS_PORT,
+      DEFAULT_PORTS.WORKER_APP_METRICS_PORT,
+    ),
     syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', env.SYNC_WAIT_SECONDS, 30),
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
@@ -121,7 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySeconds: retrySeconds(env.WEBHOOK_RETRY_SECONDS),
     rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, DEFAULT_RATE_LIMITS.perSecond, 1),
     rateLimitBurst: count('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, DEFAULT_RATE_LIMITS.burst, 0),
-    failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', env.FAILED_KEYS_PER_MINUTE, DEFAULT_RATE_LIMITS.failedKeysPerMinute, 1),
+    failedKeysPerMinute: count(
+      'FAILED_KEYS_PER_MINUTE',
+      env.FAILED_KEYS_PER_MINUTE,
+      DEFAULT_RATE_LIMITS.failedKeysPerMinute,
+      1,
+    ),
   };
 }
 

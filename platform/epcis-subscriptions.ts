@@ -1,18 +1,41 @@
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, type CalendarSpec, type Client, type DayOfWeek, type Month, type Range } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type CalendarSpec,
+  type Client,
+  type DayOfWeek,
+  type Month,
+  type Range,
+} from '@temporalio/client';
 import type { ScheduleRange, ScheduleRanges } from '../domain/epcis/subscription-schedule';
 
 export const subscriptionScheduleId = (subscriptionId: string): string => `epcis-subscription-${subscriptionId}`;
 
-const MONTHS: readonly Month[] = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'];
+const MONTHS: readonly Month[] = [
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
+];
 // GS1 counts 1 = Monday ... 7 = Sunday.
 const DAYS: readonly DayOfWeek[] = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
 
-const numeric = (ranges: ScheduleRange[]): Range<number>[] => ranges.map(({ start, end, step }) => ({ start, end, step }));
+const numeric = (ranges: ScheduleRange[]): Range<number>[] =>
+  ranges.map(({ start, end, step }) => ({ start, end, step }));
 /** Named units cannot step in Temporal's spec: each value of a stepped range is listed. */
 const named = <T>(names: readonly T[], ranges: ScheduleRange[]): Range<T>[] =>
   ranges.flatMap(({ start, end, step }) => {
     const out: Range<T>[] = [];
-    for (let value = start; value <= end; value += step) out.push({ start: names[value - 1], end: names[value - 1], step: 1 });
+    for (let value = start; value <= end; value += step)
+      out.push({ start: names[value - 1], end: names[value - 1], step: 1 });
     return out;
   });
 
@@ -32,7 +55,13 @@ export function calendarOf(ranges: ScheduleRanges): CalendarSpec {
  * Schedules): each run is a reportEpcisSubscription workflow that owes a report and wakes the
  * subscription's delivery workflow. A run still going when the next is due is enough.
  */
-export async function createSubscriptionSchedule(client: Client, taskQueue: string, subscriptionId: string, ranges: ScheduleRanges, retrySeconds: number): Promise<void> {
+export async function createSubscriptionSchedule(
+  client: Client,
+  taskQueue: string,
+  subscriptionId: string,
+  ranges: ScheduleRanges,
+  retrySeconds: number,
+): Promise<void> {
   await client.schedule.create({
     scheduleId: subscriptionScheduleId(subscriptionId),
     spec: { calendars: [calendarOf(ranges)], timezone: 'UTC' },

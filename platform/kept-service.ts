@@ -51,7 +51,14 @@ export class KeptService<T extends RunningService> {
     signal?: AbortSignal;
   }): Promise<KeptService<T>> {
     const first = await options.start(options.signal ?? new AbortController().signal);
-    return new KeptService(options.name, options.logger, options.start, options.onRestart, options.backoff ?? DEFAULT_BACKOFF, first);
+    return new KeptService(
+      options.name,
+      options.logger,
+      options.start,
+      options.onRestart,
+      options.backoff ?? DEFAULT_BACKOFF,
+      first,
+    );
   }
 
   private watch(): void {
@@ -60,7 +67,10 @@ export class KeptService<T extends RunningService> {
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       if (Date.now() - this.startedAt >= this.backoff.resetAfterMs) this.delayMs = this.backoff.initialMs;
-      this.logger.error({ service: this.name, pid: child.pid, code, signal }, `${this.name} exited unexpectedly; restarting it`);
+      this.logger.error(
+        { service: this.name, pid: child.pid, code, signal },
+        `${this.name} exited unexpectedly; restarting it`,
+      );
       this.schedule(1, Date.now());
     });
   }
@@ -68,7 +78,10 @@ export class KeptService<T extends RunningService> {
   private schedule(attempt: number, downSince: number): void {
     const delayMs = this.delayMs;
     this.delayMs = Math.min(this.delayMs * 2, this.backoff.maxMs);
-    this.logger.info({ service: this.name, attempt, delayMs }, `restarting ${this.name} in ${delayMs} ms (attempt ${attempt})`);
+    this.logger.info(
+      { service: this.name, attempt, delayMs },
+      `restarting ${this.name} in ${delayMs} ms (attempt ${attempt})`,
+    );
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.attempt = this.restart(attempt, downSince).finally(() => (this.attempt = undefined));
@@ -91,7 +104,10 @@ export class KeptService<T extends RunningService> {
     }
     this.current = service;
     const downMs = Date.now() - downSince;
-    this.logger.info({ service: this.name, attempt, pid: service.process.pid, downMs }, `${this.name} restarted (attempt ${attempt}, down ${downMs} ms)`);
+    this.logger.info(
+      { service: this.name, attempt, pid: service.process.pid, downMs },
+      `${this.name} restarted (attempt ${attempt}, down ${downMs} ms)`,
+    );
     this.onRestart(service);
     this.watch();
   }

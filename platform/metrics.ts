@@ -97,7 +97,15 @@ export function countStatements(sequelize: Sequelize, stepOf: () => string): voi
 
 const ROLE_METRICS: Record<'api' | 'worker', readonly Metric[]> = {
   api: [httpRequests, httpRequestDuration, batchRequestsRefused, dbStatements],
-  worker: [batchesStarted, batchesCompleted, batchesFailed, eventsPersisted, inventoryRejections, activityDuration, dbStatements],
+  worker: [
+    batchesStarted,
+    batchesCompleted,
+    batchesFailed,
+    eventsPersisted,
+    inventoryRejections,
+    activityDuration,
+    dbStatements,
+  ],
 };
 
 let processMetrics = false;

@@ -105,12 +105,20 @@ export async function checkExplicitPort(variable: string, env: NodeJS.ProcessEnv
  * at once, naming who holds it, when it is taken. "0": any free port. Unset: the conventional port when
  * free, else any free one (said in the log), so a second instance on the same machine just works.
  */
-export async function choosePort(options: { variable: string; env: NodeJS.ProcessEnv; conventional: number; logger: Logger }): Promise<number> {
+export async function choosePort(options: {
+  variable: string;
+  env: NodeJS.ProcessEnv;
+  conventional: number;
+  logger: Logger;
+}): Promise<number> {
   const { variable, env, conventional, logger } = options;
   const explicit = await checkExplicitPort(variable, env);
   if (explicit !== undefined) return explicit || freePort();
   if (await isPortFree(conventional)) return conventional;
   const port = await freePort();
-  logger.warn({ variable, conventional, port }, `port ${conventional} (${variable}'s default) is in use by ${describeHolder(conventional)}; using ${port} instead (set ${variable} to choose)`);
+  logger.warn(
+    { variable, conventional, port },
+    `port ${conventional} (${variable}'s default) is in use by ${describeHolder(conventional)}; using ${port} instead (set ${variable} to choose)`,
+  );
   return port;
 }

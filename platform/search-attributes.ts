@@ -30,7 +30,10 @@ export function cliTypeName(type: SearchAttributeType): string {
  * The command an operator runs to register `keys` on `namespace`. One `--type` per `--name`, in pairs:
  * the CLI zips the two lists, and silently skips a name that has no type of its own.
  */
-export function createSearchAttributesCommand(namespace: string, keys: readonly SearchAttributeKey[] = SEARCH_ATTRIBUTES): string {
+export function createSearchAttributesCommand(
+  namespace: string,
+  keys: readonly SearchAttributeKey[] = SEARCH_ATTRIBUTES,
+): string {
   const pairs = keys.map((key) => `--name ${key.name} --type ${cliTypeName(key.type)}`);
   return ['temporal operator search-attribute create', `--namespace ${namespace}`, ...pairs].join(' ');
 }
@@ -56,7 +59,11 @@ const refused = (error: unknown): boolean => isGrpcServiceError(error) && error.
  * listed. When the server refuses the registration (no operator rights), the process cannot do its job:
  * it stops with one log line naming the command an operator must run.
  */
-export async function ensureSearchAttributes(connection: OperatorConnection, namespace: string, logger: Logger): Promise<void> {
+export async function ensureSearchAttributes(
+  connection: OperatorConnection,
+  namespace: string,
+  logger: Logger,
+): Promise<void> {
   let missing: SearchAttributeKey[];
   try {
     missing = await missingOn(connection, namespace);
@@ -64,7 +71,10 @@ export async function ensureSearchAttributes(connection: OperatorConnection, nam
     if (!refused(error)) throw error;
     // Some deployments let a service start workflows but not read cluster metadata; the attributes may
     // well be there, and a start that names a missing one fails loudly on its own.
-    logger.warn({ namespace, command: createSearchAttributesCommand(namespace) }, 'cannot list Temporal search attributes (permission denied); assuming they are registered');
+    logger.warn(
+      { namespace, command: createSearchAttributesCommand(namespace) },
+      'cannot list Temporal search attributes (permission denied); assuming they are registered',
+    );
     return;
   }
   if (!missing.length) return;
@@ -84,6 +94,10 @@ export async function ensureSearchAttributes(connection: OperatorConnection, nam
     // The api and the worker start together and both add: the other one may have won the race.
     if ((await missingOn(connection, namespace)).length) throw error;
   }
-  await waitFor(`search attributes ${missing.map((key) => key.name).join(', ')} on namespace ${namespace}`, 30_000, async () => !(await missingOn(connection, namespace)).length);
+  await waitFor(
+    `search attributes ${missing.map((key) => key.name).join(', ')} on namespace ${namespace}`,
+    30_000,
+    async () => !(await missingOn(connection, namespace)).length,
+  );
   logger.info({ namespace, added: missing.map((key) => key.name) }, 'registered Temporal search attributes');
 }

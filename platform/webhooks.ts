@@ -24,7 +24,10 @@ export interface WebhookSettings {
  * public (unless the host is allowed), and the request connects to the checked one, so a second answer
  * from a rebinding DNS server is never used.
  */
-export async function resolveDestination(host: string, allowedHosts: readonly string[]): Promise<{ address: string; family: number }> {
+export async function resolveDestination(
+  host: string,
+  allowedHosts: readonly string[],
+): Promise<{ address: string; family: number }> {
   const family = isIP(host);
   const allowed = allowedHosts.includes(host);
   if (family) {
@@ -35,7 +38,10 @@ export async function resolveDestination(host: string, allowedHosts: readonly st
   const answers = await Promise.race([
     lookup(host, { all: true, verbatim: true }),
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${host} did not resolve within ${LOOKUP_TIMEOUT_MS / 1000} s`)), LOOKUP_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`${host} did not resolve within ${LOOKUP_TIMEOUT_MS / 1000} s`)),
+        LOOKUP_TIMEOUT_MS,
+      );
     }),
   ]).finally(() => clearTimeout(timer));
   if (!answers.length) throw new Error(`${host} does not resolve`);
@@ -67,7 +73,12 @@ export interface PostResult {
  * POSTs `body` to `url` once: the resolved address is checked again here (DNS rebinding), redirects
  * are answers, not followed, and the whole exchange is cut at 10 s. Throws on any transport failure.
  */
-export async function postJson(url: string, body: string, headers: Record<string, string>, allowedHosts: readonly string[]): Promise<PostResult> {
+export async function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  allowedHosts: readonly string[],
+): Promise<PostResult> {
   const target = new URL(url);
   const checked = await resolveDestination(hostOf(target), allowedHosts);
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -80,7 +91,12 @@ export async function postJson(url: string, body: string, headers: Record<string
       target,
       {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body).toString(), 'User-Agent': 'traceability-webhooks', ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body).toString(),
+          'User-Agent': 'traceability-webhooks',
+          ...headers,
+        },
         lookup: pinned,
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
       },
@@ -91,7 +107,9 @@ export async function postJson(url: string, body: string, headers: Record<string
         response.on('error', reject);
       },
     );
-    request.on('error', (error) => reject(error.name === 'AbortError' ? new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`) : error));
+    request.on('error', (error) =>
+      reject(error.name === 'AbortError' ? new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`) : error),
+    );
     request.end(body);
   });
 }
@@ -100,7 +118,12 @@ export async function postJson(url: string, body: string, headers: Record<string
  * Wakes the endpoint's delivery workflow (starting it if it is not running): it reads what is owed
  * from PostgreSQL, so a wake-up more or less changes nothing but the delay.
  */
-export async function wakeWebhookEndpoint(client: Client, taskQueue: string, endpointId: string, settings: Pick<WebhookSettings, 'retrySeconds'>): Promise<void> {
+export async function wakeWebhookEndpoint(
+  client: Client,
+  taskQueue: string,
+  endpointId: string,
+  settings: Pick<WebhookSettings, 'retrySeconds'>,
+): Promise<void> {
   const input: DeliverWebhooksInput = { endpointId, retrySeconds: settings.retrySeconds };
   await client.workflow.signalWithStart('deliverWebhooks', {
     taskQueue,

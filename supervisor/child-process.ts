@@ -39,7 +39,10 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals, gra
   const exited = exitOf(child);
   child.kill(signal);
   let timer: NodeJS.Timeout | undefined;
-  const inTime = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))]);
+  const inTime = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+  ]);
   clearTimeout(timer);
   if (inTime) return true;
   child.kill('SIGKILL');
@@ -59,7 +62,12 @@ function canSetPdeathsig(): boolean {
  * sends the child `onParentDeath` (Linux's parent-death signal, set by setpriv, which then execs the
  * command: the child keeps its pid). Where setpriv is missing the child is spawned as is.
  */
-export function spawnBound(command: string, args: readonly string[], options: SpawnOptions, onParentDeath: NodeJS.Signals): ChildProcess {
+export function spawnBound(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions,
+  onParentDeath: NodeJS.Signals,
+): ChildProcess {
   if (!canSetPdeathsig()) return spawn(command, args, options);
   return spawn('setpriv', ['--pdeathsig', onParentDeath.replace(/^SIG/, ''), '--', command, ...args], options);
 }

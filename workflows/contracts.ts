@@ -82,7 +82,8 @@ export interface ReconcilerSettings {
 }
 
 /** The reconciler's settings; without `everySeconds`, one pass (the runs of the earlier versions' Schedule). */
-export type ReconcileBatchesInput = Pick<ReconcilerSettings, 'olderThanSeconds'> & Partial<Pick<ReconcilerSettings, 'everySeconds'>>;
+export type ReconcileBatchesInput = Pick<ReconcilerSettings, 'olderThanSeconds'> &
+  Partial<Pick<ReconcilerSettings, 'everySeconds'>>;
 
 /** What one pass of the reconciler does. */
 export type StrandedBatchesInput = Pick<ReconcilerSettings, 'olderThanSeconds'>;

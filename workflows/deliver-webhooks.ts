@@ -1,4 +1,14 @@
-import { ActivityFailure, condition, continueAsNew, defineSignal, log, proxyActivities, setHandler, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  continueAsNew,
+  defineSignal,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  type RetryPolicy,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DeliverWebhooksInput } from '../domain/webhook-contracts';
 
@@ -60,6 +70,7 @@ export async function deliverWebhooks(input: DeliverWebhooksInput): Promise<void
       await condition(() => woken, IDLE);
     }
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS) await continueAsNew<typeof deliverWebhooks>(input);
+    if (info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS)
+      await continueAsNew<typeof deliverWebhooks>(input);
   }
 }

@@ -23,8 +23,17 @@ import { BATCH_STATUS } from '../domain/search-attribute-keys';
  * batch is Failed with nothing stored. Every step after it works on stored events and is idempotent:
  * it retries until it succeeds, and a stuck one shows as a pending activity with its last failure.
  */
-const bounded = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval, maximumAttempts: 12 });
-const untilDone = (maximumInterval: Duration): RetryPolicy => ({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval });
+const bounded = (maximumInterval: Duration): RetryPolicy => ({
+  initialInterval: '200 milliseconds',
+  backoffCoefficient: 2,
+  maximumInterval,
+  maximumAttempts: 12,
+});
+const untilDone = (maximumInterval: Duration): RetryPolicy => ({
+  initialInterval: '200 milliseconds',
+  backoffCoefficient: 2,
+  maximumInterval,
+});
 
 /** Named option profiles: the history in the Temporal UI reads like the pipeline. */
 // Steps heartbeat every second (activities/heartbeat.ts): a dead worker is noticed within 5 s.
@@ -73,11 +82,16 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
   try {
     persisted = await persistEvents(ref);
   } catch (error) {
-    const cause = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause : undefined;
+    const cause =
+      error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause : undefined;
     // A business rejection carries the activity's count and first error; anything else ran out of attempts.
     const rejection = cause?.nonRetryable ? batchFailureOf(cause) : undefined;
-    const failure: BatchFailure = rejection ?? { errorCount: 1, firstError: internalError(error instanceof Error ? error.message : String(error)) };
-    if (rejection) log.warn('batch rejected', { batchId, account: accountName, code: cause?.type, message: cause?.message });
+    const failure: BatchFailure = rejection ?? {
+      errorCount: 1,
+      firstError: internalError(error instanceof Error ? error.message : String(error)),
+    };
+    if (rejection)
+      log.warn('batch rejected', { batchId, account: accountName, code: cause?.type, message: cause?.message });
     else log.error('batch failed', { batchId, account: accountName, message: failure.firstError.message });
     // A rejected batch's row is Failed already, with every error (persist wrote it): this changes nothing then.
     await recordBatchStatus({ batchId, status: 'Failed', errors: [failure.firstError] });

@@ -1,5 +1,18 @@
-import { condition, continueAsNew, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { ReconcileBatchesInput, ReconcileBatchesResult, ReconcilerActivities, ReconcilerSettings } from './contracts';
+import {
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type {
+  ReconcileBatchesInput,
+  ReconcileBatchesResult,
+  ReconcilerActivities,
+  ReconcilerSettings,
+} from './contracts';
 import { reconcileNowSignal, reconcilerSettingsSignal } from './reconciler-signals';
 
 // A pass that fails is followed by the next one: a few quick attempts are enough. The heartbeat
@@ -45,7 +58,8 @@ export async function reconcileBatches(input: ReconcileBatchesInput): Promise<Re
     let outcome: string;
     try {
       const result = await startStrandedBatches({ olderThanSeconds: settings.olderThanSeconds });
-      if (result.started.length || result.closed.length || result.resumed.length) log.warn('reconciler pass moved stranded batches', { ...result });
+      if (result.started.length || result.closed.length || result.resumed.length)
+        log.warn('reconciler pass moved stranded batches', { ...result });
       outcome = `started ${result.started.length}, resumed ${result.resumed.length}, recorded Failed ${result.closed.length}`;
     } catch (error) {
       // The next pass tries again; the loop itself never fails over one bad pass.

@@ -4,8 +4,7 @@ import { earlierRefusal } from './refuse';
 import type { PersistOutcome, PersistStep } from './step';
 
 /** The batch's request to check and store now, or the answer an earlier attempt of the step committed. */
-export type RunStart =
-  { kind: 'run'; request: StoredBatchRequest } | { kind: 'answered'; outcome: PersistOutcome };
+export type RunStart = { kind: 'run'; request: StoredBatchRequest } | { kind: 'answered'; outcome: PersistOutcome };
 
 /**
  * Reads the batch's stored request and marks it Running. The events come from the request the API wrote

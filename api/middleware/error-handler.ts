@@ -26,10 +26,16 @@ function databaseUnavailable(error: unknown): boolean {
 /** Turns what a handler throws (or what Koa's body parser throws) into one ApiError. */
 function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (databaseUnavailable(error)) return problem(503, 'The database is unavailable for a moment; send the request again (events with the same Idempotency-Key).');
-  if (error instanceof IdempotencyKeyReused) return problem(422, error.message, { errors: { 'Idempotency-Key': [error.message] } });
+  if (databaseUnavailable(error))
+    return problem(
+      503,
+      'The database is unavailable for a moment; send the request again (events with the same Idempotency-Key).',
+    );
+  if (error instanceof IdempotencyKeyReused)
+    return problem(422, error.message, { errors: { 'Idempotency-Key': [error.message] } });
   if (error instanceof UniqueConstraintError) return problem(409, 'The resource already exists.');
-  if (error instanceof ForeignKeyConstraintError) return problem(400, 'The request refers to a record that does not exist.');
+  if (error instanceof ForeignKeyConstraintError)
+    return problem(400, 'The request refers to a record that does not exist.');
   const e = error as HttpishError;
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     if (e.type === 'entity.parse.failed' || /JSON/i.test(e.message ?? '')) {

@@ -6,7 +6,8 @@ import { LIMITS } from '../limits';
 
 export const JSON_MEDIA_TYPES = ['application/json'] as const;
 
-const PROTOTYPE_KEY = 'The body has a key named __proto__ (or constructor.prototype), which is not accepted in any field.';
+const PROTOTYPE_KEY =
+  'The body has a key named __proto__ (or constructor.prototype), which is not accepted in any field.';
 
 /** Why a parsed JSON value cannot be taken as it is, naming the path: the first problem found. */
 export function jsonValueIssue(root: unknown): { field: string; message: string } | undefined {
@@ -21,9 +22,11 @@ export function jsonValueIssue(root: unknown): { field: string; message: string 
       continue;
     }
     if (!value || typeof value !== 'object') continue;
-    if (depth >= LIMITS.depth) return { field, message: `${field} is nested too deeply: at most ${LIMITS.depth} levels of objects and arrays.` };
+    if (depth >= LIMITS.depth)
+      return { field, message: `${field} is nested too deeply: at most ${LIMITS.depth} levels of objects and arrays.` };
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
       continue;
     }
     const entries = Object.entries(value);
@@ -32,7 +35,8 @@ export function jsonValueIssue(root: unknown): { field: string; message: string 
       const keyIssue = stringIssue(key);
       if (keyIssue) return { field, message: `A key of ${field} ${keyIssue}` };
       // Harmless to JSON.parse, but what merges into prototypes elsewhere: no field of ours is named so.
-      if (key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && 'prototype' in child)) return { field, message: PROTOTYPE_KEY };
+      if (key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && 'prototype' in child))
+        return { field, message: PROTOTYPE_KEY };
       stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
     }
   }
@@ -73,7 +77,9 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     if (!ctx.is(...JSON_MEDIA_TYPES, '+json')) {
       const sent = ctx.get('Content-Type') || 'none';
-      throw problem(415, `The request body must be JSON: send Content-Type: application/json (got ${sent}).`, { accepted: JSON_MEDIA_TYPES });
+      throw problem(415, `The request body must be JSON: send Content-Type: application/json (got ${sent}).`, {
+        accepted: JSON_MEDIA_TYPES,
+      });
     }
     await parse(ctx, async () => undefined);
     const body = (ctx.request as { body?: unknown }).body;
@@ -85,7 +91,8 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
 
 /** What the JSON parser (koa-body, co-body underneath) refused, as the caller should read it. */
 function parseProblem(error: Error & { status?: number }): ApiError | Error {
-  if (error.status === 413 || /too large/i.test(error.message)) return problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`);
+  if (error.status === 413 || /too large/i.test(error.message))
+    return problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`);
   if (/prototype/i.test(error.message)) {
     return validationProblem({ $: [PROTOTYPE_KEY] }, 'The request body is not accepted.');
   }

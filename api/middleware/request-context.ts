@@ -19,7 +19,9 @@ interface MatchedLayer {
  * (the key check) answers first they hold that middleware's pattern, `(?:\/|$)`, not the route's.
  */
 export function routeOf(ctx: { method: string; matched?: MatchedLayer[] }): string {
-  const route = (ctx.matched ?? []).find((layer) => layer.methods.includes(ctx.method) && typeof layer.path === 'string');
+  const route = (ctx.matched ?? []).find(
+    (layer) => layer.methods.includes(ctx.method) && typeof layer.path === 'string',
+  );
   return route ? String(route.path) : UNMATCHED_ROUTE;
 }
 
@@ -27,7 +29,9 @@ export function routeOf(ctx: { method: string; matched?: MatchedLayer[] }): stri
 export function requestContext(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const sent = ctx.get('X-Request-Id');
-    const requestId = ACCEPTED_ID.test(sent) ? sent : `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
+    const requestId = ACCEPTED_ID.test(sent)
+      ? sent
+      : `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
@@ -40,7 +44,16 @@ export function requestContext(): Middleware<AppState, AppCustom> {
       httpRequests.inc(labels);
       httpRequestDuration.observe(labels, seconds);
       ctx.deps.logger.info(
-        { requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10, account: ctx.state.account?.name, batchId: ctx.state.batchId },
+        {
+          requestId,
+          method: ctx.method,
+          path: ctx.path,
+          route,
+          status: ctx.status,
+          durationMs: Math.round(seconds * 1e4) / 10,
+          account: ctx.state.account?.name,
+          batchId: ctx.state.batchId,
+        },
         'request',
       );
     }

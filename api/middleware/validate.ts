@@ -24,9 +24,13 @@ const matches: Matcher = (schema, data) => ajv.validate(schema, data);
 /** ajv's errors as a caller reports them: without the per-type branches' false "not a field" (api/unknown-fields.ts). */
 export const reportable = (errors: ErrorObject[]): ErrorObject[] => reportableErrors(errors, matches);
 
-
-const segmentsOf = (error: ErrorObject): string[] => error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-const pathOf = (parts: string[]): string => parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+const segmentsOf = (error: ErrorObject): string[] =>
+  error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+const pathOf = (parts: string[]): string =>
+  parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 
 /** `/Locations/0/Details/Name` → `Locations[0].Details.Name`; a missing or unknown property is named in full. */
 export function fieldOf(error: ErrorObject): string {
@@ -67,7 +71,9 @@ export type Source = 'params' | 'headers' | 'query' | 'body';
 export interface BodyCheck<T> {
   readonly check: (body: unknown) => T;
 }
-export type RequestSchemas = Partial<Record<Exclude<Source, 'body'>, AnySchema>> & { body?: AnySchema | BodyCheck<unknown> };
+export type RequestSchemas = Partial<Record<Exclude<Source, 'body'>, AnySchema>> & {
+  body?: AnySchema | BodyCheck<unknown>;
+};
 const isBodyCheck = (schema: AnySchema | BodyCheck<unknown>): schema is BodyCheck<unknown> =>
   typeof schema === 'object' && 'check' in schema && typeof schema.check === 'function';
 
@@ -86,7 +92,13 @@ export const pairedWith =
 
 /** What a schema accepts: its paired type, else what json-schema-to-ts derives from it (schemas `as const`). */
 export type Accepted<S> =
-  S extends BodyCheck<infer C> ? C : S extends { readonly [paired]?: infer T } ? (unknown extends T ? Derived<S> : T) : Derived<S>;
+  S extends BodyCheck<infer C>
+    ? C
+    : S extends { readonly [paired]?: infer T }
+      ? unknown extends T
+        ? Derived<S>
+        : T
+      : Derived<S>;
 /** `never` for a schema json-schema-to-ts cannot read (not `as const`): the handler then fails to type-check. */
 type Derived<S> = S extends JSONSchema ? FromSchema<S> : never;
 
@@ -101,7 +113,8 @@ export type ToError = (errors: ErrorObject[], input: unknown, source: Source) =>
 
 /** A property of a refused part, for an error that names it (`params.batchId`): '' when it is not a string. */
 export function textOf(input: unknown, name: string): string {
-  const value: unknown = typeof input === 'object' && input !== null ? Object.getOwnPropertyDescriptor(input, name)?.value : undefined;
+  const value: unknown =
+    typeof input === 'object' && input !== null ? Object.getOwnPropertyDescriptor(input, name)?.value : undefined;
   return typeof value === 'string' ? value : '';
 }
 
@@ -119,7 +132,10 @@ function propertiesOf(schema: AnySchema): Record<string, unknown> {
  * case-insensitive, Node's are lower case), trimmed; a blank one is absent, as `ctx.get(name).trim()`
  * read them. A repeated header is one comma-separated value.
  */
-function namedHeaders(schema: AnySchema, headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function namedHeaders(
+  schema: AnySchema,
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const properties = propertiesOf(schema);
   return Object.fromEntries(
     Object.keys(properties).flatMap((name) => {
@@ -136,9 +152,13 @@ function namedHeaders(schema: AnySchema, headers: Record<string, string | string
  * left as sent, for the schema to refuse and name.
  */
 function canonicalValue(property: unknown, value: string): string {
-  const allowed: unknown = typeof property === 'object' && property !== null ? (property as { enum?: unknown }).enum : undefined;
+  const allowed: unknown =
+    typeof property === 'object' && property !== null ? (property as { enum?: unknown }).enum : undefined;
   if (!Array.isArray(allowed)) return value;
-  const match = allowed.find((candidate): candidate is string => typeof candidate === 'string' && candidate.toLowerCase() === value.toLowerCase());
+  const match = allowed.find(
+    (candidate): candidate is string =>
+      typeof candidate === 'string' && candidate.toLowerCase() === value.toLowerCase(),
+  );
   return match ?? value;
 }
 

@@ -67,7 +67,8 @@ export const examples = {
   },
   tooManyRequests: {
     type: problemType(429),
-    title: 'Too many requests with this API key: it may make 50 a second and 500 more a minute above that; send again after 1 s (Retry-After).',
+    title:
+      'Too many requests with this API key: it may make 50 a second and 500 more a minute above that; send again after 1 s (Retry-After).',
     status: 429,
     traceId: EXAMPLE_TRACE_ID,
   },
@@ -77,7 +78,12 @@ export const examples = {
     status: 400,
     traceId: EXAMPLE_TRACE_ID,
   },
-  tooLarge: { type: problemType(413), title: 'The request body is too large: at most 25 MB.', status: 413, traceId: 'abc-123' },
+  tooLarge: {
+    type: problemType(413),
+    title: 'The request body is too large: at most 25 MB.',
+    status: 413,
+    traceId: 'abc-123',
+  },
   unsupportedMediaType: {
     type: problemType(415),
     title: 'The request body must be JSON: send Content-Type: application/json (got text/plain).',

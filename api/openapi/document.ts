@@ -55,7 +55,12 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
       schema: spec.requestBody ? ref('Problem') : ref('ValidationProblem'),
       example: examples.missingKey,
     });
-    add(401, { description: 'The API key is not valid (unknown or revoked).', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.invalidKey });
+    add(401, {
+      description: 'The API key is not valid (unknown or revoked).',
+      contentType: PROBLEM_JSON,
+      schema: ref('Problem'),
+      example: examples.invalidKey,
+    });
     add(429, {
       description:
         'Too many requests: the API key is past its rate (RateLimit-Policy), or this address sent too many wrong keys. Send again after Retry-After seconds. ' +
@@ -66,18 +71,43 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
       headers: ['Retry-After', 'RateLimit-Policy', 'RateLimit'],
     });
   } else if (spec.requestBody) {
-    add(400, { description: 'The body is not valid JSON.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.malformedJson });
+    add(400, {
+      description: 'The body is not valid JSON.',
+      contentType: PROBLEM_JSON,
+      schema: ref('Problem'),
+      example: examples.malformedJson,
+    });
   }
   if (spec.requestBody) {
-    add(413, { description: 'The body is larger than the service accepts.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.tooLarge });
+    add(413, {
+      description: 'The body is larger than the service accepts.',
+      contentType: PROBLEM_JSON,
+      schema: ref('Problem'),
+      example: examples.tooLarge,
+    });
   }
   if (spec.requestBody && (spec.requestBody.contentType ?? 'application/json') === 'application/json') {
-    add(415, { description: 'The body is not sent as application/json; `accepted` lists the media types taken.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unsupportedMediaType });
+    add(415, {
+      description: 'The body is not sent as application/json; `accepted` lists the media types taken.',
+      contentType: PROBLEM_JSON,
+      schema: ref('Problem'),
+      example: examples.unsupportedMediaType,
+    });
   }
   // Node's HTTP server answers this itself, before any route: a URL or headers over its 16 KB limit.
   add(431, { description: 'The request line or headers are larger than 16 KB (answered without a body).' });
-  add(503, { description: 'PostgreSQL or Temporal is unavailable for a moment (restarting): send the request again.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unavailable });
-  add(500, { description: 'An unexpected error; the details are in the service log under the traceId.', contentType: PROBLEM_JSON, schema: ref('Problem'), example: examples.unexpected });
+  add(503, {
+    description: 'PostgreSQL or Temporal is unavailable for a moment (restarting): send the request again.',
+    contentType: PROBLEM_JSON,
+    schema: ref('Problem'),
+    example: examples.unavailable,
+  });
+  add(500, {
+    description: 'An unexpected error; the details are in the service log under the traceId.',
+    contentType: PROBLEM_JSON,
+    schema: ref('Problem'),
+    example: examples.unexpected,
+  });
   return shared;
 }
 
@@ -95,7 +125,10 @@ function responseObject(responses: ResponseSpec[]): Json {
   }
   return {
     description: responses.map((r) => r.description).join(' Or: '),
-    headers: Object.fromEntries([['X-Request-Id', REQUEST_ID_HEADER], ...responses.flatMap((r) => r.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }])]),
+    headers: Object.fromEntries([
+      ['X-Request-Id', REQUEST_ID_HEADER],
+      ...responses.flatMap((r) => r.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+    ]),
     ...(Object.keys(content).length ? { content } : {}),
   };
 }
@@ -119,23 +152,33 @@ function parametersOf(spec: OperationSpec): Json[] {
     }
   };
   const templateParams = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  fromObject('path', spec.pathParams ?? { properties: Object.fromEntries(templateParams.map((name) => [name, { type: 'string', minLength: 1 }])) });
+  fromObject(
+    'path',
+    spec.pathParams ?? {
+      properties: Object.fromEntries(templateParams.map((name) => [name, { type: 'string', minLength: 1 }])),
+    },
+  );
   fromObject('query', spec.query);
   fromObject('header', spec.headers);
   const declared = parameters.filter((p) => p.in === 'path').map((p) => p.name);
   if (declared.join() !== templateParams.join()) {
-    throw new Error(`${spec.method.toUpperCase()} ${spec.path}: path parameters ${declared.join(', ')} do not match the template.`);
+    throw new Error(
+      `${spec.method.toUpperCase()} ${spec.path}: path parameters ${declared.join(', ')} do not match the template.`,
+    );
   }
   return parameters;
 }
 
 function operationObject(spec: OperationSpec): Json {
   const statuses = new Map<number, ResponseSpec[]>();
-  for (const [status, response] of Object.entries(spec.responses)) if (response) statuses.set(Number(status), [response].flat());
+  for (const [status, response] of Object.entries(spec.responses))
+    if (response) statuses.set(Number(status), [response].flat());
   for (const [status, responses] of Object.entries(sharedResponses(spec))) {
     statuses.set(Number(status), [...(statuses.get(Number(status)) ?? []), ...responses]);
   }
-  const responses = Object.fromEntries([...statuses.entries()].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), responseObject(list)]));
+  const responses = Object.fromEntries(
+    [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), responseObject(list)]),
+  );
   const parameters = parametersOf(spec);
   return {
     operationId: operationIdOf(spec),
@@ -158,7 +201,10 @@ function operationObject(spec: OperationSpec): Json {
               ...Object.fromEntries(
                 (spec.requestBody.alternatives ?? []).map((alternative) => [
                   alternative.contentType,
-                  { schema: publishSchema(alternative.schema), ...(alternative.example !== undefined ? { example: alternative.example } : {}) },
+                  {
+                    schema: publishSchema(alternative.schema),
+                    ...(alternative.example !== undefined ? { example: alternative.example } : {}),
+                  },
                 ]),
               ),
             },
@@ -190,7 +236,8 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[] = allO
     .filter(([name]) => used.has(name))
     .map(([name, description]) => ({ name, description }));
   const plumbing = listed.findIndex((t) => PLUMBING.has(t.name));
-  const tags = plumbing < 0 ? [...listed, ...unlisted] : [...listed.slice(0, plumbing), ...unlisted, ...listed.slice(plumbing)];
+  const tags =
+    plumbing < 0 ? [...listed, ...unlisted] : [...listed.slice(0, plumbing), ...unlisted, ...listed.slice(plumbing)];
   return {
     openapi: '3.1.0',
     info: {
@@ -206,9 +253,16 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[] = allO
     security: [{ apiKey: [] }],
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(componentSchemas).map(([name, schema]) => [name, publishSchema(schema)])),
+      schemas: Object.fromEntries(
+        Object.entries(componentSchemas).map(([name, schema]) => [name, publishSchema(schema)]),
+      ),
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'The account API key (`npm run apikey -- create`).' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-KEY',
+          description: 'The account API key (`npm run apikey -- create`).',
+        },
       },
       headers: {
         'X-Request-Id': {
@@ -216,14 +270,19 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[] = allO
           required: true,
           schema: { type: 'string' },
         },
-        'Retry-After': { description: 'Seconds to wait before sending the request again.', required: true, schema: { type: 'integer', minimum: 1 } },
+        'Retry-After': {
+          description: 'Seconds to wait before sending the request again.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
         'RateLimit-Policy': {
           description:
             'The key\'s limits (draft-ietf-httpapi-ratelimit-headers): `"per-key";q=50;w=1, "burst";q=500;w=60` is 50 requests a second and 500 more a minute above that; `"failed-keys";q=30;w=60` is the wrong keys an address may send a minute.',
           schema: { type: 'string' },
         },
         RateLimit: {
-          description: 'What is left of the policy (draft-ietf-httpapi-ratelimit-headers): `"per-key";r=12;t=1` is 12 requests left in a window that ends in 1 s.',
+          description:
+            'What is left of the policy (draft-ietf-httpapi-ratelimit-headers): `"per-key";r=12;t=1` is 12 requests left in a window that ends in 1 s.',
           schema: { type: 'string' },
         },
       },

@@ -5,7 +5,18 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
  * Keywords ajv understands (or the ajv-keywords / ajv-errors plugins add) that are not JSON Schema
  * 2020-12 and so not OpenAPI 3.1: they stay in api/ for ajv and are left out of the published document.
  */
-const AJV_ONLY = new Set(['errorMessage', 'transform', 'instanceof', 'regexp', 'typeof', 'uniqueItemProperties', 'dynamicDefaults', 'select', 'selectCases', 'selectDefault']);
+const AJV_ONLY = new Set([
+  'errorMessage',
+  'transform',
+  'instanceof',
+  'regexp',
+  'typeof',
+  'uniqueItemProperties',
+  'dynamicDefaults',
+  'select',
+  'selectCases',
+  'selectDefault',
+]);
 
 /**
  * The copy of a route's schema that goes into the OpenAPI document. Route schemas are JSON Schema
@@ -21,10 +32,14 @@ export function publishSchema(schema: unknown, where = '$'): unknown {
     if (AJV_ONLY.has(key)) continue;
     if (key === '$ref' && typeof value === 'string' && value.startsWith('#/') && !value.startsWith('#/components/')) {
       // Inside the document `#` is the document, not the schema: a local ref would point nowhere.
-      throw new Error(`${where}: local $ref ${value} cannot be published; inline it or register it under components.schemas.`);
+      throw new Error(
+        `${where}: local $ref ${value} cannot be published; inline it or register it under components.schemas.`,
+      );
     }
     if (key === 'definitions' || key === '$id' || key === '$schema') {
-      throw new Error(`${where}: "${key}" is not supported in route schemas published to OpenAPI; keep schemas self-contained.`);
+      throw new Error(
+        `${where}: "${key}" is not supported in route schemas published to OpenAPI; keep schemas self-contained.`,
+      );
     }
     if (key === 'nullable') continue; // folded into `type` below
     // `example`, `description`, `default`, `x-*`: valid in an OpenAPI 3.1 Schema Object as they are.

@@ -26,7 +26,16 @@ import { webhooksRouter } from './webhooks';
 /** Every route of the service. Public routes first; everything under the key check after. */
 export function routes(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  for (const open of [healthRouter(), openApiRouter(), docsRouter(), supportRouter(), tracePageRouter(), importsPageRouter(), metricsRouter()]) router.use(open.routes());
+  for (const open of [
+    healthRouter(),
+    openApiRouter(),
+    docsRouter(),
+    supportRouter(),
+    tracePageRouter(),
+    importsPageRouter(),
+    metricsRouter(),
+  ])
+    router.use(open.routes());
 
   const secured = new Router<AppState, AppCustom>();
   secured.use(authenticate());

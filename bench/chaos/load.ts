@@ -12,12 +12,22 @@ export type Mode = 'sync' | 'async';
 export const PRODUCT_ID = 'CHAOS-SALMON';
 export const LOCATION_ID = 'CHAOS-DOCK';
 
-const PRODUCT = { Id: PRODUCT_ID, Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } };
-const LOCATION = { Id: LOCATION_ID, Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Chaos Co', ConnectionType: 'SELF' } } };
+const PRODUCT = {
+  Id: PRODUCT_ID,
+  Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+};
+const LOCATION = {
+  Id: LOCATION_ID,
+  Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Chaos Co', ConnectionType: 'SELF' } },
+};
 
 export const runId = (): string => randomBytes(4).toString('hex');
 
-const line = (lot: string, quantity: number, inline = false) => ({ Quantity: quantity, LotSerial: lot, Product: inline ? PRODUCT : { Id: PRODUCT_ID } });
+const line = (lot: string, quantity: number, inline = false) => ({
+  Quantity: quantity,
+  LotSerial: lot,
+  Product: inline ? PRODUCT : { Id: PRODUCT_ID },
+});
 
 export const commissionEvent = (id: string, lot: string, quantity: number, inline = false): EventPayload =>
   ({
@@ -47,7 +57,10 @@ export const warmUpBatch = (run: string): EventPayload[] => [commissionEvent(`W-
 export function lotBatches(run: string, count: number, size: number): EventPayload[][] {
   return Array.from({ length: count }, (_, b) => {
     const lots = Array.from({ length: Math.max(1, Math.floor(size / 2)) }, (_, i) => `${run}-${b}-${i}`);
-    return [...lots.map((lot) => commissionEvent(`C-${lot}`, lot, 10)), ...lots.map((lot) => shipEvent(`S-${lot}`, lot, 4))];
+    return [
+      ...lots.map((lot) => commissionEvent(`C-${lot}`, lot, 10)),
+      ...lots.map((lot) => shipEvent(`S-${lot}`, lot, 4)),
+    ];
   });
 }
 
@@ -103,7 +116,13 @@ interface Answer {
   body: unknown;
 }
 
-async function postOnce(url: string, key: string, idempotencyKey: string, events: EventPayload[], timeoutMs: number): Promise<Answer> {
+async function postOnce(
+  url: string,
+  key: string,
+  idempotencyKey: string,
+  events: EventPayload[],
+  timeoutMs: number,
+): Promise<Answer> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'X-API-KEY': key, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
@@ -118,12 +137,27 @@ async function postOnce(url: string, key: string, idempotencyKey: string, events
   }
 }
 
-const field = (body: unknown, name: string): unknown => (body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined);
+const field = (body: unknown, name: string): unknown =>
+  body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
 
 /** Sends one batch until it is acknowledged or refused, or the deadline passes. */
-export async function submitBatch(options: ClientOptions, mode: Mode, events: EventPayload[], idempotencyKey: string): Promise<BatchRun> {
+export async function submitBatch(
+  options: ClientOptions,
+  mode: Mode,
+  events: EventPayload[],
+  idempotencyKey: string,
+): Promise<BatchRun> {
   const { traffic } = options;
-  const run: BatchRun = { idempotencyKey, mode, events, attempts: 0, acknowledgedBy: null, batchId: null, refusedWith: null, gaveUp: null };
+  const run: BatchRun = {
+    idempotencyKey,
+    mode,
+    events,
+    attempts: 0,
+    acknowledgedBy: null,
+    batchId: null,
+    refusedWith: null,
+    gaveUp: null,
+  };
   const url = `${options.apiUrl}/Integration/Events${mode === 'async' ? '/async' : ''}`;
   const deadline = Date.now() + (options.deadlineMs ?? 120_000);
   let backoff = 250;
@@ -181,7 +215,13 @@ export async function submitBatch(options: ClientOptions, mode: Mode, events: Ev
 }
 
 /** `clients` concurrent clients working through `batches` in order; answers one BatchRun per batch. */
-export async function runLoad(options: ClientOptions, mode: Mode, batches: EventPayload[][], clients: number, keyPrefix: string): Promise<BatchRun[]> {
+export async function runLoad(
+  options: ClientOptions,
+  mode: Mode,
+  batches: EventPayload[][],
+  clients: number,
+  keyPrefix: string,
+): Promise<BatchRun[]> {
   const runs: BatchRun[] = new Array<BatchRun>(batches.length);
   let next = 0;
   await Promise.all(

@@ -59,7 +59,9 @@ export async function settle(stack: ChaosStack, accountId: string, timeoutMs: nu
     await sleep(1000);
   }
   const seconds = (Date.now() - started) / 1000;
-  log(`settled after ${seconds.toFixed(1)} s (${open} batches still open, service ${stack.serviceGaveUp() ? 'gave up' : 'up'})`);
+  log(
+    `settled after ${seconds.toFixed(1)} s (${open} batches still open, service ${stack.serviceGaveUp() ? 'gave up' : 'up'})`,
+  );
   return seconds;
 }
 
@@ -86,21 +88,27 @@ export async function measure(
   const db: Pool = await stack.database();
   const allowed = new Set(options.allowedRefusals ?? []);
 
-  const batches = (await db.query<BatchRow>('SELECT idempotency_key, status, errors FROM batches WHERE account_id = $1', [accountId])).rows;
+  const batches = (
+    await db.query<BatchRow>('SELECT idempotency_key, status, errors FROM batches WHERE account_id = $1', [accountId])
+  ).rows;
   const byKey = new Map(batches.map((b) => [b.idempotency_key, b]));
   const batchStatuses: Record<string, number> = {};
   for (const b of batches) batchStatuses[b.status] = (batchStatuses[b.status] ?? 0) + 1;
 
   const stored = new Map<string, number>();
-  for (const row of (await db.query<{ id: string; n: number }>(
-    'SELECT external_event_id AS id, count(*)::int AS n FROM events WHERE account_id = $1 GROUP BY 1',
-    [accountId],
-  )).rows) {
+  for (const row of (
+    await db.query<{ id: string; n: number }>(
+      'SELECT external_event_id AS id, count(*)::int AS n FROM events WHERE account_id = $1 GROUP BY 1',
+      [accountId],
+    )
+  ).rows) {
     stored.set(row.id, row.n);
   }
 
   const refusedForBusiness = (row: BatchRow | undefined) =>
-    row?.status === 'Failed' && (row.errors ?? []).length > 0 && (row.errors ?? []).every((e) => allowed.has(String(e.code)));
+    row?.status === 'Failed' &&
+    (row.errors ?? []).length > 0 &&
+    (row.errors ?? []).every((e) => allowed.has(String(e.code)));
 
   let lost = 0;
   let eventsAcknowledged = 0;
@@ -118,7 +126,9 @@ export async function measure(
   const sent = new Map(runs.flatMap((r) => r.events.map((e) => [externalIdOf(e), e] as const)));
   // Lots an open batch touches: its recalculation step has not run, so only their records can be compared.
   const awaiting = new Set(
-    runs.filter((r) => !FINISHED.has(byKey.get(r.idempotencyKey)?.status ?? 'Completed')).flatMap((r) => r.events.flatMap((e) => deltasOf(e).map((d) => d.lot))),
+    runs
+      .filter((r) => !FINISHED.has(byKey.get(r.idempotencyKey)?.status ?? 'Completed'))
+      .flatMap((r) => r.events.flatMap((e) => deltasOf(e).map((d) => d.lot))),
   );
   const expected = new Map<string, { records: number; sum: number }>();
   let unknownEvents = 0;
@@ -137,7 +147,14 @@ export async function measure(
       expected.set(lot, lotFigures);
     }
   }
-  const { rows: lots } = await db.query<{ lot: string; records: number; sum: string; balance: string; available: string; min_available: string }>(
+  const { rows: lots } = await db.query<{
+    lot: string;
+    records: number;
+    sum: string;
+    balance: string;
+    available: string;
+    min_available: string;
+  }>(
     `SELECT lot_serial AS lot, count(*)::int AS records, sum(delta)::text AS sum,
             (array_agg(balance ORDER BY event_time DESC, event_seq DESC))[1]::text AS balance,
             (array_agg(available ORDER BY event_time DESC, event_seq DESC))[1]::text AS available,
@@ -155,7 +172,8 @@ export async function measure(
     surplusRecords += Math.max(0, lot.records - want.records);
     if (Number(lot.min_available) < 0) negativeAvailable++;
     const recordsWrong = lot.records !== want.records || Number(lot.sum) !== want.sum;
-    const balanceWrong = !awaiting.has(lot.lot) && (Number(lot.balance) !== want.sum || Number(lot.available) !== want.sum);
+    const balanceWrong =
+      !awaiting.has(lot.lot) && (Number(lot.balance) !== want.sum || Number(lot.available) !== want.sum);
     if (recordsWrong || balanceWrong) lotsNotAddingUp++;
   }
   for (const lot of expected.keys()) if (!seenLots.has(lot)) lotsNotAddingUp++;
@@ -175,7 +193,15 @@ export async function measure(
     connectionErrors: traffic.connectionErrors,
     timeouts: traffic.timeouts,
     batchStatuses,
-    inventory: { lots: expected.size, lotsNotAddingUp, lotsAwaitingRecalculation: awaiting.size, surplusRecords, negativeAvailable, unknownEvents, duplicateEventIds },
+    inventory: {
+      lots: expected.size,
+      lotsNotAddingUp,
+      lotsAwaitingRecalculation: awaiting.size,
+      surplusRecords,
+      negativeAvailable,
+      unknownEvents,
+      duplicateEventIds,
+    },
     serviceSurvived,
     settleSeconds: Math.round(settleSeconds * 10) / 10,
   };
@@ -187,7 +213,8 @@ export function problemsOf(figures: Figures): string[] {
   if (figures.lost) problems.push(`${figures.lost} acknowledged events are not in the database`);
   if (figures.duplicated) problems.push(`${figures.duplicated} duplicates or inventory figures that do not add up`);
   if (figures.stuck) problems.push(`${figures.stuck} batches neither Completed nor Failed after settling`);
-  if (figures.acknowledgedNotCompleted) problems.push(`${figures.acknowledgedNotCompleted} acknowledged batches did not complete`);
+  if (figures.acknowledgedNotCompleted)
+    problems.push(`${figures.acknowledgedNotCompleted} acknowledged batches did not complete`);
   if (!figures.serviceSurvived) problems.push('the service gave up (npm start logged a fatal error or exited)');
   return problems;
 }

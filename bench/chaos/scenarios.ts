@@ -8,7 +8,19 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { PoolClient } from 'pg';
 import { measure, problemsOf, settle, type Figures } from './measure';
-import { lotBatches, runId, runLoad, commissionEvent, shipEvent, submitBatch, warmUpBatch, Traffic, type BatchRun, type ClientOptions, type Mode } from './load';
+import {
+  lotBatches,
+  runId,
+  runLoad,
+  commissionEvent,
+  shipEvent,
+  submitBatch,
+  warmUpBatch,
+  Traffic,
+  type BatchRun,
+  type ClientOptions,
+  type Mode,
+} from './load';
 import { log } from './log';
 import { startReceiver } from '../../test/helpers/receiver';
 import { ChaosStack, type Part } from './stack';
@@ -57,14 +69,23 @@ async function until(timeoutMs: number, everyMs: number, ready: () => boolean | 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     // A failed probe (PostgreSQL or Temporal busy) is a "not yet", not the end of the scenario.
-    if (await Promise.resolve().then(ready).catch(() => false)) return true;
+    if (
+      await Promise.resolve()
+        .then(ready)
+        .catch(() => false)
+    )
+      return true;
     await sleep(everyMs);
   }
   return false;
 }
 
 /** One scenario on a stack of its own: set up, run `body`, settle, count; the stack is stopped and removed whatever happens. */
-async function scenario(name: string, options: ScenarioOptions, body: (ctx: Context) => Promise<Outcome>): Promise<ScenarioReport> {
+async function scenario(
+  name: string,
+  options: ScenarioOptions,
+  body: (ctx: Context) => Promise<Outcome>,
+): Promise<ScenarioReport> {
   log(`${name}: starting a stack`);
   const t0 = Date.now();
   const stack = await ChaosStack.start(options.env);
@@ -83,7 +104,9 @@ async function scenario(name: string, options: ScenarioOptions, body: (ctx: Cont
     const started = Date.now();
     const outcome = await body({ stack, key, accountId, run, traffic, client });
     const settleSeconds = await settle(stack, accountId, options.settleSeconds * 1000);
-    const figures = await measure(stack, accountId, [warmUp, ...outcome.runs], traffic, settleSeconds, { allowedRefusals: outcome.allowedRefusals });
+    const figures = await measure(stack, accountId, [warmUp, ...outcome.runs], traffic, settleSeconds, {
+      allowedRefusals: outcome.allowedRefusals,
+    });
     const problems = [...problemsOf(figures), ...outcome.problems];
     const serviceErrors = figures.serviceSurvived ? [] : stack.errorsLogged();
     if (serviceErrors.length) problems.push(`the service logged: ${serviceErrors.join(' | ')}`);
@@ -129,7 +152,17 @@ async function killDuringLoad(
   const runs = await load;
   if (inFlightAtKill === 0) problems.push(`no request was in flight when the ${part} was killed`);
   const replacedPid = ctx.stack.pidOf(part) ?? null;
-  return { runs, problems, details: { killed: part, killedPid, replacedBy: replacedPid === killedPid ? null : replacedPid, inFlightAtKill, answeredAtKill } };
+  return {
+    runs,
+    problems,
+    details: {
+      killed: part,
+      killedPid,
+      replacedBy: replacedPid === killedPid ? null : replacedPid,
+      inFlightAtKill,
+      answeredAtKill,
+    },
+  };
 }
 
 /** Mid-load: some answers are in, and more requests are on their way. */
@@ -178,8 +211,13 @@ export function workerKilledInPersist(options: ScenarioOptions): Promise<Scenari
           }
           held = { client, workflowId: rows[0].workflow_id };
         }
-        const described = await temporal.workflow.getHandle(held.workflowId).describe().catch(() => undefined);
-        const attempt = described?.raw.pendingActivities?.find((a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STATE_STARTED);
+        const described = await temporal.workflow
+          .getHandle(held.workflowId)
+          .describe()
+          .catch(() => undefined);
+        const attempt = described?.raw.pendingActivities?.find(
+          (a) => a.activityType?.name === 'persistEvents' && a.state === PENDING_ACTIVITY_STATE_STARTED,
+        );
         if (attempt) caught = { workflowId: held.workflowId, attempt: attempt.attempt ?? 1 };
         return caught !== undefined;
       };
@@ -190,8 +228,18 @@ export function workerKilledInPersist(options: ScenarioOptions): Promise<Scenari
       // holds the last attempt: a higher attempt than the one running at the kill means it ran again.
       const proof = caught && (await persistProof(temporal, caught));
       if (!proof) outcome.problems.push('persistEvents was never seen running: the kill was not aimed inside persist');
-      else if (!proof.ranAgain) outcome.problems.push('no history shows persistEvents running again after the kill: it did not land inside persist');
-      return { ...outcome, details: { ...outcome.details, killLandedInPersist: Boolean(proof?.ranAgain), persistAtKill: proof ? [proof] : [] } };
+      else if (!proof.ranAgain)
+        outcome.problems.push(
+          'no history shows persistEvents running again after the kill: it did not land inside persist',
+        );
+      return {
+        ...outcome,
+        details: {
+          ...outcome.details,
+          killLandedInPersist: Boolean(proof?.ranAgain),
+          persistAtKill: proof ? [proof] : [],
+        },
+      };
     } finally {
       await letGo();
       await connection.close();
@@ -203,8 +251,12 @@ export function workerKilledInPersist(options: ScenarioOptions): Promise<Scenari
 async function persistProof(temporal: Client, { workflowId, attempt }: PersistInFlight) {
   const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'persistEvents');
-  const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
-  const completed = events.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
+  const started = events.find(
+    (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId),
+  );
+  const completed = events.some(
+    (e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled?.eventId),
+  );
   const finalAttempt = started?.activityTaskStartedEventAttributes?.attempt ?? null;
   return {
     workflowId,
@@ -242,59 +294,79 @@ export interface ContentionOptions {
 
 /** 5. `clients` clients at once each ship one unit of a lot of `units`: exactly `units` go, the rest are refused. */
 export function concurrentConsumers(options: ContentionOptions): Promise<ScenarioReport> {
-  return scenario('concurrent-consume', { events: options.clients, batchSize: 1, clients: options.clients, settleSeconds: options.settleSeconds, env: options.env }, async (ctx) => {
-    const lot = `LOT-${ctx.run}`;
-    const lotRun = await submitBatch(ctx.client, 'sync', [commissionEvent(`C-${lot}`, lot, options.units)], `lot-${ctx.run}`);
-    const problems: string[] = [];
-    if (lotRun.acknowledgedBy !== 200) problems.push(`commissioning the lot was answered ${JSON.stringify(lotRun)}`);
-    const ships = Array.from({ length: options.clients }, (_, i) => [shipEvent(`S-${lot}-${i}`, lot, 1)]);
-    const runs = await runLoad(ctx.client, 'sync', ships, options.clients, `ship-${ctx.run}`);
-    // A ship answered 202 (the sync wait ran out) is counted once it has run.
-    await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
+  return scenario(
+    'concurrent-consume',
+    {
+      events: options.clients,
+      batchSize: 1,
+      clients: options.clients,
+      settleSeconds: options.settleSeconds,
+      env: options.env,
+    },
+    async (ctx) => {
+      const lot = `LOT-${ctx.run}`;
+      const lotRun = await submitBatch(
+        ctx.client,
+        'sync',
+        [commissionEvent(`C-${lot}`, lot, options.units)],
+        `lot-${ctx.run}`,
+      );
+      const problems: string[] = [];
+      if (lotRun.acknowledgedBy !== 200) problems.push(`commissioning the lot was answered ${JSON.stringify(lotRun)}`);
+      const ships = Array.from({ length: options.clients }, (_, i) => [shipEvent(`S-${lot}-${i}`, lot, 1)]);
+      const runs = await runLoad(ctx.client, 'sync', ships, options.clients, `ship-${ctx.run}`);
+      // A ship answered 202 (the sync wait ran out) is counted once it has run.
+      await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
 
-    const db = await ctx.stack.database();
-    const { rows } = await db.query<{ shipped: string | null }>(
-      `SELECT (-sum(delta) FILTER (WHERE delta < 0))::text AS shipped FROM inventory_records WHERE account_id = $1 AND lot_serial = $2`,
-      [ctx.accountId, lot],
-    );
-    const shipped = Number(rows[0]?.shipped ?? 0);
-    // A ship answered 202 (the sync wait ran out) is judged by how its batch ended.
-    const { rows: ended } = await db.query<{ key: string; status: string; errors: { code?: string }[] | null }>(
-      'SELECT idempotency_key AS key, status, errors FROM batches WHERE account_id = $1',
-      [ctx.accountId],
-    );
-    const endOf = new Map(ended.map((b) => [b.key, b]));
-    const insufficient = (codes: (string | undefined)[] | undefined) => !!codes?.length && codes.every((c) => c === 'InsufficientInventory');
-    const went = runs.filter((r) => r.acknowledgedBy !== null && endOf.get(r.idempotencyKey)?.status === 'Completed').length;
-    const refusedNow = runs.filter((r) => insufficient(r.refusedWith ?? undefined)).length;
-    const refusedLater = runs.filter((r) => {
-      const end = endOf.get(r.idempotencyKey);
-      return r.acknowledgedBy !== null && end?.status === 'Failed' && insufficient(end.errors?.map((e) => e.code));
-    }).length;
-    const otherwise = runs.length - went - refusedNow - refusedLater;
-    if (shipped !== options.units) problems.push(`${shipped} units shipped from a lot of ${options.units}`);
-    if (went !== options.units) problems.push(`${went} ships completed, expected ${options.units}`);
-    if (refusedNow + refusedLater !== options.clients - options.units) {
-      problems.push(`${refusedNow + refusedLater} ships refused with InsufficientInventory, expected ${options.clients - options.units}`);
-    }
-    if (otherwise) problems.push(`${otherwise} ships neither completed nor refused with InsufficientInventory`);
-    return {
-      runs: [lotRun, ...runs],
-      problems,
-      allowedRefusals: ['InsufficientInventory'],
-      details: {
-        units: options.units,
-        clients: options.clients,
-        shipped,
-        shipsCompleted: went,
-        answered200: runs.filter((r) => r.acknowledgedBy === 200).length,
-        answered202: runs.filter((r) => r.acknowledgedBy === 202).length,
-        refused400InsufficientInventory: refusedNow,
-        refusedAfter202InsufficientInventory: refusedLater,
-        otherwise,
-      },
-    };
-  });
+      const db = await ctx.stack.database();
+      const { rows } = await db.query<{ shipped: string | null }>(
+        `SELECT (-sum(delta) FILTER (WHERE delta < 0))::text AS shipped FROM inventory_records WHERE account_id = $1 AND lot_serial = $2`,
+        [ctx.accountId, lot],
+      );
+      const shipped = Number(rows[0]?.shipped ?? 0);
+      // A ship answered 202 (the sync wait ran out) is judged by how its batch ended.
+      const { rows: ended } = await db.query<{ key: string; status: string; errors: { code?: string }[] | null }>(
+        'SELECT idempotency_key AS key, status, errors FROM batches WHERE account_id = $1',
+        [ctx.accountId],
+      );
+      const endOf = new Map(ended.map((b) => [b.key, b]));
+      const insufficient = (codes: (string | undefined)[] | undefined) =>
+        !!codes?.length && codes.every((c) => c === 'InsufficientInventory');
+      const went = runs.filter(
+        (r) => r.acknowledgedBy !== null && endOf.get(r.idempotencyKey)?.status === 'Completed',
+      ).length;
+      const refusedNow = runs.filter((r) => insufficient(r.refusedWith ?? undefined)).length;
+      const refusedLater = runs.filter((r) => {
+        const end = endOf.get(r.idempotencyKey);
+        return r.acknowledgedBy !== null && end?.status === 'Failed' && insufficient(end.errors?.map((e) => e.code));
+      }).length;
+      const otherwise = runs.length - went - refusedNow - refusedLater;
+      if (shipped !== options.units) problems.push(`${shipped} units shipped from a lot of ${options.units}`);
+      if (went !== options.units) problems.push(`${went} ships completed, expected ${options.units}`);
+      if (refusedNow + refusedLater !== options.clients - options.units) {
+        problems.push(
+          `${refusedNow + refusedLater} ships refused with InsufficientInventory, expected ${options.clients - options.units}`,
+        );
+      }
+      if (otherwise) problems.push(`${otherwise} ships neither completed nor refused with InsufficientInventory`);
+      return {
+        runs: [lotRun, ...runs],
+        problems,
+        allowedRefusals: ['InsufficientInventory'],
+        details: {
+          units: options.units,
+          clients: options.clients,
+          shipped,
+          shipsCompleted: went,
+          answered200: runs.filter((r) => r.acknowledgedBy === 200).length,
+          answered202: runs.filter((r) => r.acknowledgedBy === 202).length,
+          refused400InsufficientInventory: refusedNow,
+          refusedAfter202InsufficientInventory: refusedLater,
+          otherwise,
+        },
+      };
+    },
+  );
 }
 
 /**
@@ -322,8 +394,10 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
         headers: { 'Content-Type': 'application/json', 'X-API-KEY': ctx.key },
         body: JSON.stringify({ Url: receiver.url, Events: ['batch.completed', 'batch.failed'] }),
       });
-      if (created.status !== 201) throw new Error(`creating the webhook endpoint answered ${created.status}: ${await created.text()}`);
-      const acknowledgedIds = () => new Set(receiver.received.filter((r) => r.answered === 200).map((r) => String(r.headers['webhook-id'])));
+      if (created.status !== 201)
+        throw new Error(`creating the webhook endpoint answered ${created.status}: ${await created.text()}`);
+      const acknowledgedIds = () =>
+        new Set(receiver.received.filter((r) => r.answered === 200).map((r) => String(r.headers['webhook-id'])));
 
       const outcome = await killDuringLoad(ctx, options, 'async', 'worker', async () => {
         // Down while the first batches complete, then up; the kill waits for a held delivery.
@@ -339,19 +413,28 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
         [ctx.accountId],
       );
       await until(options.settleSeconds * 1000, 500, () => {
-        const acknowledged = new Set(receiver.received.filter((r) => r.answered === 200).map((r) => (JSON.parse(r.body) as { data: { batchId: string } }).data.batchId));
+        const acknowledged = new Set(
+          receiver.received
+            .filter((r) => r.answered === 200)
+            .map((r) => (JSON.parse(r.body) as { data: { batchId: string } }).data.batchId),
+        );
         return completed.every((b) => acknowledged.has(b.id));
       });
       const idsByBatch = new Map<string, Set<string>>();
       for (const r of receiver.received) {
         const batchId = (JSON.parse(r.body) as { data: { batchId: string } }).data.batchId;
-        (idsByBatch.get(batchId) ?? idsByBatch.set(batchId, new Set()).get(batchId)!).add(String(r.headers['webhook-id']));
+        (idsByBatch.get(batchId) ?? idsByBatch.set(batchId, new Set()).get(batchId)!).add(
+          String(r.headers['webhook-id']),
+        );
       }
       const acknowledged = acknowledgedIds();
-      const lost = completed.filter((b) => ![...(idsByBatch.get(b.id) ?? [])].some((id) => acknowledged.has(id))).length;
+      const lost = completed.filter(
+        (b) => ![...(idsByBatch.get(b.id) ?? [])].some((id) => acknowledged.has(id)),
+      ).length;
       const duplicated = [...idsByBatch.values()].filter((ids) => ids.size > 1).length;
       const attemptsById = new Map<string, number>();
-      for (const r of receiver.received) attemptsById.set(String(r.headers['webhook-id']), (attemptsById.get(String(r.headers['webhook-id'])) ?? 0) + 1);
+      for (const r of receiver.received)
+        attemptsById.set(String(r.headers['webhook-id']), (attemptsById.get(String(r.headers['webhook-id'])) ?? 0) + 1);
       const redeliveredSameId = [...attemptsById.values()].filter((n) => n > 1).length;
       if (lost) outcome.problems.push(`${lost} finished batch(es) never acknowledged by the receiver`);
       if (duplicated) outcome.problems.push(`${duplicated} batch(es) notified under more than one Webhook-Id`);
@@ -362,7 +445,14 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
       return {
         ...outcome,
         problems,
-        details: { ...outcome.details, notificationsLost: lost, notificationsDuplicated: duplicated, batchesNotified: completed.length, requestsReceived: receiver.received.length, redeliveredSameId },
+        details: {
+          ...outcome.details,
+          notificationsLost: lost,
+          notificationsDuplicated: duplicated,
+          batchesNotified: completed.length,
+          requestsReceived: receiver.received.length,
+          redeliveredSameId,
+        },
       };
     } finally {
       await receiver.close();
@@ -373,7 +463,11 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
 export const SCENARIOS = ['worker', 'postgres', 'temporal', 'api', 'consume', 'delivery'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
-export function runScenario(name: ScenarioName, options: ScenarioOptions, contention: ContentionOptions): Promise<ScenarioReport> {
+export function runScenario(
+  name: ScenarioName,
+  options: ScenarioOptions,
+  contention: ContentionOptions,
+): Promise<ScenarioReport> {
   switch (name) {
     case 'worker':
       return workerKilledInPersist(options);

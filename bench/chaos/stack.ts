@@ -215,14 +215,19 @@ export class ChaosStack {
     // Backends of a SIGKILLed postmaster hold its shared memory for a moment after it died.
     for (let attempt = 0; attempt < 30; attempt++) {
       try {
-        this.inspection = await startEmbeddedPostgres({ dataDir, logger: createLogger('warn', 'chaos'), durable: false });
+        this.inspection = await startEmbeddedPostgres({
+          dataDir,
+          logger: createLogger('warn', 'chaos'),
+          durable: false,
+        });
         break;
       } catch (error) {
         lastError = error;
         await sleep(1000);
       }
     }
-    if (!this.inspection) throw new Error(`could not start PostgreSQL on ${dataDir} to count what was stored: ${String(lastError)}`);
+    if (!this.inspection)
+      throw new Error(`could not start PostgreSQL on ${dataDir} to count what was stored: ${String(lastError)}`);
     log(`the service gave up: counting on a PostgreSQL of our own over ${dataDir}`);
     this.inspectionPool = new Pool({ connectionString: this.inspection.url, max: 2 });
     this.inspectionPool.on('error', () => undefined);

@@ -23,16 +23,24 @@ export async function breakdownOf(client: Client, workflowId: string): Promise<B
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
   const byId = new Map(events.map((e) => [String(e.eventId), e]));
-  const out: Breakdown = { totalMs: msOf(events[events.length - 1]) - msOf(events[0]), workflowTasks: 0, workflowTaskQueuedMs: 0, workflowTaskMs: 0, activityMs: {} };
+  const out: Breakdown = {
+    totalMs: msOf(events[events.length - 1]) - msOf(events[0]),
+    workflowTasks: 0,
+    workflowTaskQueuedMs: 0,
+    workflowTaskMs: 0,
+    activityMs: {},
+  };
   for (const e of events) {
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
       out.workflowTasks++;
-      out.workflowTaskQueuedMs += msOf(e) - msOf(byId.get(String(e.workflowTaskStartedEventAttributes?.scheduledEventId))!);
+      out.workflowTaskQueuedMs +=
+        msOf(e) - msOf(byId.get(String(e.workflowTaskStartedEventAttributes?.scheduledEventId))!);
     } else if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
       out.workflowTaskMs += msOf(e) - msOf(byId.get(String(e.workflowTaskCompletedEventAttributes?.startedEventId))!);
     } else if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
       const attributes = e.activityTaskCompletedEventAttributes!;
-      const name = byId.get(String(attributes.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+      const name =
+        byId.get(String(attributes.scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
       out.activityMs[name] = msOf(e) - msOf(byId.get(String(attributes.startedEventId))!);
     }
   }
@@ -51,6 +59,8 @@ export function medianBreakdown(all: Breakdown[]): Breakdown {
     workflowTasks: median(all.map((b) => b.workflowTasks)),
     workflowTaskQueuedMs: median(all.map((b) => b.workflowTaskQueuedMs)),
     workflowTaskMs: median(all.map((b) => b.workflowTaskMs)),
-    activityMs: Object.fromEntries(names.map((name) => [name, median(all.flatMap((b) => (name in b.activityMs ? [b.activityMs[name]] : [])))])),
+    activityMs: Object.fromEntries(
+      names.map((name) => [name, median(all.flatMap((b) => (name in b.activityMs ? [b.activityMs[name]] : [])))]),
+    ),
   };
 }

@@ -19,16 +19,28 @@ import { round } from './report';
 export async function snapshot(stack: RuntimeState | StackProcesses, extraWorkerPids: number[] = []) {
   const processes = 'pids' in stack ? stack : processesOf(stack, extraWorkerPids);
   const { metrics } = processes;
-  const [api, worker, sdk] = await Promise.all([scrapeAll(metrics.api), scrapeAll(metrics.workerApp), scrapeAll(metrics.workerSdk)]);
+  const [api, worker, sdk] = await Promise.all([
+    scrapeAll(metrics.api),
+    scrapeAll(metrics.workerApp),
+    scrapeAll(metrics.workerSdk),
+  ]);
   return { cpu: cpuMs(processes), api, worker, sdk };
 }
 export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
 /** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
 export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
-  const each = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])));
-  const cpu = Object.fromEntries((Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]));
-  const statements = { ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'), ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step') };
+  const each = (values: Record<string, number>) =>
+    Object.fromEntries(
+      Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])),
+    );
+  const cpu = Object.fromEntries(
+    (Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]),
+  );
+  const statements = {
+    ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'),
+    ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step'),
+  };
   const rpcs = {
     ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),
     ...grown(before.sdk, after.sdk, 'temporal_long_request', 'operation'),
@@ -43,7 +55,6 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
  * Returns the milliseconds the COPY took.
  */
 export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<number> {
-
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
   fs.chmodSync(dir, 0o777); // PostgreSQL's server process writes the files
   const events = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
@@ -66,9 +77,13 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
     columns.set(table, rows.map((row) => `"${row.name}"`).join(', '));
   }
   try {
-    for (const [table, where] of tables) await db.query(`COPY (SELECT ${columns.get(table)} FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`);
+    for (const [table, where] of tables)
+      await db.query(
+        `COPY (SELECT ${columns.get(table)} FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`,
+      );
     await db.query('BEGIN');
-    for (const [table, where] of [...tables].reverse()) await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
+    for (const [table, where] of [...tables].reverse())
+      await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
     await db.query('COMMIT');
     for (const [table] of tables) await db.query(`VACUUM ${table}`);
     const started = performance.now();

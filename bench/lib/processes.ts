@@ -29,7 +29,11 @@ function readStats(): Map<number, ProcStat> {
     }
     // The command name is in parentheses and may hold spaces: the fields start after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    stats.set(Number(entry), { ppid: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) });
+    stats.set(Number(entry), {
+      ppid: Number(fields[1]),
+      own: Number(fields[11]) + Number(fields[12]),
+      reaped: Number(fields[13]) + Number(fields[14]),
+    });
   }
   return stats;
 }
@@ -49,8 +53,17 @@ export function processesOf(state: RuntimeState, extraWorkers: number[] = []): S
   const pids = (...candidates: (number | null)[]) => candidates.filter((pid): pid is number => pid !== null);
   const urls = (...candidates: (string | null)[]) => candidates.filter((url): url is string => url !== null);
   return {
-    pids: { api: pids(state.apiPid), worker: pids(state.workerPid, ...extraWorkers), temporal: pids(state.temporalPid), postgres: pids(state.postgresPid) },
-    metrics: { api: urls(state.apiMetricsUrl), workerApp: urls(state.workerAppMetricsUrl), workerSdk: urls(state.workerSdkMetricsUrl) },
+    pids: {
+      api: pids(state.apiPid),
+      worker: pids(state.workerPid, ...extraWorkers),
+      temporal: pids(state.temporalPid),
+      postgres: pids(state.postgresPid),
+    },
+    metrics: {
+      api: urls(state.apiMetricsUrl),
+      workerApp: urls(state.workerAppMetricsUrl),
+      workerSdk: urls(state.workerSdkMetricsUrl),
+    },
   };
 }
 
@@ -93,12 +106,18 @@ export async function scrape(url: string | null): Promise<Map<string, number>> {
 /** The sum of several processes' expositions: one role's counters across its processes. */
 export async function scrapeAll(urls: readonly string[]): Promise<Map<string, number>> {
   const sum = new Map<string, number>();
-  for (const values of await Promise.all(urls.map(scrape))) for (const [series, value] of values) sum.set(series, (sum.get(series) ?? 0) + value);
+  for (const values of await Promise.all(urls.map(scrape)))
+    for (const [series, value] of values) sum.set(series, (sum.get(series) ?? 0) + value);
   return sum;
 }
 
 /** What grew between two scrapes, for the series whose name starts with `prefix`, keyed by one label's value. */
-export function grown(before: Map<string, number>, after: Map<string, number>, prefix: string, label: string): Record<string, number> {
+export function grown(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  prefix: string,
+  label: string,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [series, value] of after) {
     if (!series.startsWith(`${prefix}{`)) continue;
@@ -117,7 +136,14 @@ export function grown(before: Map<string, number>, after: Map<string, number>, p
 export function startExtraWorker(state: RuntimeState): Promise<ChildProcess> {
   const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'worker/main.ts')], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: state.databaseUrl, TEMPORAL_ADDRESS: state.temporalAddress, WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: state.databaseUrl,
+      TEMPORAL_ADDRESS: state.temporalAddress,
+      WORKER_METRICS_PORT: '0',
+      WORKER_APP_METRICS_PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

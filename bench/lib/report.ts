@@ -1,8 +1,12 @@
 /** The value at percentile `p` of ascending `sorted` (nearest rank). */
-export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** p50 and p95 of ascending `sorted`, in whole milliseconds. */
-export const latencyMs = (sorted: readonly number[]) => ({ p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)) });
+export const latencyMs = (sorted: readonly number[]) => ({
+  p50: Math.round(percentile(sorted, 50)),
+  p95: Math.round(percentile(sorted, 95)),
+});
 
 export const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 

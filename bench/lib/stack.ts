@@ -68,7 +68,10 @@ function attach(described: AttachedStackFile): BenchStack {
     label: described.label,
     state,
     apiUrls: described.apiUrls,
-    processes: (extraWorkers = []) => ({ pids: { ...described.pids, worker: [...described.pids.worker, ...extraWorkers] }, metrics: described.metrics }),
+    processes: (extraWorkers = []) => ({
+      pids: { ...described.pids, worker: [...described.pids.worker, ...extraWorkers] },
+      metrics: described.metrics,
+    }),
     stop: async () => undefined,
   };
 }

@@ -44,7 +44,9 @@ const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
 // On stderr: stdout carries the report alone.
 const logger = pino(
   { name: 'production', level: process.env.LOG_LEVEL || 'info' },
-  process.stderr.isTTY ? pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, ignore: 'pid,hostname' } }) : pino.destination(2),
+  process.stderr.isTTY
+    ? pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, ignore: 'pid,hostname' } })
+    : pino.destination(2),
 );
 
 /** Thrown for a setup the script cannot fix: printed as one line, without a stack trace. */
@@ -70,12 +72,23 @@ async function serverBinaries(version: string): Promise<ServerBinaries> {
       `Go is not installed (\`go\` is not on PATH): bench:production builds the Temporal server ${version} from source. Install Go from https://go.dev/dl/ and run it again.`,
     );
   }
-  const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || GO_TOOLCHAIN, GOBIN: path.join(dir, 'build'), CGO_ENABLED: '0' };
+  const env = {
+    ...process.env,
+    GOTOOLCHAIN: process.env.GOTOOLCHAIN || GO_TOOLCHAIN,
+    GOBIN: path.join(dir, 'build'),
+    CGO_ENABLED: '0',
+  };
   fs.mkdirSync(env.GOBIN, { recursive: true });
-  logger.info({ version, toolchain: env.GOTOOLCHAIN, dir }, 'building the Temporal server and temporal-sql-tool (several minutes the first time)');
+  logger.info(
+    { version, toolchain: env.GOTOOLCHAIN, dir },
+    'building the Temporal server and temporal-sql-tool (several minutes the first time)',
+  );
   const build = spawn('go', ['install', ...serverPackages(version).map((p) => p.pkg)], { env, stdio: 'inherit' });
   await exitOf(build);
-  if (build.exitCode !== 0) throw new SetupError(`go install of the Temporal server ${version} failed (exit code ${build.exitCode}); its output is above.`);
+  if (build.exitCode !== 0)
+    throw new SetupError(
+      `go install of the Temporal server ${version} failed (exit code ${build.exitCode}); its output is above.`,
+    );
   for (const p of serverPackages(version)) fs.renameSync(path.join(env.GOBIN, p.built), path.join(dir, p.binary));
   fs.rmSync(env.GOBIN, { recursive: true, force: true });
 
@@ -104,13 +117,17 @@ async function runScript(what: string, script: string, env: NodeJS.ProcessEnv, l
   const child = spawn('/bin/sh', ['-c', script], { env, stdio: ['ignore', out, out] });
   await exitOf(child);
   fs.closeSync(out);
-  if (child.exitCode !== 0) throw new SetupError(`${what} failed (exit code ${child.exitCode}): ${fs.readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ')}`);
+  if (child.exitCode !== 0)
+    throw new SetupError(
+      `${what} failed (exit code ${child.exitCode}): ${fs.readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ')}`,
+    );
 }
 
 /** Everything started, stopped in reverse order at the end. */
 const stops: (() => Promise<unknown>)[] = [];
 async function stopAll(): Promise<void> {
-  while (stops.length) await stops.pop()!().catch((error: unknown) => logger.warn({ err: error }, 'stopping a process failed'));
+  while (stops.length)
+    await stops.pop()!().catch((error: unknown) => logger.warn({ err: error }, 'stopping a process failed'));
 }
 
 interface RoleProcess {
@@ -123,17 +140,43 @@ interface RoleProcess {
 /** One `npm run api` or `npm run worker` (tsx api/main.ts, tsx worker/main.ts), resolved once it says it is ready. */
 function startRole(role: 'api' | 'worker', index: number, env: NodeJS.ProcessEnv): Promise<RoleProcess> {
   const out = fs.openSync(path.join(DATA_DIR, `${role}-${index}.log`), 'a');
-  const child = spawnBound(TSX, [path.join(PROJECT_ROOT, role, 'main.ts')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', out, out, 'ipc'] }, 'SIGTERM');
+  const child = spawnBound(
+    TSX,
+    [path.join(PROJECT_ROOT, role, 'main.ts')],
+    { cwd: PROJECT_ROOT, env, stdio: ['ignore', out, out, 'ipc'] },
+    'SIGTERM',
+  );
   fs.closeSync(out);
   const stop = () => stopChild(child, 'SIGTERM', 8000);
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new SetupError(`${role} ${index} exited with code ${code}: see ${path.join(DATA_DIR, `${role}-${index}.log`)}`)));
-    child.on('message', (message: { type?: string; port?: number; appMetricsPort?: number; sdkMetricsPort?: number }) => {
-      if (message.type !== 'ready') return;
-      child.removeAllListeners('exit');
-      if (role === 'api') resolve({ child, apiUrl: `http://127.0.0.1:${message.port}`, metrics: [`http://127.0.0.1:${message.port}/metrics`], stop });
-      else resolve({ child, metrics: [`http://127.0.0.1:${message.appMetricsPort}/metrics`, `http://127.0.0.1:${message.sdkMetricsPort}/metrics`], stop });
-    });
+    child.once('exit', (code) =>
+      reject(
+        new SetupError(`${role} ${index} exited with code ${code}: see ${path.join(DATA_DIR, `${role}-${index}.log`)}`),
+      ),
+    );
+    child.on(
+      'message',
+      (message: { type?: string; port?: number; appMetricsPort?: number; sdkMetricsPort?: number }) => {
+        if (message.type !== 'ready') return;
+        child.removeAllListeners('exit');
+        if (role === 'api')
+          resolve({
+            child,
+            apiUrl: `http://127.0.0.1:${message.port}`,
+            metrics: [`http://127.0.0.1:${message.port}/metrics`],
+            stop,
+          });
+        else
+          resolve({
+            child,
+            metrics: [
+              `http://127.0.0.1:${message.appMetricsPort}/metrics`,
+              `http://127.0.0.1:${message.sdkMetricsPort}/metrics`,
+            ],
+            stop,
+          });
+      },
+    );
   });
 }
 
@@ -162,18 +205,33 @@ async function startProductionStack(): Promise<ProductionStack> {
   const pathWith = (dir: string) => [dir, process.env.PATH ?? ''].join(path.delimiter);
 
   // temporal-schema's script, with our PostgreSQL and the schema files the server module ships.
-  await runScript('temporal-schema (Temporal databases and schema)', shape.schemaScript.replaceAll(IMAGE_SCHEMA_DIR, bins.schemaDir), {
-    ...process.env,
-    ...shape.schemaEnvironment,
-    SQL_HOST: '127.0.0.1',
-    SQL_PORT: String(pg.port),
-    SQL_USER: 'postgres',
-    SQL_PASSWORD: '',
-    PATH: pathWith(path.dirname(bins.sqlTool)),
-  }, path.join(DATA_DIR, 'temporal-schema.log'));
+  await runScript(
+    'temporal-schema (Temporal databases and schema)',
+    shape.schemaScript.replaceAll(IMAGE_SCHEMA_DIR, bins.schemaDir),
+    {
+      ...process.env,
+      ...shape.schemaEnvironment,
+      SQL_HOST: '127.0.0.1',
+      SQL_PORT: String(pg.port),
+      SQL_USER: 'postgres',
+      SQL_PASSWORD: '',
+      PATH: pathWith(path.dirname(bins.sqlTool)),
+    },
+    path.join(DATA_DIR, 'temporal-schema.log'),
+  );
 
   // The compose file's environment for the server's config template, with our PostgreSQL and free loopback ports.
-  const ports = ['FRONTEND_GRPC_PORT', 'FRONTEND_HTTP_PORT', 'FRONTEND_MEMBERSHIP_PORT', 'HISTORY_GRPC_PORT', 'HISTORY_MEMBERSHIP_PORT', 'MATCHING_GRPC_PORT', 'MATCHING_MEMBERSHIP_PORT', 'WORKER_GRPC_PORT', 'WORKER_MEMBERSHIP_PORT'];
+  const ports = [
+    'FRONTEND_GRPC_PORT',
+    'FRONTEND_HTTP_PORT',
+    'FRONTEND_MEMBERSHIP_PORT',
+    'HISTORY_GRPC_PORT',
+    'HISTORY_MEMBERSHIP_PORT',
+    'MATCHING_GRPC_PORT',
+    'MATCHING_MEMBERSHIP_PORT',
+    'WORKER_GRPC_PORT',
+    'WORKER_MEMBERSHIP_PORT',
+  ];
   const serverEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -191,11 +249,17 @@ async function startProductionStack(): Promise<ProductionStack> {
   const address = `127.0.0.1:${serverEnv.FRONTEND_GRPC_PORT}`;
   const serverLog = path.join(DATA_DIR, 'temporal-server.log');
   const out = fs.openSync(serverLog, 'a');
-  const server = spawnBound(bins.server, ['start'], { cwd: DATA_DIR, env: serverEnv, stdio: ['ignore', out, out] }, 'SIGTERM');
+  const server = spawnBound(
+    bins.server,
+    ['start'],
+    { cwd: DATA_DIR, env: serverEnv, stdio: ['ignore', out, out] },
+    'SIGTERM',
+  );
   fs.closeSync(out);
   stops.push(() => stopChild(server, 'SIGTERM', 10_000));
   await waitFor(`the Temporal server on ${address}`, 120_000, async () => {
-    if (hasExited(server)) throw new SetupError(`the Temporal server exited (code ${server.exitCode}): see ${serverLog}`);
+    if (hasExited(server))
+      throw new SetupError(`the Temporal server exited (code ${server.exitCode}): see ${serverLog}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -210,7 +274,12 @@ async function startProductionStack(): Promise<ProductionStack> {
   });
 
   // temporal-setup's script: the namespace and the search attributes, as the compose file creates them.
-  await runScript('temporal-setup (namespace and search attributes)', shape.setupScript, { ...process.env, TEMPORAL_ADDRESS: address, PATH: pathWith(path.dirname(cli)) }, path.join(DATA_DIR, 'temporal-setup.log'));
+  await runScript(
+    'temporal-setup (namespace and search attributes)',
+    shape.setupScript,
+    { ...process.env, TEMPORAL_ADDRESS: address, PATH: pathWith(path.dirname(cli)) },
+    path.join(DATA_DIR, 'temporal-setup.log'),
+  );
 
   const roleEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -237,7 +306,10 @@ async function startProductionStack(): Promise<ProductionStack> {
 
 /** Starts or stops `api` and `worker` processes until `apis` and `workers` run. */
 async function scale(stack: ProductionStack, apis: number, workers: number): Promise<void> {
-  for (const [role, list, count] of [['worker', stack.workers, workers], ['api', stack.apis, apis]] as const) {
+  for (const [role, list, count] of [
+    ['worker', stack.workers, workers],
+    ['api', stack.apis, apis],
+  ] as const) {
     while (list.length > count) await list.pop()!.stop();
     while (list.length < count) {
       const started = await startRole(role, list.length + 1, stack.roleEnv);
@@ -253,7 +325,12 @@ function describe(stack: ProductionStack): AttachedStackFile {
     apiUrls: stack.apis.map((api) => api.apiUrl!),
     databaseUrl: stack.databaseUrl,
     temporalAddress: stack.temporalAddress,
-    pids: { api: stack.apis.map((a) => a.child.pid!), worker: stack.workers.map((w) => w.child.pid!), temporal: [stack.temporalPid], postgres: [stack.postgresPid] },
+    pids: {
+      api: stack.apis.map((a) => a.child.pid!),
+      worker: stack.workers.map((w) => w.child.pid!),
+      temporal: [stack.temporalPid],
+      postgres: [stack.postgresPid],
+    },
     metrics: {
       api: stack.apis.flatMap((a) => a.metrics),
       workerApp: stack.workers.map((w) => w.metrics[0]),
@@ -264,7 +341,11 @@ function describe(stack: ProductionStack): AttachedStackFile {
 
 /** `npm run bench:events`, attached to `stackFile` when given; its JSON report. */
 async function benchEvents(env: NodeJS.ProcessEnv): Promise<object> {
-  const child = spawn(TSX, [path.join(PROJECT_ROOT, 'bench/events.ts')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(TSX, [path.join(PROJECT_ROOT, 'bench/events.ts')], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   stops.push(() => stopChild(child, 'SIGTERM', 10_000));
@@ -278,7 +359,9 @@ const load = () => os.loadavg().map((value) => round(value, 2));
 
 async function measure(): Promise<object> {
   const runs = (process.env.BENCH_PRODUCTION_RUNS || '1x1,1x2,2x2,1x1,dev').split(',').map((run) => run.trim());
-  for (const run of runs) if (run !== 'dev' && !/^[1-9]\d*x[1-9]\d*$/.test(run)) throw new SetupError(`BENCH_PRODUCTION_RUNS: "${run}" is neither AxW (APIs x workers) nor dev`);
+  for (const run of runs)
+    if (run !== 'dev' && !/^[1-9]\d*x[1-9]\d*$/.test(run))
+      throw new SetupError(`BENCH_PRODUCTION_RUNS: "${run}" is neither AxW (APIs x workers) nor dev`);
   const reports: object[] = [];
   let stack: ProductionStack | undefined;
   const stackFile = path.join(DATA_DIR, 'stack.json');
@@ -298,7 +381,12 @@ async function measure(): Promise<object> {
     await scale(stack, apis, workers);
     fs.writeFileSync(stackFile, JSON.stringify(describe(stack), null, 2));
     logger.info({ run }, 'bench:events against the production shape');
-    reports.push({ run, loadBefore, ...(await benchEvents({ ...process.env, BENCH_STACK: stackFile })), loadAfter: load() });
+    reports.push({
+      run,
+      loadBefore,
+      ...(await benchEvents({ ...process.env, BENCH_STACK: stackFile })),
+      loadAfter: load(),
+    });
   }
   return { cpus: os.cpus().length, runs: reports };
 }
@@ -308,7 +396,10 @@ async function serve(): Promise<void> {
   await scale(stack, 2, 2);
   const described = describe(stack);
   fs.writeFileSync(path.join(DATA_DIR, 'stack.json'), JSON.stringify(described, null, 2));
-  logger.info({ apis: described.apiUrls, temporal: described.temporalAddress, database: described.databaseUrl, logs: DATA_DIR }, `${described.label}: running until Ctrl-C`);
+  logger.info(
+    { apis: described.apiUrls, temporal: described.temporalAddress, database: described.databaseUrl, logs: DATA_DIR },
+    `${described.label}: running until Ctrl-C`,
+  );
   await new Promise(() => undefined);
 }
 

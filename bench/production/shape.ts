@@ -35,7 +35,8 @@ export interface ProductionShape {
 }
 
 /** A compose command as the shell sees it: `$$` is compose's escape for a literal `$`. */
-const shellScript = (service: ComposeService): string => [service.command ?? []].flat().join('\n').replaceAll('$$', '$');
+const shellScript = (service: ComposeService): string =>
+  [service.command ?? []].flat().join('\n').replaceAll('$$', '$');
 
 const tagOf = (image: string | undefined, repository: string): string => {
   const match = new RegExp(`^${repository}:(.+)$`).exec(image ?? '');
@@ -49,7 +50,10 @@ export function readProductionShape(file = COMPOSE_FILE): ProductionShape {
   const serverEnvironment = temporal.environment ?? {};
   const mountPoint = serverEnvironment.DYNAMIC_CONFIG_FILE_PATH;
   const mount = (temporal.volumes ?? []).map((volume) => volume.split(':')).find(([, target]) => target === mountPoint);
-  if (!mountPoint || !mount) throw new Error('docker-compose.yml: the temporal service must mount its dynamic config file where DYNAMIC_CONFIG_FILE_PATH points');
+  if (!mountPoint || !mount)
+    throw new Error(
+      'docker-compose.yml: the temporal service must mount its dynamic config file where DYNAMIC_CONFIG_FILE_PATH points',
+    );
   return {
     serverVersion: tagOf(temporal.image, 'temporalio/server'),
     serverEnvironment,

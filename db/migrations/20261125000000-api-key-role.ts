@@ -5,7 +5,9 @@ import type { Migration } from '../migrate';
  * every account's batches. Existing keys stay 'account': support rights are only ever given on purpose.
  */
 export const up: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query(`ALTER TABLE api_keys ADD COLUMN role text NOT NULL DEFAULT 'account' CHECK (role IN ('account', 'support'))`);
+  await sequelize.query(
+    `ALTER TABLE api_keys ADD COLUMN role text NOT NULL DEFAULT 'account' CHECK (role IN ('account', 'support'))`,
+  );
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {

@@ -5,7 +5,9 @@ import type { Migration } from '../migrate';
  * the partial index holds only those records (normally none), so the count never scans the table.
  */
 export const up: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query('CREATE INDEX inventory_records_negative ON inventory_records (account_id, product_id, lot_serial, location_id) WHERE available < 0');
+  await sequelize.query(
+    'CREATE INDEX inventory_records_negative ON inventory_records (account_id, product_id, lot_serial, location_id) WHERE available < 0',
+  );
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {

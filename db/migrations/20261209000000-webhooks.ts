@@ -107,5 +107,7 @@ export const up: Migration = async ({ context: { sequelize } }) => {
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query('DROP TABLE recall_notices; DROP TABLE recalls; DROP TABLE epcis_subscription_backlog; DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints');
+  await sequelize.query(
+    'DROP TABLE recall_notices; DROP TABLE recalls; DROP TABLE epcis_subscription_backlog; DROP TABLE epcis_subscriptions; DROP TABLE epcis_queries; DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints',
+  );
 };

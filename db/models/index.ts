@@ -15,9 +15,37 @@ import { TradePartner } from './trade-partner';
 
 export type { BatchMode, BatchStatus } from './batch';
 export { API_KEY_ROLES, type ApiKeyRole } from './api-key';
-export { Account, ApiKey, Batch, Document, DocumentChunk, Event, EventDocument, EventLine, InventoryRecord, LedgerEntry, Location, Product, TradePartner };
+export {
+  Account,
+  ApiKey,
+  Batch,
+  Document,
+  DocumentChunk,
+  Event,
+  EventDocument,
+  EventLine,
+  InventoryRecord,
+  LedgerEntry,
+  Location,
+  Product,
+  TradePartner,
+};
 
-export const MODELS = [Account, ApiKey, TradePartner, Location, Product, Document, DocumentChunk, Batch, Event, EventLine, EventDocument, InventoryRecord, LedgerEntry] as const;
+export const MODELS = [
+  Account,
+  ApiKey,
+  TradePartner,
+  Location,
+  Product,
+  Document,
+  DocumentChunk,
+  Batch,
+  Event,
+  EventLine,
+  EventDocument,
+  InventoryRecord,
+  LedgerEntry,
+] as const;
 
 export function initModels(sequelize: Sequelize): void {
   for (const model of MODELS) model.initModel(sequelize);

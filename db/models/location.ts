@@ -1,4 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
 
 export interface Address {
   city: string | null;
@@ -66,7 +73,11 @@ export class Location extends Model<InferAttributes<Location>, InferCreationAttr
         address: { type: DataTypes.JSONB, allowNull: true },
         contact: { type: DataTypes.JSONB, allowNull: true },
         vessel: { type: DataTypes.JSONB, allowNull: true },
-        foodFacilityRegistrationNumber: { type: DataTypes.TEXT, allowNull: true, field: 'food_facility_registration_number' },
+        foodFacilityRegistrationNumber: {
+          type: DataTypes.TEXT,
+          allowNull: true,
+          field: 'food_facility_registration_number',
+        },
         locationType: { type: DataTypes.TEXT, allowNull: true, field: 'location_type' },
         createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
         updatedAt: { type: DataTypes.DATE, allowNull: false, field: 'updated_at' },

@@ -1,5 +1,11 @@
 import type { Sequelize } from 'sequelize';
-import { companyPrefixCandidates, companyPrefixOfUrn, identifiersOfEvent, withDigitalLinks, withEpcUrns } from '../../domain/epcis/identifiers';
+import {
+  companyPrefixCandidates,
+  companyPrefixOfUrn,
+  identifiersOfEvent,
+  withDigitalLinks,
+  withEpcUrns,
+} from '../../domain/epcis/identifiers';
 import type { EpcisEvent } from '../../domain/epcis/translate';
 import { knownCompanyPrefixes } from './epcis-events';
 
@@ -13,12 +19,19 @@ export type EpcFormat = (typeof EPC_FORMATS)[number];
  * Digital Link does not say where it ends): from a URN of the same company among these events or
  * among the account's captured events; any other stays as captured.
  */
-export async function inEpcFormat(sequelize: Sequelize, accountId: string, format: EpcFormat, events: EpcisEvent[]): Promise<EpcisEvent[]> {
+export async function inEpcFormat(
+  sequelize: Sequelize,
+  accountId: string,
+  format: EpcFormat,
+  events: EpcisEvent[],
+): Promise<EpcisEvent[]> {
   if (format === 'Always_GS1_Digital_Link') return events.map(withDigitalLinks);
   if (format !== 'Always_EPC_URN') return events;
   const identifiers = events.flatMap(identifiersOfEvent);
   const prefixes = new Set(identifiers.flatMap((identifier) => companyPrefixOfUrn(identifier) ?? []));
-  const unknown = [...new Set(identifiers.flatMap(companyPrefixCandidates))].filter((candidate) => !prefixes.has(candidate));
+  const unknown = [...new Set(identifiers.flatMap(companyPrefixCandidates))].filter(
+    (candidate) => !prefixes.has(candidate),
+  );
   for (const prefix of await knownCompanyPrefixes(sequelize, accountId, unknown)) prefixes.add(prefix);
   return events.map((event) => withEpcUrns(event, prefixes));
 }

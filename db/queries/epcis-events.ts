@@ -5,11 +5,27 @@
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { canonicalIdentifier, epcPatternOf, tradeItemOf } from '../../domain/epcis/identifiers';
-import { NATIVE_MAPPING, nativeEpcisEvent, nativeIdentifier, type NativeLine, type NativeLocation } from '../../domain/epcis/native';
+import {
+  NATIVE_MAPPING,
+  nativeEpcisEvent,
+  nativeIdentifier,
+  type NativeLine,
+  type NativeLocation,
+} from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
 import type { EventType, LineRole } from '../../domain/events';
 
-const MATCH_KINDS = ['epc', 'parentID', 'inputEPC', 'outputEPC', 'anyEPC', 'epcClass', 'inputEPCClass', 'outputEPCClass', 'anyEPCClass'] as const;
+const MATCH_KINDS = [
+  'epc',
+  'parentID',
+  'inputEPC',
+  'outputEPC',
+  'anyEPC',
+  'epcClass',
+  'inputEPCClass',
+  'outputEPCClass',
+  'anyEPCClass',
+] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
 export interface EpcisEventFilter {
@@ -65,11 +81,19 @@ const MATCH_SOURCES: Record<MatchKind, { index: string[]; roles: LineRole[]; ser
   parentID: { index: ['parentID'], roles: ['parent'], serial: null },
   inputEPC: { index: ['inputEPC'], roles: ['input'], serial: true },
   outputEPC: { index: ['outputEPC'], roles: ['output'], serial: true },
-  anyEPC: { index: ['epc', 'parentID', 'inputEPC', 'outputEPC'], roles: ['instance', 'child', 'input', 'output', 'parent'], serial: true },
+  anyEPC: {
+    index: ['epc', 'parentID', 'inputEPC', 'outputEPC'],
+    roles: ['instance', 'child', 'input', 'output', 'parent'],
+    serial: true,
+  },
   epcClass: { index: ['epcClass'], roles: ['instance', 'child'], serial: false },
   inputEPCClass: { index: ['inputEPCClass'], roles: ['input'], serial: false },
   outputEPCClass: { index: ['outputEPCClass'], roles: ['output'], serial: false },
-  anyEPCClass: { index: ['epcClass', 'inputEPCClass', 'outputEPCClass'], roles: ['instance', 'child', 'input', 'output'], serial: false },
+  anyEPCClass: {
+    index: ['epcClass', 'inputEPCClass', 'outputEPCClass'],
+    roles: ['instance', 'child', 'input', 'output'],
+    serial: false,
+  },
 };
 
 const caseOf = (pick: (m: (typeof NATIVE_MAPPING)[EventType]) => string | null): string =>
@@ -87,8 +111,16 @@ const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: st
 const FIELDS = {
   eventType: `CASE WHEN ${CAPTURED} THEN e.payload -> 'Epcis' ->> 'type' ELSE ${caseOf((m) => m.type)} END`,
   action: `CASE WHEN ${CAPTURED} THEN e.payload -> 'Epcis' ->> 'action' ELSE ${caseOf((m) => m.action)} END`,
-  bizStep: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizStep' ELSE ${nativeTerm('BizStep', 'bizstep', caseOf((m) => m.bizStep))} END`,
-  disposition: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'disposition' ELSE ${nativeTerm('Disposition', 'disp', caseOf((m) => m.disposition))} END`,
+  bizStep: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizStep' ELSE ${nativeTerm(
+    'BizStep',
+    'bizstep',
+    caseOf((m) => m.bizStep),
+  )} END`,
+  disposition: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'disposition' ELSE ${nativeTerm(
+    'Disposition',
+    'disp',
+    caseOf((m) => m.disposition),
+  )} END`,
   readPoint: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
   bizLocation: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
   eventID: `CASE WHEN e.payload ? 'EpcisPendingDeclaration' THEN e.payload ->> 'EpcisPendingDeclaration' WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
@@ -108,7 +140,12 @@ class Binder {
  * A MATCH_ value our own events are compared on: a GTIN (with serial or lot), a GTIN pattern (an EPC
  * pattern URI), or the product URN and lot.
  */
-function nativeKey(value: string): { gtin: string | null; gtinPattern: string | null; lot: string | null; urn: string | null } {
+function nativeKey(value: string): {
+  gtin: string | null;
+  gtinPattern: string | null;
+  lot: string | null;
+  urn: string | null;
+} {
   const pattern = epcPatternOf(value);
   if (pattern) return { gtin: null, gtinPattern: pattern.gtin ?? null, lot: null, urn: null };
   const item = tradeItemOf(value);
@@ -135,11 +172,17 @@ function matchCondition(binder: Binder, kind: MatchKind, values: string[]): stri
   const captured = source.index
     .map((name) => {
       const list = `e.payload -> 'EpcisIndex' -> '${name}'`;
-      return `(${list}) ?| ${exact}::text[]` + (regexes ? ` OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(${list}) AS v(id) WHERE v.id ~ ANY(${regexes}::text[]))` : '');
+      return (
+        `(${list}) ?| ${exact}::text[]` +
+        (regexes
+          ? ` OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(${list}) AS v(id) WHERE v.id ~ ANY(${regexes}::text[]))`
+          : '')
+      );
     })
     .join(' OR ');
   const keys = values.map(nativeKey);
-  const serial = source.serial === null ? '' : ` AND (p.identifier_type = 'Serial') = ${source.serial ? 'true' : 'false'}`;
+  const serial =
+    source.serial === null ? '' : ` AND (p.identifier_type = 'Serial') = ${source.serial ? 'true' : 'false'}`;
   const native = `EXISTS (
       SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
         JOIN unnest(${binder.bind(keys.map((k) => k.gtin))}::text[], ${binder.bind(keys.map((k) => k.gtinPattern))}::text[], ${binder.bind(keys.map((k) => k.lot))}::text[], ${binder.bind(keys.map((k) => k.urn))}::text[]) AS k(gtin, pattern, lot, urn)
@@ -156,7 +199,9 @@ function matchCondition(binder: Binder, kind: MatchKind, values: string[]): stri
 function quantityCondition(binder: Binder, comparison: QuantityComparison, value: number): string {
   const op = QUANTITY_COMPARISONS[comparison];
   const bound = binder.bind(value);
-  const lists = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList'].map((list) => `coalesce(e.payload -> 'Epcis' -> '${list}', '[]')`).join(' || ');
+  const lists = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']
+    .map((list) => `coalesce(e.payload -> 'Epcis' -> '${list}', '[]')`)
+    .join(' || ');
   return `CASE WHEN ${CAPTURED} THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${lists}) AS q(element)
                                         WHERE jsonb_typeof(q.element -> 'quantity') = 'number' AND (q.element ->> 'quantity')::numeric ${op} ${bound}::numeric)
           ELSE EXISTS (SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
@@ -174,7 +219,11 @@ const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   // An error declaration's reversal is not an event of its own: it shows as the declared event's errorDeclaration.
   // So is a declaration that came before its event, once the event is here.
-  const conditions = [`e.account_id = ${binder.bind(filter.accountId)}`, `NOT (e.payload ? 'EpcisDeclarationOf')`, `NOT ${APPLIED_DECLARATION}`];
+  const conditions = [
+    `e.account_id = ${binder.bind(filter.accountId)}`,
+    `NOT (e.payload ? 'EpcisDeclarationOf')`,
+    `NOT ${APPLIED_DECLARATION}`,
+  ];
   const anyOf = (field: EpcisField, values: string[] | undefined) => {
     if (values) conditions.push(`${FIELDS[field]} = ANY(${binder.bind(values)}::text[])`);
   };
@@ -188,14 +237,26 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   anyOf('bizLocation', filter.WD_bizLocation?.map(canonicalIdentifier));
   anyOf('eventID', filter.EQ_eventID);
   // A captured event is found by its CBV 2.0 event hash id too, whatever eventID it was sent with.
-  if (filter.EQ_eventID) conditions[conditions.length - 1] = `(${conditions[conditions.length - 1]} OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY(${binder.bind(filter.EQ_eventID)}::text[])))`;
-  if (filter.EQ_transformationID) conditions.push(`e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
+  if (filter.EQ_eventID)
+    conditions[conditions.length - 1] =
+      `(${conditions[conditions.length - 1]} OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY(${binder.bind(filter.EQ_eventID)}::text[])))`;
+  if (filter.EQ_transformationID)
+    conditions.push(
+      `e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`,
+    );
   if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
-  if (filter.EQ_errorReason) conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
-  if (filter.EQ_correctiveEventID) conditions.push(`(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`);
-  for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][]) conditions.push(quantityCondition(binder, comparison, value));
-  if (filter.EQ_persistentDisposition_set) conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
-  if (filter.EQ_persistentDisposition_unset) conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
+  if (filter.EQ_errorReason)
+    conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
+  if (filter.EQ_correctiveEventID)
+    conditions.push(
+      `(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`,
+    );
+  for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][])
+    conditions.push(quantityCondition(binder, comparison, value));
+  if (filter.EQ_persistentDisposition_set)
+    conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
+  if (filter.EQ_persistentDisposition_unset)
+    conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
   for (const [comparison, op] of Object.entries(TIME_COMPARISONS) as [TimeComparison, string][]) {
     const eventTime = filter[`${comparison}_eventTime`];
     if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
@@ -254,7 +315,8 @@ const DECLARATION = `LEFT JOIN LATERAL (
 const APPLIED_DECLARATION = `(e.payload ? 'EpcisPendingDeclaration'
        AND EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration'))`;
 
-const locationJson = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
+const locationJson = (alias: string) =>
+  `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
 
 /** One page of the account's events matching `filter`, in the order they were recorded. */
 export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
@@ -276,7 +338,10 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
     { bind: binder.values, type: QueryTypes.SELECT },
   );
   const page = rows.slice(0, filter.limit);
-  const lines = await linesOf(sequelize, page.filter((r) => !r.captured).map((r) => r.id));
+  const lines = await linesOf(
+    sequelize,
+    page.filter((r) => !r.captured).map((r) => r.id),
+  );
   const namespaces = new Map<string, unknown>();
   const events = page.map((row): EpcisEvent => {
     const declared = row.declaration ? { errorDeclaration: row.declaration } : {};
@@ -284,19 +349,22 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
       for (const entry of row.context ?? []) namespaces.set(JSON.stringify(entry), entry);
       return { ...row.epcis!, recordTime: row.created_at.toISOString(), ...declared };
     }
-    return { ...nativeEpcisEvent({
-      type: row.type,
-      urn: row.urn,
-      eventTime: row.event_time,
-      eventTimeZone: row.event_time_zone,
-      recordTime: row.created_at,
-      bizStep: row.biz_step,
-      disposition: row.disposition,
-      location: row.location,
-      source: row.source,
-      destination: row.destination,
-      lines: lines.get(row.id) ?? [],
-    }), ...declared };
+    return {
+      ...nativeEpcisEvent({
+        type: row.type,
+        urn: row.urn,
+        eventTime: row.event_time,
+        eventTimeZone: row.event_time_zone,
+        recordTime: row.created_at,
+        bizStep: row.biz_step,
+        disposition: row.disposition,
+        location: row.location,
+        source: row.source,
+        destination: row.destination,
+        lines: lines.get(row.id) ?? [],
+      }),
+      ...declared,
+    };
   });
   return {
     events,
@@ -325,7 +393,11 @@ async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<st
 }
 
 /** The distinct values of one EPCIS field among the account's events (the top-level resources). */
-export async function distinctEpcisValues(sequelize: Sequelize, accountId: string, field: EpcisField): Promise<string[]> {
+export async function distinctEpcisValues(
+  sequelize: Sequelize,
+  accountId: string,
+  field: EpcisField,
+): Promise<string[]> {
   const rows = await sequelize.query<{ value: string }>(
     `SELECT DISTINCT ${FIELDS[field]} AS value FROM events e JOIN locations l ON l.id = e.location_id
       WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${FIELDS[field]} IS NOT NULL ORDER BY 1`,
@@ -352,7 +424,10 @@ export async function distinctEpcs(sequelize: Sequelize, accountId: string): Pro
       { bind: [accountId], type: QueryTypes.SELECT },
     ),
   ]);
-  const all = new Set([...captured.map((r) => r.value), ...serials.map((line) => nativeIdentifier({ ...line, serial: true }))]);
+  const all = new Set([
+    ...captured.map((r) => r.value),
+    ...serials.map((line) => nativeIdentifier({ ...line, serial: true })),
+  ]);
   return [...all].sort();
 }
 
@@ -361,11 +436,18 @@ export async function distinctEpcs(sequelize: Sequelize, accountId: string): Pro
  * Digital Link of the same company into a URN (GS1-EPC-Format: Always_EPC_URN). Kept as events are
  * stored (db/repositories/batch-events.ts recordCompanyPrefixes), so a query does not read the account's events for them.
  */
-export async function knownCompanyPrefixes(sequelize: Sequelize, accountId: string, candidates: string[]): Promise<string[]> {
+export async function knownCompanyPrefixes(
+  sequelize: Sequelize,
+  accountId: string,
+  candidates: string[],
+): Promise<string[]> {
   if (!candidates.length) return [];
-  const rows = await sequelize.query<{ prefix: string }>('SELECT prefix FROM epcis_company_prefixes WHERE account_id = $1 AND prefix = ANY($2::text[])', {
-    bind: [accountId, candidates],
-    type: QueryTypes.SELECT,
-  });
+  const rows = await sequelize.query<{ prefix: string }>(
+    'SELECT prefix FROM epcis_company_prefixes WHERE account_id = $1 AND prefix = ANY($2::text[])',
+    {
+      bind: [accountId, candidates],
+      type: QueryTypes.SELECT,
+    },
+  );
   return rows.map((r) => r.prefix);
 }

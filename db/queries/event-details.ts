@@ -77,7 +77,10 @@ const VISIBLE = `
 const PURCHASE_ORDER = `($3::text IS NULL OR (v.purchase_order = $3 AND (v.account_id = $1 OR NOT EXISTS (
     SELECT 1 FROM documents d WHERE d.account_id = v.account_id AND lower(d.document_id) = lower($3) AND d.privacy = 'Private'))))`;
 
-export async function eventDetails(sequelize: Sequelize, filter: EventDetailsFilter): Promise<{ rows: EventDetailRow[]; total: number }> {
+export async function eventDetails(
+  sequelize: Sequelize,
+  filter: EventDetailsFilter,
+): Promise<{ rows: EventDetailRow[]; total: number }> {
   const { pageNumber, pageSize, offset } = filter.page;
   const bind = [filter.accountId, filter.lotSerial, filter.purchaseOrder ?? null, pageSize, offset];
   const rows = await sequelize.query<EventDetailRow & { total: string }>(

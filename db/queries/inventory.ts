@@ -23,7 +23,12 @@ export interface InventoryFilter {
  * the caller's external id only when no row has that service id: where a value could match both, the
  * service id wins. Values matching nothing are dropped.
  */
-export async function resolveIds(sequelize: Sequelize, table: 'products' | 'locations', accountId: string, values: string[]): Promise<string[]> {
+export async function resolveIds(
+  sequelize: Sequelize,
+  table: 'products' | 'locations',
+  accountId: string,
+  values: string[],
+): Promise<string[]> {
   if (!values.length) return [];
   const rows = await sequelize.query<{ id: string }>(
     `SELECT DISTINCT COALESCE(by_id.id, by_external.id) AS id
@@ -81,7 +86,11 @@ export interface NegativeLot {
 }
 
 /** The lots each of `batchIds` consumed from that read negative now, in product, lot and location order. */
-export async function negativeLotsOfBatches(sequelize: Sequelize, accountId: string, batchIds: string[]): Promise<NegativeLot[]> {
+export async function negativeLotsOfBatches(
+  sequelize: Sequelize,
+  accountId: string,
+  batchIds: string[],
+): Promise<NegativeLot[]> {
   if (!batchIds.length) return [];
   return sequelize.query<NegativeLot>(
     `WITH consumed AS (

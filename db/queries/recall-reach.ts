@@ -13,7 +13,13 @@ export interface NoticeProduct {
 export interface RecallNoticeBody {
   recalled: { product: NoticeProduct; lotSerial: string }[];
   lots: { product: NoticeProduct; lotSerial: string }[];
-  holdings: { product: NoticeProduct; lotSerial: string; location: { id: string; name: string; gln: string | null }; quantityOnHand: number; unit: string }[];
+  holdings: {
+    product: NoticeProduct;
+    lotSerial: string;
+    location: { id: string; name: string; gln: string | null };
+    quantityOnHand: number;
+    unit: string;
+  }[];
 }
 
 export interface RecallHolder {
@@ -23,7 +29,12 @@ export interface RecallHolder {
   notice: RecallNoticeBody;
 }
 
-const productOf = (n: TraceNodeRow): NoticeProduct => ({ id: n.product_external_id ?? n.product_id, name: n.product_name, gtin: n.product_gtin, unit: n.unit });
+const productOf = (n: TraceNodeRow): NoticeProduct => ({
+  id: n.product_external_id ?? n.product_id,
+  name: n.product_name,
+  gtin: n.product_gtin,
+  unit: n.unit,
+});
 const keyOf = (...parts: string[]) => parts.join('|');
 
 interface Start {
@@ -66,17 +77,41 @@ export async function recallReach(sequelize: Sequelize, issuer: Start): Promise<
           const key = keyOf(lot.account_id, lot.product_id, lot.lot_serial);
           if (seen.has(key)) continue;
           seen.add(key);
-          const backward = await traceLot(sequelize, { accountId: lot.account_id, productId: lot.product_id, lotSerial: lot.lot_serial, asOf: null, direction: 'backward' });
-          const recalled = backward.nodes.filter((n) => n.account_id === issuer.accountId && n.lot_serial === issuer.lotSerial);
-          if (!recalled.length) continue;
-          const own = (await traceLot(sequelize, { accountId: lot.account_id, productId: lot.product_id, lotSerial: lot.lot_serial, asOf: null, direction: 'forward' })).nodes.filter(
-            (n) => n.account_id === lot.account_id && n.connection_type === 'SELF',
+          const backward = await traceLot(sequelize, {
+            accountId: lot.account_id,
+            productId: lot.product_id,
+            lotSerial: lot.lot_serial,
+            asOf: null,
+            direction: 'backward',
+          });
+          const recalled = backward.nodes.filter(
+            (n) => n.account_id === issuer.accountId && n.lot_serial === issuer.lotSerial,
           );
-          const holder = holders.get(lot.account_id) ?? { accountId: lot.account_id, receivedLots: [], notice: { recalled: [], lots: [], holdings: [] } };
+          if (!recalled.length) continue;
+          const own = (
+            await traceLot(sequelize, {
+              accountId: lot.account_id,
+              productId: lot.product_id,
+              lotSerial: lot.lot_serial,
+              asOf: null,
+              direction: 'forward',
+            })
+          ).nodes.filter((n) => n.account_id === lot.account_id && n.connection_type === 'SELF');
+          const holder = holders.get(lot.account_id) ?? {
+            accountId: lot.account_id,
+            receivedLots: [],
+            notice: { recalled: [], lots: [], holdings: [] },
+          };
           holders.set(lot.account_id, holder);
           if (!holder.receivedLots.includes(lot.lot_serial)) holder.receivedLots.push(lot.lot_serial);
-          addUnique(holder.notice.recalled, recalled.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })));
-          addUnique(holder.notice.lots, own.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })));
+          addUnique(
+            holder.notice.recalled,
+            recalled.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })),
+          );
+          addUnique(
+            holder.notice.lots,
+            own.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })),
+          );
           addUnique(
             holder.notice.holdings,
             own

@@ -26,9 +26,14 @@ export interface ResolvedParty {
   pgln: string;
 }
 
-const select = <T extends object>(sequelize: Sequelize, sql: string, bind: unknown[]) => sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+const select = <T extends object>(sequelize: Sequelize, sql: string, bind: unknown[]) =>
+  sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
 
-export async function productByGtin(sequelize: Sequelize, accountId: string, gtin14: string): Promise<ResolvedProduct | undefined> {
+export async function productByGtin(
+  sequelize: Sequelize,
+  accountId: string,
+  gtin14: string,
+): Promise<ResolvedProduct | undefined> {
   const [row] = await select<ResolvedProduct>(
     sequelize,
     `SELECT external_id, name, lpad(gtin, 14, '0') AS gtin, unit_of_measure, master_data FROM products
@@ -39,7 +44,12 @@ export async function productByGtin(sequelize: Sequelize, accountId: string, gti
 }
 
 /** Whether the account's events name this lot or serial of the GTIN (on any of its products with that GTIN). */
-export async function holdsLotOrSerial(sequelize: Sequelize, accountId: string, gtin14: string, lotSerial: string): Promise<boolean> {
+export async function holdsLotOrSerial(
+  sequelize: Sequelize,
+  accountId: string,
+  gtin14: string,
+  lotSerial: string,
+): Promise<boolean> {
   const [row] = await select<{ found: boolean }>(
     sequelize,
     `SELECT EXISTS (SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
@@ -49,7 +59,11 @@ export async function holdsLotOrSerial(sequelize: Sequelize, accountId: string, 
   return row.found;
 }
 
-export async function locationByGln(sequelize: Sequelize, accountId: string, gln: string): Promise<ResolvedLocation | undefined> {
+export async function locationByGln(
+  sequelize: Sequelize,
+  accountId: string,
+  gln: string,
+): Promise<ResolvedLocation | undefined> {
   const [row] = await select<ResolvedLocation>(
     sequelize,
     `SELECT l.external_id, l.name, l.gln, l.address, l.vessel, l.captains_name, tp.name AS party_name FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id
@@ -59,7 +73,15 @@ export async function locationByGln(sequelize: Sequelize, accountId: string, gln
   return row;
 }
 
-export async function partyByPgln(sequelize: Sequelize, accountId: string, pgln: string): Promise<ResolvedParty | undefined> {
-  const [row] = await select<ResolvedParty>(sequelize, `SELECT name, pgln FROM trade_partners WHERE account_id = $1 AND pgln = $2 ORDER BY created_at LIMIT 1`, [accountId, pgln]);
+export async function partyByPgln(
+  sequelize: Sequelize,
+  accountId: string,
+  pgln: string,
+): Promise<ResolvedParty | undefined> {
+  const [row] = await select<ResolvedParty>(
+    sequelize,
+    `SELECT name, pgln FROM trade_partners WHERE account_id = $1 AND pgln = $2 ORDER BY created_at LIMIT 1`,
+    [accountId, pgln],
+  );
   return row;
 }

@@ -20,7 +20,11 @@ export interface StrandedBatch {
  * `limit`, Accepted before Running (batches whose steps keep failing stay Running and must not crowd out
  * the ones never started), oldest first.
  */
-export const findStrandedBatches = (sequelize: Sequelize, olderThanSeconds: number, limit: number): Promise<StrandedBatch[]> =>
+export const findStrandedBatches = (
+  sequelize: Sequelize,
+  olderThanSeconds: number,
+  limit: number,
+): Promise<StrandedBatch[]> =>
   queryOf(sequelize)<StrandedBatch>(
     `SELECT b.id, b.account_id, a.name AS account_name, b.workflow_id, b.event_count, b.request_id, b.mode, b.retry_of, b.status
        FROM batches b JOIN accounts a ON a.id = b.account_id

@@ -32,7 +32,11 @@ interface PlaceRow {
 }
 
 /** A vessel as the sheet names it: the IMO number identifies it where it has one, else its registration. */
-const vesselFacts = (v: Vessel): VesselFacts => ({ name: v.vesselName, identifier: v.imoNumber ? `IMO ${v.imoNumber}` : v.vesselRegistration, flagState: v.vesselFlagState });
+const vesselFacts = (v: Vessel): VesselFacts => ({
+  name: v.vesselName,
+  identifier: v.imoNumber ? `IMO ${v.imoNumber}` : v.vesselRegistration,
+  flagState: v.vesselFlagState,
+});
 
 /** GDST's catch area: a CustomProperties entry named catchArea, in any namespace (as domain/gdst.ts reads it). */
 const CATCH_AREAS = `
@@ -110,14 +114,18 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
       `SELECT DISTINCT event_id, lot_serial FROM event_lines WHERE role = 'input' AND event_id = ANY($1::uuid[]) ORDER BY lot_serial`,
       [outputEvents],
     ),
-    query<{ id: string; name: string; unit: string }>(`SELECT id, name, unit_of_measure AS unit FROM products WHERE id = ANY($1::uuid[])`, [
-      [...new Set(rows.map((r) => r.product_id))],
+    query<{ id: string; name: string; unit: string }>(
+      `SELECT id, name, unit_of_measure AS unit FROM products WHERE id = ANY($1::uuid[])`,
+      [[...new Set(rows.map((r) => r.product_id))]],
+    ),
+    query<{ id: string; name: string }>(`SELECT id, name FROM accounts WHERE id = ANY($1::uuid[])`, [
+      [...new Set(rows.map((r) => r.account_id))],
     ]),
-    query<{ id: string; name: string }>(`SELECT id, name FROM accounts WHERE id = ANY($1::uuid[])`, [[...new Set(rows.map((r) => r.account_id))]]),
   ]);
   const grouped = <T extends { event_id: string }, V>(items: T[], value: (item: T) => V) => {
     const map = new Map<string, V[]>();
-    for (const item of items) (map.get(item.event_id) ?? map.set(item.event_id, []).get(item.event_id)!).push(value(item));
+    for (const item of items)
+      (map.get(item.event_id) ?? map.set(item.event_id, []).get(item.event_id)!).push(value(item));
     return map;
   };
   const documentsOf = grouped(documents, (d) => ({ type: d.type, number: d.number }));
@@ -127,7 +135,11 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
   const inputsOf = grouped(inputs, (i) => i.lot_serial);
   const productOf = new Map(products.map((p) => [p.id, p]));
   const accountOf = new Map(accounts.map((a) => [a.id, a.name]));
-  const ids = new Set(rows.flatMap((r) => [r.location_id, r.source_location_id, r.destination_location_id]).filter((id): id is string => id !== null));
+  const ids = new Set(
+    rows
+      .flatMap((r) => [r.location_id, r.source_location_id, r.destination_location_id])
+      .filter((id): id is string => id !== null),
+  );
   const places = new Map(
     (
       await query<PlaceRow>(
@@ -150,8 +162,13 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
   );
   const place = (id: string | null): PlaceFacts | null => (id ? (places.get(id) ?? null) : null);
   // Catch areas matter only for a catch: commissions at vessels, a few events of a trace at most.
-  const catches = [...new Set(rows.filter((r) => r.type === 'Commission' && place(r.location_id)?.vessel).map((r) => r.event_id))];
-  const areasOf = grouped(catches.length ? await query<{ event_id: string; area: string }>(CATCH_AREAS, [catches]) : [], (a) => a.area);
+  const catches = [
+    ...new Set(rows.filter((r) => r.type === 'Commission' && place(r.location_id)?.vessel).map((r) => r.event_id)),
+  ];
+  const areasOf = grouped(
+    catches.length ? await query<{ event_id: string; area: string }>(CATCH_AREAS, [catches]) : [],
+    (a) => a.area,
+  );
   return rows.map((r) => ({
     eventId: r.event_id,
     account: accountOf.get(r.account_id)!,

@@ -66,7 +66,8 @@ export interface TraceEdgeRow {
   quantity: string;
 }
 
-const nodeId = (alias: string) => `(${alias}.product_id::text || '|' || ${alias}.location_id::text || '|' || ${alias}.lot_serial)`;
+const nodeId = (alias: string) =>
+  `(${alias}.product_id::text || '|' || ${alias}.location_id::text || '|' || ${alias}.lot_serial)`;
 
 /** Line `to` of an event was made from line `from`: a transform's output from its inputs, a parent from its children and back. */
 const linked = (to: string, from: string) =>
@@ -201,7 +202,11 @@ export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promi
     // The joins are written in the order that reads the fewest rows; searching for another costs more to
     // plan (over 100 ms on a loaded machine) than the query takes to run.
     await sequelize.query('SET LOCAL join_collapse_limit = 1; SET LOCAL from_collapse_limit = 1', { transaction });
-    return sequelize.query<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(TRACE, { bind, transaction, type: QueryTypes.SELECT });
+    return sequelize.query<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(TRACE, {
+      bind,
+      transaction,
+      type: QueryTypes.SELECT,
+    });
   });
   return {
     nodes: (row.nodes ?? []).map((n) => ({

@@ -27,7 +27,9 @@ export class IdempotencyKeyReused extends Error {
     readonly key: string,
     readonly batchId: string,
   ) {
-    super(`Idempotency-Key ${key} was first used with a different request body (batch ${batchId}); send a new key for a new batch.`);
+    super(
+      `Idempotency-Key ${key} was first used with a different request body (batch ${batchId}); send a new key for a new batch.`,
+    );
   }
 }
 
@@ -40,7 +42,8 @@ export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: 
   const id = randomUUID();
   const workflowId = batchWorkflowId(submission.accountId, id, submission.idempotencyKey);
   const replayOf = (existing: Batch) => {
-    if (existing.requestHash && existing.requestHash !== requestHashOf(submission.request)) throw new IdempotencyKeyReused(submission.idempotencyKey!, existing.id);
+    if (existing.requestHash && existing.requestHash !== requestHashOf(submission.request))
+      throw new IdempotencyKeyReused(submission.idempotencyKey!, existing.id);
     return { batch: existing, created: false };
   };
   if (submission.idempotencyKey) {
@@ -140,7 +143,9 @@ export async function replacementsOf(ids: readonly string[], transaction?: Trans
 }
 
 const abandonmentOf = (batch: Batch): Abandonment | null =>
-  batch.abandonedAt ? { reason: batch.abandonedReason ?? '', at: batch.abandonedAt, keyId: batch.abandonedByKeyId ?? null } : null;
+  batch.abandonedAt
+    ? { reason: batch.abandonedReason ?? '', at: batch.abandonedAt, keyId: batch.abandonedByKeyId ?? null }
+    : null;
 
 export interface BatchFilter {
   status?: BatchStatus;
@@ -153,14 +158,23 @@ export interface BatchFilter {
 /** The newest retry of each of `ids` (the highest seq among the batches whose retry_of names it). */
 export async function retriesOf(ids: readonly string[]): Promise<Map<string, RetryRef>> {
   if (!ids.length) return new Map();
-  const retries = await Batch.findAll({ where: { retryOf: { [Op.in]: [...ids] } }, attributes: ['id', 'seq', 'retryOf', 'status'], order: [['seq', 'ASC']] });
+  const retries = await Batch.findAll({
+    where: { retryOf: { [Op.in]: [...ids] } },
+    attributes: ['id', 'seq', 'retryOf', 'status'],
+    order: [['seq', 'ASC']],
+  });
   // Ascending, so the newest retry of each batch is written last.
   return new Map(retries.map((r) => [r.retryOf!, { batchId: r.id, status: r.status }]));
 }
 
 async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
   const accountIds = [...new Set(batches.map((b) => b.accountId))];
-  const names = new Map((await Account.findAll({ where: { id: { [Op.in]: accountIds } }, attributes: ['id', 'name'] })).map((a) => [a.id, a.name]));
+  const names = new Map(
+    (await Account.findAll({ where: { id: { [Op.in]: accountIds } }, attributes: ['id', 'name'] })).map((a) => [
+      a.id,
+      a.name,
+    ]),
+  );
   const retries = await retriesOf(batches.map((b) => b.id));
   const replacements = await replacementsOf(batches.filter((b) => b.status === 'Failed').map((b) => b.id));
   return batches.map((batch) => ({
@@ -173,7 +187,11 @@ async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
 }
 
 /** Newest first. The stored request is left out: it can be megabytes, and a list never shows it. */
-export async function listBatches(scope: BatchScope, filter: BatchFilter, page: PageRequest): Promise<{ total: number; views: BatchView[] }> {
+export async function listBatches(
+  scope: BatchScope,
+  filter: BatchFilter,
+  page: PageRequest,
+): Promise<{ total: number; views: BatchView[] }> {
   const where: WhereOptions<Batch> = {};
   if (filter.status) where.status = filter.status;
   if (filter.since) where.submittedAt = { [Op.gte]: filter.since };
@@ -197,7 +215,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One batch by id (or, for the CLI, by workflow id) within the scope, or null. */
 export async function findBatch(scope: BatchScope, id: string): Promise<BatchView | null> {
-  const where: WhereOptions<Batch> | null = UUID.test(id) ? { id } : id.startsWith('batch-') ? { workflowId: id } : null;
+  const where: WhereOptions<Batch> | null = UUID.test(id)
+    ? { id }
+    : id.startsWith('batch-')
+      ? { workflowId: id }
+      : null;
   if (!where) return null;
   const batch = await Batch.findOne({ where: scoped(scope, where) });
   return batch ? (await viewsOf([batch]))[0] : null;
@@ -235,15 +257,29 @@ export async function createRetry(originalId: string, requestId: string | null):
         original.id,
       );
     }
-    if (original.status !== 'Failed') throw new RetryRefused(`Batch ${original.id} is ${original.status}; only Failed batches are retried.`, original.id);
+    if (original.status !== 'Failed')
+      throw new RetryRefused(
+        `Batch ${original.id} is ${original.status}; only Failed batches are retried.`,
+        original.id,
+      );
     const retries = await Batch.findAll({ where: { retryOf: original.id }, order: [['seq', 'DESC']], transaction });
     const done = retries.find((r) => r.status === 'Completed');
     const replacedBy = (await replacementsOf([original.id], transaction)).get(original.id) ?? null;
     if (done) {
-      throw new RetryRefused(`Batch ${original.id} was already retried successfully as batch ${done.id}.`, original.id, { batchId: done.id, status: done.status }, replacedBy);
+      throw new RetryRefused(
+        `Batch ${original.id} was already retried successfully as batch ${done.id}.`,
+        original.id,
+        { batchId: done.id, status: done.status },
+        replacedBy,
+      );
     }
     const going = retries.find((r) => r.status === 'Accepted' || r.status === 'Running');
-    if (going) throw new RetryRefused(`Batch ${original.id} has a retry under way: batch ${going.id} (${going.status}).`, original.id, { batchId: going.id, status: going.status });
+    if (going)
+      throw new RetryRefused(
+        `Batch ${original.id} has a retry under way: batch ${going.id} (${going.status}).`,
+        original.id,
+        { batchId: going.id, status: going.status },
+      );
     const newest = retries[0] ? { batchId: retries[0].id, status: retries[0].status } : null;
     if (replacedBy) {
       throw new RetryRefused(
@@ -253,7 +289,12 @@ export async function createRetry(originalId: string, requestId: string | null):
         replacedBy,
       );
     }
-    if (original.abandonedAt) throw new RetryRefused(`${abandonedText(original)}. An abandoned batch is not retried; send its events as a new batch.`, original.id, newest);
+    if (original.abandonedAt)
+      throw new RetryRefused(
+        `${abandonedText(original)}. An abandoned batch is not retried; send its events as a new batch.`,
+        original.id,
+        newest,
+      );
 
     const id = randomUUID();
     const request = original.request as { Events: unknown[] };
@@ -302,12 +343,26 @@ export async function abandonBatch(batchId: string, reason: string, keyId: strin
   return Batch.sequelize!.transaction(async (transaction) => {
     const batch = await Batch.findByPk(batchId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!batch) throw new AbandonRefused(`No batch ${batchId}.`, batchId);
-    if (batch.status !== 'Failed') throw new AbandonRefused(`Batch ${batch.id} is ${batch.status}; only a Failed batch is abandoned.`, batch.id);
-    if (batch.abandonedAt) throw new AbandonRefused(`${abandonedText(batch)}. It stays abandoned with that reason.`, batch.id);
-    const going = await Batch.findOne({ where: { retryOf: batch.id, status: { [Op.in]: ['Accepted', 'Running'] } }, transaction });
-    if (going) throw new AbandonRefused(`Batch ${batch.id} has a retry under way: batch ${going.id} (${going.status}). Wait for its outcome.`, batch.id);
+    if (batch.status !== 'Failed')
+      throw new AbandonRefused(`Batch ${batch.id} is ${batch.status}; only a Failed batch is abandoned.`, batch.id);
+    if (batch.abandonedAt)
+      throw new AbandonRefused(`${abandonedText(batch)}. It stays abandoned with that reason.`, batch.id);
+    const going = await Batch.findOne({
+      where: { retryOf: batch.id, status: { [Op.in]: ['Accepted', 'Running'] } },
+      transaction,
+    });
+    if (going)
+      throw new AbandonRefused(
+        `Batch ${batch.id} has a retry under way: batch ${going.id} (${going.status}). Wait for its outcome.`,
+        batch.id,
+      );
     const replacedBy = (await replacementsOf([batch.id], transaction)).get(batch.id) ?? null;
-    if (replacedBy) throw new AbandonRefused(`Batch ${batch.id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to abandon.`, batch.id, replacedBy);
+    if (replacedBy)
+      throw new AbandonRefused(
+        `Batch ${batch.id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to abandon.`,
+        batch.id,
+        replacedBy,
+      );
     return batch.update({ abandonedAt: new Date(), abandonedReason: reason, abandonedByKeyId: keyId }, { transaction });
   });
 }

@@ -20,7 +20,9 @@ export function documentLookups(accountId: string): DocumentLookups {
 }
 
 /** Matches the unique index documents (account_id, lower(document_id)), so the lookup uses it. */
-const sameDocumentId = (documentId: string) => ({ [Op.and]: [where(fn('lower', col('document_id')), documentId.toLowerCase())] });
+const sameDocumentId = (documentId: string) => ({
+  [Op.and]: [where(fn('lower', col('document_id')), documentId.toLowerCase())],
+});
 
 export interface NewDocument {
   accountId: string;
@@ -63,11 +65,14 @@ export async function insertDocument(sequelize: Sequelize, input: NewDocument): 
     let seq = 0;
     // One chunk read, sent and released at a time: highWaterMark is the read size.
     for await (const data of fs.createReadStream(input.contentPath, { highWaterMark: CHUNK_BYTES })) {
-      await sequelize.query('INSERT INTO document_chunks (account_id, document_id, seq, data) VALUES ($1, $2, $3, $4)', {
-        bind: [input.accountId, document.id, seq++, data as Buffer],
-        type: QueryTypes.INSERT,
-        transaction,
-      });
+      await sequelize.query(
+        'INSERT INTO document_chunks (account_id, document_id, seq, data) VALUES ($1, $2, $3, $4)',
+        {
+          bind: [input.accountId, document.id, seq++, data as Buffer],
+          type: QueryTypes.INSERT,
+          transaction,
+        },
+      );
     }
     return document;
   });
@@ -77,17 +82,24 @@ export function findDocument(accountId: string, documentId: string): Promise<Doc
   return Document.findOne({ where: { accountId, ...sameDocumentId(documentId) } });
 }
 
-export async function listDocuments(accountId: string, offset: number, limit: number): Promise<{ rows: Document[]; count: number }> {
+export async function listDocuments(
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: Document[]; count: number }> {
   return Document.findAndCountAll({ where: { accountId }, order: [['seq', 'ASC']], offset, limit });
 }
 
 /** The bytes of a document, one chunk per query, so a download holds one chunk in memory at a time. */
 export async function* documentContent(sequelize: Sequelize, document: Document): AsyncGenerator<Buffer> {
   for (let seq = 0; ; seq++) {
-    const [row] = await sequelize.query<{ data: Buffer }>('SELECT data FROM document_chunks WHERE account_id = $1 AND document_id = $2 AND seq = $3', {
-      bind: [document.accountId, document.id, seq],
-      type: QueryTypes.SELECT,
-    });
+    const [row] = await sequelize.query<{ data: Buffer }>(
+      'SELECT data FROM document_chunks WHERE account_id = $1 AND document_id = $2 AND seq = $3',
+      {
+        bind: [document.accountId, document.id, seq],
+        type: QueryTypes.SELECT,
+      },
+    );
     if (!row) return;
     yield row.data;
   }

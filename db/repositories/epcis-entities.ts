@@ -12,8 +12,13 @@ type Referenced = ReturnType<typeof referencedIdentifiers>;
  * non-GS1 location URI, by an id or URN equal to it; the account's own trade partner for new locations.
  * Rows without an external id cannot be named by events and are left out.
  */
-export async function findEpcisEntities(sequelize: Sequelize, account: { id: string; name: string }, refs: Referenced): Promise<EpcisKnownEntities> {
-  const select = <T extends object>(sql: string, bind: unknown[]) => sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+export async function findEpcisEntities(
+  sequelize: Sequelize,
+  account: { id: string; name: string },
+  refs: Referenced,
+): Promise<EpcisKnownEntities> {
+  const select = <T extends object>(sql: string, bind: unknown[]) =>
+    sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
   const [products, glnLocations, otherLocations, self, declared, pending] = await Promise.all([
     select<{ gtin: string; external_id: string }>(
       `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id FROM products
@@ -65,14 +70,26 @@ export async function findEpcisEntities(sequelize: Sequelize, account: { id: str
     glnLocations: new Map(glnLocations.map((r) => [r.key, r.external_id])),
     otherLocations: new Map(otherLocations.map((r) => [r.key, r.external_id])),
     // By eventID and by hash id: a declaration without an eventID names its event by the hash.
-    declared: new Map(declared.flatMap((r) => [r.event_id, ...(r.hash ? [r.hash] : [])].map((key) => [key, { rowId: r.row_id, payload: r.payload, declared: r.declared }] as const))),
+    declared: new Map(
+      declared.flatMap((r) =>
+        [r.event_id, ...(r.hash ? [r.hash] : [])].map(
+          (key) => [key, { rowId: r.row_id, payload: r.payload, declared: r.declared }] as const,
+        ),
+      ),
+    ),
     pendingDeclarations: new Map(pending.map((r) => [r.event_id, { rowId: r.row_id, epcis: r.epcis }])),
-    self: self.length ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' } : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
+    self: self.length
+      ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' }
+      : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
   };
 }
 
 /** Which of these CBV 2.0 event hash ids the account's events already have, with the eventID of the event that has it. */
-export async function existingEventHashes(sequelize: Sequelize, accountId: string, hashes: string[]): Promise<Map<string, string>> {
+export async function existingEventHashes(
+  sequelize: Sequelize,
+  accountId: string,
+  hashes: string[],
+): Promise<Map<string, string>> {
   const rows = await sequelize.query<{ hash: string; event_id: string }>(
     `SELECT payload ->> 'EpcisHash' AS hash, external_event_id AS event_id FROM events WHERE account_id = $1 AND payload ? 'EpcisHash' AND payload ->> 'EpcisHash' = ANY($2::text[])`,
     { bind: [accountId, hashes], type: QueryTypes.SELECT },

@@ -3,7 +3,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { locationDigitalLink, tradeItemDigitalLink } from '../../domain/epcis/identifiers';
 import type { EpcisLocationData, EpcisMasterData, EpcisProductData } from '../../domain/epcis/master-data';
-import { addressFromPayload, mergeAddress, vesselFromPayload, type TradePartnerPayload } from '../../domain/master-data';
+import {
+  addressFromPayload,
+  mergeAddress,
+  vesselFromPayload,
+  type TradePartnerPayload,
+} from '../../domain/master-data';
 import { normaliseUnit } from '../../domain/units';
 import { Location, Product } from '../models';
 import { findOrCreateTradePartner, type AccountRef } from './master-data';
@@ -26,9 +31,17 @@ export interface MasterDataChanges {
 /** What a new product is created with when the document's events say it: its unit and identifier type. */
 export type ProductDefaults = ReadonlyMap<string, { unit: string; identifierType: 'Lot' | 'Serial' }>;
 
-const lastByKey = <T>(items: T[], key: (item: T) => string): T[] => [...new Map(items.map((item) => [key(item), item])).values()];
+const lastByKey = <T>(items: T[], key: (item: T) => string): T[] => [
+  ...new Map(items.map((item) => [key(item), item])).values(),
+];
 
-async function applyProduct(account: AccountRef, data: EpcisProductData, defaults: ProductDefaults, transaction: Transaction, sequelize: Sequelize): Promise<MasterDataChange | null> {
+async function applyProduct(
+  account: AccountRef,
+  data: EpcisProductData,
+  defaults: ProductDefaults,
+  transaction: Transaction,
+  sequelize: Sequelize,
+): Promise<MasterDataChange | null> {
   const key = data.gtin ?? data.uri!;
   const [existing] = await sequelize.query<{ id: string }>(
     data.gtin
@@ -36,7 +49,11 @@ async function applyProduct(account: AccountRef, data: EpcisProductData, default
         `SELECT id FROM products WHERE account_id = $1 AND external_id IS NOT NULL AND (lpad(gtin, 14, '0') = $2 OR external_id = $3 OR urn = $3)
           ORDER BY (lpad(gtin, 14, '0') = $2) IS TRUE DESC, seq LIMIT 1`
       : `SELECT id FROM products WHERE account_id = $1 AND (external_id = $2 OR urn = $2) AND external_id IS NOT NULL ORDER BY external_id = $2 DESC, seq LIMIT 1`,
-    { bind: data.gtin ? [account.id, key, tradeItemDigitalLink({ gtin: data.gtin })] : [account.id, key], type: QueryTypes.SELECT, transaction },
+    {
+      bind: data.gtin ? [account.id, key, tradeItemDigitalLink({ gtin: data.gtin })] : [account.id, key],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
   );
   if (existing) {
     const row = (await Product.findByPk(existing.id, { transaction }))!;
@@ -67,10 +84,19 @@ async function applyProduct(account: AccountRef, data: EpcisProductData, default
   return { id, key, change: 'created', fields: data.name !== undefined ? ['name'] : [] };
 }
 
-const definedOnly = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-async function applyLocation(account: AccountRef, data: EpcisLocationData, self: TradePartnerPayload, urnDomain: string, transaction: Transaction, sequelize: Sequelize): Promise<MasterDataChange | null> {
-  const key = data.gln === undefined ? data.uri! : data.extension !== undefined ? `${data.gln}/254/${data.extension}` : data.gln;
+async function applyLocation(
+  account: AccountRef,
+  data: EpcisLocationData,
+  self: TradePartnerPayload,
+  urnDomain: string,
+  transaction: Transaction,
+  sequelize: Sequelize,
+): Promise<MasterDataChange | null> {
+  const key =
+    data.gln === undefined ? data.uri! : data.extension !== undefined ? `${data.gln}/254/${data.extension}` : data.gln;
   const [existing] = await sequelize.query<{ id: string }>(
     data.gln !== undefined
       ? `SELECT id FROM locations WHERE account_id = $1 AND external_id IS NOT NULL
@@ -80,7 +106,15 @@ async function applyLocation(account: AccountRef, data: EpcisLocationData, self:
     {
       bind:
         data.gln !== undefined
-          ? [account.id, data.gln, data.extension ?? '', locationDigitalLink({ gln: data.gln, ...(data.extension !== undefined ? { extension: data.extension } : {}) })]
+          ? [
+              account.id,
+              data.gln,
+              data.extension ?? '',
+              locationDigitalLink({
+                gln: data.gln,
+                ...(data.extension !== undefined ? { extension: data.extension } : {}),
+              }),
+            ]
           : [account.id, key],
       type: QueryTypes.SELECT,
       transaction,
@@ -101,12 +135,16 @@ async function applyLocation(account: AccountRef, data: EpcisLocationData, self:
       const vessel = { ...stored, ...definedOnly(vesselFromPayload(data.vessel)!) };
       if (!isDeepStrictEqual(vessel, row.vessel)) changes.vessel = vessel;
     }
-    if (data.captainsName !== undefined && data.captainsName !== row.captainsName) changes.captainsName = data.captainsName;
+    if (data.captainsName !== undefined && data.captainsName !== row.captainsName)
+      changes.captainsName = data.captainsName;
     if (!Object.keys(changes).length) return null;
     await row.update(changes, { transaction });
     return { id: row.externalId!, key, change: 'updated', fields: Object.keys(changes) };
   }
-  const id = data.gln !== undefined ? locationDigitalLink({ gln: data.gln, ...(data.extension !== undefined ? { extension: data.extension } : {}) }) : key;
+  const id =
+    data.gln !== undefined
+      ? locationDigitalLink({ gln: data.gln, ...(data.extension !== undefined ? { extension: data.extension } : {}) })
+      : key;
   const partner = await findOrCreateTradePartner(account, self, urnDomain, transaction);
   await Location.create(
     {
@@ -114,7 +152,11 @@ async function applyLocation(account: AccountRef, data: EpcisLocationData, self:
       tradePartnerId: partner.row.id,
       externalId: id,
       urn: id,
-      name: data.name ?? (data.gln !== undefined ? `GLN ${data.gln}${data.extension !== undefined ? ` ext ${data.extension}` : ''}` : key),
+      name:
+        data.name ??
+        (data.gln !== undefined
+          ? `GLN ${data.gln}${data.extension !== undefined ? ` ext ${data.extension}` : ''}`
+          : key),
       gln: data.gln ?? null,
       duns: null,
       dunsPlus4: null,
@@ -128,7 +170,12 @@ async function applyLocation(account: AccountRef, data: EpcisLocationData, self:
     },
     { transaction },
   );
-  const fields = [...(data.name !== undefined ? ['name'] : []), ...(hasAddress ? ['address'] : []), ...(hasVessel ? ['vessel'] : []), ...(data.captainsName !== undefined ? ['captainsName'] : [])];
+  const fields = [
+    ...(data.name !== undefined ? ['name'] : []),
+    ...(hasAddress ? ['address'] : []),
+    ...(hasVessel ? ['vessel'] : []),
+    ...(data.captainsName !== undefined ? ['captainsName'] : []),
+  ];
   return { id, key, change: 'created', fields };
 }
 
@@ -140,7 +187,11 @@ export async function applyEpcisMasterData(
   sequelize: Sequelize,
   account: AccountRef,
   data: EpcisMasterData,
-  { self, urnDomain, productDefaults }: { self: TradePartnerPayload; urnDomain: string; productDefaults: ProductDefaults },
+  {
+    self,
+    urnDomain,
+    productDefaults,
+  }: { self: TradePartnerPayload; urnDomain: string; productDefaults: ProductDefaults },
 ): Promise<MasterDataChanges> {
   if (!data.products.length && !data.locations.length) return { products: [], locations: [] };
   return sequelize.transaction(async (transaction) => {
@@ -150,7 +201,9 @@ export async function applyEpcisMasterData(
       if (change) products.push(change);
     }
     const locations: MasterDataChange[] = [];
-    for (const location of lastByKey(data.locations, (l) => (l.gln !== undefined ? `${l.gln}/${l.extension ?? ''}` : l.uri!))) {
+    for (const location of lastByKey(data.locations, (l) =>
+      l.gln !== undefined ? `${l.gln}/${l.extension ?? ''}` : l.uri!,
+    )) {
       const change = await applyLocation(account, location, self, urnDomain, transaction, sequelize);
       if (change) locations.push(change);
     }

@@ -24,7 +24,13 @@ export interface NamedQueryRow {
 }
 
 /** False when the account already has a query of that name. */
-export async function createNamedQuery(sequelize: Sequelize, accountId: string, name: string, query: unknown, filter: StoredFilter): Promise<boolean> {
+export async function createNamedQuery(
+  sequelize: Sequelize,
+  accountId: string,
+  name: string,
+  query: unknown,
+  filter: StoredFilter,
+): Promise<boolean> {
   const rows = await queryOf(sequelize)<{ name: string }>(
     'INSERT INTO epcis_queries (account_id, name, query, filter) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING name',
     [accountId, name, JSON.stringify(query), JSON.stringify(filter)],
@@ -32,25 +38,48 @@ export async function createNamedQuery(sequelize: Sequelize, accountId: string, 
   return rows.length > 0;
 }
 
-export async function listNamedQueries(sequelize: Sequelize, accountId: string, offset: number, limit: number): Promise<NamedQueryRow[]> {
-  return queryOf(sequelize)<NamedQueryRow>('SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 ORDER BY created_at, name OFFSET $2 LIMIT $3', [
-    accountId,
-    offset,
-    limit,
-  ]);
+export async function listNamedQueries(
+  sequelize: Sequelize,
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<NamedQueryRow[]> {
+  return queryOf(sequelize)<NamedQueryRow>(
+    'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 ORDER BY created_at, name OFFSET $2 LIMIT $3',
+    [accountId, offset, limit],
+  );
 }
 
-export async function findNamedQuery(sequelize: Sequelize, accountId: string, name: string): Promise<NamedQueryRow | null> {
-  const [row] = await queryOf(sequelize)<NamedQueryRow>('SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 AND name = $2', [accountId, name]);
+export async function findNamedQuery(
+  sequelize: Sequelize,
+  accountId: string,
+  name: string,
+): Promise<NamedQueryRow | null> {
+  const [row] = await queryOf(sequelize)<NamedQueryRow>(
+    'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 AND name = $2',
+    [accountId, name],
+  );
   return row ?? null;
 }
 
 /** Deletes the query and its subscriptions; answers the ids of the subscriptions it ended (their schedules go too). */
-export async function deleteNamedQuery(sequelize: Sequelize, accountId: string, name: string): Promise<string[] | null> {
+export async function deleteNamedQuery(
+  sequelize: Sequelize,
+  accountId: string,
+  name: string,
+): Promise<string[] | null> {
   return sequelize.transaction(async (transaction) => {
-    const subscriptions = await queryOf(sequelize, transaction)<{ id: string }>('SELECT id FROM epcis_subscriptions WHERE account_id = $1 AND query_name = $2', [accountId, name]);
+    const subscriptions = await queryOf(sequelize, transaction)<{ id: string }>(
+      'SELECT id FROM epcis_subscriptions WHERE account_id = $1 AND query_name = $2',
+      [accountId, name],
+    );
     for (const { id } of subscriptions) await deleteWebhookEndpoint(sequelize, accountId, id, transaction);
-    const deleted = await execute(sequelize, 'DELETE FROM epcis_queries WHERE account_id = $1 AND name = $2', [accountId, name], transaction);
+    const deleted = await execute(
+      sequelize,
+      'DELETE FROM epcis_queries WHERE account_id = $1 AND name = $2',
+      [accountId, name],
+      transaction,
+    );
     return deleted ? subscriptions.map((s) => s.id) : null;
   });
 }
@@ -107,7 +136,16 @@ export async function createSubscription(
       sequelize,
       `INSERT INTO epcis_subscriptions (id, account_id, query_name, stream, schedule, report_if_empty, initial_record_time, epc_format)
        VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, now()), $8)`,
-      [s.id, s.accountId, s.queryName, s.stream, s.schedule && JSON.stringify(s.schedule), s.reportIfEmpty, s.initialRecordTime, s.epcFormat],
+      [
+        s.id,
+        s.accountId,
+        s.queryName,
+        s.stream,
+        s.schedule && JSON.stringify(s.schedule),
+        s.reportIfEmpty,
+        s.initialRecordTime,
+        s.epcFormat,
+      ],
       transaction,
     );
     if (s.schedule) {
@@ -129,7 +167,13 @@ export async function createSubscription(
   });
 }
 
-export async function listSubscriptions(sequelize: Sequelize, accountId: string, queryName: string, offset: number, limit: number): Promise<SubscriptionRow[]> {
+export async function listSubscriptions(
+  sequelize: Sequelize,
+  accountId: string,
+  queryName: string,
+  offset: number,
+  limit: number,
+): Promise<SubscriptionRow[]> {
   return queryOf(sequelize)<SubscriptionRow>(
     `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
       WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL ORDER BY s.created_at, s.id OFFSET $3 LIMIT $4`,
@@ -137,7 +181,12 @@ export async function listSubscriptions(sequelize: Sequelize, accountId: string,
   );
 }
 
-export async function findSubscription(sequelize: Sequelize, accountId: string, queryName: string, id: string): Promise<SubscriptionRow | null> {
+export async function findSubscription(
+  sequelize: Sequelize,
+  accountId: string,
+  queryName: string,
+  id: string,
+): Promise<SubscriptionRow | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const [row] = await queryOf(sequelize)<SubscriptionRow>(
     `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
@@ -159,17 +208,31 @@ interface ReportSource {
 
 /** A report carries every matching event of its batches: as many as they stored at most. */
 async function eventsOf(sequelize: Sequelize, transaction: Transaction, batchIds: string[]): Promise<number> {
-  const [{ n }] = await queryOf(sequelize, transaction)<{ n: string }>('SELECT coalesce(sum(event_count), 0) AS n FROM batches WHERE id = ANY($1::uuid[])', [batchIds]);
+  const [{ n }] = await queryOf(sequelize, transaction)<{ n: string }>(
+    'SELECT coalesce(sum(event_count), 0) AS n FROM batches WHERE id = ANY($1::uuid[])',
+    [batchIds],
+  );
   return Math.max(1, Number(n));
 }
 
 const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
-async function oweReport(sequelize: Sequelize, transaction: Transaction, source: ReportSource, sourceKey: string, filter: EpcisEventFilter, reportIfEmpty: boolean): Promise<void> {
+async function oweReport(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  source: ReportSource,
+  sourceKey: string,
+  filter: EpcisEventFilter,
+  reportIfEmpty: boolean,
+): Promise<void> {
   // An empty backlog matches nothing (not every event).
-  const page = filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
+  const page =
+    filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
   if (!page.events.length && !reportIfEmpty) return;
-  const document = await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, { queryName: source.query_name, subscriptionID: source.id });
+  const document = await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
+    queryName: source.query_name,
+    subscriptionID: source.id,
+  });
   await execute(
     sequelize,
     `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body) VALUES (${NEW_DELIVERY_ID}, $1, 'epcis.report', $2, $3) ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
@@ -178,7 +241,8 @@ async function oweReport(sequelize: Sequelize, transaction: Transaction, source:
   );
 }
 
-const SOURCE_COLUMNS = 's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time';
+const SOURCE_COLUMNS =
+  's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time';
 
 /**
  * In the transaction that completes a batch: owes each stream subscription of the batch's account a
@@ -195,7 +259,12 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
     [batchId],
   );
   for (const source of sources) {
-    const filter = { ...filterFromJson(source.filter), accountId: source.account_id, batchIds: [batchId], limit: await eventsOf(sequelize, transaction, [batchId]) };
+    const filter = {
+      ...filterFromJson(source.filter),
+      accountId: source.account_id,
+      batchIds: [batchId],
+      limit: await eventsOf(sequelize, transaction, [batchId]),
+    };
     await oweReport(sequelize, transaction, source, `batch:${batchId}`, filter, false);
   }
   await execute(
@@ -216,7 +285,11 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
  * the last run (the first: since initialRecordTime), and empties that backlog, in one transaction.
  * `runKey` names the run, so a retried run owes its report once.
  */
-export async function oweScheduledReport(sequelize: Sequelize, subscriptionId: string, runKey: string): Promise<boolean> {
+export async function oweScheduledReport(
+  sequelize: Sequelize,
+  subscriptionId: string,
+  runKey: string,
+): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
     const query = queryOf(sequelize, transaction);
     const [source] = await query<ReportSource>(
@@ -227,9 +300,17 @@ export async function oweScheduledReport(sequelize: Sequelize, subscriptionId: s
       [subscriptionId],
     );
     if (!source) return false;
-    const [done] = await query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND source_key = $2', [subscriptionId, runKey]);
+    const [done] = await query<{ id: string }>(
+      'SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND source_key = $2',
+      [subscriptionId, runKey],
+    );
     if (done) return true;
-    const backlog = (await query<{ batch_id: string }>('DELETE FROM epcis_subscription_backlog WHERE subscription_id = $1 RETURNING batch_id', [subscriptionId])).map((r) => r.batch_id);
+    const backlog = (
+      await query<{ batch_id: string }>(
+        'DELETE FROM epcis_subscription_backlog WHERE subscription_id = $1 RETURNING batch_id',
+        [subscriptionId],
+      )
+    ).map((r) => r.batch_id);
     const base = filterFromJson(source.filter);
     const filter: EpcisEventFilter = {
       ...base,

@@ -23,25 +23,40 @@ const accountNamed = async (name: string): Promise<Account> => {
  * Records that `accountName` owns `gln`. The check digit is checked first, always; a GLN another account
  * already owns is refused (revoke it there first), one the same account owns is left as it is.
  */
-export async function verifyGln(sequelize: Sequelize, accountName: string, gln: string, verifiedBy: string): Promise<GlnVerification> {
+export async function verifyGln(
+  sequelize: Sequelize,
+  accountName: string,
+  gln: string,
+  verifiedBy: string,
+): Promise<GlnVerification> {
   const problem = glnProblem(gln);
   if (problem) throw new GlnVerificationError(problem);
   const account = await accountNamed(accountName);
   const query = queryOf(sequelize);
-  await query(`INSERT INTO gln_verifications (gln, account_id, verified_by) VALUES ($1, $2, $3) ON CONFLICT (gln) DO NOTHING`, [gln, account.id, verifiedBy]);
+  await query(
+    `INSERT INTO gln_verifications (gln, account_id, verified_by) VALUES ($1, $2, $3) ON CONFLICT (gln) DO NOTHING`,
+    [gln, account.id, verifiedBy],
+  );
   const [row] = await listGlns(sequelize, { gln });
-  if (row.account !== account.name) throw new GlnVerificationError(`GLN ${gln} is verified for account ${row.account}; revoke it there first.`);
+  if (row.account !== account.name)
+    throw new GlnVerificationError(`GLN ${gln} is verified for account ${row.account}; revoke it there first.`);
   return row;
 }
 
 /** Takes `gln` away from `accountName`: shipments to it are private again. */
 export async function revokeGln(sequelize: Sequelize, accountName: string, gln: string): Promise<boolean> {
   const account = await accountNamed(accountName);
-  const removed = await queryOf(sequelize)(`DELETE FROM gln_verifications WHERE gln = $1 AND account_id = $2 RETURNING gln`, [gln, account.id]);
+  const removed = await queryOf(sequelize)(
+    `DELETE FROM gln_verifications WHERE gln = $1 AND account_id = $2 RETURNING gln`,
+    [gln, account.id],
+  );
   return removed.length > 0;
 }
 
-export async function listGlns(sequelize: Sequelize, filter: { account?: string; gln?: string } = {}): Promise<GlnVerification[]> {
+export async function listGlns(
+  sequelize: Sequelize,
+  filter: { account?: string; gln?: string } = {},
+): Promise<GlnVerification[]> {
   const rows = await queryOf(sequelize)<{ gln: string; account: string; verified_at: Date; verified_by: string }>(
     `SELECT v.gln, a.name AS account, v.verified_at, v.verified_by
        FROM gln_verifications v JOIN accounts a ON a.id = v.account_id

@@ -60,7 +60,10 @@ export class PostgresHashChainLedger implements LedgerWriter {
         [batchId],
       );
       if (!rows.length) return { appended: 0 };
-      const [head] = await query<{ sequence: string; hash: string }>('SELECT sequence, hash FROM ledger_entries WHERE account_id = $1 ORDER BY sequence DESC LIMIT 1', [accountId]);
+      const [head] = await query<{ sequence: string; hash: string }>(
+        'SELECT sequence, hash FROM ledger_entries WHERE account_id = $1 ORDER BY sequence DESC LIMIT 1',
+        [accountId],
+      );
       let sequence = head ? BigInt(head.sequence) : 0n;
       let previous = head ? head.hash : GENESIS_HASH;
       const entries = rows.map((row) => {
@@ -76,7 +79,14 @@ export class PostgresHashChainLedger implements LedgerWriter {
         `INSERT INTO ledger_entries (account_id, sequence, event_id, payload_hash, previous_hash, hash)
          SELECT $1, u.sequence, u.event_id, u.payload_hash, u.previous_hash, u.hash
            FROM unnest($2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS u(sequence, event_id, payload_hash, previous_hash, hash)`,
-        [accountId, entries.map((e) => e.sequence), entries.map((e) => e.eventId), entries.map((e) => e.payloadHash), entries.map((e) => e.previousHash), entries.map((e) => e.hash)],
+        [
+          accountId,
+          entries.map((e) => e.sequence),
+          entries.map((e) => e.eventId),
+          entries.map((e) => e.payloadHash),
+          entries.map((e) => e.previousHash),
+          entries.map((e) => e.hash),
+        ],
         transaction,
       );
       return { appended: entries.length };
@@ -84,7 +94,9 @@ export class PostgresHashChainLedger implements LedgerWriter {
   }
 
   async verify(accountId: string): Promise<LedgerVerification> {
-    const rows = await queryOf(this.sequelize)<EventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string }>(
+    const rows = await queryOf(this.sequelize)<
+      EventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string }
+    >(
       `SELECT l.sequence, l.event_id, l.payload_hash, l.previous_hash, l.hash,
               e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload
          FROM ledger_entries l LEFT JOIN events e ON e.id = l.event_id
@@ -96,7 +108,8 @@ export class PostgresHashChainLedger implements LedgerWriter {
     let expectedSequence = 1n;
     let firstInvalid: number | null = null;
     for (const row of rows) {
-      const payloadOk = row.id !== null && ledgerPayloadHash({ ...row, event_time: new Date(row.event_time) }) === row.payload_hash;
+      const payloadOk =
+        row.id !== null && ledgerPayloadHash({ ...row, event_time: new Date(row.event_time) }) === row.payload_hash;
       const linkOk = row.previous_hash === previous && BigInt(row.sequence) === expectedSequence;
       const hashOk = chainHash(row.previous_hash, row.payload_hash, row.sequence, row.event_id) === row.hash;
       if (!(payloadOk && linkOk && hashOk)) {

@@ -47,9 +47,16 @@ async function insertOrFind<M extends TradePartner | Location | Product>(
   const where = { accountId, externalId } as WhereOptions<M>;
   const existing = (await model.findOne({ where, transaction })) as M | null;
   if (existing) return { row: existing, created: false };
-  const [attempt] = await model.bulkCreate([{ ...values, accountId, externalId } as CreationAttributes<M>], { ignoreDuplicates: true, transaction });
+  const [attempt] = await model.bulkCreate([{ ...values, accountId, externalId } as CreationAttributes<M>], {
+    ignoreDuplicates: true,
+    transaction,
+  });
   const row = (await model.findOne({ where, transaction })) as M | null;
-  if (!row) throw new MasterDataConflict(field ? `${field}.Urn` : 'Urn', `URN ${values.urn} is already used by another record of this account.`);
+  if (!row)
+    throw new MasterDataConflict(
+      field ? `${field}.Urn` : 'Urn',
+      `URN ${values.urn} is already used by another record of this account.`,
+    );
   return { row, created: row.get('id') === attempt.get('id') };
 }
 
@@ -95,12 +102,22 @@ export async function findOrCreateLocation(
   if (!id) throw new MasterDataConflict(`${field}.Id`, `${field}.Id is required.`);
   const existing = await Location.findOne({ where: { accountId: account.id, externalId: id }, transaction });
   if (existing) return { row: existing, created: false };
-  const partner = await findOrCreateTradePartner(account, payload.Details.TradePartner, urnDomain, transaction, `${field}.Details.TradePartner`);
+  const partner = await findOrCreateTradePartner(
+    account,
+    payload.Details.TradePartner,
+    urnDomain,
+    transaction,
+    `${field}.Details.TradePartner`,
+  );
   return insertOrFind(
     Location,
     account.id,
     id,
-    { ...locationAttributes(payload.Details), tradePartnerId: partner.row.id, urn: payload.Urn ?? locationUrn(urnDomain, account.name, id) },
+    {
+      ...locationAttributes(payload.Details),
+      tradePartnerId: partner.row.id,
+      urn: payload.Urn ?? locationUrn(urnDomain, account.name, id),
+    },
     transaction,
     field,
   );
@@ -146,9 +163,16 @@ export async function createLocation(
 }
 
 /** Creates a product that must be new: an id the account already has is a conflict. */
-export async function createProduct(account: AccountRef, payload: ProductPayload, urnDomain: string, transaction?: Transaction, field = 'Product'): Promise<Product> {
+export async function createProduct(
+  account: AccountRef,
+  payload: ProductPayload,
+  urnDomain: string,
+  transaction?: Transaction,
+  field = 'Product',
+): Promise<Product> {
   const { row, created } = await findOrCreateProduct(account, payload, urnDomain, transaction, field);
-  if (!created) throw new MasterDataConflict(`${field}.Id`, `Product id "${payload.Id}" already exists in this account.`);
+  if (!created)
+    throw new MasterDataConflict(`${field}.Id`, `Product id "${payload.Id}" already exists in this account.`);
   return row;
 }
 
@@ -159,13 +183,23 @@ export interface LocationWithPartner {
 
 async function withPartners(locations: Location[], transaction?: Transaction): Promise<LocationWithPartner[]> {
   const ids = [...new Set(locations.map((location) => location.tradePartnerId))];
-  const partners = new Map((await TradePartner.findAll({ where: { id: ids }, transaction })).map((partner) => [partner.id, partner]));
+  const partners = new Map(
+    (await TradePartner.findAll({ where: { id: ids }, transaction })).map((partner) => [partner.id, partner]),
+  );
   return locations.map((location) => ({ location, tradePartner: partners.get(location.tradePartnerId)! }));
 }
 
 /** The account's location with this external id, row-locked when a transaction is given (for updates). */
-export async function findLocation(accountId: string, externalId: string, transaction?: Transaction): Promise<LocationWithPartner | null> {
-  const location = await Location.findOne({ where: { accountId, externalId }, transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+export async function findLocation(
+  accountId: string,
+  externalId: string,
+  transaction?: Transaction,
+): Promise<LocationWithPartner | null> {
+  const location = await Location.findOne({
+    where: { accountId, externalId },
+    transaction,
+    lock: transaction ? transaction.LOCK.UPDATE : undefined,
+  });
   if (!location) return null;
   const [found] = await withPartners([location], transaction);
   return found;
@@ -177,22 +211,52 @@ export interface Page<T> {
 }
 
 /** One page in creation order, so pages stay stable while new rows are added at the end. */
-export async function listLocations(accountId: string, offset: number, limit: number): Promise<Page<LocationWithPartner>> {
-  const { rows, count } = await Location.findAndCountAll({ where: { accountId }, order: [['seq', 'ASC']], offset, limit });
+export async function listLocations(
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<Page<LocationWithPartner>> {
+  const { rows, count } = await Location.findAndCountAll({
+    where: { accountId },
+    order: [['seq', 'ASC']],
+    offset,
+    limit,
+  });
   return { rows: await withPartners(rows), total: count };
 }
 
-export async function findProduct(accountId: string, externalId: string, transaction?: Transaction): Promise<Product | null> {
-  return Product.findOne({ where: { accountId, externalId }, transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+export async function findProduct(
+  accountId: string,
+  externalId: string,
+  transaction?: Transaction,
+): Promise<Product | null> {
+  return Product.findOne({
+    where: { accountId, externalId },
+    transaction,
+    lock: transaction ? transaction.LOCK.UPDATE : undefined,
+  });
 }
 
 export async function listProducts(accountId: string, offset: number, limit: number): Promise<Page<Product>> {
-  const { rows, count } = await Product.findAndCountAll({ where: { accountId }, order: [['seq', 'ASC']], offset, limit });
+  const { rows, count } = await Product.findAndCountAll({
+    where: { accountId },
+    order: [['seq', 'ASC']],
+    offset,
+    limit,
+  });
   return { rows, total: count };
 }
 
 /** Whether any inventory record of the location still has units available. */
-export async function hasActiveInventory(accountId: string, locationId: string, transaction?: Transaction): Promise<boolean> {
-  const record = await InventoryRecord.findOne({ attributes: ['id'], where: { accountId, locationId, available: { [Op.gt]: 0 } }, transaction });
+export async function hasActiveInventory(
+  accountId: string,
+  locationId: string,
+  transaction?: Transaction,
+): Promise<boolean> {
+  const record = await InventoryRecord.findOne({
+    attributes: ['id'],
+    where: { accountId, locationId, available: { [Op.gt]: 0 } },
+    transaction,
+  });
   return record !== null;
 }

@@ -40,23 +40,31 @@ export async function createRecall(
   noticeData: (holder: RecallHolder) => unknown,
 ): Promise<string[]> {
   return sequelize.transaction(async (transaction) => {
-    await execute(sequelize, 'INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason) VALUES ($1, $2, $3, $4, $5)', [
-      recall.id,
-      recall.issuerAccountId,
-      recall.productId,
-      recall.lotSerial,
-      recall.reason,
-    ], transaction);
+    await execute(
+      sequelize,
+      'INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason) VALUES ($1, $2, $3, $4, $5)',
+      [recall.id, recall.issuerAccountId, recall.productId, recall.lotSerial, recall.reason],
+      transaction,
+    );
     const endpoints: string[] = [];
     for (const holder of holders) {
-      await execute(sequelize, 'INSERT INTO recall_notices (recall_id, holder_account_id, notice, received_lots) VALUES ($1, $2, $3, $4)', [
-        recall.id,
-        holder.accountId,
-        JSON.stringify(holder.notice),
-        holder.receivedLots,
-      ], transaction);
+      await execute(
+        sequelize,
+        'INSERT INTO recall_notices (recall_id, holder_account_id, notice, received_lots) VALUES ($1, $2, $3, $4)',
+        [recall.id, holder.accountId, JSON.stringify(holder.notice), holder.receivedLots],
+        transaction,
+      );
       endpoints.push(
-        ...(await oweAccountNotification(sequelize, { accountId: holder.accountId, type: 'recall.received', sourceKey: `recall:${recall.id}`, data: noticeData(holder) }, transaction)),
+        ...(await oweAccountNotification(
+          sequelize,
+          {
+            accountId: holder.accountId,
+            type: 'recall.received',
+            sourceKey: `recall:${recall.id}`,
+            data: noticeData(holder),
+          },
+          transaction,
+        )),
       );
     }
     return endpoints;
@@ -64,30 +72,45 @@ export async function createRecall(
 }
 
 /** The recall as its issuer sees it, with every holder's notice row (null: not the issuer's). */
-export async function issuedRecall(sequelize: Sequelize, accountId: string, id: string): Promise<{ recall: RecallRow; notices: NoticeRow[] } | null> {
+export async function issuedRecall(
+  sequelize: Sequelize,
+  accountId: string,
+  id: string,
+): Promise<{ recall: RecallRow; notices: NoticeRow[] } | null> {
   const query = queryOf(sequelize);
   const [recall] = await query<RecallRow>(
     `SELECT ${RECALL_COLUMNS} FROM recalls r JOIN accounts ia ON ia.id = r.issuer_account_id JOIN products p ON p.id = r.product_id WHERE r.id = $1 AND r.issuer_account_id = $2`,
     [id, accountId],
   );
   if (!recall) return null;
-  const notices = await query<NoticeRow>(`SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 ORDER BY ha.name, n.holder_account_id`, [id]);
+  const notices = await query<NoticeRow>(
+    `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 ORDER BY ha.name, n.holder_account_id`,
+    [id],
+  );
   return { recall, notices };
 }
 
 export async function receivedNotice(sequelize: Sequelize, accountId: string, id: string): Promise<NoticeRow | null> {
-  const [row] = await queryOf(sequelize)<NoticeRow>(`SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 AND n.holder_account_id = $2`, [id, accountId]);
+  const [row] = await queryOf(sequelize)<NoticeRow>(
+    `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 AND n.holder_account_id = $2`,
+    [id, accountId],
+  );
   return row ?? null;
 }
 
-export async function receivedNotices(sequelize: Sequelize, accountId: string, page: PageRequest): Promise<{ rows: NoticeRow[]; total: number }> {
+export async function receivedNotices(
+  sequelize: Sequelize,
+  accountId: string,
+  page: PageRequest,
+): Promise<{ rows: NoticeRow[]; total: number }> {
   const query = queryOf(sequelize);
-  const rows = await query<NoticeRow>(`SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.holder_account_id = $1 ORDER BY n.created_at DESC, n.recall_id OFFSET $2 LIMIT $3`, [
+  const rows = await query<NoticeRow>(
+    `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.holder_account_id = $1 ORDER BY n.created_at DESC, n.recall_id OFFSET $2 LIMIT $3`,
+    [accountId, page.offset, page.pageSize],
+  );
+  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM recall_notices WHERE holder_account_id = $1', [
     accountId,
-    page.offset,
-    page.pageSize,
   ]);
-  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM recall_notices WHERE holder_account_id = $1', [accountId]);
   return { rows, total: Number(n) };
 }
 
@@ -109,7 +132,12 @@ export async function acknowledgeRecall(
     const at = new Date(row.acknowledged_at);
     return oweAccountNotification(
       sequelize,
-      { accountId: notice.issuer_account_id, type: 'recall.acknowledged', sourceKey: `recall-ack:${notice.id}:${notice.holder_account_id}:${at.toISOString()}`, data: data(at) },
+      {
+        accountId: notice.issuer_account_id,
+        type: 'recall.acknowledged',
+        sourceKey: `recall-ack:${notice.id}:${notice.holder_account_id}:${at.toISOString()}`,
+        data: data(at),
+      },
       transaction,
     );
   });

@@ -2,7 +2,12 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { PageRequest } from '../page';
 import { execute, queryOf } from '../sql';
 
-export const WEBHOOK_EVENT_TYPES = ['batch.completed', 'batch.failed', 'recall.received', 'recall.acknowledged'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'batch.completed',
+  'batch.failed',
+  'recall.received',
+  'recall.acknowledged',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed' | 'Cancelled';
 
@@ -69,7 +74,8 @@ export async function listWebhookEndpoints(
   const conditions = [`w.deleted_at IS NULL`, `w.signing = 'standard-webhooks'`];
   const bind: unknown[] = [];
   if (scope !== 'all') conditions.push(`w.account_id = $${bind.push(scope.accountId)}`);
-  if (filter.status) conditions.push(filter.status === 'Failing' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL');
+  if (filter.status)
+    conditions.push(filter.status === 'Failing' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL');
   const where = conditions.join(' AND ');
   const rows = await query<WebhookEndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id WHERE ${where}
@@ -81,7 +87,11 @@ export async function listWebhookEndpoints(
 }
 
 /** An endpoint of the account (null: none, another account's, or deleted). */
-export async function findWebhookEndpoint(sequelize: Sequelize, accountId: string, id: string): Promise<WebhookEndpointRow | null> {
+export async function findWebhookEndpoint(
+  sequelize: Sequelize,
+  accountId: string,
+  id: string,
+): Promise<WebhookEndpointRow | null> {
   const [row] = await queryOf(sequelize)<WebhookEndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.account_id = $2 AND w.deleted_at IS NULL AND w.signing = 'standard-webhooks'`,
     [id, accountId],
@@ -90,10 +100,26 @@ export async function findWebhookEndpoint(sequelize: Sequelize, accountId: strin
 }
 
 /** Deletes the endpoint; what it was still owed is cancelled, never sent. */
-export async function deleteWebhookEndpoint(sequelize: Sequelize, accountId: string, id: string, outer?: Transaction): Promise<boolean> {
+export async function deleteWebhookEndpoint(
+  sequelize: Sequelize,
+  accountId: string,
+  id: string,
+  outer?: Transaction,
+): Promise<boolean> {
   return sequelize.transaction({ transaction: outer }, async (transaction) => {
-    const deleted = await execute(sequelize, 'UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [id, accountId], transaction);
-    if (deleted) await execute(sequelize, `UPDATE webhook_deliveries SET status = 'Cancelled' WHERE endpoint_id = $1 AND status IN ('Pending', 'Failed')`, [id], transaction);
+    const deleted = await execute(
+      sequelize,
+      'UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+      [id, accountId],
+      transaction,
+    );
+    if (deleted)
+      await execute(
+        sequelize,
+        `UPDATE webhook_deliveries SET status = 'Cancelled' WHERE endpoint_id = $1 AND status IN ('Pending', 'Failed')`,
+        [id],
+        transaction,
+      );
     return deleted > 0;
   });
 }
@@ -103,27 +129,49 @@ const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.type, d.body, d.status, d.creat
               FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts`;
 
 /** The endpoint's deliveries, newest first, each with its attempts. */
-export async function listWebhookDeliveries(sequelize: Sequelize, endpointId: string, page: PageRequest): Promise<{ rows: WebhookDeliveryRow[]; total: number }> {
+export async function listWebhookDeliveries(
+  sequelize: Sequelize,
+  endpointId: string,
+  page: PageRequest,
+): Promise<{ rows: WebhookDeliveryRow[]; total: number }> {
   const query = queryOf(sequelize);
-  const rows = await query<WebhookDeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.seq DESC OFFSET $2 LIMIT $3`, [
+  const rows = await query<WebhookDeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.seq DESC OFFSET $2 LIMIT $3`,
+    [endpointId, page.offset, page.pageSize],
+  );
+  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1', [
     endpointId,
-    page.offset,
-    page.pageSize,
   ]);
-  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
   return { rows, total: Number(n) };
 }
 
-export async function findWebhookDelivery(sequelize: Sequelize, endpointId: string, id: string): Promise<WebhookDeliveryRow | null> {
-  const [row] = await queryOf(sequelize)<WebhookDeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 AND d.id = $2`, [endpointId, id]);
+export async function findWebhookDelivery(
+  sequelize: Sequelize,
+  endpointId: string,
+  id: string,
+): Promise<WebhookDeliveryRow | null> {
+  const [row] = await queryOf(sequelize)<WebhookDeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 AND d.id = $2`,
+    [endpointId, id],
+  );
   return row ?? null;
 }
 
 /** Owes the delivery again (whatever became of it) and lifts the endpoint's failing mark, so its workflow resumes. */
 export async function redeliverWebhook(sequelize: Sequelize, endpointId: string, id: string): Promise<void> {
   await sequelize.transaction(async (transaction) => {
-    await execute(sequelize, `UPDATE webhook_deliveries SET status = 'Pending', delivered_at = NULL WHERE endpoint_id = $1 AND id = $2`, [endpointId, id], transaction);
-    await execute(sequelize, 'UPDATE webhook_endpoints SET failing_since = NULL, failing_reason = NULL WHERE id = $1', [endpointId], transaction);
+    await execute(
+      sequelize,
+      `UPDATE webhook_deliveries SET status = 'Pending', delivered_at = NULL WHERE endpoint_id = $1 AND id = $2`,
+      [endpointId, id],
+      transaction,
+    );
+    await execute(
+      sequelize,
+      'UPDATE webhook_endpoints SET failing_since = NULL, failing_reason = NULL WHERE id = $1',
+      [endpointId],
+      transaction,
+    );
   });
 }
 
@@ -132,7 +180,11 @@ export async function redeliverWebhook(sequelize: Sequelize, endpointId: string,
  * for it, in the caller's transaction (the one that wrote the batch's final status). Run again for the
  * same batch it adds nothing.
  */
-export async function oweBatchNotifications(sequelize: Sequelize, batchId: string, transaction: Transaction): Promise<void> {
+export async function oweBatchNotifications(
+  sequelize: Sequelize,
+  batchId: string,
+  transaction: Transaction,
+): Promise<void> {
   await execute(
     sequelize,
     `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body)
@@ -172,7 +224,10 @@ export async function oweAccountNotification(
 
 /** Endpoints still owed a notification of this cause (`batch:<id>`): their workflows are woken after the commit. */
 export async function endpointsOwed(sequelize: Sequelize, sourceKey: string): Promise<string[]> {
-  const rows = await queryOf(sequelize)<{ endpoint_id: string }>(`SELECT DISTINCT endpoint_id FROM webhook_deliveries WHERE source_key = $1 AND status = 'Pending'`, [sourceKey]);
+  const rows = await queryOf(sequelize)<{ endpoint_id: string }>(
+    `SELECT DISTINCT endpoint_id FROM webhook_deliveries WHERE source_key = $1 AND status = 'Pending'`,
+    [sourceKey],
+  );
   return rows.map((r) => r.endpoint_id);
 }
 
@@ -180,7 +235,11 @@ export async function endpointsOwed(sequelize: Sequelize, sourceKey: string): Pr
 export type NextWebhookDelivery = { kind: 'deliver'; deliveryId: string } | { kind: 'wait' } | { kind: 'gone' };
 
 export async function nextWebhookDelivery(sequelize: Sequelize, endpointId: string): Promise<NextWebhookDelivery> {
-  const [endpoint] = await queryOf(sequelize)<{ deleted_at: Date | null; failing_since: Date | null; next: string | null }>(
+  const [endpoint] = await queryOf(sequelize)<{
+    deleted_at: Date | null;
+    failing_since: Date | null;
+    next: string | null;
+  }>(
     `SELECT w.deleted_at, w.failing_since,
             (SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'Pending' ORDER BY d.seq LIMIT 1) AS next
        FROM webhook_endpoints w WHERE w.id = $1`,
@@ -214,22 +273,42 @@ export async function recordWebhookAttempt(
   attempt: { httpStatus: number | null; error: string | null; nextAttemptAt: Date | null; delivered: boolean },
 ): Promise<void> {
   await sequelize.transaction(async (transaction) => {
-    await execute(sequelize, 'INSERT INTO webhook_attempts (delivery_id, http_status, error, next_attempt_at) VALUES ($1, $2, $3, $4)', [
-      deliveryId,
-      attempt.httpStatus,
-      attempt.error,
-      attempt.nextAttemptAt,
-    ], transaction);
+    await execute(
+      sequelize,
+      'INSERT INTO webhook_attempts (delivery_id, http_status, error, next_attempt_at) VALUES ($1, $2, $3, $4)',
+      [deliveryId, attempt.httpStatus, attempt.error, attempt.nextAttemptAt],
+      transaction,
+    );
     if (attempt.delivered) {
-      await execute(sequelize, `UPDATE webhook_deliveries SET status = 'Delivered', delivered_at = now() WHERE id = $1 AND status = 'Pending'`, [deliveryId], transaction);
+      await execute(
+        sequelize,
+        `UPDATE webhook_deliveries SET status = 'Delivered', delivered_at = now() WHERE id = $1 AND status = 'Pending'`,
+        [deliveryId],
+        transaction,
+      );
     }
   });
 }
 
 /** Retries ran out: the delivery is Failed, the endpoint failing until a redelivery; later deliveries stay Pending. */
-export async function markWebhookFailing(sequelize: Sequelize, endpointId: string, deliveryId: string, reason: string): Promise<void> {
+export async function markWebhookFailing(
+  sequelize: Sequelize,
+  endpointId: string,
+  deliveryId: string,
+  reason: string,
+): Promise<void> {
   await sequelize.transaction(async (transaction) => {
-    await execute(sequelize, `UPDATE webhook_deliveries SET status = 'Failed' WHERE id = $1 AND status = 'Pending'`, [deliveryId], transaction);
-    await execute(sequelize, 'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()), failing_reason = $2 WHERE id = $1', [endpointId, reason], transaction);
+    await execute(
+      sequelize,
+      `UPDATE webhook_deliveries SET status = 'Failed' WHERE id = $1 AND status = 'Pending'`,
+      [deliveryId],
+      transaction,
+    );
+    await execute(
+      sequelize,
+      'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()), failing_reason = $2 WHERE id = $1',
+      [endpointId, reason],
+      transaction,
+    );
   });
 }

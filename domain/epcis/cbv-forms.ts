@@ -21,8 +21,10 @@ export type CbvFormat = (typeof CBV_FORMATS)[number];
 export function cbvWord(vocabulary: CbvVocabulary, value: string): string | undefined {
   const { urn, web } = CBV_VOCABULARIES[vocabulary];
   if (/^[a-z][a-z_]*$/.test(value)) return value;
-  if (value.startsWith(`urn:epcglobal:cbv:${urn}:`)) return value.slice(`urn:epcglobal:cbv:${urn}:`.length) || undefined;
-  if (value.startsWith(`https://ref.gs1.org/cbv/${web}-`)) return value.slice(`https://ref.gs1.org/cbv/${web}-`.length) || undefined;
+  if (value.startsWith(`urn:epcglobal:cbv:${urn}:`))
+    return value.slice(`urn:epcglobal:cbv:${urn}:`.length) || undefined;
+  if (value.startsWith(`https://ref.gs1.org/cbv/${web}-`))
+    return value.slice(`https://ref.gs1.org/cbv/${web}-`.length) || undefined;
   return undefined;
 }
 
@@ -38,27 +40,41 @@ type Json = Record<string, unknown>;
 const asList = (value: unknown): Json[] | undefined => (Array.isArray(value) ? (value as Json[]) : undefined);
 
 /** Every CBV value of an EPCIS 2.0 JSON event (business step, disposition, their lists and types) passed through `convert`. */
-export function withCbvValues<E extends Json>(event: E, convert: (vocabulary: CbvVocabulary, value: string) => string): E {
+export function withCbvValues<E extends Json>(
+  event: E,
+  convert: (vocabulary: CbvVocabulary, value: string) => string,
+): E {
   const out: Json = { ...event };
   if (typeof out.bizStep === 'string') out.bizStep = convert('bizStep', out.bizStep);
   if (typeof out.disposition === 'string') out.disposition = convert('disposition', out.disposition);
   const persistent = out.persistentDisposition as { set?: unknown; unset?: unknown } | undefined;
   if (persistent && typeof persistent === 'object') {
-    const terms = (list: unknown) => (Array.isArray(list) ? list.map((term) => (typeof term === 'string' ? convert('disposition', term) : term)) : list);
-    out.persistentDisposition = { ...persistent, ...(persistent.set ? { set: terms(persistent.set) } : {}), ...(persistent.unset ? { unset: terms(persistent.unset) } : {}) };
+    const terms = (list: unknown) =>
+      Array.isArray(list) ? list.map((term) => (typeof term === 'string' ? convert('disposition', term) : term)) : list;
+    out.persistentDisposition = {
+      ...persistent,
+      ...(persistent.set ? { set: terms(persistent.set) } : {}),
+      ...(persistent.unset ? { unset: terms(persistent.unset) } : {}),
+    };
   }
   const typed = (key: string, vocabulary: CbvVocabulary) => {
     const list = asList(out[key]);
-    if (list) out[key] = list.map((item) => (item && typeof item.type === 'string' ? { ...item, type: convert(vocabulary, item.type) } : item));
+    if (list)
+      out[key] = list.map((item) =>
+        item && typeof item.type === 'string' ? { ...item, type: convert(vocabulary, item.type) } : item,
+      );
   };
   typed('bizTransactionList', 'bizTransactionType');
   typed('sourceList', 'sourceDestType');
   typed('destinationList', 'sourceDestType');
   const declaration = out.errorDeclaration as Json | undefined;
-  if (declaration && typeof declaration.reason === 'string') out.errorDeclaration = { ...declaration, reason: convert('errorReason', declaration.reason) };
+  if (declaration && typeof declaration.reason === 'string')
+    out.errorDeclaration = { ...declaration, reason: convert('errorReason', declaration.reason) };
   return out as E;
 }
 
 /** An event with its CBV values in the spelling GS1-CBV-XML-Format asks for. */
 export const withCbvFormat = <E extends Json>(event: E, format: CbvFormat): E =>
-  format === 'Never_Translates' ? event : withCbvValues(event, (vocabulary, value) => cbvSpelling(vocabulary, value, format));
+  format === 'Never_Translates'
+    ? event
+    : withCbvValues(event, (vocabulary, value) => cbvSpelling(vocabulary, value, format));

@@ -41,7 +41,8 @@ export function reversalOf(declared: EventPayload, id: string): EventPayload {
     EventTime: declared.EventTime,
     EventTimeZone: declared.EventTimeZone,
   };
-  if (type === 'transform') return { ...base, InputProducts: declared.OutputProducts ?? [], OutputProducts: declared.InputProducts ?? [] };
+  if (type === 'transform')
+    return { ...base, InputProducts: declared.OutputProducts ?? [], OutputProducts: declared.InputProducts ?? [] };
   if (type === 'observe') return { ...base, ProductInstances: [] };
   return { ...base, ProductInstances: declared.ProductInstances ?? [] };
 }

@@ -17,7 +17,17 @@ type Json = Record<string, unknown>;
 /** Namespace prefix → IRI, from the document's @context (XML: its xmlns declarations). */
 export type Namespaces = Readonly<Record<string, string>>;
 
-const EPC_LISTS = ['epcList', 'parentID', 'inputEPCList', 'childEPCs', 'quantityList', 'childQuantityList', 'inputQuantityList', 'outputEPCList', 'outputQuantityList'] as const;
+const EPC_LISTS = [
+  'epcList',
+  'parentID',
+  'inputEPCList',
+  'childEPCs',
+  'quantityList',
+  'childQuantityList',
+  'inputQuantityList',
+  'outputEPCList',
+  'outputQuantityList',
+] as const;
 /** The standard fields in pre-hash order, after type, eventTime and eventTimeZoneOffset. */
 const FIELD_ORDER = [
   ...EPC_LISTS,
@@ -35,24 +45,104 @@ const FIELD_ORDER = [
   'ilmd',
 ] as const;
 /** Fields the hash leaves out: what may differ between two captures of one event. */
-const EXCLUDED = new Set(['eventID', 'recordTime', 'errorDeclaration', 'certificationInfo', '@context', 'type', 'eventTime', 'eventTimeZoneOffset', 'rdfs:comment', 'comment']);
-const SENSOR_METADATA = ['time', 'startTime', 'endTime', 'deviceID', 'deviceMetadata', 'rawData', 'dataProcessingMethod', 'bizRules'];
+const EXCLUDED = new Set([
+  'eventID',
+  'recordTime',
+  'errorDeclaration',
+  'certificationInfo',
+  '@context',
+  'type',
+  'eventTime',
+  'eventTimeZoneOffset',
+  'rdfs:comment',
+  'comment',
+]);
+const SENSOR_METADATA = [
+  'time',
+  'startTime',
+  'endTime',
+  'deviceID',
+  'deviceMetadata',
+  'rawData',
+  'dataProcessingMethod',
+  'bizRules',
+];
 const SENSOR_REPORT = [
-  'type', 'exception', 'deviceID', 'deviceMetadata', 'rawData', 'dataProcessingMethod', 'time', 'microorganism', 'chemicalSubstance', 'value', 'component',
-  'stringValue', 'booleanValue', 'hexBinaryValue', 'uriValue', 'minValue', 'maxValue', 'meanValue', 'sDev', 'percRank', 'percValue', 'uom', 'coordinateReferenceSystem',
+  'type',
+  'exception',
+  'deviceID',
+  'deviceMetadata',
+  'rawData',
+  'dataProcessingMethod',
+  'time',
+  'microorganism',
+  'chemicalSubstance',
+  'value',
+  'component',
+  'stringValue',
+  'booleanValue',
+  'hexBinaryValue',
+  'uriValue',
+  'minValue',
+  'maxValue',
+  'meanValue',
+  'sDev',
+  'percRank',
+  'percValue',
+  'uom',
+  'coordinateReferenceSystem',
 ];
 const TIMES = new Set(['eventTime', 'time', 'startTime', 'endTime']);
 
 /** GS1 application identifiers of primary keys a Digital Link path may start with. */
-const PRIMARY_KEYS = new Set(['00', '01', '253', '255', '401', '402', '414', '417', '8003', '8004', '8006', '8010', '8013', '8017', '8018']);
+const PRIMARY_KEYS = new Set([
+  '00',
+  '01',
+  '253',
+  '255',
+  '401',
+  '402',
+  '414',
+  '417',
+  '8003',
+  '8004',
+  '8006',
+  '8010',
+  '8013',
+  '8017',
+  '8018',
+]);
 /** The short names some Digital Links use in place of the numeric application identifier. */
-const SHORT_NAMES: Record<string, string> = { gtin: '01', sscc: '00', gdti: '253', gcn: '255', ginc: '401', gsin: '402', gln: '414', pgln: '417', grai: '8003', giai: '8004', itip: '8006', cpid: '8010', gmn: '8013', gsrnp: '8017', gsrn: '8018', lot: '10', ser: '21', glnx: '254', cpv: '22' };
+const SHORT_NAMES: Record<string, string> = {
+  gtin: '01',
+  sscc: '00',
+  gdti: '253',
+  gcn: '255',
+  ginc: '401',
+  gsin: '402',
+  gln: '414',
+  pgln: '417',
+  grai: '8003',
+  giai: '8004',
+  itip: '8006',
+  cpid: '8010',
+  gmn: '8013',
+  gsrnp: '8017',
+  gsrn: '8018',
+  lot: '10',
+  ser: '21',
+  glnx: '254',
+  cpv: '22',
+};
 
 /** A Digital Link on any host as one on id.gs1.org, with numeric application identifiers. */
 function canonicalDigitalLink(value: string): string {
   const match = /^https?:\/\/[^/]+(\/[^?#]*)$/.exec(value);
   if (!match) return value;
-  const segments = match[1].split('/').filter(Boolean).map((segment, i) => (i % 2 === 0 ? (SHORT_NAMES[segment] ?? segment) : segment));
+  const segments = match[1]
+    .split('/')
+    .filter(Boolean)
+    .map((segment, i) => (i % 2 === 0 ? (SHORT_NAMES[segment] ?? segment) : segment));
   if (!segments.length || !PRIMARY_KEYS.has(segments[0]) || segments.length % 2 !== 0) return value;
   return `https://id.gs1.org/${segments.join('/')}`;
 }
@@ -117,7 +207,8 @@ function valueOf(name: string, value: unknown): string {
   return numberOf(value);
 }
 
-const cbv = (vocabulary: CbvVocabulary, value: unknown): string => cbvSpelling(vocabulary, String(value), 'Always_Web_URI');
+const cbv = (vocabulary: CbvVocabulary, value: unknown): string =>
+  cbvSpelling(vocabulary, String(value), 'Always_Web_URI');
 
 /** A user extension's name as `{namespace IRI}local`; a name without a known prefix as it is. */
 function extensionName(name: string, namespaces: Namespaces): string {
@@ -131,18 +222,30 @@ function extensionLines(name: string, value: unknown, namespaces: Namespaces): s
   const key = extensionName(name, namespaces);
   if (Array.isArray(value)) return value.flatMap((item) => extensionLines(name, item, namespaces));
   if (value && typeof value === 'object') {
-    const children = sortedBlocks(Object.entries(value as Json).filter(([k]) => !k.startsWith('@')).map(([k, v]) => extensionLines(k, v, namespaces)), byExtension);
+    const children = sortedBlocks(
+      Object.entries(value as Json)
+        .filter(([k]) => !k.startsWith('@'))
+        .map(([k, v]) => extensionLines(k, v, namespaces)),
+      byExtension,
+    );
     return [key, ...children.flat()];
   }
   return [`${key}=${valueOf(name, value)}`];
 }
 
 /** Blocks of lines sorted by their values (header lines such as `quantityElement` do not count), as OpenEPCIS orders list elements. */
-const sortedBlocks = (blocks: string[][], key = (block: string[]) => block.filter((line) => line.includes('=')).join('')): string[][] =>
-  blocks.map((block) => ({ block, key: key(block) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ block }) => block);
+const sortedBlocks = (
+  blocks: string[][],
+  key = (block: string[]) => block.filter((line) => line.includes('=')).join(''),
+): string[][] =>
+  blocks
+    .map((block) => ({ block, key: key(block) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ block }) => block);
 
 /** User extensions sort by namespace IRI, local name and value. */
-const byExtension = (block: string[]): string => block[0].replace(/^\{([^}]*)\}/, '$1') + (block[0].includes('=') ? '' : '=null');
+const byExtension = (block: string[]): string =>
+  block[0].replace(/^\{([^}]*)\}/, '$1') + (block[0].includes('=') ? '' : '=null');
 
 const isStandard = (name: string, known: readonly string[]) => known.includes(name);
 
@@ -151,7 +254,9 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
   const metadata = (element.sensorMetadata ?? {}) as Json;
   const reports = Array.isArray(element.sensorReport) ? (element.sensorReport as Json[]) : [];
   const standard = ['sensorElement'];
-  const metadataLines = SENSOR_METADATA.filter((name) => metadata[name] !== undefined).map((name) => `${name}=${valueOf(name, metadata[name])}`);
+  const metadataLines = SENSOR_METADATA.filter((name) => metadata[name] !== undefined).map(
+    (name) => `${name}=${valueOf(name, metadata[name])}`,
+  );
   if (metadataLines.length) standard.push('sensorMetadata', ...metadataLines);
   const reportBlocks = reports.map((report) => {
     const lines = ['sensorReport'];
@@ -159,8 +264,12 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
       const value = report[name];
       if (value === undefined) continue;
       const text = scalarText(value);
-      if (name === 'type' || name === 'exception') lines.push(`${name}=${text.startsWith('gs1:') ? `https://gs1.org/voc/${text.slice(4)}` : text.includes(':') ? text : `https://gs1.org/voc/${text}`}`);
-      else if (name === 'component') lines.push(`${name}=${text.includes(':') ? text : `https://ref.gs1.org/cbv/Comp-${text}`}`);
+      if (name === 'type' || name === 'exception')
+        lines.push(
+          `${name}=${text.startsWith('gs1:') ? `https://gs1.org/voc/${text.slice(4)}` : text.includes(':') ? text : `https://gs1.org/voc/${text}`}`,
+        );
+      else if (name === 'component')
+        lines.push(`${name}=${text.includes(':') ? text : `https://ref.gs1.org/cbv/Comp-${text}`}`);
       else if (name === 'stringValue' || name === 'hexBinaryValue') lines.push(`${name}=${text}`);
       else lines.push(`${name}=${valueOf(name, value)}`);
     }
@@ -169,7 +278,12 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
   standard.push(...sortedBlocks(reportBlocks).flat());
 
   const own = (object: Json, known: string[]) =>
-    sortedBlocks(Object.entries(object).filter(([k]) => !isStandard(k, known) && !EXCLUDED.has(k)).map(([k, v]) => extensionLines(k, v, namespaces)), byExtension).flat();
+    sortedBlocks(
+      Object.entries(object)
+        .filter(([k]) => !isStandard(k, known) && !EXCLUDED.has(k))
+        .map(([k, v]) => extensionLines(k, v, namespaces)),
+      byExtension,
+    ).flat();
   const metadataExtensions = own(metadata, SENSOR_METADATA);
   const reportExtensions = reports.flatMap((report) => {
     const lines = own(report, SENSOR_REPORT);
@@ -178,16 +292,26 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
   const elementExtensions = own(element, ['sensorMetadata', 'sensorReport']);
   const extensions =
     metadataExtensions.length || reportExtensions.length || elementExtensions.length
-      ? ['sensorElement', ...(metadataExtensions.length ? ['sensorMetadata', ...metadataExtensions] : []), ...reportExtensions, ...elementExtensions]
+      ? [
+          'sensorElement',
+          ...(metadataExtensions.length ? ['sensorMetadata', ...metadataExtensions] : []),
+          ...reportExtensions,
+          ...elementExtensions,
+        ]
       : [];
   return { standard, extensions };
 }
 
 /** The pre-hash string's lines of an EPCIS 2.0 event (JSON/JSON-LD model): the hash is over their concatenation. */
 export function preHashLines(event: Json, namespaces: Namespaces = {}): string[] {
-  const lines = [`eventType=${String(event.type)}`, `eventTime=${utc(String(event.eventTime))}`, `eventTimeZoneOffset=${String(event.eventTimeZoneOffset)}`];
+  const lines = [
+    `eventType=${String(event.type)}`,
+    `eventTime=${utc(String(event.eventTime))}`,
+    `eventTimeZoneOffset=${String(event.eventTimeZoneOffset)}`,
+  ];
   // CBV 2.0 leaves certificationInfo out; OpenEPCIS's published generator (the oracle partners use) keeps it.
-  for (const certificate of ([] as unknown[]).concat(event.certificationInfo ?? [])) lines.push(`certificationInfo=${valueOf('certificationInfo', certificate)}`);
+  for (const certificate of ([] as unknown[]).concat(event.certificationInfo ?? []))
+    lines.push(`certificationInfo=${valueOf('certificationInfo', certificate)}`);
   const sensorExtensions: string[] = [];
   for (const field of FIELD_ORDER) {
     const value = event[field];
@@ -231,7 +355,16 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         break;
       case 'persistentDisposition': {
         const { set, unset } = value as { set?: string[]; unset?: string[] };
-        const terms = [...(set ?? []).slice().sort().map((t) => `set=${cbv('disposition', t)}`), ...(unset ?? []).slice().sort().map((t) => `unset=${cbv('disposition', t)}`)];
+        const terms = [
+          ...(set ?? [])
+            .slice()
+            .sort()
+            .map((t) => `set=${cbv('disposition', t)}`),
+          ...(unset ?? [])
+            .slice()
+            .sort()
+            .map((t) => `unset=${cbv('disposition', t)}`),
+        ];
         if (terms.length) lines.push('persistentDisposition', ...terms);
         break;
       }
@@ -240,14 +373,20 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         lines.push(field, `id=${identifier(String((value as Json).id))}`);
         break;
       case 'bizTransactionList': {
-        const blocks = (value as Json[]).map((t) => [...(t.type !== undefined ? [`type=${cbv('bizTransactionType', t.type)}`] : []), `bizTransaction=${valueOf('bizTransaction', t.bizTransaction)}`]);
+        const blocks = (value as Json[]).map((t) => [
+          ...(t.type !== undefined ? [`type=${cbv('bizTransactionType', t.type)}`] : []),
+          `bizTransaction=${valueOf('bizTransaction', t.bizTransaction)}`,
+        ]);
         if (blocks.length) lines.push(field, ...sortedBlocks(blocks).flat());
         break;
       }
       case 'sourceList':
       case 'destinationList': {
         const key = field === 'sourceList' ? 'source' : 'destination';
-        const blocks = (value as Json[]).map((s) => [`type=${cbv('sourceDestType', s.type)}`, `${key}=${valueOf(key, s[key])}`]);
+        const blocks = (value as Json[]).map((s) => [
+          `type=${cbv('sourceDestType', s.type)}`,
+          `${key}=${valueOf(key, s[key])}`,
+        ]);
         if (blocks.length) lines.push(field, ...sortedBlocks(blocks).flat());
         break;
       }
@@ -258,14 +397,18 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         break;
       }
       case 'ilmd': {
-        const blocks = Object.entries(value as Json).filter(([k]) => !k.startsWith('@')).map(([k, v]) => extensionLines(k, v, namespaces));
+        const blocks = Object.entries(value as Json)
+          .filter(([k]) => !k.startsWith('@'))
+          .map(([k, v]) => extensionLines(k, v, namespaces));
         if (blocks.length) lines.push('ilmd', ...sortedBlocks(blocks, byExtension).flat());
         break;
       }
     }
   }
   const known = new Set<string>(FIELD_ORDER);
-  const extensions = Object.entries(event).filter(([k]) => !known.has(k) && !EXCLUDED.has(k)).map(([k, v]) => extensionLines(k, v, namespaces));
+  const extensions = Object.entries(event)
+    .filter(([k]) => !known.has(k) && !EXCLUDED.has(k))
+    .map(([k, v]) => extensionLines(k, v, namespaces));
   return [...lines, ...sensorExtensions, ...sortedBlocks(extensions, byExtension).flat()];
 }
 
@@ -295,5 +438,9 @@ export function namespacesOfContext(context: unknown): Namespaces {
 
 /** A JSON scalar as the pre-hash spells it; anything else as its JSON. */
 function scalarText(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value);
 }

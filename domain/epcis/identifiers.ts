@@ -58,7 +58,8 @@ const decode = (value: string): string | undefined => {
 
 /** `CP.IR` of an SGTIN/LGTIN URN (company prefix and indicator + item reference, 13 digits) as GTIN-14. */
 function gtinOfUrnParts(companyPrefix: string, itemRef: string): string | undefined {
-  if (!/^\d{6,12}$/.test(companyPrefix) || !/^\d+$/.test(itemRef) || companyPrefix.length + itemRef.length !== 13) return undefined;
+  if (!/^\d{6,12}$/.test(companyPrefix) || !/^\d+$/.test(itemRef) || companyPrefix.length + itemRef.length !== 13)
+    return undefined;
   const body = itemRef[0] + companyPrefix + itemRef.slice(1);
   return body + checkDigit(body);
 }
@@ -94,7 +95,8 @@ function digitalLinkKeys(uri: string): Map<string, string> | undefined {
 }
 
 /** GTIN-8/12/13 in a Digital Link are padded to 14 digits, as GS1 keys them. */
-const gtin14 = (value: string): string | undefined => (/^\d{8}$|^\d{12,14}$/.test(value) && hasValidCheckDigit(value) ? value.padStart(14, '0') : undefined);
+const gtin14 = (value: string): string | undefined =>
+  /^\d{8}$|^\d{12,14}$/.test(value) && hasValidCheckDigit(value) ? value.padStart(14, '0') : undefined;
 
 /** The trade item an EPC (epcList, parentID, childEPCs) or an EPC class (quantityList) names, if any. */
 export const tradeItemOf = memoised((identifier: string): TradeItem | undefined => {
@@ -118,7 +120,11 @@ export const tradeItemOf = memoised((identifier: string): TradeItem | undefined 
   const keys = digitalLinkKeys(identifier);
   const gtin = keys?.get('01') && gtin14(keys.get('01')!);
   if (!keys || !gtin) return undefined;
-  return { gtin, ...(keys.has('21') ? { serial: keys.get('21')! } : {}), ...(keys.has('10') ? { lot: keys.get('10')! } : {}) };
+  return {
+    gtin,
+    ...(keys.has('21') ? { serial: keys.get('21')! } : {}),
+    ...(keys.has('10') ? { lot: keys.get('10')! } : {}),
+  };
 });
 
 /** The GLN (and extension) an SGLN URN or a Digital Link `414` URI names, if any. */
@@ -199,7 +205,8 @@ function withIdentifiers<E extends Json>(event: E, convert: (identifier: string)
   const out: Json = { ...event };
   for (const key of ID_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as string[]).map(convert);
   for (const key of QUANTITY_LISTS) {
-    if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: convert(String(q.epcClass)) }));
+    if (Array.isArray(out[key]))
+      out[key] = (out[key] as Json[]).map((q) => ({ ...q, epcClass: convert(String(q.epcClass)) }));
   }
   if (typeof out.parentID === 'string') out.parentID = convert(out.parentID);
   for (const key of ['readPoint', 'bizLocation']) {
@@ -270,7 +277,9 @@ export function toEpcUrn(identifier: string, prefixes: ReadonlySet<string>): str
   const found = keyOfDigitalLink(identifier);
   if (!found) return identifier;
   const { key, start, keys } = found;
-  const companyPrefix = companyPrefixCandidates(identifier).reverse().find((candidate) => prefixes.has(candidate));
+  const companyPrefix = companyPrefixCandidates(identifier)
+    .reverse()
+    .find((candidate) => prefixes.has(candidate));
   if (!companyPrefix) return identifier;
   const rest = key.slice(start + companyPrefix.length, -1);
   if (keys.has('01')) {
@@ -279,12 +288,14 @@ export function toEpcUrn(identifier: string, prefixes: ReadonlySet<string>): str
     if (keys.has('10')) return `urn:epc:class:lgtin:${companyPrefix}.${itemRef}.${encode(keys.get('10')!)}`;
     return `urn:epc:idpat:sgtin:${companyPrefix}.${itemRef}.*`;
   }
-  if (keys.has('414')) return `urn:epc:id:sgln:${companyPrefix}.${rest}.${keys.has('254') ? encode(keys.get('254')!) : '0'}`;
+  if (keys.has('414'))
+    return `urn:epc:id:sgln:${companyPrefix}.${rest}.${keys.has('254') ? encode(keys.get('254')!) : '0'}`;
   return `urn:epc:id:sscc:${companyPrefix}.${key[0] + rest}`;
 }
 
 /** An event with every Digital Link whose company prefix is known as its EPC URN (GS1-EPC-Format: Always_EPC_URN). */
-export const withEpcUrns = <E extends Json>(event: E, prefixes: ReadonlySet<string>): E => withIdentifiers(event, (identifier) => toEpcUrn(identifier, prefixes));
+export const withEpcUrns = <E extends Json>(event: E, prefixes: ReadonlySet<string>): E =>
+  withIdentifiers(event, (identifier) => toEpcUrn(identifier, prefixes));
 
 /** DIGITAL_LINK_HOST inside a regular expression. */
 const HOST_PATTERN = DIGITAL_LINK_HOST.replace(/\./g, '\\.');
@@ -301,21 +312,36 @@ export function epcPatternOf(value: string): { canonical: string; gtin?: string 
   if (!match) return undefined;
   const [, scheme, body] = match;
   const fields = body.split('.');
-  const gtinOf = (companyPrefix: string, itemRef: string) => (itemRef === '*' ? `[0-9]${companyPrefix}[0-9]{${13 - companyPrefix.length}}` : gtinOfUrnParts(companyPrefix, itemRef));
+  const gtinOf = (companyPrefix: string, itemRef: string) =>
+    itemRef === '*'
+      ? `[0-9]${companyPrefix}[0-9]{${13 - companyPrefix.length}}`
+      : gtinOfUrnParts(companyPrefix, itemRef);
   if (scheme === 'sgtin') {
     const [companyPrefix, itemRef, serial] = fields;
     if (fields.length !== 3 || serial !== '*') return null;
-    const gtin = companyPrefix === '*' && itemRef === '*' ? '[0-9]{14}' : /^\d{6,12}$/.test(companyPrefix) && (itemRef === '*' || /^\d+$/.test(itemRef)) ? gtinOf(companyPrefix, itemRef) : undefined;
+    const gtin =
+      companyPrefix === '*' && itemRef === '*'
+        ? '[0-9]{14}'
+        : /^\d{6,12}$/.test(companyPrefix) && (itemRef === '*' || /^\d+$/.test(itemRef))
+          ? gtinOf(companyPrefix, itemRef)
+          : undefined;
     return gtin ? { canonical: `^${HOST_PATTERN}/01/${gtin}(/|$)`, gtin: `^${gtin}$` } : null;
   }
   if (scheme === 'sscc') {
     const [companyPrefix, serialRef] = fields;
     if (fields.length !== 2 || serialRef !== '*') return null;
-    const sscc = companyPrefix === '*' ? '[0-9]{18}' : /^\d{6,12}$/.test(companyPrefix) ? `[0-9]${companyPrefix}[0-9]{${17 - companyPrefix.length}}` : undefined;
+    const sscc =
+      companyPrefix === '*'
+        ? '[0-9]{18}'
+        : /^\d{6,12}$/.test(companyPrefix)
+          ? `[0-9]${companyPrefix}[0-9]{${17 - companyPrefix.length}}`
+          : undefined;
     return sscc ? { canonical: `^${HOST_PATTERN}/00/${sscc}$` } : null;
   }
   // Other schemes (GRAI, GIAI, …) are matched as the URNs they are kept as: a `*` field is any value.
   const escape = (field: string) => field.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
   const last = fields.length - 1;
-  return { canonical: `^urn:epc:id:${scheme}:${fields.map((field, i) => (field === '*' ? (i === last ? '.+' : '[^.]+') : escape(field))).join('\\.')}$` };
+  return {
+    canonical: `^urn:epc:id:${scheme}:${fields.map((field, i) => (field === '*' ? (i === last ? '.+' : '[^.]+') : escape(field))).join('\\.')}$`,
+  };
 }

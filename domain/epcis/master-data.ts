@@ -32,8 +32,24 @@ export interface EpcisLocationData {
   extension?: string;
   pointer: string;
   name?: string;
-  address: { AddressLine1?: string; AddressLine2?: string; City?: string; State?: string; PostalCode?: string; Country?: string; GeoCoordinates?: { Latitude: number; Longitude: number } };
-  vessel: { VesselName?: string; VesselFlagState?: string; IMONumber?: string; VesselRegistration?: string; VesselSatelliteTrackingAuthority?: string; VesselPublicRegistryLink?: string; UnloadingPort?: string };
+  address: {
+    AddressLine1?: string;
+    AddressLine2?: string;
+    City?: string;
+    State?: string;
+    PostalCode?: string;
+    Country?: string;
+    GeoCoordinates?: { Latitude: number; Longitude: number };
+  };
+  vessel: {
+    VesselName?: string;
+    VesselFlagState?: string;
+    IMONumber?: string;
+    VesselRegistration?: string;
+    VesselSatelliteTrackingAuthority?: string;
+    VesselPublicRegistryLink?: string;
+    UnloadingPort?: string;
+  };
   captainsName?: string;
 }
 
@@ -48,10 +64,18 @@ const PRODUCT_TYPES = new Set(['EPCClass']);
 const LOCATION_TYPES = new Set(['BusinessLocation', 'ReadPoint', 'Location']);
 
 /** An attribute's local name, whatever its namespace (`urn:epcglobal:cbv:mda#city`, `cbvmda:city`, `gdst:vesselName`). */
-const localName = (id: string): string => id.slice(Math.max(id.lastIndexOf('#'), id.lastIndexOf(':'), id.lastIndexOf('/')) + 1);
+const localName = (id: string): string =>
+  id.slice(Math.max(id.lastIndexOf('#'), id.lastIndexOf(':'), id.lastIndexOf('/')) + 1);
 
 const PRODUCT_NAMES = ['name', 'descriptionShort', 'tradeItemDescription', 'regulatedProductName', 'functionalName'];
-const ADDRESS: Record<string, Exclude<keyof EpcisLocationData['address'], 'GeoCoordinates'>> = { streetAddressOne: 'AddressLine1', streetAddressTwo: 'AddressLine2', city: 'City', state: 'State', postalCode: 'PostalCode', countryCode: 'Country' };
+const ADDRESS: Record<string, Exclude<keyof EpcisLocationData['address'], 'GeoCoordinates'>> = {
+  streetAddressOne: 'AddressLine1',
+  streetAddressTwo: 'AddressLine2',
+  city: 'City',
+  state: 'State',
+  postalCode: 'PostalCode',
+  countryCode: 'Country',
+};
 const VESSEL: Record<string, keyof EpcisLocationData['vessel']> = {
   vesselName: 'VesselName',
   vesselFlagState: 'VesselFlagState',
@@ -99,12 +123,22 @@ export function epcisMasterDataOf(vocabularies: EpcisVocabulary[], pointer: stri
       if (isProduct) {
         const item = tradeItemOf(element.id);
         const name = PRODUCT_NAMES.map((key) => textOf(attributes.get(key))).find(Boolean);
-        out.products.push({ ...(item ? { gtin: item.gtin } : { uri: element.id }), pointer: at, ...(name ? { name } : {}) });
+        out.products.push({
+          ...(item ? { gtin: item.gtin } : { uri: element.id }),
+          pointer: at,
+          ...(name ? { name } : {}),
+        });
         return;
       }
       const place = physicalLocationOf(element.id);
       const location: EpcisLocationData = place
-        ? { gln: place.gln, ...(place.extension !== undefined ? { extension: place.extension } : {}), pointer: at, address: {}, vessel: {} }
+        ? {
+            gln: place.gln,
+            ...(place.extension !== undefined ? { extension: place.extension } : {}),
+            pointer: at,
+            address: {},
+            vessel: {},
+          }
         : { uri: element.id, pointer: at, address: {}, vessel: {} };
       for (const [key, value] of attributes) {
         const text = textOf(value);
@@ -116,7 +150,13 @@ export function epcisMasterDataOf(vocabularies: EpcisVocabulary[], pointer: stri
       }
       const latitude = Number(attributes.get('latitude'));
       const longitude = Number(attributes.get('longitude'));
-      if (attributes.has('latitude') && attributes.has('longitude') && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180) location.address.GeoCoordinates = { Latitude: latitude, Longitude: longitude };
+      if (
+        attributes.has('latitude') &&
+        attributes.has('longitude') &&
+        Math.abs(latitude) <= 90 &&
+        Math.abs(longitude) <= 180
+      )
+        location.address.GeoCoordinates = { Latitude: latitude, Longitude: longitude };
       out.locations.push(location);
     });
   });

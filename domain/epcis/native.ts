@@ -8,7 +8,10 @@ import { locationDigitalLink, tradeItemDigitalLink } from './identifiers';
 import { cbvTerm, type EpcisEvent, type EpcisQuantityElement } from './translate';
 
 /** The EPCIS type, action, CBV business step and disposition of each of our eight types. */
-export const NATIVE_MAPPING: Record<EventType, { type: string; action: 'ADD' | 'OBSERVE' | 'DELETE' | null; bizStep: string; disposition: string }> = {
+export const NATIVE_MAPPING: Record<
+  EventType,
+  { type: string; action: 'ADD' | 'OBSERVE' | 'DELETE' | null; bizStep: string; disposition: string }
+> = {
   Commission: { type: 'ObjectEvent', action: 'ADD', bizStep: 'commissioning', disposition: 'active' },
   Receive: { type: 'ObjectEvent', action: 'OBSERVE', bizStep: 'receiving', disposition: 'in_progress' },
   Ship: { type: 'ObjectEvent', action: 'OBSERVE', bizStep: 'shipping', disposition: 'in_transit' },
@@ -53,7 +56,10 @@ export interface NativeEvent {
 /** A location's EPCIS id: its GLN as a Digital Link when it has a well-formed one, else its URN. */
 const nativeLocationId = (location: NativeLocation): string =>
   location.gln && /^\d{13}$/.test(location.gln)
-    ? locationDigitalLink({ gln: location.gln, ...(location.extension && location.extension !== '0' ? { extension: location.extension } : {}) })
+    ? locationDigitalLink({
+        gln: location.gln,
+        ...(location.extension && location.extension !== '0' ? { extension: location.extension } : {}),
+      })
     : location.urn;
 
 /** A line's EPCIS identifier: a GTIN's Digital Link (serial or lot), else the product URN with the lot. */

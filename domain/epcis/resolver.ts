@@ -12,7 +12,8 @@ const GS1_VOC = 'https://gs1.org/voc/';
 const GDST_VOC = 'https://traceability-dialogue.org/vocab/';
 
 /** A Digital Link path this service resolves: the primary key with its qualifier. */
-export type ResolvedKey = { ai: '01'; gtin: string; lot?: string; serial?: string } | { ai: '414'; gln: string } | { ai: '417'; pgln: string };
+export type ResolvedKey =
+  { ai: '01'; gtin: string; lot?: string; serial?: string } | { ai: '414'; gln: string } | { ai: '417'; pgln: string };
 
 /** The identifier's path (`/01/…/10/…`), as on id.gs1.org and on this resolver. */
 export function pathOf(key: ResolvedKey): string {
@@ -27,7 +28,10 @@ export function pathOf(key: ResolvedKey): string {
 /** The EPCIS query of the identifier's events: by class for a GTIN or lot, by EPC for a serial, by location for a GLN. */
 function eventsQueryOf(key: ResolvedKey): string | undefined {
   const anchor = `https://id.gs1.org${pathOf(key)}`;
-  if (key.ai === '01') return key.serial !== undefined ? `MATCH_anyEPC=${encodeURIComponent(anchor)}` : `MATCH_anyEPCClass=${encodeURIComponent(anchor)}`;
+  if (key.ai === '01')
+    return key.serial !== undefined
+      ? `MATCH_anyEPC=${encodeURIComponent(anchor)}`
+      : `MATCH_anyEPCClass=${encodeURIComponent(anchor)}`;
   if (key.ai === '414') return `EQ_bizLocation=${encodeURIComponent(anchor)}`;
   return undefined;
 }
@@ -48,12 +52,31 @@ export interface Link {
 export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType): Link[] {
   const links: Link[] = [];
   if (!linkType || linkType === 'gs1:epcis') {
-    links.push({ link: `${base}/epcis`, linkType: 'gs1:epcis', title: 'EPCIS 2.0 query interface', type: 'application/ld+json', authRequired: true });
+    links.push({
+      link: `${base}/epcis`,
+      linkType: 'gs1:epcis',
+      title: 'EPCIS 2.0 query interface',
+      type: 'application/ld+json',
+      authRequired: true,
+    });
     const query = eventsQueryOf(key);
-    if (query) links.push({ link: `${base}/epcis/events?${query}`, linkType: 'gs1:epcis', title: 'EPCIS events of this identifier', type: 'application/ld+json', authRequired: true });
+    if (query)
+      links.push({
+        link: `${base}/epcis/events?${query}`,
+        linkType: 'gs1:epcis',
+        title: 'EPCIS events of this identifier',
+        type: 'application/ld+json',
+        authRequired: true,
+      });
   }
   if (!linkType || linkType === 'gs1:masterData') {
-    links.push({ link: `${base}${pathOf(key)}?linkType=gs1:masterData`, linkType: 'gs1:masterData', title: 'Master data (GS1 Web Vocabulary)', type: 'application/ld+json', authRequired: true });
+    links.push({
+      link: `${base}${pathOf(key)}?linkType=gs1:masterData`,
+      linkType: 'gs1:masterData',
+      title: 'Master data (GS1 Web Vocabulary)',
+      type: 'application/ld+json',
+      authRequired: true,
+    });
   }
   return links;
 }
@@ -61,7 +84,12 @@ export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType): Li
 /** RFC 9264's linkset of the identifier: one context object, its links grouped by relation type (the Web Vocabulary IRI of the link type). */
 export function linksetOf(key: ResolvedKey, base: string) {
   const relations: Record<string, { href: string; title: string; type: string }[]> = {};
-  for (const link of linksOf(key, base)) (relations[`${GS1_VOC}${link.linkType.slice(4)}`] ??= []).push({ href: link.link, title: link.title, type: link.type });
+  for (const link of linksOf(key, base))
+    (relations[`${GS1_VOC}${link.linkType.slice(4)}`] ??= []).push({
+      href: link.link,
+      title: link.title,
+      type: link.type,
+    });
   return { linkset: [{ anchor: `https://id.gs1.org${pathOf(key)}`, ...relations }] };
 }
 
@@ -96,12 +124,29 @@ export interface PlaceData {
   gln: string;
   name: string;
   partyName: string;
-  address: { addressLine1: string | null; addressLine2: string | null; city: string | null; state: string | null; postalCode: string | null; country: string | null; geoCoordinates: { latitude: number; longitude: number } | null } | null;
-  vessel: { vesselName: string | null; vesselFlagState: string | null; imoNumber: string | null; vesselRegistration: string | null; vesselSatelliteTrackingAuthority: string | null; vesselPublicRegistryLink: string | null; unloadingPort: string | null } | null;
+  address: {
+    addressLine1: string | null;
+    addressLine2: string | null;
+    city: string | null;
+    state: string | null;
+    postalCode: string | null;
+    country: string | null;
+    geoCoordinates: { latitude: number; longitude: number } | null;
+  } | null;
+  vessel: {
+    vesselName: string | null;
+    vesselFlagState: string | null;
+    imoNumber: string | null;
+    vesselRegistration: string | null;
+    vesselSatelliteTrackingAuthority: string | null;
+    vesselPublicRegistryLink: string | null;
+    unloadingPort: string | null;
+  } | null;
   captainsName: string | null;
 }
 
-const defined = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+const defined = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 
 /** A location as gs1:Place (a vessel with GDST's vessel attributes). */
 export function placeJsonLd(place: PlaceData) {
@@ -123,7 +168,15 @@ export function placeJsonLd(place: PlaceData) {
             'gs1:postalCode': address.postalCode,
             'gs1:addressCountry': address.country,
           }),
-          ...(address.geoCoordinates ? { 'gs1:geo': { '@type': 'gs1:GeoCoordinates', 'gs1:latitude': address.geoCoordinates.latitude, 'gs1:longitude': address.geoCoordinates.longitude } } : {}),
+          ...(address.geoCoordinates
+            ? {
+                'gs1:geo': {
+                  '@type': 'gs1:GeoCoordinates',
+                  'gs1:latitude': address.geoCoordinates.latitude,
+                  'gs1:longitude': address.geoCoordinates.longitude,
+                },
+              }
+            : {}),
         }
       : {}),
     ...(place.vessel

@@ -25,24 +25,32 @@ const BOUNDS: Record<ScheduleField, [number, number]> = {
 export type ScheduleRanges = Record<ScheduleField, ScheduleRange[]>;
 
 /** The ranges of each field, or the problems by field name (`schedule.minute`). */
-export function scheduleRanges(schedule: Partial<Record<ScheduleField, string>>): { ranges: ScheduleRanges } | { issues: Record<string, string> } {
+export function scheduleRanges(
+  schedule: Partial<Record<ScheduleField, string>>,
+): { ranges: ScheduleRanges } | { issues: Record<string, string> } {
   const issues: Record<string, string> = {};
   const ranges = {} as ScheduleRanges;
   const given = SCHEDULE_FIELDS.filter((field) => schedule[field] !== undefined);
-  if (!given.length) return { issues: { schedule: 'schedule must name at least one of second, minute, hour, dayOfMonth, month, dayOfWeek.' } };
+  if (!given.length)
+    return {
+      issues: { schedule: 'schedule must name at least one of second, minute, hour, dayOfMonth, month, dayOfWeek.' },
+    };
   const smallest = SCHEDULE_FIELDS.indexOf(given[0]);
   SCHEDULE_FIELDS.forEach((field, index) => {
     const [min, max] = BOUNDS[field];
     const value = schedule[field];
     if (value === undefined) {
-      ranges[field] = [index < smallest && index < 3 ? { start: min, end: min, step: 1 } : { start: min, end: max, step: 1 }];
+      ranges[field] = [
+        index < smallest && index < 3 ? { start: min, end: min, step: 1 } : { start: min, end: max, step: 1 },
+      ];
       return;
     }
     const parsed: ScheduleRange[] = [];
     for (const element of value.split(',').map((e) => e.trim())) {
       const range = elementRange(element, min, max);
       if (!range) {
-        issues[`schedule.${field}`] = `schedule.${field} "${value}" is not a list of numbers from ${min} to ${max}, [a-b] ranges or a/step steps.`;
+        issues[`schedule.${field}`] =
+          `schedule.${field} "${value}" is not a list of numbers from ${min} to ${max}, [a-b] ranges or a/step steps.`;
         return;
       }
       parsed.push(range);

@@ -4,12 +4,27 @@
  * /Integration/Events. The EPCIS event itself travels along (`Epcis`) and is stored with the event, so
  * it is answered exactly as it was sent. Pure: what the account already has is passed in.
  */
-import { parseEventTime, type EventPayload, type EventTypeName, type ProductInstancePayload, type ProductRefPayload, type LocationRefPayload } from '../events';
+import {
+  parseEventTime,
+  type EventPayload,
+  type EventTypeName,
+  type ProductInstancePayload,
+  type ProductRefPayload,
+  type LocationRefPayload,
+} from '../events';
 import type { TradePartnerPayload } from '../master-data';
 import { normaliseUnit, unitsAcceptedMessage } from '../units';
 import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
-import { canonicalIdentifier, locationDigitalLink, physicalLocationOf, tradeItemDigitalLink, tradeItemOf, type PhysicalLocation, type TradeItem } from './identifiers';
+import {
+  canonicalIdentifier,
+  locationDigitalLink,
+  physicalLocationOf,
+  tradeItemDigitalLink,
+  tradeItemOf,
+  type PhysicalLocation,
+  type TradeItem,
+} from './identifiers';
 
 export type EpcisAction = 'ADD' | 'OBSERVE' | 'DELETE';
 
@@ -85,7 +100,8 @@ export type CapturedEvent = EventPayload & {
 };
 
 /** A CBV term as a bare word, anything else (a custom URI) as it is. */
-export const cbvTerm = (value: string | undefined): string | null => (value === undefined ? null : (cbvName(value) ?? value));
+export const cbvTerm = (value: string | undefined): string | null =>
+  value === undefined ? null : (cbvName(value) ?? value);
 
 /** Only what an event has is indexed: the index is stored with every captured event. Runs for every captured event, so plain loops. */
 function epcisIndexOf(event: EpcisEvent): EpcisIndex {
@@ -147,7 +163,8 @@ const UNKNOWN_LOCATION_ID = 'urn:epcis:location:unknown';
 /** CBV 2.0 lets a bizStep be bare (`shipping`) or a URI; the mapping reads the bare name. */
 export function cbvName(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  const match = /^(?:urn:epcglobal:cbv:(?:bizstep|disp):|https:\/\/ref\.gs1\.org\/cbv\/(?:BizStep|Disp)-)([A-Za-z_]+)$/.exec(value);
+  const match =
+    /^(?:urn:epcglobal:cbv:(?:bizstep|disp):|https:\/\/ref\.gs1\.org\/cbv\/(?:BizStep|Disp)-)([A-Za-z_]+)$/.exec(value);
   return match ? match[1] : /^[a-z_]+$/.test(value) ? value : undefined;
 }
 
@@ -181,10 +198,14 @@ export function internalTypeOf(event: Pick<EpcisEvent, 'type' | 'action' | 'bizS
   }
 }
 
-const locationKey = (location: PhysicalLocation): string => (location.extension !== undefined ? `${location.gln}/${location.extension}` : location.gln);
+const locationKey = (location: PhysicalLocation): string =>
+  location.extension !== undefined ? `${location.gln}/${location.extension}` : location.gln;
 
 /** The identifiers an EPCIS document names, for one lookup per kind. */
-export function referencedIdentifiers(events: EpcisEvent[], hashes: string[]): { gtins: string[]; glns: string[]; otherLocations: string[]; declared: string[]; eventIds: string[] } {
+export function referencedIdentifiers(
+  events: EpcisEvent[],
+  hashes: string[],
+): { gtins: string[]; glns: string[]; otherLocations: string[]; declared: string[]; eventIds: string[] } {
   // A declaration without an eventID names its event by its hash id (the declaration itself hashes as the event, errorDeclaration left out).
   const declared = events.flatMap((e, i) => (e.errorDeclaration ? [e.eventID ?? hashes[i]] : []));
   const eventIds = events.flatMap((e, i) => (e.errorDeclaration ? [] : [...(e.eventID ? [e.eventID] : []), hashes[i]]));
@@ -209,12 +230,16 @@ const locationIdentifierOf = (event: EpcisEvent): string | undefined => event.bi
 type Role = 'instances' | 'inputs' | 'outputs' | 'children';
 
 /** Every product identifier an event names, with the list it came from and its quantity. */
-function identifiersOf(event: EpcisEvent): { role: Role; identifier: string; quantity?: number; uom?: string; pointer: string }[] {
+function identifiersOf(
+  event: EpcisEvent,
+): { role: Role; identifier: string; quantity?: number; uom?: string; pointer: string }[] {
   const out: ReturnType<typeof identifiersOf> = [];
   const epcs = (role: Role, key: string, list: string[] | undefined) =>
     (list ?? []).forEach((identifier, i) => out.push({ role, identifier, quantity: 1, pointer: `/${key}/${i}` }));
   const quantities = (role: Role, key: string, list: EpcisQuantityElement[] | undefined) =>
-    (list ?? []).forEach((q, i) => out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, pointer: `/${key}/${i}` }));
+    (list ?? []).forEach((q, i) =>
+      out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, pointer: `/${key}/${i}` }),
+    );
   epcs('instances', 'epcList', event.epcList);
   quantities('instances', 'quantityList', event.quantityList);
   epcs('children', 'childEPCs', event.childEPCs);
@@ -228,7 +253,9 @@ function identifiersOf(event: EpcisEvent): { role: Role; identifier: string; qua
 
 /** GS1 CBV's `po` / `inv` business transactions are our PurchaseOrder and InvoiceNumber. */
 function bizTransactionOf(event: EpcisEvent, kind: 'po' | 'inv'): string | null {
-  const match = event.bizTransactionList?.find((t) => t.type && (t.type === kind || t.type.endsWith(`:${kind}`) || t.type.endsWith(`BTT-${kind}`)));
+  const match = event.bizTransactionList?.find(
+    (t) => t.type && (t.type === kind || t.type.endsWith(`:${kind}`) || t.type.endsWith(`BTT-${kind}`)),
+  );
   return match ? match.bizTransaction.slice(0, 200) : null;
 }
 
@@ -257,7 +284,11 @@ export interface TranslationOptions {
   bounds: { idLength: number; quantity: number };
 }
 
-export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEntities, { eventIds, hashes, pointerOf, context, bounds }: TranslationOptions): Translation {
+export function translateEpcisEvents(
+  events: EpcisEvent[],
+  known: EpcisKnownEntities,
+  { eventIds, hashes, pointerOf, context, bounds }: TranslationOptions,
+): Translation {
   const issues: EpcisIssue[] = [];
   const newProducts = new Map<string, ProductRefPayload>();
   const newLocations = new Set<string>();
@@ -289,12 +320,21 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     if (!physical) {
       const existing = known.otherLocations.get(identifier);
       if (existing) return { Id: existing };
-      return newLocation(identifier, identifier === UNKNOWN_LOCATION_ID ? 'Unknown location (EPCIS events without readPoint or bizLocation)' : identifier.slice(0, 1000));
+      return newLocation(
+        identifier,
+        identifier === UNKNOWN_LOCATION_ID
+          ? 'Unknown location (EPCIS events without readPoint or bizLocation)'
+          : identifier.slice(0, 1000),
+      );
     }
     const existing = known.glnLocations.get(locationKey(physical));
     if (existing) return { Id: existing };
     const id = locationDigitalLink(physical);
-    return newLocation(id, `GLN ${physical.gln}${physical.extension !== undefined ? ` ext ${physical.extension}` : ''}`, physical);
+    return newLocation(
+      id,
+      `GLN ${physical.gln}${physical.extension !== undefined ? ` ext ${physical.extension}` : ''}`,
+      physical,
+    );
   };
 
   const newLocation = (id: string, name: string, physical?: PhysicalLocation): LocationRefPayload => {
@@ -315,19 +355,45 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
   const translated = events.map((event, index): CapturedEvent => {
     const at = pointerOf(index);
     const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
-    if (!time.ok) issues.push({ index, pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`, message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime') });
+    if (!time.ok)
+      issues.push({
+        index,
+        pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`,
+        message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime'),
+      });
     const hash = hashes[index];
     if (event.errorDeclaration) {
       const key = event.eventID ?? hash;
       const declared = known.declared.get(key);
-      const epcis = { Epcis: event, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(event) };
+      const epcis = {
+        Epcis: event,
+        ...(context.length ? { EpcisContext: context } : {}),
+        EpcisIndex: epcisIndexOf(event),
+      };
       if (declared) {
-        if (declared.declared) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${key} has been declared erroneous already.` });
+        if (declared.declared)
+          issues.push({
+            index,
+            pointer: `${at}/errorDeclaration`,
+            message: `Event ${key} has been declared erroneous already.`,
+          });
         return { ...reversalOf(declared.payload, eventIds[index]), ...epcis, EpcisDeclarationOf: declared.rowId };
       }
       // EPCIS records a declaration as an event: one of an event not held is kept, and applied when that event arrives.
-      if (known.pendingDeclarations.has(key)) issues.push({ index, pointer: `${at}/errorDeclaration`, message: `Event ${key} has been declared erroneous already.` });
-      const pending: EventPayload = { $type: 'observe', Id: eventIds[index], Location: locationRef(locationIdentifierOf(event)), EventTime: event.eventTime, EventTimeZone: event.eventTimeZoneOffset, ProductInstances: [] };
+      if (known.pendingDeclarations.has(key))
+        issues.push({
+          index,
+          pointer: `${at}/errorDeclaration`,
+          message: `Event ${key} has been declared erroneous already.`,
+        });
+      const pending: EventPayload = {
+        $type: 'observe',
+        Id: eventIds[index],
+        Location: locationRef(locationIdentifierOf(event)),
+        EventTime: event.eventTime,
+        EventTimeZone: event.eventTimeZoneOffset,
+        ProductInstances: [],
+      };
       return { ...pending, ...epcis, EpcisPendingDeclaration: key };
     }
 
@@ -337,13 +403,31 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
       // Only trade items (GTINs) are inventory; an SSCC or a private identifier is kept in Epcis only.
       if (!item) continue;
       const lotSerial = item.serial ?? item.lot ?? '';
-      if (lotSerial.length > bounds.idLength) issues.push({ index, pointer: `${at}${line.pointer}`, message: `A lot or serial number is at most ${bounds.idLength} characters.` });
+      if (lotSerial.length > bounds.idLength)
+        issues.push({
+          index,
+          pointer: `${at}${line.pointer}`,
+          message: `A lot or serial number is at most ${bounds.idLength} characters.`,
+        });
       if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity)) {
-        issues.push({ index, pointer: `${at}${line.pointer}/quantity`, message: `A quantity is between 0 and ${bounds.quantity}.` });
+        issues.push({
+          index,
+          pointer: `${at}${line.pointer}/quantity`,
+          message: `A quantity is between 0 and ${bounds.quantity}.`,
+        });
       }
       // The unit a new product is created with: one the service knows (quantities are never converted).
-      if (line.uom !== undefined && !normaliseUnit(line.uom)) issues.push({ index, pointer: `${at}${line.pointer}/uom`, message: `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}` });
-      lists[line.role].push({ Quantity: line.quantity ?? 0, LotSerial: lotSerial, Product: productRef(item, line.uom) });
+      if (line.uom !== undefined && !normaliseUnit(line.uom))
+        issues.push({
+          index,
+          pointer: `${at}${line.pointer}/uom`,
+          message: `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}`,
+        });
+      lists[line.role].push({
+        Quantity: line.quantity ?? 0,
+        LotSerial: lotSerial,
+        Product: productRef(item, line.uom),
+      });
     }
 
     const type = internalTypeOf(event);
@@ -374,14 +458,30 @@ export function translateEpcisEvents(events: EpcisEvent[], known: EpcisKnownEnti
     }
     // An event sent without an eventID is named by its hash id, as CBV 2.0 says.
     const original: EpcisEvent = event.eventID ? event : { ...event, eventID: hash };
-    const captured: CapturedEvent = { ...payload, Epcis: original, ...(context.length ? { EpcisContext: context } : {}), EpcisIndex: epcisIndexOf(original), EpcisHash: hash };
-    const declaration = (event.eventID ? known.pendingDeclarations.get(event.eventID) : undefined) ?? known.pendingDeclarations.get(hash);
+    const captured: CapturedEvent = {
+      ...payload,
+      Epcis: original,
+      ...(context.length ? { EpcisContext: context } : {}),
+      EpcisIndex: epcisIndexOf(original),
+      EpcisHash: hash,
+    };
+    const declaration =
+      (event.eventID ? known.pendingDeclarations.get(event.eventID) : undefined) ?? known.pendingDeclarations.get(hash);
     if (!declaration) return captured;
     // Its declaration came first: the event is marked by it and reversed, as if they had come in order.
-    applied.push({ ...reversalOf(payload, `urn:uuid:${uuidFromName(`${declaration.rowId}:applied`)}`), Epcis: declaration.epcis, EpcisIndex: {}, EpcisDeclarationOf: `applied:${declaration.rowId}` });
+    applied.push({
+      ...reversalOf(payload, `urn:uuid:${uuidFromName(`${declaration.rowId}:applied`)}`),
+      Epcis: declaration.epcis,
+      EpcisIndex: {},
+      EpcisDeclarationOf: `applied:${declaration.rowId}`,
+    });
     return { ...captured, EpcisDeclaredBy: declaration.rowId };
   });
 
   // After the document's events, so each event keeps its index in the stored request.
-  return { events: [...translated, ...applied], issues, created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations] } };
+  return {
+    events: [...translated, ...applied],
+    issues,
+    created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations] },
+  };
 }

@@ -22,16 +22,19 @@ describe('authentication (SPEC.md, Authentication 6 and 7)', () => {
     expect(response.body.errors['X-API-KEY']).toEqual(['The apiKey field is required.']);
   });
 
-  it.each([['garbage'], ['trc_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']])('an unknown key %s gets 401', async (key) => {
-    const response = await request('GET', '/Integration/Account', { key });
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual({
-      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2',
-      title: 'The API key is not valid.',
-      status: 401,
-      traceId: expect.any(String),
-    });
-  });
+  it.each([['garbage'], ['trc_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']])(
+    'an unknown key %s gets 401',
+    async (key) => {
+      const response = await request('GET', '/Integration/Account', { key });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({
+        type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2',
+        title: 'The API key is not valid.',
+        status: 401,
+        traceId: expect.any(String),
+      });
+    },
+  );
 
   it('a valid key reaches its own account', async () => {
     const account = await createAccount();
@@ -78,7 +81,11 @@ describe('errors at the edge', () => {
     const account = await createAccount();
     const response = await request('GET', '/Integration/Nope', { key: account.key });
     expect(response.status).toBe(404);
-    expect(response.body).toMatchObject({ status: 404, title: 'No route for GET /Integration/Nope.', traceId: expect.any(String) });
+    expect(response.body).toMatchObject({
+      status: 404,
+      title: 'No route for GET /Integration/Nope.',
+      traceId: expect.any(String),
+    });
   });
 
   it('a method another route of the path takes is a 405 problem with an Allow header', async () => {
@@ -130,6 +137,8 @@ describe('the NUL character', () => {
       body: { Products: [{ Id: 'P\u00001', Details: { Name: 'x' } }] },
     });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual({ 'Products[0].Id': ['Products[0].Id must not contain the NUL character (U+0000).'] });
+    expect(response.body.errors).toEqual({
+      'Products[0].Id': ['Products[0].Id must not contain the NUL character (U+0000).'],
+    });
   });
 });

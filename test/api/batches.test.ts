@@ -26,7 +26,9 @@ async function failedShip(account: TestAccount, lot = uid('LOT')) {
 }
 
 const commissionOf = (account: TestAccount, lot: string) =>
-  client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))] });
+  client(account.key).post('/Integration/Events', {
+    Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))],
+  });
 
 describe('/Integration/Batches', () => {
   let acme: TestAccount;
@@ -44,7 +46,15 @@ describe('/Integration/Batches', () => {
     const list = await client(acme.key).get('/Integration/Batches');
     expect(list.status).toBe(200);
     const [newest, failed] = list.body.results;
-    expect(newest).toMatchObject({ account: acme.name, mode: 'sync', status: 'Completed', eventCount: 1, firstError: null, retryOf: null, retriedBy: null });
+    expect(newest).toMatchObject({
+      account: acme.name,
+      mode: 'sync',
+      status: 'Completed',
+      eventCount: 1,
+      firstError: null,
+      retryOf: null,
+      retriedBy: null,
+    });
     expect(failed).toMatchObject({
       batchId,
       mode: 'async',
@@ -57,7 +67,9 @@ describe('/Integration/Batches', () => {
     });
 
     const onlyFailed = await client(acme.key).get('/Integration/Batches?Status=Failed');
-    expect(onlyFailed.body.results.map((b: { status: string }) => b.status)).toEqual(onlyFailed.body.results.map(() => 'Failed'));
+    expect(onlyFailed.body.results.map((b: { status: string }) => b.status)).toEqual(
+      onlyFailed.body.results.map(() => 'Failed'),
+    );
     expect(onlyFailed.body.results.map((b: { batchId: string }) => b.batchId)).toContain(batchId);
 
     const future = await client(acme.key).get('/Integration/Batches?Since=2999-01-01T00:00:00Z');
@@ -71,7 +83,9 @@ describe('/Integration/Batches', () => {
     const { batchId, events } = await failedShip(acme);
     const shown = await client(acme.key).get(`/Integration/Batches/${batchId}`);
     expect(shown.status).toBe(200);
-    expect(shown.body.errors).toEqual([expect.objectContaining({ code: 'InsufficientInventory', eventId: events[0].Id })]);
+    expect(shown.body.errors).toEqual([
+      expect.objectContaining({ code: 'InsufficientInventory', eventId: events[0].Id }),
+    ]);
     expect(shown.body.request).toBeUndefined();
     const withRequest = await client(acme.key).get(`/Integration/Batches/${batchId}?include=request`);
     expect(withRequest.body.request).toEqual({ Events: events });
@@ -110,9 +124,20 @@ describe('/Integration/Batches', () => {
     // Retried before the fix: refused again, for the same reason; the original may be retried again.
     const early = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(early.status).toBe(202);
-    expect(early.body).toMatchObject({ status: 'Accepted', retryOf: batchId, statusUrl: `/Integration/Batches/${early.body.batchId}` });
-    expect((await settle(acme.key, early.body.statusUrl)).body).toMatchObject({ status: 'Failed', mode: 'retry', retryOf: batchId });
-    expect((await client(acme.key).get(`/Integration/Events/async/${batchId}`)).body.retriedBy).toEqual({ batchId: early.body.batchId, status: 'Failed' });
+    expect(early.body).toMatchObject({
+      status: 'Accepted',
+      retryOf: batchId,
+      statusUrl: `/Integration/Batches/${early.body.batchId}`,
+    });
+    expect((await settle(acme.key, early.body.statusUrl)).body).toMatchObject({
+      status: 'Failed',
+      mode: 'retry',
+      retryOf: batchId,
+    });
+    expect((await client(acme.key).get(`/Integration/Events/async/${batchId}`)).body.retriedBy).toEqual({
+      batchId: early.body.batchId,
+      status: 'Failed',
+    });
 
     expect((await commissionOf(acme, lot)).status).toBe(200);
     const retry = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
@@ -121,8 +146,14 @@ describe('/Integration/Batches', () => {
     expect(done.body).toMatchObject({ status: 'Completed', retryOf: batchId, eventCount: 1 });
 
     const original = await client(acme.key).get(`/Integration/Events/async/${batchId}`);
-    expect(original.body).toMatchObject({ status: 'Failed', retriedBy: { batchId: retry.body.batchId, status: 'Completed' } });
-    expect((await client(acme.key).get(`/Integration/Batches/${batchId}`)).body.retriedBy).toEqual({ batchId: retry.body.batchId, status: 'Completed' });
+    expect(original.body).toMatchObject({
+      status: 'Failed',
+      retriedBy: { batchId: retry.body.batchId, status: 'Completed' },
+    });
+    expect((await client(acme.key).get(`/Integration/Batches/${batchId}`)).body.retriedBy).toEqual({
+      batchId: retry.body.batchId,
+      status: 'Completed',
+    });
 
     // Operators find the retry in the Temporal UI by the batch it retries, and read what it is from the list.
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
@@ -147,7 +178,10 @@ describe('/Integration/Batches', () => {
     const refused = answers.find((a) => a.status === 409)!;
     const accepted = answers.find((a) => a.status === 202)!;
     // The second request waited for the first's lock on the original, then found its retry still under way.
-    expect(refused.body.retriedBy).toEqual({ batchId: accepted.body.batchId, status: expect.stringMatching(/^(Accepted|Running)$/) });
+    expect(refused.body.retriedBy).toEqual({
+      batchId: accepted.body.batchId,
+      status: expect.stringMatching(/^(Accepted|Running)$/),
+    });
     await settle(acme.key, accepted.body.statusUrl);
   });
 
@@ -156,30 +190,49 @@ describe('/Integration/Batches', () => {
     const created = await commissionOf(acme, lot);
     const response = await client(acme.key).post(`/Integration/Batches/${created.body.batchId}/retry`);
     expect(response.status).toBe(409);
-    expect(response.body).toMatchObject({ batchId: created.body.batchId, retriedBy: null, title: expect.stringContaining('only Failed batches are retried') });
+    expect(response.body).toMatchObject({
+      batchId: created.body.batchId,
+      retriedBy: null,
+      title: expect.stringContaining('only Failed batches are retried'),
+    });
   });
 
   it('a failed retry whose sibling completed is replaced: not open, not retried, replacedBy names the batch that stored its events', async () => {
     const { batchId, lot } = await failedShip(acme);
     const early = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
-    expect((await settle(acme.key, early.body.statusUrl)).body).toMatchObject({ status: 'Failed', replacedBy: null, abandoned: null });
+    expect((await settle(acme.key, early.body.statusUrl)).body).toMatchObject({
+      status: 'Failed',
+      replacedBy: null,
+      abandoned: null,
+    });
     // Before anything stored its events, the failed retry is open and may be retried.
-    expect((await client(acme.key).get(`/Integration/Batches/${early.body.batchId}`)).body).toMatchObject({ replacedBy: null });
+    expect((await client(acme.key).get(`/Integration/Batches/${early.body.batchId}`)).body).toMatchObject({
+      replacedBy: null,
+    });
 
     expect((await commissionOf(acme, lot)).status).toBe(200);
     const retry = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
     expect((await settle(acme.key, retry.body.statusUrl)).body.status).toBe('Completed');
 
     for (const id of [batchId, early.body.batchId]) {
-      expect((await client(acme.key).get(`/Integration/Batches/${id}`)).body).toMatchObject({ status: 'Failed', replacedBy: retry.body.batchId });
+      expect((await client(acme.key).get(`/Integration/Batches/${id}`)).body).toMatchObject({
+        status: 'Failed',
+        replacedBy: retry.body.batchId,
+      });
     }
     const listed = await client(acme.key).get('/Integration/Batches?Status=Failed');
-    expect(listed.body.results.find((b: { batchId: string }) => b.batchId === early.body.batchId)).toMatchObject({ replacedBy: retry.body.batchId });
+    expect(listed.body.results.find((b: { batchId: string }) => b.batchId === early.body.batchId)).toMatchObject({
+      replacedBy: retry.body.batchId,
+    });
 
     // The ghost: retrying the earlier failed retry is a clear 409, not a third failure on DuplicateEventId.
     const ghost = await client(acme.key).post(`/Integration/Batches/${early.body.batchId}/retry`);
     expect(ghost.status).toBe(409);
-    expect(ghost.body).toMatchObject({ batchId: early.body.batchId, replacedBy: retry.body.batchId, title: expect.stringContaining('was replaced') });
+    expect(ghost.body).toMatchObject({
+      batchId: early.body.batchId,
+      replacedBy: retry.body.batchId,
+      title: expect.stringContaining('was replaced'),
+    });
   });
 
   it('a retry of a retry, or a new batch with the same event ids, replaces the failed batches too', async () => {
@@ -189,18 +242,28 @@ describe('/Integration/Batches', () => {
     await settle(acme.key, first.body.statusUrl);
     expect((await commissionOf(acme, lot)).status).toBe(200);
     const second = await client(acme.key).post(`/Integration/Batches/${first.body.batchId}/retry`);
-    expect((await settle(acme.key, second.body.statusUrl)).body).toMatchObject({ status: 'Completed', retryOf: first.body.batchId });
-    for (const id of [batchId, first.body.batchId]) expect((await client(acme.key).get(`/Integration/Batches/${id}`)).body.replacedBy).toBe(second.body.batchId);
+    expect((await settle(acme.key, second.body.statusUrl)).body).toMatchObject({
+      status: 'Completed',
+      retryOf: first.body.batchId,
+    });
+    for (const id of [batchId, first.body.batchId])
+      expect((await client(acme.key).get(`/Integration/Batches/${id}`)).body.replacedBy).toBe(second.body.batchId);
     const original = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(original.status).toBe(409);
-    expect(original.body).toMatchObject({ replacedBy: second.body.batchId, retriedBy: { batchId: first.body.batchId, status: 'Failed' } });
+    expect(original.body).toMatchObject({
+      replacedBy: second.body.batchId,
+      retriedBy: { batchId: first.body.batchId, status: 'Failed' },
+    });
 
     // The integrator fixed the cause and sent the same events again as a new batch, not as a retry.
     const failed = await failedShip(acme);
     expect((await commissionOf(acme, failed.lot)).status).toBe(200);
     const resent = await client(acme.key).post('/Integration/Events', { Events: failed.events });
     expect(resent.status).toBe(200);
-    expect((await client(acme.key).get(`/Integration/Batches/${failed.batchId}`)).body).toMatchObject({ retriedBy: null, replacedBy: resent.body.batchId });
+    expect((await client(acme.key).get(`/Integration/Batches/${failed.batchId}`)).body).toMatchObject({
+      retriedBy: null,
+      replacedBy: resent.body.batchId,
+    });
     expect((await client(acme.key).post(`/Integration/Batches/${failed.batchId}/retry`)).status).toBe(409);
   });
 
@@ -234,9 +297,15 @@ describe('/Integration/Batches', () => {
     }
     expect((await client(support.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toBeNull();
 
-    const abandoned = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: ` ${reason} ` });
+    const abandoned = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, {
+      Reason: ` ${reason} `,
+    });
     expect(abandoned.status).toBe(200);
-    const expected = { status: 'Failed', replacedBy: null, abandoned: { reason, at: expect.any(String), keyId: support.keyId } };
+    const expected = {
+      status: 'Failed',
+      replacedBy: null,
+      abandoned: { reason, at: expect.any(String), keyId: support.keyId },
+    };
     expect(abandoned.body).toMatchObject(expected);
     // The integrator sees it too, in the batch and in the list.
     expect((await client(other.key).get(`/Integration/Batches/${batchId}`)).body).toMatchObject(expected);
@@ -247,7 +316,9 @@ describe('/Integration/Batches', () => {
     expect(retry.status).toBe(409);
     expect(retry.body.title).toContain('was abandoned');
     expect(retry.body.title).toContain(reason);
-    const again = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: 'another reason' });
+    const again = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, {
+      Reason: 'another reason',
+    });
     expect(again.status).toBe(409);
     expect(again.body.title).toContain(reason);
 
@@ -263,7 +334,9 @@ describe('/Integration/Batches', () => {
   it('refuses with 409 to abandon a batch that did not fail, or that was replaced', async () => {
     const support = await createSupportKey();
     const created = await commissionOf(acme, uid('LOT'));
-    const completed = await client(support.key).post(`/Integration/Batches/${created.body.batchId}/abandon`, { Reason: 'no' });
+    const completed = await client(support.key).post(`/Integration/Batches/${created.body.batchId}/abandon`, {
+      Reason: 'no',
+    });
     expect(completed.status).toBe(409);
     expect(completed.body.title).toContain('only a Failed batch is abandoned');
 
@@ -274,7 +347,9 @@ describe('/Integration/Batches', () => {
     const replaced = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: 'no' });
     expect(replaced.status).toBe(409);
     expect(replaced.body).toMatchObject({ batchId, replacedBy: retry.body.batchId });
-    expect((await client(support.key).post(`/Integration/Batches/${uid('x')}/abandon`, { Reason: 'no' })).status).toBe(404);
+    expect((await client(support.key).post(`/Integration/Batches/${uid('x')}/abandon`, { Reason: 'no' })).status).toBe(
+      404,
+    );
   });
 
   it('a support key sees and retries every account’s batches, each action logged with its key id', async () => {
@@ -287,9 +362,15 @@ describe('/Integration/Batches', () => {
     expect((await commissionOf(other, lot)).status).toBe(200);
     const retry = await client(support.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(retry.status).toBe(202);
-    expect((await settle(support.key, retry.body.statusUrl)).body).toMatchObject({ status: 'Completed', account: other.name });
+    expect((await settle(support.key, retry.body.statusUrl)).body).toMatchObject({
+      status: 'Completed',
+      account: other.name,
+    });
     // The integrator sees the retry of its batch too.
-    expect((await client(other.key).get(`/Integration/Events/async/${batchId}`)).body.retriedBy).toEqual({ batchId: retry.body.batchId, status: 'Completed' });
+    expect((await client(other.key).get(`/Integration/Events/async/${batchId}`)).body.retriedBy).toEqual({
+      batchId: retry.body.batchId,
+      status: 'Completed',
+    });
 
     const log = fs.readFileSync(path.join(process.env.STACK_DIR!, 'stack.log'), 'utf8');
     const retried = log

@@ -37,7 +37,10 @@ describe('GET /docs', () => {
     await page.goto(`${apiUrl()}/docs`);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
     const listed = await page.$$eval('.opblock', (blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
     );
     expect([...listed].sort()).toEqual(expected);
     // The page opens on the business routes, not on the health checks.

@@ -2,7 +2,18 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { uploadDocument } from '../factories/documents';
-import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
+import {
+  commission,
+  line,
+  locationPayload,
+  newGln,
+  productPayload,
+  receive,
+  record,
+  ship,
+  uid,
+  verifyGlnOf,
+} from '../factories/trace-events';
 import { apiUrl, client } from '../helpers/http';
 
 interface TraceNode {
@@ -31,7 +42,8 @@ describe('a Private document never reaches another account', () => {
 
   /** Nothing of the Private documents in `text`, in any case (document ids compare ignoring case). */
   const expectNoSecret = (text: string) => {
-    for (const secret of [secretId, secretTitle, orderId]) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+    for (const secret of [secretId, secretTitle, orderId])
+      expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
   };
 
   beforeAll(async () => {
@@ -46,12 +58,21 @@ describe('a Private document never reaches another account', () => {
     await record(
       farm.key,
       commission(farmSite, '2024-07-01T06:00:00', [line(fish, lot, 100)], { DocumentIds: [secretId, publicId] }),
-      ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [line(fish, lot, 40)], {
-        DocumentIds: [secretId],
-        PurchaseOrder: orderId.toLowerCase(),
-      }),
+      ship(
+        farmSite,
+        locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }),
+        '2024-07-02T06:00:00',
+        [line(fish, lot, 40)],
+        {
+          DocumentIds: [secretId],
+          PurchaseOrder: orderId.toLowerCase(),
+        },
+      ),
     );
-    await record(buyer.key, receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-07-02T18:00:00', [line(mine, lot, 40)]));
+    await record(
+      buyer.key,
+      receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-07-02T18:00:00', [line(mine, lot, 40)]),
+    );
     query = `ProductId=${mine.Id}&LotSerial=${lot}&Direction=backward`;
   });
 
@@ -69,7 +90,9 @@ describe('a Private document never reaches another account', () => {
 
   it('the trace events of the farm’s node: the Public document, not the Private one', async () => {
     const node = await farmNode(buyer.key, query);
-    const response = await client(buyer.key).get(`/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(node.id)}`);
+    const response = await client(buyer.key).get(
+      `/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(node.id)}`,
+    );
     expect(response.status).toBe(200);
     expectNoSecret(response.text);
     const commissioned = response.body.events.find((e: { type: string }) => e.type === 'Commission');
@@ -86,7 +109,9 @@ describe('a Private document never reaches another account', () => {
   });
 
   it('the FSMA 204 workbook', async () => {
-    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, { headers: { 'X-API-KEY': buyer.key } });
+    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, {
+      headers: { 'X-API-KEY': buyer.key },
+    });
     expect(response.status).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
@@ -97,12 +122,21 @@ describe('a Private document never reaches another account', () => {
   });
 
   it('the event details of the lot', async () => {
-    const response = await client(buyer.key).get(`/epcis/Events/details?LotSerial=${lot}`, { accept: 'application/json' });
+    const response = await client(buyer.key).get(`/epcis/Events/details?LotSerial=${lot}`, {
+      accept: 'application/json',
+    });
     expect(response.status).toBe(200);
-    expect(response.body.results.map((r: { eventType: string }) => r.eventType).sort()).toEqual(['Commission', 'Receive', 'Ship']);
+    expect(response.body.results.map((r: { eventType: string }) => r.eventType).sort()).toEqual([
+      'Commission',
+      'Receive',
+      'Ship',
+    ]);
     expectNoSecret(response.text);
     // Filtering by the Private purchase order's number does not confirm it to the buyer; its owner finds the ship.
-    const byOrder = (key: string) => client(key).get(`/epcis/Events/details?LotSerial=${lot}&PurchaseOrder=${orderId.toLowerCase()}`, { accept: 'application/json' });
+    const byOrder = (key: string) =>
+      client(key).get(`/epcis/Events/details?LotSerial=${lot}&PurchaseOrder=${orderId.toLowerCase()}`, {
+        accept: 'application/json',
+      });
     expect((await byOrder(buyer.key)).body.totalItems).toBe(0);
     expect((await byOrder(farm.key)).body.results.map((r: { eventType: string }) => r.eventType)).toEqual(['Ship']);
   });
@@ -112,7 +146,9 @@ describe('a Private document never reaches another account', () => {
     expect(events.status).toBe(200);
     expectNoSecret(events.text);
     // The farm's own events, by the eventIDs EPCIS gives them, are not the buyer's to read.
-    const farmEvents = await client(farm.key).get<{ epcisBody: { queryResults: { resultsBody: { eventList: { eventID: string }[] } } } }>('/epcis/events');
+    const farmEvents = await client(farm.key).get<{
+      epcisBody: { queryResults: { resultsBody: { eventList: { eventID: string }[] } } };
+    }>('/epcis/events');
     const ids = farmEvents.body.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID);
     expect(ids).toHaveLength(2);
     for (const id of ids) {
@@ -125,7 +161,9 @@ describe('a Private document never reaches another account', () => {
   it('the owner still sees its Private document in its own trace events and sheet', async () => {
     const ownQuery = `ProductId=${fish.Id}&LotSerial=${lot}`;
     const node = await farmNode(farm.key, ownQuery);
-    const lines = await client(farm.key).get(`/Integration/Trace/events?${ownQuery}&NodeId=${encodeURIComponent(node.id)}`);
+    const lines = await client(farm.key).get(
+      `/Integration/Trace/events?${ownQuery}&NodeId=${encodeURIComponent(node.id)}`,
+    );
     const commissioned = lines.body.events.find((e: { type: string }) => e.type === 'Commission');
     expect(commissioned.documents.map((d: { number: string }) => d.number).sort()).toEqual([publicId, secretId].sort());
     const sheet = await client(farm.key).get(`/Integration/Trace/fsma204?${ownQuery}`);

@@ -11,7 +11,9 @@ import { sql } from '../helpers/db';
 import { apiUrl, client, request, type Response } from '../helpers/http';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01]);
+const JPEG = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01,
+]);
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 const CFB = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)]);
 const CSV = Buffer.from('lot,quantity\nL1,10\n');
@@ -39,16 +41,25 @@ function form(...files: FilePart[]): FormData {
   return data;
 }
 
-const upload = (account: TestAccount, headers: Record<string, string>, body: FormData | string | undefined = form({ fileName: 'cert.pdf', content: PDF })) =>
-  request('POST', '/Integration/Documents', { key: account.key, headers, body });
+const upload = (
+  account: TestAccount,
+  headers: Record<string, string>,
+  body: FormData | string | undefined = form({ fileName: 'cert.pdf', content: PDF }),
+) => request('POST', '/Integration/Documents', { key: account.key, headers, body });
 
 const basic = { 'X-Document-Title': 'Catch certificate', 'X-Document-Type': 'Certification' };
 
 const storedCount = async (account: TestAccount): Promise<number> =>
-  Number((await sql().query<{ n: string }>('SELECT count(*) AS n FROM documents WHERE account_id = $1', [account.id])).rows[0].n);
+  Number(
+    (await sql().query<{ n: string }>('SELECT count(*) AS n FROM documents WHERE account_id = $1', [account.id]))
+      .rows[0].n,
+  );
 
 const chunkCount = async (account: TestAccount): Promise<number> =>
-  Number((await sql().query<{ n: string }>('SELECT count(*) AS n FROM document_chunks WHERE account_id = $1', [account.id])).rows[0].n);
+  Number(
+    (await sql().query<{ n: string }>('SELECT count(*) AS n FROM document_chunks WHERE account_id = $1', [account.id]))
+      .rows[0].n,
+  );
 
 function expectFailed(response: Response, error: string): void {
   expect({ status: response.status, body: response.body }).toEqual({
@@ -111,11 +122,19 @@ describe('POST /Integration/Documents: a valid upload', () => {
   it('generates DOC- and 32 hex characters and defaults privacy to Private', async () => {
     const response = await upload(account, basic);
     expect(response.status).toBe(200);
-    expect(response.body.documents[0]).toMatchObject({ documentId: expect.stringMatching(/^DOC-[0-9A-F]{32}$/), privacy: 'Private', expirationDate: null });
+    expect(response.body.documents[0]).toMatchObject({
+      documentId: expect.stringMatching(/^DOC-[0-9A-F]{32}$/),
+      privacy: 'Private',
+      expirationDate: null,
+    });
   });
 
   it('keeps the custom type name of type Other', async () => {
-    const response = await upload(account, { ...basic, 'X-Document-Type': 'OTHER', 'X-Document-Type-Name': 'Lab report' });
+    const response = await upload(account, {
+      ...basic,
+      'X-Document-Type': 'OTHER',
+      'X-Document-Type-Name': 'Lab report',
+    });
     expect(response.body.documents[0]).toMatchObject({ documentType: 'Other', documentTypeName: 'Lab report' });
   });
 
@@ -123,13 +142,24 @@ describe('POST /Integration/Documents: a valid upload', () => {
     const headers = { ...basic, 'X-Document-Title': Buffer.from('Año de captura – Ñandú', 'utf8').toString('latin1') };
     const response = await upload(account, headers, form({ fileName: 'certificación.pdf', content: PDF }));
     expect(response.status).toBe(200);
-    expect(response.body.documents[0]).toMatchObject({ title: 'Año de captura – Ñandú', fileName: 'certificación.pdf' });
+    expect(response.body.documents[0]).toMatchObject({
+      title: 'Año de captura – Ñandú',
+      fileName: 'certificación.pdf',
+    });
   });
 
   it.each([
-    ['sheet.xlsx', zipWithEntry('xl/workbook.xml'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    [
+      'sheet.xlsx',
+      zipWithEntry('xl/workbook.xml'),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ],
     ['legacy.XLS', CFB, 'application/vnd.ms-excel'],
-    ['letter.docx', zipWithEntry('word/document.xml'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+    [
+      'letter.docx',
+      zipWithEntry('word/document.xml'),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ],
     ['letter.doc', CFB, 'application/msword'],
     ['lots.csv', CSV, 'text/csv'],
     ['photo.jpeg', JPEG, 'image/jpeg'],
@@ -151,26 +181,91 @@ describe('POST /Integration/Documents: every SPEC.md error, with nothing stored'
   const cases: [string, Record<string, string>, FormData | string | undefined, string][] = [
     ['title missing', { 'X-Document-Type': 'BOL' }, undefined, 'Document title is required.'],
     ['title blank', { ...basic, 'X-Document-Title': '   ' }, undefined, 'Document title is required.'],
-    ['title 201 characters', { ...basic, 'X-Document-Title': 'x'.repeat(201) }, undefined, 'Document title must not be longer than 200 characters.'],
-    ['type missing', { 'X-Document-Title': 'T' }, undefined, 'Document type is required and must be Certification, PurchaseOrder, Other, or BOL.'],
-    ['type unknown', { ...basic, 'X-Document-Type': 'Invoice' }, undefined, 'Document type is required and must be Certification, PurchaseOrder, Other, or BOL.'],
-    ['Other without name', { ...basic, 'X-Document-Type': 'Other' }, undefined, 'Document type name is required when the document type is Other.'],
-    ['id empty', { ...basic, 'X-Document-Id': '' }, undefined, 'Document ID must be 1-100 characters and must not contain control characters.'],
-    ['id with a space', { ...basic, 'X-Document-Id': 'A B' }, undefined, 'Document ID must be 1-100 characters and must not contain control characters.'],
-    ['id of 101 characters', { ...basic, 'X-Document-Id': 'x'.repeat(101) }, undefined, 'Document ID must be 1-100 characters and must not contain control characters.'],
-    ['id in use, other case', { ...basic, 'X-Document-Id': 'existing-1' }, undefined, "Document ID 'existing-1' is already in use."],
-    ['impossible date', { ...basic, 'X-Document-Expiration-Date': '2025-02-30' }, undefined, 'Expiration date must be an ISO date (YYYY-MM-DD).'],
-    ['date not ISO', { ...basic, 'X-Document-Expiration-Date': '02/03/2025' }, undefined, 'Expiration date must be an ISO date (YYYY-MM-DD).'],
+    [
+      'title 201 characters',
+      { ...basic, 'X-Document-Title': 'x'.repeat(201) },
+      undefined,
+      'Document title must not be longer than 200 characters.',
+    ],
+    [
+      'type missing',
+      { 'X-Document-Title': 'T' },
+      undefined,
+      'Document type is required and must be Certification, PurchaseOrder, Other, or BOL.',
+    ],
+    [
+      'type unknown',
+      { ...basic, 'X-Document-Type': 'Invoice' },
+      undefined,
+      'Document type is required and must be Certification, PurchaseOrder, Other, or BOL.',
+    ],
+    [
+      'Other without name',
+      { ...basic, 'X-Document-Type': 'Other' },
+      undefined,
+      'Document type name is required when the document type is Other.',
+    ],
+    [
+      'id empty',
+      { ...basic, 'X-Document-Id': '' },
+      undefined,
+      'Document ID must be 1-100 characters and must not contain control characters.',
+    ],
+    [
+      'id with a space',
+      { ...basic, 'X-Document-Id': 'A B' },
+      undefined,
+      'Document ID must be 1-100 characters and must not contain control characters.',
+    ],
+    [
+      'id of 101 characters',
+      { ...basic, 'X-Document-Id': 'x'.repeat(101) },
+      undefined,
+      'Document ID must be 1-100 characters and must not contain control characters.',
+    ],
+    [
+      'id in use, other case',
+      { ...basic, 'X-Document-Id': 'existing-1' },
+      undefined,
+      "Document ID 'existing-1' is already in use.",
+    ],
+    [
+      'impossible date',
+      { ...basic, 'X-Document-Expiration-Date': '2025-02-30' },
+      undefined,
+      'Expiration date must be an ISO date (YYYY-MM-DD).',
+    ],
+    [
+      'date not ISO',
+      { ...basic, 'X-Document-Expiration-Date': '02/03/2025' },
+      undefined,
+      'Expiration date must be an ISO date (YYYY-MM-DD).',
+    ],
     ['privacy unknown', { ...basic, 'X-Document-Privacy': 'Secret' }, undefined, 'Privacy must be Public or Private.'],
     ['company unknown', { ...basic, 'X-Document-Company': 'TP-NOPE' }, undefined, 'Company not found: TP-NOPE'],
     ['location unknown', { ...basic, 'X-Document-Location': 'LOC-NOPE' }, undefined, 'Location not found: LOC-NOPE'],
     ['product unknown', { ...basic, 'X-Document-Product': 'PRD-NOPE' }, undefined, 'Product not found: PRD-NOPE'],
     ['no file field', basic, new FormData(), 'Please add a document file.'],
-    ['file under another field name', basic, form({ name: 'document', fileName: 'a.pdf', content: PDF }), 'Please add a document file.'],
+    [
+      'file under another field name',
+      basic,
+      form({ name: 'document', fileName: 'a.pdf', content: PDF }),
+      'Please add a document file.',
+    ],
     ['not multipart at all', basic, 'just text', 'Please add a document file.'],
     ['empty file', basic, form({ fileName: 'a.pdf', content: Buffer.alloc(0) }), 'Please add a document file.'],
-    ['extension not allowed', basic, form({ fileName: 'a.png', content: PNG }), 'The file type is not supported. Allowed types are pdf, xlsx, xls, csv, docx, doc, jpeg, and jpg.'],
-    ['content not what the extension says', basic, form({ fileName: 'a.pdf', content: PNG }), 'The file type is not supported. Allowed types are pdf, xlsx, xls, csv, docx, doc, jpeg, and jpg.'],
+    [
+      'extension not allowed',
+      basic,
+      form({ fileName: 'a.png', content: PNG }),
+      'The file type is not supported. Allowed types are pdf, xlsx, xls, csv, docx, doc, jpeg, and jpg.',
+    ],
+    [
+      'content not what the extension says',
+      basic,
+      form({ fileName: 'a.pdf', content: PNG }),
+      'The file type is not supported. Allowed types are pdf, xlsx, xls, csv, docx, doc, jpeg, and jpg.',
+    ],
   ];
 
   it.each(cases)('%s: 422 with the exact message', async (_case, headers, body, message) => {
@@ -184,7 +279,13 @@ describe('POST /Integration/Documents: every SPEC.md error, with nothing stored'
   it('a Failed document echoes what was sent, null where absent', async () => {
     const response = await upload(
       account,
-      { 'X-Document-Title': ' T ', 'X-Document-Type': 'bol', 'X-Document-Id': 'NEW-1', 'X-Document-Privacy': 'private', 'X-Document-Company': 'TP-NOPE' },
+      {
+        'X-Document-Title': ' T ',
+        'X-Document-Type': 'bol',
+        'X-Document-Id': 'NEW-1',
+        'X-Document-Privacy': 'private',
+        'X-Document-Company': 'TP-NOPE',
+      },
       form({ fileName: 'a.pdf', content: PDF }),
     );
     expect(response.body).toEqual({
@@ -209,7 +310,11 @@ describe('POST /Integration/Documents: every SPEC.md error, with nothing stored'
   });
 
   it('more than one file: 422 with the plain JSON string', async () => {
-    const response = await upload(account, basic, form({ fileName: 'a.pdf', content: PDF }, { fileName: 'b.pdf', content: PDF }));
+    const response = await upload(
+      account,
+      basic,
+      form({ fileName: 'a.pdf', content: PDF }, { fileName: 'b.pdf', content: PDF }),
+    );
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.text).toBe('"Send one file per request."');
@@ -218,7 +323,16 @@ describe('POST /Integration/Documents: every SPEC.md error, with nothing stored'
 
   it('an existing document is never changed by an upload with its id', async () => {
     const before = (await sql().query('SELECT * FROM documents WHERE account_id = $1', [account.id])).rows;
-    const response = await upload(account, { 'X-Document-Title': 'Replacement', 'X-Document-Type': 'Other', 'X-Document-Type-Name': 'X', 'X-Document-Id': 'EXISTING-1' }, form({ fileName: 'b.csv', content: CSV }));
+    const response = await upload(
+      account,
+      {
+        'X-Document-Title': 'Replacement',
+        'X-Document-Type': 'Other',
+        'X-Document-Type-Name': 'X',
+        'X-Document-Id': 'EXISTING-1',
+      },
+      form({ fileName: 'b.csv', content: CSV }),
+    );
     expectFailed(response, "Document ID 'EXISTING-1' is already in use.");
     expect((await sql().query('SELECT * FROM documents WHERE account_id = $1', [account.id])).rows).toEqual(before);
     expect(await chunkCount(account)).toBe(1);
@@ -233,7 +347,8 @@ describe('POST /Integration/Documents: every SPEC.md error, with nothing stored'
     const racer = await createAccount('docs-race');
     const responses = await Promise.all([1, 2, 3, 4].map(() => upload(racer, { ...basic, 'X-Document-Id': 'RACE-1' })));
     expect(responses.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 422, 422, 422]);
-    for (const r of responses.filter((x) => x.status === 422)) expectFailed(r, "Document ID 'RACE-1' is already in use.");
+    for (const r of responses.filter((x) => x.status === 422))
+      expectFailed(r, "Document ID 'RACE-1' is already in use.");
     expect(await storedCount(racer)).toBe(1);
   });
 });
@@ -244,9 +359,16 @@ describe('POST /Integration/Documents: bodies that cannot be read', () => {
 
   it('a truncated multipart body is a 400 problem, nothing stored', async () => {
     const account = await createAccount('docs-broken');
-    const response = await upload(account, { ...basic, 'Content-Type': 'multipart/form-data; boundary=b0undary' }, multipartHead('b0undary'));
+    const response = await upload(
+      account,
+      { ...basic, 'Content-Type': 'multipart/form-data; boundary=b0undary' },
+      multipartHead('b0undary'),
+    );
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ status: 400, title: expect.stringMatching(/^The request body is not valid multipart\/form-data/) });
+    expect(response.body).toMatchObject({
+      status: 400,
+      title: expect.stringMatching(/^The request body is not valid multipart\/form-data/),
+    });
     expect(await storedCount(account)).toBe(0);
   });
 
@@ -255,7 +377,12 @@ describe('POST /Integration/Documents: bodies that cannot be read', () => {
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${apiUrl()}/Integration/Documents`, {
         method: 'POST',
-        headers: { 'X-API-KEY': account.key, 'Content-Type': 'multipart/form-data; boundary=b0undary', 'Content-Length': String(5 * 1024 * 1024), ...basic },
+        headers: {
+          'X-API-KEY': account.key,
+          'Content-Type': 'multipart/form-data; boundary=b0undary',
+          'Content-Length': String(5 * 1024 * 1024),
+          ...basic,
+        },
       });
       req.on('error', () => resolve());
       req.write(multipartHead('b0undary'));
@@ -290,16 +417,25 @@ describe('POST /Integration/Documents: the order of checks when several fail', (
     const bad = form({ fileName: 'virus.exe', content: PNG });
     const steps: [Record<string, string>, string][] = [
       [{}, 'Document title must not be longer than 200 characters.'],
-      [{ 'X-Document-Title': 'T' }, 'Document type is required and must be Certification, PurchaseOrder, Other, or BOL.'],
+      [
+        { 'X-Document-Title': 'T' },
+        'Document type is required and must be Certification, PurchaseOrder, Other, or BOL.',
+      ],
       [{ 'X-Document-Type': 'Other' }, 'Document type name is required when the document type is Other.'],
-      [{ 'X-Document-Type-Name': 'Lab' }, 'Document ID must be 1-100 characters and must not contain control characters.'],
+      [
+        { 'X-Document-Type-Name': 'Lab' },
+        'Document ID must be 1-100 characters and must not contain control characters.',
+      ],
       [{ 'X-Document-Id': 'taken' }, "Document ID 'taken' is already in use."],
       [{ 'X-Document-Id': 'FREE-1' }, 'Expiration date must be an ISO date (YYYY-MM-DD).'],
       [{ 'X-Document-Expiration-Date': '2030-01-31' }, 'Privacy must be Public or Private.'],
       [{ 'X-Document-Privacy': 'Public' }, 'Company not found: TP-X'],
       [{ 'X-Document-Company': 'TP-1' }, 'Location not found: LOC-X'],
       [{ 'X-Document-Location': 'LOC-1' }, 'Product not found: PRD-X'],
-      [{ 'X-Document-Product': 'PRD-1' }, 'The file type is not supported. Allowed types are pdf, xlsx, xls, csv, docx, doc, jpeg, and jpg.'],
+      [
+        { 'X-Document-Product': 'PRD-1' },
+        'The file type is not supported. Allowed types are pdf, xlsx, xls, csv, docx, doc, jpeg, and jpg.',
+      ],
     ];
     for (const [fix, message] of steps) {
       headers = { ...headers, ...fix };
@@ -311,7 +447,11 @@ describe('POST /Integration/Documents: the order of checks when several fail', (
 
   it('body-level failures come first: two files with bad headers still get the plain string', async () => {
     const account = await createAccount('docs-order');
-    const response = await upload(account, { 'X-Document-Type': 'Nope' }, form({ fileName: 'a.pdf', content: PDF }, { fileName: 'b.pdf', content: PDF }));
+    const response = await upload(
+      account,
+      { 'X-Document-Type': 'Nope' },
+      form({ fileName: 'a.pdf', content: PDF }, { fileName: 'b.pdf', content: PDF }),
+    );
     expect(response.status).toBe(422);
     expect(response.body).toBe('Send one file per request.');
   });
@@ -331,13 +471,19 @@ describe('POST /Integration/Documents: the 20 MB limit', () => {
 
   it('accepts a file of exactly 20 MB and stores every byte', async () => {
     const content = pdfOfSize(MAX_FILE_BYTES);
-    const response = await upload(account, { ...basic, 'X-Document-Id': 'BIG-1' }, form({ fileName: 'big.pdf', content }));
+    const response = await upload(
+      account,
+      { ...basic, 'X-Document-Id': 'BIG-1' },
+      form({ fileName: 'big.pdf', content }),
+    );
     expect(response.status).toBe(200);
     const { rows } = await sql().query('SELECT size_bytes, sha256 FROM documents WHERE account_id = $1', [account.id]);
     expect(Number(rows[0].size_bytes)).toBe(MAX_FILE_BYTES);
     expect(rows[0].sha256.toString('hex')).toBe(createHash('sha256').update(content).digest('hex'));
     expect(await chunkCount(account)).toBe(MAX_FILE_BYTES / CHUNK_BYTES);
-    const download = await fetch(`${apiUrl()}/Integration/Documents/BIG-1/content`, { headers: { 'X-API-KEY': account.key } });
+    const download = await fetch(`${apiUrl()}/Integration/Documents/BIG-1/content`, {
+      headers: { 'X-API-KEY': account.key },
+    });
     const bytes = Buffer.from(await download.arrayBuffer());
     expect(bytes.length).toBe(MAX_FILE_BYTES);
     expect(bytes.equals(content)).toBe(true);
@@ -345,7 +491,11 @@ describe('POST /Integration/Documents: the 20 MB limit', () => {
 
   it('answers one byte more with 413 and an HTML page, storing nothing', async () => {
     const before = await storedCount(account);
-    const response = await upload(account, { ...basic, 'X-Document-Id': 'BIG-2' }, form({ fileName: 'big.pdf', content: pdfOfSize(MAX_FILE_BYTES + 1) }));
+    const response = await upload(
+      account,
+      { ...basic, 'X-Document-Id': 'BIG-2' },
+      form({ fileName: 'big.pdf', content: pdfOfSize(MAX_FILE_BYTES + 1) }),
+    );
     expect(response.status).toBe(413);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.text).toMatch(/<html>[\s\S]*413 Request Entity Too Large/);
@@ -356,7 +506,12 @@ describe('POST /Integration/Documents: the 20 MB limit', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(`${apiUrl()}/Integration/Documents`, {
         method: 'POST',
-        headers: { 'X-API-KEY': account.key, 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(50 * 1024 * 1024), ...basic },
+        headers: {
+          'X-API-KEY': account.key,
+          'Content-Type': 'multipart/form-data; boundary=x',
+          'Content-Length': String(50 * 1024 * 1024),
+          ...basic,
+        },
       });
       req.on('response', (res) => {
         res.resume();
@@ -399,37 +554,65 @@ describe('reading documents back', () => {
   });
 
   it('GET /Integration/Documents/{id}/content: the bytes, their type and a download name', async () => {
-    const response = await fetch(`${apiUrl()}/Integration/Documents/${encodeURIComponent('r-4#X')}/content`, { headers: { 'X-API-KEY': owner.key } });
+    const response = await fetch(`${apiUrl()}/Integration/Documents/${encodeURIComponent('r-4#X')}/content`, {
+      headers: { 'X-API-KEY': owner.key },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="a_o (lots).csv"; filename*=UTF-8''a%C3%B1o%20%28lots%29.csv`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="a_o (lots).csv"; filename*=UTF-8''a%C3%B1o%20%28lots%29.csv`,
+    );
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await response.arrayBuffer()).equals(CSV)).toBe(true);
   });
 
-  it.each(['/Integration/Documents/R-1', '/Integration/Documents/R-1/content', '/Integration/Documents/NOPE'])('%s is a 404 problem for anyone but the owner', async (path) => {
-    const response = await client(stranger.key).get(path);
-    expect(response.status).toBe(404);
-    expect(response.body).toMatchObject({ status: 404, traceId: expect.any(String) });
-  });
+  it.each(['/Integration/Documents/R-1', '/Integration/Documents/R-1/content', '/Integration/Documents/NOPE'])(
+    '%s is a 404 problem for anyone but the owner',
+    async (path) => {
+      const response = await client(stranger.key).get(path);
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ status: 404, traceId: expect.any(String) });
+    },
+  );
 
   it('GET /Integration/Documents: pages in upload order', async () => {
     const first = await client(owner.key).get('/Integration/Documents?PageSize=3');
-    expect(first.body).toMatchObject({ totalPages: 2, pageNumber: 1, pageSize: 3, totalItems: 4, hasNextPage: true, hasPreviousPage: false });
+    expect(first.body).toMatchObject({
+      totalPages: 2,
+      pageNumber: 1,
+      pageSize: 3,
+      totalItems: 4,
+      hasNextPage: true,
+      hasPreviousPage: false,
+    });
     expect(first.body.results.map((d: { documentId: string }) => d.documentId)).toEqual(['R-1', 'R-2', 'R-3']);
     const second = await client(owner.key).get('/Integration/Documents?PageSize=3&PageNumber=2');
-    expect(second.body).toMatchObject({ totalPages: 2, pageNumber: 2, pageSize: 3, totalItems: 4, hasNextPage: false, hasPreviousPage: true });
+    expect(second.body).toMatchObject({
+      totalPages: 2,
+      pageNumber: 2,
+      pageSize: 3,
+      totalItems: 4,
+      hasNextPage: false,
+      hasPreviousPage: true,
+    });
     expect(second.body.results.map((d: { documentId: string }) => d.documentId)).toEqual(['R-4#x']);
     const defaults = await client(owner.key).get('/Integration/Documents');
     expect(defaults.body).toMatchObject({ pageNumber: 1, pageSize: 20, totalItems: 4, totalPages: 1 });
-    expect((await client(stranger.key).get('/Integration/Documents')).body).toMatchObject({ totalItems: 0, results: [], totalPages: 0 });
+    expect((await client(stranger.key).get('/Integration/Documents')).body).toMatchObject({
+      totalItems: 0,
+      results: [],
+      totalPages: 0,
+    });
   });
 
-  it.each(['PageNumber=0', 'PageSize=0', 'PageNumber=abc', 'PageSize=-1'])('?%s is a 400 with a plain JSON string', async (query) => {
-    const response = await client(owner.key).get(`/Integration/Documents?${query}`);
-    expect(response.status).toBe(400);
-    expect(response.body).toBe('PageNumber and PageSize must be greater than 0.');
-  });
+  it.each(['PageNumber=0', 'PageSize=0', 'PageNumber=abc', 'PageSize=-1'])(
+    '?%s is a 400 with a plain JSON string',
+    async (query) => {
+      const response = await client(owner.key).get(`/Integration/Documents?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toBe('PageNumber and PageSize must be greater than 0.');
+    },
+  );
 
   it('caps PageSize at 100 like every other list', async () => {
     const response = await client(owner.key).get('/Integration/Documents?PageSize=101');
@@ -440,7 +623,10 @@ describe('reading documents back', () => {
 
 /** Kilobytes of a /proc/<pid>/status line (VmRSS: resident now, VmHWM: peak resident since the last reset). */
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? '')?.[1]);
 }
 
@@ -454,12 +640,15 @@ const CONCURRENT = 4;
  */
 describe('memory while receiving 20 MB uploads', () => {
   it(`grows by far less than 20 MB per concurrent upload (${CONCURRENT} at once)`, async () => {
-    const state = JSON.parse(fs.readFileSync(path.join(process.env.STACK_DIR!, 'runtime.json'), 'utf8')) as RuntimeState;
+    const state = JSON.parse(
+      fs.readFileSync(path.join(process.env.STACK_DIR!, 'runtime.json'), 'utf8'),
+    ) as RuntimeState;
     const pid = state.apiPid!;
     const account = await createAccount('docs-memory');
     const content = Buffer.alloc(MAX_FILE_BYTES, 0x20);
     PDF.copy(content);
-    const send = (id: string) => upload(account, { ...basic, 'X-Document-Id': id }, form({ fileName: 'big.pdf', content }));
+    const send = (id: string) =>
+      upload(account, { ...basic, 'X-Document-Id': id }, form({ fileName: 'big.pdf', content }));
     // Warm-up: code paths compiled and the pools' connections open before the baseline is taken.
     expect((await send('WARM-UP')).status).toBe(200);
 

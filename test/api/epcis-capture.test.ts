@@ -6,7 +6,8 @@ import { apiUrl, client, request } from '../helpers/http';
 import { timelineOf } from '../helpers/inventory';
 
 /** Rows of the account in every table a capture may write: a refused capture must leave them all unchanged. */
-const counts = (accountId: string) => rowCounts(accountId, ['events', 'batches', 'products', 'locations', 'inventory_records', 'ledger_entries']);
+const counts = (accountId: string) =>
+  rowCounts(accountId, ['events', 'batches', 'products', 'locations', 'inventory_records', 'ledger_entries']);
 
 const dl = (gtin: string) => `https://id.gs1.org/01/${gtin}`;
 const dlLocation = (gln: string) => `https://id.gs1.org/414/${gln}`;
@@ -21,7 +22,12 @@ describe('POST /epcis/capture', () => {
   it('a commissioning and a shipping document runs as one epcis batch and lands in inventory and the ledger', async () => {
     const ids = gs1Ids();
     const lot = lotOf();
-    const commission = objectEvent({ action: 'ADD', bizStep: 'commissioning', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100, uom: 'KGM' }], bizLocation: ids.sgln() });
+    const commission = objectEvent({
+      action: 'ADD',
+      bizStep: 'commissioning',
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100, uom: 'KGM' }],
+      bizLocation: ids.sgln(),
+    });
     const ship = objectEvent({
       action: 'OBSERVE',
       bizStep: 'https://ref.gs1.org/cbv/BizStep-shipping',
@@ -29,7 +35,9 @@ describe('POST /epcis/capture', () => {
       quantityList: [{ epcClass: ids.lgtin(lot), quantity: 30, uom: 'KGM' }],
       readPoint: ids.sgln(),
     });
-    const accepted = await client(account.key).post('/epcis/capture', epcisDocument([commission, ship]), { 'Content-Type': 'application/ld+json' });
+    const accepted = await client(account.key).post('/epcis/capture', epcisDocument([commission, ship]), {
+      'Content-Type': 'application/ld+json',
+    });
     expect(accepted.status).toBe(202);
     const location = accepted.headers.get('location')!;
     expect(location).toMatch(/^\/epcis\/capture\/[0-9a-f-]{36}$/);
@@ -37,11 +45,19 @@ describe('POST /epcis/capture', () => {
     expect(accepted.headers.get('gs1-epcis-version')).toBe('2.0.0');
 
     const job = await finishedJob(account.key, location);
-    expect(job).toMatchObject({ captureID: location.split('/').pop(), running: false, success: true, captureErrorBehaviour: 'rollback', errors: [] });
+    expect(job).toMatchObject({
+      captureID: location.split('/').pop(),
+      running: false,
+      success: true,
+      captureErrorBehaviour: 'rollback',
+      errors: [],
+    });
     expect(job.createdMasterData).toEqual({ products: [dl(ids.gtin)], locations: [dlLocation(ids.gln)] });
 
     // The capture job is a batch of the pipeline, run by processEventBatch like any other.
-    const { rows: batches } = await sql().query('SELECT mode, status, workflow_id FROM batches WHERE id = $1', [job.captureID]);
+    const { rows: batches } = await sql().query('SELECT mode, status, workflow_id FROM batches WHERE id = $1', [
+      job.captureID,
+    ]);
     expect(batches).toEqual([{ mode: 'epcis', status: 'Completed', workflow_id: `batch-${job.captureID}` }]);
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
     try {
@@ -51,20 +67,32 @@ describe('POST /epcis/capture', () => {
     } finally {
       await connection.close();
     }
-    const { rows: products } = await sql().query('SELECT gtin, identifier_type FROM products WHERE account_id = $1 AND external_id = $2', [account.id, dl(ids.gtin)]);
+    const { rows: products } = await sql().query(
+      'SELECT gtin, identifier_type FROM products WHERE account_id = $1 AND external_id = $2',
+      [account.id, dl(ids.gtin)],
+    );
     expect(products).toEqual([{ gtin: ids.gtin, identifier_type: 'Lot' }]);
-    const { rows: locations } = await sql().query('SELECT gln FROM locations WHERE account_id = $1 AND external_id = $2', [account.id, dlLocation(ids.gln)]);
+    const { rows: locations } = await sql().query(
+      'SELECT gln FROM locations WHERE account_id = $1 AND external_id = $2',
+      [account.id, dlLocation(ids.gln)],
+    );
     expect(locations).toEqual([{ gln: ids.gln }]);
     expect(await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).toEqual([
       { eventTime: '2024-03-01T15:00:00Z', delta: '100', balance: '100', available: '70' },
       { eventTime: '2024-03-02T15:00:00Z', delta: '-30', balance: '70', available: '70' },
     ]);
-    const { rows: events } = await sql().query('SELECT type, external_event_id FROM events WHERE batch_id = $1 ORDER BY seq', [job.captureID]);
+    const { rows: events } = await sql().query(
+      'SELECT type, external_event_id FROM events WHERE batch_id = $1 ORDER BY seq',
+      [job.captureID],
+    );
     expect(events).toEqual([
       { type: 'Commission', external_event_id: commission.eventID },
       { type: 'Ship', external_event_id: ship.eventID },
     ]);
-    const { rows: ledger } = await sql().query('SELECT count(*)::int AS n FROM ledger_entries l JOIN events e ON e.id = l.event_id WHERE e.batch_id = $1', [job.captureID]);
+    const { rows: ledger } = await sql().query(
+      'SELECT count(*)::int AS n FROM ledger_entries l JOIN events e ON e.id = l.event_id WHERE e.batch_id = $1',
+      [job.captureID],
+    );
     expect(ledger).toEqual([{ n: 1 }]);
   });
 
@@ -72,17 +100,48 @@ describe('POST /epcis/capture', () => {
     const ids = gs1Ids();
     const api = client(account.key);
     const product = await api.post('/Integration/Products', {
-      Products: [{ Id: 'COD-1', Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot', Gtin: ids.gtin } }],
+      Products: [
+        {
+          Id: 'COD-1',
+          Details: {
+            Name: 'Cod',
+            SimpleUnitOfMeasurement: 'KGM',
+            SharingPolicy: 'Open',
+            ProductIdentifierType: 'Lot',
+            Gtin: ids.gtin,
+          },
+        },
+      ],
     });
     expect(product.status).toBe(200);
     const created = await api.post('/Integration/Locations', {
-      Locations: [{ Id: 'PLANT-1', Details: { Name: 'Plant', Gln: ids.gln, TradePartner: { Id: 'ME', Name: 'Me', ConnectionType: 'SELF' }, Address: { City: 'Boston', Country: 'US', AddressLine1: '1 Pier' } } }],
+      Locations: [
+        {
+          Id: 'PLANT-1',
+          Details: {
+            Name: 'Plant',
+            Gln: ids.gln,
+            TradePartner: { Id: 'ME', Name: 'Me', ConnectionType: 'SELF' },
+            Address: { City: 'Boston', Country: 'US', AddressLine1: '1 Pier' },
+          },
+        },
+      ],
     });
     expect(created.status).toBe(200);
     const lot = lotOf();
-    const job = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 5 }], bizLocation: `https://id.gs1.org/414/${ids.gln}` })]));
+    const job = await capture(
+      account.key,
+      epcisDocument([
+        objectEvent({
+          quantityList: [{ epcClass: ids.lgtin(lot), quantity: 5 }],
+          bizLocation: `https://id.gs1.org/414/${ids.gln}`,
+        }),
+      ]),
+    );
     expect(job).toMatchObject({ success: true, createdMasterData: { products: [], locations: [] } });
-    expect(await timelineOf(account.id, 'COD-1', lot, 'PLANT-1')).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '5', balance: '5', available: '5' }]);
+    expect(await timelineOf(account.id, 'COD-1', lot, 'PLANT-1')).toEqual([
+      { eventTime: '2024-03-01T15:00:00Z', delta: '5', balance: '5', available: '5' },
+    ]);
   });
 
   it('a shipment of more than the timeline holds is recorded: the lot goes below zero from then on', async () => {
@@ -90,16 +149,39 @@ describe('POST /epcis/capture', () => {
     const lot = lotOf();
     const job = await capture(
       account.key,
-      epcisDocument([objectEvent({ action: 'OBSERVE', bizStep: 'shipping', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 40 }], readPoint: ids.sgln() })]),
+      epcisDocument([
+        objectEvent({
+          action: 'OBSERVE',
+          bizStep: 'shipping',
+          quantityList: [{ epcClass: ids.lgtin(lot), quantity: 40 }],
+          readPoint: ids.sgln(),
+        }),
+      ]),
     );
     expect(job.success).toBe(true);
-    expect(await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '-40', balance: '-40', available: '-40' }]);
-    const inventory = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(dl(ids.gtin))}`);
+    expect(await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).toEqual([
+      { eventTime: '2024-03-01T15:00:00Z', delta: '-40', balance: '-40', available: '-40' },
+    ]);
+    const inventory = await client(account.key).get(
+      `/Integration/Inventory?ProductIds=${encodeURIComponent(dl(ids.gtin))}`,
+    );
     expect(inventory.body.products[0].lots[0].inventory).toEqual([expect.objectContaining({ quantityAvailable: -40 })]);
 
     // The missing commission, captured later but dated earlier, lifts every later record.
-    await capture(account.key, epcisDocument([objectEvent({ eventTime: '2024-02-01T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100 }], readPoint: ids.sgln() })]));
-    expect((await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).map((r) => r.available)).toEqual(['60', '60']);
+    await capture(
+      account.key,
+      epcisDocument([
+        objectEvent({
+          eventTime: '2024-02-01T10:00:00-05:00',
+          quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100 }],
+          readPoint: ids.sgln(),
+        }),
+      ]),
+    );
+    expect((await timelineOf(account.id, dl(ids.gtin), lot, dlLocation(ids.gln))).map((r) => r.available)).toEqual([
+      '60',
+      '60',
+    ]);
   });
 
   it('an overdraw is accepted but not silent: the job warns per lot and location, inventory and /metrics show it, until the missing event arrives', async () => {
@@ -109,15 +191,28 @@ describe('POST /epcis/capture', () => {
     const place = dlLocation(ids.gln);
     const negativeLots = async () => {
       const text = (await request<string>('GET', '/metrics')).text;
-      const line = text.split('\n').find((l) => l.startsWith(`traceability_inventory_negative_lots{account="${account.name}"}`));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`traceability_inventory_negative_lots{account="${account.name}"}`));
       return line ? Number(line.split(' ').pop()) : 0;
     };
-    await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 50 }], bizLocation: ids.sgln() })]));
+    await capture(
+      account.key,
+      epcisDocument([
+        objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 50 }], bizLocation: ids.sgln() }),
+      ]),
+    );
     const before = await negativeLots();
     const shipped = await capture(
       account.key,
       epcisDocument([
-        objectEvent({ action: 'OBSERVE', bizStep: 'shipping', eventTime: '2024-03-03T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 70 }], readPoint: ids.sgln() }),
+        objectEvent({
+          action: 'OBSERVE',
+          bizStep: 'shipping',
+          eventTime: '2024-03-03T10:00:00-05:00',
+          quantityList: [{ epcClass: ids.lgtin(lot), quantity: 70 }],
+          readPoint: ids.sgln(),
+        }),
       ]),
     );
     expect(shipped).toMatchObject({ success: true, errors: [] });
@@ -135,14 +230,22 @@ describe('POST /epcis/capture', () => {
     const inventory = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(product)}`);
     expect(inventory.status).toBe(200);
     const [entry] = inventory.body.products[0].lots;
-    expect(entry.negative).toEqual([{ locationId: expect.any(String), locationName: expect.any(String), quantity: -20 }]);
+    expect(entry.negative).toEqual([
+      { locationId: expect.any(String), locationName: expect.any(String), quantity: -20 },
+    ]);
     expect(entry.negative[0].locationId).toBe(entry.inventory[0].locationId);
     expect(await negativeLots()).toBe(before + 1);
 
     // The missing 20, captured later but dated before the shipment: the lot reads 0, and every indicator clears.
     await capture(
       account.key,
-      epcisDocument([objectEvent({ eventTime: '2024-03-02T10:00:00-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 20 }], bizLocation: ids.sgln() })]),
+      epcisDocument([
+        objectEvent({
+          eventTime: '2024-03-02T10:00:00-05:00',
+          quantityList: [{ epcClass: ids.lgtin(lot), quantity: 20 }],
+          bizLocation: ids.sgln(),
+        }),
+      ]),
     );
     expect((await client(account.key).get(`/epcis/capture/${shipped.captureID}`)).body.warnings).toEqual([]);
     const cleared = await client(account.key).get(`/Integration/Inventory?ProductIds=${encodeURIComponent(product)}`);
@@ -152,33 +255,56 @@ describe('POST /epcis/capture', () => {
 
   it('a document that breaks the GS1 schema is a 400 ValidationException naming the JSON pointer, and stores nothing', async () => {
     const before = await counts(account.id);
-    const bad = objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: 1 }] }) as Record<string, unknown>;
+    const bad = objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: 1 }] }) as Record<
+      string,
+      unknown
+    >;
     bad.action = 'SOMETIMES';
     delete bad.eventTime;
     const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent(), bad]));
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(response.body.type).toBe('epcisException:ValidationException');
-    expect(Object.keys(response.body.errors)).toEqual(expect.arrayContaining(['/epcisBody/eventList/1/action', '/epcisBody/eventList/1/eventTime']));
+    expect(Object.keys(response.body.errors)).toEqual(
+      expect.arrayContaining(['/epcisBody/eventList/1/action', '/epcisBody/eventList/1/eventTime']),
+    );
     expect(await counts(account.id)).toEqual(before);
   });
 
   it('rules the schema cannot state are 400s too: an eventID twice in the document, a date that does not exist', async () => {
     const before = await counts(account.id);
     const id = eventIdOf();
-    const twice = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ eventID: id }), objectEvent({ eventID: id })]));
+    const twice = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([objectEvent({ eventID: id }), objectEvent({ eventID: id })]),
+    );
     expect(twice.status).toBe(400);
     expect(twice.body.errors).toEqual({ '/epcisBody/eventList/1/eventID': [expect.stringContaining(id)] });
-    const february = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent({ eventTime: '2024-02-31T10:00:00-05:00' })]));
+    const february = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([objectEvent({ eventTime: '2024-02-31T10:00:00-05:00' })]),
+    );
     expect(february.status).toBe(400);
     expect(Object.keys(february.body.errors)).toEqual(['/epcisBody/eventList/0/eventTime']);
     const lgtin = gs1Ids().lgtin(`L${'x'.repeat(200)}`);
     const bounds = await client(account.key).post(
       '/epcis/capture',
-      epcisDocument([objectEvent({ quantityList: [{ epcClass: gs1Ids().lgtin('L1'), quantity: -5 }, { epcClass: lgtin, quantity: 1 }, { epcClass: gs1Ids().lgtin('L2'), quantity: 1, uom: 'ZZZ' }] })]),
+      epcisDocument([
+        objectEvent({
+          quantityList: [
+            { epcClass: gs1Ids().lgtin('L1'), quantity: -5 },
+            { epcClass: lgtin, quantity: 1 },
+            { epcClass: gs1Ids().lgtin('L2'), quantity: 1, uom: 'ZZZ' },
+          ],
+        }),
+      ]),
     );
     expect(bounds.status).toBe(400);
-    expect(Object.keys(bounds.body.errors)).toEqual(['/epcisBody/eventList/0/quantityList/0/quantity', '/epcisBody/eventList/0/quantityList/1', '/epcisBody/eventList/0/quantityList/2/uom']);
+    expect(Object.keys(bounds.body.errors)).toEqual([
+      '/epcisBody/eventList/0/quantityList/0/quantity',
+      '/epcisBody/eventList/0/quantityList/1',
+      '/epcisBody/eventList/0/quantityList/2/uom',
+    ]);
     expect(await counts(account.id)).toEqual(before);
   });
 
@@ -190,7 +316,9 @@ describe('POST /epcis/capture', () => {
     const fresh = objectEvent({ quantityList: [{ epcClass: ids.lgtin('B'), quantity: 1 }], readPoint: ids.sgln() });
     const job = await capture(account.key, epcisDocument([fresh, first]));
     expect(job).toMatchObject({ running: false, success: false, captureErrorBehaviour: 'rollback' });
-    expect(job.errors).toEqual([expect.objectContaining({ type: 'epcisException:ValidationException', eventID: first.eventID })]);
+    expect(job.errors).toEqual([
+      expect.objectContaining({ type: 'epcisException:ValidationException', eventID: first.eventID }),
+    ]);
     const after = await counts(account.id);
     expect({ ...after, batches: before.batches }).toEqual(before);
   });
@@ -221,33 +349,55 @@ describe('POST /epcis/capture', () => {
     const job = await capture(account.key, queryDocument);
     expect(job.success).toBe(true);
     expect(job.createdMasterData?.locations).toEqual(['urn:epcis:location:unknown']);
-    expect(await timelineOf(account.id, dl(ids.gtin), lot, 'urn:epcis:location:unknown')).toEqual([{ eventTime: '2024-03-01T15:00:00Z', delta: '2', balance: '2', available: '2' }]);
-    const again = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }] })]));
+    expect(await timelineOf(account.id, dl(ids.gtin), lot, 'urn:epcis:location:unknown')).toEqual([
+      { eventTime: '2024-03-01T15:00:00Z', delta: '2', balance: '2', available: '2' },
+    ]);
+    const again = await capture(
+      account.key,
+      epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }] })]),
+    );
     expect(again.createdMasterData).toEqual({ products: [], locations: [] });
-    const back = await client(account.key).get(`/epcis/events/${encodeURIComponent(nowhere.eventID as string)}`, { 'GS1-EPC-Format': 'Never_Translates' });
-    expect(back.body.epcisBody.queryResults.resultsBody.eventList).toEqual([{ ...nowhere, recordTime: expect.any(String) }]);
+    const back = await client(account.key).get(`/epcis/events/${encodeURIComponent(nowhere.eventID as string)}`, {
+      'GS1-EPC-Format': 'Never_Translates',
+    });
+    expect(back.body.epcisBody.queryResults.resultsBody.eventList).toEqual([
+      { ...nowhere, recordTime: expect.any(String) },
+    ]);
   });
 
   it('an unknown GS1-Capture-Error-Behaviour is a 400 naming the value; the document is checked first', async () => {
-    const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent()]), { 'GS1-Capture-Error-Behaviour': 'sometimes' });
+    const response = await client(account.key).post('/epcis/capture', epcisDocument([objectEvent()]), {
+      'GS1-Capture-Error-Behaviour': 'sometimes',
+    });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       type: 'epcisException:ValidationException',
       title: 'GS1-Capture-Error-Behaviour must be rollback or proceed (got "sometimes").',
       detail: 'GS1-Capture-Error-Behaviour must be rollback or proceed.',
     });
-    const both = await client(account.key).post('/epcis/capture', { type: 'EPCISDocument' }, { 'GS1-Capture-Error-Behaviour': 'sometimes' });
+    const both = await client(account.key).post(
+      '/epcis/capture',
+      { type: 'EPCISDocument' },
+      { 'GS1-Capture-Error-Behaviour': 'sometimes' },
+    );
     expect(both.status).toBe(400);
     expect(both.body.title).toBe('The document is not valid EPCIS 2.0 JSON: nothing was captured.');
   });
 
   it('another media type is a 415', async () => {
-    const response = await request('POST', '/epcis/capture', { key: account.key, body: 'hello', headers: { 'Content-Type': 'text/plain' } });
+    const response = await request('POST', '/epcis/capture', {
+      key: account.key,
+      body: 'hello',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(response.status).toBe(415);
   });
 
   it('OPTIONS advertises the limits, and a document over the event limit is a 413 with them', async () => {
-    const options = await fetch(`${apiUrl()}/epcis/capture`, { method: 'OPTIONS', headers: { 'X-API-KEY': account.key } });
+    const options = await fetch(`${apiUrl()}/epcis/capture`, {
+      method: 'OPTIONS',
+      headers: { 'X-API-KEY': account.key },
+    });
     expect(options.status).toBe(204);
     expect(options.headers.get('gs1-epcis-capture-limit')).toBe('1000');
     expect(options.headers.get('gs1-epcis-capture-file-size-limit')).toBe(String(25 * 1024 * 1024));
@@ -281,7 +431,10 @@ describe('POST /epcis/capture', () => {
     // An id that is no UUID names no job either, answered alike.
     const notUuid = await api.get('/epcis/capture/not-a-uuid');
     expect(notUuid.status).toBe(404);
-    expect(notUuid.body).toMatchObject({ type: 'epcisException:NoSuchResourceException', title: 'No capture job not-a-uuid in this account.' });
+    expect(notUuid.body).toMatchObject({
+      type: 'epcisException:NoSuchResourceException',
+      title: 'No capture job not-a-uuid in this account.',
+    });
   });
 
   it('needs the API key like every /Integration route', async () => {

@@ -5,7 +5,8 @@ import { client } from '../helpers/http';
 import { timelineOf } from '../helpers/inventory';
 
 type Event = Record<string, unknown> & { eventID: string };
-const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
+const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
+  body.epcisBody.queryResults.resultsBody.eventList;
 
 describe('EPCIS error declarations', () => {
   let account: TestAccount;
@@ -13,10 +14,26 @@ describe('EPCIS error declarations', () => {
   const lot = lotOf();
   const product = `https://id.gs1.org/01/${ids.gtin}`;
   const location = `https://id.gs1.org/414/${ids.gln}`;
-  const wrong = objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100, uom: 'KGM' }], readPoint: ids.sgln() });
-  const shipped = objectEvent({ action: 'OBSERVE', bizStep: 'shipping', eventTime: '2024-03-02T10:00:00.000-05:00', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 30, uom: 'KGM' }], readPoint: ids.sgln() });
-  const corrective = objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 90, uom: 'KGM' }], readPoint: ids.sgln() });
-  const errorDeclaration = { declarationTime: '2024-03-03T09:00:00.000Z', reason: 'incorrect_data', correctiveEventIDs: [corrective.eventID] };
+  const wrong = objectEvent({
+    quantityList: [{ epcClass: ids.lgtin(lot), quantity: 100, uom: 'KGM' }],
+    readPoint: ids.sgln(),
+  });
+  const shipped = objectEvent({
+    action: 'OBSERVE',
+    bizStep: 'shipping',
+    eventTime: '2024-03-02T10:00:00.000-05:00',
+    quantityList: [{ epcClass: ids.lgtin(lot), quantity: 30, uom: 'KGM' }],
+    readPoint: ids.sgln(),
+  });
+  const corrective = objectEvent({
+    quantityList: [{ epcClass: ids.lgtin(lot), quantity: 90, uom: 'KGM' }],
+    readPoint: ids.sgln(),
+  });
+  const errorDeclaration = {
+    declarationTime: '2024-03-03T09:00:00.000Z',
+    reason: 'incorrect_data',
+    correctiveEventIDs: [corrective.eventID],
+  };
 
   beforeAll(async () => {
     account = await createAccount('epcis-declare');
@@ -27,11 +44,15 @@ describe('EPCIS error declarations', () => {
 
   it('marks the declared event: it comes back with its errorDeclaration, and the query parameters find it', async () => {
     const api = client(account.key);
-    const one = await api.get(`/epcis/events/${encodeURIComponent(wrong.eventID as string)}`, { 'GS1-EPC-Format': 'Never_Translates' });
+    const one = await api.get(`/epcis/events/${encodeURIComponent(wrong.eventID as string)}`, {
+      'GS1-EPC-Format': 'Never_Translates',
+    });
     expect(eventsOf(one.body)).toEqual([{ ...wrong, errorDeclaration, recordTime: expect.any(String) }]);
     const declared = await api.get('/epcis/events?EXISTS_errorDeclaration=true');
     expect(eventsOf(declared.body).map((e) => e.eventID)).toEqual([wrong.eventID]);
-    const byCorrective = await api.get(`/epcis/events?EQ_correctiveEventID=${encodeURIComponent(corrective.eventID as string)}`);
+    const byCorrective = await api.get(
+      `/epcis/events?EQ_correctiveEventID=${encodeURIComponent(corrective.eventID as string)}`,
+    );
     expect(eventsOf(byCorrective.body).map((e) => e.eventID)).toEqual([wrong.eventID]);
     const byReason = await api.get('/epcis/events?EQ_errorReason=incorrect_data');
     expect(eventsOf(byReason.body).map((e) => e.eventID)).toEqual([wrong.eventID]);
@@ -60,20 +81,35 @@ describe('EPCIS error declarations', () => {
 
   it('keeps a declaration of an event the account does not hold, queryable, and applies it when that event arrives', async () => {
     const later = lotOf();
-    const missing = objectEvent({ eventTime: '2024-04-01T10:00:00.000-05:00', quantityList: [{ epcClass: ids.lgtin(later), quantity: 50, uom: 'KGM' }], readPoint: ids.sgln() });
+    const missing = objectEvent({
+      eventTime: '2024-04-01T10:00:00.000-05:00',
+      quantityList: [{ epcClass: ids.lgtin(later), quantity: 50, uom: 'KGM' }],
+      readPoint: ids.sgln(),
+    });
     const declaration = { declarationTime: '2024-04-02T09:00:00.000Z', reason: 'did_not_occur' };
     const other = await createAccount('epcis-declare-other');
     // Another account's declaration of the same eventID is its own: it stays pending there.
-    expect(await capture(other.key, epcisDocument([{ ...missing, errorDeclaration: declaration }]))).toMatchObject({ success: true });
-    expect(await capture(account.key, epcisDocument([{ ...missing, errorDeclaration: declaration }]))).toMatchObject({ success: true, errors: [] });
+    expect(await capture(other.key, epcisDocument([{ ...missing, errorDeclaration: declaration }]))).toMatchObject({
+      success: true,
+    });
+    expect(await capture(account.key, epcisDocument([{ ...missing, errorDeclaration: declaration }]))).toMatchObject({
+      success: true,
+      errors: [],
+    });
     const api = client(account.key);
-    const declared = eventsOf((await api.get('/epcis/events?EXISTS_errorDeclaration=true', { 'GS1-EPC-Format': 'Never_Translates' })).body);
+    const declared = eventsOf(
+      (await api.get('/epcis/events?EXISTS_errorDeclaration=true', { 'GS1-EPC-Format': 'Never_Translates' })).body,
+    );
     expect(declared.map((e) => [e.eventID, e.errorDeclaration])).toEqual([
       [wrong.eventID, errorDeclaration],
       [missing.eventID, declaration],
     ]);
-    expect(eventsOf((await api.get(`/epcis/events/${encodeURIComponent(missing.eventID as string)}`)).body)).toEqual([expect.objectContaining({ eventID: missing.eventID, errorDeclaration: declaration })]);
-    expect(eventsOf((await api.get('/epcis/events?EQ_errorReason=did_not_occur')).body).map((e) => e.eventID)).toEqual([missing.eventID]);
+    expect(eventsOf((await api.get(`/epcis/events/${encodeURIComponent(missing.eventID as string)}`)).body)).toEqual([
+      expect.objectContaining({ eventID: missing.eventID, errorDeclaration: declaration }),
+    ]);
+    expect(eventsOf((await api.get('/epcis/events?EQ_errorReason=did_not_occur')).body).map((e) => e.eventID)).toEqual([
+      missing.eventID,
+    ]);
     // Declared twice before it arrives: the second is refused.
     const twice = await api.post('/epcis/capture', epcisDocument([{ ...missing, errorDeclaration: declaration }]));
     expect(twice.status).toBe(400);
@@ -81,8 +117,13 @@ describe('EPCIS error declarations', () => {
 
     // The event arrives: it is marked by the declaration and its inventory reversed at its own time.
     expect(await capture(account.key, epcisDocument([missing]))).toMatchObject({ success: true, errors: [] });
-    const after = eventsOf((await api.get('/epcis/events?EXISTS_errorDeclaration=true', { 'GS1-EPC-Format': 'Never_Translates' })).body);
-    expect(after).toEqual([expect.objectContaining({ eventID: wrong.eventID }), { ...missing, errorDeclaration: declaration, recordTime: expect.any(String) }]);
+    const after = eventsOf(
+      (await api.get('/epcis/events?EXISTS_errorDeclaration=true', { 'GS1-EPC-Format': 'Never_Translates' })).body,
+    );
+    expect(after).toEqual([
+      expect.objectContaining({ eventID: wrong.eventID }),
+      { ...missing, errorDeclaration: declaration, recordTime: expect.any(String) },
+    ]);
     expect(await timelineOf(account.id, product, later, location)).toEqual([
       { eventTime: '2024-04-01T15:00:00Z', delta: '50', balance: '50', available: '0' },
       { eventTime: '2024-04-01T15:00:00Z', delta: '-50', balance: '0', available: '0' },
@@ -91,7 +132,9 @@ describe('EPCIS error declarations', () => {
     const again = await api.post('/epcis/capture', epcisDocument([{ ...missing, errorDeclaration: declaration }]));
     expect(again.status).toBe(400);
     // The other account's declaration is untouched: still its own event there.
-    expect(eventsOf((await client(other.key).get('/epcis/events?EXISTS_errorDeclaration=true')).body).map((e) => e.eventID)).toEqual([missing.eventID]);
+    expect(
+      eventsOf((await client(other.key).get('/epcis/events?EXISTS_errorDeclaration=true')).body).map((e) => e.eventID),
+    ).toEqual([missing.eventID]);
   });
 
   it('an event recorded through /Integration/Events can be declared erroneous by its urn:uuid eventID', async () => {
@@ -111,7 +154,12 @@ describe('EPCIS error declarations', () => {
     const eventID = `urn:uuid:${native.body.result[0].id}`;
     const asEpcis = eventsOf((await client(account.key).get(`/epcis/events/${encodeURIComponent(eventID)}`)).body)[0];
     const { recordTime: _recordTime, ...sentAgain } = asEpcis as Record<string, unknown>;
-    const job = await capture(account.key, epcisDocument([{ ...sentAgain, errorDeclaration: { declarationTime: '2024-03-06T00:00:00Z', reason: 'did_not_occur' } }]));
+    const job = await capture(
+      account.key,
+      epcisDocument([
+        { ...sentAgain, errorDeclaration: { declarationTime: '2024-03-06T00:00:00Z', reason: 'did_not_occur' } },
+      ]),
+    );
     expect(job.success).toBe(true);
     const timeline = await timelineOf(account.id, product, lot, location);
     expect(timeline.slice(-2).map((r) => [r.delta, r.available])).toEqual([

@@ -5,7 +5,8 @@ import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 
 type Event = Record<string, unknown> & { eventID?: string };
-const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
+const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
+  body.epcisBody.queryResults.resultsBody.eventList;
 const HASH_ID = /^ni:\/\/\/sha-256;[0-9a-f]{64}\?ver=CBV2\.0$/;
 
 describe('EPCIS: CBV 2.0 event hash ids', () => {
@@ -18,21 +19,37 @@ describe('EPCIS: CBV 2.0 event hash ids', () => {
   });
 
   it('an event captured without an eventID gets its hash id as its id, and is found by it', async () => {
-    const event = objectEvent({ eventID: null, quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 7, uom: 'KGM' }], readPoint: ids.sgln() });
+    const event = objectEvent({
+      eventID: null,
+      quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 7, uom: 'KGM' }],
+      readPoint: ids.sgln(),
+    });
     expect(await capture(account.key, epcisDocument([event]))).toMatchObject({ success: true });
     const hash = eventHashId(event);
     expect(hash).toMatch(HASH_ID);
-    const found = await api().get(`/epcis/events/${encodeURIComponent(hash)}`, { 'GS1-EPC-Format': 'Never_Translates' });
+    const found = await api().get(`/epcis/events/${encodeURIComponent(hash)}`, {
+      'GS1-EPC-Format': 'Never_Translates',
+    });
     expect(found.status).toBe(200);
     expect(eventsOf(found.body)).toEqual([{ ...event, eventID: hash, recordTime: expect.any(String) }]);
   });
 
   it('EQ_eventID finds an event captured with an eventID of its own by its hash id, whichever spelling it came in', async () => {
     const lot = lotOf();
-    const event = objectEvent({ action: 'OBSERVE', bizStep: 'shipping', quantityList: [{ epcClass: ids.lgtin(lot), quantity: 3, uom: 'KGM' }], readPoint: ids.sgln() });
+    const event = objectEvent({
+      action: 'OBSERVE',
+      bizStep: 'shipping',
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 3, uom: 'KGM' }],
+      readPoint: ids.sgln(),
+    });
     expect(await capture(account.key, epcisDocument([event]))).toMatchObject({ success: true });
     // The same event as Digital Links and CBV URIs (another client's spelling) has the same hash id.
-    const respelled = { ...event, bizStep: 'https://ref.gs1.org/cbv/BizStep-shipping', quantityList: [{ epcClass: `https://id.gs1.org/01/${ids.gtin}/10/${lot}`, quantity: 3, uom: 'KGM' }], readPoint: { id: `https://id.gs1.org/414/${ids.gln}` } };
+    const respelled = {
+      ...event,
+      bizStep: 'https://ref.gs1.org/cbv/BizStep-shipping',
+      quantityList: [{ epcClass: `https://id.gs1.org/01/${ids.gtin}/10/${lot}`, quantity: 3, uom: 'KGM' }],
+      readPoint: { id: `https://id.gs1.org/414/${ids.gln}` },
+    };
     const hash = eventHashId(respelled);
     expect(hash).toBe(eventHashId(event));
     const found = await api().get(`/epcis/events?EQ_eventID=${encodeURIComponent(hash)}`);
@@ -41,10 +58,16 @@ describe('EPCIS: CBV 2.0 event hash ids', () => {
 
   it('the same event sent again under another eventID is a duplicate: refused under rollback, left out and reported under proceed', async () => {
     const lot = lotOf();
-    const first = objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 9, uom: 'KGM' }], readPoint: ids.sgln() });
+    const first = objectEvent({
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 9, uom: 'KGM' }],
+      readPoint: ids.sgln(),
+    });
     expect(await capture(account.key, epcisDocument([first]))).toMatchObject({ success: true });
     const again = { ...first, eventID: eventIdOf() };
-    const other = objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 1, uom: 'KGM' }], readPoint: ids.sgln() });
+    const other = objectEvent({
+      quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 1, uom: 'KGM' }],
+      readPoint: ids.sgln(),
+    });
     const { rows: before } = await sql().query('SELECT count(*) FROM events WHERE account_id = $1', [account.id]);
     const refused = await api().post('/epcis/capture', epcisDocument([other, again]));
     expect(refused.status).toBe(400);
@@ -54,8 +77,13 @@ describe('EPCIS: CBV 2.0 event hash ids', () => {
     expect(after).toEqual(before);
 
     const job = await capture(account.key, epcisDocument([other, again]), { 'GS1-Capture-Error-Behaviour': 'proceed' });
-    expect(job).toMatchObject({ success: false, errors: [expect.objectContaining({ eventID: again.eventID, title: expect.stringContaining('duplicate') })] });
-    const stored = await api().get(`/epcis/events?EQ_eventID=${encodeURIComponent(other.eventID as string)}|${encodeURIComponent(again.eventID)}`);
+    expect(job).toMatchObject({
+      success: false,
+      errors: [expect.objectContaining({ eventID: again.eventID, title: expect.stringContaining('duplicate') })],
+    });
+    const stored = await api().get(
+      `/epcis/events?EQ_eventID=${encodeURIComponent(other.eventID as string)}|${encodeURIComponent(again.eventID)}`,
+    );
     expect(eventsOf(stored.body).map((e) => e.eventID)).toEqual([other.eventID]);
   });
 });

@@ -1,6 +1,16 @@
 import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { EPCIS_CONTEXT, EXAMPLE_NAMESPACE, capture, epcisDocument, eventIdOf, everyKindDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import {
+  EPCIS_CONTEXT,
+  EXAMPLE_NAMESPACE,
+  capture,
+  epcisDocument,
+  eventIdOf,
+  everyKindDocument,
+  gs1Ids,
+  lotOf,
+  objectEvent,
+} from '../factories/epcis';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 
@@ -22,7 +32,11 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   const api = () => client(account.key);
   const query = async (params: string) => {
     const response = await api().get<QueryDocument>(`/epcis/events?${params}`, AS_CAPTURED);
-    expect({ params, status: response.status, body: response.status === 200 ? null : response.body }).toEqual({ params, status: 200, body: null });
+    expect({ params, status: response.status, body: response.status === 200 ? null : response.body }).toEqual({
+      params,
+      status: 200,
+      body: null,
+    });
     expect(gs1SchemaIssues(response.body)).toEqual([]);
     return eventsOf(response.body);
   };
@@ -37,20 +51,30 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   it('every event type with every optional field comes back by its eventID exactly as sent, in an EPCISQueryDocument valid against GS1’s schema', async () => {
     for (const [name, event] of Object.entries(kinds.events) as [string, Event][]) {
       if (!event.eventID) continue;
-      const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(event.eventID)}`, AS_CAPTURED);
+      const response = await api().get<QueryDocument>(
+        `/epcis/events/${encodeURIComponent(event.eventID)}`,
+        AS_CAPTURED,
+      );
       expect({ name, status: response.status }).toEqual({ name, status: 200 });
       expect(gs1SchemaIssues(response.body)).toEqual([]);
       expect(response.body.type).toBe('EPCISQueryDocument');
       expect(eventsOf(response.body)).toEqual([asStored(event)]);
     }
-    const commission = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(kinds.events.commission.eventID)}`);
+    const commission = await api().get<QueryDocument>(
+      `/epcis/events/${encodeURIComponent(kinds.events.commission.eventID)}`,
+    );
     // The extension's namespace comes with it.
     expect(commission.body['@context']).toEqual([...EPCIS_CONTEXT, EXAMPLE_NAMESPACE]);
   });
 
   it('an event sent without an eventID gets its CBV 2.0 hash id as its eventID and is found by it', async () => {
     const [sensor] = await query('EQ_bizStep=inspecting');
-    expect(sensor).toEqual(asStored({ ...kinds.events.sensor, eventID: expect.stringMatching(/^ni:\/\/\/sha-256;[0-9a-f]{64}\?ver=CBV2\.0$/) }));
+    expect(sensor).toEqual(
+      asStored({
+        ...kinds.events.sensor,
+        eventID: expect.stringMatching(/^ni:\/\/\/sha-256;[0-9a-f]{64}\?ver=CBV2\.0$/),
+      }),
+    );
     const again = await query(`EQ_eventID=${encodeURIComponent(sensor.eventID!)}`);
     expect(again).toEqual([sensor]);
   });
@@ -58,32 +82,66 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
   it('filters by type, action, bizStep, disposition, locations and times', async () => {
     const ids = (events: Event[]) => events.map((e) => e.eventID);
     const { events, where, ids: gs1 } = kinds;
-    expect(ids(await query('eventType=AggregationEvent|AssociationEvent'))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(ids(await query('eventType=AggregationEvent|AssociationEvent'))).toEqual([
+      events.aggregation.eventID,
+      events.association.eventID,
+    ]);
     expect(ids(await query('eventType=ObjectEvent&EQ_action=ADD'))).toEqual([events.commission.eventID]);
-    expect(ids(await query('EQ_bizStep=packing|assembling'))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(ids(await query('EQ_bizStep=packing|assembling'))).toEqual([
+      events.aggregation.eventID,
+      events.association.eventID,
+    ]);
     expect(ids(await query('EQ_disposition=in_progress'))).toEqual([events.aggregation.eventID]);
     // The business location in either form: captured as an SGLN URN, asked for as a Digital Link.
-    expect(ids(await query(`EQ_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([events.commission.eventID, events.transformation.eventID]);
-    expect((await query(`EQ_readPoint=${encodeURIComponent(where)}`)).length).toBe(5);
-    expect(ids(await query(`GE_eventTime=${encodeURIComponent('2024-03-01T12:00:00-05:00')}&LT_eventTime=${encodeURIComponent('2024-03-01T14:00:00-05:00')}`))).toEqual([
-      events.aggregation.eventID,
+    expect(ids(await query(`EQ_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([
+      events.commission.eventID,
       events.transformation.eventID,
     ]);
+    expect((await query(`EQ_readPoint=${encodeURIComponent(where)}`)).length).toBe(5);
+    expect(
+      ids(
+        await query(
+          `GE_eventTime=${encodeURIComponent('2024-03-01T12:00:00-05:00')}&LT_eventTime=${encodeURIComponent('2024-03-01T14:00:00-05:00')}`,
+        ),
+      ),
+    ).toEqual([events.aggregation.eventID, events.transformation.eventID]);
     expect((await query(`GE_recordTime=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).length).toBe(6);
     expect(await query(`LT_recordTime=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).toEqual([]);
-    expect(ids(await query(`EQ_transformationID=${encodeURIComponent(events.transformation.transformationID)}`))).toEqual([events.transformation.eventID]);
+    expect(
+      ids(await query(`EQ_transformationID=${encodeURIComponent(events.transformation.transformationID)}`)),
+    ).toEqual([events.transformation.eventID]);
   });
 
   it('MATCH_ parameters find EPCs and classes in either the URN or the Digital Link form', async () => {
     const ids = (events: Event[]) => events.map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
     const { events, ids: gs1, lot, outputLot } = kinds;
-    expect(ids(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('S1'))}`))).toEqual([events.commission.eventID, 'sensor', events.transaction.eventID]);
-    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/21/S2`)}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('S1'))}`))).toEqual([
+      events.commission.eventID,
+      'sensor',
+      events.transaction.eventID,
+    ]);
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/21/S2`)}`))).toEqual([
+      events.commission.eventID,
+      events.aggregation.eventID,
+    ]);
     expect(ids(await query(`MATCH_parentID=${encodeURIComponent(gs1.sscc)}`))).toEqual([events.aggregation.eventID]);
-    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent(gs1.sscc)}|${encodeURIComponent('urn:epc:id:giai:4000001.12345')}`))).toEqual([events.aggregation.eventID, events.association.eventID]);
-    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.lgtin(lot))}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
-    expect(ids(await query(`MATCH_inputEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/10/${lot}`)}`))).toEqual([events.transformation.eventID]);
-    expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(gs1.lgtin(outputLot))}`))).toEqual([events.transformation.eventID]);
+    expect(
+      ids(
+        await query(
+          `MATCH_anyEPC=${encodeURIComponent(gs1.sscc)}|${encodeURIComponent('urn:epc:id:giai:4000001.12345')}`,
+        ),
+      ),
+    ).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.lgtin(lot))}`))).toEqual([
+      events.commission.eventID,
+      events.aggregation.eventID,
+    ]);
+    expect(
+      ids(await query(`MATCH_inputEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${gs1.gtin}/10/${lot}`)}`)),
+    ).toEqual([events.transformation.eventID]);
+    expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(gs1.lgtin(outputLot))}`))).toEqual([
+      events.transformation.eventID,
+    ]);
     expect(await query(`MATCH_epc=${encodeURIComponent(gs1.sgtin('nothing'))}`)).toEqual([]);
   });
 
@@ -92,13 +150,30 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     const { events, ids: gs1 } = kinds;
     const withSerials = [events.commission.eventID, 'sensor', events.aggregation.eventID, events.transaction.eventID];
     expect(ids(await query(`MATCH_epc=${encodeURIComponent(gs1.gtinClass)}`))).toEqual(withSerials);
-    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual(withSerials);
-    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.gtinClass)}`))).toEqual([events.commission.eventID, events.aggregation.eventID]);
-    expect(ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual([events.commission.eventID, events.aggregation.eventID, events.transformation.eventID]);
-    expect(ids(await query(`MATCH_parentID=${encodeURIComponent(`urn:epc:idpat:sscc:${gs1.companyPrefix}.*`)}`))).toEqual([events.aggregation.eventID]);
-    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:giai:4000001.*')}`))).toEqual([events.association.eventID]);
+    expect(ids(await query(`MATCH_epc=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`))).toEqual(
+      withSerials,
+    );
+    expect(ids(await query(`MATCH_epcClass=${encodeURIComponent(gs1.gtinClass)}`))).toEqual([
+      events.commission.eventID,
+      events.aggregation.eventID,
+    ]);
+    expect(
+      ids(await query(`MATCH_anyEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${gs1.companyPrefix}.*.*`)}`)),
+    ).toEqual([events.commission.eventID, events.aggregation.eventID, events.transformation.eventID]);
+    expect(
+      ids(await query(`MATCH_parentID=${encodeURIComponent(`urn:epc:idpat:sscc:${gs1.companyPrefix}.*`)}`)),
+    ).toEqual([events.aggregation.eventID]);
+    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:giai:4000001.*')}`))).toEqual([
+      events.association.eventID,
+    ]);
     // A pattern and an identifier together: either matches.
-    expect(ids(await query(`MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:grai:4012345.55555.*')}|${encodeURIComponent(gs1.sscc)}`))).toEqual([events.aggregation.eventID, events.association.eventID]);
+    expect(
+      ids(
+        await query(
+          `MATCH_anyEPC=${encodeURIComponent('urn:epc:idpat:grai:4012345.55555.*')}|${encodeURIComponent(gs1.sscc)}`,
+        ),
+      ),
+    ).toEqual([events.aggregation.eventID, events.association.eventID]);
     expect(await query(`MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:1234567.*.*')}`)).toEqual([]);
     const bad = await api().get(`/epcis/events?MATCH_epc=${encodeURIComponent('urn:epc:idpat:sgtin:ABC')}`);
     expect(bad.status).toBe(400);
@@ -119,18 +194,33 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(await query('EQ_quantity=10.5')).toEqual([]);
 
     expect(ids(await query('EQ_persistentDisposition_set=completeness_verified'))).toEqual([events.commission.eventID]);
-    expect(ids(await query(`EQ_persistentDisposition_set=${encodeURIComponent('https://ref.gs1.org/cbv/Disp-completeness_verified')}|needs_replacement`))).toEqual([events.commission.eventID]);
-    expect(ids(await query('EQ_persistentDisposition_unset=completeness_inferred'))).toEqual([events.commission.eventID]);
+    expect(
+      ids(
+        await query(
+          `EQ_persistentDisposition_set=${encodeURIComponent('https://ref.gs1.org/cbv/Disp-completeness_verified')}|needs_replacement`,
+        ),
+      ),
+    ).toEqual([events.commission.eventID]);
+    expect(ids(await query('EQ_persistentDisposition_unset=completeness_inferred'))).toEqual([
+      events.commission.eventID,
+    ]);
     expect(await query('EQ_persistentDisposition_unset=completeness_verified')).toEqual([]);
 
     // No location hierarchy is kept: a location's events with descendants are its own.
     expect((await query(`WD_readPoint=${encodeURIComponent(where)}`)).length).toBe(5);
-    expect(ids(await query(`WD_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query(`WD_bizLocation=${encodeURIComponent(`https://id.gs1.org/414/${gs1.gln}`)}`))).toEqual([
+      events.commission.eventID,
+      events.transformation.eventID,
+    ]);
     expect(await query(`WD_bizLocation=${encodeURIComponent(gs1.sgln('7'))}`)).toEqual([]);
 
     for (const param of ['EQ_quantity=ten', 'GT_quantity=', 'LE_quantity=1e3']) {
       const bad = await api().get(`/epcis/events?${param}`);
-      expect({ param, status: bad.status, type: bad.body.type }).toEqual({ param, status: 400, type: 'epcisException:QueryParameterException' });
+      expect({ param, status: bad.status, type: bad.body.type }).toEqual({
+        param,
+        status: 400,
+        type: 'epcisException:QueryParameterException',
+      });
       expect(Object.keys(bad.body.errors)).toEqual([`/${param.split('=')[0]}`]);
     }
   });
@@ -147,10 +237,17 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
 
   it('GS1-EPC-Format Always_GS1_Digital_Link answers EPC URNs as Digital Links', async () => {
     const { events, ids: gs1, lot } = kinds;
-    const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(events.commission.eventID)}`, { 'GS1-EPC-Format': 'Always_GS1_Digital_Link' });
+    const response = await api().get<QueryDocument>(`/epcis/events/${encodeURIComponent(events.commission.eventID)}`, {
+      'GS1-EPC-Format': 'Always_GS1_Digital_Link',
+    });
     const [event] = eventsOf(response.body);
-    expect(event.epcList).toEqual([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`]);
-    expect(event.quantityList).toEqual([{ epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' }]);
+    expect(event.epcList).toEqual([
+      `https://id.gs1.org/01/${gs1.gtin}/21/S1`,
+      `https://id.gs1.org/01/${gs1.gtin}/21/S2`,
+    ]);
+    expect(event.quantityList).toEqual([
+      { epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' },
+    ]);
     expect(event.bizLocation).toEqual({ id: `https://id.gs1.org/414/${gs1.gln}` });
     expect(response.headers.get('gs1-epc-format')).toBe('Always_GS1_Digital_Link');
   });
@@ -166,8 +263,13 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     const commission = `/epcis/events/${encodeURIComponent(events.commission.eventID)}`;
     const absent = await get(commission);
     expect(absent.format).toBe('Always_GS1_Digital_Link');
-    expect(absent.events[0].epcList).toEqual([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`]);
-    expect(absent.events[0].quantityList).toEqual([{ epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' }]);
+    expect(absent.events[0].epcList).toEqual([
+      `https://id.gs1.org/01/${gs1.gtin}/21/S1`,
+      `https://id.gs1.org/01/${gs1.gtin}/21/S2`,
+    ]);
+    expect(absent.events[0].quantityList).toEqual([
+      { epcClass: `https://id.gs1.org/01/${gs1.gtin}/10/${lot}`, quantity: 100, uom: 'KGM' },
+    ]);
     const noPreference = await get(commission, 'No_Preference');
     expect(noPreference).toEqual({ format: 'No_Preference', events: [asStored(events.commission)] });
 
@@ -180,20 +282,31 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect((await get(commission, 'Always_EPC_URN')).events).toEqual([asStored(events.commission)]);
     const elsewhere = await createAccount('epcis-format');
     const company = gs1Ids();
-    const stranger = objectEvent({ epcList: [`https://id.gs1.org/01/${company.gtin}/21/X1`], readPoint: `https://id.gs1.org/414/${company.gln}` });
+    const stranger = objectEvent({
+      epcList: [`https://id.gs1.org/01/${company.gtin}/21/X1`],
+      readPoint: `https://id.gs1.org/414/${company.gln}`,
+    });
     expect((await capture(elsewhere.key, epcisDocument([stranger]))).success).toBe(true);
-    const unknown = await client(elsewhere.key).get<QueryDocument>(`/epcis/events/${encodeURIComponent(stranger.eventID as string)}`, { 'GS1-EPC-Format': 'Always_EPC_URN' });
+    const unknown = await client(elsewhere.key).get<QueryDocument>(
+      `/epcis/events/${encodeURIComponent(stranger.eventID as string)}`,
+      { 'GS1-EPC-Format': 'Always_EPC_URN' },
+    );
     expect(eventsOf(unknown.body)[0]).toMatchObject({ epcList: stranger.epcList, readPoint: stranger.readPoint });
   });
 
   it('an unknown GS1-EPC-Format is a 400 naming it, on every events resource; a bad query parameter is answered first', async () => {
     const { events } = kinds;
-    for (const path of ['/epcis/events', `/epcis/events/${encodeURIComponent(events.commission.eventID)}`, '/epcis/eventTypes/ObjectEvent/events']) {
+    for (const path of [
+      '/epcis/events',
+      `/epcis/events/${encodeURIComponent(events.commission.eventID)}`,
+      '/epcis/eventTypes/ObjectEvent/events',
+    ]) {
       const response = await api().get(path, { 'GS1-EPC-Format': 'Always_Morse' });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({
         type: 'epcisException:ValidationException',
-        title: 'GS1-EPC-Format must be one of No_Preference, Always_GS1_Digital_Link, Always_EPC_URN, Never_Translates.',
+        title:
+          'GS1-EPC-Format must be one of No_Preference, Always_GS1_Digital_Link, Always_EPC_URN, Never_Translates.',
       });
       expect(response.body.detail).toBe('GS1-EPC-Format "Always_Morse" is not known.');
     }
@@ -226,14 +339,32 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       expect(response.body).toMatchObject({ type: 'Collection' });
       return response.body.member as string[];
     };
-    expect(await member('/epcis/eventTypes')).toEqual(['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent']);
-    expect(await member('/epcis/bizSteps')).toEqual(['assembling', 'commissioning', 'inspecting', 'packing', 'shipping']);
+    expect(await member('/epcis/eventTypes')).toEqual([
+      'ObjectEvent',
+      'AggregationEvent',
+      'TransactionEvent',
+      'TransformationEvent',
+      'AssociationEvent',
+    ]);
+    expect(await member('/epcis/bizSteps')).toEqual([
+      'assembling',
+      'commissioning',
+      'inspecting',
+      'packing',
+      'shipping',
+    ]);
     expect(await member('/epcis/dispositions')).toEqual(['active', 'in_progress']);
     const location = `https://id.gs1.org/414/${gs1.gln}`;
     expect(await member('/epcis/bizLocations')).toEqual([location]);
     expect(await member('/epcis/readPoints')).toEqual([location]);
     const epcs = await member('/epcis/epcs');
-    expect(epcs).toEqual(expect.arrayContaining([`https://id.gs1.org/01/${gs1.gtin}/21/S1`, `https://id.gs1.org/01/${gs1.gtin}/21/S2`, 'urn:epc:id:giai:4000001.12345']));
+    expect(epcs).toEqual(
+      expect.arrayContaining([
+        `https://id.gs1.org/01/${gs1.gtin}/21/S1`,
+        `https://id.gs1.org/01/${gs1.gtin}/21/S2`,
+        'urn:epc:id:giai:4000001.12345',
+      ]),
+    );
     expect(await member('/epcis/bizSteps?perPage=2')).toEqual(['assembling', 'commissioning']);
 
     expect(await member('/epcis/bizSteps/packing')).toEqual(['events']);
@@ -247,9 +378,17 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(await ids('/epcis/eventTypes/TransformationEvent/events')).toEqual([events.transformation.eventID]);
     expect(await ids('/epcis/bizSteps/packing/events')).toEqual([events.aggregation.eventID]);
     expect(await ids('/epcis/dispositions/active/events')).toEqual([events.commission.eventID]);
-    expect(await ids(`/epcis/bizLocations/${encodeURIComponent(gs1.sgln())}/events`)).toEqual([events.commission.eventID, events.transformation.eventID]);
-    expect(await ids(`/epcis/readPoints/${encodeURIComponent(location)}/events?eventType=AggregationEvent`)).toEqual([events.aggregation.eventID]);
-    expect(await ids(`/epcis/epcs/${encodeURIComponent(gs1.sgtin('S2'))}/events`)).toEqual([events.commission.eventID, events.aggregation.eventID]);
+    expect(await ids(`/epcis/bizLocations/${encodeURIComponent(gs1.sgln())}/events`)).toEqual([
+      events.commission.eventID,
+      events.transformation.eventID,
+    ]);
+    expect(await ids(`/epcis/readPoints/${encodeURIComponent(location)}/events?eventType=AggregationEvent`)).toEqual([
+      events.aggregation.eventID,
+    ]);
+    expect(await ids(`/epcis/epcs/${encodeURIComponent(gs1.sgtin('S2'))}/events`)).toEqual([
+      events.commission.eventID,
+      events.aggregation.eventID,
+    ]);
   });
 
   it('another account sees none of it', async () => {
@@ -274,7 +413,13 @@ describe('POST /epcis/events', () => {
 
   it('captures one event through the pipeline and answers 201 with its location', async () => {
     const ids = gs1Ids();
-    const event = { '@context': EPCIS_CONTEXT, ...objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 3, uom: 'KGM' }], readPoint: ids.sgln() }) };
+    const event = {
+      '@context': EPCIS_CONTEXT,
+      ...objectEvent({
+        quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 3, uom: 'KGM' }],
+        readPoint: ids.sgln(),
+      }),
+    };
     const response = await client(account.key).post('/epcis/events', event, { 'Content-Type': 'application/ld+json' });
     expect(response.status).toBe(201);
     const location = `/epcis/events/${encodeURIComponent(event.eventID as string)}`;
@@ -282,7 +427,10 @@ describe('POST /epcis/events', () => {
     expect(response.body).toEqual({ eventID: event.eventID, location });
     const stored = await client(account.key).get<QueryDocument>(location, AS_CAPTURED);
     expect(eventsOf(stored.body)).toEqual([asStored(event)]);
-    const { rows } = await sql().query('SELECT b.mode FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.account_id = $1 AND e.external_event_id = $2', [account.id, event.eventID]);
+    const { rows } = await sql().query(
+      'SELECT b.mode FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.account_id = $1 AND e.external_event_id = $2',
+      [account.id, event.eventID],
+    );
     expect(rows).toEqual([{ mode: 'epcis' }]);
 
     const again = await client(account.key).post('/epcis/events', event);
@@ -295,7 +443,10 @@ describe('POST /epcis/events', () => {
     const document = await client(account.key).post('/epcis/events', epcisDocument([objectEvent()]));
     expect(document.status).toBe(400);
     expect(Object.keys(document.body.errors)).toEqual(['/type']);
-    const noContext = await client(account.key).post('/epcis/events', { ...objectEvent({ eventID: eventIdOf() }), action: 'MAYBE' });
+    const noContext = await client(account.key).post('/epcis/events', {
+      ...objectEvent({ eventID: eventIdOf() }),
+      action: 'MAYBE',
+    });
     expect(noContext.status).toBe(400);
     expect(Object.keys(noContext.body.errors)).toEqual(expect.arrayContaining(['/@context', '/action']));
   });

@@ -3,7 +3,8 @@ import { capture, epcisDocument, eventIdOf, gs1Ids, lotOf, objectEvent } from '.
 import { client } from '../helpers/http';
 
 type Event = Record<string, unknown> & { eventID?: string };
-const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
+const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
+  body.epcisBody.queryResults.resultsBody.eventList;
 
 /** Real clients (GDST's reference library among them) spell GS1 header values in their own letter case and send LE_/GT_ beside GE_/LT_. */
 describe('EPCIS: lenient in what it accepts from real clients', () => {
@@ -11,9 +12,25 @@ describe('EPCIS: lenient in what it accepts from real clients', () => {
   const ids = gs1Ids();
   const lot = lotOf();
   const at = (hour: string) => `2024-03-01T${hour}:00:00.000Z`;
-  const early = objectEvent({ eventTime: at('10'), quantityList: [{ epcClass: ids.lgtin(lot), quantity: 10, uom: 'KGM' }], readPoint: ids.sgln() });
-  const middle = objectEvent({ action: 'OBSERVE', bizStep: 'shipping', eventTime: at('11'), quantityList: [{ epcClass: ids.lgtin(lot), quantity: 4, uom: 'KGM' }], readPoint: ids.sgln() });
-  const late = objectEvent({ action: 'OBSERVE', bizStep: 'receiving', eventTime: at('12'), quantityList: [{ epcClass: ids.lgtin(lot), quantity: 4, uom: 'KGM' }], readPoint: ids.sgln() });
+  const early = objectEvent({
+    eventTime: at('10'),
+    quantityList: [{ epcClass: ids.lgtin(lot), quantity: 10, uom: 'KGM' }],
+    readPoint: ids.sgln(),
+  });
+  const middle = objectEvent({
+    action: 'OBSERVE',
+    bizStep: 'shipping',
+    eventTime: at('11'),
+    quantityList: [{ epcClass: ids.lgtin(lot), quantity: 4, uom: 'KGM' }],
+    readPoint: ids.sgln(),
+  });
+  const late = objectEvent({
+    action: 'OBSERVE',
+    bizStep: 'receiving',
+    eventTime: at('12'),
+    quantityList: [{ epcClass: ids.lgtin(lot), quantity: 4, uom: 'KGM' }],
+    readPoint: ids.sgln(),
+  });
   const api = () => client(account.key);
   const idsOf = async (params: string) => {
     const response = await api().get(`/epcis/events?${params}`);
@@ -28,14 +45,20 @@ describe('EPCIS: lenient in what it accepts from real clients', () => {
 
   it('takes GS1-EPC-Format in any letter case and answers with the canonical spelling', async () => {
     for (const spelling of ['ALWAYS_EPC_URN', 'always_epc_urn', 'Always_EPC_URN']) {
-      const response = await api().get(`/epcis/events/${encodeURIComponent(early.eventID as string)}`, { 'GS1-EPC-Format': spelling });
+      const response = await api().get(`/epcis/events/${encodeURIComponent(early.eventID as string)}`, {
+        'GS1-EPC-Format': spelling,
+      });
       expect({ spelling, status: response.status }).toEqual({ spelling, status: 200 });
       expect(response.headers.get('gs1-epc-format')).toBe('Always_EPC_URN');
       expect(eventsOf(response.body)[0].quantityList).toEqual([{ epcClass: ids.lgtin(lot), quantity: 10, uom: 'KGM' }]);
     }
-    const digitalLink = await api().get(`/epcis/events/${encodeURIComponent(early.eventID as string)}`, { 'GS1-EPC-Format': 'ALWAYS_GS1_DIGITAL_LINK' });
+    const digitalLink = await api().get(`/epcis/events/${encodeURIComponent(early.eventID as string)}`, {
+      'GS1-EPC-Format': 'ALWAYS_GS1_DIGITAL_LINK',
+    });
     expect(digitalLink.headers.get('gs1-epc-format')).toBe('Always_GS1_Digital_Link');
-    expect(eventsOf(digitalLink.body)[0].quantityList).toEqual([{ epcClass: `https://id.gs1.org/01/${ids.gtin}/10/${lot}`, quantity: 10, uom: 'KGM' }]);
+    expect(eventsOf(digitalLink.body)[0].quantityList).toEqual([
+      { epcClass: `https://id.gs1.org/01/${ids.gtin}/10/${lot}`, quantity: 10, uom: 'KGM' },
+    ]);
     const unknown = await api().get('/epcis/events', { 'GS1-EPC-Format': 'Always_Something' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail).toMatch(/GS1-EPC-Format/);
@@ -43,7 +66,10 @@ describe('EPCIS: lenient in what it accepts from real clients', () => {
 
   it('takes GS1-CBV-XML-Format in any letter case and names the standard spelling; JSON-LD answers keep CBV bare words, as GS1’s JSON schema requires', async () => {
     const bizStepOf = async (spelling: string | undefined) => {
-      const response = await api().get(`/epcis/events/${encodeURIComponent(middle.eventID as string)}`, spelling ? { 'GS1-CBV-XML-Format': spelling } : {});
+      const response = await api().get(
+        `/epcis/events/${encodeURIComponent(middle.eventID as string)}`,
+        spelling ? { 'GS1-CBV-XML-Format': spelling } : {},
+      );
       expect({ spelling, status: response.status }).toEqual({ spelling, status: 200 });
       return { bizStep: eventsOf(response.body)[0].bizStep, header: response.headers.get('gs1-cbv-xml-format') };
     };
@@ -58,11 +84,24 @@ describe('EPCIS: lenient in what it accepts from real clients', () => {
   });
 
   it('takes GS1-Capture-Error-Behaviour in any letter case', async () => {
-    const again = objectEvent({ eventID: early.eventID as string, quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }] });
-    const fresh = objectEvent({ eventID: eventIdOf(), eventTime: at('13'), quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }] });
+    const again = objectEvent({
+      eventID: early.eventID as string,
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }],
+    });
+    const fresh = objectEvent({
+      eventID: eventIdOf(),
+      eventTime: at('13'),
+      quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1 }],
+    });
     const job = await capture(account.key, epcisDocument([again, fresh]), { 'GS1-Capture-Error-Behaviour': 'PROCEED' });
-    expect(job).toMatchObject({ captureErrorBehaviour: 'proceed', success: false, errors: [expect.objectContaining({ eventID: early.eventID })] });
-    const refused = await api().post('/epcis/capture', epcisDocument([objectEvent()]), { 'GS1-Capture-Error-Behaviour': 'sometimes' });
+    expect(job).toMatchObject({
+      captureErrorBehaviour: 'proceed',
+      success: false,
+      errors: [expect.objectContaining({ eventID: early.eventID })],
+    });
+    const refused = await api().post('/epcis/capture', epcisDocument([objectEvent()]), {
+      'GS1-Capture-Error-Behaviour': 'sometimes',
+    });
     expect(refused.status).toBe(400);
   });
 

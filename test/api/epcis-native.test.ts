@@ -6,13 +6,23 @@ import type { ProductInstancePayload } from '../../domain/events';
 import { client } from '../helpers/http';
 
 type Event = Record<string, unknown>;
-const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
+const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
+  body.epcisBody.queryResults.resultsBody.eventList;
 
 /** A product with a GTIN, carried inline: the GTIN is what EPCIS names it by. */
 const gtinInstance = (productId: string, gtin: string, lot: string, quantity: number): ProductInstancePayload => ({
   Quantity: quantity,
   LotSerial: lot,
-  Product: { Id: productId, Details: { Name: `Product ${productId}`, SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot', GTIN: gtin } },
+  Product: {
+    Id: productId,
+    Details: {
+      Name: `Product ${productId}`,
+      SimpleUnitOfMeasurement: 'kg',
+      SharingPolicy: 'Open',
+      ProductIdentifierType: 'Lot',
+      GTIN: gtin,
+    },
+  },
 });
 
 describe('Our own events served as EPCIS events (one store)', () => {
@@ -71,7 +81,9 @@ describe('Our own events served as EPCIS events (one store)', () => {
     expect(events[2].destinationList).toEqual([{ type: 'location', destination: expect.stringMatching(/^urn:gdst:/) }]);
     expect(events[5]).toMatchObject({
       inputQuantityList: [{ epcClass: `https://id.gs1.org/01/${ids.gtin}/10/${lot}`, quantity: 20, uom: 'KGM' }],
-      outputQuantityList: [{ epcClass: `https://id.gs1.org/01/${outputIds.gtin}/10/${outputLot}`, quantity: 15, uom: 'KGM' }],
+      outputQuantityList: [
+        { epcClass: `https://id.gs1.org/01/${outputIds.gtin}/10/${outputLot}`, quantity: 15, uom: 'KGM' },
+      ],
     });
     expect(events[6].parentID).toMatch(/^urn:gdst:.*\.lot\.PALLET-1$/);
   });
@@ -79,8 +91,18 @@ describe('Our own events served as EPCIS events (one store)', () => {
   it('is found by the EPCIS query parameters: by LGTIN, by type and step, by its eventID', async () => {
     const api = client(account.key);
     const byClass = await api.get(`/epcis/events?MATCH_epcClass=${encodeURIComponent(ids.lgtin(lot))}`);
-    expect(eventsOf(byClass.body).map((e) => e.eventID)).toEqual([sent.Commission, sent.Receive, sent.Ship, sent.Observe, sent.Decommission, sent.Aggregation, sent.Disaggregation]);
-    const byInput = await api.get(`/epcis/events?MATCH_inputEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${ids.gtin}`)}`);
+    expect(eventsOf(byClass.body).map((e) => e.eventID)).toEqual([
+      sent.Commission,
+      sent.Receive,
+      sent.Ship,
+      sent.Observe,
+      sent.Decommission,
+      sent.Aggregation,
+      sent.Disaggregation,
+    ]);
+    const byInput = await api.get(
+      `/epcis/events?MATCH_inputEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${ids.gtin}`)}`,
+    );
     expect(eventsOf(byInput.body).map((e) => e.eventID)).toEqual([sent.Transform]);
     const shipped = await api.get('/epcis/events?eventType=ObjectEvent&EQ_bizStep=shipping');
     expect(eventsOf(shipped.body).map((e) => e.eventID)).toEqual([sent.Ship]);
@@ -99,18 +121,38 @@ describe('Our own events served as EPCIS events (one store)', () => {
     expect(await found('GE_quantity=15')).toEqual([sent.Commission, sent.Transform]);
     expect(await found('EQ_quantity=15')).toEqual([sent.Transform]);
     expect(await found('LT_quantity=3')).toEqual([sent.Observe, sent.Decommission]);
-    expect(await found(`MATCH_epcClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${ids.companyPrefix}.*.*`)}&EQ_bizStep=shipping`)).toEqual([sent.Ship]);
-    expect(await found(`MATCH_outputEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${outputIds.companyPrefix}.*.*`)}`)).toEqual([sent.Transform]);
+    expect(
+      await found(
+        `MATCH_epcClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${ids.companyPrefix}.*.*`)}&EQ_bizStep=shipping`,
+      ),
+    ).toEqual([sent.Ship]);
+    expect(
+      await found(`MATCH_outputEPCClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${outputIds.companyPrefix}.*.*`)}`),
+    ).toEqual([sent.Transform]);
     expect(await found('EQ_persistentDisposition_set=active')).toEqual([]);
   });
 
   it('an event captured through EPCIS is listed by /epcis/Events/details like any other', async () => {
     const epcisLot = lotOf();
-    const job = await capture(account.key, epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(epcisLot), quantity: 7 }], readPoint: ids.sgln() })]));
+    const job = await capture(
+      account.key,
+      epcisDocument([
+        objectEvent({ quantityList: [{ epcClass: ids.lgtin(epcisLot), quantity: 7 }], readPoint: ids.sgln() }),
+      ]),
+    );
     expect(job.success).toBe(true);
-    const details = await client(account.key).get(`/epcis/Events/details?LotSerial=${epcisLot}`, { accept: 'application/json' });
+    const details = await client(account.key).get(`/epcis/Events/details?LotSerial=${epcisLot}`, {
+      accept: 'application/json',
+    });
     expect(details.status).toBe(200);
-    expect(details.body.results).toEqual([expect.objectContaining({ eventType: 'Commission', lotSerial: epcisLot, quantity: 7, productName: `Product ${productId}` })]);
+    expect(details.body.results).toEqual([
+      expect.objectContaining({
+        eventType: 'Commission',
+        lotSerial: epcisLot,
+        quantity: 7,
+        productName: `Product ${productId}`,
+      }),
+    ]);
     // The GTIN named the product the batch-style events created: one product, whichever interface named it.
   });
 });

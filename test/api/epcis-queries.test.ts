@@ -44,10 +44,16 @@ describe('/epcis/queries: named queries and subscriptions', () => {
   it('names a query, lists it, refuses a second of the same name, and deletes it', async () => {
     const account = await createAccount('queries');
     const name = nameOf();
-    const created = await client(account.key).post('/epcis/queries', { name, query: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] } });
+    const created = await client(account.key).post('/epcis/queries', {
+      name,
+      query: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/epcis/queries/${name}`);
-    expect(created.body).toMatchObject({ name, query: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] } });
+    expect(created.body).toMatchObject({
+      name,
+      query: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
+    });
     expect((await client(account.key).post('/epcis/queries', { name, query: {} })).status).toBe(409);
     expect((await client(account.key).get('/epcis/queries')).body.map((q: { name: string }) => q.name)).toEqual([name]);
     expect((await client(account.key).get(`/epcis/queries/${name}`)).body.name).toBe(name);
@@ -63,7 +69,10 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     const unknown = await client(account.key).post('/epcis/queries', { name: nameOf(), query: { EQ_colour: 'red' } });
     expect(unknown.status).toBe(400);
     expect(Object.keys(unknown.body.errors)).toEqual(['/query/EQ_colour']);
-    const pattern = await client(account.key).post('/epcis/queries', { name: nameOf(), query: { MATCH_epc: ['urn:epc:idpat:sgtin:4012345.*'] } });
+    const pattern = await client(account.key).post('/epcis/queries', {
+      name: nameOf(),
+      query: { MATCH_epc: ['urn:epc:idpat:sgtin:4012345.*'] },
+    });
     expect(pattern.status).toBe(400);
     expect(pattern.body.title).toContain('MATCH_epc');
     const extra = await client(account.key).post('/epcis/queries', { name: nameOf(), query: {}, owner: 'me' });
@@ -73,8 +82,14 @@ describe('/epcis/queries: named queries and subscriptions', () => {
 
   it('runs a named query now, paged like /epcis/events, with only the account’s events', async () => {
     const account = await createAccount('queries-run');
-    const shipped = [objectEvent({ bizStep: 'shipping', eventTime: nextTime() }), objectEvent({ bizStep: 'shipping', eventTime: nextTime() })];
-    await capture(account.key, epcisDocument([...shipped, objectEvent({ bizStep: 'receiving', eventTime: nextTime() })]));
+    const shipped = [
+      objectEvent({ bizStep: 'shipping', eventTime: nextTime() }),
+      objectEvent({ bizStep: 'shipping', eventTime: nextTime() }),
+    ];
+    await capture(
+      account.key,
+      epcisDocument([...shipped, objectEvent({ bizStep: 'receiving', eventTime: nextTime() })]),
+    );
     const other = await createAccount('queries-run-other');
     await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping', eventTime: nextTime() })]));
     const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
@@ -96,7 +111,11 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     const name = await namedQuery(account, { eventType: 'ObjectEvent', EQ_bizStep: ['shipping', 'commissioning'] });
     const dest = await receiver();
     const token = 'sub-token-' + uid('t');
-    const subscribed = await client(account.key).post(`/epcis/queries/${name}/subscriptions`, { dest: dest.url, signatureToken: token, stream: true });
+    const subscribed = await client(account.key).post(`/epcis/queries/${name}/subscriptions`, {
+      dest: dest.url,
+      signatureToken: token,
+      stream: true,
+    });
     expect(subscribed.status).toBe(201);
     const { subscriptionID } = subscribed.body;
     expect(subscribed.headers.get('location')).toBe(`/epcis/queries/${name}/subscriptions/${subscriptionID}`);
@@ -115,7 +134,13 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     await capture(other.key, epcisDocument([objectEvent({ bizStep: 'shipping', eventTime: nextTime() })]));
 
     const lot = uid('LOT');
-    expect((await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))] })).status).toBe(200);
+    expect(
+      (
+        await client(account.key).post('/Integration/Events', {
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))],
+        })
+      ).status,
+    ).toBe(200);
     const [, native] = await dest.waitFor(2);
     const nativeDocument = verifiedReport(token, native);
     expect(nativeDocument.epcisBody.queryResults.resultsBody.eventList).toHaveLength(1);
@@ -123,10 +148,22 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect(dest.received).toHaveLength(2);
 
     const shown = await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`);
-    expect(shown.body).toMatchObject({ subscriptionID, queryName: name, dest: dest.url, stream: true, lastNotifiedAt: expect.any(String) });
-    expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions`)).body.map((s: { subscriptionID: string }) => s.subscriptionID)).toEqual([subscriptionID]);
+    expect(shown.body).toMatchObject({
+      subscriptionID,
+      queryName: name,
+      dest: dest.url,
+      stream: true,
+      lastNotifiedAt: expect.any(String),
+    });
+    expect(
+      (await client(account.key).get(`/epcis/queries/${name}/subscriptions`)).body.map(
+        (s: { subscriptionID: string }) => s.subscriptionID,
+      ),
+    ).toEqual([subscriptionID]);
 
-    expect((await request('DELETE', `/epcis/queries/${name}/subscriptions/${subscriptionID}`, { key: account.key })).status).toBe(204);
+    expect(
+      (await request('DELETE', `/epcis/queries/${name}/subscriptions/${subscriptionID}`, { key: account.key })).status,
+    ).toBe(204);
     await capture(account.key, epcisDocument([objectEvent({ bizStep: 'shipping', eventTime: nextTime() })]));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(dest.received).toHaveLength(2);
@@ -146,7 +183,12 @@ describe('/epcis/queries: named queries and subscriptions', () => {
       { 'GS1-EPC-Format': 'Never_Translates' },
     );
     expect(subscribed.status).toBe(201);
-    expect(subscribed.body).toMatchObject({ schedule: { second: '0/2' }, reportIfEmpty: false, epcFormat: 'Never_Translates', initialRecordTime: before });
+    expect(subscribed.body).toMatchObject({
+      schedule: { second: '0/2' },
+      reportIfEmpty: false,
+      epcFormat: 'Never_Translates',
+      initialRecordTime: before,
+    });
     const { subscriptionID } = subscribed.body;
 
     const temporal = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
@@ -162,7 +204,9 @@ describe('/epcis/queries: named queries and subscriptions', () => {
       expect(eventIdsOf(verifiedReport('tok', next))).toEqual([second.eventID]);
 
       expect((await request('DELETE', `/epcis/queries/${name}`, { key: account.key })).status).toBe(204);
-      await expect(temporal.schedule.getHandle(`epcis-subscription-${subscriptionID}`).describe()).rejects.toThrow(ScheduleNotFoundError);
+      await expect(temporal.schedule.getHandle(`epcis-subscription-${subscriptionID}`).describe()).rejects.toThrow(
+        ScheduleNotFoundError,
+      );
       const reports = dest.received.length;
       await new Promise((resolve) => setTimeout(resolve, 4000));
       expect(dest.received).toHaveLength(reports);
@@ -174,8 +218,16 @@ describe('/epcis/queries: named queries and subscriptions', () => {
   it.each([
     ['a dest that is not public', { dest: 'https://10.0.0.1/cb', stream: true }, '/dest'],
     ['neither stream nor schedule', { dest: 'https://93.184.216.34/cb' }, '/stream'],
-    ['both stream and schedule', { dest: 'https://93.184.216.34/cb', stream: true, schedule: { hour: '1' } }, '/stream'],
-    ['a schedule field out of range', { dest: 'https://93.184.216.34/cb', schedule: { minute: '99' } }, '/schedule/minute'],
+    [
+      'both stream and schedule',
+      { dest: 'https://93.184.216.34/cb', stream: true, schedule: { hour: '1' } },
+      '/stream',
+    ],
+    [
+      'a schedule field out of range',
+      { dest: 'https://93.184.216.34/cb', schedule: { minute: '99' } },
+      '/schedule/minute',
+    ],
     ['an unknown field', { dest: 'https://93.184.216.34/cb', stream: true, secret: 'x' }, '/secret'],
   ])('refuses a subscription with %s, naming it', async (_, body, pointer) => {
     const account = await createAccount('queries-sub-bad');

@@ -12,9 +12,12 @@ describe('unexpected errors', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const app = new Koa<AppState, AppCustom>();
     app.context.deps = { logger } as unknown as Deps;
-    app.use(requestContext()).use(errorHandler()).use(() => {
-      throw new Error('database exploded at line 42');
-    });
+    app
+      .use(requestContext())
+      .use(errorHandler())
+      .use(() => {
+        throw new Error('database exploded at line 42');
+      });
     const server = app.listen(0);
     try {
       const { port } = server.address() as AddressInfo;

@@ -1,9 +1,24 @@
 import http from 'node:http';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from '../factories/trace-events';
+import {
+  commission,
+  locationPayload,
+  newGln,
+  productPayload,
+  receive,
+  record,
+  ship,
+  transform,
+  uid,
+  verifyGlnOf,
+} from '../factories/trace-events';
 import { apiUrl, client } from '../helpers/http';
 
-const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({ product, lot, quantity });
+const line = (product: ReturnType<typeof productPayload>, lot: string, quantity: number) => ({
+  product,
+  lot,
+  quantity,
+});
 
 interface Row {
   id: string;
@@ -17,7 +32,8 @@ interface Row {
   eventDate: string;
 }
 
-const details = async (key: string, query: string) => client(key).get(`/epcis/Events/details?${query}`, { accept: 'application/json' });
+const details = async (key: string, query: string) =>
+  client(key).get(`/epcis/Events/details?${query}`, { accept: 'application/json' });
 const types = (rows: Row[]) => rows.map((r) => r.eventType);
 
 describe('GET /epcis/Events/details in one account', () => {
@@ -44,7 +60,14 @@ describe('GET /epcis/Events/details in one account', () => {
   it('lists the lot newest first with every field of the event-detail record', async () => {
     const response = await details(account.key, `LotSerial=${lotA}`);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 4, hasNextPage: false, hasPreviousPage: false });
+    expect(response.body).toMatchObject({
+      totalPages: 1,
+      pageNumber: 1,
+      pageSize: 20,
+      totalItems: 4,
+      hasNextPage: false,
+      hasPreviousPage: false,
+    });
     const rows = response.body.results as Row[];
     expect(types(rows)).toEqual(['Transform', 'Ship', 'Ship', 'Commission']);
     expect(rows[3]).toEqual({
@@ -62,7 +85,14 @@ describe('GET /epcis/Events/details in one account', () => {
 
   it('pages with PageNumber and PageSize', async () => {
     const second = await details(account.key, `LotSerial=${lotA}&PageSize=3&PageNumber=2`);
-    expect(second.body).toMatchObject({ totalPages: 2, pageNumber: 2, pageSize: 3, totalItems: 4, hasNextPage: false, hasPreviousPage: true });
+    expect(second.body).toMatchObject({
+      totalPages: 2,
+      pageNumber: 2,
+      pageSize: 3,
+      totalItems: 4,
+      hasNextPage: false,
+      hasPreviousPage: true,
+    });
     expect(types(second.body.results)).toEqual(['Commission']);
     const beyond = await details(account.key, `LotSerial=${lotA}&PageSize=3&PageNumber=5`);
     expect(beyond.body).toMatchObject({ totalItems: 4, results: [] });
@@ -74,8 +104,18 @@ describe('GET /epcis/Events/details in one account', () => {
   });
 
   it('sorts by eventDate (oldest first), eventType and productName', async () => {
-    expect(types((await details(account.key, `LotSerial=${lotA}&SortBy=eventDate`)).body.results)).toEqual(['Commission', 'Ship', 'Ship', 'Transform']);
-    expect(types((await details(account.key, `LotSerial=${lotA}&SortBy=eventType`)).body.results)).toEqual(['Commission', 'Ship', 'Ship', 'Transform']);
+    expect(types((await details(account.key, `LotSerial=${lotA}&SortBy=eventDate`)).body.results)).toEqual([
+      'Commission',
+      'Ship',
+      'Ship',
+      'Transform',
+    ]);
+    expect(types((await details(account.key, `LotSerial=${lotA}&SortBy=eventType`)).body.results)).toEqual([
+      'Commission',
+      'Ship',
+      'Ship',
+      'Transform',
+    ]);
     const byDateDesc = (await details(account.key, `LotSerial=${lotA}&SortBy=-eventDate`)).body.results as Row[];
     expect(byDateDesc.map((r) => r.eventDate)).toEqual([...byDateDesc.map((r) => r.eventDate)].sort().reverse());
   });
@@ -83,7 +123,9 @@ describe('GET /epcis/Events/details in one account', () => {
   it('an unknown SortBy is a 400 listing the accepted values', async () => {
     const response = await details(account.key, `LotSerial=${lotA}&SortBy=quantity`);
     expect(response.status).toBe(400);
-    expect(response.body.errors.SortBy).toEqual(['SortBy must be one of: eventDate, -eventDate, eventType, productName.']);
+    expect(response.body.errors.SortBy).toEqual([
+      'SortBy must be one of: eventDate, -eventDate, eventType, productName.',
+    ]);
   });
 
   it('filters by PurchaseOrder', async () => {
@@ -99,10 +141,14 @@ describe('GET /epcis/Events/details in one account', () => {
 
   it('needs the accept header', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${apiUrl()}/epcis/Events/details?LotSerial=${lotA}`, { headers: { 'X-API-KEY': account.key } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        `${apiUrl()}/epcis/Events/details?LotSerial=${lotA}`,
+        { headers: { 'X-API-KEY': account.key } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -132,12 +178,22 @@ describe('GET /epcis/Events/details across accounts', () => {
   const restrictedLot = uid('RESTRICTED-LOT');
 
   beforeAll(async () => {
-    [supplier, buyer, stranger] = await Promise.all([createAccount('supplier'), createAccount('buyer'), createAccount('stranger')]);
+    [supplier, buyer, stranger] = await Promise.all([
+      createAccount('supplier'),
+      createAccount('buyer'),
+      createAccount('stranger'),
+    ]);
     await verifyGlnOf(buyer, gln);
     await record(
       supplier.key,
-      commission(farm, '2024-06-01T06:00:00', [line(openProduct, openLot, 40), line(restrictedProduct, restrictedLot, 40)]),
-      ship(farm, buyersDockAsSupplierSeesIt, '2024-06-02T06:00:00', [line(openProduct, openLot, 30), line(restrictedProduct, restrictedLot, 30)]),
+      commission(farm, '2024-06-01T06:00:00', [
+        line(openProduct, openLot, 40),
+        line(restrictedProduct, restrictedLot, 40),
+      ]),
+      ship(farm, buyersDockAsSupplierSeesIt, '2024-06-02T06:00:00', [
+        line(openProduct, openLot, 30),
+        line(restrictedProduct, restrictedLot, 30),
+      ]),
     );
     await record(
       buyer.key,
@@ -145,7 +201,10 @@ describe('GET /epcis/Events/details across accounts', () => {
       ship(buyersDock, buyersShop, '2024-06-03T06:00:00', [line(productPayload(openProduct.Id), openLot, 10)]),
     );
     // After the external shipment the supplier keeps working its own remaining stock.
-    await record(supplier.key, ship(farm, buyersDockAsSupplierSeesIt, '2024-06-04T06:00:00', [line(openProduct, openLot, 5)]));
+    await record(
+      supplier.key,
+      ship(farm, buyersDockAsSupplierSeesIt, '2024-06-04T06:00:00', [line(openProduct, openLot, 5)]),
+    );
   });
 
   it('an Open product shows the shipper’s history up to and including the shipment', async () => {
@@ -187,10 +246,17 @@ describe('GET /epcis/Events/details: a GLN grants visibility only once verified'
     await record(
       supplier.key,
       commission(farm, '2024-06-01T06:00:00', [line(product, lot, 10)]),
-      ship(farm, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-06-02T06:00:00', [line(product, lot, 10)]),
+      ship(farm, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-06-02T06:00:00', [
+        line(product, lot, 10),
+      ]),
     );
     // The claimant types the GLN on a location of its own: that alone shows it nothing.
-    await record(claimant.key, commission(locationPayload(uid('MINE'), { gln }), '2024-06-03T06:00:00', [line(productPayload(uid('OTHER')), uid('LOT'), 1)]));
+    await record(
+      claimant.key,
+      commission(locationPayload(uid('MINE'), { gln }), '2024-06-03T06:00:00', [
+        line(productPayload(uid('OTHER')), uid('LOT'), 1),
+      ]),
+    );
     expect((await details(claimant.key, `LotSerial=${lot}`)).body).toMatchObject({ totalItems: 0, results: [] });
 
     await verifyGlnOf(claimant, gln);

@@ -54,17 +54,31 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
       errors: null,
       retriedBy: null,
     });
-    const { rows } = await sql().query('SELECT mode, status, workflow_id, started_at FROM batches WHERE id = $1', [accepted.body.batchId]);
-    expect(rows[0]).toMatchObject({ mode: 'async', status: 'Completed', workflow_id: `batch-${accepted.body.batchId}` });
+    const { rows } = await sql().query('SELECT mode, status, workflow_id, started_at FROM batches WHERE id = $1', [
+      accepted.body.batchId,
+    ]);
+    expect(rows[0]).toMatchObject({
+      mode: 'async',
+      status: 'Completed',
+      workflow_id: `batch-${accepted.body.batchId}`,
+    });
     expect(rows[0].started_at).not.toBeNull();
 
     // Operators find the batch in the Temporal UI by account and batch id.
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
     try {
       const description = await new Client({ connection }).workflow.getHandle(rows[0].workflow_id).describe();
-      expect(description.typedSearchAttributes.get(defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD))).toBe(account.name);
-      expect(description.typedSearchAttributes.get(defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD))).toBe(accepted.body.batchId);
-      expect(description.memo).toMatchObject({ accountId: account.id, accountName: account.name, batchId: accepted.body.batchId });
+      expect(
+        description.typedSearchAttributes.get(defineSearchAttributeKey('AccountName', SearchAttributeType.KEYWORD)),
+      ).toBe(account.name);
+      expect(
+        description.typedSearchAttributes.get(defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD)),
+      ).toBe(accepted.body.batchId);
+      expect(description.memo).toMatchObject({
+        accountId: account.id,
+        accountName: account.name,
+        batchId: accepted.body.batchId,
+      });
     } finally {
       await connection.close();
     }
@@ -77,7 +91,11 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     });
     expect(accepted.status).toBe(202);
     const done = await settle(account, accepted.body.statusUrl);
-    expect(done.body).toMatchObject({ status: 'Failed', result: null, errors: [expect.objectContaining({ index: 0, code: 'InsufficientInventory' })] });
+    expect(done.body).toMatchObject({
+      status: 'Failed',
+      result: null,
+      errors: [expect.objectContaining({ index: 0, code: 'InsufficientInventory' })],
+    });
     expect(await countEvents(account.id)).toBe(before);
   });
 
@@ -128,26 +146,50 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     }
 
     // The sync endpoint answers the same list.
-    const sync = await client(account.key).post('/Integration/Events', { Events: events.map((e, i) => ({ ...e, Id: i ? stored.Id : uid('ship') })) });
+    const sync = await client(account.key).post('/Integration/Events', {
+      Events: events.map((e, i) => ({ ...e, Id: i ? stored.Id : uid('ship') })),
+    });
     expect(sync.status).toBe(400);
-    expect((sync.body.errors as { code: string }[]).map((e) => e.code).sort()).toEqual(['DuplicateEventId', 'InsufficientInventory', 'InsufficientInventory', 'UnknownProduct']);
+    expect((sync.body.errors as { code: string }[]).map((e) => e.code).sort()).toEqual([
+      'DuplicateEventId',
+      'InsufficientInventory',
+      'InsufficientInventory',
+      'UnknownProduct',
+    ]);
     expect(await countEvents(account.id)).toBe(before);
   });
 
   it('schema errors are a 400 before any workflow starts', async () => {
-    const response = await client(account.key).post('/Integration/Events/async', { Events: [{ $type: 'commission', Id: 'X' }] });
+    const response = await client(account.key).post('/Integration/Events/async', {
+      Events: [{ $type: 'commission', Id: 'X' }],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ index: 0, eventId: 'X', code: 'Required', field: 'Location' })]));
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ index: 0, eventId: 'X', code: 'Required', field: 'Location' }),
+      ]),
+    );
   });
 
   it('the same Idempotency-Key gives the same batch', async () => {
     const key = uid('key');
     const events = [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 10))];
-    const first = await client(account.key).post('/Integration/Events/async', { Events: events }, { 'Idempotency-Key': key });
-    const second = await client(account.key).post('/Integration/Events/async', { Events: events }, { 'Idempotency-Key': key });
+    const first = await client(account.key).post(
+      '/Integration/Events/async',
+      { Events: events },
+      { 'Idempotency-Key': key },
+    );
+    const second = await client(account.key).post(
+      '/Integration/Events/async',
+      { Events: events },
+      { 'Idempotency-Key': key },
+    );
     expect(second.body.batchId).toBe(first.body.batchId);
     await settle(account, first.body.statusUrl);
-    const { rows } = await sql().query('SELECT count(*)::int AS n FROM events WHERE external_event_id = $1 AND account_id = $2', [events[0].Id, account.id]);
+    const { rows } = await sql().query(
+      'SELECT count(*)::int AS n FROM events WHERE external_event_id = $1 AND account_id = $2',
+      [events[0].Id, account.id],
+    );
     expect(rows[0].n).toBe(1);
   });
 
@@ -163,7 +205,9 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
   });
 
   it('a malformed Idempotency-Key is a 400 naming it, and nothing is stored; a blank one is no key', async () => {
-    const events = () => [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))];
+    const events = () => [
+      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)),
+    ];
     const refused: string[] = [];
     for (const key of ['two words', 'k'.repeat(201)]) {
       for (const path of ['/Integration/Events', '/Integration/Events/async']) {
@@ -171,21 +215,36 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
         refused.push(sent[0].Id);
         const response = await client(account.key).post(path, { Events: sent }, { 'Idempotency-Key': key });
         expect(response.status).toBe(400);
-        expect(response.body).toMatchObject({ status: 400, title: 'Idempotency-Key must be 1 to 200 visible ASCII characters.' });
+        expect(response.body).toMatchObject({
+          status: 400,
+          title: 'Idempotency-Key must be 1 to 200 visible ASCII characters.',
+        });
       }
     }
-    const { rows } = await sql().query('SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND request::text LIKE ANY($2::text[])', [
-      account.id,
-      refused.map((id) => `%${id}%`),
-    ]);
+    const { rows } = await sql().query(
+      'SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND request::text LIKE ANY($2::text[])',
+      [account.id, refused.map((id) => `%${id}%`)],
+    );
     expect(rows[0].n).toBe(0);
     // A key's surrounding blanks are not part of it: the same batch answers.
     const key = uid('key');
     const sent = events();
-    const first = await client(account.key).post('/Integration/Events/async', { Events: sent }, { 'Idempotency-Key': key });
-    const padded = await client(account.key).post('/Integration/Events/async', { Events: sent }, { 'Idempotency-Key': ` ${key} ` });
+    const first = await client(account.key).post(
+      '/Integration/Events/async',
+      { Events: sent },
+      { 'Idempotency-Key': key },
+    );
+    const padded = await client(account.key).post(
+      '/Integration/Events/async',
+      { Events: sent },
+      { 'Idempotency-Key': ` ${key} ` },
+    );
     expect(padded.body.batchId).toBe(first.body.batchId);
-    const blank = await client(account.key).post('/Integration/Events/async', { Events: events() }, { 'Idempotency-Key': ' ' });
+    const blank = await client(account.key).post(
+      '/Integration/Events/async',
+      { Events: events() },
+      { 'Idempotency-Key': ' ' },
+    );
     expect(blank.status).toBe(202);
     await settle(account, first.body.statusUrl);
     await settle(account, blank.body.statusUrl);

@@ -36,7 +36,12 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
 
   /** Runs `task` while the Temporal dev server is stopped (SIGSTOP): a Temporal that does not answer. */
   async function whileTemporalFrozen<T>(task: () => Promise<T>): Promise<T> {
-    const temporalPid = Number(execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev']).toString().trim().split('\n')[0]);
+    const temporalPid = Number(
+      execFileSync('pgrep', ['-P', String(stack.state.pid), '-f', 'server start-dev'])
+        .toString()
+        .trim()
+        .split('\n')[0],
+    );
     process.kill(temporalPid, 'SIGSTOP');
     try {
       return await task();
@@ -50,7 +55,9 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     const batches = Array.from({ length: 4 }, (_, b) => {
       const lots = Array.from({ length: 125 }, () => uid(`LOT${b}`));
       return [
-        ...lots.map((lot) => commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))),
+        ...lots.map((lot) =>
+          commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10)),
+        ),
         ...lots.map((lot) => ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 4))),
       ];
     });
@@ -67,7 +74,10 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
 
     // Kill as soon as a batch is under way: its first step has run, the rest have not.
     for (let i = 0; i < 1000; i++) {
-      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status = 'Running'`, [account.id]);
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status = 'Running'`,
+        [account.id],
+      );
       if (rows[0].n > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -80,24 +90,36 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
 
     const count = async (query: string) => (await pool.query(query, [account.id])).rows[0].n as number;
     expect(await count('SELECT count(*)::int AS n FROM events WHERE account_id = $1')).toBe(1000);
-    expect(await count('SELECT count(DISTINCT external_event_id)::int AS n FROM events WHERE account_id = $1')).toBe(1000);
+    expect(await count('SELECT count(DISTINCT external_event_id)::int AS n FROM events WHERE account_id = $1')).toBe(
+      1000,
+    );
     expect(await count('SELECT count(*)::int AS n FROM event_lines WHERE account_id = $1')).toBe(1000);
     expect(await count('SELECT count(*)::int AS n FROM inventory_records WHERE account_id = $1')).toBe(1000);
     expect(await count('SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1')).toBe(500);
-    expect(await count(`SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status = 'Completed'`)).toBe(4);
+    expect(await count(`SELECT count(*)::int AS n FROM batches WHERE account_id = $1 AND status = 'Completed'`)).toBe(
+      4,
+    );
     // Every lot: 10 in, 4 out, recalculated once the batch finished.
-    expect(await count(`SELECT count(*)::int AS n FROM inventory_records WHERE account_id = $1 AND available <> 6`)).toBe(0);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM inventory_records WHERE account_id = $1 AND available <> 6`),
+    ).toBe(0);
 
     // The kill landed inside a batch: a step (or a workflow task) on the dead worker timed out and ran again.
     const connection = await Connection.connect({ address: stack.state.temporalAddress });
     try {
       const temporal = new Client({ connection });
-      const { rows } = await pool.query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE account_id = $1', [account.id]);
+      const { rows } = await pool.query<{ workflow_id: string }>(
+        'SELECT workflow_id FROM batches WHERE account_id = $1',
+        [account.id],
+      );
       const interrupted = await Promise.all(
         rows.map(async ({ workflow_id: id }) => {
           const history = await temporal.workflow.getHandle(id).fetchHistory();
           return (history.events ?? []).some(
-            (e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1 || e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes,
+            (e) =>
+              (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1 ||
+              e.workflowTaskTimedOutEventAttributes ||
+              e.workflowTaskFailedEventAttributes,
           );
         }),
       );
@@ -116,7 +138,9 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
       fetch(`${stack.state.apiUrl}/Integration/Events/async`, {
         method: 'POST',
         headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 9))] }),
+        body: JSON.stringify({
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 9))],
+        }),
       }),
     );
     expect(response.status).toBe(503);
@@ -133,21 +157,38 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     expect(status).toBe('Completed');
   }, 150_000);
 
-  it("names in its 503 the resource the caller follows: a capture job for EPCIS, the support view for a support retry", async () => {
+  it('names in its 503 the resource the caller follows: a capture job for EPCIS, the support view for a support retry', async () => {
     const { key } = await createApiKey(uid('frozen-own'), 'jest');
     const { key: support } = await createApiKey(uid('frozen-support'), 'jest', 'support');
     const call = async (path: string, apiKey: string, init: { method?: string; body?: string } = {}) => {
-      const response = await fetch(`${stack.state.apiUrl}${path}`, { ...init, headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' } });
-      return { status: response.status, body: (await response.json()) as { batchId?: string; status?: string; statusUrl?: string } };
+      const response = await fetch(`${stack.state.apiUrl}${path}`, {
+        ...init,
+        headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' },
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as { batchId?: string; status?: string; statusUrl?: string },
+      };
     };
     // A Failed batch to retry: a ship of a lot nobody commissioned.
     const failed = await call('/Integration/Events/async', key, {
       method: 'POST',
-      body: JSON.stringify({ Events: [ship({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))] }),
+      body: JSON.stringify({
+        Events: [ship({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))],
+      }),
     });
-    await waitFor('the batch to fail', 60_000, async () => (await call(`/Integration/Events/async/${failed.body.batchId}`, key)).body.status === 'Failed');
+    await waitFor(
+      'the batch to fail',
+      60_000,
+      async () => (await call(`/Integration/Events/async/${failed.body.batchId}`, key)).body.status === 'Failed',
+    );
     const ids = gs1Ids();
-    const document = epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 2, uom: 'KGM' }], bizLocation: ids.sgln() })]);
+    const document = epcisDocument([
+      objectEvent({
+        quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 2, uom: 'KGM' }],
+        bizLocation: ids.sgln(),
+      }),
+    ]);
 
     const [captured, retried] = await whileTemporalFrozen(() =>
       Promise.all([

@@ -33,7 +33,9 @@ describe('the event pipeline at its edges', () => {
   });
   afterAll(() => connection.close());
 
-  async function statusOf(batchId: string): Promise<{ status: string; message: string; errors: { code: string; message: string }[] | null }> {
+  async function statusOf(
+    batchId: string,
+  ): Promise<{ status: string; message: string; errors: { code: string; message: string }[] | null }> {
     return (await client(account.key).get(`/Integration/Events/async/${batchId}`)).body;
   }
 
@@ -49,7 +51,12 @@ describe('the event pipeline at its edges', () => {
   /** A batch stored the way the API stores one, whose workflow was never started (the API died in between). */
   async function strandedBatch(events: EventPayload[]): Promise<string> {
     models();
-    const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'async', request: { Events: events }, eventCount: events.length });
+    const { batch } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'async',
+      request: { Events: events },
+      eventCount: events.length,
+    });
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
     return batch.id;
   }
@@ -77,7 +84,11 @@ describe('the event pipeline at its edges', () => {
   }
 
   /** The reconciler run until the batch has moved on from Accepted. */
-  const reconcile = (batchId: string) => reconcileUntil(`the reconciler to pick up batch ${batchId}`, async () => (await statusOf(batchId)).status !== 'Accepted');
+  const reconcile = (batchId: string) =>
+    reconcileUntil(
+      `the reconciler to pick up batch ${batchId}`,
+      async () => (await statusOf(batchId)).status !== 'Accepted',
+    );
 
   it('processes a valid batch of 1,000 events with inline master data, over 2 MB of JSON', async () => {
     const lot = uid('LOT');
@@ -96,24 +107,35 @@ describe('the event pipeline at its edges', () => {
     const body = JSON.stringify({ Events: events });
     expect(Buffer.byteLength(body)).toBeGreaterThan(2 * 1024 * 1024);
 
-    const response = await request('POST', '/Integration/Events', { key: account.key, body, headers: { 'Content-Type': 'application/json' } });
+    const response = await request('POST', '/Integration/Events', {
+      key: account.key,
+      body,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(response.body.errors ?? []).toEqual([]);
     expect(response.status).toBe(200);
     expect(response.body.result).toHaveLength(1000);
-    const { rows } = await sql().query('SELECT count(*)::int AS n FROM events WHERE batch_id = $1', [response.body.batchId]);
+    const { rows } = await sql().query('SELECT count(*)::int AS n FROM events WHERE batch_id = $1', [
+      response.body.batchId,
+    ]);
     expect(rows[0].n).toBe(1000);
   }, 120_000);
 
   it('starts a batch left Accepted with no workflow, from the reconcile-batches workflow', async () => {
     const lot = uid('LOT');
-    const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 7))]);
+    const batchId = await strandedBatch([
+      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 7)),
+    ]);
     const waiting = await statusOf(batchId);
     expect(waiting.status).toBe('Accepted');
     expect(waiting.message).toMatch(/started automatically/);
 
     await reconcile(batchId);
     expect((await settle(batchId)).status).toBe('Completed');
-    const { rows } = await sql().query('SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1', [batchId]);
+    const { rows } = await sql().query(
+      'SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1',
+      [batchId],
+    );
     expect(rows).toEqual([{ available: 7 }]);
     // The reconciler's history lists what each pass started.
     const { events } = await temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID).fetchHistory();
@@ -124,26 +146,41 @@ describe('the event pipeline at its edges', () => {
     expect(started).toContain(batchId);
   }, 90_000);
 
-  it('refuses a stored batch that never passed the API\'s checks (a time that does not exist, a location without an id) when a worker runs it', async () => {
+  it("refuses a stored batch that never passed the API's checks (a time that does not exist, a location without an id) when a worker runs it", async () => {
     // The API refuses such a request before storing it; a batch stored otherwise (before those checks,
     // a retry of an old one) is checked by the pipeline all the same, and stores nothing.
-    const badTime = { ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)), EventTime: '2024-02-30T10:00:00' };
-    const noLocationId = { ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)), Location: {} };
+    const badTime = {
+      ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)),
+      EventTime: '2024-02-30T10:00:00',
+    };
+    const noLocationId = {
+      ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)),
+      Location: {},
+    };
     const batchId = await strandedBatch([badTime, noLocationId]);
     await reconcile(batchId);
     const done = await settle(batchId);
     expect(done.status).toBe('Failed');
     expect(done.errors).toEqual([
       expect.objectContaining({ index: 0, code: 'InvalidValue', field: 'EventTime' }),
-      expect.objectContaining({ index: 1, code: 'Required', field: 'Location.Id', message: 'Location.Id is required.' }),
+      expect.objectContaining({
+        index: 1,
+        code: 'Required',
+        field: 'Location.Id',
+        message: 'Location.Id is required.',
+      }),
     ]);
     const { rows } = await sql().query('SELECT count(*)::int AS n FROM events WHERE batch_id = $1', [batchId]);
     expect(rows[0].n).toBe(0);
   }, 90_000);
 
   it('records as Failed a stranded batch whose workflow ended before it stored anything', async () => {
-    const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))]);
-    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);
+    const batchId = await strandedBatch([
+      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)),
+    ]);
+    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+      batchId,
+    ]);
     // Started where no worker polls, then terminated: the workflow exists, closed, and stored nothing.
     const handle = await temporal.workflow.start('processEventBatch', {
       taskQueue: `nobody-${uid('q')}`,
@@ -155,7 +192,9 @@ describe('the event pipeline at its edges', () => {
     await reconcile(batchId);
     const failed = await settle(batchId);
     expect(failed.status).toBe('Failed');
-    expect(failed.errors).toEqual([expect.objectContaining({ code: 'InternalError', message: expect.stringContaining('TERMINATED') })]);
+    expect(failed.errors).toEqual([
+      expect.objectContaining({ code: 'InternalError', message: expect.stringContaining('TERMINATED') }),
+    ]);
   }, 90_000);
 
   it('keeps retrying a step that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone', async () => {
@@ -167,11 +206,18 @@ describe('the event pipeline at its edges', () => {
       });
       expect(accepted.status).toBe(202);
       batchId = accepted.body.batchId;
-      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+        batchId,
+      ]);
       const handle = temporal.workflow.getHandle(rows[0].workflow_id);
-      const pendingLedger = async () => (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'commitLedger');
+      const pendingLedger = async () =>
+        (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'commitLedger');
 
-      await waitFor('commitLedger to have failed three times', 60_000, async () => ((await pendingLedger())?.attempt ?? 0) >= 3);
+      await waitFor(
+        'commitLedger to have failed three times',
+        60_000,
+        async () => ((await pendingLedger())?.attempt ?? 0) >= 3,
+      );
       const pending = await pendingLedger();
       expect(pending?.maximumAttempts).toBe(0); // unlimited
       expect(pending?.lastFailure?.message).toContain('ledger refused by the test');
@@ -196,11 +242,17 @@ describe('the event pipeline at its edges', () => {
       });
       expect(accepted.status).toBe(202);
       batchId = accepted.body.batchId;
-      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [batchId]);
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+        batchId,
+      ]);
       handle = temporal.workflow.getHandle(rows[0].workflow_id);
       // Persisted, then held at the ledger step: an operator ends the run there.
       await waitFor('commitLedger to have failed once', 60_000, async () =>
-        Boolean((await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'commitLedger' && (a.attempt ?? 0) >= 2)),
+        Boolean(
+          (await handle.describe()).raw.pendingActivities?.some(
+            (a) => a.activityType?.name === 'commitLedger' && (a.attempt ?? 0) >= 2,
+          ),
+        ),
       );
       terminatedRun = (await handle.describe()).runId;
       await handle.terminate('test: an operator ended it after persist');
@@ -210,7 +262,10 @@ describe('the event pipeline at its edges', () => {
       await allowLedger();
     }
 
-    await reconcileUntil(`the reconciler to run batch ${batchId} again`, async () => (await handle.describe()).runId !== terminatedRun);
+    await reconcileUntil(
+      `the reconciler to run batch ${batchId} again`,
+      async () => (await handle.describe()).runId !== terminatedRun,
+    );
     expect((await settle(batchId)).status).toBe('Completed');
     const latest = await handle.describe();
     expect(latest.status.name).toBe('COMPLETED');
@@ -228,17 +283,30 @@ describe('the event pipeline at its edges', () => {
 
   it('runs a Running batch whose workflow Temporal does not know (its history lost) again', async () => {
     const lot = uid('LOT');
-    const batchId = await strandedBatch([commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 6))]);
-    await sql().query(`UPDATE batches SET status = 'Running', started_at = now() - interval '10 minutes' WHERE id = $1`, [batchId]);
-    await reconcileUntil(`the reconciler to run batch ${batchId}`, async () => (await statusOf(batchId)).status !== 'Running');
+    const batchId = await strandedBatch([
+      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 6)),
+    ]);
+    await sql().query(
+      `UPDATE batches SET status = 'Running', started_at = now() - interval '10 minutes' WHERE id = $1`,
+      [batchId],
+    );
+    await reconcileUntil(
+      `the reconciler to run batch ${batchId}`,
+      async () => (await statusOf(batchId)).status !== 'Running',
+    );
     expect((await settle(batchId)).status).toBe('Completed');
-    const { rows } = await sql().query('SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1', [batchId]);
+    const { rows } = await sql().query(
+      'SELECT available::float AS available FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1',
+      [batchId],
+    );
     expect(rows).toEqual([{ available: 6 }]);
   }, 90_000);
 
   it('answers a sync call still under way after SYNC_WAIT_SECONDS with 202 and its batch id', async () => {
     const lot = uid('LOT');
-    const created = await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))] });
+    const created = await client(account.key).post('/Integration/Events', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))],
+    });
     expect(created.status).toBe(200);
     const { rows } = await sql().query<{ product_id: string; location_id: string }>(
       'SELECT r.product_id, r.location_id FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1',
@@ -247,12 +315,21 @@ describe('the event pipeline at its edges', () => {
     // The ship's persist waits on the lot's timeline lock, held here, for longer than the sync wait.
     const holder: PoolClient = await sql().connect();
     try {
-      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [timelineKey(account.id, rows[0].product_id, lot, rows[0].location_id)]);
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [
+        timelineKey(account.id, rows[0].product_id, lot, rows[0].location_id),
+      ]);
       const started = Date.now();
-      const response = await client(account.key).post('/Integration/Events', { Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 2))] });
+      const response = await client(account.key).post('/Integration/Events', {
+        Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 2))],
+      });
       expect(response.status).toBe(202);
       expect(Date.now() - started).toBeGreaterThanOrEqual(29_000);
-      expect(response.body).toEqual({ message: expect.any(String), batchId: expect.any(String), status: 'Accepted', statusUrl: `/Integration/Events/async/${response.body.batchId}` });
+      expect(response.body).toEqual({
+        message: expect.any(String),
+        batchId: expect.any(String),
+        status: 'Accepted',
+        statusUrl: `/Integration/Events/async/${response.body.batchId}`,
+      });
       await holder.query('SELECT pg_advisory_unlock_all()');
       expect((await settle(response.body.batchId)).status).toBe('Completed');
     } finally {
@@ -264,14 +341,24 @@ describe('the event pipeline at its edges', () => {
     for (let round = 0; round < 3; round++) {
       const ids = Array.from({ length: 8 }, (_, i) => uid(`RACE${i}`));
       const batch = (order: string[]) =>
-        order.map((id) => commission({ location: `DOCK-${id}`, time: '2024-03-01T10:00:00Z' }, instance(`FISH-${id}`, uid('LOT'), 1)));
-      const responses = await Promise.all([ids, [...ids].reverse()].map((order) => client(account.key).post('/Integration/Events', { Events: batch(order) })));
+        order.map((id) =>
+          commission({ location: `DOCK-${id}`, time: '2024-03-01T10:00:00Z' }, instance(`FISH-${id}`, uid('LOT'), 1)),
+        );
+      const responses = await Promise.all(
+        [ids, [...ids].reverse()].map((order) =>
+          client(account.key).post('/Integration/Events', { Events: batch(order) }),
+        ),
+      );
       expect(responses.map((r) => r.status)).toEqual([200, 200]);
       // A deadlock is broken by PostgreSQL failing one transaction: persist would have needed a second attempt.
       for (const response of responses) {
-        const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [response.body.batchId]);
+        const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+          response.body.batchId,
+        ]);
         const history = await temporal.workflow.getHandle(rows[0].workflow_id).fetchHistory();
-        const attempts = history.events?.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+        const attempts = history.events?.flatMap((e) =>
+          e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : [],
+        );
         expect(attempts?.every((attempt) => attempt === 1)).toBe(true);
       }
     }
@@ -287,10 +374,21 @@ describe('the event pipeline at its edges', () => {
       url = `http://127.0.0.1:${port}`;
       api = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'api/main.ts')], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, PORT: String(port), TASK_QUEUE: uid('unpolled'), SYNC_WAIT_SECONDS: '2', LOG_LEVEL: 'warn' },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          TASK_QUEUE: uid('unpolled'),
+          SYNC_WAIT_SECONDS: '2',
+          LOG_LEVEL: 'warn',
+        },
         stdio: 'ignore',
       });
-      await waitFor('the extra API', 60_000, () => fetch(`${url}/healthz`).then((r) => r.ok, () => false));
+      await waitFor('the extra API', 60_000, () =>
+        fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      );
     }, 90_000);
     afterAll(async () => {
       await handle?.terminate('test: no worker polls its task queue').catch(() => undefined);
@@ -308,14 +406,18 @@ describe('the event pipeline at its edges', () => {
       const response = await fetch(`${url}/Integration/Events`, {
         method: 'POST',
         headers: { 'X-API-KEY': account.key, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))] }),
+        body: JSON.stringify({
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))],
+        }),
       });
       expect(response.status).toBe(202);
       expect(Date.now() - started).toBeLessThan(15_000);
       const body = (await response.json()) as { batchId: string; statusUrl: string };
       expect(body.statusUrl).toBe(`/Integration/Events/async/${body.batchId}`);
       expect((await statusOf(body.batchId)).status).toBe('Accepted');
-      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [body.batchId]);
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+        body.batchId,
+      ]);
       handle = temporal.workflow.getHandle(rows[0].workflow_id);
     }, 30_000);
   });

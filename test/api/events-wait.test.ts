@@ -31,7 +31,12 @@ describe('sync calls learn the outcome from the batch row', () => {
       body: { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))] },
     });
     expect(response.status).toBe(200);
-    expect(response.body.result).toEqual([expect.objectContaining({ status: 'Created', productInstances: [{ productId: 'SALMON', lotSerial: lot, quantity: 5 }] })]);
+    expect(response.body.result).toEqual([
+      expect.objectContaining({
+        status: 'Created',
+        productInstances: [{ productId: 'SALMON', lotSerial: lot, quantity: 5 }],
+      }),
+    ]);
     await until(() => announced.includes(response.body.batchId));
     expect(announced.filter((id) => id === response.body.batchId)).toHaveLength(1);
   });
@@ -43,7 +48,15 @@ describe('sync calls learn the outcome from the batch row', () => {
       body: { Events: [ship({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))] },
     });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, code: 'InsufficientInventory', field: 'ProductInstances[0].Quantity', requested: 5, available: 0 })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({
+        index: 0,
+        code: 'InsufficientInventory',
+        field: 'ProductInstances[0].Quantity',
+        requested: 5,
+        available: 0,
+      }),
+    ]);
     const { rows } = await listener.query<{ id: string }>('SELECT id FROM batches WHERE account_id = $1', [account.id]);
     await until(() => announced.includes(rows[0].id));
     expect(announced.filter((id) => id === rows[0].id)).toHaveLength(1);

@@ -3,10 +3,14 @@ import { EPCIS_CONTEXT, capture, eventIdOf, gs1Ids, lotOf } from '../factories/e
 import { apiUrl, request } from '../helpers/http';
 
 type Event = Record<string, unknown> & { eventID: string; type: string };
-const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] => body.epcisBody.queryResults.resultsBody.eventList;
+const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
+  body.epcisBody.queryResults.resultsBody.eventList;
 
 /** The context GDST 1.2 JSON-LD documents carry. */
-const GDST_CONTEXT = [...EPCIS_CONTEXT, { gdst: 'https://traceability-dialogue.org/vocab/', cbvmda: 'urn:epcglobal:cbv:mda' }];
+const GDST_CONTEXT = [
+  ...EPCIS_CONTEXT,
+  { gdst: 'https://traceability-dialogue.org/vocab/', cbvmda: 'urn:epcglobal:cbv:mda' },
+];
 
 /**
  * GDST's flow end to end, as its capability tool runs it: a supplier's GDST 1.2 document is captured
@@ -26,9 +30,18 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
   const buyer = fillets.sgln('9');
   const owner = `urn:epc:id:pgln:${whole.companyPrefix}.00001`;
   const provider = `urn:epc:id:sgln:${whole.companyPrefix}.00001.0`;
-  const certificate = (type: string, id: string) => ({ 'gdst:certificationType': `urn:gdst:certType:${type}`, certificationAgency: 'Fisheries Directorate', certificationStandard: 'National licence', certificationIdentification: id });
+  const certificate = (type: string, id: string) => ({
+    'gdst:certificationType': `urn:gdst:certType:${type}`,
+    certificationAgency: 'Fisheries Directorate',
+    certificationStandard: 'National licence',
+    certificationIdentification: id,
+  });
   const kdes = { 'gdst:productOwner': owner, 'cbvmda:informationProvider': provider };
-  const event = <T extends Record<string, unknown>>(fields: T) => ({ eventID: eventIdOf(), eventTimeZoneOffset: '+00:00', ...fields });
+  const event = <T extends Record<string, unknown>>(fields: T) => ({
+    eventID: eventIdOf(),
+    eventTimeZoneOffset: '+00:00',
+    ...fields,
+  });
 
   const fishing = event({
     type: 'ObjectEvent',
@@ -42,10 +55,19 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
     ilmd: {
       'cbvmda:vesselCatchInformationList': {
         'cbvmda:vesselCatchInformation': [
-          { 'cbvmda:vesselName': 'Northern Star', 'cbvmda:vesselID': 'N-123-K', 'gdst:imoNumber': 'IMO9876543', 'cbvmda:vesselFlagState': 'NO', 'cbvmda:catchArea': 'urn:gdst:fao:27', 'cbvmda:fishingGearTypeCode': 'urn:gdst:gear:03.12' },
+          {
+            'cbvmda:vesselName': 'Northern Star',
+            'cbvmda:vesselID': 'N-123-K',
+            'gdst:imoNumber': 'IMO9876543',
+            'cbvmda:vesselFlagState': 'NO',
+            'cbvmda:catchArea': 'urn:gdst:fao:27',
+            'cbvmda:fishingGearTypeCode': 'urn:gdst:gear:03.12',
+          },
         ],
       },
-      'cbvmda:certificationList': { certification: [certificate('fishingAuth', 'NO-FA-77'), certificate('harvestCert', 'MSC-C-1')] },
+      'cbvmda:certificationList': {
+        certification: [certificate('fishingAuth', 'NO-FA-77'), certificate('harvestCert', 'MSC-C-1')],
+      },
     },
     ...kdes,
   });
@@ -126,14 +148,28 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
             {
               type: 'urn:epcglobal:epcis:vtype:EPCClass',
               vocabularyElementList: [
-                { id: whole.gtinClass, attributes: [{ id: 'cbvmda:descriptionShort', attribute: 'Atlantic cod, whole' }] },
-                { id: fillets.gtinClass, attributes: [{ id: 'cbvmda:descriptionShort', attribute: 'Atlantic cod fillets' }] },
+                {
+                  id: whole.gtinClass,
+                  attributes: [{ id: 'cbvmda:descriptionShort', attribute: 'Atlantic cod, whole' }],
+                },
+                {
+                  id: fillets.gtinClass,
+                  attributes: [{ id: 'cbvmda:descriptionShort', attribute: 'Atlantic cod fillets' }],
+                },
               ],
             },
             {
               type: 'urn:epcglobal:epcis:vtype:BusinessLocation',
               vocabularyElementList: [
-                { id: vessel, attributes: [{ id: 'cbvmda:name', attribute: 'FV Northern Star' }, { id: 'cbvmda:vesselName', attribute: 'Northern Star' }, { id: 'cbvmda:vesselFlagState', attribute: 'NO' }, { id: 'gdst:imoNumber', attribute: 'IMO9876543' }] },
+                {
+                  id: vessel,
+                  attributes: [
+                    { id: 'cbvmda:name', attribute: 'FV Northern Star' },
+                    { id: 'cbvmda:vesselName', attribute: 'Northern Star' },
+                    { id: 'cbvmda:vesselFlagState', attribute: 'NO' },
+                    { id: 'gdst:imoNumber', attribute: 'IMO9876543' },
+                  ],
+                },
                 { id: plant, attributes: [{ id: 'cbvmda:name', attribute: 'Fillet plant' }] },
               ],
             },
@@ -144,18 +180,34 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
     };
     const job = await capture(account.key, document);
     expect(job).toMatchObject({ success: true, errors: [] });
-    const warnings = (job as unknown as { warnings: { type: string }[] }).warnings.filter((w) => w.type === 'MissingGdstKde');
-    expect(warnings).toEqual([{ type: 'MissingGdstKde', index: 4, eventID: receiving.eventID, pointer: '/epcisBody/eventList/4/gdst:productOwner', title: expect.stringContaining('gdst:productOwner') }]);
+    const warnings = (job as unknown as { warnings: { type: string }[] }).warnings.filter(
+      (w) => w.type === 'MissingGdstKde',
+    );
+    expect(warnings).toEqual([
+      {
+        type: 'MissingGdstKde',
+        index: 4,
+        eventID: receiving.eventID,
+        pointer: '/epcisBody/eventList/4/gdst:productOwner',
+        title: expect.stringContaining('gdst:productOwner'),
+      },
+    ]);
   });
 
   it('resolves the lot, queries the linked EPCIS interface with GDST’s headers, and traces back through the processing to the catch', async () => {
     // 1. The tool starts from the resolver with the lot it was given.
-    const links = await request<{ link: string; linkType: string }[]>('GET', `/01/${fillets.gtin}/10/${filletLot}?linkType=gs1:epcis`, { headers: { 'X-API-Key': account.key } });
+    const links = await request<{ link: string; linkType: string }[]>(
+      'GET',
+      `/01/${fillets.gtin}/10/${filletLot}?linkType=gs1:epcis`,
+      { headers: { 'X-API-Key': account.key } },
+    );
     expect(links.status).toBe(200);
     const epcis = links.body[0].link.replace(/\/$/, '');
     expect(epcis).toBe(`${apiUrl()}/epcis`);
     const query = async (params: string) => {
-      const response = await request('GET', `${epcis.slice(apiUrl().length)}/events?${params}`, { headers: GDST_HEADERS(account.key) });
+      const response = await request('GET', `${epcis.slice(apiUrl().length)}/events?${params}`, {
+        headers: GDST_HEADERS(account.key),
+      });
       expect({ params, status: response.status }).toEqual({ params, status: 200 });
       expect(response.headers.get('gs1-epc-format')).toBe('Always_EPC_URN');
       expect(response.headers.get('gs1-cbv-xml-format')).toBe('Always_URN');
@@ -170,14 +222,24 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
     expect(inputs).toEqual([whole.lgtin(catchLot)]);
 
     // 3. Back through the transformation to the catch, bounded by the processing time as GDST's traceback does (LE_eventTime).
-    const ofCatch = await query(`MATCH_anyEPCClass=${encodeURIComponent(inputs[0])}&LE_eventTime=${encodeURIComponent(transformation.eventTime as string)}`);
+    const ofCatch = await query(
+      `MATCH_anyEPCClass=${encodeURIComponent(inputs[0])}&LE_eventTime=${encodeURIComponent(transformation.eventTime as string)}`,
+    );
     expect(ofCatch.map((e) => e.eventID)).toEqual([fishing.eventID, landing.eventID, processing.eventID]);
     const caught = ofCatch.find((e) => e.bizStep === 'urn:gdst:bizStep:fishingEvent')!;
     expect(caught.ilmd).toEqual(fishing.ilmd);
     expect(caught['gdst:productOwner']).toBe(owner);
 
     // 4. The vessel's master data through the resolver: a gs1:Place with GDST's vessel attributes.
-    const place = await request('GET', `/414/${whole.gln}?linkType=gs1:masterData`, { headers: { 'X-API-Key': account.key } });
-    expect(place.body).toMatchObject({ '@type': 'gs1:Place', 'gs1:physicalLocationName': 'FV Northern Star', 'gdst:vesselName': 'Northern Star', 'gdst:vesselFlagState': 'NO', 'gdst:imoNumber': 'IMO9876543' });
+    const place = await request('GET', `/414/${whole.gln}?linkType=gs1:masterData`, {
+      headers: { 'X-API-Key': account.key },
+    });
+    expect(place.body).toMatchObject({
+      '@type': 'gs1:Place',
+      'gs1:physicalLocationName': 'FV Northern Star',
+      'gdst:vesselName': 'Northern Star',
+      'gdst:vesselFlagState': 'NO',
+      'gdst:imoNumber': 'IMO9876543',
+    });
   });
 });

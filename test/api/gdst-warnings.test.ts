@@ -5,7 +5,10 @@ import { client } from '../helpers/http';
 
 const vesselLocation = (vessel: Record<string, string>) => {
   const base = locationPayload(uid('VESSEL'), { name: 'FV Nordkapp' });
-  return { ...base, Details: { ...base.Details, CaptainsName: 'Kari', ContactInformation: { Name: 'Kari' }, Vessel: vessel } };
+  return {
+    ...base,
+    Details: { ...base.Details, CaptainsName: 'Kari', ContactInformation: { Name: 'Kari' }, Vessel: vessel },
+  };
 };
 const cod = productPayload(uid('COD'), 'Open', 'Atlantic cod');
 const catchLine = () => [{ product: cod, lot: uid('CATCH'), quantity: 500 }];
@@ -43,9 +46,13 @@ describe('GDST KDE warnings on event results', () => {
   it('a stored vessel named by Id gets the same warnings as when sent with its Details, and its stored data decides', async () => {
     const vessel = vesselLocation({ VesselName: 'FV Nordkapp' });
     const lacking = { CertificationList: [{ Type: 'urn:gdst:certType:fishingAuth', Identification: 'FA-1' }] };
-    const inline = await client(account.key).post('/Integration/Events', { Events: [commission(vessel, '2024-08-01T06:00:00', catchLine(), lacking)] });
+    const inline = await client(account.key).post('/Integration/Events', {
+      Events: [commission(vessel, '2024-08-01T06:00:00', catchLine(), lacking)],
+    });
     expect(inline.status).toBe(200);
-    const byId = await client(account.key).post('/Integration/Events', { Events: [commission({ Id: vessel.Id }, '2024-08-02T06:00:00', catchLine(), lacking)] });
+    const byId = await client(account.key).post('/Integration/Events', {
+      Events: [commission({ Id: vessel.Id }, '2024-08-02T06:00:00', catchLine(), lacking)],
+    });
     expect(byId.status).toBe(200);
     expect(byId.body.result[0].warnings).toEqual(inline.body.result[0].warnings);
     expect((byId.body.result[0].warnings as { field: string }[]).map((w) => w.field)).toEqual([
@@ -56,14 +63,30 @@ describe('GDST KDE warnings on event results', () => {
     ]);
 
     // Details sent again for a stored location change nothing (the stored one is used): nor do they change its warnings.
-    const resent = { ...vessel, Details: { ...vessel.Details, Vessel: { VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' } } };
-    const again = await client(account.key).post('/Integration/Events', { Events: [commission(resent, '2024-08-03T06:00:00', catchLine(), lacking)] });
+    const resent = {
+      ...vessel,
+      Details: {
+        ...vessel.Details,
+        Vessel: { VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' },
+      },
+    };
+    const again = await client(account.key).post('/Integration/Events', {
+      Events: [commission(resent, '2024-08-03T06:00:00', catchLine(), lacking)],
+    });
     expect(again.body.result[0].warnings).toEqual(inline.body.result[0].warnings);
     // A land location sent with Vessel details once it is stored: no wild catch.
     const plant = locationPayload(uid('PLANT'));
-    expect((await client(account.key).post('/Integration/Events', { Events: [commission(plant, '2024-08-01T06:00:00', catchLine())] })).status).toBe(200);
+    expect(
+      (
+        await client(account.key).post('/Integration/Events', {
+          Events: [commission(plant, '2024-08-01T06:00:00', catchLine())],
+        })
+      ).status,
+    ).toBe(200);
     const posing = { ...plant, Details: { ...plant.Details, Vessel: { VesselName: 'FV Ghost' } } };
-    const onLand = await client(account.key).post('/Integration/Events', { Events: [commission(posing, '2024-08-02T06:00:00', catchLine())] });
+    const onLand = await client(account.key).post('/Integration/Events', {
+      Events: [commission(posing, '2024-08-02T06:00:00', catchLine())],
+    });
     expect(onLand.body.result[0]).not.toHaveProperty('warnings');
   });
 
@@ -77,7 +100,15 @@ describe('GDST KDE warnings on event results', () => {
           { Name: 'catchArea', Namespace: 'gdst', Value: 'FAO 27' },
           { Name: 'fishingGearTypeCode', Namespace: 'gdst', Value: '03.12' },
         ],
-        CertificationList: [{ Type: 'urn:gdst:certType:fishingAuth', Standard: 'NO', Agency: 'Fiskeridirektoratet', Value: 'licensed', Identification: 'FA-1' }],
+        CertificationList: [
+          {
+            Type: 'urn:gdst:certType:fishingAuth',
+            Standard: 'NO',
+            Agency: 'Fiskeridirektoratet',
+            Value: 'licensed',
+            Identification: 'FA-1',
+          },
+        ],
       },
     );
     const onLand = commission(locationPayload(uid('PLANT')), '2024-08-01T06:00:00', catchLine());
@@ -92,7 +123,12 @@ describe('GDST KDE warnings on POST /Integration/JSON answers', () => {
   const at = { locationUrn: urnOf('location'), partnerUrn: urnOf('party') };
   const productUrn = urnOf('product');
   const lot = uid('LOT');
-  const numberless = { CertificationType: 'urn:gdst:certType:harvestCoC', CertificationStandard: 'MSC', CertificationAgency: 'MSC', CertificationValue: 'Certified' };
+  const numberless = {
+    CertificationType: 'urn:gdst:certType:harvestCoC',
+    CertificationStandard: 'MSC',
+    CertificationAgency: 'MSC',
+    CertificationValue: 'Certified',
+  };
   beforeAll(async () => {
     account = await createAccount('gdst-json');
   });
@@ -108,7 +144,8 @@ describe('GDST KDE warnings on POST /Integration/JSON answers', () => {
       {
         code: 'MissingGdstKde',
         field: 'Events[0].CertificationList[0].Identification',
-        message: 'GDST asks for the certificate’s identification (its number) (Events[0].CertificationList[0].Identification); the event was stored without it.',
+        message:
+          'GDST asks for the certificate’s identification (its number) (Events[0].CertificationList[0].Identification); the event was stored without it.',
       },
     ]);
     expect(second).not.toHaveProperty('warnings');
@@ -116,7 +153,10 @@ describe('GDST KDE warnings on POST /Integration/JSON answers', () => {
 
   it('a transform batch answers Success with the warnings of its events beside it, and without them when there are none', async () => {
     const output = jsonInstance(urnOf('product'), uid('OUT'), 5);
-    const lacking = { ...jsonTransform(at, [jsonInstance(productUrn, lot, 5)], [output]), CertificationList: [{ ...numberless, CertificationType: '' }] };
+    const lacking = {
+      ...jsonTransform(at, [jsonInstance(productUrn, lot, 5)], [output]),
+      CertificationList: [{ ...numberless, CertificationType: '' }],
+    };
     const response = await client(account.key).post('/Integration/JSON', { Events: [lacking] });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -128,7 +168,11 @@ describe('GDST KDE warnings on POST /Integration/JSON answers', () => {
         expect.objectContaining({ code: 'MissingGdstKde', field: 'Events[0].CertificationList[0].Type' }),
       ],
     });
-    const complete = jsonTransform(at, [jsonInstance(productUrn, lot, 5)], [jsonInstance(output.ParentProduct.Urn, output.LotSerial, 5)]);
+    const complete = jsonTransform(
+      at,
+      [jsonInstance(productUrn, lot, 5)],
+      [jsonInstance(output.ParentProduct.Urn, output.LotSerial, 5)],
+    );
     const clean = await client(account.key).post('/Integration/JSON', { Events: [complete] });
     expect(clean.body).toEqual({ result: 'Success', message: null, errors: [] });
   });

@@ -15,10 +15,7 @@ describe('GET /imports', () => {
   let fish: string;
 
   beforeAll(async () => {
-    [context, account] = await Promise.all([
-      launchChromium('imports'),
-      createAccount('imp-page'),
-    ]);
+    [context, account] = await Promise.all([launchChromium('imports'), createAccount('imp-page')]);
     place = uid('LOC');
     fish = uid('COD');
     const seeded = await client(account.key).post('/Integration/Events', {

@@ -1,8 +1,21 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, locationPayload, productPayload, receive, record, serviceId, ship, uid } from '../factories/trace-events';
+import {
+  commission,
+  locationPayload,
+  productPayload,
+  receive,
+  record,
+  serviceId,
+  ship,
+  uid,
+} from '../factories/trace-events';
 import { client, request } from '../helpers/http';
 
-const lot = (product: ReturnType<typeof productPayload>, lotSerial: string, quantity: number) => ({ product, lot: lotSerial, quantity });
+const lot = (product: ReturnType<typeof productPayload>, lotSerial: string, quantity: number) => ({
+  product,
+  lot: lotSerial,
+  quantity,
+});
 
 describe('GET /Integration/Inventory', () => {
   let account: TestAccount;
@@ -29,7 +42,8 @@ describe('GET /Integration/Inventory', () => {
     storeId = await serviceId('locations', account.id, store.Id);
   });
 
-  const get = (query: string, headers?: Record<string, string>) => client(account.key).get(`/Integration/Inventory?${query}`, headers);
+  const get = (query: string, headers?: Record<string, string>) =>
+    client(account.key).get(`/Integration/Inventory?${query}`, headers);
 
   it('reads SPEC.md rule 2 back: the historical ship leaves 50 and 150', async () => {
     const response = await get(`ProductIds=${salmonId}&LocationIds=${plantId}`);
@@ -43,9 +57,24 @@ describe('GET /Integration/Inventory', () => {
             {
               lotSerial: 'S-1',
               inventory: [
-                { locationId: plantId, locationName: plant.Details.Name, quantityAvailable: 50, eventDate: '2024-03-01T08:00:00Z' },
-                { locationId: plantId, locationName: plant.Details.Name, quantityAvailable: 50, eventDate: '2024-03-02T08:00:00Z' },
-                { locationId: plantId, locationName: plant.Details.Name, quantityAvailable: 150, eventDate: '2024-03-03T08:00:00Z' },
+                {
+                  locationId: plantId,
+                  locationName: plant.Details.Name,
+                  quantityAvailable: 50,
+                  eventDate: '2024-03-01T08:00:00Z',
+                },
+                {
+                  locationId: plantId,
+                  locationName: plant.Details.Name,
+                  quantityAvailable: 50,
+                  eventDate: '2024-03-02T08:00:00Z',
+                },
+                {
+                  locationId: plantId,
+                  locationName: plant.Details.Name,
+                  quantityAvailable: 150,
+                  eventDate: '2024-03-03T08:00:00Z',
+                },
               ],
             },
           ],
@@ -57,14 +86,20 @@ describe('GET /Integration/Inventory', () => {
   it('by product: that product across all locations, lots oldest first', async () => {
     const response = await get(`ProductIds=${salmonId}`);
     expect(response.body.products).toHaveLength(1);
-    const lots = response.body.products[0].lots as { lotSerial: string; inventory: { locationId: string; quantityAvailable: number }[] }[];
+    const lots = response.body.products[0].lots as {
+      lotSerial: string;
+      inventory: { locationId: string; quantityAvailable: number }[];
+    }[];
     expect(lots.map((l) => l.lotSerial)).toEqual(['S-1', 'S-2']);
     expect(lots[1].inventory).toEqual([expect.objectContaining({ locationId: storeId, quantityAvailable: 7 })]);
   });
 
   it('by location: every product there', async () => {
     const response = await get(`LocationIds=${storeId}`);
-    const products = response.body.products as { productId: string; lots: { inventory: { quantityAvailable: number }[] }[] }[];
+    const products = response.body.products as {
+      productId: string;
+      lots: { inventory: { quantityAvailable: number }[] }[];
+    }[];
     expect(products.map((p) => p.productId).sort()).toEqual([salmonId, codId].sort());
     expect(products.find((p) => p.productId === codId)!.lots[0].inventory[0].quantityAvailable).toBe(12.5);
   });
@@ -78,11 +113,15 @@ describe('GET /Integration/Inventory', () => {
 
   it('repeated parameters select several ids', async () => {
     const response = await get(`ProductIds=${salmonId}&ProductIds=${codId}`);
-    expect(response.body.products.map((p: { productId: string }) => p.productId).sort()).toEqual([salmonId, codId].sort());
+    expect(response.body.products.map((p: { productId: string }) => p.productId).sort()).toEqual(
+      [salmonId, codId].sort(),
+    );
   });
 
   it("accepts the caller's own ids too", async () => {
-    const byExternal = await get(`ProductIds=${encodeURIComponent(salmon.Id)}&LocationIds=${encodeURIComponent(plant.Id)}`);
+    const byExternal = await get(
+      `ProductIds=${encodeURIComponent(salmon.Id)}&LocationIds=${encodeURIComponent(plant.Id)}`,
+    );
     const byService = await get(`ProductIds=${salmonId}&LocationIds=${plantId}`);
     expect(byExternal.body).toEqual(byService.body);
   });
@@ -105,7 +144,12 @@ describe('GET /Integration/Inventory', () => {
   it('AsOf gives the record applicable at that instant per product, lot and location', async () => {
     const at = await get(`ProductIds=${salmonId}&LocationIds=${plantId}&AsOf=2024-03-02T12:00:00Z`);
     expect(at.body.products[0].lots[0].inventory).toEqual([
-      { locationId: plantId, locationName: plant.Details.Name, quantityAvailable: 50, eventDate: '2024-03-02T08:00:00Z' },
+      {
+        locationId: plantId,
+        locationName: plant.Details.Name,
+        quantityAvailable: 50,
+        eventDate: '2024-03-02T08:00:00Z',
+      },
     ]);
     const before = await get(`ProductIds=${salmonId}&AsOf=2024-02-01T00:00:00Z`);
     expect(before.body).toEqual({ products: [] });
@@ -117,7 +161,9 @@ describe('GET /Integration/Inventory', () => {
   it('refuses a leap-second AsOf (valid RFC 3339, not a time it can compare with) with a 400 naming AsOf', async () => {
     const leap = await get(`ProductIds=${salmonId}&AsOf=2016-12-31T23:59:60Z`);
     expect(leap.status).toBe(400);
-    expect(leap.body.errors).toEqual({ AsOf: ['AsOf 2016-12-31T23:59:60Z is not a time this service can compare with.'] });
+    expect(leap.body.errors).toEqual({
+      AsOf: ['AsOf 2016-12-31T23:59:60Z is not a time this service can compare with.'],
+    });
   });
 
   it('honours Accept: text/plain with the same JSON as text', async () => {
@@ -128,7 +174,9 @@ describe('GET /Integration/Inventory', () => {
 
   it("never shows another account's inventory, even by its service ids", async () => {
     const other = await createAccount('inventory-other');
-    const response = await request('GET', `/Integration/Inventory?ProductIds=${salmonId}&LocationIds=${plantId}`, { key: other.key });
+    const response = await request('GET', `/Integration/Inventory?ProductIds=${salmonId}&LocationIds=${plantId}`, {
+      key: other.key,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ products: [] });
   });
@@ -140,6 +188,8 @@ describe('GET /Integration/Inventory', () => {
     expect(tooMuch.status).toBe(400);
     await record(account.key, ship(plant, customer, '2024-03-02T09:00:00', [lot(salmon, 'S-1', 50)]));
     const after = await get(`ProductIds=${salmonId}&LocationIds=${plantId}`);
-    expect(after.body.products[0].lots[0].inventory.map((r: { quantityAvailable: number }) => r.quantityAvailable)).toEqual([0, 0, 0, 100]);
+    expect(
+      after.body.products[0].lots[0].inventory.map((r: { quantityAvailable: number }) => r.quantityAvailable),
+    ).toEqual([0, 0, 0, 100]);
   });
 });

@@ -5,10 +5,12 @@ import { rowCounts, sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { availableNow } from '../helpers/inventory';
 
-const post = (account: TestAccount, events: unknown[]) => client(account.key).post('/Integration/JSON', { Events: events });
+const post = (account: TestAccount, events: unknown[]) =>
+  client(account.key).post('/Integration/JSON', { Events: events });
 
 /** Rows of the account in every table a batch may write: a rejected batch must leave them all unchanged. */
-const counts = (accountId: string) => rowCounts(accountId, ['events', 'products', 'locations', 'trade_partners', 'inventory_records', 'ledger_entries']);
+const counts = (accountId: string) =>
+  rowCounts(accountId, ['events', 'products', 'locations', 'trade_partners', 'inventory_records', 'ledger_entries']);
 
 describe('POST /Integration/JSON', () => {
   let account: TestAccount;
@@ -28,16 +30,36 @@ describe('POST /Integration/JSON', () => {
     const response = await post(account, [event]);
     expect(response.status).toBe(200);
     const { result } = response.body;
-    expect(result.products).toEqual([{ status: 'Created', id: expect.any(String), name: 'Atlantic cod', urn: productUrn, gtin: '07038010000017' }]);
-    expect(result.locations).toEqual([
-      { status: 'Created', id: expect.any(String), name: 'Boston plant', urn: locationUrn, gln: '0614141000012', geoCoordinates: { latitude: 42.35, longitude: -71.04 } },
+    expect(result.products).toEqual([
+      { status: 'Created', id: expect.any(String), name: 'Atlantic cod', urn: productUrn, gtin: '07038010000017' },
     ]);
-    expect(result.tradePartners).toEqual([{ status: 'Created', id: expect.any(String), name: 'ACME Seafood', urn: partnerUrn, pgln: '0614141000005' }]);
+    expect(result.locations).toEqual([
+      {
+        status: 'Created',
+        id: expect.any(String),
+        name: 'Boston plant',
+        urn: locationUrn,
+        gln: '0614141000012',
+        geoCoordinates: { latitude: 42.35, longitude: -71.04 },
+      },
+    ]);
+    expect(result.tradePartners).toEqual([
+      { status: 'Created', id: expect.any(String), name: 'ACME Seafood', urn: partnerUrn, pgln: '0614141000005' },
+    ]);
     const [entry] = result.events;
     expect(entry).toEqual({
       type: 'Commission',
       eventDate: '2024-03-01T15:00:00+00:00',
-      productInstances: [{ quantity: 100, lotSerial: lot, status: 'Created', id: result.products[0].id, name: 'Atlantic cod', urn: `${productUrn}.lot.${lot}` }],
+      productInstances: [
+        {
+          quantity: 100,
+          lotSerial: lot,
+          status: 'Created',
+          id: result.products[0].id,
+          name: 'Atlantic cod',
+          urn: `${productUrn}.lot.${lot}`,
+        },
+      ],
       status: 'Created',
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: event.ExternalEventId,
@@ -63,15 +85,28 @@ describe('POST /Integration/JSON', () => {
     expect(result.products.map((p: { status: string }) => p.status)).toEqual(['Skipped']);
     expect(result.locations.map((p: { status: string }) => p.status)).toEqual(['Skipped']);
     expect(result.tradePartners.map((p: { status: string }) => p.status)).toEqual(['Skipped']);
-    expect(result.events[0]).toMatchObject({ status: 'Created', productInstances: [expect.objectContaining({ status: 'Created', quantity: 5 })] });
-    const { rows } = await sql().query('SELECT count(*)::int AS n FROM products WHERE account_id = $1 AND urn = $2', [account.id, productUrn]);
+    expect(result.events[0]).toMatchObject({
+      status: 'Created',
+      productInstances: [expect.objectContaining({ status: 'Created', quantity: 5 })],
+    });
+    const { rows } = await sql().query('SELECT count(*)::int AS n FROM products WHERE account_id = $1 AND urn = $2', [
+      account.id,
+      productUrn,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
   it('a transform consumes the commissioned lot and its new lot is in inventory; a numeric UOM is ignored', async () => {
     const out = uid('OUT');
-    const output = { ...jsonInstance(outputUrn, out, 40), ParentProduct: { ...jsonInstance(outputUrn, out, 40).ParentProduct, Name: 'Cod loins' } };
-    const event = jsonTransform({ ...at, time: '2024-03-02T10:00:00-05:00' }, [jsonInstance(productUrn, lot, 60, 10)], [output]);
+    const output = {
+      ...jsonInstance(outputUrn, out, 40),
+      ParentProduct: { ...jsonInstance(outputUrn, out, 40).ParentProduct, Name: 'Cod loins' },
+    };
+    const event = jsonTransform(
+      { ...at, time: '2024-03-02T10:00:00-05:00' },
+      [jsonInstance(productUrn, lot, 60, 10)],
+      [output],
+    );
     const response = await post(account, [event]);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ result: 'Success', message: null, errors: [] });
@@ -83,7 +118,11 @@ describe('POST /Integration/JSON', () => {
     const mixedLot = uid('LOT');
     const response = await post(account, [
       jsonCommission({ ...at, time: '2024-04-01T10:00:00Z' }, jsonInstance(productUrn, mixedLot, 10)),
-      jsonTransform({ ...at, time: '2024-04-01T11:00:00Z' }, [jsonInstance(productUrn, mixedLot, 10)], [jsonInstance(outputUrn, uid('OUT'), 9)]),
+      jsonTransform(
+        { ...at, time: '2024-04-01T11:00:00Z' },
+        [jsonInstance(productUrn, mixedLot, 10)],
+        [jsonInstance(outputUrn, uid('OUT'), 9)],
+      ),
     ]);
     expect(response.status).toBe(200);
     expect(response.body.result.events.map((e: { type: string }) => e.type)).toEqual(['Commission', 'Transform']);
@@ -95,7 +134,10 @@ describe('POST /Integration/JSON', () => {
       const before = await counts(account.id);
       const response = await post(account, events);
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ result: [], errors: expect.arrayContaining([expect.objectContaining(expected)]) });
+      expect(response.body).toMatchObject({
+        result: [],
+        errors: expect.arrayContaining([expect.objectContaining(expected)]),
+      });
       expect(await counts(account.id)).toEqual(before);
       return response;
     };
@@ -104,54 +146,103 @@ describe('POST /Integration/JSON', () => {
       const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 1));
       const { ExternalEventId: _id, ...withoutId } = event;
       await rejected([withoutId], { index: 0, code: 'Required', field: 'ExternalEventId' });
-      await rejected([{ ...event, EventTime: '2024-02-30T10:00:00-05:00' }], { index: 0, eventId: event.ExternalEventId, code: 'InvalidValue', field: 'EventTime' });
+      await rejected([{ ...event, EventTime: '2024-02-30T10:00:00-05:00' }], {
+        index: 0,
+        eventId: event.ExternalEventId,
+        code: 'InvalidValue',
+        field: 'EventTime',
+      });
     });
 
     it('a BizStep or Disposition that is no URI, a UOM that is not the product unit', async () => {
       const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 1, 'LBR'));
       await rejected([{ ...event, BizStep: 'fishing' }], { index: 0, code: 'InvalidValue', field: 'BizStep' });
-      await rejected([{ ...event, Disposition: 'not a uri' }], { index: 0, code: 'InvalidValue', field: 'Disposition' });
+      await rejected([{ ...event, Disposition: 'not a uri' }], {
+        index: 0,
+        code: 'InvalidValue',
+        field: 'Disposition',
+      });
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].UOM' });
     });
 
-    it.each(['urn:example:bizstep:landing', 'urn:epcglobal:cbv:bizstep:transforming', 'https://ns.example.com/bizstep/landing'])(
-      'a BizStep outside the CBV 2.0 list (%s) is accepted and kept as sent',
-      async (bizStep) => {
-        const event = { ...jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1)), BizStep: bizStep };
-        const response = await post(account, [event]);
-        expect(response.status).toBe(200);
-        const { rows } = await sql().query('SELECT payload FROM events WHERE account_id = $1 AND external_event_id = $2', [account.id, event.ExternalEventId]);
-        expect(JSON.stringify(rows[0].payload)).toContain(bizStep);
-      },
-    );
+    it.each([
+      'urn:example:bizstep:landing',
+      'urn:epcglobal:cbv:bizstep:transforming',
+      'https://ns.example.com/bizstep/landing',
+    ])('a BizStep outside the CBV 2.0 list (%s) is accepted and kept as sent', async (bizStep) => {
+      const event = { ...jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1)), BizStep: bizStep };
+      const response = await post(account, [event]);
+      expect(response.status).toBe(200);
+      const { rows } = await sql().query(
+        'SELECT payload FROM events WHERE account_id = $1 AND external_event_id = $2',
+        [account.id, event.ExternalEventId],
+      );
+      expect(JSON.stringify(rows[0].payload)).toContain(bizStep);
+    });
 
     it('an unknown product URN without inline data, named in the error', async () => {
       const unknown = urnOf('product');
       const instance = { ...jsonInstance(unknown, uid('LOT'), 1), ParentProduct: { Urn: unknown } };
-      const response = await rejected([jsonCommission(at, instance)], { index: 0, code: 'UnknownProduct', field: 'ProductInstances[0].ParentProduct' });
+      const response = await rejected([jsonCommission(at, instance)], {
+        index: 0,
+        code: 'UnknownProduct',
+        field: 'ProductInstances[0].ParentProduct',
+      });
       expect(response.body.errors[0].message).toContain(unknown);
     });
 
     it('a transform input larger than the available quantity', async () => {
-      const event = jsonTransform({ ...at, time: '2024-03-03T10:00:00-05:00' }, [jsonInstance(productUrn, lot, 41)], [jsonInstance(outputUrn, uid('OUT'), 41)]);
-      await rejected([event], { index: 0, eventId: event.ExternalEventId, code: 'InsufficientInventory', field: 'InputProducts[0].Quantity', requested: 41, available: 40 });
+      const event = jsonTransform(
+        { ...at, time: '2024-03-03T10:00:00-05:00' },
+        [jsonInstance(productUrn, lot, 41)],
+        [jsonInstance(outputUrn, uid('OUT'), 41)],
+      );
+      await rejected([event], {
+        index: 0,
+        eventId: event.ExternalEventId,
+        code: 'InsufficientInventory',
+        field: 'InputProducts[0].Quantity',
+        requested: 41,
+        available: 40,
+      });
     });
 
     it('a repeated ExternalEventId, with new entities in the same batch', async () => {
       const first = jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1));
       expect((await post(account, [first])).status).toBe(200);
-      const again = jsonCommission({ id: first.ExternalEventId, locationUrn: urnOf('location'), partnerUrn: urnOf('party') }, jsonInstance(urnOf('product'), uid('LOT'), 1));
-      await rejected([again], { index: 0, eventId: first.ExternalEventId, code: 'DuplicateEventId', field: 'ExternalEventId' });
+      const again = jsonCommission(
+        { id: first.ExternalEventId, locationUrn: urnOf('location'), partnerUrn: urnOf('party') },
+        jsonInstance(urnOf('product'), uid('LOT'), 1),
+      );
+      await rejected([again], {
+        index: 0,
+        eventId: first.ExternalEventId,
+        code: 'DuplicateEventId',
+        field: 'ExternalEventId',
+      });
     });
 
     it('an unknown product in one event and an overdraw in another: both errors in one answer', async () => {
       const unknown = urnOf('product');
       const ghost = jsonCommission(at, { ...jsonInstance(unknown, uid('LOT'), 1), ParentProduct: { Urn: unknown } });
-      const overdraw = jsonTransform({ ...at, time: '2024-03-03T10:00:00-05:00' }, [jsonInstance(productUrn, lot, 41)], [jsonInstance(outputUrn, uid('OUT'), 41)]);
-      const response = await rejected([ghost, overdraw], { index: 0, code: 'UnknownProduct', field: 'ProductInstances[0].ParentProduct' });
+      const overdraw = jsonTransform(
+        { ...at, time: '2024-03-03T10:00:00-05:00' },
+        [jsonInstance(productUrn, lot, 41)],
+        [jsonInstance(outputUrn, uid('OUT'), 41)],
+      );
+      const response = await rejected([ghost, overdraw], {
+        index: 0,
+        code: 'UnknownProduct',
+        field: 'ProductInstances[0].ParentProduct',
+      });
       expect(response.body.errors).toEqual([
         expect.objectContaining({ index: 0, code: 'UnknownProduct' }),
-        expect.objectContaining({ index: 1, eventId: overdraw.ExternalEventId, code: 'InsufficientInventory', field: 'InputProducts[0].Quantity' }),
+        expect.objectContaining({
+          index: 1,
+          eventId: overdraw.ExternalEventId,
+          code: 'InsufficientInventory',
+          field: 'InputProducts[0].Quantity',
+        }),
       ]);
     });
   });

@@ -8,7 +8,12 @@ const countLocations = async (accountId: string): Promise<number> =>
 const countPartners = async (accountId: string): Promise<number> =>
   Number((await sql().query('SELECT count(*) FROM trade_partners WHERE account_id = $1', [accountId])).rows[0].count);
 
-const fourKeyError = { message: expect.any(String), result: [], errors: expect.any(Array), validations: expect.any(Array) };
+const fourKeyError = {
+  message: expect.any(String),
+  result: [],
+  errors: expect.any(Array),
+  validations: expect.any(Array),
+};
 
 let account: TestAccount;
 let api: ReturnType<typeof client>;
@@ -32,7 +37,10 @@ describe('POST /Integration/Locations', () => {
       errors: [],
       validations: [],
     });
-    const { rows } = await sql().query('SELECT id, external_id, urn FROM locations WHERE account_id = $1 ORDER BY seq', [account.id]);
+    const { rows } = await sql().query(
+      'SELECT id, external_id, urn FROM locations WHERE account_id = $1 ORDER BY seq',
+      [account.id],
+    );
     expect(rows.map((row) => row.id)).toEqual(response.body.result.map((entry: { id: string }) => entry.id));
     expect(rows[0].urn).toBe(`urn:gdst:traceability.local:location:loc:${account.name}.${locations[0].id}`);
   });
@@ -50,7 +58,9 @@ describe('POST /Integration/Locations', () => {
     expect((await api.post('/Integration/Locations', { Locations: [first] })).status).toBe(200);
     expect((await api.post('/Integration/Locations', { Locations: [second] })).status).toBe(200);
     expect(await countPartners(account.id)).toBe(1);
-    const { rows } = await sql().query('SELECT DISTINCT trade_partner_id FROM locations WHERE account_id = $1', [account.id]);
+    const { rows } = await sql().query('SELECT DISTINCT trade_partner_id FROM locations WHERE account_id = $1', [
+      account.id,
+    ]);
     expect(rows).toHaveLength(1);
     const partner = (await sql().query('SELECT urn FROM trade_partners WHERE account_id = $1', [account.id])).rows[0];
     expect(partner.urn).toBe(`urn:gdst:traceability.local:party:${account.name}.${first.Details.TradePartner.Id}`);
@@ -59,12 +69,19 @@ describe('POST /Integration/Locations', () => {
   it('refuses a different Name for an existing trade partner id, naming both names', async () => {
     const first = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [first] });
-    const second = buildLocationPayload({ Details: { TradePartner: { Id: first.Details.TradePartner.Id, Name: 'Other Org' } } });
+    const second = buildLocationPayload({
+      Details: { TradePartner: { Id: first.Details.TradePartner.Id, Name: 'Other Org' } },
+    });
     const response = await api.post('/Integration/Locations', { Locations: [second] });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ ...fourKeyError, validations: [] });
     expect(response.body.errors).toEqual([
-      { index: 0, id: second.id, field: 'Locations[0].Details.TradePartner.Name', message: expect.stringContaining('"Acme Seafood"') },
+      {
+        index: 0,
+        id: second.id,
+        field: 'Locations[0].Details.TradePartner.Name',
+        message: expect.stringContaining('"Acme Seafood"'),
+      },
     ]);
     expect(response.body.errors[0].message).toContain('"Other Org"');
     expect(await countLocations(account.id)).toBe(1);
@@ -72,10 +89,14 @@ describe('POST /Integration/Locations', () => {
 
   it('refuses two names for one new trade partner id within one request', async () => {
     const first = buildLocationPayload();
-    const second = buildLocationPayload({ Details: { TradePartner: { Id: first.Details.TradePartner.Id, Name: 'Other Org' } } });
+    const second = buildLocationPayload({
+      Details: { TradePartner: { Id: first.Details.TradePartner.Id, Name: 'Other Org' } },
+    });
     const response = await api.post('/Integration/Locations', { Locations: [first, second] });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ index: 1, field: 'Locations[1].Details.TradePartner.Name' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ index: 1, field: 'Locations[1].Details.TradePartner.Name' }),
+    ]);
     expect(await countPartners(account.id)).toBe(0);
   });
 
@@ -83,22 +104,37 @@ describe('POST /Integration/Locations', () => {
     const vessel = buildVesselPayload();
     const response = await api.post('/Integration/Locations', { Locations: [vessel] });
     expect(response.status).toBe(200);
-    const { rows } = await sql().query('SELECT captains_name, vessel, contact FROM locations WHERE account_id = $1', [account.id]);
+    const { rows } = await sql().query('SELECT captains_name, vessel, contact FROM locations WHERE account_id = $1', [
+      account.id,
+    ]);
     expect(rows[0].captains_name).toBe('Ola Nordmann');
-    expect(rows[0].vessel).toMatchObject({ vesselName: 'Northern Star', imoNumber: 'IMO 9074729', vesselPublicRegistryLink: 'https://registry.example/vessel/9074729' });
+    expect(rows[0].vessel).toMatchObject({
+      vesselName: 'Northern Star',
+      imoNumber: 'IMO 9074729',
+      vesselPublicRegistryLink: 'https://registry.example/vessel/9074729',
+    });
   });
 
   it('requires ContactInformation for a vessel', async () => {
-    const response = await api.post('/Integration/Locations', { Locations: [buildVesselPayload({ Details: { ContactInformation: undefined } })] });
+    const response = await api.post('/Integration/Locations', {
+      Locations: [buildVesselPayload({ Details: { ContactInformation: undefined } })],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ index: 0, field: 'Locations[0].Details.ContactInformation' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ index: 0, field: 'Locations[0].Details.ContactInformation' }),
+    ]);
   });
 
   it('allows only SELF, SUPPLIER and BUYER as a vessel ConnectionType', async () => {
-    const response = await api.post('/Integration/Locations', { Locations: [buildVesselPayload({ Details: { TradePartner: { ConnectionType: 'OTHER' } } })] });
+    const response = await api.post('/Integration/Locations', {
+      Locations: [buildVesselPayload({ Details: { TradePartner: { ConnectionType: 'OTHER' } } })],
+    });
     expect(response.status).toBe(400);
     expect(response.body.validations).toEqual([
-      expect.objectContaining({ field: 'Locations[0].Details.TradePartner.ConnectionType', message: expect.stringContaining('SELF, SUPPLIER, BUYER') }),
+      expect.objectContaining({
+        field: 'Locations[0].Details.TradePartner.ConnectionType',
+        message: expect.stringContaining('SELF, SUPPLIER, BUYER'),
+      }),
     ]);
   });
 
@@ -109,20 +145,35 @@ describe('POST /Integration/Locations', () => {
     ['Details.TradePartner', { Details: { TradePartner: undefined } }, 'Locations[0].Details.TradePartner'],
     ['TradePartner.Id', { Details: { TradePartner: { Id: undefined } } }, 'Locations[0].Details.TradePartner.Id'],
     ['TradePartner.Name', { Details: { TradePartner: { Name: undefined } } }, 'Locations[0].Details.TradePartner.Name'],
-    ['TradePartner.ConnectionType', { Details: { TradePartner: { ConnectionType: undefined } } }, 'Locations[0].Details.TradePartner.ConnectionType'],
-    ['ContactInformation.Name', { Details: { ContactInformation: { Name: undefined } } }, 'Locations[0].Details.ContactInformation.Name'],
+    [
+      'TradePartner.ConnectionType',
+      { Details: { TradePartner: { ConnectionType: undefined } } },
+      'Locations[0].Details.TradePartner.ConnectionType',
+    ],
+    [
+      'ContactInformation.Name',
+      { Details: { ContactInformation: { Name: undefined } } },
+      'Locations[0].Details.ContactInformation.Name',
+    ],
   ])('requires %s', async (_name, overrides, field) => {
     const payload = buildLocationPayload(overrides as Parameters<typeof buildLocationPayload>[0]);
     const response = await api.post('/Integration/Locations', { Locations: [payload] });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ ...fourKeyError, errors: [] });
-    expect(response.body.validations).toContainEqual({ index: 0, id: payload.id, field, message: `${field} is required.` });
+    expect(response.body.validations).toContainEqual({
+      index: 0,
+      id: payload.id,
+      field,
+      message: `${field} is required.`,
+    });
   });
 
   it('requires an id', async () => {
     const response = await api.post('/Integration/Locations', { Locations: [buildLocationPayload({ id: undefined })] });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([{ index: 0, id: null, field: 'Locations[0].id', message: 'Locations[0].id is required.' }]);
+    expect(response.body.validations).toEqual([
+      { index: 0, id: null, field: 'Locations[0].id', message: 'Locations[0].id is required.' },
+    ]);
   });
 
   it('checks ConnectionType against its enum', async () => {
@@ -130,25 +181,49 @@ describe('POST /Integration/Locations', () => {
     const response = await api.post('/Integration/Locations', { Locations: [payload] });
     expect(response.status).toBe(400);
     expect(response.body.validations).toEqual([
-      expect.objectContaining({ field: 'Locations[0].Details.TradePartner.ConnectionType', message: expect.stringContaining('SELF, SUPPLIER, BUYER, OTHER') }),
+      expect.objectContaining({
+        field: 'Locations[0].Details.TradePartner.ConnectionType',
+        message: expect.stringContaining('SELF, SUPPLIER, BUYER, OTHER'),
+      }),
     ]);
   });
 
-  it.each([['12345678'], ['1234567890'], ['12345678A'], ['12345678901234']])('refuses Duns %s (9 or 13 digits only)', async (duns) => {
-    const response = await api.post('/Integration/Locations', { Locations: [buildLocationPayload({ Details: { Duns: duns } })] });
-    expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ field: 'Locations[0].Details.Duns', message: 'Locations[0].Details.Duns must contain 9 or 13 digits.' })]);
-  });
+  it.each([['12345678'], ['1234567890'], ['12345678A'], ['12345678901234']])(
+    'refuses Duns %s (9 or 13 digits only)',
+    async (duns) => {
+      const response = await api.post('/Integration/Locations', {
+        Locations: [buildLocationPayload({ Details: { Duns: duns } })],
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.validations).toEqual([
+        expect.objectContaining({
+          field: 'Locations[0].Details.Duns',
+          message: 'Locations[0].Details.Duns must contain 9 or 13 digits.',
+        }),
+      ]);
+    },
+  );
 
   it('accepts a 13-digit Duns', async () => {
-    expect((await api.post('/Integration/Locations', { Locations: [buildLocationPayload({ Details: { Duns: '1234567890123' } })] })).status).toBe(200);
+    expect(
+      (
+        await api.post('/Integration/Locations', {
+          Locations: [buildLocationPayload({ Details: { Duns: '1234567890123' } })],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('requires City, Country and AddressLine1 when no GeoCoordinates are given', async () => {
-    const payload = buildLocationPayload({ Details: { Address: { GeoCoordinates: undefined, City: undefined, AddressLine1: undefined } } });
+    const payload = buildLocationPayload({
+      Details: { Address: { GeoCoordinates: undefined, City: undefined, AddressLine1: undefined } },
+    });
     const response = await api.post('/Integration/Locations', { Locations: [payload] });
     expect(response.status).toBe(400);
-    expect(response.body.validations.map((v: { field: string }) => v.field)).toEqual(['Locations[0].Details.Address.City', 'Locations[0].Details.Address.AddressLine1']);
+    expect(response.body.validations.map((v: { field: string }) => v.field)).toEqual([
+      'Locations[0].Details.Address.City',
+      'Locations[0].Details.Address.AddressLine1',
+    ]);
   });
 
   it('accepts GeoCoordinates alone as the address', async () => {
@@ -156,7 +231,10 @@ describe('POST /Integration/Locations', () => {
     payload.Details.Address = { GeoCoordinates: { Latitude: -33.9, Longitude: 151.2 } };
     expect((await api.post('/Integration/Locations', { Locations: [payload] })).status).toBe(200);
     const listed = await api.get(`/Integration/Locations/${payload.id}`);
-    expect(listed.body.details.address).toMatchObject({ city: null, geoCoordinates: { latitude: -33.9, longitude: 151.2 } });
+    expect(listed.body.details.address).toMatchObject({
+      city: null,
+      geoCoordinates: { latitude: -33.9, longitude: 151.2 },
+    });
   });
 
   it.each([
@@ -169,29 +247,51 @@ describe('POST /Integration/Locations', () => {
     payload.Details.Address!.GeoCoordinates = { Latitude: 0, Longitude: 0, [name]: value };
     const response = await api.post('/Integration/Locations', { Locations: [payload] });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ field: `Locations[0].Details.Address.GeoCoordinates.${name}` })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ field: `Locations[0].Details.Address.GeoCoordinates.${name}` }),
+    ]);
   });
 
   it('requires VesselPublicRegistryLink to be a URL', async () => {
-    const response = await api.post('/Integration/Locations', { Locations: [buildVesselPayload({ Details: { Vessel: { VesselPublicRegistryLink: 'not a link' } } })] });
+    const response = await api.post('/Integration/Locations', {
+      Locations: [buildVesselPayload({ Details: { Vessel: { VesselPublicRegistryLink: 'not a link' } } })],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ field: 'Locations[0].Details.Vessel.VesselPublicRegistryLink', message: expect.stringContaining('URL') })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({
+        field: 'Locations[0].Details.Vessel.VesselPublicRegistryLink',
+        message: expect.stringContaining('URL'),
+      }),
+    ]);
   });
 
   it('refuses a location id the account already has', async () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
-    const response = await api.post('/Integration/Locations', { Locations: [buildLocationPayload(), buildLocationPayload({ id: payload.id })] });
+    const response = await api.post('/Integration/Locations', {
+      Locations: [buildLocationPayload(), buildLocationPayload({ id: payload.id })],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([{ index: 1, id: payload.id, field: 'Locations[1].id', message: `Location id "${payload.id}" already exists in this account.` }]);
+    expect(response.body.errors).toEqual([
+      {
+        index: 1,
+        id: payload.id,
+        field: 'Locations[1].id',
+        message: `Location id "${payload.id}" already exists in this account.`,
+      },
+    ]);
     expect(await countLocations(account.id)).toBe(1);
   });
 
   it('refuses the same id twice in one request', async () => {
     const payload = buildLocationPayload();
-    const response = await api.post('/Integration/Locations', { Locations: [payload, buildLocationPayload({ id: payload.id })] });
+    const response = await api.post('/Integration/Locations', {
+      Locations: [payload, buildLocationPayload({ id: payload.id })],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ index: 1, id: payload.id, field: 'Locations[1].id' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ index: 1, id: payload.id, field: 'Locations[1].id' }),
+    ]);
     expect(await countLocations(account.id)).toBe(0);
   });
 
@@ -207,7 +307,9 @@ describe('POST /Integration/Locations', () => {
     const bad = buildLocationPayload({ Details: { Name: undefined } });
     const response = await api.post('/Integration/Locations', { Locations: [...good, bad] });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([{ index: 2, id: bad.id, field: 'Locations[2].Details.Name', message: 'Locations[2].Details.Name is required.' }]);
+    expect(response.body.validations).toEqual([
+      { index: 2, id: bad.id, field: 'Locations[2].Details.Name', message: 'Locations[2].Details.Name is required.' },
+    ]);
     expect(await countLocations(account.id)).toBe(0);
     expect(await countPartners(account.id)).toBe(0);
   });
@@ -215,7 +317,9 @@ describe('POST /Integration/Locations', () => {
   it('stores nothing when a later element conflicts with stored data', async () => {
     const existing = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [existing] });
-    const response = await api.post('/Integration/Locations', { Locations: [buildLocationPayload(), buildVesselPayload(), buildLocationPayload({ id: existing.id })] });
+    const response = await api.post('/Integration/Locations', {
+      Locations: [buildLocationPayload(), buildVesselPayload(), buildLocationPayload({ id: existing.id })],
+    });
     expect(response.status).toBe(400);
     expect(await countLocations(account.id)).toBe(1);
     expect(await countPartners(account.id)).toBe(1);
@@ -224,9 +328,13 @@ describe('POST /Integration/Locations', () => {
   it('refuses an empty list and a missing Locations', async () => {
     const empty = await api.post('/Integration/Locations', { Locations: [] });
     expect(empty.status).toBe(400);
-    expect(empty.body.validations).toEqual([{ index: null, id: null, field: 'Locations', message: 'Locations must contain at least 1 element(s).' }]);
+    expect(empty.body.validations).toEqual([
+      { index: null, id: null, field: 'Locations', message: 'Locations must contain at least 1 element(s).' },
+    ]);
     const missing = await api.post('/Integration/Locations', {});
-    expect(missing.body.validations).toEqual([{ index: null, id: null, field: 'Locations', message: 'Locations is required.' }]);
+    expect(missing.body.validations).toEqual([
+      { index: null, id: null, field: 'Locations', message: 'Locations is required.' },
+    ]);
   });
 });
 
@@ -237,7 +345,15 @@ describe('GET /Integration/Locations', () => {
     await api.post('/Integration/Locations', { Locations: [standard, vessel] });
     const response = await api.get('/Integration/Locations');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 2, results: expect.any(Array), hasNextPage: false, hasPreviousPage: false });
+    expect(response.body).toEqual({
+      totalPages: 1,
+      pageNumber: 1,
+      pageSize: 20,
+      totalItems: 2,
+      results: expect.any(Array),
+      hasNextPage: false,
+      hasPreviousPage: false,
+    });
     const partner = standard.Details.TradePartner;
     expect(response.body.results[0]).toEqual({
       id: standard.id,
@@ -274,14 +390,24 @@ describe('GET /Integration/Locations', () => {
       },
       updateIfExists: false,
     });
-    expect(response.body.results[1]).toMatchObject({ id: vessel.id, details: { captainsName: 'Ola Nordmann', vessel: { vesselName: 'Northern Star', unloadingPort: 'Tromsø' } } });
+    expect(response.body.results[1]).toMatchObject({
+      id: vessel.id,
+      details: { captainsName: 'Ola Nordmann', vessel: { vesselName: 'Northern Star', unloadingPort: 'Tromsø' } },
+    });
   });
 
   it('pages with PageNumber and PageSize', async () => {
     const locations = Array.from({ length: 5 }, () => buildLocationPayload());
     await api.post('/Integration/Locations', { Locations: locations });
     const second = await api.get('/Integration/Locations?PageNumber=2&PageSize=2');
-    expect(second.body).toMatchObject({ totalPages: 3, pageNumber: 2, pageSize: 2, totalItems: 5, hasNextPage: true, hasPreviousPage: true });
+    expect(second.body).toMatchObject({
+      totalPages: 3,
+      pageNumber: 2,
+      pageSize: 2,
+      totalItems: 5,
+      hasNextPage: true,
+      hasPreviousPage: true,
+    });
     expect(second.body.results.map((r: { id: string }) => r.id)).toEqual([locations[2].id, locations[3].id]);
     const last = await api.get('/Integration/Locations?PageNumber=3&PageSize=2');
     expect(last.body).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
@@ -309,7 +435,10 @@ describe('GET /Integration/Locations', () => {
   it('reads one location by its id and 404s an unknown one', async () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
-    expect((await api.get(`/Integration/Locations/${payload.id}`)).body).toMatchObject({ id: payload.id, details: { name: 'Oslo plant' } });
+    expect((await api.get(`/Integration/Locations/${payload.id}`)).body).toMatchObject({
+      id: payload.id,
+      details: { name: 'Oslo plant' },
+    });
     const missing = await api.get('/Integration/Locations/nope');
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ status: 404, title: 'Location nope was not found.' });
@@ -320,7 +449,10 @@ describe('PUT /Integration/Location', () => {
   it('reports hasActiveInventory once an event leaves stock at the location, and not after it is all decommissioned', async () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
-    const product = { Id: 'COD', Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } };
+    const product = {
+      Id: 'COD',
+      Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
+    };
     const event = (type: string, id: string, time: string) => ({
       $type: type,
       Id: id,
@@ -329,10 +461,15 @@ describe('PUT /Integration/Location', () => {
       EventTimeZone: '+00:00',
       ProductInstances: [{ Quantity: 5, LotSerial: 'L1', Product: product }],
     });
-    const update = () => api.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: payload.Details.Name } } });
-    expect((await api.post('/Integration/Events', { Events: [event('commission', 'C1', '2024-03-01T00:00:00')] })).status).toBe(200);
+    const update = () =>
+      api.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: payload.Details.Name } } });
+    expect(
+      (await api.post('/Integration/Events', { Events: [event('commission', 'C1', '2024-03-01T00:00:00')] })).status,
+    ).toBe(200);
     expect((await update()).body.result.hasActiveInventory).toBe(true);
-    expect((await api.post('/Integration/Events', { Events: [event('decommission', 'D1', '2024-03-02T00:00:00')] })).status).toBe(200);
+    expect(
+      (await api.post('/Integration/Events', { Events: [event('decommission', 'D1', '2024-03-02T00:00:00')] })).status,
+    ).toBe(200);
     expect((await update()).body.result.hasActiveInventory).toBe(false);
   });
 
@@ -340,7 +477,15 @@ describe('PUT /Integration/Location', () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
     const response = await api.put('/Integration/Location', {
-      Location: { id: payload.id, Details: { Name: 'Oslo plant 2', Gln: '7038010000027', Extension: 'X1', ContactInformation: { Phone: '+47 99 99 99 99' } } },
+      Location: {
+        id: payload.id,
+        Details: {
+          Name: 'Oslo plant 2',
+          Gln: '7038010000027',
+          Extension: 'X1',
+          ContactInformation: { Phone: '+47 99 99 99 99' },
+        },
+      },
     });
     expect(response.status).toBe(200);
     const partner = payload.Details.TradePartner;
@@ -386,12 +531,26 @@ describe('PUT /Integration/Location', () => {
     await api.post('/Integration/Locations', { Locations: [payload] });
     const partnerId = payload.Details.TradePartner.Id;
     const response = await api.put('/Integration/Location', {
-      Locations: [{ id: payload.id, Details: { TradePartner: { Id: partnerId, Name: 'Acme Seafood AS', ConnectionType: 'BUYER' } } }],
+      Locations: [
+        {
+          id: payload.id,
+          Details: { TradePartner: { Id: partnerId, Name: 'Acme Seafood AS', ConnectionType: 'BUYER' } },
+        },
+      ],
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ message: expect.any(String), result: [{ id: expect.any(String), status: 'Updated' }], errors: [], validations: [] });
+    expect(response.body).toEqual({
+      message: expect.any(String),
+      result: [{ id: expect.any(String), status: 'Updated' }],
+      errors: [],
+      validations: [],
+    });
     const read = await api.get(`/Integration/Locations/${payload.id}`);
-    expect(read.body.details.tradePartner).toMatchObject({ id: partnerId, name: 'Acme Seafood AS', connectionType: 'BUYER' });
+    expect(read.body.details.tradePartner).toMatchObject({
+      id: partnerId,
+      name: 'Acme Seafood AS',
+      connectionType: 'BUYER',
+    });
     expect(read.body.details).toMatchObject({ name: 'Oslo plant', gln: '7038010000010', address: { city: 'Oslo' } });
   });
 
@@ -399,7 +558,14 @@ describe('PUT /Integration/Location', () => {
     const vessel = buildVesselPayload();
     await api.post('/Integration/Locations', { Locations: [vessel] });
     const response = await api.put('/Integration/Location', {
-      Locations: [{ Id: vessel.id, Details: { Address: { City: 'Bodø', AddressLine1: 'Kaia 2', GeoCoordinates: { Latitude: 67.28, Longitude: 14.4 } } } }],
+      Locations: [
+        {
+          Id: vessel.id,
+          Details: {
+            Address: { City: 'Bodø', AddressLine1: 'Kaia 2', GeoCoordinates: { Latitude: 67.28, Longitude: 14.4 } },
+          },
+        },
+      ],
     });
     expect(response.status).toBe(200);
     const read = await api.get(`/Integration/Locations/${vessel.id}`);
@@ -413,35 +579,56 @@ describe('PUT /Integration/Location', () => {
       geoCoordinates: { latitude: 67.28, longitude: 14.4 },
       displayAddress: 'Kaia 2, Bodø, Norway',
     });
-    expect(read.body.details).toMatchObject({ name: 'Northern Star', captainsName: 'Ola Nordmann', vessel: { imoNumber: 'IMO 9074729' } });
+    expect(read.body.details).toMatchObject({
+      name: 'Northern Star',
+      captainsName: 'Ola Nordmann',
+      vessel: { imoNumber: 'IMO 9074729' },
+    });
   });
 
   it("updates a vessel's captain and vessel fields", async () => {
     const vessel = buildVesselPayload();
     await api.post('/Integration/Locations', { Locations: [vessel] });
     const response = await api.put('/Integration/Location', {
-      Locations: [{ id: vessel.id, Details: { CaptainsName: 'Per Hansen', Vessel: { VesselName: 'Southern Star', VesselFlagState: 'IS' } } }],
+      Locations: [
+        {
+          id: vessel.id,
+          Details: { CaptainsName: 'Per Hansen', Vessel: { VesselName: 'Southern Star', VesselFlagState: 'IS' } },
+        },
+      ],
     });
     expect(response.status).toBe(200);
     const read = await api.get(`/Integration/Locations/${vessel.id}`);
     expect(read.body.details.captainsName).toBe('Per Hansen');
-    expect(read.body.details.vessel).toMatchObject({ vesselName: 'Southern Star', vesselFlagState: 'IS', imoNumber: 'IMO 9074729', unloadingPort: 'Tromsø' });
+    expect(read.body.details.vessel).toMatchObject({
+      vesselName: 'Southern Star',
+      vesselFlagState: 'IS',
+      imoNumber: 'IMO 9074729',
+      unloadingPort: 'Tromsø',
+    });
   });
 
   it('refuses OTHER as the ConnectionType of a vessel on update', async () => {
     const vessel = buildVesselPayload();
     await api.post('/Integration/Locations', { Locations: [vessel] });
     const response = await api.put('/Integration/Location', {
-      Location: { id: vessel.id, Details: { TradePartner: { Id: vessel.Details.TradePartner.Id, ConnectionType: 'OTHER' } } },
+      Location: {
+        id: vessel.id,
+        Details: { TradePartner: { Id: vessel.Details.TradePartner.Id, ConnectionType: 'OTHER' } },
+      },
     });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ index: 0, field: 'Location.Details.TradePartner.ConnectionType' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ index: 0, field: 'Location.Details.TradePartner.ConnectionType' }),
+    ]);
   });
 
   it('refuses vessel fields on a standard location', async () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
-    const response = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { CaptainsName: 'Nobody' } } });
+    const response = await api.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { CaptainsName: 'Nobody' } },
+    });
     expect(response.status).toBe(400);
     expect(response.body.validations).toEqual([expect.objectContaining({ field: 'Location.Details.CaptainsName' })]);
   });
@@ -449,9 +636,13 @@ describe('PUT /Integration/Location', () => {
   it('refuses an update that leaves the address without street fields or coordinates', async () => {
     const payload = buildLocationPayload({ Details: { Address: { GeoCoordinates: undefined } } });
     await api.post('/Integration/Locations', { Locations: [payload] });
-    const response = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { Address: { City: '' } } } });
+    const response = await api.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { Address: { City: '' } } },
+    });
     expect(response.status).toBe(400);
-    const ok = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { Address: { State: 'Oslo' } } } });
+    const ok = await api.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { Address: { State: 'Oslo' } } },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -465,16 +656,25 @@ describe('PUT /Integration/Location', () => {
       ],
     });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ message: expect.any(String), result: [], errors: [{ index: 1, id: 'nope', field: 'Locations[1].id', message: 'Location nope was not found.' }], validations: [] });
+    expect(response.body).toEqual({
+      message: expect.any(String),
+      result: [],
+      errors: [{ index: 1, id: 'nope', field: 'Locations[1].id', message: 'Location nope was not found.' }],
+      validations: [],
+    });
     expect((await api.get(`/Integration/Locations/${payload.id}`)).body.details.name).toBe('Oslo plant');
   });
 
   it("answers 400 when TradePartner.Id is not the location's trade partner", async () => {
     const payload = buildLocationPayload();
     await api.post('/Integration/Locations', { Locations: [payload] });
-    const response = await api.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: 'Changed', TradePartner: { Id: 'TP-other', Name: 'x' } } } });
+    const response = await api.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { Name: 'Changed', TradePartner: { Id: 'TP-other', Name: 'x' } } },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([expect.objectContaining({ index: 0, id: payload.id, field: 'Location.Details.TradePartner.Id' })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ index: 0, id: payload.id, field: 'Location.Details.TradePartner.Id' }),
+    ]);
     expect((await api.get(`/Integration/Locations/${payload.id}`)).body.details.name).toBe('Oslo plant');
   });
 
@@ -482,9 +682,13 @@ describe('PUT /Integration/Location', () => {
     const neither = await api.put('/Integration/Location', {});
     expect(neither.status).toBe(400);
     expect(neither.body.validations).toEqual([expect.objectContaining({ field: 'Locations' })]);
-    const invalid = await api.put('/Integration/Location', { Location: { id: 'x', Details: { TradePartner: { Id: 'TP', ConnectionType: 'NOPE' } } } });
+    const invalid = await api.put('/Integration/Location', {
+      Location: { id: 'x', Details: { TradePartner: { Id: 'TP', ConnectionType: 'NOPE' } } },
+    });
     expect(invalid.status).toBe(400);
-    expect(invalid.body.validations).toEqual([expect.objectContaining({ index: 0, id: 'x', field: 'Location.Details.TradePartner.ConnectionType' })]);
+    expect(invalid.body.validations).toEqual([
+      expect.objectContaining({ index: 0, id: 'x', field: 'Location.Details.TradePartner.ConnectionType' }),
+    ]);
   });
 });
 
@@ -495,7 +699,9 @@ describe('tenancy', () => {
     const other = client((await createAccount('loc')).key);
     expect((await other.get(`/Integration/Locations/${payload.id}`)).status).toBe(404);
     expect((await other.get('/Integration/Locations')).body).toMatchObject({ totalItems: 0, results: [] });
-    const update = await other.put('/Integration/Location', { Location: { id: payload.id, Details: { Name: 'Stolen' } } });
+    const update = await other.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { Name: 'Stolen' } },
+    });
     expect(update.status).toBe(404);
     expect(update.body).toMatchObject({ result: [], errors: [expect.objectContaining({ id: payload.id })] });
     expect((await api.get(`/Integration/Locations/${payload.id}`)).body.details.name).toBe('Oslo plant');

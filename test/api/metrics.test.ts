@@ -46,11 +46,17 @@ describe('GET /metrics (API)', () => {
     await request('GET', '/Integration/Account', { key: account.key });
     await request('GET', '/Integration/Account', { key: account.key });
     const after = await apiMetrics();
-    expect(sample(after, 'traceability_http_requests_total', labels) - sample(before, 'traceability_http_requests_total', labels)).toBe(2);
     expect(
-      sample(after, 'traceability_http_request_duration_seconds_count', labels) - sample(before, 'traceability_http_request_duration_seconds_count', labels),
+      sample(after, 'traceability_http_requests_total', labels) -
+        sample(before, 'traceability_http_requests_total', labels),
     ).toBe(2);
-    expect(sample(after, 'traceability_http_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(after, 'traceability_http_request_duration_seconds_count', labels) -
+        sample(before, 'traceability_http_request_duration_seconds_count', labels),
+    ).toBe(2);
+    expect(
+      sample(after, 'traceability_http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('labels a request the key check refused with its route template too', async () => {
@@ -95,14 +101,18 @@ describe('what each process exports', () => {
     const api = await apiMetrics();
     for (const name of WORKER_ONLY) expect(api).not.toContain(`# TYPE ${name} `);
     const worker = await (await fetch(state().workerAppMetricsUrl!)).text();
-    for (const name of ['traceability_http_requests_total', 'traceability_batch_requests_refused_total']) expect(worker).not.toContain(`# TYPE ${name} `);
+    for (const name of ['traceability_http_requests_total', 'traceability_batch_requests_refused_total'])
+      expect(worker).not.toContain(`# TYPE ${name} `);
   });
 
   it('counts event requests refused before they became batches, by route and error code', async () => {
     const account = await createAccount('metrics');
     const labels = { route: '/Integration/Events/async', code: 'Required' };
     const before = sample(await apiMetrics(), 'traceability_batch_requests_refused_total', labels);
-    const refused = await request('POST', '/Integration/Events/async', { key: account.key, body: { Events: [{ $type: 'commission' }] } });
+    const refused = await request('POST', '/Integration/Events/async', {
+      key: account.key,
+      body: { Events: [{ $type: 'commission' }] },
+    });
     expect(refused.status).toBe(400);
     expect(sample(await apiMetrics(), 'traceability_batch_requests_refused_total', labels) - before).toBe(1);
   });
@@ -112,11 +122,19 @@ describe('what each process exports', () => {
     const labels = { account: account.name, code: 'InsufficientInventory' };
     const lot = uid('LOT');
     const api = client(account.key);
-    const accepted = await api.post('/Integration/Events/async', { Events: [ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 5))] });
+    const accepted = await api.post('/Integration/Events/async', {
+      Events: [ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 5))],
+    });
     expect(await settled(account.key, accepted.body.statusUrl)).toBe('Failed');
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(1);
 
-    expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))] })).status).toBe(200);
+    expect(
+      (
+        await api.post('/Integration/Events', {
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))],
+        })
+      ).status,
+    ).toBe(200);
     const retry = await api.post(`/Integration/Batches/${accepted.body.batchId}/retry`);
     expect(await settled(account.key, retry.body.statusUrl)).toBe('Completed');
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(0);
@@ -142,11 +160,23 @@ describe('what each process exports', () => {
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(2);
 
     // The integrator sends the same events again as a new batch, not as a retry.
-    expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))] })).status).toBe(200);
+    expect(
+      (
+        await api.post('/Integration/Events', {
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))],
+        })
+      ).status,
+    ).toBe(200);
     expect((await api.post('/Integration/Events', { Events: replaced.events })).status).toBe(200);
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(1);
 
-    expect((await client(support.key).post(`/Integration/Batches/${abandoned.batchId}/abandon`, { Reason: 'The sender withdrew it.' })).status).toBe(200);
+    expect(
+      (
+        await client(support.key).post(`/Integration/Batches/${abandoned.batchId}/abandon`, {
+          Reason: 'The sender withdrew it.',
+        })
+      ).status,
+    ).toBe(200);
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(0);
   });
 
@@ -160,7 +190,9 @@ describe('what each process exports', () => {
       [account.id],
     );
     try {
-      expect(sample(await apiMetrics(), 'traceability_batches_oldest_pending_age_seconds', {})).toBeGreaterThanOrEqual(7200);
+      expect(sample(await apiMetrics(), 'traceability_batches_oldest_pending_age_seconds', {})).toBeGreaterThanOrEqual(
+        7200,
+      );
     } finally {
       await sql().query(`UPDATE batches SET status = 'Completed', completed_at = now() WHERE id = $1`, [rows[0].id]);
     }
@@ -176,20 +208,30 @@ describe('worker metrics (runtime.json names the ports)', () => {
       return response.text();
     };
     const before = await read();
-    for (const name of ['traceability_batches_started_total', 'traceability_batches_completed_total', 'traceability_batches_failed_total', 'traceability_events_persisted_total', 'traceability_inventory_rejections_total']) {
+    for (const name of [
+      'traceability_batches_started_total',
+      'traceability_batches_completed_total',
+      'traceability_batches_failed_total',
+      'traceability_events_persisted_total',
+      'traceability_inventory_rejections_total',
+    ]) {
       expect(before).toContain(`# TYPE ${name} counter`);
     }
 
     const account = await createAccount('metrics');
     const batch = await request('POST', '/Integration/Events', {
       key: account.key,
-      body: { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))] },
+      body: {
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+      },
     });
     expect(batch.status).toBe(200);
     const after = await read();
-    const count = (text: string) => sample(text, 'traceability_activity_duration_seconds_count', { activity: 'persistEvents', outcome: 'completed' });
+    const count = (text: string) =>
+      sample(text, 'traceability_activity_duration_seconds_count', { activity: 'persistEvents', outcome: 'completed' });
     expect(count(after) - count(before)).toBeGreaterThanOrEqual(1);
-    const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(moved('traceability_batches_started_total')).toBeGreaterThanOrEqual(1);
     expect(moved('traceability_batches_completed_total')).toBeGreaterThanOrEqual(1);
     expect(moved('traceability_events_persisted_total', { type: 'commission' })).toBeGreaterThanOrEqual(1);
@@ -206,7 +248,8 @@ describe('worker metrics (runtime.json names the ports)', () => {
     });
     expect(refused.status).toBe(400);
     const after = await read();
-    const moved = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    const moved = (name: string, labels: Record<string, string>) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(moved('traceability_batches_failed_total', { reason: 'InsufficientInventory' })).toBeGreaterThanOrEqual(1);
     expect(moved('traceability_inventory_rejections_total', { type: 'ship' })).toBeGreaterThanOrEqual(1);
   });

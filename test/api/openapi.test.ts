@@ -11,10 +11,19 @@ type Operation = {
   operationId: string;
   security?: unknown[];
   parameters?: { name: string; in: string; schema: unknown }[];
-  requestBody?: { content: Record<string, { schema: unknown; example?: unknown; examples?: Record<string, { summary: string; value: unknown }> }> };
+  requestBody?: {
+    content: Record<
+      string,
+      { schema: unknown; example?: unknown; examples?: Record<string, { summary: string; value: unknown }> }
+    >;
+  };
   responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }>;
 };
-type Document = OpenApiLike & { openapi: string; security: unknown[]; paths: Record<string, Record<string, Operation>> };
+type Document = OpenApiLike & {
+  openapi: string;
+  security: unknown[];
+  paths: Record<string, Record<string, Operation>>;
+};
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -60,7 +69,8 @@ describe('GET /openapi.json', () => {
     for (const { op } of operationsOf(doc)) {
       schemas.push(...(op.parameters ?? []).map((p) => p.schema));
       for (const m of Object.values(op.requestBody?.content ?? {})) schemas.push(m.schema);
-      for (const r of Object.values(op.responses)) for (const m of Object.values(r.content ?? {})) schemas.push(m.schema);
+      for (const r of Object.values(op.responses))
+        for (const m of Object.values(r.content ?? {})) schemas.push(m.schema);
     }
     const extensions = new Set<string>();
     JSON.stringify(schemas, (key, value: unknown) => {
@@ -68,7 +78,10 @@ describe('GET /openapi.json', () => {
       return value;
     });
     if (extensions.size) ajv.addVocabulary([...extensions]);
-    const anchored = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"https://contract.local/components#/$defs/')) as object;
+    const anchored = (schema: unknown) =>
+      JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/schemas/', '"https://contract.local/components#/$defs/'),
+      ) as object;
     ajv.addSchema({ $id: 'https://contract.local/components', $defs: anchored(doc.components.schemas) });
     for (const schema of schemas) expect(() => ajv.compile(anchored(schema))).not.toThrow();
   });
@@ -84,22 +97,52 @@ describe('GET /openapi.json', () => {
 
   it('asks for the apiKey header on every operation but health, docs, metrics and the support and trace pages (with the trace page’s script)', async () => {
     const doc = (await served()) as Document & { components: { securitySchemes: Record<string, unknown> } };
-    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }));
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }),
+    );
     expect(doc.security).toEqual([{ apiKey: [] }]);
-    const open = operationsOf(doc).filter(({ op }) => op.security?.length === 0).map(routeKey).sort();
-    expect(open).toEqual(['GET /docs', 'GET /docs/{asset}', 'GET /healthz', 'GET /imports', 'GET /imports/page.js', 'GET /metrics', 'GET /openapi.json', 'GET /readyz', 'GET /support', 'GET /support/page.js', 'GET /trace', 'GET /trace/page.js']);
+    const open = operationsOf(doc)
+      .filter(({ op }) => op.security?.length === 0)
+      .map(routeKey)
+      .sort();
+    expect(open).toEqual([
+      'GET /docs',
+      'GET /docs/{asset}',
+      'GET /healthz',
+      'GET /imports',
+      'GET /imports/page.js',
+      'GET /metrics',
+      'GET /openapi.json',
+      'GET /readyz',
+      'GET /support',
+      'GET /support/page.js',
+      'GET /trace',
+      'GET /trace/page.js',
+    ]);
   });
 
   it('documents for every operation its errors: 400 and 401 when keyed, 413 and 415 with a JSON body, 431 and 500 always, each with a body schema but 431 and 204', async () => {
     for (const { method, path, op } of operationsOf(await served())) {
       const statuses = Object.keys(op.responses);
       const json = Object.keys(op.requestBody?.content ?? {}).includes('application/json');
-      const expected = ['431', '500', ...(op.security?.length === 0 ? [] : ['400', '401']), ...(op.requestBody ? ['413'] : []), ...(json ? ['415'] : [])];
-      expect({ route: `${method} ${path}`, missing: expected.filter((s) => !statuses.includes(s)) }).toEqual({ route: `${method} ${path}`, missing: [] });
+      const expected = [
+        '431',
+        '500',
+        ...(op.security?.length === 0 ? [] : ['400', '401']),
+        ...(op.requestBody ? ['413'] : []),
+        ...(json ? ['415'] : []),
+      ];
+      expect({ route: `${method} ${path}`, missing: expected.filter((s) => !statuses.includes(s)) }).toEqual({
+        route: `${method} ${path}`,
+        missing: [],
+      });
       for (const [status, response] of Object.entries(op.responses)) {
         // Node answers 431 itself, before the service sees the request: it has no body; a 204 (GS1's DELETEs) has none by definition.
         const content = Object.keys(response.content ?? {}).length > 0;
-        expect({ route: `${method} ${path} ${status}`, content }).toEqual({ route: `${method} ${path} ${status}`, content: status !== '431' && status !== '204' });
+        expect({ route: `${method} ${path} ${status}`, content }).toEqual({
+          route: `${method} ${path} ${status}`,
+          content: status !== '431' && status !== '204',
+        });
       }
     }
   });
@@ -114,19 +157,29 @@ describe('GET /openapi.json', () => {
     for (const { method, path, op } of operationsOf(doc)) {
       const base = `https://contract.local/openapi.json#/paths/${esc(path)}/${method.toLowerCase()}`;
       const media = [
-        ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [`${base}/requestBody/content/${esc(type)}`, m] as const),
+        ...Object.entries(op.requestBody?.content ?? {}).map(
+          ([type, m]) => [`${base}/requestBody/content/${esc(type)}`, m] as const,
+        ),
         // Named examples: each value is checked against the media type's schema like a single example.
         ...Object.entries(op.requestBody?.content ?? {}).flatMap(([type, m]) =>
-          Object.entries(m.examples ?? {}).map(([name, e]) => [`${base}/requestBody/content/${esc(type)}`, { example: e.value, name }] as const),
+          Object.entries(m.examples ?? {}).map(
+            ([name, e]) => [`${base}/requestBody/content/${esc(type)}`, { example: e.value, name }] as const,
+          ),
         ),
         ...Object.entries(op.responses).flatMap(([status, r]) =>
-          Object.entries(r.content ?? {}).map(([type, m]) => [`${base}/responses/${status}/content/${esc(type)}`, m] as const),
+          Object.entries(r.content ?? {}).map(
+            ([type, m]) => [`${base}/responses/${status}/content/${esc(type)}`, m] as const,
+          ),
         ),
       ];
       for (const [pointer, m] of media) {
         if (m.example === undefined) continue;
         const validate = ajv.compile({ $ref: `${pointer}/schema` });
-        expect({ pointer, ok: validate(m.example), errors: validate.errors ?? null }).toEqual({ pointer, ok: true, errors: null });
+        expect({ pointer, ok: validate(m.example), errors: validate.errors ?? null }).toEqual({
+          pointer,
+          ok: true,
+          errors: null,
+        });
         checked++;
       }
     }
@@ -145,7 +198,8 @@ describe('the examples of /openapi.json', () => {
     for (const path of EVENT_ROUTES) {
       const examples = examplesOf(doc, path);
       expect({ path, types: Object.keys(examples).sort() }).toEqual({ path, types: [...EVENT_TYPE_NAMES].sort() });
-      for (const [type, example] of Object.entries(examples)) expect(example.value.Events.map((e) => e.$type)).toEqual([type]);
+      for (const [type, example] of Object.entries(examples))
+        expect(example.value.Events.map((e) => e.$type)).toEqual([type]);
     }
   });
 
@@ -154,9 +208,18 @@ describe('the examples of /openapi.json', () => {
     const api = client(account.key);
     for (const [type, example] of Object.entries(examplesOf(await served(), '/Integration/Events'))) {
       const response = await api.post('/Integration/Events', example.value);
-      expect({ type, status: response.status, errors: response.body.errors }).toEqual({ type, status: 200, errors: undefined });
+      expect({ type, status: response.status, errors: response.body.errors }).toEqual({
+        type,
+        status: 200,
+        errors: undefined,
+      });
       const [result] = response.body.result;
-      expect({ type, status: result.status, id: result.externalEventId, warnings: result.warnings }).toEqual({ type, status: 'Created', id: example.value.Events[0].Id, warnings: undefined });
+      expect({ type, status: result.status, id: result.externalEventId, warnings: result.warnings }).toEqual({
+        type,
+        status: 'Created',
+        id: example.value.Events[0].Id,
+        warnings: undefined,
+      });
     }
     const inventory = await api.get('/Integration/Inventory?ProductIds=COD-FILLET');
     expect(inventory.status).toBe(200);
@@ -177,19 +240,27 @@ describe('the response check every test runs (test/helpers/contract.ts)', () => 
   });
 
   it('accepts a documented status with a conforming body', () => {
-    expect(checker.problemWith('GET', '/healthz', 200, 'application/json; charset=utf-8', { status: 'ok' })).toBeUndefined();
+    expect(
+      checker.problemWith('GET', '/healthz', 200, 'application/json; charset=utf-8', { status: 'ok' }),
+    ).toBeUndefined();
   });
 
   it('refuses a body off its schema', () => {
-    expect(checker.problemWith('GET', '/healthz', 200, 'application/json', { status: 'fine' })).toMatch(/does not match the document/);
+    expect(checker.problemWith('GET', '/healthz', 200, 'application/json', { status: 'fine' })).toMatch(
+      /does not match the document/,
+    );
   });
 
   it('refuses a status the operation does not document', () => {
-    expect(checker.problemWith('GET', '/Integration/Account', 418, 'application/json', {})).toMatch(/status 418 is not documented/);
+    expect(checker.problemWith('GET', '/Integration/Account', 418, 'application/json', {})).toMatch(
+      /status 418 is not documented/,
+    );
   });
 
   it('refuses an undocumented content type', () => {
-    expect(checker.problemWith('GET', '/healthz', 200, 'text/html', '<p>ok</p>')).toMatch(/content type "text\/html" is not documented/);
+    expect(checker.problemWith('GET', '/healthz', 200, 'text/html', '<p>ok</p>')).toMatch(
+      /content type "text\/html" is not documented/,
+    );
   });
 
   it('refuses a 2xx from a route the document does not know', () => {

@@ -28,7 +28,12 @@ describe('pipeline log lines', () => {
       lines = logLines().filter((l) => l.account === account.name);
     }
     const persisted = lines.find((l) => l.msg === 'events persisted');
-    expect(persisted).toMatchObject({ account: account.name, events: 1, activity: 'persistEvents', workflowId: expect.stringMatching(/^batch-/) });
+    expect(persisted).toMatchObject({
+      account: account.name,
+      events: 1,
+      activity: 'persistEvents',
+      workflowId: expect.stringMatching(/^batch-/),
+    });
     const { batchId: persistedBatch, workflowId } = persisted as { batchId: string; workflowId: string };
     for (const msg of ['batch received', 'ledger appended', 'batch completed']) {
       expect(lines.find((l) => l.msg === msg)).toMatchObject({ batchId: persistedBatch, workflowId });

@@ -16,7 +16,10 @@ beforeEach(async () => {
 
 describe('POST /Integration/Products', () => {
   it('creates several products and answers the four keys with service ids', async () => {
-    const products = [buildProductPayload(), buildProductPayload({ Details: { ProductIdentifierType: 'Serial', SharingPolicy: 'Restricted' } })];
+    const products = [
+      buildProductPayload(),
+      buildProductPayload({ Details: { ProductIdentifierType: 'Serial', SharingPolicy: 'Restricted' } }),
+    ];
     const response = await api.post('/Integration/Products', { Products: products });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -56,7 +59,12 @@ describe('POST /Integration/Products', () => {
     const response = await api.post('/Integration/Products', { Products: [payload] });
     expect(response.status).toBe(400);
     expect(response.body.validations).toEqual([
-      { index: 0, id: payload.Id, field: 'Products[0].Details.SimpleUnitOfMeasurement', message: expect.stringMatching(/"furlongs".*KGM.*LBR.*lbs/) },
+      {
+        index: 0,
+        id: payload.Id,
+        field: 'Products[0].Details.SimpleUnitOfMeasurement',
+        message: expect.stringMatching(/"furlongs".*KGM.*LBR.*lbs/),
+      },
     ]);
   });
 
@@ -64,14 +72,27 @@ describe('POST /Integration/Products', () => {
     ['Id', { Id: undefined }, 'Products[0].Id'],
     ['Details', { Details: undefined }, 'Products[0].Details'],
     ['Details.Name', { Details: { Name: undefined } }, 'Products[0].Details.Name'],
-    ['Details.SimpleUnitOfMeasurement', { Details: { SimpleUnitOfMeasurement: undefined } }, 'Products[0].Details.SimpleUnitOfMeasurement'],
+    [
+      'Details.SimpleUnitOfMeasurement',
+      { Details: { SimpleUnitOfMeasurement: undefined } },
+      'Products[0].Details.SimpleUnitOfMeasurement',
+    ],
     ['Details.SharingPolicy', { Details: { SharingPolicy: undefined } }, 'Products[0].Details.SharingPolicy'],
-    ['Details.ProductIdentifierType', { Details: { ProductIdentifierType: undefined } }, 'Products[0].Details.ProductIdentifierType'],
+    [
+      'Details.ProductIdentifierType',
+      { Details: { ProductIdentifierType: undefined } },
+      'Products[0].Details.ProductIdentifierType',
+    ],
   ])('requires %s', async (_name, overrides, field) => {
     const payload = buildProductPayload(overrides as Parameters<typeof buildProductPayload>[0]);
     const response = await api.post('/Integration/Products', { Products: [payload] });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ message: expect.any(String), result: [], errors: [], validations: [expect.objectContaining({ index: 0, field, message: `${field} is required.` })] });
+    expect(response.body).toEqual({
+      message: expect.any(String),
+      result: [],
+      errors: [],
+      validations: [expect.objectContaining({ index: 0, field, message: `${field} is required.` })],
+    });
   });
 
   it.each([
@@ -82,11 +103,15 @@ describe('POST /Integration/Products', () => {
     const payload = buildProductPayload({ Details: { [name]: value } });
     const response = await api.post('/Integration/Products', { Products: [payload] });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ field: `Products[0].Details.${name}`, message: expect.stringContaining(allowed) })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ field: `Products[0].Details.${name}`, message: expect.stringContaining(allowed) }),
+    ]);
   });
 
   it.each([[0], [-1]])('refuses UnitQuantity %d', async (quantity) => {
-    const response = await api.post('/Integration/Products', { Products: [buildProductPayload({ Details: { UnitQuantity: quantity } })] });
+    const response = await api.post('/Integration/Products', {
+      Products: [buildProductPayload({ Details: { UnitQuantity: quantity } })],
+    });
     expect(response.status).toBe(400);
     expect(response.body.validations).toEqual([expect.objectContaining({ field: 'Products[0].Details.UnitQuantity' })]);
   });
@@ -94,10 +119,14 @@ describe('POST /Integration/Products', () => {
   it.each(['name', 'namespace', 'value'])('requires MasterData[].%s', async (key) => {
     const entry: Record<string, string> = { name: 'species', namespace: 'custom', value: 'cod' };
     delete entry[key];
-    const payload = buildProductPayload({ Details: { MasterData: [entry as { name: string; namespace: string; value: string }] } });
+    const payload = buildProductPayload({
+      Details: { MasterData: [entry as { name: string; namespace: string; value: string }] },
+    });
     const response = await api.post('/Integration/Products', { Products: [payload] });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ field: `Products[0].Details.MasterData[0].${key}` })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ field: `Products[0].Details.MasterData[0].${key}` }),
+    ]);
   });
 
   it('refuses a product id the account already has', async () => {
@@ -105,31 +134,50 @@ describe('POST /Integration/Products', () => {
     await api.post('/Integration/Products', { Products: [payload] });
     const response = await api.post('/Integration/Products', { Products: [buildProductPayload(), payload] });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([{ index: 1, id: payload.Id, field: 'Products[1].Id', message: `Product id "${payload.Id}" already exists in this account.` }]);
+    expect(response.body.errors).toEqual([
+      {
+        index: 1,
+        id: payload.Id,
+        field: 'Products[1].Id',
+        message: `Product id "${payload.Id}" already exists in this account.`,
+      },
+    ]);
     expect(await countProducts(account.id)).toBe(1);
   });
 
   it('refuses the same id twice in one request', async () => {
     const payload = buildProductPayload();
-    const response = await api.post('/Integration/Products', { Products: [payload, buildProductPayload({ Id: payload.Id })] });
+    const response = await api.post('/Integration/Products', {
+      Products: [payload, buildProductPayload({ Id: payload.Id })],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ index: 1, id: payload.Id, field: 'Products[1].Id' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ index: 1, id: payload.Id, field: 'Products[1].Id' }),
+    ]);
     expect(await countProducts(account.id)).toBe(0);
   });
 
   it('stores nothing when one element of a batch is invalid', async () => {
     const response = await api.post('/Integration/Products', {
-      Products: [buildProductPayload(), buildProductPayload(), buildProductPayload({ Details: { SharingPolicy: undefined } })],
+      Products: [
+        buildProductPayload(),
+        buildProductPayload(),
+        buildProductPayload({ Details: { SharingPolicy: undefined } }),
+      ],
     });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ index: 2, field: 'Products[2].Details.SharingPolicy' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ index: 2, field: 'Products[2].Details.SharingPolicy' }),
+    ]);
     expect(await countProducts(account.id)).toBe(0);
   });
 
   it('stores nothing when a later element already exists', async () => {
     const existing = buildProductPayload();
     await api.post('/Integration/Products', { Products: [existing] });
-    const response = await api.post('/Integration/Products', { Products: [buildProductPayload(), buildProductPayload(), existing] });
+    const response = await api.post('/Integration/Products', {
+      Products: [buildProductPayload(), buildProductPayload(), existing],
+    });
     expect(response.status).toBe(400);
     expect(await countProducts(account.id)).toBe(1);
   });
@@ -137,7 +185,10 @@ describe('POST /Integration/Products', () => {
 
 describe('GET /Integration/Products', () => {
   it('lists products in creation order with numbers as numbers', async () => {
-    const products = [buildProductPayload({ Details: { UnitQuantity: 2.5 } }), buildProductPayload({ Details: { UnitQuantity: undefined, UnitDescriptor: undefined } })];
+    const products = [
+      buildProductPayload({ Details: { UnitQuantity: 2.5 } }),
+      buildProductPayload({ Details: { UnitQuantity: undefined, UnitDescriptor: undefined } }),
+    ];
     await api.post('/Integration/Products', { Products: products });
     const response = await api.get('/Integration/Products');
     expect(response.status).toBe(200);
@@ -164,7 +215,10 @@ describe('GET /Integration/Products', () => {
             masterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
           },
         },
-        expect.objectContaining({ id: products[1].Id, details: expect.objectContaining({ unitQuantity: null, unitDescriptor: null }) }),
+        expect.objectContaining({
+          id: products[1].Id,
+          details: expect.objectContaining({ unitQuantity: null, unitDescriptor: null }),
+        }),
       ],
     });
   });
@@ -173,7 +227,14 @@ describe('GET /Integration/Products', () => {
     const products = Array.from({ length: 5 }, () => buildProductPayload());
     await api.post('/Integration/Products', { Products: products });
     const response = await api.get('/Integration/Products?PageNumber=2&PageSize=2');
-    expect(response.body).toMatchObject({ totalPages: 3, pageNumber: 2, pageSize: 2, totalItems: 5, hasNextPage: true, hasPreviousPage: true });
+    expect(response.body).toMatchObject({
+      totalPages: 3,
+      pageNumber: 2,
+      pageSize: 2,
+      totalItems: 5,
+      hasNextPage: true,
+      hasPreviousPage: true,
+    });
     expect(response.body.results.map((r: { id: string }) => r.id)).toEqual([products[2].Id, products[3].Id]);
   });
 
@@ -197,28 +258,55 @@ describe('PUT /Integration/Products', () => {
   it('changes only the Details fields it carries', async () => {
     const payload = buildProductPayload();
     await api.post('/Integration/Products', { Products: [payload] });
-    const response = await api.put('/Integration/Products', { Products: [{ Id: payload.Id, Details: { Name: 'Cod loin', SimpleUnitOfMeasurement: 'lbs' } }] });
+    const response = await api.put('/Integration/Products', {
+      Products: [{ Id: payload.Id, Details: { Name: 'Cod loin', SimpleUnitOfMeasurement: 'lbs' } }],
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ message: expect.any(String), result: [{ id: expect.any(String), status: 'Updated' }], errors: [], validations: [] });
+    expect(response.body).toEqual({
+      message: expect.any(String),
+      result: [{ id: expect.any(String), status: 'Updated' }],
+      errors: [],
+      validations: [],
+    });
     const read = await api.get(`/Integration/Products/${payload.Id}`);
-    expect(read.body.details).toMatchObject({ name: 'Cod loin', simpleUnitOfMeasurement: 'LBR', unitQuantity: 2, unitDescriptor: 'Cases', gtin: '07038010000017' });
+    expect(read.body.details).toMatchObject({
+      name: 'Cod loin',
+      simpleUnitOfMeasurement: 'LBR',
+      unitQuantity: 2,
+      unitDescriptor: 'Cases',
+      gtin: '07038010000017',
+    });
   });
 
   it('answers an unknown id with 404 in the four-key body and changes nothing', async () => {
     const payload = buildProductPayload();
     await api.post('/Integration/Products', { Products: [payload] });
-    const response = await api.put('/Integration/Products', { Products: [{ Id: payload.Id, Details: { Name: 'Changed' } }, { Id: 'nope', Details: { Name: 'x' } }] });
+    const response = await api.put('/Integration/Products', {
+      Products: [
+        { Id: payload.Id, Details: { Name: 'Changed' } },
+        { Id: 'nope', Details: { Name: 'x' } },
+      ],
+    });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ message: expect.any(String), result: [], errors: [{ index: 1, id: 'nope', field: 'Products[1].Id', message: 'Product nope was not found.' }], validations: [] });
+    expect(response.body).toEqual({
+      message: expect.any(String),
+      result: [],
+      errors: [{ index: 1, id: 'nope', field: 'Products[1].Id', message: 'Product nope was not found.' }],
+      validations: [],
+    });
     expect((await api.get(`/Integration/Products/${payload.Id}`)).body.details.name).toBe('Atlantic cod fillet');
   });
 
   it('refuses an unknown unit in an update', async () => {
     const payload = buildProductPayload();
     await api.post('/Integration/Products', { Products: [payload] });
-    const response = await api.put('/Integration/Products', { Products: [{ Id: payload.Id, Details: { SimpleUnitOfMeasurement: 'bushel' } }] });
+    const response = await api.put('/Integration/Products', {
+      Products: [{ Id: payload.Id, Details: { SimpleUnitOfMeasurement: 'bushel' } }],
+    });
     expect(response.status).toBe(400);
-    expect(response.body.validations).toEqual([expect.objectContaining({ field: 'Products[0].Details.SimpleUnitOfMeasurement' })]);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({ field: 'Products[0].Details.SimpleUnitOfMeasurement' }),
+    ]);
   });
 });
 
@@ -229,7 +317,9 @@ describe('tenancy', () => {
     const other = client((await createAccount('prod')).key);
     expect((await other.get(`/Integration/Products/${payload.Id}`)).status).toBe(404);
     expect((await other.get('/Integration/Products')).body.totalItems).toBe(0);
-    const update = await other.put('/Integration/Products', { Products: [{ Id: payload.Id, Details: { Name: 'Stolen' } }] });
+    const update = await other.put('/Integration/Products', {
+      Products: [{ Id: payload.Id, Details: { Name: 'Stolen' } }],
+    });
     expect(update.status).toBe(404);
     expect((await api.get(`/Integration/Products/${payload.Id}`)).body.details.name).toBe('Atlantic cod fillet');
   });

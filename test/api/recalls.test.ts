@@ -1,7 +1,17 @@
 import { Webhook } from 'standardwebhooks';
 import { createAccount } from '../factories/accounts';
 import { threeAccountChain } from '../factories/trace-chain';
-import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid } from '../factories/trace-events';
+import {
+  commission,
+  line,
+  locationPayload,
+  newGln,
+  productPayload,
+  receive,
+  record,
+  ship,
+  uid,
+} from '../factories/trace-events';
 import { client } from '../helpers/http';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
@@ -19,8 +29,14 @@ describe('/Integration/Recalls', () => {
   beforeAll(async () => {
     chain = await threeAccountChain();
     [retailerHooks, farmHooks] = await Promise.all([startReceiver(), startReceiver()]);
-    const retailerEndpoint = await client(chain.retailer.key).post('/Integration/Webhooks', { Url: retailerHooks.url, Events: ['recall.received'] });
-    const farmEndpoint = await client(chain.farm.key).post('/Integration/Webhooks', { Url: farmHooks.url, Events: ['recall.acknowledged'] });
+    const retailerEndpoint = await client(chain.retailer.key).post('/Integration/Webhooks', {
+      Url: retailerHooks.url,
+      Events: ['recall.received'],
+    });
+    const farmEndpoint = await client(chain.farm.key).post('/Integration/Webhooks', {
+      Url: farmHooks.url,
+      Events: ['recall.acknowledged'],
+    });
     secrets = { retailer: retailerEndpoint.body.secret, farm: farmEndpoint.body.secret };
   });
   afterAll(async () => {
@@ -28,30 +44,71 @@ describe('/Integration/Recalls', () => {
   });
 
   it('reaches every holder of the lot and of lots made from it, across accounts', async () => {
-    const issued = await client(chain.farm.key).post('/Integration/Recalls', { ProductId: chain.products.fishA.Id, LotSerial: chain.lot, Reason: 'Listeria in a retained sample.' });
+    const issued = await client(chain.farm.key).post('/Integration/Recalls', {
+      ProductId: chain.products.fishA.Id,
+      LotSerial: chain.lot,
+      Reason: 'Listeria in a retained sample.',
+    });
     expect(issued.status).toBe(201);
     recallId = issued.body.id;
     expect(issued.headers.get('location')).toBe(`/Integration/Recalls/${recallId}`);
-    expect(issued.body).toMatchObject({ role: 'issuer', issuer: chain.farm.name, productId: chain.products.fishA.Id, lotSerial: chain.lot, reason: 'Listeria in a retained sample.' });
-    const holders = Object.fromEntries(issued.body.holders.map((h: { account: string; lots: string[]; acknowledgement: unknown }) => [h.account, h]));
+    expect(issued.body).toMatchObject({
+      role: 'issuer',
+      issuer: chain.farm.name,
+      productId: chain.products.fishA.Id,
+      lotSerial: chain.lot,
+      reason: 'Listeria in a retained sample.',
+    });
+    const holders = Object.fromEntries(
+      issued.body.holders.map((h: { account: string; lots: string[]; acknowledgement: unknown }) => [h.account, h]),
+    );
     expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name, chain.retailer.name].sort());
-    expect(holders[chain.processor.name]).toEqual({ account: chain.processor.name, lots: [chain.lot], acknowledgement: null });
-    expect(holders[chain.retailer.name]).toEqual({ account: chain.retailer.name, lots: [chain.fillet], acknowledgement: null });
+    expect(holders[chain.processor.name]).toEqual({
+      account: chain.processor.name,
+      lots: [chain.lot],
+      acknowledgement: null,
+    });
+    expect(holders[chain.retailer.name]).toEqual({
+      account: chain.retailer.name,
+      lots: [chain.fillet],
+      acknowledgement: null,
+    });
   });
 
   it('tells each holder only what its own traces show: its own lots and holdings', async () => {
     const processor = await client(chain.processor.key).get(`/Integration/Recalls/${recallId}`);
-    expect(processor.body).toMatchObject({ role: 'holder', issuer: chain.farm.name, reason: 'Listeria in a retained sample.', acknowledgement: null });
-    expect(processor.body.lots.map((l: { product: { id: string }; lotSerial: string }) => `${l.product.id}/${l.lotSerial}`).sort()).toEqual(
-      [`${chain.products.fishB.Id}/${chain.lot}`, `${chain.products.filletB.Id}/${chain.fillet}`].sort(),
+    expect(processor.body).toMatchObject({
+      role: 'holder',
+      issuer: chain.farm.name,
+      reason: 'Listeria in a retained sample.',
+      acknowledgement: null,
+    });
+    expect(
+      processor.body.lots
+        .map((l: { product: { id: string }; lotSerial: string }) => `${l.product.id}/${l.lotSerial}`)
+        .sort(),
+    ).toEqual([`${chain.products.fishB.Id}/${chain.lot}`, `${chain.products.filletB.Id}/${chain.fillet}`].sort());
+    expect(
+      processor.body.holdings
+        .map((h: { lotSerial: string; quantityOnHand: number }) => [h.lotSerial, h.quantityOnHand])
+        .sort(byLot),
+    ).toEqual(
+      [
+        [chain.fillet, 10],
+        [chain.lot, 10],
+      ].sort(byLot),
     );
-    expect(processor.body.holdings.map((h: { lotSerial: string; quantityOnHand: number }) => [h.lotSerial, h.quantityOnHand]).sort(byLot)).toEqual([[chain.fillet, 10], [chain.lot, 10]].sort(byLot));
     expect(processor.body.recalled).toEqual([expect.objectContaining({ lotSerial: chain.lot })]);
 
     const list = await client(chain.retailer.key).get('/Integration/Recalls');
     expect(list.body.results.map((n: { id: string }) => n.id)).toEqual([recallId]);
     const retailer = list.body.results[0];
-    expect(retailer.lots).toEqual([expect.objectContaining({ product: expect.objectContaining({ id: chain.products.filletC.Id }), lotSerial: chain.fillet })]);
+    expect(retailer.lots).toEqual([
+      expect.objectContaining({
+        product: expect.objectContaining({ id: chain.products.filletC.Id }),
+        lotSerial: chain.fillet,
+      }),
+    ]);
     expect(retailer.holdings.map((h: { quantityOnHand: number }) => h.quantityOnHand).sort()).toEqual([10, 20]);
     // Nothing of the processor's own records, nor of the other buyer, reaches the retailer.
     const text = JSON.stringify(retailer);
@@ -77,20 +134,45 @@ describe('/Integration/Recalls', () => {
   });
 
   it('lets a holder acknowledge; the issuer sees who did, per holder and lot, and hears recall.acknowledged', async () => {
-    const refused = await client(chain.retailer.key).post(`/Integration/Recalls/${recallId}/acknowledge`, { QuantityOnHand: -1, Action: 'x' });
+    const refused = await client(chain.retailer.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {
+      QuantityOnHand: -1,
+      Action: 'x',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toHaveProperty('QuantityOnHand');
-    const unknown = await client(chain.retailer.key).post(`/Integration/Recalls/${recallId}/acknowledge`, { QuantityOnHand: 1, Action: 'x', Note: 'y' });
+    const unknown = await client(chain.retailer.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {
+      QuantityOnHand: 1,
+      Action: 'x',
+      Note: 'y',
+    });
     expect(unknown.body.errors).toHaveProperty('Note');
-    expect((await client(chain.farm.key).post(`/Integration/Recalls/${recallId}/acknowledge`, { QuantityOnHand: 0, Action: 'x' })).status).toBe(404);
+    expect(
+      (
+        await client(chain.farm.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {
+          QuantityOnHand: 0,
+          Action: 'x',
+        })
+      ).status,
+    ).toBe(404);
 
-    const acknowledged = await client(chain.retailer.key).post(`/Integration/Recalls/${recallId}/acknowledge`, { QuantityOnHand: 30, Action: 'Pulled from shelves.' });
+    const acknowledged = await client(chain.retailer.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {
+      QuantityOnHand: 30,
+      Action: 'Pulled from shelves.',
+    });
     expect(acknowledged.status).toBe(200);
-    expect(acknowledged.body.acknowledgement).toEqual({ time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.' });
+    expect(acknowledged.body.acknowledgement).toEqual({
+      time: expect.any(String),
+      quantityOnHand: 30,
+      action: 'Pulled from shelves.',
+    });
 
     const issuer = await client(chain.farm.key).get(`/Integration/Recalls/${recallId}`);
     const byName = Object.fromEntries(issuer.body.holders.map((h: { account: string }) => [h.account, h]));
-    expect(byName[chain.retailer.name]).toEqual({ account: chain.retailer.name, lots: [chain.fillet], acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.' } });
+    expect(byName[chain.retailer.name]).toEqual({
+      account: chain.retailer.name,
+      lots: [chain.fillet],
+      acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.' },
+    });
     expect(byName[chain.processor.name].acknowledgement).toBeNull();
 
     const [delivery] = await farmHooks.waitFor(1);
@@ -99,11 +181,23 @@ describe('/Integration/Recalls', () => {
       'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
       'webhook-signature': String(delivery.headers['webhook-signature']),
     }) as { type: string; data: Record<string, unknown> };
-    expect(payload).toMatchObject({ type: 'recall.acknowledged', data: { id: recallId, holder: chain.retailer.name, lots: [chain.fillet], acknowledgement: { quantityOnHand: 30 } } });
+    expect(payload).toMatchObject({
+      type: 'recall.acknowledged',
+      data: {
+        id: recallId,
+        holder: chain.retailer.name,
+        lots: [chain.fillet],
+        acknowledgement: { quantityOnHand: 30 },
+      },
+    });
   });
 
   it('refuses a product the issuer does not have, naming ProductId', async () => {
-    const refused = await client(chain.farm.key).post('/Integration/Recalls', { ProductId: 'NOPE', LotSerial: 'L', Reason: 'r' });
+    const refused = await client(chain.farm.key).post('/Integration/Recalls', {
+      ProductId: 'NOPE',
+      LotSerial: 'L',
+      Reason: 'r',
+    });
     expect(refused.status).toBe(404);
     expect(refused.body.errors).toHaveProperty('ProductId');
     const missing = await client(chain.farm.key).post('/Integration/Recalls', { ProductId: 'NOPE', LotSerial: 'L' });
@@ -120,10 +214,24 @@ describe('/Integration/Recalls', () => {
     await record(
       issuer.key,
       commission(site, '2024-07-01T06:00:00', [line(fish, lot, 10)]),
-      ship(site, locationPayload(uid('BUYER'), { connectionType: 'BUYER', gln, name: 'Buyer (issuer record)' }), '2024-07-02T06:00:00', [line(fish, lot, 10)]),
+      ship(
+        site,
+        locationPayload(uid('BUYER'), { connectionType: 'BUYER', gln, name: 'Buyer (issuer record)' }),
+        '2024-07-02T06:00:00',
+        [line(fish, lot, 10)],
+      ),
     );
-    await record(unverified.key, receive(locationPayload(uid('DOCK'), { gln, name: 'Unverified dock' }), '2024-07-02T18:00:00', [line(productPayload(uid('U-FISH')), lot, 10)]));
-    const issued = await client(issuer.key).post('/Integration/Recalls', { ProductId: fish.Id, LotSerial: lot, Reason: 'r' });
+    await record(
+      unverified.key,
+      receive(locationPayload(uid('DOCK'), { gln, name: 'Unverified dock' }), '2024-07-02T18:00:00', [
+        line(productPayload(uid('U-FISH')), lot, 10),
+      ]),
+    );
+    const issued = await client(issuer.key).post('/Integration/Recalls', {
+      ProductId: fish.Id,
+      LotSerial: lot,
+      Reason: 'r',
+    });
     expect(issued.status).toBe(201);
     expect(issued.body.holders).toEqual([]);
     expect((await client(unverified.key).get('/Integration/Recalls')).body.totalItems).toBe(0);

@@ -18,7 +18,10 @@ describe('the request log line', () => {
   let base: string;
 
   beforeAll(() => {
-    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
     const app = new Koa<AppState, AppCustom>();
     app.context.deps = { logger } as unknown as Deps;
     const secured = new Router<AppState, AppCustom>();
@@ -43,10 +46,18 @@ describe('the request log line', () => {
     ['good', 200],
     ['bad', 401],
   ])('with key %s: method, route template, status, duration and the request id sent', async (key, status) => {
-    const response = await fetch(`${base}/things/T-42`, { headers: { 'X-API-KEY': key, 'X-Request-Id': `req-${key}` } });
+    const response = await fetch(`${base}/things/T-42`, {
+      headers: { 'X-API-KEY': key, 'X-Request-Id': `req-${key}` },
+    });
     expect(response.status).toBe(status);
     expect(response.headers.get('x-request-id')).toBe(`req-${key}`);
-    expect(lastRequestLine()).toMatchObject({ requestId: `req-${key}`, method: 'GET', route: '/things/:id', status, durationMs: expect.any(Number) });
+    expect(lastRequestLine()).toMatchObject({
+      requestId: `req-${key}`,
+      method: 'GET',
+      route: '/things/:id',
+      status,
+      durationMs: expect.any(Number),
+    });
   });
 
   it('a request without X-Request-Id gets a generated one, echoed and logged; unknown paths log no raw URL as route', async () => {

@@ -14,18 +14,49 @@ describe('GS1 Digital Link resolver', () => {
   beforeAll(async () => {
     account = await createAccount('resolver');
     const partner = await api().post('/Integration/Locations', {
-      Locations: [{ Id: 'SUPPLIER-DOCK', Details: { Name: 'Supplier dock', TradePartner: { Id: 'SUP', Name: 'Northern Fisheries AS', ConnectionType: 'SUPPLIER', Pgln: pgln }, Address: { City: 'Tromsø', Country: 'NO', AddressLine1: '1 Kai' } } }],
+      Locations: [
+        {
+          Id: 'SUPPLIER-DOCK',
+          Details: {
+            Name: 'Supplier dock',
+            TradePartner: { Id: 'SUP', Name: 'Northern Fisheries AS', ConnectionType: 'SUPPLIER', Pgln: pgln },
+            Address: { City: 'Tromsø', Country: 'NO', AddressLine1: '1 Kai' },
+          },
+        },
+      ],
     });
     expect(partner.status).toBe(200);
     const document = {
-      ...epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 800, uom: 'KGM' }], bizLocation: ids.sgln() })]),
+      ...epcisDocument([
+        objectEvent({
+          quantityList: [{ epcClass: ids.lgtin(lot), quantity: 800, uom: 'KGM' }],
+          bizLocation: ids.sgln(),
+        }),
+      ]),
       epcisHeader: {
         epcisMasterData: {
           vocabularyList: [
-            { type: 'urn:epcglobal:epcis:vtype:EPCClass', vocabularyElementList: [{ id: ids.gtinClass, attributes: [{ id: 'cbvmda:descriptionShort', attribute: 'Atlantic cod, whole' }] }] },
+            {
+              type: 'urn:epcglobal:epcis:vtype:EPCClass',
+              vocabularyElementList: [
+                {
+                  id: ids.gtinClass,
+                  attributes: [{ id: 'cbvmda:descriptionShort', attribute: 'Atlantic cod, whole' }],
+                },
+              ],
+            },
             {
               type: 'urn:epcglobal:epcis:vtype:BusinessLocation',
-              vocabularyElementList: [{ id: ids.sgln(), attributes: [{ id: 'cbvmda:name', attribute: 'FV Northern Star' }, { id: 'gdst:vesselName', attribute: 'Northern Star' }, { id: 'gdst:vesselFlagState', attribute: 'NO' }] }],
+              vocabularyElementList: [
+                {
+                  id: ids.sgln(),
+                  attributes: [
+                    { id: 'cbvmda:name', attribute: 'FV Northern Star' },
+                    { id: 'gdst:vesselName', attribute: 'Northern Star' },
+                    { id: 'gdst:vesselFlagState', attribute: 'NO' },
+                  ],
+                },
+              ],
             },
           ],
         },
@@ -39,8 +70,20 @@ describe('GS1 Digital Link resolver', () => {
       const response = await api().get<Link[]>(`/01/${ids.gtin}/10/${lot}?linkType=${encodeURIComponent(linkType)}`);
       expect({ linkType, status: response.status }).toEqual({ linkType, status: 200 });
       expect(response.body).toEqual([
-        { link: `${apiUrl()}/epcis`, linkType: 'gs1:epcis', title: expect.any(String), type: 'application/ld+json', authRequired: true },
-        { link: `${apiUrl()}/epcis/events?MATCH_anyEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${ids.gtin}/10/${lot}`)}`, linkType: 'gs1:epcis', title: expect.any(String), type: 'application/ld+json', authRequired: true },
+        {
+          link: `${apiUrl()}/epcis`,
+          linkType: 'gs1:epcis',
+          title: expect.any(String),
+          type: 'application/ld+json',
+          authRequired: true,
+        },
+        {
+          link: `${apiUrl()}/epcis/events?MATCH_anyEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${ids.gtin}/10/${lot}`)}`,
+          linkType: 'gs1:epcis',
+          title: expect.any(String),
+          type: 'application/ld+json',
+          authRequired: true,
+        },
       ]);
     }
     const [, events] = (await api().get<Link[]>(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).body;
@@ -52,11 +95,27 @@ describe('GS1 Digital Link resolver', () => {
   it('linkType=gs1:masterData answers GS1 Web Vocabulary JSON-LD: the product, the vessel with GDST’s attributes, the party', async () => {
     const product = await api().get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:masterData`);
     expect(product.headers.get('content-type')).toMatch(/^application\/ld\+json/);
-    expect(product.body).toMatchObject({ '@type': 'gs1:Product', '@id': `https://id.gs1.org/01/${ids.gtin}/10/${lot}`, 'gs1:gtin': ids.gtin, 'gs1:productName': 'Atlantic cod, whole', 'gs1:hasBatchLotNumber': lot });
+    expect(product.body).toMatchObject({
+      '@type': 'gs1:Product',
+      '@id': `https://id.gs1.org/01/${ids.gtin}/10/${lot}`,
+      'gs1:gtin': ids.gtin,
+      'gs1:productName': 'Atlantic cod, whole',
+      'gs1:hasBatchLotNumber': lot,
+    });
     const vessel = await api().get(`/414/${ids.gln}?linkType=gs1:masterData`);
-    expect(vessel.body).toMatchObject({ '@type': 'gs1:Place', 'gs1:globalLocationNumber': ids.gln, 'gs1:physicalLocationName': 'FV Northern Star', 'gdst:vesselName': 'Northern Star', 'gdst:vesselFlagState': 'NO' });
+    expect(vessel.body).toMatchObject({
+      '@type': 'gs1:Place',
+      'gs1:globalLocationNumber': ids.gln,
+      'gs1:physicalLocationName': 'FV Northern Star',
+      'gdst:vesselName': 'Northern Star',
+      'gdst:vesselFlagState': 'NO',
+    });
     const party = await api().get(`/417/${pgln}?linkType=gs1:masterData`);
-    expect(party.body).toMatchObject({ '@type': 'gs1:Organization', 'gs1:partyGLN': pgln, 'gs1:organizationName': 'Northern Fisheries AS' });
+    expect(party.body).toMatchObject({
+      '@type': 'gs1:Organization',
+      'gs1:partyGLN': pgln,
+      'gs1:organizationName': 'Northern Fisheries AS',
+    });
   });
 
   it('without a linkType answers the RFC 9264 linkset', async () => {
@@ -67,8 +126,13 @@ describe('GS1 Digital Link resolver', () => {
       linkset: [
         {
           anchor: `https://id.gs1.org/01/${ids.gtin}`,
-          'https://gs1.org/voc/epcis': [expect.objectContaining({ href: `${apiUrl()}/epcis` }), expect.objectContaining({ href: expect.stringContaining('MATCH_anyEPCClass') })],
-          'https://gs1.org/voc/masterData': [expect.objectContaining({ href: `${apiUrl()}/01/${ids.gtin}?linkType=gs1:masterData` })],
+          'https://gs1.org/voc/epcis': [
+            expect.objectContaining({ href: `${apiUrl()}/epcis` }),
+            expect.objectContaining({ href: expect.stringContaining('MATCH_anyEPCClass') }),
+          ],
+          'https://gs1.org/voc/masterData': [
+            expect.objectContaining({ href: `${apiUrl()}/01/${ids.gtin}?linkType=gs1:masterData` }),
+          ],
         },
       ],
     });

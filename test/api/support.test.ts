@@ -10,7 +10,8 @@ async function failedShip(account: TestAccount) {
   const events = [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 5))];
   const accepted = await client(account.key).post('/Integration/Events/async', { Events: events });
   for (let i = 0; i < 300; i++) {
-    if ((await client(account.key).get(accepted.body.statusUrl)).body.status === 'Failed') return { batchId: accepted.body.batchId as string, lot, events };
+    if ((await client(account.key).get(accepted.body.statusUrl)).body.status === 'Failed')
+      return { batchId: accepted.body.batchId as string, lot, events };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the batch did not fail');
@@ -91,7 +92,13 @@ describe('GET /support', () => {
     expect(await page.textContent('#detail ol.errors')).toContain('InsufficientInventory');
 
     // The cause: the lot was never commissioned. Once it is, the same events go through.
-    expect((await client(account.key).post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))] })).status).toBe(200);
+    expect(
+      (
+        await client(account.key).post('/Integration/Events', {
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))],
+        })
+      ).status,
+    ).toBe(200);
     await page.click('#retry');
     await page.waitForSelector('#detail dd[data-field="Status"].Completed', { timeout: 30_000 });
     expect(await page.textContent('#detail [data-field="Retry of"]')).toBe(batchId);
@@ -127,7 +134,10 @@ describe('GET /support', () => {
     const account = await createAccount('support-page');
     const support = await createSupportKey();
     const replaced = await failedShip(account);
-    const commissioned = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', replaced.lot, 10));
+    const commissioned = commission(
+      { location: 'DOCK', time: '2024-03-01T10:00:00Z' },
+      instance('COD', replaced.lot, 10),
+    );
     expect((await client(account.key).post('/Integration/Events', { Events: [commissioned] })).status).toBe(200);
     // The integrator sent the same events again as a new batch: the failed one has nothing left to do.
     const resent = await client(account.key).post('/Integration/Events', { Events: replaced.events });
@@ -170,9 +180,15 @@ describe('GET /support', () => {
   it('a support key sees every account’s failing webhook endpoints, with what waits behind them', async () => {
     const account = await createAccount('support-hooks');
     const support = await createSupportKey();
-    const created = await client(account.key).post('/Integration/Webhooks', { Url: 'http://127.0.0.1:9/hooks', Events: ['batch.completed'] });
+    const created = await client(account.key).post('/Integration/Webhooks', {
+      Url: 'http://127.0.0.1:9/hooks',
+      Events: ['batch.completed'],
+    });
     // Retries running out takes WEBHOOK_RETRY_SECONDS; the row is what the page reads.
-    await sql().query(`UPDATE webhook_endpoints SET failing_since = now(), failing_reason = 'the receiver answered 500' WHERE id = $1`, [created.body.id]);
+    await sql().query(
+      `UPDATE webhook_endpoints SET failing_since = now(), failing_reason = 'the receiver answered 500' WHERE id = $1`,
+      [created.body.id],
+    );
 
     await page.goto(`${apiUrl()}/support`);
     await page.fill('#key', support.key);

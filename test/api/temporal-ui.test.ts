@@ -40,9 +40,13 @@ describe('batches in the Temporal UI', () => {
     temporal = new Client({ connection });
     account = await createAccount('SeaCo');
     const lot = uid('LOT');
-    const ok = await client(account.key).post('/Integration/Events/async', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 5))] });
+    const ok = await client(account.key).post('/Integration/Events/async', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 5))],
+    });
     // Shipping a lot never commissioned: refused by persist, the batch Failed.
-    const refused = await client(account.key).post('/Integration/Events/async', { Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', uid('NOLOT'), 5))] });
+    const refused = await client(account.key).post('/Integration/Events/async', {
+      Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', uid('NOLOT'), 5))],
+    });
     completed = ok.body.batchId;
     failed = refused.body.batchId;
     expect(await settled(completed)).toBe('Completed');
@@ -68,7 +72,10 @@ describe('batches in the Temporal UI', () => {
     expect(details).toContain(`npm run --silent batch -- retry ${failed}`);
     expect(details).toMatch(/do not use Reset/);
     // The UI shows User Metadata on a tab of its own; the failure is on the page's first tab, beside Reset.
-    const failure = await temporal.workflow.getHandle(`batch-${failed}`).result().catch((error: unknown) => error);
+    const failure = await temporal.workflow
+      .getHandle(`batch-${failed}`)
+      .result()
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WorkflowFailedError);
     const message = (failure as WorkflowFailedError).cause?.message;
     expect(message).toMatch(/^Insufficient inventory/);

@@ -16,11 +16,7 @@ describe('GET /trace', () => {
   let big: Awaited<ReturnType<typeof fiftyNodeChain>>;
 
   beforeAll(async () => {
-    [context, chain, big] = await Promise.all([
-      launchChromium('trace'),
-      threeAccountChain(),
-      fiftyNodeChain(),
-    ]);
+    [context, chain, big] = await Promise.all([launchChromium('trace'), threeAccountChain(), fiftyNodeChain()]);
   }, 120_000);
 
   beforeEach(async () => {

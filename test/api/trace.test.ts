@@ -4,7 +4,18 @@ import { revokeGln } from '../../db/repositories/gln-verifications';
 import { CTES, CTE_COLUMNS, FSMA_COLUMNS } from '../../domain/fsma204';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { uploadDocument } from '../factories/documents';
-import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, uid, verifyGlnOf } from '../factories/trace-events';
+import {
+  commission,
+  line,
+  locationPayload,
+  newGln,
+  productPayload,
+  receive,
+  record,
+  ship,
+  uid,
+  verifyGlnOf,
+} from '../factories/trace-events';
 import { threeAccountChain } from '../factories/trace-chain';
 import { models } from '../helpers/db';
 import { apiUrl, client } from '../helpers/http';
@@ -62,7 +73,15 @@ describe('GET /Integration/Trace across three accounts', () => {
   it('the retailer traces its fillet back through the processor’s transform to the farm, and never sees the other buyer', async () => {
     const response = await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`);
     expect(response.status).toBe(200);
-    expect(labels(response.body)).toEqual(['farm:L@Farm', 'processor:F@Processor dock', 'processor:L@Processor dock', 'retailer:F@Retail shop', 'retailer:F@Retail store'].sort());
+    expect(labels(response.body)).toEqual(
+      [
+        'farm:L@Farm',
+        'processor:F@Processor dock',
+        'processor:L@Processor dock',
+        'retailer:F@Retail shop',
+        'retailer:F@Retail store',
+      ].sort(),
+    );
     expect(edgeLabels(response.body)).toEqual(
       [
         'farm:L@Farm -Ship 60-> processor:L@Processor dock',
@@ -73,23 +92,52 @@ describe('GET /Integration/Trace across three accounts', () => {
     );
     expect(JSON.stringify(response.body)).not.toContain(other.name);
     const byLabel = new Map(response.body.nodes.map((n) => [label(n), n]));
-    expect(byLabel.get('retailer:F@Retail store')).toMatchObject({ visibility: 'own', quantityIn: 30, quantityOut: 10, quantityOnHand: 20, eventCount: 2 });
+    expect(byLabel.get('retailer:F@Retail store')).toMatchObject({
+      visibility: 'own',
+      quantityIn: 30,
+      quantityOut: 10,
+      quantityOnHand: 20,
+      eventCount: 2,
+    });
     // The farm's records up to its shipment to the processor: the commission and that ship, not the later ship to the other buyer.
-    expect(byLabel.get('farm:L@Farm')).toMatchObject({ visibility: 'shared', quantityIn: 100, quantityOut: 60, quantityOnHand: null, eventCount: 2 });
-    expect(response.body.root.nodes.map((id) => label(response.body.nodes.find((n) => n.id === id)!)).sort()).toEqual(['retailer:F@Retail shop', 'retailer:F@Retail store']);
+    expect(byLabel.get('farm:L@Farm')).toMatchObject({
+      visibility: 'shared',
+      quantityIn: 100,
+      quantityOut: 60,
+      quantityOnHand: null,
+      eventCount: 2,
+    });
+    expect(response.body.root.nodes.map((id) => label(response.body.nodes.find((n) => n.id === id)!)).sort()).toEqual([
+      'retailer:F@Retail shop',
+      'retailer:F@Retail store',
+    ]);
   });
 
   it('the processor sees the farm behind it, and forward only its own record of the retailer', async () => {
     const response = await trace(processor.key, `ProductId=${fishB.Id}&LotSerial=${lot}`);
-    expect(labels(response.body)).toEqual(['farm:L@Farm', 'processor:F@Processor dock', 'processor:F@Retail store (processor record)', 'processor:L@Processor dock'].sort());
+    expect(labels(response.body)).toEqual(
+      [
+        'farm:L@Farm',
+        'processor:F@Processor dock',
+        'processor:F@Retail store (processor record)',
+        'processor:L@Processor dock',
+      ].sort(),
+    );
     const placeholder = response.body.nodes.find((n) => n.location.name === 'Retail store (processor record)')!;
-    expect(placeholder).toMatchObject({ visibility: 'own', location: { external: true }, quantityIn: 30, quantityOnHand: null });
+    expect(placeholder).toMatchObject({
+      visibility: 'own',
+      location: { external: true },
+      quantityIn: 30,
+      quantityOnHand: null,
+    });
     expect(JSON.stringify(response.body)).not.toContain(retailer.name);
   });
 
   it('the farm sees only its own records: shipping shows nothing of the receivers', async () => {
     const response = await trace(farm.key, `ProductId=${fishA.Id}&LotSerial=${lot}`);
-    expect(labels(response.body)).toEqual(['farm:L@Farm', 'farm:L@Other buyer (farm record)', 'farm:L@Processor dock (farm record)'].sort());
+    expect(labels(response.body)).toEqual(
+      ['farm:L@Farm', 'farm:L@Other buyer (farm record)', 'farm:L@Processor dock (farm record)'].sort(),
+    );
   });
 
   it('an unverified GLN opens nothing: with the processor’s GLN revoked the retailer’s trace ends at the processor', async () => {
@@ -105,8 +153,13 @@ describe('GET /Integration/Trace across three accounts', () => {
 
   it('MaxDepth cuts the graph at that many edges from the lot; AsOf leaves out later events', async () => {
     const oneHop = await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&MaxDepth=1`);
-    expect(labels(oneHop.body)).toEqual(['processor:F@Processor dock', 'retailer:F@Retail shop', 'retailer:F@Retail store'].sort());
-    const beforeTransform = await trace(processor.key, `ProductId=${fishB.Id}&LotSerial=${lot}&AsOf=2024-07-02T20:00:00Z`);
+    expect(labels(oneHop.body)).toEqual(
+      ['processor:F@Processor dock', 'retailer:F@Retail shop', 'retailer:F@Retail store'].sort(),
+    );
+    const beforeTransform = await trace(
+      processor.key,
+      `ProductId=${fishB.Id}&LotSerial=${lot}&AsOf=2024-07-02T20:00:00Z`,
+    );
     expect(labels(beforeTransform.body)).toEqual(['farm:L@Farm', 'processor:L@Processor dock'].sort());
   });
 
@@ -114,11 +167,19 @@ describe('GET /Integration/Trace across three accounts', () => {
     const graph = (await trace(retailer.key, `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`)).body;
     const farmNode = graph.nodes.find((n) => n.location.name === 'Farm')!;
     const query = `ProductId=${filletC.Id}&LotSerial=${fillet}&Direction=backward`;
-    const response = await client(retailer.key).get(`/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(farmNode.id)}`);
+    const response = await client(retailer.key).get(
+      `/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(farmNode.id)}`,
+    );
     expect(response.status).toBe(200);
     expect(response.body.node).toEqual(farmNode);
     // The farm's later shipment to the other buyer is not the retailer's to see.
-    expect(response.body.events.map((e: { type: string; quantity: number; to: string | null }) => [e.type, e.quantity, e.to])).toEqual([
+    expect(
+      response.body.events.map((e: { type: string; quantity: number; to: string | null }) => [
+        e.type,
+        e.quantity,
+        e.to,
+      ]),
+    ).toEqual([
       ['Commission', 100, null],
       ['Ship', 60, 'Processor dock (farm record)'],
     ]);
@@ -139,7 +200,11 @@ describe('GET /Integration/Trace across three accounts', () => {
       [`ProductId=${filletC.Id}&LotSerial=${fillet}&AsOf=2016-12-31T23:59:60Z`, 'AsOf'],
     ]) {
       const response = await api.get(`/Integration/Trace?${query}`);
-      expect({ query, status: response.status, fields: Object.keys(response.body.errors) }).toEqual({ query, status: 400, fields: [field] });
+      expect({ query, status: response.status, fields: Object.keys(response.body.errors) }).toEqual({
+        query,
+        status: 400,
+        fields: [field],
+      });
     }
     // Another account's product id is not the caller's product.
     const foreign = await api.get(`/Integration/Trace?ProductId=${fishA.Id}&LotSerial=${lot}`);
@@ -148,18 +213,34 @@ describe('GET /Integration/Trace across three accounts', () => {
   });
 
   it('recall: every lot made from it, who of ours holds it now, and every shipment to a trade partner', async () => {
-    const response = await client(processor.key).get(`/Integration/Trace/recall?ProductId=${fishB.Id}&LotSerial=${lot}`);
+    const response = await client(processor.key).get(
+      `/Integration/Trace/recall?ProductId=${fishB.Id}&LotSerial=${lot}`,
+    );
     expect(response.status).toBe(200);
     expect(response.body.lots.map((l: { lotSerial: string }) => l.lotSerial).sort()).toEqual([fillet, lot].sort());
     const byLot = (a: (string | number)[], b: (string | number)[]) => String(a[0]).localeCompare(String(b[0]));
-    expect(response.body.holdings.map((h: { lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }) => [h.lotSerial, h.location.name, h.quantityOnHand, h.unit]).sort(byLot)).toEqual(
+    expect(
+      response.body.holdings
+        .map((h: { lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }) => [
+          h.lotSerial,
+          h.location.name,
+          h.quantityOnHand,
+          h.unit,
+        ])
+        .sort(byLot),
+    ).toEqual(
       [
         [lot, 'Processor dock', 10, 'KGM'],
         [fillet, 'Processor dock', 10, 'KGM'],
       ].sort(byLot),
     );
     expect(response.body.shipments).toEqual([
-      expect.objectContaining({ lotSerial: fillet, quantity: 30, unit: 'KGM', to: expect.objectContaining({ name: 'Retail store (processor record)', external: true }) }),
+      expect.objectContaining({
+        lotSerial: fillet,
+        quantity: 30,
+        unit: 'KGM',
+        to: expect.objectContaining({ name: 'Retail store (processor record)', external: true }),
+      }),
     ]);
   });
 
@@ -172,7 +253,10 @@ describe('GET /Integration/Trace across three accounts', () => {
     const [header, ...rows] = parse(csv.text) as string[][];
     expect(header).toEqual([...FSMA_COLUMNS]);
     const col = (name: (typeof FSMA_COLUMNS)[number]) => FSMA_COLUMNS.indexOf(name);
-    const summary = rows.map((r) => `${r[col('Critical Tracking Event')]} ${r[col('Traceability Lot Code')].split('-')[0]} ${r[col('Quantity')]} ${r[col('Record Keeper')].split('-')[0]}`);
+    const summary = rows.map(
+      (r) =>
+        `${r[col('Critical Tracking Event')]} ${r[col('Traceability Lot Code')].split('-')[0]} ${r[col('Quantity')]} ${r[col('Record Keeper')].split('-')[0]}`,
+    );
     // The farm's ship to the other buyer came after its ship to the processor: not in the chain the retailer sees.
     expect(summary).toEqual([
       'Initial Packing L 100 farm',
@@ -186,24 +270,40 @@ describe('GET /Integration/Trace across three accounts', () => {
     ]);
     const transformation = rows[3];
     expect(transformation[col('Input Traceability Lot Codes')]).toBe(lot);
-    expect(transformation[col('Traceability Lot Code Source Location Description')]).toBe(`Partner ${chain.dock.Details.TradePartner.Id}, Processor dock, Bryggen 1, Bergen, NO`);
+    expect(transformation[col('Traceability Lot Code Source Location Description')]).toBe(
+      `Partner ${chain.dock.Details.TradePartner.Id}, Processor dock, Bryggen 1, Bergen, NO`,
+    );
     expect(transformation[col('Traceability Lot Code Source Reference')]).toBe(`GLN ${chain.processorGln}`);
-    expect(rows[1][col('Immediate Subsequent Recipient Location Description')]).toContain('Processor dock (farm record)');
+    expect(rows[1][col('Immediate Subsequent Recipient Location Description')]).toContain(
+      'Processor dock (farm record)',
+    );
     expect(rows[0][col('Unit of Measure')]).toBe('KGM');
     expect(rows[0][col('Event Date')]).toBe('2024-07-01');
     expect(rows[0][col('Event Time (UTC)')]).toBe('2024-07-01T06:00:00Z');
 
-    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, { headers: { 'X-API-KEY': retailer.key } });
-    expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, {
+      headers: { 'X-API-KEY': retailer.key },
+    });
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
     // One sheet per CTE, in the rule's order, each with its own KDE columns; a CTE without rows keeps its header.
     expect(workbook.worksheets.map((w) => w.name)).toEqual([...CTES]);
     const counts = Object.fromEntries(workbook.worksheets.map((w) => [w.name, w.rowCount - 1]));
-    expect(counts).toEqual({ 'Initial Packing': 1, 'First Land-Based Receiving': 0, Shipping: 3, Receiving: 3, Transformation: 1 });
-    for (const cte of CTES) expect(workbook.getWorksheet(cte)!.getRow(1).values).toEqual([undefined, ...CTE_COLUMNS[cte]]);
+    expect(counts).toEqual({
+      'Initial Packing': 1,
+      'First Land-Based Receiving': 0,
+      Shipping: 3,
+      Receiving: 3,
+      Transformation: 1,
+    });
+    for (const cte of CTES)
+      expect(workbook.getWorksheet(cte)!.getRow(1).values).toEqual([undefined, ...CTE_COLUMNS[cte]]);
     const sheet = workbook.getWorksheet('Transformation')!;
-    const cell = (name: (typeof FSMA_COLUMNS)[number]) => sheet.getRow(2).getCell(CTE_COLUMNS.Transformation.indexOf(name) + 1).value;
+    const cell = (name: (typeof FSMA_COLUMNS)[number]) =>
+      sheet.getRow(2).getCell(CTE_COLUMNS.Transformation.indexOf(name) + 1).value;
     expect(cell('Event Time (UTC)')).toBe('2024-07-03T06:00:00Z');
     expect(cell('Quantity')).toBe(40);
     expect(cell('Input Traceability Lot Codes')).toBe(lot);
@@ -211,7 +311,9 @@ describe('GET /Integration/Trace across three accounts', () => {
   });
 
   it('refuses an unknown spreadsheet format with a 400 naming it', async () => {
-    const response = await client(retailer.key).get(`/Integration/Trace/fsma204?ProductId=${filletC.Id}&LotSerial=${fillet}&format=pdf`);
+    const response = await client(retailer.key).get(
+      `/Integration/Trace/fsma204?ProductId=${filletC.Id}&LotSerial=${fillet}&format=pdf`,
+    );
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.errors)).toEqual(['format']);
   });
@@ -228,13 +330,24 @@ describe('GET /Integration/Trace with a Restricted product', () => {
     await record(
       farm.key,
       commission(farmSite, '2024-07-01T06:00:00', [line(secret, lot, 100)]),
-      ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [line(secret, lot, 40)]),
+      ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [
+        line(secret, lot, 40),
+      ]),
     );
     const mine = productPayload(uid('MINE'), 'Open', 'Cod');
-    await record(buyer.key, receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-07-02T18:00:00', [line(mine, lot, 40)]));
+    await record(
+      buyer.key,
+      receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-07-02T18:00:00', [line(mine, lot, 40)]),
+    );
     const response = await trace(buyer.key, `ProductId=${mine.Id}&LotSerial=${lot}`);
     const farmNode = response.body.nodes.find((n) => n.account === farm.name)!;
-    expect(farmNode).toMatchObject({ visibility: 'shipment', quantityIn: null, quantityOut: null, quantityOnHand: null, eventCount: 0 });
+    expect(farmNode).toMatchObject({
+      visibility: 'shipment',
+      quantityIn: null,
+      quantityOut: null,
+      quantityOnHand: null,
+      eventCount: 0,
+    });
     expect(edgeLabels(response.body)).toEqual([`farm:R@Farm -Ship 40-> buyer:R@Buyer dock`]);
   });
 });
@@ -256,9 +369,19 @@ describe('GET /Integration/Trace through aggregations', () => {
       Product: pallet,
       ChildProductInstances: [{ Quantity: 10, LotSerial: lot, Product: box }],
     });
-    await record(account.key, commission(plant, '2024-07-01T06:00:00', [line(box, lot, 10)]), containment('aggregation', '2024-07-01T07:00:00'), containment('disaggregation', '2024-07-01T08:00:00'));
+    await record(
+      account.key,
+      commission(plant, '2024-07-01T06:00:00', [line(box, lot, 10)]),
+      containment('aggregation', '2024-07-01T07:00:00'),
+      containment('disaggregation', '2024-07-01T08:00:00'),
+    );
     const response = await trace(account.key, `ProductId=${box.Id}&LotSerial=${lot}&Direction=forward`);
-    expect(edgeLabels(response.body)).toEqual([`packer:B@Plant -Aggregation 10-> packer:PAL@Plant`, `packer:PAL@Plant -Disaggregation 10-> packer:B@Plant`].sort());
+    expect(edgeLabels(response.body)).toEqual(
+      [
+        `packer:B@Plant -Aggregation 10-> packer:PAL@Plant`,
+        `packer:PAL@Plant -Disaggregation 10-> packer:B@Plant`,
+      ].sort(),
+    );
     const palletNode = response.body.nodes.find((n) => n.lotSerial === palletLot)!;
     expect(palletNode).toMatchObject({ product: { name: 'Pallet' }, eventCount: 2, quantityOnHand: 0 });
   });
@@ -272,9 +395,16 @@ describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () 
     const base = locationPayload(uid('VESSEL'), { name: 'FV Nordkapp' });
     const boat = {
       ...base,
-      Details: { ...base.Details, CaptainsName: 'Kari', ContactInformation: { Name: 'Kari' }, Vessel: { VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' } },
+      Details: {
+        ...base.Details,
+        CaptainsName: 'Kari',
+        ContactInformation: { Name: 'Kari' },
+        Vessel: { VesselName: 'FV Nordkapp', VesselFlagState: 'NO', IMONumber: '9876543' },
+      },
     };
-    const catchArea = (value: string) => ({ CustomProperties: [{ Name: 'catchArea', Namespace: 'gdst', Value: value }] });
+    const catchArea = (value: string) => ({
+      CustomProperties: [{ Name: 'catchArea', Namespace: 'gdst', Value: value }],
+    });
     const cod = productPayload(uid('COD'), 'Open', 'Atlantic cod');
     const lot = uid('CATCH');
     const [certificate, logbook] = [uid('CATCH-CERT'), uid('LOGBOOK')];
@@ -282,18 +412,29 @@ describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () 
     await uploadDocument(fleet.key, logbook, 'Logbook', 'Private');
     await record(
       fleet.key,
-      commission(boat, '2024-08-01T06:00:00', [line(cod, lot, 300)], { ...catchArea('FAO 27'), DocumentIds: [certificate] }),
-      commission(boat, '2024-08-03T06:00:00', [line(cod, lot, 200)], catchArea('FAO 21')),
-      ship(boat, locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln, name: 'Processor dock (fleet record)' }), '2024-08-04T06:00:00', [line(cod, lot, 500)], {
-        DocumentIds: [logbook],
+      commission(boat, '2024-08-01T06:00:00', [line(cod, lot, 300)], {
+        ...catchArea('FAO 27'),
+        DocumentIds: [certificate],
       }),
+      commission(boat, '2024-08-03T06:00:00', [line(cod, lot, 200)], catchArea('FAO 21')),
+      ship(
+        boat,
+        locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln, name: 'Processor dock (fleet record)' }),
+        '2024-08-04T06:00:00',
+        [line(cod, lot, 500)],
+        {
+          DocumentIds: [logbook],
+        },
+      ),
     );
     const mine = productPayload(uid('MINE'), 'Open', 'Atlantic cod');
     const dock = locationPayload(uid('DOCK'), { gln, name: 'Processor dock' });
     await record(
       processor.key,
       receive(dock, '2024-08-04T18:00:00', [line(mine, lot, 500)]),
-      ship(dock, locationPayload(uid('BUYER'), { connectionType: 'BUYER', name: 'Buyer' }), '2024-08-05T06:00:00', [line(mine, lot, 100)]),
+      ship(dock, locationPayload(uid('BUYER'), { connectionType: 'BUYER', name: 'Buyer' }), '2024-08-05T06:00:00', [
+        line(mine, lot, 100),
+      ]),
     );
     const query = `ProductId=${mine.Id}&LotSerial=${lot}&Direction=backward`;
 
@@ -303,7 +444,13 @@ describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () 
     expect(header).toEqual([...FSMA_COLUMNS]);
     const value = (row: string[], name: (typeof FSMA_COLUMNS)[number]) => row[FSMA_COLUMNS.indexOf(name)];
     // The catches and the unloading at the vessel are no CTE rows: what they recorded is in the landing's row.
-    expect(rows.map((r) => [value(r, 'Critical Tracking Event'), value(r, 'Event Date'), value(r, 'Record Keeper').split('-')[0]])).toEqual([
+    expect(
+      rows.map((r) => [
+        value(r, 'Critical Tracking Event'),
+        value(r, 'Event Date'),
+        value(r, 'Record Keeper').split('-')[0],
+      ]),
+    ).toEqual([
       ['First Land-Based Receiving', '2024-08-04', 'processor'],
       ['Shipping', '2024-08-05', 'processor'],
     ]);
@@ -330,14 +477,21 @@ describe('GET /Integration/Trace/fsma204 for seafood from a fishing vessel', () 
     expect(value(shipping, 'Immediate Subsequent Recipient Location Description')).toContain('Buyer');
     expect(value(shipping, 'Vessel Name')).toBe('');
 
-    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, { headers: { 'X-API-KEY': processor.key } });
+    const response = await fetch(`${apiUrl()}/Integration/Trace/fsma204?${query}&format=xlsx`, {
+      headers: { 'X-API-KEY': processor.key },
+    });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
     expect(workbook.getWorksheet('Initial Packing')!.rowCount).toBe(1);
     const landed = workbook.getWorksheet('First Land-Based Receiving')!;
     expect(landed.rowCount).toBe(2);
-    const cell = (name: (typeof FSMA_COLUMNS)[number]) => landed.getRow(2).getCell(CTE_COLUMNS['First Land-Based Receiving'].indexOf(name) + 1).value;
-    expect([cell('Landing Date'), cell('Harvest Location'), cell('Vessel Name')]).toEqual(['2024-08-04', 'FAO 27; FAO 21', 'FV Nordkapp']);
+    const cell = (name: (typeof FSMA_COLUMNS)[number]) =>
+      landed.getRow(2).getCell(CTE_COLUMNS['First Land-Based Receiving'].indexOf(name) + 1).value;
+    expect([cell('Landing Date'), cell('Harvest Location'), cell('Vessel Name')]).toEqual([
+      '2024-08-04',
+      'FAO 27; FAO 21',
+      'FV Nordkapp',
+    ]);
     expect(workbook.getWorksheet('Shipping')!.rowCount).toBe(2);
   });
 });

@@ -8,13 +8,20 @@ import { client, request } from '../helpers/http';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver';
 
 /** What a receiver does with a delivery: verify it with the Standard Webhooks reference library, then read it. */
-function verified(secret: string, delivery: Received): { type: string; timestamp: string; data: Record<string, unknown> } {
+function verified(
+  secret: string,
+  delivery: Received,
+): { type: string; timestamp: string; data: Record<string, unknown> } {
   const headers = {
     'webhook-id': String(delivery.headers['webhook-id']),
     'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
     'webhook-signature': String(delivery.headers['webhook-signature']),
   };
-  return new Webhook(secret).verify(delivery.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+  return new Webhook(secret).verify(delivery.body, headers) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
 }
 
 async function endpointFor(account: TestAccount, receiver: Receiver, events = ['batch.completed', 'batch.failed']) {
@@ -60,7 +67,10 @@ describe('/Integration/Webhooks', () => {
   it('adds an endpoint and shows its secret once', async () => {
     const account = await createAccount('hooks');
     const hooks = await receiver();
-    const created = await client(account.key).post('/Integration/Webhooks', { Url: hooks.url, Events: ['batch.completed'] });
+    const created = await client(account.key).post('/Integration/Webhooks', {
+      Url: hooks.url,
+      Events: ['batch.completed'],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -92,14 +102,24 @@ describe('/Integration/Webhooks', () => {
     const support = await createSupportKey();
     const ids: string[] = [];
     for (const account of [one, two]) {
-      const created = await client(account.key).post('/Integration/Webhooks', { Url: 'http://127.0.0.1:9/x', Events: ['batch.failed'] });
+      const created = await client(account.key).post('/Integration/Webhooks', {
+        Url: 'http://127.0.0.1:9/x',
+        Events: ['batch.failed'],
+      });
       ids.push(created.body.id);
     }
-    await sql().query(`UPDATE webhook_endpoints SET failing_since = now(), failing_reason = 'down' WHERE id = ANY($1::uuid[])`, [ids]);
+    await sql().query(
+      `UPDATE webhook_endpoints SET failing_since = now(), failing_reason = 'down' WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
     const own = await client(one.key).get('/Integration/Webhooks?Status=Failing');
     expect(own.body.results.map((e: { id: string }) => e.id)).toEqual([ids[0]]);
     const all = await client(support.key).get('/Integration/Webhooks?Status=Failing&PageSize=100');
-    expect(all.body.results.filter((e: { id: string }) => ids.includes(e.id)).map((e: { account: string; status: string }) => [e.account, e.status])).toEqual([
+    expect(
+      all.body.results
+        .filter((e: { id: string }) => ids.includes(e.id))
+        .map((e: { account: string; status: string }) => [e.account, e.status]),
+    ).toEqual([
       [one.name, 'Failing'],
       [two.name, 'Failing'],
     ]);
@@ -122,16 +142,25 @@ describe('/Integration/Webhooks', () => {
     const refused = await client(account.key).post('/Integration/Webhooks', { Url: url, Events: ['batch.completed'] });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.Url[0]).toContain(message);
-    const { rows } = await sql().query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1', [account.id]);
+    const { rows } = await sql().query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1', [
+      account.id,
+    ]);
     expect(rows[0].n).toBe(0);
   });
 
   it('refuses unknown fields and events with a 400 naming them', async () => {
     const account = await createAccount('hooks-fields');
-    const unknown = await client(account.key).post('/Integration/Webhooks', { Url: 'https://93.184.216.34/x', Events: ['batch.completed'], Secret: 'mine' });
+    const unknown = await client(account.key).post('/Integration/Webhooks', {
+      Url: 'https://93.184.216.34/x',
+      Events: ['batch.completed'],
+      Secret: 'mine',
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toHaveProperty('Secret');
-    const badEvent = await client(account.key).post('/Integration/Webhooks', { Url: 'https://93.184.216.34/x', Events: ['batch.started'] });
+    const badEvent = await client(account.key).post('/Integration/Webhooks', {
+      Url: 'https://93.184.216.34/x',
+      Events: ['batch.started'],
+    });
     expect(badEvent.status).toBe(400);
     expect(badEvent.body.errors).toHaveProperty(['Events[0]']);
   });
@@ -154,16 +183,27 @@ describe('/Integration/Webhooks', () => {
       data: { batchId: accepted.body.batchId, status: 'Completed', mode: 'async', eventCount: 1, errors: [] },
     });
     // A tampered body does not verify.
-    expect(() => verified(endpoint.secret, { ...first, body: first.body.replace('Completed', 'Failed') })).toThrow(WebhookVerificationError);
+    expect(() => verified(endpoint.secret, { ...first, body: first.body.replace('Completed', 'Failed') })).toThrow(
+      WebhookVerificationError,
+    );
 
     const job = await capture(account.key, epcisDocument([objectEvent()]));
     expect(job.success).toBe(true);
     const [, second] = await hooks.waitFor(2);
-    expect(verified(endpoint.secret, second).data).toMatchObject({ batchId: job.captureID.replace(/^capture-/, ''), status: 'Completed', mode: 'epcis', eventCount: 1 });
+    expect(verified(endpoint.secret, second).data).toMatchObject({
+      batchId: job.captureID.replace(/^capture-/, ''),
+      status: 'Completed',
+      mode: 'epcis',
+      eventCount: 1,
+    });
 
     const deliveries = await client(account.key).get(`/Integration/Webhooks/${endpoint.id}/deliveries`);
     expect(deliveries.body.results).toHaveLength(2);
-    expect(deliveries.body.results[1]).toMatchObject({ id: first.headers['webhook-id'], status: 'Delivered', attempts: [{ httpStatus: 200, error: null, nextTry: null }] });
+    expect(deliveries.body.results[1]).toMatchObject({
+      id: first.headers['webhook-id'],
+      status: 'Delivered',
+      attempts: [{ httpStatus: 200, error: null, nextTry: null }],
+    });
   });
 
   it('sends batch.failed with the errors of a sync batch the pipeline refused', async () => {
@@ -177,7 +217,12 @@ describe('/Integration/Webhooks', () => {
     expect(refused.status).toBe(400);
     const [delivery] = await hooks.waitFor(1);
     const { data } = verified(endpoint.secret, delivery);
-    expect(data).toMatchObject({ status: 'Failed', mode: 'sync', eventCount: 1, errors: [expect.objectContaining({ code: 'InsufficientInventory', eventId: tooMuch.Id })] });
+    expect(data).toMatchObject({
+      status: 'Failed',
+      mode: 'sync',
+      eventCount: 1,
+      errors: [expect.objectContaining({ code: 'InsufficientInventory', eventId: tooMuch.Id })],
+    });
     // Only batch.failed was asked for: the completed batch before it sent nothing.
     expect(hooks.received).toHaveLength(1);
   });
@@ -223,7 +268,11 @@ describe('/Integration/Webhooks', () => {
       },
       60_000,
     );
-    expect(failing).toMatchObject({ failingSince: expect.any(String), failingReason: 'the receiver answered 500', pendingDeliveries: 1 });
+    expect(failing).toMatchObject({
+      failingSince: expect.any(String),
+      failingReason: 'the receiver answered 500',
+      pendingDeliveries: 1,
+    });
 
     const second = await client(account.key).post('/Integration/Events/async', { Events: goodBatch().events });
     await until('the second batch to finish', async () => {
@@ -241,7 +290,9 @@ describe('/Integration/Webhooks', () => {
 
     down = false;
     const failedId = waiting.body.results[1].id;
-    const redelivered = await request('POST', `/Integration/Webhooks/${endpoint.id}/deliveries/${failedId}/redeliver`, { key: account.key });
+    const redelivered = await request('POST', `/Integration/Webhooks/${endpoint.id}/deliveries/${failedId}/redeliver`, {
+      key: account.key,
+    });
     expect(redelivered.status).toBe(202);
     expect(redelivered.body).toMatchObject({ id: failedId, status: 'Pending' });
     const ok = await hooks.waitFor(2, (r) => hooks.received.indexOf(r) >= triesWhileFailing);
@@ -253,7 +304,13 @@ describe('/Integration/Webhooks', () => {
     });
     expect(after.failingSince).toBeNull();
 
-    expect((await request('POST', `/Integration/Webhooks/${endpoint.id}/deliveries/msg_nope/redeliver`, { key: account.key })).status).toBe(404);
+    expect(
+      (
+        await request('POST', `/Integration/Webhooks/${endpoint.id}/deliveries/msg_nope/redeliver`, {
+          key: account.key,
+        })
+      ).status,
+    ).toBe(404);
   }, 120_000);
 
   it('never slows capture: a receiver that hangs is cut at 10 s while sync batches answer at once', async () => {
@@ -262,7 +319,8 @@ describe('/Integration/Webhooks', () => {
     hooks.answer = (index) => (index === 0 ? { hangMs: 30_000 } : 200);
     const endpoint = await endpointFor(account, hooks);
     const started = Date.now();
-    for (let i = 0; i < 3; i++) expect((await client(account.key).post('/Integration/Events', { Events: goodBatch().events })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await client(account.key).post('/Integration/Events', { Events: goodBatch().events })).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(8_000);
     const all = await hooks.waitFor(4, () => true, 60_000);
     const ids = all.map((r) => r.headers['webhook-id']);
@@ -286,7 +344,11 @@ describe('/Integration/Webhooks', () => {
       const deliveries = await client(account.key).get(`/Integration/Webhooks/${endpoint.id}/deliveries`);
       return deliveries.body.results[0]?.attempts[0];
     });
-    expect(attempt).toMatchObject({ httpStatus: null, error: '10.0.0.7 is not a public address', nextTry: expect.any(String) });
+    expect(attempt).toMatchObject({
+      httpStatus: null,
+      error: '10.0.0.7 is not a public address',
+      nextTry: expect.any(String),
+    });
     await request('DELETE', `/Integration/Webhooks/${endpoint.id}`, { key: account.key });
   });
 
@@ -316,7 +378,9 @@ describe('/Integration/Webhooks', () => {
     expect((await request('DELETE', `/Integration/Webhooks/${endpoint.id}`, { key: account.key })).status).toBe(404);
     await client(account.key).post('/Integration/Events', { Events: goodBatch().events });
     const workflow = temporal.workflow.getHandle(`webhook-${endpoint.id}`);
-    await until('the endpoint workflow to end', async () => ((await workflow.describe()).status.name === 'COMPLETED' ? true : undefined));
+    await until('the endpoint workflow to end', async () =>
+      (await workflow.describe()).status.name === 'COMPLETED' ? true : undefined,
+    );
     expect(hooks.received).toHaveLength(0);
   });
 
@@ -329,7 +393,9 @@ describe('/Integration/Webhooks', () => {
     const described = await temporal.workflow.getHandle(`webhook-${endpoint.id}`).describe();
     expect(described).toMatchObject({ type: 'deliverWebhooks', status: { name: 'RUNNING' } });
     const history = await temporal.workflow.getHandle(`webhook-${endpoint.id}`).fetchHistory();
-    const activities = history.events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : []));
+    const activities = history.events!.flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [],
+    );
     expect(activities).toContain('deliverWebhook');
   });
 });

@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { concurrentConsumers, apiKilled, deliveryWorkerKilled, postgresKilled, temporalKilled, workerKilledInPersist, type ScenarioOptions, type ScenarioReport } from '../../bench/chaos/scenarios';
+import {
+  concurrentConsumers,
+  apiKilled,
+  deliveryWorkerKilled,
+  postgresKilled,
+  temporalKilled,
+  workerKilledInPersist,
+  type ScenarioOptions,
+  type ScenarioReport,
+} from '../../bench/chaos/scenarios';
 import { buildWorkflowBundle } from '../../worker/bundle';
 
 /**
@@ -46,7 +55,10 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     const report = await concurrentConsumers({ clients: 50, units: 30, settleSeconds: 90, env: options.env });
     expectNothingLost(report);
     expect(report.details).toMatchObject({ shipped: 30, shipsCompleted: 30, otherwise: 0 });
-    expect(Number(report.details.refused400InsufficientInventory) + Number(report.details.refusedAfter202InsufficientInventory)).toBe(20);
+    expect(
+      Number(report.details.refused400InsufficientInventory) +
+        Number(report.details.refusedAfter202InsufficientInventory),
+    ).toBe(20);
   }, 300_000);
 
   it('PostgreSQL killed mid-load: restarted, and every acknowledged batch completes once', async () => {

@@ -12,7 +12,10 @@ describe('npm run batch retry, failing again', () => {
       ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
     ];
     expect((await client(account.key).post('/Integration/Events', { Events: events })).status).toBe(400);
-    const { rows } = await sql().query<{ id: string }>(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`, [account.id]);
+    const { rows } = await sql().query<{ id: string }>(
+      `SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`,
+      [account.id],
+    );
     const retried = cli('cli/batch.ts', ['retry', rows[0].id]);
     expect(retried.status).not.toBe(0);
     expect(retried.stderr).toContain('Failed again');

@@ -22,7 +22,10 @@ describe('npm run batch (support tooling)', () => {
     const early = ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', lot, 4));
     const failed = await api.post('/Integration/Events', { Events: [early] });
     expect(failed.status).toBe(400);
-    const { rows } = await sql().query<{ id: string }>(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`, [account.id]);
+    const { rows } = await sql().query<{ id: string }>(
+      `SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`,
+      [account.id],
+    );
     expect(rows).toHaveLength(1);
     const batchId = rows[0].id;
 
@@ -32,36 +35,82 @@ describe('npm run batch (support tooling)', () => {
       expect.stringMatching(new RegExp(`^${batchId}\t${account.name}\tsync\tFailed\t1 events\t.*\topen$`)),
     ]);
     const shown = JSON.parse((await batchCli('show', batchId)).stdout);
-    expect(shown).toMatchObject({ id: batchId, status: 'Failed', account: account.name, errors: [expect.objectContaining({ code: 'InsufficientInventory' })] });
+    expect(shown).toMatchObject({
+      id: batchId,
+      status: 'Failed',
+      account: account.name,
+      errors: [expect.objectContaining({ code: 'InsufficientInventory' })],
+    });
 
-    expect((await api.post('/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 10))] })).status).toBe(200);
+    expect(
+      (
+        await api.post('/Integration/Events', {
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 10))],
+        })
+      ).status,
+    ).toBe(200);
     const retried = await batchCli('retry', batchId);
     expect(retried.stdout).toMatch(/Completed, 1 events created/);
-    const { rows: after } = await sql().query(`SELECT status, retry_of, mode FROM batches WHERE account_id = $1 AND retry_of = $2`, [account.id, batchId]);
+    const { rows: after } = await sql().query(
+      `SELECT status, retry_of, mode FROM batches WHERE account_id = $1 AND retry_of = $2`,
+      [account.id, batchId],
+    );
     expect(after).toEqual([{ status: 'Completed', retry_of: batchId, mode: 'retry' }]);
-    await expect(batchCli('retry', batchId)).rejects.toMatchObject({ stderr: expect.stringContaining('already retried successfully') });
-    const retryId = (await sql().query<{ id: string }>(`SELECT id FROM batches WHERE retry_of = $1`, [batchId])).rows[0].id;
+    await expect(batchCli('retry', batchId)).rejects.toMatchObject({
+      stderr: expect.stringContaining('already retried successfully'),
+    });
+    const retryId = (await sql().query<{ id: string }>(`SELECT id FROM batches WHERE retry_of = $1`, [batchId])).rows[0]
+      .id;
     const replaced = await batchCli('list', '--status', 'Failed', '--account', account.name);
     expect(replaced.stdout).toContain(`\treplaced by ${retryId}\n`);
     expect(JSON.parse((await batchCli('show', batchId)).stdout)).toMatchObject({ replacedBy: retryId });
-    const completed = (await sql().query(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Completed'`, [account.id])).rows[0].id;
-    await expect(batchCli('retry', completed)).rejects.toMatchObject({ stderr: expect.stringContaining('only Failed batches are retried') });
+    const completed = (
+      await sql().query(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Completed'`, [account.id])
+    ).rows[0].id;
+    await expect(batchCli('retry', completed)).rejects.toMatchObject({
+      stderr: expect.stringContaining('only Failed batches are retried'),
+    });
   });
 
   it('abandons a failed batch with a reason, which list and show then carry; a blank reason or a second abandon is refused', async () => {
     const account = await createAccount('cli');
-    const failed = await client(account.key).post('/Integration/Events', { Events: [ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', uid('LOT'), 4))] });
+    const failed = await client(account.key).post('/Integration/Events', {
+      Events: [ship({ location: 'DOCK', time: '2024-03-05T00:00:00Z' }, instance('SALMON', uid('LOT'), 4))],
+    });
     expect(failed.status).toBe(400);
-    const batchId = (await sql().query<{ id: string }>(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`, [account.id])).rows[0].id;
+    const batchId = (
+      await sql().query<{ id: string }>(`SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`, [
+        account.id,
+      ])
+    ).rows[0].id;
 
-    await expect(batchCli('abandon', batchId)).rejects.toMatchObject({ stderr: expect.stringContaining('abandon needs --reason') });
-    await expect(batchCli('abandon', batchId, '--reason', '  ')).rejects.toMatchObject({ stderr: expect.stringContaining('abandon needs --reason') });
+    await expect(batchCli('abandon', batchId)).rejects.toMatchObject({
+      stderr: expect.stringContaining('abandon needs --reason'),
+    });
+    await expect(batchCli('abandon', batchId, '--reason', '  ')).rejects.toMatchObject({
+      stderr: expect.stringContaining('abandon needs --reason'),
+    });
     const done = await batchCli('abandon', batchId, '--reason', 'Sent twice by the ERP; the sender confirmed.');
-    expect(done.stdout).toContain(`batch ${batchId} (${account.name}): Abandoned: Sent twice by the ERP; the sender confirmed.`);
-    expect((await batchCli('list', '--account', account.name)).stdout).toContain('\tabandoned: Sent twice by the ERP; the sender confirmed.\n');
-    expect(JSON.parse((await batchCli('show', batchId)).stdout)).toMatchObject({ abandonedReason: 'Sent twice by the ERP; the sender confirmed.', abandonedByKeyId: null });
-    expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toEqual({ reason: 'Sent twice by the ERP; the sender confirmed.', at: expect.any(String), keyId: null });
-    await expect(batchCli('abandon', batchId, '--reason', 'again')).rejects.toMatchObject({ stderr: expect.stringContaining('It stays abandoned') });
-    await expect(batchCli('retry', batchId)).rejects.toMatchObject({ stderr: expect.stringContaining('was abandoned') });
+    expect(done.stdout).toContain(
+      `batch ${batchId} (${account.name}): Abandoned: Sent twice by the ERP; the sender confirmed.`,
+    );
+    expect((await batchCli('list', '--account', account.name)).stdout).toContain(
+      '\tabandoned: Sent twice by the ERP; the sender confirmed.\n',
+    );
+    expect(JSON.parse((await batchCli('show', batchId)).stdout)).toMatchObject({
+      abandonedReason: 'Sent twice by the ERP; the sender confirmed.',
+      abandonedByKeyId: null,
+    });
+    expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toEqual({
+      reason: 'Sent twice by the ERP; the sender confirmed.',
+      at: expect.any(String),
+      keyId: null,
+    });
+    await expect(batchCli('abandon', batchId, '--reason', 'again')).rejects.toMatchObject({
+      stderr: expect.stringContaining('It stays abandoned'),
+    });
+    await expect(batchCli('retry', batchId)).rejects.toMatchObject({
+      stderr: expect.stringContaining('was abandoned'),
+    });
   });
 });

@@ -25,8 +25,12 @@ describe('npm run gln (the operator verifies who owns a GLN)', () => {
     expect((await sql().query('SELECT 1 FROM gln_verifications WHERE gln = $1', [wrongCheckDigit])).rowCount).toBe(0);
 
     expect((await glnCli('verify', owner.name, gln)).stdout).toBe(`verified ${gln} for ${owner.name}\n`);
-    await expect(glnCli('verify', other.name, gln)).rejects.toMatchObject({ stderr: expect.stringContaining(`GLN ${gln} is verified for account ${owner.name}`) });
-    expect((await glnCli('list', '--account', owner.name)).stdout).toMatch(new RegExp(`^${gln}\\t${owner.name}\\t\\d{4}-`));
+    await expect(glnCli('verify', other.name, gln)).rejects.toMatchObject({
+      stderr: expect.stringContaining(`GLN ${gln} is verified for account ${owner.name}`),
+    });
+    expect((await glnCli('list', '--account', owner.name)).stdout).toMatch(
+      new RegExp(`^${gln}\\t${owner.name}\\t\\d{4}-`),
+    );
 
     expect((await glnCli('revoke', owner.name, gln)).stdout).toBe(`revoked ${gln} for ${owner.name}\n`);
     expect((await glnCli('list', '--account', owner.name)).stdout).toBe('');

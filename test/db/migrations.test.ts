@@ -38,7 +38,9 @@ describe('migrations', () => {
         const migrator = createMigrator(sequelize);
         await migrator.up();
         const created = await tables(sequelize);
-        expect(created).toEqual(expect.arrayContaining(['accounts', 'api_keys', 'events', 'inventory_records', 'ledger_entries']));
+        expect(created).toEqual(
+          expect.arrayContaining(['accounts', 'api_keys', 'events', 'inventory_records', 'ledger_entries']),
+        );
         await migrator.down({ to: 0 });
         expect(await tables(sequelize)).toEqual([]);
         await migrator.up();
@@ -75,7 +77,9 @@ describe('migrations', () => {
         await migrateUp(sequelize, url);
         // A database migrated before the rename holds the old names.
         for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
-          await sequelize.query('UPDATE schema_migrations SET name = $1 WHERE name = $2', { bind: [`${from}.ts`, `${to}.ts`] });
+          await sequelize.query('UPDATE schema_migrations SET name = $1 WHERE name = $2', {
+            bind: [`${from}.ts`, `${to}.ts`],
+          });
         }
         expect(await migrateUp(sequelize, url)).toEqual([]);
         expect((await migrator.executed()).map((m) => m.name)).toEqual(names);
@@ -93,7 +97,11 @@ describe('migrations', () => {
         const names = (await migrator.pending()).map((m) => m.name);
         const table = names.findIndex((name) => name.includes('epcis-company-prefixes'));
         await migrator.up({ to: names[table - 1] });
-        const epcis = { type: 'ObjectEvent', epcList: ['urn:epc:id:sgtin:9521141.012345.S1'], bizLocation: { id: 'https://id.gs1.org/414/9521142000010' } };
+        const epcis = {
+          type: 'ObjectEvent',
+          epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
+          bizLocation: { id: 'https://id.gs1.org/414/9521142000010' },
+        };
         await sequelize.query(`
           INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
           INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
@@ -108,7 +116,9 @@ describe('migrations', () => {
         );
         await migrator.up();
         // The URN's prefix only: a Digital Link does not say where its prefix ends; a native event has none.
-        const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', { type: QueryTypes.SELECT });
+        const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', {
+          type: QueryTypes.SELECT,
+        });
         expect(rows).toEqual([{ account_id: '00000000-0000-4000-8000-000000000001', prefix: '9521141' }]);
       } finally {
         await sequelize.close();
@@ -133,7 +143,9 @@ describe('migrations', () => {
         for (const model of MODELS as readonly ModelStatic<Model>[]) {
           const table = model.getTableName() as string;
           const columns = Object.fromEntries(
-            Object.entries(await sequelize.getQueryInterface().describeTable(table)).filter(([name]) => !generated.has(`${table}.${name}`)),
+            Object.entries(await sequelize.getQueryInterface().describeTable(table)).filter(
+              ([name]) => !generated.has(`${table}.${name}`),
+            ),
           );
           const attributes = Object.values(model.getAttributes());
           const modelColumns = attributes.map((a) => a.field ?? '').sort();

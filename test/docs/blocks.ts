@@ -25,7 +25,13 @@ export const DEFAULT_API = 'http://127.0.0.1:8080';
 
 export function docPages(): string[] {
   const docs = path.join(PROJECT_ROOT, 'docs');
-  const pages = fs.existsSync(docs) ? fs.readdirSync(docs).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`) : [];
+  const pages = fs.existsSync(docs)
+    ? fs
+        .readdirSync(docs)
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .map((f) => `docs/${f}`)
+    : [];
   return ['README.md', ...pages];
 }
 
@@ -41,7 +47,13 @@ export function blocksOf(page: string): Block[] {
     let before = start - 1;
     while (before >= 0 && lines[before].trim() === '') before--;
     const marker = before >= 0 ? /^<!--\s*not-tested:\s*(.*?)\s*-->$/.exec(lines[before].trim()) : null;
-    blocks.push({ page, line: start + 1, lang: open[1], text: body.join('\n'), ...(marker ? { notTested: marker[1] } : {}) });
+    blocks.push({
+      page,
+      line: start + 1,
+      lang: open[1],
+      text: body.join('\n'),
+      ...(marker ? { notTested: marker[1] } : {}),
+    });
   }
   return blocks;
 }

@@ -28,7 +28,16 @@ function prelude(): string {
 describe('the documentation', () => {
   it('has a README of at most about 200 lines and the pages it links to', () => {
     expect(fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(210);
-    for (const page of ['integrators', 'operators', 'support', 'events', 'epcis', 'trace', 'operations', 'benchmarks']) {
+    for (const page of [
+      'integrators',
+      'operators',
+      'support',
+      'events',
+      'epcis',
+      'trace',
+      'operations',
+      'benchmarks',
+    ]) {
       expect(pages).toContain(`docs/${page}.md`);
     }
   });
@@ -55,9 +64,11 @@ describe('the documentation', () => {
           problems.push(`line ${block.line}: not JSON (${(error as Error).message})`);
         }
       }
-      if (block.notTested !== undefined && block.notTested.length <= 3) problems.push(`line ${block.line}: not-tested without a reason`);
+      if (block.notTested !== undefined && block.notTested.length <= 3)
+        problems.push(`line ${block.line}: not-tested without a reason`);
       // What would start a stack of its own inside the test run must be marked, never run.
-      if (block.lang === 'sh' && block.notTested === undefined && /npm (start|run (bench|chaos))\b/.test(block.text)) problems.push(`line ${block.line}: starts a stack but is not marked not-tested`);
+      if (block.lang === 'sh' && block.notTested === undefined && /npm (start|run (bench|chaos))\b/.test(block.text))
+        problems.push(`line ${block.line}: starts a stack but is not marked not-tested`);
     }
     expect(problems).toEqual([]);
   });
@@ -78,7 +89,12 @@ describe('the documentation', () => {
       const blocks = blocksOf(page).filter((b) => b.lang === 'sh' && b.notTested === undefined);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-commands-'));
       try {
-        const script = [prelude(), ...blocks.map((b) => `# ${b.page}:${b.line}\necho "::block ${b.line}" >&2\n${b.text.replaceAll(DEFAULT_API, apiUrl())}`)].join('\n\n');
+        const script = [
+          prelude(),
+          ...blocks.map(
+            (b) => `# ${b.page}:${b.line}\necho "::block ${b.line}" >&2\n${b.text.replaceAll(DEFAULT_API, apiUrl())}`,
+          ),
+        ].join('\n\n');
         const file = path.join(dir, 'page.sh');
         fs.writeFileSync(file, script);
         // In the checkout, as a reader runs them (npm run apikey ...): pages send bodies from here-documents, never files.
@@ -89,9 +105,19 @@ describe('the documentation', () => {
           timeout: 240_000,
         });
         // DOCS_OUTPUT=<dir> keeps what each page printed, to read the answers a reader would see.
-        if (process.env.DOCS_OUTPUT) fs.writeFileSync(path.join(process.env.DOCS_OUTPUT, `${page.replaceAll('/', '_')}.out`), `${result.stdout}\n${result.stderr}`);
+        if (process.env.DOCS_OUTPUT)
+          fs.writeFileSync(
+            path.join(process.env.DOCS_OUTPUT, `${page.replaceAll('/', '_')}.out`),
+            `${result.stdout}\n${result.stderr}`,
+          );
         const lastBlock = [...(result.stderr ?? '').matchAll(/::block (\d+)/g)].at(-1)?.[1];
-        expect({ page, status: result.status, failedAt: result.status === 0 ? null : `${page}:${lastBlock}`, stderr: result.status === 0 ? '' : result.stderr.slice(-3000), stdout: result.status === 0 ? '' : result.stdout.slice(-3000) }).toEqual({
+        expect({
+          page,
+          status: result.status,
+          failedAt: result.status === 0 ? null : `${page}:${lastBlock}`,
+          stderr: result.status === 0 ? '' : result.stderr.slice(-3000),
+          stdout: result.status === 0 ? '' : result.stdout.slice(-3000),
+        }).toEqual({
           page,
           status: 0,
           failedAt: null,

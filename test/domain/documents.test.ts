@@ -12,7 +12,9 @@ import {
 } from '../../domain/documents';
 
 /** An account that holds exactly these ids: in-memory answers to the check list's lookups. */
-function account(ids: { documents?: string[]; companies?: string[]; locations?: string[]; products?: string[] } = {}): DocumentLookups {
+function account(
+  ids: { documents?: string[]; companies?: string[]; locations?: string[]; products?: string[] } = {},
+): DocumentLookups {
   const has = (list: string[] | undefined, id: string) => (list ?? []).includes(id);
   return {
     documentIdInUse: async (id) => (ids.documents ?? []).some((d) => d.toLowerCase() === id.toLowerCase()),
@@ -172,7 +174,9 @@ describe('dates, ids and names', () => {
 
   it('writes a Content-Disposition that survives any file name', () => {
     expect(contentDisposition('plain.pdf')).toBe(`attachment; filename="plain.pdf"; filename*=UTF-8''plain.pdf`);
-    expect(contentDisposition('año "1".pdf')).toBe(`attachment; filename="a_o _1_.pdf"; filename*=UTF-8''a%C3%B1o%20%221%22.pdf`);
+    expect(contentDisposition('año "1".pdf')).toBe(
+      `attachment; filename="a_o _1_.pdf"; filename*=UTF-8''a%C3%B1o%20%221%22.pdf`,
+    );
   });
 });
 
@@ -212,6 +216,9 @@ describe('file rules', () => {
   });
 
   it('accepts a PDF with a short preamble before %PDF-, as readers do', () => {
-    expect(checkFile({ ...pdf, sniffed: undefined, head: Buffer.from('\r\n\r\n%PDF-1.4') })).toEqual({ ok: true, value: { fileType: 'application/pdf' } });
+    expect(checkFile({ ...pdf, sniffed: undefined, head: Buffer.from('\r\n\r\n%PDF-1.4') })).toEqual({
+      ok: true,
+      value: { fileType: 'application/pdf' },
+    });
   });
 });

@@ -1,5 +1,14 @@
 import { reversalOf } from '../../domain/epcis/declarations';
-import { canonicalIdentifier, checkDigit, epcPatternOf, physicalLocationOf, toDigitalLink, toEpcUrn, tradeItemOf, withDigitalLinks } from '../../domain/epcis/identifiers';
+import {
+  canonicalIdentifier,
+  checkDigit,
+  epcPatternOf,
+  physicalLocationOf,
+  toDigitalLink,
+  toEpcUrn,
+  tradeItemOf,
+  withDigitalLinks,
+} from '../../domain/epcis/identifiers';
 import { cbvName, internalTypeOf } from '../../domain/epcis/translate';
 import type { EventPayload } from '../../domain/events';
 
@@ -13,16 +22,28 @@ describe('GS1 identifiers in EPCIS events', () => {
     expect(tradeItemOf('urn:epc:id:sgtin:0614141.112345.400')).toEqual({ gtin: '10614141123459', serial: '400' });
     expect(tradeItemOf('urn:epc:class:lgtin:4012345.012345.998877')).toEqual({ gtin: '04012345123456', lot: '998877' });
     expect(tradeItemOf('urn:epc:idpat:sgtin:4012345.012345.*')).toEqual({ gtin: '04012345123456' });
-    expect(tradeItemOf('https://id.gs1.org/01/04012345123456/10/LOT%2F1')).toEqual({ gtin: '04012345123456', lot: 'LOT/1' });
-    expect(tradeItemOf('https://brand.example.com/products/01/4012345123456/21/S1')).toEqual({ gtin: '04012345123456', serial: 'S1' });
+    expect(tradeItemOf('https://id.gs1.org/01/04012345123456/10/LOT%2F1')).toEqual({
+      gtin: '04012345123456',
+      lot: 'LOT/1',
+    });
+    expect(tradeItemOf('https://brand.example.com/products/01/4012345123456/21/S1')).toEqual({
+      gtin: '04012345123456',
+      serial: 'S1',
+    });
     expect(tradeItemOf('https://id.gs1.org/01/04012345123457')).toBeUndefined(); // wrong check digit
     expect(tradeItemOf('urn:epc:id:sscc:4012345.0000000001')).toBeUndefined();
   });
 
   it('reads GLN and extension from SGLN URNs and Digital Links', () => {
-    expect(physicalLocationOf('urn:epc:id:sgln:0614141.07346.1234')).toEqual({ gln: '0614141073467', extension: '1234' });
+    expect(physicalLocationOf('urn:epc:id:sgln:0614141.07346.1234')).toEqual({
+      gln: '0614141073467',
+      extension: '1234',
+    });
     expect(physicalLocationOf('urn:epc:id:sgln:0614141.07346.0')).toEqual({ gln: '0614141073467' });
-    expect(physicalLocationOf('https://id.gs1.org/414/0614141073467/254/1234')).toEqual({ gln: '0614141073467', extension: '1234' });
+    expect(physicalLocationOf('https://id.gs1.org/414/0614141073467/254/1234')).toEqual({
+      gln: '0614141073467',
+      extension: '1234',
+    });
     expect(physicalLocationOf('urn:example:dock:7')).toBeUndefined();
   });
 
@@ -30,8 +51,14 @@ describe('GS1 identifiers in EPCIS events', () => {
     expect(toDigitalLink('urn:epc:id:sscc:0614141.1234567890')).toBe('https://id.gs1.org/00/106141412345678908');
     expect(toDigitalLink('urn:epc:id:sgln:0614141.07346.0')).toBe('https://id.gs1.org/414/0614141073467');
     expect(toDigitalLink('urn:epc:id:giai:4000001.12345')).toBe('urn:epc:id:giai:4000001.12345');
-    expect(canonicalIdentifier('urn:epc:id:sgtin:0614141.112345.400')).toBe(canonicalIdentifier('https://example.com/01/10614141123459/21/400'));
-    const event = withDigitalLinks({ epcList: ['urn:epc:id:sgtin:0614141.112345.400'], quantityList: [{ epcClass: 'urn:epc:class:lgtin:4012345.012345.9', quantity: 1 }], readPoint: { id: 'urn:epc:id:sgln:0614141.07346.0' } });
+    expect(canonicalIdentifier('urn:epc:id:sgtin:0614141.112345.400')).toBe(
+      canonicalIdentifier('https://example.com/01/10614141123459/21/400'),
+    );
+    const event = withDigitalLinks({
+      epcList: ['urn:epc:id:sgtin:0614141.112345.400'],
+      quantityList: [{ epcClass: 'urn:epc:class:lgtin:4012345.012345.9', quantity: 1 }],
+      readPoint: { id: 'urn:epc:id:sgln:0614141.07346.0' },
+    });
     expect(event).toEqual({
       epcList: ['https://id.gs1.org/01/10614141123459/21/400'],
       quantityList: [{ epcClass: 'https://id.gs1.org/01/04012345123456/10/9', quantity: 1 }],
@@ -42,14 +69,24 @@ describe('GS1 identifiers in EPCIS events', () => {
 
 describe('EPC URNs from Digital Links, and EPC patterns', () => {
   it('turns a Digital Link back into its URN when the company prefix is known, and leaves it otherwise', () => {
-    const urns = ['urn:epc:id:sgtin:0614141.112345.400', 'urn:epc:class:lgtin:0614141.112345.LOT%2F1', 'urn:epc:idpat:sgtin:0614141.112345.*', 'urn:epc:id:sgln:0614141.07346.0', 'urn:epc:id:sgln:0614141.07346.12', 'urn:epc:id:sscc:0614141.1234567890'];
+    const urns = [
+      'urn:epc:id:sgtin:0614141.112345.400',
+      'urn:epc:class:lgtin:0614141.112345.LOT%2F1',
+      'urn:epc:idpat:sgtin:0614141.112345.*',
+      'urn:epc:id:sgln:0614141.07346.0',
+      'urn:epc:id:sgln:0614141.07346.12',
+      'urn:epc:id:sscc:0614141.1234567890',
+    ];
     for (const urn of urns) expect(toEpcUrn(toDigitalLink(urn), new Set(['0614141']))).toBe(urn);
-    expect(toEpcUrn('https://id.gs1.org/01/10614141123459/21/400', new Set(['4012345']))).toBe('https://id.gs1.org/01/10614141123459/21/400');
+    expect(toEpcUrn('https://id.gs1.org/01/10614141123459/21/400', new Set(['4012345']))).toBe(
+      'https://id.gs1.org/01/10614141123459/21/400',
+    );
     expect(toEpcUrn('urn:epc:id:giai:4000001.12345', new Set(['4000001']))).toBe('urn:epc:id:giai:4000001.12345');
   });
 
   it('reads EPC pattern URIs as regular expressions over the canonical spelling', () => {
-    const matches = (pattern: string, identifier: string) => new RegExp(epcPatternOf(pattern)!.canonical).test(canonicalIdentifier(identifier));
+    const matches = (pattern: string, identifier: string) =>
+      new RegExp(epcPatternOf(pattern)!.canonical).test(canonicalIdentifier(identifier));
     expect(matches('urn:epc:idpat:sgtin:0614141.112345.*', 'urn:epc:id:sgtin:0614141.112345.400')).toBe(true);
     expect(matches('urn:epc:idpat:sgtin:0614141.*.*', 'urn:epc:class:lgtin:0614141.112345.L1')).toBe(true);
     expect(matches('urn:epc:idpat:sgtin:0614142.*.*', 'urn:epc:id:sgtin:0614141.112345.400')).toBe(false);
@@ -82,10 +119,21 @@ describe('EPCIS events as our types', () => {
   it('reverses what a declared event did to inventory', () => {
     const line = { Quantity: 5, LotSerial: 'L1', Product: { Id: 'P' } };
     const base = { Id: 'X', Location: { Id: 'L' }, EventTime: '2024-03-01T10:00:00Z', EventTimeZone: '+00:00' };
-    expect(reversalOf({ ...base, $type: 'commission', ProductInstances: [line] }, 'R')).toMatchObject({ $type: 'decommission', Id: 'R', ProductInstances: [line] });
-    expect(reversalOf({ ...base, $type: 'ship', ProductInstances: [line] }, 'R')).toMatchObject({ $type: 'receive', ProductInstances: [line] });
+    expect(reversalOf({ ...base, $type: 'commission', ProductInstances: [line] }, 'R')).toMatchObject({
+      $type: 'decommission',
+      Id: 'R',
+      ProductInstances: [line],
+    });
+    expect(reversalOf({ ...base, $type: 'ship', ProductInstances: [line] }, 'R')).toMatchObject({
+      $type: 'receive',
+      ProductInstances: [line],
+    });
     const output = { ...line, LotSerial: 'L2' };
-    expect(reversalOf({ ...base, $type: 'transform', InputProducts: [line], OutputProducts: [output] } as EventPayload, 'R')).toMatchObject({ $type: 'transform', InputProducts: [output], OutputProducts: [line] });
-    expect(reversalOf({ ...base, $type: 'aggregation', ChildProductInstances: [line] } as EventPayload, 'R')).toMatchObject({ $type: 'observe', ProductInstances: [] });
+    expect(
+      reversalOf({ ...base, $type: 'transform', InputProducts: [line], OutputProducts: [output] } as EventPayload, 'R'),
+    ).toMatchObject({ $type: 'transform', InputProducts: [output], OutputProducts: [line] });
+    expect(
+      reversalOf({ ...base, $type: 'aggregation', ChildProductInstances: [line] } as EventPayload, 'R'),
+    ).toMatchObject({ $type: 'observe', ProductInstances: [] });
   });
 });

@@ -4,17 +4,33 @@ import { eventHashId, namespacesOfContext, preHashLines } from '../../domain/epc
 
 const FIXTURES = join(__dirname, '../fixtures');
 /** Expected hash ids per GS1 example document, made with OpenEPCIS's generator (test/fixtures/event-hash/README.md). */
-const EXPECTED = JSON.parse(readFileSync(join(FIXTURES, 'event-hash/openepcis-0.9.2.json'), 'utf8')) as Record<string, string[]>;
+const EXPECTED = JSON.parse(readFileSync(join(FIXTURES, 'event-hash/openepcis-0.9.2.json'), 'utf8')) as Record<
+  string,
+  string[]
+>;
 /**
  * OpenEPCIS 0.9.2 leaves the extension prefixes of these five documents unexpanded (`ext1:float`) although
  * their @context declares them; CBV 2.0 names extensions by namespace IRI, as this service does.
  */
-const PREFIXES_LEFT_UNEXPANDED = new Set(['aggregation', 'association', 'object', 'transaction', 'transformation'].map((type) => `JSON/WithFullCombinationOfFields/${type}_event_all_possible_fields.jsonld`));
+const PREFIXES_LEFT_UNEXPANDED = new Set(
+  ['aggregation', 'association', 'object', 'transaction', 'transformation'].map(
+    (type) => `JSON/WithFullCombinationOfFields/${type}_event_all_possible_fields.jsonld`,
+  ),
+);
 
-type Document = { '@context': unknown; epcisBody: { eventList?: Record<string, unknown>[]; queryResults?: { resultsBody: { eventList: Record<string, unknown>[] } } } };
+type Document = {
+  '@context': unknown;
+  epcisBody: {
+    eventList?: Record<string, unknown>[];
+    queryResults?: { resultsBody: { eventList: Record<string, unknown>[] } };
+  };
+};
 const read = (file: string): Document => JSON.parse(readFileSync(join(FIXTURES, 'gs1-epcis', file), 'utf8'));
-const eventsOf = (document: Document) => document.epcisBody.eventList ?? document.epcisBody.queryResults!.resultsBody.eventList;
-const JSON_EXAMPLES = Object.keys(EXPECTED).filter((file) => !file.endsWith('.xml') && !PREFIXES_LEFT_UNEXPANDED.has(file));
+const eventsOf = (document: Document) =>
+  document.epcisBody.eventList ?? document.epcisBody.queryResults!.resultsBody.eventList;
+const JSON_EXAMPLES = Object.keys(EXPECTED).filter(
+  (file) => !file.endsWith('.xml') && !PREFIXES_LEFT_UNEXPANDED.has(file),
+);
 
 describe('CBV 2.0 event hash ids', () => {
   it('the oracle covers GS1’s JSON-LD examples and the identical-hash set', () => {
@@ -30,8 +46,12 @@ describe('CBV 2.0 event hash ids', () => {
 
   it('GS1’s identical-hash events: the JSON-LD one hashes as its XML twins, the one in another time zone offset differs', () => {
     const [json] = eventsOf(read('XML/WithEventHashID/event_with_identical_hash_id_7.json'));
-    const hash = eventHashId(json, namespacesOfContext(read('XML/WithEventHashID/event_with_identical_hash_id_7.json')['@context']));
-    for (const n of [1, 3, 4, 5, 6]) expect(EXPECTED[`XML/WithEventHashID/event_with_identical_hash_id_${n}.xml`]).toEqual([hash]);
+    const hash = eventHashId(
+      json,
+      namespacesOfContext(read('XML/WithEventHashID/event_with_identical_hash_id_7.json')['@context']),
+    );
+    for (const n of [1, 3, 4, 5, 6])
+      expect(EXPECTED[`XML/WithEventHashID/event_with_identical_hash_id_${n}.xml`]).toEqual([hash]);
     expect(EXPECTED['XML/WithEventHashID/event_with_identical_hash_id_2.xml']).not.toEqual([hash]);
   });
 
@@ -64,6 +84,8 @@ describe('CBV 2.0 event hash ids', () => {
     expect(preHashLines(asLinks)).toEqual(preHashLines(asUrns));
     expect(eventHashId(asLinks)).toBe(eventHashId(asUrns));
     expect(eventHashId({ ...asUrns, eventTimeZoneOffset: '+01:00' })).not.toBe(eventHashId(asUrns));
-    expect(eventHashId({ ...asUrns, quantityList: [{ ...asUrns.quantityList[0], quantity: 11 }] })).not.toBe(eventHashId(asUrns));
+    expect(eventHashId({ ...asUrns, quantityList: [{ ...asUrns.quantityList[0], quantity: 11 }] })).not.toBe(
+      eventHashId(asUrns),
+    );
   });
 });

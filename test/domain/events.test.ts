@@ -7,9 +7,12 @@ const utc = (time: string, zone: string) => {
 };
 
 describe('event time', () => {
-  it('reads a time without offset in EventTimeZone', () => expect(utc('2024-03-01T10:00:00', '-05:00')).toBe('2024-03-01T15:00:00.000Z'));
-  it('lets an offset in EventTime win over the zone', () => expect(utc('2024-03-01T10:00:00+01:00', '-05:00')).toBe('2024-03-01T09:00:00.000Z'));
-  it('accepts Z and fractions', () => expect(utc('2024-03-01T10:00:00.250Z', '+00:00')).toBe('2024-03-01T10:00:00.250Z'));
+  it('reads a time without offset in EventTimeZone', () =>
+    expect(utc('2024-03-01T10:00:00', '-05:00')).toBe('2024-03-01T15:00:00.000Z'));
+  it('lets an offset in EventTime win over the zone', () =>
+    expect(utc('2024-03-01T10:00:00+01:00', '-05:00')).toBe('2024-03-01T09:00:00.000Z'));
+  it('accepts Z and fractions', () =>
+    expect(utc('2024-03-01T10:00:00.250Z', '+00:00')).toBe('2024-03-01T10:00:00.250Z'));
   it.each([
     ['2024-02-30T10:00:00', '+00:00', /^EventTime:/],
     ['yesterday', '+00:00', /^EventTime:/],
@@ -17,13 +20,19 @@ describe('event time', () => {
     ['2024-03-01T10:00:00', '+25:00', /^EventTimeZone:/],
     ['2024-03-01T10:00:00', '', /^EventTimeZone:/],
   ])('rejects %s in %s', (time, zone, expected) => expect(utc(time, zone)).toMatch(expected));
-  it('formats result dates with +00:00', () => expect(formatEventDate(new Date('2024-03-01T15:00:00Z'))).toBe('2024-03-01T15:00:00+00:00'));
+  it('formats result dates with +00:00', () =>
+    expect(formatEventDate(new Date('2024-03-01T15:00:00Z'))).toBe('2024-03-01T15:00:00+00:00'));
 });
 
 describe('normalisation into lines', () => {
-  const p = (id: string, lot: string, quantity: number) => ({ Quantity: quantity, LotSerial: lot, Product: { Id: id } });
+  const p = (id: string, lot: string, quantity: number) => ({
+    Quantity: quantity,
+    LotSerial: lot,
+    Product: { Id: id },
+  });
   const base = { Id: 'E1', Location: { Id: 'L' }, EventTime: '2024-03-01T10:00:00', EventTimeZone: '+00:00' };
-  const signs = (event: Partial<EventPayload>) => linesOfEvent({ ...base, ...event } as EventPayload).map((l) => `${l.role}${l.sign}`);
+  const signs = (event: Partial<EventPayload>) =>
+    linesOfEvent({ ...base, ...event } as EventPayload).map((l) => `${l.role}${l.sign}`);
 
   it.each([
     ['commission', '+'],
@@ -32,24 +41,43 @@ describe('normalisation into lines', () => {
     ['decommission', '-'],
     ['observe', '0'],
   ] as const)('%s lines are instances with sign %s', (type, sign) =>
-    expect(signs({ $type: type, ProductInstances: [p('A', '1', 1)] })).toEqual([`instance${sign === '+' ? 1 : sign === '-' ? -1 : 0}`]));
+    expect(signs({ $type: type, ProductInstances: [p('A', '1', 1)] })).toEqual([
+      `instance${sign === '+' ? 1 : sign === '-' ? -1 : 0}`,
+    ]),
+  );
 
   it('transform consumes inputs and adds outputs', () =>
-    expect(signs({ $type: 'transform', InputProducts: [p('A', '1', 2)], OutputProducts: [p('B', '2', 1)] })).toEqual(['input-1', 'output1']));
+    expect(signs({ $type: 'transform', InputProducts: [p('A', '1', 2)], OutputProducts: [p('B', '2', 1)] })).toEqual([
+      'input-1',
+      'output1',
+    ]));
 
   it('aggregation names the parent and children and moves nothing', () =>
-    expect(signs({ $type: 'aggregation', ParentLotSerial: 'PAL', Product: { Id: 'P' }, ChildProductInstances: [p('A', '1', 1)] })).toEqual(['parent0', 'child0']));
+    expect(
+      signs({
+        $type: 'aggregation',
+        ParentLotSerial: 'PAL',
+        Product: { Id: 'P' },
+        ChildProductInstances: [p('A', '1', 1)],
+      }),
+    ).toEqual(['parent0', 'child0']));
 
   it('normalises type, time and empty DocumentIds', () => {
-    const event = normaliseEvent({ ...base, $type: 'ship', ProductInstances: [p('A', '1', 1)], DocumentIds: [] } as EventPayload, 3);
+    const event = normaliseEvent(
+      { ...base, $type: 'ship', ProductInstances: [p('A', '1', 1)], DocumentIds: [] } as EventPayload,
+      3,
+    );
     expect(event).toMatchObject({ index: 3, type: 'Ship', eventTime: '2024-03-01T10:00:00.000Z', documentIds: null });
   });
 });
 
 describe('hashing', () => {
-  it('canonical JSON ignores key order', () => expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(canonicalJson({ a: [{ c: 3, d: 2 }], b: 1 })));
+  it('canonical JSON ignores key order', () =>
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(canonicalJson({ a: [{ c: 3, d: 2 }], b: 1 })));
   it('canonical JSON is the exact text the ledger hashes: sorted keys, undefined members left out, non-finite numbers null', () =>
-    expect(canonicalJson({ Z: 1, b: [1, undefined, NaN, 'é"\\'], a: { y: undefined, x: null }, $type: 'ship' })).toBe('{"$type":"ship","Z":1,"a":{"x":null},"b":[1,null,null,"é\\"\\\\"]}'));
+    expect(canonicalJson({ Z: 1, b: [1, undefined, NaN, 'é"\\'], a: { y: undefined, x: null }, $type: 'ship' })).toBe(
+      '{"$type":"ship","Z":1,"a":{"x":null},"b":[1,null,null,"é\\"\\\\"]}',
+    ));
   it('chains depend on every field', () => {
     const h = chainHash('0'.repeat(64), 'ab', 1, 'e');
     expect(h).toMatch(/^[0-9a-f]{64}$/);

@@ -2,7 +2,8 @@ import { fromScaled, toScaled } from '../../domain/decimal';
 import { computeTimeline, Timeline } from '../../domain/inventory-timeline';
 
 const q = (value: number | string) => toScaled(value);
-const show = (points: { balance: bigint; available: bigint }[]) => points.map((p) => [fromScaled(p.balance), fromScaled(p.available)]);
+const show = (points: { balance: bigint; available: bigint }[]) =>
+  points.map((p) => [fromScaled(p.balance), fromScaled(p.available)]);
 
 describe('inventory timeline (DESIGN.md)', () => {
   it('the worked example: +100 at t1, +100 at t3, a later-arriving ship of 50 at t2 leaves 50, 50, 150', () => {

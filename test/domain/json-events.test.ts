@@ -1,15 +1,35 @@
-import { jsonFieldOf, referencedUrns, translateJsonEvents, uomIssue, type JsonEvent, type KnownEntities } from '../../domain/json-events';
+import {
+  jsonFieldOf,
+  referencedUrns,
+  translateJsonEvents,
+  uomIssue,
+  type JsonEvent,
+  type KnownEntities,
+} from '../../domain/json-events';
 
 const PRODUCT = 'urn:gdst:x:product:class:cod';
 const LOCATION = 'urn:gdst:x:location:loc:plant';
 const PARTY = 'urn:gdst:x:party:acme';
 
-const parent = { Urn: PRODUCT, Name: 'Cod', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot', Gtin: '0703' } as const;
+const parent = {
+  Urn: PRODUCT,
+  Name: 'Cod',
+  SimpleUnitOfMeasurement: 'kg',
+  SharingPolicy: 'Open',
+  ProductIdentifierType: 'Lot',
+  Gtin: '0703',
+} as const;
 
 const commission = (overrides: Partial<JsonEvent> = {}): JsonEvent => ({
   $type: 'commission',
   ExternalEventId: 'E-1',
-  Location: { Urn: LOCATION, TradePartnerUrn: PARTY, Name: 'Plant', Gln: '061', Address: { GeoCoordinates: { Latitude: 1, Longitude: 2 } } },
+  Location: {
+    Urn: LOCATION,
+    TradePartnerUrn: PARTY,
+    Name: 'Plant',
+    Gln: '061',
+    Address: { GeoCoordinates: { Latitude: 1, Longitude: 2 } },
+  },
   TradePartner: { Urn: PARTY, TradePartnerId: null, Name: 'ACME', Pgln: '0614', ConnectionType: 'SELF' },
   EventTime: '2024-03-01T10:00:00-05:00',
   BizStep: 'urn:epcglobal:cbv:bizstep:commissioning',
@@ -28,13 +48,31 @@ describe('URN-based events → batch-style payloads', () => {
       $type: 'commission',
       Id: 'E-1',
       EventTimeZone: '-05:00', // from EventTime's offset when EventTimeZone is absent
-      Location: { Id: LOCATION, Urn: LOCATION, Details: { Name: 'Plant', Gln: '061', TradePartner: { Id: PARTY, Urn: PARTY, Name: 'ACME', ConnectionType: 'SELF', Pgln: '0614' } } },
+      Location: {
+        Id: LOCATION,
+        Urn: LOCATION,
+        Details: {
+          Name: 'Plant',
+          Gln: '061',
+          TradePartner: { Id: PARTY, Urn: PARTY, Name: 'ACME', ConnectionType: 'SELF', Pgln: '0614' },
+        },
+      },
       ProductInstances: [
         {
           Quantity: 5,
           LotSerial: 'L1',
           Urn: 'urn:x:lot:L1',
-          Product: { Id: PRODUCT, Urn: PRODUCT, Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot', GTIN: '0703' } },
+          Product: {
+            Id: PRODUCT,
+            Urn: PRODUCT,
+            Details: {
+              Name: 'Cod',
+              SimpleUnitOfMeasurement: 'kg',
+              SharingPolicy: 'Open',
+              ProductIdentifierType: 'Lot',
+              GTIN: '0703',
+            },
+          },
         },
       ],
       BizStep: 'urn:epcglobal:cbv:bizstep:commissioning',
@@ -47,8 +85,12 @@ describe('URN-based events → batch-style payloads', () => {
   });
 
   it('a new trade partner with a TradePartnerId is stored under that id', () => {
-    const event = commission({ TradePartner: { Urn: PARTY, TradePartnerId: 'TP-9', Name: 'ACME', ConnectionType: 'SELF' } });
-    expect(translateJsonEvents([event], nothingKnown).tradePartners).toEqual([{ urn: PARTY, externalId: 'TP-9', status: 'Created' }]);
+    const event = commission({
+      TradePartner: { Urn: PARTY, TradePartnerId: 'TP-9', Name: 'ACME', ConnectionType: 'SELF' },
+    });
+    expect(translateJsonEvents([event], nothingKnown).tradePartners).toEqual([
+      { urn: PARTY, externalId: 'TP-9', status: 'Created' },
+    ]);
   });
 
   it('known URNs become their external ids (Skipped)', () => {
@@ -72,13 +114,27 @@ describe('URN-based events → batch-style payloads', () => {
     });
     const { issues } = translateJsonEvents([event], nothingKnown);
     expect(issues).toEqual([
-      expect.objectContaining({ index: 0, eventId: 'E-1', code: 'UnknownLocation', field: 'Location', message: expect.stringContaining(LOCATION) }),
-      expect.objectContaining({ index: 0, code: 'UnknownProduct', field: 'ProductInstances[0].ParentProduct', message: expect.stringContaining(PRODUCT) }),
+      expect.objectContaining({
+        index: 0,
+        eventId: 'E-1',
+        code: 'UnknownLocation',
+        field: 'Location',
+        message: expect.stringContaining(LOCATION),
+      }),
+      expect.objectContaining({
+        index: 0,
+        code: 'UnknownProduct',
+        field: 'ProductInstances[0].ParentProduct',
+        message: expect.stringContaining(PRODUCT),
+      }),
     ]);
   });
 
   it('inline data sent with another mention of the URN is enough', () => {
-    const bare = commission({ ExternalEventId: 'E-2', ProductInstances: [{ Quantity: 1, LotSerial: 'L', ParentProduct: { Urn: PRODUCT } }] });
+    const bare = commission({
+      ExternalEventId: 'E-2',
+      ProductInstances: [{ Quantity: 1, LotSerial: 'L', ParentProduct: { Urn: PRODUCT } }],
+    });
     expect(translateJsonEvents([bare, commission()], nothingKnown).issues).toEqual([]);
   });
 
@@ -100,7 +156,11 @@ describe('URN-based events → batch-style payloads', () => {
 
   it('referencedUrns lists each URN once, trade partners with their TradePartnerId', () => {
     const event = commission({ TradePartner: { Urn: PARTY, TradePartnerId: 'TP-9' } });
-    expect(referencedUrns([event, event])).toEqual({ products: [PRODUCT], locations: [LOCATION], tradePartners: [{ urn: PARTY, id: 'TP-9' }] });
+    expect(referencedUrns([event, event])).toEqual({
+      products: [PRODUCT],
+      locations: [LOCATION],
+      tradePartners: [{ urn: PARTY, id: 'TP-9' }],
+    });
   });
 });
 
@@ -111,7 +171,8 @@ describe('UOM', () => {
     expect(uomIssue('', 'KGM')).toBeUndefined();
   });
   it('an alias of the product unit is accepted', () => expect(uomIssue('kg', 'KGM')).toBeUndefined());
-  it('another unit is refused: nothing is converted', () => expect(uomIssue('lbs', 'KGM')).toContain('not the product'));
+  it('another unit is refused: nothing is converted', () =>
+    expect(uomIssue('lbs', 'KGM')).toContain('not the product'));
   it('an unknown unit is refused', () => expect(uomIssue('bushel', 'KGM')).toContain('Unknown unit'));
 });
 
@@ -123,7 +184,10 @@ describe('pipeline fields renamed to the request', () => {
     ['Location.Details.Name', 'Location.Name'],
     ['InputProducts[0].Quantity', 'InputProducts[0].Quantity'],
     ['ProductInstances[1].Product.Id', 'ProductInstances[1].ParentProduct.Urn'],
-    ['ProductInstances[0].Product.Details.SimpleUnitOfMeasurement', 'ProductInstances[0].ParentProduct.SimpleUnitOfMeasurement'],
+    [
+      'ProductInstances[0].Product.Details.SimpleUnitOfMeasurement',
+      'ProductInstances[0].ParentProduct.SimpleUnitOfMeasurement',
+    ],
   ])('%s → %s', (field, expected) => expect(jsonFieldOf(field)).toBe(expected));
 });
 
@@ -131,7 +195,14 @@ describe('event-level trade partners', () => {
   it('a new TradePartner that owns no new location is refused (nothing would create it)', () => {
     const known: KnownEntities = { ...nothingKnown, locations: new Map([[LOCATION, { externalId: 'LOC-1' }]]) };
     const { issues, tradePartners } = translateJsonEvents([commission()], known);
-    expect(issues).toEqual([expect.objectContaining({ index: 0, code: 'InvalidValue', field: 'TradePartner.Urn', message: expect.stringContaining(PARTY) })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        index: 0,
+        code: 'InvalidValue',
+        field: 'TradePartner.Urn',
+        message: expect.stringContaining(PARTY),
+      }),
+    ]);
     expect(tradePartners).toEqual([]);
   });
 });

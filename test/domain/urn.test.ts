@@ -3,7 +3,9 @@ import { eventUrn, locationUrn, productUrn, tradePartnerUrn } from '../../domain
 describe('service URNs (DESIGN.md)', () => {
   it('follow the GDST shapes under the configured domain', () => {
     expect(tradePartnerUrn('traceability.local', 'acme', 'TP-1')).toBe('urn:gdst:traceability.local:party:acme.TP-1');
-    expect(locationUrn('traceability.local', 'acme', 'LOC-1')).toBe('urn:gdst:traceability.local:location:loc:acme.LOC-1');
+    expect(locationUrn('traceability.local', 'acme', 'LOC-1')).toBe(
+      'urn:gdst:traceability.local:location:loc:acme.LOC-1',
+    );
     expect(productUrn('example.org', 'acme', 'SKU 9')).toBe('urn:gdst:example.org:product:class:acme.SKU%209');
     expect(eventUrn('0b7f1f5e-1111-4222-8333-944444444444')).toBe('urn:uuid:0b7f1f5e-1111-4222-8333-944444444444');
   });

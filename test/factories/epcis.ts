@@ -26,7 +26,8 @@ export function gs1Ids() {
 }
 
 export const lotOf = (): string => `LOT-${randomBytes(4).toString('hex')}`;
-export const eventIdOf = (): string => `urn:uuid:${[8, 4, 4, 4, 12].map((n) => randomBytes(n / 2).toString('hex')).join('-')}`;
+export const eventIdOf = (): string =>
+  `urn:uuid:${[8, 4, 4, 4, 12].map((n) => randomBytes(n / 2).toString('hex')).join('-')}`;
 
 export const epcisDocument = (eventList: unknown[]) => ({
   '@context': EPCIS_CONTEXT,
@@ -74,7 +75,11 @@ export interface CaptureJob {
 }
 
 /** POST /epcis/capture, then the capture job once it has finished. */
-export async function capture(key: string, document: unknown, headers: Record<string, string> = {}): Promise<CaptureJob> {
+export async function capture(
+  key: string,
+  document: unknown,
+  headers: Record<string, string> = {},
+): Promise<CaptureJob> {
   const api = client(key);
   const accepted = await api.post('/epcis/capture', document, { 'Content-Type': 'application/ld+json', ...headers });
   if (accepted.status !== 202) throw new Error(`capture answered ${accepted.status}: ${accepted.text}`);
@@ -131,7 +136,11 @@ export function everyKindDocument() {
       readPoint: { id: `https://id.gs1.org/414/${ids.gln}` },
       sensorElementList: [
         {
-          sensorMetadata: { time: '2024-03-01T15:55:00Z', deviceID: 'urn:epc:id:giai:4000001.111', deviceMetadata: 'https://id.gs1.org/giai/4000001111' },
+          sensorMetadata: {
+            time: '2024-03-01T15:55:00Z',
+            deviceID: 'urn:epc:id:giai:4000001.111',
+            deviceMetadata: 'https://id.gs1.org/giai/4000001111',
+          },
           sensorReport: [{ type: 'Temperature', value: 2.5, uom: 'CEL' }],
         },
       ],
@@ -183,5 +192,12 @@ export function everyKindDocument() {
       readPoint: { id: where },
     },
   };
-  return { ids, lot, outputLot, where, events, document: { ...epcisDocument(Object.values(events)), '@context': [...EPCIS_CONTEXT, EXAMPLE_NAMESPACE] } };
+  return {
+    ids,
+    lot,
+    outputLot,
+    where,
+    events,
+    document: { ...epcisDocument(Object.values(events)), '@context': [...EPCIS_CONTEXT, EXAMPLE_NAMESPACE] },
+  };
 }

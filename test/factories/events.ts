@@ -16,10 +16,20 @@ export const location = (id: string) => ({
 /** A product carried inline, Lot-identified unless told otherwise. */
 export const product = (id: string, identifierType: 'Lot' | 'Serial' = 'Lot') => ({
   Id: id,
-  Details: { Name: `Product ${id}`, SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open' as const, ProductIdentifierType: identifierType },
+  Details: {
+    Name: `Product ${id}`,
+    SimpleUnitOfMeasurement: 'kg',
+    SharingPolicy: 'Open' as const,
+    ProductIdentifierType: identifierType,
+  },
 });
 
-export const instance = (productId: string, lotSerial: string, quantity: number, identifierType: 'Lot' | 'Serial' = 'Lot'): ProductInstancePayload => ({
+export const instance = (
+  productId: string,
+  lotSerial: string,
+  quantity: number,
+  identifierType: 'Lot' | 'Serial' = 'Lot',
+): ProductInstancePayload => ({
   Quantity: quantity,
   LotSerial: lotSerial,
   Product: product(productId, identifierType),
@@ -45,14 +55,35 @@ const base = (type: EventTypeName, options: EventOptions) => ({
 export const commission = (options: EventOptions, ...instances: ProductInstancePayload[]): EventPayload =>
   ({ ...base('commission', options), ProductInstances: instances }) as EventPayload;
 export const receive = (options: EventOptions, ...instances: ProductInstancePayload[]): EventPayload =>
-  ({ ...base('receive', options), ProductInstances: instances, SourceLocation: location('SUPPLIER-DOCK') }) as EventPayload;
+  ({
+    ...base('receive', options),
+    ProductInstances: instances,
+    SourceLocation: location('SUPPLIER-DOCK'),
+  }) as EventPayload;
 export const ship = (options: EventOptions, ...instances: ProductInstancePayload[]): EventPayload =>
-  ({ ...base('ship', options), ProductInstances: instances, DestinationLocation: location('CUSTOMER-DOCK') }) as EventPayload;
+  ({
+    ...base('ship', options),
+    ProductInstances: instances,
+    DestinationLocation: location('CUSTOMER-DOCK'),
+  }) as EventPayload;
 export const decommission = (options: EventOptions, ...instances: ProductInstancePayload[]): EventPayload =>
   ({ ...base('decommission', options), ProductInstances: instances }) as EventPayload;
 export const observe = (options: EventOptions, ...instances: ProductInstancePayload[]): EventPayload =>
   ({ ...base('observe', options), ProductInstances: instances }) as EventPayload;
-export const transform = (options: EventOptions, inputs: ProductInstancePayload[], outputs: ProductInstancePayload[]): EventPayload =>
-  ({ ...base('transform', options), InputProducts: inputs, OutputProducts: outputs }) as EventPayload;
-export const aggregation = (type: 'aggregation' | 'disaggregation', options: EventOptions, parentLot: string, ...children: ProductInstancePayload[]): EventPayload =>
-  ({ ...base(type, options), ParentLotSerial: parentLot, Product: product('PALLET'), ChildProductInstances: children }) as EventPayload;
+export const transform = (
+  options: EventOptions,
+  inputs: ProductInstancePayload[],
+  outputs: ProductInstancePayload[],
+): EventPayload => ({ ...base('transform', options), InputProducts: inputs, OutputProducts: outputs }) as EventPayload;
+export const aggregation = (
+  type: 'aggregation' | 'disaggregation',
+  options: EventOptions,
+  parentLot: string,
+  ...children: ProductInstancePayload[]
+): EventPayload =>
+  ({
+    ...base(type, options),
+    ParentLotSerial: parentLot,
+    Product: product('PALLET'),
+    ChildProductInstances: children,
+  }) as EventPayload;

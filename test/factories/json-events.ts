@@ -40,9 +40,20 @@ const base = (type: 'commission' | 'transform', options: JsonEventOptions) => ({
     TradePartnerUrn: options.partnerUrn,
     Name: 'Boston plant',
     Gln: '0614141000012',
-    Address: { City: 'Boston', Country: 'US', AddressLine1: '1 Fish Pier', GeoCoordinates: { Latitude: 42.35, Longitude: -71.04 } },
+    Address: {
+      City: 'Boston',
+      Country: 'US',
+      AddressLine1: '1 Fish Pier',
+      GeoCoordinates: { Latitude: 42.35, Longitude: -71.04 },
+    },
   },
-  TradePartner: { Urn: options.partnerUrn, TradePartnerId: null, Name: 'ACME Seafood', Pgln: '0614141000005', ConnectionType: 'SELF' },
+  TradePartner: {
+    Urn: options.partnerUrn,
+    TradePartnerId: null,
+    Name: 'ACME Seafood',
+    Pgln: '0614141000005',
+    ConnectionType: 'SELF',
+  },
   PurchaseOrder: null,
   InvoiceNumber: 'INV-1',
   BizStep: type === 'commission' ? 'urn:epcglobal:cbv:bizstep:commissioning' : 'urn:epcglobal:cbv:bizstep:repackaging',
@@ -53,12 +64,21 @@ const base = (type: 'commission' | 'transform', options: JsonEventOptions) => ({
   RecordTime: '2024-03-01T15:05:00Z',
   CustomProperties: [{ Name: 'harvestDate', Namespace: 'gdst', Value: '2024-02-28', PropertyLocation: 'ILMD' }],
   CertificationList: [
-    { CertificationType: 'urn:gdst:certType:harvestCoC', CertificationStandard: 'MSC', CertificationAgency: 'MSC', CertificationValue: 'Certified', CertificationIdentification: 'MSC-1' },
+    {
+      CertificationType: 'urn:gdst:certType:harvestCoC',
+      CertificationStandard: 'MSC',
+      CertificationAgency: 'MSC',
+      CertificationValue: 'Certified',
+      CertificationIdentification: 'MSC-1',
+    },
   ],
   VesselCatchInformation: null,
 });
 
-export const jsonCommission = (options: JsonEventOptions, ...instances: object[]) => ({ ...base('commission', options), ProductInstances: instances });
+export const jsonCommission = (options: JsonEventOptions, ...instances: object[]) => ({
+  ...base('commission', options),
+  ProductInstances: instances,
+});
 
 export const jsonTransform = (options: JsonEventOptions, inputs: object[], outputs: object[]) => ({
   ...base('transform', options),

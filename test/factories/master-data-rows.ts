@@ -21,7 +21,11 @@ export async function buildTradePartner(accountId: string, externalId = `TP-${su
   });
 }
 
-export async function buildLocation(accountId: string, externalId = `LOC-${suffix()}`, tradePartner?: TradePartner): Promise<Location> {
+export async function buildLocation(
+  accountId: string,
+  externalId = `LOC-${suffix()}`,
+  tradePartner?: TradePartner,
+): Promise<Location> {
   models();
   const partner = tradePartner ?? (await buildTradePartner(accountId));
   return Location.create({

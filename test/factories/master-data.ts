@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { LocationPayload, ProductPayload } from '../../domain/master-data';
 
-export type Overrides<T> = { [K in keyof T]?: T[K] extends Array<unknown> ? T[K] : T[K] extends object | undefined ? Overrides<T[K]> | undefined : T[K] };
+export type Overrides<T> = {
+  [K in keyof T]?: T[K] extends Array<unknown>
+    ? T[K]
+    : T[K] extends object | undefined
+      ? Overrides<T[K]> | undefined
+      : T[K];
+};
 
 const unique = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -12,7 +18,14 @@ function merge<T>(base: T, overrides: Overrides<T> | undefined): T {
   for (const [key, value] of Object.entries(overrides)) {
     const current = result[key];
     if (value === undefined) delete result[key];
-    else if (value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current)) {
+    else if (
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current &&
+      typeof current === 'object' &&
+      !Array.isArray(current)
+    ) {
       result[key] = merge(current, value as Overrides<typeof current>);
     } else result[key] = value;
   }
@@ -30,7 +43,13 @@ export function buildLocationPayload(overrides?: Overrides<LocationPayload>): Lo
         Gln: '7038010000010',
         Duns: '123456789',
         ContactInformation: { Name: 'Kari Nordmann', Phone: '+47 22 00 00 00', Email: 'kari@example.org' },
-        Address: { City: 'Oslo', Country: 'Norway', AddressLine1: 'Kaigata 1', PostalCode: '0150', GeoCoordinates: { Latitude: 59.91, Longitude: 10.75 } },
+        Address: {
+          City: 'Oslo',
+          Country: 'Norway',
+          AddressLine1: 'Kaigata 1',
+          PostalCode: '0150',
+          GeoCoordinates: { Latitude: 59.91, Longitude: 10.75 },
+        },
       },
     },
     overrides,

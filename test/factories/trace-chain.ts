@@ -1,5 +1,17 @@
 import { createAccount, type TestAccount } from './accounts';
-import { commission, line, locationPayload, newGln, productPayload, receive, record, ship, transform, uid, verifyGlnOf } from './trace-events';
+import {
+  commission,
+  line,
+  locationPayload,
+  newGln,
+  productPayload,
+  receive,
+  record,
+  ship,
+  transform,
+  uid,
+  verifyGlnOf,
+} from './trace-events';
 
 /**
  * A chain across three accounts, and a fourth beside it:
@@ -9,7 +21,9 @@ import { commission, line, locationPayload, newGln, productPayload, receive, rec
  * moves 10 to its own shop.
  */
 export async function threeAccountChain() {
-  const [farm, processor, retailer, other]: TestAccount[] = await Promise.all(['farm', 'processor', 'retailer', 'other'].map((p) => createAccount(p)));
+  const [farm, processor, retailer, other]: TestAccount[] = await Promise.all(
+    ['farm', 'processor', 'retailer', 'other'].map((p) => createAccount(p)),
+  );
   const [processorGln, retailerGln, otherGln] = [newGln(), newGln(), newGln()];
   const products = {
     fishA: productPayload(uid('FISH-A'), 'Open', 'Whole cod'),
@@ -25,25 +39,51 @@ export async function threeAccountChain() {
   const store = locationPayload(uid('STORE'), { gln: retailerGln, name: 'Retail store' });
   const shop = locationPayload(uid('SHOP'), { name: 'Retail shop' });
 
-  await Promise.all([verifyGlnOf(processor, processorGln), verifyGlnOf(retailer, retailerGln), verifyGlnOf(other, otherGln)]);
+  await Promise.all([
+    verifyGlnOf(processor, processorGln),
+    verifyGlnOf(retailer, retailerGln),
+    verifyGlnOf(other, otherGln),
+  ]);
   await record(
     farm.key,
     commission(farmSite, '2024-07-01T06:00:00', [line(fishA, lot, 100)]),
-    ship(farmSite, locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln: processorGln, name: 'Processor dock (farm record)' }), '2024-07-02T06:00:00', [
-      line(fishA, lot, 60),
-    ]),
-    ship(farmSite, locationPayload(uid('O-DOCK'), { connectionType: 'BUYER', gln: otherGln, name: 'Other buyer (farm record)' }), '2024-07-02T07:00:00', [
-      line(fishA, lot, 20),
+    ship(
+      farmSite,
+      locationPayload(uid('P-DOCK'), {
+        connectionType: 'BUYER',
+        gln: processorGln,
+        name: 'Processor dock (farm record)',
+      }),
+      '2024-07-02T06:00:00',
+      [line(fishA, lot, 60)],
+    ),
+    ship(
+      farmSite,
+      locationPayload(uid('O-DOCK'), { connectionType: 'BUYER', gln: otherGln, name: 'Other buyer (farm record)' }),
+      '2024-07-02T07:00:00',
+      [line(fishA, lot, 20)],
+    ),
+  );
+  await record(
+    other.key,
+    receive(locationPayload(uid('OTHER'), { gln: otherGln, name: 'Other buyer' }), '2024-07-02T18:00:00', [
+      line(productPayload(uid('O-FISH')), lot, 20),
     ]),
   );
-  await record(other.key, receive(locationPayload(uid('OTHER'), { gln: otherGln, name: 'Other buyer' }), '2024-07-02T18:00:00', [line(productPayload(uid('O-FISH')), lot, 20)]));
   await record(
     processor.key,
     receive(dock, '2024-07-02T18:00:00', [line(fishB, lot, 60)]),
     transform(dock, '2024-07-03T06:00:00', [line(fishB, lot, 50)], [line(filletB, fillet, 40)]),
-    ship(dock, locationPayload(uid('R-STORE'), { connectionType: 'BUYER', gln: retailerGln, name: 'Retail store (processor record)' }), '2024-07-04T06:00:00', [
-      line(filletB, fillet, 30),
-    ]),
+    ship(
+      dock,
+      locationPayload(uid('R-STORE'), {
+        connectionType: 'BUYER',
+        gln: retailerGln,
+        name: 'Retail store (processor record)',
+      }),
+      '2024-07-04T06:00:00',
+      [line(filletB, fillet, 30)],
+    ),
   );
   await record(
     retailer.key,
@@ -72,7 +112,9 @@ const HUBS: [string, number][] = [
  * 33 of its own (F, 2 packs, 2 × 3 hubs, 2 × 12 shops).
  */
 export async function fiftyNodeChain() {
-  const [farm, processor, retailer]: TestAccount[] = await Promise.all(['fjord-cod-farm', 'coast-seafood', 'harbour-retail'].map((p) => createAccount(p)));
+  const [farm, processor, retailer]: TestAccount[] = await Promise.all(
+    ['fjord-cod-farm', 'coast-seafood', 'harbour-retail'].map((p) => createAccount(p)),
+  );
   const [processorGln, retailerGln] = [newGln(), newGln()];
   await Promise.all([verifyGlnOf(processor, processorGln), verifyGlnOf(retailer, retailerGln)]);
   const cod = productPayload(uid('COD'), 'Open', 'Atlantic cod, whole');
@@ -85,7 +127,11 @@ export async function fiftyNodeChain() {
   const packLots = [uid('PK-A'), uid('PK-B')];
 
   const packhouse = locationPayload(uid('PACKHOUSE'), { name: 'Farm packhouse' });
-  const farmDock = locationPayload(uid('P-DOCK'), { connectionType: 'BUYER', gln: processorGln, name: 'Processor dock (farm record)' });
+  const farmDock = locationPayload(uid('P-DOCK'), {
+    connectionType: 'BUYER',
+    gln: processorGln,
+    name: 'Processor dock (farm record)',
+  });
   await record(
     farm.key,
     ...lots.flatMap((lot, i) => {
@@ -96,7 +142,10 @@ export async function fiftyNodeChain() {
         receive(packhouse, '2024-07-01T14:00:00', [line(cod, lot, 100)]),
         // The first lot leaves in two trucks: two edges between the same two nodes, whose labels must not meet.
         ...(i === 0
-          ? [ship(packhouse, farmDock, '2024-07-02T05:00:00', [line(cod, lot, 60)]), ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 40)])]
+          ? [
+              ship(packhouse, farmDock, '2024-07-02T05:00:00', [line(cod, lot, 60)]),
+              ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 40)]),
+            ]
           : [ship(packhouse, farmDock, '2024-07-02T06:00:00', [line(cod, lot, 100)])]),
       ];
     }),
@@ -104,11 +153,24 @@ export async function fiftyNodeChain() {
 
   const dock = locationPayload(uid('DOCK'), { gln: processorGln, name: 'Processor dock' });
   const coldStore = locationPayload(uid('COLD'), { name: 'Processor cold store' });
-  const toRetailer = locationPayload(uid('R-DC'), { connectionType: 'BUYER', gln: retailerGln, name: 'Retail DC (processor record)' });
+  const toRetailer = locationPayload(uid('R-DC'), {
+    connectionType: 'BUYER',
+    gln: retailerGln,
+    name: 'Retail DC (processor record)',
+  });
   await record(
     processor.key,
-    receive(dock, '2024-07-02T18:00:00', lots.map((lot) => line(codIn, lot, 100))),
-    transform(dock, '2024-07-03T06:00:00', lots.map((lot) => line(codIn, lot, 100)), [line(filletOut, filletLot, 240)]),
+    receive(
+      dock,
+      '2024-07-02T18:00:00',
+      lots.map((lot) => line(codIn, lot, 100)),
+    ),
+    transform(
+      dock,
+      '2024-07-03T06:00:00',
+      lots.map((lot) => line(codIn, lot, 100)),
+      [line(filletOut, filletLot, 240)],
+    ),
     ship(dock, coldStore, '2024-07-03T08:00:00', [line(filletOut, filletLot, 240)]),
     receive(coldStore, '2024-07-03T09:00:00', [line(filletOut, filletLot, 240)]),
     ship(coldStore, toRetailer, '2024-07-04T06:00:00', [line(filletOut, filletLot, 240)]),
@@ -117,17 +179,27 @@ export async function fiftyNodeChain() {
   const dc = locationPayload(uid('DC'), { gln: retailerGln, name: 'Retail distribution centre' });
   const hubs = HUBS.map(([town, shops]) => ({
     hub: locationPayload(uid(`HUB-${town}`), { name: `${town} hub` }),
-    shops: Array.from({ length: shops }, (_, i) => locationPayload(uid(`SHOP-${town}-${i + 1}`), { name: `${town} shop ${i + 1}` })),
+    shops: Array.from({ length: shops }, (_, i) =>
+      locationPayload(uid(`SHOP-${town}-${i + 1}`), { name: `${town} shop ${i + 1}` }),
+    ),
   }));
   await record(
     retailer.key,
     receive(dc, '2024-07-04T18:00:00', [line(fillet, filletLot, 240)]),
-    transform(dc, '2024-07-05T06:00:00', [line(fillet, filletLot, 240)], packLots.map((p) => line(pack, p, 120))),
+    transform(
+      dc,
+      '2024-07-05T06:00:00',
+      [line(fillet, filletLot, 240)],
+      packLots.map((p) => line(pack, p, 120)),
+    ),
     ...packLots.flatMap((p) =>
       hubs.flatMap(({ hub, shops }) => [
         ship(dc, hub, '2024-07-05T08:00:00', [line(pack, p, 40)]),
         receive(hub, '2024-07-05T12:00:00', [line(pack, p, 40)]),
-        ...shops.flatMap((shop) => [ship(hub, shop, '2024-07-06T06:00:00', [line(pack, p, 10)]), receive(shop, '2024-07-06T09:00:00', [line(pack, p, 10)])]),
+        ...shops.flatMap((shop) => [
+          ship(hub, shop, '2024-07-06T06:00:00', [line(pack, p, 10)]),
+          receive(shop, '2024-07-06T09:00:00', [line(pack, p, 10)]),
+        ]),
       ]),
     ),
   );

@@ -23,7 +23,11 @@ export function locationPayload(id: string, options: LocationOptions = {}) {
   return {
     Id: id,
     Details: {
-      TradePartner: { Id: tradePartnerId, Name: `Partner ${tradePartnerId}`, ConnectionType: options.connectionType ?? 'SELF' },
+      TradePartner: {
+        Id: tradePartnerId,
+        Name: `Partner ${tradePartnerId}`,
+        ConnectionType: options.connectionType ?? 'SELF',
+      },
       Name: options.name ?? `Location ${id}`,
       ...(options.gln ? { Gln: options.gln } : {}),
       Address: { City: 'Bergen', Country: 'NO', AddressLine1: 'Bryggen 1' },
@@ -32,7 +36,10 @@ export function locationPayload(id: string, options: LocationOptions = {}) {
 }
 
 export function productPayload(id: string, sharingPolicy: 'Open' | 'Restricted' = 'Open', name = `Product ${id}`) {
-  return { Id: id, Details: { Name: name, SimpleUnitOfMeasurement: 'KGM', SharingPolicy: sharingPolicy, ProductIdentifierType: 'Lot' } };
+  return {
+    Id: id,
+    Details: { Name: name, SimpleUnitOfMeasurement: 'KGM', SharingPolicy: sharingPolicy, ProductIdentifierType: 'Lot' },
+  };
 }
 
 type Payload = Record<string, unknown>;
@@ -66,7 +73,11 @@ export const ship = (location: Payload, destination: Payload, time: string, line
   common('ship', location, time, { DestinationLocation: destination, ProductInstances: lines.map(instance), ...extra });
 
 export const transform = (location: Payload, time: string, inputs: Line[], outputs: Line[], extra: Payload = {}) =>
-  common('transform', location, time, { InputProducts: inputs.map(instance), OutputProducts: outputs.map(instance), ...extra });
+  common('transform', location, time, {
+    InputProducts: inputs.map(instance),
+    OutputProducts: outputs.map(instance),
+    ...extra,
+  });
 
 /** Sends events through the sync pipeline endpoint and insists they were stored. */
 export async function record(key: string, ...events: Payload[]) {
@@ -75,8 +86,15 @@ export async function record(key: string, ...events: Payload[]) {
   return response.body;
 }
 
-export async function serviceId(table: 'products' | 'locations', accountId: string, externalId: string): Promise<string> {
-  const { rows } = await sql().query(`SELECT id FROM ${table} WHERE account_id = $1 AND external_id = $2`, [accountId, externalId]);
+export async function serviceId(
+  table: 'products' | 'locations',
+  accountId: string,
+  externalId: string,
+): Promise<string> {
+  const { rows } = await sql().query(`SELECT id FROM ${table} WHERE account_id = $1 AND external_id = $2`, [
+    accountId,
+    externalId,
+  ]);
   if (!rows.length) throw new Error(`no ${table} row ${externalId}`);
   return rows[0].id as string;
 }

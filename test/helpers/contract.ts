@@ -48,7 +48,13 @@ export class ContractChecker {
   }
 
   /** Undefined when the exchange conforms; otherwise why not, for a failing test to print. */
-  problemWith(method: string, url: string, status: number, contentType: string | null, body: unknown): string | undefined {
+  problemWith(
+    method: string,
+    url: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+  ): string | undefined {
     const path = new URL(url, 'http://x').pathname;
     const verb = method.toLowerCase();
     const documented = Object.keys(this.document.paths).filter((t) => this.document.paths[t][verb]);
@@ -67,14 +73,20 @@ export class ContractChecker {
     }
     const media = (contentType ?? '').split(';')[0].trim().toLowerCase();
     if (!response.content) {
-      return body === undefined || body === '' ? undefined : `${exchange}: the document says no body, the service sent ${media || 'one'}.`;
+      return body === undefined || body === ''
+        ? undefined
+        : `${exchange}: the document says no body, the service sent ${media || 'one'}.`;
     }
     if (!response.content[media]) {
       return `${exchange}: content type "${media}" is not documented (documented: ${Object.keys(response.content).join(', ')}).`;
     }
     if (!media.endsWith('json')) return undefined;
     const key = String(status) in responses ? String(status) : 'default';
-    return this.check(`/paths/${escaped}/${verb}/responses/${key}/content/${media.replace(/\//g, '~1')}/schema`, body, exchange);
+    return this.check(
+      `/paths/${escaped}/${verb}/responses/${key}/content/${media.replace(/\//g, '~1')}/schema`,
+      body,
+      exchange,
+    );
   }
 
   private check(pointer: string, body: unknown, exchange: string): string | undefined {

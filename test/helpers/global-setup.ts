@@ -10,7 +10,10 @@ declare global {
 /** One stack per jest run; test files reach it through these environment variables. */
 export default async function globalSetup(): Promise<void> {
   // The CLI npm start would use or install, for the tests that start a Temporal dev server of their own too.
-  process.env.TEMPORAL_CLI_PATH ||= await ensureTemporalCli(undefined, createLogger(process.env.TEST_LOG_LEVEL ?? 'info', 'test-setup'));
+  process.env.TEMPORAL_CLI_PATH ||= await ensureTemporalCli(
+    undefined,
+    createLogger(process.env.TEST_LOG_LEVEL ?? 'info', 'test-setup'),
+  );
   // Fair use stays out of the way of the other tests (and of every process they start): the limits'
   // own tests set lower ones per account or per process.
   process.env.RATE_LIMIT_PER_SECOND ||= '100000';

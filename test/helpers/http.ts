@@ -27,7 +27,11 @@ export interface RequestOptions {
   baseUrl?: string;
 }
 
-export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+export async function request<T = any>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Response<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers['X-API-KEY'] = options.key;
   let body: RequestInit['body'];
@@ -45,7 +49,13 @@ export async function request<T = any>(method: string, path: string, options: Re
   } catch {
     // not JSON: keep the text
   }
-  const mismatch = (await contract()).problemWith(method, path, response.status, response.headers.get('content-type'), parsed);
+  const mismatch = (await contract()).problemWith(
+    method,
+    path,
+    response.status,
+    response.headers.get('content-type'),
+    parsed,
+  );
   if (mismatch) throw new Error(`Response does not conform to /openapi.json: ${mismatch}`);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
@@ -65,7 +75,9 @@ function contract(): Promise<ContractChecker> {
 export function client(key: string) {
   return {
     get: <T = any>(path: string, headers?: Record<string, string>) => request<T>('GET', path, { key, headers }),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, { key, body, headers }),
-    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PUT', path, { key, body, headers }),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('POST', path, { key, body, headers }),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('PUT', path, { key, body, headers }),
   };
 }

@@ -8,7 +8,12 @@ export interface RecordRow {
 }
 
 /** The timeline of one (product, lot, location) as stored, oldest first. */
-export async function timelineOf(accountId: string, productId: string, lotSerial: string, locationId: string): Promise<RecordRow[]> {
+export async function timelineOf(
+  accountId: string,
+  productId: string,
+  lotSerial: string,
+  locationId: string,
+): Promise<RecordRow[]> {
   const { rows } = await sql().query<RecordRow>(
     `SELECT to_char(r.event_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "eventTime",
             r.delta::text AS delta, r.balance::text AS balance, r.available::text AS available
@@ -23,12 +28,19 @@ export async function timelineOf(accountId: string, productId: string, lotSerial
 }
 
 /** The latest available quantity of a lot at a location (0 when it has no records). */
-export async function availableNow(accountId: string, productId: string, lotSerial: string, locationId: string): Promise<number> {
+export async function availableNow(
+  accountId: string,
+  productId: string,
+  lotSerial: string,
+  locationId: string,
+): Promise<number> {
   const rows = await timelineOf(accountId, productId, lotSerial, locationId);
   return rows.length ? Number(rows[rows.length - 1].available) : 0;
 }
 
 export async function countEvents(accountId: string): Promise<number> {
-  const { rows } = await sql().query<{ n: string }>('SELECT count(*) AS n FROM events WHERE account_id = $1', [accountId]);
+  const { rows } = await sql().query<{ n: string }>('SELECT count(*) AS n FROM events WHERE account_id = $1', [
+    accountId,
+  ]);
   return Number(rows[0].n);
 }

@@ -36,7 +36,8 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       for (;;) {
         const matching = receiver.received.filter(where);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`the receiver got ${matching.length} of ${count} expected requests within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`the receiver got ${matching.length} of ${count} expected requests within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -48,11 +48,15 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'supervisor/start.ts')], {
-    cwd: PROJECT_ROOT,
-    env,
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'),
+    [path.join(PROJECT_ROOT, 'supervisor/start.ts')],
+    {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: ['ignore', log, log],
+    },
+  );
   return { dir, child };
 }
 
@@ -110,7 +114,9 @@ export function processesUnder(dir: string): number[] {
 export function killStacks(stacks: Stack[]): void {
   for (const stack of stacks) {
     const { pid, apiPid, workerPid } = stack.state;
-    for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)]) if (p && isAlive(p)) process.kill(p, 'SIGKILL');
+    for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)])
+      if (p && isAlive(p)) process.kill(p, 'SIGKILL');
   }
-  for (const dir of new Set(stacks.map((stack) => stack.dir))) if (!process.env.KEEP_TEST_STACK) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of new Set(stacks.map((stack) => stack.dir)))
+    if (!process.env.KEEP_TEST_STACK) fs.rmSync(dir, { recursive: true, force: true });
 }

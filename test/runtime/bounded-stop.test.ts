@@ -11,7 +11,9 @@ function holdRequestOpen(apiUrl: string): Promise<{ socket: net.Socket; closed: 
   const { hostname, port } = new URL(apiUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
-      socket.write('POST /Integration/Events HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"Events": [');
+      socket.write(
+        'POST /Integration/Events HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"Events": [',
+      );
       resolve({ socket, closed: new Promise((done) => socket.once('close', () => done())) });
     });
     socket.once('error', reject);
@@ -53,11 +55,15 @@ describe('a stop never waits', () => {
     const { pid, apiPid, workerPid, temporalPid } = stack.state;
     process.kill(temporalPid!, 'SIGKILL');
     // The restart waits 0.5 s, then the new dev server takes a second or two to answer.
-    await waitFor('the new Temporal process', 10_000, async () => processesUnder(stack.dir).some((p) => p !== temporalPid && p !== stack.state.postgresPid));
+    await waitFor('the new Temporal process', 10_000, async () =>
+      processesUnder(stack.dir).some((p) => p !== temporalPid && p !== stack.state.postgresPid),
+    );
 
     const sentAt = Date.now();
     process.kill(pid, 'SIGTERM');
-    await waitFor('the process tree to end', 30_000, async () => [pid, apiPid!, workerPid!, ...processesUnder(stack.dir)].every((p) => !isAlive(p)));
+    await waitFor('the process tree to end', 30_000, async () =>
+      [pid, apiPid!, workerPid!, ...processesUnder(stack.dir)].every((p) => !isAlive(p)),
+    );
     const stopMs = Date.now() - sentAt;
     console.log(`stop during a Temporal restart: ${stopMs} ms`);
     expect(stopMs).toBeLessThan(10_000);
@@ -69,7 +75,11 @@ describe('a stop never waits', () => {
     const temporalDb = path.join(dir, 'temporal.db');
     try {
       // PostgreSQL is up once Temporal is being started; the dev server takes seconds to answer.
-      await waitFor('temporal server start-dev to be spawned', 120_000, async () => processesUnder(temporalDb).length > 0);
+      await waitFor(
+        'temporal server start-dev to be spawned',
+        120_000,
+        async () => processesUnder(temporalDb).length > 0,
+      );
       expect(readLiveState(dir)).toBeUndefined(); // still starting: runtime.json is written once the API is up
       supervisor.kill('SIGTERM');
       expect(await exited).toBe(0);

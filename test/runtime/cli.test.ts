@@ -33,7 +33,10 @@ describe('apikey CLI against the running service database', () => {
   it('a second key for the same account reuses the account', async () => {
     const a = cli('cli/apikey.ts', ['create', '--account', `${account}-2`]).stdout.trim();
     const b = cli('cli/apikey.ts', ['create', '--account', `${account}-2`]).stdout.trim();
-    const [ma, mb] = await Promise.all([request('GET', '/Integration/Account', { key: a }), request('GET', '/Integration/Account', { key: b })]);
+    const [ma, mb] = await Promise.all([
+      request('GET', '/Integration/Account', { key: a }),
+      request('GET', '/Integration/Account', { key: b }),
+    ]);
     expect(ma.body.id).toBe(mb.body.id);
   });
 
@@ -41,13 +44,19 @@ describe('apikey CLI against the running service database', () => {
     const support = cli('cli/apikey.ts', ['create', '--role', 'support', '--account', `${account}-support`]);
     expect(support.status).toBe(0);
     expect(cli('cli/apikey.ts', ['create', '--account', `${account}-plain`]).status).toBe(0);
-    const [, supportRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-support`]).stdout.trim().split('\n');
-    const [, plainRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-plain`]).stdout.trim().split('\n');
+    const [, supportRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-support`])
+      .stdout.trim()
+      .split('\n');
+    const [, plainRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-plain`])
+      .stdout.trim()
+      .split('\n');
     expect(supportRow.split('\t').at(-1)).toBe('support');
     expect(plainRow.split('\t').at(-1)).toBe('account');
 
     expect((await request('GET', '/Integration/Batches', { key: support.stdout.trim() })).status).toBe(200);
-    expect(cli('cli/apikey.ts', ['create', '--role', 'admin', '--account', account]).stderr).toContain('--role must be one of account, support');
+    expect(cli('cli/apikey.ts', ['create', '--role', 'admin', '--account', account]).stderr).toContain(
+      '--role must be one of account, support',
+    );
   });
 
   it('bad usage fails with a message on stderr', () => {
@@ -59,7 +68,11 @@ describe('apikey CLI against the running service database', () => {
 
 describe('every CLI finds the running service or says none runs', () => {
   it('without DATABASE_URL, finds the database of the service running on DATA_DIR', async () => {
-    const created = cli('cli/apikey.ts', ['create', '--account', `cli-found-${Date.now()}`], pointedAt(process.env.STACK_DIR!));
+    const created = cli(
+      'cli/apikey.ts',
+      ['create', '--account', `cli-found-${Date.now()}`],
+      pointedAt(process.env.STACK_DIR!),
+    );
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
     const me = await request('GET', '/Integration/Account', { key: created.stdout.trim() });

@@ -23,12 +23,21 @@ const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.ym
 };
 const { services } = compose;
 const dependsOn = (s: Service) => (Array.isArray(s.depends_on) ? s.depends_on : Object.keys(s.depends_on ?? {}));
-const conditionOf = (s: Service, on: string) => (Array.isArray(s.depends_on) ? undefined : s.depends_on?.[on]?.condition);
+const conditionOf = (s: Service, on: string) =>
+  Array.isArray(s.depends_on) ? undefined : s.depends_on?.[on]?.condition;
 const script = (s: Service) => [s.entrypoint ?? [], s.command ?? []].flat().join('\n');
 
 describe('docker-compose.yml, the production shape', () => {
   it('has postgres, Temporal with its two one-shot set-up services and its UI, api and worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'temporal', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker']);
+    expect(Object.keys(services).sort()).toEqual([
+      'api',
+      'postgres',
+      'temporal',
+      'temporal-schema',
+      'temporal-setup',
+      'temporal-ui',
+      'worker',
+    ]);
   });
 
   it('uses the current Temporal images, not the deprecated auto-setup', () => {
@@ -45,7 +54,11 @@ describe('docker-compose.yml, the production shape', () => {
     expect(conditionOf(schema, 'postgres')).toBe('service_healthy');
     expect(conditionOf(temporal, 'temporal-schema')).toBe('service_completed_successfully');
     for (const database of ['temporal', 'temporal_visibility']) {
-      expect(script(schema)).toMatch(new RegExp(`setup ${database} /etc/temporal/schema/postgresql/v12/${database === 'temporal' ? 'temporal' : 'visibility'}/versioned`));
+      expect(script(schema)).toMatch(
+        new RegExp(
+          `setup ${database} /etc/temporal/schema/postgresql/v12/${database === 'temporal' ? 'temporal' : 'visibility'}/versioned`,
+        ),
+      );
     }
     expect(script(schema)).toContain('setup-schema -v 0.0');
     expect(script(schema)).toContain('update-schema -d');
@@ -67,17 +80,20 @@ describe('docker-compose.yml, the production shape', () => {
     for (const key of SEARCH_ATTRIBUTES) expect(script(setup)).toContain(`--name ${key.name}`);
   });
 
-  it.each(['api', 'worker'])('runs %s from the compiled entry point, after postgres is healthy and Temporal is set up', (role) => {
-    const service = services[role];
-    expect(service.build).toBe('.');
-    expect(service.command).toEqual(['node', `dist/${role}/main.js`]);
-    expect(fs.existsSync(path.join(PROJECT_ROOT, role, 'main.ts'))).toBe(true);
-    expect(service.environment?.DATABASE_URL).toMatch(/@postgres:5432\//);
-    expect(service.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
-    expect(dependsOn(service).sort()).toEqual(['postgres', 'temporal-setup']);
-    expect(conditionOf(service, 'postgres')).toBe('service_healthy');
-    expect(conditionOf(service, 'temporal-setup')).toBe('service_completed_successfully');
-  });
+  it.each(['api', 'worker'])(
+    'runs %s from the compiled entry point, after postgres is healthy and Temporal is set up',
+    (role) => {
+      const service = services[role];
+      expect(service.build).toBe('.');
+      expect(service.command).toEqual(['node', `dist/${role}/main.js`]);
+      expect(fs.existsSync(path.join(PROJECT_ROOT, role, 'main.ts'))).toBe(true);
+      expect(service.environment?.DATABASE_URL).toMatch(/@postgres:5432\//);
+      expect(service.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+      expect(dependsOn(service).sort()).toEqual(['postgres', 'temporal-setup']);
+      expect(conditionOf(service, 'postgres')).toBe('service_healthy');
+      expect(conditionOf(service, 'temporal-setup')).toBe('service_completed_successfully');
+    },
+  );
 
   it('points the worker at the bundle `npm run build` writes', () => {
     const build = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.build as string;
@@ -89,7 +105,8 @@ describe('docker-compose.yml, the production shape', () => {
 
     it('runs one Temporal version in the server and both admin-tools services, the one the bench builds from source', () => {
       expect(shape.serverVersion).toMatch(/^1\.32\.\d+$/);
-      for (const name of ['temporal-schema', 'temporal-setup']) expect(services[name].image).toBe(`temporalio/admin-tools:${shape.serverVersion}`);
+      for (const name of ['temporal-schema', 'temporal-setup'])
+        expect(services[name].image).toBe(`temporalio/admin-tools:${shape.serverVersion}`);
       expect(serverPackages(shape.serverVersion).map((p) => p.pkg)).toEqual([
         `go.temporal.io/server/cmd/server@v${shape.serverVersion}`,
         `go.temporal.io/server/cmd/tools/sql@v${shape.serverVersion}`,
@@ -101,7 +118,10 @@ describe('docker-compose.yml, the production shape', () => {
       const { temporal } = services;
       const target = temporal.environment?.DYNAMIC_CONFIG_FILE_PATH;
       expect(temporal.volumes).toContain(`./${path.relative(PROJECT_ROOT, shape.dynamicConfigFile)}:${target}:ro`);
-      const dynamic = parse(fs.readFileSync(shape.dynamicConfigFile, 'utf8')) as Record<string, { value: unknown; constraints?: object }[]>;
+      const dynamic = parse(fs.readFileSync(shape.dynamicConfigFile, 'utf8')) as Record<
+        string,
+        { value: unknown; constraints?: object }[]
+      >;
       expect(dynamic['system.enableActivityEagerExecution']).toEqual([{ value: true }]);
       const values = Object.fromEntries(Object.entries(dynamic).map(([key, [setting]]) => [key, setting.value]));
       expect(values).toEqual(DEV_SERVER_DYNAMIC_CONFIG);
@@ -109,7 +129,12 @@ describe('docker-compose.yml, the production shape', () => {
 
     it('gives temporal-sql-tool its connection from the environment, so the bench runs the same script against its own PostgreSQL', () => {
       const schema = services['temporal-schema'];
-      expect(schema.environment).toMatchObject({ SQL_PLUGIN: 'postgres12', SQL_HOST: 'postgres', SQL_PORT: '5432', SQL_USER: 'traceability' });
+      expect(schema.environment).toMatchObject({
+        SQL_PLUGIN: 'postgres12',
+        SQL_HOST: 'postgres',
+        SQL_PORT: '5432',
+        SQL_USER: 'traceability',
+      });
       expect(shape.schemaScript).not.toMatch(/--ep |--endpoint|--plugin|-p 5432/);
       expect(shape.schemaScript).toContain(`${IMAGE_SCHEMA_DIR}/postgresql/v12/`);
       expect(shape.schemaScript).not.toContain('$$');

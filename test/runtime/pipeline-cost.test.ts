@@ -14,7 +14,9 @@ const state = (): RuntimeState => {
 /** The statements counted so far for each step: `traceability_db_statements_total{step="…"} n`. */
 async function statements(url: string): Promise<Map<string, number>> {
   const text = await (await fetch(url)).text();
-  return new Map([...text.matchAll(/^traceability_db_statements_total\{step="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  return new Map(
+    [...text.matchAll(/^traceability_db_statements_total\{step="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1], Number(m[2])]),
+  );
 }
 
 describe('what the pipeline costs, made visible', () => {
@@ -35,7 +37,9 @@ describe('what the pipeline costs, made visible', () => {
 
   it("the dev server dispatches activities eagerly, as the production server's dynamic config file has it (test/runtime/compose.test.ts)", () => {
     const args = fs.readFileSync(`/proc/${state().temporalPid}/cmdline`, 'utf8').split('\0');
-    expect(args).toEqual(expect.arrayContaining(['--dynamic-config-value', 'system.enableActivityEagerExecution=true']));
+    expect(args).toEqual(
+      expect.arrayContaining(['--dynamic-config-value', 'system.enableActivityEagerExecution=true']),
+    );
   });
 
   it('counts the statements each step sends PostgreSQL, in the worker by activity and in the API', async () => {
@@ -44,11 +48,14 @@ describe('what the pipeline costs, made visible', () => {
     const account = await createAccount('cost');
     const batch = await request('POST', '/Integration/Events', {
       key: account.key,
-      body: { Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))] },
+      body: {
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+      },
     });
     expect(batch.status).toBe(200);
     const [apiAfter, workerAfter] = await Promise.all([statements(apiMetricsUrl), statements(workerAppMetricsUrl!)]);
-    const moved = (after: Map<string, number>, before: Map<string, number>, step: string) => (after.get(step) ?? 0) - (before.get(step) ?? 0);
+    const moved = (after: Map<string, number>, before: Map<string, number>, step: string) =>
+      (after.get(step) ?? 0) - (before.get(step) ?? 0);
     for (const step of ['persistEvents', 'recalculateTimeline', 'commitLedger', 'recordBatchStatus']) {
       expect({ step, moved: moved(workerAfter, workerBefore, step) >= 2 }).toEqual({ step, moved: true });
     }

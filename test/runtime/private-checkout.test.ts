@@ -34,7 +34,10 @@ asRoot('npm start as root from a checkout the postgres user cannot reach', () =>
 
   it('starts, with the cluster and a copy of the binaries outside it, and answers requests', async () => {
     const dataDir = path.join(checkout, 'data');
-    const env = { POSTGRES_BIN_DIR: path.join(checkout, 'native/bin'), EMBEDDED_PG_HOME: path.join(home, 'traceability') };
+    const env = {
+      POSTGRES_BIN_DIR: path.join(checkout, 'native/bin'),
+      EMBEDDED_PG_HOME: path.join(home, 'traceability'),
+    };
     stack = await startStack({ ...env, DATA_DIR: dataDir });
     expect(fs.statSync(checkout).mode & 0o777).toBe(0o700);
 
@@ -45,7 +48,9 @@ asRoot('npm start as root from a checkout the postgres user cannot reach', () =>
 
     const created = cli('cli/apikey.ts', ['create', '--account', 'private-checkout'], pointedAt(dataDir));
     expect(created.stderr).toBe('');
-    const response = await fetch(`${stack.state.apiUrl}/Integration/Account`, { headers: { 'X-API-KEY': created.stdout.trim() } });
+    const response = await fetch(`${stack.state.apiUrl}/Integration/Account`, {
+      headers: { 'X-API-KEY': created.stdout.trim() },
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { name: string }).name).toBe('private-checkout');
   }, 240_000);
@@ -62,9 +67,14 @@ asRoot('npm start as root from a checkout the postgres user cannot reach', () =>
     });
     expect(result.status).toBe(1);
     const output = result.stdout + result.stderr;
-    const lines = output.trim().split('\n').filter((line) => line.includes('"level":60'));
+    const lines = output
+      .trim()
+      .split('\n')
+      .filter((line) => line.includes('"level":60'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]).msg).toMatch(/^The postgres user cannot .*: .*, or DATABASE_URL to a running PostgreSQL\.$/);
+    expect(JSON.parse(lines[0]).msg).toMatch(
+      /^The postgres user cannot .*: .*, or DATABASE_URL to a running PostgreSQL\.$/,
+    );
     expect(output).not.toMatch(/\n\s+at /);
   }, 60_000);
 });

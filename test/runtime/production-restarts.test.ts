@@ -22,11 +22,25 @@ describe('the API and the worker without a supervisor', () => {
   const roles: Record<string, { child: ChildProcess; output: () => string }> = {};
 
   const startTemporal = () =>
-    startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, port: temporalPort, uiPort: null, namespace: 'default', dbFile: path.join(dir, 'temporal.db') });
+    startTemporalDevServer({
+      cliPath: process.env.TEMPORAL_CLI_PATH,
+      port: temporalPort,
+      uiPort: null,
+      namespace: 'default',
+      dbFile: path.join(dir, 'temporal.db'),
+    });
 
   function run(role: 'api' | 'worker', env: NodeJS.ProcessEnv): void {
     const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, role, 'main.ts')], {
-      env: { ...process.env, ...env, PORT: '0', WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        ...env,
+        PORT: '0',
+        WORKER_METRICS_PORT: '0',
+        WORKER_APP_METRICS_PORT: '0',
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -34,7 +48,13 @@ describe('the API and the worker without a supervisor', () => {
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     roles[role] = { child, output: () => output };
   }
-  const apiUrl = () => JSON.parse(roles.api.output().split('\n').find((line) => line.includes('"API listening"'))!).url as string;
+  const apiUrl = () =>
+    JSON.parse(
+      roles.api
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"API listening"'))!,
+    ).url as string;
   const ready = async () => (await fetch(`${apiUrl()}/readyz`).catch(() => undefined))?.status === 200;
 
   beforeAll(async () => {
@@ -52,7 +72,9 @@ describe('the API and the worker without a supervisor', () => {
 
   it('the worker started before Temporal waits for it instead of exiting', async () => {
     run('worker', { DATABASE_URL: pg!.url, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}` });
-    await waitFor('the worker to retry', 60_000, async () => roles.worker.output().includes('worker failed; a new connection and worker in'));
+    await waitFor('the worker to retry', 60_000, async () =>
+      roles.worker.output().includes('worker failed; a new connection and worker in'),
+    );
     expect(roles.worker.child.exitCode).toBeNull();
 
     temporal = await startTemporal();
@@ -70,7 +92,13 @@ describe('the API and the worker without a supervisor', () => {
     expect(await ready()).toBe(false);
 
     await waitFor('PostgreSQL to start again', 60_000, async () => {
-      pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port, logger, durable: false, existing: true }).catch(() => pg);
+      pg = await startEmbeddedPostgres({
+        dataDir: path.join(dir, 'pg'),
+        port,
+        logger,
+        durable: false,
+        existing: true,
+      }).catch(() => pg);
       return pg!.process.exitCode === null && pg!.process.signalCode === null;
     });
     temporal = await startTemporal();
@@ -81,11 +109,17 @@ describe('the API and the worker without a supervisor', () => {
   }, 240_000);
 
   it('/readyz names the worker missing within 30 s of its SIGKILL (its heartbeats stop), and ok once a new one runs', async () => {
-    const checks = async () => ((await (await fetch(`${apiUrl()}/readyz`)).json()) as { checks: { worker: string } }).checks;
+    const checks = async () =>
+      ((await (await fetch(`${apiUrl()}/readyz`)).json()) as { checks: { worker: string } }).checks;
     await waitFor('the API to be ready', 60_000, ready);
     const old = roles.worker;
     // tsx runs node as its child: that is the worker, and killing it leaves nobody to say goodbye.
-    const node = Number(execFileSync('pgrep', ['-P', String(old.child.pid)]).toString().trim().split('\n')[0]);
+    const node = Number(
+      execFileSync('pgrep', ['-P', String(old.child.pid)])
+        .toString()
+        .trim()
+        .split('\n')[0],
+    );
     const killedAt = Date.now();
     process.kill(node, 'SIGKILL');
     await waitFor('/readyz to name the worker missing', 30_000, async () => (await checks()).worker === 'missing');

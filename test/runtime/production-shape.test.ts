@@ -12,7 +12,12 @@ import { createSequelize } from '../../db/sequelize';
 import { PROJECT_ROOT } from '../../platform/config';
 import { freePort, waitFor } from '../../platform/net';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../supervisor/postgres';
-import { ACCOUNT_NAME, createSearchAttributesCommand, RETRY_OF, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
+import {
+  ACCOUNT_NAME,
+  createSearchAttributesCommand,
+  RETRY_OF,
+  SEARCH_ATTRIBUTES,
+} from '../../platform/search-attributes';
 import { findTemporalCli } from '../../supervisor/temporal';
 import { commission, instance, uid } from '../factories/events';
 import { ContractChecker, type OpenApiLike } from '../helpers/contract';
@@ -36,7 +41,14 @@ function startRole(role: 'api' | 'worker', env: NodeJS.ProcessEnv): RoleProcess 
   // Its own process group: npm, tsx and node all get the signal that stops it.
   const child = spawn('npm', ['run', '--silent', role], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'info', WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      WORKER_METRICS_PORT: '0',
+      WORKER_APP_METRICS_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -73,7 +85,8 @@ async function stopRole(handle: RoleProcess): Promise<void> {
 async function waitForOutput(handle: RoleProcess, text: string, timeoutMs: number): Promise<void> {
   await waitFor(`"${text}" from ${handle.child.spawnargs.join(' ')}`, timeoutMs, async () => {
     if (handle.output().includes(text)) return true;
-    if (handle.child.exitCode !== null) throw new Error(`exited with code ${handle.child.exitCode}:\n${handle.output().slice(-3000)}`);
+    if (handle.child.exitCode !== null)
+      throw new Error(`exited with code ${handle.child.exitCode}:\n${handle.output().slice(-3000)}`);
     return false;
   });
 }
@@ -99,7 +112,15 @@ async function startRefusingProxy(upstream: string): Promise<Proxy> {
   server.on('stream', (stream, headers) => {
     stream.on('error', () => undefined);
     if (headers[':path'] === '/temporal.api.operatorservice.v1.OperatorService/AddSearchAttributes') {
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '7', 'grpc-message': 'Request unauthorized.' }, { endStream: true });
+      stream.respond(
+        {
+          ':status': 200,
+          'content-type': 'application/grpc',
+          'grpc-status': '7',
+          'grpc-message': 'Request unauthorized.',
+        },
+        { endStream: true },
+      );
       return;
     }
     const forwarded = upstreamSession.request(headers);
@@ -163,18 +184,35 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'production-shape-'));
     fs.chmodSync(dir, 0o755); // the postgres user must reach dir/pg when we are root
-    postgres = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), logger: pino({ level: 'warn' }), durable: false });
+    postgres = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'pg'),
+      logger: pino({ level: 'warn' }),
+      durable: false,
+    });
 
     const port = await freePort();
     temporalAddress = `127.0.0.1:${port}`;
     temporal = spawn(
       findTemporalCli(process.env.TEMPORAL_CLI_PATH),
-      ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', REFUSED_NAMESPACE, '--log-level', 'error'],
+      [
+        'server',
+        'start-dev',
+        '--headless',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--namespace',
+        REFUSED_NAMESPACE,
+        '--log-level',
+        'error',
+      ],
       { stdio: 'ignore' },
     );
     temporalExited = new Promise((resolve) => temporal.once('exit', () => resolve()));
     await waitFor(`temporal server start-dev on ${temporalAddress}`, 60_000, async () => {
-      if (temporal.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${temporal.exitCode}`);
+      if (temporal.exitCode !== null)
+        throw new Error(`temporal server start-dev exited with code ${temporal.exitCode}`);
       try {
         connection = await Connection.connect({ address: temporalAddress, connectTimeout: 1000 });
         await connection.workflowService.describeNamespace({ namespace: REFUSED_NAMESPACE });
@@ -206,7 +244,10 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
     const apiPort = await freePort();
     const env = roleEnv({ PORT: String(apiPort) });
     const [api, worker] = [startRole('api', env), startRole('worker', env)];
-    await Promise.all([waitForOutput(api, '"msg":"API listening"', 150_000), waitForOutput(worker, '"msg":"worker running"', 150_000)]);
+    await Promise.all([
+      waitForOutput(api, '"msg":"API listening"', 150_000),
+      waitForOutput(worker, '"msg":"worker running"', 150_000),
+    ]);
 
     expect(await registered(connection, 'default')).toEqual(SEARCH_ATTRIBUTES.map((key) => key.name));
 
@@ -221,13 +262,22 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
       body: JSON.stringify({ Events: [event] }),
     });
     const body = (await response.json()) as { result: { externalEventId: string; status: string }[] };
-    expect({ status: response.status, body }).toMatchObject({ status: 200, body: { result: [{ externalEventId: event.Id, status: 'Created' }] } });
+    expect({ status: response.status, body }).toMatchObject({
+      status: 200,
+      body: { result: [{ externalEventId: event.Id, status: 'Created' }] },
+    });
     const contract = new ContractChecker((await (await fetch(`${url}/openapi.json`)).json()) as OpenApiLike);
-    expect(contract.problemWith('POST', '/Integration/Events', response.status, response.headers.get('content-type'), body)).toBeUndefined();
+    expect(
+      contract.problemWith('POST', '/Integration/Events', response.status, response.headers.get('content-type'), body),
+    ).toBeUndefined();
 
     // The batch workflow carries the attribute, so an operator's filter in the UI finds it.
     const client = new Client({ connection, namespace: 'default' });
-    await waitFor('the batch workflow in visibility', 20_000, async () => (await client.workflow.count(`${ACCOUNT_NAME.name} = "${account}"`)).count === 1);
+    await waitFor(
+      'the batch workflow in visibility',
+      20_000,
+      async () => (await client.workflow.count(`${ACCOUNT_NAME.name} = "${account}"`)).count === 1,
+    );
 
     await Promise.all([stopRole(api), stopRole(worker)]);
   }, 240_000);
@@ -235,7 +285,11 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
   it('a server that refuses the registration stops api and worker with one line naming the command', async () => {
     expect(await registered(connection, REFUSED_NAMESPACE)).toEqual([]);
     proxy = await startRefusingProxy(temporalAddress);
-    const env = roleEnv({ TEMPORAL_ADDRESS: proxy.address, TEMPORAL_NAMESPACE: REFUSED_NAMESPACE, PORT: String(await freePort()) });
+    const env = roleEnv({
+      TEMPORAL_ADDRESS: proxy.address,
+      TEMPORAL_NAMESPACE: REFUSED_NAMESPACE,
+      PORT: String(await freePort()),
+    });
     const roles = [startRole('api', env), startRole('worker', env)];
     const command = createSearchAttributesCommand(REFUSED_NAMESPACE);
     expect(command).toBe(
@@ -260,13 +314,17 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
 describe('createSearchAttributesCommand', () => {
   // `--name A --name B --type Keyword` registers A alone (temporal CLI 1.9): every name needs its type.
   it('names every attribute with its own --type', () => {
-    expect(createSearchAttributesCommand('prod', [RETRY_OF])).toBe('temporal operator search-attribute create --namespace prod --name RetryOf --type Keyword');
+    expect(createSearchAttributesCommand('prod', [RETRY_OF])).toBe(
+      'temporal operator search-attribute create --namespace prod --name RetryOf --type Keyword',
+    );
     expect(createSearchAttributesCommand('ns')).toBe(
       'temporal operator search-attribute create --namespace ns --name AccountName --type Keyword --name BatchId --type Keyword --name RetryOf --type Keyword --name BatchMode --type Keyword --name BatchStatus --type Keyword',
     );
   });
 
   it('is the one the operators page gives', () => {
-    expect(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operators.md'), 'utf8')).toContain(createSearchAttributesCommand('default'));
+    expect(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operators.md'), 'utf8')).toContain(
+      createSearchAttributesCommand('default'),
+    );
   });
 });

@@ -30,7 +30,8 @@ describe('the reconciler in the Temporal UI', () => {
   /** Every workflow execution the UI's list shows that is not a batch. */
   async function housekeepingRows(): Promise<{ workflowId: string; status: string }[]> {
     const rows = [];
-    for await (const execution of temporal.workflow.list({ query: 'WorkflowType != "processEventBatch"' })) rows.push({ workflowId: execution.workflowId, status: execution.status.name });
+    for await (const execution of temporal.workflow.list({ query: 'WorkflowType != "processEventBatch"' }))
+      rows.push({ workflowId: execution.workflowId, status: execution.status.name });
     return rows;
   }
 
@@ -54,7 +55,13 @@ describe('the reconciler in the Temporal UI', () => {
     await temporal.schedule.create({
       scheduleId: 'reconcile-batches',
       spec: { intervals: [{ every: '2s' }] },
-      action: { type: 'startWorkflow', workflowType: 'reconcileBatches', workflowId: 'reconcile-batches', taskQueue: TASK_QUEUE, args: [{ olderThanSeconds: 1 }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'reconcileBatches',
+        workflowId: 'reconcile-batches',
+        taskQueue: TASK_QUEUE,
+        args: [{ olderThanSeconds: 1 }],
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
     });
     const killed = stack.state.workerPid!;

@@ -25,11 +25,16 @@ describe('a request body that does not arrive in time', () => {
     const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
     await new Promise((resolve) => socket.once('connect', resolve));
     const sentAt = Date.now();
-    socket.write(`POST /Integration/Events HTTP/1.1\r\nHost: test\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+    socket.write(
+      `POST /Integration/Events HTTP/1.1\r\nHost: test\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
     // A byte every 200 ms: always something arriving, never the whole body.
     const trickle = setInterval(() => socket.writable && socket.write('['), 200);
     try {
-      const closedAt = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 20_000))]);
+      const closedAt = await Promise.race([
+        closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(-1), 20_000)),
+      ]);
       expect(closedAt).not.toBe(-1);
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(closedAt - sentAt).toBeGreaterThanOrEqual(2000);

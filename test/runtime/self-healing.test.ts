@@ -30,7 +30,9 @@ describe('the supervisor heals PostgreSQL and Temporal', () => {
       signal: AbortSignal.timeout(60_000),
     });
   const syncBatch = () =>
-    call('POST', '/Integration/Events', { Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 10))] });
+    call('POST', '/Integration/Events', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 10))],
+    });
 
   beforeAll(async () => {
     stack = await startStack();

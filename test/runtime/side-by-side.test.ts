@@ -5,19 +5,29 @@ import { waitFor } from '../../platform/net';
 import { spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** The ports `npm start` picks by itself: unset, as on a user's machine. */
-const DEFAULT_PORTS: NodeJS.ProcessEnv = { TEMPORAL_PORT: undefined, TEMPORAL_UI_PORT: undefined, WORKER_METRICS_PORT: undefined, WORKER_APP_METRICS_PORT: undefined };
+const DEFAULT_PORTS: NodeJS.ProcessEnv = {
+  TEMPORAL_PORT: undefined,
+  TEMPORAL_UI_PORT: undefined,
+  WORKER_METRICS_PORT: undefined,
+  WORKER_APP_METRICS_PORT: undefined,
+};
 
 const portOf = (url: string | null): number => Number(new URL(url!.includes('://') ? url! : `tcp://${url}`).port);
 
 async function ready(stack: Stack): Promise<void> {
-  await waitFor(`${stack.state.apiUrl}/readyz`, 90_000, async () => (await fetch(`${stack.state.apiUrl}/readyz`).catch(() => undefined))?.status === 200);
+  await waitFor(
+    `${stack.state.apiUrl}/readyz`,
+    90_000,
+    async () => (await fetch(`${stack.state.apiUrl}/readyz`).catch(() => undefined))?.status === 200,
+  );
 }
 
 describe('two npm starts on one machine', () => {
   const stacks: Stack[] = [];
   afterAll(async () => {
     await Promise.all(stacks.map((stack) => stack.stop()));
-    for (const stack of stacks) if (!process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
+    for (const stack of stacks)
+      if (!process.env.KEEP_TEST_STACK) fs.rmSync(stack.dir, { recursive: true, force: true });
   }, 60_000);
 
   it('run side by side with their own DATA_DIR and PORT, every other port left to its default', async () => {
@@ -39,7 +49,8 @@ describe('two npm starts on one machine', () => {
         expect((await fetch(url!)).status).toBe(200);
       }
       // Still the same processes: nothing was restarted over and over against the other's ports.
-      for (const pid of [stack.state.temporalPid, stack.state.workerPid, stack.state.apiPid]) expect(isAlive(pid!)).toBe(true);
+      for (const pid of [stack.state.temporalPid, stack.state.workerPid, stack.state.apiPid])
+        expect(isAlive(pid!)).toBe(true);
     }
   }, 400_000);
 

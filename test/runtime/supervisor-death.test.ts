@@ -17,7 +17,9 @@ describe('npm start killed with SIGKILL', () => {
     expect(children.every(isAlive)).toBe(true);
 
     process.kill(pid, 'SIGKILL');
-    await waitFor('every child of the killed supervisor to end', 10_000, async () => [...children, ...processesUnder(first.dir)].every((p) => !isAlive(p)));
+    await waitFor('every child of the killed supervisor to end', 10_000, async () =>
+      [...children, ...processesUnder(first.dir)].every((p) => !isAlive(p)),
+    );
 
     const second = await startStack({ DATA_DIR: first.dir });
     stacks.push(second);

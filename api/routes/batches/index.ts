@@ -11,19 +11,29 @@ import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from '
 import { abandonBody, listQuery, showQuery } from './schema';
 
 /** A support key reaches every account's batches; any other key its own account's. */
-const scopeOf = (ctx: APIContext): BatchScope => (ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id });
+const scopeOf = (ctx: APIContext): BatchScope =>
+  ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
 
-const linksOf = (ctx: APIContext): LinkSettings => ({ temporalUiUrl: ctx.deps.config.temporalUiUrl, temporalNamespace: ctx.deps.config.temporalNamespace });
+const linksOf = (ctx: APIContext): LinkSettings => ({
+  temporalUiUrl: ctx.deps.config.temporalUiUrl,
+  temporalNamespace: ctx.deps.config.temporalNamespace,
+});
 
 /** What support does to other accounts' data is on record: which key, what, on which batch. */
 function logSupport(ctx: APIContext, action: string, fields: Record<string, unknown> = {}): void {
   if (ctx.state.caller.role !== 'support') return;
-  ctx.deps.logger.info({ requestId: ctx.state.requestId, keyId: ctx.state.caller.keyId, supportAction: action, ...fields }, `support: ${action}`);
+  ctx.deps.logger.info(
+    { requestId: ctx.state.requestId, keyId: ctx.state.caller.keyId, supportAction: action, ...fields },
+    `support: ${action}`,
+  );
 }
 
 async function batchOf(ctx: APIContext): Promise<BatchView> {
   const view = await findBatch(scopeOf(ctx), ctx.params.id);
-  if (!view) throw notFound(`No batch ${ctx.params.id} ${ctx.state.caller.role === 'support' ? 'in any account' : 'in this account'}.`);
+  if (!view)
+    throw notFound(
+      `No batch ${ctx.params.id} ${ctx.state.caller.role === 'support' ? 'in any account' : 'in this account'}.`,
+    );
   return view;
 }
 
@@ -52,7 +62,11 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const { total, views } = await listBatches(scope, filter, page);
     logSupport(ctx, 'list batches', { filter: { ...filter, since: query.Since } });
     const links = linksOf(ctx);
-    ctx.body = pageBody(page, total, views.map((view) => batchSummaryBody(view, links)));
+    ctx.body = pageBody(
+      page,
+      total,
+      views.map((view) => batchSummaryBody(view, links)),
+    );
   });
 
   router.get('/Integration/Batches/:id', validate({ query: showQuery }), async (ctx) => {
@@ -67,11 +81,19 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const retried = await retryBatch(ctx.deps, original.batch.id, original.accountName, ctx.state.requestId);
     if (retried.kind === 'refused') {
       const { refusal } = retried;
-      throw problem(409, refusal.message, { batchId: original.batch.id, retriedBy: refusal.retry, replacedBy: refusal.replacedBy });
+      throw problem(409, refusal.message, {
+        batchId: original.batch.id,
+        retriedBy: refusal.retry,
+        replacedBy: refusal.replacedBy,
+      });
     }
     const { retry, outcome } = retried;
     ctx.state.batchId = retry.id;
-    logSupport(ctx, 'retry batch', { batchId: original.batch.id, account: original.accountName, retryBatchId: retry.id });
+    logSupport(ctx, 'retry batch', {
+      batchId: original.batch.id,
+      account: original.accountName,
+      retryBatchId: retry.id,
+    });
     if (outcome.kind === 'notStarted') throw outcomeProblem(retry.id, outcome, batchUrl(retry.id));
     ctx.status = 202;
     ctx.body = { ...acceptedBody(retry), statusUrl: batchUrl(retry.id), retryOf: original.batch.id };
@@ -79,13 +101,23 @@ export function batchesRouter(): Router<AppState, AppCustom> {
 
   router.post('/Integration/Batches/:id/abandon', validate({ body: abandonBody }), async (ctx) => {
     if (ctx.state.caller.role !== 'support') {
-      throw problem(403, 'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.');
+      throw problem(
+        403,
+        'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.',
+      );
     }
     const reason = ctx.state.input.body.Reason.trim();
-    if (!reason) throw validationProblem({ Reason: ['Reason is blank: say why the batch is given up on (it is kept with the batch).'] });
+    if (!reason)
+      throw validationProblem({
+        Reason: ['Reason is blank: say why the batch is given up on (it is kept with the batch).'],
+      });
     const view = await batchOf(ctx);
     const abandoned = await abandonBatch(view.batch.id, reason, ctx.state.caller.keyId);
-    if (abandoned.kind === 'refused') throw problem(409, abandoned.refusal.message, { batchId: view.batch.id, replacedBy: abandoned.refusal.replacedBy });
+    if (abandoned.kind === 'refused')
+      throw problem(409, abandoned.refusal.message, {
+        batchId: view.batch.id,
+        replacedBy: abandoned.refusal.replacedBy,
+      });
     logSupport(ctx, 'abandon batch', { batchId: view.batch.id, account: view.accountName, reason });
     ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, linksOf(ctx), false);
   });

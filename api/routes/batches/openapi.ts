@@ -1,7 +1,17 @@
 import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { problemType } from '../../errors';
-import { abandonBody, abandonRefusedResponse, batchDetail, batchIdParam, batchListResponse, listQuery, retryAcceptedResponse, retryRefusedResponse, showQuery } from './schema';
+import {
+  abandonBody,
+  abandonRefusedResponse,
+  batchDetail,
+  batchIdParam,
+  batchListResponse,
+  listQuery,
+  retryAcceptedResponse,
+  retryRefusedResponse,
+  showQuery,
+} from './schema';
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
@@ -21,7 +31,8 @@ const failed = {
     eventId: 'EV-2024-0002',
     code: 'InsufficientInventory',
     field: 'ProductInstances[0].Quantity',
-    message: 'Only 0 of product COD-WHOLE lot LOT-2024-001 are available at LOC-VESSEL-1 at 2024-03-02T08:00:00Z; 80 requested.',
+    message:
+      'Only 0 of product COD-WHOLE lot LOT-2024-001 are available at LOC-VESSEL-1 at 2024-03-02T08:00:00Z; 80 requested.',
   },
   retryOf: null,
   retriedBy: { batchId: RETRY_ID, status: 'Completed' },
@@ -36,10 +47,20 @@ const validation = (field: string, message: string) => ({
   description: `A query parameter is not valid; errors names it (${field}).`,
   contentType: PROBLEM_JSON,
   schema: ref('ValidationProblem'),
-  example: { type: problemType(400), title: 'One or more validation errors occurred.', status: 400, errors: { [field]: [message] }, traceId: EXAMPLE_TRACE_ID },
+  example: {
+    type: problemType(400),
+    title: 'One or more validation errors occurred.',
+    status: 400,
+    errors: { [field]: [message] },
+    traceId: EXAMPLE_TRACE_ID,
+  },
 });
 
-const notFound = problemResponse(404, 'No batch with this id that the key can see (its own account; every account for a support key).', `No batch ${BATCH_ID} in this account.`);
+const notFound = problemResponse(
+  404,
+  'No batch with this id that the key can see (its own account; every account for a support key).',
+  `No batch ${BATCH_ID} in this account.`,
+);
 
 export const batchesOperations = [
   operation({
@@ -47,8 +68,8 @@ export const batchesOperations = [
     path: '/Integration/Batches',
     summary: 'List batches (newest first)',
     description:
-      'The event batches of the key\'s account, newest first, with where each is and why it failed. A support key ' +
-      '(`npm run apikey -- create --role support`) sees every account\'s; Account narrows to one. An Accepted or Running ' +
+      "The event batches of the key's account, newest first, with where each is and why it failed. A support key " +
+      "(`npm run apikey -- create --role support`) sees every account's; Account narrows to one. An Accepted or Running " +
       'batch with a large ageSeconds is stuck: see README.md, Support.',
     tags: ['Batches'],
     query: listQuery,
@@ -56,7 +77,15 @@ export const batchesOperations = [
       200: {
         description: 'One page of batches.',
         schema: batchListResponse,
-        example: { totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 1, results: [failed], hasNextPage: false, hasPreviousPage: false },
+        example: {
+          totalPages: 1,
+          pageNumber: 1,
+          pageSize: 20,
+          totalItems: 1,
+          results: [failed],
+          hasNextPage: false,
+          hasPreviousPage: false,
+        },
       },
       400: validation('Status', 'Status must be one of: Accepted, Running, Completed, Failed.'),
     },
@@ -65,7 +94,8 @@ export const batchesOperations = [
     method: 'get',
     path: '/Integration/Batches/{id}',
     summary: 'One batch, with every error',
-    description: 'Like an entry of the list, plus `errors` (every reason a Failed batch was rejected); `include=request` adds the stored request.',
+    description:
+      'Like an entry of the list, plus `errors` (every reason a Failed batch was rejected); `include=request` adds the stored request.',
     tags: ['Batches'],
     pathParams: batchIdParam,
     query: showQuery,
@@ -82,14 +112,20 @@ export const batchesOperations = [
     description:
       'Runs the events a Failed batch stored as a new batch (mode retry, retryOf the original), once the cause is fixed ' +
       '(a missing commission sent, a product created). Answers 202 like POST /Integration/Events/async; follow statusUrl. ' +
-      'The original then shows the retry as retriedBy. This, not Temporal\'s Reset, is how a batch is run again.',
+      "The original then shows the retry as retriedBy. This, not Temporal's Reset, is how a batch is run again.",
     tags: ['Batches'],
     pathParams: batchIdParam,
     responses: {
       202: {
         description: 'The retry was stored and its workflow started.',
         schema: retryAcceptedResponse,
-        example: { message: 'The batch was accepted; follow statusUrl for its result.', batchId: RETRY_ID, status: 'Accepted', statusUrl: `/Integration/Batches/${RETRY_ID}`, retryOf: BATCH_ID },
+        example: {
+          message: 'The batch was accepted; follow statusUrl for its result.',
+          batchId: RETRY_ID,
+          status: 'Accepted',
+          statusUrl: `/Integration/Batches/${RETRY_ID}`,
+          retryOf: BATCH_ID,
+        },
       },
       404: notFound,
       409: {
@@ -109,7 +145,8 @@ export const batchesOperations = [
         },
       },
       503: {
-        description: 'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it. `batchId` is the retry, `statusUrl` its `/Integration/Batches/{id}`.',
+        description:
+          'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it. `batchId` is the retry, `statusUrl` its `/Integration/Batches/{id}`.',
         contentType: PROBLEM_JSON,
         schema: ref('Problem'),
       },
@@ -126,7 +163,10 @@ export const batchesOperations = [
       'A batch whose events were stored since by another batch needs no abandoning: it shows as replaced (replacedBy).',
     tags: ['Batches'],
     pathParams: batchIdParam,
-    requestBody: { schema: abandonBody, example: { Reason: 'Test batch sent to production by mistake; the sender confirmed.' } },
+    requestBody: {
+      schema: abandonBody,
+      example: { Reason: 'Test batch sent to production by mistake; the sender confirmed.' },
+    },
     responses: {
       200: {
         description: 'The batch, now with `abandoned`.',
@@ -135,7 +175,11 @@ export const batchesOperations = [
           ...failed,
           retriedBy: null,
           replacedBy: null,
-          abandoned: { reason: 'Test batch sent to production by mistake; the sender confirmed.', at: '2024-03-02T09:12:00.000Z', keyId: '0b9f3c52-7d0e-4e54-9a61-3f1c2b7d8e90' },
+          abandoned: {
+            reason: 'Test batch sent to production by mistake; the sender confirmed.',
+            at: '2024-03-02T09:12:00.000Z',
+            keyId: '0b9f3c52-7d0e-4e54-9a61-3f1c2b7d8e90',
+          },
           errors: [failed.firstError],
         },
       },
@@ -143,12 +187,23 @@ export const batchesOperations = [
         description: 'Reason is missing, blank, too long, or the body has another field; errors names it.',
         contentType: PROBLEM_JSON,
         schema: ref('ValidationProblem'),
-        example: { type: problemType(400), title: 'One or more validation errors occurred.', status: 400, errors: { Reason: ['Reason is required.'] }, traceId: EXAMPLE_TRACE_ID },
+        example: {
+          type: problemType(400),
+          title: 'One or more validation errors occurred.',
+          status: 400,
+          errors: { Reason: ['Reason is required.'] },
+          traceId: EXAMPLE_TRACE_ID,
+        },
       },
-      403: problemResponse(403, 'The key is not a support key.', 'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.'),
+      403: problemResponse(
+        403,
+        'The key is not a support key.',
+        'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.',
+      ),
       404: notFound,
       409: {
-        description: 'Not abandoned: the batch is not Failed, is abandoned already, has a retry under way, or was replaced (replacedBy names the batch that stored its events).',
+        description:
+          'Not abandoned: the batch is not Failed, is abandoned already, has a retry under way, or was replaced (replacedBy names the batch that stored its events).',
         contentType: PROBLEM_JSON,
         schema: abandonRefusedResponse,
         example: {

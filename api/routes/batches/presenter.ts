@@ -4,15 +4,25 @@ import type { BatchError } from '../../../domain/batch-errors';
 export const batchUrl = (batchId: string): string => `/Integration/Batches/${batchId}`;
 
 /** Where the UI shows one workflow (the same path for the dev server's UI and a deployed one). */
-export const workflowUrlOf = (temporalUiUrl: string | undefined, namespace: string, workflowId: string): string | null =>
-  temporalUiUrl ? `${temporalUiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
+export const workflowUrlOf = (
+  temporalUiUrl: string | undefined,
+  namespace: string,
+  workflowId: string,
+): string | null =>
+  temporalUiUrl
+    ? `${temporalUiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`
+    : null;
 
 export interface LinkSettings {
   temporalUiUrl: string | undefined;
   temporalNamespace: string;
 }
 
-export const batchSummaryBody = ({ batch, accountName, retriedBy, replacedBy, abandoned }: BatchView, links: LinkSettings, now = Date.now()) => {
+export const batchSummaryBody = (
+  { batch, accountName, retriedBy, replacedBy, abandoned }: BatchView,
+  links: LinkSettings,
+  now = Date.now(),
+) => {
   const errors = (batch.errors as BatchError[] | null) ?? null;
   return {
     batchId: batch.id,

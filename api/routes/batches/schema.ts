@@ -14,8 +14,17 @@ export const listQuery = {
   additionalProperties: false,
   properties: {
     Status: { enum: STATUSES, description: 'Only batches in this status.' },
-    Since: { type: 'string', format: 'date-time', description: 'Only batches submitted at or after this time (ISO 8601 with an offset).', example: '2024-03-01T00:00:00Z' },
-    Account: { type: 'string', minLength: 1, description: "Only this account's batches (a support key; an account key sees its own account only)." },
+    Since: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Only batches submitted at or after this time (ISO 8601 with an offset).',
+      example: '2024-03-01T00:00:00Z',
+    },
+    Account: {
+      type: 'string',
+      minLength: 1,
+      description: "Only this account's batches (a support key; an account key sees its own account only).",
+    },
     ...pageQuerySchema.properties,
   },
 } as const;
@@ -23,7 +32,12 @@ export const listQuery = {
 export const showQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: { include: { enum: ['request'], description: '`request` adds the request as stored (its Events), which can be large.' } },
+  properties: {
+    include: {
+      enum: ['request'],
+      description: '`request` adds the request as stored (its Events), which can be large.',
+    },
+  },
 } as const;
 
 export const batchIdParam = {
@@ -36,14 +50,25 @@ const time = (description: string) => ({ type: ['string', 'null'], description }
 const summaryProperties = {
   batchId: { type: 'string' },
   account: { type: 'string', description: 'The account the batch belongs to.' },
-  mode: { enum: ['sync', 'async', 'json', 'retry', 'epcis'], description: 'How it was sent: POST /Integration/Events (sync), .../async, POST /Integration/JSON, a retry, or an EPCIS capture (POST /epcis/capture or /epcis/events).' },
+  mode: {
+    enum: ['sync', 'async', 'json', 'retry', 'epcis'],
+    description:
+      'How it was sent: POST /Integration/Events (sync), .../async, POST /Integration/JSON, a retry, or an EPCIS capture (POST /epcis/capture or /epcis/events).',
+  },
   status: { enum: STATUSES },
   eventCount: { type: 'integer', minimum: 0 },
   submittedAt: { type: 'string' },
   startedAt: time('When the pipeline began (null while Accepted).'),
   completedAt: time('When it ended as Completed or Failed.'),
-  ageSeconds: { type: 'integer', minimum: 0, description: 'Seconds since it was submitted: an Accepted or Running batch this old is stuck.' },
-  firstError: { oneOf: [batchErrorSchema, { type: 'null' }], description: 'The first reason a Failed batch was rejected; errors (on GET .../{id}) lists all.' },
+  ageSeconds: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Seconds since it was submitted: an Accepted or Running batch this old is stuck.',
+  },
+  firstError: {
+    oneOf: [batchErrorSchema, { type: 'null' }],
+    description: 'The first reason a Failed batch was rejected; errors (on GET .../{id}) lists all.',
+  },
   retryOf: { type: ['string', 'null'], description: 'The failed batch this one runs again.' },
   retriedBy: retryRef,
   replacedBy: {
@@ -60,16 +85,27 @@ const summaryProperties = {
         properties: {
           reason: { type: 'string', description: 'Why support gave up on it.' },
           at: { type: 'string', description: 'When.' },
-          keyId: { type: ['string', 'null'], description: 'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.' },
+          keyId: {
+            type: ['string', 'null'],
+            description:
+              'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.',
+          },
         },
       },
       { type: 'null' },
     ],
-    description: 'A Failed batch support marked Abandoned (POST .../{id}/abandon): kept as it is, no longer open, not retried.',
+    description:
+      'A Failed batch support marked Abandoned (POST .../{id}/abandon): kept as it is, no longer open, not retried.',
   },
-  requestId: { type: ['string', 'null'], description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.' },
+  requestId: {
+    type: ['string', 'null'],
+    description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.',
+  },
   statusUrl: { type: 'string', description: 'GET it (with the same key) for this batch.' },
-  workflowUrl: { type: ['string', 'null'], description: "The batch's workflow in the Temporal UI; null when no UI is configured (TEMPORAL_UI_URL)." },
+  workflowUrl: {
+    type: ['string', 'null'],
+    description: "The batch's workflow in the Temporal UI; null when no UI is configured (TEMPORAL_UI_URL).",
+  },
 } as const;
 
 const summaryRequired = Object.keys(summaryProperties);
@@ -91,13 +127,17 @@ export const batchDetail = {
     request: {
       type: 'object',
       required: ['Events'],
-      description: 'With include=request: the request as stored, { Events: [...] } (POST /Integration/JSON batches in the pipeline shape).',
+      description:
+        'With include=request: the request as stored, { Events: [...] } (POST /Integration/JSON batches in the pipeline shape).',
       properties: { Events: { type: 'array', items: { type: 'object' } } },
     },
   },
 } as const;
 
-export const batchListResponse = pageBodySchema(batchSummary, `One page of batches, newest first (at most ${MAX_PAGE_SIZE}).`);
+export const batchListResponse = pageBodySchema(
+  batchSummary,
+  `One page of batches, newest first (at most ${MAX_PAGE_SIZE}).`,
+);
 
 /** 202 of a retry: the async endpoint's answer, plus the batch it retries. */
 export const retryAcceptedResponse = {
@@ -123,7 +163,10 @@ export const retryRefusedResponse = {
     traceId: { type: 'string' },
     batchId: { type: 'string' },
     retriedBy: retryRef,
-    replacedBy: { type: ['string', 'null'], description: 'When the batch was replaced: the batch that stored its events.' },
+    replacedBy: {
+      type: ['string', 'null'],
+      description: 'When the batch was replaced: the batch that stored its events.',
+    },
   },
 } as const;
 
@@ -132,7 +175,13 @@ export const abandonBody = {
   required: ['Reason'],
   additionalProperties: false,
   properties: {
-    Reason: { type: 'string', minLength: 1, maxLength: ABANDON_REASON_MAX_LENGTH, description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.', example: 'Test batch sent to production by mistake; the sender confirmed.' },
+    Reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: ABANDON_REASON_MAX_LENGTH,
+      description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.',
+      example: 'Test batch sent to production by mistake; the sender confirmed.',
+    },
   },
 } as const;
 

@@ -30,7 +30,10 @@ interface Asset {
   load(): Buffer;
 }
 
-const fromPackage = (file: string, type: string): Asset => ({ type, load: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, file)) });
+const fromPackage = (file: string, type: string): Asset => ({
+  type,
+  load: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, file)),
+});
 
 /** The only files /docs/{asset} serves; the operation's parameter enum is built from these names. */
 export const DOCS_ASSETS: Record<string, Asset> = {

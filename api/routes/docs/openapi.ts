@@ -7,7 +7,8 @@ export const docsOperations = [
     method: 'get',
     path: '/docs',
     summary: 'This reference, as an interactive page',
-    description: 'Swagger UI served from the service itself (works offline). "Authorize" takes an API key for "Try it out".',
+    description:
+      'Swagger UI served from the service itself (works offline). "Authorize" takes an API key for "Try it out".',
     tags: ['Docs'],
     public: true,
     responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
@@ -20,7 +21,11 @@ export const docsOperations = [
     public: true,
     pathParams: { type: 'object', properties: { asset: { type: 'string', enum: Object.keys(DOCS_ASSETS) } } },
     responses: {
-      200: { description: 'The file.', contentType: [...new Set(Object.values(DOCS_ASSETS).map((a) => a.type))], schema: { type: 'string' } },
+      200: {
+        description: 'The file.',
+        contentType: [...new Set(Object.values(DOCS_ASSETS).map((a) => a.type))],
+        schema: { type: 'string' },
+      },
       404: { description: 'No such file.', contentType: PROBLEM_JSON, schema: ref('Problem') },
     },
   }),

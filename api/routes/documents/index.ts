@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { fromFile } from 'file-type';
 import { UniqueConstraintError } from 'sequelize';
-import { documentContent, documentLookups, findDocument, insertDocument, listDocuments } from '../../../db/repositories/documents';
+import {
+  documentContent,
+  documentLookups,
+  findDocument,
+  insertDocument,
+  listDocuments,
+} from '../../../db/repositories/documents';
 import {
   checkFile,
   checkMetadata,
@@ -57,7 +63,10 @@ export function documentsRouter(): Router<AppState, AppCustom> {
       if (!metadata.ok) throw failed(presentFailed(headers, file?.fileName ?? null, metadata.error));
       const sniffed = file?.path ? (await fromFile(file.path))?.ext : undefined;
       const fileCheck = checkFile(file && { fileName: file.fileName, size: file.size, sniffed, head: file.head });
-      if (!fileCheck.ok || !file?.path) throw failed(presentFailed(headers, file?.fileName ?? null, fileCheck.ok ? DocumentErrors.fileMissing : fileCheck.error));
+      if (!fileCheck.ok || !file?.path)
+        throw failed(
+          presentFailed(headers, file?.fileName ?? null, fileCheck.ok ? DocumentErrors.fileMissing : fileCheck.error),
+        );
 
       const documentId = metadata.value.documentId ?? generateDocumentId();
       try {
@@ -74,7 +83,8 @@ export function documentsRouter(): Router<AppState, AppCustom> {
         ctx.body = { documents: [presentDocument(document)] };
       } catch (error) {
         // Another upload took the id between the check and the insert: same answer as the check's.
-        if (error instanceof UniqueConstraintError) throw failed(presentFailed(headers, file.fileName, DocumentErrors.idInUse(documentId)));
+        if (error instanceof UniqueConstraintError)
+          throw failed(presentFailed(headers, file.fileName, DocumentErrors.idInUse(documentId)));
         throw error;
       }
     } finally {

@@ -12,7 +12,6 @@ import {
   uploadResponseSchema,
 } from './schema';
 
-
 const certificate = {
   documentId: 'CERT-2025-001',
   title: 'MSC certificate 2025',
@@ -38,10 +37,21 @@ const storedCertificate = {
 
 const documentIdParam = {
   type: 'object',
-  properties: { documentId: { type: 'string', minLength: 1, description: 'The document id (X-Document-Id or the generated one); any letter case is the same id.', example: 'CERT-2025-001' } },
+  properties: {
+    documentId: {
+      type: 'string',
+      minLength: 1,
+      description: 'The document id (X-Document-Id or the generated one); any letter case is the same id.',
+      example: 'CERT-2025-001',
+    },
+  },
 };
 
-const notFound = problemResponse(404, 'The account has no document with this id (another account’s documents are not visible).', "Document 'CERT-9' was not found.");
+const notFound = problemResponse(
+  404,
+  'The account has no document with this id (another account’s documents are not visible).',
+  "Document 'CERT-9' was not found.",
+);
 
 export const documentsOperations = [
   operation({
@@ -57,14 +67,19 @@ export const documentsOperations = [
     headers: documentHeadersSchema,
     requestBody: { schema: documentUploadSchema, contentType: 'multipart/form-data' },
     responses: {
-      200: { description: 'The document was stored (status Uploaded).', schema: uploadResponseSchema, example: { documents: [certificate] } },
+      200: {
+        description: 'The document was stored (status Uploaded).',
+        schema: uploadResponseSchema,
+        example: { documents: [certificate] },
+      },
       400: problemResponse(
         400,
         'The body cannot be read as multipart/form-data, or the client closed the connection before it was complete.',
         'The request body is not valid multipart/form-data: Unexpected end of form',
       ),
       413: {
-        description: 'The body is larger than 20 MiB and its overhead: an HTML page, as a web server in front would answer, not JSON.',
+        description:
+          'The body is larger than 20 MiB and its overhead: an HTML page, as a web server in front would answer, not JSON.',
         contentType: 'text/html',
         schema: { type: 'string', description: 'An HTML page.' },
         example: TOO_LARGE_PAGE,
@@ -101,9 +116,21 @@ export const documentsOperations = [
       200: {
         description: 'One page of documents.',
         schema: pageBodySchema(storedDocumentSchema, 'One page of the account’s documents.'),
-        example: { totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 1, results: [storedCertificate], hasNextPage: false, hasPreviousPage: false },
+        example: {
+          totalPages: 1,
+          pageNumber: 1,
+          pageSize: 20,
+          totalItems: 1,
+          results: [storedCertificate],
+          hasNextPage: false,
+          hasPreviousPage: false,
+        },
       },
-      400: { description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.', schema: pageQueryErrorSchema, example: PAGE_QUERY_ERROR },
+      400: {
+        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
+        schema: pageQueryErrorSchema,
+        example: PAGE_QUERY_ERROR,
+      },
     },
   }),
   operation({
@@ -127,7 +154,11 @@ export const documentsOperations = [
     tags: ['Documents'],
     pathParams: documentIdParam,
     responses: {
-      200: { description: 'The file; its Content-Type is the document’s fileType.', contentType: DOCUMENT_CONTENT_TYPES, schema: { type: 'string', format: 'binary', description: 'The file bytes.' } },
+      200: {
+        description: 'The file; its Content-Type is the document’s fileType.',
+        contentType: DOCUMENT_CONTENT_TYPES,
+        schema: { type: 'string', format: 'binary', description: 'The file bytes.' },
+      },
       404: notFound,
     },
   }),

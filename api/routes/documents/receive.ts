@@ -123,7 +123,9 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
       filePart.catch(() => undefined);
     });
     busboy.on('filesLimit', () => stop({ outcome: 'tooManyFiles' }));
-    busboy.on('error', (error: Error) => fail(new UnreadableBody(`The request body is not valid multipart/form-data: ${error.message}`)));
+    busboy.on('error', (error: Error) =>
+      fail(new UnreadableBody(`The request body is not valid multipart/form-data: ${error.message}`)),
+    );
     busboy.on('close', () => {
       (filePart ?? Promise.resolve(undefined)).then(
         (file) => settle(() => resolve({ outcome: 'received', file })),

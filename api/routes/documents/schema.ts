@@ -34,7 +34,11 @@ export const documentHeadersSchema = {
       description: `${DOCUMENT_TYPES.join(', ')}; case-insensitive.`,
       example: 'Certification',
     },
-    'X-Document-Type-Name': { type: 'string', 'x-field': 'typeName', description: 'Custom type label; required when the type is Other, ignored otherwise.' },
+    'X-Document-Type-Name': {
+      type: 'string',
+      'x-field': 'typeName',
+      description: 'Custom type label; required when the type is Other, ignored otherwise.',
+    },
     'X-Document-Id': {
       type: 'string',
       minLength: 1,
@@ -44,11 +48,37 @@ export const documentHeadersSchema = {
       description: `Caller-chosen document id, 1 to ${DOCUMENT_ID_MAX_LENGTH} characters, unique in the account ignoring case. Default: \`DOC-\` and 32 hexadecimal characters.`,
       example: 'CERT-2025-001',
     },
-    'X-Document-Expiration-Date': { type: 'string', format: 'date', 'x-field': 'expirationDate', description: 'YYYY-MM-DD, a real date.', example: '2026-06-30' },
-    'X-Document-Company': { type: 'string', 'x-field': 'company', description: 'Id (TradePartner.Id) of a trade partner of the account.', example: 'TP-ACME' },
-    'X-Document-Location': { type: 'string', 'x-field': 'location', description: 'Id of a location of the account.', example: 'LOC-OSLO-1' },
-    'X-Document-Product': { type: 'string', 'x-field': 'product', description: 'Id of a product of the account.', example: 'SKU-COD-1' },
-    'X-Document-Privacy': { type: 'string', 'x-field': 'privacy', description: `${PRIVACIES.join(' or ')}, case-insensitive. Default Private.`, example: 'Private' },
+    'X-Document-Expiration-Date': {
+      type: 'string',
+      format: 'date',
+      'x-field': 'expirationDate',
+      description: 'YYYY-MM-DD, a real date.',
+      example: '2026-06-30',
+    },
+    'X-Document-Company': {
+      type: 'string',
+      'x-field': 'company',
+      description: 'Id (TradePartner.Id) of a trade partner of the account.',
+      example: 'TP-ACME',
+    },
+    'X-Document-Location': {
+      type: 'string',
+      'x-field': 'location',
+      description: 'Id of a location of the account.',
+      example: 'LOC-OSLO-1',
+    },
+    'X-Document-Product': {
+      type: 'string',
+      'x-field': 'product',
+      description: 'Id of a product of the account.',
+      example: 'SKU-COD-1',
+    },
+    'X-Document-Privacy': {
+      type: 'string',
+      'x-field': 'privacy',
+      description: `${PRIVACIES.join(' or ')}, case-insensitive. Default Private.`,
+      example: 'Private',
+    },
   },
 } as const;
 
@@ -105,8 +135,11 @@ export const TOO_LARGE_PAGE = `<html>
 </html>
 `;
 
-
-const nullableText = (description: string, example?: string) => ({ type: ['string', 'null'], description, ...(example === undefined ? {} : { example }) });
+const nullableText = (description: string, example?: string) => ({
+  type: ['string', 'null'],
+  description,
+  ...(example === undefined ? {} : { example }),
+});
 
 const DOCUMENT_FIELDS = [
   'documentId',
@@ -130,13 +163,31 @@ export const uploadedDocumentSchema = {
   description: 'A stored document.',
   required: DOCUMENT_FIELDS,
   properties: {
-    documentId: { type: 'string', description: 'The X-Document-Id sent, or the generated `DOC-` and 32 hexadecimal characters. Events refer to it.', example: 'CERT-2025-001' },
+    documentId: {
+      type: 'string',
+      description: 'The X-Document-Id sent, or the generated `DOC-` and 32 hexadecimal characters. Events refer to it.',
+      example: 'CERT-2025-001',
+    },
     title: { type: 'string', description: 'The title, trimmed.' },
-    documentType: { type: 'string', enum: DOCUMENT_TYPES, description: 'The type, in this spelling whatever the case sent.' },
+    documentType: {
+      type: 'string',
+      enum: DOCUMENT_TYPES,
+      description: 'The type, in this spelling whatever the case sent.',
+    },
     documentTypeName: nullableText('The custom type name for type Other; null for the other types.'),
     fileName: { type: 'string', description: 'File name of the uploaded part.', example: 'msc-2025.pdf' },
-    fileType: { type: 'string', enum: [...new Set(Object.values(CONTENT_TYPES))], description: 'Content type the service determined from extension and content.', example: 'application/pdf' },
-    expirationDate: { type: ['string', 'null'], format: 'date', description: 'YYYY-MM-DD; null when not sent.', example: '2026-06-30' },
+    fileType: {
+      type: 'string',
+      enum: [...new Set(Object.values(CONTENT_TYPES))],
+      description: 'Content type the service determined from extension and content.',
+      example: 'application/pdf',
+    },
+    expirationDate: {
+      type: ['string', 'null'],
+      format: 'date',
+      description: 'YYYY-MM-DD; null when not sent.',
+      example: '2026-06-30',
+    },
     company: nullableText('Trade partner id; null when not sent.'),
     location: nullableText('Location id; null when not sent.'),
     product: nullableText('Product id; null when not sent.'),
@@ -154,8 +205,18 @@ export const storedDocumentSchema = {
   required: [...DOCUMENT_FIELDS, 'fileSize', 'sha256', 'createdTime'],
   properties: {
     ...uploadedDocumentSchema.properties,
-    fileSize: { type: 'integer', minimum: 1, maximum: MAX_FILE_BYTES, description: 'File size in bytes.', example: 48213 },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file, lower-case hex; also the ETag of its content.' },
+    fileSize: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_FILE_BYTES,
+      description: 'File size in bytes.',
+      example: 48213,
+    },
+    sha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the file, lower-case hex; also the ETag of its content.',
+    },
     createdTime: { type: 'string', format: 'date-time', description: 'When the document was uploaded.' },
   },
 } as const;
@@ -168,7 +229,9 @@ export const failedDocumentSchema = {
   properties: {
     documentId: nullableText('X-Document-Id as sent; null when absent.'),
     title: nullableText('X-Document-Title, trimmed; null when absent.'),
-    documentType: nullableText('X-Document-Type: the canonical spelling when recognised, else as sent; null when absent.'),
+    documentType: nullableText(
+      'X-Document-Type: the canonical spelling when recognised, else as sent; null when absent.',
+    ),
     documentTypeName: nullableText('X-Document-Type-Name, trimmed; null when absent.'),
     fileName: nullableText('File name of the `file` part; null when there was none.'),
     fileType: { type: 'null', description: 'Always null: nothing was stored.' },
@@ -176,9 +239,16 @@ export const failedDocumentSchema = {
     company: nullableText('X-Document-Company as sent; null when absent.'),
     location: nullableText('X-Document-Location as sent; null when absent.'),
     product: nullableText('X-Document-Product as sent; null when absent.'),
-    privacy: nullableText('X-Document-Privacy: the canonical spelling when recognised, else as sent; null when absent.'),
+    privacy: nullableText(
+      'X-Document-Privacy: the canonical spelling when recognised, else as sent; null when absent.',
+    ),
     status: { type: 'string', enum: ['Failed'] },
-    error: { type: 'string', description: 'The first rule the request broke, in its fixed text (the document error texts listed in this document).', example: DocumentErrors.titleRequired },
+    error: {
+      type: 'string',
+      description:
+        'The first rule the request broke, in its fixed text (the document error texts listed in this document).',
+      example: DocumentErrors.titleRequired,
+    },
   },
   additionalProperties: false,
 } as const;
@@ -200,7 +270,11 @@ export const uploadFailedSchema = {
       properties: { documents: { type: 'array', minItems: 1, maxItems: 1, items: failedDocumentSchema } },
       additionalProperties: false,
     },
-    { type: 'string', enum: [DocumentErrors.oneFile], description: 'More than one file part: a plain JSON string, not a documents array.' },
+    {
+      type: 'string',
+      enum: [DocumentErrors.oneFile],
+      description: 'More than one file part: a plain JSON string, not a documents array.',
+    },
   ],
 } as const;
 

@@ -9,7 +9,12 @@ import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../../db/models';
 import { findOrCreateBatch } from '../../../db/repositories/batches';
 import { existingEventIds, findEpcisEntities, existingEventHashes } from '../../../db/repositories/epcis-entities';
-import { referencedIdentifiers, translateEpcisEvents, type EpcisEvent, type CapturedEvent } from '../../../domain/epcis/translate';
+import {
+  referencedIdentifiers,
+  translateEpcisEvents,
+  type EpcisEvent,
+  type CapturedEvent,
+} from '../../../domain/epcis/translate';
 import type { APIContext, AppCustom } from '../../context';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { applyEpcisMasterData, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
@@ -22,7 +27,13 @@ import { problem, ApiError } from '../../errors';
 import { LIMITS } from '../../limits';
 import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { captureHeaders, gs1SchemaIssues, type CaptureErrorBehaviour, type EpcisCaptureRequest, type SchemaIssue } from './schema';
+import {
+  captureHeaders,
+  gs1SchemaIssues,
+  type CaptureErrorBehaviour,
+  type EpcisCaptureRequest,
+  type SchemaIssue,
+} from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 const CAPTURE_LIMIT = LIMITS.arrayItems;
@@ -33,10 +44,16 @@ const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
 function productDefaultsOf(events: CapturedEvent[]): ProductDefaults {
   const out = new Map<string, { unit: string; identifierType: 'Lot' | 'Serial' }>();
   for (const event of events) {
-    for (const line of [...(event.ProductInstances ?? []), ...(event.InputProducts ?? []), ...(event.OutputProducts ?? []), ...(event.ChildProductInstances ?? [])]) {
+    for (const line of [
+      ...(event.ProductInstances ?? []),
+      ...(event.InputProducts ?? []),
+      ...(event.OutputProducts ?? []),
+      ...(event.ChildProductInstances ?? []),
+    ]) {
       const details = line.Product.Details;
       const gtin = details?.GTIN ?? details?.Gtin;
-      if (details && gtin && !out.has(gtin)) out.set(gtin, { unit: details.SimpleUnitOfMeasurement, identifierType: details.ProductIdentifierType });
+      if (details && gtin && !out.has(gtin))
+        out.set(gtin, { unit: details.SimpleUnitOfMeasurement, identifierType: details.ProductIdentifierType });
     }
   }
   return out;
@@ -50,14 +67,18 @@ export function setCaptureLimitHeaders(ctx: APIContext): void {
 
 /** The event list of an EPCISDocument or an EPCISQueryDocument, and the JSON pointer it sits at. */
 function eventListOf(body: unknown): { events: unknown[]; pointer: string } | undefined {
-  const document = body as { type?: unknown; epcisBody?: { eventList?: unknown; queryResults?: { resultsBody?: { eventList?: unknown } } } } | null;
+  const document = body as {
+    type?: unknown;
+    epcisBody?: { eventList?: unknown; queryResults?: { resultsBody?: { eventList?: unknown } } };
+  } | null;
   if (!document || typeof document !== 'object') return undefined;
-  if (document.type === 'EPCISDocument' && Array.isArray(document.epcisBody?.eventList)) return { events: document.epcisBody.eventList, pointer: '/epcisBody/eventList' };
+  if (document.type === 'EPCISDocument' && Array.isArray(document.epcisBody?.eventList))
+    return { events: document.epcisBody.eventList, pointer: '/epcisBody/eventList' };
   const results = document.epcisBody?.queryResults?.resultsBody?.eventList;
-  if (document.type === 'EPCISQueryDocument' && Array.isArray(results)) return { events: results, pointer: '/epcisBody/queryResults/resultsBody/eventList' };
+  if (document.type === 'EPCISQueryDocument' && Array.isArray(results))
+    return { events: results, pointer: '/epcisBody/queryResults/resultsBody/eventList' };
   return undefined;
 }
-
 
 /** The namespace definitions of a document's @context (its extensions' prefixes); the GS1 context is implied. */
 function namespacesOf(body: unknown): unknown[] {
@@ -78,29 +99,64 @@ export interface CheckedDocument {
 function checkedDocument(body: unknown): CheckedDocument {
   const list = eventListOf(body);
   if (list && list.events.length > CAPTURE_LIMIT) {
-    throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`);
+    throw epcisProblem(
+      413,
+      CAPTURE_LIMIT_EXCEEDED,
+      `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`,
+    );
   }
   const issues = gs1SchemaIssues(body);
-  if (!list && !issues.length) issues.push({ pointer: '/type', message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.' });
-  if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
-  const vocabularies = (body as { epcisHeader?: { epcisMasterData?: { vocabularyList?: EpcisVocabulary[] } } }).epcisHeader?.epcisMasterData?.vocabularyList;
+  if (!list && !issues.length)
+    issues.push({
+      pointer: '/type',
+      message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.',
+    });
+  if (issues.length)
+    throw epcisProblem(
+      400,
+      VALIDATION_EXCEPTION,
+      'The document is not valid EPCIS 2.0 JSON: nothing was captured.',
+      issues,
+    );
+  const vocabularies = (body as { epcisHeader?: { epcisMasterData?: { vocabularyList?: EpcisVocabulary[] } } })
+    .epcisHeader?.epcisMasterData?.vocabularyList;
   return {
     events: list!.events as EpcisEvent[],
     pointerOf: (index) => `${list!.pointer}/${index}`,
     namespaces: namespacesOf(body),
-    ...(vocabularies ? { vocabularies: { list: vocabularies, pointer: '/epcisHeader/epcisMasterData/vocabularyList' } } : {}),
+    ...(vocabularies
+      ? { vocabularies: { list: vocabularies, pointer: '/epcisHeader/epcisMasterData/vocabularyList' } }
+      : {}),
   };
 }
 
-export const EPCIS_EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
+export const EPCIS_EVENT_TYPES = [
+  'ObjectEvent',
+  'AggregationEvent',
+  'TransactionEvent',
+  'TransformationEvent',
+  'AssociationEvent',
+] as const;
 
 /** POST /epcis/events: one event (with its own @context), checked by GS1's schema like a document's. */
 function checkedEvent(body: unknown): CheckedDocument {
   const type = (body as { type?: unknown } | null)?.type;
-  const issues = typeof type === 'string' && (EPCIS_EVENT_TYPES as readonly string[]).includes(type)
-    ? gs1SchemaIssues(body)
-    : [{ pointer: '/type', message: `/type must be one of ${EPCIS_EVENT_TYPES.join(', ')}: this resource takes one event (POST /epcis/capture takes documents).` }];
-  if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event is not valid EPCIS 2.0 JSON: nothing was captured.', issues);
+  const issues =
+    typeof type === 'string' && (EPCIS_EVENT_TYPES as readonly string[]).includes(type)
+      ? gs1SchemaIssues(body)
+      : [
+          {
+            pointer: '/type',
+            message: `/type must be one of ${EPCIS_EVENT_TYPES.join(', ')}: this resource takes one event (POST /epcis/capture takes documents).`,
+          },
+        ];
+  if (issues.length)
+    throw epcisProblem(
+      400,
+      VALIDATION_EXCEPTION,
+      'The event is not valid EPCIS 2.0 JSON: nothing was captured.',
+      issues,
+    );
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
 
@@ -114,7 +170,8 @@ const behaviourProblem = (value: string) =>
  * GS1-Capture-Error-Behaviour; the handler finds both on ctx.state.input.
  */
 const capture = { body: { check: checkedDocument }, headers: captureHeaders };
-const behaviourError = (_errors: unknown, headers: unknown) => behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour'));
+const behaviourError = (_errors: unknown, headers: unknown) =>
+  behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour'));
 const captureJson = validate(capture, behaviourError);
 const captureXmlHeaders = validate({ headers: captureHeaders }, behaviourError);
 const eventJson = validate({ body: { check: checkedEvent } });
@@ -122,9 +179,13 @@ const eventJson = validate({ body: { check: checkedEvent } });
 /** A body that is neither JSON(-LD) nor XML: the 415 names both. */
 function refuseOtherMediaTypes(ctx: EpcisContext): void {
   if (ctx.request.type && !ctx.is(...JSON_MEDIA_TYPES, '+json')) {
-    throw problem(415, `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`, {
-      accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
-    });
+    throw problem(
+      415,
+      `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`,
+      {
+        accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
+      },
+    );
   }
 }
 
@@ -141,21 +202,31 @@ export const validDocument = (): Middleware<ValidatedState<typeof capture>, AppC
   });
 };
 /** POST /epcis/events: one event, checked as a one-event document (in XML, an EPCISDocument of one event). */
-export const validEvent = (): Middleware<ValidatedState<{ body: { check: typeof checkedEvent } }>, AppCustom> => async (ctx, next) => {
-  if (!isXmlRequest(ctx)) {
-    refuseOtherMediaTypes(ctx);
-    return eventJson(ctx, next);
-  }
-  ctx.state.input = { body: await checkedXml(ctx, 'event') };
-  await next();
-};
+export const validEvent =
+  (): Middleware<ValidatedState<{ body: { check: typeof checkedEvent } }>, AppCustom> => async (ctx, next) => {
+    if (!isXmlRequest(ctx)) {
+      refuseOtherMediaTypes(ctx);
+      return eventJson(ctx, next);
+    }
+    ctx.state.input = { body: await checkedXml(ctx, 'event') };
+    await next();
+  };
 
 /**
  * By index, the events (not declarations) whose hash id the account already holds or an earlier event of
  * the document has, with the reason. One resent with the same eventID is left to the eventID checks, which say so.
  */
-async function duplicateHashes(sequelize: APIContext['deps']['sequelize'], accountId: string, events: EpcisEvent[], hashes: string[]): Promise<Map<number, string>> {
-  const held = await existingEventHashes(sequelize, accountId, hashes.filter((_, i) => !events[i].errorDeclaration));
+async function duplicateHashes(
+  sequelize: APIContext['deps']['sequelize'],
+  accountId: string,
+  events: EpcisEvent[],
+  hashes: string[],
+): Promise<Map<number, string>> {
+  const held = await existingEventHashes(
+    sequelize,
+    accountId,
+    hashes.filter((_, i) => !events[i].errorDeclaration),
+  );
   const first = new Map<string, number>();
   const out = new Map<number, string>();
   events.forEach((event, index) => {
@@ -164,9 +235,17 @@ async function duplicateHashes(sequelize: APIContext['deps']['sequelize'], accou
     const earlier = first.get(hash);
     const heldAs = held.get(hash);
     if (heldAs !== undefined) {
-      if (heldAs !== event.eventID) out.set(index, `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`);
+      if (heldAs !== event.eventID)
+        out.set(
+          index,
+          `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`,
+        );
     } else if (earlier !== undefined) {
-      if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID) out.set(index, `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`);
+      if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID)
+        out.set(
+          index,
+          `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`,
+        );
     } else first.set(hash, index);
   });
   return out;
@@ -181,7 +260,10 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   const events = xml.document.epcisBody.eventList;
   if (kind === 'event' && events.length !== 1) {
     throw epcisProblem(400, VALIDATION_EXCEPTION, 'POST /epcis/events takes one event: nothing was captured.', [
-      { pointer: `/${xml.root.nodeName}/EPCISBody/EventList`, message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.` },
+      {
+        pointer: `/${xml.root.nodeName}/EPCISBody/EventList`,
+        message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.`,
+      },
     ]);
   }
   const pointerOf = (index: number) => xml.eventPaths[index];
@@ -189,24 +271,40 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
     if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf };
     return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf };
   } catch (error) {
-    const body = error instanceof ApiError ? (error.body as { title?: string; detail?: string; errors?: Record<string, string[]> }) : undefined;
+    const body =
+      error instanceof ApiError
+        ? (error.body as { title?: string; detail?: string; errors?: Record<string, string[]> })
+        : undefined;
     if (!body?.errors) throw error;
     const prefix = kind === 'event' ? '/epcisBody/eventList/0' : '';
     // The messages name JSON pointers of the JSON-LD the XML was read as: the XML element is what the sender knows.
-    const inXml = (text: string) => text.replace(/\/epcisBody\/eventList\/\d+[^\s]*/g, (pointer) => xmlPointer(pointer, xml.eventPaths));
-    body.errors = Object.fromEntries(Object.entries(body.errors).map(([pointer, messages]) => [xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths), messages.map(inXml)]));
+    const inXml = (text: string) =>
+      text.replace(/\/epcisBody\/eventList\/\d+[^\s]*/g, (pointer) => xmlPointer(pointer, xml.eventPaths));
+    body.errors = Object.fromEntries(
+      Object.entries(body.errors).map(([pointer, messages]) => [
+        xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths),
+        messages.map(inXml),
+      ]),
+    );
     if (body.detail) body.detail = inXml(body.detail);
-    if (body.title) body.title = body.title.replace('is not valid EPCIS 2.0 JSON', 'read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema');
+    if (body.title)
+      body.title = body.title.replace(
+        'is not valid EPCIS 2.0 JSON',
+        'read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema',
+      );
     throw error;
   }
 }
-
 
 /**
  * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
  * times, eventIDs repeated in the document), and answered 400 with nothing stored.
  */
-export async function storeCapture(ctx: APIContext, { events, pointerOf, namespaces, vocabularies }: CheckedDocument, behaviour: CaptureErrorBehaviour): Promise<Batch> {
+export async function storeCapture(
+  ctx: APIContext,
+  { events, pointerOf, namespaces, vocabularies }: CheckedDocument,
+  behaviour: CaptureErrorBehaviour,
+): Promise<Batch> {
   const { account, requestId } = ctx.state;
   const { sequelize } = ctx.deps;
   const issues: SchemaIssue[] = [];
@@ -214,7 +312,11 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
   events.forEach((event, index) => {
     if (!event.eventID) return;
     const first = seen.get(event.eventID);
-    if (first !== undefined) issues.push({ pointer: `${pointerOf(index)}/eventID`, message: `eventID ${event.eventID} is also the eventID of event ${first}.` });
+    if (first !== undefined)
+      issues.push({
+        pointer: `${pointerOf(index)}/eventID`,
+        message: `eventID ${event.eventID} is also the eventID of event ${first}.`,
+      });
     else seen.set(event.eventID, index);
   });
   const hashes = events.map((event) => eventHashId(event, namespacesOfContext(namespaces)));
@@ -233,15 +335,29 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
   // The same event sent again (with another eventID, or none) is a duplicate: CBV 2.0 event hash ids say so.
   const duplicates = await duplicateHashes(sequelize, account.id, events, hashes);
   if (behaviour === 'rollback') {
-    for (const [index, message] of duplicates) issues.push({ pointer: pointerOf(index), message: `${message} GS1-Capture-Error-Behaviour: proceed leaves such events out and captures the rest.` });
+    for (const [index, message] of duplicates)
+      issues.push({
+        pointer: pointerOf(index),
+        message: `${message} GS1-Capture-Error-Behaviour: proceed leaves such events out and captures the rest.`,
+      });
   }
-  if (issues.length) throw epcisProblem(400, VALIDATION_EXCEPTION, 'The document breaks a rule of EPCIS 2.0: nothing was captured.', issues);
+  if (issues.length)
+    throw epcisProblem(
+      400,
+      VALIDATION_EXCEPTION,
+      'The document breaks a rule of EPCIS 2.0: nothing was captured.',
+      issues,
+    );
 
   let captured = translation.events;
   const rejected: BatchError[] = [];
   if (behaviour === 'proceed') {
     // Greedy capture: an event already in the account is reported and left out instead of failing the rest.
-    const existing = await existingEventIds(sequelize, account.id, captured.map((e) => e.Id));
+    const existing = await existingEventIds(
+      sequelize,
+      account.id,
+      captured.map((e) => e.Id),
+    );
     captured = captured.filter((event, index) => {
       const duplicate = duplicates.get(index);
       if (duplicate) {
@@ -250,7 +366,13 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
       }
       // An error declaration repeats its event's eventID by design; its own row has an id of its own.
       if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
-      rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: `An event with eventID ${event.Id} was already captured in this account.` });
+      rejected.push({
+        index,
+        eventId: event.Id,
+        code: 'DuplicateEventId',
+        field: 'eventID',
+        message: `An event with eventID ${event.Id} was already captured in this account.`,
+      });
       return false;
     });
   }
@@ -260,12 +382,34 @@ export async function storeCapture(ctx: APIContext, { events, pointerOf, namespa
     urnDomain: ctx.deps.config.urnDomain,
     productDefaults: productDefaultsOf(translation.events),
   });
-  const createdByMasterData = new Set([...masterDataChanges.products, ...masterDataChanges.locations].filter((c) => c.change === 'created').map((c) => c.id));
-  const created = { products: translation.created.products.filter((id) => !createdByMasterData.has(id)), locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)) };
+  const createdByMasterData = new Set(
+    [...masterDataChanges.products, ...masterDataChanges.locations]
+      .filter((c) => c.change === 'created')
+      .map((c) => c.id),
+  );
+  const created = {
+    products: translation.created.products.filter((id) => !createdByMasterData.has(id)),
+    locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)),
+  };
   const left = new Set(rejected.map((r) => r.index));
-  const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter((w) => !left.has(w.index));
-  const request: EpcisCaptureRequest = { Events: captured, captureErrorBehaviour: behaviour, rejected, created, masterData: masterDataChanges, kdeWarnings };
-  const { batch } = await findOrCreateBatch({ accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId });
+  const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter(
+    (w) => !left.has(w.index),
+  );
+  const request: EpcisCaptureRequest = {
+    Events: captured,
+    captureErrorBehaviour: behaviour,
+    rejected,
+    created,
+    masterData: masterDataChanges,
+    kdeWarnings,
+  };
+  const { batch } = await findOrCreateBatch({
+    accountId: account.id,
+    mode: 'epcis',
+    request,
+    eventCount: captured.length,
+    requestId,
+  });
   ctx.state.batchId = batch.id;
   return batch;
 }

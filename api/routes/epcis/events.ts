@@ -4,7 +4,14 @@
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
 import type { ErrorObject } from 'ajv';
-import { QUANTITY_COMPARISONS, findEpcisEvents, type EpcisEventFilter, type MatchKind, type QuantityComparison, type TimeComparison } from '../../../db/queries/epcis-events';
+import {
+  QUANTITY_COMPARISONS,
+  findEpcisEvents,
+  type EpcisEventFilter,
+  type MatchKind,
+  type QuantityComparison,
+  type TimeComparison,
+} from '../../../db/queries/epcis-events';
 import { epcPatternOf } from '../../../domain/epcis/identifiers';
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
@@ -17,8 +24,24 @@ import { storeCapture, type CheckedDocument } from './capture';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { gs1HeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
-import { NO_SUCH_RESOURCE, QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, captureLocation, epcisProblem, eventLocation, queryProblem } from './presenter';
-import { EPC_FORMATS, epcFormatHeader, eventsQuery, perPageOf, type EpcFormat, type EpcisCaptureRequest, type EventsQuery } from './schema';
+import {
+  NO_SUCH_RESOURCE,
+  QUERY_PARAMETER_EXCEPTION,
+  VALIDATION_EXCEPTION,
+  captureLocation,
+  epcisProblem,
+  eventLocation,
+  queryProblem,
+} from './presenter';
+import {
+  EPC_FORMATS,
+  epcFormatHeader,
+  eventsQuery,
+  perPageOf,
+  type EpcFormat,
+  type EpcisCaptureRequest,
+  type EventsQuery,
+} from './schema';
 
 export { GS1_CONTEXT };
 
@@ -27,7 +50,9 @@ export const headerProblem = (errors: ErrorObject[], input: unknown) => {
   const name = errors[0]?.instancePath.slice(1) === 'GS1-CBV-XML-Format' ? 'GS1-CBV-XML-Format' : 'GS1-EPC-Format';
   const allowed = name === 'GS1-EPC-Format' ? EPC_FORMATS : CBV_FORMATS;
   const value = textOf(input, name);
-  return epcisProblem(400, VALIDATION_EXCEPTION, `${name} must be one of ${allowed.join(', ')}.`, [{ pointer: '', message: `${name} "${value}" is not known.` }]);
+  return epcisProblem(400, VALIDATION_EXCEPTION, `${name} must be one of ${allowed.join(', ')}.`, [
+    { pointer: '', message: `${name} "${value}" is not known.` },
+  ]);
 };
 
 /** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
@@ -45,7 +70,13 @@ export const epcFormatOf = (ctx: APIContext<{ headers: FromSchema<typeof epcForm
   ctx.state.input.headers['GS1-EPC-Format'] ?? 'Always_GS1_Digital_Link';
 
 /** The answer to every event query: an EPCISQueryDocument, identifiers in the format asked for. */
-async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEvent[], namespaces: unknown[], queryName = 'SimpleEventQuery') {
+async function queryDocument(
+  ctx: APIContext,
+  format: EpcFormat,
+  events: EpcisEvent[],
+  namespaces: unknown[],
+  queryName = 'SimpleEventQuery',
+) {
   ctx.set('GS1-EPC-Format', format);
   // It governs CBV values in XML; GS1's JSON binding has CBV terms as bare words whatever it says (its schema refuses the URN forms).
   const cbvFormat = gs1HeaderValue(ctx, 'GS1-CBV-XML-Format', CBV_FORMATS);
@@ -55,7 +86,10 @@ async function queryDocument(ctx: APIContext, format: EpcFormat, events: EpcisEv
 
 const split = (value: string | undefined): string[] | undefined => {
   if (value === undefined) return undefined;
-  const values = value.split('|').map((v) => v.trim()).filter(Boolean);
+  const values = value
+    .split('|')
+    .map((v) => v.trim())
+    .filter(Boolean);
   return values.length ? values : undefined;
 };
 /** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
@@ -63,7 +97,10 @@ function timeOf(query: EventsQuery, name: `${TimeComparison}_${'eventTime' | 're
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${name} is not a date-time this service can compare.`, [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }]);
+  if (Number.isNaN(time.getTime()))
+    throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${name} is not a date-time this service can compare.`, [
+      { pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` },
+    ]);
   return time;
 }
 
@@ -80,14 +117,21 @@ const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
 ];
 
 /** The query parameters as a filter of the account's events; `fixed` is what a top-level resource adds. */
-export function filterOf(accountId: string, query: EventsQuery, fixed: Partial<EpcisEventFilter> = {}): EpcisEventFilter {
+export function filterOf(
+  accountId: string,
+  query: EventsQuery,
+  fixed: Partial<EpcisEventFilter> = {},
+): EpcisEventFilter {
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
     const values = split(query[param]);
     const unreadable = values?.find((value) => epcPatternOf(value) === null);
     if (unreadable) {
       throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${param} has an EPC pattern this service cannot read.`, [
-        { pointer: `/${param}`, message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.` },
+        {
+          pointer: `/${param}`,
+          message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.`,
+        },
       ]);
     }
     if (values) match[kind] = values;
@@ -131,7 +175,10 @@ export function filterOf(accountId: string, query: EventsQuery, fixed: Partial<E
 }
 
 /** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
-export async function answerEvents(ctx: APIContext<EventsRequest>, fixed: Partial<EpcisEventFilter> = {}): Promise<void> {
+export async function answerEvents(
+  ctx: APIContext<EventsRequest>,
+  fixed: Partial<EpcisEventFilter> = {},
+): Promise<void> {
   const format = epcFormatOf(ctx);
   const { query } = ctx.state.input;
   const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx.state.account.id, query, fixed));
@@ -142,7 +189,11 @@ export async function answerEvents(ctx: APIContext<EventsRequest>, fixed: Partia
 export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcFormatHeader }>>): Promise<void> {
   const format = epcFormatOf(ctx);
   const eventID = ctx.params.eventID;
-  const page = await findEpcisEvents(ctx.deps.sequelize, { accountId: ctx.state.account.id, EQ_eventID: [eventID], limit: 1 });
+  const page = await findEpcisEvents(ctx.deps.sequelize, {
+    accountId: ctx.state.account.id,
+    EQ_eventID: [eventID],
+    limit: 1,
+  });
   if (!page.events.length) throw epcisProblem(404, NO_SUCH_RESOURCE, `No event ${eventID} in this account.`);
   ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
@@ -154,10 +205,19 @@ export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcForm
 export async function postEvent(ctx: APIContext<{ body: CheckedDocument }>): Promise<void> {
   const batch = await storeCapture(ctx, ctx.state.input.body, 'rollback');
   const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
-  const outcome = await runBatch(ctx.deps, batch, { accountName: ctx.state.account.name, wait: true, requestId: ctx.state.requestId });
+  const outcome = await runBatch(ctx.deps, batch, {
+    accountName: ctx.state.account.name,
+    wait: true,
+    requestId: ctx.state.requestId,
+  });
   switch (outcome.kind) {
     case 'rejected':
-      throw epcisProblem(400, VALIDATION_EXCEPTION, 'The event could not be captured: nothing was stored.', outcome.errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })));
+      throw epcisProblem(
+        400,
+        VALIDATION_EXCEPTION,
+        'The event could not be captured: nothing was stored.',
+        outcome.errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })),
+      );
     case 'pipelineFailed':
     case 'notStarted':
       throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));

@@ -19,7 +19,10 @@ const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
 
 /** A capture job's columns: the stored request without its events (a document's worth, read only by the pipeline). */
-const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = { exclude: ['request', 'result'], include: [[literal(`request - 'Events'`), 'request']] };
+const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = {
+  exclude: ['request', 'result'],
+  include: [[literal(`request - 'Events'`), 'request']],
+};
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {
@@ -52,7 +55,11 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     async (ctx) => {
       const { body, headers } = ctx.state.input;
       const batch = await storeCapture(ctx, body, headers['GS1-Capture-Error-Behaviour'] ?? 'rollback');
-      const outcome = await runBatch(ctx.deps, batch, { accountName: ctx.state.account.name, wait: false, requestId: ctx.state.requestId });
+      const outcome = await runBatch(ctx.deps, batch, {
+        accountName: ctx.state.account.name,
+        wait: false,
+        requestId: ctx.state.requestId,
+      });
       if (outcome.kind === 'notStarted') throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));
@@ -73,17 +80,36 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     });
     const page = rows.slice(0, perPage);
     if (rows.length > perPage) nextPageLink(ctx, page[page.length - 1].seq);
-    const negative = await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, page.map((batch) => batch.id));
-    ctx.body = page.map((batch) => captureJobBody(batch, negative.filter((lot) => lot.batch_id === batch.id)));
+    const negative = await negativeLotsOfBatches(
+      ctx.deps.sequelize,
+      ctx.state.account.id,
+      page.map((batch) => batch.id),
+    );
+    ctx.body = page.map((batch) =>
+      captureJobBody(
+        batch,
+        negative.filter((lot) => lot.batch_id === batch.id),
+      ),
+    );
   });
 
   const noCaptureJob = (id: string) => epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
-  router.get('/capture/:captureID', validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))), async (ctx) => {
-    const id = ctx.state.input.params.captureID;
-    const batch = await Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId: ctx.state.account.id, mode: 'epcis' } });
-    if (!batch) throw noCaptureJob(id);
-    ctx.body = captureJobBody(batch, await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]));
-  });
+  router.get(
+    '/capture/:captureID',
+    validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))),
+    async (ctx) => {
+      const id = ctx.state.input.params.captureID;
+      const batch = await Batch.findOne({
+        attributes: CAPTURE_JOB_ATTRIBUTES,
+        where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
+      });
+      if (!batch) throw noCaptureJob(id);
+      ctx.body = captureJobBody(
+        batch,
+        await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]),
+      );
+    },
+  );
 
   router.post('/events', validEvent(), postEvent);
   router.get('/events', validEventsQuery(), (ctx) => answerEvents(ctx));

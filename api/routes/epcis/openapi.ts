@@ -1,7 +1,19 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { TOP_LEVEL_RESOURCES } from './resources';
-import { captureHeaders, captureIdParams, collectionResponse, captureAcceptedResponse, captureJobResponse, pageQuery, epcFormatHeader, epcisDocumentBody, eventCreatedResponse, eventsQuery, queryDocumentResponse } from './schema';
+import {
+  captureHeaders,
+  captureIdParams,
+  collectionResponse,
+  captureAcceptedResponse,
+  captureJobResponse,
+  pageQuery,
+  epcFormatHeader,
+  epcisDocumentBody,
+  eventCreatedResponse,
+  eventsQuery,
+  queryDocumentResponse,
+} from './schema';
 
 const DOCUMENT_EXAMPLE = {
   '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
@@ -68,7 +80,8 @@ const xmlHeaders = {
     },
     'GS1-EPCIS-Version': {
       type: 'string',
-      description: 'With Accept: application/xml, `1.2` answers EPCIS 1.2 XML (urn:epcglobal:epcis:xsd:1, valid against GS1’s 1.2 query XSD) for 1.2 tooling; anything else 2.0.',
+      description:
+        'With Accept: application/xml, `1.2` answers EPCIS 1.2 XML (urn:epcglobal:epcis:xsd:1, valid against GS1’s 1.2 query XSD) for 1.2 tooling; anything else 2.0.',
     },
   },
 };
@@ -77,15 +90,21 @@ const xmlHeaders = {
 const xmlQueryDocument = (json: ResponseSpec): ResponseSpec[] => [
   json,
   {
-    description: 'With Accept: application/xml (or text/xml): the same EPCISQueryDocument in EPCIS 2.0 XML, valid against GS1’s query XSD (1.2 XML when GS1-EPCIS-Version: 1.2 is asked).',
+    description:
+      'With Accept: application/xml (or text/xml): the same EPCISQueryDocument in EPCIS 2.0 XML, valid against GS1’s query XSD (1.2 XML when GS1-EPCIS-Version: 1.2 is asked).',
     contentType: ['application/xml', 'text/xml'],
     schema: { type: 'string' },
   },
 ];
 
-const problem = (description: string): ResponseSpec => ({ description, contentType: PROBLEM_JSON, schema: ref('Problem') });
+const problem = (description: string): ResponseSpec => ({
+  description,
+  contentType: PROBLEM_JSON,
+  schema: ref('Problem'),
+});
 
-const epcisHeaders = 'Every /epcis answer carries GS1-EPCIS-Version and GS1-CBV-Version (2.0.0; an EPCIS 1.2 XML answer says GS1-EPCIS-Version 1.2.0).';
+const epcisHeaders =
+  'Every /epcis answer carries GS1-EPCIS-Version and GS1-CBV-Version (2.0.0; an EPCIS 1.2 XML answer says GS1-EPCIS-Version 1.2.0).';
 
 export const epcisOperations = [
   operation({
@@ -105,11 +124,22 @@ export const epcisOperations = [
     ].join(' '),
     tags: ['EPCIS'],
     headers: captureHeaders,
-    requestBody: { schema: epcisDocumentBody, example: DOCUMENT_EXAMPLE, alternatives: xmlBodies('An EPCISDocument (or EPCISQueryDocument)') },
+    requestBody: {
+      schema: epcisDocumentBody,
+      example: DOCUMENT_EXAMPLE,
+      alternatives: xmlBodies('An EPCISDocument (or EPCISQueryDocument)'),
+    },
     responses: {
-      202: { description: 'The capture job was created; its URL is in the Location header (and in the body).', schema: captureAcceptedResponse },
-      400: problem('The document is not valid EPCIS 2.0 (epcisException:ValidationException, `errors` keyed by JSON pointer, or in XML by the element’s XPath-like location: malformed XML, another namespace, an XSD violation, a DTD or entity); nothing was captured.'),
-      413: problem('More events than GS1-EPCIS-Capture-Limit (epcisException:CaptureLimitExceededException), or a body over GS1-EPCIS-Capture-File-Size-Limit.'),
+      202: {
+        description: 'The capture job was created; its URL is in the Location header (and in the body).',
+        schema: captureAcceptedResponse,
+      },
+      400: problem(
+        'The document is not valid EPCIS 2.0 (epcisException:ValidationException, `errors` keyed by JSON pointer, or in XML by the element’s XPath-like location: malformed XML, another namespace, an XSD violation, a DTD or entity); nothing was captured.',
+      ),
+      413: problem(
+        'More events than GS1-EPCIS-Capture-Limit (epcisException:CaptureLimitExceededException), or a body over GS1-EPCIS-Capture-File-Size-Limit.',
+      ),
     },
   }),
   operation({
@@ -149,9 +179,17 @@ export const epcisOperations = [
       alternatives: xmlBodies('An EPCISDocument of exactly one event'),
     },
     responses: {
-      201: { description: 'The event is stored; its URL is in the Location header (and in the body).', schema: eventCreatedResponse },
-      202: { description: 'Still being captured; the capture job is in the Location header.', schema: captureAcceptedResponse },
-      400: problem('The event is not valid EPCIS 2.0 (or not valid XML, or an XML document of more than one event), or breaks a rule (its eventID already captured): nothing was stored.'),
+      201: {
+        description: 'The event is stored; its URL is in the Location header (and in the body).',
+        schema: eventCreatedResponse,
+      },
+      202: {
+        description: 'Still being captured; the capture job is in the Location header.',
+        schema: captureAcceptedResponse,
+      },
+      400: problem(
+        'The event is not valid EPCIS 2.0 (or not valid XML, or an XML document of more than one event), or breaks a rule (its eventID already captured): nothing was stored.',
+      ),
     },
   }),
   operation({
@@ -168,8 +206,13 @@ export const epcisOperations = [
     query: eventsQuery,
     headers: xmlHeaders,
     responses: {
-      200: xmlQueryDocument({ description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).', schema: queryDocumentResponse }),
-      400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).'),
+      200: xmlQueryDocument({
+        description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).',
+        schema: queryDocumentResponse,
+      }),
+      400: problem(
+        'A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).',
+      ),
     },
   }),
   operation({
@@ -219,7 +262,9 @@ export const epcisOperations = [
       headers: xmlHeaders,
       responses: {
         200: xmlQueryDocument({ description: 'An EPCISQueryDocument.', schema: queryDocumentResponse }),
-        400: problem('A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).'),
+        400: problem(
+          'A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).',
+        ),
       },
     }),
   ]),

@@ -12,7 +12,9 @@ export function nextPageLink(ctx: APIContext, lastSeq: string | undefined): void
 export function seqOfToken(token: string | undefined): string | undefined {
   if (token === undefined) return undefined;
   const seq = Buffer.from(token, 'base64url').toString();
-  if (!/^\d{1,18}$/.test(seq)) throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, 'nextPageToken is not one this service gave out.', [{ pointer: '/nextPageToken', message: 'nextPageToken is not valid.' }]);
+  if (!/^\d{1,18}$/.test(seq))
+    throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, 'nextPageToken is not one this service gave out.', [
+      { pointer: '/nextPageToken', message: 'nextPageToken is not valid.' },
+    ]);
   return seq;
 }
-

@@ -19,8 +19,12 @@ export const queryProblem = (errors: ErrorObject[]): ApiError =>
     QUERY_PARAMETER_EXCEPTION,
     'The query parameters are not valid.',
     errors.map((e) => {
-      const name = e.instancePath.slice(1) || textOf(e.params, 'additionalProperty') || textOf(e.params, 'missingProperty');
-      return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
+      const name =
+        e.instancePath.slice(1) || textOf(e.params, 'additionalProperty') || textOf(e.params, 'missingProperty');
+      return {
+        pointer: `/${name}`,
+        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.`,
+      };
     }),
   );
 
@@ -31,7 +35,12 @@ export const queryProblem = (errors: ErrorObject[]): ApiError =>
 export function epcisProblem(status: number, type: string, title: string, issues: SchemaIssue[] = []): ApiError {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) (errors[issue.pointer || '/'] ??= []).push(issue.message);
-  return new ApiError(status, { type, title, status, ...(issues.length ? { detail: issues.map((i) => i.message).join(' '), errors } : {}) }, true, title);
+  return new ApiError(
+    status,
+    { type, title, status, ...(issues.length ? { detail: issues.map((i) => i.message).join(' '), errors } : {}) },
+    true,
+    title,
+  );
 }
 
 export const captureLocation = (batchId: string): string => `/epcis/capture/${batchId}`;

@@ -1,15 +1,34 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
-import { createQueryBody, createSubscriptionBody, namedQuery, namedQueryList, subscription, subscriptionList } from './queries-schema';
+import {
+  createQueryBody,
+  createSubscriptionBody,
+  namedQuery,
+  namedQueryList,
+  subscription,
+  subscriptionList,
+} from './queries-schema';
 import { epcFormatHeader, pageQuery, queryDocumentResponse } from './schema';
 
-const problem = (description: string): ResponseSpec => ({ description, contentType: PROBLEM_JSON, schema: ref('Problem') });
+const problem = (description: string): ResponseSpec => ({
+  description,
+  contentType: PROBLEM_JSON,
+  schema: ref('Problem'),
+});
 const noSuchName = problem('The account has no query of this name (epcisException:NoSuchNameException).');
-const badPage = problem('perPage or nextPageToken is not valid, or a parameter is unknown (epcisException:QueryParameterException).');
-const queryName = { type: 'object', properties: { queryName: { type: 'string', minLength: 1, description: 'The query name given when it was created.' } } } as const;
+const badPage = problem(
+  'perPage or nextPageToken is not valid, or a parameter is unknown (epcisException:QueryParameterException).',
+);
+const queryName = {
+  type: 'object',
+  properties: { queryName: { type: 'string', minLength: 1, description: 'The query name given when it was created.' } },
+} as const;
 const subscriptionParams = {
   type: 'object',
-  properties: { queryName: queryName.properties.queryName, subscriptionID: { type: 'string', minLength: 1, description: 'The subscriptionID of the POST answer.' } },
+  properties: {
+    queryName: queryName.properties.queryName,
+    subscriptionID: { type: 'string', minLength: 1, description: 'The subscriptionID of the POST answer.' },
+  },
 } as const;
 const noBody = { description: 'Deleted (no content, as GS1’s binding answers).' };
 
@@ -50,7 +69,14 @@ export const queriesOperations = [
     summary: 'The account’s named queries',
     tags: ['EPCIS queries'],
     query: pageQuery,
-    responses: { 200: { description: 'One page of queries; the Link header names the next.', schema: namedQueryList, example: [QUERY_EXAMPLE] }, 400: badPage },
+    responses: {
+      200: {
+        description: 'One page of queries; the Link header names the next.',
+        schema: namedQueryList,
+        example: [QUERY_EXAMPLE],
+      },
+      400: badPage,
+    },
   }),
   operation({
     method: 'get',
@@ -72,7 +98,8 @@ export const queriesOperations = [
     method: 'get',
     path: '/epcis/queries/{queryName}/events',
     summary: 'Run a named query now',
-    description: 'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage and nextPageToken (Link rel="next").',
+    description:
+      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage and nextPageToken (Link rel="next").',
     tags: ['EPCIS queries'],
     pathParams: queryName,
     query: pageQuery,
@@ -91,10 +118,23 @@ export const queriesOperations = [
     tags: ['EPCIS queries'],
     pathParams: queryName,
     headers: epcFormatHeader,
-    requestBody: { schema: createSubscriptionBody, example: { dest: SUBSCRIPTION_EXAMPLE.dest, signatureToken: '13df38d8275b13f05704629e5f1cf3d45d6132d5', stream: true } },
+    requestBody: {
+      schema: createSubscriptionBody,
+      example: {
+        dest: SUBSCRIPTION_EXAMPLE.dest,
+        signatureToken: '13df38d8275b13f05704629e5f1cf3d45d6132d5',
+        stream: true,
+      },
+    },
     responses: {
-      201: { description: 'The subscription; its URL is in the Location header.', schema: subscription, example: SUBSCRIPTION_EXAMPLE },
-      400: problem('The body is not valid (dest not https or not public, neither or both of stream and schedule, a schedule field out of range); `errors` names it.'),
+      201: {
+        description: 'The subscription; its URL is in the Location header.',
+        schema: subscription,
+        example: SUBSCRIPTION_EXAMPLE,
+      },
+      400: problem(
+        'The body is not valid (dest not https or not public, neither or both of stream and schedule, a schedule field out of range); `errors` names it.',
+      ),
       404: noSuchName,
     },
   }),
@@ -105,7 +145,15 @@ export const queriesOperations = [
     tags: ['EPCIS queries'],
     pathParams: queryName,
     query: pageQuery,
-    responses: { 200: { description: 'One page of subscriptions (signatureToken never shown).', schema: subscriptionList, example: [SUBSCRIPTION_EXAMPLE] }, 400: badPage, 404: noSuchName },
+    responses: {
+      200: {
+        description: 'One page of subscriptions (signatureToken never shown).',
+        schema: subscriptionList,
+        example: [SUBSCRIPTION_EXAMPLE],
+      },
+      400: badPage,
+      404: noSuchName,
+    },
   }),
   operation({
     method: 'get',
@@ -114,8 +162,14 @@ export const queriesOperations = [
     tags: ['EPCIS queries'],
     pathParams: subscriptionParams,
     responses: {
-      200: { description: 'The subscription; lastNotifiedAt is when dest last answered 2xx.', schema: subscription, example: SUBSCRIPTION_EXAMPLE },
-      404: problem('No such query (NoSuchNameException) or subscription of it (epcisException:NoSuchSubscriptionException).'),
+      200: {
+        description: 'The subscription; lastNotifiedAt is when dest last answered 2xx.',
+        schema: subscription,
+        example: SUBSCRIPTION_EXAMPLE,
+      },
+      404: problem(
+        'No such query (NoSuchNameException) or subscription of it (epcisException:NoSuchSubscriptionException).',
+      ),
     },
   }),
   operation({

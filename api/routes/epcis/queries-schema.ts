@@ -25,7 +25,12 @@ export const createQueryBody = {
   required: ['name', 'query'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', pattern: QUERY_NAME_PATTERN, description: 'The query name: letters, digits, _ . ~ - (at most 100).', example: 'shippedSalmon' },
+    name: {
+      type: 'string',
+      pattern: QUERY_NAME_PATTERN,
+      description: 'The query name: letters, digits, _ . ~ - (at most 100).',
+      example: 'shippedSalmon',
+    },
     query: {
       type: 'object',
       additionalProperties: false,
@@ -45,12 +50,21 @@ export interface CreateQueryInput {
 export const namedQuery = {
   type: 'object',
   required: ['name', 'query'],
-  properties: { name: { type: 'string' }, query: { type: 'object' }, createdAt: { type: 'string', format: 'date-time' } },
+  properties: {
+    name: { type: 'string' },
+    query: { type: 'object' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
 } as const;
 
 export const namedQueryList = { type: 'array', items: namedQuery } as const;
 
-const scheduleField = (description: string) => ({ type: 'string', minLength: 1, maxLength: 200, description: `${description} Numbers, [a-b] ranges and a/step steps, separated by commas.` });
+const scheduleField = (description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 200,
+  description: `${description} Numbers, [a-b] ranges and a/step steps, separated by commas.`,
+});
 
 export const subscriptionSchedule = {
   type: 'object',
@@ -75,13 +89,27 @@ export const createSubscriptionBody = {
       type: 'string',
       minLength: 1,
       maxLength: 2000,
-      description: 'Where reports are POSTed: https to a public address (an operator can allow other hosts with WEBHOOK_ALLOWED_HOSTS).',
+      description:
+        'Where reports are POSTed: https to a public address (an operator can allow other hosts with WEBHOOK_ALLOWED_HOSTS).',
     },
-    signatureToken: { type: 'string', minLength: 1, maxLength: 500, description: 'Secret for GS1-Signature: hex HMAC-SHA256 of the exact report body under it.' },
-    stream: { type: 'boolean', enum: [true], description: 'Report each newly recorded matching event (a report per batch that stores some).' },
+    signatureToken: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description: 'Secret for GS1-Signature: hex HMAC-SHA256 of the exact report body under it.',
+    },
+    stream: {
+      type: 'boolean',
+      enum: [true],
+      description: 'Report each newly recorded matching event (a report per batch that stores some).',
+    },
     schedule: subscriptionSchedule,
     reportIfEmpty: { type: 'boolean', description: 'Scheduled: report even when nothing new matched.' },
-    initialRecordTime: { type: 'string', format: 'date-time', description: 'Scheduled: the first report covers events recorded since this (default: now).' },
+    initialRecordTime: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Scheduled: the first report covers events recorded since this (default: now).',
+    },
   },
 } as const;
 
@@ -102,10 +130,17 @@ export const subscription = {
     queryName: { type: 'string' },
     dest: { type: 'string' },
     createdAt: { type: 'string', format: 'date-time' },
-    lastNotifiedAt: { type: 'string', format: 'date-time', description: 'The last time dest answered a report with 2xx.' },
+    lastNotifiedAt: {
+      type: 'string',
+      format: 'date-time',
+      description: 'The last time dest answered a report with 2xx.',
+    },
     initialRecordTime: { type: 'string', format: 'date-time' },
     reportIfEmpty: { type: 'boolean' },
-    epcFormat: { type: 'string', description: 'GS1-EPC-Format of the reports (the header sent with the POST that subscribed).' },
+    epcFormat: {
+      type: 'string',
+      description: 'GS1-EPC-Format of the reports (the header sent with the POST that subscribed).',
+    },
     stream: { type: 'boolean' },
     schedule: { type: 'object' },
   },

@@ -32,7 +32,12 @@ import { ajv, pairedWith, validate, type Source } from '../../middleware/validat
 import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { createQueryBody, createSubscriptionBody, type CreateQueryInput, type CreateSubscriptionInput } from './queries-schema';
+import {
+  createQueryBody,
+  createSubscriptionBody,
+  type CreateQueryInput,
+  type CreateSubscriptionInput,
+} from './queries-schema';
 import { epcFormatHeader, eventsQuery, pageQuery, perPageOf, type EventsQuery, type PageQuery } from './schema';
 
 export const NO_SUCH_NAME = 'epcisException:NoSuchNameException';
@@ -45,9 +50,17 @@ const bodyProblem = (errors: ErrorObject[]) =>
     VALIDATION_EXCEPTION,
     'The request body is not valid.',
     errors.map((e) => {
-      const pointer = e.keyword === 'additionalProperties' ? `${e.instancePath}/${String(e.params.additionalProperty)}` : e.keyword === 'required' ? `${e.instancePath}/${String(e.params.missingProperty)}` : e.instancePath;
+      const pointer =
+        e.keyword === 'additionalProperties'
+          ? `${e.instancePath}/${String(e.params.additionalProperty)}`
+          : e.keyword === 'required'
+            ? `${e.instancePath}/${String(e.params.missingProperty)}`
+            : e.instancePath;
       const name = pointer.split('/').filter(Boolean).join('.') || 'body';
-      return { pointer, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid')}.` };
+      return {
+        pointer,
+        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid')}.`,
+      };
     }),
   );
 
@@ -56,20 +69,33 @@ const checkParameters = ajv.compile(eventsQuery);
 /** The stored query's parameters as GET /epcis/events takes them (lists joined by |), checked the same way. */
 function filterOfQuery(accountId: string, query: CreateQueryInput['query']): StoredFilter {
   const parameters: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) parameters[name] = Array.isArray(value) ? value.join('|') : String(value);
+  for (const [name, value] of Object.entries(query))
+    parameters[name] = Array.isArray(value) ? value.join('|') : String(value);
   if (!checkParameters(parameters)) {
     throw epcisProblem(
       400,
       QUERY_PARAMETER_EXCEPTION,
       'The query is not valid.',
-      (checkParameters.errors ?? []).map((e) => ({ pointer: `/query${e.instancePath}`, message: `query.${e.instancePath.slice(1)} ${e.message ?? 'is invalid'}.` })),
+      (checkParameters.errors ?? []).map((e) => ({
+        pointer: `/query${e.instancePath}`,
+        message: `query.${e.instancePath.slice(1)} ${e.message ?? 'is invalid'}.`,
+      })),
     );
   }
-  const { accountId: _account, limit: _limit, afterSeq: _after, ...stored } = filterOf(accountId, parameters as EventsQuery, { limit: 1 });
+  const {
+    accountId: _account,
+    limit: _limit,
+    afterSeq: _after,
+    ...stored
+  } = filterOf(accountId, parameters as EventsQuery, { limit: 1 });
   return stored;
 }
 
-const queryBody = (row: NamedQueryRow) => ({ name: row.name, query: row.query, createdAt: new Date(row.created_at).toISOString() });
+const queryBody = (row: NamedQueryRow) => ({
+  name: row.name,
+  query: row.query,
+  createdAt: new Date(row.created_at).toISOString(),
+});
 
 function subscriptionBody(row: SubscriptionRow) {
   return {
@@ -92,7 +118,11 @@ async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
 }
 
 /** perPage rows from the page token's offset, and the Link to the next page when there is one. */
-async function paged<T>(ctx: APIContext, query: PageQuery, read: (offset: number, limit: number) => Promise<T[]>): Promise<T[]> {
+async function paged<T>(
+  ctx: APIContext,
+  query: PageQuery,
+  read: (offset: number, limit: number) => Promise<T[]>,
+): Promise<T[]> {
   const perPage = perPageOf(query);
   const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
   const rows = await read(offset, perPage + 1);
@@ -107,7 +137,10 @@ const queryProblem = (errors: ErrorObject[]) =>
     'The query parameters are not valid.',
     errors.map((e) => {
       const name = e.instancePath.slice(1) || String(e.params.additionalProperty ?? '');
-      return { pointer: `/${name}`, message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.` };
+      return {
+        pointer: `/${name}`,
+        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.`,
+      };
     }),
   );
 
@@ -117,19 +150,27 @@ const formatOrQueryProblem = (errors: ErrorObject[], input: unknown, source: Sou
   source === 'headers' ? headerProblem(errors, input) : queryProblem(errors);
 
 export function queriesRoutes(router: Router<AppState, AppCustom>): void {
-  router.post('/queries', validate({ body: pairedWith<CreateQueryInput>()(createQueryBody) }, bodyProblem), async (ctx) => {
-    const { name, query } = ctx.state.input.body;
-    const filter = filterOfQuery(ctx.state.account.id, query);
-    if (!(await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter))) {
-      throw epcisProblem(409, DUPLICATE_NAME, `This account already has a query named ${name}.`);
-    }
-    ctx.status = 201;
-    ctx.set('Location', `/epcis/queries/${name}`);
-    ctx.body = queryBody((await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name))!);
-  });
+  router.post(
+    '/queries',
+    validate({ body: pairedWith<CreateQueryInput>()(createQueryBody) }, bodyProblem),
+    async (ctx) => {
+      const { name, query } = ctx.state.input.body;
+      const filter = filterOfQuery(ctx.state.account.id, query);
+      if (!(await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter))) {
+        throw epcisProblem(409, DUPLICATE_NAME, `This account already has a query named ${name}.`);
+      }
+      ctx.status = 201;
+      ctx.set('Location', `/epcis/queries/${name}`);
+      ctx.body = queryBody((await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name))!);
+    },
+  );
 
   router.get('/queries', validate(pageRequest, queryProblem), async (ctx) => {
-    ctx.body = (await paged(ctx, ctx.state.input.query, (offset, limit) => listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, offset, limit))).map(queryBody);
+    ctx.body = (
+      await paged(ctx, ctx.state.input.query, (offset, limit) =>
+        listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, offset, limit),
+      )
+    ).map(queryBody);
   });
 
   router.get('/queries/:queryName', async (ctx) => {
@@ -143,71 +184,109 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     ctx.status = 204;
   });
 
-  router.get('/queries/:queryName/events', validate({ headers: epcFormatHeader, ...pageRequest }, formatOrQueryProblem), async (ctx) => {
-    const named = await namedQueryOf(ctx);
-    const format = epcFormatOf(ctx);
-    const page = ctx.state.input.query;
-    const accountId = ctx.state.account.id;
-    const found = await findEpcisEvents(ctx.deps.sequelize, { ...filterFromJson(named.filter), accountId, afterSeq: seqOfToken(page.nextPageToken), limit: perPageOf(page) });
-    nextPageLink(ctx, found.nextSeq);
-    ctx.set('GS1-EPC-Format', format);
-    ctx.body = await epcisQueryDocument(ctx.deps.sequelize, accountId, format, found, { queryName: named.name });
-  });
+  router.get(
+    '/queries/:queryName/events',
+    validate({ headers: epcFormatHeader, ...pageRequest }, formatOrQueryProblem),
+    async (ctx) => {
+      const named = await namedQueryOf(ctx);
+      const format = epcFormatOf(ctx);
+      const page = ctx.state.input.query;
+      const accountId = ctx.state.account.id;
+      const found = await findEpcisEvents(ctx.deps.sequelize, {
+        ...filterFromJson(named.filter),
+        accountId,
+        afterSeq: seqOfToken(page.nextPageToken),
+        limit: perPageOf(page),
+      });
+      nextPageLink(ctx, found.nextSeq);
+      ctx.set('GS1-EPC-Format', format);
+      ctx.body = await epcisQueryDocument(ctx.deps.sequelize, accountId, format, found, { queryName: named.name });
+    },
+  );
 
   router.post(
     '/queries/:queryName/subscriptions',
-    validate({ headers: epcFormatHeader, body: pairedWith<CreateSubscriptionInput>()(createSubscriptionBody) }, (errors, input, source) =>
-      source === 'headers' ? headerProblem(errors, input) : bodyProblem(errors),
+    validate(
+      { headers: epcFormatHeader, body: pairedWith<CreateSubscriptionInput>()(createSubscriptionBody) },
+      (errors, input, source) => (source === 'headers' ? headerProblem(errors, input) : bodyProblem(errors)),
     ),
     async (ctx) => {
-    const named = await namedQueryOf(ctx);
-    const input = ctx.state.input.body;
-    const format = epcFormatOf(ctx);
-    if ((input.stream === true) === (input.schedule !== undefined)) {
-      throw epcisProblem(400, VALIDATION_EXCEPTION, 'A subscription has either stream: true or a schedule.', [{ pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' }]);
-    }
-    const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
-    if (ranges && 'issues' in ranges) {
-      throw epcisProblem(400, VALIDATION_EXCEPTION, 'The schedule is not valid.', Object.entries(ranges.issues).map(([field, message]) => ({ pointer: `/${field.replace('.', '/')}`, message })));
-    }
-    const problem = await destinationProblem(input.dest, ctx.deps.config.webhookAllowedHosts);
-    if (problem) throw epcisProblem(400, VALIDATION_EXCEPTION, `dest ${problem}`, [{ pointer: '/dest', message: `dest ${problem}` }]);
-    const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
-    if (initialRecordTime && Number.isNaN(initialRecordTime.getTime())) {
-      throw epcisProblem(400, VALIDATION_EXCEPTION, 'initialRecordTime is not a time this service can compare.', [{ pointer: '/initialRecordTime', message: 'initialRecordTime is not valid.' }]);
-    }
-    const id = randomUUID();
-    const row = await createSubscription(ctx.deps.sequelize, {
-      id,
-      accountId: ctx.state.account.id,
-      queryName: named.name,
-      dest: input.dest,
-      signatureToken: input.signatureToken,
-      stream: input.stream === true,
-      schedule: input.schedule ?? null,
-      reportIfEmpty: input.reportIfEmpty ?? false,
-      initialRecordTime,
-      epcFormat: format,
-    });
-    if (ranges) {
-      try {
-        await createSubscriptionSchedule(ctx.deps.temporal, ctx.deps.config.taskQueue, id, ranges.ranges, ctx.deps.config.webhookRetrySeconds);
-      } catch (error) {
-        // Nothing half-made: without its schedule the subscription would never report.
-        await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, id);
-        throw error;
+      const named = await namedQueryOf(ctx);
+      const input = ctx.state.input.body;
+      const format = epcFormatOf(ctx);
+      if ((input.stream === true) === (input.schedule !== undefined)) {
+        throw epcisProblem(400, VALIDATION_EXCEPTION, 'A subscription has either stream: true or a schedule.', [
+          { pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' },
+        ]);
       }
-    }
-    // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
-    await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
-    ctx.status = 201;
-    ctx.set('Location', `/epcis/queries/${named.name}/subscriptions/${id}`);
-    ctx.body = subscriptionBody(row);
-  });
+      const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
+      if (ranges && 'issues' in ranges) {
+        throw epcisProblem(
+          400,
+          VALIDATION_EXCEPTION,
+          'The schedule is not valid.',
+          Object.entries(ranges.issues).map(([field, message]) => ({
+            pointer: `/${field.replace('.', '/')}`,
+            message,
+          })),
+        );
+      }
+      const problem = await destinationProblem(input.dest, ctx.deps.config.webhookAllowedHosts);
+      if (problem)
+        throw epcisProblem(400, VALIDATION_EXCEPTION, `dest ${problem}`, [
+          { pointer: '/dest', message: `dest ${problem}` },
+        ]);
+      const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
+      if (initialRecordTime && Number.isNaN(initialRecordTime.getTime())) {
+        throw epcisProblem(400, VALIDATION_EXCEPTION, 'initialRecordTime is not a time this service can compare.', [
+          { pointer: '/initialRecordTime', message: 'initialRecordTime is not valid.' },
+        ]);
+      }
+      const id = randomUUID();
+      const row = await createSubscription(ctx.deps.sequelize, {
+        id,
+        accountId: ctx.state.account.id,
+        queryName: named.name,
+        dest: input.dest,
+        signatureToken: input.signatureToken,
+        stream: input.stream === true,
+        schedule: input.schedule ?? null,
+        reportIfEmpty: input.reportIfEmpty ?? false,
+        initialRecordTime,
+        epcFormat: format,
+      });
+      if (ranges) {
+        try {
+          await createSubscriptionSchedule(
+            ctx.deps.temporal,
+            ctx.deps.config.taskQueue,
+            id,
+            ranges.ranges,
+            ctx.deps.config.webhookRetrySeconds,
+          );
+        } catch (error) {
+          // Nothing half-made: without its schedule the subscription would never report.
+          await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, id);
+          throw error;
+        }
+      }
+      // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
+      await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, {
+        retrySeconds: ctx.deps.config.webhookRetrySeconds,
+      });
+      ctx.status = 201;
+      ctx.set('Location', `/epcis/queries/${named.name}/subscriptions/${id}`);
+      ctx.body = subscriptionBody(row);
+    },
+  );
 
   router.get('/queries/:queryName/subscriptions', validate(pageRequest, queryProblem), async (ctx) => {
     const named = await namedQueryOf(ctx);
-    ctx.body = (await paged(ctx, ctx.state.input.query, (offset, limit) => listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, offset, limit))).map(subscriptionBody);
+    ctx.body = (
+      await paged(ctx, ctx.state.input.query, (offset, limit) =>
+        listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, offset, limit),
+      )
+    ).map(subscriptionBody);
   });
 
   router.get('/queries/:queryName/subscriptions/:subscriptionID', async (ctx) => {
@@ -225,14 +304,19 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
 async function subscriptionOf(ctx: APIContext): Promise<SubscriptionRow> {
   const named = await namedQueryOf(ctx);
   const found = await findSubscription(ctx.deps.sequelize, ctx.state.account.id, named.name, ctx.params.subscriptionID);
-  if (!found) throw epcisProblem(404, NO_SUCH_SUBSCRIPTION, `No subscription ${ctx.params.subscriptionID} of query ${named.name}.`);
+  if (!found)
+    throw epcisProblem(
+      404,
+      NO_SUCH_SUBSCRIPTION,
+      `No subscription ${ctx.params.subscriptionID} of query ${named.name}.`,
+    );
   return found;
 }
 
 /** After the rows are gone: the schedule is deleted and the delivery workflow woken to see it is over. */
 async function endSubscription(ctx: APIContext, id: string): Promise<void> {
   await deleteSubscriptionSchedule(ctx.deps.temporal, id);
-  await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
+  await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, {
+    retrySeconds: ctx.deps.config.webhookRetrySeconds,
+  });
 }
-
-

@@ -22,36 +22,83 @@ export interface TopLevelResource {
   filter: (value: string) => Partial<EpcisEventFilter>;
 }
 
-const distinct = (field: Parameters<typeof distinctEpcisValues>[2]) => (ctx: APIContext) => distinctEpcisValues(ctx.deps.sequelize, ctx.state.account.id, field);
+const distinct = (field: Parameters<typeof distinctEpcisValues>[2]) => (ctx: APIContext) =>
+  distinctEpcisValues(ctx.deps.sequelize, ctx.state.account.id, field);
 
 export const TOP_LEVEL_RESOURCES: TopLevelResource[] = [
-  { name: 'eventTypes', param: 'eventType', what: 'event types', values: async () => [...EPCIS_EVENT_TYPES], filter: (v) => ({ eventType: [v] }) },
-  { name: 'bizSteps', param: 'bizStep', what: 'business steps', values: distinct('bizStep'), filter: (v) => ({ EQ_bizStep: [v] }) },
-  { name: 'bizLocations', param: 'bizLocation', what: 'business locations', values: distinct('bizLocation'), filter: (v) => ({ EQ_bizLocation: [v] }) },
-  { name: 'readPoints', param: 'readPoint', what: 'read points', values: distinct('readPoint'), filter: (v) => ({ EQ_readPoint: [v] }) },
-  { name: 'dispositions', param: 'disposition', what: 'dispositions', values: distinct('disposition'), filter: (v) => ({ EQ_disposition: [v] }) },
-  { name: 'epcs', param: 'epc', what: 'EPCs', values: (ctx) => distinctEpcs(ctx.deps.sequelize, ctx.state.account.id), filter: (v) => ({ match: { anyEPC: [v] } }) },
+  {
+    name: 'eventTypes',
+    param: 'eventType',
+    what: 'event types',
+    values: async () => [...EPCIS_EVENT_TYPES],
+    filter: (v) => ({ eventType: [v] }),
+  },
+  {
+    name: 'bizSteps',
+    param: 'bizStep',
+    what: 'business steps',
+    values: distinct('bizStep'),
+    filter: (v) => ({ EQ_bizStep: [v] }),
+  },
+  {
+    name: 'bizLocations',
+    param: 'bizLocation',
+    what: 'business locations',
+    values: distinct('bizLocation'),
+    filter: (v) => ({ EQ_bizLocation: [v] }),
+  },
+  {
+    name: 'readPoints',
+    param: 'readPoint',
+    what: 'read points',
+    values: distinct('readPoint'),
+    filter: (v) => ({ EQ_readPoint: [v] }),
+  },
+  {
+    name: 'dispositions',
+    param: 'disposition',
+    what: 'dispositions',
+    values: distinct('disposition'),
+    filter: (v) => ({ EQ_disposition: [v] }),
+  },
+  {
+    name: 'epcs',
+    param: 'epc',
+    what: 'EPCs',
+    values: (ctx) => distinctEpcs(ctx.deps.sequelize, ctx.state.account.id),
+    filter: (v) => ({ match: { anyEPC: [v] } }),
+  },
 ];
 
 const collection = (member: string[]) => ({ '@context': [GS1_CONTEXT], type: 'Collection', member });
 
 /** GET /epcis/{name}: the values the account's events name, paged (the token is an offset). */
-export const listValues = (resource: TopLevelResource) => async (ctx: APIContext<InputOf<{ query: typeof pageQuery }>>) => {
-  const { query } = ctx.state.input;
-  const perPage = perPageOf(query);
-  const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
-  const values = await resource.values(ctx);
-  if (values.length > offset + perPage) nextPageLink(ctx, String(offset + perPage));
-  ctx.body = collection(values.slice(offset, offset + perPage));
-};
+export const listValues =
+  (resource: TopLevelResource) => async (ctx: APIContext<InputOf<{ query: typeof pageQuery }>>) => {
+    const { query } = ctx.state.input;
+    const perPage = perPageOf(query);
+    const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
+    const values = await resource.values(ctx);
+    if (values.length > offset + perPage) nextPageLink(ctx, String(offset + perPage));
+    ctx.body = collection(values.slice(offset, offset + perPage));
+  };
 
 /** GET /epcis/{name}/{value}: its sub-resources (only `events`), when the account's events name it. */
 export const valueResources = (resource: TopLevelResource) => async (ctx: APIContext) => {
   const value = ctx.params[resource.param];
-  const known = resource.name === 'eventTypes' ? EPCIS_EVENT_TYPES.includes(value as never) : (await resource.values(ctx)).includes(value);
-  if (!known) throw epcisProblem(404, NO_SUCH_RESOURCE, `No ${resource.what.replace(/s$/, '')} ${value} among this account's events.`);
+  const known =
+    resource.name === 'eventTypes'
+      ? EPCIS_EVENT_TYPES.includes(value as never)
+      : (await resource.values(ctx)).includes(value);
+  if (!known)
+    throw epcisProblem(
+      404,
+      NO_SUCH_RESOURCE,
+      `No ${resource.what.replace(/s$/, '')} ${value} among this account's events.`,
+    );
   ctx.body = collection(['events']);
 };
 
 /** GET /epcis/{name}/{value}/events: the events query with the value as its filter. */
-export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext<EventsRequest>) => answerEvents(ctx, resource.filter(ctx.params[resource.param]));
+export const valueEvents = (resource: TopLevelResource) => (ctx: APIContext<EventsRequest>) =>
+  answerEvents(ctx, resource.filter(ctx.params[resource.param]));

@@ -30,7 +30,13 @@ export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
 /** POST /epcis/capture's header: absent (or blank) is rollback. */
 export const captureHeaders = {
   type: 'object',
-  properties: { 'GS1-Capture-Error-Behaviour': { type: 'string', enum: CAPTURE_ERROR_BEHAVIOURS, description: 'rollback (default) or proceed.' } },
+  properties: {
+    'GS1-Capture-Error-Behaviour': {
+      type: 'string',
+      enum: CAPTURE_ERROR_BEHAVIOURS,
+      description: 'rollback (default) or proceed.',
+    },
+  },
 } as const;
 
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
@@ -58,10 +64,13 @@ function issueOf(error: ErrorObject): SchemaIssue {
   if (error.keyword === 'required') pointer += `/${String(error.params.missingProperty)}`;
   if (error.keyword === 'additionalProperties') pointer += `/${String(error.params.additionalProperty)}`;
   const detail =
-    error.keyword === 'enum' ? `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}` :
-    error.keyword === 'required' ? 'is required' :
-    error.keyword === 'additionalProperties' ? 'is not allowed here' :
-    (error.message ?? 'is invalid');
+    error.keyword === 'enum'
+      ? `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`
+      : error.keyword === 'required'
+        ? 'is required'
+        : error.keyword === 'additionalProperties'
+          ? 'is not allowed here'
+          : (error.message ?? 'is invalid');
   return { pointer, message: `${pointer || '/'} ${detail}.` };
 }
 
@@ -86,8 +95,18 @@ export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
 /** perPage and nextPageToken, as every paged /epcis resource takes them. */
 const pageQueryProperties = {
   // Query values arrive as strings.
-  perPage: { type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.', example: '30' },
-  nextPageToken: { type: 'string', minLength: 1, maxLength: 100, description: 'The token of the Link rel="next" header of the previous page.' },
+  perPage: {
+    type: 'string',
+    pattern: '^0*[1-9][0-9]{0,8}$',
+    description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.',
+    example: '30',
+  },
+  nextPageToken: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    description: 'The token of the Link rel="next" header of the previous page.',
+  },
 } as const;
 
 export interface PageQuery {
@@ -97,7 +116,8 @@ export interface PageQuery {
 
 const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 1000;
-export const perPageOf = (query: PageQuery): number => Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
+export const perPageOf = (query: PageQuery): number =>
+  Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
 
 /** A capture job's path id: anything but a UUID names no job (404, as an unknown one). */
 export const captureIdParams = {
@@ -117,7 +137,17 @@ export const pageQuery = { type: 'object', additionalProperties: false, properti
 
 const problemList = {
   type: 'array',
-  items: { type: 'object', required: ['type', 'title'], properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, eventID: { type: 'string' } } },
+  items: {
+    type: 'object',
+    required: ['type', 'title'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      eventID: { type: 'string' },
+    },
+  },
 } as const;
 
 const masterDataChanges = (key: string) =>
@@ -130,7 +160,11 @@ const masterDataChanges = (key: string) =>
         id: { type: 'string', description: 'Its id in this account (a Digital Link URI for one the capture created).' },
         key: { type: 'string', description: `The ${key} the document named it by.` },
         change: { enum: ['created', 'updated'] },
-        fields: { type: 'array', items: { type: 'string' }, description: 'The fields the document set: name, address, vessel, captainsName.' },
+        fields: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The fields the document set: name, address, vessel, captainsName.',
+        },
       },
     },
   }) as const;
@@ -140,7 +174,10 @@ export const captureJobResponse = {
   type: 'object',
   required: ['captureID', 'createdAt', 'running', 'success', 'captureErrorBehaviour', 'errors'],
   properties: {
-    captureID: { type: 'string', description: 'The capture job, which is the batch that runs it (GET /Integration/Batches/{id} shows it too).' },
+    captureID: {
+      type: 'string',
+      description: 'The capture job, which is the batch that runs it (GET /Integration/Batches/{id} shows it too).',
+    },
     createdAt: { type: 'string', format: 'date-time' },
     finishedAt: { type: 'string', format: 'date-time', description: 'Absent while the job runs.' },
     running: { type: 'boolean' },
@@ -161,9 +198,15 @@ export const captureJobResponse = {
             properties: {
               type: { const: 'NegativeInventory' },
               title: { type: 'string' },
-              product: { type: 'string', description: 'The product id (a GTIN as Digital Link URI for products a capture created).' },
+              product: {
+                type: 'string',
+                description: 'The product id (a GTIN as Digital Link URI for products a capture created).',
+              },
               lotSerial: { type: 'string' },
-              location: { type: 'string', description: 'The location id (a GLN as Digital Link URI for locations a capture created).' },
+              location: {
+                type: 'string',
+                description: 'The location id (a GLN as Digital Link URI for locations a capture created).',
+              },
               quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
             },
           },
@@ -174,7 +217,11 @@ export const captureJobResponse = {
               type: { const: 'MissingGdstKde' },
               index: { type: 'integer', description: 'The event’s index in the document.' },
               eventID: { type: 'string' },
-              pointer: { type: 'string', description: 'JSON pointer of the missing KDE in the captured document.', example: '/epcisBody/eventList/0/gdst:productOwner' },
+              pointer: {
+                type: 'string',
+                description: 'JSON pointer of the missing KDE in the captured document.',
+                example: '/epcisBody/eventList/0/gdst:productOwner',
+              },
               title: { type: 'string' },
             },
           },
@@ -183,9 +230,13 @@ export const captureJobResponse = {
     },
     createdMasterData: {
       type: 'object',
-      description: 'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
+      description:
+        'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
       required: ['products', 'locations'],
-      properties: { products: { type: 'array', items: { type: 'string' } }, locations: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        products: { type: 'array', items: { type: 'string' } },
+        locations: { type: 'array', items: { type: 'string' } },
+      },
     },
     masterData: {
       type: 'object',
@@ -193,7 +244,10 @@ export const captureJobResponse = {
         'What the document’s epcisHeader.epcisMasterData created or changed when the capture was accepted: products by GTIN (EPCClass vocabulary), locations by GLN ' +
         '(BusinessLocation and ReadPoint vocabularies, CBV address attributes and GDST vessel attributes). Only what changed is listed.',
       required: ['products', 'locations'],
-      properties: { products: masterDataChanges('GTIN'), locations: masterDataChanges('GLN (with /254/extension for a sub-location)') },
+      properties: {
+        products: masterDataChanges('GTIN'),
+        locations: masterDataChanges('GLN (with /254/extension for a sub-location)'),
+      },
     },
   },
 } as const;
@@ -211,11 +265,20 @@ export const epcisDocumentBody = {
 export const captureAcceptedResponse = {
   type: 'object',
   required: ['captureID', 'location'],
-  properties: { captureID: { type: 'string' }, location: { type: 'string', description: 'The capture job: the same URL as the Location header.' } },
+  properties: {
+    captureID: { type: 'string' },
+    location: { type: 'string', description: 'The capture job: the same URL as the Location header.' },
+  },
 } as const;
 
 // A query string's bound, as every other route's: the request line must stay within Node's 16 KB of headers.
-const list = (description: string, example?: string) => ({ type: 'string', minLength: 1, maxLength: LIMITS.textLength, description: `${description} Several values: separated by |.`, ...(example ? { example } : {}) });
+const list = (description: string, example?: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.textLength,
+  description: `${description} Several values: separated by |.`,
+  ...(example ? { example } : {}),
+});
 const quantity = (comparison: string) => ({
   type: 'string',
   pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$',
@@ -229,40 +292,69 @@ export const eventsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    eventType: list('Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).', 'ObjectEvent'),
+    eventType: list(
+      'Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).',
+      'ObjectEvent',
+    ),
     GE_eventTime: time('Only events with eventTime at or after this.'),
     GT_eventTime: time('Only events with eventTime after this (beyond the standard, as clients send it).'),
     LE_eventTime: time('Only events with eventTime at or before this (beyond the standard, as clients send it).'),
     LT_eventTime: time('Only events with eventTime before this.'),
-    GE_recordTime: time('Only events recorded at or after this (recordTime compares to the millisecond, as it is answered).'),
+    GE_recordTime: time(
+      'Only events recorded at or after this (recordTime compares to the millisecond, as it is answered).',
+    ),
     GT_recordTime: time('Only events recorded after this (beyond the standard).'),
     LE_recordTime: time('Only events recorded at or before this (beyond the standard).'),
     LT_recordTime: time('Only events recorded before this.'),
     EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
-    EQ_bizStep: list('Only events with one of these business steps (CBV bare words such as shipping, or URIs).', 'shipping'),
+    EQ_bizStep: list(
+      'Only events with one of these business steps (CBV bare words such as shipping, or URIs).',
+      'shipping',
+    ),
     EQ_disposition: list('Only events with one of these dispositions.', 'in_transit'),
     EQ_readPoint: list('Only events at one of these read points (SGLN URN or Digital Link: either form matches both).'),
     EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
-    WD_readPoint: list('Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.'),
-    WD_bizLocation: list('Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.'),
-    EQ_eventID: list('Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.'),
+    WD_readPoint: list(
+      'Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.',
+    ),
+    WD_bizLocation: list(
+      'Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.',
+    ),
+    EQ_eventID: list(
+      'Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.',
+    ),
     EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
-    EXISTS_errorDeclaration: { type: 'string', enum: ['true', 'false'], description: 'true: only events declared erroneous (an error declaration was captured for them).' },
-    EQ_errorReason: list('Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).'),
+    EXISTS_errorDeclaration: {
+      type: 'string',
+      enum: ['true', 'false'],
+      description: 'true: only events declared erroneous (an error declaration was captured for them).',
+    },
+    EQ_errorReason: list(
+      'Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).',
+    ),
     EQ_correctiveEventID: list('Only events whose error declaration names one of these corrective events.'),
-    EQ_persistentDisposition_set: list('Only events whose persistentDisposition sets one of these dispositions (CBV bare words or URIs).', 'completeness_verified'),
+    EQ_persistentDisposition_set: list(
+      'Only events whose persistentDisposition sets one of these dispositions (CBV bare words or URIs).',
+      'completeness_verified',
+    ),
     EQ_persistentDisposition_unset: list('Only events whose persistentDisposition unsets one of these dispositions.'),
     EQ_quantity: quantity('equal to'),
     GT_quantity: quantity('greater than'),
     GE_quantity: quantity('at least'),
     LT_quantity: quantity('less than'),
     LE_quantity: quantity('at most'),
-    MATCH_epc: list('Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link) or an EPC matching one of these EPC pattern URIs (urn:epc:idpat:sgtin:4012345.*.*).'),
+    MATCH_epc: list(
+      'Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link) or an EPC matching one of these EPC pattern URIs (urn:epc:idpat:sgtin:4012345.*.*).',
+    ),
     MATCH_parentID: list('Only events with one of these parentIDs.'),
     MATCH_inputEPC: list('Only events whose inputEPCList holds one of these EPCs.'),
     MATCH_outputEPC: list('Only events whose outputEPCList holds one of these EPCs.'),
-    MATCH_anyEPC: list('Only events naming one of these EPCs anywhere (epcList, childEPCs, inputs, outputs, parentID).'),
-    MATCH_epcClass: list('Only events whose quantityList or childQuantityList names one of these classes (LGTIN, GTIN pattern, Digital Link).'),
+    MATCH_anyEPC: list(
+      'Only events naming one of these EPCs anywhere (epcList, childEPCs, inputs, outputs, parentID).',
+    ),
+    MATCH_epcClass: list(
+      'Only events whose quantityList or childQuantityList names one of these classes (LGTIN, GTIN pattern, Digital Link).',
+    ),
     MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
     MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
     MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
@@ -290,7 +382,16 @@ export const queryDocumentResponse = {
           required: ['queryName', 'resultsBody'],
           properties: {
             queryName: { type: 'string' },
-            resultsBody: { type: 'object', required: ['eventList'], properties: { eventList: { type: 'array', items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] } } } },
+            resultsBody: {
+              type: 'object',
+              required: ['eventList'],
+              properties: {
+                eventList: {
+                  type: 'array',
+                  items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] },
+                },
+              },
+            },
           },
         },
       },
@@ -325,12 +426,19 @@ export const epcFormatHeader = {
 export const eventCreatedResponse = {
   type: 'object',
   required: ['eventID', 'location'],
-  properties: { eventID: { type: 'string' }, location: { type: 'string', description: 'The event: the same URL as the Location header.' } },
+  properties: {
+    eventID: { type: 'string' },
+    location: { type: 'string', description: 'The event: the same URL as the Location header.' },
+  },
 } as const;
 
 /** The standard's Collection: the members of a top-level resource, or a value's sub-resources. */
 export const collectionResponse = {
   type: 'object',
   required: ['@context', 'type', 'member'],
-  properties: { '@context': { type: 'array' }, type: { const: 'Collection' }, member: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    '@context': { type: 'array' },
+    type: { const: 'Collection' },
+    member: { type: 'array', items: { type: 'string' } },
+  },
 } as const;

@@ -16,7 +16,16 @@ import { koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import { validateXML, memoryPages, type XMLFileInfo } from 'xmllint-wasm';
 import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
-import { EPCIS_XML_NAMESPACES, EVENT_TYPES, jsonLdOfXml, versionOfRoot, xpathOf, type EpcisXmlVersion, type Json, type XmlDocument } from '../../../domain/epcis/xml/from-xml';
+import {
+  EPCIS_XML_NAMESPACES,
+  EVENT_TYPES,
+  jsonLdOfXml,
+  versionOfRoot,
+  xpathOf,
+  type EpcisXmlVersion,
+  type Json,
+  type XmlDocument,
+} from '../../../domain/epcis/xml/from-xml';
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import type { AppCustom, AppState } from '../../context';
 import { ApiError, problem } from '../../errors';
@@ -30,7 +39,8 @@ export type EpcisContext = Parameters<Middleware<AppState, AppCustom>>[0];
 
 export const XML_MEDIA_TYPES = ['application/xml', 'text/xml'] as const;
 /** By the Content-Type alone (ctx.is answers null for an empty body, which is then an empty XML body, a 400). */
-export const isXmlRequest = (ctx: EpcisContext): boolean => /^(application|text)\/xml$|^application\/[\w.+-]+\+xml$/.test(ctx.request.type);
+export const isXmlRequest = (ctx: EpcisContext): boolean =>
+  /^(application|text)\/xml$|^application\/[\w.+-]+\+xml$/.test(ctx.request.type);
 
 /** At most this many XSD errors are listed: past that the document is plainly something else. */
 const MAX_XSD_ISSUES = 50;
@@ -45,14 +55,21 @@ function schemaOf(version: EpcisXmlVersion) {
   let files = schemaFiles.get(version);
   if (!files) {
     const folder = path.join(__dirname, 'xsd', XSD_SETS[version].folder);
-    const all = fs.readdirSync(folder).filter((name) => name.endsWith('.xsd')).map((fileName) => ({ fileName, contents: fs.readFileSync(path.join(folder, fileName), 'utf8') }));
-    files = { schema: all.find((f) => f.fileName === XSD_SETS[version].main)!, preload: all.filter((f) => f.fileName !== XSD_SETS[version].main) };
+    const all = fs
+      .readdirSync(folder)
+      .filter((name) => name.endsWith('.xsd'))
+      .map((fileName) => ({ fileName, contents: fs.readFileSync(path.join(folder, fileName), 'utf8') }));
+    files = {
+      schema: all.find((f) => f.fileName === XSD_SETS[version].main)!,
+      preload: all.filter((f) => f.fileName !== XSD_SETS[version].main),
+    };
     schemaFiles.set(version, files);
   }
   return files;
 }
 
-const refused = (title: string, issues: SchemaIssue[]): ApiError => epcisProblem(400, VALIDATION_EXCEPTION, title, issues);
+const refused = (title: string, issues: SchemaIssue[]): ApiError =>
+  epcisProblem(400, VALIDATION_EXCEPTION, title, issues);
 
 /**
  * No EPCIS document needs a DTD, and a DTD is how an XML bomb (entities expanding to gigabytes) or an
@@ -60,9 +77,18 @@ const refused = (title: string, issues: SchemaIssue[]): ApiError => epcisProblem
  * of GS1's own examples carry) is refused before any parser sees it.
  */
 function dtdIssue(text: string): SchemaIssue | undefined {
-  if (/<!ENTITY/i.test(text)) return { pointer: '/', message: 'The document declares entities (<!ENTITY>): EPCIS XML takes none, so nothing was parsed.' };
+  if (/<!ENTITY/i.test(text))
+    return {
+      pointer: '/',
+      message: 'The document declares entities (<!ENTITY>): EPCIS XML takes none, so nothing was parsed.',
+    };
   const doctype = /<!DOCTYPE([^>]*)>/i.exec(text);
-  if (doctype && !/^\s*[\w:.-]+\s*$/.test(doctype[1])) return { pointer: '/', message: 'The document has a DOCTYPE with an internal subset or an external DTD: EPCIS XML takes none, so nothing was parsed.' };
+  if (doctype && !/^\s*[\w:.-]+\s*$/.test(doctype[1]))
+    return {
+      pointer: '/',
+      message:
+        'The document has a DOCTYPE with an internal subset or an external DTD: EPCIS XML takes none, so nothing was parsed.',
+    };
   return undefined;
 }
 
@@ -74,7 +100,9 @@ function parse(text: string): XmlElement {
     document = new DOMParser({
       onError: (level, message, context: { locator?: { lineNumber?: number; columnNumber?: number } } | undefined) => {
         if (level === 'warning') return;
-        const at = context?.locator?.lineNumber ? ` (line ${context.locator.lineNumber}, column ${context.locator.columnNumber ?? '?'})` : '';
+        const at = context?.locator?.lineNumber
+          ? ` (line ${context.locator.lineNumber}, column ${context.locator.columnNumber ?? '?'})`
+          : '';
         faults.push(`${message}${at}`);
         throw new Error(message);
       },
@@ -84,7 +112,12 @@ function parse(text: string): XmlElement {
   }
   const root = document?.documentElement;
   if (faults.length || !root) {
-    throw refused('The body is not well-formed XML: nothing was captured.', [{ pointer: '/', message: `The XML is not well-formed: ${(faults[0] ?? 'no root element').replace(/\s+/g, ' ').trim()}` }]);
+    throw refused('The body is not well-formed XML: nothing was captured.', [
+      {
+        pointer: '/',
+        message: `The XML is not well-formed: ${(faults[0] ?? 'no root element').replace(/\s+/g, ' ').trim()}`,
+      },
+    ]);
   }
   return root;
 }
@@ -102,29 +135,51 @@ function elementAt(root: XmlElement, line: number, message: string): XmlElement 
     if (element.lineNumber === line) candidates.push(element);
     for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
   }
-  return candidates.find((e) => named && e.localName === named[2] && (e.namespaceURI ?? '') === (named[1] ?? '')) ?? candidates[0];
+  return (
+    candidates.find((e) => named && e.localName === named[2] && (e.namespaceURI ?? '') === (named[1] ?? '')) ??
+    candidates[0]
+  );
 }
 
 /** GS1's XSD of the document's binding: every fault with the element's XPath-like location and its line. */
 async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersion): Promise<SchemaIssue[]> {
   const { schema, preload } = schemaOf(version);
   // libxml2's tree takes several times the document's bytes; the default 32 MiB fits only small documents.
-  const pages = Math.min(memoryPages.max, memoryPages.defaultMaxMemoryPages + Math.ceil((Buffer.byteLength(text) * 16) / (64 * 1024)));
+  const pages = Math.min(
+    memoryPages.max,
+    memoryPages.defaultMaxMemoryPages + Math.ceil((Buffer.byteLength(text) * 16) / (64 * 1024)),
+  );
   let result;
   try {
-    result = await validateXML({ xml: { fileName: 'document.xml', contents: text }, schema, preload, maxMemoryPages: pages });
+    result = await validateXML({
+      xml: { fileName: 'document.xml', contents: text },
+      schema,
+      preload,
+      maxMemoryPages: pages,
+    });
   } catch (error) {
     // libxml2 ran out of the memory a validation may take: the document is too large to check, not wrong.
-    if (/memory|enlarge|abort/i.test((error as Error).message)) throw problem(413, 'The XML document is too large to validate against GS1’s XSD: send it in smaller captures.');
+    if (/memory|enlarge|abort/i.test((error as Error).message))
+      throw problem(413, 'The XML document is too large to validate against GS1’s XSD: send it in smaller captures.');
     throw error;
   }
   if (result.valid) return [];
   // libxml2 also reports warnings about GS1's XSDs themselves (an import repeated): not the document's faults.
-  return result.errors.filter((error) => !/warning/i.test(error.rawMessage)).slice(0, MAX_XSD_ISSUES).map((error) => {
-    const element = error.loc ? elementAt(root, error.loc.lineNumber, error.message) : undefined;
-    const where = element ? ` (line ${error.loc!.lineNumber}, column ${element.columnNumber})` : error.loc ? ` (line ${error.loc.lineNumber})` : '';
-    return { pointer: element ? xpathOf(element) : '/', message: `${error.message.replace(/^.*?Schemas validity error : /, '')}${where}` };
-  });
+  return result.errors
+    .filter((error) => !/warning/i.test(error.rawMessage))
+    .slice(0, MAX_XSD_ISSUES)
+    .map((error) => {
+      const element = error.loc ? elementAt(root, error.loc.lineNumber, error.message) : undefined;
+      const where = element
+        ? ` (line ${error.loc!.lineNumber}, column ${element.columnNumber})`
+        : error.loc
+          ? ` (line ${error.loc.lineNumber})`
+          : '';
+      return {
+        pointer: element ? xpathOf(element) : '/',
+        message: `${error.message.replace(/^.*?Schemas validity error : /, '')}${where}`,
+      };
+    });
 }
 
 /** How many events an EventList holds (1.2's wrapped ones too), counted without the mapping: the capture limit comes before the XSD. */
@@ -135,7 +190,10 @@ function eventCount(root: XmlElement): number {
     const node = stack.pop()!;
     if (node.nodeType !== ELEMENT_NODE) continue;
     const element = node as XmlElement;
-    if (!element.namespaceURI && (EVENT_TYPES as readonly string[]).concat('QuantityEvent').includes(element.localName ?? '')) {
+    if (
+      !element.namespaceURI &&
+      (EVENT_TYPES as readonly string[]).concat('QuantityEvent').includes(element.localName ?? '')
+    ) {
       count++;
       continue;
     }
@@ -165,7 +223,9 @@ const readText = koaBody({
   textLimit: LIMITS.jsonBodyBytes,
   onError: (error) => {
     const e = error as Error & { status?: number };
-    throw e.status === 413 || /too large/i.test(e.message) ? problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`) : problem(400, `The request body could not be read: ${e.message}`);
+    throw e.status === 413 || /too large/i.test(e.message)
+      ? problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`)
+      : problem(400, `The request body could not be read: ${e.message}`);
   },
 });
 
@@ -175,7 +235,8 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
   const body = (ctx.request as { body?: unknown }).body;
   // A byte order mark (as some of GS1's own examples start with) is no content.
   const text = typeof body === 'string' ? body.replace(/^\uFEFF/, '') : body;
-  if (typeof text !== 'string' || !text.trim()) throw refused('The body is empty: nothing was captured.', [{ pointer: '/', message: 'The XML body is empty.' }]);
+  if (typeof text !== 'string' || !text.trim())
+    throw refused('The body is empty: nothing was captured.', [{ pointer: '/', message: 'The XML body is empty.' }]);
   const dtd = dtdIssue(text);
   if (dtd) throw refused('The XML is refused: nothing was captured.', [dtd]);
   const root = parse(text);
@@ -191,19 +252,30 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
   }
   const count = eventCount(root);
   if (count > maxEvents) {
-    throw epcisProblem(413, CAPTURE_LIMIT_EXCEEDED, `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`);
+    throw epcisProblem(
+      413,
+      CAPTURE_LIMIT_EXCEEDED,
+      `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`,
+    );
   }
   // The XSD first: libxml2 also refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB).
   const issues = await xsdIssues(text, root, version);
-  if (issues.length) throw refused(`The document is not valid EPCIS ${version} XML (GS1's XSD): nothing was captured.`, issues);
+  if (issues.length)
+    throw refused(`The document is not valid EPCIS ${version} XML (GS1's XSD): nothing was captured.`, issues);
   const converted = jsonLdOfXml(root, version);
-  if (converted.issues.length) throw refused('The document has what EPCIS 2.0 JSON-LD cannot hold: nothing was captured.', converted.issues);
+  if (converted.issues.length)
+    throw refused('The document has what EPCIS 2.0 JSON-LD cannot hold: nothing was captured.', converted.issues);
   // What the JSON path refuses in any value (a string PostgreSQL cannot store, too long, nested too deeply) is refused here too.
   const valueIssue = jsonValueIssue(converted.document);
   if (valueIssue) {
     const at = /^epcisBody\.eventList\[(\d+)\](.*)$/.exec(valueIssue.field);
-    const pointer = at && converted.eventPaths[Number(at[1])] ? converted.eventPaths[Number(at[1])] + at[2].replace(/\./g, '/') : `/${root.nodeName}`;
-    throw refused('The document has a value this service cannot store: nothing was captured.', [{ pointer, message: valueIssue.message.replace(valueIssue.field, pointer) }]);
+    const pointer =
+      at && converted.eventPaths[Number(at[1])]
+        ? converted.eventPaths[Number(at[1])] + at[2].replace(/\./g, '/')
+        : `/${root.nodeName}`;
+    throw refused('The document has a value this service cannot store: nothing was captured.', [
+      { pointer, message: valueIssue.message.replace(valueIssue.field, pointer) },
+    ]);
   }
   return { ...converted, root };
 }
@@ -213,7 +285,10 @@ function cbvXmlFormatOf(ctx: EpcisContext): CbvXmlFormat {
   const value = ctx.get('GS1-CBV-XML-Format').trim();
   if (!value) return 'No_Preference';
   const format = CBV_XML_FORMATS.find((f) => f.toLowerCase() === value.toLowerCase());
-  if (!format) throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-CBV-XML-Format must be one of ${CBV_XML_FORMATS.join(', ')}.`, [{ pointer: '', message: `GS1-CBV-XML-Format "${value}" is not known.` }]);
+  if (!format)
+    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-CBV-XML-Format must be one of ${CBV_XML_FORMATS.join(', ')}.`, [
+      { pointer: '', message: `GS1-CBV-XML-Format "${value}" is not known.` },
+    ]);
   return format;
 }
 
@@ -224,7 +299,8 @@ const wantsXml = (ctx: EpcisContext): boolean => {
 };
 
 /** 1.2 when the client asks for it (GS1-EPCIS-Version: 1.2 or 1.2.x, as GDST's 1.2 tooling does), else 2.0. */
-const answerVersionOf = (ctx: EpcisContext): EpcisXmlVersion => (/^1\.2(\.\d+)?$/.test(ctx.get('GS1-EPCIS-Version').trim()) ? '1.2' : '2.0');
+const answerVersionOf = (ctx: EpcisContext): EpcisXmlVersion =>
+  /^1\.2(\.\d+)?$/.test(ctx.get('GS1-EPCIS-Version').trim()) ? '1.2' : '2.0';
 
 interface QueryDocumentBody {
   type: 'EPCISQueryDocument';
@@ -232,7 +308,8 @@ interface QueryDocumentBody {
   creationDate: string;
   epcisBody: { queryResults: { resultsBody: { eventList: { [key: string]: Json }[] } } };
 }
-const isQueryDocument = (body: unknown): body is QueryDocumentBody => (body as { type?: unknown } | null)?.type === 'EPCISQueryDocument';
+const isQueryDocument = (body: unknown): body is QueryDocumentBody =>
+  (body as { type?: unknown } | null)?.type === 'EPCISQueryDocument';
 
 /**
  * Query answers in XML when Accept asks for it: the EPCISQueryDocument the handler made is written as
@@ -248,11 +325,16 @@ export function xmlAnswers(): Middleware<AppState, AppCustom> {
     const cbvFormat = cbvXmlFormatOf(ctx);
     const version = answerVersionOf(ctx);
     // EPCIS 1.2 names objects by EPC URNs only: a 1.2 answer asks for them unless the client chose a format.
-    if (version === '1.2' && !ctx.get('GS1-EPC-Format').trim()) ctx.request.headers['gs1-epc-format'] = 'Always_EPC_URN';
+    if (version === '1.2' && !ctx.get('GS1-EPC-Format').trim())
+      ctx.request.headers['gs1-epc-format'] = 'Always_EPC_URN';
     await next();
     if (ctx.status !== 200 || !isQueryDocument(ctx.body)) return;
     const document = ctx.body;
-    ctx.body = queryDocumentXml(document.epcisBody.queryResults.resultsBody.eventList, document['@context'], { version, cbvFormat, creationDate: document.creationDate });
+    ctx.body = queryDocumentXml(document.epcisBody.queryResults.resultsBody.eventList, document['@context'], {
+      version,
+      cbvFormat,
+      creationDate: document.creationDate,
+    });
     ctx.type = 'application/xml';
     if (version === '1.2') ctx.set('GS1-EPCIS-Version', '1.2.0');
     ctx.set('GS1-CBV-XML-Format', cbvFormat);

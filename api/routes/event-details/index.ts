@@ -16,7 +16,10 @@ export function eventDetailsRouter(): Router<AppState, AppCustom> {
     validate({ headers: eventDetailsHeaders, query: eventDetailsQuery }, (errors, _input, source) => {
       if (source === 'headers') return validationProblem({ accept: ['The accept header is required.'] });
       const on = (param: string) => errors.some((e) => e.instancePath === `/${param}`);
-      if (on('SortBy')) return validationProblem({ SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`] });
+      if (on('SortBy'))
+        return validationProblem({
+          SortBy: [`SortBy must be one of: ${eventDetailsQuery.properties.SortBy.enum.join(', ')}.`],
+        });
       if (on('PageNumber') || on('PageSize')) return rawError(400, PAGE_QUERY_ERROR);
       return problemFromErrors(errors);
     }),

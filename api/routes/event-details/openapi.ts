@@ -31,9 +31,21 @@ export const eventDetailsOperations = [
       200: {
         description: 'One page of rows.',
         schema: pageBodySchema(eventDetailRecord, 'Event-detail rows of the lot, in the requested order.'),
-        example: { totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 1, results: [row], hasNextPage: false, hasPreviousPage: false },
+        example: {
+          totalPages: 1,
+          pageNumber: 1,
+          pageSize: 20,
+          totalItems: 1,
+          results: [row],
+          hasNextPage: false,
+          hasPreviousPage: false,
+        },
       },
-      400: { description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.', schema: pageQueryErrorSchema, example: PAGE_QUERY_ERROR },
+      400: {
+        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
+        schema: pageQueryErrorSchema,
+        example: PAGE_QUERY_ERROR,
+      },
     },
   }),
 ];

@@ -6,7 +6,9 @@ import { withLimits } from '../../limits';
 export const eventDetailsHeaders = {
   type: 'object',
   required: ['accept'],
-  properties: { accept: { type: 'string', minLength: 1, description: 'Required: application/json.', example: 'application/json' } },
+  properties: {
+    accept: { type: 'string', minLength: 1, description: 'Required: application/json.', example: 'application/json' },
+  },
 } as const;
 
 /** Query of GET /epcis/Events/details. */
@@ -14,7 +16,12 @@ export const eventDetailsQuery = withLimits({
   type: 'object',
   required: ['LotSerial'],
   properties: {
-    LotSerial: { type: 'string', minLength: 1, description: 'The lot or serial number whose events to list.', example: 'LOT-2024-001' },
+    LotSerial: {
+      type: 'string',
+      minLength: 1,
+      description: 'The lot or serial number whose events to list.',
+      example: 'LOT-2024-001',
+    },
     PurchaseOrder: { type: 'string', description: 'Only events carrying this purchase order.' },
     ...pageQuerySchema.properties,
     SortBy: {
@@ -25,10 +32,19 @@ export const eventDetailsQuery = withLimits({
   },
 } as const);
 
-
 export const eventDetailRecord = {
   type: 'object',
-  required: ['id', 'eventId', 'eventType', 'productName', 'lotSerial', 'quantity', 'locationName', 'companyName', 'eventDate'],
+  required: [
+    'id',
+    'eventId',
+    'eventType',
+    'productName',
+    'lotSerial',
+    'quantity',
+    'locationName',
+    'companyName',
+    'eventDate',
+  ],
   properties: {
     id: { type: 'string', description: 'Id of this row: one product line of an event.' },
     eventId: { type: 'string', description: 'Service id of the event.' },

@@ -11,7 +11,16 @@ import type { AppCustom } from '../../context';
 import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
-import { fieldOf, messageOf, problemFromErrors, validate, type InputOf, type RequestSchemas, type ToError, type ValidatedState } from '../../middleware/validate';
+import {
+  fieldOf,
+  messageOf,
+  problemFromErrors,
+  validate,
+  type InputOf,
+  type RequestSchemas,
+  type ToError,
+  type ValidatedState,
+} from '../../middleware/validate';
 import { unknownPropertyOf } from '../../unknown-fields';
 import { statusUrl } from './presenter';
 
@@ -26,12 +35,18 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
     const field = fieldOf(error);
     const match = /^Events\[(\d+)\]\.?(.*)$/.exec(field);
     const index = match ? Number(match[1]) : null;
-    const event = index !== null && Array.isArray(events) ? (events[index] as Record<string, unknown> | undefined) : undefined;
+    const event =
+      index !== null && Array.isArray(events) ? (events[index] as Record<string, unknown> | undefined) : undefined;
     const id = event?.[idKey];
     const entry: BatchError = {
       index,
       eventId: typeof id === 'string' ? id : null,
-      code: error.keyword === 'required' ? 'Required' : unknownPropertyOf(error) !== undefined ? 'UnknownField' : 'InvalidValue',
+      code:
+        error.keyword === 'required'
+          ? 'Required'
+          : unknownPropertyOf(error) !== undefined
+            ? 'UnknownField'
+            : 'InvalidValue',
       field: match ? match[2] || '$' : field || '$',
       message: messageOf(error),
     };
@@ -69,7 +84,8 @@ export const validateBatch = <S extends RequestSchemas>(
 ): Middleware<ValidatedState<S>, AppCustom> => {
   const check = validate(
     schemas,
-    (errors, input, source) => (source === 'body' ? schemaErrors(input, errors, idKey) : otherError(errors, input, source)),
+    (errors, input, source) =>
+      source === 'body' ? schemaErrors(input, errors, idKey) : otherError(errors, input, source),
     refine &&
       ((input) => {
         const errors = refine(input);
@@ -103,10 +119,14 @@ export function outcomeProblem(batchId: string, outcome: FailedOutcome, followAt
     case 'rejected':
       return rawError(400, rejectedBody(outcome.errors));
     case 'pipelineFailed':
-      return problem(503, `The pipeline could not process the batch; nothing was stored. Send it again. (${outcome.errors[0]?.message ?? 'no details'})`, {
-        batchId,
-        statusUrl: statusUrl(batchId),
-      });
+      return problem(
+        503,
+        `The pipeline could not process the batch; nothing was stored. Send it again. (${outcome.errors[0]?.message ?? 'no details'})`,
+        {
+          batchId,
+          statusUrl: statusUrl(batchId),
+        },
+      );
     case 'notStarted':
       return problem(
         503,

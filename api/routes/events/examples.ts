@@ -29,9 +29,33 @@ const plant = {
   },
 } as const;
 
-const wholeCod = { Id: 'COD-WHOLE', Details: { Name: 'Atlantic cod, whole', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } } as const;
-const codFillet = { Id: 'COD-FILLET', Details: { Name: 'Atlantic cod fillet, skin-on', SimpleUnitOfMeasurement: 'KGM', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' } } as const;
-const pallet = { Id: 'PALLET', Details: { Name: 'Pallet (SSCC)', SimpleUnitOfMeasurement: 'EA', SharingPolicy: 'Open', ProductIdentifierType: 'Serial' } } as const;
+const wholeCod = {
+  Id: 'COD-WHOLE',
+  Details: {
+    Name: 'Atlantic cod, whole',
+    SimpleUnitOfMeasurement: 'KGM',
+    SharingPolicy: 'Open',
+    ProductIdentifierType: 'Lot',
+  },
+} as const;
+const codFillet = {
+  Id: 'COD-FILLET',
+  Details: {
+    Name: 'Atlantic cod fillet, skin-on',
+    SimpleUnitOfMeasurement: 'KGM',
+    SharingPolicy: 'Open',
+    ProductIdentifierType: 'Lot',
+  },
+} as const;
+const pallet = {
+  Id: 'PALLET',
+  Details: {
+    Name: 'Pallet (SSCC)',
+    SimpleUnitOfMeasurement: 'EA',
+    SharingPolicy: 'Open',
+    ProductIdentifierType: 'Serial',
+  },
+} as const;
 
 const CATCH_LOT = 'LOT-2024-001';
 const FILLET_LOT = 'LOT-2024-001-F';
@@ -54,8 +78,20 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
         { Name: 'fishingGearTypeCode', Namespace: 'gdst', Value: '03.12' },
       ],
       CertificationList: [
-        { Type: 'urn:gdst:certType:harvestCoC', Standard: 'MSC', Agency: 'MSC', Value: 'MSC-C-12345', Identification: 'C-12345' },
-        { Type: 'urn:gdst:certType:fishingAuth', Standard: 'NO-FD', Agency: 'Norwegian Directorate of Fisheries', Value: 'Licensed', Identification: 'NO-FL-2024-0931' },
+        {
+          Type: 'urn:gdst:certType:harvestCoC',
+          Standard: 'MSC',
+          Agency: 'MSC',
+          Value: 'MSC-C-12345',
+          Identification: 'C-12345',
+        },
+        {
+          Type: 'urn:gdst:certType:fishingAuth',
+          Standard: 'NO-FD',
+          Agency: 'Norwegian Directorate of Fisheries',
+          Value: 'Licensed',
+          Identification: 'NO-FL-2024-0931',
+        },
       ],
     },
   },
@@ -149,8 +185,22 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
 };
 
 /** The order in which the examples are accepted one after another in a fresh account. */
-export const EXAMPLE_ORDER: readonly EventTypeName[] = ['commission', 'ship', 'receive', 'transform', 'aggregation', 'observe', 'disaggregation', 'decommission'];
+export const EXAMPLE_ORDER: readonly EventTypeName[] = [
+  'commission',
+  'ship',
+  'receive',
+  'transform',
+  'aggregation',
+  'observe',
+  'disaggregation',
+  'decommission',
+];
 
 /** OpenAPI `examples` of a media type: one named example per event type, each a whole request body. */
 export const requestExamples = (): Record<string, { summary: string; value: { Events: Record<string, unknown>[] } }> =>
-  Object.fromEntries(EXAMPLE_ORDER.map((type) => [type, { summary: eventExamples[type].summary, value: { Events: [eventExamples[type].event] } }]));
+  Object.fromEntries(
+    EXAMPLE_ORDER.map((type) => [
+      type,
+      { summary: eventExamples[type].summary, value: { Events: [eventExamples[type].event] } },
+    ]),
+  );

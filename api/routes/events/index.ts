@@ -11,14 +11,25 @@ import { textOf, validate, type InputOf } from '../../middleware/validate';
 
 const submission = { body: eventsBody, headers: idempotencyHeaders };
 const validSubmission = () =>
-  validateBatch(submission, { refine: ({ body }) => eventRuleErrors(body.Events), otherError: () => badRequest(IDEMPOTENCY_KEY_ERROR) });
+  validateBatch(submission, {
+    refine: ({ body }) => eventRuleErrors(body.Events),
+    otherError: () => badRequest(IDEMPOTENCY_KEY_ERROR),
+  });
 
 async function submit(ctx: APIContext<InputOf<typeof submission>>, mode: BatchMode): Promise<void> {
   const { body, headers } = ctx.state.input;
   const key = headers['Idempotency-Key'];
 
   const { account, requestId } = ctx.state;
-  const submission = { accountId: account.id, accountName: account.name, mode, request: body, eventCount: body.Events.length, idempotencyKey: key, requestId };
+  const submission = {
+    accountId: account.id,
+    accountName: account.name,
+    mode,
+    request: body,
+    eventCount: body.Events.length,
+    idempotencyKey: key,
+    requestId,
+  };
   const { batch, outcome } = await submitBatch(ctx.deps, submission, { wait: mode === 'sync' });
   ctx.state.batchId = batch.id;
   switch (outcome.kind) {
@@ -49,12 +60,15 @@ export function eventsRouter(): Router<AppState, AppCustom> {
   router.post('/Integration/Events', validSubmission(), (ctx) => submit(ctx, 'sync'));
   router.post('/Integration/Events/async', validSubmission(), (ctx) => submit(ctx, 'async'));
   const noBatch = (batchId: string) => notFound(`No batch ${batchId} in this account.`);
-  router.get('/Integration/Events/async/:batchId', validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))), async (ctx) => {
-    const { batchId } = ctx.state.input.params;
-    const batch = await Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } });
-    if (!batch) throw noBatch(batchId);
-    ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
-  });
+  router.get(
+    '/Integration/Events/async/:batchId',
+    validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))),
+    async (ctx) => {
+      const { batchId } = ctx.state.input.params;
+      const batch = await Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } });
+      if (!batch) throw noBatch(batchId);
+      ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
+    },
+  );
   return router;
 }
-

@@ -2,7 +2,16 @@ import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../open
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { requestExamples } from './examples';
-import { batchAcceptedResponse, batchNotStartedResponse, batchRejectedResponse, batchStatusResponse, eventsBody, eventsCreatedResponse, idempotencyHeaders, batchIdParams } from './schema';
+import {
+  batchAcceptedResponse,
+  batchNotStartedResponse,
+  batchRejectedResponse,
+  batchStatusResponse,
+  eventsBody,
+  eventsCreatedResponse,
+  idempotencyHeaders,
+  batchIdParams,
+} from './schema';
 
 const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 
@@ -31,7 +40,8 @@ const rejected = {
       eventId: 'EV-2024-0002',
       code: 'InsufficientInventory',
       field: 'ProductInstances[0].Quantity',
-      message: 'Only 50 of product COD-WHOLE lot LOT-2024-001 are available at LOC-VESSEL-1 at 2024-03-02T08:00:00Z; 80 requested.',
+      message:
+        'Only 50 of product COD-WHOLE lot LOT-2024-001 are available at LOC-VESSEL-1 at 2024-03-02T08:00:00Z; 80 requested.',
       product: 'COD-WHOLE',
       lotSerial: 'LOT-2024-001',
       location: 'LOC-VESSEL-1',
@@ -45,7 +55,8 @@ const rejected = {
 const idempotencyKey = idempotencyHeaders;
 
 const rejectedResponse = {
-  description: 'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored.',
+  description:
+    'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored.',
   schema: batchRejectedResponse,
   example: rejected,
 };
@@ -58,14 +69,19 @@ const accepted = {
 };
 
 const keyReused: ResponseSpec = {
-  description: 'The Idempotency-Key was first used with a different body: a key stands for one request. Nothing was stored.',
+  description:
+    'The Idempotency-Key was first used with a different body: a key stands for one request. Nothing was stored.',
   contentType: PROBLEM_JSON,
   schema: ref('ValidationProblem'),
   example: {
     type: problemType(422),
     title: `Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body (batch ${BATCH_ID}); send a new key for a new batch.`,
     status: 422,
-    errors: { 'Idempotency-Key': ['Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body; send a new key for a new batch.'] },
+    errors: {
+      'Idempotency-Key': [
+        'Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body; send a new key for a new batch.',
+      ],
+    },
     traceId: EXAMPLE_TRACE_ID,
   },
 };
@@ -78,7 +94,8 @@ export const notStarted: ResponseSpec = {
   schema: batchNotStartedResponse,
   example: {
     type: problemType(503),
-    title: 'The batch was stored but its processing could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
+    title:
+      'The batch was stored but its processing could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
     status: 503,
     traceId: EXAMPLE_TRACE_ID,
     batchId: BATCH_ID,
@@ -124,7 +141,9 @@ export const eventsOperations = [
     method: 'post',
     path: '/Integration/Events/async',
     summary: 'Create events (answers at once)',
-    description: 'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.' + FIELDS_BY_TYPE,
+    description:
+      'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.' +
+      FIELDS_BY_TYPE,
     tags: ['Events'],
     headers: idempotencyKey,
     requestBody: { schema: eventsBody, examples: requestExamples() },

@@ -71,7 +71,11 @@ const productDetails = {
     Plu: { type: 'string' },
     MasterData: {
       type: 'array',
-      items: { type: 'object', required: ['name', 'namespace', 'value'], properties: { name: text, namespace: text, value: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['name', 'namespace', 'value'],
+        properties: { name: text, namespace: text, value: { type: 'string' } },
+      },
     },
   },
 } as const;
@@ -83,7 +87,12 @@ export const productInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'Product'],
   properties: {
-    Quantity: { type: 'number', minimum: 0, maximum: LIMITS.quantity, description: 'Decimal quantity in the product unit.' },
+    Quantity: {
+      type: 'number',
+      minimum: 0,
+      maximum: LIMITS.quantity,
+      description: 'Decimal quantity in the product unit.',
+    },
     LotSerial: id,
     Product: productRef,
   },
@@ -105,7 +114,11 @@ export const event = {
     $type: { enum: EVENT_TYPE_NAMES, description: 'The event type, lower case.' },
     Id: { ...id, description: "The caller's event id, unique in the account; echoed as externalEventId." },
     Location: locationRef,
-    EventTime: { type: 'string', description: 'ISO 8601; without an offset it is read in EventTimeZone.', example: '2024-03-01T10:00:00' },
+    EventTime: {
+      type: 'string',
+      description: 'ISO 8601; without an offset it is read in EventTimeZone.',
+      example: '2024-03-01T10:00:00',
+    },
     EventTimeZone: { type: 'string', description: 'UTC offset such as -05:00.', example: '-05:00' },
     PurchaseOrder: optionalText,
     InvoiceNumber: optionalText,
@@ -113,12 +126,21 @@ export const event = {
     DocumentIds: {
       type: ['array', 'null'],
       items: id,
-      description: 'Ids of uploaded documents to attach; ids not found are reported in documentsNotAttached. A plain string is rejected.',
+      description:
+        'Ids of uploaded documents to attach; ids not found are reported in documentsNotAttached. A plain string is rejected.',
     },
     CustomProperties: {
       type: 'array',
       description: 'Name/value entries (GDST KDEs such as catchArea, fishingGearTypeCode).',
-      items: { type: 'object', properties: { Name: optionalText, Namespace: optionalText, Value: optionalText, PropertyLocation: optionalText } },
+      items: {
+        type: 'object',
+        properties: {
+          Name: optionalText,
+          Namespace: optionalText,
+          Value: optionalText,
+          PropertyLocation: optionalText,
+        },
+      },
     },
     CertificationList: {
       type: 'array',
@@ -144,7 +166,10 @@ export const event = {
   allOf: [
     byType(['commission', 'receive', 'observe', 'decommission'], ['ProductInstances'], { ProductInstances: instances }),
     byType(['receive'], [], { SourceLocation: locationRef }),
-    byType(['ship'], ['ProductInstances', 'DestinationLocation'], { ProductInstances: instances, DestinationLocation: locationRef }),
+    byType(['ship'], ['ProductInstances', 'DestinationLocation'], {
+      ProductInstances: instances,
+      DestinationLocation: locationRef,
+    }),
     byType(['transform'], ['InputProducts', 'OutputProducts'], { InputProducts: instances, OutputProducts: instances }),
     byType(['aggregation', 'disaggregation'], ['ParentLotSerial', 'ChildProductInstances'], {
       ParentLotSerial: id,
@@ -184,10 +209,18 @@ export function eventRuleErrors(events: EventPayload[]): BatchError[] {
   const errors: BatchError[] = [];
   events.forEach((event, index) => {
     const time = parseEventTime(event.EventTime, event.EventTimeZone);
-    if (!time.ok) errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: time.field, message: time.message });
+    if (!time.ok)
+      errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: time.field, message: time.message });
     for (const field of ['Location', 'SourceLocation', 'DestinationLocation'] as const) {
       const ref = event[field];
-      if (ref && !locationIdOf(ref)) errors.push({ index, eventId: event.Id, code: 'Required', field: `${field}.Id`, message: `${field}.Id is required.` });
+      if (ref && !locationIdOf(ref))
+        errors.push({
+          index,
+          eventId: event.Id,
+          code: 'Required',
+          field: `${field}.Id`,
+          message: `${field}.Id is required.`,
+        });
     }
   });
   return errors;
@@ -200,7 +233,8 @@ export const idempotencyHeaders = {
     'Idempotency-Key': {
       type: 'string',
       pattern: '^[\\x21-\\x7e]{1,200}$',
-      description: 'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
+      description:
+        'Optional, 1 to 200 visible ASCII characters. The same key with the same body again returns the first outcome and stores nothing new; with another body it is a 422.',
       example: 'erp-export-2024-03-01-001',
     },
   },
@@ -211,10 +245,10 @@ export const IDEMPOTENCY_KEY_ERROR = 'Idempotency-Key must be 1 to 200 visible A
 export const batchIdParams = {
   type: 'object',
   required: ['batchId'],
-  properties: { batchId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'The batchId of the 202 answer.' } },
+  properties: {
+    batchId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'The batchId of the 202 answer.' },
+  },
 } as const;
-
-
 
 /** The GDST KDE warnings of one event (`domain/gdst.ts`), on the events routes' and POST /Integration/JSON's answers alike. */
 export const gdstWarningsSchema = {
@@ -244,7 +278,11 @@ const eventResult = {
       items: {
         type: 'object',
         required: ['productId', 'lotSerial', 'quantity'],
-        properties: { productId: { type: 'string', description: "The caller's product Id." }, lotSerial: { type: 'string' }, quantity: { type: 'number' } },
+        properties: {
+          productId: { type: 'string', description: "The caller's product Id." },
+          lotSerial: { type: 'string' },
+          quantity: { type: 'number' },
+        },
       },
     },
     documentsNotAttached: {
@@ -265,7 +303,10 @@ export const eventsCreatedResponse = {
   required: ['message', 'batchId', 'result'],
   properties: {
     message: { type: 'string' },
-    batchId: { type: 'string', description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).' },
+    batchId: {
+      type: 'string',
+      description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).',
+    },
     result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' },
   },
 } as const;
@@ -274,7 +315,11 @@ export const batchRejectedResponse = {
   type: 'object',
   required: ['message', 'result', 'errors'],
   description: 'The batch was rejected as a whole: nothing was stored.',
-  properties: { message: { type: 'string' }, result: { type: 'array', maxItems: 0 }, errors: { type: 'array', items: batchErrorSchema } },
+  properties: {
+    message: { type: 'string' },
+    result: { type: 'array', maxItems: 0 },
+    errors: { type: 'array', items: batchErrorSchema },
+  },
 } as const;
 
 export const batchAcceptedResponse = {
@@ -284,7 +329,11 @@ export const batchAcceptedResponse = {
     message: { type: 'string' },
     batchId: { type: 'string' },
     status: { enum: ['Accepted'] },
-    statusUrl: { type: 'string', description: 'GET it for the outcome.', example: '/Integration/Events/async/0b7f1f5e-1111-4222-8333-944444444444' },
+    statusUrl: {
+      type: 'string',
+      description: 'GET it for the outcome.',
+      example: '/Integration/Events/async/0b7f1f5e-1111-4222-8333-944444444444',
+    },
   },
 } as const;
 
@@ -301,10 +350,10 @@ export const batchNotStartedResponse = {
 export const retryRef = {
   type: ['object', 'null'],
   required: ['batchId', 'status'],
-  description: 'The newest retry of this batch (POST /Integration/Batches/{id}/retry) and where it is; null when it was never retried.',
+  description:
+    'The newest retry of this batch (POST /Integration/Batches/{id}/retry) and where it is; null when it was never retried.',
   properties: { batchId: { type: 'string' }, status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] } },
 } as const;
-
 
 export const batchStatusResponse = {
   type: 'object',
@@ -315,7 +364,11 @@ export const batchStatusResponse = {
     message: { type: 'string', description: 'What the status means, and what (if anything) the caller should do.' },
     submittedAt: { type: 'string' },
     completedAt: { type: ['string', 'null'] },
-    result: { type: ['array', 'null'], items: eventResult, description: 'When Completed: exactly the result of the sync endpoint.' },
+    result: {
+      type: ['array', 'null'],
+      items: eventResult,
+      description: 'When Completed: exactly the result of the sync endpoint.',
+    },
     errors: { type: ['array', 'null'], items: batchErrorSchema, description: 'When Failed: why.' },
     retriedBy: retryRef,
   },

@@ -26,11 +26,22 @@ const msOf = (time: { seconds?: Long | number | null } | null | undefined) => Nu
  */
 async function heartbeatCheck(temporal: Client, taskQueue: string, now: number): Promise<'ok' | 'missing' | undefined> {
   const workers = await temporal.workflowService
-    .listWorkers({ namespace: temporal.options.namespace, pageSize: 1000, query: `TaskQueue = ${JSON.stringify(taskQueue)}` })
-    .then((response) => response.workersInfo ?? [], () => []);
+    .listWorkers({
+      namespace: temporal.options.namespace,
+      pageSize: 1000,
+      query: `TaskQueue = ${JSON.stringify(taskQueue)}`,
+    })
+    .then(
+      (response) => response.workersInfo ?? [],
+      () => [],
+    );
   const beats = workers.flatMap((info) => (info.workerHeartbeat ? [info.workerHeartbeat] : []));
   if (!beats.length) return undefined;
-  return beats.some((beat) => beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < HEARTBEAT_STALE_SECONDS * 1000) ? 'ok' : 'missing';
+  return beats.some(
+    (beat) => beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < HEARTBEAT_STALE_SECONDS * 1000,
+  )
+    ? 'ok'
+    : 'missing';
 }
 
 /**
@@ -43,7 +54,11 @@ async function workerCheck(temporal: Client, taskQueue: string): Promise<string>
   if (byHeartbeat) return byHeartbeat;
   const sides = await Promise.all(
     [TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY].map(async (taskQueueType) => {
-      const { pollers } = await temporal.workflowService.describeTaskQueue({ namespace: temporal.options.namespace, taskQueue: { name: taskQueue }, taskQueueType });
+      const { pollers } = await temporal.workflowService.describeTaskQueue({
+        namespace: temporal.options.namespace,
+        taskQueue: { name: taskQueue },
+        taskQueueType,
+      });
       return (pollers ?? []).some((p) => now - msOf(p.lastAccessTime) < WORKER_STALE_SECONDS * 1000);
     }),
   );
@@ -67,7 +82,8 @@ export function healthRouter(): Router<AppState, AppCustom> {
       workerCheck(temporal, config.taskQueue).catch(failed),
     ]);
     const checks = { database, temporal: temporalServer, worker };
-    if (Object.values(checks).some((check) => check !== 'ok')) throw problem(503, 'The service is not ready.', { checks });
+    if (Object.values(checks).some((check) => check !== 'ok'))
+      throw problem(503, 'The service is not ready.', { checks });
     ctx.body = { status: 'ok', checks };
   });
 

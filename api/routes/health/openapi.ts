@@ -18,7 +18,11 @@ export const healthOperations = [
     tags: ['Health'],
     public: true,
     responses: {
-      200: { description: 'Both dependencies answer and a worker polls the task queue.', schema: readyResponse, example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } } },
+      200: {
+        description: 'Both dependencies answer and a worker polls the task queue.',
+        schema: readyResponse,
+        example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } },
+      },
       503: {
         description: 'A dependency does not answer, or no worker polls; `checks` says which.',
         contentType: PROBLEM_JSON,

@@ -15,7 +15,8 @@ const checks = {
     temporal: { type: 'string' },
     worker: {
       type: 'string',
-      description: '`missing` when no worker of the task queue is alive: none has sent Temporal a heartbeat for 20 s (workers send one every 5 s), or, where the server keeps no worker heartbeats, none has polled the task queue for 75 s. Batches would wait.',
+      description:
+        '`missing` when no worker of the task queue is alive: none has sent Temporal a heartbeat for 20 s (workers send one every 5 s), or, where the server keeps no worker heartbeats, none has polled the task queue for 75 s. Batches would wait.',
     },
   },
 } as const;

@@ -35,9 +35,7 @@ export function inventoryRouter(): Router<AppState, AppCustom> {
     ]);
     // Ids that name nothing of this account match nothing: an empty answer, not another account's rows.
     const unmatched = (productValues.length && !productIds.length) || (locationValues.length && !locationIds.length);
-    const rows = unmatched
-      ? []
-      : await inventoryRecords(sequelize, { accountId, productIds, locationIds, asOf });
+    const rows = unmatched ? [] : await inventoryRecords(sequelize, { accountId, productIds, locationIds, asOf });
     const body = presentInventory(rows);
 
     if (ctx.accepts('application/json', 'text/plain') === 'text/plain') {

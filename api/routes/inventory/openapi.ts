@@ -10,9 +10,24 @@ const example = {
         {
           lotSerial: 'LOT-2024-001',
           inventory: [
-            { locationId: '8f2e4d6c-1a3b-4c5d-9e7f-0a1b2c3d4e5f', locationName: 'Bergen plant', quantityAvailable: 50, eventDate: '2024-03-01T08:00:00Z' },
-            { locationId: '8f2e4d6c-1a3b-4c5d-9e7f-0a1b2c3d4e5f', locationName: 'Bergen plant', quantityAvailable: 50, eventDate: '2024-03-02T08:00:00Z' },
-            { locationId: '8f2e4d6c-1a3b-4c5d-9e7f-0a1b2c3d4e5f', locationName: 'Bergen plant', quantityAvailable: 150, eventDate: '2024-03-03T08:00:00Z' },
+            {
+              locationId: '8f2e4d6c-1a3b-4c5d-9e7f-0a1b2c3d4e5f',
+              locationName: 'Bergen plant',
+              quantityAvailable: 50,
+              eventDate: '2024-03-01T08:00:00Z',
+            },
+            {
+              locationId: '8f2e4d6c-1a3b-4c5d-9e7f-0a1b2c3d4e5f',
+              locationName: 'Bergen plant',
+              quantityAvailable: 50,
+              eventDate: '2024-03-02T08:00:00Z',
+            },
+            {
+              locationId: '8f2e4d6c-1a3b-4c5d-9e7f-0a1b2c3d4e5f',
+              locationName: 'Bergen plant',
+              quantityAvailable: 150,
+              eventDate: '2024-03-03T08:00:00Z',
+            },
           ],
         },
       ],
@@ -33,7 +48,8 @@ export const inventoryOperations = [
     query: inventoryQuery,
     responses: {
       200: {
-        description: 'The records, grouped by product and lot. With `Accept: text/plain` the same JSON comes as text/plain.',
+        description:
+          'The records, grouped by product and lot. With `Accept: text/plain` the same JSON comes as text/plain.',
         schema: inventoryResponse,
         contentType: ['application/json', 'text/plain'],
         example,

@@ -34,7 +34,8 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
   const lots = new Map<string, Lot>();
   for (const row of rows) {
     let product = products.get(row.product_id);
-    if (!product) products.set(row.product_id, (product = { productId: row.product_id, productName: row.product_name, lots: [] }));
+    if (!product)
+      products.set(row.product_id, (product = { productId: row.product_id, productName: row.product_name, lots: [] }));
     const lotKey = `${row.product_id}\u0000${row.lot_serial}`;
     let lot = lots.get(lotKey);
     if (!lot) {
@@ -42,12 +43,18 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
       product.lots.push(lot);
     }
     const quantityAvailable = Number(row.available);
-    lot.inventory.push({ locationId: row.location_id, locationName: row.location_name, quantityAvailable, eventDate: utcWithZ(row.event_time) });
+    lot.inventory.push({
+      locationId: row.location_id,
+      locationName: row.location_name,
+      quantityAvailable,
+      eventDate: utcWithZ(row.event_time),
+    });
     // A record's available quantity is the lowest balance from it on: below zero, the lot reads negative there.
     if (quantityAvailable < 0) {
       const negative = (lot.negative ??= []);
       const at = negative.find((n) => n.locationId === row.location_id);
-      if (!at) negative.push({ locationId: row.location_id, locationName: row.location_name, quantity: quantityAvailable });
+      if (!at)
+        negative.push({ locationId: row.location_id, locationName: row.location_name, quantity: quantityAvailable });
       else at.quantity = Math.min(at.quantity, quantityAvailable);
     }
   }

@@ -3,10 +3,11 @@ import { LIMITS, withLimits } from '../../limits';
 
 /** Ids in a URL: a hundred of them stay well inside the 16 KB a request head may take. */
 const id = { type: 'string', maxLength: LIMITS.idLength } as const;
-const repeatable = (description: string) => ({
-  description,
-  anyOf: [id, { type: 'array', maxItems: 100, items: id }],
-}) as const;
+const repeatable = (description: string) =>
+  ({
+    description,
+    anyOf: [id, { type: 'array', maxItems: 100, items: id }],
+  }) as const;
 
 export const inventoryQuery = withLimits({
   type: 'object',
@@ -14,7 +15,9 @@ export const inventoryQuery = withLimits({
     ProductIds: repeatable(
       'A product id: the service id returned at creation, or your own product Id. Repeat the parameter for several (?ProductIds=a&ProductIds=b).',
     ),
-    LocationIds: repeatable('A location id: the service id returned at creation, or your own location id. Repeat the parameter for several.'),
+    LocationIds: repeatable(
+      'A location id: the service id returned at creation, or your own location id. Repeat the parameter for several.',
+    ),
     AsOf: {
       type: 'string',
       format: 'date-time',
@@ -34,9 +37,14 @@ const inventoryEntry = {
     locationName: { type: 'string' },
     quantityAvailable: {
       type: 'number',
-      description: 'What another event at this point of the timeline can still consume without making any later balance negative.',
+      description:
+        'What another event at this point of the timeline can still consume without making any later balance negative.',
     },
-    eventDate: { type: 'string', description: 'Event time of the record, UTC with a trailing Z.', example: '2024-03-01T15:00:00Z' },
+    eventDate: {
+      type: 'string',
+      description: 'Event time of the record, UTC with a trailing Z.',
+      example: '2024-03-01T15:00:00Z',
+    },
   },
 } as const;
 
@@ -68,7 +76,11 @@ export const inventoryResponse = {
                   items: {
                     type: 'object',
                     required: ['locationId', 'locationName', 'quantity'],
-                    properties: { locationId: { type: 'string', description: 'Service id of the location.' }, locationName: { type: 'string' }, quantity: { type: 'number', example: -20 } },
+                    properties: {
+                      locationId: { type: 'string', description: 'Service id of the location.' },
+                      locationName: { type: 'string' },
+                      quantity: { type: 'number', example: -20 },
+                    },
                   },
                 },
               },

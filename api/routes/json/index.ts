@@ -24,7 +24,14 @@ async function submit(ctx: APIContext<InputOf<{ body: typeof jsonEventsBody }>>)
   // Problems found here go to the pipeline with the batch, which refuses it only once duplicates and
   // inventory are checked too: one answer lists them all (and nothing is stored).
   const request = { Events: translation.events, ...(translation.issues.length ? { Issues: translation.issues } : {}) };
-  const submission = { accountId: account.id, accountName: account.name, mode: 'json' as const, request, eventCount: events.length, requestId };
+  const submission = {
+    accountId: account.id,
+    accountName: account.name,
+    mode: 'json' as const,
+    request,
+    eventCount: events.length,
+    requestId,
+  };
   const { batch, outcome } = await submitBatch(ctx.deps, submission, { wait: true });
   ctx.state.batchId = batch.id;
   if (outcome.kind === 'pending') {
@@ -33,7 +40,11 @@ async function submit(ctx: APIContext<InputOf<{ body: typeof jsonEventsBody }>>)
     return;
   }
   // The pipeline names the batch-style fields it checked; the caller sent the URN-based ones.
-  if (outcome.kind === 'rejected') throw outcomeProblem(batch.id, { kind: 'rejected', errors: outcome.errors.map((e) => ({ ...e, field: jsonFieldOf(e.field) })) });
+  if (outcome.kind === 'rejected')
+    throw outcomeProblem(batch.id, {
+      kind: 'rejected',
+      errors: outcome.errors.map((e) => ({ ...e, field: jsonFieldOf(e.field) })),
+    });
   if (outcome.kind !== 'completed') throw outcomeProblem(batch.id, outcome);
   const results = outcome.result;
 
@@ -42,7 +53,10 @@ async function submit(ctx: APIContext<InputOf<{ body: typeof jsonEventsBody }>>)
     return;
   }
   const stored = await findByExternalIds(account.id, {
-    products: [...translation.products.map((p) => p.externalId), ...results.flatMap((r) => r.productInstances.map((i) => i.productId))],
+    products: [
+      ...translation.products.map((p) => p.externalId),
+      ...results.flatMap((r) => r.productInstances.map((i) => i.productId)),
+    ],
     locations: translation.locations.map((l) => l.externalId),
     tradePartners: translation.tradePartners.map((t) => t.externalId),
   });

@@ -12,9 +12,20 @@ const commission = {
     TradePartnerUrn: 'urn:gdst:example.org:party:acme.0',
     Name: 'Boston processing plant',
     Gln: '0614141000012',
-    Address: { City: 'Boston', Country: 'US', AddressLine1: '1 Fish Pier', GeoCoordinates: { Latitude: 42.35, Longitude: -71.04 } },
+    Address: {
+      City: 'Boston',
+      Country: 'US',
+      AddressLine1: '1 Fish Pier',
+      GeoCoordinates: { Latitude: 42.35, Longitude: -71.04 },
+    },
   },
-  TradePartner: { Urn: 'urn:gdst:example.org:party:acme.0', TradePartnerId: null, Name: 'ACME Seafood', Pgln: '0614141000005', ConnectionType: 'SELF' },
+  TradePartner: {
+    Urn: 'urn:gdst:example.org:party:acme.0',
+    TradePartnerId: null,
+    Name: 'ACME Seafood',
+    Pgln: '0614141000005',
+    ConnectionType: 'SELF',
+  },
   PurchaseOrder: null,
   InvoiceNumber: 'INV-77',
   BizStep: 'urn:epcglobal:cbv:bizstep:commissioning',
@@ -24,7 +35,15 @@ const commission = {
   EventTimeZone: '-05:00',
   RecordTime: '2024-03-01T15:05:00Z',
   CustomProperties: [{ Name: 'harvestDate', Namespace: 'gdst', Value: '2024-02-28', PropertyLocation: 'ILMD' }],
-  CertificationList: [{ CertificationType: 'urn:gdst:certType:harvestCoC', CertificationStandard: 'MSC', CertificationAgency: 'MSC', CertificationValue: 'Certified', CertificationIdentification: 'MSC-C-1234' }],
+  CertificationList: [
+    {
+      CertificationType: 'urn:gdst:certType:harvestCoC',
+      CertificationStandard: 'MSC',
+      CertificationAgency: 'MSC',
+      CertificationValue: 'Certified',
+      CertificationIdentification: 'MSC-C-1234',
+    },
+  ],
   VesselCatchInformation: null,
   ProductInstances: [
     {
@@ -40,7 +59,14 @@ const commission = {
         SimpleUnitOfMeasurement: 'KGM',
         SharingPolicy: 'Open',
         ProductIdentifierType: 'Lot',
-        ProductMasterData: [{ Name: 'speciesForFisheryStatisticsPurposesName', Namespace: 'cbvmda', Value: 'Gadus morhua', ElementId: 'cbvmda:speciesForFisheryStatisticsPurposesName' }],
+        ProductMasterData: [
+          {
+            Name: 'speciesForFisheryStatisticsPurposesName',
+            Namespace: 'cbvmda',
+            Value: 'Gadus morhua',
+            ElementId: 'cbvmda:speciesForFisheryStatisticsPurposesName',
+          },
+        ],
       },
     },
   ],
@@ -65,12 +91,21 @@ export const jsonOperations = [
     requestBody: { schema: jsonEventsBody, example: { Events: [commission] } },
     responses: {
       200: {
-        description: 'Every event was stored. The commission shape when the batch holds a commission, else the transform shape.',
+        description:
+          'Every event was stored. The commission shape when the batch holds a commission, else the transform shape.',
         schema: { anyOf: [commissionResponse, transformResponse] },
         example: {
           message: '1 event created.',
           result: {
-            products: [{ status: 'Created', id: '3c1d9e7a-2b4f-4a8e-9d61-7f0e5b2c8a93', name: 'Atlantic cod fillet', urn: 'urn:gdst:example.org:product:class:acme.cod', gtin: '07038010000017' }],
+            products: [
+              {
+                status: 'Created',
+                id: '3c1d9e7a-2b4f-4a8e-9d61-7f0e5b2c8a93',
+                name: 'Atlantic cod fillet',
+                urn: 'urn:gdst:example.org:product:class:acme.cod',
+                gtin: '07038010000017',
+              },
+            ],
             locations: [
               {
                 status: 'Created',
@@ -81,13 +116,28 @@ export const jsonOperations = [
                 geoCoordinates: { latitude: 42.35, longitude: -71.04 },
               },
             ],
-            tradePartners: [{ status: 'Skipped', id: '9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d', name: 'ACME Seafood', urn: 'urn:gdst:example.org:party:acme.0', pgln: '0614141000005' }],
+            tradePartners: [
+              {
+                status: 'Skipped',
+                id: '9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d',
+                name: 'ACME Seafood',
+                urn: 'urn:gdst:example.org:party:acme.0',
+                pgln: '0614141000005',
+              },
+            ],
             events: [
               {
                 type: 'Commission',
                 eventDate: '2024-03-01T15:00:00+00:00',
                 productInstances: [
-                  { quantity: 100, lotSerial: 'LOT-2024-001', status: 'Created', id: '3c1d9e7a-2b4f-4a8e-9d61-7f0e5b2c8a93', name: 'Atlantic cod fillet', urn: 'urn:gdst:example.org:product:lot:class:acme.cod.LOT-2024-001' },
+                  {
+                    quantity: 100,
+                    lotSerial: 'LOT-2024-001',
+                    status: 'Created',
+                    id: '3c1d9e7a-2b4f-4a8e-9d61-7f0e5b2c8a93',
+                    name: 'Atlantic cod fillet',
+                    urn: 'urn:gdst:example.org:product:lot:class:acme.cod.LOT-2024-001',
+                  },
                 ],
                 status: 'Created',
                 id: '0f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f',
@@ -106,7 +156,15 @@ export const jsonOperations = [
         example: {
           message: 'The batch was rejected: 1 error; nothing was stored.',
           result: [],
-          errors: [{ index: 0, eventId: 'ERP-COMM-1001', code: 'DuplicateEventId', field: 'ExternalEventId', message: 'An event with id ERP-COMM-1001 already exists in this account.' }],
+          errors: [
+            {
+              index: 0,
+              eventId: 'ERP-COMM-1001',
+              code: 'DuplicateEventId',
+              field: 'ExternalEventId',
+              message: 'An event with id ERP-COMM-1001 already exists in this account.',
+            },
+          ],
         },
       },
       202: stillRunning,

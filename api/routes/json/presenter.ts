@@ -12,21 +12,35 @@ export interface StoredEntities {
 
 /** In the order the pipeline reports lines: a transform's inputs, then its outputs. */
 const instancesOf = (event: JsonEvent): JsonProductInstance[] =>
-  event.$type === 'commission' ? (event.ProductInstances ?? []) : [...(event.InputProducts ?? []), ...(event.OutputProducts ?? [])];
+  event.$type === 'commission'
+    ? (event.ProductInstances ?? [])
+    : [...(event.InputProducts ?? []), ...(event.OutputProducts ?? [])];
 
-const entries = <R extends { id: string; name: string; urn: string }, T>(refs: EntityRef[], rows: ReadonlyMap<string, R>, extra: (row: R) => T) =>
+const entries = <R extends { id: string; name: string; urn: string }, T>(
+  refs: EntityRef[],
+  rows: ReadonlyMap<string, R>,
+  extra: (row: R) => T,
+) =>
   refs.flatMap((ref) => {
     const row = rows.get(ref.externalId);
     return row ? [{ status: ref.status, id: row.id, name: row.name, urn: row.urn, ...extra(row) }] : [];
   });
 
 /** SPEC.md's commission answer: the entities the batch named (Created or Skipped) and every event. */
-export function commissionBody(events: JsonEvent[], results: AnsweredResult[], translation: Translation, stored: StoredEntities) {
+export function commissionBody(
+  events: JsonEvent[],
+  results: AnsweredResult[],
+  translation: Translation,
+  stored: StoredEntities,
+) {
   return {
     message: `${results.length} event${results.length === 1 ? '' : 's'} created.`,
     result: {
       products: entries(translation.products, stored.products, (row) => ({ gtin: row.gtin })),
-      locations: entries(translation.locations, stored.locations, (row) => ({ gln: row.gln, geoCoordinates: coordinatesOf(row.address) })),
+      locations: entries(translation.locations, stored.locations, (row) => ({
+        gln: row.gln,
+        geoCoordinates: coordinatesOf(row.address),
+      })),
       tradePartners: entries(translation.tradePartners, stored.tradePartners, (row) => ({ pgln: row.pgln })),
       events: results.map((result, index) => {
         const sent = instancesOf(events[index]);

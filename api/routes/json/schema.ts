@@ -11,12 +11,18 @@ import { closed } from '../../unknown-fields';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
-const urn = (what: string) => ({ ...text, description: `URN of the ${what}: a URN the account knows is reused (\`Skipped\`); a new one is created from the inline fields (\`Created\`) and keeps this URN.` });
+const urn = (what: string) => ({
+  ...text,
+  description: `URN of the ${what}: a URN the account knows is reused (\`Skipped\`); a new one is created from the inline fields (\`Created\`) and keeps this URN.`,
+});
 
 const geoCoordinates = {
   type: 'object',
   required: ['Latitude', 'Longitude'],
-  properties: { Latitude: { type: 'number', minimum: -90, maximum: 90 }, Longitude: { type: 'number', minimum: -180, maximum: 180 } },
+  properties: {
+    Latitude: { type: 'number', minimum: -90, maximum: 90 },
+    Longitude: { type: 'number', minimum: -180, maximum: 180 },
+  },
 } as const;
 
 const address = {
@@ -66,7 +72,10 @@ const parentProduct = {
   properties: {
     Urn: urn('product'),
     Name: text,
-    SimpleUnitOfMeasurement: { ...text, description: 'Unit code or alias (kg, LBR, ...): quantities of the product are in this unit.' },
+    SimpleUnitOfMeasurement: {
+      ...text,
+      description: 'Unit code or alias (kg, LBR, ...): quantities of the product are in this unit.',
+    },
     SharingPolicy: { enum: ['Open', 'Restricted'] },
     ProductIdentifierType: { enum: ['Lot', 'Serial'] },
     UnitQuantity: { type: ['number', 'null'], exclusiveMinimum: 0 },
@@ -74,7 +83,11 @@ const parentProduct = {
     Gtin: optionalText,
     ProductMasterData: {
       type: ['array', 'null'],
-      items: { type: 'object', required: ['Name', 'Namespace', 'Value'], properties: { Name: text, Namespace: text, Value: { type: 'string' }, ElementId: optionalText } },
+      items: {
+        type: 'object',
+        required: ['Name', 'Namespace', 'Value'],
+        properties: { Name: text, Namespace: text, Value: { type: 'string' }, ElementId: optionalText },
+      },
     },
   },
 } as const;
@@ -83,7 +96,12 @@ export const jsonProductInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'ParentProduct'],
   properties: {
-    Quantity: { type: 'number', minimum: 0, maximum: LIMITS.quantity, description: 'In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).' },
+    Quantity: {
+      type: 'number',
+      minimum: 0,
+      maximum: LIMITS.quantity,
+      description: 'In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).',
+    },
     LotSerial: { ...text, maxLength: LIMITS.idLength },
     Urn: { ...optionalText, description: 'URN of the lot or serial instance; stored with the event as sent.' },
     UOM: {
@@ -110,21 +128,49 @@ export const jsonEvent = {
   required: ['$type', 'ExternalEventId', 'Location', 'EventTime'],
   properties: {
     $type: { enum: JSON_EVENT_TYPES, description: 'commission or transform.' },
-    ExternalEventId: { ...text, maxLength: LIMITS.idLength, description: 'The caller’s event id; unique in the account: a repeat is rejected (DuplicateEventId).' },
-    Urn: { ...optionalText, description: 'The caller’s event URN; may be empty. Stored with the event; the service’s own is urn:uuid:<event id>.' },
+    ExternalEventId: {
+      ...text,
+      maxLength: LIMITS.idLength,
+      description: 'The caller’s event id; unique in the account: a repeat is rejected (DuplicateEventId).',
+    },
+    Urn: {
+      ...optionalText,
+      description:
+        'The caller’s event URN; may be empty. Stored with the event; the service’s own is urn:uuid:<event id>.',
+    },
     Location: location,
     TradePartner: tradePartner,
     PurchaseOrder: optionalText,
     InvoiceNumber: optionalText,
-    BizStep: { ...optionalText, description: 'A business step: a GS1 CBV term (urn:epcglobal:cbv:bizstep:shipping, or the bare word shipping), any other URN (urn:<nid>:<nss>) or an http(s) URI. Kept as sent.' },
-    Disposition: { ...optionalText, description: 'A disposition: a GS1 CBV term (urn:epcglobal:cbv:disp:in_transit, or in_transit), any other URN or an http(s) URI. Kept as sent.' },
+    BizStep: {
+      ...optionalText,
+      description:
+        'A business step: a GS1 CBV term (urn:epcglobal:cbv:bizstep:shipping, or the bare word shipping), any other URN (urn:<nid>:<nss>) or an http(s) URI. Kept as sent.',
+    },
+    Disposition: {
+      ...optionalText,
+      description:
+        'A disposition: a GS1 CBV term (urn:epcglobal:cbv:disp:in_transit, or in_transit), any other URN or an http(s) URI. Kept as sent.',
+    },
     ReadPoint: { description: 'Free form; stored as sent.' },
-    EventTime: { type: 'string', description: 'ISO 8601 with an offset (without one it is read in EventTimeZone).', example: '2024-03-01T10:00:00-05:00' },
+    EventTime: {
+      type: 'string',
+      description: 'ISO 8601 with an offset (without one it is read in EventTimeZone).',
+      example: '2024-03-01T10:00:00-05:00',
+    },
     EventTimeZone: { ...optionalText, description: 'UTC offset such as -05:00; defaults to the offset of EventTime.' },
     RecordTime: optionalText,
     CustomProperties: {
       type: ['array', 'null'],
-      items: { type: 'object', properties: { Name: optionalText, Namespace: optionalText, Value: optionalText, PropertyLocation: optionalText } },
+      items: {
+        type: 'object',
+        properties: {
+          Name: optionalText,
+          Namespace: optionalText,
+          Value: optionalText,
+          PropertyLocation: optionalText,
+        },
+      },
     },
     CertificationList: {
       type: ['array', 'null'],
@@ -162,12 +208,21 @@ export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(
   ),
 );
 
-const status = { enum: ['Created', 'Skipped'], description: 'Skipped: the URN was known and the entity reused; Created: made from the inline data.' } as const;
+const status = {
+  enum: ['Created', 'Skipped'],
+  description: 'Skipped: the URN was known and the entity reused; Created: made from the inline data.',
+} as const;
 const entity = (extra: Record<string, unknown>, required: readonly string[]) =>
   ({
     type: 'object',
     required: ['status', 'id', 'name', 'urn', ...required],
-    properties: { status, id: { type: 'string', description: 'Service id.' }, name: { type: 'string' }, urn: { type: 'string' }, ...extra },
+    properties: {
+      status,
+      id: { type: 'string', description: 'Service id.' },
+      name: { type: 'string' },
+      urn: { type: 'string' },
+      ...extra,
+    },
   }) as const;
 
 const eventEntry = {
@@ -241,6 +296,9 @@ export const transformResponse = {
     result: { const: 'Success' },
     message: { type: 'null' },
     errors: { type: 'array', maxItems: 0 },
-    warnings: { ...gdstWarningsSchema, description: `Every event's warnings, each naming its event (Events[i]). ${gdstWarningsSchema.description}` },
+    warnings: {
+      ...gdstWarningsSchema,
+      description: `Every event's warnings, each naming its event (Events[i]). ${gdstWarningsSchema.description}`,
+    },
   },
 } as const;

@@ -36,7 +36,9 @@ export function locationsRouter(): Router<AppState, AppCustom> {
       const ids: string[] = [];
       for (const [index, payload] of locations.entries()) {
         try {
-          ids.push((await createLocation(account, payload, ctx.deps.config.urnDomain, transaction, `Locations[${index}]`)).id);
+          ids.push(
+            (await createLocation(account, payload, ctx.deps.config.urnDomain, transaction, `Locations[${index}]`)).id,
+          );
         } catch (error) {
           if (!(error instanceof MasterDataConflict)) throw error;
           errors.push({ index, id: locationIdOf(payload) ?? null, field: error.field, message: error.message });
@@ -46,7 +48,12 @@ export function locationsRouter(): Router<AppState, AppCustom> {
       if (errors.length) throw conflictingRequest(errors);
       return ids;
     });
-    ctx.body = { message: `${created.length} location(s) created.`, result: created.map((id) => ({ id, status: 'Created' })), errors: [], validations: [] };
+    ctx.body = {
+      message: `${created.length} location(s) created.`,
+      result: created.map((id) => ({ id, status: 'Created' })),
+      errors: [],
+      validations: [],
+    };
   });
 
   router.get('/Integration/Locations', validatePage(), async (ctx) => {
@@ -64,7 +71,14 @@ export function locationsRouter(): Router<AppState, AppCustom> {
   router.put('/Integration/Location', validateBatch(updateLocationsSchema, ['Location']), async (ctx) => {
     const { body } = ctx.state.input;
     if ((body.Locations === undefined) === (body.Location === undefined)) {
-      throw invalidRequest([{ index: null, id: null, field: 'Locations', message: 'Send either Locations (a list) or Location (one object).' }]);
+      throw invalidRequest([
+        {
+          index: null,
+          id: null,
+          field: 'Locations',
+          message: 'Send either Locations (a list) or Location (one object).',
+        },
+      ]);
     }
     const single = body.Location !== undefined;
     const items = body.Location ? [body.Location] : body.Locations!;
@@ -101,7 +115,11 @@ export function locationsRouter(): Router<AppState, AppCustom> {
         const isVessel = location.vessel !== null;
         const change = locationUpdate(location, item.Details, isVessel);
         const issues = [
-          ...unchangeableIssues({ duns: location.duns, dunsPlus4: location.dunsPlus4, tradePartner }, item.Details, `${prefix}.Details`),
+          ...unchangeableIssues(
+            { duns: location.duns, dunsPlus4: location.dunsPlus4, tradePartner },
+            item.Details,
+            `${prefix}.Details`,
+          ),
           ...locationUpdateIssues(change, item.Details, `${prefix}.Details`, isVessel),
         ];
         if (issues.length) {
@@ -109,13 +127,23 @@ export function locationsRouter(): Router<AppState, AppCustom> {
           continue;
         }
         await location.update(change.attributes, { transaction });
-        if (partner) await tradePartner.update({ name: partner.Name ?? tradePartner.name, connectionType: partner.ConnectionType ?? tradePartner.connectionType }, { transaction });
+        if (partner)
+          await tradePartner.update(
+            {
+              name: partner.Name ?? tradePartner.name,
+              connectionType: partner.ConnectionType ?? tradePartner.connectionType,
+            },
+            { transaction },
+          );
         results.push(found);
       }
       // Thrown inside the transaction, so the elements already changed roll back too.
       if (validations.length || errors.length) {
         const status = missing ? 404 : 400;
-        throw rejection(status, `The update has ${validations.length + errors.length} error(s); nothing was changed.`, { errors, validations });
+        throw rejection(status, `The update has ${validations.length + errors.length} error(s); nothing was changed.`, {
+          errors,
+          validations,
+        });
       }
       return results;
     });
@@ -123,9 +151,19 @@ export function locationsRouter(): Router<AppState, AppCustom> {
     if (single) {
       const [found] = updated;
       const active = await hasActiveInventory(account.id, found.location.id);
-      ctx.body = { message: 'Location updated.', result: presentUpdatedLocation(found, account, active), errors: [], validations: [] };
+      ctx.body = {
+        message: 'Location updated.',
+        result: presentUpdatedLocation(found, account, active),
+        errors: [],
+        validations: [],
+      };
     } else {
-      ctx.body = { message: `${updated.length} location(s) updated.`, result: updated.map(({ location }) => ({ id: location.id, status: 'Updated' })), errors: [], validations: [] };
+      ctx.body = {
+        message: `${updated.length} location(s) updated.`,
+        result: updated.map(({ location }) => ({ id: location.id, status: 'Updated' })),
+        errors: [],
+        validations: [],
+      };
     }
   });
 

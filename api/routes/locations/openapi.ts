@@ -2,7 +2,14 @@ import { operation } from '../../openapi/operation';
 import { PAGE_QUERY_ERROR, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
 import { problemResponse } from '../../openapi/components';
 import { masterDataRejectionSchema } from '../master-data/schema';
-import { createLocationsResponse, createLocationsSchema, locationPageResponse, locationResponse, updateLocationsResponse, updateLocationsSchema } from './schema';
+import {
+  createLocationsResponse,
+  createLocationsSchema,
+  locationPageResponse,
+  locationResponse,
+  updateLocationsResponse,
+  updateLocationsSchema,
+} from './schema';
 
 const ACCOUNT_ID = '6f0c1f9e-3c39-4e52-9d55-1b7f5c2a9e41';
 
@@ -24,9 +31,19 @@ const vessel = {
     TradePartner: { Id: 'TP-ACME', Name: 'Acme Seafood', ConnectionType: 'SUPPLIER' },
     Name: 'Northern Star',
     CaptainsName: 'Ola Nordmann',
-    Vessel: { VesselName: 'Northern Star', VesselFlagState: 'NO', IMONumber: 'IMO 9074729', VesselPublicRegistryLink: 'https://registry.example/vessel/9074729' },
+    Vessel: {
+      VesselName: 'Northern Star',
+      VesselFlagState: 'NO',
+      IMONumber: 'IMO 9074729',
+      VesselPublicRegistryLink: 'https://registry.example/vessel/9074729',
+    },
     ContactInformation: { Name: 'Ola Nordmann', Phone: '+47 400 00 000' },
-    Address: { City: 'Ålesund', Country: 'Norway', AddressLine1: 'Havnegata 5', GeoCoordinates: { Latitude: 62.47, Longitude: 6.15 } },
+    Address: {
+      City: 'Ålesund',
+      Country: 'Norway',
+      AddressLine1: 'Havnegata 5',
+      GeoCoordinates: { Latitude: 62.47, Longitude: 6.15 },
+    },
   },
 };
 
@@ -45,7 +62,14 @@ const listedPlant = {
   id: 'LOC-OSLO-1',
   urn: 'urn:gdst:traceability.local:location:loc:acme.LOC-OSLO-1',
   details: {
-    tradePartner: { id: 'TP-ACME', urn: 'urn:gdst:traceability.local:party:acme.TP-ACME', name: 'Acme Seafood', pgln: null, connectionType: 'SUPPLIER', duns: null },
+    tradePartner: {
+      id: 'TP-ACME',
+      urn: 'urn:gdst:traceability.local:party:acme.TP-ACME',
+      name: 'Acme Seafood',
+      pgln: null,
+      connectionType: 'SUPPLIER',
+      duns: null,
+    },
     name: 'Oslo plant',
     gln: '7038010000010',
     dunsPlus4: null,
@@ -61,7 +85,12 @@ const listedPlant = {
   updateIfExists: false,
 };
 
-const rejection = (message: string, issues: { errors?: unknown[]; validations?: unknown[] }) => ({ message, result: [], errors: issues.errors ?? [], validations: issues.validations ?? [] });
+const rejection = (message: string, issues: { errors?: unknown[]; validations?: unknown[] }) => ({
+  message,
+  result: [],
+  errors: issues.errors ?? [],
+  validations: issues.validations ?? [],
+});
 
 export const locationsOperations = [
   operation({
@@ -93,7 +122,14 @@ export const locationsOperations = [
           '`errors`: it contradicts stored data (a location id that exists, a trade partner id with another name).',
         schema: masterDataRejectionSchema,
         example: rejection('The request has 1 validation error(s); nothing was stored.', {
-          validations: [{ index: 0, id: 'LOC-OSLO-1', field: 'Locations[0].Details.Duns', message: 'Locations[0].Details.Duns must contain 9 or 13 digits.' }],
+          validations: [
+            {
+              index: 0,
+              id: 'LOC-OSLO-1',
+              field: 'Locations[0].Details.Duns',
+              message: 'Locations[0].Details.Duns must contain 9 or 13 digits.',
+            },
+          ],
         }),
       },
     },
@@ -109,9 +145,21 @@ export const locationsOperations = [
       200: {
         description: 'One page of locations.',
         schema: locationPageResponse,
-        example: { totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 1, results: [listedPlant], hasNextPage: false, hasPreviousPage: false },
+        example: {
+          totalPages: 1,
+          pageNumber: 1,
+          pageSize: 20,
+          totalItems: 1,
+          results: [listedPlant],
+          hasNextPage: false,
+          hasPreviousPage: false,
+        },
       },
-      400: { description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.', schema: pageQueryErrorSchema, example: PAGE_QUERY_ERROR },
+      400: {
+        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
+        schema: pageQueryErrorSchema,
+        example: PAGE_QUERY_ERROR,
+      },
     },
   }),
   operation({
@@ -119,10 +167,23 @@ export const locationsOperations = [
     path: '/Integration/Locations/{id}',
     summary: 'Read one location or vessel',
     tags: ['Locations'],
-    pathParams: { type: 'object', properties: { id: { type: 'string', minLength: 1, description: 'The caller-chosen location id.', example: 'LOC-OSLO-1' } } },
+    pathParams: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', minLength: 1, description: 'The caller-chosen location id.', example: 'LOC-OSLO-1' },
+      },
+    },
     responses: {
-      200: { description: 'The location, shaped as an element of the list.', schema: locationResponse, example: listedPlant },
-      404: problemResponse(404, 'The account has no location with this id (another account’s locations are not visible).', 'Location LOC-9 was not found.'),
+      200: {
+        description: 'The location, shaped as an element of the list.',
+        schema: locationResponse,
+        example: listedPlant,
+      },
+      404: problemResponse(
+        404,
+        'The account has no location with this id (another account’s locations are not visible).',
+        'Location LOC-9 was not found.',
+      ),
     },
   }),
   operation({
@@ -136,11 +197,14 @@ export const locationsOperations = [
     tags: ['Locations'],
     requestBody: {
       schema: updateLocationsSchema,
-      example: { Location: { id: 'LOC-OSLO-1', Details: { Name: 'Oslo plant (north)', Address: { AddressLine1: 'Kaigata 3' } } } },
+      example: {
+        Location: { id: 'LOC-OSLO-1', Details: { Name: 'Oslo plant (north)', Address: { AddressLine1: 'Kaigata 3' } } },
+      },
     },
     responses: {
       200: {
-        description: 'Every location was updated. The single-object form answers the updated location; the list form one `{id, status}` per element.',
+        description:
+          'Every location was updated. The single-object form answers the updated location; the list form one `{id, status}` per element.',
         schema: updateLocationsResponse,
         example: {
           message: 'Location updated.',
@@ -184,11 +248,19 @@ export const locationsOperations = [
           '`errors`: a trade partner Id other than the location’s.',
         schema: masterDataRejectionSchema,
         example: rejection('The request has 1 validation error(s); nothing was stored.', {
-          validations: [{ index: null, id: null, field: 'Locations', message: 'Send either Locations (a list) or Location (one object).' }],
+          validations: [
+            {
+              index: null,
+              id: null,
+              field: 'Locations',
+              message: 'Send either Locations (a list) or Location (one object).',
+            },
+          ],
         }),
       },
       404: {
-        description: 'At least one id names no location of the account; nothing was changed. `errors` lists each unknown id (and the other problems found, if any).',
+        description:
+          'At least one id names no location of the account; nothing was changed. `errors` lists each unknown id (and the other problems found, if any).',
         schema: masterDataRejectionSchema,
         example: rejection('The update has 1 error(s); nothing was changed.', {
           errors: [{ index: 0, id: 'LOC-9', field: 'Location.id', message: 'Location LOC-9 was not found.' }],

@@ -59,7 +59,11 @@ export function presentLocation({ location, tradePartner }: LocationWithPartner)
 }
 
 /** SPEC.md, "Location as returned by the update operation"; fields the service has no notion of are empty. */
-export function presentUpdatedLocation({ location, tradePartner }: LocationWithPartner, owner: AccountRef, hasActiveInventory: boolean) {
+export function presentUpdatedLocation(
+  { location, tradePartner }: LocationWithPartner,
+  owner: AccountRef,
+  hasActiveInventory: boolean,
+) {
   const address = presentAddress(location.address);
   const geo = address?.geoCoordinates;
   return {

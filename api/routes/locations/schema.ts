@@ -9,14 +9,21 @@ import { batchResults, fourKeyBody } from '../master-data/schema';
 import { withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
 
-const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+const text = (description: string, example?: string) =>
+  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
 
-const duns = { type: 'string', pattern: DUNS_PATTERN, description: 'DUNS number: 9 or 13 digits.', example: '123456789' } as const;
+const duns = {
+  type: 'string',
+  pattern: DUNS_PATTERN,
+  description: 'DUNS number: 9 or 13 digits.',
+  example: '123456789',
+} as const;
 
 const connectionType = {
   type: 'string',
   enum: ['SELF', 'SUPPLIER', 'BUYER', 'OTHER'],
-  description: "Relationship to the caller's account: SELF (own organization), SUPPLIER, BUYER, OTHER (both). Vessels: SELF, SUPPLIER or BUYER.",
+  description:
+    "Relationship to the caller's account: SELF (own organization), SUPPLIER, BUYER, OTHER (both). Vessels: SELF, SUPPLIER or BUYER.",
   example: 'SUPPLIER',
 } as const;
 
@@ -34,13 +41,20 @@ const geoCoordinates = {
   required: ['Latitude', 'Longitude'],
   properties: {
     Latitude: { type: 'number', minimum: -90, maximum: 90, description: 'Degrees north, -90 to 90.', example: 59.91 },
-    Longitude: { type: 'number', minimum: -180, maximum: 180, description: 'Degrees east, -180 to 180.', example: 10.75 },
+    Longitude: {
+      type: 'number',
+      minimum: -180,
+      maximum: 180,
+      description: 'Degrees east, -180 to 180.',
+      example: 10.75,
+    },
   },
 } as const;
 
 export const address = {
   type: 'object',
-  description: 'Physical address, or a vessel’s home port. City, Country and AddressLine1 are required unless GeoCoordinates are given.',
+  description:
+    'Physical address, or a vessel’s home port. City, Country and AddressLine1 are required unless GeoCoordinates are given.',
   properties: {
     City: text('City.', 'Oslo'),
     State: text('State or region.'),
@@ -67,7 +81,12 @@ export const vessel = {
     VesselFlagState: text('Flag state.', 'NO'),
     IMONumber: text('IMO number.', 'IMO 9074729'),
     VesselSatelliteTrackingAuthority: text('Satellite tracking authority.'),
-    VesselPublicRegistryLink: { type: 'string', format: 'url', description: 'Public registry page of the vessel (a URL).', example: 'https://registry.example/vessel/9074729' },
+    VesselPublicRegistryLink: {
+      type: 'string',
+      format: 'url',
+      description: 'Public registry page of the vessel (a URL).',
+      example: 'https://registry.example/vessel/9074729',
+    },
     VesselRegistration: text('Registration number.'),
     UnloadingPort: text('Usual unloading port.'),
   },
@@ -95,7 +114,12 @@ const createDetails = {
     Duns: duns,
     CaptainsName: text('Vessel captain (vessels only).'),
     Vessel: vessel,
-    ContactInformation: { type: 'object', description: 'Contact; required for vessels.', required: ['Name'], properties: contactProperties },
+    ContactInformation: {
+      type: 'object',
+      description: 'Contact; required for vessels.',
+      required: ['Name'],
+      properties: contactProperties,
+    },
     Address: address,
   },
 } as const;
@@ -108,7 +132,8 @@ const createLocation = {
     ...idProperties,
     updateIfExists: {
       type: 'boolean',
-      description: 'Accepted as SPEC.md’s payloads carry it; a create never updates: an id the account already has is refused either way.',
+      description:
+        'Accepted as SPEC.md’s payloads carry it; a create never updates: an id the account already has is refused either way.',
       example: false,
     },
     Details: createDetails,
@@ -119,9 +144,12 @@ const createLocation = {
 export const createLocationsSchema = closed(
   withLimits({
     type: 'object',
-    description: 'POST /Integration/Locations: one or more locations or vessels, stored all or nothing. A property not listed is refused.',
+    description:
+      'POST /Integration/Locations: one or more locations or vessels, stored all or nothing. A property not listed is refused.',
     required: ['Locations'],
-    properties: { Locations: { type: 'array', minItems: 1, items: createLocation, description: 'The locations to create.' } },
+    properties: {
+      Locations: { type: 'array', minItems: 1, items: createLocation, description: 'The locations to create.' },
+    },
   } as const),
 );
 
@@ -159,7 +187,11 @@ const updateDetails = {
     CaptainsName: createDetails.properties.CaptainsName,
     Vessel: vessel,
     ContactInformation: { type: 'object', description: 'Contact fields to change.', properties: contactProperties },
-    Address: { ...address, description: 'Address fields to change (a vessel’s home port); the result must still have City, Country and AddressLine1, or GeoCoordinates.' },
+    Address: {
+      ...address,
+      description:
+        'Address fields to change (a vessel’s home port); the result must still have City, Country and AddressLine1, or GeoCoordinates.',
+    },
   },
 } as const;
 
@@ -173,9 +205,15 @@ const updateLocation = {
 export const updateLocationsSchema = closed(
   withLimits({
     type: 'object',
-    description: 'PUT /Integration/Location: either `Locations` (a list) or `Location` (one object). A property not listed is refused.',
+    description:
+      'PUT /Integration/Location: either `Locations` (a list) or `Location` (one object). A property not listed is refused.',
     properties: {
-      Locations: { type: 'array', minItems: 1, items: updateLocation, description: 'Locations to change; answered with {id, status} each.' },
+      Locations: {
+        type: 'array',
+        minItems: 1,
+        items: updateLocation,
+        description: 'Locations to change; answered with {id, status} each.',
+      },
       Location: updateLocation,
     },
   } as const),
@@ -183,12 +221,25 @@ export const updateLocationsSchema = closed(
 
 /* ---- Response bodies: what presenter.ts produces. ---- */
 
-const nullableText = (description: string, example?: string) => ({ type: ['string', 'null'], description, ...(example === undefined ? {} : { example }) });
+const nullableText = (description: string, example?: string) => ({
+  type: ['string', 'null'],
+  description,
+  ...(example === undefined ? {} : { example }),
+});
 
 const addressResponse = {
   type: ['object', 'null'],
   description: 'Address (for a vessel: its home port); null when none was stored. Absent fields are null.',
-  required: ['city', 'state', 'country', 'addressLine1', 'addressLine2', 'postalCode', 'geoCoordinates', 'displayAddress'],
+  required: [
+    'city',
+    'state',
+    'country',
+    'addressLine1',
+    'addressLine2',
+    'postalCode',
+    'geoCoordinates',
+    'displayAddress',
+  ],
   properties: {
     city: nullableText('City.', 'Oslo'),
     state: nullableText('State or region.'),
@@ -203,7 +254,10 @@ const addressResponse = {
       properties: { latitude: { type: 'number', example: 59.91 }, longitude: { type: 'number', example: 10.75 } },
       additionalProperties: false,
     },
-    displayAddress: nullableText('Formatted address: as sent, or composed from the other fields (or the coordinates).', 'Kaigata 1, Oslo, 0150, Norway'),
+    displayAddress: nullableText(
+      'Formatted address: as sent, or composed from the other fields (or the coordinates).',
+      'Kaigata 1, Oslo, 0150, Norway',
+    ),
   },
   additionalProperties: false,
 };
@@ -212,14 +266,26 @@ const contactResponse = {
   type: ['object', 'null'],
   description: 'Contact; null when none was sent (always present for a vessel).',
   required: ['name', 'phone', 'email'],
-  properties: { name: nullableText('Contact person.', 'Kari Nordmann'), phone: nullableText('Phone number.'), email: nullableText('Email address.') },
+  properties: {
+    name: nullableText('Contact person.', 'Kari Nordmann'),
+    phone: nullableText('Phone number.'),
+    email: nullableText('Email address.'),
+  },
   additionalProperties: false,
 };
 
 const vesselResponse = {
   type: ['object', 'null'],
   description: 'Vessel details; null for a location that is not a vessel. Fields not sent are null.',
-  required: ['vesselName', 'vesselFlagState', 'imoNumber', 'vesselSatelliteTrackingAuthority', 'vesselPublicRegistryLink', 'vesselRegistration', 'unloadingPort'],
+  required: [
+    'vesselName',
+    'vesselFlagState',
+    'imoNumber',
+    'vesselSatelliteTrackingAuthority',
+    'vesselPublicRegistryLink',
+    'vesselRegistration',
+    'unloadingPort',
+  ],
   properties: {
     vesselName: nullableText('Vessel name.', 'Northern Star'),
     vesselFlagState: nullableText('Flag state.', 'NO'),
@@ -264,7 +330,10 @@ export const locationResponse = {
           description: 'The organization the location belongs to.',
           required: ['id', 'urn', 'name', 'pgln', 'connectionType', 'duns'],
           properties: {
-            id: nullableText('The caller-chosen trade partner id (TradePartner.Id); null for one created without it.', 'TP-ACME'),
+            id: nullableText(
+              'The caller-chosen trade partner id (TradePartner.Id); null for one created without it.',
+              'TP-ACME',
+            ),
             urn: { type: 'string', description: 'Service-generated URN of the trade partner.' },
             name: { type: 'string', description: 'Organization name.', example: 'Acme Seafood' },
             pgln: nullableText('Party GLN.'),
@@ -282,7 +351,9 @@ export const locationResponse = {
         address: addressResponse,
         contact: contactResponse,
         vessel: vesselResponse,
-        foodFacilityRegistrationNumber: nullableText('Food facility registration number; not settable through this API.'),
+        foodFacilityRegistrationNumber: nullableText(
+          'Food facility registration number; not settable through this API.',
+        ),
         locationType: nullableText('Location type; not settable through this API.'),
       },
       additionalProperties: false,
@@ -292,12 +363,16 @@ export const locationResponse = {
   additionalProperties: false,
 };
 
-export const locationPageResponse = pageBodySchema(locationResponse, 'One page of the account’s locations and vessels.');
+export const locationPageResponse = pageBodySchema(
+  locationResponse,
+  'One page of the account’s locations and vessels.',
+);
 
 /** SPEC.md, "Location as returned by the update operation"; fields the service has no notion of are null or empty. */
 const updatedLocationResponse = {
   type: 'object',
-  description: 'The updated location (single-object form). Fields this service has no notion of are always null, false or empty.',
+  description:
+    'The updated location (single-object form). Fields this service has no notion of are always null, false or empty.',
   required: [
     'id',
     'accountId',
@@ -342,7 +417,10 @@ const updatedLocationResponse = {
     extension: nullableText('Additional identifier.'),
     captainsName: nullableText('Vessel captain (vessels only).'),
     urn: { type: 'string', description: 'Service-generated URN of the location.' },
-    hasActiveInventory: { type: 'boolean', description: 'Whether any product has a positive available quantity at this location.' },
+    hasActiveInventory: {
+      type: 'boolean',
+      description: 'Whether any product has a positive available quantity at this location.',
+    },
     address: addressResponse,
     contact: contactResponse,
     vessel: vesselResponse,
@@ -356,7 +434,14 @@ const updatedLocationResponse = {
       required: ['type', 'coordinates'],
       properties: {
         type: { type: 'string', enum: ['Point'] },
-        coordinates: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number' }, description: '[longitude, latitude].', example: [10.75, 59.91] },
+        coordinates: {
+          type: 'array',
+          minItems: 2,
+          maxItems: 2,
+          items: { type: 'number' },
+          description: '[longitude, latitude].',
+          example: [10.75, 59.91],
+        },
       },
       additionalProperties: false,
     },
@@ -381,7 +466,8 @@ export const createLocationsResponse = fourKeyBody(batchResults('Created', 'loca
 export const updateLocationsResponse = fourKeyBody(
   {
     oneOf: [updatedLocationResponse, batchResults('Updated', 'location')],
-    description: 'For the single-object form (`Location`), the updated location; for the list form (`Locations`), one `{id, status}` per element.',
+    description:
+      'For the single-object form (`Location`), the updated location; for the list form (`Locations`), one `{id, status}` per element.',
   },
   'Every location was updated.',
 );

@@ -18,8 +18,17 @@ export interface FourKeyBody<R> {
   validations: MasterDataIssue[];
 }
 
-export function rejection(status: number, message: string, issues: { errors?: MasterDataIssue[]; validations?: MasterDataIssue[] }): ApiError {
-  const body: FourKeyBody<never[]> = { message, result: [], errors: issues.errors ?? [], validations: issues.validations ?? [] };
+export function rejection(
+  status: number,
+  message: string,
+  issues: { errors?: MasterDataIssue[]; validations?: MasterDataIssue[] },
+): ApiError {
+  const body: FourKeyBody<never[]> = {
+    message,
+    result: [],
+    errors: issues.errors ?? [],
+    validations: issues.validations ?? [],
+  };
   return rawError(status, body);
 }
 
@@ -27,7 +36,9 @@ export const invalidRequest = (validations: MasterDataIssue[]): ApiError =>
   rejection(400, `The request has ${validations.length} validation error(s); nothing was stored.`, { validations });
 
 export const conflictingRequest = (errors: MasterDataIssue[]): ApiError =>
-  rejection(400, `The request conflicts with stored data in ${errors.length} place(s); nothing was stored.`, { errors });
+  rejection(400, `The request conflicts with stored data in ${errors.length} place(s); nothing was stored.`, {
+    errors,
+  });
 
 /** Patterns in the schemas whose ajv message ("must match pattern ...") says nothing to a caller. */
 const PATTERN_MESSAGES: Record<string, string> = { [DUNS_PATTERN]: 'must contain 9 or 13 digits' };
@@ -36,9 +47,13 @@ function describe(error: ErrorObject): string {
   const field = fieldOf(error) || 'The request body';
   switch (error.keyword) {
     case 'pattern':
-      return PATTERN_MESSAGES[String(error.params.pattern)] ? `${field} ${PATTERN_MESSAGES[String(error.params.pattern)]}.` : messageOf(error);
+      return PATTERN_MESSAGES[String(error.params.pattern)]
+        ? `${field} ${PATTERN_MESSAGES[String(error.params.pattern)]}.`
+        : messageOf(error);
     case 'format':
-      return error.params.format === 'url' ? `${field} must be a URL (for example https://registry.example/vessel/1).` : messageOf(error);
+      return error.params.format === 'url'
+        ? `${field} must be a URL (for example https://registry.example/vessel/1).`
+        : messageOf(error);
     case 'minLength':
       return `${field} must not be empty.`;
     case 'minItems':
@@ -76,7 +91,10 @@ class SchemaRejection extends ApiError {
  * The validate middleware, answering in the four-key body. Its toError sees only ajv's errors, so
  * the element ids are filled in here, where the request body is at hand.
  */
-export function validateBatch<S extends AnySchema>(schema: S, singles: readonly string[] = []): Middleware<ValidatedState<{ body: S }>, AppCustom> {
+export function validateBatch<S extends AnySchema>(
+  schema: S,
+  singles: readonly string[] = [],
+): Middleware<ValidatedState<{ body: S }>, AppCustom> {
   const check = validate({ body: schema }, (errors) => new SchemaRejection(errors));
   return async (ctx, next) => {
     try {

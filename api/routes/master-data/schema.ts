@@ -12,12 +12,25 @@ export const masterDataIssueSchema = {
     index: {
       type: ['integer', 'null'],
       minimum: 0,
-      description: 'Position of the element in the request list (0 for the single-object form); null when the problem concerns the whole request.',
+      description:
+        'Position of the element in the request list (0 for the single-object form); null when the problem concerns the whole request.',
       example: 0,
     },
-    id: { type: ['string', 'null'], description: 'The id the element was sent with; null when it has none or the problem concerns the whole request.', example: 'LOC-1' },
-    field: { type: 'string', description: 'Path of the offending field in the request body, e.g. `Locations[0].Details.Duns`.', example: 'Locations[0].Details.Duns' },
-    message: { type: 'string', description: 'What is wrong, for a person.', example: 'Locations[0].Details.Duns must contain 9 or 13 digits.' },
+    id: {
+      type: ['string', 'null'],
+      description: 'The id the element was sent with; null when it has none or the problem concerns the whole request.',
+      example: 'LOC-1',
+    },
+    field: {
+      type: 'string',
+      description: 'Path of the offending field in the request body, e.g. `Locations[0].Details.Duns`.',
+      example: 'Locations[0].Details.Duns',
+    },
+    message: {
+      type: 'string',
+      description: 'What is wrong, for a person.',
+      example: 'Locations[0].Details.Duns must contain 9 or 13 digits.',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -33,7 +46,9 @@ export const fourKeyBody = (result: object, description: string) =>
     properties: {
       message: { type: 'string', description: 'Summary of the outcome, for a person.' },
       result,
-      errors: issues('What contradicts the data the account already has (an id that exists, a location that is not there). Empty on success.'),
+      errors: issues(
+        'What contradicts the data the account already has (an id that exists, a location that is not there). Empty on success.',
+      ),
       validations: issues('What is wrong with the request itself (schema and rule failures). Empty on success.'),
     },
     additionalProperties: false,
@@ -54,7 +69,11 @@ export const batchResults = (status: 'Created' | 'Updated', what: string) =>
       type: 'object',
       required: ['id', 'status'],
       properties: {
-        id: { type: 'string', format: 'uuid', description: `Service-generated id of the ${what} (not the caller-chosen id).` },
+        id: {
+          type: 'string',
+          format: 'uuid',
+          description: `Service-generated id of the ${what} (not the caller-chosen id).`,
+        },
         status: { type: 'string', enum: [status] },
       },
       additionalProperties: false,

@@ -11,7 +11,11 @@ export const openApiOperations = [
     responses: {
       200: {
         description: 'The OpenAPI document.',
-        schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', example: '3.1.0' } } },
+        schema: {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { type: 'string', example: '3.1.0' } },
+        },
       },
     },
   }),

@@ -1,10 +1,6 @@
 import Router from '@koa/router';
 import { createProduct, findProduct, listProducts, MasterDataConflict } from '../../../db/repositories/master-data';
-import {
-  productCreateIssues,
-  productUpdateAttributes,
-  type MasterDataIssue,
-} from '../../../domain/master-data';
+import { productCreateIssues, productUpdateAttributes, type MasterDataIssue } from '../../../domain/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { notFound } from '../../errors';
 import { conflictingRequest, invalidRequest, rejection, validateBatch } from '../master-data/batch-errors';
@@ -26,7 +22,9 @@ export function productsRouter(): Router<AppState, AppCustom> {
       const ids: string[] = [];
       for (const [index, payload] of products.entries()) {
         try {
-          ids.push((await createProduct(account, payload, ctx.deps.config.urnDomain, transaction, `Products[${index}]`)).id);
+          ids.push(
+            (await createProduct(account, payload, ctx.deps.config.urnDomain, transaction, `Products[${index}]`)).id,
+          );
         } catch (error) {
           if (!(error instanceof MasterDataConflict)) throw error;
           errors.push({ index, id: payload.Id, field: error.field, message: error.message });
@@ -36,7 +34,12 @@ export function productsRouter(): Router<AppState, AppCustom> {
       if (errors.length) throw conflictingRequest(errors);
       return ids;
     });
-    ctx.body = { message: `${created.length} product(s) created.`, result: created.map((id) => ({ id, status: 'Created' })), errors: [], validations: [] };
+    ctx.body = {
+      message: `${created.length} product(s) created.`,
+      result: created.map((id) => ({ id, status: 'Created' })),
+      errors: [],
+      validations: [],
+    };
   });
 
   router.put('/Integration/Products', validateBatch(updateProductsSchema), async (ctx) => {
@@ -51,16 +54,27 @@ export function productsRouter(): Router<AppState, AppCustom> {
       for (const [index, payload] of products.entries()) {
         const product = await findProduct(account.id, payload.Id, transaction);
         if (!product) {
-          errors.push({ index, id: payload.Id, field: `Products[${index}].Id`, message: `Product ${payload.Id} was not found.` });
+          errors.push({
+            index,
+            id: payload.Id,
+            field: `Products[${index}].Id`,
+            message: `Product ${payload.Id} was not found.`,
+          });
           continue;
         }
         await product.update(productUpdateAttributes(payload.Details), { transaction });
         ids.push(product.id);
       }
-      if (errors.length) throw rejection(404, `${errors.length} product(s) were not found; nothing was changed.`, { errors });
+      if (errors.length)
+        throw rejection(404, `${errors.length} product(s) were not found; nothing was changed.`, { errors });
       return ids;
     });
-    ctx.body = { message: `${updated.length} product(s) updated.`, result: updated.map((id) => ({ id, status: 'Updated' })), errors: [], validations: [] };
+    ctx.body = {
+      message: `${updated.length} product(s) updated.`,
+      result: updated.map((id) => ({ id, status: 'Updated' })),
+      errors: [],
+      validations: [],
+    };
   });
 
   router.get('/Integration/Products', validatePage(), async (ctx) => {

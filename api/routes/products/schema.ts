@@ -7,20 +7,39 @@ import { closed } from '../../unknown-fields';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 
-const text = (description: string, example?: string) => ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+const text = (description: string, example?: string) =>
+  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
 
 const detailsProperties = {
   Name: text('Human-readable name.', 'Atlantic cod fillet'),
-  SimpleUnitOfMeasurement: text('Unit of measure: a UN/ECE Recommendation 20 code (KGM, LBR, ...) or a common alias (kg, lbs, ...); stored as the code.', 'KGM'),
-  UnitQuantity: { type: 'number', exclusiveMinimum: 0, description: 'Quantity of the simple unit in one commercial unit (greater than 0).', example: 2 },
-  UnitDescriptor: { type: 'string', enum: ['Cases', 'Units', 'Totes', 'Pallets'], description: 'The commercial unit UnitQuantity describes.', example: 'Cases' },
+  SimpleUnitOfMeasurement: text(
+    'Unit of measure: a UN/ECE Recommendation 20 code (KGM, LBR, ...) or a common alias (kg, lbs, ...); stored as the code.',
+    'KGM',
+  ),
+  UnitQuantity: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    description: 'Quantity of the simple unit in one commercial unit (greater than 0).',
+    example: 2,
+  },
+  UnitDescriptor: {
+    type: 'string',
+    enum: ['Cases', 'Units', 'Totes', 'Pallets'],
+    description: 'The commercial unit UnitQuantity describes.',
+    example: 'Cases',
+  },
   SharingPolicy: {
     type: 'string',
     enum: ['Open', 'Restricted'],
     description: 'Open: a receiving customer sees all events of the lot. Restricted: only the ship event.',
     example: 'Open',
   },
-  ProductIdentifierType: { type: 'string', enum: ['Lot', 'Serial'], description: 'Lot: instances identified by lot numbers. Serial: one item per serial.', example: 'Lot' },
+  ProductIdentifierType: {
+    type: 'string',
+    enum: ['Lot', 'Serial'],
+    description: 'Lot: instances identified by lot numbers. Serial: one item per serial.',
+    example: 'Lot',
+  },
   Gtin: text('Global Trade Item Number.', '07038010000017'),
   Plu: text('Price Lookup Code.'),
   MasterData: {
@@ -41,51 +60,68 @@ const detailsProperties = {
 const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
 /** Closed objects: a property not listed here is refused, naming the field (api/unknown-fields.ts). */
-export const createProductsSchema = closed(withLimits({
-  type: 'object',
-  description: 'POST /Integration/Products: one or more products, stored all or nothing.',
-  required: ['Products'],
-  properties: {
-    Products: {
-      type: 'array',
-      minItems: 1,
-      description: 'The products to create.',
-      items: {
-        type: 'object',
-        required: ['Id', 'Details'],
-        properties: {
-          Id: productId,
-          Details: { type: 'object', required: ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'], properties: detailsProperties },
+export const createProductsSchema = closed(
+  withLimits({
+    type: 'object',
+    description: 'POST /Integration/Products: one or more products, stored all or nothing.',
+    required: ['Products'],
+    properties: {
+      Products: {
+        type: 'array',
+        minItems: 1,
+        description: 'The products to create.',
+        items: {
+          type: 'object',
+          required: ['Id', 'Details'],
+          properties: {
+            Id: productId,
+            Details: {
+              type: 'object',
+              required: ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'],
+              properties: detailsProperties,
+            },
+          },
         },
       },
     },
-  },
-} as const));
+  } as const),
+);
 
-export const updateProductsSchema = closed(withLimits({
-  type: 'object',
-  description: 'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
-  required: ['Products'],
-  properties: {
-    Products: {
-      type: 'array',
-      minItems: 1,
-      description: 'The products to change, by Id.',
-      items: {
-        type: 'object',
-        required: ['Id', 'Details'],
-        properties: {
-          Id: productId,
-          Details: { type: 'object', description: 'The fields to change; MasterData, when sent, replaces the stored list.', properties: detailsProperties },
+export const updateProductsSchema = closed(
+  withLimits({
+    type: 'object',
+    description:
+      'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
+    required: ['Products'],
+    properties: {
+      Products: {
+        type: 'array',
+        minItems: 1,
+        description: 'The products to change, by Id.',
+        items: {
+          type: 'object',
+          required: ['Id', 'Details'],
+          properties: {
+            Id: productId,
+            Details: {
+              type: 'object',
+              description: 'The fields to change; MasterData, when sent, replaces the stored list.',
+              properties: detailsProperties,
+            },
+          },
         },
       },
     },
-  },
-} as const));
+  } as const),
+);
 
 /* ---- Response bodies: what presenter.ts and the handlers produce. ---- */
 
-const nullableText = (description: string, example?: string) => ({ type: ['string', 'null'], description, ...(example === undefined ? {} : { example }) });
+const nullableText = (description: string, example?: string) => ({
+  type: ['string', 'null'],
+  description,
+  ...(example === undefined ? {} : { example }),
+});
 
 /** A product as GET answers it (presenter.ts). */
 export const productResponse = {
@@ -97,14 +133,44 @@ export const productResponse = {
     urn: { type: 'string', description: 'Service-generated URN of the product; events refer to it.' },
     details: {
       type: 'object',
-      required: ['name', 'simpleUnitOfMeasurement', 'unitQuantity', 'unitDescriptor', 'sharingPolicy', 'productIdentifierType', 'gtin', 'plu', 'masterData'],
+      required: [
+        'name',
+        'simpleUnitOfMeasurement',
+        'unitQuantity',
+        'unitDescriptor',
+        'sharingPolicy',
+        'productIdentifierType',
+        'gtin',
+        'plu',
+        'masterData',
+      ],
       properties: {
         name: { type: 'string', description: 'Human-readable name.', example: 'Atlantic cod fillet' },
-        simpleUnitOfMeasurement: { type: 'string', description: 'Unit of measure as a UN/ECE Recommendation 20 code (an alias sent is stored as its code).', example: 'KGM' },
-        unitQuantity: { type: ['number', 'null'], description: 'Quantity of the simple unit in one commercial unit, as a JSON number; null when not sent.', example: 2 },
-        unitDescriptor: { type: ['string', 'null'], enum: [...detailsProperties.UnitDescriptor.enum, null], description: 'The commercial unit; null when not sent.' },
-        sharingPolicy: { type: 'string', enum: detailsProperties.SharingPolicy.enum, description: detailsProperties.SharingPolicy.description },
-        productIdentifierType: { type: 'string', enum: detailsProperties.ProductIdentifierType.enum, description: detailsProperties.ProductIdentifierType.description },
+        simpleUnitOfMeasurement: {
+          type: 'string',
+          description: 'Unit of measure as a UN/ECE Recommendation 20 code (an alias sent is stored as its code).',
+          example: 'KGM',
+        },
+        unitQuantity: {
+          type: ['number', 'null'],
+          description: 'Quantity of the simple unit in one commercial unit, as a JSON number; null when not sent.',
+          example: 2,
+        },
+        unitDescriptor: {
+          type: ['string', 'null'],
+          enum: [...detailsProperties.UnitDescriptor.enum, null],
+          description: 'The commercial unit; null when not sent.',
+        },
+        sharingPolicy: {
+          type: 'string',
+          enum: detailsProperties.SharingPolicy.enum,
+          description: detailsProperties.SharingPolicy.description,
+        },
+        productIdentifierType: {
+          type: 'string',
+          enum: detailsProperties.ProductIdentifierType.enum,
+          description: detailsProperties.ProductIdentifierType.description,
+        },
         gtin: nullableText('Global Trade Item Number.', '07038010000017'),
         plu: nullableText('Price Lookup Code.'),
         masterData: {

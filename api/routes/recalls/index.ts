@@ -2,7 +2,15 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { resolveIds } from '../../../db/queries/inventory';
 import { recallReach } from '../../../db/queries/recall-reach';
-import { acknowledgeRecall, createRecall, issuedRecall, receivedNotice, receivedNotices, type NoticeRow, type RecallRow } from '../../../db/repositories/recalls';
+import {
+  acknowledgeRecall,
+  createRecall,
+  issuedRecall,
+  receivedNotice,
+  receivedNotices,
+  type NoticeRow,
+  type RecallRow,
+} from '../../../db/repositories/recalls';
 import { wakeWebhookEndpoint } from '../../../platform/webhooks';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem } from '../../errors';
@@ -13,14 +21,33 @@ import { acknowledgeBody, createRecallBody, type AcknowledgeInput, type CreateRe
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const acknowledgementOf = (row: NoticeRow) =>
-  row.acknowledged_at ? { time: new Date(row.acknowledged_at).toISOString(), quantityOnHand: Number(row.quantity_on_hand), action: row.action! } : null;
+  row.acknowledged_at
+    ? {
+        time: new Date(row.acknowledged_at).toISOString(),
+        quantityOnHand: Number(row.quantity_on_hand),
+        action: row.action!,
+      }
+    : null;
 
-const recallPart = (row: RecallRow) => ({ id: row.id, issuer: row.issuer_name, reason: row.reason, createdTime: new Date(row.created_at).toISOString() });
+const recallPart = (row: RecallRow) => ({
+  id: row.id,
+  issuer: row.issuer_name,
+  reason: row.reason,
+  createdTime: new Date(row.created_at).toISOString(),
+});
 
-export const presentNotice = (row: NoticeRow) => ({ ...recallPart(row), role: 'holder' as const, ...row.notice, acknowledgement: acknowledgementOf(row) });
+export const presentNotice = (row: NoticeRow) => ({
+  ...recallPart(row),
+  role: 'holder' as const,
+  ...row.notice,
+  acknowledgement: acknowledgementOf(row),
+});
 
 async function wake(ctx: APIContext, endpoints: string[]): Promise<void> {
-  for (const id of new Set(endpoints)) await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
+  for (const id of new Set(endpoints))
+    await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, {
+      retrySeconds: ctx.deps.config.webhookRetrySeconds,
+    });
 }
 
 /**
@@ -32,28 +59,40 @@ async function wake(ctx: APIContext, endpoints: string[]): Promise<void> {
 export function recallsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.post('/Integration/Recalls', validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }), async (ctx) => {
-    const input = ctx.state.input.body;
-    const { sequelize } = ctx.deps;
-    const issuer = ctx.state.account;
-    const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
-    if (!productId) throw problem(404, `Product not found: ${input.ProductId}`, { errors: { ProductId: [`No product ${input.ProductId} in this account.`] } });
-    const holders = await recallReach(sequelize, { accountId: issuer.id, productId, lotSerial: input.LotSerial });
-    const id = randomUUID();
-    const createdTime = new Date().toISOString();
-    const endpoints = await createRecall(sequelize, { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason }, holders, (holder) => ({
-      id,
-      issuer: issuer.name,
-      reason: input.Reason,
-      createdTime,
-      ...holder.notice,
-    }));
-    await wake(ctx, endpoints);
-    const found = (await issuedRecall(sequelize, issuer.id, id))!;
-    ctx.status = 201;
-    ctx.set('Location', `/Integration/Recalls/${id}`);
-    ctx.body = presentIssued(found);
-  });
+  router.post(
+    '/Integration/Recalls',
+    validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }),
+    async (ctx) => {
+      const input = ctx.state.input.body;
+      const { sequelize } = ctx.deps;
+      const issuer = ctx.state.account;
+      const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
+      if (!productId)
+        throw problem(404, `Product not found: ${input.ProductId}`, {
+          errors: { ProductId: [`No product ${input.ProductId} in this account.`] },
+        });
+      const holders = await recallReach(sequelize, { accountId: issuer.id, productId, lotSerial: input.LotSerial });
+      const id = randomUUID();
+      const createdTime = new Date().toISOString();
+      const endpoints = await createRecall(
+        sequelize,
+        { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason },
+        holders,
+        (holder) => ({
+          id,
+          issuer: issuer.name,
+          reason: input.Reason,
+          createdTime,
+          ...holder.notice,
+        }),
+      );
+      await wake(ctx, endpoints);
+      const found = (await issuedRecall(sequelize, issuer.id, id))!;
+      ctx.status = 201;
+      ctx.set('Location', `/Integration/Recalls/${id}`);
+      ctx.body = presentIssued(found);
+    },
+  );
 
   router.get('/Integration/Recalls', validatePage(), async (ctx) => {
     const page = pageOf(ctx.state.input.query);
@@ -74,20 +113,29 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     ctx.body = presentNotice(notice);
   });
 
-  router.post('/Integration/Recalls/:id/acknowledge', validate({ body: pairedWith<AcknowledgeInput>()(acknowledgeBody) }), async (ctx) => {
-    const { id } = ctx.params;
-    const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
-    if (!notice) throw notFound(`No recall ${id} sent to this account.`);
-    const input = ctx.state.input.body;
-    const endpoints = await acknowledgeRecall(ctx.deps.sequelize, notice, { quantityOnHand: input.QuantityOnHand, action: input.Action }, (at) => ({
-      id,
-      holder: notice.holder_name,
-      lots: notice.received_lots,
-      acknowledgement: { time: at.toISOString(), quantityOnHand: input.QuantityOnHand, action: input.Action },
-    }));
-    await wake(ctx, endpoints);
-    ctx.body = presentNotice((await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id))!);
-  });
+  router.post(
+    '/Integration/Recalls/:id/acknowledge',
+    validate({ body: pairedWith<AcknowledgeInput>()(acknowledgeBody) }),
+    async (ctx) => {
+      const { id } = ctx.params;
+      const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
+      if (!notice) throw notFound(`No recall ${id} sent to this account.`);
+      const input = ctx.state.input.body;
+      const endpoints = await acknowledgeRecall(
+        ctx.deps.sequelize,
+        notice,
+        { quantityOnHand: input.QuantityOnHand, action: input.Action },
+        (at) => ({
+          id,
+          holder: notice.holder_name,
+          lots: notice.received_lots,
+          acknowledgement: { time: at.toISOString(), quantityOnHand: input.QuantityOnHand, action: input.Action },
+        }),
+      );
+      await wake(ctx, endpoints);
+      ctx.body = presentNotice((await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id))!);
+    },
+  );
 
   return router;
 }
@@ -98,6 +146,10 @@ function presentIssued({ recall, notices }: { recall: RecallRow; notices: Notice
     role: 'issuer' as const,
     productId: recall.product_external_id,
     lotSerial: recall.lot_serial,
-    holders: notices.map((n) => ({ account: n.holder_name, lots: n.received_lots, acknowledgement: acknowledgementOf(n) })),
+    holders: notices.map((n) => ({
+      account: n.holder_name,
+      lots: n.received_lots,
+      acknowledgement: acknowledgementOf(n),
+    })),
   };
 }

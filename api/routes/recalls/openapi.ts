@@ -4,8 +4,16 @@ import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
 import { acknowledgeBody, createRecallBody, issuedRecall, noticeList, recallAnswer, recallNotice } from './schema';
 
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
-const invalid = { description: 'A field is missing, unknown or invalid; `errors` names it.', contentType: PROBLEM_JSON, schema: ref('ValidationProblem') };
-const notFound = problemResponse(404, 'No recall with this id issued by or sent to the key’s account.', `No recall ${RECALL_ID} issued by or sent to this account.`);
+const invalid = {
+  description: 'A field is missing, unknown or invalid; `errors` names it.',
+  contentType: PROBLEM_JSON,
+  schema: ref('ValidationProblem'),
+};
+const notFound = problemResponse(
+  404,
+  'No recall with this id issued by or sent to the key’s account.',
+  `No recall ${RECALL_ID} issued by or sent to this account.`,
+);
 
 export const recallsOperations = [
   operation({
@@ -17,11 +25,18 @@ export const recallsOperations = [
       'other accounts’, onwards through their shipments), and sends each a notice (GET /Integration/Recalls, and recall.received on its ' +
       'webhooks). A notice tells a holder only what its own trace shows.',
     tags: ['Recalls'],
-    requestBody: { schema: createRecallBody, example: { ProductId: 'COD-WHOLE', LotSerial: 'LOT-2024-001', Reason: 'Listeria found in retained sample.' } },
+    requestBody: {
+      schema: createRecallBody,
+      example: { ProductId: 'COD-WHOLE', LotSerial: 'LOT-2024-001', Reason: 'Listeria found in retained sample.' },
+    },
     responses: {
       201: { description: 'The recall, with every holder it reached.', schema: issuedRecall },
       400: invalid,
-      404: problemResponse(404, 'ProductId names no product of the account; `errors` names it.', 'Product not found: COD-WHOLE'),
+      404: problemResponse(
+        404,
+        'ProductId names no product of the account; `errors` names it.',
+        'Product not found: COD-WHOLE',
+      ),
     },
   }),
   operation({
@@ -30,22 +45,43 @@ export const recallsOperations = [
     summary: 'Recall notices the account received',
     tags: ['Recalls'],
     query: pageQuerySchema,
-    responses: { 200: { description: 'One page of notices, newest first.', schema: noticeList }, 400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema } },
+    responses: {
+      200: { description: 'One page of notices, newest first.', schema: noticeList },
+      400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema },
+    },
   }),
   operation({
     method: 'get',
     path: '/Integration/Recalls/{id}',
     summary: 'One recall: the issuer sees who acknowledged; a holder its notice',
     tags: ['Recalls'],
-    responses: { 200: { description: 'role issuer: every holder with its lots and acknowledgement; role holder: the notice.', schema: recallAnswer }, 404: notFound },
+    responses: {
+      200: {
+        description: 'role issuer: every holder with its lots and acknowledgement; role holder: the notice.',
+        schema: recallAnswer,
+      },
+      404: notFound,
+    },
   }),
   operation({
     method: 'post',
     path: '/Integration/Recalls/{id}/acknowledge',
     summary: 'Acknowledge a recall notice',
-    description: 'The holder says how much it still holds and what it does about it; the issuer sees it, and receives recall.acknowledged. A later answer replaces it.',
+    description:
+      'The holder says how much it still holds and what it does about it; the issuer sees it, and receives recall.acknowledged. A later answer replaces it.',
     tags: ['Recalls'],
-    requestBody: { schema: acknowledgeBody, example: { QuantityOnHand: 12.5, Action: 'Quarantined; returning to supplier.' } },
-    responses: { 200: { description: 'The notice, with the acknowledgement.', schema: recallNotice }, 400: invalid, 404: problemResponse(404, 'No recall with this id sent to the key’s account.', `No recall ${RECALL_ID} sent to this account.`) },
+    requestBody: {
+      schema: acknowledgeBody,
+      example: { QuantityOnHand: 12.5, Action: 'Quarantined; returning to supplier.' },
+    },
+    responses: {
+      200: { description: 'The notice, with the acknowledgement.', schema: recallNotice },
+      400: invalid,
+      404: problemResponse(
+        404,
+        'No recall with this id sent to the key’s account.',
+        `No recall ${RECALL_ID} sent to this account.`,
+      ),
+    },
   }),
 ];

@@ -7,9 +7,25 @@ export const createRecallBody = withLimits({
   required: ['ProductId', 'LotSerial', 'Reason'],
   additionalProperties: false,
   properties: {
-    ProductId: { type: 'string', minLength: 1, description: 'Your product (your id or the service id).', example: 'COD-WHOLE' },
-    LotSerial: { type: 'string', minLength: 1, description: 'The lot recalled: every lot made from it is recalled too.', example: 'LOT-2024-001' },
-    Reason: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why: told to every holder.', example: 'Listeria found in retained sample.' },
+    ProductId: {
+      type: 'string',
+      minLength: 1,
+      description: 'Your product (your id or the service id).',
+      example: 'COD-WHOLE',
+    },
+    LotSerial: {
+      type: 'string',
+      minLength: 1,
+      description: 'The lot recalled: every lot made from it is recalled too.',
+      example: 'LOT-2024-001',
+    },
+    Reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: 'Why: told to every holder.',
+      example: 'Listeria found in retained sample.',
+    },
   },
 });
 
@@ -24,8 +40,19 @@ export const acknowledgeBody = withLimits({
   required: ['QuantityOnHand', 'Action'],
   additionalProperties: false,
   properties: {
-    QuantityOnHand: { type: 'number', minimum: 0, description: 'How much of the recalled product you still hold.', example: 12.5 },
-    Action: { type: 'string', minLength: 1, maxLength: 2000, description: 'What you did or will do with it.', example: 'Quarantined; returning to supplier.' },
+    QuantityOnHand: {
+      type: 'number',
+      minimum: 0,
+      description: 'How much of the recalled product you still hold.',
+      example: 12.5,
+    },
+    Action: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: 'What you did or will do with it.',
+      example: 'Quarantined; returning to supplier.',
+    },
   },
 });
 
@@ -37,14 +64,27 @@ export interface AcknowledgeInput {
 const product = {
   type: 'object',
   required: ['id', 'name', 'gtin', 'unit'],
-  properties: { id: { type: 'string' }, name: { type: 'string' }, gtin: { type: ['string', 'null'] }, unit: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    gtin: { type: ['string', 'null'] },
+    unit: { type: 'string' },
+  },
 } as const;
-const lot = { type: 'object', required: ['product', 'lotSerial'], properties: { product, lotSerial: { type: 'string' } } } as const;
+const lot = {
+  type: 'object',
+  required: ['product', 'lotSerial'],
+  properties: { product, lotSerial: { type: 'string' } },
+} as const;
 
 const acknowledgement = {
   type: ['object', 'null'],
   required: ['time', 'quantityOnHand', 'action'],
-  properties: { time: { type: 'string', format: 'date-time' }, quantityOnHand: { type: 'number' }, action: { type: 'string' } },
+  properties: {
+    time: { type: 'string', format: 'date-time' },
+    quantityOnHand: { type: 'number' },
+    action: { type: 'string' },
+  },
   description: 'The holder’s answer (null: none yet).',
 } as const;
 
@@ -63,7 +103,11 @@ export const recallNotice = {
     ...recallProperties,
     role: { enum: ['holder'] },
     recalled: { type: 'array', items: lot, description: 'The recalled lot as your backward trace shows it.' },
-    lots: { type: 'array', items: lot, description: 'Your lots that come from it (what you received and made from it).' },
+    lots: {
+      type: 'array',
+      items: lot,
+      description: 'Your lots that come from it (what you received and made from it).',
+    },
     holdings: {
       type: 'array',
       items: {
@@ -72,7 +116,11 @@ export const recallNotice = {
         properties: {
           product,
           lotSerial: { type: 'string' },
-          location: { type: 'object', required: ['id', 'name', 'gln'], properties: { id: { type: 'string' }, name: { type: 'string' }, gln: { type: ['string', 'null'] } } },
+          location: {
+            type: 'object',
+            required: ['id', 'name', 'gln'],
+            properties: { id: { type: 'string' }, name: { type: 'string' }, gln: { type: ['string', 'null'] } },
+          },
           quantityOnHand: { type: 'number' },
           unit: { type: 'string' },
         },
@@ -97,11 +145,22 @@ export const issuedRecall = {
       items: {
         type: 'object',
         required: ['account', 'lots', 'acknowledgement'],
-        properties: { account: { type: 'string' }, lots: { type: 'array', items: { type: 'string' }, description: 'Lot serials it received that lead back to the recall.' }, acknowledgement },
+        properties: {
+          account: { type: 'string' },
+          lots: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'Lot serials it received that lead back to the recall.',
+          },
+          acknowledgement,
+        },
       },
     },
   },
 } as const;
 
 export const recallAnswer = { oneOf: [issuedRecall, recallNotice] } as const;
-export const noticeList = pageBodySchema(recallNotice, 'One page of the recall notices the account received, newest first.');
+export const noticeList = pageBodySchema(
+  recallNotice,
+  'One page of the recall notices the account received, newest first.',
+);

@@ -5,7 +5,16 @@
 import Router from '@koa/router';
 import { holdsLotOrSerial, locationByGln, partyByPgln, productByGtin } from '../../../db/queries/resolver';
 import { checkDigit } from '../../../domain/epcis/identifiers';
-import { LINK_TYPES, linksOf, linksetOf, organizationJsonLd, placeJsonLd, productJsonLd, type LinkType, type ResolvedKey } from '../../../domain/epcis/resolver';
+import {
+  LINK_TYPES,
+  linksOf,
+  linksetOf,
+  organizationJsonLd,
+  placeJsonLd,
+  productJsonLd,
+  type LinkType,
+  type ResolvedKey,
+} from '../../../domain/epcis/resolver';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import { validate, type InputOf } from '../../middleware/validate';
@@ -16,7 +25,9 @@ const LINKSET_JSON = 'application/linkset+json';
 /** A GS1 key with a valid check digit, else a 400 naming it. */
 function key(value: string, lengths: number[], name: string): string {
   if (!/^\d+$/.test(value) || !lengths.includes(value.length) || checkDigit(value.slice(0, -1)) !== value.slice(-1)) {
-    throw badRequest(`${value.slice(0, 40)} is not a ${name} (${lengths.join(', ')} digits with a valid GS1 check digit).`);
+    throw badRequest(
+      `${value.slice(0, 40)} is not a ${name} (${lengths.join(', ')} digits with a valid GS1 check digit).`,
+    );
   }
   return value;
 }
@@ -29,7 +40,8 @@ function linkTypeOf(ctx: ResolverContext): LinkType | undefined {
   const asked = ctx.state.input.query.linkType;
   if (asked === undefined || asked.toLowerCase() === 'all') return undefined;
   const linkType = LINK_TYPES.find((type) => type.toLowerCase() === asked.toLowerCase());
-  if (!linkType) throw notFound(`This resolver has no link of type ${asked.slice(0, 100)} (it has ${LINK_TYPES.join(' and ')}).`);
+  if (!linkType)
+    throw notFound(`This resolver has no link of type ${asked.slice(0, 100)} (it has ${LINK_TYPES.join(' and ')}).`);
   return linkType;
 }
 
@@ -55,11 +67,18 @@ async function resolveGtin(ctx: ResolverContext, qualifier: { lot?: string; seri
   if (!product) throw notFound(`No product with GTIN ${gtin} in this account.`);
   const lotSerial = qualifier.lot ?? qualifier.serial;
   if (lotSerial !== undefined && !(await holdsLotOrSerial(sequelize, ctx.state.account.id, gtin, lotSerial))) {
-    throw notFound(`No event of this account names ${qualifier.lot !== undefined ? 'lot' : 'serial'} ${lotSerial.slice(0, 100)} of GTIN ${gtin}.`);
+    throw notFound(
+      `No event of this account names ${qualifier.lot !== undefined ? 'lot' : 'serial'} ${lotSerial.slice(0, 100)} of GTIN ${gtin}.`,
+    );
   }
   const resolved: ResolvedKey = { ai: '01', gtin, ...qualifier };
   await resolve(ctx, resolved, () =>
-    productJsonLd(resolved, { gtin, name: product.name, unit: product.unit_of_measure, masterData: product.master_data ?? [] }),
+    productJsonLd(resolved, {
+      gtin,
+      name: product.name,
+      unit: product.unit_of_measure,
+      masterData: product.master_data ?? [],
+    }),
   );
 }
 
@@ -74,7 +93,14 @@ export function resolverRouter(): Router<AppState, AppCustom> {
     const location = await locationByGln(ctx.deps.sequelize, ctx.state.account.id, gln);
     if (!location) throw notFound(`No location with GLN ${gln} in this account.`);
     await resolve(ctx, { ai: '414', gln }, () =>
-      placeJsonLd({ gln, name: location.name, partyName: location.party_name, address: location.address, vessel: location.vessel, captainsName: location.captains_name }),
+      placeJsonLd({
+        gln,
+        name: location.name,
+        partyName: location.party_name,
+        address: location.address,
+        vessel: location.vessel,
+        captainsName: location.captains_name,
+      }),
     );
   });
   router.get('/417/:pgln', query, async (ctx) => {

@@ -2,7 +2,11 @@ import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { linksResponse, linksetResponse, masterDataResponse, resolverQuery } from './schema';
 
-const problem = (description: string): ResponseSpec => ({ description, contentType: PROBLEM_JSON, schema: ref('Problem') });
+const problem = (description: string): ResponseSpec => ({
+  description,
+  contentType: PROBLEM_JSON,
+  schema: ref('Problem'),
+});
 
 const description = [
   'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route.',
@@ -21,10 +25,24 @@ const responses = (what: string) => ({
   404: problem(`This account has no such ${what}, or no link of the linkType asked for.`),
 });
 
-const path = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 100 } } }) as const;
+const path = (name: string) =>
+  ({
+    type: 'object',
+    required: [name],
+    properties: { [name]: { type: 'string', minLength: 1, maxLength: 100 } },
+  }) as const;
 
 export const resolverOperations = [
-  operation({ method: 'get', path: '/01/{gtin}', summary: 'Resolve a GTIN (GS1 Digital Link)', description, tags: ['EPCIS'], query: resolverQuery, pathParams: path('gtin'), responses: responses('product (GTIN)') }),
+  operation({
+    method: 'get',
+    path: '/01/{gtin}',
+    summary: 'Resolve a GTIN (GS1 Digital Link)',
+    description,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('gtin'),
+    responses: responses('product (GTIN)'),
+  }),
   operation({
     method: 'get',
     path: '/01/{gtin}/10/{lot}',
@@ -32,7 +50,14 @@ export const resolverOperations = [
     description: `${description} The lot must be named by one of the account’s events.`,
     tags: ['EPCIS'],
     query: resolverQuery,
-    pathParams: { type: 'object', required: ['gtin', 'lot'], properties: { gtin: { type: 'string', minLength: 1, maxLength: 100 }, lot: { type: 'string', minLength: 1, maxLength: 100 } } },
+    pathParams: {
+      type: 'object',
+      required: ['gtin', 'lot'],
+      properties: {
+        gtin: { type: 'string', minLength: 1, maxLength: 100 },
+        lot: { type: 'string', minLength: 1, maxLength: 100 },
+      },
+    },
     responses: responses('lot'),
   }),
   operation({
@@ -42,9 +67,34 @@ export const resolverOperations = [
     description: `${description} The serial must be named by one of the account’s events.`,
     tags: ['EPCIS'],
     query: resolverQuery,
-    pathParams: { type: 'object', required: ['gtin', 'serial'], properties: { gtin: { type: 'string', minLength: 1, maxLength: 100 }, serial: { type: 'string', minLength: 1, maxLength: 100 } } },
+    pathParams: {
+      type: 'object',
+      required: ['gtin', 'serial'],
+      properties: {
+        gtin: { type: 'string', minLength: 1, maxLength: 100 },
+        serial: { type: 'string', minLength: 1, maxLength: 100 },
+      },
+    },
     responses: responses('serialised item'),
   }),
-  operation({ method: 'get', path: '/414/{gln}', summary: 'Resolve a location’s GLN (GS1 Digital Link)', description, tags: ['EPCIS'], query: resolverQuery, pathParams: path('gln'), responses: responses('location (GLN)') }),
-  operation({ method: 'get', path: '/417/{pgln}', summary: 'Resolve a party’s GLN (GS1 Digital Link)', description, tags: ['EPCIS'], query: resolverQuery, pathParams: path('pgln'), responses: responses('party (PGLN)') }),
+  operation({
+    method: 'get',
+    path: '/414/{gln}',
+    summary: 'Resolve a location’s GLN (GS1 Digital Link)',
+    description,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('gln'),
+    responses: responses('location (GLN)'),
+  }),
+  operation({
+    method: 'get',
+    path: '/417/{pgln}',
+    summary: 'Resolve a party’s GLN (GS1 Digital Link)',
+    description,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('pgln'),
+    responses: responses('party (PGLN)'),
+  }),
 ];

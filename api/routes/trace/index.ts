@@ -32,7 +32,10 @@ interface TraceRequest {
 /** The caller's product named by ProductId (its own id or the service id): a 404 naming ProductId when there is none. */
 async function rootProduct(ctx: APIContext, productId: string): Promise<string> {
   const [id] = await resolveIds(ctx.deps.sequelize, 'products', ctx.state.account.id, [productId]);
-  if (!id) throw problem(404, `Product not found: ${productId}`, { errors: { ProductId: [`No product ${productId} in this account.`] } });
+  if (!id)
+    throw problem(404, `Product not found: ${productId}`, {
+      errors: { ProductId: [`No product ${productId} in this account.`] },
+    });
   return id;
 }
 
@@ -45,8 +48,16 @@ function requestOf(query: TraceQuery): TraceRequest {
 /** The trace of one lot, cut at maxDepth edges from the lot's own nodes. */
 async function traceOf(ctx: APIContext, request: TraceRequest): Promise<{ trace: Trace; rootIds: string[] }> {
   const productId = await rootProduct(ctx, request.product);
-  const full = await traceLot(ctx.deps.sequelize, { accountId: ctx.state.account.id, productId, lotSerial: request.lotSerial, asOf: request.asOf, direction: request.direction });
-  const rootIds = full.nodes.filter((n) => n.product_id === productId && n.lot_serial === request.lotSerial).map((n) => n.id);
+  const full = await traceLot(ctx.deps.sequelize, {
+    accountId: ctx.state.account.id,
+    productId,
+    lotSerial: request.lotSerial,
+    asOf: request.asOf,
+    direction: request.direction,
+  });
+  const rootIds = full.nodes
+    .filter((n) => n.product_id === productId && n.lot_serial === request.lotSerial)
+    .map((n) => n.id);
   return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds };
 }
 
@@ -57,23 +68,43 @@ export function traceRouter(): Router<AppState, AppCustom> {
   router.get('/Integration/Trace', validate({ query: traceQuery }), async (ctx) => {
     const { query } = ctx.state.input;
     const { trace, rootIds } = await traceOf(ctx, requestOf(query));
-    ctx.body = presentTrace(trace, { productId: query.ProductId, lotSerial: query.LotSerial, nodes: rootIds }, ctx.state.account.id);
+    ctx.body = presentTrace(
+      trace,
+      { productId: query.ProductId, lotSerial: query.LotSerial, nodes: rootIds },
+      ctx.state.account.id,
+    );
   });
 
   router.get('/Integration/Trace/recall', validate({ query: recallQuery }), async (ctx) => {
     const { query } = ctx.state.input;
     const asOf = new Date();
-    const { trace, rootIds } = await traceOf(ctx, { product: query.ProductId, lotSerial: query.LotSerial, direction: 'forward', asOf, maxDepth: MAX_TRACE_DEPTH });
+    const { trace, rootIds } = await traceOf(ctx, {
+      product: query.ProductId,
+      lotSerial: query.LotSerial,
+      direction: 'forward',
+      asOf,
+      maxDepth: MAX_TRACE_DEPTH,
+    });
     const byId = new Map(trace.nodes.map((n) => [n.id, n]));
     const ours = trace.nodes.filter((n) => n.connection_type === 'SELF');
-    const lots = [...new Map(ours.map((n) => [`${n.product_id}|${n.lot_serial}`, { product: productOf(n), lotSerial: n.lot_serial }])).values()];
+    const lots = [
+      ...new Map(
+        ours.map((n) => [`${n.product_id}|${n.lot_serial}`, { product: productOf(n), lotSerial: n.lot_serial }]),
+      ).values(),
+    ];
     ctx.body = {
       root: { productId: query.ProductId, lotSerial: query.LotSerial, nodes: rootIds },
       asOf: asOf.toISOString(),
       lots,
       holdings: ours
         .filter((n) => Number(n.quantity_on_hand ?? 0) > 0)
-        .map((n) => ({ product: productOf(n), lotSerial: n.lot_serial, location: locationOf(n), quantityOnHand: Number(n.quantity_on_hand), unit: n.unit })),
+        .map((n) => ({
+          product: productOf(n),
+          lotSerial: n.lot_serial,
+          location: locationOf(n),
+          quantityOnHand: Number(n.quantity_on_hand),
+          unit: n.unit,
+        })),
       shipments: trace.edges
         .filter((e) => e.type === 'Ship' && byId.get(e.to_id)?.connection_type !== 'SELF')
         .map((e) => {
@@ -96,9 +127,16 @@ export function traceRouter(): Router<AppState, AppCustom> {
     const { query } = ctx.state.input;
     const { trace } = await traceOf(ctx, requestOf(query));
     const node = trace.nodes.find((n) => n.id === query.NodeId);
-    if (!node) throw problem(404, `Node not found: ${query.NodeId}`, { errors: { NodeId: ['No node of this trace has that id.'] } });
+    if (!node)
+      throw problem(404, `Node not found: ${query.NodeId}`, {
+        errors: { NodeId: ['No node of this trace has that id.'] },
+      });
     const names = (place: { name: string } | null) => place?.name ?? null;
-    const lines = await traceEventLines(ctx.deps.sequelize, { nodes: [node], edges: trace.edges }, ctx.state.account.id);
+    const lines = await traceEventLines(
+      ctx.deps.sequelize,
+      { nodes: [node], edges: trace.edges },
+      ctx.state.account.id,
+    );
     ctx.body = {
       node: presentNode(node, ctx.state.account.id, shippedTo(trace)),
       events: lines.map((l) => ({

@@ -1,11 +1,27 @@
 import { PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { fsmaQuery, nodeEventsQuery, nodeEventsResponse, recallQuery, recallResponse, traceQuery, traceResponse } from './schema';
+import {
+  fsmaQuery,
+  nodeEventsQuery,
+  nodeEventsResponse,
+  recallQuery,
+  recallResponse,
+  traceQuery,
+  traceResponse,
+} from './schema';
 import { CSV_TYPE, XLSX_TYPE } from './spreadsheet';
 import { FSMA_COLUMNS } from '../../../domain/fsma204';
 
-const notFound = { description: 'ProductId names no product of yours.', contentType: PROBLEM_JSON, schema: ref('Problem') };
-const invalid = { description: 'A query parameter is missing or invalid; `errors` names it.', contentType: PROBLEM_JSON, schema: ref('Problem') };
+const notFound = {
+  description: 'ProductId names no product of yours.',
+  contentType: PROBLEM_JSON,
+  schema: ref('Problem'),
+};
+const invalid = {
+  description: 'A query parameter is missing or invalid; `errors` names it.',
+  contentType: PROBLEM_JSON,
+  schema: ref('Problem'),
+};
 
 const node = (id: string, account: string, location: string, lot: string, visibility: string) => ({
   id,
@@ -42,7 +58,16 @@ export const traceOperations = [
         example: {
           root: { productId: 'SALMON', lotSerial: 'LOT-1', nodes: ['b'] },
           nodes: [node('a', 'farm-co', 'Farm', 'LOT-1', 'shared'), node('b', 'acme', 'Plant', 'LOT-1', 'own')],
-          edges: [{ from: 'a', to: 'b', eventId: '7f0e5b2c-8a93-4c1d-9e7a-2b4f4a8e9d61', type: 'Ship', eventTime: '2024-03-02T08:00:00.000Z', quantity: 100 }],
+          edges: [
+            {
+              from: 'a',
+              to: 'b',
+              eventId: '7f0e5b2c-8a93-4c1d-9e7a-2b4f4a8e9d61',
+              type: 'Ship',
+              eventTime: '2024-03-02T08:00:00.000Z',
+              quantity: 100,
+            },
+          ],
         },
       },
       400: invalid,
@@ -61,7 +86,11 @@ export const traceOperations = [
     responses: {
       200: { description: 'The node and its events.', schema: nodeEventsResponse },
       400: invalid,
-      404: { description: 'ProductId names no product of yours, or NodeId no node of its trace.', contentType: PROBLEM_JSON, schema: ref('Problem') },
+      404: {
+        description: 'ProductId names no product of yours, or NodeId no node of its trace.',
+        contentType: PROBLEM_JSON,
+        schema: ref('Problem'),
+      },
     },
   }),
   operation({
@@ -73,7 +102,11 @@ export const traceOperations = [
       '(from the inventory timeline), and every shipment of them to a trade partner, with quantities and units.',
     tags: ['Trace'],
     query: recallQuery,
-    responses: { 200: { description: 'What a recall notice must reach.', schema: recallResponse }, 400: invalid, 404: notFound },
+    responses: {
+      200: { description: 'What a recall notice must reach.', schema: recallResponse },
+      400: invalid,
+      404: notFound,
+    },
   }),
   operation({
     method: 'get',
@@ -92,7 +125,11 @@ export const traceOperations = [
       200: {
         description: 'The spreadsheet, as an attachment.',
         contentType: [CSV_TYPE, XLSX_TYPE],
-        schema: { type: 'string', format: 'binary', description: 'CSV text (UTF-8, a header row) or an xlsx workbook.' },
+        schema: {
+          type: 'string',
+          format: 'binary',
+          description: 'CSV text (UTF-8, a header row) or an xlsx workbook.',
+        },
       },
       400: invalid,
       404: notFound,
@@ -114,7 +151,8 @@ export const traceOperations = [
     method: 'get',
     path: '/trace/page.js',
     summary: 'The trace page’s script',
-    description: 'web/trace.ts with its imports (elkjs included), bundled by the service: the page needs nothing from elsewhere. Kept for a year when asked for with the `v` the page names.',
+    description:
+      'web/trace.ts with its imports (elkjs included), bundled by the service: the page needs nothing from elsewhere. Kept for a year when asked for with the `v` the page names.',
     tags: ['Docs'],
     public: true,
     responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },

@@ -3,7 +3,12 @@ import type { Trace, TraceNodeRow } from '../../../db/queries/trace';
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
 
-export const productOf = (n: TraceNodeRow) => ({ id: n.product_external_id ?? n.product_id, name: n.product_name, gtin: n.product_gtin, unit: n.unit });
+export const productOf = (n: TraceNodeRow) => ({
+  id: n.product_external_id ?? n.product_id,
+  name: n.product_name,
+  gtin: n.product_gtin,
+  unit: n.unit,
+});
 export const locationOf = (n: TraceNodeRow) => ({
   id: n.location_external_id ?? n.location_id,
   name: n.location_name,
@@ -13,7 +18,8 @@ export const locationOf = (n: TraceNodeRow) => ({
 });
 
 type Visibility = 'own' | 'shared' | 'shipment';
-const visibilityOf = (n: TraceNodeRow, accountId: string): Visibility => (n.account_id === accountId ? 'own' : n.open ? 'shared' : 'shipment');
+const visibilityOf = (n: TraceNodeRow, accountId: string): Visibility =>
+  n.account_id === accountId ? 'own' : n.open ? 'shared' : 'shipment';
 
 /** The nodes within `maxDepth` edges of the root's nodes (either way along an edge), and the edges between them. */
 export function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
@@ -69,7 +75,11 @@ export function shippedTo(trace: Trace): Map<string, number> {
   return sums;
 }
 
-export function presentTrace(trace: Trace, root: { productId: string; lotSerial: string; nodes: string[] }, accountId: string) {
+export function presentTrace(
+  trace: Trace,
+  root: { productId: string; lotSerial: string; nodes: string[] },
+  accountId: string,
+) {
   const shipped = shippedTo(trace);
   return {
     root,

@@ -9,7 +9,13 @@ const lotQuery = {
     description: 'Your product: the service id returned at creation, or your own product Id.',
     example: 'SALMON-WHOLE',
   },
-  LotSerial: { type: 'string', minLength: 1, maxLength: LIMITS.idLength, description: 'The lot or serial number.', example: 'LOT-2024-001' },
+  LotSerial: {
+    type: 'string',
+    minLength: 1,
+    maxLength: LIMITS.idLength,
+    description: 'The lot or serial number.',
+    example: 'LOT-2024-001',
+  },
 } as const;
 
 export const MAX_TRACE_DEPTH = 1000;
@@ -23,9 +29,15 @@ export const traceQuery = withLimits({
     Direction: {
       type: 'string',
       enum: ['backward', 'forward', 'both'],
-      description: 'backward: where the lot came from; forward: where it and everything made from it went; both (the default).',
+      description:
+        'backward: where the lot came from; forward: where it and everything made from it went; both (the default).',
     },
-    AsOf: { type: 'string', format: 'date-time', description: 'Only events at or before this instant.', example: '2024-03-01T15:00:00Z' },
+    AsOf: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Only events at or before this instant.',
+      example: '2024-03-01T15:00:00Z',
+    },
     MaxDepth: {
       type: 'string',
       pattern: '^0*([1-9][0-9]{0,2}|1000)$', // 1 to MAX_TRACE_DEPTH
@@ -43,7 +55,11 @@ export interface TraceQuery {
   MaxDepth?: string;
 }
 
-export const recallQuery = withLimits({ type: 'object', required: ['ProductId', 'LotSerial'], properties: lotQuery } as const);
+export const recallQuery = withLimits({
+  type: 'object',
+  required: ['ProductId', 'LotSerial'],
+  properties: lotQuery,
+} as const);
 
 export interface RecallQuery {
   ProductId: string;
@@ -68,7 +84,12 @@ export const nodeEventsQuery = withLimits({
   required: ['ProductId', 'LotSerial', 'NodeId'],
   properties: {
     ...traceQuery.properties,
-    NodeId: { type: 'string', minLength: 1, maxLength: 1000, description: 'A node id of the trace of ProductId and LotSerial (its `nodes[].id`).' },
+    NodeId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      description: 'A node id of the trace of ProductId and LotSerial (its `nodes[].id`).',
+    },
   },
 } as const);
 
@@ -97,14 +118,30 @@ const locationRef = {
     id: { type: 'string', description: 'The owner’s location id (its own id, else the service id).' },
     name: { type: 'string' },
     gln: { type: ['string', 'null'] },
-    tradePartner: { type: 'string', description: 'Name of the organisation at this location, as its owner recorded it.' },
+    tradePartner: {
+      type: 'string',
+      description: 'Name of the organisation at this location, as its owner recorded it.',
+    },
     external: { type: 'boolean', description: 'A trade partner’s location (not SELF) as the owner recorded it.' },
   },
 } as const;
 
 const traceNode = {
   type: 'object',
-  required: ['id', 'product', 'lotSerial', 'account', 'location', 'visibility', 'quantityIn', 'quantityOut', 'quantityOnHand', 'firstEvent', 'lastEvent', 'eventCount'],
+  required: [
+    'id',
+    'product',
+    'lotSerial',
+    'account',
+    'location',
+    'visibility',
+    'quantityIn',
+    'quantityOut',
+    'quantityOnHand',
+    'firstEvent',
+    'lastEvent',
+    'eventCount',
+  ],
   properties: {
     id: { type: 'string', description: 'Opaque id of the node, used by edges.' },
     product: productRef,
@@ -120,12 +157,16 @@ const traceNode = {
     },
     quantityIn: { ...nullableNumber, description: 'Received, commissioned or produced here (null where not visible).' },
     quantityOut: { ...nullableNumber, description: 'Shipped, consumed or decommissioned here.' },
-    quantityOnHand: { ...nullableNumber, description: 'Balance of the inventory timeline at AsOf (now by default); yours only.' },
+    quantityOnHand: {
+      ...nullableNumber,
+      description: 'Balance of the inventory timeline at AsOf (now by default); yours only.',
+    },
     firstEvent: { ...nullableTime, description: 'The first of the events eventCount counts; UTC.' },
     lastEvent: { ...nullableTime, description: 'The last of them; UTC.' },
     eventCount: {
       type: 'integer',
-      description: 'Events you may see that changed this lot’s quantity (commission, receive, ship, transform, decommission) or containment here; observations are not counted.',
+      description:
+        'Events you may see that changed this lot’s quantity (commission, receive, ship, transform, decommission) or containment here; observations are not counted.',
     },
   },
 } as const;
@@ -139,7 +180,10 @@ const traceEdge = {
     eventId: { type: 'string', description: 'Service id of the event.' },
     type: { type: 'string', enum: ['Ship', 'Transform', 'Aggregation', 'Disaggregation'] },
     eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
-    quantity: { type: 'number', description: 'Shipped quantity; for a transform the input consumed; for (dis)aggregation the child.' },
+    quantity: {
+      type: 'number',
+      description: 'Shipped quantity; for a transform the input consumed; for (dis)aggregation the child.',
+    },
   },
 } as const;
 
@@ -153,7 +197,11 @@ export const traceResponse = {
       properties: {
         productId: { type: 'string' },
         lotSerial: { type: 'string' },
-        nodes: { type: 'array', items: { type: 'string' }, description: 'The nodes of the lot itself, one per location.' },
+        nodes: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The nodes of the lot itself, one per location.',
+        },
       },
     },
     nodes: { type: 'array', items: traceNode },
@@ -170,7 +218,11 @@ export const recallResponse = {
     lots: {
       type: 'array',
       description: 'The lot and every lot derived from it (transforms, aggregations), in your records.',
-      items: { type: 'object', required: ['product', 'lotSerial'], properties: { product: productRef, lotSerial: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['product', 'lotSerial'],
+        properties: { product: productRef, lotSerial: { type: 'string' } },
+      },
     },
     holdings: {
       type: 'array',
@@ -178,7 +230,13 @@ export const recallResponse = {
       items: {
         type: 'object',
         required: ['product', 'lotSerial', 'location', 'quantityOnHand', 'unit'],
-        properties: { product: productRef, lotSerial: { type: 'string' }, location: locationRef, quantityOnHand: { type: 'number' }, unit: { type: 'string' } },
+        properties: {
+          product: productRef,
+          lotSerial: { type: 'string' },
+          location: locationRef,
+          quantityOnHand: { type: 'number' },
+          unit: { type: 'string' },
+        },
       },
     },
     shipments: {
@@ -209,14 +267,19 @@ export const nodeEventsResponse = {
     node: traceNode,
     events: {
       type: 'array',
-      description: 'Every event of this lot at this location that you may see, oldest first (one entry per line of the lot).',
+      description:
+        'Every event of this lot at this location that you may see, oldest first (one entry per line of the lot).',
       items: {
         type: 'object',
         required: ['eventId', 'type', 'role', 'eventTime', 'quantity', 'unit', 'from', 'to', 'documents'],
         properties: {
           eventId: { type: 'string' },
           type: { type: 'string', example: 'Receive' },
-          role: { type: 'string', enum: ['instance', 'input', 'output', 'parent', 'child'], description: 'What the lot was in the event.' },
+          role: {
+            type: 'string',
+            enum: ['instance', 'input', 'output', 'parent', 'child'],
+            description: 'What the lot was in the event.',
+          },
           eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
           quantity: { type: 'number' },
           unit: { type: 'string' },
@@ -224,7 +287,11 @@ export const nodeEventsResponse = {
           to: { type: ['string', 'null'], description: 'A ship’s destination.' },
           documents: {
             type: 'array',
-            items: { type: 'object', required: ['type', 'number'], properties: { type: { type: 'string' }, number: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['type', 'number'],
+              properties: { type: { type: 'string' }, number: { type: 'string' } },
+            },
           },
         },
       },

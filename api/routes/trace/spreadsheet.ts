@@ -44,7 +44,8 @@ export async function fsmaXlsx(rows: readonly FsmaRow[]): Promise<Buffer> {
     sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.max(12, Math.min(60, c.length + 2)) }));
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
     // Values in column order: exceljs maps an object's keys onto the columns cell by cell.
-    for (const row of rows) if (row['Critical Tracking Event'] === cte) sheet.addRow(columns.map((c) => row[c])).commit();
+    for (const row of rows)
+      if (row['Critical Tracking Event'] === cte) sheet.addRow(columns.map((c) => row[c])).commit();
     sheet.commit();
   }
   await workbook.commit();

@@ -28,7 +28,9 @@ async function endpointOf(ctx: APIContext): Promise<WebhookEndpointRow> {
 }
 
 const wake = (ctx: APIContext, endpointId: string): Promise<void> =>
-  wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, endpointId, { retrySeconds: ctx.deps.config.webhookRetrySeconds });
+  wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, endpointId, {
+    retrySeconds: ctx.deps.config.webhookRetrySeconds,
+  });
 
 /**
  * `/Integration/Webhooks`: an account's endpoints for batch and recall notifications, the deliveries
@@ -38,28 +40,42 @@ const wake = (ctx: APIContext, endpointId: string): Promise<void> =>
 export function webhooksRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.post('/Integration/Webhooks', validate({ body: pairedWith<CreateWebhookInput>()(createWebhookBody) }), async (ctx) => {
-    const { Url: url, Events: events } = ctx.state.input.body;
-    const problem = await destinationProblem(url, ctx.deps.config.webhookAllowedHosts);
-    if (problem) throw validationProblem({ Url: [`Url ${problem}`] });
-    const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const row = await createWebhookEndpoint(ctx.deps.sequelize, { id: randomUUID(), accountId: ctx.state.account.id, url, events, secret });
-    // Its delivery workflow runs from now on: should a later commit's wake-up be lost (the API dying
-    // between commit and signal), the workflow's idle timer still finds what is owed.
-    await wake(ctx, row.id);
-    ctx.status = 201;
-    ctx.set('Location', `/Integration/Webhooks/${row.id}`);
-    ctx.body = { ...presentWebhookEndpoint(row), secret };
-  });
+  router.post(
+    '/Integration/Webhooks',
+    validate({ body: pairedWith<CreateWebhookInput>()(createWebhookBody) }),
+    async (ctx) => {
+      const { Url: url, Events: events } = ctx.state.input.body;
+      const problem = await destinationProblem(url, ctx.deps.config.webhookAllowedHosts);
+      if (problem) throw validationProblem({ Url: [`Url ${problem}`] });
+      const secret = `whsec_${randomBytes(32).toString('base64')}`;
+      const row = await createWebhookEndpoint(ctx.deps.sequelize, {
+        id: randomUUID(),
+        accountId: ctx.state.account.id,
+        url,
+        events,
+        secret,
+      });
+      // Its delivery workflow runs from now on: should a later commit's wake-up be lost (the API dying
+      // between commit and signal), the workflow's idle timer still finds what is owed.
+      await wake(ctx, row.id);
+      ctx.status = 201;
+      ctx.set('Location', `/Integration/Webhooks/${row.id}`);
+      ctx.body = { ...presentWebhookEndpoint(row), secret };
+    },
+  );
 
-  router.get('/Integration/Webhooks', validate({ query: pairedWith<ListWebhooksQuery>()(listWebhooksQuery) }), async (ctx) => {
-    const query = ctx.state.input.query;
-    const page = pageOf(query);
-    // A support key sees every account's endpoints (the support page lists the failing ones).
-    const scope = ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
-    const { rows, total } = await listWebhookEndpoints(ctx.deps.sequelize, scope, { status: query.Status }, page);
-    ctx.body = pageBody(page, total, rows.map(presentWebhookEndpoint));
-  });
+  router.get(
+    '/Integration/Webhooks',
+    validate({ query: pairedWith<ListWebhooksQuery>()(listWebhooksQuery) }),
+    async (ctx) => {
+      const query = ctx.state.input.query;
+      const page = pageOf(query);
+      // A support key sees every account's endpoints (the support page lists the failing ones).
+      const scope = ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
+      const { rows, total } = await listWebhookEndpoints(ctx.deps.sequelize, scope, { status: query.Status }, page);
+      ctx.body = pageBody(page, total, rows.map(presentWebhookEndpoint));
+    },
+  );
 
   router.get('/Integration/Webhooks/:id', async (ctx) => {
     ctx.body = presentWebhookEndpoint(await endpointOf(ctx));

@@ -2,7 +2,17 @@ import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../open
 import { operation } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
-import { createdWebhookEndpoint, createWebhookBody, deliveryParams, webhookDelivery, webhookDeliveryList, webhookEndpoint, webhookEndpointList, webhookIdParam, listWebhooksQuery } from './schema';
+import {
+  createdWebhookEndpoint,
+  createWebhookBody,
+  deliveryParams,
+  webhookDelivery,
+  webhookDeliveryList,
+  webhookEndpoint,
+  webhookEndpointList,
+  webhookIdParam,
+  listWebhooksQuery,
+} from './schema';
 
 const ENDPOINT_ID = '3b9d2f7e-6a1c-4e8b-9f20-5c4d3e2a1b0f';
 const DELIVERY_ID = 'msg_2f1e0d9c8b7a69584736251403f2e1d0';
@@ -28,16 +38,34 @@ const delivery = {
   payload: {
     type: 'batch.completed',
     timestamp: '2024-03-02T08:00:01.410Z',
-    data: { batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495', status: 'Completed', mode: 'async', eventCount: 2, errors: [] },
+    data: {
+      batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+      status: 'Completed',
+      mode: 'async',
+      eventCount: 2,
+      errors: [],
+    },
   },
   attempts: [
-    { time: '2024-03-02T08:00:01.500Z', httpStatus: 503, error: 'the receiver answered 503', nextTry: '2024-03-02T08:00:02.500Z' },
+    {
+      time: '2024-03-02T08:00:01.500Z',
+      httpStatus: 503,
+      error: 'the receiver answered 503',
+      nextTry: '2024-03-02T08:00:02.500Z',
+    },
     { time: '2024-03-02T08:00:03.520Z', httpStatus: 200, error: null, nextTry: null },
   ],
 };
 
-const notFound = problemResponse(404, 'No webhook endpoint with this id in the key’s account.', `No webhook endpoint ${ENDPOINT_ID} in this account.`);
-const pageError = { description: 'PageNumber or PageSize is not a whole number of at least 1.', schema: pageQueryErrorSchema };
+const notFound = problemResponse(
+  404,
+  'No webhook endpoint with this id in the key’s account.',
+  `No webhook endpoint ${ENDPOINT_ID} in this account.`,
+);
+const pageError = {
+  description: 'PageNumber or PageSize is not a whole number of at least 1.',
+  schema: pageQueryErrorSchema,
+};
 
 export const webhooksOperations = [
   operation({
@@ -49,11 +77,19 @@ export const webhooksOperations = [
       'Webhook-Signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). The secret is in this answer only. ' +
       'Deliveries are retried with backoff for 72 hours, in order, each with a stable Webhook-Id to de-duplicate on.',
     tags: ['Webhooks'],
-    requestBody: { schema: createWebhookBody, example: { Url: endpoint.url, Events: ['batch.completed', 'batch.failed'] } },
+    requestBody: {
+      schema: createWebhookBody,
+      example: { Url: endpoint.url, Events: ['batch.completed', 'batch.failed'] },
+    },
     responses: {
-      201: { description: 'The endpoint, with its secret (shown this once).', schema: createdWebhookEndpoint, example: { ...endpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+      201: {
+        description: 'The endpoint, with its secret (shown this once).',
+        schema: createdWebhookEndpoint,
+        example: { ...endpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      },
       400: {
-        description: 'A field is missing, unknown or invalid (Url not https, or not a public address); `errors` names it.',
+        description:
+          'A field is missing, unknown or invalid (Url not https, or not a public address); `errors` names it.',
         contentType: PROBLEM_JSON,
         schema: ref('ValidationProblem'),
         example: {
@@ -70,7 +106,8 @@ export const webhooksOperations = [
     method: 'get',
     path: '/Integration/Webhooks',
     summary: 'List webhook endpoints',
-    description: 'The account’s endpoints; a support key lists every account’s (Status=Failing: those support should look at).',
+    description:
+      'The account’s endpoints; a support key lists every account’s (Status=Failing: those support should look at).',
     tags: ['Webhooks'],
     query: listWebhooksQuery,
     responses: {
@@ -79,7 +116,13 @@ export const webhooksOperations = [
         description: 'A query parameter is not valid; `errors` names it.',
         contentType: PROBLEM_JSON,
         schema: ref('ValidationProblem'),
-        example: { type: problemType(400), title: 'One or more validation errors occurred.', status: 400, errors: { Status: ['Status must be one of: Active, Failing.'] }, traceId: EXAMPLE_TRACE_ID },
+        example: {
+          type: problemType(400),
+          title: 'One or more validation errors occurred.',
+          status: 400,
+          errors: { Status: ['Status must be one of: Active, Failing.'] },
+          traceId: EXAMPLE_TRACE_ID,
+        },
       },
     },
   }),
@@ -87,10 +130,14 @@ export const webhooksOperations = [
     method: 'get',
     path: '/Integration/Webhooks/{id}',
     summary: 'One webhook endpoint',
-    description: 'Status Failing: a delivery ran out of retries; later ones wait (pendingDeliveries) until one is redelivered.',
+    description:
+      'Status Failing: a delivery ran out of retries; later ones wait (pendingDeliveries) until one is redelivered.',
     tags: ['Webhooks'],
     pathParams: webhookIdParam,
-    responses: { 200: { description: 'The endpoint (without its secret).', schema: webhookEndpoint, example: endpoint }, 404: notFound },
+    responses: {
+      200: { description: 'The endpoint (without its secret).', schema: webhookEndpoint, example: endpoint },
+      404: notFound,
+    },
   }),
   operation({
     method: 'delete',
@@ -99,13 +146,17 @@ export const webhooksOperations = [
     description: 'Nothing more is sent to it; deliveries it was still owed are Cancelled.',
     tags: ['Webhooks'],
     pathParams: webhookIdParam,
-    responses: { 200: { description: 'Deleted: the endpoint as it was.', schema: webhookEndpoint, example: endpoint }, 404: notFound },
+    responses: {
+      200: { description: 'Deleted: the endpoint as it was.', schema: webhookEndpoint, example: endpoint },
+      404: notFound,
+    },
   }),
   operation({
     method: 'get',
     path: '/Integration/Webhooks/{id}/deliveries',
     summary: 'Deliveries of a webhook endpoint, with every attempt',
-    description: 'Newest first. Each attempt shows its time, the receiver’s HTTP status or the error, and when Temporal tries next.',
+    description:
+      'Newest first. Each attempt shows its time, the receiver’s HTTP status or the error, and when Temporal tries next.',
     tags: ['Webhooks'],
     pathParams: webhookIdParam,
     query: pageQuerySchema,
@@ -113,7 +164,15 @@ export const webhooksOperations = [
       200: {
         description: 'One page of deliveries.',
         schema: webhookDeliveryList,
-        example: { totalPages: 1, pageNumber: 1, pageSize: 20, totalItems: 1, results: [delivery], hasNextPage: false, hasPreviousPage: false },
+        example: {
+          totalPages: 1,
+          pageNumber: 1,
+          pageSize: 20,
+          totalItems: 1,
+          results: [delivery],
+          hasNextPage: false,
+          hasPreviousPage: false,
+        },
       },
       400: pageError,
       404: notFound,
@@ -129,8 +188,16 @@ export const webhooksOperations = [
     tags: ['Webhooks'],
     pathParams: deliveryParams,
     responses: {
-      202: { description: 'The delivery, Pending again.', schema: webhookDelivery, example: { ...delivery, status: 'Pending', deliveredTime: null } },
-      404: problemResponse(404, 'No such endpoint in the key’s account, or no such delivery of it.', `No delivery ${DELIVERY_ID} for webhook endpoint ${ENDPOINT_ID}.`),
+      202: {
+        description: 'The delivery, Pending again.',
+        schema: webhookDelivery,
+        example: { ...delivery, status: 'Pending', deliveredTime: null },
+      },
+      404: problemResponse(
+        404,
+        'No such endpoint in the key’s account, or no such delivery of it.',
+        `No delivery ${DELIVERY_ID} for webhook endpoint ${ENDPOINT_ID}.`,
+      ),
     },
   }),
 ];

@@ -15,7 +15,8 @@ export const createWebhookBody = withLimits({
       type: 'string',
       minLength: 1,
       maxLength: 2000,
-      description: 'Where notifications are POSTed: https to a public address (an operator can allow other hosts with WEBHOOK_ALLOWED_HOSTS).',
+      description:
+        'Where notifications are POSTed: https to a public address (an operator can allow other hosts with WEBHOOK_ALLOWED_HOSTS).',
       example: 'https://erp.example.com/hooks/traceability',
     },
     Events: {
@@ -39,10 +40,16 @@ const time = (description: string) => ({ type: ['string', 'null'], format: 'date
 
 const endpointProperties = {
   id: { type: 'string', format: 'uuid' },
-  account: { type: 'string', description: 'The account the endpoint belongs to (a support key lists every account’s).' },
+  account: {
+    type: 'string',
+    description: 'The account the endpoint belongs to (a support key lists every account’s).',
+  },
   url: { type: 'string' },
   events: { type: 'array', items: { enum: [...WEBHOOK_EVENT_TYPES] } },
-  status: { enum: ['Active', 'Failing'], description: 'Failing: a delivery ran out of retries; nothing more is sent until one is redelivered.' },
+  status: {
+    enum: ['Active', 'Failing'],
+    description: 'Failing: a delivery ran out of retries; nothing more is sent until one is redelivered.',
+  },
   failingSince: time('When the endpoint was marked failing (null while Active).'),
   failingReason: { type: ['string', 'null'], description: 'The last error of the delivery that ran out of retries.' },
   pendingDeliveries: { type: 'integer', minimum: 0, description: 'Deliveries not yet delivered (Pending or Failed).' },
@@ -61,18 +68,27 @@ export const createdWebhookEndpoint = {
   required: [...Object.keys(endpointProperties), 'secret'],
   properties: {
     ...endpointProperties,
-    secret: { type: 'string', description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify Webhook-Signature.' },
+    secret: {
+      type: 'string',
+      description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify Webhook-Signature.',
+    },
   },
   additionalProperties: false,
 } as const;
 
-export const webhookEndpointList = pageBodySchema(webhookEndpoint, 'One page of the account’s webhook endpoints (every account’s for a support key), oldest first.');
+export const webhookEndpointList = pageBodySchema(
+  webhookEndpoint,
+  'One page of the account’s webhook endpoints (every account’s for a support key), oldest first.',
+);
 
 export const listWebhooksQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    Status: { enum: ['Active', 'Failing'], description: 'Only endpoints in this status: Failing lists those whose deliveries ran out of retries.' },
+    Status: {
+      enum: ['Active', 'Failing'],
+      description: 'Only endpoints in this status: Failing lists those whose deliveries ran out of retries.',
+    },
     ...pageQuerySchema.properties,
   },
 } as const;
@@ -91,7 +107,8 @@ export const webhookDelivery = {
     type: { enum: [...WEBHOOK_EVENT_TYPES] },
     status: {
       enum: ['Pending', 'Delivered', 'Failed', 'Cancelled'],
-      description: 'Pending: owed (being retried, or waiting behind an earlier one); Failed: ran out of retries; Cancelled: the endpoint was deleted.',
+      description:
+        'Pending: owed (being retried, or waiting behind an earlier one); Failed: ran out of retries; Cancelled: the endpoint was deleted.',
     },
     createdTime: { type: 'string', format: 'date-time' },
     deliveredTime: time('When a receiver answered 2xx.'),
@@ -114,11 +131,16 @@ export const webhookDelivery = {
   additionalProperties: false,
 } as const;
 
-export const webhookDeliveryList = pageBodySchema(webhookDelivery, 'One page of the endpoint’s deliveries, newest first, each with its attempts.');
+export const webhookDeliveryList = pageBodySchema(
+  webhookDelivery,
+  'One page of the endpoint’s deliveries, newest first, each with its attempts.',
+);
 
 export const webhookIdParam = {
   type: 'object',
-  properties: { id: { type: 'string', minLength: 1, description: 'The endpoint id (of the POST answer, or of the list).' } },
+  properties: {
+    id: { type: 'string', minLength: 1, description: 'The endpoint id (of the POST answer, or of the list).' },
+  },
 } as const;
 
 export const deliveryParams = {

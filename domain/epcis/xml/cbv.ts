@@ -35,5 +35,6 @@ export function cbvXml(vocabulary: CbvVocabulary, value: string, format: CbvXmlF
 }
 
 /** A sensor report's type: `gs1:Temperature` in XML, `Temperature` in JSON-LD (the GS1 Web Vocabulary's term). */
-export const sensorTypeWord = (value: string): string => /^gs1:[A-Za-z]+$/.test(value) ? value.slice(4) : value.startsWith('https://gs1.org/voc/') ? value.slice(20) : value;
+export const sensorTypeWord = (value: string): string =>
+  /^gs1:[A-Za-z]+$/.test(value) ? value.slice(4) : value.startsWith('https://gs1.org/voc/') ? value.slice(20) : value;
 export const sensorTypeXml = (value: string): string => (/^[A-Za-z]+$/.test(value) ? `gs1:${value}` : value);

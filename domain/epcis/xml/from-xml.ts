@@ -9,8 +9,14 @@ import type { Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
 import { cbvWord, sensorTypeWord, type CbvVocabulary } from './cbv';
 
 export type EpcisXmlVersion = '1.2' | '2.0';
-export const EPCIS_XML_NAMESPACES: Record<EpcisXmlVersion, string> = { '2.0': 'urn:epcglobal:epcis:xsd:2', '1.2': 'urn:epcglobal:epcis:xsd:1' };
-export const EPCIS_QUERY_XML_NAMESPACES: Record<EpcisXmlVersion, string> = { '2.0': 'urn:epcglobal:epcis-query:xsd:2', '1.2': 'urn:epcglobal:epcis-query:xsd:1' };
+export const EPCIS_XML_NAMESPACES: Record<EpcisXmlVersion, string> = {
+  '2.0': 'urn:epcglobal:epcis:xsd:2',
+  '1.2': 'urn:epcglobal:epcis:xsd:1',
+};
+export const EPCIS_QUERY_XML_NAMESPACES: Record<EpcisXmlVersion, string> = {
+  '2.0': 'urn:epcglobal:epcis-query:xsd:2',
+  '1.2': 'urn:epcglobal:epcis-query:xsd:1',
+};
 export const GS1_EPCIS_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const XMLNS = 'http://www.w3.org/2000/xmlns/';
@@ -36,12 +42,14 @@ export interface XmlDocument {
 const ELEMENT_NODE = 1;
 const elementsOf = (node: XmlNode): XmlElement[] => {
   const out: XmlElement[] = [];
-  for (let child = node.firstChild; child; child = child.nextSibling) if (child.nodeType === ELEMENT_NODE) out.push(child as XmlElement);
+  for (let child = node.firstChild; child; child = child.nextSibling)
+    if (child.nodeType === ELEMENT_NODE) out.push(child as XmlElement);
   return out;
 };
 const isEpcis = (element: XmlElement): boolean => !element.namespaceURI;
 const textOf = (element: XmlElement): string => (element.textContent ?? '').trim();
-const childNamed = (element: XmlElement, name: string): XmlElement | undefined => elementsOf(element).find((child) => isEpcis(child) && child.localName === name);
+const childNamed = (element: XmlElement, name: string): XmlElement | undefined =>
+  elementsOf(element).find((child) => isEpcis(child) && child.localName === name);
 
 const elementHasAttributes = (element: XmlElement): boolean => {
   for (let i = 0; i < element.attributes.length; i++) {
@@ -56,7 +64,9 @@ export function xpathOf(element: XmlElement): string {
   const steps: string[] = [];
   for (let node: XmlNode | null = element; node && node.nodeType === ELEMENT_NODE; node = node.parentNode) {
     const current = node as XmlElement;
-    const siblings = current.parentNode ? elementsOf(current.parentNode).filter((s) => s.nodeName === current.nodeName) : [current];
+    const siblings = current.parentNode
+      ? elementsOf(current.parentNode).filter((s) => s.nodeName === current.nodeName)
+      : [current];
     steps.unshift(siblings.length > 1 ? `${current.nodeName}[${siblings.indexOf(current) + 1}]` : current.nodeName);
   }
   return `/${steps.join('/')}`;
@@ -84,17 +94,34 @@ class Prefixes {
   }
 
   context(): JsonObject[] {
-    return [...this.byNamespace].filter(([namespace]) => namespace !== 'urn:epcglobal:cbv:mda').map(([namespace, prefix]) => ({ [prefix]: namespace }));
+    return [...this.byNamespace]
+      .filter(([namespace]) => namespace !== 'urn:epcglobal:cbv:mda')
+      .map(([namespace, prefix]) => ({ [prefix]: namespace }));
   }
 }
 
 const SENSOR_NUMBERS = new Set(['value', 'minValue', 'maxValue', 'meanValue', 'sDev', 'percRank', 'percValue']);
 const ID_LISTS = new Set(['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList']);
 const QUANTITY_LISTS = new Set(['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']);
-const TEXT_FIELDS = new Set(['eventTime', 'recordTime', 'eventTimeZoneOffset', 'eventID', 'certificationInfo', 'action', 'parentID', 'transformationID']);
+const TEXT_FIELDS = new Set([
+  'eventTime',
+  'recordTime',
+  'eventTimeZoneOffset',
+  'eventID',
+  'certificationInfo',
+  'action',
+  'parentID',
+  'transformationID',
+]);
 /** 1.2's wrappers (and 2.0's `extension` slots) whose content belongs to the element around them. */
 const WRAPPERS = new Set(['extension', 'baseExtension']);
-export const EVENT_TYPES = ['ObjectEvent', 'AggregationEvent', 'TransactionEvent', 'TransformationEvent', 'AssociationEvent'] as const;
+export const EVENT_TYPES = [
+  'ObjectEvent',
+  'AggregationEvent',
+  'TransactionEvent',
+  'TransformationEvent',
+  'AssociationEvent',
+] as const;
 
 class Reader {
   readonly prefixes = new Prefixes();
@@ -106,7 +133,9 @@ class Reader {
 
   /** The children of an element with the wrappers read through, in document order. */
   fieldsOf(element: XmlElement): XmlElement[] {
-    return elementsOf(element).flatMap((child) => (isEpcis(child) && WRAPPERS.has(child.localName ?? '') ? this.fieldsOf(child) : [child]));
+    return elementsOf(element).flatMap((child) =>
+      isEpcis(child) && WRAPPERS.has(child.localName ?? '') ? this.fieldsOf(child) : [child],
+    );
   }
 
   /** A company's extension element: its text, or an object of its children (a name repeated is an array). */
@@ -116,7 +145,9 @@ class Reader {
     for (let i = 0; i < element.attributes.length; i++) {
       const attribute = element.attributes[i];
       if (attribute.namespaceURI === XMLNS || attribute.namespaceURI === XSI || attribute.name === 'xmlns') continue;
-      const key = attribute.namespaceURI ? this.keyOf(attribute.namespaceURI, attribute.prefix, attribute.localName ?? attribute.name) : (attribute.localName ?? attribute.name);
+      const key = attribute.namespaceURI
+        ? this.keyOf(attribute.namespaceURI, attribute.prefix, attribute.localName ?? attribute.name)
+        : (attribute.localName ?? attribute.name);
       attributes[key] = attribute.value;
     }
     if (!children.length) {
@@ -131,7 +162,9 @@ class Reader {
   private addExtension(object: JsonObject, element: XmlElement): void {
     // GS1's pairs leave an empty extension element (<rail:vehicleMasterGIAI/>) out of the JSON-LD.
     if (!element.firstChild && !elementHasAttributes(element)) return;
-    const key = element.namespaceURI ? this.keyOf(element.namespaceURI, element.prefix, element.localName ?? element.nodeName) : (element.localName ?? element.nodeName);
+    const key = element.namespaceURI
+      ? this.keyOf(element.namespaceURI, element.prefix, element.localName ?? element.nodeName)
+      : (element.localName ?? element.nodeName);
     const value = this.extensionValue(element);
     const existing = object[key];
     if (existing === undefined) object[key] = value;
@@ -140,7 +173,10 @@ class Reader {
   }
 
   private unknown(element: XmlElement): void {
-    this.issues.push({ pointer: xpathOf(element), message: `${element.localName} is not a field of EPCIS this service can map to JSON-LD: put a company's own data in an element of its own namespace.` });
+    this.issues.push({
+      pointer: xpathOf(element),
+      message: `${element.localName} is not a field of EPCIS this service can map to JSON-LD: put a company's own data in an element of its own namespace.`,
+    });
   }
 
   /** Children of the EPCIS namespace go through `read`; the rest are extensions kept as data. */
@@ -173,7 +209,8 @@ class Reader {
       const name = attribute.localName ?? attribute.name;
       if (attribute.namespaceURI) out[this.keyOf(attribute.namespaceURI, attribute.prefix, name)] = attribute.value;
       else if (numbers && SENSOR_NUMBERS.has(name)) out[name] = Number(attribute.value);
-      else if (numbers && name === 'booleanValue') out[name] = attribute.value.trim() === 'true' || attribute.value.trim() === '1';
+      else if (numbers && name === 'booleanValue')
+        out[name] = attribute.value.trim() === 'true' || attribute.value.trim() === '1';
       else if (numbers && name === 'type') out[name] = sensorTypeWord(attribute.value);
       else out[name] = attribute.value;
     }
@@ -216,13 +253,19 @@ class Reader {
         target.id = textOf(id);
         return true;
       });
-    } else if (name === 'bizTransactionList') out.bizTransactionList = elementsOf(field).map((t) => this.typed(t, 'btt', 'bizTransaction'));
+    } else if (name === 'bizTransactionList')
+      out.bizTransactionList = elementsOf(field).map((t) => this.typed(t, 'btt', 'bizTransaction'));
     else if (name === 'sourceList') out.sourceList = elementsOf(field).map((t) => this.typed(t, 'sdt', 'source'));
-    else if (name === 'destinationList') out.destinationList = elementsOf(field).map((t) => this.typed(t, 'sdt', 'destination'));
+    else if (name === 'destinationList')
+      out.destinationList = elementsOf(field).map((t) => this.typed(t, 'sdt', 'destination'));
     else if (name === 'sensorElementList') out.sensorElementList = this.sensorElements(field);
     else if (name === 'persistentDisposition') {
-      const set = elementsOf(field).filter((d) => d.localName === 'set').map((d) => cbvWord('disp', textOf(d)));
-      const unset = elementsOf(field).filter((d) => d.localName === 'unset').map((d) => cbvWord('disp', textOf(d)));
+      const set = elementsOf(field)
+        .filter((d) => d.localName === 'set')
+        .map((d) => cbvWord('disp', textOf(d)));
+      const unset = elementsOf(field)
+        .filter((d) => d.localName === 'unset')
+        .map((d) => cbvWord('disp', textOf(d)));
       out.persistentDisposition = { ...(set.length ? { set } : {}), ...(unset.length ? { unset } : {}) };
     } else if (name === 'ilmd') out.ilmd = this.object(field, () => false);
     else if (name === 'errorDeclaration') {
@@ -248,9 +291,10 @@ class Reader {
       if (isEpcis(element) && (EVENT_TYPES as readonly string[]).includes(element.localName ?? '')) return true;
       this.issues.push({
         pointer: xpathOf(element),
-        message: element.localName === 'QuantityEvent'
-          ? 'QuantityEvent was withdrawn by EPCIS 1.1 and has no JSON-LD form: send it as an ObjectEvent with a quantityList.'
-          : `${element.localName} is not an EPCIS event this service captures (${EVENT_TYPES.join(', ')}).`,
+        message:
+          element.localName === 'QuantityEvent'
+            ? 'QuantityEvent was withdrawn by EPCIS 1.1 and has no JSON-LD form: send it as an ObjectEvent with a quantityList.'
+            : `${element.localName} is not an EPCIS event this service captures (${EVENT_TYPES.join(', ')}).`,
       });
       return false;
     });
@@ -276,7 +320,12 @@ class Reader {
           return {
             id: element.getAttribute('id') ?? '',
             ...(attributes.length
-              ? { attributes: attributes.map((a) => ({ id: a.getAttribute('id') ?? '', attribute: elementsOf(a).length ? this.attributeObject(a) : textOf(a) })) }
+              ? {
+                  attributes: attributes.map((a) => ({
+                    id: a.getAttribute('id') ?? '',
+                    attribute: elementsOf(a).length ? this.attributeObject(a) : textOf(a),
+                  })),
+                }
               : {}),
             ...(children ? { children: elementsOf(children).map(textOf) } : {}),
           };
@@ -290,7 +339,8 @@ class Reader {
 export function versionOfRoot(root: XmlElement): EpcisXmlVersion | undefined {
   for (const version of ['2.0', '1.2'] as const) {
     if (root.namespaceURI === EPCIS_XML_NAMESPACES[version] && root.localName === 'EPCISDocument') return version;
-    if (root.namespaceURI === EPCIS_QUERY_XML_NAMESPACES[version] && root.localName === 'EPCISQueryDocument') return version;
+    if (root.namespaceURI === EPCIS_QUERY_XML_NAMESPACES[version] && root.localName === 'EPCISQueryDocument')
+      return version;
   }
   return undefined;
 }

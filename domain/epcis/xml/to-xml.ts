@@ -35,7 +35,11 @@ function write(node: XmlNode, out: string[]): void {
 }
 
 /** Prefixes every binding knows without a @context entry. */
-const WELL_KNOWN: Record<string, string> = { gs1: 'https://gs1.org/voc/', cbvmda: 'urn:epcglobal:cbv:mda', cbv: 'https://ref.gs1.org/cbv/' };
+const WELL_KNOWN: Record<string, string> = {
+  gs1: 'https://gs1.org/voc/',
+  cbvmda: 'urn:epcglobal:cbv:mda',
+  cbv: 'https://ref.gs1.org/cbv/',
+};
 const RESERVED = new Set(['epcis', 'epcisq', 'xsi', 'xml', 'xmlns']);
 
 /** The prefixes the answer declares on its root, from the events' @context entries. */
@@ -46,7 +50,9 @@ class Namespaces {
   constructor(context: unknown[]) {
     for (const entry of context) {
       if (!entry || typeof entry !== 'object') continue;
-      for (const [prefix, iri] of Object.entries(entry)) if (typeof iri === 'string' && !RESERVED.has(prefix) && /^[A-Za-z_][\w.-]*$/.test(prefix)) this.known.set(prefix, iri);
+      for (const [prefix, iri] of Object.entries(entry))
+        if (typeof iri === 'string' && !RESERVED.has(prefix) && /^[A-Za-z_][\w.-]*$/.test(prefix))
+          this.known.set(prefix, iri);
     }
   }
 
@@ -75,7 +81,8 @@ class Namespaces {
     }
     const prefix = key.slice(0, colon);
     const local = key.slice(colon + 1);
-    if (!/^[A-Za-z_][\w.-]*$/.test(prefix) || RESERVED.has(prefix) || !/^[A-Za-z_][\w.-]*$/.test(local)) return undefined;
+    if (!/^[A-Za-z_][\w.-]*$/.test(prefix) || RESERVED.has(prefix) || !/^[A-Za-z_][\w.-]*$/.test(local))
+      return undefined;
     if (!this.known.has(prefix)) this.known.set(prefix, `${prefix}:`);
     this.used.set(prefix, this.known.get(prefix)!);
     return key;
@@ -90,9 +97,11 @@ export interface XmlAnswerOptions {
   creationDate: string;
 }
 
-const str = (value: Json | undefined): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const str = (value: Json | undefined): string =>
+  value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
-const isObject = (value: Json | undefined): value is { [key: string]: Json } => !!value && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 
 class Writer {
   constructor(
@@ -107,7 +116,8 @@ class Writer {
     const node: XmlNode = { name, attributes: [], children: [] };
     for (const [key, child] of Object.entries(value)) {
       if (key === '@value') node.text = str(child);
-      else if (!key.includes(':') && !isObject(child) && !Array.isArray(child)) node.attributes!.push([key, str(child)]);
+      else if (!key.includes(':') && !isObject(child) && !Array.isArray(child))
+        node.attributes!.push([key, str(child)]);
       else node.children!.push(...this.extensionsOf({ [key]: child }, new Set()));
     }
     return [node];
@@ -124,39 +134,58 @@ class Writer {
     return out;
   }
 
-  private cbv = (vocabulary: CbvVocabulary, value: Json | undefined): string => cbvXml(vocabulary, str(value), this.options.cbvFormat);
+  private cbv = (vocabulary: CbvVocabulary, value: Json | undefined): string =>
+    cbvXml(vocabulary, str(value), this.options.cbvFormat);
 
   text: Field = (value, name) => [{ name, text: str(value) }];
   ids: Field = (value, name) => [{ name, children: list(value).map((id) => ({ name: 'epc', text: str(id) })) }];
   quantities: Field = (value, name) => [
     {
       name,
-      children: list(value).filter(isObject).map((q) => ({
-        name: 'quantityElement',
-        children: [
-          { name: 'epcClass', text: str(q.epcClass) },
-          ...(q.quantity !== undefined ? [{ name: 'quantity', text: str(q.quantity) }] : []),
-          ...(q.uom !== undefined && q.quantity !== undefined ? [{ name: 'uom', text: str(q.uom) }] : []),
-        ],
-      })),
+      children: list(value)
+        .filter(isObject)
+        .map((q) => ({
+          name: 'quantityElement',
+          children: [
+            { name: 'epcClass', text: str(q.epcClass) },
+            ...(q.quantity !== undefined ? [{ name: 'quantity', text: str(q.quantity) }] : []),
+            ...(q.uom !== undefined && q.quantity !== undefined ? [{ name: 'uom', text: str(q.uom) }] : []),
+          ],
+        })),
     },
   ];
-  location: Field = (value, name) => (isObject(value) ? [{ name, children: [{ name: 'id', text: str(value.id) }, ...this.extensionsOf(value, new Set(['id']))] }] : []);
-  typedList = (vocabulary: CbvVocabulary, item: string, valueKey: string): Field => (value, name) => [
-    {
-      name,
-      children: list(value).filter(isObject).map((entry) => ({
-        name: item,
-        attributes: entry.type !== undefined ? ([['type', this.cbv(vocabulary, entry.type)]] as [string, string][]) : [],
-        text: str(entry[valueKey]),
-      })),
-    },
-  ];
+  location: Field = (value, name) =>
+    isObject(value)
+      ? [{ name, children: [{ name: 'id', text: str(value.id) }, ...this.extensionsOf(value, new Set(['id']))] }]
+      : [];
+  typedList =
+    (vocabulary: CbvVocabulary, item: string, valueKey: string): Field =>
+    (value, name) => [
+      {
+        name,
+        children: list(value)
+          .filter(isObject)
+          .map((entry) => ({
+            name: item,
+            attributes:
+              entry.type !== undefined ? ([['type', this.cbv(vocabulary, entry.type)]] as [string, string][]) : [],
+            text: str(entry[valueKey]),
+          })),
+      },
+    ];
   bizStep: Field = (value, name) => [{ name, text: this.cbv('bizstep', value) }];
   disposition: Field = (value, name) => [{ name, text: this.cbv('disp', value) }];
   persistentDisposition: Field = (value, name) =>
     isObject(value)
-      ? [{ name, children: [...list(value.unset).map((d) => ({ name: 'unset', text: this.cbv('disp', d) })), ...list(value.set).map((d) => ({ name: 'set', text: this.cbv('disp', d) }))] }]
+      ? [
+          {
+            name,
+            children: [
+              ...list(value.unset).map((d) => ({ name: 'unset', text: this.cbv('disp', d) })),
+              ...list(value.set).map((d) => ({ name: 'set', text: this.cbv('disp', d) })),
+            ],
+          },
+        ]
       : [];
   ilmd: Field = (value, name) => (isObject(value) ? [{ name, children: this.extensionsOf(value, new Set()) }] : []);
 
@@ -174,14 +203,21 @@ class Writer {
   sensors: Field = (value, name) => [
     {
       name,
-      children: list(value).filter(isObject).map((sensor) => ({
-        name: 'sensorElement',
-        children: [
-          ...(sensor.sensorMetadata !== undefined ? [{ name: 'sensorMetadata', attributes: this.sensorAttributes(sensor.sensorMetadata) }] : []),
-          ...list(sensor.sensorReport).map((report) => ({ name: 'sensorReport', attributes: this.sensorAttributes(report) })),
-          ...this.extensionsOf(sensor, new Set(['sensorMetadata', 'sensorReport'])),
-        ],
-      })),
+      children: list(value)
+        .filter(isObject)
+        .map((sensor) => ({
+          name: 'sensorElement',
+          children: [
+            ...(sensor.sensorMetadata !== undefined
+              ? [{ name: 'sensorMetadata', attributes: this.sensorAttributes(sensor.sensorMetadata) }]
+              : []),
+            ...list(sensor.sensorReport).map((report) => ({
+              name: 'sensorReport',
+              attributes: this.sensorAttributes(report),
+            })),
+            ...this.extensionsOf(sensor, new Set(['sensorMetadata', 'sensorReport'])),
+          ],
+        })),
     },
   ];
   errorDeclaration: Field = (value, name) =>
@@ -192,7 +228,17 @@ class Writer {
             children: [
               { name: 'declarationTime', text: str(value.declarationTime) },
               ...(value.reason !== undefined ? [{ name: 'reason', text: this.cbv('er', value.reason) }] : []),
-              ...(value.correctiveEventIDs !== undefined ? [{ name: 'correctiveEventIDs', children: list(value.correctiveEventIDs).map((id) => ({ name: 'correctiveEventID', text: str(id) })) }] : []),
+              ...(value.correctiveEventIDs !== undefined
+                ? [
+                    {
+                      name: 'correctiveEventIDs',
+                      children: list(value.correctiveEventIDs).map((id) => ({
+                        name: 'correctiveEventID',
+                        text: str(id),
+                      })),
+                    },
+                  ]
+                : []),
               ...this.extensionsOf(value, new Set(['declarationTime', 'reason', 'correctiveEventIDs'])),
             ],
           },
@@ -246,19 +292,71 @@ const TAIL = ['sourceList', 'destinationList', 'sensorElementList', 'persistentD
 /** EPCIS 2.0's element order of each event type (GS1's EPCglobal-epcis-2_0.xsd). */
 const ORDER_2_0: Record<string, string[]> = {
   ObjectEvent: [...BASE, 'epcList', 'action', ...SCOPE, 'bizTransactionList', 'quantityList', ...TAIL, 'ilmd'],
-  AggregationEvent: [...BASE, 'parentID', 'childEPCs', 'action', ...SCOPE, 'bizTransactionList', 'childQuantityList', ...TAIL],
+  AggregationEvent: [
+    ...BASE,
+    'parentID',
+    'childEPCs',
+    'action',
+    ...SCOPE,
+    'bizTransactionList',
+    'childQuantityList',
+    ...TAIL,
+  ],
   TransactionEvent: [...BASE, 'bizTransactionList', 'parentID', 'epcList', 'action', ...SCOPE, 'quantityList', ...TAIL],
-  TransformationEvent: [...BASE, 'inputEPCList', 'inputQuantityList', 'outputEPCList', 'outputQuantityList', 'transformationID', ...SCOPE, 'bizTransactionList', ...TAIL, 'ilmd'],
-  AssociationEvent: [...BASE, 'parentID', 'childEPCs', 'childQuantityList', 'action', ...SCOPE, 'bizTransactionList', ...TAIL],
+  TransformationEvent: [
+    ...BASE,
+    'inputEPCList',
+    'inputQuantityList',
+    'outputEPCList',
+    'outputQuantityList',
+    'transformationID',
+    ...SCOPE,
+    'bizTransactionList',
+    ...TAIL,
+    'ilmd',
+  ],
+  AssociationEvent: [
+    ...BASE,
+    'parentID',
+    'childEPCs',
+    'childQuantityList',
+    'action',
+    ...SCOPE,
+    'bizTransactionList',
+    ...TAIL,
+  ],
 };
 
 /** EPCIS 1.2's: its own fields first, what came later in `extension`, and what 2.0 added one `extension` deeper. */
 const ORDER_1_2: Record<string, { own: string[]; extension: string[]; required?: string[] }> = {
-  ObjectEvent: { own: ['epcList', 'action', ...SCOPE, 'bizTransactionList'], extension: ['quantityList', 'sourceList', 'destinationList', 'ilmd'], required: ['epcList'] },
-  AggregationEvent: { own: ['parentID', 'childEPCs', 'action', ...SCOPE, 'bizTransactionList'], extension: ['childQuantityList', 'sourceList', 'destinationList'], required: ['childEPCs'] },
-  TransactionEvent: { own: ['bizTransactionList', 'parentID', 'epcList', 'action', ...SCOPE], extension: ['quantityList', 'sourceList', 'destinationList'], required: ['epcList', 'bizTransactionList'] },
+  ObjectEvent: {
+    own: ['epcList', 'action', ...SCOPE, 'bizTransactionList'],
+    extension: ['quantityList', 'sourceList', 'destinationList', 'ilmd'],
+    required: ['epcList'],
+  },
+  AggregationEvent: {
+    own: ['parentID', 'childEPCs', 'action', ...SCOPE, 'bizTransactionList'],
+    extension: ['childQuantityList', 'sourceList', 'destinationList'],
+    required: ['childEPCs'],
+  },
+  TransactionEvent: {
+    own: ['bizTransactionList', 'parentID', 'epcList', 'action', ...SCOPE],
+    extension: ['quantityList', 'sourceList', 'destinationList'],
+    required: ['epcList', 'bizTransactionList'],
+  },
   TransformationEvent: {
-    own: ['inputEPCList', 'inputQuantityList', 'outputEPCList', 'outputQuantityList', 'transformationID', ...SCOPE, 'bizTransactionList', 'sourceList', 'destinationList', 'ilmd'],
+    own: [
+      'inputEPCList',
+      'inputQuantityList',
+      'outputEPCList',
+      'outputQuantityList',
+      'transformationID',
+      ...SCOPE,
+      'bizTransactionList',
+      'sourceList',
+      'destinationList',
+      'ilmd',
+    ],
     extension: [],
   },
 };
@@ -269,7 +367,10 @@ const STANDARD = new Set(['type', ...Object.values(ORDER_2_0).flat()]);
 
 function event2(writer: Writer, event: JsonObject): XmlNode {
   const type = str(event.type);
-  return { name: type, children: [...writer.ordered(event, ORDER_2_0[type] ?? BASE), ...writer.extensionsOf(event, STANDARD)] };
+  return {
+    name: type,
+    children: [...writer.ordered(event, ORDER_2_0[type] ?? BASE), ...writer.extensionsOf(event, STANDARD)],
+  };
 }
 
 /** A 1.2 event and where it sits in the EventList (TransformationEvent and AssociationEvent are in its wrappers). */
@@ -284,24 +385,64 @@ function event12(writer: Writer, event: JsonObject): XmlNode {
   const order = ORDER_1_2[type];
   if (!order) {
     // AssociationEvent: EPCIS 1.2 has none; GS1's downgrade carries it in EventList/extension/extension.
-    const node: XmlNode = { name: type, children: [...base, ...writer.ordered(event, ORDER_2_0[type].filter((f) => !BASE.includes(f))), ...extensions] };
+    const node: XmlNode = {
+      name: type,
+      children: [
+        ...base,
+        ...writer.ordered(
+          event,
+          ORDER_2_0[type].filter((f) => !BASE.includes(f)),
+        ),
+        ...extensions,
+      ],
+    };
     return { name: 'extension', children: [{ name: 'extension', children: [node] }] };
   }
   const own = writer.ordered(event, order.own, new Set(order.required));
   const later = writer.ordered(event, LATER_1_2);
-  const extension = [...writer.ordered(event, order.extension), ...(later.length ? [{ name: 'extension', children: later }] : [])];
-  const node: XmlNode = { name: type, children: [...base, ...own, ...(extension.length ? [{ name: 'extension', children: extension }] : []), ...extensions] };
+  const extension = [
+    ...writer.ordered(event, order.extension),
+    ...(later.length ? [{ name: 'extension', children: later }] : []),
+  ];
+  const node: XmlNode = {
+    name: type,
+    children: [
+      ...base,
+      ...own,
+      ...(extension.length ? [{ name: 'extension', children: extension }] : []),
+      ...extensions,
+    ],
+  };
   return type === 'TransformationEvent' ? { name: 'extension', children: [node] } : node;
 }
 
 /** An EPCIS XML document around its events: an EPCISQueryDocument's results or an EPCISDocument's body. */
-function documentXml(kind: 'query' | 'document', events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string {
+function documentXml(
+  kind: 'query' | 'document',
+  events: JsonObject[],
+  context: unknown[],
+  options: XmlAnswerOptions,
+): string {
   const namespaces = new Namespaces(context);
   const writer = new Writer(namespaces, options);
-  const eventList: XmlNode = { name: 'EventList', children: events.map((event) => (options.version === '2.0' ? event2(writer, event) : event12(writer, event))) };
+  const eventList: XmlNode = {
+    name: 'EventList',
+    children: events.map((event) => (options.version === '2.0' ? event2(writer, event) : event12(writer, event))),
+  };
   const body: XmlNode =
     kind === 'query'
-      ? { name: 'EPCISBody', children: [{ name: 'epcisq:QueryResults', children: [{ name: 'queryName', text: 'SimpleEventQuery' }, { name: 'resultsBody', children: [eventList] }] }] }
+      ? {
+          name: 'EPCISBody',
+          children: [
+            {
+              name: 'epcisq:QueryResults',
+              children: [
+                { name: 'queryName', text: 'SimpleEventQuery' },
+                { name: 'resultsBody', children: [eventList] },
+              ],
+            },
+          ],
+        }
       : { name: 'EPCISBody', children: [eventList] };
   const root: XmlNode = {
     name: kind === 'query' ? 'epcisq:EPCISQueryDocument' : 'epcis:EPCISDocument',
@@ -320,6 +461,8 @@ function documentXml(kind: 'query' | 'document', events: JsonObject[], context: 
 }
 
 /** The events as an EPCISQueryDocument of SimpleEventQuery in EPCIS XML. */
-export const queryDocumentXml = (events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string => documentXml('query', events, context, options);
+export const queryDocumentXml = (events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string =>
+  documentXml('query', events, context, options);
 /** The events as an EPCISDocument in EPCIS XML (what a partner's system captures). */
-export const epcisDocumentXml = (events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string => documentXml('document', events, context, options);
+export const epcisDocumentXml = (events: JsonObject[], context: unknown[], options: XmlAnswerOptions): string =>
+  documentXml('document', events, context, options);
