@@ -246,7 +246,11 @@ export const batchIdParams = {
   type: 'object',
   required: ['batchId'],
   properties: {
-    batchId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'The batchId of the 202 answer.' },
+    batchId: {
+      type: 'string',
+      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      description: 'The batchId of the 202 answer.',
+    },
   },
 } as const;
 
