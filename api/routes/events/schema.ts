@@ -16,6 +16,17 @@ const text = { type: 'string', minLength: 1 } as const;
 const id = { type: 'string', minLength: 1, maxLength: LIMITS.idLength } as const;
 const optionalText = { type: ['string', 'null'] } as const;
 
+/** One entry of an event's CustomProperties: both event shapes (batch-style and URN JSON) take the same. */
+export const customPropertyEntry = {
+  type: 'object',
+  properties: {
+    Name: optionalText,
+    Namespace: optionalText,
+    Value: optionalText,
+    PropertyLocation: optionalText,
+  },
+} as const;
+
 const tradePartner = {
   type: 'object',
   description: 'Creates the trade partner when its Id is new to the account, else identifies it.',
@@ -132,15 +143,7 @@ export const event = {
     CustomProperties: {
       type: 'array',
       description: 'Name/value entries (GDST KDEs such as catchArea, fishingGearTypeCode).',
-      items: {
-        type: 'object',
-        properties: {
-          Name: optionalText,
-          Namespace: optionalText,
-          Value: optionalText,
-          PropertyLocation: optionalText,
-        },
-      },
+      items: customPropertyEntry,
     },
     CertificationList: {
       type: 'array',

@@ -5,7 +5,7 @@
  */
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
 import { pairedWith } from '../../middleware/validate';
-import { MAX_EVENTS, gdstWarningsSchema } from '../events/schema';
+import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
 import { LIMITS, withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
 
@@ -162,15 +162,7 @@ export const jsonEvent = {
     RecordTime: optionalText,
     CustomProperties: {
       type: ['array', 'null'],
-      items: {
-        type: 'object',
-        properties: {
-          Name: optionalText,
-          Namespace: optionalText,
-          Value: optionalText,
-          PropertyLocation: optionalText,
-        },
-      },
+      items: customPropertyEntry,
     },
     CertificationList: {
       type: ['array', 'null'],
