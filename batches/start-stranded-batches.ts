@@ -2,11 +2,13 @@ import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Sequelize } from 'sequelize';
 import { findStrandedBatches } from '../db/queries/stranded-batches';
+import { finishBatch } from '../db/repositories/batch-notifications';
 import { recordBatchFailed } from '../db/repositories/batch-pipeline';
 import { internalError } from '../domain/batch-errors';
 import { activityLogger } from '../platform/activity-logger';
 import type { Logger } from '../platform/logger';
 import { batchesFailed } from '../platform/metrics';
+import { wakeWebhookEndpoints, type WebhookSettings } from '../platform/webhooks';
 import type { ReconcileBatchesResult, ReconcilerActivities, StrandedBatchesInput } from '../workflows/contracts';
 import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from './batch-workflow';
 
@@ -14,6 +16,7 @@ import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from './batch-w
 export interface ReconcileDeps {
   sequelize: Sequelize;
   logger: Logger;
+  webhooks?: Pick<WebhookSettings, 'retrySeconds'>;
 }
 
 /**
@@ -76,8 +79,12 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
       }
       result.closed.push(row.id);
       const message = `The batch's workflow ${row.workflow_id} ended (${status.name}) before it stored anything.`;
-      if (await recordBatchFailed(deps.sequelize, row.id, [internalError(message)]))
-        batchesFailed.inc({ reason: 'InternalError' });
+      // Recorded as the pipeline records a failure: its account's endpoints are owed a batch.failed.
+      const { result: recorded, owed } = await finishBatch(deps.sequelize, row.id, (transaction) =>
+        recordBatchFailed(deps.sequelize, row.id, [internalError(message)], transaction),
+      );
+      if (recorded) batchesFailed.inc({ reason: 'InternalError' });
+      await wakeWebhookEndpoints(client, info.taskQueue, owed, deps.webhooks);
       log.error(
         { workflowId: row.workflow_id, workflowStatus: status.name },
         'stranded batch whose workflow had ended: recorded as Failed',

@@ -134,3 +134,17 @@ export async function wakeWebhookEndpoint(
     staticSummary: `webhook endpoint ${endpointId}`,
   });
 }
+
+/** The retry window of deliveries when the worker was given no webhook settings. */
+const DEFAULT_RETRY_SECONDS = 72 * 3600;
+
+/** Wakes each endpoint owed a notification (after the commit that owed it). */
+export async function wakeWebhookEndpoints(
+  client: Client,
+  taskQueue: string,
+  endpointIds: readonly string[],
+  settings: Pick<WebhookSettings, 'retrySeconds'> | undefined,
+): Promise<void> {
+  const retrySeconds = settings?.retrySeconds ?? DEFAULT_RETRY_SECONDS;
+  for (const endpointId of endpointIds) await wakeWebhookEndpoint(client, taskQueue, endpointId, { retrySeconds });
+}

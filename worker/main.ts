@@ -61,16 +61,17 @@ async function main(): Promise<void> {
   const sequelize = createSequelize(config.databaseUrl, POOL_SIZE);
   countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
+  const webhooks = { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds };
   const activities = {
     ...createActivities({
       sequelize,
       logger,
       urnDomain: config.urnDomain,
       ledger: new PostgresHashChainLedger(sequelize),
-      webhooks: { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds },
+      webhooks,
     }),
     // The reconciler's: the batch use case's, not a pipeline step.
-    startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger })),
+    startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger, webhooks })),
   };
   const stop = stopRequested();
   let announced = false;

@@ -15,6 +15,7 @@ import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
+import { startReceiver } from '../helpers/receiver';
 
 /**
  * The pipeline at its edges (issue 13): batches larger than Temporal's payload limit, batches whose
@@ -49,10 +50,10 @@ describe('the event pipeline at its edges', () => {
   }
 
   /** A batch stored the way the API stores one, whose workflow was never started (the API died in between). */
-  async function strandedBatch(events: EventPayload[]): Promise<string> {
+  async function strandedBatch(events: EventPayload[], owner: TestAccount = account): Promise<string> {
     models();
     const { batch } = await findOrCreateBatch({
-      accountId: account.id,
+      accountId: owner.id,
       mode: 'async',
       request: { Events: events },
       eventCount: events.length,
@@ -174,27 +175,45 @@ describe('the event pipeline at its edges', () => {
     expect(rows[0].n).toBe(0);
   }, 90_000);
 
-  it('records as Failed a stranded batch whose workflow ended before it stored anything', async () => {
-    const batchId = await strandedBatch([
-      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)),
-    ]);
-    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-      batchId,
-    ]);
-    // Started where no worker polls, then terminated: the workflow exists, closed, and stored nothing.
-    const handle = await temporal.workflow.start('processEventBatch', {
-      taskQueue: `nobody-${uid('q')}`,
-      workflowId: rows[0].workflow_id,
-      args: [{ batchId, accountId: account.id, accountName: account.name, requestId: null }],
-    });
-    await handle.terminate('test: an operator ended it');
+  it('records as Failed a stranded batch whose workflow ended before it stored anything, and sends its batch.failed', async () => {
+    const owner = await createAccount('stranded-hooks');
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await client(owner.key).post('/Integration/Webhooks', {
+        Url: receiver.url,
+        Events: ['batch.failed'],
+      });
+      expect(endpoint.status).toBe(201);
+      const batchId = await strandedBatch(
+        [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))],
+        owner,
+      );
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+        batchId,
+      ]);
+      // Started where no worker polls, then terminated: the workflow exists, closed, and stored nothing.
+      const handle = await temporal.workflow.start('processEventBatch', {
+        taskQueue: `nobody-${uid('q')}`,
+        workflowId: rows[0].workflow_id,
+        args: [{ batchId, accountId: owner.id, accountName: owner.name, requestId: null }],
+      });
+      await handle.terminate('test: an operator ended it');
 
-    await reconcile(batchId);
-    const failed = await settle(batchId);
-    expect(failed.status).toBe('Failed');
-    expect(failed.errors).toEqual([
-      expect.objectContaining({ code: 'InternalError', message: expect.stringContaining('TERMINATED') }),
-    ]);
+      await reconcileUntil(
+        `the reconciler to pick up batch ${batchId}`,
+        async () => (await client(owner.key).get(`/Integration/Events/async/${batchId}`)).body.status !== 'Accepted',
+      );
+      const failed = (await client(owner.key).get(`/Integration/Events/async/${batchId}`)).body;
+      expect(failed.status).toBe('Failed');
+      expect(failed.errors).toEqual([
+        expect.objectContaining({ code: 'InternalError', message: expect.stringContaining('TERMINATED') }),
+      ]);
+      const [delivery] = await receiver.waitFor(1);
+      const notice = JSON.parse(delivery.body) as { type: string; data: { batchId: string; status: string } };
+      expect(notice).toMatchObject({ type: 'batch.failed', data: { batchId, status: 'Failed' } });
+    } finally {
+      await receiver.close();
+    }
   }, 90_000);
 
   it('keeps retrying a step that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone', async () => {
