@@ -6,15 +6,13 @@
  * path's.
  *
  * Libraries: @xmldom/xmldom parses (namespace-aware DOM with line and column of each element, no DTD
- * loading, no entity expansion beyond XML's five); xmllint-wasm validates (libxml2's own XSD validator
- * compiled to WebAssembly: real XSD 1.0 validation, no native build, off the event loop in a worker).
+ * loading, no entity expansion beyond XML's five); libxml2-wasm validates (libxml2's own XSD validator
+ * compiled to WebAssembly: real XSD 1.0 validation, no native build, off the event loop in ./xsd.ts's
+ * worker threads).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
 import { koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
-import { validateXML, memoryPages, type XMLFileInfo } from 'xmllint-wasm';
 import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
 import {
   EPCIS_XML_NAMESPACES,
@@ -33,6 +31,7 @@ import { LIMITS } from '../../limits';
 import { jsonValueIssue } from '../../middleware/json-body';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import type { SchemaIssue } from './schema';
+import { xsdFaults } from './xsd';
 
 /** Any context of the /epcis routes, middleware's included. */
 export type EpcisContext = Parameters<Middleware<AppState, AppCustom>>[0];
@@ -44,29 +43,6 @@ export const isXmlRequest = (ctx: EpcisContext): boolean =>
 
 /** At most this many XSD errors are listed: past that the document is plainly something else. */
 const MAX_XSD_ISSUES = 50;
-
-/** GS1's XSDs of each binding, as published (api/routes/epcis/xsd/<version>/); the query XSD imports the rest. */
-const XSD_SETS: Record<EpcisXmlVersion, { main: string; folder: string }> = {
-  '2.0': { main: 'EPCglobal-epcis-query-2_0.xsd', folder: '2.0' },
-  '1.2': { main: 'EPCglobal-epcis-query-1_2.xsd', folder: '1.2' },
-};
-const schemaFiles = new Map<EpcisXmlVersion, { schema: XMLFileInfo; preload: XMLFileInfo[] }>();
-function schemaOf(version: EpcisXmlVersion) {
-  let files = schemaFiles.get(version);
-  if (!files) {
-    const folder = path.join(__dirname, 'xsd', XSD_SETS[version].folder);
-    const all = fs
-      .readdirSync(folder)
-      .filter((name) => name.endsWith('.xsd'))
-      .map((fileName) => ({ fileName, contents: fs.readFileSync(path.join(folder, fileName), 'utf8') }));
-    files = {
-      schema: all.find((f) => f.fileName === XSD_SETS[version].main)!,
-      preload: all.filter((f) => f.fileName !== XSD_SETS[version].main),
-    };
-    schemaFiles.set(version, files);
-  }
-  return files;
-}
 
 const refused = (title: string, issues: SchemaIssue[]): ApiError =>
   epcisProblem(400, VALIDATION_EXCEPTION, title, issues);
@@ -143,43 +119,20 @@ function elementAt(root: XmlElement, line: number, message: string): XmlElement 
 
 /** GS1's XSD of the document's binding: every fault with the element's XPath-like location and its line. */
 async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersion): Promise<SchemaIssue[]> {
-  const { schema, preload } = schemaOf(version);
-  // libxml2's tree takes several times the document's bytes; the default 32 MiB fits only small documents.
-  const pages = Math.min(
-    memoryPages.max,
-    memoryPages.defaultMaxMemoryPages + Math.ceil((Buffer.byteLength(text) * 16) / (64 * 1024)),
-  );
-  let result;
+  let faults;
   try {
-    result = await validateXML({
-      xml: { fileName: 'document.xml', contents: text },
-      schema,
-      preload,
-      maxMemoryPages: pages,
-    });
+    faults = await xsdFaults({ text, version });
   } catch (error) {
     // libxml2 ran out of the memory a validation may take: the document is too large to check, not wrong.
     if (/memory|enlarge|abort/i.test((error as Error).message))
       throw problem(413, 'The XML document is too large to validate against GS1’s XSD: send it in smaller captures.');
     throw error;
   }
-  if (result.valid) return [];
-  // libxml2 also reports warnings about GS1's XSDs themselves (an import repeated): not the document's faults.
-  return result.errors
-    .filter((error) => !/warning/i.test(error.rawMessage))
-    .slice(0, MAX_XSD_ISSUES)
-    .map((error) => {
-      const element = error.loc ? elementAt(root, error.loc.lineNumber, error.message) : undefined;
-      const where = element
-        ? ` (line ${error.loc!.lineNumber}, column ${element.columnNumber})`
-        : error.loc
-          ? ` (line ${error.loc.lineNumber})`
-          : '';
-      return {
-        pointer: element ? xpathOf(element) : '/',
-        message: `${error.message.replace(/^.*?Schemas validity error : /, '')}${where}`,
-      };
-    });
+  return faults.slice(0, MAX_XSD_ISSUES).map(({ message, line }) => {
+    const element = line ? elementAt(root, line, message) : undefined;
+    const where = element ? ` (line ${line}, column ${element.columnNumber})` : line ? ` (line ${line})` : '';
+    return { pointer: element ? xpathOf(element) : '/', message: `${message.trim()}${where}` };
+  });
 }
 
 /** How many events an EventList holds (1.2's wrapped ones too), counted without the mapping: the capture limit comes before the XSD. */
