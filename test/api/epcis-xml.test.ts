@@ -343,6 +343,38 @@ describe('EPCIS XML binding', () => {
     });
   });
 
+  it('XML in another encoding (its declaration, the charset of its Content-Type, or a byte order mark) is read in that encoding', async () => {
+    const own = await createAccount('epcis-xml-encodings');
+    const ids = gs1Ids();
+    const NOTE = 'Crème fraîche, Ålesund';
+    // Each its own epc: the same event content twice would be a duplicate by its event hash.
+    const document = (declaration: string, eventID: string) =>
+      `${declaration}<epcis:EPCISDocument xmlns:epcis="urn:epcglobal:epcis:xsd:2" xmlns:example="https://ns.example.com/epcis" schemaVersion="2.0" creationDate="2024-03-01T15:00:00Z"><EPCISBody><EventList><ObjectEvent><eventTime>2024-03-01T10:00:00Z</eventTime><eventTimeZoneOffset>+00:00</eventTimeZoneOffset><eventID>${eventID}</eventID><epcList><epc>${ids.sgtin(eventID.slice(-6))}</epc></epcList><action>OBSERVE</action><example:note>${NOTE}</example:note></ObjectEvent></EventList></EPCISBody></epcis:EPCISDocument>`;
+    const sent = [
+      {
+        body: Buffer.from(document('<?xml version="1.0" encoding="ISO-8859-1"?>', eventIdOf()), 'latin1'),
+        headers: XML,
+      },
+      {
+        body: Buffer.from(document('', eventIdOf()), 'latin1'),
+        headers: { 'Content-Type': 'application/xml; charset=windows-1252' },
+      },
+      {
+        body: Buffer.concat([
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from(document('<?xml version="1.0" encoding="UTF-16"?>', eventIdOf()), 'utf16le'),
+        ]),
+        headers: XML,
+      },
+    ];
+    for (const { body, headers } of sent) {
+      const created = await client(own.key).post('/epcis/events', body, headers);
+      expect(created.status).toBe(201);
+    }
+    const notes = (await eventsOf(own.key)).map((event) => event['example:note']);
+    expect(notes).toEqual([NOTE, NOTE, NOTE]);
+  });
+
   describe('refused XML is a 400 EPCIS problem naming where, and stores nothing', () => {
     let before: Record<string, string>;
     beforeEach(async () => {
@@ -442,6 +474,15 @@ describe('EPCIS XML binding', () => {
       ]);
       expect(Object.values(deep.errors)[0][0]).toMatch(/nested too deeply/);
       expect((await refused(nested(5000))).title).toMatch(/not valid EPCIS 2.0 XML/);
+    });
+
+    it('bytes that are not the encoding the document is in (UTF-8 unless it says otherwise), or an encoding no decoder knows', async () => {
+      const latin1 = Buffer.from(valid.replace('Example of a vendor/user extension', 'Crème fraîche'), 'latin1');
+      const notUtf8 = await client(account.key).post('/epcis/capture', latin1, XML);
+      expect(notUtf8.status).toBe(400);
+      expect(notUtf8.body.errors['/'][0]).toMatch(/not valid UTF-8.*encoding=/);
+      const unknown = await refused(valid.replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0" encoding="EBCDIC-ATARI"?>'));
+      expect(unknown.errors['/'][0]).toMatch(/EBCDIC-ATARI.*not an encoding this service reads/);
     });
 
     it('an empty XML body', async () => {

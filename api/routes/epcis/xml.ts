@@ -11,7 +11,7 @@
  * worker threads).
  */
 import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
-import { koaBody } from 'koa-body';
+import coBody from 'co-body';
 import type { Middleware } from 'koa';
 import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
 import {
@@ -25,6 +25,7 @@ import {
   type XmlDocument,
 } from '../../../domain/epcis/xml/from-xml';
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
+import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
 import { ApiError, problem } from '../../errors';
 import { LIMITS } from '../../limits';
@@ -167,28 +168,31 @@ export function xmlPointer(pointer: string, eventPaths: string[]): string {
   return pointer;
 }
 
-const readText = koaBody({
-  json: false,
-  urlencoded: false,
-  multipart: false,
-  text: true,
-  textTypes: [...XML_MEDIA_TYPES, '+xml'],
-  textLimit: LIMITS.jsonBodyBytes,
-  onError: (error) => {
+/**
+ * The body's bytes. co-body (koa-body's reader: limit, Content-Length, gzip) decodes them as Latin-1,
+ * which maps each byte to one character and back: decodeXml then reads them in the document's encoding.
+ */
+async function readBytes(ctx: EpcisContext): Promise<Buffer> {
+  try {
+    const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
+    return Buffer.from(latin1, 'latin1');
+  } catch (error) {
     const e = error as Error & { status?: number };
     throw e.status === 413 || /too large/i.test(e.message)
       ? problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`)
       : problem(400, `The request body could not be read: ${e.message}`);
-  },
-});
+  }
+}
 
 /** Reads and checks an XML capture body; `maxEvents` is the capture limit, checked before the XSD runs. */
 export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<XmlInput> {
-  await readText(ctx, async () => undefined);
-  const body = (ctx.request as { body?: unknown }).body;
-  // A byte order mark (as some of GS1's own examples start with) is no content.
-  const text = typeof body === 'string' ? body.replace(/^\uFEFF/, '') : body;
-  if (typeof text !== 'string' || !text.trim())
+  const decoded = decodeXml(await readBytes(ctx), ctx.request.charset || undefined);
+  if ('issue' in decoded)
+    throw refused('The body is not text in the encoding it names: nothing was captured.', [
+      { pointer: '/', message: decoded.issue },
+    ]);
+  const { text } = decoded;
+  if (!text.trim())
     throw refused('The body is empty: nothing was captured.', [{ pointer: '/', message: 'The XML body is empty.' }]);
   const dtd = dtdIssue(text);
   if (dtd) throw refused('The XML is refused: nothing was captured.', [dtd]);
