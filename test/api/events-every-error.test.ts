@@ -47,7 +47,9 @@ describe('a refused request lists every problem of every event at once', () => {
   const listed = (errors: ListedError[]) => errors.map((e) => [e.index, e.code, e.field]);
 
   it.each(ENDPOINTS)('%s: a bad EventTime in event 0 and an overdraw in event 1', async (endpoint) => {
-    const bad = { ...commission({ location: 'DOCK', time: '2024-13-45T10:00:00Z' }, instance('SALMON', uid('LOT'), 5)) };
+    const bad = {
+      ...commission({ location: 'DOCK', time: '2024-13-45T10:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    };
     const overdraw = ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 70));
     const errors = await refused(endpoint, [bad, overdraw]);
     expect(listed(errors)).toEqual([
@@ -77,7 +79,10 @@ describe('a refused request lists every problem of every event at once', () => {
   });
 
   it.each(ENDPOINTS)('%s: a missing field in event 1 and a stored event id in event 0', async (endpoint) => {
-    const duplicate = ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z', id: storedId }, instance('SALMON', lot, 1));
+    const duplicate = ship(
+      { location: 'DOCK', time: '2024-03-02T10:00:00Z', id: storedId },
+      instance('SALMON', lot, 1),
+    );
     const { Location: _dropped, ...missing } = ship(
       { location: 'DOCK', time: '2024-03-02T11:00:00Z' },
       instance('SALMON', lot, 1),

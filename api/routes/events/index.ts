@@ -13,6 +13,7 @@ const submission = { body: eventsBody, headers: idempotencyHeaders };
 const validSubmission = () =>
   validateBatch(submission, {
     refine: ({ body }) => eventRuleErrors(body.Events),
+    checkTheOthers: true,
     otherError: () => badRequest(IDEMPOTENCY_KEY_ERROR),
   });
 
