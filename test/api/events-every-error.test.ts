@@ -1,5 +1,5 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { commission, instance, ship, uid } from '../factories/events';
+import { commission, instance, location, ship, uid } from '../factories/events';
 import { rowCounts } from '../helpers/db';
 import { client } from '../helpers/http';
 
@@ -119,6 +119,28 @@ describe('a refused request lists every problem of every event at once', () => {
       expect(errors[0].message).toContain('Event 1 names a product, location or lot that this event names');
     },
   );
+
+  it('the event rules are said in the same words whether or not another event fails the schema', async () => {
+    const typo = {
+      ...commission({ location: 'DOCK', time: '2024-03-01T11:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+      InvoiceNumbr: 'INV-1',
+    };
+    const badTime = commission({ location: 'DOCK', time: '2024-03-01T25:00:00Z' }, instance('SALMON', uid('LOT'), 5));
+    const { Id: _noId, ...unnamed } = location('DOCK');
+    const noLocationId = {
+      ...commission({ location: 'DOCK', time: '2024-03-01T11:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+      Location: unnamed,
+    };
+    // Without the schema's refusal, the event rules answer alone.
+    const rulesAlone = await refused('/Integration/Events', [badTime, noLocationId]);
+    const errors = await refused('/Integration/Events', [typo, badTime, noLocationId]);
+    expect(listed(errors)).toEqual([
+      [0, 'UnknownField', 'InvoiceNumbr'],
+      [1, 'InvalidValue', 'EventTime'],
+      [2, 'Required', 'Location.Id'],
+    ]);
+    expect(errors.slice(1).map((e) => e.message)).toEqual(rulesAlone.map((e) => e.message));
+  });
 
   it('a body that is no list of events is answered with its own error alone', async () => {
     const response = await client(account.key).post('/Integration/Events', { Events: 'none' });
