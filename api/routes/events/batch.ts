@@ -88,7 +88,7 @@ export interface BatchChecks<S extends RequestSchemas> {
 
 /**
  * The validate middleware, answering a refused body with the batch error list (DESIGN.md): each event's
- * index and id. A 4xx before the batch is stored is counted (route and code): such a request leaves no
+ * index and id, and with `checkTheOthers` the other events' problems too. A 4xx before the batch is stored is counted (route and code): such a request leaves no
  * batch to look at, so the metric is the only trace support has of it.
  */
 export const validateBatch = <S extends RequestSchemas>(
@@ -105,19 +105,15 @@ export const validateBatch = <S extends RequestSchemas>(
         return errors.length ? new BatchRefusal(errors) : undefined;
       }),
   );
-  const checked: typeof check = async (ctx, next) => {
-    try {
-      await check(ctx, next);
-    } catch (error) {
-      if (!checkTheOthers || !(error instanceof BatchRefusal) || ctx.state.batchId) throw error;
-      const body = (ctx.request as { body?: unknown }).body;
-      throw new BatchRefusal(await everyProblemOf(ctx.deps, ctx.state.account, body, error.errors));
-    }
-  };
   return async (ctx, next) => {
     try {
-      await checked(ctx, next);
-    } catch (error) {
+      await check(ctx, next);
+    } catch (thrown) {
+      let error = thrown;
+      if (checkTheOthers && error instanceof BatchRefusal && !ctx.state.batchId) {
+        const body = (ctx.request as { body?: unknown }).body;
+        error = new BatchRefusal(await everyProblemOf(ctx.deps, ctx.state.account, body, error.errors));
+      }
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && !ctx.state.batchId) {
         const route = routeOf(ctx as Parameters<typeof routeOf>[0]);
         for (const code of refusalCodes(error)) batchRequestsRefused.inc({ route, code });
