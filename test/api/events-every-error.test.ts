@@ -1,5 +1,6 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, location, ship, uid } from '../factories/events';
+import { jsonCommission, jsonInstance, jsonTransform, urnOf } from '../factories/json-events';
 import { rowCounts } from '../helpers/db';
 import { client } from '../helpers/http';
 
@@ -146,5 +147,64 @@ describe('a refused request lists every problem of every event at once', () => {
     const response = await client(account.key).post('/Integration/Events', { Events: 'none' });
     expect(response.status).toBe(400);
     expect(listed(response.body.errors as ListedError[])).toEqual([[null, 'InvalidValue', 'Events']]);
+  });
+});
+
+describe('POST /Integration/JSON: a body its schema refuses lists every problem of every event at once', () => {
+  let account: TestAccount;
+  const productUrn = urnOf('product');
+  const outputUrn = urnOf('product');
+  const at = { locationUrn: urnOf('location'), partnerUrn: urnOf('party') };
+  const lot = uid('LOT');
+  let storedId: string;
+  beforeAll(async () => {
+    account = await createAccount('every-error-json');
+    const stored = jsonCommission(at, jsonInstance(productUrn, lot, 40));
+    storedId = stored.ExternalEventId;
+    expect((await client(account.key).post('/Integration/JSON', { Events: [stored] })).status).toBe(200);
+  });
+
+  async function refused(events: unknown[]): Promise<ListedError[]> {
+    const tables = ['events', 'products', 'locations', 'trade_partners', 'inventory_records', 'batches'];
+    const before = await rowCounts(account.id, tables);
+    const response = await client(account.key).post('/Integration/JSON', { Events: events });
+    expect(response.status).toBe(400);
+    expect(await rowCounts(account.id, tables)).toEqual(before);
+    return response.body.errors as ListedError[];
+  }
+  const listed = (errors: ListedError[]) => errors.map((e) => [e.index, e.code, e.field]);
+  const overdraw = () =>
+    jsonTransform(
+      { ...at, time: '2024-03-03T10:00:00-05:00' },
+      [jsonInstance(productUrn, lot, 41)],
+      [jsonInstance(outputUrn, uid('OUT'), 41)],
+    );
+
+  it('an unknown field in event 0, an overdraw in event 1 and a stored ExternalEventId in event 2', async () => {
+    const typo = { ...jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1)), Typo: 1 };
+    const again = jsonCommission({ ...at, id: storedId }, jsonInstance(productUrn, uid('LOT'), 1));
+    const errors = await refused([typo, overdraw(), again]);
+    expect(listed(errors)).toEqual([
+      [0, 'UnknownField', 'Typo'],
+      [1, 'InsufficientInventory', 'InputProducts[0].Quantity'],
+      [2, 'DuplicateEventId', 'ExternalEventId'],
+    ]);
+  });
+
+  it('an event is not blamed for what a refused one would create, and the refused one says so', async () => {
+    const newProduct = urnOf('product');
+    const newLot = uid('LOT');
+    const typo = { ...jsonCommission(at, jsonInstance(newProduct, newLot, 5)), Typo: 1 };
+    const dependent = jsonTransform(
+      { ...at, time: '2024-03-03T10:00:00-05:00' },
+      [{ ...jsonInstance(newProduct, newLot, 5), ParentProduct: { Urn: newProduct } }],
+      [jsonInstance(outputUrn, uid('OUT'), 5)],
+    );
+    const errors = await refused([typo, dependent, overdraw()]);
+    expect(listed(errors)).toEqual([
+      [0, 'UnknownField', 'Typo'],
+      [2, 'InsufficientInventory', 'InputProducts[0].Quantity'],
+    ]);
+    expect(errors[0].message).toContain('Event 1 names a product, location or lot that this event names');
   });
 });
