@@ -15,6 +15,27 @@ import { withUncheckedDependents } from '../domain/refused-events';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 
+/** How the checks read a request's events: batch-style ones as they are, another shape translated. */
+export interface EventReader {
+  /**
+   * The events outside `skip` as batch-style payloads, at their positions in the request (the others
+   * are absent: the checks skip them), and the problems found translating them, by request position.
+   */
+  read: (
+    account: AccountRef,
+    events: readonly unknown[],
+    skip: ReadonlySet<number>,
+  ) => Promise<{ payloads: EventPayload[]; issues: BatchError[] }>;
+  /** A field the checks name (batch-style), as the request names it. */
+  fieldOf: (field: string | null) => string | null;
+}
+
+/** The events of POST /Integration/Events: those outside `skip` passed its schema, so they are the payloads it describes. */
+export const batchStyleEvents: EventReader = {
+  read: (_account, events) => Promise.resolve({ payloads: events as EventPayload[], issues: [] }),
+  fieldOf: (field) => field,
+};
+
 export interface BorderCheckDeps {
   sequelize: Sequelize;
   config: Pick<Config, 'urnDomain'>;
@@ -31,27 +52,30 @@ export async function everyProblemOf(
   account: AccountRef,
   body: unknown,
   refused: readonly BatchError[],
+  reader: EventReader = batchStyleEvents,
 ): Promise<BatchError[]> {
   const events = (body as { Events?: unknown } | null)?.Events;
   if (!Array.isArray(events) || refused.some((error) => error.index === null)) return [...refused];
   const skip = new Set(refused.flatMap((error) => (error.index === null ? [] : [error.index])));
   if (skip.size >= events.length) return [...refused];
-  let checked;
+  let found: BatchError[];
   try {
-    checked = await rolledBack(deps.sequelize, (transaction) =>
+    const { payloads, issues } = await reader.read(account, events, skip);
+    const checked = await rolledBack(deps.sequelize, (transaction) =>
       checkEvents(
         { account, query: queryOf(deps.sequelize, transaction), transaction, urnDomain: deps.config.urnDomain },
-        // The events outside `skip` passed the schema: they are the payloads it describes.
-        events as EventPayload[],
+        payloads,
         skip,
       ),
     );
+    // As the pipeline would refuse these events, in the request's field names.
+    found = withPrior(issues, checked.errors).map((error) => ({ ...error, field: reader.fieldOf(error.field) }));
   } catch (error) {
     // The refusal stands without the rest of the list: the caller learns the others on the next round.
     deps.logger.warn({ err: error }, 'could not check the other events of a refused request');
     return [...refused];
   }
-  const listed = withUncheckedDependents(events, refused, checked.errors);
+  const listed = withUncheckedDependents(events, refused, found);
   return withPrior(listed.refused, listed.checked);
 }
 

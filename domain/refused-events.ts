@@ -30,8 +30,11 @@ function dependsOn(error: BatchError, event: unknown): string | undefined {
   switch (error.code) {
     case 'UnknownProduct':
     case 'UnknownLocation': {
-      const id = valueAt(event, error.field);
-      return typeof id === 'string' ? id : undefined;
+      // The id itself (`Product.Id`), or the reference holding it (`ParentProduct` on POST /Integration/JSON).
+      const named = valueAt(event, error.field);
+      const id = typeof named === 'object' && named !== null ? (named as { Urn?: unknown; Id?: unknown }) : undefined;
+      const value = id ? (id.Urn ?? id.Id) : named;
+      return typeof value === 'string' ? value : undefined;
     }
     case 'InsufficientInventory':
       return error.lotSerial;

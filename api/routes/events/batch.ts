@@ -22,7 +22,7 @@ import {
   type ValidatedState,
 } from '../../middleware/validate';
 import { unknownPropertyOf } from '../../unknown-fields';
-import { everyProblemOf } from '../../../batches/border-check';
+import { everyProblemOf, type EventReader } from '../../../batches/border-check';
 import { statusUrl } from './presenter';
 
 /** A body refused with the batch error list (400 `{ message, result: [], errors }`), keeping the list. */
@@ -80,10 +80,10 @@ export interface BatchChecks<S extends RequestSchemas> {
   /** The answer to a refused part other than the body (a header, a path id); by default a 400 problem. */
   otherError?: ToError;
   /**
-   * A refused body's other events are checked as the pipeline would check them (batches/border-check.ts),
-   * so the 400 lists every problem of every event (the batch-style events, which the checks read).
+   * A refused body's other events, read by this, are checked as the pipeline would check them
+   * (batches/border-check.ts), so the 400 lists every problem of every event.
    */
-  checkTheOthers?: boolean;
+  checkTheOthers?: EventReader;
 }
 
 /**
@@ -93,7 +93,7 @@ export interface BatchChecks<S extends RequestSchemas> {
  */
 export const validateBatch = <S extends RequestSchemas>(
   schemas: S,
-  { idKey = 'Id', refine, otherError = problemFromErrors, checkTheOthers = false }: BatchChecks<S> = {},
+  { idKey = 'Id', refine, otherError = problemFromErrors, checkTheOthers }: BatchChecks<S> = {},
 ): Middleware<ValidatedState<S>, AppCustom> => {
   const check = validate(
     schemas,
@@ -112,7 +112,8 @@ export const validateBatch = <S extends RequestSchemas>(
       let error = thrown;
       if (checkTheOthers && error instanceof BatchRefusal && !ctx.state.batchId) {
         const body = (ctx.request as { body?: unknown }).body;
-        error = new BatchRefusal(await everyProblemOf(ctx.deps, ctx.state.account, body, error.errors));
+        const { account } = ctx.state;
+        error = new BatchRefusal(await everyProblemOf(ctx.deps, account, body, error.errors, checkTheOthers));
       }
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && !ctx.state.batchId) {
         const route = routeOf(ctx as Parameters<typeof routeOf>[0]);
