@@ -48,9 +48,8 @@ describe('a refused request lists every problem of every event at once', () => {
   const listed = (errors: ListedError[]) => errors.map((e) => [e.index, e.code, e.field]);
 
   it.each(ENDPOINTS)('%s: a bad EventTime in event 0 and an overdraw in event 1', async (endpoint) => {
-    const bad = {
-      ...commission({ location: 'DOCK', time: '2024-13-45T10:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
-    };
+    const bad = commission({ location: 'DOCK', time: '2024-13-45T10:00:00Z' }, instance('SALMON', uid('LOT'), 5));
+    // Its DestinationLocation is new: the checks create it, and the rollback takes it away again.
     const overdraw = ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 70));
     const errors = await refused(endpoint, [bad, overdraw]);
     expect(listed(errors)).toEqual([
