@@ -7,14 +7,10 @@ import type { PersistEventsInput, PersistEventsOutput } from '../workflows/contr
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { activityLogger } from './logger';
-import { checkInventory } from './persist/check-inventory';
+import { checkEvents } from './persist/checks';
 import { recordEpcisCompanyPrefixes } from './persist/company-prefixes';
-import { checkDuplicates } from './persist/duplicates';
 import { insertBatch } from './persist/insert-batch';
-import { normaliseEvents } from './persist/normalise';
 import { refuseBatch } from './persist/refuse';
-import { resolveLocations } from './persist/resolve-locations';
-import { resolveProducts } from './persist/resolve-products';
 import { resolvedEvents } from './persist/resolved';
 import { startRun } from './persist/start-run';
 import type { PersistOutcome, PersistStep } from './persist/step';
@@ -59,14 +55,8 @@ async function persistOrRefuse(
   if (Context.current().info.attempt === 1) batchesStarted.inc();
   const { Events: payloads, Issues: prior = [] } = start.request;
 
-  // Every check runs before the batch is refused, so its answer lists every event's every problem.
-  const { events, errors: invalid } = normaliseEvents(payloads);
   await savepoint(step.query, CHECKS);
-  const duplicates = await checkDuplicates(step, events);
-  const { products, errors: productErrors } = await resolveProducts(step, events);
-  const { locations, errors: locationErrors } = await resolveLocations(step, events);
-  const shortfalls = await checkInventory(step, events, products, locations);
-  const errors = [...invalid, ...duplicates, ...productErrors, ...locationErrors, ...shortfalls];
+  const { events, products, locations, errors } = await checkEvents(step, payloads);
   if (errors.length || prior.length) return refuseBatch(step, CHECKS, prior, errors);
 
   const checked = resolvedEvents(events, products, locations);

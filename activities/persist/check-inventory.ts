@@ -8,7 +8,7 @@ import { timelineKey } from '../../db/sql';
 import { inventoryRejections } from '../../platform/metrics';
 import type { BatchError } from '../../domain/batch-errors';
 import { lineQuantity, type ResolvedLocations, type ResolvedProducts } from './resolved';
-import { eventError, type PersistStep } from './step';
+import { eventError, type CheckStep } from './step';
 
 /** What a shortfall is reported with. */
 interface CheckedLine {
@@ -24,7 +24,7 @@ interface CheckedLine {
  * checked: its UnknownProduct/UnknownLocation error says so.
  */
 export async function checkInventory(
-  step: PersistStep,
+  step: CheckStep,
   events: readonly NormalisedEvent[],
   products: ResolvedProducts,
   locations: ResolvedLocations,

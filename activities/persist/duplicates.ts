@@ -2,10 +2,10 @@ import { eventIdRepeats } from '../../domain/event-batch';
 import type { NormalisedEvent } from '../../domain/events';
 import { storedEventIds } from '../../db/repositories/batch-events';
 import type { BatchError } from '../../domain/batch-errors';
-import { eventError, type PersistStep } from './step';
+import { eventError, type CheckStep } from './step';
 
 /** DuplicateEventId: an id the batch repeats (each repeat), or one the account has stored (its first event). */
-export async function checkDuplicates(step: PersistStep, events: readonly NormalisedEvent[]): Promise<BatchError[]> {
+export async function checkDuplicates(step: CheckStep, events: readonly NormalisedEvent[]): Promise<BatchError[]> {
   const { firsts, repeats } = eventIdRepeats(events);
   const errors = repeats.map(({ event, first }) =>
     eventError(

@@ -1,4 +1,4 @@
-import { coveredBy, inBatchOrder } from '../../domain/event-batch';
+import { withPrior } from '../../domain/event-batch';
 import { failedBatchErrors, recordBatchRefusal } from '../../db/repositories/batch-pipeline';
 import { rollbackToSavepoint } from '../../db/sql';
 import type { BatchError } from '../../domain/batch-errors';
@@ -17,7 +17,7 @@ export async function refuseBatch(
   errors: readonly BatchError[],
 ): Promise<PersistOutcome> {
   await rollbackToSavepoint(step.query, savepoint);
-  const rejected = inBatchOrder([...prior, ...errors.filter((error) => !coveredBy(prior, error))]);
+  const rejected = withPrior(prior, errors);
   await recordBatchRefusal(step.query, step.batchId, rejected);
   return { rejected, recorded: 'now' };
 }

@@ -4,7 +4,7 @@ import type { LocationPayload } from '../../domain/master-data';
 import { findOrCreateLocation, MasterDataConflict } from '../../db/repositories/master-data';
 import { locationsByExternalId } from '../../db/queries/master-data-rows';
 import type { BatchError } from '../../domain/batch-errors';
-import { eventError, type PersistStep } from './step';
+import { eventError, type CheckStep } from './step';
 
 type NamedReference = LocationReference & { id: string };
 
@@ -14,7 +14,7 @@ type NamedReference = LocationReference & { id: string };
  * Each event that names a location neither found nor created says so, once per field.
  */
 export async function resolveLocations(
-  step: PersistStep,
+  step: CheckStep,
   events: readonly NormalisedEvent[],
 ): Promise<{ locations: Map<string, string>; errors: BatchError[] }> {
   const errors: BatchError[] = [];

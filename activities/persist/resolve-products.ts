@@ -5,7 +5,7 @@ import { findOrCreateProduct, MasterDataConflict } from '../../db/repositories/m
 import { productsByExternalId } from '../../db/queries/master-data-rows';
 import type { BatchError } from '../../domain/batch-errors';
 import type { ResolvedProduct } from './resolved';
-import { eventError, type PersistStep } from './step';
+import { eventError, type CheckStep } from './step';
 
 /**
  * Products named by the batch: existing ones in one query, new ones created from the Details of the
@@ -13,7 +13,7 @@ import { eventError, type PersistStep } from './step';
  * created says so, once per product.
  */
 export async function resolveProducts(
-  step: PersistStep,
+  step: CheckStep,
   events: readonly NormalisedEvent[],
 ): Promise<{ products: Map<string, ResolvedProduct>; errors: BatchError[] }> {
   const errors: BatchError[] = [];

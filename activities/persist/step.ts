@@ -4,15 +4,22 @@ import type { Query } from '../../db/sql';
 import type { PersistEventsOutput } from '../../workflows/contracts';
 import type { BatchError } from '../../domain/batch-errors';
 
-/** What every step of persistEvents works in: the batch, its account, and the one transaction of the whole activity. */
-export interface PersistStep {
-  batchId: string;
+/**
+ * What the checks work in: the account and one transaction. The API runs them too, in a transaction it
+ * rolls back, to list a refused request's every problem (batches/border-check.ts).
+ */
+export interface CheckStep {
   account: AccountRef;
   /** Statements in `transaction`. */
   query: Query;
   transaction: Transaction;
   /** For the URNs of the products and locations a batch creates. */
   urnDomain: string;
+}
+
+/** What every step of persistEvents works in: the batch, its account, and the one transaction of the whole activity. */
+export interface PersistStep extends CheckStep {
+  batchId: string;
 }
 
 /** How the activity's transaction ended: the events stored, or the batch refused with its error list. */

@@ -22,10 +22,18 @@ import {
   type ValidatedState,
 } from '../../middleware/validate';
 import { unknownPropertyOf } from '../../unknown-fields';
+import { everyProblemOf, type EventReader } from '../../../batches/border-check';
 import { statusUrl } from './presenter';
 
+/** A body refused with the batch error list (400 `{ message, result: [], errors }`), keeping the list. */
+class BatchRefusal extends ApiError {
+  constructor(readonly errors: BatchError[]) {
+    super(400, rejectedBody(errors), false);
+  }
+}
+
 /** ajv's errors as the batch error list: the event's index and id (under `idKey`), the field inside the event. */
-export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id'): ApiError {
+function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id'): BatchRefusal {
   const events = (body as { Events?: unknown })?.Events;
   const list: BatchError[] = [];
   const seen = new Set<string>();
@@ -54,7 +62,7 @@ export function schemaErrors(body: unknown, errors: ErrorObject[], idKey = 'Id')
     if (!seen.has(key)) list.push(entry);
     seen.add(key);
   }
-  return rawError(400, rejectedBody(list));
+  return new BatchRefusal(list);
 }
 
 /** The codes a refusal is counted under: each code of a batch error list, else the HTTP status. */
@@ -71,16 +79,21 @@ export interface BatchChecks<S extends RequestSchemas> {
   refine?: (input: InputOf<S>) => BatchError[];
   /** The answer to a refused part other than the body (a header, a path id); by default a 400 problem. */
   otherError?: ToError;
+  /**
+   * A refused body's other events, read by this, are checked as the pipeline would check them
+   * (batches/border-check.ts), so the 400 lists every problem of every event.
+   */
+  checkTheOthers?: EventReader;
 }
 
 /**
  * The validate middleware, answering a refused body with the batch error list (DESIGN.md): each event's
- * index and id. A 4xx before the batch is stored is counted (route and code): such a request leaves no
+ * index and id, and with `checkTheOthers` the other events' problems too. A 4xx before the batch is stored is counted (route and code): such a request leaves no
  * batch to look at, so the metric is the only trace support has of it.
  */
 export const validateBatch = <S extends RequestSchemas>(
   schemas: S,
-  { idKey = 'Id', refine, otherError = problemFromErrors }: BatchChecks<S> = {},
+  { idKey = 'Id', refine, otherError = problemFromErrors, checkTheOthers }: BatchChecks<S> = {},
 ): Middleware<ValidatedState<S>, AppCustom> => {
   const check = validate(
     schemas,
@@ -89,13 +102,19 @@ export const validateBatch = <S extends RequestSchemas>(
     refine &&
       ((input) => {
         const errors = refine(input);
-        return errors.length ? rawError(400, rejectedBody(errors)) : undefined;
+        return errors.length ? new BatchRefusal(errors) : undefined;
       }),
   );
   return async (ctx, next) => {
     try {
       await check(ctx, next);
-    } catch (error) {
+    } catch (thrown) {
+      let error = thrown;
+      if (checkTheOthers && error instanceof BatchRefusal && !ctx.state.batchId) {
+        const body = (ctx.request as { body?: unknown }).body;
+        const { account } = ctx.state;
+        error = new BatchRefusal(await everyProblemOf(ctx.deps, account, body, error.errors, checkTheOthers));
+      }
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && !ctx.state.batchId) {
         const route = routeOf(ctx as Parameters<typeof routeOf>[0]);
         for (const code of refusalCodes(error)) batchRequestsRefused.inc({ route, code });

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { Batch, type BatchMode } from '../../../db/models';
 import { retriesOf } from '../../../db/repositories/batches';
+import { batchStyleEvents } from '../../../batches/border-check';
 import { submitBatch } from '../../../batches/submit';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound } from '../../errors';
@@ -13,6 +14,7 @@ const submission = { body: eventsBody, headers: idempotencyHeaders };
 const validSubmission = () =>
   validateBatch(submission, {
     refine: ({ body }) => eventRuleErrors(body.Events),
+    checkTheOthers: batchStyleEvents,
     otherError: () => badRequest(IDEMPOTENCY_KEY_ERROR),
   });
 

@@ -56,7 +56,7 @@ const idempotencyKey = idempotencyHeaders;
 
 const rejectedResponse = {
   description:
-    'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored.',
+    'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored. One answer lists every problem of every event.',
   schema: batchRejectedResponse,
   example: rejected,
 };
@@ -142,7 +142,7 @@ export const eventsOperations = [
     path: '/Integration/Events/async',
     summary: 'Create events (answers at once)',
     description:
-      'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400.' +
+      'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400, listing the other events’ problems too (unknown entities, duplicate ids, inventory).' +
       FIELDS_BY_TYPE,
     tags: ['Events'],
     headers: idempotencyKey,

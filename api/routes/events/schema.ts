@@ -206,7 +206,8 @@ export const eventsBody = pairedWith<{ Events: EventPayload[] }>()(
  * middleware. The pipeline reads the same fields of a stored batch with the same domain functions
  * (normaliseEvent's parseEventTime, locationIdOf): it converts them, and its refusal is what a batch
  * stored without these checks gets (stored before them, retried). Duplicates, master data and
- * inventory only the pipeline can check.
+ * inventory only the pipeline's checks can say: a refused request's other events go through them too
+ * (batches/border-check.ts), so its 400 lists every event's problems.
  */
 export function eventRuleErrors(events: EventPayload[]): BatchError[] {
   const errors: BatchError[] = [];

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
+import type { EventReader } from '../../../batches/border-check';
 import { submitBatch } from '../../../batches/submit';
 import { findByExternalIds, findKnownEntities } from '../../../db/repositories/urn-entities';
-import { jsonFieldOf, referencedUrns, translateJsonEvents } from '../../../domain/json-events';
+import type { EventPayload } from '../../../domain/events';
+import { jsonFieldOf, referencedUrns, translateJsonEvents, type JsonEvent } from '../../../domain/json-events';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { outcomeProblem, validateBatch } from '../events/batch';
 import type { InputOf } from '../../middleware/validate';
@@ -63,9 +65,31 @@ async function submit(ctx: APIContext<InputOf<{ body: typeof jsonEventsBody }>>)
   ctx.body = commissionBody(events, results, translation, stored);
 }
 
+/**
+ * The URN-based events a refused body holds besides the refused ones, translated as `submit` translates
+ * them (inline data from these events only), for the checks that list every problem in one 400.
+ */
+const urnEvents: EventReader = {
+  read: async (account, events, skip) => {
+    const positions = events.flatMap((_, index) => (skip.has(index) ? [] : [index]));
+    const checked = positions.map((index) => events[index] as JsonEvent);
+    const translation = translateJsonEvents(checked, await findKnownEntities(account.id, referencedUrns(checked)));
+    // At their positions in the request; the refused ones are holes, which the checks skip.
+    const payloads: EventPayload[] = new Array<EventPayload>(events.length);
+    positions.forEach((index, i) => (payloads[index] = translation.events[i]));
+    const issues = translation.issues.map((issue) => ({ ...issue, index: positions[issue.index] }));
+    return { payloads, issues };
+  },
+  fieldOf: jsonFieldOf,
+};
+
 /** `POST /Integration/JSON`: URN-based commission and transform events (SPEC.md), answered when the pipeline is done. */
 export function jsonRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
-  router.post('/Integration/JSON', validateBatch({ body: jsonEventsBody }, { idKey: 'ExternalEventId' }), submit);
+  router.post(
+    '/Integration/JSON',
+    validateBatch({ body: jsonEventsBody }, { idKey: 'ExternalEventId', checkTheOthers: urnEvents }),
+    submit,
+  );
   return router;
 }
