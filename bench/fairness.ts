@@ -10,11 +10,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import type { Client } from '@temporalio/client';
 import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
+import { connectTemporalClient } from '../platform/temporal-client';
 import { startStack } from '../test/helpers/stack';
 import { latencyMs, round, runBench } from './lib/report';
+import { whereWaited } from './lib/where-waited';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
@@ -52,21 +55,45 @@ async function post(
   return { status: response.status, body: (await response.json()) as { batchId?: string } };
 }
 
+/** One of B's calls: its lot, and when it was sent and answered (wall clock, to set beside the workflow history). */
+interface Call {
+  lot: string;
+  sentAt: number;
+  answeredAt: number;
+}
+
+const msOf = (calls: Call[]) => calls.map((call) => call.answeredAt - call.sentAt).sort((a, b) => a - b);
+
 /** B's calls, one at a time: each one event, answered when it is stored; beside a burst, while it lasts. */
 async function oneEventCalls(
   apiUrl: string,
   key: string,
   run: string,
   goOn: () => boolean = () => true,
-): Promise<number[]> {
-  const latencies: number[] = [];
+): Promise<Call[]> {
+  const calls: Call[] = [];
   for (let i = 0; i < SINGLE && (i < 3 || goOn()); i++) {
-    const started = performance.now();
-    const answer = await post(apiUrl, '/Integration/Events', key, [commission(`B-${run}-${i}`)]);
+    const lot = `B-${run}-${i}`;
+    const sentAt = performance.timeOrigin + performance.now();
+    const answer = await post(apiUrl, '/Integration/Events', key, [commission(lot)]);
     if (answer.status !== 200) throw new Error(`B's call answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    latencies.push(performance.now() - started);
+    calls.push({ lot, sentAt, answeredAt: performance.timeOrigin + performance.now() });
   }
-  return latencies.sort((a, b) => a - b);
+  return calls;
+}
+
+/** Where B's slowest calls waited: their workflows' histories (bench/lib/where-waited.ts). */
+async function slowest(pool: Pool, temporal: Client, calls: Call[], count: number) {
+  const worst = [...calls].sort((a, b) => b.answeredAt - b.sentAt - (a.answeredAt - a.sentAt)).slice(0, count);
+  return Promise.all(
+    worst.map(async (call) => {
+      const { rows } = await pool.query<{ workflow_id: string }>(
+        `SELECT b.workflow_id FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.external_event_id = $1`,
+        [`C-${call.lot}`],
+      );
+      return whereWaited(temporal, { ...call, workflowId: rows[0].workflow_id });
+    }),
+  );
 }
 
 /** A's burst: every batch queued at once (async), then the time until the last one is finished. */
@@ -75,7 +102,7 @@ async function burst(
   pool: Pool,
   key: string,
   run: string,
-  during?: (goOn: () => boolean) => Promise<number[]>,
+  during?: (goOn: () => boolean) => Promise<Call[]>,
 ) {
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) =>
@@ -120,6 +147,7 @@ async function main(): Promise<object> {
   const { state } = stack;
   const pool = new Pool({ connectionString: state.databaseUrl, max: 2 });
   const sequelize = createSequelize(state.databaseUrl, 2);
+  const temporal = await connectTemporalClient(state.temporalAddress, 'default');
   try {
     const stamp = Date.now();
     const a = await createApiKey(`fair-a-${stamp}`, 'bench');
@@ -133,12 +161,13 @@ async function main(): Promise<object> {
       if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
     }
 
-    const idle = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
+    const idleCalls = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
     const alone = await burst(state.apiUrl, pool, a.key, `${run}-alone`);
     const shared = await burst(state.apiUrl, pool, a.key, `${run}-shared`, () =>
       oneEventCalls(state.apiUrl, b.key, `${run}-during`),
     );
-    const during = shared.beside!;
+    const during = msOf(shared.beside!);
+    const idle = msOf(idleCalls);
     return {
       bench: 'fairness',
       loadAverageAtStart: round(load, 2),
@@ -148,10 +177,13 @@ async function main(): Promise<object> {
       aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
       aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
       targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
+      bSlowestDuringABurst: await slowest(pool, temporal, shared.beside!, 5),
+      bSlowestIdle: await slowest(pool, temporal, idleCalls, 2),
     };
   } finally {
     await pool.end();
     await sequelize.close();
+    await temporal.connection.close();
     await stack.stop();
   }
 }
