@@ -82,11 +82,11 @@ async function oneEventCalls(
   return calls;
 }
 
-/** Where B's slowest calls waited: their workflows' histories (bench/lib/where-waited.ts). */
-async function slowest(pool: Pool, temporal: Client, calls: Call[], count: number) {
-  const worst = [...calls].sort((a, b) => b.answeredAt - b.sentAt - (a.answeredAt - a.sentAt)).slice(0, count);
+/** Where B's calls waited, slowest first: their workflows' histories (bench/lib/where-waited.ts). */
+async function waited(pool: Pool, temporal: Client, calls: Call[]) {
+  const slowestFirst = [...calls].sort((a, b) => b.answeredAt - b.sentAt - (a.answeredAt - a.sentAt));
   return Promise.all(
-    worst.map(async (call) => {
+    slowestFirst.map(async (call) => {
       const { rows } = await pool.query<{ workflow_id: string }>(
         `SELECT b.workflow_id FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.external_event_id = $1`,
         [`C-${call.lot}`],
@@ -95,6 +95,19 @@ async function slowest(pool: Pool, temporal: Client, calls: Call[], count: numbe
     }),
   );
 }
+
+type Waited = Awaited<ReturnType<typeof whereWaited>>;
+
+/** p50 and p95 over all of B's calls of each part of a call's time. */
+const breakdown = (calls: Waited[]) => {
+  const of = (part: (call: Waited) => number) => latencyMs(calls.map(part).sort((a, b) => a - b));
+  return {
+    inApiBeforeStart: of((c) => c.inApiBeforeStartMs),
+    workflowTaskWait: of((c) => c.workflowTaskWaitMs),
+    activityWait: of((c) => c.activityWaitMs),
+    run: of((c) => c.runMs),
+  };
+};
 
 /** A's burst: every batch queued at once (async), then the time until the last one is finished. */
 async function burst(
@@ -168,17 +181,21 @@ async function main(): Promise<object> {
     );
     const during = msOf(shared.beside!);
     const idle = msOf(idleCalls);
+    const duringWaited = await waited(pool, temporal, shared.beside!);
+    const idleWaited = await waited(pool, temporal, idleCalls);
     return {
       bench: 'fairness',
       loadAverageAtStart: round(load, 2),
+      loadAverageAtEnd: round(os.loadavg()[0], 2),
       events: N,
       bOneEventSyncMs: { idle: latencyMs(idle), duringABurst: latencyMs(during), callsDuringABurst: during.length },
       bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
       aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
       aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
       targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
-      bSlowestDuringABurst: await slowest(pool, temporal, shared.beside!, 5),
-      bSlowestIdle: await slowest(pool, temporal, idleCalls, 2),
+      bWhereTheTimeWentMs: { idle: breakdown(idleWaited), duringABurst: breakdown(duringWaited) },
+      bSlowestDuringABurst: duringWaited.slice(0, 3),
+      bSlowestIdle: idleWaited.slice(0, 1),
     };
   } finally {
     await pool.end();

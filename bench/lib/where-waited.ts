@@ -23,7 +23,9 @@ export async function whereWaited(client: Client, call: TimedCall) {
   let started = call.sentAt;
   let closed = call.answeredAt;
   const activityNames = new Map<number, string>();
-  let waitingMs = 0;
+  let activityWaitMs = 0;
+  let workflowTaskWaitMs = 0;
+  let runMs = 0;
   for (const event of events) {
     const time = tsToMs(event.eventTime);
     const id = Number(event.eventId);
@@ -37,13 +39,14 @@ export async function whereWaited(client: Client, call: TimedCall) {
       case Type.EVENT_TYPE_WORKFLOW_TASK_STARTED: {
         const scheduled = Number(event.workflowTaskStartedEventAttributes?.scheduledEventId);
         const wait = time - (at.get(scheduled) ?? time);
-        waitingMs += wait;
+        workflowTaskWaitMs += wait;
         steps.push(`wft wait ${wait}`);
         at.set(id, time);
         break;
       }
       case Type.EVENT_TYPE_WORKFLOW_TASK_COMPLETED: {
         const startedId = Number(event.workflowTaskCompletedEventAttributes?.startedEventId);
+        runMs += time - (at.get(startedId) ?? time);
         steps.push(`wft run ${time - (at.get(startedId) ?? time)}`);
         break;
       }
@@ -54,7 +57,7 @@ export async function whereWaited(client: Client, call: TimedCall) {
       case Type.EVENT_TYPE_ACTIVITY_TASK_STARTED: {
         const scheduled = Number(event.activityTaskStartedEventAttributes?.scheduledEventId);
         const wait = time - (at.get(scheduled) ?? time);
-        waitingMs += wait;
+        activityWaitMs += wait;
         steps.push(`${activityNames.get(scheduled)} wait ${wait}`);
         at.set(id, time);
         break;
@@ -62,6 +65,7 @@ export async function whereWaited(client: Client, call: TimedCall) {
       case Type.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
         const startedId = Number(event.activityTaskCompletedEventAttributes?.startedEventId);
         const scheduled = Number(event.activityTaskCompletedEventAttributes?.scheduledEventId);
+        runMs += time - (at.get(startedId) ?? time);
         steps.push(`${activityNames.get(scheduled)} run ${time - (at.get(startedId) ?? time)}`);
         break;
       }
@@ -78,7 +82,11 @@ export async function whereWaited(client: Client, call: TimedCall) {
     totalMs: Math.round(call.answeredAt - call.sentAt),
     inApiBeforeStartMs: Math.round(started - call.sentAt),
     workflowMs: closed - started,
-    waitingForWorkerSlotsMs: waitingMs,
+    // Schedule-to-start: waiting for a worker's poll (a free slot, and the server's matching).
+    workflowTaskWaitMs,
+    activityWaitMs,
+    // Workflow tasks' and activities' start-to-close: running, on a worker's thread or event loop.
+    runMs,
     afterCloseUntilAnswerMs: Math.round(call.answeredAt - closed),
     steps: steps.join(', '),
   };
