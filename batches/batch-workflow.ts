@@ -75,22 +75,6 @@ export const batchPriorityOf = (start: BatchStart): Priority => ({
   fairnessKey: start.input.accountId,
 });
 
-/** The modes a caller waits on: their batches run on the calls task queue (callsTaskQueue). */
-const WAITED_ON: ReadonlySet<BatchMode> = new Set<BatchMode>(['sync', 'json']);
-
-/**
- * The task queue of the calls someone waits on, beside the service's task queue. The worker polls it with
- * a Temporal worker of its own (worker/main.ts): its own activity and workflow task slots and its own
- * workflow thread. Priority orders a backlog, but a sync call's task still waits for a free slot, and on
- * the one queue every slot can be held by another account's 500-event persist for seconds; here none is.
- * Within it, Task Queue Fairness still takes accounts in turn.
- */
-export const callsTaskQueue = (taskQueue: string): string => `${taskQueue}-calls`;
-
-/** Where a batch's workflow (and so its activities) runs: the calls queue for a waited-on call, else `taskQueue`. */
-export const batchTaskQueueOf = (taskQueue: string, start: BatchStart): string =>
-  WAITED_ON.has(start.mode) ? callsTaskQueue(taskQueue) : taskQueue;
-
 /**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
  * id: a running one is used as it is, a closed one is never started again (so an Idempotency-Key
@@ -128,7 +112,7 @@ async function startUnder(
   const { workflowId, input, eventCount, retryOf, mode } = start;
   try {
     return await client.workflow.start<typeof processEventBatch>('processEventBatch', {
-      taskQueue: batchTaskQueueOf(taskQueue, start),
+      taskQueue,
       workflowId,
       args: [input],
       workflowIdReusePolicy: reuse,

@@ -1,15 +1,6 @@
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  NativeConnection,
-  Runtime,
-  Worker,
-  type LogLevel,
-  type WorkflowBundleOption,
-} from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { withHeartbeat } from '../activities/heartbeat';
-import { callsTaskQueue } from '../batches/batch-workflow';
 import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { PostgresHashChainLedger } from '../db/repositories/ledger';
@@ -29,12 +20,9 @@ import { workflowsPath } from './bundle';
  * Each running activity holds at most one connection (its transaction): slots for activities and local
  * activities together never exceed the pool, so no step waits inside its timeout for a connection
  * (the SDK's defaults are 100 each). Beyond the pool's size more slots would only queue in it.
- * The calls worker (batches/batch-workflow.ts callsTaskQueue) has slots of its own on top: a sync call's
- * step never waits for one of the batches' slots.
  */
-const SLOTS = { activities: 16, localActivities: 4 };
-const CALL_SLOTS = { activities: 4, localActivities: 4 };
-const POOL_SIZE = SLOTS.activities + SLOTS.localActivities + CALL_SLOTS.activities + CALL_SLOTS.localActivities;
+const POOL_SIZE = 20;
+const LOCAL_ACTIVITY_SLOTS = 4;
 
 const SDK_LEVELS: Record<string, LogLevel> = {
   trace: 'TRACE',
@@ -84,7 +72,6 @@ async function main(): Promise<void> {
     // The reconciler's: the batch use case's, not a pipeline step.
     startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger })),
   };
-  let workflowBundle: WorkflowBundleOption | undefined;
   const stop = stopRequested();
   let announced = false;
   let delayMs = DEFAULT_BACKOFF.initialMs;
@@ -95,29 +82,23 @@ async function main(): Promise<void> {
     const startedAt = Date.now();
     let connection: NativeConnection | undefined;
     try {
-      const connected = (connection = await NativeConnection.connect({ address: config.temporalAddress }));
-      await ensureSearchAttributes(connected, config.temporalNamespace, logger);
-      workflowBundle ??= config.workflowBundlePath
-        ? { codePath: config.workflowBundlePath }
-        : await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
-      const workerOn = (taskQueue: string, slots: typeof SLOTS) =>
-        Worker.create({
-          connection: connected,
-          namespace: config.temporalNamespace,
-          taskQueue,
-          workflowBundle,
-          activities,
-          interceptors: { activity: [activityMetrics] },
-          maxConcurrentActivityTaskExecutions: slots.activities,
-          maxConcurrentLocalActivityExecutions: slots.localActivities,
-          // A stop gives running activities this long, then cancels them: the supervisor kills at 5 s.
-          shutdownGraceTime: '3s',
-          shutdownForceTime: '4s',
-        });
-      const workers = [
-        await workerOn(config.taskQueue, SLOTS),
-        await workerOn(callsTaskQueue(config.taskQueue), CALL_SLOTS),
-      ];
+      connection = await NativeConnection.connect({ address: config.temporalAddress });
+      await ensureSearchAttributes(connection, config.temporalNamespace, logger);
+      const worker = await Worker.create({
+        connection,
+        namespace: config.temporalNamespace,
+        taskQueue: config.taskQueue,
+        ...(config.workflowBundlePath
+          ? { workflowBundle: { codePath: config.workflowBundlePath } }
+          : { workflowsPath: workflowsPath() }),
+        activities,
+        interceptors: { activity: [activityMetrics] },
+        maxConcurrentActivityTaskExecutions: POOL_SIZE - LOCAL_ACTIVITY_SLOTS,
+        maxConcurrentLocalActivityExecutions: LOCAL_ACTIVITY_SLOTS,
+        // A stop gives running activities this long, then cancels them: the supervisor kills at 5 s.
+        shutdownGraceTime: '3s',
+        shutdownForceTime: '4s',
+      });
       // The reconciler follows this worker's settings; Temporal is reachable by now.
       const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
       try {
@@ -144,7 +125,7 @@ async function main(): Promise<void> {
       } else {
         logger.info({ temporal: config.temporalAddress }, 'worker running again');
       }
-      await runTogether(workers);
+      await worker.run();
       if (!stop.requested) throw new Error('worker stopped polling without a shutdown request');
     } catch (error) {
       if (stop.requested) break;
@@ -162,18 +143,6 @@ async function main(): Promise<void> {
   logger.info('worker stopped');
   await sequelize.close();
   await new Promise((resolve) => metricsServer.close(resolve));
-}
-
-/** Runs the workers until all have stopped; when one fails, the others are shut down and its error is thrown. */
-async function runTogether(workers: Worker[]): Promise<void> {
-  const runs = workers.map((worker) => worker.run());
-  try {
-    await Promise.all(runs);
-  } catch (error) {
-    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-    await Promise.allSettled(runs);
-    throw error;
-  }
 }
 
 /** The signals Runtime.install drains workers on, seen here too: between two workers there is none to drain. */

@@ -1,6 +1,4 @@
 import { Client, Connection } from '@temporalio/client';
-import { temporal as proto } from '@temporalio/proto';
-import { TASK_QUEUE } from '../../platform/config';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { client } from '../helpers/http';
@@ -36,35 +34,5 @@ describe("batches' workflows carry their priority and their account as fairness 
       (await temporal.workflow.getHandle(`batch-${batchId}`).describe()).priority;
     expect(await priorityOf(syncId)).toMatchObject({ priorityKey: 1, fairnessKey: account.id });
     expect(await priorityOf(async.body.batchId)).toMatchObject({ priorityKey: 3, fairnessKey: account.id });
-  });
-
-  it("a call someone waits on runs on the calls task queue, with a worker's slots of its own; an async batch on the service's", async () => {
-    const sync = await client(account.key).post('/Integration/Events', { Events: events() });
-    expect(sync.status).toBe(200);
-    const async = await client(account.key).post('/Integration/Events/async', { Events: events() });
-    expect(async.status).toBe(202);
-
-    /** The workflow's task queue, and each activity's (none when the steps ran as local activities). */
-    const queuesOf = async (batchId: string) => {
-      const handle = temporal.workflow.getHandle(`batch-${batchId}`);
-      const history = await handle.fetchHistory();
-      const activities = (history.events ?? [])
-        .filter((e) => e.eventType === proto.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
-        .map((e) => e.activityTaskScheduledEventAttributes?.taskQueue?.name);
-      return { workflow: (await handle.describe()).taskQueue, activities: [...new Set(activities)] };
-    };
-    const calls = await queuesOf(sync.body.batchId);
-    expect(calls.workflow).toBe(`${TASK_QUEUE}-calls`);
-    expect(calls.activities.every((queue) => queue === `${TASK_QUEUE}-calls`)).toBe(true);
-    await temporal.workflow.getHandle(`batch-${async.body.batchId}`).result();
-    expect(await queuesOf(async.body.batchId)).toEqual({ workflow: TASK_QUEUE, activities: [TASK_QUEUE] });
-
-    // The worker polls both: the calls queue is never left without a worker.
-    const pollers = await connection.workflowService.describeTaskQueue({
-      namespace: 'default',
-      taskQueue: { name: `${TASK_QUEUE}-calls` },
-      taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-    });
-    expect(pollers.pollers?.length).toBeGreaterThan(0);
   });
 });
