@@ -10,11 +10,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import type { Client } from '@temporalio/client';
 import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
+import { connectTemporalClient } from '../platform/temporal-client';
 import { startStack } from '../test/helpers/stack';
 import { latencyMs, round, runBench } from './lib/report';
+import { whereWaited } from './lib/where-waited';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
@@ -52,22 +55,59 @@ async function post(
   return { status: response.status, body: (await response.json()) as { batchId?: string } };
 }
 
+/** One of B's calls: its lot, and when it was sent and answered (wall clock, to set beside the workflow history). */
+interface Call {
+  lot: string;
+  sentAt: number;
+  answeredAt: number;
+}
+
+const msOf = (calls: Call[]) => calls.map((call) => call.answeredAt - call.sentAt).sort((a, b) => a - b);
+
 /** B's calls, one at a time: each one event, answered when it is stored; beside a burst, while it lasts. */
 async function oneEventCalls(
   apiUrl: string,
   key: string,
   run: string,
   goOn: () => boolean = () => true,
-): Promise<number[]> {
-  const latencies: number[] = [];
+): Promise<Call[]> {
+  const calls: Call[] = [];
   for (let i = 0; i < SINGLE && (i < 3 || goOn()); i++) {
-    const started = performance.now();
-    const answer = await post(apiUrl, '/Integration/Events', key, [commission(`B-${run}-${i}`)]);
+    const lot = `B-${run}-${i}`;
+    const sentAt = performance.timeOrigin + performance.now();
+    const answer = await post(apiUrl, '/Integration/Events', key, [commission(lot)]);
     if (answer.status !== 200) throw new Error(`B's call answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    latencies.push(performance.now() - started);
+    calls.push({ lot, sentAt, answeredAt: performance.timeOrigin + performance.now() });
   }
-  return latencies.sort((a, b) => a - b);
+  return calls;
 }
+
+/** Where B's calls waited, slowest first: their workflows' histories (bench/lib/where-waited.ts). */
+async function waited(pool: Pool, temporal: Client, calls: Call[]) {
+  const slowestFirst = [...calls].sort((a, b) => b.answeredAt - b.sentAt - (a.answeredAt - a.sentAt));
+  return Promise.all(
+    slowestFirst.map(async (call) => {
+      const { rows } = await pool.query<{ workflow_id: string }>(
+        `SELECT b.workflow_id FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.external_event_id = $1`,
+        [`C-${call.lot}`],
+      );
+      return whereWaited(temporal, { ...call, workflowId: rows[0].workflow_id });
+    }),
+  );
+}
+
+type Waited = Awaited<ReturnType<typeof whereWaited>>;
+
+/** p50 and p95 over all of B's calls of each part of a call's time. */
+const breakdown = (calls: Waited[]) => {
+  const of = (part: (call: Waited) => number) => latencyMs(calls.map(part).sort((a, b) => a - b));
+  return {
+    inApiBeforeStart: of((c) => c.inApiBeforeStartMs),
+    workflowTaskWait: of((c) => c.workflowTaskWaitMs),
+    activityWait: of((c) => c.activityWaitMs),
+    run: of((c) => c.runMs),
+  };
+};
 
 /** A's burst: every batch queued at once (async), then the time until the last one is finished. */
 async function burst(
@@ -75,7 +115,7 @@ async function burst(
   pool: Pool,
   key: string,
   run: string,
-  during?: (goOn: () => boolean) => Promise<number[]>,
+  during?: (goOn: () => boolean) => Promise<Call[]>,
 ) {
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) =>
@@ -120,6 +160,7 @@ async function main(): Promise<object> {
   const { state } = stack;
   const pool = new Pool({ connectionString: state.databaseUrl, max: 2 });
   const sequelize = createSequelize(state.databaseUrl, 2);
+  const temporal = await connectTemporalClient(state.temporalAddress, 'default');
   try {
     const stamp = Date.now();
     const a = await createApiKey(`fair-a-${stamp}`, 'bench');
@@ -133,25 +174,33 @@ async function main(): Promise<object> {
       if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
     }
 
-    const idle = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
+    const idleCalls = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
     const alone = await burst(state.apiUrl, pool, a.key, `${run}-alone`);
     const shared = await burst(state.apiUrl, pool, a.key, `${run}-shared`, () =>
       oneEventCalls(state.apiUrl, b.key, `${run}-during`),
     );
-    const during = shared.beside!;
+    const during = msOf(shared.beside!);
+    const idle = msOf(idleCalls);
+    const duringWaited = await waited(pool, temporal, shared.beside!);
+    const idleWaited = await waited(pool, temporal, idleCalls);
     return {
       bench: 'fairness',
       loadAverageAtStart: round(load, 2),
+      loadAverageAtEnd: round(os.loadavg()[0], 2),
       events: N,
       bOneEventSyncMs: { idle: latencyMs(idle), duringABurst: latencyMs(during), callsDuringABurst: during.length },
       bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
       aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
       aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
       targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
+      bWhereTheTimeWentMs: { idle: breakdown(idleWaited), duringABurst: breakdown(duringWaited) },
+      bSlowestDuringABurst: duringWaited.slice(0, 3),
+      bSlowestIdle: idleWaited.slice(0, 1),
     };
   } finally {
     await pool.end();
     await sequelize.close();
+    await temporal.connection.close();
     await stack.stop();
   }
 }

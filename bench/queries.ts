@@ -238,7 +238,9 @@ export async function benchQueries() {
     };
   } finally {
     await stack.stop();
-    fs.rmSync(stack.dir, { recursive: true, force: true });
+    // KEEP_BENCH_STACK keeps the seeded data directory, to restart its PostgreSQL and EXPLAIN a slow query.
+    if (process.env.KEEP_BENCH_STACK) console.error(`kept the stack's data in ${stack.dir}`);
+    else fs.rmSync(stack.dir, { recursive: true, force: true });
   }
 }
 
