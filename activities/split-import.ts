@@ -5,6 +5,7 @@ import {
   markSplit,
   recordedChunks,
   recordImportBatch,
+  recordImportFailed as recordFailed,
   type ImportRow,
   type Provenance,
 } from '../db/repositories/imports';
@@ -12,8 +13,9 @@ import { createLocation, createProduct, MasterDataConflict } from '../db/reposit
 import type { LocationPayload, ProductPayload } from '../domain/master-data';
 import type { Column } from '../domain/spreadsheet-columns';
 import { locate, RecordAssembler, type AssembledRecord, type RowError } from '../domain/spreadsheet-rows';
-import { readRows } from '../platform/spreadsheets';
-import type { ImportChunkBatch, SplitImportInput } from '../workflows/contracts';
+import { ApplicationFailure } from '@temporalio/common';
+import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
+import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 
 /** At most this many events in a chunk's batch: the batch endpoint's own bound (MAX_EVENTS). */
@@ -109,55 +111,76 @@ async function storeMasterDataChunk(
  */
 export function splitImport(deps: ActivityDeps) {
   return async (input: SplitImportInput): Promise<ImportChunkBatch[]> => {
-    const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
-    if (!row) throw new Error(`No import ${input.importId}.`);
-    const columns = row.columns;
-    const assembler = new RecordAssembler(columns, 'Id');
-    const chunks: ImportChunkBatch[] = [];
-    let pending: AssembledRecord[] = [];
-    let lastRow = 1;
-    let seq = 0;
-    const masterData = row.kind === 'locations' || row.kind === 'products';
-    const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
-    const flush = async () => {
-      if (!pending.length) return;
-      if (masterData) {
-        if (!stored.has(seq)) await storeMasterDataChunk(deps, input, row, seq, pending, lastRow);
-        seq++;
-        pending = [];
-        return;
-      }
-      seq = chunks.length;
-      const events = pending.map((r) => ({ $type: row.kind, ...r.record }));
-      const batch = await storeChunkBatch(input, seq, events);
-      const provenance: Provenance[] = pending.map((r) => ({ row: r.row, lists: r.lists }));
-      await recordImportBatch(deps.sequelize, row.id, {
-        seq,
-        batchId: batch.id,
-        firstRow: pending[0].row,
-        lastRow,
-        provenance,
-      });
-      chunks.push({ seq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
-      pending = [];
-    };
-    let header = true;
-    for await (const { row: number, cells } of readRows(importFile(deps.sequelize, row.id), row.format)) {
-      if (header) {
-        header = false;
-        continue;
-      }
-      const { done } = assembler.push(number, cells);
-      if (done) {
-        pending.push(done);
-        if (pending.length === IMPORT_CHUNK_EVENTS) await flush();
-      }
-      lastRow = number;
+    try {
+      return await split(deps, input);
+    } catch (error) {
+      // The file read differently from its check at upload (or its row is gone): another attempt reads
+      // the same bytes, so it is not made; the workflow records the import Failed.
+      if (error instanceof UnreadableSpreadsheet || error instanceof ImportGone)
+        throw ApplicationFailure.nonRetryable(error.message, error.constructor.name);
+      throw error;
     }
-    const last = assembler.end();
-    if (last) pending.push(last);
-    await flush();
-    await markSplit(deps.sequelize, row.id);
-    return chunks;
+  };
+}
+
+class ImportGone extends Error {}
+
+async function split(deps: ActivityDeps, input: SplitImportInput): Promise<ImportChunkBatch[]> {
+  const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
+  if (!row) throw new ImportGone(`No import ${input.importId} in account ${input.accountName}.`);
+  const columns = row.columns;
+  const assembler = new RecordAssembler(columns, 'Id');
+  const chunks: ImportChunkBatch[] = [];
+  let pending: AssembledRecord[] = [];
+  let lastRow = 1;
+  let seq = 0;
+  const masterData = row.kind === 'locations' || row.kind === 'products';
+  const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
+  const flush = async () => {
+    if (!pending.length) return;
+    if (masterData) {
+      if (!stored.has(seq)) await storeMasterDataChunk(deps, input, row, seq, pending, lastRow);
+      seq++;
+      pending = [];
+      return;
+    }
+    seq = chunks.length;
+    const events = pending.map((r) => ({ $type: row.kind, ...r.record }));
+    const batch = await storeChunkBatch(input, seq, events);
+    const provenance: Provenance[] = pending.map((r) => ({ row: r.row, lists: r.lists }));
+    await recordImportBatch(deps.sequelize, row.id, {
+      seq,
+      batchId: batch.id,
+      firstRow: pending[0].row,
+      lastRow,
+      provenance,
+    });
+    chunks.push({ seq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
+    pending = [];
+  };
+  let header = true;
+  for await (const { row: number, cells } of readRows(importFile(deps.sequelize, row.id), row.format)) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    const { done } = assembler.push(number, cells);
+    if (done) {
+      pending.push(done);
+      if (pending.length === IMPORT_CHUNK_EVENTS) await flush();
+    }
+    lastRow = number;
+  }
+  const last = assembler.end();
+  if (last) pending.push(last);
+  await flush();
+  await markSplit(deps.sequelize, row.id);
+  return chunks;
+}
+
+/** processImport's step after its split failed for good: the import Failed with the reason, nothing of it run. */
+export function recordImportFailed(deps: ActivityDeps) {
+  return async ({ importId, reason }: ImportFailure): Promise<void> => {
+    await recordFailed(deps.sequelize, importId, reason);
   };
 }
