@@ -16,7 +16,8 @@ import { reconcileNowSignal } from '../../workflows/reconciler-signals';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
-import { client } from '../helpers/http';
+import { closeChromium, launchChromium } from '../helpers/browser';
+import { apiUrl, client } from '../helpers/http';
 
 interface ImportBody {
   importId: string;
@@ -128,11 +129,14 @@ describe('imports that fail or are stranded before their split', () => {
       ).rows[0].n,
     );
 
+  let brokenImport: string;
+
   it('a file the split step cannot read is Failed with the reason; the chunk it stored before is never run', async () => {
     const run = uid('BROKEN');
     // 1,500 good rows (a first chunk of 1,000 is stored as a batch), then a quote never closed.
     const text = [HEADER, ...rows(run, 1500), `${run}-x,"${place},2024-03-01T10:00:00,+00:00,1,L,${fish}`].join('\n');
     const importId = await storedImport(`${text}\n`);
+    brokenImport = importId;
     await startedBy(importId);
 
     const done = await settled(importId);
@@ -144,7 +148,7 @@ describe('imports that fail or are stranded before their split', () => {
       { batchId: expect.any(String), status: 'Failed', events: 1000, firstRow: 2, lastRow: 1001 },
     ]);
     // The list says it too.
-    const listed = (await client(account.key).get('/Integration/Imports?pageSize=100')).body.results as {
+    const listed = (await client(account.key).get('/Integration/Imports?PageSize=100')).body.results as {
       importId: string;
       status: string;
       errorCount: number;
@@ -171,6 +175,32 @@ describe('imports that fail or are stranded before their split', () => {
     expect((await statusOf(importId)).batches[0].status).toBe('Failed');
     expect(await storedEventCount(run)).toBe(0);
   }, 180_000);
+
+  it('the /imports page lists the failed import and shows its reason when opened', async () => {
+    const context = await launchChromium('imports-failed');
+    try {
+      const page = await context.newPage();
+      await page.goto(`${apiUrl()}/imports`);
+      await page.fill('#key', account.key);
+      await page.click('#sign-in button[type=submit]');
+      const row = page.locator(`#imports-table tr[data-import-id="${brokenImport}"]`);
+      await row.waitFor();
+      expect(await row.locator('td').nth(3).textContent()).toBe('Failed');
+      await row.locator('button.open-import').click();
+      await page.waitForSelector('#errors-table');
+      expect(await page.textContent('#import-status')).toBe('Failed');
+      expect(await page.textContent('#import-id')).toBe(brokenImport);
+      const first = await page.$$eval('#errors-table tbody tr:first-child td', (tds) =>
+        tds.map((td) => td.textContent),
+      );
+      expect(first.slice(0, 4)).toEqual(['-', '-', '', 'InternalError']);
+      expect(first[4]).toMatch(/could not be split into batches: The CSV cannot be read/);
+      if (process.env.IMPORTS_SCREENSHOT)
+        await page.screenshot({ path: process.env.IMPORTS_SCREENSHOT, fullPage: true });
+    } finally {
+      await closeChromium(context);
+    }
+  }, 120_000);
 
   it('an import stored but never started is started by the reconciler, once', async () => {
     const run = uid('STRANDED');
