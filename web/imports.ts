@@ -93,7 +93,10 @@ async function follow(importId: string): Promise<void> {
     const answer = await call<ImportView>(key, 'GET', `/Integration/Imports/${importId}`);
     if (answer.status !== 200 || !answer.body) return show($('upload-message'), 'error', reason(answer));
     render(answer.body);
-    if (answer.body.status === 'Completed' || answer.body.status === 'Failed') return void listImports();
+    if (answer.body.status === 'Completed' || answer.body.status === 'Failed') {
+      await listImports();
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -105,8 +108,10 @@ async function listImports(): Promise<void> {
   const answer = await call<{ results: ImportSummary[] }>(key, 'GET', '/Integration/Imports?PageSize=20');
   const target = $('imports-list');
   if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
-  if (!answer.body.results.length)
-    return void target.replaceChildren(el('p', { class: 'empty', text: 'No imports yet.' }));
+  if (!answer.body.results.length) {
+    target.replaceChildren(el('p', { class: 'empty', text: 'No imports yet.' }));
+    return;
+  }
   const head = el(
     'tr',
     {},
