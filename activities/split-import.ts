@@ -136,6 +136,22 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
   let seq = 0;
   const masterData = row.kind === 'locations' || row.kind === 'products';
   const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
+  // A chunk of events is stored while the rows of the next one are read (one store at a time, in
+  // order): the two are about equal shares of the step.
+  let storing: Promise<void> = Promise.resolve();
+  const storeEvents = async (records: AssembledRecord[], chunkSeq: number, lastRowOf: number) => {
+    const events = records.map((r) => ({ $type: row.kind, ...r.record }));
+    const batch = await storeChunkBatch(input, chunkSeq, events);
+    const provenance: Provenance[] = records.map((r) => ({ row: r.row, lists: r.lists }));
+    await recordImportBatch(deps.sequelize, row.id, {
+      seq: chunkSeq,
+      batchId: batch.id,
+      firstRow: records[0].row,
+      lastRow: lastRowOf,
+      provenance,
+    });
+    chunks.push({ seq: chunkSeq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
+  };
   const flush = async () => {
     if (!pending.length) return;
     if (masterData) {
@@ -144,36 +160,34 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
       pending = [];
       return;
     }
-    seq = chunks.length;
-    const events = pending.map((r) => ({ $type: row.kind, ...r.record }));
-    const batch = await storeChunkBatch(input, seq, events);
-    const provenance: Provenance[] = pending.map((r) => ({ row: r.row, lists: r.lists }));
-    await recordImportBatch(deps.sequelize, row.id, {
-      seq,
-      batchId: batch.id,
-      firstRow: pending[0].row,
-      lastRow,
-      provenance,
-    });
-    chunks.push({ seq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
+    await storing;
+    storing = storeEvents(pending, seq++, lastRow);
+    // Awaited at the next chunk or the end; handled now, so a failure waits there instead of ending the process.
+    storing.catch(() => undefined);
     pending = [];
   };
-  let header = true;
-  for await (const { row: number, cells } of readRows(importFile(deps.sequelize, row.id), row.format)) {
-    if (header) {
-      header = false;
-      continue;
+  try {
+    let header = true;
+    for await (const { row: number, cells } of readRows(importFile(deps.sequelize, row.id), row.format)) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      const { done } = assembler.push(number, cells);
+      if (done) {
+        pending.push(done);
+        if (pending.length === IMPORT_CHUNK_EVENTS) await flush();
+      }
+      lastRow = number;
     }
-    const { done } = assembler.push(number, cells);
-    if (done) {
-      pending.push(done);
-      if (pending.length === IMPORT_CHUNK_EVENTS) await flush();
-    }
-    lastRow = number;
+  } finally {
+    // Never a chunk stored after the step has failed: the import's failure marks the chunks stored before it.
+    await storing.catch(() => undefined);
   }
   const last = assembler.end();
   if (last) pending.push(last);
   await flush();
+  await storing;
   await markSplit(deps.sequelize, row.id);
   return chunks;
 }
