@@ -220,6 +220,7 @@ describe('POST /Integration/Imports', () => {
     const many = await upload(csv(rows), 'many.csv', 'commission');
     expect(many.status).toBe(413);
     expect((many.body as unknown as { title: string }).title).toContain('20 MB and 100,000 rows');
+    expect(many.body).toMatchObject({ maxBytes: 20 * 1024 * 1024, maxRows: 100_000 });
     const big = await upload(csv(`Id\n${'x'.repeat(21 * 1024 * 1024)}\n`), 'big.csv', 'commission');
     expect(big.status).toBe(413);
   });
