@@ -20,7 +20,7 @@ const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): 
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 
-// One UPDATE: retried until the database takes it (Temporal's default policy), so a failed import never stays Accepted.
+// One short transaction, retried until the database takes it (Temporal's default policy): a failed import never stays Accepted.
 const { recordImportFailed } = proxyActivities<{ recordImportFailed(input: ImportFailure): Promise<void> }>({
   startToCloseTimeout: '1 minute',
 });
