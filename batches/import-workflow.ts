@@ -31,5 +31,7 @@ export function startImportWorkflow(
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     typedSearchAttributes: [{ key: ACCOUNT_NAME, value: start.input.accountName }],
     staticSummary: `${start.input.accountName} · import · ${start.kind} · ${start.rowsRead} rows · ${start.fileName}`,
+    // An async batch's (batch-workflow.ts, nobody waits on it): its split step inherits it, its chunks' batches are given it.
+    priority: { priorityKey: 3, fairnessKey: start.input.accountId },
   });
 }

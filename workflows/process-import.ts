@@ -57,6 +57,8 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
         } satisfies ProcessEventBatchInput,
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      // An async batch's (batches/batch-workflow.ts): priority 3, the account's turn among the accounts.
+      priority: { priorityKey: 3, fairnessKey: input.accountId },
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: ACCOUNT_NAME, value: input.accountName },

@@ -106,6 +106,11 @@ describe('POST /Integration/Imports', () => {
         .getHandle(`batch-${account.id}-import-${accepted.body.importId}-0`)
         .describe();
       expect(batch.parentExecution?.workflowId).toBe(`import-${accepted.body.importId}`);
+      // Dispatched as an async batch is: its priority, and its account's turn among the accounts.
+      expect(batch.priority).toMatchObject({ priorityKey: 3, fairnessKey: account.id });
+      expect((await temporal.workflow.getHandle(`import-${accepted.body.importId}`).describe()).priority).toMatchObject(
+        { priorityKey: 3, fairnessKey: account.id },
+      );
     } finally {
       await connection.close();
     }
