@@ -118,7 +118,7 @@ export const importsOperations = [
     description:
       'Failed with the row errors when rows were refused (at upload, or by a chunk’s batch); or, when the stored file could not be split into ' +
       'batches (unreadable, or the step out of attempts), with the reason as the first error (`row` and `column` null, code InternalError), ' +
-      'nothing of the file stored.',
+      'none of its events stored (chunks of locations or products completed before the failure stay stored).',
     tags: ['Imports'],
     responses: {
       200: { description: 'The import now.', schema: importResponse, example: failedImport },
