@@ -13,6 +13,7 @@ import { createLocation, createProduct, MasterDataConflict } from '../db/reposit
 import type { LocationPayload, ProductPayload } from '../domain/master-data';
 import type { Column } from '../domain/spreadsheet-columns';
 import { locate, RecordAssembler, type AssembledRecord, type RowError } from '../domain/spreadsheet-rows';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
 import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
@@ -125,6 +126,15 @@ export function splitImport(deps: ActivityDeps) {
 
 class ImportGone extends Error {}
 
+/** The running attempt's cancellation, when there is one (not in a test that calls the step by hand). */
+function abandoned(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
 async function split(deps: ActivityDeps, input: SplitImportInput): Promise<ImportChunkBatch[]> {
   const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
   if (!row) throw new ImportGone(`No import ${input.importId} in account ${input.accountName}.`);
@@ -140,6 +150,9 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
   // order): the two are about equal shares of the step.
   let storing: Promise<void> = Promise.resolve();
   const storeEvents = async (records: AssembledRecord[], chunkSeq: number, lastRowOf: number) => {
+    // An attempt Temporal gave up on (its heartbeat timed out, a retry or the import's failure follows)
+    // stores no more chunks: the import's failure must find every chunk there is.
+    abandoned()?.throwIfAborted();
     const events = records.map((r) => ({ $type: row.kind, ...r.record }));
     const batch = await storeChunkBatch(input, chunkSeq, events);
     const provenance: Provenance[] = records.map((r) => ({ row: r.row, lists: r.lists }));

@@ -186,8 +186,11 @@ export async function recordImportFailed(sequelize: Sequelize, importId: string,
     const notRun = internalError(`Not run: import ${importId} failed before its batches were started.`);
     await execute(
       sequelize,
+      // By the chunks' Idempotency-Key too: a batch stored by an attempt that died before it recorded the chunk.
       `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now()
-        WHERE id IN (SELECT batch_id FROM import_batches WHERE import_id = $1) AND status = 'Accepted'`,
+        WHERE status = 'Accepted'
+          AND (id IN (SELECT batch_id FROM import_batches WHERE import_id = $1)
+               OR (account_id = (SELECT account_id FROM imports WHERE id = $1) AND idempotency_key LIKE 'import-' || $1 || '-%'))`,
       [importId, JSON.stringify([notRun])],
       transaction,
     );

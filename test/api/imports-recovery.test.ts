@@ -7,6 +7,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { kindSpec } from '../../api/routes/imports/kinds';
 import { startImportWorkflow } from '../../batches/import-workflow';
 import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
+import { findOrCreateBatch } from '../../db/repositories/batches';
 import { insertImport } from '../../db/repositories/imports';
 import { headerColumns } from '../../domain/spreadsheet-rows';
 import { TASK_QUEUE } from '../../platform/config';
@@ -137,6 +138,16 @@ describe('imports that fail or are stranded before their split', () => {
     const text = [HEADER, ...rows(run, 1500), `${run}-x,"${place},2024-03-01T10:00:00,+00:00,1,L,${fish}`].join('\n');
     const importId = await storedImport(`${text}\n`);
     brokenImport = importId;
+    // A chunk's batch an earlier attempt stored and died before recording (so it is found by its key alone).
+    const { batch: stray } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'async',
+      request: {
+        Events: [commission({ location: place, time: '2024-03-01T10:00:00Z' }, instance(fish, uid('STRAY'), 1))],
+      },
+      eventCount: 1,
+      idempotencyKey: `import-${importId}-7`,
+    });
     await startedBy(importId);
 
     const done = await settled(importId);
@@ -170,9 +181,12 @@ describe('imports that fail or are stranded before their split', () => {
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [
       done.batches[0].batchId,
     ]);
+    await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [stray.id]);
     await temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID).signal(reconcileNowSignal);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect((await statusOf(importId)).batches[0].status).toBe('Failed');
+    const strayNow = await sql().query<{ status: string }>('SELECT status FROM batches WHERE id = $1', [stray.id]);
+    expect(strayNow.rows[0].status).toBe('Failed');
     expect(await storedEventCount(run)).toBe(0);
   }, 180_000);
 
