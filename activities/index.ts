@@ -7,7 +7,7 @@ import { withHeartbeat } from './heartbeat';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
-import { splitImport } from './split-import';
+import { recordImportFailed, splitImport } from './split-import';
 
 export type { ActivityDeps };
 
@@ -28,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     markWebhookFailing: markWebhookFailing(deps),
     oweScheduledReport: oweScheduledReport(deps),
     splitImport: withHeartbeat(splitImport(deps)),
+    recordImportFailed: recordImportFailed(deps),
   };
 }
 

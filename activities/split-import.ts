@@ -5,6 +5,7 @@ import {
   markSplit,
   recordedChunks,
   recordImportBatch,
+  recordImportFailed as recordFailed,
   type ImportRow,
   type Provenance,
 } from '../db/repositories/imports';
@@ -12,8 +13,10 @@ import { createLocation, createProduct, MasterDataConflict } from '../db/reposit
 import type { LocationPayload, ProductPayload } from '../domain/master-data';
 import type { Column } from '../domain/spreadsheet-columns';
 import { locate, RecordAssembler, type AssembledRecord, type RowError } from '../domain/spreadsheet-rows';
-import { readRows } from '../platform/spreadsheets';
-import type { ImportChunkBatch, SplitImportInput } from '../workflows/contracts';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
+import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 
 /** At most this many events in a chunk's batch: the batch endpoint's own bound (MAX_EVENTS). */
@@ -109,38 +112,74 @@ async function storeMasterDataChunk(
  */
 export function splitImport(deps: ActivityDeps) {
   return async (input: SplitImportInput): Promise<ImportChunkBatch[]> => {
-    const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
-    if (!row) throw new Error(`No import ${input.importId}.`);
-    const columns = row.columns;
-    const assembler = new RecordAssembler(columns, 'Id');
-    const chunks: ImportChunkBatch[] = [];
-    let pending: AssembledRecord[] = [];
-    let lastRow = 1;
-    let seq = 0;
-    const masterData = row.kind === 'locations' || row.kind === 'products';
-    const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
-    const flush = async () => {
-      if (!pending.length) return;
-      if (masterData) {
-        if (!stored.has(seq)) await storeMasterDataChunk(deps, input, row, seq, pending, lastRow);
-        seq++;
-        pending = [];
-        return;
-      }
-      seq = chunks.length;
-      const events = pending.map((r) => ({ $type: row.kind, ...r.record }));
-      const batch = await storeChunkBatch(input, seq, events);
-      const provenance: Provenance[] = pending.map((r) => ({ row: r.row, lists: r.lists }));
-      await recordImportBatch(deps.sequelize, row.id, {
-        seq,
-        batchId: batch.id,
-        firstRow: pending[0].row,
-        lastRow,
-        provenance,
-      });
-      chunks.push({ seq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
+    try {
+      return await split(deps, input);
+    } catch (error) {
+      // The file read differently from its check at upload (or its row is gone): another attempt reads
+      // the same bytes, so it is not made; the workflow records the import Failed.
+      if (error instanceof UnreadableSpreadsheet || error instanceof ImportGone)
+        throw ApplicationFailure.nonRetryable(error.message, error.constructor.name);
+      throw error;
+    }
+  };
+}
+
+class ImportGone extends Error {}
+
+/** The running attempt's cancellation, when there is one (not in a test that calls the step by hand). */
+function abandoned(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
+async function split(deps: ActivityDeps, input: SplitImportInput): Promise<ImportChunkBatch[]> {
+  const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
+  if (!row) throw new ImportGone(`No import ${input.importId} in account ${input.accountName}.`);
+  const columns = row.columns;
+  const assembler = new RecordAssembler(columns, 'Id');
+  const chunks: ImportChunkBatch[] = [];
+  let pending: AssembledRecord[] = [];
+  let lastRow = 1;
+  let seq = 0;
+  const masterData = row.kind === 'locations' || row.kind === 'products';
+  const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
+  // A chunk of events is stored while the rows of the next one are read (one store at a time, in
+  // order): the two are about equal shares of the step.
+  let storing: Promise<void> = Promise.resolve();
+  const storeEvents = async (records: AssembledRecord[], chunkSeq: number, lastRowOf: number) => {
+    // An attempt Temporal gave up on (its heartbeat timed out, a retry or the import's failure follows)
+    // stores no more chunks: the import's failure must find every chunk there is.
+    abandoned()?.throwIfAborted();
+    const events = records.map((r) => ({ $type: row.kind, ...r.record }));
+    const batch = await storeChunkBatch(input, chunkSeq, events);
+    const provenance: Provenance[] = records.map((r) => ({ row: r.row, lists: r.lists }));
+    await recordImportBatch(deps.sequelize, row.id, {
+      seq: chunkSeq,
+      batchId: batch.id,
+      firstRow: records[0].row,
+      lastRow: lastRowOf,
+      provenance,
+    });
+    chunks.push({ seq: chunkSeq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
+  };
+  const flush = async () => {
+    if (!pending.length) return;
+    if (masterData) {
+      if (!stored.has(seq)) await storeMasterDataChunk(deps, input, row, seq, pending, lastRow);
+      seq++;
       pending = [];
-    };
+      return;
+    }
+    await storing;
+    storing = storeEvents(pending, seq++, lastRow);
+    // Awaited at the next chunk or the end; handled now, so a failure waits there instead of ending the process.
+    storing.catch(() => undefined);
+    pending = [];
+  };
+  try {
     let header = true;
     for await (const { row: number, cells } of readRows(importFile(deps.sequelize, row.id), row.format)) {
       if (header) {
@@ -154,10 +193,21 @@ export function splitImport(deps: ActivityDeps) {
       }
       lastRow = number;
     }
-    const last = assembler.end();
-    if (last) pending.push(last);
-    await flush();
-    await markSplit(deps.sequelize, row.id);
-    return chunks;
+  } finally {
+    // Never a chunk stored after the step has failed: the import's failure marks the chunks stored before it.
+    await storing.catch(() => undefined);
+  }
+  const last = assembler.end();
+  if (last) pending.push(last);
+  await flush();
+  await storing;
+  await markSplit(deps.sequelize, row.id);
+  return chunks;
+}
+
+/** processImport's step after its split failed for good: the import Failed with the reason, nothing of it run. */
+export function recordImportFailed(deps: ActivityDeps) {
+  return async ({ importId, reason }: ImportFailure): Promise<void> => {
+    await recordFailed(deps.sequelize, importId, reason);
   };
 }

@@ -1,9 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Sequelize } from 'sequelize';
 import { findStrandedBatches } from '../db/queries/stranded-batches';
 import { finishBatch } from '../db/repositories/batch-notifications';
 import { recordBatchFailed } from '../db/repositories/batch-pipeline';
+import { findUnsplitImports, recordImportFailed } from '../db/repositories/imports';
 import { internalError } from '../domain/batch-errors';
 import { activityLogger } from '../platform/activity-logger';
 import type { Logger } from '../platform/logger';
@@ -11,6 +12,7 @@ import { batchesFailed } from '../platform/metrics';
 import { wakeWebhookEndpoints, type WebhookSettings } from '../platform/webhooks';
 import type { ReconcileBatchesResult, ReconcilerActivities, StrandedBatchesInput } from '../workflows/contracts';
 import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from './batch-workflow';
+import { startImportWorkflow } from './import-workflow';
 
 /** What the reconciler's activity needs; the worker's activity deps have it. */
 export interface ReconcileDeps {
@@ -35,12 +37,21 @@ const LIMIT = 500;
  * - every batch `Running` (its events stored) whose workflow was closed without finishing it (terminated
  *   by an operator, timed out) has its workflow run again, which completes it: left as it was, its
  *   timeline would not be recalculated nor its commissions put on the ledger.
+ * - every import stored and never split (the API died or Temporal was away between storing the upload and
+ *   starting `import-<id>`) has its workflow started; one whose workflow ended without splitting it
+ *   (terminated) is recorded as Failed.
  */
 export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities['startStrandedBatches'] {
   return async ({ olderThanSeconds }: StrandedBatchesInput): Promise<ReconcileBatchesResult> => {
     const stranded = await findStrandedBatches(deps.sequelize, olderThanSeconds, LIMIT);
     const { client, info } = Context.current();
-    const result: ReconcileBatchesResult = { started: [], closed: [], resumed: [] };
+    const result: ReconcileBatchesResult = {
+      started: [],
+      closed: [],
+      resumed: [],
+      importsStarted: [],
+      importsFailed: [],
+    };
     for (const row of stranded) {
       const batch = {
         id: row.id,
@@ -90,6 +101,62 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
         'stranded batch whose workflow had ended: recorded as Failed',
       );
     }
+    await startUnsplitImports(deps, client, info.taskQueue, olderThanSeconds, result);
     return result;
   };
+}
+
+/** How the workflow of an import stands: absent (never started), running, or closed as what. */
+async function runOf(client: Client, workflowId: string): Promise<string> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).status.name;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return 'NOT_FOUND';
+    throw error;
+  }
+}
+
+async function startUnsplitImports(
+  deps: ReconcileDeps,
+  client: Client,
+  taskQueue: string,
+  olderThanSeconds: number,
+  result: ReconcileBatchesResult,
+): Promise<void> {
+  for (const row of await findUnsplitImports(deps.sequelize, olderThanSeconds, LIMIT)) {
+    const log = deps.logger.child({ importId: row.id, account: row.account_name, activity: 'startStrandedBatches' });
+    // A long file still being split is at work, not stranded.
+    let run = await runOf(client, row.workflow_id);
+    if (run === 'RUNNING') continue;
+    if (run === 'NOT_FOUND') {
+      try {
+        await startImportWorkflow(client, taskQueue, {
+          workflowId: row.workflow_id,
+          input: {
+            importId: row.id,
+            accountId: row.account_id,
+            accountName: row.account_name,
+            requestId: row.request_id,
+          },
+          kind: row.kind,
+          rowsRead: row.rows_read,
+          fileName: row.file_name,
+        });
+        result.importsStarted!.push(row.id);
+        log.warn({ workflowId: row.workflow_id }, 'stranded import started by the reconciler');
+        continue;
+      } catch (error) {
+        // Started and closed in between (by the API's retry of the upload): decided below as any closed run.
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        run = await runOf(client, row.workflow_id);
+        if (run === 'RUNNING') continue;
+      }
+    }
+    const reason = `The import's workflow ${row.workflow_id} ended (${run}) before it split the file; nothing of it is stored. Upload the file again.`;
+    if (await recordImportFailed(deps.sequelize, row.id, reason)) result.importsFailed!.push(row.id);
+    log.error(
+      { workflowId: row.workflow_id, workflowStatus: run },
+      'stranded import whose workflow had ended: recorded as Failed',
+    );
+  }
 }

@@ -4,7 +4,7 @@
  * program shows it (the header is row 1) and its cells, plain values.
  */
 import { pipeline, Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
@@ -78,6 +78,9 @@ async function* csvRows(input: Readable): AsyncGenerator<SheetRow> {
       if (!isEmpty(cells)) yield { row, cells };
     }
   } catch (error) {
+    // Only the parser's own errors are the file's fault: one of the input (a database read of the stored
+    // file failing) goes up as it is, so whoever reads may try again.
+    if (!(error instanceof CsvError)) throw error;
     throw new UnreadableSpreadsheet(`The CSV cannot be read after row ${row}: ${(error as Error).message}`);
   } finally {
     // A reader that stops early (a bad header, too many rows) leaves nothing reading.

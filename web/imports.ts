@@ -1,10 +1,11 @@
-import { $, call, el, reason, show, type Answer } from './page-kit';
+import { $, call, el, reason, show, utc, type Answer } from './page-kit';
 import { saveDownload, signInForm } from './session';
 
 /**
  * The imports page's script (GET /imports): downloads a template, uploads a file to
  * POST /Integration/Imports and follows GET /Integration/Imports/{id} until it is Completed or Failed,
- * showing every row error in a table. The key typed in lives in web/session.ts's session only. Everything the API
+ * showing every row error in a table; lists the account's imports (GET /Integration/Imports), any of which
+ * opens the same way. The key typed in lives in web/session.ts's session only. Everything the API
  * answers goes into the page as text (textContent), never as markup.
  */
 
@@ -24,6 +25,17 @@ interface ImportView {
   eventsStored: number;
   batches: { batchId: string | null; status: string; events: number; firstRow: number; lastRow: number }[];
   errors: RowError[];
+}
+
+interface ImportSummary {
+  importId: string;
+  kind: string;
+  fileName: string;
+  status: ImportView['status'];
+  submittedAt: string;
+  rowsRead: number;
+  eventsStored: number;
+  errorCount: number;
 }
 
 /** The import being followed; a newer upload stops the polling of the one before. */
@@ -81,9 +93,45 @@ async function follow(importId: string): Promise<void> {
     const answer = await call<ImportView>(key, 'GET', `/Integration/Imports/${importId}`);
     if (answer.status !== 200 || !answer.body) return show($('upload-message'), 'error', reason(answer));
     render(answer.body);
-    if (answer.body.status === 'Completed' || answer.body.status === 'Failed') return;
+    if (answer.body.status === 'Completed' || answer.body.status === 'Failed') {
+      await listImports();
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** The account's latest imports, newest first: each opens above with its progress and errors. */
+async function listImports(): Promise<void> {
+  const key = session.key;
+  if (!key) return;
+  const answer = await call<{ results: ImportSummary[] }>(key, 'GET', '/Integration/Imports?PageSize=20');
+  const target = $('imports-list');
+  if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
+  if (!answer.body.results.length) {
+    target.replaceChildren(el('p', { class: 'empty', text: 'No imports yet.' }));
+    return;
+  }
+  const head = el(
+    'tr',
+    {},
+    ['Submitted', 'File', 'Kind', 'Status', 'Rows', 'Stored', 'Errors', ''].map((h) => el('th', { text: h })),
+  );
+  const rows = answer.body.results.map((i) => {
+    const open = el('button', { type: 'button', class: 'open-import', text: 'Open' });
+    open.addEventListener('click', () => void follow(i.importId));
+    return el('tr', { 'data-import-id': i.importId }, [
+      el('td', { text: utc(i.submittedAt) }),
+      el('td', { class: 'value', text: i.fileName }),
+      el('td', { text: i.kind }),
+      el('td', { class: i.status, text: i.status }),
+      el('td', { text: String(i.rowsRead) }),
+      el('td', { text: String(i.eventsStored) }),
+      el('td', { text: String(i.errorCount) }),
+      el('td', {}, [open]),
+    ]);
+  });
+  target.replaceChildren(el('table', { id: 'imports-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]));
 }
 
 async function upload(event: Event): Promise<void> {
@@ -130,11 +178,15 @@ async function downloadTemplate(event: Event): Promise<void> {
   await saveDownload(response, `${kind}-template.${format}`);
 }
 
-const session = signInForm(() => {
-  following = null;
-  for (const id of ['upload-message', 'import-errors']) $(id).replaceChildren();
-  $('progress').hidden = true;
-});
+const session = signInForm(
+  () => {
+    following = null;
+    for (const id of ['upload-message', 'import-errors', 'imports-list']) $(id).replaceChildren();
+    $('progress').hidden = true;
+  },
+  () => void listImports(),
+);
 
 $('upload').addEventListener('submit', (event) => void upload(event));
 $('template').addEventListener('submit', (event) => void downloadTemplate(event));
+$('refresh-imports').addEventListener('click', () => void listImports());

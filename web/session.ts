@@ -12,9 +12,9 @@ export interface Session {
 /**
  * Wires a page's sign-in form (#sign-in with #key and #sign-in-message, #who, #signed-out, #signed-in
  * and #sign-out): a key is kept only once GET /Integration/Account accepts it. `onSignOut` clears what
- * the page showed for that key.
+ * the page showed for that key; `onSignIn` loads what the page shows for it from the start.
  */
-export function signInForm(onSignOut: () => void): Session {
+export function signInForm(onSignOut: () => void, onSignIn?: () => void): Session {
   const session: { key: string | null } = { key: null };
 
   async function signIn(event: Event): Promise<void> {
@@ -32,6 +32,7 @@ export function signInForm(onSignOut: () => void): Session {
     $('who').textContent = `Signed in: ${me.body.name}`;
     $('signed-out').hidden = true;
     $('signed-in').hidden = false;
+    onSignIn?.();
   }
 
   function signOut(): void {

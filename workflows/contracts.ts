@@ -95,6 +95,10 @@ export interface ReconcileBatchesResult {
   closed: string[];
   /** Running batches whose workflow had been closed before it finished them: run again. */
   resumed: string[];
+  /** Imports stored but never split, whose workflow now runs. Absent from the passes of earlier versions. */
+  importsStarted?: string[];
+  /** Imports whose workflow had ended without splitting them: recorded as Failed. Absent before too. */
+  importsFailed?: string[];
 }
 
 /**
@@ -111,6 +115,12 @@ export interface SplitImportInput {
   accountId: string;
   accountName: string;
   requestId: string | null;
+}
+
+/** An import whose split step failed for good, and why. */
+export interface ImportFailure {
+  importId: string;
+  reason: string;
 }
 
 /** One chunk of an import, stored as a batch: the import's workflow starts it as a child. */

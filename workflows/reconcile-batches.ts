@@ -34,7 +34,8 @@ const PASSES_PER_RUN = 350;
  * The reconciler: one long-running workflow, `reconcile-batches` (batches/reconciler.ts), that every
  * `everySeconds` starts the workflow of every batch left `Accepted` (stored by the API, whose start of the
  * workflow failed or never happened), and runs again that of every batch left `Running` by a closed run
- * (terminated after its events were stored). One row in the Temporal UI's list instead of one workflow
+ * (terminated after its events were stored), and starts the workflow of every import stored but never
+ * split (`import-<id>`). One row in the Temporal UI's list instead of one workflow
  * per pass between the batches; a new run (Continued As New) every few hours keeps its history short.
  *
  * Settings without `everySeconds` are those of the one-pass runs the Temporal Schedule of earlier
@@ -58,9 +59,12 @@ export async function reconcileBatches(input: ReconcileBatchesInput): Promise<Re
     let outcome: string;
     try {
       const result = await startStrandedBatches({ olderThanSeconds: settings.olderThanSeconds });
-      if (result.started.length || result.closed.length || result.resumed.length)
-        log.warn('reconciler pass moved stranded batches', { ...result });
-      outcome = `started ${result.started.length}, resumed ${result.resumed.length}, recorded Failed ${result.closed.length}`;
+      // The import fields are absent from the results of passes before imports were reconciled (replay).
+      const importsStarted = result.importsStarted?.length ?? 0;
+      const importsFailed = result.importsFailed?.length ?? 0;
+      if (result.started.length || result.closed.length || result.resumed.length || importsStarted || importsFailed)
+        log.warn('reconciler pass moved stranded batches or imports', { ...result });
+      outcome = `started ${result.started.length}, resumed ${result.resumed.length}, recorded Failed ${result.closed.length}; imports started ${importsStarted}, recorded Failed ${importsFailed}`;
     } catch (error) {
       // The next pass tries again; the loop itself never fails over one bad pass.
       const message = error instanceof Error ? error.message : String(error);

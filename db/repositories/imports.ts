@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Column } from '../../domain/spreadsheet-columns';
 import type { RowError } from '../../domain/spreadsheet-rows';
+import { internalError } from '../../domain/batch-errors';
 import type { BatchStatus } from '../models';
 import { execute, queryOf } from '../sql';
 
@@ -25,6 +26,9 @@ export interface ImportRow {
   errors: RowError[] | null;
   submitted_at: Date;
   split_at: Date | null;
+  /** Set when the split step failed for good; `failure` says why. */
+  failed_at: Date | null;
+  failure: string | null;
 }
 
 export interface NewImport {
@@ -164,6 +168,63 @@ export async function recordedChunks(sequelize: Sequelize, importId: string): Pr
   ]);
   return new Set(rows.map((r) => r.seq));
 }
+
+/**
+ * The import failed before all its chunks were stored and started: recorded with the reason, and the
+ * chunks' batches stored so far (Accepted, never started) recorded Failed in the same transaction, so the
+ * reconciler never starts them and nothing of the import is stored. False if it was split or failed already.
+ */
+export async function recordImportFailed(sequelize: Sequelize, importId: string, reason: string): Promise<boolean> {
+  return sequelize.transaction(async (transaction) => {
+    const failed = await execute(
+      sequelize,
+      'UPDATE imports SET failed_at = now(), failure = $2 WHERE id = $1 AND split_at IS NULL AND failed_at IS NULL',
+      [importId, reason],
+      transaction,
+    );
+    if (!failed) return false;
+    const notRun = internalError(`Not run: import ${importId} failed before its batches were started.`);
+    await execute(
+      sequelize,
+      // By the chunks' Idempotency-Key too: a batch stored by an attempt that died before it recorded the chunk.
+      `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now()
+        WHERE status = 'Accepted'
+          AND (id IN (SELECT batch_id FROM import_batches WHERE import_id = $1)
+               OR (account_id = (SELECT account_id FROM imports WHERE id = $1) AND idempotency_key LIKE 'import-' || $1 || '-%'))`,
+      [importId, JSON.stringify([notRun])],
+      transaction,
+    );
+    return true;
+  });
+}
+
+/** An import the reconciler looks at: stored, never split nor failed. */
+export interface UnsplitImport {
+  id: string;
+  account_id: string;
+  account_name: string;
+  workflow_id: string;
+  kind: string;
+  rows_read: number;
+  file_name: string;
+  request_id: string | null;
+}
+
+/** Imports stored longer than `olderThanSeconds` ago and neither split nor failed: at most `limit`, oldest first. */
+export const findUnsplitImports = (
+  sequelize: Sequelize,
+  olderThanSeconds: number,
+  limit: number,
+): Promise<UnsplitImport[]> =>
+  queryOf(sequelize)<UnsplitImport>(
+    `SELECT i.id, i.account_id, a.name AS account_name, i.workflow_id, i.kind, i.rows_read, i.file_name, i.request_id
+       FROM imports i JOIN accounts a ON a.id = i.account_id
+      WHERE i.split_at IS NULL AND i.failed_at IS NULL AND NOT i.refused
+        AND i.submitted_at < now() - make_interval(secs => $1)
+      ORDER BY i.seq
+      LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
 
 export async function markSplit(sequelize: Sequelize, importId: string): Promise<void> {
   await execute(sequelize, 'UPDATE imports SET split_at = coalesce(split_at, now()) WHERE id = $1', [importId]);

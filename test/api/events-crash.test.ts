@@ -157,6 +157,45 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     expect(status).toBe('Completed');
   }, 150_000);
 
+  it('answers 503 with the import id when Temporal does not answer an upload, and the reconciler imports the file later', async () => {
+    const { key } = await createApiKey(uid('frozen-import'), 'jest');
+    // The location and product the rows name, made the JSON way while Temporal answers.
+    const seeded = await fetch(`${stack.state.apiUrl}/Integration/Events`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1))],
+      }),
+    });
+    expect(seeded.status).toBe(200);
+    const id = uid('EV');
+    const form = new FormData();
+    form.set('kind', 'commission');
+    form.set(
+      'file',
+      new Blob([
+        'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id\n' +
+          `${id},DOCK,2024-03-01T10:00:00,+00:00,4,${uid('LOT')},SALMON\n`,
+      ]),
+      'frozen.csv',
+    );
+    const response = await whileTemporalFrozen(() =>
+      fetch(`${stack.state.apiUrl}/Integration/Imports`, { method: 'POST', headers: { 'X-API-KEY': key }, body: form }),
+    );
+    expect(response.status).toBe(503);
+    const problem = (await response.json()) as { importId: string; statusUrl: string; title: string };
+    expect(problem.statusUrl).toBe(`/Integration/Imports/${problem.importId}`);
+    expect(problem.title).toMatch(/started automatically/);
+
+    let status = '';
+    await waitFor('the reconciler to import the file', 90_000, async () => {
+      const r = await fetch(`${stack.state.apiUrl}${problem.statusUrl}`, { headers: { 'X-API-KEY': key } });
+      status = ((await r.json()) as { status: string }).status;
+      return status === 'Completed' || status === 'Failed';
+    });
+    expect(status).toBe('Completed');
+  }, 150_000);
+
   it('names in its 503 the resource the caller follows: a capture job for EPCIS, the support view for a support retry', async () => {
     const { key } = await createApiKey(uid('frozen-own'), 'jest');
     const { key: support } = await createApiKey(uid('frozen-support'), 'jest', 'support');

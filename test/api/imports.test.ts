@@ -106,6 +106,11 @@ describe('POST /Integration/Imports', () => {
         .getHandle(`batch-${account.id}-import-${accepted.body.importId}-0`)
         .describe();
       expect(batch.parentExecution?.workflowId).toBe(`import-${accepted.body.importId}`);
+      // Dispatched as an async batch is: its priority, and its account's turn among the accounts.
+      expect(batch.priority).toMatchObject({ priorityKey: 3, fairnessKey: account.id });
+      expect((await temporal.workflow.getHandle(`import-${accepted.body.importId}`).describe()).priority).toMatchObject(
+        { priorityKey: 3, fairnessKey: account.id },
+      );
     } finally {
       await connection.close();
     }
@@ -220,6 +225,7 @@ describe('POST /Integration/Imports', () => {
     const many = await upload(csv(rows), 'many.csv', 'commission');
     expect(many.status).toBe(413);
     expect((many.body as unknown as { title: string }).title).toContain('20 MB and 100,000 rows');
+    expect(many.body).toMatchObject({ maxBytes: 20 * 1024 * 1024, maxRows: 100_000 });
     const big = await upload(csv(`Id\n${'x'.repeat(21 * 1024 * 1024)}\n`), 'big.csv', 'commission');
     expect(big.status).toBe(413);
   });

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { findImport, insertImport, listImports, type ImportRow } from '../../../db/repositories/imports';
 import { sha256Hex } from '../../../domain/hashing';
 import { UnreadableSpreadsheet } from '../../../platform/spreadsheets';
-import { ACCOUNT_NAME } from '../../../domain/search-attribute-keys';
-import type { processImport } from '../../../workflows';
-import type { SplitImportInput } from '../../../workflows/contracts';
+import { startImportWorkflow } from '../../../batches/import-workflow';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { badRequest, notFound, problem, validationProblem, type ApiError } from '../../errors';
 import { validate } from '../../middleware/validate';
@@ -16,7 +13,7 @@ import { removeSpool } from '../../spooled-upload';
 import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import { checkFile } from './check';
 import { IMPORT_KINDS, kindSpec, type ImportKind } from './kinds';
-import { presentImport, presentImportSummary } from './presenter';
+import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, receiveImport, UnreadableImport } from './receive';
 import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
@@ -43,31 +40,29 @@ const formatOf = (fileName: string): 'csv' | 'xlsx' | null => {
  */
 async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
   const { temporal, config } = ctx.deps;
-  const input: SplitImportInput = {
-    importId: row.id,
-    accountId: row.account_id,
-    accountName: ctx.state.account.name,
-    requestId: ctx.state.requestId ?? null,
+  const start = {
+    workflowId: row.workflow_id,
+    input: {
+      importId: row.id,
+      accountId: row.account_id,
+      accountName: ctx.state.account.name,
+      requestId: ctx.state.requestId ?? null,
+    },
+    kind: row.kind,
+    rowsRead: row.rows_read,
+    fileName: row.file_name,
   };
   try {
     await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
-      temporal.workflow.start<typeof processImport>('processImport', {
-        taskQueue: config.taskQueue,
-        workflowId: row.workflow_id,
-        args: [input],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        typedSearchAttributes: [{ key: ACCOUNT_NAME, value: input.accountName }],
-        staticSummary: `${input.accountName} · import · ${row.kind} · ${row.rows_read} rows · ${row.file_name}`,
-      }),
+      startImportWorkflow(temporal, config.taskQueue, start),
     );
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return;
     ctx.deps.logger.error({ err: error, importId: row.id }, 'could not start the import workflow');
     throw problem(
       503,
-      'The import was stored but could not be started now; send it again with the same Idempotency-Key to start it.',
-      { importId: row.id },
+      `The import was stored but could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
+      { importId: row.id, statusUrl: importStatusUrl(row.id) },
     );
   }
 }

@@ -89,6 +89,11 @@ export const importsOperations = [
         contentType: PROBLEM_JSON,
         schema: ref('ValidationProblem'),
       },
+      503: problemResponse(
+        503,
+        'The file is stored (`importId`, `statusUrl`), but Temporal could not be asked to start its import now: the reconciler starts it. Nothing needs to be sent again.',
+        'The import was stored but could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
+      ),
     },
   }),
   operation({
@@ -110,6 +115,10 @@ export const importsOperations = [
     method: 'get',
     path: '/Integration/Imports/{id}',
     summary: 'An import: its progress, its batches and every error on its row and column',
+    description:
+      'Failed with the row errors when rows were refused (at upload, or by a chunk’s batch); or, when the stored file could not be split into ' +
+      'batches (unreadable, or the step out of attempts), with the reason as the first error (`row` and `column` null, code InternalError), ' +
+      'none of its events stored (chunks of locations or products completed before the failure stay stored).',
     tags: ['Imports'],
     responses: {
       200: { description: 'The import now.', schema: importResponse, example: failedImport },

@@ -65,6 +65,11 @@ export const IMPORTS_PAGE: BrowserPage = {
     </dl>
     <div id="import-errors"></div>
   </section>
+  <section>
+    <h2>Your imports</h2>
+    <button class="action" id="refresh-imports" type="button">Refresh</button>
+    <div id="imports-list"></div>
+  </section>
 </div>
 </main>`,
 };

@@ -10,12 +10,15 @@ export const importStatusUrl = (id: string): string => `/Integration/Imports/${i
 /**
  * An import as its rows say it now: refused at upload (its row errors), waiting to be split, its batches
  * under way, or finished. Read from the batches each time, so it cannot go stale; a failed batch's errors
- * are shown on the rows and columns they came from, read back from the batch's stored events.
+ * are shown on the rows and columns they came from, read back from the batch's stored events. An import
+ * whose split failed for good is Failed with the reason, first of its errors.
  */
 export async function presentImport(sequelize: Sequelize, row: ImportRow, placed = true) {
   const batches = row.refused ? [] : await importBatches(sequelize, row.id, placed);
   const columns = row.columns.filter((c): c is Column => c !== null);
   const errors: RowError[] = [...(row.errors ?? [])];
+  if (row.failed_at)
+    errors.push({ row: null, column: null, value: null, code: 'InternalError', message: row.failure ?? 'Failed.' });
   for (const batch of batches) {
     if (batch.status !== 'Failed') continue;
     errors.push(...(batch.row_errors ?? []));
@@ -30,17 +33,18 @@ export async function presentImport(sequelize: Sequelize, row: ImportRow, placed
     }
   }
   const finished = batches.every((b) => b.status === 'Completed' || b.status === 'Failed');
-  const status: ImportStatus = row.refused
-    ? 'Failed'
-    : !row.split_at
-      ? batches.length
-        ? 'Running'
-        : 'Accepted'
-      : !finished
-        ? 'Running'
-        : batches.some((b) => b.status === 'Failed')
-          ? 'Failed'
-          : 'Completed';
+  const status: ImportStatus =
+    row.refused || row.failed_at
+      ? 'Failed'
+      : !row.split_at
+        ? batches.length
+          ? 'Running'
+          : 'Accepted'
+        : !finished
+          ? 'Running'
+          : batches.some((b) => b.status === 'Failed')
+            ? 'Failed'
+            : 'Completed';
   return {
     importId: row.id,
     kind: row.kind,

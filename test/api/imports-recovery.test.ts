@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { kindSpec } from '../../api/routes/imports/kinds';
+import { startImportWorkflow } from '../../batches/import-workflow';
+import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
+import { findOrCreateBatch } from '../../db/repositories/batches';
+import { insertImport } from '../../db/repositories/imports';
+import { headerColumns } from '../../domain/spreadsheet-rows';
+import { TASK_QUEUE } from '../../platform/config';
+import { waitFor } from '../../platform/net';
+import type { ReconcileBatchesResult } from '../../workflows/contracts';
+import { reconcileNowSignal } from '../../workflows/reconciler-signals';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { commission, instance, uid } from '../factories/events';
+import { models, sql } from '../helpers/db';
+import { closeChromium, launchChromium } from '../helpers/browser';
+import { apiUrl, client } from '../helpers/http';
+
+interface ImportBody {
+  importId: string;
+  status: string;
+  eventsStored: number;
+  batches: { batchId: string; status: string; events: number; firstRow: number; lastRow: number }[];
+  errors: { row: number | null; column: string | null; code: string; message: string }[];
+}
+
+/**
+ * An import whose split step fails for good, and one the API stored but never started (issue 29): each
+ * ends Failed with its reason, or is started by the reconciler, instead of staying Accepted.
+ */
+describe('imports that fail or are stranded before their split', () => {
+  let connection: Connection;
+  let temporal: Client;
+  let account: TestAccount;
+  let place: string;
+  let fish: string;
+  const HEADER =
+    'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id';
+
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    temporal = new Client({ connection });
+    account = await createAccount('imp-rec');
+    place = uid('LOC');
+    fish = uid('COD');
+    const seed = commission({ location: place, time: '2024-01-01T00:00:00Z' }, instance(fish, uid('SEED'), 1));
+    const created = await client(account.key).post('/Integration/Events', { Events: [seed] });
+    if (created.status !== 200) throw new Error(`seeding failed: ${created.text}`);
+  });
+  afterAll(() => connection.close());
+
+  /**
+   * A commission CSV stored the way the upload stores one (its header checked), with no workflow started:
+   * the API died, or Temporal was away, between the two.
+   */
+  async function storedImport(text: string): Promise<string> {
+    const file = path.join(os.tmpdir(), `import-${randomUUID()}.csv`);
+    fs.writeFileSync(file, text);
+    const spec = kindSpec('commission');
+    const header = headerColumns(HEADER.split(','), spec.columns, spec.key);
+    if (!header.ok) throw new Error(JSON.stringify(header.errors));
+    try {
+      const row = await insertImport(models(), {
+        id: randomUUID(),
+        accountId: account.id,
+        kind: 'commission',
+        format: 'csv',
+        fileName: 'stored.csv',
+        sizeBytes: Buffer.byteLength(text),
+        idempotencyKey: null,
+        requestHash: null,
+        columns: header.columns,
+        rowsRead: text.split('\n').length - 2,
+        errors: null,
+        requestId: null,
+        contentPath: file,
+      });
+      return row.id;
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+
+  const rows = (run: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `${run}-${i},${place},2024-03-01T10:00:00,+00:00,1,${run}-${i},${fish}`);
+
+  const statusOf = async (importId: string) =>
+    (await client(account.key).get<ImportBody>(`/Integration/Imports/${importId}`)).body;
+
+  async function settled(importId: string): Promise<ImportBody> {
+    let body = await statusOf(importId);
+    await waitFor(`import ${importId} to finish`, 120_000, async () => {
+      body = await statusOf(importId);
+      return body.status === 'Completed' || body.status === 'Failed';
+    });
+    return body;
+  }
+
+  /** Runs reconciler passes now until `done` holds. */
+  async function reconcileUntil(what: string, done: () => Promise<boolean>): Promise<void> {
+    const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
+    await waitFor(what, 90_000, async () => {
+      if (await done()) return true;
+      await reconciler.signal(reconcileNowSignal);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return done();
+    });
+  }
+
+  const startedBy = (importId: string) =>
+    startImportWorkflow(temporal, TASK_QUEUE, {
+      workflowId: `import-${importId}`,
+      input: { importId, accountId: account.id, accountName: account.name, requestId: null },
+      kind: 'commission',
+      rowsRead: 0,
+      fileName: 'stored.csv',
+    });
+
+  const storedEventCount = async (run: string) =>
+    Number(
+      (
+        await sql().query<{ n: string }>(
+          'SELECT count(*) AS n FROM events WHERE account_id = $1 AND external_event_id LIKE $2',
+          [account.id, `${run}-%`],
+        )
+      ).rows[0].n,
+    );
+
+  let brokenImport: string;
+
+  it('a file the split step cannot read is Failed with the reason; the chunk it stored before is never run', async () => {
+    const run = uid('BROKEN');
+    // 1,500 good rows (a first chunk of 1,000 is stored as a batch), then a quote never closed.
+    const text = [HEADER, ...rows(run, 1500), `${run}-x,"${place},2024-03-01T10:00:00,+00:00,1,L,${fish}`].join('\n');
+    const importId = await storedImport(`${text}\n`);
+    brokenImport = importId;
+    // A chunk's batch an earlier attempt stored and died before recording (so it is found by its key alone).
+    const { batch: stray } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'async',
+      request: {
+        Events: [commission({ location: place, time: '2024-03-01T10:00:00Z' }, instance(fish, uid('STRAY'), 1))],
+      },
+      eventCount: 1,
+      idempotencyKey: `import-${importId}-7`,
+    });
+    await startedBy(importId);
+
+    const done = await settled(importId);
+    expect(done.status).toBe('Failed');
+    expect(done.errors[0]).toMatchObject({ row: null, column: null, code: 'InternalError' });
+    expect(done.errors[0].message).toMatch(/could not be split into batches: The CSV cannot be read after row/);
+    expect(done.eventsStored).toBe(0);
+    expect(done.batches).toEqual([
+      { batchId: expect.any(String), status: 'Failed', events: 1000, firstRow: 2, lastRow: 1001 },
+    ]);
+    // The list says it too.
+    const listed = (await client(account.key).get('/Integration/Imports?PageSize=100')).body.results as {
+      importId: string;
+      status: string;
+      errorCount: number;
+    }[];
+    expect(listed.find((r) => r.importId === importId)).toMatchObject({ status: 'Failed' });
+
+    // In the Temporal UI the import's run is Failed with the same reason, after one attempt (unreadable
+    // is not retried); the chunk's batch was never started.
+    const handle = temporal.workflow.getHandle(`import-${importId}`);
+    expect((await handle.describe()).status.name).toBe('FAILED');
+    await expect(handle.result()).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/could not be split into batches: The CSV cannot be read/) },
+    });
+    await expect(
+      temporal.workflow.getHandle(`batch-${account.id}-import-${importId}-0`).describe(),
+    ).rejects.toBeInstanceOf(WorkflowNotFoundError);
+
+    // A reconciler pass later, the chunk's batch is still Failed and nothing of it stored.
+    await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [
+      done.batches[0].batchId,
+    ]);
+    await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [stray.id]);
+    await temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID).signal(reconcileNowSignal);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect((await statusOf(importId)).batches[0].status).toBe('Failed');
+    const strayNow = await sql().query<{ status: string }>('SELECT status FROM batches WHERE id = $1', [stray.id]);
+    expect(strayNow.rows[0].status).toBe('Failed');
+    expect(await storedEventCount(run)).toBe(0);
+  }, 180_000);
+
+  it('the /imports page lists the failed import and shows its reason when opened', async () => {
+    const context = await launchChromium('imports-failed');
+    try {
+      const page = await context.newPage();
+      await page.goto(`${apiUrl()}/imports`);
+      await page.fill('#key', account.key);
+      await page.click('#sign-in button[type=submit]');
+      const row = page.locator(`#imports-table tr[data-import-id="${brokenImport}"]`);
+      await row.waitFor();
+      expect(await row.locator('td').nth(3).textContent()).toBe('Failed');
+      await row.locator('button.open-import').click();
+      await page.waitForSelector('#errors-table');
+      expect(await page.textContent('#import-status')).toBe('Failed');
+      expect(await page.textContent('#import-id')).toBe(brokenImport);
+      const first = await page.$$eval('#errors-table tbody tr:first-child td', (tds) =>
+        tds.map((td) => td.textContent),
+      );
+      expect(first.slice(0, 4)).toEqual(['-', '-', '', 'InternalError']);
+      expect(first[4]).toMatch(/could not be split into batches: The CSV cannot be read/);
+      if (process.env.IMPORTS_SCREENSHOT)
+        await page.screenshot({ path: process.env.IMPORTS_SCREENSHOT, fullPage: true });
+    } finally {
+      await closeChromium(context);
+    }
+  }, 120_000);
+
+  it('an import stored but never started is started by the reconciler, once', async () => {
+    const run = uid('STRANDED');
+    const importId = await storedImport([HEADER, ...rows(run, 3), ''].join('\n'));
+    await sql().query(`UPDATE imports SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [importId]);
+    expect((await statusOf(importId)).status).toBe('Accepted');
+
+    await reconcileUntil(
+      `the reconciler to start import ${importId}`,
+      async () => (await statusOf(importId)).status !== 'Accepted',
+    );
+    expect(await settled(importId)).toMatchObject({ status: 'Completed', eventsStored: 3, errors: [] });
+    expect(await storedEventCount(run)).toBe(3);
+    // Its workflow is the one the API would have started, and the reconciler's history says it started it.
+    expect(await temporal.workflow.getHandle(`import-${importId}`).result()).toEqual({
+      batches: 1,
+      completed: 1,
+      failed: 0,
+    });
+    const { events } = await temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID).fetchHistory();
+    const started = events!.flatMap((event) => {
+      const payload = event.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+      return payload
+        ? (defaultPayloadConverter.fromPayload<ReconcileBatchesResult>(payload as Payload).importsStarted ?? [])
+        : [];
+    });
+    expect(started.filter((id) => id === importId)).toHaveLength(1);
+  }, 180_000);
+
+  it('an import whose workflow was terminated before it split the file is recorded Failed by the reconciler', async () => {
+    const run = uid('TERMINATED');
+    const importId = await storedImport([HEADER, ...rows(run, 2), ''].join('\n'));
+    // Started on a queue no worker polls, so it is terminated before its split step runs.
+    const handle = await startImportWorkflow(temporal, `nobody-${uid('q')}`, {
+      workflowId: `import-${importId}`,
+      input: { importId, accountId: account.id, accountName: account.name, requestId: null },
+      kind: 'commission',
+      rowsRead: 2,
+      fileName: 'stored.csv',
+    });
+    await handle.terminate('the test: an operator terminated it');
+    await sql().query(`UPDATE imports SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [importId]);
+
+    await reconcileUntil(
+      `the reconciler to record import ${importId}`,
+      async () => (await statusOf(importId)).status !== 'Accepted',
+    );
+    const done = await statusOf(importId);
+    expect(done.status).toBe('Failed');
+    expect(done.errors[0].message).toMatch(/ended \(TERMINATED\) before it split the file/);
+    expect(await storedEventCount(run)).toBe(0);
+  }, 180_000);
+});
