@@ -57,7 +57,7 @@ async function persistOrRefuse(
   const start = await startRun(step);
   if (start.kind === 'answered') return start.outcome;
   if (Context.current().info.attempt === 1) batchesStarted.inc();
-  const { Events: payloads, Issues: prior = [] } = start.request;
+  const { Events: payloads, Issues: prior = [], EpcisCompanyPrefixes: prefixes } = start.request;
 
   // Every check runs before the batch is refused, so its answer lists every event's every problem.
   const { events, errors: invalid } = normaliseEvents(payloads);
@@ -72,7 +72,7 @@ async function persistOrRefuse(
   const checked = resolvedEvents(events, products, locations);
   await insertBatch(step, payloads, checked);
   await storeGdstWarnings(step, payloads, checked);
-  await recordEpcisCompanyPrefixes(step, payloads);
+  await recordEpcisCompanyPrefixes(step, payloads, prefixes);
   activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info(
     { events: events.length },
     'events persisted',
