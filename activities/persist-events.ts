@@ -65,12 +65,12 @@ async function persistOrRefuse(
   const duplicates = await checkDuplicates(step, events);
   const { products, errors: productErrors } = await resolveProducts(step, events);
   const { locations, errors: locationErrors } = await resolveLocations(step, events);
-  const shortfalls = await checkInventory(step, events, products, locations);
+  const { errors: shortfalls, stored } = await checkInventory(step, events, products, locations);
   const errors = [...invalid, ...duplicates, ...productErrors, ...locationErrors, ...shortfalls];
   if (errors.length || prior.length) return refuseBatch(step, CHECKS, prior, errors);
 
   const checked = resolvedEvents(events, products, locations);
-  await insertBatch(step, payloads, checked);
+  await insertBatch(step, payloads, checked, stored);
   await storeGdstWarnings(step, payloads, checked);
   await recordEpcisCompanyPrefixes(step, payloads, prefixes);
   activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info(
