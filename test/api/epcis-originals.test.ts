@@ -1,5 +1,5 @@
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
-import { capture, everyKindDocument } from '../factories/epcis';
+import { capture, epcisDocument, everyKindDocument, gs1Ids, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 
@@ -99,5 +99,45 @@ describe('a captured event’s original is stored once', () => {
     await sql().query('DELETE FROM epcis_originals WHERE account_id = $1', [account.id]);
     const inPlace = await answers(account, support, job.captureID, kinds.events.transformation.transformationID);
     expect(inPlace).toEqual(apart);
+  });
+
+  it('a failed capture retried stores its events naming the same originals, answered as sent', async () => {
+    const ids = gs1Ids();
+    const first = objectEvent({ quantityList: [{ epcClass: ids.lgtin('A'), quantity: 1 }], readPoint: ids.sgln() });
+    expect((await capture(account.key, epcisDocument([first]))).success).toBe(true);
+    const fresh = objectEvent({ quantityList: [{ epcClass: ids.lgtin('B'), quantity: 2 }], readPoint: ids.sgln() });
+    const failed = await capture(account.key, epcisDocument([fresh, first]));
+    expect(failed).toMatchObject({ running: false, success: false });
+    // The cause fixed: the earlier event no longer holds the eventID the document repeats.
+    await sql().query(
+      `UPDATE events SET external_event_id = external_event_id || '-renamed' WHERE account_id = $1 AND external_event_id = $2`,
+      [account.id, first.eventID],
+    );
+    const retry = await client(support.key).post<{ batchId: string; statusUrl: string }>(
+      `/Integration/Batches/${failed.captureID}/retry`,
+    );
+    expect(retry.status).toBe(202);
+    let status = '';
+    for (let i = 0; i < 300 && !['Completed', 'Failed'].includes(status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await client(support.key).get<{ status: string }>(`/Integration/Batches/${retry.body.batchId}`)).body
+        .status;
+    }
+    expect(status).toBe('Completed');
+    const { rows } = await sql().query<{ originals: number; events: number }>(
+      `SELECT count(DISTINCT o.id)::int AS originals, count(*)::int AS events
+         FROM events e JOIN epcis_originals o ON o.id = (e.payload ->> 'EpcisOriginal')::uuid
+        WHERE e.batch_id = $1`,
+      [retry.body.batchId],
+    );
+    expect(rows).toEqual([{ originals: 2, events: 2 }]);
+    for (const sent of [fresh, first]) {
+      const answer = await client(account.key).get<{
+        epcisBody: { queryResults: { resultsBody: { eventList: { recordTime: string }[] } } };
+      }>(`/epcis/events/${encodeURIComponent(sent.eventID as string)}`, { 'GS1-EPC-Format': 'Never_Translates' });
+      expect(answer.status).toBe(200);
+      const [event] = answer.body.epcisBody.queryResults.resultsBody.eventList;
+      expect(event).toEqual({ ...sent, recordTime: event.recordTime });
+    }
   });
 });
