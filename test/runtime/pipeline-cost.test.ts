@@ -92,7 +92,10 @@ describe('what the pipeline costs, made visible', () => {
         WHERE r.account_id = $1 ORDER BY r.lot_serial = $3, r.event_time, r.event_seq`,
       [account.id, batchId, stocked],
     );
-    const values = (lot: string) => rows.filter((r) => r.lot === lot).map(({ lot: _, ...r }) => r);
+    const values = (lot: string) =>
+      rows
+        .filter((r) => r.lot === lot)
+        .map((r) => ({ balance: r.balance, available: r.available, rewritten: r.rewritten, mine: r.mine }));
     // xmin tells which transaction wrote a row last: the batch's own records are as its persist step stored them.
     expect(values(fresh)).toEqual([
       { balance: '10', available: '7', rewritten: false, mine: true },
