@@ -53,16 +53,16 @@ async function persistOrRefuse(
   const start = await startRun(step);
   if (start.kind === 'answered') return start.outcome;
   if (Context.current().info.attempt === 1) batchesStarted.inc();
-  const { Events: payloads, Issues: prior = [] } = start.request;
+  const { Events: payloads, Issues: prior = [], EpcisCompanyPrefixes: prefixes } = start.request;
 
   await savepoint(step.query, CHECKS);
-  const { events, products, locations, errors } = await checkEvents(step, payloads);
+  const { events, products, locations, stored, errors } = await checkEvents(step, payloads);
   if (errors.length || prior.length) return refuseBatch(step, CHECKS, prior, errors);
 
   const checked = resolvedEvents(events, products, locations);
-  await insertBatch(step, payloads, checked);
+  await insertBatch(step, payloads, checked, stored);
   await storeGdstWarnings(step, payloads, checked);
-  await recordEpcisCompanyPrefixes(step, payloads);
+  await recordEpcisCompanyPrefixes(step, payloads, prefixes);
   activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info(
     { events: events.length },
     'events persisted',

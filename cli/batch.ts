@@ -10,6 +10,7 @@ import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
 import { readLiveState } from '../supervisor/state';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { noService, run, withDatabase } from './database';
+import { requestWithEpcisOriginals } from '../db/repositories/epcis-originals';
 
 const USAGE = `usage:
   npm run --silent batch -- list [--status Accepted|Running|Completed|Failed] [--account NAME] [--limit N]
@@ -63,7 +64,7 @@ run(async () => {
     console.log(USAGE);
     return;
   }
-  await withDatabase(async () => {
+  await withDatabase(async (sequelize) => {
     switch (command) {
       case 'list': {
         let status: BatchStatus | undefined;
@@ -103,10 +104,11 @@ run(async () => {
       }
       case 'show': {
         const { batch, accountName, retriedBy, replacedBy } = await findOne(id);
-        const { request, ...rest } = batch.get({ plain: true });
+        const { request: stored, ...rest } = batch.get({ plain: true });
+        const request = values.request ? await requestWithEpcisOriginals(sequelize, stored) : undefined;
         console.log(
           JSON.stringify(
-            { ...rest, account: accountName, retriedBy, replacedBy, ...(values.request ? { request } : {}) },
+            { ...rest, account: accountName, retriedBy, replacedBy, ...(request ? { request } : {}) },
             null,
             2,
           ),

@@ -66,6 +66,8 @@ export interface EventPayload {
   ChildProductInstances?: ProductInstancePayload[];
   /** The EPCIS event this one was captured as (POST /epcis/capture), stored and answered as sent. */
   Epcis?: object;
+  /** A captured event whose original is stored once, apart (epcis_originals): that row's id. */
+  EpcisOriginal?: string;
 }
 
 export type LineRole = 'instance' | 'input' | 'output' | 'parent' | 'child';
@@ -256,6 +258,6 @@ export function normaliseEvent(event: EventPayload, index: number): NormalisedEv
     referenceDocumentId: event.ReferenceDocumentId ?? null,
     documentIds: event.DocumentIds && event.DocumentIds.length ? event.DocumentIds : null,
     lines: linesOfEvent(event),
-    recorded: event.Epcis !== undefined,
+    recorded: event.Epcis !== undefined || event.EpcisOriginal !== undefined,
   };
 }

@@ -50,7 +50,7 @@ export const requestVesselOf = (event: EventPayload): GdstVessel | null =>
 export function gdstWarnings(event: EventPayload, index: number, vessel: GdstVessel | null): KdeWarning[] {
   const warnings: KdeWarning[] = [];
   // An event captured through EPCIS carries its KDEs in EPCIS's own fields, checked on capture (domain/epcis/gdst-kdes.ts).
-  if ('Epcis' in event) return warnings;
+  if ('Epcis' in event || 'EpcisOriginal' in event) return warnings;
   const at = (field: string) => `Events[${index}].${field}`;
   const missing = (field: string, what: string) =>
     warnings.push({

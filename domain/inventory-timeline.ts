@@ -26,7 +26,7 @@ export const compareRecords = (
 ): number => a.time - b.time || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0);
 
 /** balance = running sum forwards; available = running minimum of balance backwards. O(n). */
-export function computeTimeline(records: readonly TimelineRecord[]): TimelinePoint[] {
+export function computeTimeline<R extends TimelineRecord>(records: readonly R[]): (R & TimelinePoint)[] {
   const sorted = [...records].sort(compareRecords);
   let balance = 0n;
   const points = sorted.map((r) => ({ ...r, balance: (balance += r.delta), available: 0n }));

@@ -1,7 +1,7 @@
 import { fromScaled, toScaled } from '../../domain/decimal';
 import type { NormalisedEvent, NormalisedLine } from '../../domain/events';
 import { inventoryShortfalls, type InventoryMove } from '../../domain/inventory-check';
-import { Timeline } from '../../domain/inventory-timeline';
+import { Timeline, type TimelineRecord } from '../../domain/inventory-timeline';
 import { locationIdOf } from '../../domain/master-data';
 import { lockTimelines, timelineRecords, type TimelineRef } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
@@ -28,7 +28,7 @@ export async function checkInventory(
   events: readonly NormalisedEvent[],
   products: ResolvedProducts,
   locations: ResolvedLocations,
-): Promise<BatchError[]> {
+): Promise<{ errors: BatchError[]; stored: Map<string, TimelineRecord[]> }> {
   const moves: InventoryMove<CheckedLine>[] = [];
   const touched = new Map<string, TimelineRef>();
   const consumed = new Map<string, TimelineRef>();
@@ -57,9 +57,11 @@ export async function checkInventory(
   await lockTimelines(step.query, step.account.id, [...touched.values()]);
 
   // Only timelines that something consumes from need checking: an addition never lowers availability.
-  const records = await timelineRecords(step.query, step.account.id, [...consumed.values()]);
-  const timelines = new Map([...consumed.keys()].map((key) => [key, new Timeline(records.get(key) ?? [])]));
-  return inventoryShortfalls(moves, timelines).map(({ line: { event, line, location }, requested, available }) => {
+  // Every touched timeline is read, under its lock, for what the new records' balances start from (insertBatch).
+  const stored = await timelineRecords(step.query, step.account.id, [...touched.values()]);
+  const timelines = new Map([...consumed.keys()].map((key) => [key, new Timeline(stored.get(key) ?? [])]));
+  const shortfalls = inventoryShortfalls(moves, timelines);
+  const errors = shortfalls.map(({ line: { event, line, location }, requested, available }) => {
     inventoryRejections.inc({ type: event.type.toLowerCase() });
     return {
       ...eventError(
@@ -75,4 +77,5 @@ export async function checkInventory(
       available: Number(fromScaled(available)),
     };
   });
+  return { errors, stored };
 }

@@ -1,4 +1,5 @@
 import type { EventPayload, NormalisedEvent } from '../../domain/events';
+import type { TimelineRecord } from '../../domain/inventory-timeline';
 import type { BatchError } from '../../domain/batch-errors';
 import { checkInventory } from './check-inventory';
 import { checkDuplicates } from './duplicates';
@@ -13,6 +14,8 @@ export interface CheckedEvents {
   events: NormalisedEvent[];
   products: ResolvedProducts;
   locations: ResolvedLocations;
+  /** The stored records of every timeline the events touch, read under their locks: what new balances start from. */
+  stored: Map<string, TimelineRecord[]>;
   errors: BatchError[];
 }
 
@@ -32,7 +35,7 @@ export async function checkEvents(
   const duplicates = await checkDuplicates(step, events);
   const { products, errors: productErrors } = await resolveProducts(step, events);
   const { locations, errors: locationErrors } = await resolveLocations(step, events);
-  const shortfalls = await checkInventory(step, events, products, locations);
+  const { errors: shortfalls, stored } = await checkInventory(step, events, products, locations);
   const errors = [...invalid, ...duplicates, ...productErrors, ...locationErrors, ...shortfalls];
-  return { events, products, locations, errors };
+  return { events, products, locations, stored, errors };
 }

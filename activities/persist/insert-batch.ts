@@ -7,7 +7,12 @@ import {
   insertEvents,
   insertInventoryRecords,
   type NewEventLineRow,
+  type NewInventoryRecordRow,
 } from '../../db/repositories/batch-events';
+import { computeTimeline, type TimelineRecord } from '../../domain/inventory-timeline';
+import { timelineKey } from '../../db/sql';
+
+type NewRecord = Omit<NewInventoryRecordRow, 'balance' | 'available'>;
 import { lineQuantity, type ResolvedEvent } from './resolved';
 import type { PersistStep } from './step';
 
@@ -20,6 +25,8 @@ export async function insertBatch(
   step: PersistStep,
   payloads: readonly EventPayload[],
   events: readonly ResolvedEvent[],
+  /** The touched timelines' stored records by timeline key (checkInventory read them under their locks). */
+  timelines: ReadonlyMap<string, readonly TimelineRecord[]>,
 ): Promise<void> {
   const { query, account, batchId } = step;
   const stored = events.map((resolved) => ({ ...resolved, id: eventIdOf(batchId, resolved.event.index) }));
@@ -71,24 +78,61 @@ export async function insertBatch(
     if (seq === undefined) throw new Error(`Event ${eventId} was inserted but not returned.`);
     return seq;
   };
-  await insertInventoryRecords(
-    query,
-    account.id,
-    lines.flatMap(({ event, row, delta }, i) =>
-      delta === null
-        ? []
-        : [
-            {
-              productId: row.productId,
-              lotSerial: row.lotSerial,
-              locationId: event.locationId,
-              eventId: event.id,
-              eventLineId: lineIds[i],
-              eventTime: event.event.eventTime,
-              eventSeq: seqOf(event.id),
-              delta,
-            },
-          ],
-    ),
+  const records = lines.flatMap(({ event, row, delta }, i) =>
+    delta === null
+      ? []
+      : [
+          {
+            productId: row.productId,
+            lotSerial: row.lotSerial,
+            locationId: event.locationId,
+            eventId: event.id,
+            eventLineId: lineIds[i],
+            eventTime: event.event.eventTime,
+            eventSeq: seqOf(event.id),
+            delta,
+          },
+        ],
   );
+  await insertInventoryRecords(query, account.id, withBalances(account.id, records, timelines));
+}
+
+/**
+ * Each new record's balance and available, computed as recalculateTimeline computes them, from its
+ * timeline's stored records (read under the timeline's lock, which this transaction holds) and the
+ * batch's: the recalculation then finds these rows right and writes none of them again. Where the two
+ * orders could differ (records of one event at one time), the recalculation still decides.
+ */
+function withBalances(
+  accountId: string,
+  records: readonly NewRecord[],
+  stored: ReadonlyMap<string, readonly TimelineRecord[]>,
+): NewInventoryRecordRow[] {
+  const byTimeline = new Map<string, { record: NewRecord; index: number }[]>();
+  records.forEach((record, index) => {
+    const key = timelineKey(accountId, record.productId, record.lotSerial, record.locationId);
+    let list = byTimeline.get(key);
+    if (!list) byTimeline.set(key, (list = []));
+    list.push({ record, index });
+  });
+  const out: NewInventoryRecordRow[] = new Array<NewInventoryRecordRow>(records.length);
+  for (const [key, added] of byTimeline) {
+    const points = computeTimeline([
+      ...(stored.get(key) ?? []).map((r) => ({ ...r, index: -1 })),
+      ...added.map(({ record, index }) => ({
+        time: Date.parse(record.eventTime),
+        seq: BigInt(record.eventSeq),
+        delta: toScaled(record.delta),
+        index,
+      })),
+    ]);
+    for (const point of points)
+      if (point.index >= 0)
+        out[point.index] = {
+          ...records[point.index],
+          balance: fromScaled(point.balance),
+          available: fromScaled(point.available),
+        };
+  }
+  return out;
 }

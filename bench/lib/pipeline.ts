@@ -50,7 +50,7 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
 
 /**
  * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
- * inventory records with their final balances, ledger entries), taken out and written back with
+ * inventory records with their final balances, ledger entries, captured events' originals), taken out and written back with
  * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
  * Returns the milliseconds the COPY took.
  */
@@ -64,6 +64,11 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
     ['event_lines', `event_id IN (${events})`],
     ['inventory_records', `event_id IN (${events})`],
     ['ledger_entries', `event_id IN (${events})`],
+    // Last, so it is deleted first, while the events that name the originals are still there.
+    [
+      'epcis_originals',
+      `id IN (SELECT (payload ->> 'EpcisOriginal')::uuid FROM events WHERE batch_id = ANY($1::uuid[]) AND payload ? 'EpcisOriginal')`,
+    ],
   ];
   const fileOf = (table: string) => path.join(dir, `${table}.copy`);
   const literal = `'{${batchIds.join(',')}}'`;

@@ -13,6 +13,7 @@ import {
   type NativeLocation,
 } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
+import { capturedSql, epcisContextSql, epcisIndexSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
 
 const MATCH_KINDS = [
@@ -101,7 +102,10 @@ const caseOf = (pick: (m: (typeof NATIVE_MAPPING)[EventType]) => string | null):
     .map(([type, m]) => `WHEN '${type}' THEN ${pick(m) === null ? 'NULL' : `'${pick(m)}'`}`)
     .join(' ')} END`;
 
-const CAPTURED = `(e.payload ? 'Epcis')`;
+const CAPTURED = capturedSql();
+/** A captured event's original and its query index: apart (epcis_originals, joined as `o`) or, captured before, in its payload. */
+const EPCIS = epcisSql();
+const INDEX = epcisIndexSql();
 const NATIVE_LOCATION = `CASE WHEN l.gln ~ '^[0-9]{13}$' THEN 'https://id.gs1.org/414/' || l.gln || CASE WHEN coalesce(l.extension, '') NOT IN ('', '0') THEN '/254/' || l.extension ELSE '' END ELSE l.urn END`;
 /** A URN-based event's own BizStep or Disposition as a CBV bare word, else the mapping's. */
 const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: string) =>
@@ -109,20 +113,20 @@ const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: st
 
 /** The EPCIS fields every filter reads, for both kinds of event. */
 const FIELDS = {
-  eventType: `CASE WHEN ${CAPTURED} THEN e.payload -> 'Epcis' ->> 'type' ELSE ${caseOf((m) => m.type)} END`,
-  action: `CASE WHEN ${CAPTURED} THEN e.payload -> 'Epcis' ->> 'action' ELSE ${caseOf((m) => m.action)} END`,
-  bizStep: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizStep' ELSE ${nativeTerm(
+  eventType: `CASE WHEN ${CAPTURED} THEN ${EPCIS} ->> 'type' ELSE ${caseOf((m) => m.type)} END`,
+  action: `CASE WHEN ${CAPTURED} THEN ${EPCIS} ->> 'action' ELSE ${caseOf((m) => m.action)} END`,
+  bizStep: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'bizStep' ELSE ${nativeTerm(
     'BizStep',
     'bizstep',
     caseOf((m) => m.bizStep),
   )} END`,
-  disposition: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'disposition' ELSE ${nativeTerm(
+  disposition: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'disposition' ELSE ${nativeTerm(
     'Disposition',
     'disp',
     caseOf((m) => m.disposition),
   )} END`,
-  readPoint: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
-  bizLocation: `CASE WHEN ${CAPTURED} THEN e.payload -> 'EpcisIndex' ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
+  readPoint: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
+  bizLocation: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
   eventID: `CASE WHEN e.payload ? 'EpcisPendingDeclaration' THEN e.payload ->> 'EpcisPendingDeclaration' WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,
 } as const;
 
@@ -171,7 +175,7 @@ function matchCondition(binder: Binder, kind: MatchKind, values: string[]): stri
   const regexes = patterns.length ? binder.bind(patterns) : undefined;
   const captured = source.index
     .map((name) => {
-      const list = `e.payload -> 'EpcisIndex' -> '${name}'`;
+      const list = `${INDEX} -> '${name}'`;
       return (
         `(${list}) ?| ${exact}::text[]` +
         (regexes
@@ -200,7 +204,7 @@ function quantityCondition(binder: Binder, comparison: QuantityComparison, value
   const op = QUANTITY_COMPARISONS[comparison];
   const bound = binder.bind(value);
   const lists = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']
-    .map((list) => `coalesce(e.payload -> 'Epcis' -> '${list}', '[]')`)
+    .map((list) => `coalesce(${EPCIS} -> '${list}', '[]')`)
     .join(' || ');
   return `CASE WHEN ${CAPTURED} THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${lists}) AS q(element)
                                         WHERE jsonb_typeof(q.element -> 'quantity') = 'number' AND (q.element ->> 'quantity')::numeric ${op} ${bound}::numeric)
@@ -210,7 +214,7 @@ function quantityCondition(binder: Binder, comparison: QuantityComparison, value
 
 /** A captured event's persistentDisposition set or unset names one of these (CBV terms in either spelling); ours have none. */
 const persistentDispositionCondition = (binder: Binder, field: 'set' | 'unset', values: string[]): string =>
-  `EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.payload -> 'Epcis' -> 'persistentDisposition' -> '${field}') AS v(term)
+  `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${EPCIS} -> 'persistentDisposition' -> '${field}') AS v(term)
             WHERE regexp_replace(v.term, '^(urn:epcglobal:cbv:disp:|https://ref\\.gs1\\.org/cbv/Disp-)', '') = ANY(${binder.bind(terms(values))}::text[]))`;
 
 /** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
@@ -241,9 +245,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     conditions[conditions.length - 1] =
       `(${conditions[conditions.length - 1]} OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY(${binder.bind(filter.EQ_eventID)}::text[])))`;
   if (filter.EQ_transformationID)
-    conditions.push(
-      `e.payload -> 'Epcis' ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`,
-    );
+    conditions.push(`${EPCIS} ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
   if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');
   if (filter.EQ_errorReason)
     conditions.push(`decl.declaration ->> 'reason' = ANY(${binder.bind(terms(filter.EQ_errorReason))}::text[])`);
@@ -306,9 +308,9 @@ export interface EpcisEventPage {
  */
 const DECLARATION = `LEFT JOIN LATERAL (
          SELECT coalesce(
-           (SELECT d.payload -> 'Epcis' -> 'errorDeclaration' FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text),
-           (SELECT d.payload -> 'Epcis' -> 'errorDeclaration' FROM events d WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
-           CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (e.payload ? 'Epcis' AND NOT (e.payload ? 'EpcisDeclarationOf') AND e.payload -> 'Epcis' ? 'errorDeclaration') THEN e.payload -> 'Epcis' -> 'errorDeclaration' END
+           (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text),
+           (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
+           CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (${CAPTURED} AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${EPCIS} ? 'errorDeclaration') THEN ${EPCIS} -> 'errorDeclaration' END
          ) AS declaration) AS decl ON true`;
 
 /** A declaration of an event not held, once that event has arrived: it shows as that event's errorDeclaration. */
@@ -323,11 +325,12 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
   const binder = new Binder();
   const where = whereOf(filter, binder);
   const rows = await sequelize.query<EventRow>(
-    `SELECT e.id, e.seq, ${CAPTURED} AS captured, e.payload -> 'Epcis' AS epcis, e.payload -> 'EpcisContext' AS context,
+    `SELECT e.id, e.seq, ${CAPTURED} AS captured, ${EPCIS} AS epcis, ${epcisContextSql()} AS context,
             e.type, e.urn, e.event_time, e.event_time_zone, e.created_at,
             e.payload ->> 'BizStep' AS biz_step, e.payload ->> 'Disposition' AS disposition,
             ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration
        FROM events e
+       ${originalJoin()}
        JOIN locations l ON l.id = e.location_id
        LEFT JOIN locations s ON s.id = e.source_location_id
        LEFT JOIN locations d ON d.id = e.destination_location_id
@@ -399,7 +402,7 @@ export async function distinctEpcisValues(
   field: EpcisField,
 ): Promise<string[]> {
   const rows = await sequelize.query<{ value: string }>(
-    `SELECT DISTINCT ${FIELDS[field]} AS value FROM events e JOIN locations l ON l.id = e.location_id
+    `SELECT DISTINCT ${FIELDS[field]} AS value FROM events e ${originalJoin()} JOIN locations l ON l.id = e.location_id
       WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${FIELDS[field]} IS NOT NULL ORDER BY 1`,
     { bind: [accountId], type: QueryTypes.SELECT },
   );
@@ -410,17 +413,17 @@ export async function distinctEpcisValues(
 export async function distinctEpcs(sequelize: Sequelize, accountId: string): Promise<string[]> {
   const [captured, serials] = await Promise.all([
     sequelize.query<{ value: string }>(
-      `SELECT DISTINCT v.value FROM events e
+      `SELECT DISTINCT v.value FROM events e ${originalJoin()}
          CROSS JOIN LATERAL jsonb_array_elements_text(
-           coalesce(e.payload -> 'EpcisIndex' -> 'epc', '[]') || coalesce(e.payload -> 'EpcisIndex' -> 'parentID', '[]') ||
-           coalesce(e.payload -> 'EpcisIndex' -> 'inputEPC', '[]') || coalesce(e.payload -> 'EpcisIndex' -> 'outputEPC', '[]')) AS v(value)
-        WHERE e.account_id = $1 AND e.payload ? 'Epcis' AND NOT (e.payload ? 'EpcisDeclarationOf')`,
+           coalesce(${INDEX} -> 'epc', '[]') || coalesce(${INDEX} -> 'parentID', '[]') ||
+           coalesce(${INDEX} -> 'inputEPC', '[]') || coalesce(${INDEX} -> 'outputEPC', '[]')) AS v(value)
+        WHERE e.account_id = $1 AND ${CAPTURED} AND NOT (e.payload ? 'EpcisDeclarationOf')`,
       { bind: [accountId], type: QueryTypes.SELECT },
     ),
     sequelize.query<Pick<NativeLine, 'gtin' | 'productUrn' | 'lotSerial'>>(
       `SELECT DISTINCT p.gtin, p.urn AS "productUrn", el.lot_serial AS "lotSerial" FROM event_lines el
          JOIN events e ON e.id = el.event_id JOIN products p ON p.id = el.product_id
-        WHERE el.account_id = $1 AND NOT (e.payload ? 'Epcis') AND p.identifier_type = 'Serial'`,
+        WHERE el.account_id = $1 AND NOT ${CAPTURED} AND p.identifier_type = 'Serial'`,
       { bind: [accountId], type: QueryTypes.SELECT },
     ),
   ]);

@@ -125,9 +125,12 @@ export interface NewInventoryRecordRow {
   eventSeq: string;
   /** Signed change at the location, canonical decimal. */
   delta: string;
+  /** As of this batch (canonical decimals); recalculateTimeline derives them again for the whole lot. */
+  balance: string;
+  available: string;
 }
 
-/** Inserts the records with placeholder balance and available: recalculateTimeline derives them for the whole lot. */
+/** Inserts the records with their balance and available as the persist step computed them. */
 export async function insertInventoryRecords(
   query: Query,
   accountId: string,
@@ -136,9 +139,9 @@ export async function insertInventoryRecords(
   if (!records.length) return;
   await query(
     `INSERT INTO inventory_records (account_id, product_id, lot_serial, location_id, event_id, event_line_id, event_time, event_seq, delta, balance, available)
-     SELECT $1, u.product_id, u.lot_serial, u.location_id, u.event_id, u.line_id, u.event_time, u.event_seq, u.delta, 0, 0
-       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::bigint[], $7::timestamptz[], $8::bigint[], $9::numeric[])
-            AS u(product_id, lot_serial, location_id, event_id, line_id, event_time, event_seq, delta)`,
+     SELECT $1, u.product_id, u.lot_serial, u.location_id, u.event_id, u.line_id, u.event_time, u.event_seq, u.delta, u.balance, u.available
+       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::bigint[], $7::timestamptz[], $8::bigint[], $9::numeric[], $10::numeric[], $11::numeric[])
+            AS u(product_id, lot_serial, location_id, event_id, line_id, event_time, event_seq, delta, balance, available)`,
     [
       accountId,
       records.map((r) => r.productId),
@@ -149,6 +152,8 @@ export async function insertInventoryRecords(
       records.map((r) => r.eventTime),
       records.map((r) => r.eventSeq),
       records.map((r) => r.delta),
+      records.map((r) => r.balance),
+      records.map((r) => r.available),
     ],
   );
 }

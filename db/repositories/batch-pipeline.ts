@@ -16,6 +16,8 @@ import { execute, queryOf, type Query } from '../sql';
 export interface StoredBatchRequest {
   Events: EventPayload[];
   Issues?: BatchError[];
+  /** An EPCIS capture's: the company prefixes its events spell out in EPC URNs (their originals are stored apart). */
+  EpcisCompanyPrefixes?: string[];
 }
 
 /** What the batch's stored events say about it: the answer of a persist step that committed them. */

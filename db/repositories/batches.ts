@@ -38,7 +38,11 @@ export class IdempotencyKeyReused extends Error {
  * with that key (concurrent first requests end with the one row: the unique workflow id decides). The
  * key is bound to its request: the same key with another body is IdempotencyKeyReused.
  */
-export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: Batch; created: boolean }> {
+export async function findOrCreateBatch(
+  submission: NewBatch,
+  /** What else is stored with the batch (a capture's originals) commits with it; only for submissions without a key. */
+  transaction?: Transaction,
+): Promise<{ batch: Batch; created: boolean }> {
   const id = randomUUID();
   const workflowId = batchWorkflowId(submission.accountId, id, submission.idempotencyKey);
   const replayOf = (existing: Batch) => {
@@ -71,7 +75,7 @@ export async function findOrCreateBatch(submission: NewBatch): Promise<{ batch: 
         requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null,
       },
       // Only what the database assigns: by default every column comes back, the request (MBs of JSON) parsed again.
-      { returning: ['id', 'seq'] },
+      { returning: ['id', 'seq'], transaction },
     );
     return { batch, created: true };
   } catch (error) {

@@ -4,6 +4,7 @@ import type { EpcisEvent, EpcisKnownEntities, referencedIdentifiers } from '../.
 import type { EventPayload } from '../../domain/events';
 import { queryOf } from '../sql';
 import { storedEventIds } from './batch-events';
+import { capturedSql, epcisSql, originalJoin } from './epcis-originals';
 
 type Referenced = ReturnType<typeof referencedIdentifiers>;
 
@@ -45,12 +46,12 @@ export async function findEpcisEntities(
     // A captured event is named by its EPCIS eventID, one of ours by its urn:uuid (as /epcis/events serves it).
     refs.declared.length
       ? select<{ row_id: string; event_id: string; hash: string | null; payload: EventPayload; declared: boolean }>(
-          `SELECT e.id AS row_id, CASE WHEN e.payload ? 'Epcis' THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
-                  e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' AS payload,
+          `SELECT e.id AS row_id, CASE WHEN ${capturedSql()} THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
+                  e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' - 'EpcisOriginal' AS payload,
                   e.payload ? 'EpcisDeclaredBy' OR EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
              FROM events e
             WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
-              AND ((e.payload ? 'Epcis' AND e.external_event_id = ANY($2::text[])) OR (NOT (e.payload ? 'Epcis') AND e.urn = ANY($2::text[]))
+              AND ((${capturedSql()} AND e.external_event_id = ANY($2::text[])) OR (NOT ${capturedSql()} AND e.urn = ANY($2::text[]))
                    OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY($2::text[])))`,
           [account.id, refs.declared],
         )
@@ -58,7 +59,7 @@ export async function findEpcisEntities(
     // Declarations of events the account did not hold, by the eventID they declare: one not applied yet is applied by that event's capture.
     refs.declared.length || refs.eventIds.length
       ? select<{ row_id: string; event_id: string; epcis: EpcisEvent }>(
-          `SELECT e.id AS row_id, e.payload ->> 'EpcisPendingDeclaration' AS event_id, e.payload -> 'Epcis' AS epcis FROM events e
+          `SELECT e.id AS row_id, e.payload ->> 'EpcisPendingDeclaration' AS event_id, ${epcisSql()} AS epcis FROM events e ${originalJoin()}
             WHERE e.account_id = $1 AND e.payload ? 'EpcisPendingDeclaration' AND e.payload ->> 'EpcisPendingDeclaration' = ANY($2::text[])
               AND NOT EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration')`,
           [account.id, [...refs.declared, ...refs.eventIds]],

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { canonicalJson, chainHash, GENESIS_HASH, sha256Hex } from '../../domain/hashing';
 import { execute, queryOf } from '../sql';
+import { originalJoin, payloadWithOriginalSql } from './epcis-originals';
 
 export interface LedgerVerification {
   entries: number;
@@ -52,8 +53,8 @@ export class PostgresHashChainLedger implements LedgerWriter {
       // One writer per account at a time: the chain's next sequence and previous hash depend on the head.
       await query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger|' || $1, 0))`, [accountId]);
       const rows = await query<EventRow>(
-        `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload
-           FROM events e
+        `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, ${payloadWithOriginalSql()} AS payload
+           FROM events e ${originalJoin()}
           WHERE e.batch_id = $1 AND e.type = 'Commission'
             AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.event_id = e.id)
           ORDER BY e.seq`,
@@ -98,8 +99,8 @@ export class PostgresHashChainLedger implements LedgerWriter {
       EventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string }
     >(
       `SELECT l.sequence, l.event_id, l.payload_hash, l.previous_hash, l.hash,
-              e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload
-         FROM ledger_entries l LEFT JOIN events e ON e.id = l.event_id
+              e.id, e.external_event_id, e.type, e.event_time, e.location_id, ${payloadWithOriginalSql()} AS payload
+         FROM ledger_entries l LEFT JOIN events e ON e.id = l.event_id ${originalJoin()}
         WHERE l.account_id = $1
         ORDER BY l.sequence`,
       [accountId],

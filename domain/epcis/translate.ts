@@ -99,6 +99,36 @@ export type CapturedEvent = EventPayload & {
   EpcisHash?: string;
 };
 
+/** What a captured event's row in epcis_originals holds: its original, its query index, its document's namespaces. */
+export interface EpcisOriginal {
+  id: string;
+  epcis: EpcisEvent;
+  index: EpcisIndex;
+  context?: unknown[];
+}
+
+/** A captured event as its batch's request and its event row hold it: the original is named, not copied. */
+export type StoredCapturedEvent = Omit<CapturedEvent, 'Epcis' | 'EpcisIndex' | 'EpcisContext'> & {
+  EpcisOriginal: string;
+};
+
+/**
+ * Each captured event's original apart, under a new id the event names (EpcisOriginal): the original and
+ * its index are stored once, not in the batch's request and again in the event's payload.
+ */
+export function separateOriginals(
+  events: readonly CapturedEvent[],
+  newId: () => string,
+): { events: StoredCapturedEvent[]; originals: EpcisOriginal[] } {
+  const originals: EpcisOriginal[] = [];
+  const stored = events.map(({ Epcis, EpcisIndex, EpcisContext, ...rest }): StoredCapturedEvent => {
+    const id = newId();
+    originals.push({ id, epcis: Epcis, index: EpcisIndex, ...(EpcisContext ? { context: EpcisContext } : {}) });
+    return { ...rest, EpcisOriginal: id };
+  });
+  return { events: stored, originals };
+}
+
 /** A CBV term as a bare word, anything else (a custom URI) as it is. */
 export const cbvTerm = (value: string | undefined): string | null =>
   value === undefined ? null : (cbvName(value) ?? value);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { createAccount } from '../factories/accounts';
-import { commission, instance, uid } from '../factories/events';
+import { commission, instance, ship, uid } from '../factories/events';
+import { sql } from '../helpers/db';
 import { request } from '../helpers/http';
 
 const state = (): RuntimeState => {
@@ -60,5 +61,50 @@ describe('what the pipeline costs, made visible', () => {
       expect({ step, moved: moved(workerAfter, workerBefore, step) >= 2 }).toEqual({ step, moved: true });
     }
     expect(moved(apiAfter, apiBefore, 'request')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stores each inventory record with its balance and available: recalculateTimeline rewrites only older records the batch changed', async () => {
+    const account = await createAccount('cost-balances');
+    const [stocked, fresh] = [uid('LOT'), uid('LOT')];
+    const send = async (events: unknown[]) => {
+      const answer = await request('POST', '/Integration/Events', { key: account.key, body: { Events: events } });
+      expect(answer.status).toBe(200);
+      return (answer.body as { batchId: string }).batchId;
+    };
+    await send([commission({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', stocked, 100))]);
+    // A new lot commissioned and shipped, an earlier commission of the stocked lot (historical) and a later ship of it.
+    const batchId = await send([
+      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', fresh, 10)),
+      ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', fresh, 3)),
+      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', stocked, 5)),
+      ship({ location: 'DOCK', time: '2024-03-03T00:00:00Z' }, instance('SALMON', stocked, 30)),
+    ]);
+    const { rows } = await sql().query<{
+      lot: string;
+      balance: string;
+      available: string;
+      rewritten: boolean;
+      mine: boolean;
+    }>(
+      `SELECT r.lot_serial AS lot, r.balance::text AS balance, r.available::text AS available,
+              r.xmin::text <> e.xmin::text AS rewritten, e.batch_id = $2 AS mine
+         FROM inventory_records r JOIN events e ON e.id = r.event_id
+        WHERE r.account_id = $1 ORDER BY r.lot_serial = $3, r.event_time, r.event_seq`,
+      [account.id, batchId, stocked],
+    );
+    const values = (lot: string) =>
+      rows
+        .filter((r) => r.lot === lot)
+        .map((r) => ({ balance: r.balance, available: r.available, rewritten: r.rewritten, mine: r.mine }));
+    // xmin tells which transaction wrote a row last: the batch's own records are as its persist step stored them.
+    expect(values(fresh)).toEqual([
+      { balance: '10', available: '7', rewritten: false, mine: true },
+      { balance: '7', available: '7', rewritten: false, mine: true },
+    ]);
+    expect(values(stocked)).toEqual([
+      { balance: '5', available: '5', rewritten: false, mine: true },
+      { balance: '105', available: '75', rewritten: true, mine: false },
+      { balance: '75', available: '75', rewritten: false, mine: true },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { validate } from '../../middleware/validate';
 import { pageBody, pageOf } from '../../paging';
 import { outcomeProblem } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
+import { requestWithEpcisOriginals } from '../../../db/repositories/epcis-originals';
 import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from './presenter';
 import { abandonBody, listQuery, showQuery } from './schema';
 
@@ -73,7 +74,9 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const { include } = ctx.state.input.query;
     const view = await batchOf(ctx);
     logSupport(ctx, 'show batch', { batchId: view.batch.id, account: view.accountName, include });
-    ctx.body = batchDetailBody(view, linksOf(ctx), include === 'request');
+    const request =
+      include === 'request' ? await requestWithEpcisOriginals(ctx.deps.sequelize, view.batch.request) : undefined;
+    ctx.body = batchDetailBody(view, linksOf(ctx), request);
   });
 
   router.post('/Integration/Batches/:id/retry', async (ctx) => {
@@ -119,7 +122,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
         replacedBy: abandoned.refusal.replacedBy,
       });
     logSupport(ctx, 'abandon batch', { batchId: view.batch.id, account: view.accountName, reason });
-    ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, linksOf(ctx), false);
+    ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, linksOf(ctx));
   });
   return router;
 }

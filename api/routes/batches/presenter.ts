@@ -45,8 +45,9 @@ export const batchSummaryBody = (
   };
 };
 
-export const batchDetailBody = (view: BatchView, links: LinkSettings, includeRequest: boolean) => ({
+/** `request`: the batch's stored request (its captured events' originals in place), when asked for. */
+export const batchDetailBody = (view: BatchView, links: LinkSettings, request?: { Events: unknown[] }) => ({
   ...batchSummaryBody(view, links),
   errors: (view.batch.errors as BatchError[] | null) ?? null,
-  ...(includeRequest ? { request: view.batch.request as { Events: unknown[] } } : {}),
+  ...(request ? { request } : {}),
 });

@@ -14,7 +14,10 @@ import {
   translateEpcisEvents,
   type EpcisEvent,
   type CapturedEvent,
+  separateOriginals,
 } from '../../../domain/epcis/translate';
+import { insertEpcisOriginals } from '../../../db/repositories/epcis-originals';
+import { urnCompanyPrefixes } from '../../../domain/epcis/identifiers';
 import type { APIContext, AppCustom } from '../../context';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { applyEpcisMasterData, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
@@ -395,20 +398,26 @@ export async function storeCapture(
   const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter(
     (w) => !left.has(w.index),
   );
+  // The originals are stored once, apart, in the transaction that stores the batch: the batch's request
+  // and (once persisted) each event name theirs.
+  const separated = separateOriginals(captured, randomUUID);
   const request: EpcisCaptureRequest = {
-    Events: captured,
+    Events: separated.events,
+    EpcisCompanyPrefixes: urnCompanyPrefixes(
+      separated.originals.map((original) => original.epcis as unknown as Record<string, unknown>),
+    ),
     captureErrorBehaviour: behaviour,
     rejected,
     created,
     masterData: masterDataChanges,
     kdeWarnings,
   };
-  const { batch } = await findOrCreateBatch({
-    accountId: account.id,
-    mode: 'epcis',
-    request,
-    eventCount: captured.length,
-    requestId,
+  const { batch } = await sequelize.transaction(async (transaction) => {
+    await insertEpcisOriginals(sequelize, account.id, separated.originals, transaction);
+    return findOrCreateBatch(
+      { accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId },
+      transaction,
+    );
   });
   ctx.state.batchId = batch.id;
   return batch;

@@ -5,7 +5,7 @@
  * (the service's ajv keeps strict mode for our schemas).
  */
 import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
-import type { CapturedEvent } from '../../../domain/epcis/translate';
+import type { CapturedEvent, StoredCapturedEvent } from '../../../domain/epcis/translate';
 import type { MasterDataChanges } from '../../../db/repositories/epcis-master-data';
 import type { EpcisKdeWarning } from '../../../domain/epcis/gdst-kdes';
 import type { BatchError } from '../../../domain/batch-errors';
@@ -41,7 +41,10 @@ export const captureHeaders = {
 
 /** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
 export interface EpcisCaptureRequest {
-  Events: CapturedEvent[];
+  /** Each event's original stored apart (epcis_originals); captures stored before that hold theirs in place. */
+  Events: (StoredCapturedEvent | CapturedEvent)[];
+  /** The company prefixes the events spell out in EPC URNs (absent in captures that hold their originals in place). */
+  EpcisCompanyPrefixes?: string[];
   captureErrorBehaviour: CaptureErrorBehaviour;
   /** Events left out under `proceed` (their eventID was already captured), as the job reports them. */
   rejected: BatchError[];

@@ -1,0 +1,85 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import type { CapturedEvent, EpcisOriginal, StoredCapturedEvent } from '../../domain/epcis/translate';
+import { execute, queryOf } from '../sql';
+
+/**
+ * Captured events' originals (epcis_originals): written once with the capture's batch, named by the
+ * batch's request and by each stored event (payload EpcisOriginal). Events captured before this table
+ * hold theirs in their payload (Epcis, EpcisIndex, EpcisContext): every read below takes either.
+ */
+
+/**
+ * SQL: the row of event `e`'s original, as `alias` (no row for an event that holds its own, or is not
+ * captured). Only ever the account's own: the id comes from a payload.
+ */
+export const originalJoin = (e = 'e', alias = 'o'): string =>
+  `LEFT JOIN epcis_originals ${alias} ON ${alias}.id = (${e}.payload ->> 'EpcisOriginal')::uuid AND ${alias}.account_id = ${e}.account_id`;
+
+/** SQL: event `e` was captured through EPCIS (its original apart, or in its payload). */
+export const capturedSql = (e = 'e'): string => `(${e}.payload ? 'EpcisOriginal' OR ${e}.payload ? 'Epcis')`;
+
+/** SQL: event `e`'s EPCIS original, its query index and its document's namespaces, with `originalJoin` as `o`. */
+export const epcisSql = (e = 'e', o = 'o'): string => `coalesce(${o}.epcis, ${e}.payload -> 'Epcis')`;
+export const epcisIndexSql = (e = 'e', o = 'o'): string => `coalesce(${o}.epcis_index, ${e}.payload -> 'EpcisIndex')`;
+export const epcisContextSql = (e = 'e', o = 'o'): string => `coalesce(${o}.context, ${e}.payload -> 'EpcisContext')`;
+
+/**
+ * SQL: event `e`'s payload with its original in place (as events captured before the originals were
+ * apart hold it), with `originalJoin` as `o`: what the ledger hashes, so its chain covers the original.
+ */
+export const payloadWithOriginalSql = (e = 'e', o = 'o'): string =>
+  `CASE WHEN ${o}.id IS NULL THEN ${e}.payload
+        ELSE (${e}.payload - 'EpcisOriginal') || jsonb_build_object('Epcis', ${o}.epcis, 'EpcisIndex', ${o}.epcis_index)
+             || CASE WHEN ${o}.context IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('EpcisContext', ${o}.context) END END`;
+
+/** Stores a capture's originals, in the transaction that stores its batch. */
+export async function insertEpcisOriginals(
+  sequelize: Sequelize,
+  accountId: string,
+  originals: readonly EpcisOriginal[],
+  transaction: Transaction,
+): Promise<void> {
+  if (!originals.length) return;
+  await execute(
+    sequelize,
+    `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index, context)
+     SELECT (r ->> 'id')::uuid, $1, r -> 'epcis', r -> 'index', r -> 'context' FROM jsonb_array_elements($2::jsonb) AS r`,
+    // One JSON array, not a text[] of JSON: pg would escape every quote of every original into an array literal.
+    [accountId, JSON.stringify(originals)],
+    transaction,
+  );
+}
+
+/**
+ * A batch's stored events with their originals back in place (as the capture's translation made them):
+ * what the support views show as the batch's request.
+ */
+export async function withEpcisOriginals(sequelize: Sequelize, events: readonly unknown[]): Promise<unknown[]> {
+  const ids = events.flatMap((event) => {
+    const id = (event as Partial<StoredCapturedEvent> | null)?.EpcisOriginal;
+    return typeof id === 'string' ? [id] : [];
+  });
+  if (!ids.length) return [...events];
+  const rows = await queryOf(sequelize)<{
+    id: string;
+    epcis: CapturedEvent['Epcis'];
+    index: CapturedEvent['EpcisIndex'];
+    context: unknown[] | null;
+  }>('SELECT id, epcis, epcis_index AS index, context FROM epcis_originals WHERE id = ANY($1::uuid[])', [ids]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return events.map((event) => {
+    const { EpcisOriginal: id, ...rest } = event as StoredCapturedEvent;
+    const row = typeof id === 'string' ? byId.get(id) : undefined;
+    if (!row) return event;
+    return { ...rest, Epcis: row.epcis, ...(row.context ? { EpcisContext: row.context } : {}), EpcisIndex: row.index };
+  });
+}
+
+/** A batch's stored request with its captured events' originals in place. */
+export async function requestWithEpcisOriginals(
+  sequelize: Sequelize,
+  request: unknown,
+): Promise<{ Events: unknown[] }> {
+  const stored = request as { Events: unknown[] };
+  return { ...stored, Events: await withEpcisOriginals(sequelize, stored.Events) };
+}
