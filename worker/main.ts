@@ -70,7 +70,9 @@ async function main(): Promise<void> {
       webhooks: { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds },
     }),
     // The reconciler's: the batch use case's, not a pipeline step.
-    startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger })),
+    startStrandedBatches: withHeartbeat(
+      startStrandedBatches({ sequelize, logger, localMaxEvents: config.pipelineLocalMaxEvents }),
+    ),
   };
   const stop = stopRequested();
   let announced = false;

@@ -48,6 +48,7 @@ async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
     accountId: row.account_id,
     accountName: ctx.state.account.name,
     requestId: ctx.state.requestId ?? null,
+    localMaxEvents: config.pipelineLocalMaxEvents,
   };
   try {
     await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
