@@ -219,26 +219,52 @@ describe('the event pipeline at its edges', () => {
     ]);
   }, 90_000);
 
-  it("keeps retrying a small batch's local step that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone", async () => {
+  it("goes on with a small batch's local step that keeps failing as an activity task: listed as pending, the batch Running, then Completed", async () => {
     const allowLedger = await refuseLedger();
     let batchId: string;
+    let workflowId: string;
     try {
       const accepted = await client(account.key).post('/Integration/Events/async', {
         Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 3))],
       });
       expect(accepted.status).toBe(202);
       batchId = accepted.body.batchId;
-      await waitFor('commitLedger to have failed three times', 60_000, async () => (await allowLedger.attempts()) >= 3);
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+        batchId,
+      ]);
+      workflowId = rows[0].workflow_id;
+      const handle = temporal.workflow.getHandle(workflowId);
+      const pendingLedger = async () =>
+        (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'commitLedger');
+      await waitFor('commitLedger to be pending as an activity task', 60_000, async () =>
+        Boolean(await pendingLedger()),
+      );
+      await waitFor(
+        'commitLedger to have failed as a task',
+        60_000,
+        async () => ((await pendingLedger())?.attempt ?? 0) >= 2,
+      );
+      // Its local attempts (3) and then the task's.
+      expect(await allowLedger.attempts()).toBeGreaterThanOrEqual(4);
+      expect((await pendingLedger())?.lastFailure?.message).toContain('ledger refused by the test');
       expect((await statusOf(batchId)).status).toBe('Running');
     } finally {
       await allowLedger();
     }
     expect((await settle(batchId, 90_000)).status).toBe('Completed');
-    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-      batchId,
-    ]);
-    const history = await temporal.workflow.getHandle(rows[0].workflow_id).fetchHistory();
-    expect(history.events?.some((e) => e.activityTaskScheduledEventAttributes)).toBe(false);
+    const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+    const ledgerMarker = history.events?.findIndex(
+      (e) =>
+        e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
+        Buffer.from(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data ?? [])
+          .toString()
+          .includes('commitLedger'),
+    );
+    const ledgerTask = history.events?.findIndex(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'commitLedger',
+    );
+    expect(ledgerMarker).toBeGreaterThanOrEqual(0);
+    expect(ledgerTask).toBeGreaterThan(ledgerMarker!);
     expect((await client(account.key).get('/Integration/Ledger/verify')).body).toMatchObject({ valid: true });
   }, 180_000);
 
