@@ -15,16 +15,27 @@ export interface BatchStart {
   retryOf: string | null;
 }
 
-/** What starting a batch's workflow takes, from its row and its account's name. */
+/**
+ * What starting a batch's workflow takes, from its row, its account's name, and PIPELINE_LOCAL_MAX_EVENTS
+ * (the workflow runs the steps of a batch that size or smaller as local activities).
+ */
 export const batchStartOf = (
   batch: Pick<Batch, 'id' | 'accountId' | 'workflowId' | 'eventCount' | 'requestId' | 'mode' | 'retryOf'>,
   accountName: string,
+  localMaxEvents: number,
 ): BatchStart => ({
   workflowId: batch.workflowId,
   eventCount: batch.eventCount,
   mode: batch.mode,
   retryOf: batch.retryOf,
-  input: { batchId: batch.id, accountId: batch.accountId, accountName, requestId: batch.requestId },
+  input: {
+    batchId: batch.id,
+    accountId: batch.accountId,
+    accountName,
+    requestId: batch.requestId,
+    eventCount: batch.eventCount,
+    localMaxEvents,
+  },
 });
 
 /**

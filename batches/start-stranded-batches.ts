@@ -19,6 +19,8 @@ export interface ReconcileDeps {
   sequelize: Sequelize;
   logger: Logger;
   webhooks?: Pick<WebhookSettings, 'retrySeconds'>;
+  /** PIPELINE_LOCAL_MAX_EVENTS: batches started here run their steps as the API would have them run. */
+  localMaxEvents: number;
 }
 
 /**
@@ -73,7 +75,7 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
             throw error;
           });
         if (run?.status.name === 'RUNNING') continue; // still at work: a step retrying is not stranded
-        await resumeBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
+        await resumeBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name, deps.localMaxEvents));
         result.resumed.push(row.id);
         log.warn(
           { workflowId: row.workflow_id, closedRunId: run?.runId ?? null, closedAs: run?.status.name ?? 'NOT_FOUND' },
@@ -81,7 +83,11 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
         );
         continue;
       }
-      const handle = await startBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name));
+      const handle = await startBatchWorkflow(
+        client,
+        info.taskQueue,
+        batchStartOf(batch, row.account_name, deps.localMaxEvents),
+      );
       const { status } = await handle.describe();
       if (status.name === 'RUNNING') {
         result.started.push(row.id);
@@ -137,6 +143,7 @@ async function startUnsplitImports(
             accountId: row.account_id,
             accountName: row.account_name,
             requestId: row.request_id,
+            localMaxEvents: deps.localMaxEvents,
           },
           kind: row.kind,
           rowsRead: row.rows_read,

@@ -12,7 +12,10 @@ import { isFinished, outcomeOf, waitForOutcome, type BatchOutcome, type WaitDeps
 
 /** What running a batch takes: the API process's deps have all of it. */
 export interface BatchDeps extends WaitDeps {
-  config: Pick<Config, 'taskQueue' | 'syncWaitSeconds' | 'reconcileAfterSeconds' | 'reconcileEverySeconds'>;
+  config: Pick<
+    Config,
+    'taskQueue' | 'syncWaitSeconds' | 'reconcileAfterSeconds' | 'reconcileEverySeconds' | 'pipelineLocalMaxEvents'
+  >;
   logger: Logger;
 }
 
@@ -43,7 +46,11 @@ export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOption
   try {
     // Bounded: a Temporal that hangs must not hold the caller; the reconciler starts the batch later.
     handle = await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
-      startBatchWorkflow(temporal, config.taskQueue, batchStartOf(batch, options.accountName)),
+      startBatchWorkflow(
+        temporal,
+        config.taskQueue,
+        batchStartOf(batch, options.accountName, config.pipelineLocalMaxEvents),
+      ),
     );
   } catch (error) {
     logger.error(

@@ -4,7 +4,8 @@
  * 5xx answers by status, elapsed time and `ok`. Progress goes to stderr. Exit code 1 when a scenario is
  * not ok.
  *
- *   CHAOS_SCENARIOS       comma-separated subset of worker,postgres,temporal,api,consume,delivery (default: all)
+ *   CHAOS_SCENARIOS       comma-separated subset of worker,worker-local,postgres,temporal,api,consume,delivery
+ *                         (default: all; worker-local kills inside a small batch's local persist, in batches of 10)
  *   CHAOS_EVENTS          events per kill scenario (default 3000)
  *   CHAOS_BATCH           events per batch (default 500)
  *   CHAOS_CLIENTS         concurrent clients in the kill scenarios (default 3)

@@ -4,7 +4,8 @@
  *
  *   BENCH_EVENTS   events through the pipeline (default 20000; half commission, half ship)
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
- *   BENCH_SINGLE   one-event sync calls, one client, one at a time (default 40)
+ *   BENCH_SINGLE   one-event sync calls per shape of the pipeline (its steps as local activities, and
+ *                  as activity tasks: PIPELINE_LOCAL_MAX_EVENTS 50 and 0), one client, one at a time (default 40)
  *   BENCH_EXTRA_WORKERS  more `npm run worker` processes on the same machine and task queue (default 0)
  *   BENCH_LOT      records in the lot used for the historical-insert recalculation (default 10000)
  *   BENCH_STACK    a file describing a running stack to measure instead of starting one (bench/lib/stack.ts;
@@ -26,9 +27,10 @@ import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
 import type { EventPayload } from '../domain/events';
 import { createLogger } from '../platform/logger';
-import { breakdownOf, medianBreakdown } from './lib/history';
-import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
-import { startExtraWorker } from './lib/processes';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS } from '../platform/config';
+import { breakdownOf, medianBreakdown, timelineOf } from './lib/history';
+import { copyExactRows, perBatch, snapshot, type Snapshot } from './lib/pipeline';
+import { grown, startExtraApi, startExtraWorker, type StackProcesses } from './lib/processes';
 import { latencyMs, percentile, round, runBench } from './lib/report';
 import { benchStack, type BenchStack } from './lib/stack';
 import fs from 'node:fs';
@@ -84,6 +86,8 @@ async function post(apiUrl: string, key: string, events: unknown[]): Promise<{ s
 
 // BENCH_EXTRA_WORKERS's processes: their CPU counts as the worker's.
 const extraWorkers: ChildProcess[] = [];
+// The one-event part's APIs, one per shape of the pipeline.
+const extraApis: ChildProcess[] = [];
 const extraWorkerPids = () => extraWorkers.map((w) => w.pid!);
 
 const csv = (values: (string | number | null)[]) =>
@@ -152,38 +156,123 @@ async function seedLot(
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** BENCH_SINGLE sync calls of one commission each, one at a time: what an integrator sending each scan waits. */
-async function oneEventCalls(
-  stack: BenchStack,
-  temporalClient: Client,
-  db: Pool,
-  key: string,
-  accountId: string,
-  run: string,
-) {
-  const latencies: number[] = [];
-  const before = await snapshot(stack.processes(extraWorkerPids()));
-  for (let i = 0; i < SINGLE; i++) {
-    const t0 = performance.now();
-    const response = await post(stack.apiUrls[i % stack.apiUrls.length], key, [
-      commission(`ONE-${run}-${i}`, `ONE-${run}-${i}`, 1),
-    ]);
-    latencies.push(performance.now() - t0);
-    if (response.status !== 200)
-      throw new Error(`one-event call ${i}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
-  }
-  const after = await snapshot(stack.processes(extraWorkerPids()));
-  const { rows } = await db.query<{ workflow_id: string }>(
-    `SELECT workflow_id FROM batches WHERE account_id = $1 AND event_count = 1 ORDER BY seq DESC LIMIT $2`,
-    [accountId, SINGLE],
-  );
-  const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
-  const sorted = [...latencies].sort((a, b) => a - b);
+/** The two shapes of the pipeline the one-event part compares, by PIPELINE_LOCAL_MAX_EVENTS. */
+const SHAPES = {
+  local: String(DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
+  activities: '0',
+} as const;
+type Shape = keyof typeof SHAPES;
+/** Calls per shape between two measurements; the shapes take turns, so load on the machine hits both alike. */
+const BLOCK = 5;
+
+type PerCall = ReturnType<typeof perBatch> & { stepMs: Record<string, number> };
+
+/** The mean of several blocks' per-call figures (each block has BLOCK calls, so the mean is per call). */
+function meanOf(blocks: PerCall[]): PerCall {
+  const mean = (pick: (b: PerCall) => Record<string, number>) => {
+    const sum: Record<string, number> = {};
+    for (const block of blocks) for (const [k, v] of Object.entries(pick(block))) sum[k] = (sum[k] ?? 0) + v;
+    return Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, round(v / blocks.length)]));
+  };
   return {
-    calls: SINGLE,
-    latencyMs: { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), min: round(sorted[0]) },
-    perCall: perBatch(before, after, SINGLE),
-    history,
+    cpuMs: mean((b) => b.cpuMs),
+    postgresStatements: mean((b) => b.postgresStatements),
+    workerTemporalRpcs: mean((b) => b.workerTemporalRpcs),
+    stepMs: mean((b) => b.stepMs),
+  };
+}
+
+/**
+ * How long each step took in the worker, as its activity interceptor timed it (local activities
+ * included): the mean per attempt, in milliseconds.
+ */
+function stepMsOf(before: Snapshot, after: Snapshot): Record<string, number> {
+  const seconds = grown(before.worker, after.worker, 'traceability_activity_duration_seconds_sum', 'activity');
+  const counts = grown(before.worker, after.worker, 'traceability_activity_duration_seconds_count', 'activity');
+  return Object.fromEntries(Object.entries(seconds).map(([step, s]) => [step, round((s * 1000) / counts[step])]));
+}
+
+/**
+ * BENCH_SINGLE sync calls of one commission each, one at a time, per shape of the pipeline: what an
+ * integrator sending each scan waits. Each shape has an API of its own (PIPELINE_LOCAL_MAX_EVENTS is read
+ * where the batch's workflow input is built); both share the stack's worker, Temporal and PostgreSQL,
+ * and take turns in blocks of BLOCK calls.
+ */
+async function oneEventCalls(stack: BenchStack, temporalClient: Client, db: Pool, key: string, run: string) {
+  const apis = {} as Record<Shape, { child: ChildProcess; url: string }>;
+  for (const shape of Object.keys(SHAPES) as Shape[]) {
+    apis[shape] = await startExtraApi(stack.state, { PIPELINE_LOCAL_MAX_EVENTS: SHAPES[shape] });
+    extraApis.push(apis[shape].child);
+  }
+  const processesOf = (shape: Shape): StackProcesses => {
+    const all = stack.processes(extraWorkerPids());
+    return {
+      pids: { ...all.pids, api: [apis[shape].child.pid!] },
+      metrics: { ...all.metrics, api: [`${apis[shape].url}/metrics`] },
+    };
+  };
+  const call = async (shape: Shape, id: string): Promise<number> => {
+    const t0 = performance.now();
+    const response = await post(apis[shape].url, key, [commission(id, id, 1)]);
+    const ms = performance.now() - t0;
+    if (response.status !== 200)
+      throw new Error(`one-event call ${id}: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
+    return ms;
+  };
+  // Each API's first call pays its connections and compilation: not measured.
+  for (const shape of Object.keys(SHAPES) as Shape[]) await call(shape, `ONE-${run}-${shape}-warm`);
+
+  const calls = { local: [], activities: [] } as Record<Shape, { id: string; ms: number }[]>;
+  const blocks = { local: [], activities: [] } as Record<Shape, PerCall[]>;
+  for (let b = 0; b * BLOCK < SINGLE; b++) {
+    // Which shape goes first alternates, so neither always follows the other's tail.
+    const order: Shape[] = b % 2 ? ['activities', 'local'] : ['local', 'activities'];
+    for (const shape of order) {
+      const before = await snapshot(processesOf(shape));
+      const n = Math.min(BLOCK, SINGLE - b * BLOCK);
+      for (let i = 0; i < n; i++) {
+        const id = `ONE-${run}-${shape}-${b * BLOCK + i}`;
+        calls[shape].push({ id, ms: await call(shape, id) });
+      }
+      const after = await snapshot(processesOf(shape));
+      blocks[shape].push({ ...perBatch(before, after, n), stepMs: stepMsOf(before, after) });
+    }
+  }
+
+  const report = async (shape: Shape) => {
+    const { rows } = await db.query<{ external_event_id: string; workflow_id: string }>(
+      `SELECT e.external_event_id, b.workflow_id FROM events e JOIN batches b ON b.id = e.batch_id
+        WHERE e.external_event_id = ANY($1::text[])`,
+      [calls[shape].map((c) => c.id)],
+    );
+    const workflowOf = new Map(rows.map((r) => [r.external_event_id, r.workflow_id]));
+    const byLatency = [...calls[shape]].sort((a, b) => a.ms - b.ms);
+    const sorted = byLatency.map((c) => c.ms);
+    const median = byLatency[Math.floor(byLatency.length / 2)];
+    return {
+      pipelineLocalMaxEvents: Number(SHAPES[shape]),
+      latencyMs: { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), min: round(sorted[0]) },
+      perCall: meanOf(blocks[shape]),
+      history: medianBreakdown(
+        await Promise.all(calls[shape].map((c) => breakdownOf(temporalClient, workflowOf.get(c.id)!))),
+      ),
+      // The history of the call whose latency was the median, as the Temporal UI lists it.
+      medianCall: {
+        latencyMs: round(median.ms),
+        history: await timelineOf(temporalClient, workflowOf.get(median.id)!),
+      },
+    };
+  };
+  const local = await report('local');
+  const activities = await report('activities');
+  return {
+    callsPerShape: SINGLE,
+    local,
+    activities,
+    localToActivities: {
+      p50: round(local.latencyMs.p50 / activities.latencyMs.p50, 3),
+      p95: round(local.latencyMs.p95 / activities.latencyMs.p95, 3),
+    },
   };
 }
 
@@ -209,7 +298,7 @@ async function main(): Promise<object> {
     ]);
     if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
 
-    const oneEvent = await oneEventCalls(stack, temporalClient, pool, key, account.id, run);
+    const oneEvent = await oneEventCalls(stack, temporalClient, pool, key, run);
     for (let i = 0; i < EXTRA_WORKERS; i++) extraWorkers.push(await startExtraWorker(state));
 
     const batches = Math.ceil(N / BATCH);
@@ -324,7 +413,7 @@ async function main(): Promise<object> {
       historicalInsert: { lotRecords: LOT_RECORDS, ...recalc },
     };
   } finally {
-    for (const worker of extraWorkers) worker.kill('SIGTERM');
+    for (const child of [...extraWorkers, ...extraApis]) child.kill('SIGTERM');
     await connection.close();
     await pool.end();
     await sequelize.close();

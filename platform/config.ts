@@ -23,6 +23,12 @@ export const DEFAULT_PORTS = {
 /** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
 export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
 
+/**
+ * The largest batch whose steps run as local activities: a few dozen events persist in tens of
+ * milliseconds, far inside a workflow task's timeout (docs/benchmarks.md has the measurement).
+ */
+export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 50;
+
 /** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
 export const WORKER_HEARTBEAT_SECONDS = 5;
 
@@ -51,6 +57,12 @@ export interface Config {
   workerAppMetricsPort: number;
   /** How long POST /Integration/Events waits for the pipeline before answering 202 like the async endpoint. */
   syncWaitSeconds: number;
+  /**
+   * PIPELINE_LOCAL_MAX_EVENTS: a batch of at most this many events runs its pipeline steps as local
+   * activities in one workflow task (workflows/process-event-batch.ts); larger ones as activity tasks.
+   * 0 runs every batch's steps as activity tasks. Read where a batch's workflow input is built.
+   */
+  pipelineLocalMaxEvents: number;
   /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
   reconcileAfterSeconds: number;
   /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
@@ -127,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_PORTS.WORKER_APP_METRICS_PORT,
     ),
     syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', env.SYNC_WAIT_SECONDS, 30),
+    pipelineLocalMaxEvents: count(
+      'PIPELINE_LOCAL_MAX_EVENTS',
+      env.PIPELINE_LOCAL_MAX_EVENTS,
+      DEFAULT_PIPELINE_LOCAL_MAX_EVENTS,
+      0,
+    ),
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),

@@ -22,7 +22,9 @@ import { workflowsPath } from './bundle';
  * (the SDK's defaults are 100 each). Beyond the pool's size more slots would only queue in it.
  */
 const POOL_SIZE = 20;
-const LOCAL_ACTIVITY_SLOTS = 4;
+// A small batch runs its steps here (PIPELINE_LOCAL_MAX_EVENTS), up to three side by side: eight slots
+// keep a few such batches going at once; twelve activity slots still run four clients' large batches.
+const LOCAL_ACTIVITY_SLOTS = 8;
 
 const SDK_LEVELS: Record<string, LogLevel> = {
   trace: 'TRACE',
@@ -71,7 +73,9 @@ async function main(): Promise<void> {
       webhooks,
     }),
     // The reconciler's: the batch use case's, not a pipeline step.
-    startStrandedBatches: withHeartbeat(startStrandedBatches({ sequelize, logger, webhooks })),
+    startStrandedBatches: withHeartbeat(
+      startStrandedBatches({ sequelize, logger, webhooks, localMaxEvents: config.pipelineLocalMaxEvents }),
+    ),
   };
   const stop = stopRequested();
   let announced = false;

@@ -11,6 +11,13 @@ import type { EventType } from '../domain/events';
 export interface ProcessEventBatchInput extends BatchRef {
   /** The HTTP request that submitted the batch (X-Request-Id), for following it across logs. */
   requestId: string | null;
+  /**
+   * How many events the batch stored, and the largest batch whose steps run as local activities where
+   * the run was started (PIPELINE_LOCAL_MAX_EVENTS): with both, a batch of at most that many events runs
+   * its steps in one workflow task. Runs started before these fields run their steps as activity tasks.
+   */
+  eventCount?: number;
+  localMaxEvents?: number;
 }
 
 export interface ProductInstanceResult {
@@ -115,6 +122,8 @@ export interface SplitImportInput {
   accountId: string;
   accountName: string;
   requestId: string | null;
+  /** PIPELINE_LOCAL_MAX_EVENTS where the import was started, passed on to its batches (ProcessEventBatchInput). */
+  localMaxEvents?: number;
 }
 
 /** An import whose split step failed for good, and why. */

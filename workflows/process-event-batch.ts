@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { internalError } from '../domain/batch-errors';
-import type { AttachDocumentsOutput, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
+import type { AttachDocumentsOutput, BatchRef, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
 import { batchFailed, batchFailureOf, type BatchFailure } from './batch-failure';
 import { BATCH_STATUS } from '../domain/search-attribute-keys';
 
@@ -35,22 +35,102 @@ const untilDone = (maximumInterval: Duration): RetryPolicy => ({
   maximumInterval,
 });
 
-/** Named option profiles: the history in the Temporal UI reads like the pipeline. */
-// Steps heartbeat every second (activities/heartbeat.ts): a dead worker is noticed within 5 s.
+/**
+ * Named option profiles: the history in the Temporal UI reads like the pipeline. Each step runs either
+ * as an activity task or, for a small batch, as a local activity first (see stepsOf): same name, same
+ * retry policy, same timeout per attempt.
+ */
 const PROFILES = {
-  persist: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: bounded('10 seconds') },
-  attach: { startToCloseTimeout: '30 seconds', heartbeatTimeout: '5 seconds', retry: untilDone('30 seconds') },
-  recalculate: { startToCloseTimeout: '2 minutes', heartbeatTimeout: '5 seconds', retry: untilDone('30 seconds') },
-  ledger: { startToCloseTimeout: '1 minute', heartbeatTimeout: '5 seconds', retry: untilDone('30 seconds') },
-} satisfies Record<string, ActivityOptions>;
+  persist: { startToCloseTimeout: '2 minutes', retry: bounded('10 seconds') },
+  attach: { startToCloseTimeout: '30 seconds', retry: untilDone('30 seconds') },
+  recalculate: { startToCloseTimeout: '2 minutes', retry: untilDone('30 seconds') },
+  ledger: { startToCloseTimeout: '1 minute', retry: untilDone('30 seconds') },
+} satisfies Record<string, LocalActivityOptions>;
+type Profile = (typeof PROFILES)[keyof typeof PROFILES];
+// As activity tasks, steps heartbeat every second (activities/heartbeat.ts): a dead worker is noticed
+// within 5 s. A local step cannot heartbeat: a dead worker's workflow task times out and another
+// worker runs the step again.
+const remote = (profile: Profile): ActivityOptions => ({ ...profile, heartbeatTimeout: '5 seconds' });
+
+/**
+ * A local step that still fails after this many attempts (a second or so) goes on as an activity task,
+ * with the attempts its policy has left: a stuck step then shows under Pending Activities with its
+ * attempt count and last failure, as it would for a large batch, and retries on the server instead of
+ * holding a workflow task open in one worker (whose heartbeats would grow the history the while).
+ */
+const LOCAL_ATTEMPTS = 3;
+const local = (profile: Profile): LocalActivityOptions => ({
+  ...profile,
+  retry: { ...profile.retry, maximumAttempts: LOCAL_ATTEMPTS },
+});
+const afterLocal = (profile: Profile): ActivityOptions => {
+  const { maximumAttempts } = profile.retry;
+  return remote({
+    ...profile,
+    retry: { ...profile.retry, maximumAttempts: maximumAttempts && maximumAttempts - LOCAL_ATTEMPTS },
+  });
+};
 // Bookkeeping, not a pipeline step: a local activity, one short statement without a server round trip.
 const STATUS: LocalActivityOptions = { startToCloseTimeout: '15 seconds', retry: untilDone('30 seconds') };
 
-const { persistEvents } = proxyActivities<Activities>(PROFILES.persist);
-const { attachDocuments } = proxyActivities<Activities>(PROFILES.attach);
-const { recalculateTimeline } = proxyActivities<Activities>(PROFILES.recalculate);
-const { commitLedger } = proxyActivities<Activities>(PROFILES.ledger);
+type StepName = 'persistEvents' | 'attachDocuments' | 'recalculateTimeline' | 'commitLedger';
+type Steps = { [K in StepName]: (ref: BatchRef) => ReturnType<Activities[K]> };
+const ACTIVITY_STEPS: Steps = {
+  persistEvents: proxyActivities<Activities>(remote(PROFILES.persist)).persistEvents,
+  attachDocuments: proxyActivities<Activities>(remote(PROFILES.attach)).attachDocuments,
+  recalculateTimeline: proxyActivities<Activities>(remote(PROFILES.recalculate)).recalculateTimeline,
+  commitLedger: proxyActivities<Activities>(remote(PROFILES.ledger)).commitLedger,
+};
+const LOCAL_STEPS: Steps = {
+  persistEvents: proxyLocalActivities<Activities>(local(PROFILES.persist)).persistEvents,
+  attachDocuments: proxyLocalActivities<Activities>(local(PROFILES.attach)).attachDocuments,
+  recalculateTimeline: proxyLocalActivities<Activities>(local(PROFILES.recalculate)).recalculateTimeline,
+  commitLedger: proxyLocalActivities<Activities>(local(PROFILES.ledger)).commitLedger,
+};
+const AFTER_LOCAL_STEPS: Steps = {
+  persistEvents: proxyActivities<Activities>(afterLocal(PROFILES.persist)).persistEvents,
+  attachDocuments: proxyActivities<Activities>(afterLocal(PROFILES.attach)).attachDocuments,
+  recalculateTimeline: proxyActivities<Activities>(afterLocal(PROFILES.recalculate)).recalculateTimeline,
+  commitLedger: proxyActivities<Activities>(afterLocal(PROFILES.ledger)).commitLedger,
+};
 const { recordBatchStatus } = proxyLocalActivities<Activities>(STATUS);
+
+/**
+ * Each step as a local activity, and when that runs out of its local attempts, the same step as an
+ * activity task. A refusal (a non-retryable failure: persist's business rejection) is the step's
+ * answer and goes back to the workflow as it is.
+ */
+const LOCAL_FIRST: Steps = {
+  persistEvents: (ref) => LOCAL_STEPS.persistEvents(ref).catch(orAsTask(() => AFTER_LOCAL_STEPS.persistEvents(ref))),
+  attachDocuments: (ref) =>
+    LOCAL_STEPS.attachDocuments(ref).catch(orAsTask(() => AFTER_LOCAL_STEPS.attachDocuments(ref))),
+  recalculateTimeline: (ref) =>
+    LOCAL_STEPS.recalculateTimeline(ref).catch(orAsTask(() => AFTER_LOCAL_STEPS.recalculateTimeline(ref))),
+  commitLedger: (ref) => LOCAL_STEPS.commitLedger(ref).catch(orAsTask(() => AFTER_LOCAL_STEPS.commitLedger(ref))),
+};
+function orAsTask<T>(asTask: () => Promise<T>): (error: unknown) => Promise<T> {
+  return (error) => {
+    if (error instanceof ApplicationFailure && error.nonRetryable) throw error;
+    return asTask();
+  };
+}
+
+/** Runs started before small batches ran their steps locally have no such marker and replay as activities. */
+const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
+
+/**
+ * How this batch's steps run, from its input alone: a batch of at most `localMaxEvents` events (set by
+ * whoever started it, from PIPELINE_LOCAL_MAX_EVENTS) as local activities, all in the one workflow task
+ * that starts the run, with no task queue round trip per step (a step failing beyond its local attempts
+ * goes on as an activity task); any other as activity tasks, which heartbeat and spread over workers.
+ * The patch is asked only for a small batch: a history a worker without this code recorded for one has
+ * no marker and replays with activity tasks, as it ran.
+ */
+function stepsOf(input: ProcessEventBatchInput): Steps {
+  const { eventCount, localMaxEvents } = input;
+  const small = eventCount !== undefined && localMaxEvents !== undefined && eventCount <= localMaxEvents;
+  return small && patched(LOCAL_STEPS_PATCH) ? LOCAL_FIRST : ACTIVITY_STEPS;
+}
 
 const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
 
@@ -66,7 +146,7 @@ export const RETRY_NOT_RESET = (batchId: string): string =>
 
 /**
  * The durable event pipeline: one workflow per batch, started with a reference to the stored batch.
- * Every step is an idempotent activity keyed by the batch id, so a worker dying anywhere resumes here
+ * Every step is an idempotent activity (local for a small batch) keyed by the batch id, so a worker dying anywhere resumes here
  * without storing anything twice. A batch is Failed only when persist stored nothing.
  */
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
@@ -76,14 +156,16 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
   const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') => {
     if (keepsBatchStatus) upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);
   };
+  const { persistEvents, attachDocuments, recalculateTimeline, commitLedger } = stepsOf(input);
   log.info('batch received', { batchId, account: accountName, requestId });
 
   let persisted;
   try {
     persisted = await persistEvents(ref);
   } catch (error) {
-    const cause =
-      error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause : undefined;
+    // An activity task's failure wraps the step's ApplicationFailure; a local activity's is that failure.
+    const failed = error instanceof ActivityFailure ? error.cause : error;
+    const cause = failed instanceof ApplicationFailure ? failed : undefined;
     // A business rejection carries the activity's count and first error; anything else ran out of attempts.
     const rejection = cause?.nonRetryable ? batchFailureOf(cause) : undefined;
     const failure: BatchFailure = rejection ?? {

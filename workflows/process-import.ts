@@ -54,6 +54,8 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
           accountId: input.accountId,
           accountName: input.accountName,
           requestId: input.requestId,
+          eventCount: chunk.eventCount,
+          localMaxEvents: input.localMaxEvents,
         } satisfies ProcessEventBatchInput,
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,

@@ -268,6 +268,113 @@ async function persistProof(temporal: Client, { workflowId, attempt }: PersistIn
   };
 }
 
+/** Events per batch in the local-step scenario: well within PIPELINE_LOCAL_MAX_EVENTS's default. */
+const SMALL_BATCH = 10;
+
+/**
+ * 1b. SIGKILL the worker while a small batch's `persistEvents` runs as a local activity (inside the
+ * workflow task, with no activity task Temporal could show as pending). Aimed as in 1: the scenario
+ * holds one Accepted batch's row (FOR UPDATE), and the worker is killed once PostgreSQL shows a
+ * transaction waiting on that lock, which is that batch's persist on its first statement; the row is
+ * let go right after. The workflow task dies with the worker: it times out, another worker replays the
+ * history (no marker for persist yet) and runs the step again. The history proves it: a workflow task
+ * that timed out or failed before persist's marker, and no activity task for the step.
+ */
+export function workerKilledInLocalStep(options: ScenarioOptions): Promise<ScenarioReport> {
+  // Small batches: their steps run as local activities (the stack's default threshold).
+  const small = { ...options, batchSize: SMALL_BATCH, events: Math.min(options.events, 30 * SMALL_BATCH) };
+  return scenario('worker-sigkill-in-local-persist', small, async (ctx) => {
+    const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
+    let held: { client: PoolClient; pid: number; workflowId: string } | undefined;
+    let caught: string | undefined;
+    const letGo = async () => {
+      if (!held) return;
+      await held.client.query('ROLLBACK').catch(() => undefined);
+      held.client.release();
+      held = undefined;
+    };
+    try {
+      const temporal = new Client({ connection });
+      const persisting = async (): Promise<boolean> => {
+        if (!held) {
+          const client = await ctx.stack.pool.connect();
+          await client.query('BEGIN');
+          const { rows } = await client.query<{ workflow_id: string; pid: number }>(
+            `SELECT workflow_id, pg_backend_pid() AS pid FROM batches WHERE account_id = $1 AND status = 'Accepted' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            [ctx.accountId],
+          );
+          if (!rows.length) {
+            await client.query('ROLLBACK');
+            client.release();
+            return false;
+          }
+          held = { client, pid: rows[0].pid, workflowId: rows[0].workflow_id };
+        }
+        // Only a persist waits on a batch's row while the scenario holds it.
+        const { rows } = await ctx.stack.pool.query<{ waiting: number }>(
+          'SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+          [held.pid],
+        );
+        if (rows[0].waiting > 0) caught = held.workflowId;
+        return caught !== undefined;
+      };
+      const outcome = await killDuringLoad(ctx, small, 'sync', 'worker', persisting, letGo);
+      await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
+      const proof = caught && (await localPersistProof(temporal, caught));
+      if (!proof) outcome.problems.push('no local persistEvents was seen waiting: the kill was not aimed inside it');
+      else if (!proof.local) outcome.problems.push(`the batch caught in persist ran it as an activity task`);
+      else if (!proof.ranAgain)
+        outcome.problems.push(
+          'no workflow task of the caught batch died before persist: the kill did not land inside it',
+        );
+      return {
+        ...outcome,
+        details: {
+          ...outcome.details,
+          batchSize: SMALL_BATCH,
+          killLandedInLocalPersist: Boolean(proof && proof.local && proof.ranAgain),
+          persistAtKill: proof ? [proof] : [],
+        },
+      };
+    } finally {
+      await letGo();
+      await connection.close();
+    }
+  });
+}
+
+const { EventType } = temporal.api.enums.v1;
+
+/**
+ * What the history of the workflow caught in its local persist says: persist ran as a local activity
+ * (its marker, no activity task), and a workflow task timed out or failed before that marker (the one
+ * the killed worker held), so the step ran again in a later one.
+ */
+async function localPersistProof(temporal: Client, workflowId: string) {
+  const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const markerAt = events.findIndex((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
+    return data
+      ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type === 'persistEvents'
+      : false;
+  });
+  const diedAt = events.findIndex(
+    (e) =>
+      e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT ||
+      e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
+  );
+  return {
+    workflowId,
+    local:
+      markerAt >= 0 &&
+      !events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'persistEvents'),
+    workflowTasks: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED).length,
+    ranAgain: diedAt >= 0 && markerAt > diedAt,
+    completed: events.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED),
+  };
+}
+
 /** 2. SIGKILL the embedded PostgreSQL (the postmaster) while sync batches are under way. */
 export function postgresKilled(options: ScenarioOptions): Promise<ScenarioReport> {
   return scenario('postgres-sigkill', options, (ctx) => killDuringLoad(ctx, options, 'sync', 'postgres', midLoad(ctx)));
@@ -460,7 +567,7 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
   });
 }
 
-export const SCENARIOS = ['worker', 'postgres', 'temporal', 'api', 'consume', 'delivery'] as const;
+export const SCENARIOS = ['worker', 'worker-local', 'postgres', 'temporal', 'api', 'consume', 'delivery'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export function runScenario(
@@ -471,6 +578,8 @@ export function runScenario(
   switch (name) {
     case 'worker':
       return workerKilledInPersist(options);
+    case 'worker-local':
+      return workerKilledInLocalStep(options);
     case 'postgres':
       return postgresKilled(options);
     case 'temporal':

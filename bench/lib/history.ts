@@ -4,12 +4,37 @@ import { temporal } from '@temporalio/proto';
 const { EventType } = temporal.api.enums.v1;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-const msOf = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + Number(e.eventTime?.nanos ?? 0) / 1e6;
+type Timestamp = { seconds?: unknown; nanos?: unknown } | null | undefined;
+const msOfTime = (t: Timestamp) => Number(t?.seconds ?? 0) * 1000 + Number(t?.nanos ?? 0) / 1e6;
+const msOf = (e: HistoryEvent) => msOfTime(e.eventTime);
+
+/** What the SDK's core records in a local activity's marker (its `data` detail, JSON). */
+interface LocalActivityMarker {
+  activity_type: string;
+  attempt: number;
+  complete_time: Timestamp;
+}
+
+/**
+ * A local activity's marker: its type, and when the worker finished it (the marker itself is written
+ * with the workflow task's completion, after every step of the task). Its schedule time, also in the
+ * marker, is not always set when the step was scheduled (it can come after the completion), so no
+ * duration is read from it.
+ */
+function localActivityOf(e: HistoryEvent): { name: string; doneAtMs: number | null } | undefined {
+  const attributes = e.markerRecordedEventAttributes;
+  if (attributes?.markerName !== 'core_local_activity') return undefined;
+  const data = attributes.details?.data?.payloads?.[0]?.data;
+  if (!data) return undefined;
+  const marker = JSON.parse(new TextDecoder().decode(data)) as LocalActivityMarker;
+  return { name: marker.activity_type, doneAtMs: marker.complete_time ? msOfTime(marker.complete_time) : null };
+}
 
 /**
  * Where one workflow's time went, from its history's timestamps: waiting for a worker to pick up a
  * workflow task (queued), the worker running it and the server recording its commands (workflow
- * tasks), each activity from its start to its completion, and the whole run.
+ * tasks), each activity task from its start to its completion, and the whole run. A local activity's
+ * duration is not in its history (see localActivityOf): the worker's own timing has it (bench/events.ts).
  */
 export interface Breakdown {
   totalMs: number;
@@ -47,6 +72,52 @@ export async function breakdownOf(client: Client, workflowId: string): Promise<B
   return out;
 }
 
+/**
+ * One workflow's history as lines, in time order, each at its offset from the start: every workflow
+ * task with its time in the queue (scheduled to started: the schedule-to-start) and its run, every
+ * activity task with its queue time and run, every local activity (its marker) when the worker finished
+ * it (how long each step ran is the worker's figure: bench/events.ts's stepMs).
+ */
+export async function timelineOf(client: Client, workflowId: string): Promise<string[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const byId = new Map(events.map((e) => [String(e.eventId), e]));
+  const start = msOf(events[0]);
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  const lines: { atMs: number; text: string }[] = [];
+  let tasks = 0;
+  for (const e of events) {
+    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
+      const started = byId.get(String(e.workflowTaskCompletedEventAttributes?.startedEventId))!;
+      const scheduled = byId.get(String(started.workflowTaskStartedEventAttributes?.scheduledEventId))!;
+      lines.push({
+        atMs: msOf(scheduled),
+        text: `workflow task ${++tasks}: queued ${ms(msOf(started) - msOf(scheduled))}, ran ${ms(msOf(e) - msOf(started))}`,
+      });
+    } else if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
+      const attributes = e.activityTaskCompletedEventAttributes!;
+      const scheduled = byId.get(String(attributes.scheduledEventId))!;
+      const started = byId.get(String(attributes.startedEventId))!;
+      const name = scheduled.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+      lines.push({
+        atMs: msOf(scheduled),
+        text: `${name} (activity task): queued ${ms(msOf(started) - msOf(scheduled))}, ran ${ms(msOf(e) - msOf(started))}`,
+      });
+    } else if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED) {
+      lines.push({ atMs: msOf(e), text: 'workflow completed' });
+    } else {
+      const local = localActivityOf(e);
+      if (local)
+        lines.push({
+          atMs: local.doneAtMs ?? msOf(e),
+          text: `${local.name} (local activity marker): done`,
+        });
+    }
+  }
+  return lines
+    .sort((a, b) => a.atMs - b.atMs)
+    .map(({ atMs, text }) => `${`+${(atMs - start).toFixed(1)} ms`.padStart(11)}  ${text}`);
+}
 /** The median of each figure over many workflows (an activity's over the workflows that ran it). */
 export function medianBreakdown(all: Breakdown[]): Breakdown {
   const median = (values: number[]) => {

@@ -153,3 +153,36 @@ export function startExtraWorker(state: RuntimeState): Promise<ChildProcess> {
     });
   });
 }
+
+/**
+ * Another API role (`npm run api`) against the stack's PostgreSQL and Temporal, with its own settings
+ * (`env`, e.g. PIPELINE_LOCAL_MAX_EVENTS): how a setting read where the batch's input is built changes
+ * the pipeline, side by side with the stack's own API in one run. Resolves once it listens.
+ */
+export function startExtraApi(
+  state: Pick<RuntimeState, 'databaseUrl' | 'temporalAddress'>,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'api/main.ts')], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: state.databaseUrl,
+      TEMPORAL_ADDRESS: state.temporalAddress,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      // A bench sends far more than a key's default rate, as test/helpers/stack.ts's stacks allow.
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
+      FAILED_KEYS_PER_MINUTE: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the extra API exited with code ${code}`)));
+    child.on('message', (message: { type?: string; port?: number }) => {
+      if (message.type === 'ready') resolve({ child, url: `http://127.0.0.1:${message.port}` });
+    });
+  });
+}

@@ -5,7 +5,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { PoolClient } from 'pg';
 import { findOrCreateBatch } from '../../db/repositories/batches';
 import { timelineKey } from '../../db/sql';
-import { PROJECT_ROOT } from '../../platform/config';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, PROJECT_ROOT } from '../../platform/config';
 import { freePort, waitFor } from '../../platform/net';
 import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
 import type { ReconcileBatchesResult } from '../../workflows/contracts';
@@ -73,16 +73,38 @@ describe('the event pipeline at its edges', () => {
     });
   }
 
-  /** Makes the account's ledger appends fail (a step failing after persist) until the returned function is called. */
-  async function refuseLedger(): Promise<() => Promise<void>> {
+  /**
+   * Makes the account's ledger appends fail (a step failing after persist) until the returned function
+   * is called; `attempts` counts the statements refused (a sequence: a rollback does not undo it).
+   */
+  async function refuseLedger(): Promise<(() => Promise<void>) & { attempts(): Promise<number> }> {
     const trigger = uid('refuse_ledger').replace('-', '_');
     await sql().query(`
-      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger refused by the test'; END $$;
+      CREATE SEQUENCE ${trigger}_attempts;
+      CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('${trigger}_attempts'); RAISE EXCEPTION 'ledger refused by the test'; END $$;
       CREATE TRIGGER ${trigger} BEFORE INSERT ON ledger_entries FOR EACH ROW WHEN (NEW.account_id = '${account.id}') EXECUTE FUNCTION ${trigger}();`);
-    return async () => {
-      await sql().query(`DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}();`);
+    const allow = async () => {
+      await sql().query(
+        `DROP TRIGGER ${trigger} ON ledger_entries; DROP FUNCTION ${trigger}(); DROP SEQUENCE ${trigger}_attempts;`,
+      );
     };
+    const attempts = async () => {
+      const { rows } = await sql().query<{ n: string }>(
+        `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM ${trigger}_attempts`,
+      );
+      return Number(rows[0].n);
+    };
+    return Object.assign(allow, { attempts });
   }
+
+  /**
+   * Commissions of `lot`-0, `lot`-1, …: one more event than PIPELINE_LOCAL_MAX_EVENTS, so that the batch's
+   * steps run as activity tasks, which the Temporal UI lists as pending while they retry.
+   */
+  const activityTaskBatch = (lot: string, quantity: number) =>
+    Array.from({ length: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1 }, (_, i) =>
+      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, quantity)),
+    );
 
   /** The reconciler run until the batch has moved on from Accepted. */
   const reconcile = (batchId: string) =>
@@ -216,12 +238,61 @@ describe('the event pipeline at its edges', () => {
     }
   }, 90_000);
 
-  it('keeps retrying a step that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone', async () => {
+  it("goes on with a small batch's local step that keeps failing as an activity task: listed as pending, the batch Running, then Completed", async () => {
+    const allowLedger = await refuseLedger();
+    let batchId: string;
+    let workflowId: string;
+    try {
+      const accepted = await client(account.key).post('/Integration/Events/async', {
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 3))],
+      });
+      expect(accepted.status).toBe(202);
+      batchId = accepted.body.batchId;
+      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+        batchId,
+      ]);
+      workflowId = rows[0].workflow_id;
+      const handle = temporal.workflow.getHandle(workflowId);
+      const pendingLedger = async () =>
+        (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'commitLedger');
+      await waitFor('commitLedger to be pending as an activity task', 60_000, async () =>
+        Boolean(await pendingLedger()),
+      );
+      await waitFor(
+        'commitLedger to have failed as a task',
+        60_000,
+        async () => ((await pendingLedger())?.attempt ?? 0) >= 2,
+      );
+      // Its local attempts (3) and then the task's.
+      expect(await allowLedger.attempts()).toBeGreaterThanOrEqual(4);
+      expect((await pendingLedger())?.lastFailure?.message).toContain('ledger refused by the test');
+      expect((await statusOf(batchId)).status).toBe('Running');
+    } finally {
+      await allowLedger();
+    }
+    expect((await settle(batchId, 90_000)).status).toBe('Completed');
+    const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
+    const ledgerMarker = history.events?.findIndex(
+      (e) =>
+        e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
+        Buffer.from(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data ?? [])
+          .toString()
+          .includes('commitLedger'),
+    );
+    const ledgerTask = history.events?.findIndex(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'commitLedger',
+    );
+    expect(ledgerMarker).toBeGreaterThanOrEqual(0);
+    expect(ledgerTask).toBeGreaterThan(ledgerMarker!);
+    expect((await client(account.key).get('/Integration/Ledger/verify')).body).toMatchObject({ valid: true });
+  }, 180_000);
+
+  it('keeps retrying an activity task that fails after persist: the batch stays Running, never Failed, and completes once the cause is gone', async () => {
     const allowLedger = await refuseLedger();
     let batchId: string;
     try {
       const accepted = await client(account.key).post('/Integration/Events/async', {
-        Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 3))],
+        Events: activityTaskBatch(uid('LOT'), 3),
       });
       expect(accepted.status).toBe(202);
       batchId = accepted.body.batchId;
@@ -257,7 +328,7 @@ describe('the event pipeline at its edges', () => {
     let terminatedRun: string;
     try {
       const accepted = await client(account.key).post('/Integration/Events/async', {
-        Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 4))],
+        Events: activityTaskBatch(lot, 4),
       });
       expect(accepted.status).toBe(202);
       batchId = accepted.body.batchId;
@@ -296,7 +367,8 @@ describe('the event pipeline at its edges', () => {
         WHERE e.batch_id = $1`,
       [batchId],
     );
-    expect(rows).toEqual([{ events: 1, available: 4, ledger: 1 }]);
+    const events = DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1;
+    expect(rows).toEqual([{ events, available: 4, ledger: events }]);
     expect((await client(account.key).get('/Integration/Ledger/verify')).body).toMatchObject({ valid: true });
   }, 180_000);
 

@@ -7,6 +7,7 @@ import {
   deliveryWorkerKilled,
   postgresKilled,
   temporalKilled,
+  workerKilledInLocalStep,
   workerKilledInPersist,
   type ScenarioOptions,
   type ScenarioReport,
@@ -41,6 +42,13 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     const report = await workerKilledInPersist(options);
     expectNothingLost(report);
     expect(report.details.killLandedInPersist).toBe(true);
+    expect(report.acknowledged).toBe(report.batchesTried);
+  }, 300_000);
+
+  it("a worker killed inside a small batch's local persistEvents: the step runs again, every batch lands once", async () => {
+    const report = await workerKilledInLocalStep(options);
+    expectNothingLost(report);
+    expect(report.details.killLandedInLocalPersist).toBe(true);
     expect(report.acknowledged).toBe(report.batchesTried);
   }, 300_000);
 

@@ -90,6 +90,108 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     ]);
   });
 
+  /** The steps a run ran as local activities, in the order of their markers, with each one's attempt. */
+  const localSteps = async (workflowId: string) => {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    return history.events?.flatMap((e) => {
+      const marker = e.markerRecordedEventAttributes;
+      const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
+      if (!data) return [];
+      const { activity_type, attempt } = JSON.parse(Buffer.from(data).toString('utf8')) as {
+        activity_type: string;
+        attempt: number;
+      };
+      return [{ step: activity_type, attempt }];
+    });
+  };
+  const workflowTasks = async (workflowId: string) => {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    return history.events?.filter((e) => e.workflowTaskStartedEventAttributes).length;
+  };
+
+  it('runs the steps of a batch within its localMaxEvents as local activities in one workflow task, each named in its marker', async () => {
+    const event = commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5));
+    const input = await newBatch([{ ...event, DocumentIds: ['NO-SUCH-DOC'] }]);
+    const workflowId = `test-${input.batchId}`;
+    const result = await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
+      taskQueue: TASK_QUEUE,
+      workflowId,
+      args: [{ ...input, eventCount: 1, localMaxEvents: 50 }],
+    });
+    expect(result).toEqual({ batchId: input.batchId, events: 1 });
+    expect(await scheduled(workflowId)).toEqual([]);
+    expect(await workflowTasks(workflowId)).toBe(1);
+    const steps = await localSteps(workflowId);
+    // The three after persist run side by side: their markers come in the order they finished.
+    expect(steps?.map((s) => s.step)).toEqual([
+      'persistEvents',
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+      'recordBatchStatus',
+    ]);
+    expect(
+      steps
+        ?.slice(1, 4)
+        .map((s) => s.step)
+        .sort(),
+    ).toEqual(['attachDocuments', 'commitLedger', 'recalculateTimeline']);
+    const batch = await Batch.findByPk(input.batchId);
+    expect(batch?.status).toBe('Completed');
+    expect(batch?.result).toEqual([
+      expect.objectContaining({
+        externalEventId: event.Id,
+        documentsNotAttached: [{ documentId: 'NO-SUCH-DOC', reason: 'DocumentNotFound' }],
+      }),
+    ]);
+  });
+
+  it('runs a batch larger than its localMaxEvents, or one started without it, with activity tasks', async () => {
+    const lot = uid('LOT');
+    const events = [1, 2].map((day) =>
+      commission({ location: 'DOCK', time: `2024-03-0${day}T00:00:00Z` }, instance('SALMON', lot, 5)),
+    );
+    const larger = await newBatch(events);
+    await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
+      taskQueue: TASK_QUEUE,
+      workflowId: `test-${larger.batchId}`,
+      args: [{ ...larger, eventCount: 2, localMaxEvents: 1 }],
+    });
+    expect(await scheduled(`test-${larger.batchId}`)).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    const forced = await newBatch([
+      commission({ location: 'DOCK', time: '2024-03-03T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
+    await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
+      taskQueue: TASK_QUEUE,
+      workflowId: `test-${forced.batchId}`,
+      args: [{ ...forced, eventCount: 1, localMaxEvents: 0 }],
+    });
+    expect(await scheduled(`test-${forced.batchId}`)).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+  });
+
+  it('fails a small batch refused by its local persist with the same typed failure, persist not retried', async () => {
+    const input = await newBatch([
+      ship({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
+    const workflowId = `test-${input.batchId}`;
+    const failure = await client.workflow
+      .execute<typeof processEventBatch>('processEventBatch', {
+        taskQueue: TASK_QUEUE,
+        workflowId,
+        args: [{ ...input, eventCount: 1, localMaxEvents: 50 }],
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InsufficientInventory' });
+    expect((await Batch.findByPk(input.batchId))?.errors).toEqual([
+      expect.objectContaining({ code: 'InsufficientInventory' }),
+    ]);
+    expect(await localSteps(workflowId)).toEqual([
+      { step: 'persistEvents', attempt: 1 },
+      { step: 'recordBatchStatus', attempt: 1 },
+    ]);
+  });
+
   it('schedules no attach without DocumentIds and no ledger without a commission', async () => {
     const run = async (events: EventPayload[]) => {
       const input = await newBatch(events);

@@ -6,7 +6,11 @@ import { workflowsPath } from '../../worker/bundle';
 /**
  * Histories recorded from real batches (`temporal workflow show --output json`): a completed batch
  * with documents and a commission, and a batch rejected by persist, each from before and after the
- * BatchStatus search attribute (its patch marker and upserts). Replaying them against today's
+ * BatchStatus search attribute (its patch marker and upserts), and with its steps as local activities
+ * (`*-local-steps`: one workflow task, a marker per step; `completed-batch-local-step-as-task`: a local
+ * step that kept failing went on as an activity task). `small-batch-run-before-local-steps` is a
+ * small batch's input (eventCount, localMaxEvents) run by a worker from before local steps, with
+ * activity tasks, as in a rolling upgrade: it replays as it ran. Replaying them against today's
  * workflow code catches a change that would break batches already running (fix it with `patched()`).
  */
 const HISTORIES = path.join(__dirname, 'histories');

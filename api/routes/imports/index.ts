@@ -47,6 +47,7 @@ async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
       accountId: row.account_id,
       accountName: ctx.state.account.name,
       requestId: ctx.state.requestId ?? null,
+      localMaxEvents: config.pipelineLocalMaxEvents,
     },
     kind: row.kind,
     rowsRead: row.rows_read,

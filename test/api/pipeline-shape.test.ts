@@ -1,0 +1,106 @@
+import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
+import { findOrCreateBatch } from '../../db/repositories/batches';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS } from '../../platform/config';
+import { waitFor } from '../../platform/net';
+import type { ProcessEventBatchInput } from '../../workflows/contracts';
+import { reconcileNowSignal } from '../../workflows/reconciler-signals';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { commission, instance, uid } from '../factories/events';
+import { models, sql } from '../helpers/db';
+import { client } from '../helpers/http';
+
+/**
+ * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 50 by
+ * default): a small batch's as local activities in one workflow task, a larger one's as activity tasks.
+ */
+describe('the shape of the pipeline, as each starter sets it', () => {
+  let connection: Connection;
+  let temporal: Client;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    temporal = new Client({ connection });
+    account = await createAccount('shape');
+  });
+  afterAll(() => connection.close());
+
+  /** The batch's workflow input, its steps (activity tasks and local markers) and its workflow tasks. */
+  async function shapeOf(batchId: string) {
+    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+      batchId,
+    ]);
+    const events = (await temporal.workflow.getHandle(rows[0].workflow_id).fetchHistory()).events ?? [];
+    const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    return {
+      input: defaultPayloadConverter.fromPayload<ProcessEventBatchInput>(input as Payload),
+      activityTasks: events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
+      localSteps: events.flatMap((e) => {
+        const marker = e.markerRecordedEventAttributes;
+        const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : null;
+        return data
+          ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type]
+          : [];
+      }),
+      workflowTasks: events.filter((e) => e.workflowTaskStartedEventAttributes).length,
+    };
+  }
+
+  const batchIdOf = async (externalId: string) => {
+    const { rows } = await sql().query<{ batch_id: string }>(
+      'SELECT batch_id FROM events WHERE account_id = $1 AND external_event_id = $2',
+      [account.id, externalId],
+    );
+    return rows[0].batch_id;
+  };
+
+  it('runs a one-event sync call in one workflow task, each step a local activity named in its marker', async () => {
+    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
+    const answer = await client(account.key).post('/Integration/Events', { Events: [event] });
+    expect(answer.status).toBe(200);
+    const shape = await shapeOf(await batchIdOf(event.Id));
+    expect(shape.input).toMatchObject({ eventCount: 1, localMaxEvents: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS });
+    expect(shape.activityTasks).toEqual([]);
+    expect(shape.localSteps).toEqual(expect.arrayContaining(['persistEvents', 'recalculateTimeline', 'commitLedger']));
+    expect(shape.localSteps.at(-1)).toBe('recordBatchStatus');
+    expect(shape.workflowTasks).toBe(1);
+  });
+
+  it('runs a batch of one event more than the setting with activity tasks', async () => {
+    const lot = uid('LOT');
+    const events = Array.from({ length: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1 }, (_, i) =>
+      commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, 2)),
+    );
+    const answer = await client(account.key).post('/Integration/Events', { Events: events });
+    expect(answer.status).toBe(200);
+    const shape = await shapeOf(await batchIdOf(events[0].Id));
+    expect(shape.input).toMatchObject({ eventCount: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1 });
+    expect(shape.activityTasks).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    expect(shape.localSteps).toEqual(['recordBatchStatus']);
+  });
+
+  it('starts a stranded small batch from the reconciler as the API would have: its steps local', async () => {
+    models();
+    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
+    const { batch } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'async',
+      request: { Events: [event] },
+      eventCount: 1,
+    });
+    await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
+    const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
+    await waitFor('the reconciler to complete the stranded batch', 60_000, async () => {
+      const { rows } = await sql().query<{ status: string }>('SELECT status FROM batches WHERE id = $1', [batch.id]);
+      if (rows[0].status === 'Completed') return true;
+      await reconciler.signal(reconcileNowSignal);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return false;
+    });
+    const shape = await shapeOf(batch.id);
+    expect(shape.input).toMatchObject({ eventCount: 1, localMaxEvents: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS });
+    expect(shape.activityTasks).toEqual([]);
+  }, 90_000);
+});
