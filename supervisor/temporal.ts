@@ -59,6 +59,10 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number
   // as fairness key): the priority matcher, and fair dispatch between keys within a priority.
   'matching.useNewMatcher': true,
   'matching.enableFairness': true,
+  // Priority is exact within one partition of a task queue only; four (the default) let a sync call's
+  // task wait in one partition while a poller drains another's backlog of async batches.
+  'matching.numTaskqueueReadPartitions': 1,
+  'matching.numTaskqueueWritePartitions': 1,
 };
 
 export interface DevServerOptions {
