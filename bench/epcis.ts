@@ -20,7 +20,7 @@ import { createSequelize } from '../db/sequelize';
 import { checkDigit } from '../domain/epcis/identifiers';
 import type { RuntimeState } from '../supervisor/state';
 import { epcisDocumentXml } from '../domain/epcis/xml/to-xml';
-import { startStack } from '../test/helpers/stack';
+import { startBenchStack } from './lib/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
 import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
 import { latencyMs, round, runBench } from './lib/report';
@@ -222,7 +222,7 @@ async function figures(
 }
 
 async function main(): Promise<object> {
-  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const stack = await startBenchStack();
   const { state } = stack;
   // The models the key is created with.
   const sequelize = createSequelize(state.databaseUrl, 2);

@@ -15,7 +15,7 @@ import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { startStack } from '../test/helpers/stack';
+import { startBenchStack } from './lib/stack';
 import { latencyMs, round, runBench } from './lib/report';
 import { whereWaited } from './lib/where-waited';
 
@@ -156,7 +156,7 @@ async function burst(
 }
 
 async function main(): Promise<object> {
-  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const stack = await startBenchStack();
   const { state } = stack;
   const pool = new Pool({ connectionString: state.databaseUrl, max: 2 });
   const sequelize = createSequelize(state.databaseUrl, 2);

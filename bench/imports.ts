@@ -26,7 +26,7 @@ import { Client, Connection } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import type { Sequelize } from 'sequelize';
 import { createSequelize } from '../db/sequelize';
-import { startStack } from '../test/helpers/stack';
+import { startBenchStack } from './lib/stack';
 import { round, runBench } from './lib/report';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10000);
@@ -192,7 +192,7 @@ async function importPath(api: string, key: string, run: string, sequelize: Sequ
 }
 
 async function main(): Promise<object> {
-  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const stack = await startBenchStack();
   // The models the key is created with; the rows the figures are read from.
   const sequelize = createSequelize(stack.state.databaseUrl, 2);
   const connection = await Connection.connect({ address: stack.state.temporalAddress });

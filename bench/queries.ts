@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
-import { startStack } from '../test/helpers/stack';
+import { startBenchStack } from './lib/stack';
 import { percentile, runBench } from './lib/report';
 
 /**
@@ -200,7 +200,7 @@ async function measure(name: string, url: () => string, key: string) {
 }
 
 export async function benchQueries() {
-  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const stack = await startBenchStack();
   try {
     const sequelize = createSequelize(stack.state.databaseUrl, 2);
     const { key, account } = await createApiKey('bench', 'bench');

@@ -4,7 +4,7 @@ import { createApiKey } from '../db/repositories/accounts';
 import { verifyGln } from '../db/repositories/gln-verifications';
 import { createSequelize } from '../db/sequelize';
 import { glnOf } from '../domain/gln';
-import { startStack } from '../test/helpers/stack';
+import { startBenchStack } from './lib/stack';
 import { percentile, runBench } from './lib/report';
 
 /**
@@ -134,7 +134,7 @@ async function service(): Promise<{ api: string; databaseUrl: string; stop: () =
   if (process.env.BENCH_API_URL && process.env.DATABASE_URL) {
     return { api: process.env.BENCH_API_URL, databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
   }
-  const stack = await startStack({ LOG_LEVEL: 'warn' });
+  const stack = await startBenchStack();
   return {
     api: stack.state.apiUrl,
     databaseUrl: stack.state.databaseUrl,

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { RuntimeState } from '../../supervisor/state';
-import { startStack } from '../../test/helpers/stack';
+import { startStack, type Stack } from '../../test/helpers/stack';
 import { processesOf, type StackProcesses } from './processes';
 
 /** The file BENCH_STACK names. */
@@ -29,13 +29,21 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
+/**
+ * A stack of the bench's own, as `npm start` runs it: its PostgreSQL durable (fsync on), as users run it,
+ * unless EMBEDDED_PG_DURABLE=false asks for the tests' fast mode.
+ */
+export async function startBenchStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack & { durable: boolean }> {
+  const durable = process.env.EMBEDDED_PG_DURABLE !== 'false';
+  const stack = await startStack({ LOG_LEVEL: 'warn', EMBEDDED_PG_DURABLE: String(durable), ...extraEnv });
+  return { ...stack, durable };
+}
+
 export async function benchStack(): Promise<BenchStack> {
   const file = process.env.BENCH_STACK;
   if (file) return attach(JSON.parse(fs.readFileSync(file, 'utf8')) as AttachedStackFile);
-  // The embedded PostgreSQL runs without fsync unless EMBEDDED_PG_DURABLE=true: the production shape's is durable.
-  const durability = process.env.EMBEDDED_PG_DURABLE ?? 'false';
-  const stack = await startStack({ LOG_LEVEL: 'warn', EMBEDDED_PG_DURABLE: durability });
-  const durable = durability !== 'false';
+  const stack = await startBenchStack();
+  const durable = stack.durable;
   return {
     label: `npm start: Temporal dev server (SQLite), 1 API, 1 worker, PostgreSQL ${durable ? 'durable' : 'without fsync'}`,
     state: stack.state,
