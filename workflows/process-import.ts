@@ -165,8 +165,12 @@ async function chunksAsStored(input: SplitImportInput): Promise<ProcessImportRes
   const lane = async () => {
     for (;;) {
       await condition(() => waiting.length > 0 || !splitting);
+      // Woken with the others by one chunk, another lane may have taken it: wait again while splitting.
       const chunk = waiting.shift();
-      if (!chunk) return;
+      if (!chunk) {
+        if (splitting) continue;
+        return;
+      }
       if (await runChunk(input, chunk)) completed++;
     }
   };
