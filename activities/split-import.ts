@@ -2,7 +2,6 @@ import { findOrCreateBatch } from '../db/repositories/batches';
 import {
   findImport,
   importFile,
-  importWorkflowId,
   markSplit,
   recordedChunks,
   recordImportBatch,
@@ -23,12 +22,7 @@ import {
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
-import {
-  IMPORT_CHUNK_STORED,
-  type ImportChunkBatch,
-  type ImportFailure,
-  type SplitImportInput,
-} from '../workflows/contracts';
+import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
 
 /**
@@ -144,14 +138,6 @@ function abandoned(): AbortSignal | undefined {
   }
 }
 
-/**
- * Tells the import's workflow (the one running this step) that a chunk is stored, so its batch starts
- * now. Sent again by a retried attempt: the workflow takes each chunk once.
- */
-async function announce(importId: string, chunk: ImportChunkBatch): Promise<void> {
-  await Context.current().client.workflow.getHandle(importWorkflowId(importId)).signal(IMPORT_CHUNK_STORED, chunk);
-}
-
 async function split(deps: ActivityDeps, input: SplitImportInput): Promise<ImportChunkBatch[]> {
   const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
   if (!row) throw new ImportGone(`No import ${input.importId} in account ${input.accountName}.`);
@@ -180,9 +166,7 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
       lastRow: lastRowOf,
       provenance,
     });
-    const chunk = { seq: chunkSeq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length };
-    chunks.push(chunk);
-    if (input.announceChunks) await announce(input.importId, chunk);
+    chunks.push({ seq: chunkSeq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
   };
   const flush = async () => {
     if (!pending.length) return;
@@ -224,9 +208,9 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
   return chunks;
 }
 
-/** processImport's step after its split failed for good: the import Failed with the reason, its chunks not taken never run. */
+/** processImport's step after its split failed for good: the import Failed with the reason, nothing of it run. */
 export function recordImportFailed(deps: ActivityDeps) {
-  return async ({ importId, reason, runningBatchIds }: ImportFailure): Promise<void> => {
-    await recordFailed(deps.sequelize, importId, reason, runningBatchIds ?? []);
+  return async ({ importId, reason }: ImportFailure): Promise<void> => {
+    await recordFailed(deps.sequelize, importId, reason);
   };
 }

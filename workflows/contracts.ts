@@ -115,23 +115,12 @@ export interface SplitImportInput {
   accountId: string;
   accountName: string;
   requestId: string | null;
-  /**
-   * The split signals each chunk to the import's workflow (IMPORT_CHUNK_STORED) as soon as it is stored,
-   * so its batch starts while the rest of the file is read. Unset by runs of before that (they start the
-   * chunks once the split returns them).
-   */
-  announceChunks?: boolean;
 }
-
-/** The signal a split sends its import's workflow for each chunk it stored (again, after a retry). */
-export const IMPORT_CHUNK_STORED = 'importChunkStored';
 
 /** An import whose split step failed for good, and why. */
 export interface ImportFailure {
   importId: string;
   reason: string;
-  /** The chunks' batches the workflow took before the failure: they run, never marked Not run. */
-  runningBatchIds?: string[];
 }
 
 /** One chunk of an import, stored as a batch: the import's workflow starts it as a child. */

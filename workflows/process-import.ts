@@ -2,22 +2,13 @@ import { RetryState, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy
 import {
   ActivityFailure,
   ApplicationFailure,
-  condition,
-  defineSignal,
   executeChild,
   ParentClosePolicy,
   patched,
   proxyActivities,
-  setHandler,
 } from '@temporalio/workflow';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS } from '../domain/search-attribute-keys';
-import {
-  IMPORT_CHUNK_STORED,
-  type ImportChunkBatch,
-  type ImportFailure,
-  type ProcessEventBatchInput,
-  type SplitImportInput,
-} from './contracts';
+import type { ImportChunkBatch, ImportFailure, ProcessEventBatchInput, SplitImportInput } from './contracts';
 
 // Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead worker is noticed
 // within the heartbeat timeout and another one starts over (the batches it stored are found again).
@@ -108,23 +99,12 @@ async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) =
 }
 
 /**
- * Runs of before this patch split the whole file, then started its chunks; since, each chunk's batch
- * starts as soon as the split has stored it (the split signals it), so reading the file overlaps the
- * batches.
- */
-const CHUNKS_AS_STORED_PATCH = 'import-chunks-start-as-stored';
-
-export const importChunkStored = defineSignal<[ImportChunkBatch]>(IMPORT_CHUNK_STORED);
-
-/**
  * `import-<id>`: an uploaded spreadsheet, read from PostgreSQL and stored as batches of at most 1,000
- * events (all or nothing each), which run, a few side by side, through the same pipeline as
- * POST /Integration/Events, each as soon as it is stored. The import's progress is read from its
- * batches' rows. A split that fails for good (the file unreadable, or out of attempts) fails the import,
- * and this workflow, with the reason: the chunks started by then run on, the others are never run.
+ * events (all or nothing each), which then run, a few side by side, through the same pipeline as
+ * POST /Integration/Events. The import's progress is read from its batches' rows. A split that fails for
+ * good (the file unreadable, or out of attempts) fails the import, and this workflow, with the reason.
  */
 export async function processImport(input: SplitImportInput): Promise<ProcessImportResult> {
-  if (patched(CHUNKS_AS_STORED_PATCH)) return chunksAsStored(input);
   let chunks: ImportChunkBatch[];
   try {
     chunks = await splitImport(input);
@@ -141,52 +121,4 @@ export async function processImport(input: SplitImportInput): Promise<ProcessImp
     : await Promise.all(chunks.map((chunk) => runChunk(input, chunk)));
   const completed = outcomes.filter(Boolean).length;
   return { batches: chunks.length, completed, failed: chunks.length - completed };
-}
-
-/**
- * The split runs while CHUNKS_AT_ONCE lanes take the chunks it signals, in order; a chunk signalled again
- * (a retried split finds the batches it stored) is taken once, and its batch's workflow id is the
- * chunk's, so it never runs twice. The split's result lists every chunk: one whose signal it never
- * got to send is taken from there. A chunk signalled before the split failed runs, even after: which
- * chunks run does not hang on when the failure is seen. The others are recorded Not run.
- */
-async function chunksAsStored(input: SplitImportInput): Promise<ProcessImportResult> {
-  const waiting: ImportChunkBatch[] = [];
-  const taken = new Map<number, string>();
-  const take = (chunk: ImportChunkBatch) => {
-    if (taken.has(chunk.seq)) return;
-    taken.set(chunk.seq, chunk.batchId);
-    waiting.push(chunk);
-    waiting.sort((a, b) => a.seq - b.seq);
-  };
-  setHandler(importChunkStored, take);
-  let splitting = true;
-  let completed = 0;
-  const lane = async () => {
-    for (;;) {
-      await condition(() => waiting.length > 0 || !splitting);
-      // Woken with the others by one chunk, another lane may have taken it: wait again while splitting.
-      const chunk = waiting.shift();
-      if (!chunk) {
-        if (splitting) continue;
-        return;
-      }
-      if (await runChunk(input, chunk)) completed++;
-    }
-  };
-  const lanes = Promise.all(Array.from({ length: CHUNKS_AT_ONCE }, lane));
-  try {
-    for (const chunk of await splitImport({ ...input, announceChunks: true })) take(chunk);
-    splitting = false;
-  } catch (error) {
-    splitting = false;
-    if (!(error instanceof ActivityFailure)) throw error;
-    const reason = reasonOf(error);
-    await recordImportFailed({ importId: input.importId, reason, runningBatchIds: [...taken.values()] });
-    // The chunks taken run (each on its own, abandoned with this run); the run ends once they have.
-    await lanes;
-    throw ApplicationFailure.nonRetryable(reason, 'ImportFailed');
-  }
-  await lanes;
-  return { batches: taken.size, completed, failed: taken.size - completed };
 }

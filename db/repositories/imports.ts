@@ -171,16 +171,10 @@ export async function recordedChunks(sequelize: Sequelize, importId: string): Pr
 
 /**
  * The import failed before all its chunks were stored and started: recorded with the reason, and the
- * chunks' batches stored so far and not taken by the workflow (Accepted, outside `running`) recorded
- * Failed in the same transaction, so the reconciler never starts them. The taken ones run: the import's
- * status says which rows they stored. False if it was split or failed already.
+ * chunks' batches stored so far (Accepted, never started) recorded Failed in the same transaction, so the
+ * reconciler never starts them and nothing of the import is stored. False if it was split or failed already.
  */
-export async function recordImportFailed(
-  sequelize: Sequelize,
-  importId: string,
-  reason: string,
-  running: readonly string[] = [],
-): Promise<boolean> {
+export async function recordImportFailed(sequelize: Sequelize, importId: string, reason: string): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
     const failed = await execute(
       sequelize,
@@ -194,10 +188,10 @@ export async function recordImportFailed(
       sequelize,
       // By the chunks' Idempotency-Key too: a batch stored by an attempt that died before it recorded the chunk.
       `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now()
-        WHERE status = 'Accepted' AND NOT (id::text = ANY($3::text[]))
+        WHERE status = 'Accepted'
           AND (id IN (SELECT batch_id FROM import_batches WHERE import_id = $1)
                OR (account_id = (SELECT account_id FROM imports WHERE id = $1) AND idempotency_key LIKE 'import-' || $1 || '-%'))`,
-      [importId, JSON.stringify([notRun]), [...running]],
+      [importId, JSON.stringify([notRun])],
       transaction,
     );
     return true;

@@ -6,10 +6,9 @@ import { workflowsPath } from '../../worker/bundle';
 /**
  * Histories recorded from real batches (`temporal workflow show --output json`): a completed batch
  * with documents and a commission, and a batch rejected by persist, each from before and after the
- * BatchStatus search attribute (its patch marker and upserts); and imports (processImport) from before
- * their chunks started as stored: one of two chunks completed, one whose split failed. Replaying them
- * against today's workflow code catches a change that would break workflows already running (fix it
- * with `patched()`).
+ * BatchStatus search attribute (its patch marker and upserts); and imports (processImport): one of two
+ * chunks completed, one whose split failed. Replaying them against today's workflow code catches a
+ * change that would break workflows already running (fix it with `patched()`).
  */
 const HISTORIES = path.join(__dirname, 'histories');
 

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { importBatches, type ImportBatchView, type ImportRow } from '../../../db/repositories/imports';
+import { importBatches, type ImportRow } from '../../../db/repositories/imports';
 import type { Column } from '../../../domain/spreadsheet-columns';
 import { locate, type RowError } from '../../../domain/spreadsheet-rows';
 
@@ -18,13 +18,7 @@ export async function presentImport(sequelize: Sequelize, row: ImportRow, placed
   const columns = row.columns.filter((c): c is Column => c !== null);
   const errors: RowError[] = [...(row.errors ?? [])];
   if (row.failed_at)
-    errors.push({
-      row: null,
-      column: null,
-      value: null,
-      code: 'InternalError',
-      message: `${row.failure ?? 'Failed.'} ${whatWasStored(batches)}`,
-    });
+    errors.push({ row: null, column: null, value: null, code: 'InternalError', message: row.failure ?? 'Failed.' });
   for (const batch of batches) {
     if (batch.status !== 'Failed') continue;
     errors.push(...(batch.row_errors ?? []));
@@ -70,26 +64,6 @@ export async function presentImport(sequelize: Sequelize, row: ImportRow, placed
     errors,
     statusUrl: importStatusUrl(row.id),
   };
-}
-
-const rowsOf = (batches: readonly ImportBatchView[]): string =>
-  batches.map((b) => (b.first_row === b.last_row ? `${b.first_row}` : `${b.first_row}–${b.last_row}`)).join(', ');
-
-/**
- * Of an import whose split failed: the chunks started before the failure ran (or run) on their own, so
- * which rows are stored is said exactly, from their batches now.
- */
-function whatWasStored(batches: readonly ImportBatchView[]): string {
-  const completed = batches.filter((b) => b.status === 'Completed');
-  const running = batches.filter((b) => b.status === 'Accepted' || b.status === 'Running');
-  const parts = [
-    completed.length ? `Rows ${rowsOf(completed)} are stored (their chunks completed).` : '',
-    running.length ? `Rows ${rowsOf(running)} are being stored (their chunks had started).` : '',
-    completed.length || running.length
-      ? 'No other row of the file is stored: import those rows again.'
-      : 'No row of the file is stored: import it again.',
-  ];
-  return parts.filter(Boolean).join(' ');
 }
 
 /** A list entry: what the import is and how it stands, without its errors. */
