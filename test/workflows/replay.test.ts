@@ -6,13 +6,12 @@ import { workflowsPath } from '../../worker/bundle';
 /**
  * Histories recorded from real batches (`temporal workflow show --output json`): a completed batch
  * with documents and a commission, and a batch rejected by persist, each from before and after the
- * BatchStatus search attribute (its patch marker and upserts); and imports (processImport): one of two
- * chunks completed, one whose split failed. Replaying them against today's workflow code catches a
- * change that would break workflows already running (fix it with `patched()`).
+ * BatchStatus search attribute (its patch marker and upserts). Replaying them against today's
+ * workflow code catches a change that would break batches already running (fix it with `patched()`).
  */
 const HISTORIES = path.join(__dirname, 'histories');
 
-describe('processEventBatch and processImport replay recorded histories', () => {
+describe('processEventBatch replays recorded histories', () => {
   it.each(fs.readdirSync(HISTORIES).filter((file) => file.endsWith('.json')))(
     '%s',
     async (file) => {
