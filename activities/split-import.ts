@@ -12,15 +12,18 @@ import {
 import { createLocation, createProduct, MasterDataConflict } from '../db/repositories/master-data';
 import type { LocationPayload, ProductPayload } from '../domain/master-data';
 import type { Column } from '../domain/spreadsheet-columns';
-import { locate, RecordAssembler, type AssembledRecord, type RowError } from '../domain/spreadsheet-rows';
+import {
+  IMPORT_CHUNK_EVENTS,
+  locate,
+  RecordAssembler,
+  type AssembledRecord,
+  type RowError,
+} from '../domain/spreadsheet-rows';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
 import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
-
-/** At most this many events in a chunk's batch: the batch endpoint's own bound (MAX_EVENTS). */
-export const IMPORT_CHUNK_EVENTS = 1000;
 
 /**
  * Stores one chunk as a batch, as POST /Integration/Events/async would. The one place an import makes a

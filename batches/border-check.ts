@@ -58,7 +58,26 @@ export async function everyProblemOf(
   if (!Array.isArray(events) || refused.some((error) => error.index === null)) return [...refused];
   const skip = new Set(refused.flatMap((error) => (error.index === null ? [] : [error.index])));
   if (skip.size >= events.length) return [...refused];
-  let found: BatchError[];
+  const found = await othersChecked(deps, account, events, skip, reader);
+  if (!found) return [...refused];
+  const listed = withUncheckedDependents(events, refused, found);
+  return withPrior(listed.refused, listed.checked);
+}
+
+/**
+ * What the pipeline's checks find in the events outside `skip`, in the request's field names, by event;
+ * an event a refused one could explain is still listed (withUncheckedDependents sorts those out). Null
+ * when the checks could not be run: the refusal then stands without them, and the caller learns the
+ * others on the next round.
+ */
+export async function othersChecked(
+  deps: BorderCheckDeps,
+  account: AccountRef,
+  events: readonly unknown[],
+  skip: ReadonlySet<number>,
+  reader: EventReader = batchStyleEvents,
+): Promise<BatchError[] | null> {
+  if (skip.size >= events.length) return [];
   try {
     const { payloads, issues } = await reader.read(account, events, skip);
     const checked = await rolledBack(deps.sequelize, (transaction) =>
@@ -69,14 +88,11 @@ export async function everyProblemOf(
       ),
     );
     // As the pipeline would refuse these events, in the request's field names.
-    found = withPrior(issues, checked.errors).map((error) => ({ ...error, field: reader.fieldOf(error.field) }));
+    return withPrior(issues, checked.errors).map((error) => ({ ...error, field: reader.fieldOf(error.field) }));
   } catch (error) {
-    // The refusal stands without the rest of the list: the caller learns the others on the next round.
     deps.logger.warn({ err: error }, 'could not check the other events of a refused request');
-    return [...refused];
+    return null;
   }
-  const listed = withUncheckedDependents(events, refused, found);
-  return withPrior(listed.refused, listed.checked);
 }
 
 /** Runs `work` in a transaction that is always rolled back: the checks create the master data they resolve. */

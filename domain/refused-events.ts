@@ -43,20 +43,33 @@ function dependsOn(error: BatchError, event: unknown): string | undefined {
   }
 }
 
-const eventsText = (indexes: readonly number[]): string =>
-  indexes.length === 1
-    ? `Event ${indexes[0]} names`
-    : `Events ${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]} name`;
+/** How a refusal's note names the records it speaks of: events of a request by index, by default. */
+export interface RecordWords {
+  /** The records at `indexes` as the subject of "… name(s) a product": `Events 1 and 2 name`. */
+  listed: (indexes: readonly number[]) => string;
+  /** One of them, as "this event". */
+  one: string;
+}
+
+const eventWords: RecordWords = {
+  listed: (indexes) =>
+    indexes.length === 1
+      ? `Event ${indexes[0]} names`
+      : `Events ${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]} name`,
+  one: 'event',
+};
 
 /**
  * The refused events' errors and the checks' errors of the other events, as one list: a check error that
  * a refused event could explain (it names the same product, location or lot) is left out, and the first
- * error of that refused event says which events were not checked against it.
+ * error of that refused event says which events were not checked against it. `refused` comes back in
+ * its order, one for one.
  */
 export function withUncheckedDependents(
   events: readonly unknown[],
   refused: readonly BatchError[],
   checked: readonly BatchError[],
+  words: RecordWords = eventWords,
 ): { refused: BatchError[]; checked: BatchError[] } {
   const refusedIndexes = [...new Set(refused.flatMap((e) => (e.index === null ? [] : [e.index])))];
   const names = new Map(refusedIndexes.map((index) => [index, stringsOf(events[index])]));
@@ -80,7 +93,7 @@ export function withUncheckedDependents(
     const indexes = [...waiting].sort((a, b) => a - b);
     return {
       ...error,
-      message: `${error.message} ${eventsText(indexes)} a product, location or lot that this event names: ${indexes.length === 1 ? 'its' : 'their'} checks that depend on this event were not made.`,
+      message: `${error.message} ${words.listed(indexes)} a product, location or lot that this ${words.one} names: ${indexes.length === 1 ? 'its' : 'their'} checks that depend on this ${words.one} were not made.`,
     };
   });
   return { refused: refusedNoted, checked: kept };

@@ -6,6 +6,13 @@
  */
 import type { Column } from './spreadsheet-columns';
 
+/**
+ * At most this many records in an import's chunk (the batch endpoint's own bound, MAX_EVENTS): each
+ * chunk of events is one batch, all or nothing, and the upload's checks check a refused file's events
+ * chunk by chunk as the pipeline would.
+ */
+export const IMPORT_CHUNK_EVENTS = 1000;
+
 export type CellValue = string | number | boolean | Date | null;
 
 /** One error of an import, where a person finds it in the file. */
@@ -163,13 +170,20 @@ export class RecordAssembler {
     this.keyIndex = columns.findIndex((c) => c?.name === key);
   }
 
-  /** Adds a row; answers the record it completed, if any, and the row's errors. */
-  push(row: number, cells: readonly CellValue[]): { done: AssembledRecord | null; errors: RowError[] } {
+  /**
+   * Adds a row; answers the record it completed, if any, the record the row went into (none when its key
+   * is missing) and the row's errors.
+   */
+  push(
+    row: number,
+    cells: readonly CellValue[],
+  ): { done: AssembledRecord | null; into: AssembledRecord | null; errors: RowError[] } {
     const errors: RowError[] = [];
     const keyText = cellText(cells[this.keyIndex] ?? null)?.trim() ?? '';
     if (!keyText) {
       return {
         done: null,
+        into: null,
         errors: [
           { row, column: this.key, value: null, code: 'Required', message: `${this.key} is required on every row.` },
         ],
@@ -228,7 +242,7 @@ export class RecordAssembler {
       setPath(record.record, path, [...items, element]);
       (record.lists[list] ??= []).push(row);
     }
-    return { done, errors };
+    return { done, into: record, errors };
   }
 
   /** The last record, once the rows are over. */

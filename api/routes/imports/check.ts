@@ -4,12 +4,17 @@ import type { EventPayload } from '../../../domain/events';
 import type { Column } from '../../../domain/spreadsheet-columns';
 import {
   headerColumns,
+  IMPORT_CHUNK_EVENTS,
   locate,
   RecordAssembler,
   type AssembledRecord,
+  type CellValue,
   type RowError,
 } from '../../../domain/spreadsheet-rows';
 import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets';
+import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
+import type { AccountRef } from '../../../db/repositories/master-data';
+import { withUncheckedDependents, type RecordWords } from '../../../domain/refused-events';
 import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
 import { eventRuleErrors } from '../events/schema';
 import { eventsBody } from '../events/schema';
@@ -88,45 +93,98 @@ function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: rea
   return errors;
 }
 
+/** A record as the upload's checks leave it: the errors of its rows and of the record itself. */
+interface CheckedRecord {
+  /** Null for a row that belongs to no record (its key is missing). */
+  assembled: AssembledRecord | null;
+  errors: RowError[];
+}
+
+/**
+ * The file's data rows (after the header) as records, each with what the JSON endpoint would say of it,
+ * on its rows and columns. At most one record is held.
+ */
+async function* checkedRecords(
+  rows: AsyncIterable<{ row: number; cells: CellValue[] }>,
+  kind: ImportKind,
+  columns: readonly (Column | null)[],
+): AsyncGenerator<CheckedRecord> {
+  const spec = kindSpec(kind);
+  const known = columns.filter((c): c is Column => c !== null);
+  const assembler = new RecordAssembler(columns, spec.key);
+  // A cell that is not of its column's type is said once: not again as the field it left missing.
+  const unreadable = new Set<string>();
+  const notSaidYet = (e: RowError) => !(e.code === 'Required' && unreadable.has(`${e.row}|${e.column}`));
+  let current: CheckedRecord | null = null;
+  const finish = (record: CheckedRecord): CheckedRecord => {
+    record.errors.push(...recordErrors(kind, record.assembled!, known).filter(notSaidYet));
+    return record;
+  };
+  for await (const { row, cells } of rows) {
+    const { done, into, errors } = assembler.push(row, cells);
+    for (const e of errors) unreadable.add(`${e.row}|${e.column}`);
+    if (done) {
+      yield finish(current!);
+      current = null;
+    }
+    if (!into) {
+      // A row without its key: no record to hang its errors on.
+      yield { assembled: null, errors };
+      continue;
+    }
+    current ??= { assembled: into, errors: [] };
+    current.errors.push(...errors);
+  }
+  if (assembler.end() && current) yield finish(current);
+}
+
 /**
  * Reads the spooled file once, as a stream: its header against the kind's columns, its row count
  * against the limit, and each record as the JSON endpoint would check it. Nothing is kept but the
- * errors (at most MAX_ROW_ERRORS) and the record being built.
+ * errors (at most MAX_ROW_ERRORS) and the record being built. With `pipeline`, a file of events refused
+ * for its cells is read again and its other records checked as the pipeline would check them
+ * (everyError), so one answer lists every problem of the file.
  */
-export async function checkFile(filePath: string, format: SpreadsheetFormat, kind: ImportKind): Promise<FileCheck> {
+export async function checkFile(
+  filePath: string,
+  format: SpreadsheetFormat,
+  kind: ImportKind,
+  pipeline?: PipelineCheck,
+): Promise<FileCheck> {
   const spec = kindSpec(kind);
   const errors: RowError[] = [];
   const add = (more: RowError[]) => errors.push(...more.slice(0, MAX_ROW_ERRORS - errors.length));
   let columns: (Column | null)[] | null = null;
-  let assembler: RecordAssembler | null = null;
   let rowsRead = 0;
   let records = 0;
-  const known = () => columns!.filter((c): c is Column => c !== null);
-  // A cell that is not of its column's type is said once: not again as the field it left missing.
-  const unreadable = new Set<string>();
-  const notSaidYet = (e: RowError) => !(e.code === 'Required' && unreadable.has(`${e.row}|${e.column}`));
+  let tooMany = false;
   const input = fs.createReadStream(filePath);
+  const rows = readRows(input, format);
   try {
-    for await (const { row, cells } of readRows(input, format)) {
-      if (!columns) {
-        const header = headerColumns(cells, spec.columns, spec.key);
-        if (!header.ok) return { outcome: 'badHeader', errors: header.errors };
-        columns = header.columns;
-        assembler = new RecordAssembler(columns, spec.key);
-        continue;
-      }
-      if (++rowsRead > MAX_IMPORT_ROWS) return { outcome: 'tooManyRows' };
-      const { done, errors: rowErrors } = assembler!.push(row, cells);
-      add(rowErrors);
-      for (const e of rowErrors) unreadable.add(`${e.row}|${e.column}`);
-      if (done) {
-        records++;
-        add(recordErrors(kind, done, known()).filter(notSaidYet));
+    const header = await rows.next();
+    if (!header.done) {
+      const found = headerColumns(header.value.cells, spec.columns, spec.key);
+      if (!found.ok) return { outcome: 'badHeader', errors: found.errors };
+      columns = found.columns;
+      const counted = async function* () {
+        for await (const row of rows) {
+          if (++rowsRead > MAX_IMPORT_ROWS) {
+            tooMany = true;
+            return;
+          }
+          yield row;
+        }
+      };
+      for await (const checked of checkedRecords(counted(), kind, columns)) {
+        if (checked.assembled) records++;
+        add(checked.errors);
       }
     }
   } finally {
     input.destroy();
+    await rows.return(undefined);
   }
+  if (tooMany) return { outcome: 'tooManyRows' };
   if (!columns)
     return {
       outcome: 'badHeader',
@@ -140,12 +198,99 @@ export async function checkFile(filePath: string, format: SpreadsheetFormat, kin
         },
       ],
     };
-  const last = assembler!.end();
-  if (last) {
-    records++;
-    add(recordErrors(kind, last, known()).filter(notSaidYet));
-  }
   if (!records)
     add([{ row: null, column: null, value: null, code: 'Required', message: 'The file has a header but no rows.' }]);
-  return { outcome: 'checked', columns, rowsRead, records, errors };
+  else if (errors.length && errors.length < MAX_ROW_ERRORS && pipeline && isEventKind(kind)) {
+    const every = await everyError(pipeline, filePath, format, kind, columns);
+    return { outcome: 'checked', columns, rowsRead, records, errors: inRowOrder(every).slice(0, MAX_ROW_ERRORS) };
+  }
+  return { outcome: 'checked', columns, rowsRead, records, errors: inRowOrder(errors) };
 }
+
+/** Who the pipeline's checks run for, and with what. */
+export interface PipelineCheck {
+  deps: BorderCheckDeps;
+  account: AccountRef;
+}
+
+const rowWords = (records: readonly AssembledRecord[]): RecordWords => ({
+  listed: (indexes) => {
+    const rows = indexes.map((index) => records[index].row);
+    return rows.length === 1
+      ? `Row ${rows[0]} names`
+      : `Rows ${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]} name`;
+  },
+  one: 'row',
+});
+
+/**
+ * A refused file's every error: what the upload's checks say of its rows (read again), and what the
+ * pipeline would refuse in its other records once those are fixed. Each chunk (the batch it would be)
+ * goes through the pipeline's checks (batches/border-check.ts) without the records refused here, and
+ * its errors are placed on their rows. A check that a refused record could explain is left out, and that
+ * record's first error says which rows were not fully checked (domain/refused-events.ts). Only a
+ * refusal pays for this second reading; at most a chunk of records is held.
+ */
+async function everyError(
+  pipeline: PipelineCheck,
+  filePath: string,
+  format: SpreadsheetFormat,
+  kind: ImportKind,
+  columns: (Column | null)[],
+): Promise<RowError[]> {
+  const known = columns.filter((c): c is Column => c !== null);
+  const errors: RowError[] = [];
+  let chunk: CheckedRecord[] = [];
+  const checkChunk = async () => {
+    const records = chunk.map((c) => c.assembled!);
+    const refused = chunk.flatMap((c, index) => c.errors.map((error) => ({ index, error })));
+    chunk = [];
+    const events = records.map((r) => ({ $type: kind, ...r.record }));
+    const skip = new Set(refused.map((r) => r.index));
+    const found = await othersChecked(pipeline.deps, pipeline.account, events, skip);
+    const listed = withUncheckedDependents(
+      events,
+      refused.map(({ index, error }) => ({
+        index,
+        eventId: typeof records[index].record.Id === 'string' ? records[index].record.Id : null,
+        code: 'InvalidValue' as const,
+        field: null,
+        message: error.message,
+      })),
+      found ?? [],
+      rowWords(records),
+    );
+    // One for one, in order: a note on a refused record lands on its first row error.
+    listed.refused.forEach(({ message }, i) => errors.push({ ...refused[i].error, message }));
+    for (const error of listed.checked) {
+      const place =
+        error.index === null
+          ? { row: null, column: null, value: null }
+          : locate(records[error.index], error.field, known);
+      errors.push({ ...place, code: error.code, message: error.message });
+    }
+  };
+  const input = fs.createReadStream(filePath);
+  const rows = readRows(input, format);
+  try {
+    await rows.next(); // the header, checked already
+    for await (const checked of checkedRecords(rows, kind, columns)) {
+      if (!checked.assembled) errors.push(...checked.errors);
+      else chunk.push(checked);
+      if (chunk.length === IMPORT_CHUNK_EVENTS) await checkChunk();
+      if (errors.length >= MAX_ROW_ERRORS) return errors;
+    }
+    if (chunk.length) await checkChunk();
+  } finally {
+    input.destroy();
+    await rows.return(undefined);
+  }
+  return errors;
+}
+
+/** Errors by row (those of the file as a whole first), each row's in the order found. */
+const inRowOrder = (errors: readonly RowError[]): RowError[] =>
+  errors
+    .map((error, i) => ({ error, i }))
+    .sort((a, b) => (a.error.row ?? 0) - (b.error.row ?? 0) || a.i - b.i)
+    .map(({ error }) => error);

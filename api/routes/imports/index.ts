@@ -95,7 +95,7 @@ async function upload(ctx: APIContext): Promise<void> {
     }
     let check;
     try {
-      check = await checkFile(file.path, format, kind);
+      check = await checkFile(file.path, format, kind, { deps: ctx.deps, account });
     } catch (error) {
       if (error instanceof UnreadableSpreadsheet) throw validationProblem({ file: [error.message] }, error.message);
       throw error;
