@@ -446,10 +446,17 @@ describe('the event pipeline at its edges', () => {
         const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
           response.body.batchId,
         ]);
-        const history = await temporal.workflow.getHandle(rows[0].workflow_id).fetchHistory();
-        const attempts = history.events?.flatMap((e) =>
-          e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : [],
-        );
+        const handle = temporal.workflow.getHandle(rows[0].workflow_id);
+        await handle.result();
+        const history = await handle.fetchHistory();
+        // A small batch's steps are local activities: their attempts are in their markers.
+        const attempts = history.events?.flatMap((e) => {
+          if (e.activityTaskStartedEventAttributes) return [e.activityTaskStartedEventAttributes.attempt];
+          const marker = e.markerRecordedEventAttributes;
+          const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : null;
+          return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { attempt: number }).attempt] : [];
+        });
+        expect(attempts).toEqual(expect.arrayContaining([1]));
         expect(attempts?.every((attempt) => attempt === 1)).toBe(true);
       }
     }

@@ -32,7 +32,11 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
       batchId,
     ]);
-    const events = (await temporal.workflow.getHandle(rows[0].workflow_id).fetchHistory()).events ?? [];
+    const handle = temporal.workflow.getHandle(rows[0].workflow_id);
+    // The answer leaves on the batch row's last commit, before the workflow task that records the last
+    // step's marker completes: the history is read once the workflow has closed.
+    await handle.result();
+    const events = (await handle.fetchHistory()).events ?? [];
     const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
     return {
       input: defaultPayloadConverter.fromPayload<ProcessEventBatchInput>(input as Payload),
