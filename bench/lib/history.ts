@@ -4,16 +4,11 @@ import { temporal } from '@temporalio/proto';
 const { EventType } = temporal.api.enums.v1;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
+import { localActivityMarker } from '../../test/helpers/local-activity-marker';
+
 type Timestamp = { seconds?: unknown; nanos?: unknown } | null | undefined;
 const msOfTime = (t: Timestamp) => Number(t?.seconds ?? 0) * 1000 + Number(t?.nanos ?? 0) / 1e6;
 const msOf = (e: HistoryEvent) => msOfTime(e.eventTime);
-
-/** What the SDK's core records in a local activity's marker (its `data` detail, JSON). */
-interface LocalActivityMarker {
-  activity_type: string;
-  attempt: number;
-  complete_time: Timestamp;
-}
 
 /**
  * A local activity's marker: its type, and when the worker finished it (the marker itself is written
@@ -22,11 +17,8 @@ interface LocalActivityMarker {
  * duration is read from it.
  */
 function localActivityOf(e: HistoryEvent): { name: string; doneAtMs: number | null } | undefined {
-  const attributes = e.markerRecordedEventAttributes;
-  if (attributes?.markerName !== 'core_local_activity') return undefined;
-  const data = attributes.details?.data?.payloads?.[0]?.data;
-  if (!data) return undefined;
-  const marker = JSON.parse(new TextDecoder().decode(data)) as LocalActivityMarker;
+  const marker = localActivityMarker(e);
+  if (!marker) return undefined;
   return { name: marker.activity_type, doneAtMs: marker.complete_time ? msOfTime(marker.complete_time) : null };
 }
 

@@ -15,6 +15,7 @@ import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
+import { localActivityMarker } from '../helpers/local-activity-marker';
 import { startReceiver } from '../helpers/receiver';
 
 /**
@@ -272,13 +273,7 @@ describe('the event pipeline at its edges', () => {
     }
     expect((await settle(batchId, 90_000)).status).toBe('Completed');
     const history = await temporal.workflow.getHandle(workflowId).fetchHistory();
-    const ledgerMarker = history.events?.findIndex(
-      (e) =>
-        e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
-        Buffer.from(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data ?? [])
-          .toString()
-          .includes('commitLedger'),
-    );
+    const ledgerMarker = history.events?.findIndex((e) => localActivityMarker(e)?.activity_type === 'commitLedger');
     const ledgerTask = history.events?.findIndex(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'commitLedger',
     );
@@ -450,12 +445,11 @@ describe('the event pipeline at its edges', () => {
         await handle.result();
         const history = await handle.fetchHistory();
         // A small batch's steps are local activities: their attempts are in their markers.
-        const attempts = history.events?.flatMap((e) => {
-          if (e.activityTaskStartedEventAttributes) return [e.activityTaskStartedEventAttributes.attempt];
-          const marker = e.markerRecordedEventAttributes;
-          const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : null;
-          return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { attempt: number }).attempt] : [];
-        });
+        const attempts = history.events?.flatMap((e) =>
+          e.activityTaskStartedEventAttributes
+            ? [e.activityTaskStartedEventAttributes.attempt]
+            : (localActivityMarker(e)?.attempt ?? []),
+        );
         expect(attempts).toEqual(expect.arrayContaining([1]));
         expect(attempts?.every((attempt) => attempt === 1)).toBe(true);
       }

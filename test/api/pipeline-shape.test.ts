@@ -10,6 +10,7 @@ import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { client } from '../helpers/http';
+import { localActivityMarker } from '../helpers/local-activity-marker';
 
 /**
  * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 50 by
@@ -41,13 +42,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     return {
       input: defaultPayloadConverter.fromPayload<ProcessEventBatchInput>(input as Payload),
       activityTasks: events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
-      localSteps: events.flatMap((e) => {
-        const marker = e.markerRecordedEventAttributes;
-        const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : null;
-        return data
-          ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type]
-          : [];
-      }),
+      localSteps: events.flatMap((e) => localActivityMarker(e)?.activity_type ?? []),
       workflowTasks: events.filter((e) => e.workflowTaskStartedEventAttributes).length,
     };
   }

@@ -10,6 +10,7 @@ import type { ProcessEventBatchInput } from '../../workflows/contracts';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { models } from '../helpers/db';
+import { localActivityMarker } from '../helpers/local-activity-marker';
 
 describe('processEventBatch on the real dev server and the real worker', () => {
   let connection: Connection;
@@ -94,14 +95,8 @@ describe('processEventBatch on the real dev server and the real worker', () => {
   const localSteps = async (workflowId: string) => {
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
     return history.events?.flatMap((e) => {
-      const marker = e.markerRecordedEventAttributes;
-      const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
-      if (!data) return [];
-      const { activity_type, attempt } = JSON.parse(Buffer.from(data).toString('utf8')) as {
-        activity_type: string;
-        attempt: number;
-      };
-      return [{ step: activity_type, attempt }];
+      const marker = localActivityMarker(e);
+      return marker ? [{ step: marker.activity_type, attempt: marker.attempt }] : [];
     });
   };
   const workflowTasks = async (workflowId: string) => {
