@@ -22,6 +22,7 @@ import {
   type Mode,
 } from './load';
 import { log } from './log';
+import { localActivityMarker } from '../../test/helpers/local-activity-marker';
 import { startReceiver } from '../../test/helpers/receiver';
 import { ChaosStack, type Part } from './stack';
 
@@ -185,32 +186,17 @@ interface PersistInFlight {
 export function workerKilledInPersist(options: ScenarioOptions): Promise<ScenarioReport> {
   return scenario('worker-sigkill-in-persist', options, async (ctx) => {
     const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
-    let held: { client: PoolClient; workflowId: string } | undefined;
+    let held: HeldBatch | undefined;
     const letGo = async () => {
-      if (!held) return;
-      await held.client.query('ROLLBACK').catch(() => undefined);
-      held.client.release();
+      await held?.letGo();
       held = undefined;
     };
     try {
       const temporal = new Client({ connection });
       let caught: PersistInFlight | undefined;
       const persisting = async (): Promise<boolean> => {
-        if (!held) {
-          const client = await ctx.stack.pool.connect();
-          await client.query('BEGIN');
-          // SKIP LOCKED: a batch whose persist already holds its row is past the point to aim at.
-          const { rows } = await client.query<{ workflow_id: string }>(
-            `SELECT workflow_id FROM batches WHERE account_id = $1 AND status = 'Accepted' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
-            [ctx.accountId],
-          );
-          if (!rows.length) {
-            await client.query('ROLLBACK');
-            client.release();
-            return false;
-          }
-          held = { client, workflowId: rows[0].workflow_id };
-        }
+        held ??= await holdOldestAccepted(ctx);
+        if (!held) return false;
         const described = await temporal.workflow
           .getHandle(held.workflowId)
           .describe()
@@ -285,31 +271,17 @@ export function workerKilledInLocalStep(options: ScenarioOptions): Promise<Scena
   const small = { ...options, batchSize: SMALL_BATCH, events: Math.min(options.events, 30 * SMALL_BATCH) };
   return scenario('worker-sigkill-in-local-persist', small, async (ctx) => {
     const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
-    let held: { client: PoolClient; pid: number; workflowId: string } | undefined;
+    let held: HeldBatch | undefined;
     let caught: string | undefined;
     const letGo = async () => {
-      if (!held) return;
-      await held.client.query('ROLLBACK').catch(() => undefined);
-      held.client.release();
+      await held?.letGo();
       held = undefined;
     };
     try {
       const temporal = new Client({ connection });
       const persisting = async (): Promise<boolean> => {
-        if (!held) {
-          const client = await ctx.stack.pool.connect();
-          await client.query('BEGIN');
-          const { rows } = await client.query<{ workflow_id: string; pid: number }>(
-            `SELECT workflow_id, pg_backend_pid() AS pid FROM batches WHERE account_id = $1 AND status = 'Accepted' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
-            [ctx.accountId],
-          );
-          if (!rows.length) {
-            await client.query('ROLLBACK');
-            client.release();
-            return false;
-          }
-          held = { client, pid: rows[0].pid, workflowId: rows[0].workflow_id };
-        }
+        held ??= await holdOldestAccepted(ctx);
+        if (!held) return false;
         // Only a persist waits on a batch's row while the scenario holds it.
         const { rows } = await ctx.stack.pool.query<{ waiting: number }>(
           'SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
@@ -345,6 +317,36 @@ export function workerKilledInLocalStep(options: ScenarioOptions): Promise<Scena
 
 const { EventType } = temporal.api.enums.v1;
 
+/** An Accepted batch's row the scenario holds (FOR UPDATE), so that the batch's persist waits on it. */
+interface HeldBatch {
+  workflowId: string;
+  /** The holding session's backend, which a persist waiting on the row is blocked by. */
+  pid: number;
+  letGo(): Promise<void>;
+}
+
+/**
+ * Holds the oldest Accepted batch of the scenario's account in a transaction of its own; none when there
+ * is none left. SKIP LOCKED: a batch whose persist already holds its row is past the point to aim at.
+ */
+async function holdOldestAccepted(ctx: { stack: ChaosStack; accountId: string }): Promise<HeldBatch | undefined> {
+  const client: PoolClient = await ctx.stack.pool.connect();
+  await client.query('BEGIN');
+  const { rows } = await client.query<{ workflow_id: string; pid: number }>(
+    `SELECT workflow_id, pg_backend_pid() AS pid FROM batches WHERE account_id = $1 AND status = 'Accepted' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [ctx.accountId],
+  );
+  const letGo = async () => {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  };
+  if (!rows.length) {
+    await letGo();
+    return undefined;
+  }
+  return { workflowId: rows[0].workflow_id, pid: rows[0].pid, letGo };
+}
+
 /**
  * What the history of the workflow caught in its local persist says: persist ran as a local activity
  * (its marker, no activity task), and a workflow task timed out or failed before that marker (the one
@@ -352,13 +354,7 @@ const { EventType } = temporal.api.enums.v1;
  */
 async function localPersistProof(temporal: Client, workflowId: string) {
   const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-  const markerAt = events.findIndex((e) => {
-    const marker = e.markerRecordedEventAttributes;
-    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
-    return data
-      ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type === 'persistEvents'
-      : false;
-  });
+  const markerAt = events.findIndex((e) => localActivityMarker(e)?.activity_type === 'persistEvents');
   const diedAt = events.findIndex(
     (e) =>
       e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT ||
