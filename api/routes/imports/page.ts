@@ -14,6 +14,7 @@ main { padding: 14px 20px; max-width: 1200px; }
 section { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
 h2 { font-size: 15px; margin: 2px 0 10px; }
 form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.field { display: inline-flex; gap: 6px; align-items: center; }
 input, select { padding: 4px 6px; font: inherit; } input[type=password] { width: 24em; }
 button { font: inherit; } button.action { padding: 5px 12px; cursor: pointer; }
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0 0; }
@@ -39,7 +40,7 @@ export const IMPORTS_PAGE: BrowserPage = {
     <h2>1. Download the template</h2>
     <p>Each column is named after the field it fills; the xlsx has a Notes sheet saying what each column means, whether it is required and its allowed values. Rows with the same Id are one record with several lines.</p>
     <form id="template" autocomplete="off">
-      <label for="template-kind">Kind</label> <select id="template-kind">${kindOptions}</select>
+      <span class="field"><label for="template-kind">Kind</label> <select id="template-kind">${kindOptions}</select></span>
       <select id="template-format" aria-label="Template format"><option value="xlsx">xlsx</option><option value="csv">csv</option></select>
       <button class="action" type="submit">Download template</button>
     </form>
@@ -47,9 +48,9 @@ export const IMPORTS_PAGE: BrowserPage = {
   <section>
     <h2>2. Upload the filled file</h2>
     <form id="upload" autocomplete="off">
-      <label for="kind">Kind</label> <select id="kind">${kindOptions}</select>
-      <label for="file">File (.csv or .xlsx, at most 20 MB and 100,000 rows)</label> <input id="file" type="file" accept=".csv,.xlsx" required>
-      <label for="idempotency-key">Key (optional)</label> <input id="idempotency-key" placeholder="e.g. march-catch-2024" title="Sending the same file again with the same key imports it once.">
+      <span class="field"><label for="kind">Kind</label> <select id="kind">${kindOptions}</select></span>
+      <span class="field"><label for="file">File (.csv or .xlsx, at most 20 MB and 100,000 rows)</label> <input id="file" type="file" accept=".csv,.xlsx" required></span>
+      <span class="field"><label for="idempotency-key">Key (optional)</label> <input id="idempotency-key" placeholder="e.g. march-catch-2024" title="Sending the same file again with the same key imports it once."></span>
       <button class="action" type="submit">Import</button>
       <button class="action" id="sign-out" type="button">Sign out</button>
     </form>
