@@ -36,6 +36,7 @@ import { benchStack, type BenchStack } from './lib/stack';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchLocation, benchProduct } from './lib/master-data';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -44,14 +45,8 @@ const LOT_RECORDS = Number(process.env.BENCH_LOT ?? 10000);
 const EXTRA_WORKERS = Number(process.env.BENCH_EXTRA_WORKERS ?? 0);
 const BATCH = 500;
 
-const PRODUCT = {
-  Id: 'BENCH-SALMON',
-  Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
-};
-const LOCATION = {
-  Id: 'BENCH-DOCK',
-  Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } },
-};
+const PRODUCT = benchProduct('BENCH-SALMON', 'Salmon');
+const LOCATION = benchLocation('BENCH-DOCK', 'Dock');
 
 const commission = (id: string, lot: string, quantity: number, day = 1) => ({
   $type: 'commission',

@@ -18,19 +18,14 @@ import { connectTemporalClient } from '../platform/temporal-client';
 import { startBenchStack } from './lib/stack';
 import { latencyMs, round, runBench } from './lib/report';
 import { whereWaited } from './lib/where-waited';
+import { benchLocation, benchProduct } from './lib/master-data';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
 const BATCH = 500;
 
-const PRODUCT = {
-  Id: 'FAIR-SALMON',
-  Details: { Name: 'Salmon', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
-};
-const LOCATION = {
-  Id: 'FAIR-DOCK',
-  Details: { Name: 'Dock', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } },
-};
+const PRODUCT = benchProduct('FAIR-SALMON', 'Salmon');
+const LOCATION = benchLocation('FAIR-DOCK', 'Dock');
 
 const commission = (lot: string, inline = false) => ({
   $type: 'commission',

@@ -28,6 +28,7 @@ import type { Sequelize } from 'sequelize';
 import { createSequelize } from '../db/sequelize';
 import { startBenchStack } from './lib/stack';
 import { round, runBench } from './lib/report';
+import { benchLocation, benchProduct } from './lib/master-data';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -35,14 +36,8 @@ const BATCH = 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 50);
 
-const PRODUCT = {
-  Id: 'BENCH-COD',
-  Details: { Name: 'Cod', SimpleUnitOfMeasurement: 'kg', SharingPolicy: 'Open', ProductIdentifierType: 'Lot' },
-};
-const LOCATION = {
-  Id: 'BENCH-VESSEL',
-  Details: { Name: 'Vessel', TradePartner: { Id: 'SELF', Name: 'Bench Co', ConnectionType: 'SELF' } },
-};
+const PRODUCT = benchProduct('BENCH-COD', 'Cod');
+const LOCATION = benchLocation('BENCH-VESSEL', 'Vessel');
 
 const commission = (id: string, lot: string) => ({
   $type: 'commission',
