@@ -35,7 +35,9 @@ describe('the supervisor heals PostgreSQL and Temporal', () => {
     });
 
   beforeAll(async () => {
-    stack = await startStack();
+    // Durable, as `npm start` runs it: without fsync and synchronous commits a SIGKILL loses the last
+    // commits (under load, the key this test made), and the API then rightly answers 401.
+    stack = await startStack({ EMBEDDED_PG_DURABLE: 'true' });
     before = stack.state;
     const created = cli('cli/apikey.ts', ['create', '--account', 'healing'], pointedAt(stack.dir));
     if (created.status !== 0) throw new Error(created.stderr);
