@@ -258,18 +258,20 @@ async function persistProof(temporal: Client, { workflowId, attempt }: PersistIn
 const SMALL_BATCH = 10;
 
 /**
- * 1b. SIGKILL the worker while a small batch's `persistEvents` runs as a local activity (inside the
- * workflow task, with no activity task Temporal could show as pending). Aimed as in 1: the scenario
- * holds one Accepted batch's row (FOR UPDATE), and the worker is killed once PostgreSQL shows a
- * transaction waiting on that lock, which is that batch's persist on its first statement; the row is
- * let go right after. The workflow task dies with the worker: it times out, another worker replays the
- * history (no marker for persist yet) and runs the step again. The history proves it: a workflow task
- * that timed out or failed before persist's marker, and no activity task for the step.
+ * 1b. SIGKILL the process running a small batch's `persistEvents` as a local activity (inside the
+ * workflow task, with no activity task Temporal could show as pending): the worker for an async batch,
+ * the API for a sync one (its own worker runs the small sync batches it starts, API_SYNC_WORKER).
+ * Aimed as in 1: the scenario holds one Accepted batch's row (FOR UPDATE), and the process is killed
+ * once PostgreSQL shows a transaction waiting on that lock, which is that batch's persist on its first
+ * statement; the row is let go right after. The workflow task dies with the process: it times out, the
+ * worker replays the history (no marker for persist yet) and runs the step again. The history proves
+ * it: a workflow task that timed out or failed before persist's marker, and no activity task for the step.
  */
-export function workerKilledInLocalStep(options: ScenarioOptions): Promise<ScenarioReport> {
+export function killedInLocalStep(options: ScenarioOptions, part: 'worker' | 'api'): Promise<ScenarioReport> {
   // Small batches: their steps run as local activities (the stack's default threshold).
   const small = { ...options, batchSize: SMALL_BATCH, events: Math.min(options.events, 30 * SMALL_BATCH) };
-  return scenario('worker-sigkill-in-local-persist', small, async (ctx) => {
+  const mode: Mode = part === 'api' ? 'sync' : 'async';
+  return scenario(`${part}-sigkill-in-local-persist`, small, async (ctx) => {
     const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
     let held: HeldBatch | undefined;
     let caught: string | undefined;
@@ -290,7 +292,7 @@ export function workerKilledInLocalStep(options: ScenarioOptions): Promise<Scena
         if (rows[0].waiting > 0) caught = held.workflowId;
         return caught !== undefined;
       };
-      const outcome = await killDuringLoad(ctx, small, 'sync', 'worker', persisting, letGo);
+      const outcome = await killDuringLoad(ctx, small, mode, part, persisting, letGo);
       await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
       const proof = caught && (await localPersistProof(temporal, caught));
       if (!proof) outcome.problems.push('no local persistEvents was seen waiting: the kill was not aimed inside it');
@@ -563,7 +565,16 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
   });
 }
 
-export const SCENARIOS = ['worker', 'worker-local', 'postgres', 'temporal', 'api', 'consume', 'delivery'] as const;
+export const SCENARIOS = [
+  'worker',
+  'worker-local',
+  'api-local',
+  'postgres',
+  'temporal',
+  'api',
+  'consume',
+  'delivery',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export function runScenario(
@@ -575,7 +586,9 @@ export function runScenario(
     case 'worker':
       return workerKilledInPersist(options);
     case 'worker-local':
-      return workerKilledInLocalStep(options);
+      return killedInLocalStep(options, 'worker');
+    case 'api-local':
+      return killedInLocalStep(options, 'api');
     case 'postgres':
       return postgresKilled(options);
     case 'temporal':

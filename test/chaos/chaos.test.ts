@@ -7,7 +7,7 @@ import {
   deliveryWorkerKilled,
   postgresKilled,
   temporalKilled,
-  workerKilledInLocalStep,
+  killedInLocalStep,
   workerKilledInPersist,
   type ScenarioOptions,
   type ScenarioReport,
@@ -45,12 +45,16 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     expect(report.acknowledged).toBe(report.batchesTried);
   }, 300_000);
 
-  it("a worker killed inside a small batch's local persistEvents: the step runs again, every batch lands once", async () => {
-    const report = await workerKilledInLocalStep(options);
-    expectNothingLost(report);
-    expect(report.details.killLandedInLocalPersist).toBe(true);
-    expect(report.acknowledged).toBe(report.batchesTried);
-  }, 300_000);
+  it.each(['worker', 'api'] as const)(
+    "the %s killed inside a small batch's local persistEvents: the step runs again, every batch lands once",
+    async (part) => {
+      const report = await killedInLocalStep(options, part);
+      expectNothingLost(report);
+      expect(report.details.killLandedInLocalPersist).toBe(true);
+      expect(report.acknowledged).toBe(report.batchesTried);
+    },
+    300_000,
+  );
 
   it('an API killed with async requests in flight: clients retrying with their Idempotency-Key lose nothing', async () => {
     const report = await apiKilled(options);
