@@ -29,8 +29,8 @@ import type { EventPayload } from '../domain/events';
 import { createLogger } from '../platform/logger';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS } from '../platform/config';
 import { breakdownOf, medianBreakdown, timelineOf } from './lib/history';
-import { copyExactRows, perBatch, snapshot, type Snapshot } from './lib/pipeline';
-import { grown, startExtraApi, startExtraWorker, type StackProcesses } from './lib/processes';
+import { copyExactRows, grownInApiAndWorker, perBatch, snapshot, type Snapshot } from './lib/pipeline';
+import { startExtraApi, startExtraWorker, type StackProcesses } from './lib/processes';
 import { latencyMs, percentile, round, runBench } from './lib/report';
 import { benchStack, type BenchStack } from './lib/stack';
 import fs from 'node:fs';
@@ -182,8 +182,8 @@ function meanOf(blocks: PerCall[]): PerCall {
  * included): the mean per attempt, in milliseconds.
  */
 function stepMsOf(before: Snapshot, after: Snapshot): Record<string, number> {
-  const seconds = grown(before.worker, after.worker, 'traceability_activity_duration_seconds_sum', 'activity');
-  const counts = grown(before.worker, after.worker, 'traceability_activity_duration_seconds_count', 'activity');
+  const seconds = grownInApiAndWorker(before, after, 'traceability_activity_duration_seconds_sum', 'activity');
+  const counts = grownInApiAndWorker(before, after, 'traceability_activity_duration_seconds_count', 'activity');
   return Object.fromEntries(Object.entries(seconds).map(([step, s]) => [step, round((s * 1000) / counts[step])]));
 }
 

@@ -28,6 +28,17 @@ export async function snapshot(stack: RuntimeState | StackProcesses, extraWorker
 }
 export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
+/**
+ * A labelled counter's growth in the API's and the worker's metrics together: an API with its own worker
+ * (API_SYNC_WORKER) runs small sync batches' steps and counts them as the worker counts its own.
+ */
+export function grownInApiAndWorker(before: Snapshot, after: Snapshot, prefix: string, label: string) {
+  const sum = grown(before.api, after.api, prefix, label);
+  for (const [key, value] of Object.entries(grown(before.worker, after.worker, prefix, label)))
+    sum[key] = (sum[key] ?? 0) + value;
+  return sum;
+}
+
 /** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
 export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
   const each = (values: Record<string, number>) =>
@@ -37,10 +48,7 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
   const cpu = Object.fromEntries(
     (Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]),
   );
-  const statements = {
-    ...grown(before.api, after.api, 'traceability_db_statements_total', 'step'),
-    ...grown(before.worker, after.worker, 'traceability_db_statements_total', 'step'),
-  };
+  const statements = grownInApiAndWorker(before, after, 'traceability_db_statements_total', 'step');
   const rpcs = {
     ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),
     ...grown(before.sdk, after.sdk, 'temporal_long_request', 'operation'),
