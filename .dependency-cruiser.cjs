@@ -38,7 +38,8 @@ module.exports = {
     layer('workflows', ['activities', 'domain']),
     // The pipeline's checks, run on a refused request's other events to list every problem in one answer.
     layer('batches', ['workflows', 'db', 'platform', 'domain'], ['activities/persist/checks.ts']),
-    layer('api', ['batches', 'workflows', 'db', 'platform', 'domain']),
+    // The API's own worker for the small sync batches it starts eagerly (API_SYNC_WORKER).
+    layer('api', ['batches', 'workflows', 'db', 'platform', 'domain'], ['worker/api-sync-worker.ts']),
     layer('worker', ['batches', 'activities', 'workflows', 'db', 'platform', 'domain']),
     layer('cli', ['batches', 'db', 'platform', 'domain', 'supervisor']),
     layer('supervisor', ['worker', 'db', 'platform', 'domain']),

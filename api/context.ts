@@ -18,6 +18,8 @@ export interface Deps {
   batchFinished: BatchFinishedListener;
   /** Fair use: the per-key and per-address counters every replica shares (db/rate-limits.ts). */
   rateLimits: RateLimits;
+  /** The API's own worker polls the sync task queue: small sync batches start eagerly there (API_SYNC_WORKER). */
+  eagerStart: boolean;
 }
 
 export interface AppState {

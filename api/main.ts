@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Client } from '@temporalio/client';
 import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
 import { RateLimits } from '../db/rate-limits';
@@ -15,6 +16,7 @@ import {
 } from '../platform/metrics';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
+import { startApiSyncWorker } from '../worker/api-sync-worker';
 import { createApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 3000;
@@ -23,18 +25,29 @@ const SHUTDOWN_GRACE_MS = 3000;
 async function main(): Promise<void> {
   const config = requireServices(loadConfig());
   const logger = createLogger(config.logLevel, 'api');
-  enableProcessMetrics('api');
+  enableProcessMetrics('api', ...(config.apiSyncWorker ? (['worker'] as const) : []));
   const sequelize = createSequelize(config.databaseUrl, 20);
   countStatements(sequelize, () => 'request');
   registerBatchGauges(() => batchHealth(sequelize));
   registerInventoryGauges(() => negativeLotCounts(sequelize));
   await migrateUp(sequelize, config.databaseUrl);
-  const temporal = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
+  const syncWorker = config.apiSyncWorker ? await startApiSyncWorker(config, logger) : undefined;
+  const temporal = syncWorker
+    ? new Client({ connection: syncWorker.connection, namespace: config.temporalNamespace })
+    : await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
   const batchFinished = new BatchFinishedListener(config.databaseUrl, logger);
   await batchFinished.start();
   const rateLimits = new RateLimits(sequelize, config.failedKeysPerMinute);
-  const app = createApp({ config, sequelize, temporal, logger, batchFinished, rateLimits });
+  const app = createApp({
+    config,
+    sequelize,
+    temporal,
+    logger,
+    batchFinished,
+    rateLimits,
+    eagerStart: syncWorker !== undefined,
+  });
 
   const requestTimeoutMs = config.requestTimeoutSeconds * 1000;
   const handle = app.callback();
@@ -81,6 +94,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     await batchFinished.stop();
+    await syncWorker?.stop();
     await temporal.connection.close();
     await sequelize.close();
     process.exit(0);

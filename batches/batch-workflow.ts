@@ -3,6 +3,7 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority } from '
 import type { Batch, BatchMode } from '../db/models';
 import type { ProcessEventBatchInput } from '../workflows/contracts';
 import type { processEventBatch } from '../workflows';
+import { syncTaskQueueOf } from '../platform/config';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS, RETRY_OF } from '../platform/search-attributes';
 
 /** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
@@ -86,18 +87,37 @@ export const batchPriorityOf = (start: BatchStart): Priority => ({
   fairnessKey: start.input.accountId,
 });
 
+/** A batch somebody waits on whose steps run locally (PIPELINE_LOCAL_MAX_EVENTS): a one-event scan, say. */
+const isSmallSync = (start: BatchStart): boolean =>
+  (start.mode === 'sync' || start.mode === 'json') && start.eventCount <= (start.input.localMaxEvents ?? 0);
+
+/** The task queue a batch's workflow runs on: small sync batches have their own (syncTaskQueueOf). */
+export const batchTaskQueueOf = (taskQueue: string, start: BatchStart): string =>
+  isSmallSync(start) ? syncTaskQueueOf(taskQueue) : taskQueue;
+
 /**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
  * id: a running one is used as it is, a closed one is never started again (so an Idempotency-Key
  * replays the first result instead of running the batch twice). The API, the reconciler and
- * `batch retry` all start batches here.
+ * `batch retry` all start batches here. `eager` (a client on the connection of a worker polling the
+ * sync task queue, as the API's is) asks Temporal for a small sync batch's first workflow task in the
+ * start's answer: that worker runs it at once, and Temporal dispatches it as usual when the worker has no
+ * free slot.
  */
 export const startBatchWorkflow = (
   client: Client,
   taskQueue: string,
   start: BatchStart,
+  { eager = false }: { eager?: boolean } = {},
 ): Promise<WorkflowHandle<typeof processEventBatch>> =>
-  startUnder(client, taskQueue, start, WorkflowIdReusePolicy.REJECT_DUPLICATE);
+  startUnder(
+    client,
+    batchTaskQueueOf(taskQueue, start),
+    start,
+    WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    'Accepted',
+    eager && isSmallSync(start),
+  );
 
 /**
  * Runs a Running batch's workflow again after its run was closed without finishing it (an operator
@@ -110,7 +130,7 @@ export const resumeBatchWorkflow = (
   taskQueue: string,
   start: BatchStart,
 ): Promise<WorkflowHandle<typeof processEventBatch>> =>
-  startUnder(client, taskQueue, start, WorkflowIdReusePolicy.ALLOW_DUPLICATE, 'Running');
+  startUnder(client, batchTaskQueueOf(taskQueue, start), start, WorkflowIdReusePolicy.ALLOW_DUPLICATE, 'Running');
 
 async function startUnder(
   client: Client,
@@ -119,6 +139,7 @@ async function startUnder(
   reuse: WorkflowIdReusePolicy,
   // The batch row's status when the run starts; the workflow keeps BatchStatus in step from there.
   status: 'Accepted' | 'Running' = 'Accepted',
+  requestEagerStart = false,
 ): Promise<WorkflowHandle<typeof processEventBatch>> {
   const { workflowId, input, eventCount, retryOf, mode } = start;
   try {
@@ -146,6 +167,7 @@ async function startUnder(
       staticSummary: batchSummaryOf(start),
       staticDetails: batchDetailsOf(start),
       priority: batchPriorityOf(start),
+      requestEagerStart,
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError)

@@ -17,6 +17,8 @@ export interface BatchDeps extends WaitDeps {
     'taskQueue' | 'syncWaitSeconds' | 'reconcileAfterSeconds' | 'reconcileEverySeconds' | 'pipelineLocalMaxEvents'
   >;
   logger: Logger;
+  /** A worker of this process polls the sync task queue on the client's connection (the API's, API_SYNC_WORKER). */
+  eagerStart?: boolean;
 }
 
 export interface RunOptions {
@@ -50,6 +52,7 @@ export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOption
         temporal,
         config.taskQueue,
         batchStartOf(batch, options.accountName, config.pipelineLocalMaxEvents),
+        { eager: deps.eagerStart },
       ),
     );
   } catch (error) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseAllowedHosts } from '../domain/destinations';
 
@@ -10,6 +11,13 @@ export const PROJECT_ROOT = ((): string => {
   }
 })();
 export const TASK_QUEUE = 'traceability';
+
+/**
+ * The task queue of batches a caller waits on that are small enough for local steps: their own, so that
+ * no other work's backlog is ahead of them, and so that the API's own worker (API_SYNC_WORKER) takes none
+ * of that work. `npm run worker` polls both.
+ */
+export const syncTaskQueueOf = (taskQueue: string): string => `${taskQueue}-sync`;
 
 /** The ports used when their variable is unset (`npm start` takes free ones instead when these are in use). */
 export const DEFAULT_PORTS = {
@@ -63,6 +71,18 @@ export interface Config {
    * 0 runs every batch's steps as activity tasks. Read where a batch's workflow input is built.
    */
   pipelineLocalMaxEvents: number;
+  /**
+   * API_SYNC_WORKER: the API process runs a worker of its own on the sync task queue (syncTaskQueueOf)
+   * and starts a small sync batch's workflow there eagerly: Temporal hands the first workflow task back in
+   * the start's answer, so the batch runs in the API without waiting in any queue. Off, such batches wait
+   * in that queue for `npm run worker`, which always polls it too.
+   */
+  apiSyncWorker: boolean;
+  /**
+   * WORKER_ACTIVITY_SLOTS: the activity tasks (a large batch's steps, deliveries, imports) a worker runs at
+   * once; by default one more than this machine's cores (docs/operations.md says why).
+   */
+  workerActivitySlots: number;
   /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
   reconcileAfterSeconds: number;
   /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
@@ -115,6 +135,14 @@ function count(name: string, value: string | undefined, fallback: number, min: n
   return parsed;
 }
 
+function flag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  const lower = value.toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
 const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -145,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_PIPELINE_LOCAL_MAX_EVENTS,
       0,
     ),
+    apiSyncWorker: flag('API_SYNC_WORKER', env.API_SYNC_WORKER, true),
+    workerActivitySlots: count('WORKER_ACTIVITY_SLOTS', env.WORKER_ACTIVITY_SLOTS, os.availableParallelism() + 1, 1),
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),

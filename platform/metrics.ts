@@ -111,13 +111,13 @@ const ROLE_METRICS: Record<'api' | 'worker', readonly Metric[]> = {
 let processMetrics = false;
 
 /**
- * The metrics of this process's role, and its CPU, memory, event-loop lag; called by the entry points,
- * not on import, so tests stay quiet.
+ * The metrics of this process's roles (an API with API_SYNC_WORKER has a worker's too), and its CPU,
+ * memory, event-loop lag; called by the entry points, not on import, so tests stay quiet.
  */
-export function enableProcessMetrics(role: 'api' | 'worker'): void {
+export function enableProcessMetrics(...roles: ('api' | 'worker')[]): void {
   if (processMetrics) return;
   processMetrics = true;
-  for (const metric of ROLE_METRICS[role]) registry.registerMetric(metric);
+  for (const metric of new Set(roles.flatMap((role) => ROLE_METRICS[role]))) registry.registerMetric(metric);
   collectDefaultMetrics({ register: registry, prefix: 'traceability_' });
 }
 

@@ -55,6 +55,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number
   // A workflow task that schedules an activity gets the activity back in its own answer when the
   // worker has a free slot: one matching round trip less per step (off by default in the server).
   'system.enableActivityEagerExecution': true,
+  // The API starts a small sync batch with its first workflow task in the start's answer, run by the
+  // API's own worker (API_SYNC_WORKER). On by default in the server; set so that it stays on.
+  'system.enableEagerWorkflowStart': true,
   // Task Queue Priority and Fairness (batches/batch-workflow.ts sets each batch's priority and its account
   // as fairness key): the priority matcher, and fair dispatch between keys within a priority.
   'matching.useNewMatcher': true,

@@ -1,11 +1,9 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { NativeConnection } from '@temporalio/worker';
 import { withHeartbeat } from '../activities/heartbeat';
 import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
-import { PostgresHashChainLedger } from '../db/repositories/ledger';
 import { createSequelize } from '../db/sequelize';
-import { loadConfig, requireServices, WORKER_HEARTBEAT_SECONDS } from '../platform/config';
+import { loadConfig, requireServices, syncTaskQueueOf } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics';
 import { freePort } from '../platform/net';
@@ -13,27 +11,14 @@ import { DEFAULT_BACKOFF } from '../platform/kept-service';
 import { ensureReconciler } from '../batches/reconciler';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { activityMetrics, currentActivityType } from './activity-metrics';
-import { workflowsPath } from './bundle';
+import { currentActivityType } from './activity-metrics';
+import { createPipelineWorker, installRuntime, pipelineActivities, type WorkerSlots } from './pipeline-worker';
 
-/**
- * Each running activity holds at most one connection (its transaction): slots for activities and local
- * activities together never exceed the pool, so no step waits inside its timeout for a connection
- * (the SDK's defaults are 100 each). Beyond the pool's size more slots would only queue in it.
- */
-const POOL_SIZE = 20;
-// A small batch runs its steps here (PIPELINE_LOCAL_MAX_EVENTS), up to three side by side: eight slots
-// keep a few such batches going at once; twelve activity slots still run four clients' large batches.
+// A small batch runs its steps here (PIPELINE_LOCAL_MAX_EVENTS), up to three side by side: eight local
+// slots keep a few such batches going at once. The sync task queue's share is for small sync batches
+// the API's own worker did not take.
 const LOCAL_ACTIVITY_SLOTS = 8;
-
-const SDK_LEVELS: Record<string, LogLevel> = {
-  trace: 'TRACE',
-  debug: 'DEBUG',
-  info: 'INFO',
-  warn: 'WARN',
-  error: 'ERROR',
-  fatal: 'ERROR',
-};
+const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -43,35 +28,24 @@ async function main(): Promise<void> {
   // port; ours is prom-client's registry. Scrape both (README.md, Metrics). The SDK cannot report a
   // port it picked itself, so "0" is resolved here.
   const sdkMetricsPort = config.workerMetricsPort || (await freePort());
-  Runtime.install({
-    // Only these: after any other, every new worker of the loop below would stop at once.
-    shutdownSignals: ['SIGINT', 'SIGTERM'],
-    // /readyz tells a dead worker by its heartbeats going stale (api/routes/health).
-    workerHeartbeatInterval: WORKER_HEARTBEAT_SECONDS * 1000,
-    telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${sdkMetricsPort}` } } },
-    logger: new DefaultLogger(SDK_LEVELS[config.logLevel] ?? 'INFO', (entry) => {
-      const level =
-        entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
-      logger[level]({ ...entry.meta, sdk: true }, entry.message);
-    }),
-  });
+  // Only these signals: after any other, every new worker of the loop below would stop at once.
+  installRuntime(logger, { shutdownSignals: ['SIGINT', 'SIGTERM'], prometheusPort: sdkMetricsPort });
 
   enableProcessMetrics('worker');
   const metricsServer = await serveMetrics(config.workerAppMetricsPort);
   const appMetricsPort = portOf(metricsServer);
 
-  const sequelize = createSequelize(config.databaseUrl, POOL_SIZE);
+  const slots: WorkerSlots = { activities: config.workerActivitySlots, localActivities: LOCAL_ACTIVITY_SLOTS };
+  const poolSize = [slots, SYNC_SLOTS].reduce(
+    (sum, { activities, localActivities }) => sum + activities + localActivities,
+    0,
+  );
+  const sequelize = createSequelize(config.databaseUrl, poolSize);
   countStatements(sequelize, currentActivityType);
   await migrateUp(sequelize, config.databaseUrl);
   const webhooks = { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds };
   const activities = {
-    ...createActivities({
-      sequelize,
-      logger,
-      urnDomain: config.urnDomain,
-      ledger: new PostgresHashChainLedger(sequelize),
-      webhooks,
-    }),
+    ...pipelineActivities(sequelize, logger, config),
     // The reconciler's: the batch use case's, not a pipeline step.
     startStrandedBatches: withHeartbeat(
       startStrandedBatches({ sequelize, logger, webhooks, localMaxEvents: config.pipelineLocalMaxEvents }),
@@ -89,21 +63,10 @@ async function main(): Promise<void> {
     try {
       connection = await NativeConnection.connect({ address: config.temporalAddress });
       await ensureSearchAttributes(connection, config.temporalNamespace, logger);
-      const worker = await Worker.create({
-        connection,
-        namespace: config.temporalNamespace,
-        taskQueue: config.taskQueue,
-        ...(config.workflowBundlePath
-          ? { workflowBundle: { codePath: config.workflowBundlePath } }
-          : { workflowsPath: workflowsPath() }),
-        activities,
-        interceptors: { activity: [activityMetrics] },
-        maxConcurrentActivityTaskExecutions: POOL_SIZE - LOCAL_ACTIVITY_SLOTS,
-        maxConcurrentLocalActivityExecutions: LOCAL_ACTIVITY_SLOTS,
-        // A stop gives running activities this long, then cancels them: the supervisor kills at 5 s.
-        shutdownGraceTime: '3s',
-        shutdownForceTime: '4s',
-      });
+      const workers = await Promise.all([
+        createPipelineWorker(connection, config, config.taskQueue, activities, slots),
+        createPipelineWorker(connection, config, syncTaskQueueOf(config.taskQueue), activities, SYNC_SLOTS),
+      ]);
       // The reconciler follows this worker's settings; Temporal is reachable by now.
       const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
       try {
@@ -130,7 +93,14 @@ async function main(): Promise<void> {
       } else {
         logger.info({ temporal: config.temporalAddress }, 'worker running again');
       }
-      await worker.run();
+      // Both run until a stop drains them; should one end without it, the other is stopped and both begin again.
+      const runs = workers.map((worker) => worker.run());
+      try {
+        await Promise.race(runs);
+      } finally {
+        for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+        await Promise.allSettled(runs);
+      }
       if (!stop.requested) throw new Error('worker stopped polling without a shutdown request');
     } catch (error) {
       if (stop.requested) break;

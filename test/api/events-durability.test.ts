@@ -470,6 +470,8 @@ describe('the event pipeline at its edges', () => {
           ...process.env,
           PORT: String(port),
           TASK_QUEUE: uid('unpolled'),
+          // Nor its own worker, which would run a small sync batch itself.
+          API_SYNC_WORKER: 'false',
           SYNC_WAIT_SECONDS: '2',
           LOG_LEVEL: 'warn',
         },

@@ -1,8 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
 import { findOrCreateBatch } from '../../db/repositories/batches';
-import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS } from '../../platform/config';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig, syncTaskQueueOf } from '../../platform/config';
+import { readLiveState } from '../../supervisor/state';
 import { waitFor } from '../../platform/net';
 import type { ProcessEventBatchInput } from '../../workflows/contracts';
 import { reconcileNowSignal } from '../../workflows/reconciler-signals';
@@ -44,8 +46,17 @@ describe('the shape of the pipeline, as each starter sets it', () => {
       activityTasks: events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
       localSteps: events.flatMap((e) => localActivityMarker(e)?.activity_type ?? []),
       workflowTasks: events.filter((e) => e.workflowTaskStartedEventAttributes).length,
+      taskQueue: events[0].workflowExecutionStartedEventAttributes?.taskQueue?.name,
+      // A worker's identity is `<pid>@<host>` (the SDK's default): which process ran each workflow task.
+      workflowTaskPids: events.flatMap((e) => e.workflowTaskStartedEventAttributes?.identity?.split('@')[0] ?? []),
     };
   }
+
+  const pids = () => {
+    const state = readLiveState(process.env.STACK_DIR!);
+    return { api: String(state?.apiPid), worker: String(state?.workerPid) };
+  };
+  const { taskQueue } = loadConfig();
 
   const batchIdOf = async (externalId: string) => {
     const { rows } = await sql().query<{ batch_id: string }>(
@@ -65,6 +76,30 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     expect(shape.localSteps).toEqual(expect.arrayContaining(['persistEvents', 'recalculateTimeline', 'commitLedger']));
     expect(shape.localSteps.at(-1)).toBe('recordBatchStatus');
     expect(shape.workflowTasks).toBe(1);
+  });
+
+  it('runs a one-event sync call in the API itself: started eagerly on the sync task queue, no queue ahead of it', async () => {
+    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
+    expect((await client(account.key).post('/Integration/Events', { Events: [event] })).status).toBe(200);
+    const shape = await shapeOf(await batchIdOf(event.Id));
+    expect(shape.taskQueue).toBe(syncTaskQueueOf(taskQueue));
+    expect(shape.workflowTaskPids).toEqual([pids().api]);
+  });
+
+  it('runs a small sync batch that was not started eagerly in npm run worker, which polls the sync task queue too', async () => {
+    models();
+    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
+    const { batch } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'sync',
+      request: { Events: [event] },
+      eventCount: 1,
+    });
+    await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS));
+    const shape = await shapeOf(batch.id);
+    expect(shape.taskQueue).toBe(syncTaskQueueOf(taskQueue));
+    expect(shape.workflowTaskPids).toEqual([pids().worker]);
+    expect(shape.localSteps.at(-1)).toBe('recordBatchStatus');
   });
 
   it('runs a batch of one event more than the setting with activity tasks', async () => {

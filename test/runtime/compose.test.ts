@@ -95,9 +95,10 @@ describe('docker-compose.yml, the production shape', () => {
     },
   );
 
-  it('points the worker at the bundle `npm run build` writes', () => {
+  it.each(['worker', 'api'])('points the %s (which runs workflows) at the bundle `npm run build` writes', (name) => {
     const build = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.build as string;
-    expect(build).toContain(services.worker.environment?.WORKFLOW_BUNDLE_PATH);
+    expect(services[name].environment?.WORKFLOW_BUNDLE_PATH).toBeTruthy();
+    expect(build).toContain(services[name].environment?.WORKFLOW_BUNDLE_PATH);
   });
 
   describe('names the Temporal server `npm run bench:production` builds, configures and measures', () => {

@@ -1,0 +1,67 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { createSequelize } from '../db/sequelize';
+import { syncTaskQueueOf, type Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import { countStatements } from '../platform/metrics';
+import { currentActivityType } from './activity-metrics';
+import { createPipelineWorker, installRuntime, pipelineActivities } from './pipeline-worker';
+
+// Steps of small sync batches side by side, each holding one connection of the worker's own pool.
+const LOCAL_ACTIVITY_SLOTS = 4;
+
+export interface ApiSyncWorker {
+  /**
+   * The API's client must be on this connection: Temporal hands an eager start's task to the worker on
+   * the starting connection. The API closes it, after stop().
+   */
+  connection: NativeConnection;
+  stop(): Promise<void>;
+}
+
+/**
+ * The API's own worker (API_SYNC_WORKER): it polls only the sync task queue and runs the workflows the
+ * API starts there eagerly (batches/batch-workflow.ts), their steps as local activities on a pool of its
+ * own. Should it stop, those batches wait in the sync task queue for `npm run worker`, which polls it
+ * too; a crash of the API mid-batch is the workflow task's timeout, after which that worker runs it.
+ */
+export async function startApiSyncWorker(
+  config: Config & { databaseUrl: string; temporalAddress: string },
+  logger: Logger,
+): Promise<ApiSyncWorker> {
+  // The API stops on its own signals (api/main.ts), and stops this worker after its requests.
+  installRuntime(logger, { shutdownSignals: [] });
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const sequelize = createSequelize(config.databaseUrl, LOCAL_ACTIVITY_SLOTS);
+  countStatements(sequelize, currentActivityType);
+  let worker: Worker;
+  try {
+    worker = await createPipelineWorker(
+      connection,
+      config,
+      syncTaskQueueOf(config.taskQueue),
+      pipelineActivities(sequelize, logger, config),
+      { activities: 0, localActivities: LOCAL_ACTIVITY_SLOTS },
+    );
+  } catch (error) {
+    await sequelize.close();
+    await connection.close();
+    throw error;
+  }
+  let stopping = false;
+  const running = worker.run().then(
+    () => {
+      if (!stopping) logger.error('the API sync worker stopped: small sync batches now wait for npm run worker');
+    },
+    (error: unknown) =>
+      logger.error({ err: error }, 'the API sync worker failed: small sync batches now wait for npm run worker'),
+  );
+  return {
+    connection,
+    async stop() {
+      stopping = true;
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await sequelize.close();
+    },
+  };
+}
