@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitFor } from '../../platform/net';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { createAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
@@ -43,25 +44,42 @@ describe('what the pipeline costs, made visible', () => {
     );
   });
 
-  it('counts the statements each step sends PostgreSQL, in the worker by activity and in the API', async () => {
-    const { apiMetricsUrl, workerAppMetricsUrl } = state();
-    const [apiBefore, workerBefore] = await Promise.all([statements(apiMetricsUrl), statements(workerAppMetricsUrl!)]);
-    const account = await createAccount('cost');
-    const batch = await request('POST', '/Integration/Events', {
-      key: account.key,
-      body: {
-        Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
-      },
-    });
-    expect(batch.status).toBe(200);
-    const [apiAfter, workerAfter] = await Promise.all([statements(apiMetricsUrl), statements(workerAppMetricsUrl!)]);
-    const moved = (after: Map<string, number>, before: Map<string, number>, step: string) =>
-      (after.get(step) ?? 0) - (before.get(step) ?? 0);
-    for (const step of ['persistEvents', 'recalculateTimeline', 'commitLedger', 'recordBatchStatus']) {
-      expect({ step, moved: moved(workerAfter, workerBefore, step) >= 2 }).toEqual({ step, moved: true });
-    }
-    expect(moved(apiAfter, apiBefore, 'request')).toBeGreaterThanOrEqual(2);
-  });
+  it.each([
+    ["the API's own worker, for a small sync batch", 'sync'],
+    ['the worker, for an async batch', 'async'],
+  ] as const)(
+    'counts the statements each step sends PostgreSQL by activity, in %s, and the request in the API',
+    async (_, mode) => {
+      const { apiMetricsUrl, workerAppMetricsUrl } = state();
+      const stepsUrl = mode === 'sync' ? apiMetricsUrl : workerAppMetricsUrl!;
+      const [apiBefore, stepsBefore] = await Promise.all([statements(apiMetricsUrl), statements(stepsUrl)]);
+      const account = await createAccount('cost');
+      const batch = await request<{ batchId: string }>(
+        'POST',
+        `/Integration/Events${mode === 'async' ? '/async' : ''}`,
+        {
+          key: account.key,
+          body: {
+            Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+          },
+        },
+      );
+      expect(batch.status).toBe(mode === 'sync' ? 200 : 202);
+      await waitFor('the batch to complete', 30_000, async () => {
+        const { rows } = await sql().query<{ status: string }>('SELECT status FROM batches WHERE id = $1', [
+          batch.body.batchId,
+        ]);
+        return rows[0].status === 'Completed';
+      });
+      const [apiAfter, stepsAfter] = await Promise.all([statements(apiMetricsUrl), statements(stepsUrl)]);
+      const moved = (after: Map<string, number>, before: Map<string, number>, step: string) =>
+        (after.get(step) ?? 0) - (before.get(step) ?? 0);
+      for (const step of ['persistEvents', 'recalculateTimeline', 'commitLedger', 'recordBatchStatus']) {
+        expect({ step, moved: moved(stepsAfter, stepsBefore, step) >= 2 }).toEqual({ step, moved: true });
+      }
+      expect(moved(apiAfter, apiBefore, 'request')).toBeGreaterThanOrEqual(2);
+    },
+  );
 
   it('stores each inventory record with its balance and available: recalculateTimeline rewrites only older records the batch changed', async () => {
     const account = await createAccount('cost-balances');
