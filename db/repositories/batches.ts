@@ -40,7 +40,10 @@ export class IdempotencyKeyReused extends Error {
  */
 export async function findOrCreateBatch(
   submission: NewBatch,
-  /** What else is stored with the batch (a capture's originals) commits with it; only for submissions without a key. */
+  /**
+   * What else is stored with the batch (a capture's originals, an import's other chunks) commits with it;
+   * only for submissions without a key or with one nobody else can have sent (an import's chunk's).
+   */
   transaction?: Transaction,
 ): Promise<{ batch: Batch; created: boolean }> {
   const id = randomUUID();
@@ -51,7 +54,7 @@ export async function findOrCreateBatch(
     return { batch: existing, created: false };
   };
   if (submission.idempotencyKey) {
-    const existing = await Batch.findOne({ where: { workflowId } });
+    const existing = await Batch.findOne({ where: { workflowId }, transaction });
     if (existing) return replayOf(existing);
   }
   try {

@@ -323,13 +323,41 @@ describe('POST /Integration/Imports in chunks and lines', () => {
       'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id',
     ];
     for (let i = 0; i < 2100; i++) lines.push(`${run}-${i},${place},2024-03-01T10:00:00,+00:00,1,${run}-${i},${fish}`);
-    const done = await finished((await upload(csv(`${lines.join('\n')}\n`), 'many.csv', 'commission')).body.importId);
+    const accepted = await upload(csv(`${lines.join('\n')}\n`), 'many.csv', 'commission');
+    expect(accepted.status).toBe(202);
+    const { importId } = accepted.body;
+    // Stored with the upload, in its transaction: when the 202 is sent the chunks' batches are there.
+    const stored = await sql().query<{ seq: number; event_count: number }>(
+      'SELECT ib.seq, b.event_count FROM import_batches ib JOIN batches b ON b.id = ib.batch_id WHERE ib.import_id = $1 ORDER BY ib.seq',
+      [importId],
+    );
+    expect(stored.rows).toEqual([
+      { seq: 0, event_count: 1000 },
+      { seq: 1, event_count: 1000 },
+      { seq: 2, event_count: 100 },
+    ]);
+    const done = await finished(importId);
     expect(done).toMatchObject({ status: 'Completed', rowsRead: 2100, eventsStored: 2100 });
     expect(done.batches.map((b) => [b.events, b.firstRow, b.lastRow, b.status])).toEqual([
       [1000, 2, 1001, 'Completed'],
       [1000, 1002, 2001, 'Completed'],
       [100, 2002, 2101, 'Completed'],
     ]);
+    // So the import's workflow reads no file: it starts the stored batches, with no split step before them.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const temporal = new Client({ connection });
+      const handle = temporal.workflow.getHandle(`import-${importId}`);
+      expect(await handle.result()).toEqual({ batches: 3, completed: 3, failed: 0 });
+      const { events } = await handle.fetchHistory();
+      const activities = (events ?? []).flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
+      expect(activities).toEqual([]);
+      expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(3);
+    } finally {
+      await connection.close();
+    }
   }, 180_000);
 });
 
