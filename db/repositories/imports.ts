@@ -6,7 +6,7 @@ import type { RowError } from '../../domain/spreadsheet-rows';
 import { internalError } from '../../domain/batch-errors';
 import type { BatchStatus } from '../models';
 import { execute, queryOf, rollbackToSavepoint, savepoint } from '../sql';
-import { findOrCreateBatch } from './batches';
+import { insertChunkBatch } from './batches';
 
 /** As documents: a chunk is one statement's parameter, so an upload's memory stays at this. */
 export const IMPORT_CHUNK_BYTES = 256 * 1024;
@@ -109,18 +109,17 @@ export async function insertImport(
     await savepoint(query, CONTENT);
     const store: ImportStore = {
       storeChunk: async (chunk) => {
-        const { batch } = await findOrCreateBatch(
+        const batchId = await insertChunkBatch(
+          sequelize,
           {
             accountId: input.accountId,
-            mode: 'async',
-            request: { Events: chunk.events },
-            eventCount: chunk.events.length,
             idempotencyKey: chunkBatchKey(input.id, chunk.seq),
-            requestId: input.requestId ?? undefined,
+            events: chunk.events,
+            requestId: input.requestId,
           },
           transaction,
         );
-        await recordImportBatch(sequelize, input.id, { ...chunk, batchId: batch.id }, null, transaction);
+        await recordImportBatch(sequelize, input.id, { ...chunk, batchId }, null, transaction);
       },
       storeFile: async (contentPath) => {
         let seq = 0;
