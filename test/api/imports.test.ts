@@ -176,6 +176,29 @@ describe('POST /Integration/Imports', () => {
     );
   });
 
+  it('a bad row after a first full chunk: the chunk stored while reading is undone, only the refused import stays', async () => {
+    const run = uid('LATE');
+    const lines = [
+      'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id',
+    ];
+    for (let i = 0; i < 1200; i++) lines.push(`${run}-${i},${place},2024-03-01T10:00:00,+00:00,1,${run}-${i},${fish}`);
+    lines.push(`${run}-x,${place},2024-03-01T10:00:00,+00:00,ten,${run}-x,${fish}`);
+    const accepted = await upload(csv(`${lines.join('\n')}\n`), 'late.csv', 'commission');
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ status: 'Failed', rowsRead: 1201, batches: [] });
+    expect(accepted.body.errors).toEqual([
+      expect.objectContaining({ row: 1202, column: 'ProductInstances.Quantity', value: 'ten', code: 'InvalidValue' }),
+    ]);
+    const { importId } = accepted.body;
+    const left = await sql().query<{ batches: string; chunks: string; files: string }>(
+      `SELECT (SELECT count(*) FROM batches WHERE account_id = $1 AND idempotency_key LIKE $2) AS batches,
+              (SELECT count(*) FROM import_batches WHERE import_id = $3) AS chunks,
+              (SELECT count(*) FROM import_chunks WHERE import_id = $3) AS files`,
+      [account.id, `import-${importId}-%`, importId],
+    );
+    expect(left.rows[0]).toEqual({ batches: '0', chunks: '0', files: '0' });
+  }, 120_000);
+
   it('a batch the pipeline refuses shows its errors on the rows and columns they came from, nothing of it stored', async () => {
     const [a, b] = [uid('EV'), uid('EV')];
     const text =
