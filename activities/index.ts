@@ -4,6 +4,7 @@ import { deliverWebhook, markWebhookFailing, nextWebhookDelivery } from './deliv
 import type { ActivityDeps } from './deps';
 import { oweScheduledReport } from './epcis-reports';
 import { withHeartbeat } from './heartbeat';
+import { takeImportChunks } from './import-chunks';
 import { persistEvents } from './persist-events';
 import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     nextWebhookDelivery: nextWebhookDelivery(deps),
     markWebhookFailing: markWebhookFailing(deps),
     oweScheduledReport: oweScheduledReport(deps),
+    takeImportChunks: takeImportChunks(deps),
     splitImport: withHeartbeat(splitImport(deps)),
     recordImportFailed: recordImportFailed(deps),
   };

@@ -109,8 +109,10 @@ async function storeMasterDataChunk(
 }
 
 /**
- * The import's step: reads the stored file again (from PostgreSQL, so any worker can), builds its records
- * with the columns the upload checked, and stores each chunk of at most IMPORT_CHUNK_EVENTS as a batch
+ * The import's step when its upload stored the file alone (locations and products, whose chunks are
+ * stored here in their own transactions; events uploaded by an earlier version, and runs of before the
+ * upload stored events' chunks): reads the stored file again (from PostgreSQL, so any worker can), builds
+ * its records with the columns the upload checked, and stores each chunk of at most IMPORT_CHUNK_EVENTS
  * with the rows it came from. Starting the batches is the workflow's: they become its children.
  */
 export function splitImport(deps: ActivityDeps) {

@@ -159,7 +159,7 @@ async function startUnsplitImports(
         if (run === 'RUNNING') continue;
       }
     }
-    const reason = `The import's workflow ${row.workflow_id} ended (${run}) before it split the file; nothing of it is stored. Upload the file again.`;
+    const reason = `The import's workflow ${row.workflow_id} ended (${run}) before it started its batches; nothing of it is stored. Upload the file again.`;
     if (await recordImportFailed(deps.sequelize, row.id, reason)) result.importsFailed!.push(row.id);
     log.error(
       { workflowId: row.workflow_id, workflowStatus: run },

@@ -6,12 +6,15 @@ import {
   ParentClosePolicy,
   patched,
   proxyActivities,
+  proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS } from '../domain/search-attribute-keys';
 import type { ImportChunkBatch, ImportFailure, ProcessEventBatchInput, SplitImportInput } from './contracts';
 
-// Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead worker is noticed
-// within the heartbeat timeout and another one starts over (the batches it stored are found again).
+// The split step, for an import whose upload stored the file alone (locations and products, an upload of
+// an earlier version). Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead
+// worker is noticed within the heartbeat timeout and another one starts over (the batches it stored are
+// found again).
 // The step's signature is spelt here rather than taken from activities/index.ts's Activities: that import
 // would join the cycle activities → batches → workflows that start-stranded-batches makes today.
 const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): Promise<ImportChunkBatch[]> }>({
@@ -19,6 +22,12 @@ const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): 
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
+
+// One short read, as a local activity (in the workflow's own task, no round trip through the task queue),
+// retried until the database answers (Temporal's default policy).
+const { takeImportChunks } = proxyLocalActivities<{
+  takeImportChunks(input: SplitImportInput): Promise<ImportChunkBatch[] | null>;
+}>({ startToCloseTimeout: '1 minute' });
 
 // One short transaction, retried until the database takes it (Temporal's default policy): a failed import never stays Accepted.
 const { recordImportFailed } = proxyActivities<{ recordImportFailed(input: ImportFailure): Promise<void> }>({
@@ -101,15 +110,20 @@ async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) =
 }
 
 /**
- * `import-<id>`: an uploaded spreadsheet, read from PostgreSQL and stored as batches of at most 1,000
- * events (all or nothing each), which then run, a few side by side, through the same pipeline as
- * POST /Integration/Events. The import's progress is read from its batches' rows. A split that fails for
- * good (the file unreadable, or out of attempts) fails the import, and this workflow, with the reason.
+ * Imports of events have their chunks' batches stored by the upload, in its transaction, and start them at
+ * once; runs of before the patch split the stored file first, and replay so.
  */
-export async function processImport(input: SplitImportInput): Promise<ProcessImportResult> {
-  let chunks: ImportChunkBatch[];
+const CHUNKS_STORED_AT_UPLOAD_PATCH = 'import-chunks-stored-at-upload';
+
+/**
+ * The import's chunks, as batches: those its upload stored, or (locations and products, an upload of an
+ * earlier version) those the split step stores from the file. A split that fails for good fails the import.
+ */
+async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
+  const stored = patched(CHUNKS_STORED_AT_UPLOAD_PATCH) ? await takeImportChunks(input) : null;
+  if (stored) return stored;
   try {
-    chunks = await splitImport(input);
+    return await splitImport(input);
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     // Recorded on the import (and its chunks stored so far), then the workflow fails with the same
@@ -118,6 +132,16 @@ export async function processImport(input: SplitImportInput): Promise<ProcessImp
     await recordImportFailed({ importId: input.importId, reason });
     throw ApplicationFailure.nonRetryable(reason, 'ImportFailed');
   }
+}
+
+/**
+ * `import-<id>`: an uploaded spreadsheet's batches of at most 1,000 events (all or nothing each), run a few
+ * side by side through the same pipeline as POST /Integration/Events. The import's progress is read from
+ * its batches' rows. A split that fails for good (the file unreadable, or out of attempts) fails the
+ * import, and this workflow, with the reason.
+ */
+export async function processImport(input: SplitImportInput): Promise<ProcessImportResult> {
+  const chunks = await chunksOf(input);
   const outcomes = patched(CHUNKS_AT_ONCE_PATCH)
     ? await atMost(CHUNKS_AT_ONCE, chunks, (chunk) => runChunk(input, chunk))
     : await Promise.all(chunks.map((chunk) => runChunk(input, chunk)));

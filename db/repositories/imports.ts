@@ -5,7 +5,8 @@ import type { Column } from '../../domain/spreadsheet-columns';
 import type { RowError } from '../../domain/spreadsheet-rows';
 import { internalError } from '../../domain/batch-errors';
 import type { BatchStatus } from '../models';
-import { execute, queryOf } from '../sql';
+import { execute, queryOf, rollbackToSavepoint, savepoint } from '../sql';
+import { insertChunkBatch } from './batches';
 
 /** As documents: a chunk is one statement's parameter, so an upload's memory stays at this. */
 export const IMPORT_CHUNK_BYTES = 256 * 1024;
@@ -25,6 +26,7 @@ export interface ImportRow {
   refused: boolean;
   errors: RowError[] | null;
   submitted_at: Date;
+  /** When its workflow had its chunks: split by its step, or stored at upload and taken over (takeStoredChunks). */
   split_at: Date | null;
   /** Set when the split step failed for good; `failure` says why. */
   failed_at: Date | null;
@@ -40,24 +42,57 @@ export interface NewImport {
   sizeBytes: number;
   idempotencyKey: string | null;
   requestHash: string | null;
+  requestId: string | null;
+}
+
+/** What reading an upload found: its header's columns, its data rows, and their errors (null: none). */
+export interface ImportContent {
   columns: (Column | null)[];
   rowsRead: number;
-  /** The rows did not pass the checks: stored with their errors, never split into batches. */
+  /** The rows did not pass the checks: the import is stored refused, with these, and nothing of its content. */
   errors: RowError[] | null;
-  requestId: string | null;
-  /** The spooled upload. */
-  contentPath: string;
+}
+
+/** A chunk of at most IMPORT_CHUNK_EVENTS events read from an upload, with the rows each came from. */
+export interface ChunkOfEvents {
+  seq: number;
+  firstRow: number;
+  lastRow: number;
+  events: Record<string, unknown>[];
+  provenance: Provenance[];
+}
+
+/** What the reading of an upload stores as it goes, in the upload's transaction. */
+export interface ImportStore {
+  /** A chunk as the Accepted batch the import's workflow starts (POST /Integration/Events/async's kind). */
+  storeChunk(chunk: ChunkOfEvents): Promise<void>;
+  /** The file itself, in pieces, for a step that reads it (an import of locations or products). */
+  storeFile(contentPath: string): Promise<void>;
 }
 
 export const importWorkflowId = (importId: string): string => `import-${importId}`;
 
-/** The import row and its file's chunks, in one transaction: a crash leaves all of it or nothing. */
-export async function insertImport(sequelize: Sequelize, input: NewImport): Promise<ImportRow> {
+/** A chunk's batch's Idempotency-Key: a failed import finds its batches by it (recordImportFailed). */
+export const chunkBatchKey = (importId: string, seq: number): string => `import-${importId}-${seq}`;
+
+const CONTENT = 'import_content';
+
+/**
+ * Stores an upload in one transaction: its row first (a second upload with its Idempotency-Key waits for
+ * this one, then finds it), then what `read` stores as it reads the file (its chunks' batches, or the file),
+ * then what the reading found. Rows that fail the checks leave the row refused and none of its content;
+ * `read` throwing (too many rows, a bad header) or a crash leaves nothing.
+ */
+export async function insertImport(
+  sequelize: Sequelize,
+  input: NewImport,
+  read: (store: ImportStore) => Promise<ImportContent>,
+): Promise<ImportRow> {
   return sequelize.transaction(async (transaction) => {
     const query = queryOf(sequelize, transaction);
-    const [row] = await query<ImportRow>(
-      `INSERT INTO imports (id, account_id, kind, format, file_name, size_bytes, idempotency_key, request_hash, workflow_id, columns, rows_read, refused, errors, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+    await query(
+      `INSERT INTO imports (id, account_id, kind, format, file_name, size_bytes, idempotency_key, request_hash, workflow_id, columns, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '[]', $10)`,
       [
         input.id,
         input.accountId,
@@ -68,22 +103,48 @@ export async function insertImport(sequelize: Sequelize, input: NewImport): Prom
         input.idempotencyKey,
         input.requestHash,
         importWorkflowId(input.id),
-        JSON.stringify(input.columns),
-        input.rowsRead,
-        input.errors !== null,
-        input.errors === null ? null : JSON.stringify(input.errors),
         input.requestId,
       ],
     );
-    let seq = 0;
-    for await (const data of fs.createReadStream(input.contentPath, { highWaterMark: IMPORT_CHUNK_BYTES })) {
-      await execute(
-        sequelize,
-        'INSERT INTO import_chunks (import_id, seq, data) VALUES ($1, $2, $3)',
-        [input.id, seq++, data as Buffer],
-        transaction,
-      );
-    }
+    await savepoint(query, CONTENT);
+    const store: ImportStore = {
+      storeChunk: async (chunk) => {
+        const batchId = await insertChunkBatch(
+          sequelize,
+          {
+            accountId: input.accountId,
+            idempotencyKey: chunkBatchKey(input.id, chunk.seq),
+            events: chunk.events,
+            requestId: input.requestId,
+          },
+          transaction,
+        );
+        await recordImportBatch(sequelize, input.id, { ...chunk, batchId }, null, transaction);
+      },
+      storeFile: async (contentPath) => {
+        let seq = 0;
+        for await (const data of fs.createReadStream(contentPath, { highWaterMark: IMPORT_CHUNK_BYTES })) {
+          await execute(
+            sequelize,
+            'INSERT INTO import_chunks (import_id, seq, data) VALUES ($1, $2, $3)',
+            [input.id, seq++, data as Buffer],
+            transaction,
+          );
+        }
+      },
+    };
+    const content = await read(store);
+    if (content.errors) await rollbackToSavepoint(query, CONTENT);
+    const [row] = await query<ImportRow>(
+      'UPDATE imports SET columns = $2, rows_read = $3, refused = $4, errors = $5 WHERE id = $1 RETURNING *',
+      [
+        input.id,
+        JSON.stringify(content.columns),
+        content.rowsRead,
+        content.errors !== null,
+        content.errors === null ? null : JSON.stringify(content.errors),
+      ],
+    );
     return row;
   });
 }
@@ -225,6 +286,31 @@ export const findUnsplitImports = (
       LIMIT $2`,
     [olderThanSeconds, limit],
   );
+
+/**
+ * The import's workflow takes over the batches its upload stored: they are returned in order and the import
+ * marked split, so the reconciler leaves it to the workflow. Null when the upload stored the file alone (an
+ * import of locations or products, or an upload by an earlier version): the split step reads it.
+ */
+export async function takeStoredChunks(sequelize: Sequelize, importId: string): Promise<StoredChunk[] | null> {
+  const chunks = await queryOf(sequelize)<StoredChunk>(
+    `SELECT ib.seq, ib.batch_id AS "batchId", b.workflow_id AS "workflowId", b.event_count AS "eventCount"
+       FROM import_batches ib JOIN batches b ON b.id = ib.batch_id
+      WHERE ib.import_id = $1 ORDER BY ib.seq`,
+    [importId],
+  );
+  if (!chunks.length) return null;
+  await markSplit(sequelize, importId);
+  return chunks;
+}
+
+/** A chunk's batch as its import's workflow starts it. */
+export interface StoredChunk {
+  seq: number;
+  batchId: string;
+  workflowId: string;
+  eventCount: number;
+}
 
 export async function markSplit(sequelize: Sequelize, importId: string): Promise<void> {
   await execute(sequelize, 'UPDATE imports SET split_at = coalesce(split_at, now()) WHERE id = $1', [importId]);

@@ -53,36 +53,74 @@ describe('imports that fail or are stranded before their split', () => {
   });
   afterAll(() => connection.close());
 
+  const header = () => {
+    const spec = kindSpec('commission');
+    const found = headerColumns(HEADER.split(','), spec.columns, spec.key);
+    if (!found.ok) throw new Error(JSON.stringify(found.errors));
+    return found.columns;
+  };
+
+  const newImport = (sizeBytes: number) => ({
+    id: randomUUID(),
+    accountId: account.id,
+    kind: 'commission',
+    format: 'csv' as const,
+    fileName: 'stored.csv',
+    sizeBytes,
+    idempotencyKey: null,
+    requestHash: null,
+    requestId: null,
+  });
+
   /**
-   * A commission CSV stored the way the upload stores one (its header checked), with no workflow started:
-   * the API died, or Temporal was away, between the two.
+   * A commission CSV stored the way an upload of an earlier version stored one (the file, its header
+   * checked, for the split step to read), with no workflow started.
    */
-  async function storedImport(text: string): Promise<string> {
+  async function storedFile(text: string): Promise<string> {
     const file = path.join(os.tmpdir(), `import-${randomUUID()}.csv`);
     fs.writeFileSync(file, text);
-    const spec = kindSpec('commission');
-    const header = headerColumns(HEADER.split(','), spec.columns, spec.key);
-    if (!header.ok) throw new Error(JSON.stringify(header.errors));
     try {
-      const row = await insertImport(models(), {
-        id: randomUUID(),
-        accountId: account.id,
-        kind: 'commission',
-        format: 'csv',
-        fileName: 'stored.csv',
-        sizeBytes: Buffer.byteLength(text),
-        idempotencyKey: null,
-        requestHash: null,
-        columns: header.columns,
-        rowsRead: text.split('\n').length - 2,
-        errors: null,
-        requestId: null,
-        contentPath: file,
+      const row = await insertImport(models(), newImport(Buffer.byteLength(text)), async (store) => {
+        await store.storeFile(file);
+        return { columns: header(), rowsRead: text.split('\n').length - 2, errors: null };
       });
       return row.id;
     } finally {
       fs.rmSync(file, { force: true });
     }
+  }
+
+  /**
+   * `n` commission rows stored the way the upload stores them (one chunk's batch, Accepted), with no
+   * workflow started: the API died, or Temporal was away, between the two. Stored long enough ago for the
+   * reconciler, the import and its batch both.
+   */
+  async function storedChunk(run: string, n: number): Promise<{ importId: string; batchId: string }> {
+    const row = await insertImport(models(), newImport(0), async (store) => {
+      await store.storeChunk({
+        seq: 0,
+        firstRow: 2,
+        lastRow: n + 1,
+        events: Array.from({ length: n }, (_, i) => ({
+          $type: 'commission',
+          Id: `${run}-${i}`,
+          Location: { Id: place },
+          EventTime: '2024-03-01T10:00:00',
+          EventTimeZone: '+00:00',
+          ProductInstances: [{ Quantity: 1, LotSerial: `${run}-${i}`, Product: { Id: fish } }],
+        })),
+        provenance: Array.from({ length: n }, (_, i) => ({ row: i + 2, lists: { ProductInstances: [i + 2] } })),
+      });
+      return { columns: header(), rowsRead: n, errors: null };
+    });
+    const [chunk] = (
+      await sql().query<{ batch_id: string }>('SELECT batch_id FROM import_batches WHERE import_id = $1', [row.id])
+    ).rows;
+    await sql().query(`UPDATE imports SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [row.id]);
+    await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [
+      chunk.batch_id,
+    ]);
+    return { importId: row.id, batchId: chunk.batch_id };
   }
 
   const rows = (run: string, n: number) =>
@@ -136,7 +174,7 @@ describe('imports that fail or are stranded before their split', () => {
     const run = uid('BROKEN');
     // 1,500 good rows (a first chunk of 1,000 is stored as a batch), then a quote never closed.
     const text = [HEADER, ...rows(run, 1500), `${run}-x,"${place},2024-03-01T10:00:00,+00:00,1,L,${fish}`].join('\n');
-    const importId = await storedImport(`${text}\n`);
+    const importId = await storedFile(`${text}\n`);
     brokenImport = importId;
     // A chunk's batch an earlier attempt stored and died before recording (so it is found by its key alone).
     const { batch: stray } = await findOrCreateBatch({
@@ -216,10 +254,9 @@ describe('imports that fail or are stranded before their split', () => {
     }
   }, 120_000);
 
-  it('an import stored but never started is started by the reconciler, once', async () => {
+  it('an import stored but never started is started by the reconciler, once, its batch as its child', async () => {
     const run = uid('STRANDED');
-    const importId = await storedImport([HEADER, ...rows(run, 3), ''].join('\n'));
-    await sql().query(`UPDATE imports SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [importId]);
+    const { importId, batchId } = await storedChunk(run, 3);
     expect((await statusOf(importId)).status).toBe('Accepted');
 
     await reconcileUntil(
@@ -242,11 +279,32 @@ describe('imports that fail or are stranded before their split', () => {
         : [];
     });
     expect(started.filter((id) => id === importId)).toHaveLength(1);
+    // Its batch, Accepted as long, was left to the import: started as its child, not on its own.
+    const batch = await temporal.workflow.getHandle(`batch-${account.id}-import-${importId}-0`).describe();
+    expect(batch.parentExecution?.workflowId).toBe(`import-${importId}`);
+    expect(started).not.toContain(batchId);
+    expect(
+      events!.flatMap((event) => {
+        const payload = event.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+        return payload ? defaultPayloadConverter.fromPayload<ReconcileBatchesResult>(payload as Payload).started : [];
+      }),
+    ).not.toContain(batchId);
   }, 180_000);
 
-  it('an import whose workflow was terminated before it split the file is recorded Failed by the reconciler', async () => {
+  it('an import stored by an earlier version (its file, never split) is split and run when the reconciler starts it', async () => {
+    const run = uid('EARLIER');
+    const importId = await storedFile([HEADER, ...rows(run, 2), ''].join('\n'));
+    await sql().query(`UPDATE imports SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [importId]);
+    await reconcileUntil(
+      `the reconciler to start import ${importId}`,
+      async () => (await statusOf(importId)).status !== 'Accepted',
+    );
+    expect(await settled(importId)).toMatchObject({ status: 'Completed', eventsStored: 2, errors: [] });
+  }, 180_000);
+
+  it('an import whose workflow was terminated before it started its batches is recorded Failed by the reconciler, its batch never run', async () => {
     const run = uid('TERMINATED');
-    const importId = await storedImport([HEADER, ...rows(run, 2), ''].join('\n'));
+    const { importId, batchId } = await storedChunk(run, 2);
     // Started on a queue no worker polls, so it is terminated before its split step runs.
     const handle = await startImportWorkflow(temporal, `nobody-${uid('q')}`, {
       workflowId: `import-${importId}`,
@@ -256,7 +314,6 @@ describe('imports that fail or are stranded before their split', () => {
       fileName: 'stored.csv',
     });
     await handle.terminate('the test: an operator terminated it');
-    await sql().query(`UPDATE imports SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [importId]);
 
     await reconcileUntil(
       `the reconciler to record import ${importId}`,
@@ -264,7 +321,12 @@ describe('imports that fail or are stranded before their split', () => {
     );
     const done = await statusOf(importId);
     expect(done.status).toBe('Failed');
-    expect(done.errors[0].message).toMatch(/ended \(TERMINATED\) before it split the file/);
+    expect(done.errors[0].message).toMatch(/ended \(TERMINATED\) before it started its batches/);
+    // Its batch, stored with the upload, is Failed and never run.
+    expect(done.batches).toEqual([{ batchId, status: 'Failed', events: 2, firstRow: 2, lastRow: 3 }]);
+    await expect(
+      temporal.workflow.getHandle(`batch-${account.id}-import-${importId}-0`).describe(),
+    ).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect(await storedEventCount(run)).toBe(0);
   }, 180_000);
 });

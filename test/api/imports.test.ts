@@ -176,6 +176,29 @@ describe('POST /Integration/Imports', () => {
     );
   });
 
+  it('a bad row after a first full chunk: the chunk stored while reading is undone, only the refused import stays', async () => {
+    const run = uid('LATE');
+    const lines = [
+      'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id',
+    ];
+    for (let i = 0; i < 1200; i++) lines.push(`${run}-${i},${place},2024-03-01T10:00:00,+00:00,1,${run}-${i},${fish}`);
+    lines.push(`${run}-x,${place},2024-03-01T10:00:00,+00:00,ten,${run}-x,${fish}`);
+    const accepted = await upload(csv(`${lines.join('\n')}\n`), 'late.csv', 'commission');
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ status: 'Failed', rowsRead: 1201, batches: [] });
+    expect(accepted.body.errors).toEqual([
+      expect.objectContaining({ row: 1202, column: 'ProductInstances.Quantity', value: 'ten', code: 'InvalidValue' }),
+    ]);
+    const { importId } = accepted.body;
+    const left = await sql().query<{ batches: string; chunks: string; files: string }>(
+      `SELECT (SELECT count(*) FROM batches WHERE account_id = $1 AND idempotency_key LIKE $2) AS batches,
+              (SELECT count(*) FROM import_batches WHERE import_id = $3) AS chunks,
+              (SELECT count(*) FROM import_chunks WHERE import_id = $3) AS files`,
+      [account.id, `import-${importId}-%`, importId],
+    );
+    expect(left.rows[0]).toEqual({ batches: '0', chunks: '0', files: '0' });
+  }, 120_000);
+
   it('a batch the pipeline refuses shows its errors on the rows and columns they came from, nothing of it stored', async () => {
     const [a, b] = [uid('EV'), uid('EV')];
     const text =
@@ -323,13 +346,41 @@ describe('POST /Integration/Imports in chunks and lines', () => {
       'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id',
     ];
     for (let i = 0; i < 2100; i++) lines.push(`${run}-${i},${place},2024-03-01T10:00:00,+00:00,1,${run}-${i},${fish}`);
-    const done = await finished((await upload(csv(`${lines.join('\n')}\n`), 'many.csv', 'commission')).body.importId);
+    const accepted = await upload(csv(`${lines.join('\n')}\n`), 'many.csv', 'commission');
+    expect(accepted.status).toBe(202);
+    const { importId } = accepted.body;
+    // Stored with the upload, in its transaction: when the 202 is sent the chunks' batches are there.
+    const stored = await sql().query<{ seq: number; event_count: number }>(
+      'SELECT ib.seq, b.event_count FROM import_batches ib JOIN batches b ON b.id = ib.batch_id WHERE ib.import_id = $1 ORDER BY ib.seq',
+      [importId],
+    );
+    expect(stored.rows).toEqual([
+      { seq: 0, event_count: 1000 },
+      { seq: 1, event_count: 1000 },
+      { seq: 2, event_count: 100 },
+    ]);
+    const done = await finished(importId);
     expect(done).toMatchObject({ status: 'Completed', rowsRead: 2100, eventsStored: 2100 });
     expect(done.batches.map((b) => [b.events, b.firstRow, b.lastRow, b.status])).toEqual([
       [1000, 2, 1001, 'Completed'],
       [1000, 1002, 2001, 'Completed'],
       [100, 2002, 2101, 'Completed'],
     ]);
+    // So the import's workflow reads no file: it starts the stored batches, with no split step before them.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const temporal = new Client({ connection });
+      const handle = temporal.workflow.getHandle(`import-${importId}`);
+      expect(await handle.result()).toEqual({ batches: 3, completed: 3, failed: 0 });
+      const { events } = await handle.fetchHistory();
+      const activities = (events ?? []).flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
+      expect(activities).toEqual([]);
+      expect((events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(3);
+    } finally {
+      await connection.close();
+    }
   }, 180_000);
 });
 

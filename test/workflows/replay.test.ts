@@ -10,7 +10,10 @@ import { workflowsPath } from '../../worker/bundle';
  * (`*-local-steps`: one workflow task, a marker per step; `completed-batch-local-step-as-task`: a local
  * step that kept failing went on as an activity task). `small-batch-run-before-local-steps` is a
  * small batch's input (eventCount, localMaxEvents) run by a worker from before local steps, with
- * activity tasks, as in a rolling upgrade: it replays as it ran. Replaying them against today's
+ * activity tasks, as in a rolling upgrade: it replays as it ran. `completed-import` and `failed-import`
+ * are processImport runs whose split step read the stored file; `completed-import-chunks-stored-at-upload`
+ * one that took the batches its upload stored (its patch marker, one local activity, three children).
+ * Replaying them against today's
  * workflow code catches a change that would break batches already running (fix it with `patched()`).
  */
 const HISTORIES = path.join(__dirname, 'histories');

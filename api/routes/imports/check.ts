@@ -97,6 +97,8 @@ function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: rea
 interface CheckedRecord {
   /** Null for a row that belongs to no record (its key is missing). */
   assembled: AssembledRecord | null;
+  /** The record's last row. */
+  lastRow: number;
   errors: RowError[];
 }
 
@@ -129,27 +131,40 @@ async function* checkedRecords(
     }
     if (!into) {
       // A row without its key: no record to hang its errors on.
-      yield { assembled: null, errors };
+      yield { assembled: null, lastRow: row, errors };
       continue;
     }
-    current ??= { assembled: into, errors: [] };
+    current ??= { assembled: into, lastRow: row, errors: [] };
+    current.lastRow = row;
     current.errors.push(...errors);
   }
   if (assembler.end() && current) yield finish(current);
 }
 
+/** A chunk of at most IMPORT_CHUNK_EVENTS records that passed the checks, in file order, and its last row. */
+export interface CheckedChunk {
+  seq: number;
+  records: AssembledRecord[];
+  lastRow: number;
+}
+
 /**
  * Reads the spooled file once, as a stream: its header against the kind's columns, its row count
  * against the limit, and each record as the JSON endpoint would check it. Nothing is kept but the
- * errors (at most MAX_ROW_ERRORS) and the record being built. With `pipeline`, a file of events refused
- * for its cells is read again and its other records checked as the pipeline would check them
- * (everyError), so one answer lists every problem of the file.
+ * errors (at most MAX_ROW_ERRORS), the record being built and, with `store`, the chunk being filled.
+ * With `pipeline`, a file of events refused for its cells is read again and its other records checked as
+ * the pipeline would check them (everyError), so one answer lists every problem of the file.
+ *
+ * `store` is handed each chunk of records as soon as it is full, while no error has been found, so the
+ * reading stores the file's chunks as it checks them (one store at a time, in order, while the next chunk
+ * is read): the caller undoes what it stored when the check ends with errors or too many rows.
  */
 export async function checkFile(
   filePath: string,
   format: SpreadsheetFormat,
   kind: ImportKind,
   pipeline?: PipelineCheck,
+  store?: (chunk: CheckedChunk) => Promise<void>,
 ): Promise<FileCheck> {
   const spec = kindSpec(kind);
   const errors: RowError[] = [];
@@ -158,6 +173,18 @@ export async function checkFile(
   let rowsRead = 0;
   let records = 0;
   let tooMany = false;
+  let chunk: AssembledRecord[] = [];
+  let seq = 0;
+  let storing: Promise<void> = Promise.resolve();
+  const flush = async (lastRow: number) => {
+    if (!store || !chunk.length || errors.length) return;
+    await storing;
+    storing = store({ seq: seq++, records: chunk, lastRow });
+    // Awaited at the next chunk or the end; handled now, so a failure waits there instead of ending the process.
+    storing.catch(() => undefined);
+    chunk = [];
+  };
+  let lastRow = 1;
   const input = fs.createReadStream(filePath);
   const rows = readRows(input, format);
   try {
@@ -178,12 +205,22 @@ export async function checkFile(
       for await (const checked of checkedRecords(counted(), kind, columns)) {
         if (checked.assembled) records++;
         add(checked.errors);
+        lastRow = checked.lastRow;
+        if (errors.length) chunk = [];
+        else if (store && checked.assembled) {
+          chunk.push(checked.assembled);
+          if (chunk.length === IMPORT_CHUNK_EVENTS) await flush(lastRow);
+        }
       }
+      if (!tooMany) await flush(lastRow);
     }
   } finally {
     input.destroy();
     await rows.return(undefined);
+    // Never a store still running once the check is over: its caller decides at once what stays stored.
+    await storing.catch(() => undefined);
   }
+  await storing;
   if (tooMany) return { outcome: 'tooManyRows' };
   if (!columns)
     return {

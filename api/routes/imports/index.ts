@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { findImport, insertImport, listImports, type ImportRow } from '../../../db/repositories/imports';
+import {
+  findImport,
+  insertImport,
+  listImports,
+  type ImportContent,
+  type ImportRow,
+  type ImportStore,
+} from '../../../db/repositories/imports';
 import { sha256Hex } from '../../../domain/hashing';
-import { UnreadableSpreadsheet } from '../../../platform/spreadsheets';
+import { UnreadableSpreadsheet, type SpreadsheetFormat } from '../../../platform/spreadsheets';
 import { startImportWorkflow } from '../../../batches/import-workflow';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { badRequest, notFound, problem, validationProblem, type ApiError } from '../../errors';
@@ -11,8 +18,8 @@ import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { removeSpool } from '../../spooled-upload';
 import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
-import { checkFile } from './check';
-import { IMPORT_KINDS, kindSpec, type ImportKind } from './kinds';
+import { checkFile, type CheckedChunk } from './check';
+import { IMPORT_KINDS, isEventKind, kindSpec, type ImportKind } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, receiveImport, UnreadableImport } from './receive';
 import { templateQuery } from './schema';
@@ -68,6 +75,54 @@ async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
   }
 }
 
+/**
+ * Reads the upload once, in the transaction that stores it: its rows are checked and, while none has
+ * failed, each chunk of events is stored as the batch the import's workflow starts (no second reading
+ * of the file before its batches run). Locations and products are stored by a step that reads the file
+ * the upload stores. A file refused as a whole (a bad header, too many rows, unreadable) throws: nothing
+ * of it is stored.
+ */
+async function readUpload(
+  ctx: APIContext,
+  filePath: string,
+  format: SpreadsheetFormat,
+  kind: ImportKind,
+  store: ImportStore,
+): Promise<ImportContent> {
+  const storeChunk = ({ seq, records, lastRow }: CheckedChunk) =>
+    store.storeChunk({
+      seq,
+      firstRow: records[0].row,
+      lastRow,
+      events: records.map((r) => ({ $type: kind, ...r.record })),
+      provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
+    });
+  let check;
+  try {
+    check = await checkFile(
+      filePath,
+      format,
+      kind,
+      { deps: ctx.deps, account: ctx.state.account },
+      isEventKind(kind) ? storeChunk : undefined,
+    );
+  } catch (error) {
+    if (error instanceof UnreadableSpreadsheet) throw validationProblem({ file: [error.message] }, error.message);
+    throw error;
+  }
+  if (check.outcome === 'tooManyRows') throw tooLarge();
+  if (check.outcome === 'badHeader') {
+    const errors: Record<string, string[]> = {};
+    for (const e of check.errors) (errors[e.column ?? '$'] ??= []).push(e.message);
+    throw validationProblem(
+      errors,
+      `The header row does not fit the ${kind} template: ${check.errors.map((e) => e.message).join(' ')}`,
+    );
+  }
+  if (!check.errors.length && !isEventKind(kind)) await store.storeFile(filePath);
+  return { columns: check.columns, rowsRead: check.rowsRead, errors: check.errors.length ? check.errors : null };
+}
+
 async function upload(ctx: APIContext): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
   if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
@@ -93,39 +148,23 @@ async function upload(ctx: APIContext): Promise<void> {
       const existing = await findImport(ctx.deps.sequelize, { accountId: account.id, idempotencyKey: key });
       if (existing) return await replay(ctx, existing, key, requestHash);
     }
-    let check;
-    try {
-      check = await checkFile(file.path, format, kind, { deps: ctx.deps, account });
-    } catch (error) {
-      if (error instanceof UnreadableSpreadsheet) throw validationProblem({ file: [error.message] }, error.message);
-      throw error;
-    }
-    if (check.outcome === 'tooManyRows') throw tooLarge();
-    if (check.outcome === 'badHeader') {
-      const errors: Record<string, string[]> = {};
-      for (const e of check.errors) (errors[e.column ?? '$'] ??= []).push(e.message);
-      throw validationProblem(
-        errors,
-        `The header row does not fit the ${kind} template: ${check.errors.map((e) => e.message).join(' ')}`,
-      );
-    }
     let row: ImportRow;
     try {
-      row = await insertImport(ctx.deps.sequelize, {
-        id: randomUUID(),
-        accountId: account.id,
-        kind,
-        format,
-        fileName: file.fileName,
-        sizeBytes: file.size,
-        idempotencyKey: key ?? null,
-        requestHash,
-        columns: check.columns,
-        rowsRead: check.rowsRead,
-        errors: check.errors.length ? check.errors : null,
-        requestId: ctx.state.requestId ?? null,
-        contentPath: file.path,
-      });
+      row = await insertImport(
+        ctx.deps.sequelize,
+        {
+          id: randomUUID(),
+          accountId: account.id,
+          kind,
+          format,
+          fileName: file.fileName,
+          sizeBytes: file.size,
+          idempotencyKey: key ?? null,
+          requestHash,
+          requestId: ctx.state.requestId ?? null,
+        },
+        (store) => readUpload(ctx, file.path, format, kind, store),
+      );
     } catch (error) {
       // Two first uploads with one key: the unique key decides, the other answers as a replay.
       const existing = key

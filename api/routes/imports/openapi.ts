@@ -60,8 +60,9 @@ export const importsOperations = [
     summary: 'Import a CSV or XLSX file of events',
     description:
       'The file is read as it arrives (at most 20 MB and 100,000 rows), its header checked against the kind’s template and every row as ' +
-      'POST /Integration/Events checks an event; then it is stored and its workflow (`import-<importId>` in the Temporal UI) stores it as ' +
-      'batches of at most 1,000 events, each all or nothing, that run through the same pipeline as POST /Integration/Events. ' +
+      'POST /Integration/Events checks an event, and stored as it is read, with the import, in one transaction: as batches of at most 1,000 ' +
+      'events, each all or nothing, that its workflow (`import-<importId>` in the Temporal UI) runs through the same pipeline as ' +
+      'POST /Integration/Events (locations and products: the file, which the workflow stores in chunks of 1,000). ' +
       'Rows with the same Id are one event with several lines. Follow statusUrl: rows that fail the checks are listed there with nothing stored.',
     tags: ['Imports'],
     headers: importHeaders,
@@ -91,7 +92,7 @@ export const importsOperations = [
       },
       503: problemResponse(
         503,
-        'The file is stored (`importId`, `statusUrl`), but Temporal could not be asked to start its import now: the reconciler starts it. Nothing needs to be sent again.',
+        'The import is stored (`importId`, `statusUrl`), but Temporal could not be asked to start it now: the reconciler starts it. Nothing needs to be sent again.',
         'The import was stored but could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
       ),
     },
@@ -116,9 +117,9 @@ export const importsOperations = [
     path: '/Integration/Imports/{id}',
     summary: 'An import: its progress, its batches and every error on its row and column',
     description:
-      'Failed with the row errors when rows were refused (at upload, or by a chunk’s batch); or, when the stored file could not be split into ' +
-      'batches (unreadable, or the step out of attempts), with the reason as the first error (`row` and `column` null, code InternalError), ' +
-      'none of its events stored (chunks of locations or products completed before the failure stay stored).',
+      'Failed with the row errors when rows were refused (at upload, or by a chunk’s batch); or, when a stored file of locations or products could not be split into ' +
+      'chunks (unreadable, or the step out of attempts), with the reason as the first error (`row` and `column` null, code InternalError); ' +
+      'the chunks completed before the failure stay stored.',
     tags: ['Imports'],
     responses: {
       200: { description: 'The import now.', schema: importResponse, example: failedImport },
