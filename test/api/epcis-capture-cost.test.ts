@@ -1,5 +1,6 @@
 import { eventHashId } from '../../domain/epcis/event-hash';
 import { HELD_EVENT_HASHES } from '../../db/repositories/epcis-entities';
+import { NEGATIVE_LOTS_OF_BATCHES } from '../../db/queries/inventory';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
@@ -68,5 +69,17 @@ describe('EPCIS capture: what a document costs', () => {
     ]);
     const { rows } = await sql().query<{ hash: string }>(HELD_EVENT_HASHES, [account.id, hashes]);
     expect(new Set(rows.map((row) => row.hash))).toEqual(new Set(hashes.slice(0, 250)));
+  });
+
+  it("a finished job's poll reads the account's negative lots, not its batch's events and timelines", async () => {
+    const nodes = await planOf(NEGATIVE_LOTS_OF_BATCHES, [account.id, captureIds], true);
+    const read = (relation: string) =>
+      nodes
+        .filter((node) => node['Relation Name'] === relation)
+        .reduce((sum, node) => sum + (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 0), 0);
+    expect({ events: read('events'), inventoryRecords: read('inventory_records') }).toEqual({
+      events: 0,
+      inventoryRecords: 0,
+    });
   });
 });
