@@ -61,12 +61,12 @@ describe('EPCIS capture: what a document costs', () => {
       eventHashId(objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotOf()), quantity: 1 }] })),
     );
     const hashes = [...held[0].slice(0, 250).map((event) => eventHashId(event)), ...fresh.slice(250)];
-    const events = (await planOf(HELD_EVENT_HASHES, [account.id, hashes])).filter(
-      (node) => node['Relation Name'] === 'events',
+    const nodes = await planOf(HELD_EVENT_HASHES, [account.id, hashes]);
+    // An index scan or a bitmap of it, whichever the statistics favour: never a scan of the table.
+    expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Node Type'])).not.toContain(
+      'Seq Scan',
     );
-    expect(events.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
-      ['Index Scan', 'events_epcis_hash'],
-    ]);
+    expect(nodes.map((node) => node['Index Name'])).toContain('events_epcis_hash');
     const { rows } = await sql().query<{ hash: string }>(HELD_EVENT_HASHES, [account.id, hashes]);
     expect(new Set(rows.map((row) => row.hash))).toEqual(new Set(hashes.slice(0, 250)));
   });
