@@ -85,6 +85,29 @@ export interface NegativeLot {
   lowest: string;
 }
 
+/**
+ * SQL: the lots each of the batches $2 consumed from that read negative now. It starts from the
+ * account's negative records (the partial index inventory_records_negative: normally none), so a capture
+ * job polled once it has finished costs no read of its batch's events and timelines.
+ */
+export const NEGATIVE_LOTS_OF_BATCHES = `
+  WITH negative AS (
+    SELECT product_id, lot_serial, location_id, min(available) AS lowest
+      FROM inventory_records
+     WHERE account_id = $1 AND available < 0
+     GROUP BY product_id, lot_serial, location_id
+  )
+  SELECT c.batch_id, p.external_id AS product, n.lot_serial, l.external_id AS location, n.lowest::text AS lowest
+    FROM negative n
+   CROSS JOIN LATERAL (
+     SELECT DISTINCT e.batch_id
+       FROM inventory_records r JOIN events e ON e.id = r.event_id
+      WHERE r.account_id = $1 AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
+        AND r.location_id = n.location_id AND r.delta < 0 AND e.batch_id = ANY($2::uuid[])) AS c
+    JOIN products p ON p.id = n.product_id
+    JOIN locations l ON l.id = n.location_id
+   ORDER BY p.seq, n.lot_serial, l.seq`;
+
 /** The lots each of `batchIds` consumed from that read negative now, in product, lot and location order. */
 export async function negativeLotsOfBatches(
   sequelize: Sequelize,
@@ -92,23 +115,10 @@ export async function negativeLotsOfBatches(
   batchIds: string[],
 ): Promise<NegativeLot[]> {
   if (!batchIds.length) return [];
-  return sequelize.query<NegativeLot>(
-    `WITH consumed AS (
-       SELECT DISTINCT e.batch_id, r.product_id, r.lot_serial, r.location_id
-         FROM events e JOIN inventory_records r ON r.event_id = e.id
-        WHERE e.account_id = $1 AND e.batch_id = ANY($2::uuid[]) AND r.delta < 0
-     )
-     SELECT c.batch_id, p.external_id AS product, c.lot_serial, l.external_id AS location, low.lowest::text AS lowest
-       FROM consumed c
-       CROSS JOIN LATERAL (
-         SELECT min(r.available) AS lowest FROM inventory_records r
-          WHERE r.account_id = $1 AND r.product_id = c.product_id AND r.lot_serial = c.lot_serial AND r.location_id = c.location_id) AS low
-       JOIN products p ON p.id = c.product_id
-       JOIN locations l ON l.id = c.location_id
-      WHERE low.lowest < 0
-      ORDER BY p.seq, c.lot_serial, l.seq`,
-    { bind: [accountId, batchIds], type: QueryTypes.SELECT },
-  );
+  return sequelize.query<NegativeLot>(NEGATIVE_LOTS_OF_BATCHES, {
+    bind: [accountId, batchIds],
+    type: QueryTypes.SELECT,
+  });
 }
 
 /** How many (product, lot, location) timelines read negative, by account name: the /metrics gauge. */

@@ -85,16 +85,29 @@ export async function findEpcisEntities(
   };
 }
 
+/**
+ * SQL: which of the hash ids $2 the account $1 holds. One probe of the hash-id index per hash (LATERAL,
+ * with OFFSET 0 so the planner cannot turn it into one scan): with `= ANY($2)` over a document's 500
+ * hashes the planner guessed that most events match and read the whole events table on every capture.
+ */
+export const HELD_EVENT_HASHES = `
+  SELECT h.hash, e.external_event_id AS event_id
+    FROM unnest($2::text[]) AS h(hash)
+   CROSS JOIN LATERAL (
+     SELECT external_event_id FROM events
+      WHERE account_id = $1 AND payload ? 'EpcisHash' AND payload ->> 'EpcisHash' = h.hash
+     OFFSET 0) AS e`;
+
 /** Which of these CBV 2.0 event hash ids the account's events already have, with the eventID of the event that has it. */
 export async function existingEventHashes(
   sequelize: Sequelize,
   accountId: string,
   hashes: string[],
 ): Promise<Map<string, string>> {
-  const rows = await sequelize.query<{ hash: string; event_id: string }>(
-    `SELECT payload ->> 'EpcisHash' AS hash, external_event_id AS event_id FROM events WHERE account_id = $1 AND payload ? 'EpcisHash' AND payload ->> 'EpcisHash' = ANY($2::text[])`,
-    { bind: [accountId, hashes], type: QueryTypes.SELECT },
-  );
+  const rows = await sequelize.query<{ hash: string; event_id: string }>(HELD_EVENT_HASHES, {
+    bind: [accountId, [...new Set(hashes)]],
+    type: QueryTypes.SELECT,
+  });
   return new Map(rows.map((r) => [r.hash, r.event_id]));
 }
 
