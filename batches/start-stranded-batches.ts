@@ -39,9 +39,9 @@ const LIMIT = 500;
  * - every batch `Running` (its events stored) whose workflow was closed without finishing it (terminated
  *   by an operator, timed out) has its workflow run again, which completes it: left as it was, its
  *   timeline would not be recalculated nor its commissions put on the ledger.
- * - every import stored and never split (the API died or Temporal was away between storing the upload and
- *   starting `import-<id>`) has its workflow started; one whose workflow ended without splitting it
- *   (terminated) is recorded as Failed.
+ * - every import stored whose chunks no workflow took up (split, or taken from the upload's batches: the
+ *   API died or Temporal was away between storing the upload and starting `import-<id>`) has its workflow
+ *   started; one whose workflow ended without taking them up (terminated) is recorded as Failed.
  */
 export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities['startStrandedBatches'] {
   return async ({ olderThanSeconds }: StrandedBatchesInput): Promise<ReconcileBatchesResult> => {

@@ -271,7 +271,10 @@ export interface UnsplitImport {
   request_id: string | null;
 }
 
-/** Imports stored longer than `olderThanSeconds` ago and neither split nor failed: at most `limit`, oldest first. */
+/**
+ * Imports stored longer than `olderThanSeconds` ago whose chunks no workflow took up (split_at: split, or
+ * taken from the upload's batches) and not failed: at most `limit`, oldest first.
+ */
 export const findUnsplitImports = (
   sequelize: Sequelize,
   olderThanSeconds: number,
