@@ -16,7 +16,7 @@ import {
 } from '../platform/metrics';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { startApiSyncWorker } from '../worker/api-sync-worker';
+import { apiStatementStep, startApiSyncWorker } from '../worker/api-sync-worker';
 import { createApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 3000;
@@ -27,11 +27,11 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'api');
   enableProcessMetrics('api', ...(config.apiSyncWorker ? (['worker'] as const) : []));
   const sequelize = createSequelize(config.databaseUrl, 20);
-  countStatements(sequelize, () => 'request');
+  countStatements(sequelize, apiStatementStep);
   registerBatchGauges(() => batchHealth(sequelize));
   registerInventoryGauges(() => negativeLotCounts(sequelize));
   await migrateUp(sequelize, config.databaseUrl);
-  const syncWorker = config.apiSyncWorker ? await startApiSyncWorker(config, logger) : undefined;
+  const syncWorker = config.apiSyncWorker ? await startApiSyncWorker(config, logger, sequelize) : undefined;
   const temporal = syncWorker
     ? new Client({ connection: syncWorker.connection, namespace: config.temporalNamespace })
     : await connectTemporalClient(config.temporalAddress, config.temporalNamespace);

@@ -24,11 +24,14 @@ export const activityMetrics: ActivityInterceptorsFactory = (ctx) => {
   return { inbound };
 };
 
-/** The type of the activity whose code is running, or `worker` outside any (migrations, start-up). */
-export function currentActivityType(): string {
+/**
+ * The type of the activity whose code is running, or `outside` outside any: the worker's start-up and
+ * migrations, or an API request in an API that runs a worker of its own.
+ */
+export function currentActivityType(outside = 'worker'): string {
   try {
     return Context.current().info.activityType;
   } catch {
-    return 'worker';
+    return outside;
   }
 }

@@ -1,12 +1,11 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { createSequelize } from '../db/sequelize';
+import type { Sequelize } from 'sequelize';
 import { syncTaskQueueOf, type Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
-import { countStatements } from '../platform/metrics';
 import { currentActivityType } from './activity-metrics';
 import { createPipelineWorker, installRuntime, pipelineActivities } from './pipeline-worker';
 
-// Steps of small sync batches side by side, each holding one connection of the worker's own pool.
+// Steps of small sync batches side by side, each holding one connection of the API's pool.
 const LOCAL_ACTIVITY_SLOTS = 4;
 
 export interface ApiSyncWorker {
@@ -18,21 +17,24 @@ export interface ApiSyncWorker {
   stop(): Promise<void>;
 }
 
+/** The API's statements by step: an activity's type inside one of its worker's steps, `request` otherwise. */
+export const apiStatementStep = (): string => currentActivityType('request');
+
 /**
  * The API's own worker (API_SYNC_WORKER): it polls only the sync task queue and runs the workflows the
- * API starts there eagerly (batches/batch-workflow.ts), their steps as local activities on a pool of its
- * own. Should it stop, those batches wait in the sync task queue for `npm run worker`, which polls it
- * too; a crash of the API mid-batch is the workflow task's timeout, after which that worker runs it.
+ * API starts there eagerly (batches/batch-workflow.ts), their steps as local activities on the API's own
+ * pool: one pool per process, since the models are bound to the last one made. Should it stop, those
+ * batches wait in the sync task queue for `npm run worker`, which polls it too; a crash of the API
+ * mid-batch is the workflow task's timeout, after which that worker runs it.
  */
 export async function startApiSyncWorker(
-  config: Config & { databaseUrl: string; temporalAddress: string },
+  config: Config & { temporalAddress: string },
   logger: Logger,
+  sequelize: Sequelize,
 ): Promise<ApiSyncWorker> {
   // The API stops on its own signals (api/main.ts), and stops this worker after its requests.
   installRuntime(logger, { shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const sequelize = createSequelize(config.databaseUrl, LOCAL_ACTIVITY_SLOTS);
-  countStatements(sequelize, currentActivityType);
   let worker: Worker;
   try {
     worker = await createPipelineWorker(
@@ -43,7 +45,6 @@ export async function startApiSyncWorker(
       { activities: 0, localActivities: LOCAL_ACTIVITY_SLOTS },
     );
   } catch (error) {
-    await sequelize.close();
     await connection.close();
     throw error;
   }
@@ -61,7 +62,6 @@ export async function startApiSyncWorker(
       stopping = true;
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
-      await sequelize.close();
     },
   };
 }

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     0,
   );
   const sequelize = createSequelize(config.databaseUrl, poolSize);
-  countStatements(sequelize, currentActivityType);
+  countStatements(sequelize, () => currentActivityType());
   await migrateUp(sequelize, config.databaseUrl);
   const webhooks = { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds };
   const activities = {

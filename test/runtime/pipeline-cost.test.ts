@@ -78,6 +78,8 @@ describe('what the pipeline costs, made visible', () => {
         expect({ step, moved: moved(stepsAfter, stepsBefore, step) >= 2 }).toEqual({ step, moved: true });
       }
       expect(moved(apiAfter, apiBefore, 'request')).toBeGreaterThanOrEqual(2);
+      // The API's statements outside its worker's steps are all the request's: none on another pool.
+      expect(moved(apiAfter, apiBefore, 'worker')).toBe(0);
     },
   );
 
