@@ -53,6 +53,19 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     };
   }
 
+  /** A one-event batch stored as the API stores one, its workflow not started. */
+  const storedOneEventBatch = async (mode: 'sync' | 'async') => {
+    models();
+    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
+    const { batch } = await findOrCreateBatch({
+      accountId: account.id,
+      mode,
+      request: { Events: [event] },
+      eventCount: 1,
+    });
+    return batch;
+  };
+
   const pids = () => {
     const state = readLiveState(process.env.STACK_DIR!);
     return { api: String(state?.apiPid), worker: String(state?.workerPid) };
@@ -88,14 +101,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
   });
 
   it('runs a small sync batch that was not started eagerly from the sync task queue, which npm run worker polls too', async () => {
-    models();
-    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
-    const { batch } = await findOrCreateBatch({
-      accountId: account.id,
-      mode: 'sync',
-      request: { Events: [event] },
-      eventCount: 1,
-    });
+    const batch = await storedOneEventBatch('sync');
     await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS));
     const shape = await shapeOf(batch.id);
     expect(shape.taskQueue).toBe(syncTaskQueueOf(taskQueue));
@@ -125,14 +131,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
   });
 
   it('starts a stranded small batch from the reconciler as the API would have: its steps local', async () => {
-    models();
-    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
-    const { batch } = await findOrCreateBatch({
-      accountId: account.id,
-      mode: 'async',
-      request: { Events: [event] },
-      eventCount: 1,
-    });
+    const batch = await storedOneEventBatch('async');
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
     const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
     await waitFor('the reconciler to complete the stranded batch', 60_000, async () => {
