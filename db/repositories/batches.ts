@@ -95,9 +95,11 @@ export async function findOrCreateBatch(
 
 /**
  * A new Accepted batch for one chunk of an import, in its upload's transaction. Its key (the import's and
- * the chunk's) is new with the import, so nothing is looked up first, and it is not bound to a request
- * hash (as a batch without a key is not): for 1,000 events the ORM's create and the canonical hash cost
- * several times the INSERT itself, and the upload stores ten such chunks while its client waits.
+ * the chunk's) is new with the import, so nothing is looked up first. The key is bound to the hash of the
+ * request's text as stored, not to the canonical form a client's body is hashed in: for 1,000 events the
+ * ORM's create and the canonical hash cost several times the INSERT itself, and the upload stores ten such
+ * chunks while its client waits. A client sending this key to POST /Integration/Events is refused
+ * (IdempotencyKeyReused) instead of getting the chunk's answer for events it never stored.
  */
 export async function insertChunkBatch(
   sequelize: Sequelize,
@@ -105,18 +107,20 @@ export async function insertChunkBatch(
   transaction: Transaction,
 ): Promise<string> {
   const id = randomUUID();
+  const request = JSON.stringify({ Events: chunk.events });
   await execute(
     sequelize,
-    `INSERT INTO batches (id, account_id, workflow_id, idempotency_key, mode, status, event_count, request, request_id, submitted_at)
-     VALUES ($1, $2, $3, $4, 'async', 'Accepted', $5, $6::jsonb, $7, now())`,
+    `INSERT INTO batches (id, account_id, workflow_id, idempotency_key, mode, status, event_count, request, request_id, request_hash, submitted_at)
+     VALUES ($1, $2, $3, $4, 'async', 'Accepted', $5, $6::jsonb, $7, $8, now())`,
     [
       id,
       chunk.accountId,
       batchWorkflowId(chunk.accountId, id, chunk.idempotencyKey),
       chunk.idempotencyKey,
       chunk.events.length,
-      JSON.stringify({ Events: chunk.events }),
+      request,
       chunk.requestId,
+      sha256Hex(request),
     ],
     transaction,
   );

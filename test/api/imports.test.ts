@@ -5,6 +5,7 @@ import { createAccount, type TestAccount } from '../factories/accounts';
 import { sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 import { waitFor } from '../../platform/net';
+import { chunkBatchKey } from '../../db/repositories/imports';
 
 interface RowError {
   row: number | null;
@@ -241,6 +242,28 @@ describe('POST /Integration/Imports', () => {
     expect(again.body.importId).toBe(first.body.importId);
     const other = await upload(csv('Id,Location.Id\nZ,Y\n'), 'x.csv', 'commission', { 'Idempotency-Key': key });
     expect(other.status).toBe(422);
+  });
+
+  it("an import's chunk key sent to POST /Integration/Events with other events is a 422, never that chunk's answer", async () => {
+    const id = uid('EV');
+    const accepted = await upload(
+      csv(
+        'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id\n' +
+          `${id},${place},2024-03-01T10:00:00,+00:00,1,${uid('LOT')},${fish}\n`,
+      ),
+      'c.csv',
+      'commission',
+    );
+    expect(accepted.status).toBe(202);
+    expect((await finished(accepted.body.importId)).status).toBe('Completed');
+    const other = commission({ location: place, time: '2024-03-02T00:00:00Z' }, instance(fish, uid('LOT'), 1));
+    const reused = await client(account.key).post(
+      '/Integration/Events',
+      { Events: [other] },
+      { 'Idempotency-Key': chunkBatchKey(accepted.body.importId, 0) },
+    );
+    expect(reused.status).toBe(422);
+    expect(await storedEvents([other.Id])).toEqual([]);
   });
 
   it('more than 100,000 rows or 20 MB is a 413 naming the limits', async () => {
