@@ -2,19 +2,13 @@ import { commission, instance, uid } from '../factories/events';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { rowCounts } from '../helpers/db';
 import { client, request } from '../helpers/http';
+import type { RowError } from '../../domain/spreadsheet-rows';
 
 /**
  * Issue 23's "every error of a batch in one answer", for spreadsheets (issue 29): a file refused at
  * upload for a bad cell also lists what the pipeline would refuse in its other rows (unknown products,
  * event ids already stored, overdraws), each on its row, column and value; nothing is stored.
  */
-interface RowError {
-  row: number | null;
-  column: string | null;
-  value: string | null;
-  code: string;
-  message: string;
-}
 interface ImportBody {
   importId: string;
   status: string;

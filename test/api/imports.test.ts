@@ -6,14 +6,8 @@ import { sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 import { waitFor } from '../../platform/net';
 import { chunkBatchKey } from '../../db/repositories/imports';
+import type { RowError } from '../../domain/spreadsheet-rows';
 
-interface RowError {
-  row: number | null;
-  column: string | null;
-  value: string | null;
-  code: string;
-  message: string;
-}
 interface ImportBody {
   importId: string;
   status: string;
