@@ -50,6 +50,17 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     }
   }
 
+  /** The status `statusUrl` answers once it is Completed or Failed. */
+  async function finalStatus(what: string, statusUrl: string, key: string): Promise<string> {
+    let status = '';
+    await waitFor(what, 90_000, async () => {
+      const r = await fetch(`${stack.state.apiUrl}${statusUrl}`, { headers: { 'X-API-KEY': key } });
+      status = ((await r.json()) as { status: string }).status;
+      return status === 'Completed' || status === 'Failed';
+    });
+    return status;
+  }
+
   it('lets the restarted worker finish every batch exactly once', async () => {
     const { key, account } = await createApiKey(uid('crash'), 'jest');
     const batches = Array.from({ length: 4 }, (_, b) => {
@@ -148,13 +159,7 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     expect(problem.statusUrl).toBe(`/Integration/Events/async/${problem.batchId}`);
     expect(problem.title).toMatch(/started automatically/);
 
-    let status = '';
-    await waitFor('the reconciler to complete the batch', 90_000, async () => {
-      const r = await fetch(`${stack.state.apiUrl}${problem.statusUrl}`, { headers: { 'X-API-KEY': key } });
-      status = ((await r.json()) as { status: string }).status;
-      return status === 'Completed' || status === 'Failed';
-    });
-    expect(status).toBe('Completed');
+    expect(await finalStatus('the reconciler to complete the batch', problem.statusUrl, key)).toBe('Completed');
   }, 150_000);
 
   it('answers 503 with the import id when Temporal does not answer an upload, and the reconciler imports the file later', async () => {
@@ -187,13 +192,7 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
     expect(problem.statusUrl).toBe(`/Integration/Imports/${problem.importId}`);
     expect(problem.title).toMatch(/started automatically/);
 
-    let status = '';
-    await waitFor('the reconciler to import the file', 90_000, async () => {
-      const r = await fetch(`${stack.state.apiUrl}${problem.statusUrl}`, { headers: { 'X-API-KEY': key } });
-      status = ((await r.json()) as { status: string }).status;
-      return status === 'Completed' || status === 'Failed';
-    });
-    expect(status).toBe('Completed');
+    expect(await finalStatus('the reconciler to import the file', problem.statusUrl, key)).toBe('Completed');
   }, 150_000);
 
   it('names in its 503 the resource the caller follows: a capture job for EPCIS, the support view for a support retry', async () => {
