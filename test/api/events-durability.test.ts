@@ -9,7 +9,7 @@ import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, PROJECT_ROOT } from '../../platform/
 import { freePort, waitFor } from '../../platform/net';
 import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
 import type { ReconcileBatchesResult } from '../../workflows/contracts';
-import { reconcileNowSignal } from '../../workflows/reconciler-signals';
+import * as reconciler from '../helpers/reconciler';
 import type { EventPayload } from '../../domain/events';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
@@ -63,16 +63,8 @@ describe('the event pipeline at its edges', () => {
     return batch.id;
   }
 
-  /** Runs a reconciler pass now (instead of within the minute), until `done` holds. */
-  async function reconcileUntil(what: string, done: () => Promise<boolean>): Promise<void> {
-    const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
-    await waitFor(what, 60_000, async () => {
-      if (await done()) return true;
-      await reconciler.signal(reconcileNowSignal);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      return done();
-    });
-  }
+  const reconcileUntil = (what: string, done: () => Promise<boolean>) =>
+    reconciler.reconcileUntil(temporal, what, 60_000, done);
 
   /**
    * Makes the account's ledger appends fail (a step failing after persist) until the returned function

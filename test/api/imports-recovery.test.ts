@@ -14,6 +14,7 @@ import { TASK_QUEUE } from '../../platform/config';
 import { waitFor } from '../../platform/net';
 import type { ReconcileBatchesResult } from '../../workflows/contracts';
 import { reconcileNowSignal } from '../../workflows/reconciler-signals';
+import * as reconciler from '../helpers/reconciler';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
@@ -138,16 +139,8 @@ describe('imports that fail or are stranded before their split', () => {
     return body;
   }
 
-  /** Runs reconciler passes now until `done` holds. */
-  async function reconcileUntil(what: string, done: () => Promise<boolean>): Promise<void> {
-    const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
-    await waitFor(what, 90_000, async () => {
-      if (await done()) return true;
-      await reconciler.signal(reconcileNowSignal);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      return done();
-    });
-  }
+  const reconcileUntil = (what: string, done: () => Promise<boolean>) =>
+    reconciler.reconcileUntil(temporal, what, 90_000, done);
 
   const startedBy = (importId: string) =>
     startImportWorkflow(temporal, TASK_QUEUE, {

@@ -2,18 +2,16 @@ import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal as temporalProto } from '@temporalio/proto';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
-import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
 import { findOrCreateBatch } from '../../db/repositories/batches';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig, syncTaskQueueOf } from '../../platform/config';
 import { readLiveState } from '../../supervisor/state';
-import { waitFor } from '../../platform/net';
 import type { ProcessEventBatchInput } from '../../workflows/contracts';
-import { reconcileNowSignal } from '../../workflows/reconciler-signals';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
+import { reconcileUntil } from '../helpers/reconciler';
 
 /**
  * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 50 by
@@ -133,13 +131,9 @@ describe('the shape of the pipeline, as each starter sets it', () => {
   it('starts a stranded small batch from the reconciler as the API would have: its steps local', async () => {
     const batch = await storedOneEventBatch('async');
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
-    const reconciler = temporal.workflow.getHandle(RECONCILER_WORKFLOW_ID);
-    await waitFor('the reconciler to complete the stranded batch', 60_000, async () => {
+    await reconcileUntil(temporal, 'the reconciler to complete the stranded batch', 60_000, async () => {
       const { rows } = await sql().query<{ status: string }>('SELECT status FROM batches WHERE id = $1', [batch.id]);
-      if (rows[0].status === 'Completed') return true;
-      await reconciler.signal(reconcileNowSignal);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      return false;
+      return rows[0].status === 'Completed';
     });
     const shape = await shapeOf(batch.id);
     expect(shape.input).toMatchObject({ eventCount: 1, localMaxEvents: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS });
