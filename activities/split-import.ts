@@ -1,6 +1,7 @@
 import { findOrCreateBatch } from '../db/repositories/batches';
 import {
   findImport,
+  chunkBatchKey,
   importFile,
   markSplit,
   recordedChunks,
@@ -21,6 +22,7 @@ import {
 } from '../domain/spreadsheet-rows';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { InTurn } from '../platform/in-turn';
 import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
 import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
@@ -36,7 +38,7 @@ async function storeChunkBatch(input: SplitImportInput, seq: number, events: Rec
     mode: 'async',
     request: { Events: events },
     eventCount: events.length,
-    idempotencyKey: `import-${input.importId}-${seq}`,
+    idempotencyKey: chunkBatchKey(input.importId, seq),
     requestId: input.requestId ?? undefined,
   });
   return batch;
@@ -153,7 +155,7 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
   const stored = masterData ? await recordedChunks(deps.sequelize, row.id) : new Set<number>();
   // A chunk of events is stored while the rows of the next one are read (one store at a time, in
   // order): the two are about equal shares of the step.
-  let storing: Promise<void> = Promise.resolve();
+  const storing = new InTurn();
   const storeEvents = async (records: AssembledRecord[], chunkSeq: number, lastRowOf: number) => {
     // An attempt Temporal gave up on (its heartbeat timed out, a retry or the import's failure follows)
     // stores no more chunks: the import's failure must find every chunk there is.
@@ -178,11 +180,9 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
       pending = [];
       return;
     }
-    await storing;
-    storing = storeEvents(pending, seq++, lastRow);
-    // Awaited at the next chunk or the end; handled now, so a failure waits there instead of ending the process.
-    storing.catch(() => undefined);
+    const [records, chunkSeq, lastRowOf] = [pending, seq++, lastRow];
     pending = [];
+    await storing.next(() => storeEvents(records, chunkSeq, lastRowOf));
   };
   try {
     let header = true;
@@ -200,12 +200,12 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
     }
   } finally {
     // Never a chunk stored after the step has failed: the import's failure marks the chunks stored before it.
-    await storing.catch(() => undefined);
+    await storing.settled();
   }
   const last = assembler.end();
   if (last) pending.push(last);
   await flush();
-  await storing;
+  await storing.finished();
   await markSplit(deps.sequelize, row.id);
   return chunks;
 }

@@ -11,6 +11,7 @@ import {
   type CellValue,
   type RowError,
 } from '../../../domain/spreadsheet-rows';
+import { InTurn } from '../../../platform/in-turn';
 import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets';
 import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
 import type { AccountRef } from '../../../db/repositories/master-data';
@@ -175,14 +176,12 @@ export async function checkFile(
   let tooMany = false;
   let chunk: AssembledRecord[] = [];
   let seq = 0;
-  let storing: Promise<void> = Promise.resolve();
+  const storing = new InTurn();
   const flush = async (lastRow: number) => {
     if (!store || !chunk.length || errors.length) return;
-    await storing;
-    storing = store({ seq: seq++, records: chunk, lastRow });
-    // Awaited at the next chunk or the end; handled now, so a failure waits there instead of ending the process.
-    storing.catch(() => undefined);
+    const full = { seq: seq++, records: chunk, lastRow };
     chunk = [];
+    await storing.next(() => store(full));
   };
   let lastRow = 1;
   const input = fs.createReadStream(filePath);
@@ -218,9 +217,9 @@ export async function checkFile(
     input.destroy();
     await rows.return(undefined);
     // Never a store still running once the check is over: its caller decides at once what stays stored.
-    await storing.catch(() => undefined);
+    await storing.settled();
   }
-  await storing;
+  await storing.finished();
   if (tooMany) return { outcome: 'tooManyRows' };
   if (!columns)
     return {
