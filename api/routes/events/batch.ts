@@ -88,8 +88,9 @@ export interface BatchChecks<S extends RequestSchemas> {
 
 /**
  * The validate middleware, answering a refused body with the batch error list (DESIGN.md): each event's
- * index and id, and with `checkTheOthers` the other events' problems too. A 4xx before the batch is stored is counted (route and code): such a request leaves no
- * batch to look at, so the metric is the only trace support has of it.
+ * index and id, and with `checkTheOthers` the other events' problems too. A 4xx before the batch is
+ * stored is counted (route and code): such a request leaves no batch to look at, so the metric is the
+ * only trace support has of it.
  */
 export const validateBatch = <S extends RequestSchemas>(
   schemas: S,

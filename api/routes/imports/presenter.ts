@@ -9,9 +9,10 @@ export const importStatusUrl = (id: string): string => `/Integration/Imports/${i
 
 /**
  * An import as its rows say it now: refused at upload (its row errors), waiting for its workflow (its
- * batches stored, none started yet, or its file waiting to be split), its batches under way, or finished. Read from the batches each time, so it cannot go stale; a failed batch's errors
- * are shown on the rows and columns they came from, read back from the batch's stored events. An import
- * whose split failed for good is Failed with the reason, first of its errors.
+ * batches stored, none started yet, or its file waiting to be split), its batches under way, or finished.
+ * Read from the batches each time, so it cannot go stale; a failed batch's errors are shown on the rows
+ * and columns they came from, read back from the batch's stored events. An import whose split failed for
+ * good is Failed with the reason, first of its errors.
  */
 export async function presentImport(sequelize: Sequelize, row: ImportRow, placed = true) {
   const batches = row.refused ? [] : await importBatches(sequelize, row.id, placed);
