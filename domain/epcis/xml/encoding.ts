@@ -18,9 +18,18 @@ function declaredEncoding(bytes: Uint8Array): string | undefined {
   return /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][\w.:-]*)["']/.exec(head)?.[1];
 }
 
-export function decodeXml(bytes: Uint8Array, charset: string | undefined): DecodedXml {
+/** The encoding to read the body in, and what named it, in the order RFC 7303 gives. */
+function encodingOf(bytes: Uint8Array, charset: string | undefined): { label: string; namedBy: string } {
   const bom = BOMS.find((b) => b.bytes.every((byte, i) => bytes[i] === byte));
-  const label = bom?.encoding ?? (charset || undefined) ?? declaredEncoding(bytes) ?? 'utf-8';
+  if (bom) return { label: bom.encoding, namedBy: 'its byte order mark' };
+  if (charset) return { label: charset, namedBy: 'the Content-Type charset' };
+  const declared = declaredEncoding(bytes);
+  if (declared) return { label: declared, namedBy: 'its XML declaration' };
+  return { label: 'utf-8', namedBy: 'the default' };
+}
+
+export function decodeXml(bytes: Uint8Array, charset: string | undefined): DecodedXml {
+  const { label, namedBy } = encodingOf(bytes, charset);
   let decoder;
   try {
     decoder = new TextDecoder(label, { fatal: true });
@@ -33,15 +42,8 @@ export function decodeXml(bytes: Uint8Array, charset: string | undefined): Decod
   try {
     text = decoder.decode(bytes);
   } catch {
-    const said = bom
-      ? 'its byte order mark'
-      : charset
-        ? 'the Content-Type charset'
-        : declaredEncoding(bytes)
-          ? 'its XML declaration'
-          : 'the default';
     return {
-      issue: `The body is not valid ${decoder.encoding.toUpperCase()} (the encoding ${said} names): name the encoding it is in with encoding="…" in its XML declaration or the Content-Type's charset, or send it in UTF-8.`,
+      issue: `The body is not valid ${decoder.encoding.toUpperCase()} (the encoding ${namedBy} names): name the encoding it is in with encoding="…" in its XML declaration or the Content-Type's charset, or send it in UTF-8.`,
     };
   }
   // The text is characters now: a declaration naming the bytes' encoding would mislead the parsers that read it again.
