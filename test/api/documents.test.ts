@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import path from 'node:path';
 import { CHUNK_BYTES } from '../../db/repositories/documents';
 import { MAX_FILE_BYTES } from '../../domain/documents';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { buildLocation, buildProduct, buildTradePartner } from '../factories/master-data-rows';
-import type { RuntimeState } from '../../supervisor/state';
 import { sql } from '../helpers/db';
 import { apiUrl, client, request, type Response } from '../helpers/http';
+import { startReplica, stopReplica, type Replica } from '../helpers/replica';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const JPEG = Buffer.from([
@@ -633,22 +632,30 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 const CONCURRENT = 4;
 
 /*
- * The API is a separate process (test/helpers/stack.ts); its peak resident memory is read from /proc.
- * Writing 5 to clear_refs resets VmHWM to the current RSS, so the peak covers these uploads only.
- * It is the last test of this file so the file's other big uploads are over; other test files may still
- * run in the same API at the same time, which can only make the figure larger.
+ * An API process of its own on the test stack (test/helpers/replica.ts), without a worker of its own
+ * (API_SYNC_WORKER=false): the stack's API also runs other test files' small batches, whose memory would
+ * be counted with the uploads'. Its peak resident memory is read from /proc; writing 5 to clear_refs
+ * resets VmHWM to the current RSS, so the peak covers these uploads only.
  */
 describe('memory while receiving 20 MB uploads', () => {
+  let replica: Replica | undefined;
+  beforeAll(async () => {
+    replica = await startReplica({ API_SYNC_WORKER: 'false' });
+  }, 120_000);
+  afterAll(() => stopReplica(replica));
+
   it(`grows by far less than 20 MB per concurrent upload (${CONCURRENT} at once)`, async () => {
-    const state = JSON.parse(
-      fs.readFileSync(path.join(process.env.STACK_DIR!, 'runtime.json'), 'utf8'),
-    ) as RuntimeState;
-    const pid = state.apiPid!;
+    const { pid, url } = replica!;
     const account = await createAccount('docs-memory');
     const content = Buffer.alloc(MAX_FILE_BYTES, 0x20);
     PDF.copy(content);
     const send = (id: string) =>
-      upload(account, { ...basic, 'X-Document-Id': id }, form({ fileName: 'big.pdf', content }));
+      request('POST', '/Integration/Documents', {
+        key: account.key,
+        headers: { ...basic, 'X-Document-Id': id },
+        body: form({ fileName: 'big.pdf', content }),
+        baseUrl: url,
+      });
     // Warm-up: code paths compiled and the pools' connections open before the baseline is taken.
     expect((await send('WARM-UP')).status).toBe(200);
 
