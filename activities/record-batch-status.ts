@@ -1,4 +1,5 @@
-import { batchEventCounts, recordBatchCompleted, recordBatchFailed } from '../db/repositories/batch-pipeline';
+import { completeBatch, finishBatch } from '../db/repositories/batch-notifications';
+import { recordBatchFailed } from '../db/repositories/batch-pipeline';
 import { batchesCompleted, batchesFailed, eventsPersisted } from '../platform/metrics';
 import type { BatchStatusUpdate } from '../workflows/contracts';
 import { withBatchWebhooks } from './batch-webhooks';
@@ -15,18 +16,22 @@ export function recordBatchStatus(deps: ActivityDeps) {
     switch (update.status) {
       case 'Completed': {
         // Counted on the one update that finished the batch, so a retried step counts nothing twice.
-        const changed = await withBatchWebhooks(deps, update.batchId, (transaction) =>
-          recordBatchCompleted(sequelize, update.batchId, update.documentsNotAttached, transaction),
+        const { changed, eventCounts } = await withBatchWebhooks(
+          deps,
+          completeBatch(sequelize, update.batchId, update.documentsNotAttached),
         );
         if (!changed) return;
         batchesCompleted.inc();
-        for (const { type, count } of await batchEventCounts(sequelize, update.batchId))
+        for (const [type, count] of Object.entries(eventCounts))
           eventsPersisted.inc({ type: type.toLowerCase() }, count);
         return;
       }
       case 'Failed': {
-        const changed = await withBatchWebhooks(deps, update.batchId, (transaction) =>
-          recordBatchFailed(sequelize, update.batchId, update.errors, transaction),
+        const changed = await withBatchWebhooks(
+          deps,
+          finishBatch(sequelize, update.batchId, (transaction) =>
+            recordBatchFailed(sequelize, update.batchId, update.errors, transaction),
+          ),
         );
         if (changed) batchesFailed.inc({ reason: update.errors[0]?.code ?? 'InternalError' });
         return;

@@ -1,6 +1,14 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { oweStreamReports } from './epcis-queries';
-import { endpointsOwed, oweBatchNotifications } from './webhooks';
+import { queryOf } from '../sql';
+import { COMPLETE_RESULTS, batchEventCounts, completeUpdate, recordBatchCompleted } from './batch-pipeline';
+import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql } from './epcis-queries';
+import { endpointsOwed, oweBatchNotifications, oweBatchNotificationsSql } from './webhooks';
+
+/** A batch's final status written: what the write answered, and the endpoints to wake after the commit. */
+export interface Finished<T> {
+  result: T;
+  owed: string[];
+}
 
 /**
  * Runs `finish` (the statement that writes a batch's final status) in a transaction that also owes the
@@ -13,7 +21,7 @@ export async function finishBatch<T>(
   sequelize: Sequelize,
   batchId: string,
   finish: (transaction: Transaction) => Promise<T>,
-): Promise<{ result: T; owed: string[] }> {
+): Promise<Finished<T>> {
   const result = await sequelize.transaction(async (transaction) => {
     const finished = await finish(transaction);
     await oweBatchNotifications(sequelize, batchId, transaction);
@@ -21,4 +29,50 @@ export async function finishBatch<T>(
     return finished;
   });
   return { result, owed: await endpointsOwed(sequelize, `batch:${batchId}`) };
+}
+
+/** A batch completed: whether this call completed it, and how many events of each type it stored. */
+export interface Completion {
+  changed: boolean;
+  eventCounts: Record<string, number>;
+}
+
+/**
+ * finishBatch's completion in one statement: the batch's result list and status, its webhook
+ * notifications and its scheduled subscriptions' backlog, the endpoints owed (those owed now and before,
+ * as finishBatch answers) and its event counts. A stream subscription's report is built in code
+ * (oweStreamReports): the statement leaves the batch of such an account alone, and finishBatch completes it.
+ */
+const COMPLETE_AND_OWE = `
+  WITH ${COMPLETE_RESULTS},
+  streams AS (SELECT ${STREAM_SUBSCRIBED} AS subscribed),
+  done AS (${completeUpdate('SELECT subscribed FROM streams')} RETURNING *),
+  owed AS (${oweBatchNotificationsSql('done')} RETURNING endpoint_id),
+  backlog AS (${scheduledBacklogSql('done')})
+  SELECT (SELECT subscribed FROM streams) AS subscribed,
+         EXISTS (SELECT 1 FROM done) AS changed,
+         ARRAY(SELECT endpoint_id FROM owed
+               UNION SELECT endpoint_id FROM webhook_deliveries WHERE source_key = 'batch:' || $1::text AND status = 'Pending') AS owed,
+         (SELECT coalesce(json_object_agg(type, n), '{}') FROM (SELECT type, count(*) AS n FROM events WHERE batch_id = $1 GROUP BY type) c) AS counts`;
+
+/** Completes the batch with its result list, owing what its completion owes: one statement, for most accounts. */
+export async function completeBatch(
+  sequelize: Sequelize,
+  batchId: string,
+  documentsNotAttached: Readonly<Record<string, readonly object[]>>,
+): Promise<Finished<Completion>> {
+  const [row] = await queryOf(sequelize)<{
+    subscribed: boolean;
+    changed: boolean;
+    owed: string[];
+    counts: Record<string, number>;
+  }>(COMPLETE_AND_OWE, [batchId, JSON.stringify(documentsNotAttached)]);
+  if (!row.subscribed) return { result: { changed: row.changed, eventCounts: row.counts }, owed: row.owed };
+  const { result: changed, owed } = await finishBatch(sequelize, batchId, (transaction) =>
+    recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction),
+  );
+  const eventCounts = Object.fromEntries(
+    (await batchEventCounts(sequelize, batchId)).map(({ type, count }) => [type, count]),
+  );
+  return { result: { changed, eventCounts }, owed };
 }

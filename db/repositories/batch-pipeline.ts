@@ -89,8 +89,8 @@ export async function storeBatchWarnings(query: Query, batchId: string, warnings
  * Transform reports its inputs, then its outputs; aggregation its children. $2 holds each event's
  * documentsNotAttached by event id.
  */
-const COMPLETE = `
-  WITH ordered AS (
+export const COMPLETE_RESULTS = `
+  ordered AS (
     SELECT e.*, row_number() OVER (ORDER BY e.seq) - 1 AS position,
            (e.event_time AT TIME ZONE 'UTC') AS utc
       FROM events e WHERE e.batch_id = $1
@@ -110,11 +110,16 @@ const COMPLETE = `
              'documentsNotAttached', coalesce($2::jsonb -> o.id::text, 'null'::jsonb)
            ) AS result
       FROM ordered o
-  )
+  )`;
+
+/** Completes batch $1 with the list COMPLETE_RESULTS builds, unless it was Completed already or `unless` holds. */
+export const completeUpdate = (unless?: string): string => `
   UPDATE batches
      SET status = 'Completed', errors = NULL, completed_at = now(),
          result = (SELECT coalesce(json_agg(result ORDER BY position), '[]'::json) FROM results)::jsonb
-   WHERE id = $1 AND status <> 'Completed'`;
+   WHERE id = $1 AND status <> 'Completed'${unless ? ` AND NOT (${unless})` : ''}`;
+
+const COMPLETE = `WITH ${COMPLETE_RESULTS} ${completeUpdate()}`;
 
 /** Completes the batch with its result list; false when it was Completed already (nothing changed). */
 export async function recordBatchCompleted(

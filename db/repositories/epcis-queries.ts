@@ -267,18 +267,27 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
     };
     await oweReport(sequelize, transaction, source, `batch:${batchId}`, filter, false);
   }
-  await execute(
-    sequelize,
-    `INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
-     SELECT s.id, b.id FROM batches b
-       JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.schedule IS NOT NULL
-       JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
-      WHERE b.id = $1 AND b.status = 'Completed'
-     ON CONFLICT DO NOTHING`,
-    [batchId],
-    transaction,
-  );
+  await execute(sequelize, scheduledBacklogSql('batches'), [batchId], transaction);
 }
+
+/** Whether batch $1's account has a stream subscription: completing its batches owes reports (oweStreamReports). */
+export const STREAM_SUBSCRIBED = `
+  EXISTS (SELECT 1 FROM batches b
+            JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.stream
+            JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+           WHERE b.id = $1)`;
+
+/**
+ * The INSERT that puts Completed batch $1 in each scheduled subscription's backlog for its next run,
+ * reading the batch's row from `batches` (the table, or a statement's RETURNING).
+ */
+export const scheduledBacklogSql = (batches: string): string => `
+  INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
+  SELECT s.id, b.id FROM ${batches} b
+    JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.schedule IS NOT NULL
+    JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+   WHERE b.id = $1 AND b.status = 'Completed'
+  ON CONFLICT DO NOTHING`;
 
 /**
  * A scheduled subscription's run: owes a report of the matching events of the batches completed since

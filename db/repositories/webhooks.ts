@@ -176,30 +176,29 @@ export async function redeliverWebhook(sequelize: Sequelize, endpointId: string,
 }
 
 /**
- * Owes a batch.completed or batch.failed notification to each endpoint of the batch's account that asked
- * for it, in the caller's transaction (the one that wrote the batch's final status). Run again for the
- * same batch it adds nothing.
+ * The INSERT that owes a batch.completed or batch.failed notification to each endpoint of batch $1's
+ * account that asked for it, reading the batch's final row from `batches` (the table, or a statement's
+ * RETURNING). Run again for the same batch it adds nothing.
  */
+export const oweBatchNotificationsSql = (batches: string): string => `
+  INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body)
+  SELECT ${NEW_DELIVERY_ID}, w.id, t.type, 'batch:' || b.id,
+         json_build_object('type', t.type, 'timestamp', ${NOW_UTC}, 'data', json_build_object(
+           'batchId', b.id, 'status', b.status, 'mode', b.mode, 'eventCount', b.event_count,
+           'errors', coalesce(b.errors, '[]'::jsonb)))::text
+    FROM ${batches} b
+   CROSS JOIN LATERAL (SELECT CASE b.status WHEN 'Completed' THEN 'batch.completed' ELSE 'batch.failed' END AS type) t
+    JOIN webhook_endpoints w ON w.account_id = b.account_id AND w.deleted_at IS NULL AND t.type = ANY (w.events)
+   WHERE b.id = $1 AND b.status IN ('Completed', 'Failed')
+  ON CONFLICT (endpoint_id, source_key) DO NOTHING`;
+
+/** oweBatchNotificationsSql in the caller's transaction, the one that wrote the batch's final status. */
 export async function oweBatchNotifications(
   sequelize: Sequelize,
   batchId: string,
   transaction: Transaction,
 ): Promise<void> {
-  await execute(
-    sequelize,
-    `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body)
-     SELECT ${NEW_DELIVERY_ID}, w.id, t.type, 'batch:' || b.id,
-            json_build_object('type', t.type, 'timestamp', ${NOW_UTC}, 'data', json_build_object(
-              'batchId', b.id, 'status', b.status, 'mode', b.mode, 'eventCount', b.event_count,
-              'errors', coalesce(b.errors, '[]'::jsonb)))::text
-       FROM batches b
-      CROSS JOIN LATERAL (SELECT CASE b.status WHEN 'Completed' THEN 'batch.completed' ELSE 'batch.failed' END AS type) t
-       JOIN webhook_endpoints w ON w.account_id = b.account_id AND w.deleted_at IS NULL AND t.type = ANY (w.events)
-      WHERE b.id = $1 AND b.status IN ('Completed', 'Failed')
-     ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
-    [batchId],
-    transaction,
-  );
+  await execute(sequelize, oweBatchNotificationsSql('batches'), [batchId], transaction);
 }
 
 /**
