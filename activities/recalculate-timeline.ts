@@ -1,4 +1,4 @@
-import { batchTimelines, lockTimelines, recalculateTimelines } from '../db/repositories/inventory-timelines';
+import { lockBatchTimelines, recalculateTimelines } from '../db/repositories/inventory-timelines';
 import { queryOf } from '../db/sql';
 import type { BatchRef } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
@@ -14,9 +14,8 @@ export function recalculateTimeline(deps: ActivityDeps) {
     sequelize.transaction(async (transaction) => {
       // The batch id alone selects the rows (a batch has one account); every later statement filters by account.
       const query = queryOf(sequelize, transaction);
-      const timelines = await batchTimelines(query, input.batchId);
+      const timelines = await lockBatchTimelines(query, input.accountId, input.batchId);
       if (!timelines.length) return { timelines: 0, updated: 0 };
-      await lockTimelines(query, input.accountId, timelines);
       const updated = await recalculateTimelines(sequelize, transaction, input.accountId, timelines);
       return { timelines: timelines.length, updated };
     });

@@ -27,17 +27,33 @@ export async function execute(
 export const timelineKey = (accountId: string, productId: string, lotSerial: string, locationId: string): string =>
   `inventory|${accountId}|${productId}|${lotSerial}|${locationId}`;
 
+/** SQL: timelineKey's text from four text expressions, for a statement that locks the timelines it reads. */
+export const timelineKeySql = (accountId: string, productId: string, lotSerial: string, locationId: string): string =>
+  `'inventory|' || ${accountId} || '|' || ${productId} || '|' || ${lotSerial} || '|' || ${locationId}`;
+
+/** SQL: locks the hashes `hashes` selects (column h), ascending, as lockKeys does; one row, count. */
+const lockHashesSql = (hashes: string): string =>
+  `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT h FROM (${hashes}) AS hashes ORDER BY 1) AS sorted`;
+
 /**
  * Takes a transaction-scoped advisory lock per key, in ascending order of the keys' hashes, so two
  * transactions that share keys always queue on the first shared one instead of deadlocking.
  */
 export async function lockKeys(query: Query, keys: readonly string[]): Promise<void> {
   if (!keys.length) return;
-  await query(
-    `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`,
-    [keys],
-  );
+  await query(lockHashesSql('SELECT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k'), [keys]);
 }
+
+/**
+ * SQL: a statement that locks, as lockKeys would, the timelines of the (product_id, lot_serial,
+ * location_id) rows `timelines` selects, of account $`account`, and answers those rows.
+ */
+export const lockingTimelinesSql = (timelines: string, account: string): string => `
+  WITH timelines AS (${timelines}),
+  locked AS (${lockHashesSql(
+    `SELECT hashtextextended(${timelineKeySql(`${account}::text`, 't.product_id::text', 't.lot_serial', 't.location_id::text')}, 0) AS h FROM timelines t`,
+  )})
+  SELECT t.product_id, t.lot_serial, t.location_id FROM timelines t, locked`;
 
 /**
  * A point inside the transaction to return to: rolling back to it undoes every statement since, and

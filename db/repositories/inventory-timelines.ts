@@ -5,7 +5,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TimelineRecord } from '../../domain/inventory-timeline';
 import { toScaled } from '../../domain/decimal';
-import { execute, lockKeys, timelineKey, type Query } from '../sql';
+import { execute, lockingTimelinesSql, lockKeys, timelineKey, type Query } from '../sql';
 
 /** One timeline of an account. */
 export interface TimelineRef {
@@ -72,8 +72,12 @@ const BATCH_TIMELINES = `
    CROSS JOIN LATERAL (SELECT product_id, lot_serial, location_id FROM inventory_records WHERE event_id = e.id OFFSET 0) AS r
    WHERE e.batch_id = $1`;
 
-export async function batchTimelines(query: Query, batchId: string): Promise<TimelineRef[]> {
-  const rows = await query<{ product_id: string; lot_serial: string; location_id: string }>(BATCH_TIMELINES, [batchId]);
+/** The timelines batch `batchId` of the account touched, locked as lockTimelines locks them, in one statement. */
+export async function lockBatchTimelines(query: Query, accountId: string, batchId: string): Promise<TimelineRef[]> {
+  const rows = await query<{ product_id: string; lot_serial: string; location_id: string }>(
+    lockingTimelinesSql(BATCH_TIMELINES, '$2'),
+    [batchId, accountId],
+  );
   return rows.map((row) => ({ productId: row.product_id, lotSerial: row.lot_serial, locationId: row.location_id }));
 }
 

@@ -52,21 +52,21 @@ export class PostgresHashChainLedger implements LedgerWriter {
       const query = queryOf(sequelize, transaction);
       // One writer per account at a time: the chain's next sequence and previous hash depend on the head.
       await query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger|' || $1, 0))`, [accountId]);
-      const rows = await query<EventRow>(
-        `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, ${payloadWithOriginalSql()} AS payload
+      // Each row carries the chain's head as the lock left it (null for an empty chain).
+      const rows = await query<EventRow & { head_sequence: string | null; head_hash: string | null }>(
+        `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, ${payloadWithOriginalSql()} AS payload,
+                h.sequence AS head_sequence, h.hash AS head_hash
            FROM events e ${originalJoin()}
+           LEFT JOIN LATERAL (SELECT sequence, hash FROM ledger_entries WHERE account_id = $2 ORDER BY sequence DESC LIMIT 1) h ON true
           WHERE e.batch_id = $1 AND e.type = 'Commission'
             AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.event_id = e.id)
           ORDER BY e.seq`,
-        [batchId],
+        [batchId, accountId],
       );
       if (!rows.length) return { appended: 0 };
-      const [head] = await query<{ sequence: string; hash: string }>(
-        'SELECT sequence, hash FROM ledger_entries WHERE account_id = $1 ORDER BY sequence DESC LIMIT 1',
-        [accountId],
-      );
-      let sequence = head ? BigInt(head.sequence) : 0n;
-      let previous = head ? head.hash : GENESIS_HASH;
+      const [{ head_sequence: headSequence, head_hash: headHash }] = rows;
+      let sequence = headSequence ? BigInt(headSequence) : 0n;
+      let previous = headHash ?? GENESIS_HASH;
       const entries = rows.map((row) => {
         sequence += 1n;
         const payloadHash = ledgerPayloadHash(row);

@@ -4,6 +4,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { PoolClient } from 'pg';
 import { findOrCreateBatch } from '../../db/repositories/batches';
+import { lockBatchTimelines } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, PROJECT_ROOT } from '../../platform/config';
 import { freePort, waitFor } from '../../platform/net';
@@ -379,6 +380,39 @@ describe('the event pipeline at its edges', () => {
     );
     expect(rows).toEqual([{ available: 6 }]);
   }, 90_000);
+
+  it('recalculateTimeline locks a batch’s timelines under the keys persistEvents locks them by', async () => {
+    const lot = uid('LOT');
+    const created = await client(account.key).post('/Integration/Events', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))],
+    });
+    expect(created.status).toBe(200);
+    const recalculation = await sql().connect();
+    const other = await sql().connect();
+    const tryLock = async (key: string) =>
+      (
+        await other.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+          key,
+        ])
+      ).rows[0].locked;
+    try {
+      await recalculation.query('BEGIN');
+      const timelines = await lockBatchTimelines(
+        async <T extends object>(text: string, bind: unknown[]) => (await recalculation.query<T>(text, bind)).rows,
+        account.id,
+        created.body.batchId,
+      );
+      expect(timelines).toEqual([{ productId: expect.any(String), lotSerial: lot, locationId: expect.any(String) }]);
+      const [{ productId, locationId }] = timelines;
+      const key = timelineKey(account.id, productId, lot, locationId);
+      expect(await tryLock(key)).toBe(false);
+      await recalculation.query('COMMIT');
+      expect(await tryLock(key)).toBe(true);
+    } finally {
+      recalculation.release();
+      other.release();
+    }
+  });
 
   it('answers a sync call still under way after SYNC_WAIT_SECONDS with 202 and its batch id', async () => {
     const lot = uid('LOT');
