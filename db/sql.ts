@@ -28,7 +28,7 @@ export const timelineKey = (accountId: string, productId: string, lotSerial: str
   `inventory|${accountId}|${productId}|${lotSerial}|${locationId}`;
 
 /** SQL: timelineKey's text from four text expressions, for a statement that locks the timelines it reads. */
-export const timelineKeySql = (accountId: string, productId: string, lotSerial: string, locationId: string): string =>
+const timelineKeySql = (accountId: string, productId: string, lotSerial: string, locationId: string): string =>
   `'inventory|' || ${accountId} || '|' || ${productId} || '|' || ${lotSerial} || '|' || ${locationId}`;
 
 /** SQL: locks the hashes `hashes` selects (column h), ascending, as lockKeys does; one row, count. */
@@ -46,7 +46,8 @@ export async function lockKeys(query: Query, keys: readonly string[]): Promise<v
 
 /**
  * SQL: a statement that locks, as lockKeys would, the timelines of the (product_id, lot_serial,
- * location_id) rows `timelines` selects, of account $`account`, and answers those rows.
+ * location_id) rows `timelines` selects, of the account in parameter `account` (such as `$2`), and
+ * answers those rows.
  */
 export const lockingTimelinesSql = (timelines: string, account: string): string => `
   WITH timelines AS (${timelines}),
