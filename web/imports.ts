@@ -159,7 +159,16 @@ async function upload(event: Event): Promise<void> {
     $('progress').hidden = true;
     return show($('upload-message'), 'error', reason(answer));
   }
-  show($('upload-message'), 'info', `${file.name} was accepted.`);
+  // A file with a bad cell is answered 202 too, already Failed with its errors (as is the replay of an
+  // import that failed later, with a known Idempotency-Key).
+  const { status, eventsStored } = answer.body;
+  if (status !== 'Failed') show($('upload-message'), 'info', `${file.name} was accepted.`);
+  else
+    show(
+      $('upload-message'),
+      'error',
+      `${file.name} ${eventsStored ? `failed after ${eventsStored} events were stored` : 'was refused: nothing was stored'}. Its errors are listed below.`,
+    );
   render(answer.body);
   await follow(answer.body.importId);
 }

@@ -78,6 +78,9 @@ describe('GET /imports', () => {
     await page.click('#upload button[type=submit]');
     await page.waitForSelector('#errors-table');
     expect(await page.textContent('#import-status')).toBe('Failed');
+    expect(await page.textContent('#upload-message .error')).toBe(
+      'bad.csv was refused: nothing was stored. Its errors are listed below.',
+    );
     const rows = await page.$$eval('#errors-table tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
     );
