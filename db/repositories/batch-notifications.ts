@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { queryOf } from '../sql';
-import { COMPLETE_RESULTS, batchEventCounts, completeUpdate, recordBatchCompleted } from './batch-pipeline';
+import { COMPLETE_RESULTS, completeUpdate, recordBatchCompleted } from './batch-pipeline';
 import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql } from './epcis-queries';
 import { endpointsOwed, oweBatchNotifications, oweBatchNotificationsSql } from './webhooks';
 
@@ -40,13 +40,14 @@ export interface Completion {
 /**
  * finishBatch's completion in one statement: the batch's result list and status, its webhook
  * notifications and its scheduled subscriptions' backlog, the endpoints owed (those owed now and before,
- * as finishBatch answers) and its event counts. A stream subscription's report is built in code
- * (oweStreamReports): the statement leaves the batch of such an account alone, and finishBatch completes it.
+ * as finishBatch answers) and its event counts (a batch's events never change after persist). A stream
+ * subscription's report is built in code (oweStreamReports): the statement leaves the batch of such an
+ * account alone, and finishBatch completes it.
  */
 const COMPLETE_AND_OWE = `
   WITH ${COMPLETE_RESULTS},
   streams AS (SELECT ${STREAM_SUBSCRIBED} AS subscribed),
-  done AS (${completeUpdate('SELECT subscribed FROM streams')} RETURNING *),
+  done AS (${completeUpdate('SELECT subscribed FROM streams')} RETURNING id, account_id, status, mode, event_count, errors),
   owed AS (${oweBatchNotificationsSql('done')} RETURNING endpoint_id),
   backlog AS (${scheduledBacklogSql('done')})
   SELECT (SELECT subscribed FROM streams) AS subscribed,
@@ -71,8 +72,5 @@ export async function completeBatch(
   const { result: changed, owed } = await finishBatch(sequelize, batchId, (transaction) =>
     recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction),
   );
-  const eventCounts = Object.fromEntries(
-    (await batchEventCounts(sequelize, batchId)).map(({ type, count }) => [type, count]),
-  );
-  return { result: { changed, eventCounts }, owed };
+  return { result: { changed, eventCounts: row.counts }, owed };
 }

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { BatchError } from '../../domain/batch-errors';
 import type { EventPayload } from '../../domain/events';
-import { execute, queryOf, type Query } from '../sql';
+import { execute, type Query } from '../sql';
 
 /**
  * The batches row as the pipeline moves it: Accepted → Running (persistEvents, with the events) →
@@ -145,16 +145,4 @@ export async function recordBatchFailed(
     transaction,
   );
   return changed > 0;
-}
-
-/** How many events of each type the batch stored. */
-export async function batchEventCounts(
-  sequelize: Sequelize,
-  batchId: string,
-): Promise<{ type: string; count: number }[]> {
-  const rows = await queryOf(sequelize)<{ type: string; n: string }>(
-    'SELECT type, count(*) AS n FROM events WHERE batch_id = $1 GROUP BY type',
-    [batchId],
-  );
-  return rows.map(({ type, n }) => ({ type, count: Number(n) }));
 }

@@ -109,7 +109,7 @@ const RECALCULATE = `
 
 /**
  * Writes balance and available of every record of the timelines from their deltas; returns the number of
- * rows that changed. The caller holds the timelines' locks (lockTimelines) in `transaction`.
+ * rows that changed. The caller holds the timelines' locks (lockTimelines, lockBatchTimelines) in `transaction`.
  */
 export async function recalculateTimelines(
   sequelize: Sequelize,
