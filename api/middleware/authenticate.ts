@@ -6,18 +6,17 @@ import { failedKeysThrottled, keyLimitHeaders, keyThrottled } from './rate-limit
 
 /**
  * SPEC.md, Authentication 6 and 7: missing key is a 400 validation problem, a wrong one a 401. Fair use:
- * an address that sent too many wrong keys gets 429 whatever key it sends, right or wrong (guessing keys
- * stays slow), and every key has a request rate (its account's, else the service's) past which it gets 429.
+ * an address that sent too many wrong keys gets 429 before its key is even checked (guessing keys stays
+ * slow), and every key has a request rate (its account's, else the service's) past which it gets 429.
  */
 export function authenticate(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const presented = ctx.get('X-API-KEY').trim();
     if (!presented) throw validationProblem({ 'X-API-KEY': ['The apiKey field is required.'] });
     const { rateLimits, config } = ctx.deps;
-    // Both only read: asked together, a request waits one round trip for both. A blocked address learns
-    // nothing of its key.
-    const [blocked, caller] = await Promise.all([rateLimits.failedKeysBlocked(ctx.ip), findAccount(presented)]);
+    const blocked = await rateLimits.failedKeysBlocked(ctx.ip);
     if (blocked) throw failedKeysThrottled(ctx, rateLimits.failedKeysPerMinute, blocked);
+    const caller = await findAccount(presented);
     if (!caller) {
       await rateLimits.countFailedKey(ctx.ip);
       throw problem(401, 'The API key is not valid.');
