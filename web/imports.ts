@@ -43,6 +43,17 @@ let following: string | null = null;
 
 const POLL_MS = 1000;
 
+/** What a record of this import is called: events, or the master data it imports. */
+const recordsOf = (view: ImportView): string => (['locations', 'products'].includes(view.kind) ? view.kind : 'events');
+
+/** How a Failed import ended, said after its file's name. */
+function failure(view: ImportView): string {
+  const stored = view.eventsStored
+    ? `failed after ${view.eventsStored} ${recordsOf(view)} were stored`
+    : 'was refused: nothing was stored';
+  return `${stored}. ${view.errors.length ? 'Its errors are listed below.' : 'See its batches below.'}`;
+}
+
 function render(view: ImportView): void {
   $('progress').hidden = false;
   $('import-id').textContent = view.importId;
@@ -50,8 +61,7 @@ function render(view: ImportView): void {
   status.textContent = view.status;
   status.className = view.status;
   $('import-rows').textContent = String(view.rowsRead);
-  $('import-stored').textContent =
-    `${view.eventsStored} ${['locations', 'products'].includes(view.kind) ? view.kind : 'events'}`;
+  $('import-stored').textContent = `${view.eventsStored} ${recordsOf(view)}`;
   const done = view.batches.filter((b) => b.status === 'Completed' || b.status === 'Failed').length;
   $('import-batches').textContent = view.batches.length
     ? `${done} of ${view.batches.length} finished (rows ${view.batches.map((b) => `${b.firstRow}–${b.lastRow}: ${b.status}`).join(', ')})`
@@ -161,14 +171,8 @@ async function upload(event: Event): Promise<void> {
   }
   // A file with a bad cell is answered 202 too, already Failed with its errors (as is the replay of an
   // import that failed later, with a known Idempotency-Key).
-  const { status, eventsStored } = answer.body;
-  if (status !== 'Failed') show($('upload-message'), 'info', `${file.name} was accepted.`);
-  else
-    show(
-      $('upload-message'),
-      'error',
-      `${file.name} ${eventsStored ? `failed after ${eventsStored} events were stored` : 'was refused: nothing was stored'}. Its errors are listed below.`,
-    );
+  if (answer.body.status !== 'Failed') show($('upload-message'), 'info', `${file.name} was accepted.`);
+  else show($('upload-message'), 'error', `${file.name} ${failure(answer.body)}`);
   render(answer.body);
   await follow(answer.body.importId);
 }
