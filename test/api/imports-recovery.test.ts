@@ -198,12 +198,13 @@ describe('imports that fail or are stranded before their split', () => {
     expect(listed.find((r) => r.importId === importId)).toMatchObject({ status: 'Failed' });
 
     // In the Temporal UI the import's run is Failed with the same reason, after one attempt (unreadable
-    // is not retried); the chunk's batch was never started.
+    // is not retried); the chunk's batch was never started. The run ends just after it marks the import
+    // Failed: its result is waited for before its status is read.
     const handle = temporal.workflow.getHandle(`import-${importId}`);
-    expect((await handle.describe()).status.name).toBe('FAILED');
     await expect(handle.result()).rejects.toMatchObject({
       cause: { message: expect.stringMatching(/could not be split into batches: The CSV cannot be read/) },
     });
+    expect((await handle.describe()).status.name).toBe('FAILED');
     await expect(
       temporal.workflow.getHandle(`batch-${account.id}-import-${importId}-0`).describe(),
     ).rejects.toBeInstanceOf(WorkflowNotFoundError);
