@@ -345,6 +345,8 @@ describe('the event pipeline at its edges', () => {
       async () => (await handle.describe()).runId !== terminatedRun,
     );
     expect((await settle(batchId)).status).toBe('Completed');
+    // The run ends just after its status step writes Completed: its result is waited for first.
+    await handle.result();
     const latest = await handle.describe();
     expect(latest.status.name).toBe('COMPLETED');
     expect(latest.runId).not.toBe(terminatedRun);
