@@ -244,6 +244,11 @@ async function oweReport(
 const SOURCE_COLUMNS =
   's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time';
 
+/** A batch (`b`) with its account's live stream subscriptions (`s`) and their endpoints (`w`). */
+const STREAM_SUBSCRIPTIONS_OF_BATCH = `batches b
+  JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.stream
+  JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL`;
+
 /**
  * In the transaction that completes a batch: owes each stream subscription of the batch's account a
  * report of the batch's events that match its query (source key `batch:<id>`, like its webhooks), and
@@ -251,9 +256,7 @@ const SOURCE_COLUMNS =
  */
 export async function oweStreamReports(sequelize: Sequelize, batchId: string, transaction: Transaction): Promise<void> {
   const sources = await queryOf(sequelize, transaction)<ReportSource>(
-    `SELECT ${SOURCE_COLUMNS} FROM batches b
-       JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.stream
-       JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
+    `SELECT ${SOURCE_COLUMNS} FROM ${STREAM_SUBSCRIPTIONS_OF_BATCH}
        JOIN epcis_queries q ON q.account_id = s.account_id AND q.name = s.query_name
       WHERE b.id = $1 AND b.status = 'Completed'`,
     [batchId],
@@ -271,11 +274,7 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
 }
 
 /** Whether batch $1's account has a stream subscription: completing its batches owes reports (oweStreamReports). */
-export const STREAM_SUBSCRIBED = `
-  EXISTS (SELECT 1 FROM batches b
-            JOIN epcis_subscriptions s ON s.account_id = b.account_id AND s.stream
-            JOIN webhook_endpoints w ON w.id = s.id AND w.deleted_at IS NULL
-           WHERE b.id = $1)`;
+export const STREAM_SUBSCRIBED = `EXISTS (SELECT 1 FROM ${STREAM_SUBSCRIPTIONS_OF_BATCH} WHERE b.id = $1)`;
 
 /**
  * The INSERT that puts Completed batch $1 in each scheduled subscription's backlog for its next run,
