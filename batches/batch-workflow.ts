@@ -87,9 +87,18 @@ export const batchPriorityOf = (start: BatchStart): Priority => ({
   fairnessKey: start.input.accountId,
 });
 
-/** A batch somebody waits on whose steps run locally (PIPELINE_LOCAL_MAX_EVENTS): a one-event scan, say. */
+/**
+ * The largest sync batch the sync task queue (the API's own worker) takes. Its steps run in the API
+ * process, beside every other request it answers: a one-event scan's take a few milliseconds, a
+ * 500-event batch's a few hundred, which would hold up the API's other callers. Larger ones go to the
+ * task queue of `npm run worker`, where they run as local activities too.
+ */
+export const SYNC_QUEUE_MAX_EVENTS = 50;
+
+/** A batch somebody waits on, small enough for the API's own worker, whose steps run locally: a scan, say. */
 const isSmallSync = (start: BatchStart): boolean =>
-  (start.mode === 'sync' || start.mode === 'json') && start.eventCount <= (start.input.localMaxEvents ?? 0);
+  (start.mode === 'sync' || start.mode === 'json') &&
+  start.eventCount <= Math.min(SYNC_QUEUE_MAX_EVENTS, start.input.localMaxEvents ?? 0);
 
 /** The task queue a batch's workflow runs on: small sync batches have their own (syncTaskQueueOf). */
 export const batchTaskQueueOf = (taskQueue: string, start: BatchStart): string =>

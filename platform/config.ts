@@ -32,10 +32,12 @@ export const DEFAULT_PORTS = {
 export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
 
 /**
- * The largest batch whose steps run as local activities: a few dozen events persist in tens of
- * milliseconds, far inside a workflow task's timeout (docs/benchmarks.md has the measurement).
+ * The largest batch whose steps run as local activities: as many events as a request, a capture or an
+ * import chunk can hold, so by default every batch. Its steps take a second or two at most, far inside
+ * a workflow task's timeout, and skipping three activity round trips through Temporal saves about a
+ * fifth of a 500-event batch's CPU (docs/benchmarks.md has the measurement).
  */
-export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 50;
+export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 1000;
 
 /** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
 export const WORKER_HEARTBEAT_SECONDS = 5;
@@ -79,8 +81,9 @@ export interface Config {
    */
   apiSyncWorker: boolean;
   /**
-   * WORKER_ACTIVITY_SLOTS: the activity tasks (a large batch's steps, deliveries, imports) a worker runs at
-   * once; by default one more than this machine's cores (docs/operations.md says why).
+   * WORKER_ACTIVITY_SLOTS: the steps a worker runs at once, as local activities (a batch's steps) and as
+   * many activity tasks (deliveries, imports, steps gone on as tasks); by default one more than this
+   * machine's cores (docs/operations.md says why).
    */
   workerActivitySlots: number;
   /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */

@@ -14,10 +14,7 @@ import { connectTemporalClient } from '../platform/temporal-client';
 import { currentActivityType } from './activity-metrics';
 import { createPipelineWorker, installRuntime, pipelineActivities, type WorkerSlots } from './pipeline-worker';
 
-// A small batch runs its steps here (PIPELINE_LOCAL_MAX_EVENTS), up to three side by side: eight local
-// slots keep a few such batches going at once. The sync task queue's share is for small sync batches
-// the API's own worker did not take.
-const LOCAL_ACTIVITY_SLOTS = 8;
+// The sync task queue's share is for small sync batches the API's own worker did not take.
 const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
@@ -35,7 +32,10 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics(config.workerAppMetricsPort);
   const appMetricsPort = portOf(metricsServer);
 
-  const slots: WorkerSlots = { activities: config.workerActivitySlots, localActivities: LOCAL_ACTIVITY_SLOTS };
+  // A batch's steps run as local activities (PIPELINE_LOCAL_MAX_EVENTS) or as activity tasks: either way
+  // as many at once as WORKER_ACTIVITY_SLOTS says, since a 500-event step keeps a core busy.
+  const steps = config.workerActivitySlots;
+  const slots: WorkerSlots = { activities: steps, localActivities: steps };
   const poolSize = [slots, SYNC_SLOTS].reduce(
     (sum, { activities, localActivities }) => sum + activities + localActivities,
     0,

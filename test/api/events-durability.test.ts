@@ -3,10 +3,11 @@ import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { PoolClient } from 'pg';
+import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import { findOrCreateBatch } from '../../db/repositories/batches';
 import { lockBatchTimelines } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
-import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, PROJECT_ROOT } from '../../platform/config';
+import { loadConfig, PROJECT_ROOT } from '../../platform/config';
 import { freePort, waitFor } from '../../platform/net';
 import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
 import type { ReconcileBatchesResult } from '../../workflows/contracts';
@@ -92,13 +93,33 @@ describe('the event pipeline at its edges', () => {
   }
 
   /**
-   * Commissions of `lot`-0, `lot`-1, …: one more event than PIPELINE_LOCAL_MAX_EVENTS, so that the batch's
-   * steps run as activity tasks, which the Temporal UI lists as pending while they retry.
+   * A batch of three commissions whose steps run as activity tasks, which the Temporal UI lists as
+   * pending while they retry: stored as the API stores it and started as the API would with
+   * PIPELINE_LOCAL_MAX_EVENTS=0 (by default every batch's steps are local). Its id and workflow.
    */
-  const activityTaskBatch = (lot: string, quantity: number) =>
-    Array.from({ length: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1 }, (_, i) =>
+  const ACTIVITY_TASK_EVENTS = 3;
+  async function activityTaskBatch(
+    lot: string,
+    quantity: number,
+  ): Promise<{ batchId: string; handle: WorkflowHandle }> {
+    const events = Array.from({ length: ACTIVITY_TASK_EVENTS }, (_, i) =>
       commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, quantity)),
     );
+    models();
+    const { batch } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'async',
+      request: { Events: events },
+      eventCount: events.length,
+    });
+    const { workflowId } = await startBatchWorkflow(
+      temporal,
+      loadConfig().taskQueue,
+      batchStartOf(batch, account.name, 0),
+    );
+    // Not the started run's handle: that one follows its own run, and a test may end it and start another.
+    return { batchId: batch.id, handle: temporal.workflow.getHandle(workflowId) };
+  }
 
   /** The reconciler run until the batch has moved on from Accepted. */
   const reconcile = (batchId: string) =>
@@ -279,15 +300,9 @@ describe('the event pipeline at its edges', () => {
     const allowLedger = await refuseLedger();
     let batchId: string;
     try {
-      const accepted = await client(account.key).post('/Integration/Events/async', {
-        Events: activityTaskBatch(uid('LOT'), 3),
-      });
-      expect(accepted.status).toBe(202);
-      batchId = accepted.body.batchId;
-      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-        batchId,
-      ]);
-      const handle = temporal.workflow.getHandle(rows[0].workflow_id);
+      const started = await activityTaskBatch(uid('LOT'), 3);
+      batchId = started.batchId;
+      const { handle } = started;
       const pendingLedger = async () =>
         (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'commitLedger');
 
@@ -315,15 +330,7 @@ describe('the event pipeline at its edges', () => {
     let handle: WorkflowHandle;
     let terminatedRun: string;
     try {
-      const accepted = await client(account.key).post('/Integration/Events/async', {
-        Events: activityTaskBatch(lot, 4),
-      });
-      expect(accepted.status).toBe(202);
-      batchId = accepted.body.batchId;
-      const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-        batchId,
-      ]);
-      handle = temporal.workflow.getHandle(rows[0].workflow_id);
+      ({ batchId, handle } = await activityTaskBatch(lot, 4));
       // Persisted, then held at the ledger step: an operator ends the run there.
       await waitFor('commitLedger to have failed once', 60_000, async () =>
         Boolean(
@@ -357,8 +364,7 @@ describe('the event pipeline at its edges', () => {
         WHERE e.batch_id = $1`,
       [batchId],
     );
-    const events = DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1;
-    expect(rows).toEqual([{ events, available: 4, ledger: events }]);
+    expect(rows).toEqual([{ events: ACTIVITY_TASK_EVENTS, available: 4, ledger: ACTIVITY_TASK_EVENTS }]);
     expect((await client(account.key).get('/Integration/Ledger/verify')).body).toMatchObject({ valid: true });
   }, 180_000);
 

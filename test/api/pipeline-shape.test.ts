@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal as temporalProto } from '@temporalio/proto';
-import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
+import { SYNC_QUEUE_MAX_EVENTS, batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import { findOrCreateBatch } from '../../db/repositories/batches';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig, syncTaskQueueOf } from '../../platform/config';
 import { readLiveState } from '../../supervisor/state';
@@ -14,8 +14,9 @@ import { localActivityMarker } from '../helpers/local-activity-marker';
 import { reconcileUntil } from '../helpers/reconciler';
 
 /**
- * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 50 by
- * default): a small batch's as local activities in one workflow task, a larger one's as activity tasks.
+ * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 1,000 by
+ * default, so every batch the endpoints take): a batch that size or smaller as local activities in one
+ * workflow task, a larger one's as activity tasks.
  */
 describe('the shape of the pipeline, as each starter sets it', () => {
   let connection: Connection;
@@ -115,15 +116,26 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     expect(pollers?.map((poller) => poller.identity?.split('@')[0])).toEqual(expect.arrayContaining([api, worker]));
   });
 
-  it('runs a batch of one event more than the setting with activity tasks', async () => {
+  it("runs a sync batch too large for the API's own worker in npm run worker, its steps local there too", async () => {
     const lot = uid('LOT');
-    const events = Array.from({ length: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1 }, (_, i) =>
+    const events = Array.from({ length: SYNC_QUEUE_MAX_EVENTS + 1 }, (_, i) =>
       commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, 2)),
     );
     const answer = await client(account.key).post('/Integration/Events', { Events: events });
     expect(answer.status).toBe(200);
     const shape = await shapeOf(await batchIdOf(events[0].Id));
-    expect(shape.input).toMatchObject({ eventCount: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS + 1 });
+    expect(shape.input).toMatchObject({ eventCount: SYNC_QUEUE_MAX_EVENTS + 1 });
+    expect(shape.taskQueue).toBe(taskQueue);
+    expect(shape.workflowTaskPids).toEqual([pids().worker]);
+    expect(shape.activityTasks).toEqual([]);
+    expect(shape.localSteps).toEqual(expect.arrayContaining(['persistEvents', 'recalculateTimeline', 'commitLedger']));
+  });
+
+  it('runs a batch larger than the setting it was started with as activity tasks', async () => {
+    const batch = await storedOneEventBatch('async');
+    await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, 0));
+    const shape = await shapeOf(batch.id);
+    expect(shape.input).toMatchObject({ eventCount: 1, localMaxEvents: 0 });
     expect(shape.activityTasks).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
     expect(shape.localSteps).toEqual(['recordBatchStatus']);
   });
