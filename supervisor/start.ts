@@ -11,7 +11,10 @@ import { createLogger, type Logger } from '../platform/logger';
 import { checkExplicitPort, choosePort, PortTakenError } from '../platform/ports';
 import { PostgresSetupError, startEmbeddedPostgres } from './postgres';
 import { DataDirInUseError, claimDataDir, releaseState, writeState, type RuntimeState } from './state';
-import { MissingTemporalCliError, startTemporalDevServer } from './temporal';
+import { DevServerExitedError, MissingTemporalCliError, startTemporalDevServer } from './temporal';
+
+/** Starts of the dev server that exited by itself (DevServerExitedError) before the supervisor gives up. */
+const DEV_SERVER_START_ATTEMPTS = 3;
 import { ensureTemporalCli, TemporalCliInstallError } from './temporal-cli';
 
 type Role = 'api' | 'worker';
@@ -106,16 +109,26 @@ class Supervisor {
         logger: this.logger,
         signal,
         start: async (signal) => {
-          const started = await startTemporalDevServer({
-            signal,
-            cliPath,
-            dbFile: path.join(this.dataDir, 'temporal.db'),
-            port: temporalPort,
-            uiPort,
-            namespace: config.temporalNamespace,
-          });
-          temporalPort = started.port;
-          return started;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              const started = await startTemporalDevServer({
+                signal,
+                cliPath,
+                dbFile: path.join(this.dataDir, 'temporal.db'),
+                port: temporalPort,
+                uiPort,
+                namespace: config.temporalNamespace,
+              });
+              temporalPort = started.port;
+              return started;
+            } catch (error) {
+              if (!(error instanceof DevServerExitedError) || attempt === DEV_SERVER_START_ATTEMPTS) throw error;
+              this.logger.warn(
+                { err: error, attempt },
+                'the Temporal dev server exited while starting; starting it again',
+              );
+            }
+          }
         },
         onRestart: (started) => this.published({ temporalPid: started.process.pid ?? null }),
       });

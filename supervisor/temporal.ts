@@ -80,6 +80,23 @@ export interface DevServerOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The dev server exited by itself before answering. It chooses its internal services' ports itself
+ * and binds them a moment later, so another process starting at the same time can take one first: it
+ * then panics at start-up, and a new attempt picks other ports.
+ */
+export class DevServerExitedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DevServerExitedError';
+  }
+}
+
+/** Of a long error output, its head (a Go panic's message) and its tail (the last lines). */
+const STDERR_KEPT = 2000;
+const headAndTail = (text: string): string =>
+  text.length <= 2 * STDERR_KEPT ? text : `${text.slice(0, STDERR_KEPT)}\n…\n${text.slice(-STDERR_KEPT)}`;
+
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
   const cli = findTemporalCli(options.cliPath);
   const port = options.port || (await freePort());
@@ -109,7 +126,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   child.once('error', (error) => (spawnError = error));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    stderr = headAndTail(stderr + chunk.toString());
   });
   const address = `127.0.0.1:${port}`;
   const stop = async () => {
@@ -121,7 +138,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
       options.signal?.throwIfAborted();
       if (spawnError) throw new Error(`temporal server start-dev could not be started (${spawnError.message})`);
       if (hasExited(child))
-        throw new Error(
+        throw new DevServerExitedError(
           `temporal server start-dev exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`,
         );
       try {
