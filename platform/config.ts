@@ -33,9 +33,11 @@ export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMin
 
 /**
  * The largest batch whose steps run as local activities: as many events as a request, a capture or an
- * import chunk can hold, so by default every batch. Its steps take a second or two at most, far inside
- * a workflow task's timeout, and skipping three activity round trips through Temporal saves about a
- * fifth of a 500-event batch's CPU (docs/benchmarks.md has the measurement).
+ * import chunk can hold, so by default every batch (test/runtime/config.test.ts keeps it so). Skipping
+ * three activity round trips through Temporal saves about a fifth of a 500-event batch's CPU
+ * (docs/benchmarks.md). A 500-event batch's steps take under half a second here; should they outlast
+ * the workflow task's timeout, the SDK's core heartbeats the task (a few more history events), and a
+ * worker that dies inside them is noticed at that timeout (10 s) rather than by missed heartbeats (5 s).
  */
 export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 1000;
 

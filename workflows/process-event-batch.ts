@@ -37,7 +37,7 @@ const untilDone = (maximumInterval: Duration): RetryPolicy => ({
 
 /**
  * Named option profiles: the history in the Temporal UI reads like the pipeline. Each step runs either
- * as an activity task or, for a small batch, as a local activity first (see stepsOf): same name, same
+ * as an activity task or, for a batch within its localMaxEvents, as a local activity first (see stepsOf): same name, same
  * retry policy, same timeout per attempt.
  */
 const PROFILES = {
@@ -55,7 +55,7 @@ const remote = (profile: Profile): ActivityOptions => ({ ...profile, heartbeatTi
 /**
  * A local step that still fails after this many attempts (a second or so) goes on as an activity task,
  * with the attempts its policy has left: a stuck step then shows under Pending Activities with its
- * attempt count and last failure, as it would for a large batch, and retries on the server instead of
+ * attempt count and last failure, as it would as a task from the start, and retries on the server instead of
  * holding a workflow task open in one worker (whose heartbeats would grow the history the while).
  */
 const LOCAL_ATTEMPTS = 3;
@@ -123,7 +123,7 @@ const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
  * whoever started it, from PIPELINE_LOCAL_MAX_EVENTS) as local activities, all in the one workflow task
  * that starts the run, with no task queue round trip per step (a step failing beyond its local attempts
  * goes on as an activity task); any other as activity tasks, which heartbeat and spread over workers.
- * The patch is asked only for a small batch: a history a worker without this code recorded for one has
+ * The patch is asked only for a batch within the setting: a history a worker without this code recorded for one has
  * no marker and replays with activity tasks, as it ran.
  */
 function stepsOf(input: ProcessEventBatchInput): Steps {
@@ -146,7 +146,7 @@ export const RETRY_NOT_RESET = (batchId: string): string =>
 
 /**
  * The durable event pipeline: one workflow per batch, started with a reference to the stored batch.
- * Every step is an idempotent activity (local for a small batch) keyed by the batch id, so a worker dying anywhere resumes here
+ * Every step is an idempotent activity (local within localMaxEvents) keyed by the batch id, so a worker dying anywhere resumes here
  * without storing anything twice. A batch is Failed only when persist stored nothing.
  */
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {

@@ -52,8 +52,8 @@ describe('the event pipeline at its edges', () => {
     return body;
   }
 
-  /** A batch stored the way the API stores one, whose workflow was never started (the API died in between). */
-  async function strandedBatch(events: EventPayload[], owner: TestAccount = account): Promise<string> {
+  /** An async batch stored the way the API stores one, its workflow not started. */
+  async function storedBatch(events: EventPayload[], owner: TestAccount = account) {
     models();
     const { batch } = await findOrCreateBatch({
       accountId: owner.id,
@@ -61,6 +61,12 @@ describe('the event pipeline at its edges', () => {
       request: { Events: events },
       eventCount: events.length,
     });
+    return batch;
+  }
+
+  /** A batch stored the way the API stores one, whose workflow was never started (the API died in between). */
+  async function strandedBatch(events: EventPayload[], owner: TestAccount = account): Promise<string> {
+    const batch = await storedBatch(events, owner);
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
     return batch.id;
   }
@@ -105,13 +111,7 @@ describe('the event pipeline at its edges', () => {
     const events = Array.from({ length: ACTIVITY_TASK_EVENTS }, (_, i) =>
       commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, quantity)),
     );
-    models();
-    const { batch } = await findOrCreateBatch({
-      accountId: account.id,
-      mode: 'async',
-      request: { Events: events },
-      eventCount: events.length,
-    });
+    const batch = await storedBatch(events);
     const { workflowId } = await startBatchWorkflow(
       temporal,
       loadConfig().taskQueue,
@@ -253,7 +253,7 @@ describe('the event pipeline at its edges', () => {
     }
   }, 90_000);
 
-  it("goes on with a small batch's local step that keeps failing as an activity task: listed as pending, the batch Running, then Completed", async () => {
+  it("goes on with a batch's local step that keeps failing as an activity task: listed as pending, the batch Running, then Completed", async () => {
     const allowLedger = await refuseLedger();
     let batchId: string;
     let workflowId: string;
@@ -480,7 +480,7 @@ describe('the event pipeline at its edges', () => {
         const handle = temporal.workflow.getHandle(rows[0].workflow_id);
         await handle.result();
         const history = await handle.fetchHistory();
-        // A small batch's steps are local activities: their attempts are in their markers.
+        // A batch's steps are local activities by default: their attempts are in their markers.
         const attempts = history.events?.flatMap((e) =>
           e.activityTaskStartedEventAttributes
             ? [e.activityTaskStartedEventAttributes.attempt]

@@ -116,14 +116,25 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     expect(pollers?.map((poller) => poller.identity?.split('@')[0])).toEqual(expect.arrayContaining([api, worker]));
   });
 
-  it("runs a sync batch too large for the API's own worker in npm run worker, its steps local there too", async () => {
+  /** A sync batch of `size` commissions, answered; its shape. */
+  const syncBatchShape = async (size: number) => {
     const lot = uid('LOT');
-    const events = Array.from({ length: SYNC_QUEUE_MAX_EVENTS + 1 }, (_, i) =>
+    const events = Array.from({ length: size }, (_, i) =>
       commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, 2)),
     );
     const answer = await client(account.key).post('/Integration/Events', { Events: events });
     expect(answer.status).toBe(200);
-    const shape = await shapeOf(await batchIdOf(events[0].Id));
+    return shapeOf(await batchIdOf(events[0].Id));
+  };
+
+  it("runs a sync batch as large as the API's own worker takes there", async () => {
+    const shape = await syncBatchShape(SYNC_QUEUE_MAX_EVENTS);
+    expect(shape.taskQueue).toBe(syncTaskQueueOf(taskQueue));
+    expect(shape.workflowTaskPids).toEqual([pids().api]);
+  });
+
+  it("runs a sync batch too large for the API's own worker in npm run worker, its steps local there too", async () => {
+    const shape = await syncBatchShape(SYNC_QUEUE_MAX_EVENTS + 1);
     expect(shape.input).toMatchObject({ eventCount: SYNC_QUEUE_MAX_EVENTS + 1 });
     expect(shape.taskQueue).toBe(taskQueue);
     expect(shape.workflowTaskPids).toEqual([pids().worker]);
@@ -140,7 +151,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     expect(shape.localSteps).toEqual(['recordBatchStatus']);
   });
 
-  it('starts a stranded small batch from the reconciler as the API would have: its steps local', async () => {
+  it('starts a stranded batch from the reconciler as the API would have: its steps local', async () => {
     const batch = await storedOneEventBatch('async');
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
     await reconcileUntil(temporal, 'the reconciler to complete the stranded batch', 60_000, async () => {

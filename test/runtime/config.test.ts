@@ -1,5 +1,8 @@
 import os from 'node:os';
-import { loadConfig } from '../../platform/config';
+import { CAPTURE_LIMIT } from '../../api/routes/epcis/capture';
+import { MAX_EVENTS } from '../../api/routes/events/schema';
+import { IMPORT_CHUNK_EVENTS } from '../../domain/spreadsheet-rows';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig } from '../../platform/config';
 
 describe('the configuration a process reads from its environment', () => {
   it("runs the API's own worker unless API_SYNC_WORKER says otherwise, in any letter case", () => {
@@ -10,9 +13,15 @@ describe('the configuration a process reads from its environment', () => {
     expect(() => loadConfig({ API_SYNC_WORKER: 'no' })).toThrow('API_SYNC_WORKER must be true or false, got "no"');
   });
 
-  it("runs one more activity task at once than the machine's cores, unless WORKER_ACTIVITY_SLOTS says", () => {
+  it("runs one more step at once than the machine's cores, unless WORKER_ACTIVITY_SLOTS says", () => {
     expect(loadConfig({}).workerActivitySlots).toBe(os.availableParallelism() + 1);
     expect(loadConfig({ WORKER_ACTIVITY_SLOTS: '12' }).workerActivitySlots).toBe(12);
     expect(() => loadConfig({ WORKER_ACTIVITY_SLOTS: '0' })).toThrow('WORKER_ACTIVITY_SLOTS must be a whole number');
+  });
+
+  it('runs the steps of every batch a request, a capture or an import chunk can make as local activities by default', () => {
+    for (const largest of [MAX_EVENTS, CAPTURE_LIMIT, IMPORT_CHUNK_EVENTS])
+      expect(DEFAULT_PIPELINE_LOCAL_MAX_EVENTS).toBeGreaterThanOrEqual(largest);
+    expect(loadConfig({}).pipelineLocalMaxEvents).toBe(DEFAULT_PIPELINE_LOCAL_MAX_EVENTS);
   });
 });

@@ -39,7 +39,7 @@ import {
 } from './schema';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
-const CAPTURE_LIMIT = LIMITS.arrayItems;
+export const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
 
