@@ -3,6 +3,8 @@
  *
  *   BENCH_EVENTS   events of account A's async burst (default 20000, in batches of 500)
  *   BENCH_SINGLE   account B's one-event sync calls, one at a time, idle and during the burst (default 40)
+ *   BENCH_B_EVENTS events in each of B's sync calls (default 1; over 50, they run in the worker, beside A's
+ *                  batches, instead of in the API's own worker)
  *
  * Prints one JSON object: B's one-event sync call latency with the service idle and while A's burst is
  * queued (target: p95 at most 3× idle, thanks to Priority and Task Queue Fairness), and A's burst rate
@@ -22,6 +24,7 @@ import { benchLocation, benchProduct } from './lib/master-data';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
+const B_EVENTS = Number(process.env.BENCH_B_EVENTS ?? 1);
 const BATCH = 500;
 
 const PRODUCT = benchProduct('FAIR-SALMON', 'Salmon');
@@ -70,7 +73,8 @@ async function oneEventCalls(
   for (let i = 0; i < SINGLE && (i < 3 || goOn()); i++) {
     const lot = `B-${run}-${i}`;
     const sentAt = performance.timeOrigin + performance.now();
-    const answer = await post(apiUrl, '/Integration/Events', key, [commission(lot)]);
+    const events = Array.from({ length: B_EVENTS }, (_, j) => commission(j ? `${lot}-${j}` : lot));
+    const answer = await post(apiUrl, '/Integration/Events', key, events);
     if (answer.status !== 200) throw new Error(`B's call answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     calls.push({ lot, sentAt, answeredAt: performance.timeOrigin + performance.now() });
   }
@@ -183,6 +187,7 @@ async function main(): Promise<object> {
       loadAverageAtStart: round(load, 2),
       loadAverageAtEnd: round(os.loadavg()[0], 2),
       events: N,
+      bEventsPerCall: B_EVENTS,
       bOneEventSyncMs: { idle: latencyMs(idle), duringABurst: latencyMs(during), callsDuringABurst: during.length },
       bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
       aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
