@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { queryOf } from '../sql';
+import { execute, queryOf } from '../sql';
 import { COMPLETE_RESULTS, completeUpdate, recordBatchCompleted } from './batch-pipeline';
 import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql } from './epcis-queries';
 import { endpointsOwed, oweBatchNotifications, oweBatchNotificationsSql } from './webhooks';
@@ -69,8 +69,11 @@ export async function completeBatch(
     counts: Record<string, number>;
   }>(COMPLETE_AND_OWE, [batchId, JSON.stringify(documentsNotAttached)]);
   if (!row.subscribed) return { result: { changed: row.changed, eventCounts: row.counts }, owed: row.owed };
-  const { result: changed, owed } = await finishBatch(sequelize, batchId, (transaction) =>
-    recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction),
-  );
+  const { result: changed, owed } = await finishBatch(sequelize, batchId, async (transaction) => {
+    const completed = await recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction);
+    // Only the call that completes the batch: a retried one would add it again after a run took it.
+    if (completed) await execute(sequelize, scheduledBacklogSql('batches'), [batchId], transaction);
+    return completed;
+  });
   return { result: { changed, eventCounts: row.counts }, owed };
 }

@@ -251,8 +251,7 @@ const STREAM_SUBSCRIPTIONS_OF_BATCH = `batches b
 
 /**
  * In the transaction that completes a batch: owes each stream subscription of the batch's account a
- * report of the batch's events that match its query (source key `batch:<id>`, like its webhooks), and
- * puts the batch in each scheduled subscription's backlog for its next run.
+ * report of the batch's events that match its query (source key `batch:<id>`, like its webhooks).
  */
 export async function oweStreamReports(sequelize: Sequelize, batchId: string, transaction: Transaction): Promise<void> {
   const sources = await queryOf(sequelize, transaction)<ReportSource>(
@@ -270,7 +269,6 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
     };
     await oweReport(sequelize, transaction, source, `batch:${batchId}`, filter, false);
   }
-  await execute(sequelize, scheduledBacklogSql('batches'), [batchId], transaction);
 }
 
 /** Whether batch $1's account has a stream subscription: completing its batches owes reports (oweStreamReports). */

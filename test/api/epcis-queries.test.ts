@@ -4,6 +4,8 @@ import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { commission, instance, uid } from '../factories/events';
+import { completeBatch } from '../../db/repositories/batch-notifications';
+import { models, sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver';
 
@@ -168,6 +170,45 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(dest.received).toHaveLength(2);
     expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`)).status).toBe(404);
+  });
+
+  it('puts a batch in a scheduled subscription’s backlog once: a retried completion does not add it again after a run took it', async () => {
+    const account = await createAccount('queries-backlog');
+    const dest = await receiver();
+    // A stream subscription makes the batch's completion go through finishBatch; the scheduled one (hourly:
+    // it does not run during the test) keeps a backlog of the batches completed since its last run.
+    const streamed = await client(account.key).post(
+      `/epcis/queries/${await namedQuery(account, { EQ_bizStep: 'shipping' })}/subscriptions`,
+      { dest: dest.url, signatureToken: 'tok', stream: true },
+    );
+    const scheduled = await client(account.key).post(
+      `/epcis/queries/${await namedQuery(account, { EQ_bizStep: 'commissioning' })}/subscriptions`,
+      { dest: dest.url, signatureToken: 'tok', schedule: { hour: '1' } },
+    );
+    expect([streamed.status, scheduled.status]).toEqual([201, 201]);
+    const lot = uid('LOT');
+    const answer = await client(account.key).post('/Integration/Events', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 10))],
+    });
+    expect(answer.status).toBe(200);
+    const { batchId } = answer.body;
+    const backlog = async () =>
+      (
+        await sql().query('SELECT 1 FROM epcis_subscription_backlog WHERE subscription_id = $1 AND batch_id = $2', [
+          scheduled.body.subscriptionID,
+          batchId,
+        ])
+      ).rowCount;
+    expect(await backlog()).toBe(1);
+
+    // The scheduled run reports the batch and empties its backlog; then the status step runs again (its
+    // first attempt committed, but its answer was lost).
+    await sql().query('DELETE FROM epcis_subscription_backlog WHERE subscription_id = $1', [
+      scheduled.body.subscriptionID,
+    ]);
+    const again = await completeBatch(models(), batchId, {});
+    expect(again.result.changed).toBe(false);
+    expect(await backlog()).toBe(0);
   });
 
   it('runs a scheduled subscription on a Temporal Schedule, from initialRecordTime, then from the last event it reported', async () => {
