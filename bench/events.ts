@@ -5,7 +5,8 @@
  *   BENCH_EVENTS   events through the pipeline (default 20000; half commission, half ship)
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
  *   BENCH_SINGLE   one-event sync calls per shape of the pipeline (its steps as local activities, and
- *                  as activity tasks: PIPELINE_LOCAL_MAX_EVENTS at its default and 0), one client, one at a time (default 40)
+ *                  as activity tasks: PIPELINE_LOCAL_MAX_EVENTS at its default and 0), one client, one
+ *                  at a time (default 40)
  *   BENCH_EXTRA_WORKERS  more `npm run worker` processes on the same machine and task queue (default 0)
  *   BENCH_LOT      records in the lot used for the historical-insert recalculation (default 10000)
  *   BENCH_STACK    a file describing a running stack to measure instead of starting one (bench/lib/stack.ts;

@@ -12,10 +12,10 @@ import { checkExplicitPort, choosePort, PortTakenError } from '../platform/ports
 import { PostgresSetupError, startEmbeddedPostgres } from './postgres';
 import { DataDirInUseError, claimDataDir, releaseState, writeState, type RuntimeState } from './state';
 import { DevServerExitedError, MissingTemporalCliError, startTemporalDevServer } from './temporal';
+import { ensureTemporalCli, TemporalCliInstallError } from './temporal-cli';
 
 /** Starts of the dev server that exited by itself (DevServerExitedError) before the supervisor gives up. */
 const DEV_SERVER_START_ATTEMPTS = 3;
-import { ensureTemporalCli, TemporalCliInstallError } from './temporal-cli';
 
 type Role = 'api' | 'worker';
 

@@ -37,8 +37,8 @@ const untilDone = (maximumInterval: Duration): RetryPolicy => ({
 
 /**
  * Named option profiles: the history in the Temporal UI reads like the pipeline. Each step runs either
- * as an activity task or, for a batch within its localMaxEvents, as a local activity first (see stepsOf): same name, same
- * retry policy, same timeout per attempt.
+ * as an activity task or, for a batch within its localMaxEvents, as a local activity first (see
+ * stepsOf): same name, same retry policy, same timeout per attempt.
  */
 const PROFILES = {
   persist: { startToCloseTimeout: '2 minutes', retry: bounded('10 seconds') },
@@ -55,8 +55,8 @@ const remote = (profile: Profile): ActivityOptions => ({ ...profile, heartbeatTi
 /**
  * A local step that still fails after this many attempts (a second or so) goes on as an activity task,
  * with the attempts its policy has left: a stuck step then shows under Pending Activities with its
- * attempt count and last failure, as it would as a task from the start, and retries on the server instead of
- * holding a workflow task open in one worker (whose heartbeats would grow the history the while).
+ * attempt count and last failure, as it would as a task from the start, and retries on the server
+ * instead of holding a workflow task open in one worker (whose heartbeats would grow the history).
  */
 const LOCAL_ATTEMPTS = 3;
 const local = (profile: Profile): LocalActivityOptions => ({
@@ -123,8 +123,8 @@ const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
  * whoever started it, from PIPELINE_LOCAL_MAX_EVENTS) as local activities, all in the one workflow task
  * that starts the run, with no task queue round trip per step (a step failing beyond its local attempts
  * goes on as an activity task); any other as activity tasks, which heartbeat and spread over workers.
- * The patch is asked only for a batch within the setting: a history a worker without this code recorded for one has
- * no marker and replays with activity tasks, as it ran.
+ * The patch is asked only for a batch within the setting: a history a worker without this code
+ * recorded for one has no marker and replays with activity tasks, as it ran.
  */
 function stepsOf(input: ProcessEventBatchInput): Steps {
   const { eventCount, localMaxEvents } = input;
@@ -146,8 +146,8 @@ export const RETRY_NOT_RESET = (batchId: string): string =>
 
 /**
  * The durable event pipeline: one workflow per batch, started with a reference to the stored batch.
- * Every step is an idempotent activity (local within localMaxEvents) keyed by the batch id, so a worker dying anywhere resumes here
- * without storing anything twice. A batch is Failed only when persist stored nothing.
+ * Every step is an idempotent activity (local within localMaxEvents) keyed by the batch id, so a worker
+ * dying anywhere resumes here without storing anything twice. A batch is Failed only when persist stored nothing.
  */
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
   const { batchId, accountId, accountName, requestId } = input;

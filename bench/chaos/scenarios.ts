@@ -184,7 +184,8 @@ interface PersistInFlight {
  * machine a persist seen running could otherwise commit before the kill arrives.
  */
 export function workerKilledInPersist(options: ScenarioOptions): Promise<ScenarioReport> {
-  // Every batch's steps are local by default: this scenario's run as activity tasks (worker-local kills a local one).
+  // Every batch's steps are local by default: this scenario's run as activity tasks (worker-local kills
+  // inside a local one).
   const asTasks = { ...options, env: { ...options.env, PIPELINE_LOCAL_MAX_EVENTS: '0' } };
   return scenario('worker-sigkill-in-persist', asTasks, async (ctx) => {
     const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
