@@ -64,10 +64,6 @@ class Supervisor {
     // API are picked once Temporal is up: it takes random free ports of its own and could take ours.
     for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[])
       await checkExplicitPort(variable, process.env);
-    let temporalPort = config.temporalAddress ? 0 : await port('TEMPORAL_PORT');
-    // TEMPORAL_UI_PORT=0 is no UI, not any port.
-    const uiPort =
-      config.temporalAddress || process.env.TEMPORAL_UI_PORT === '0' ? null : await port('TEMPORAL_UI_PORT');
     // Installed on first use (minutes on a slow network) before any server starts, which would wait for it.
     const cliPath = config.temporalAddress ? undefined : await ensureTemporalCli(config.temporalCliPath, this.logger);
     signal.throwIfAborted();
@@ -104,6 +100,13 @@ class Supervisor {
     let temporalUiUrl: string | null = config.temporalUiUrl ?? null;
     let temporalPid: number | null = null;
     if (!temporalAddress) {
+      // Chosen once PostgreSQL runs: a free port picked before would be free again until the dev server
+      // binds it, and PostgreSQL, picking its own, could be handed the same one. TEMPORAL_PORT=0 (any
+      // free port) is left to each start of the dev server until one is up, since another may be lost too.
+      const anyPort = (await checkExplicitPort('TEMPORAL_PORT', process.env)) === 0;
+      let temporalPort = anyPort ? 0 : await port('TEMPORAL_PORT');
+      // TEMPORAL_UI_PORT=0 is no UI, not any port.
+      const uiPort = process.env.TEMPORAL_UI_PORT === '0' ? null : await port('TEMPORAL_UI_PORT');
       const temporal = await KeptService.start({
         name: 'Temporal',
         logger: this.logger,
