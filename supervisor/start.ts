@@ -62,8 +62,9 @@ class Supervisor {
       choosePort({ variable, env: process.env, conventional: DEFAULT_PORTS[variable], logger: this.logger });
     // A port set and taken stops the start before anything runs. The free ones for the worker and the
     // API are picked once Temporal is up: it takes random free ports of its own and could take ours.
+    const explicit = new Map<keyof typeof DEFAULT_PORTS, number | undefined>();
     for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[])
-      await checkExplicitPort(variable, process.env);
+      explicit.set(variable, await checkExplicitPort(variable, process.env));
     // Installed on first use (minutes on a slow network) before any server starts, which would wait for it.
     const cliPath = config.temporalAddress ? undefined : await ensureTemporalCli(config.temporalCliPath, this.logger);
     signal.throwIfAborted();
@@ -103,8 +104,7 @@ class Supervisor {
       // Chosen once PostgreSQL runs: a free port picked before would be free again until the dev server
       // binds it, and PostgreSQL, picking its own, could be handed the same one. TEMPORAL_PORT=0 (any
       // free port) is left to each start of the dev server until one is up, since another may be lost too.
-      const anyPort = (await checkExplicitPort('TEMPORAL_PORT', process.env)) === 0;
-      let temporalPort = anyPort ? 0 : await port('TEMPORAL_PORT');
+      let temporalPort = explicit.get('TEMPORAL_PORT') === 0 ? 0 : await port('TEMPORAL_PORT');
       // TEMPORAL_UI_PORT=0 is no UI, not any port.
       const uiPort = process.env.TEMPORAL_UI_PORT === '0' ? null : await port('TEMPORAL_UI_PORT');
       const temporal = await KeptService.start({
