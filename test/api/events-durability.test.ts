@@ -4,7 +4,6 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { PoolClient } from 'pg';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
-import { findOrCreateBatch } from '../../db/repositories/batches';
 import { lockBatchTimelines } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
 import { loadConfig, PROJECT_ROOT } from '../../platform/config';
@@ -14,8 +13,9 @@ import type { ReconcileBatchesResult } from '../../workflows/contracts';
 import * as reconciler from '../helpers/reconciler';
 import type { EventPayload } from '../../domain/events';
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { storedBatch } from '../factories/batches';
 import { commission, instance, ship, uid } from '../factories/events';
-import { models, sql } from '../helpers/db';
+import { sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { startReceiver } from '../helpers/receiver';
@@ -52,21 +52,9 @@ describe('the event pipeline at its edges', () => {
     return body;
   }
 
-  /** An async batch stored the way the API stores one, its workflow not started. */
-  async function storedBatch(events: EventPayload[], owner: TestAccount = account) {
-    models();
-    const { batch } = await findOrCreateBatch({
-      accountId: owner.id,
-      mode: 'async',
-      request: { Events: events },
-      eventCount: events.length,
-    });
-    return batch;
-  }
-
   /** A batch stored the way the API stores one, whose workflow was never started (the API died in between). */
   async function strandedBatch(events: EventPayload[], owner: TestAccount = account): Promise<string> {
-    const batch = await storedBatch(events, owner);
+    const batch = await storedBatch(owner.id, events);
     await sql().query(`UPDATE batches SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, [batch.id]);
     return batch.id;
   }
@@ -111,7 +99,7 @@ describe('the event pipeline at its edges', () => {
     const events = Array.from({ length: ACTIVITY_TASK_EVENTS }, (_, i) =>
       commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', `${lot}-${i}`, quantity)),
     );
-    const batch = await storedBatch(events);
+    const batch = await storedBatch(account.id, events);
     const { workflowId } = await startBatchWorkflow(
       temporal,
       loadConfig().taskQueue,

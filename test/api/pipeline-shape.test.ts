@@ -2,13 +2,13 @@ import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal as temporalProto } from '@temporalio/proto';
 import { SYNC_QUEUE_MAX_EVENTS, batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
-import { findOrCreateBatch } from '../../db/repositories/batches';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig, syncTaskQueueOf } from '../../platform/config';
 import { readLiveState } from '../../supervisor/state';
 import type { ProcessEventBatchInput } from '../../workflows/contracts';
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { storedBatch } from '../factories/batches';
 import { commission, instance, uid } from '../factories/events';
-import { models, sql } from '../helpers/db';
+import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { reconcileUntil } from '../helpers/reconciler';
@@ -53,17 +53,12 @@ describe('the shape of the pipeline, as each starter sets it', () => {
   }
 
   /** A one-event batch stored as the API stores one, its workflow not started. */
-  const storedOneEventBatch = async (mode: 'sync' | 'async') => {
-    models();
-    const event = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2));
-    const { batch } = await findOrCreateBatch({
-      accountId: account.id,
+  const storedOneEventBatch = (mode: 'sync' | 'async') =>
+    storedBatch(
+      account.id,
+      [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 2))],
       mode,
-      request: { Events: [event] },
-      eventCount: 1,
-    });
-    return batch;
-  };
+    );
 
   const pids = () => {
     const state = readLiveState(process.env.STACK_DIR!);
