@@ -2,6 +2,7 @@
  * How a batch ended, read from its row: the one place that decides what a Completed or Failed batch
  * answers. Every entrance (the event routes, EPCIS, the CLI) presents these outcomes in its own format.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Batch } from '../db/models';
 import type { BatchFinishedListener } from '../db/batch-finished';
@@ -76,6 +77,9 @@ export interface WaitDeps {
   batchFinished?: BatchFinishedListener;
 }
 
+/** How long a wait that expects the row's announcement goes without asking Temporal whether the workflow closed. */
+export const WORKFLOW_WAIT_DELAY_MS = 1000;
+
 /**
  * Waits for the batch's row to be finished (announced by PostgreSQL as the last step commits) or the
  * workflow to close, whichever comes first, at most `seconds` (without, until it ends), and answers from
@@ -91,8 +95,14 @@ export async function waitForOutcome(
   const announced = batchFinished?.waitFor(batch.id);
   const stopWaiting = new AbortController();
   try {
+    const deadline = seconds === undefined ? Infinity : Date.now() + seconds * 1000;
     const result = () => temporal.withAbortSignal(stopWaiting.signal, () => handle.result());
-    const closed = seconds === undefined ? result() : temporal.withDeadline(Date.now() + seconds * 1000, result);
+    // While announcements arrive, the wait on the workflow (a long poll on Temporal) starts only when none
+    // came soon: it is there for a workflow that ends without finishing the row, and for a lost announcement.
+    const delayMs = batchFinished?.listening ? Math.min(WORKFLOW_WAIT_DELAY_MS, deadline - Date.now()) : 0;
+    const closed = sleep(delayMs, undefined, { signal: stopWaiting.signal }).then(() =>
+      deadline === Infinity ? result() : temporal.withDeadline(deadline, result),
+    );
     // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
     closed.catch(() => undefined);
     await Promise.race(announced ? [closed, announced.finished] : [closed]);

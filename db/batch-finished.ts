@@ -60,6 +60,11 @@ export class BatchFinishedListener {
     this.delayMs = Math.min(this.delayMs * 2, DEFAULT_BACKOFF.maxMs);
   }
 
+  /** Whether announcements arrive now: while the connection is down, a wait must not count on one. */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
   /**
    * Resolves when batch `batchId` is announced finished; call `cancel` once done waiting. Register
    * before the batch can finish, then read its row: a row already finished needs no announcement.

@@ -1,5 +1,13 @@
+import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client } from 'pg';
-import { createAccount } from '../factories/accounts';
+import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
+import { WORKFLOW_WAIT_DELAY_MS, waitForOutcome } from '../../batches/outcome';
+import { BatchFinishedListener } from '../../db/batch-finished';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
+import type { processEventBatch } from '../../workflows';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { storedBatch } from '../factories/batches';
 import { commission, instance, ship, uid } from '../factories/events';
 import { request } from '../helpers/http';
 
@@ -60,5 +68,97 @@ describe('sync calls learn the outcome from the batch row', () => {
     const { rows } = await listener.query<{ id: string }>('SELECT id FROM batches WHERE account_id = $1', [account.id]);
     await until(() => announced.includes(rows[0].id));
     expect(announced.filter((id) => id === rows[0].id)).toHaveLength(1);
+  });
+});
+
+/**
+ * The wait on the workflow (a long poll on Temporal) is the fallback: while the listener is connected it
+ * starts only when no announcement came within WORKFLOW_WAIT_DELAY_MS.
+ */
+describe('a sync wait asks Temporal for the workflow only when the announcement does not come', () => {
+  let connection: Connection;
+  let temporal: TemporalClient;
+  let account: TestAccount;
+  const taskQueue = loadConfig().taskQueue;
+
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    temporal = new TemporalClient({ connection });
+    account = await createAccount('wait-fallback');
+  });
+  afterAll(() => connection.close());
+
+  /** A stored batch, and a wait on it that notes when it first asked Temporal for the workflow's result. */
+  async function waitOn(listener: BatchFinishedListener) {
+    const batch = await storedBatch(account.id, [
+      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
+    const wait = () => {
+      const handle = temporal.workflow.getHandle<typeof processEventBatch>(batch.workflowId);
+      const startedAt = Date.now();
+      let askedAt: number | undefined;
+      const result = handle.result.bind(handle);
+      handle.result = () => {
+        askedAt ??= Date.now() - startedAt;
+        return result();
+      };
+      const outcome = waitForOutcome({ temporal, batchFinished: listener }, batch, handle, 60);
+      return { outcome, askedAfterMs: () => askedAt };
+    };
+    return { batch, wait };
+  }
+
+  const listenerOf = async (connect: boolean) => {
+    const listener = new BatchFinishedListener(process.env.DATABASE_URL!, createLogger('silent', 'test'));
+    if (connect) await listener.start();
+    return listener;
+  };
+
+  it('a batch announced before the delay is answered without asking Temporal', async () => {
+    const listener = await listenerOf(true);
+    try {
+      expect(listener.listening).toBe(true);
+      const { batch, wait } = await waitOn(listener);
+      // The wait begins before the workflow starts: an early ask would find no workflow and answer pending.
+      const { outcome, askedAfterMs } = wait();
+      await startBatchWorkflow(
+        temporal,
+        taskQueue,
+        batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
+      );
+      expect((await outcome).kind).toBe('completed');
+      // On a loaded machine the batch may take longer than the delay; the wait must still not ask sooner.
+      const asked = askedAfterMs();
+      if (asked !== undefined) expect(asked).toBeGreaterThanOrEqual(WORKFLOW_WAIT_DELAY_MS - 5);
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it('without a connected listener the wait asks Temporal at once', async () => {
+    const listener = await listenerOf(false);
+    expect(listener.listening).toBe(false);
+    const { batch, wait } = await waitOn(listener);
+    // As the API does: the wait begins once the workflow has started (a result asked for sooner is not found).
+    await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS));
+    const { outcome, askedAfterMs } = wait();
+    expect((await outcome).kind).toBe('completed');
+    expect(askedAfterMs()).toBeLessThan(WORKFLOW_WAIT_DELAY_MS);
+  });
+
+  it('a workflow that ends without finishing the row is answered from the row once the delay has passed', async () => {
+    const listener = await listenerOf(true);
+    try {
+      const { batch, wait } = await waitOn(listener);
+      const { outcome, askedAfterMs } = wait();
+      // Nobody polls this task queue: the run is terminated before any step, and the row stays Accepted.
+      const start = batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS);
+      const handle = await startBatchWorkflow(temporal, `${taskQueue}-nobody-polls`, start);
+      await handle.terminate('the test ends this run');
+      expect((await outcome).kind).toBe('pending');
+      expect(askedAfterMs()).toBeGreaterThanOrEqual(WORKFLOW_WAIT_DELAY_MS - 5);
+    } finally {
+      await listener.stop();
+    }
   });
 });
