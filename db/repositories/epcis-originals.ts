@@ -23,14 +23,34 @@ export const epcisSql = (e = 'e', o = 'o'): string => `coalesce(${o}.epcis, ${e}
 export const epcisIndexSql = (e = 'e', o = 'o'): string => `coalesce(${o}.epcis_index, ${e}.payload -> 'EpcisIndex')`;
 export const epcisContextSql = (e = 'e', o = 'o'): string => `coalesce(${o}.context, ${e}.payload -> 'EpcisContext')`;
 
+/** SQL: what `payloadWithOriginal` reads of event `e`'s original, with `originalJoin` as `o`. */
+export const originalColumnsSql = (o = 'o'): string =>
+  `${o}.id IS NOT NULL AS has_original, ${o}.epcis AS original_epcis, ${o}.epcis_index AS original_index,
+   ${o}.context IS NOT NULL AS has_original_context, ${o}.context AS original_context`;
+
+export interface OriginalColumns {
+  has_original: boolean;
+  original_epcis: unknown;
+  original_index: unknown;
+  has_original_context: boolean;
+  original_context: unknown;
+}
+
 /**
- * SQL: event `e`'s payload with its original in place (as events captured before the originals were
- * apart hold it), with `originalJoin` as `o`: what the ledger hashes, so its chain covers the original.
+ * An event's payload with its original in place (as events captured before the originals were apart
+ * hold it): what the ledger hashes, so its chain covers the original. Merged here, not with jsonb
+ * operators in SQL, which cost PostgreSQL about 10 ms per 500-event capture.
  */
-export const payloadWithOriginalSql = (e = 'e', o = 'o'): string =>
-  `CASE WHEN ${o}.id IS NULL THEN ${e}.payload
-        ELSE (${e}.payload - 'EpcisOriginal') || jsonb_build_object('Epcis', ${o}.epcis, 'EpcisIndex', ${o}.epcis_index)
-             || CASE WHEN ${o}.context IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('EpcisContext', ${o}.context) END END`;
+export function payloadWithOriginal(payload: Record<string, unknown>, row: OriginalColumns): Record<string, unknown> {
+  if (!row.has_original) return payload;
+  const { EpcisOriginal: _named, ...rest } = payload;
+  return {
+    ...rest,
+    Epcis: row.original_epcis,
+    EpcisIndex: row.original_index,
+    ...(row.has_original_context ? { EpcisContext: row.original_context } : {}),
+  };
+}
 
 /** Stores a capture's originals, in the transaction that stores its batch. */
 export async function insertEpcisOriginals(

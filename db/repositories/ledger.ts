@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { canonicalJson, chainHash, GENESIS_HASH, sha256Hex } from '../../domain/hashing';
 import { execute, queryOf } from '../sql';
-import { originalJoin, payloadWithOriginalSql } from './epcis-originals';
+import { originalColumnsSql, originalJoin, payloadWithOriginal, type OriginalColumns } from './epcis-originals';
 
 export interface LedgerVerification {
   entries: number;
@@ -30,6 +30,10 @@ interface EventRow {
   payload: unknown;
 }
 
+/** An event as the ledger reads it: its row, and its original apart (`originalColumnsSql`). */
+type StoredEventRow = Omit<EventRow, 'payload'> & OriginalColumns & { payload: Record<string, unknown> };
+const withOriginal = (row: StoredEventRow): EventRow => ({ ...row, payload: payloadWithOriginal(row.payload, row) });
+
 /** What is hashed of an event: its identity, time, place and the payload as the caller sent it. */
 export const ledgerPayloadHash = (row: EventRow): string =>
   sha256Hex(
@@ -53,8 +57,8 @@ export class PostgresHashChainLedger implements LedgerWriter {
       // One writer per account at a time: the chain's next sequence and previous hash depend on the head.
       await query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger|' || $1, 0))`, [accountId]);
       // Each row carries the chain's head as the lock left it (null for an empty chain).
-      const rows = await query<EventRow & { head_sequence: string | null; head_hash: string | null }>(
-        `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, ${payloadWithOriginalSql()} AS payload,
+      const rows = await query<StoredEventRow & { head_sequence: string | null; head_hash: string | null }>(
+        `SELECT e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload, ${originalColumnsSql()},
                 h.sequence AS head_sequence, h.hash AS head_hash
            FROM events e ${originalJoin()}
            LEFT JOIN LATERAL (SELECT sequence, hash FROM ledger_entries WHERE account_id = $2 ORDER BY sequence DESC LIMIT 1) h ON true
@@ -69,7 +73,7 @@ export class PostgresHashChainLedger implements LedgerWriter {
       let previous = headHash ?? GENESIS_HASH;
       const entries = rows.map((row) => {
         sequence += 1n;
-        const payloadHash = ledgerPayloadHash(row);
+        const payloadHash = ledgerPayloadHash(withOriginal(row));
         const hash = chainHash(previous, payloadHash, sequence, row.id);
         const entry = { sequence: sequence.toString(), eventId: row.id, payloadHash, previousHash: previous, hash };
         previous = hash;
@@ -96,10 +100,10 @@ export class PostgresHashChainLedger implements LedgerWriter {
 
   async verify(accountId: string): Promise<LedgerVerification> {
     const rows = await queryOf(this.sequelize)<
-      EventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string }
+      StoredEventRow & { sequence: string; event_id: string; payload_hash: string; previous_hash: string; hash: string }
     >(
       `SELECT l.sequence, l.event_id, l.payload_hash, l.previous_hash, l.hash,
-              e.id, e.external_event_id, e.type, e.event_time, e.location_id, ${payloadWithOriginalSql()} AS payload
+              e.id, e.external_event_id, e.type, e.event_time, e.location_id, e.payload, ${originalColumnsSql()}
          FROM ledger_entries l LEFT JOIN events e ON e.id = l.event_id ${originalJoin()}
         WHERE l.account_id = $1
         ORDER BY l.sequence`,
@@ -110,7 +114,8 @@ export class PostgresHashChainLedger implements LedgerWriter {
     let firstInvalid: number | null = null;
     for (const row of rows) {
       const payloadOk =
-        row.id !== null && ledgerPayloadHash({ ...row, event_time: new Date(row.event_time) }) === row.payload_hash;
+        row.id !== null &&
+        ledgerPayloadHash(withOriginal({ ...row, event_time: new Date(row.event_time) })) === row.payload_hash;
       const linkOk = row.previous_hash === previous && BigInt(row.sequence) === expectedSequence;
       const hashOk = chainHash(row.previous_hash, row.payload_hash, row.sequence, row.event_id) === row.hash;
       if (!(payloadOk && linkOk && hashOk)) {
