@@ -1,6 +1,7 @@
 import { parseList } from 'structured-headers';
 import { createAccount } from '../factories/accounts';
 import { cli } from '../helpers/cli';
+import { sql } from '../helpers/db';
 import { request, type Response } from '../helpers/http';
 import { startReplica, stopReplica, type Replica } from '../helpers/replica';
 
@@ -128,6 +129,13 @@ describe('fair use: rate limits per API key and per client address', () => {
     expect(allowed.length).toBeGreaterThanOrEqual(burst);
     expect(answers.filter((a) => a.status === 429).map((a) => a.replica)).toEqual(expect.arrayContaining([1, 2]));
     expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
+  });
+
+  it('counts without waiting for a disk flush: the counters are an unlogged table, which writes no WAL', async () => {
+    const { rows } = await sql().query<{ persistence: string }>(
+      "SELECT relpersistence AS persistence FROM pg_class WHERE oid = 'rate_limit_counters'::regclass",
+    );
+    expect(rows).toEqual([{ persistence: 'u' }]);
   });
 
   it('an address that sent too many wrong keys gets 429 before any key check, even with a valid key', async () => {
