@@ -202,16 +202,16 @@ async function figures(
   );
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporal, r.workflow_id))));
   const client = await db.connect();
-  let copySeconds: number;
+  let copy: Awaited<ReturnType<typeof copyExactRows>>;
   try {
-    copySeconds =
-      (await copyExactRows(
-        client,
-        rows.map((r) => r.id),
-      )) / 1000;
+    copy = await copyExactRows(
+      client,
+      rows.map((r) => r.id),
+    );
   } finally {
     client.release();
   }
+  const copySeconds = copy.ms / 1000;
   const rate = events / result.seconds;
   const copyRate = events / copySeconds;
   return {
@@ -220,7 +220,7 @@ async function figures(
     requestLatencyMs: latencyMs(result.latencies),
     perBatch: result.perBatch,
     history,
-    copy: { seconds: round(copySeconds, 3), eventsPerSecond: Math.round(copyRate) },
+    copy: { seconds: round(copySeconds, 3), eventsPerSecond: Math.round(copyRate), roundsMs: copy.roundsMs },
     toCopyRatio: round(rate / copyRate, 3),
   };
 }

@@ -319,7 +319,7 @@ async function main(): Promise<object> {
     latencies.sort((a, b) => a - b);
 
     const db = await pool.connect();
-    let copyMs: number;
+    let copy: Awaited<ReturnType<typeof copyExactRows>>;
     let recalc: Record<string, number>;
     let history;
     try {
@@ -328,7 +328,7 @@ async function main(): Promise<object> {
         [account.id, BATCH],
       );
       history = medianBreakdown(await Promise.all(batchRows.map((r) => breakdownOf(temporalClient, r.workflow_id))));
-      copyMs = await copyExactRows(
+      copy = await copyExactRows(
         db,
         batchRows.map((r) => r.id),
       );
@@ -387,7 +387,7 @@ async function main(): Promise<object> {
     }
 
     const pipelineRate = (batches * BATCH) / pipelineSeconds;
-    const copyRate = (batches * BATCH) / (copyMs / 1000);
+    const copyRate = (batches * BATCH) / (copy.ms / 1000);
     return {
       stack: stack.label,
       events: batches * BATCH,
@@ -403,7 +403,7 @@ async function main(): Promise<object> {
         perBatch: perBatch(before, after, batches),
         history,
       },
-      copy: { seconds: round(copyMs / 1000, 3), eventsPerSecond: Math.round(copyRate) },
+      copy: { seconds: round(copy.ms / 1000, 3), eventsPerSecond: Math.round(copyRate), roundsMs: copy.roundsMs },
       pipelineToCopyRatio: round(pipelineRate / copyRate, 3),
       oneEvent,
       historicalInsert: { lotRecords: LOT_RECORDS, ...recalc },

@@ -56,13 +56,16 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
   return { cpuMs: each(cpu), postgresStatements: each(statements), workerTemporalRpcs: each(rpcs) };
 }
 
+const COPY_ROUNDS = 3;
+
 /**
  * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
  * inventory records with their final balances, ledger entries, captured events' originals), taken out and written back with
  * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
- * Returns the milliseconds the COPY took.
+ * One COPY's time varied by a third from run to run on the same machine, so the rows are taken out and
+ * written back COPY_ROUNDS times: the median is the figure, every round's time is beside it.
  */
-export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<number> {
+export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<{ ms: number; roundsMs: number[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
   fs.chmodSync(dir, 0o777); // PostgreSQL's server process writes the files
   const events = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
@@ -94,16 +97,20 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
       await db.query(
         `COPY (SELECT ${columns.get(table)} FROM ${table} WHERE ${where.replaceAll('$1', literal)}) TO '${fileOf(table)}'`,
       );
-    await db.query('BEGIN');
-    for (const [table, where] of [...tables].reverse())
-      await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
-    await db.query('COMMIT');
-    for (const [table] of tables) await db.query(`VACUUM ${table}`);
-    const started = performance.now();
-    await db.query('BEGIN');
-    for (const [table] of tables) await db.query(`COPY ${table} (${columns.get(table)}) FROM '${fileOf(table)}'`);
-    await db.query('COMMIT');
-    return performance.now() - started;
+    const roundsMs: number[] = [];
+    for (let round = 0; round < COPY_ROUNDS; round++) {
+      await db.query('BEGIN');
+      for (const [table, where] of [...tables].reverse())
+        await db.query(`DELETE FROM ${table} WHERE ${where}`, [batchIds]);
+      await db.query('COMMIT');
+      for (const [table] of tables) await db.query(`VACUUM ${table}`);
+      const started = performance.now();
+      await db.query('BEGIN');
+      for (const [table] of tables) await db.query(`COPY ${table} (${columns.get(table)}) FROM '${fileOf(table)}'`);
+      await db.query('COMMIT');
+      roundsMs.push(Math.round(performance.now() - started));
+    }
+    return { ms: [...roundsMs].sort((a, b) => a - b)[Math.floor(COPY_ROUNDS / 2)], roundsMs };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
