@@ -89,7 +89,8 @@ export async function capture(
 export async function finishedJob(key: string, location: string): Promise<CaptureJob> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const job = await client(key).get<CaptureJob>(location);
+    // Answered once the job has finished (or after 10 s): no polling while it runs.
+    const job = await client(key).get<CaptureJob>(location, { Prefer: 'wait=10' });
     if (job.status !== 200) throw new Error(`${location} answered ${job.status}: ${job.text}`);
     if (!job.body.running) return job.body;
     if (Date.now() > deadline) throw new Error(`capture job ${location} still running after 30 s`);

@@ -1,9 +1,12 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
 import { validate, textOf } from '../../middleware/validate';
+import { preferredWaitSeconds } from '../../prefer';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
@@ -29,6 +32,19 @@ const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = {
  * its lots are read once it has finished, and a client polling it costs PostgreSQL no timeline reads.
  */
 const isRunning = (batch: Batch): boolean => batch.status === 'Accepted' || batch.status === 'Running';
+
+/** Until the job is announced finished, `seconds` have passed, or the client has hung up (its response closed). */
+async function untilFinished(finished: Promise<void>, seconds: number, response: ServerResponse): Promise<void> {
+  const stop = new AbortController();
+  const hungUp = () => stop.abort();
+  response.once('close', hungUp);
+  try {
+    await Promise.race([finished, sleep(seconds * 1000, undefined, { signal: stop.signal }).catch(() => undefined)]);
+  } finally {
+    stop.abort();
+    response.off('close', hungUp);
+  }
+}
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {
@@ -105,11 +121,29 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))),
     async (ctx) => {
       const id = ctx.state.input.params.captureID;
-      const batch = await Batch.findOne({
-        attributes: CAPTURE_JOB_ATTRIBUTES,
-        where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
-      });
+      const findJob = () =>
+        Batch.findOne({
+          attributes: CAPTURE_JOB_ATTRIBUTES,
+          where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
+        });
+      const { batchFinished, config } = ctx.deps;
+      const preferred = preferredWaitSeconds(ctx.get('Prefer'));
+      // Prefer: wait=N (RFC 7240): a running job is answered when its row is finished, or after N seconds
+      // (at most SYNC_WAIT_SECONDS), instead of at once; registered before the read, so no finish is missed.
+      const waitSeconds = preferred && batchFinished.listening ? Math.min(preferred, config.syncWaitSeconds) : 0;
+      const announced = waitSeconds ? batchFinished.waitFor(id) : undefined;
+      let batch;
+      try {
+        batch = await findJob();
+        if (announced && batch && isRunning(batch)) {
+          await untilFinished(announced.finished, waitSeconds, ctx.res);
+          batch = await findJob();
+        }
+      } finally {
+        announced?.cancel();
+      }
       if (!batch) throw noCaptureJob(id);
+      if (announced) ctx.set('Preference-Applied', `wait=${waitSeconds}`);
       ctx.body = captureJobBody(
         batch,
         isRunning(batch) ? [] : await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]),

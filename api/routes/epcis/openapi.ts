@@ -158,11 +158,22 @@ export const epcisOperations = [
     method: 'get',
     path: '/epcis/capture/{captureID}',
     summary: 'A capture job',
-    description: `running, success and errors of one capture (the standard’s CaptureJob). ${epcisHeaders}`,
+    description: `running, success and errors of one capture (the standard’s CaptureJob). With \`Prefer: wait=N\` (RFC 7240) a running job is answered once it has finished, or after N seconds (at most SYNC_WAIT_SECONDS, 30 by default), instead of at once: no polling, and \`Preference-Applied: wait=N\` says the wait it took. ${epcisHeaders}`,
     tags: ['EPCIS'],
     pathParams: captureIdParams,
+    headers: {
+      type: 'object',
+      properties: {
+        Prefer: {
+          type: 'string',
+          description:
+            '`wait=N`: seconds to wait for a running job to finish. Other preferences, and a wait that is not a whole number, are ignored.',
+          example: 'wait=30',
+        },
+      },
+    },
     responses: {
-      200: { description: 'The capture job.', schema: captureJobResponse },
+      200: { description: 'The capture job (still running when the wait ran out).', schema: captureJobResponse },
       404: problem('No such capture job in this account (epcisException:NoSuchResourceException).'),
     },
   }),

@@ -1,0 +1,95 @@
+import { Client, Connection } from '@temporalio/client';
+import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
+import type { Batch } from '../../db/models';
+import { findOrCreateBatch } from '../../db/repositories/batches';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig } from '../../platform/config';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { commission, instance, uid } from '../factories/events';
+import { models } from '../helpers/db';
+import { client } from '../helpers/http';
+
+/** The stack runs with the default SYNC_WAIT_SECONDS: the longest wait a client can ask for. */
+const SYNC_WAIT_SECONDS = 30;
+
+/**
+ * GET /epcis/capture/{captureID} with RFC 7240's `Prefer: wait=N`: a running job is answered when it has
+ * finished (or after N seconds) in one request, instead of the client polling it.
+ */
+describe('a capture job asked with Prefer: wait', () => {
+  let connection: Connection;
+  let temporal: Client;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    temporal = new Client({ connection });
+    account = await createAccount('capture-wait');
+  });
+  afterAll(() => connection.close());
+
+  /** A capture job stored as the API stores one, its workflow not started yet: it stays running until started. */
+  async function storedJob(): Promise<Batch> {
+    models();
+    const { batch } = await findOrCreateBatch({
+      accountId: account.id,
+      mode: 'epcis',
+      request: {
+        Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+        captureErrorBehaviour: 'rollback',
+        rejected: [],
+        created: { products: [], locations: [] },
+      },
+      eventCount: 1,
+    });
+    return batch;
+  }
+  const start = (batch: Batch) =>
+    startBatchWorkflow(
+      temporal,
+      loadConfig().taskQueue,
+      batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
+    );
+  const job = (batch: Batch, prefer?: string) =>
+    client(account.key).get<{ running: boolean; success: boolean }>(
+      `/epcis/capture/${batch.id}`,
+      prefer ? { Prefer: prefer } : {},
+    );
+
+  it('answers a running job once it has finished, in one request', async () => {
+    const batch = await storedJob();
+    const asked = Date.now();
+    const answer = job(batch, 'wait=20');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await start(batch);
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ running: false, success: true });
+    expect(response.headers.get('preference-applied')).toBe('wait=20');
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(500);
+  });
+
+  it('answers a job that does not finish within the wait as running, once the wait is over', async () => {
+    const batch = await storedJob();
+    const asked = Date.now();
+    const response = await job(batch, 'respond-async, WAIT = 1');
+    expect(response.body).toMatchObject({ running: true });
+    expect(response.headers.get('preference-applied')).toBe('wait=1');
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('cuts a longer wait to SYNC_WAIT_SECONDS, and ignores a wait it cannot read or none at all', async () => {
+    const finished = await storedJob();
+    await start(finished);
+    expect((await job(finished, 'wait=20')).body).toMatchObject({ running: false });
+    const longer = await job(finished, `wait=${SYNC_WAIT_SECONDS + 1}`);
+    expect(longer.headers.get('preference-applied')).toBe(`wait=${SYNC_WAIT_SECONDS}`);
+    const running = await storedJob();
+    for (const prefer of ['wait=soon', 'wait', 'handling=lenient', undefined]) {
+      const asked = Date.now();
+      const response = await job(running, prefer);
+      expect(response.body).toMatchObject({ running: true });
+      expect(response.headers.get('preference-applied')).toBeNull();
+      expect(Date.now() - asked).toBeLessThan(1000);
+    }
+  });
+});
