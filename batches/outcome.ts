@@ -80,38 +80,59 @@ export interface WaitDeps {
 /** How long a wait that expects the row's announcement goes without asking Temporal whether the workflow closed. */
 export const WORKFLOW_WAIT_DELAY_MS = 1000;
 
+/** A registration for a batch's announcement (BatchFinishedListener.waitFor), made before its row is read. */
+export type Announcement = ReturnType<BatchFinishedListener['waitFor']>;
+
 /**
- * Waits for the batch's row to be finished (announced by PostgreSQL as the last step commits) or the
- * workflow to close, whichever comes first, at most `seconds` (without, until it ends), and answers from
- * the batch row: the workflow's failure names only the first error, the row has them all.
+ * Resolves once the batch's row is announced finished, its workflow has closed, `seconds` have passed
+ * (without, not before one of the others), or `signal` aborts; the caller reads the row next. While
+ * announcements arrive, the wait on the workflow (a long poll on Temporal) starts only when none came
+ * within WORKFLOW_WAIT_DELAY_MS: it is there for a workflow that ends without finishing the row (an
+ * operator terminated it) and for an announcement lost with the listener's connection.
+ */
+export async function untilBatchFinished(
+  { temporal, batchFinished }: WaitDeps,
+  handle: WorkflowHandle,
+  announced: Announcement | undefined,
+  seconds?: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const stop = new AbortController();
+  const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()));
+  const abort = () => stop.abort();
+  signal?.addEventListener('abort', abort);
+  if (signal?.aborted) stop.abort();
+  try {
+    const deadline = seconds === undefined ? Infinity : Date.now() + seconds * 1000;
+    const result = () => temporal.withAbortSignal(stop.signal, () => handle.result());
+    const delayMs = batchFinished?.listening ? Math.min(WORKFLOW_WAIT_DELAY_MS, deadline - Date.now()) : 0;
+    const closed = sleep(delayMs, undefined, { signal: stop.signal }).then(() =>
+      deadline === Infinity ? result() : temporal.withDeadline(deadline, result),
+    );
+    // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
+    closed.catch(() => undefined);
+    await Promise.race([closed, stopped, ...(announced ? [announced.finished] : [])]);
+  } catch {
+    // The wait ran out, Temporal went away, the pipeline failed or refused the batch: the batch row says which.
+  } finally {
+    stop.abort();
+    signal?.removeEventListener('abort', abort);
+  }
+}
+
+/**
+ * Waits for the batch's row to be finished or the workflow to close (untilBatchFinished), at most
+ * `seconds` (without, until it ends), and answers from the batch row: the workflow's failure names only
+ * the first error, the row has them all. `announced` is registered before the workflow was started.
  */
 export async function waitForOutcome(
   deps: WaitDeps,
   batch: Batch,
   handle: WorkflowHandle<typeof processEventBatch>,
-  seconds?: number,
+  seconds: number | undefined,
+  announced: Announcement | undefined,
 ): Promise<BatchOutcome> {
-  const { temporal, batchFinished } = deps;
-  const announced = batchFinished?.waitFor(batch.id);
-  const stopWaiting = new AbortController();
-  try {
-    const deadline = seconds === undefined ? Infinity : Date.now() + seconds * 1000;
-    const result = () => temporal.withAbortSignal(stopWaiting.signal, () => handle.result());
-    // While announcements arrive, the wait on the workflow (a long poll on Temporal) starts only when none
-    // came soon: it is there for a workflow that ends without finishing the row, and for a lost announcement.
-    const delayMs = batchFinished?.listening ? Math.min(WORKFLOW_WAIT_DELAY_MS, deadline - Date.now()) : 0;
-    const closed = sleep(delayMs, undefined, { signal: stopWaiting.signal }).then(() =>
-      deadline === Infinity ? result() : temporal.withDeadline(deadline, result),
-    );
-    // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
-    closed.catch(() => undefined);
-    await Promise.race(announced ? [closed, announced.finished] : [closed]);
-  } catch {
-    // The wait ran out, Temporal went away, the pipeline failed or refused the batch: the batch row says which.
-  } finally {
-    announced?.cancel();
-    stopWaiting.abort();
-  }
+  await untilBatchFinished(deps, handle, announced, seconds);
   // The workflow's last step wrote the per-event result list (or the errors) to the batch row.
   await batch.reload();
   return outcomeOf(batch);

@@ -44,26 +44,33 @@ const START_TIMEOUT_MS = 10_000;
 export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOptions): Promise<BatchOutcome> {
   if (isFinished(batch)) return outcomeOf(batch);
   const { temporal, config, logger } = deps;
-  let handle;
+  // Registered before the workflow can run, so that no announcement of its row is missed.
+  const announced = options.wait ? deps.batchFinished?.waitFor(batch.id) : undefined;
   try {
-    // Bounded: a Temporal that hangs must not hold the caller; the reconciler starts the batch later.
-    handle = await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
-      startBatchWorkflow(
-        temporal,
-        config.taskQueue,
-        batchStartOf(batch, options.accountName, config.pipelineLocalMaxEvents),
-        { eager: deps.eagerStart },
-      ),
-    );
-  } catch (error) {
-    logger.error(
-      { err: error, requestId: options.requestId ?? undefined, batchId: batch.id },
-      'could not start the batch workflow; the reconciler will',
-    );
-    return { kind: 'notStarted', startsWithinSeconds: config.reconcileAfterSeconds + config.reconcileEverySeconds };
+    let handle;
+    try {
+      // Bounded: a Temporal that hangs must not hold the caller; the reconciler starts the batch later.
+      handle = await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
+        startBatchWorkflow(
+          temporal,
+          config.taskQueue,
+          batchStartOf(batch, options.accountName, config.pipelineLocalMaxEvents),
+          { eager: deps.eagerStart },
+        ),
+      );
+    } catch (error) {
+      logger.error(
+        { err: error, requestId: options.requestId ?? undefined, batchId: batch.id },
+        'could not start the batch workflow; the reconciler will',
+      );
+      return { kind: 'notStarted', startsWithinSeconds: config.reconcileAfterSeconds + config.reconcileEverySeconds };
+    }
+    if (!options.wait) return { kind: 'pending' };
+    const seconds = options.wait === 'untilDone' ? undefined : config.syncWaitSeconds;
+    return await waitForOutcome(deps, batch, handle, seconds, announced);
+  } finally {
+    announced?.cancel();
   }
-  if (!options.wait) return { kind: 'pending' };
-  return waitForOutcome(deps, batch, handle, options.wait === 'untilDone' ? undefined : config.syncWaitSeconds);
 }
 
 /** A batch to submit: what is stored, and whose account it is. */

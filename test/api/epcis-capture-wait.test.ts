@@ -8,8 +8,8 @@ import { commission, instance, uid } from '../factories/events';
 import { models } from '../helpers/db';
 import { client } from '../helpers/http';
 
-/** The stack runs with the default SYNC_WAIT_SECONDS: the longest wait a client can ask for. */
-const SYNC_WAIT_SECONDS = 30;
+/** The longest wait a client can ask for: the stack's SYNC_WAIT_SECONDS (it runs with the test process's environment). */
+const SYNC_WAIT_SECONDS = loadConfig().syncWaitSeconds;
 
 /**
  * GET /epcis/capture/{captureID} with RFC 7240's `Prefer: wait=N`: a running job is answered when it has
@@ -58,14 +58,20 @@ describe('a capture job asked with Prefer: wait', () => {
   it('answers a running job once it has finished, in one request', async () => {
     const batch = await storedJob();
     const asked = Date.now();
-    const answer = job(batch, 'wait=20');
+    // Any letter case names the job; the announcement names it in lower case.
+    const answer = client(account.key).get<{ running: boolean; success: boolean }>(
+      `/epcis/capture/${batch.id.toUpperCase()}`,
+      { Prefer: 'wait=20' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     await start(batch);
     const response = await answer;
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ running: false, success: true });
     expect(response.headers.get('preference-applied')).toBe('wait=20');
-    expect(Date.now() - asked).toBeGreaterThanOrEqual(500);
+    expect(response.headers.get('vary')).toMatch(/\bPrefer\b/);
+    // Woken by the finish, not by the end of the wait.
+    expect(Date.now() - asked).toBeLessThan(10_000);
   });
 
   it('answers a job that does not finish within the wait as running, once the wait is over', async () => {
@@ -85,11 +91,9 @@ describe('a capture job asked with Prefer: wait', () => {
     expect(longer.headers.get('preference-applied')).toBe(`wait=${SYNC_WAIT_SECONDS}`);
     const running = await storedJob();
     for (const prefer of ['wait=soon', 'wait', 'handling=lenient', undefined]) {
-      const asked = Date.now();
       const response = await job(running, prefer);
       expect(response.body).toMatchObject({ running: true });
       expect(response.headers.get('preference-applied')).toBeNull();
-      expect(Date.now() - asked).toBeLessThan(1000);
     }
   });
 });

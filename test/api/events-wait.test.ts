@@ -9,6 +9,7 @@ import type { processEventBatch } from '../../workflows';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { storedBatch } from '../factories/batches';
 import { commission, instance, ship, uid } from '../factories/events';
+import { sql } from '../helpers/db';
 import { request } from '../helpers/http';
 
 /**
@@ -73,13 +74,14 @@ describe('sync calls learn the outcome from the batch row', () => {
 
 /**
  * The wait on the workflow (a long poll on Temporal) is the fallback: while the listener is connected it
- * starts only when no announcement came within WORKFLOW_WAIT_DELAY_MS.
+ * starts only when no announcement came within WORKFLOW_WAIT_DELAY_MS. Each run here is on a task queue
+ * no worker polls, so nothing but the test finishes the row or closes the run.
  */
 describe('a sync wait asks Temporal for the workflow only when the announcement does not come', () => {
   let connection: Connection;
   let temporal: TemporalClient;
   let account: TestAccount;
-  const taskQueue = loadConfig().taskQueue;
+  const nobodyPolls = `${loadConfig().taskQueue}-nobody-polls`;
 
   beforeAll(async () => {
     connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
@@ -88,48 +90,55 @@ describe('a sync wait asks Temporal for the workflow only when the announcement 
   });
   afterAll(() => connection.close());
 
-  /** A stored batch, and a wait on it that notes when it first asked Temporal for the workflow's result. */
-  async function waitOn(listener: BatchFinishedListener) {
-    const batch = await storedBatch(account.id, [
-      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
-    ]);
-    const wait = () => {
-      const handle = temporal.workflow.getHandle<typeof processEventBatch>(batch.workflowId);
-      const startedAt = Date.now();
-      let askedAt: number | undefined;
-      const result = handle.result.bind(handle);
-      handle.result = () => {
-        askedAt ??= Date.now() - startedAt;
-        return result();
-      };
-      const outcome = waitForOutcome({ temporal, batchFinished: listener }, batch, handle, 60);
-      return { outcome, askedAfterMs: () => askedAt };
-    };
-    return { batch, wait };
-  }
-
   const listenerOf = async (connect: boolean) => {
     const listener = new BatchFinishedListener(process.env.DATABASE_URL!, createLogger('silent', 'test'));
     if (connect) await listener.start();
     return listener;
   };
 
+  /** A stored batch whose run waits on a task queue nobody polls, and a wait on it that notes when it first asked Temporal. */
+  async function waitOn(listener: BatchFinishedListener) {
+    const batch = await storedBatch(account.id, [
+      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
+    const announced = listener.waitFor(batch.id);
+    const run = await startBatchWorkflow(
+      temporal,
+      nobodyPolls,
+      batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
+    );
+    const handle = temporal.workflow.getHandle<typeof processEventBatch>(batch.workflowId);
+    const startedAt = Date.now();
+    let askedAt: number | undefined;
+    const result = handle.result.bind(handle);
+    jest.spyOn(handle, 'result').mockImplementation(() => {
+      askedAt ??= Date.now() - startedAt;
+      return result();
+    });
+    const outcome = waitForOutcome({ temporal, batchFinished: listener }, batch, handle, 60, announced).finally(() =>
+      announced.cancel(),
+    );
+    return { batch, run, outcome, startedAt, askedAfterMs: () => askedAt };
+  }
+
+  /** Finishes the row as the status step does; PostgreSQL announces it. */
+  const complete = (batchId: string) =>
+    sql().query(`UPDATE batches SET status = 'Completed', result = '[]', completed_at = now() WHERE id = $1`, [
+      batchId,
+    ]);
+
   it('a batch announced before the delay is answered without asking Temporal', async () => {
     const listener = await listenerOf(true);
     try {
       expect(listener.listening).toBe(true);
-      const { batch, wait } = await waitOn(listener);
-      // The wait begins before the workflow starts: an early ask would find no workflow and answer pending.
-      const { outcome, askedAfterMs } = wait();
-      await startBatchWorkflow(
-        temporal,
-        taskQueue,
-        batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
-      );
+      const { batch, run, outcome, startedAt, askedAfterMs } = await waitOn(listener);
+      await complete(batch.id);
       expect((await outcome).kind).toBe('completed');
-      // On a loaded machine the batch may take longer than the delay; the wait must still not ask sooner.
+      // On a loaded machine the answer may come after the delay; Temporal must still not be asked sooner.
       const asked = askedAfterMs();
-      if (asked !== undefined) expect(asked).toBeGreaterThanOrEqual(WORKFLOW_WAIT_DELAY_MS - 5);
+      if (Date.now() - startedAt < WORKFLOW_WAIT_DELAY_MS) expect(asked).toBeUndefined();
+      else if (asked !== undefined) expect(asked).toBeGreaterThanOrEqual(WORKFLOW_WAIT_DELAY_MS - 5);
+      await run.terminate('the test ends this run');
     } finally {
       await listener.stop();
     }
@@ -138,23 +147,18 @@ describe('a sync wait asks Temporal for the workflow only when the announcement 
   it('without a connected listener the wait asks Temporal at once', async () => {
     const listener = await listenerOf(false);
     expect(listener.listening).toBe(false);
-    const { batch, wait } = await waitOn(listener);
-    // As the API does: the wait begins once the workflow has started (a result asked for sooner is not found).
-    await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS));
-    const { outcome, askedAfterMs } = wait();
-    expect((await outcome).kind).toBe('completed');
-    expect(askedAfterMs()).toBeLessThan(WORKFLOW_WAIT_DELAY_MS);
+    const { run, outcome, askedAfterMs } = await waitOn(listener);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(askedAfterMs()).toBeDefined();
+    await run.terminate('the test ends this run');
+    expect((await outcome).kind).toBe('pending');
   });
 
-  it('a workflow that ends without finishing the row is answered from the row once the delay has passed', async () => {
+  it('a run that ends without finishing the row is answered from the row once the delay has passed', async () => {
     const listener = await listenerOf(true);
     try {
-      const { batch, wait } = await waitOn(listener);
-      const { outcome, askedAfterMs } = wait();
-      // Nobody polls this task queue: the run is terminated before any step, and the row stays Accepted.
-      const start = batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS);
-      const handle = await startBatchWorkflow(temporal, `${taskQueue}-nobody-polls`, start);
-      await handle.terminate('the test ends this run');
+      const { run, outcome, askedAfterMs } = await waitOn(listener);
+      await run.terminate('the test ends this run');
       expect((await outcome).kind).toBe('pending');
       expect(askedAfterMs()).toBeGreaterThanOrEqual(WORKFLOW_WAIT_DELAY_MS - 5);
     } finally {

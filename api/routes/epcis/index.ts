@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
@@ -7,6 +5,7 @@ import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
 import { validate, textOf } from '../../middleware/validate';
 import { preferredWaitSeconds } from '../../prefer';
+import { untilBatchFinished } from '../../../batches/outcome';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
@@ -32,19 +31,6 @@ const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = {
  * its lots are read once it has finished, and a client polling it costs PostgreSQL no timeline reads.
  */
 const isRunning = (batch: Batch): boolean => batch.status === 'Accepted' || batch.status === 'Running';
-
-/** Until the job is announced finished, `seconds` have passed, or the client has hung up (its response closed). */
-async function untilFinished(finished: Promise<void>, seconds: number, response: ServerResponse): Promise<void> {
-  const stop = new AbortController();
-  const hungUp = () => stop.abort();
-  response.once('close', hungUp);
-  try {
-    await Promise.race([finished, sleep(seconds * 1000, undefined, { signal: stop.signal }).catch(() => undefined)]);
-  } finally {
-    stop.abort();
-    response.off('close', hungUp);
-  }
-}
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {
@@ -127,21 +113,29 @@ export function epcisRouter(): Router<AppState, AppCustom> {
           where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
         });
       const { batchFinished, config } = ctx.deps;
+      // Prefer: wait=N (RFC 7240), as this API reads it: a running job is answered once it has finished,
+      // or after N seconds (at most SYNC_WAIT_SECONDS). Registered before the read, so no finish is missed;
+      // announcements name the id as PostgreSQL prints a uuid.
       const preferred = preferredWaitSeconds(ctx.get('Prefer'));
-      // Prefer: wait=N (RFC 7240): a running job is answered when its row is finished, or after N seconds
-      // (at most SYNC_WAIT_SECONDS), instead of at once; registered before the read, so no finish is missed.
-      const waitSeconds = preferred && batchFinished.listening ? Math.min(preferred, config.syncWaitSeconds) : 0;
-      const announced = waitSeconds ? batchFinished.waitFor(id) : undefined;
-      let batch;
+      const waitSeconds = preferred === undefined ? 0 : Math.min(preferred, config.syncWaitSeconds);
+      const announced = waitSeconds ? batchFinished.waitFor(id.toLowerCase()) : undefined;
+      const hungUp = new AbortController();
+      const onClose = () => hungUp.abort();
+      ctx.res.once('close', onClose);
+      let batch: Batch | null;
       try {
         batch = await findJob();
         if (announced && batch && isRunning(batch)) {
-          await untilFinished(announced.finished, waitSeconds, ctx.res);
+          const handle = ctx.deps.temporal.workflow.getHandle(batch.workflowId);
+          await untilBatchFinished(ctx.deps, handle, announced, waitSeconds, hungUp.signal);
           batch = await findJob();
         }
       } finally {
         announced?.cancel();
+        ctx.res.off('close', onClose);
       }
+      // The answer depends on the preference: a cache must not give it to a request without one.
+      ctx.vary('Prefer');
       if (!batch) throw noCaptureJob(id);
       if (announced) ctx.set('Preference-Applied', `wait=${waitSeconds}`);
       ctx.body = captureJobBody(
