@@ -285,6 +285,11 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[] = allO
             'What is left of the policy (draft-ietf-httpapi-ratelimit-headers): `"per-key";r=12;t=1` is 12 requests left in a window that ends in 1 s.',
           schema: { type: 'string' },
         },
+        'Preference-Applied': {
+          description:
+            'The Prefer header’s `wait` was applied (RFC 7240): `wait=30` is the longest the answer could wait, not how long it did.',
+          schema: { type: 'string' },
+        },
       },
     },
   };
