@@ -108,9 +108,9 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
       await db.query('BEGIN');
       for (const [table] of tables) await db.query(`COPY ${table} (${columns.get(table)}) FROM '${fileOf(table)}'`);
       await db.query('COMMIT');
-      roundsMs.push(Math.round(performance.now() - started));
+      roundsMs.push(performance.now() - started);
     }
-    return { ms: [...roundsMs].sort((a, b) => a - b)[Math.floor(COPY_ROUNDS / 2)], roundsMs };
+    return { ms: [...roundsMs].sort((a, b) => a - b)[Math.floor(COPY_ROUNDS / 2)], roundsMs: roundsMs.map(Math.round) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
