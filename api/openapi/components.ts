@@ -39,6 +39,19 @@ export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/
 
 export const PROBLEM_JSON = 'application/problem+json';
 
+/** The request header of the status GETs that can wait for a batch to finish (api/batch-wait.ts). */
+export const preferWaitHeader: JsonSchema = {
+  type: 'object',
+  properties: {
+    Prefer: {
+      type: 'string',
+      description:
+        '`wait=N` (RFC 7240, read as a long poll): at most how many seconds to wait for a batch still under way to finish (at most SYNC_WAIT_SECONDS, 30 by default); the answer then says `Preference-Applied: wait=N`. Other preferences, and a wait that is not a whole number, are ignored.',
+      example: 'wait=30',
+    },
+  },
+};
+
 /** The traceId of every example problem body. */
 export const EXAMPLE_TRACE_ID = '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00';
 

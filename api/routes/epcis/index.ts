@@ -4,8 +4,7 @@ import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
 import { validate, textOf } from '../../middleware/validate';
-import { preferredWaitSeconds } from '../../prefer';
-import { untilBatchFinished } from '../../../batches/outcome';
+import { readWhenFinished } from '../../batch-wait';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
@@ -112,32 +111,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
           attributes: CAPTURE_JOB_ATTRIBUTES,
           where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
         });
-      const { batchFinished, config } = ctx.deps;
-      // Prefer: wait=N (RFC 7240), as this API reads it: a running job is answered once it has finished,
-      // or after N seconds (at most SYNC_WAIT_SECONDS). Registered before the read, so no finish is missed;
-      // announcements name the id as PostgreSQL prints a uuid.
-      const preferred = preferredWaitSeconds(ctx.get('Prefer'));
-      const waitSeconds = preferred === undefined ? 0 : Math.min(preferred, config.syncWaitSeconds);
-      const announced = waitSeconds ? batchFinished.waitFor(id.toLowerCase()) : undefined;
-      const hungUp = new AbortController();
-      const onClose = () => hungUp.abort();
-      ctx.res.once('close', onClose);
-      let batch: Batch | null;
-      try {
-        batch = await findJob();
-        if (announced && batch && isRunning(batch)) {
-          const handle = ctx.deps.temporal.workflow.getHandle(batch.workflowId);
-          await untilBatchFinished(ctx.deps, handle, announced, waitSeconds, hungUp.signal);
-          batch = await findJob();
-        }
-      } finally {
-        announced?.cancel();
-        ctx.res.off('close', onClose);
-      }
-      // The answer depends on the preference: a cache must not give it to a request without one.
-      ctx.vary('Prefer');
+      const batch = await readWhenFinished(ctx, id, findJob);
       if (!batch) throw noCaptureJob(id);
-      if (announced) ctx.set('Preference-Applied', `wait=${waitSeconds}`);
       ctx.body = captureJobBody(
         batch,
         isRunning(batch) ? [] : await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]),

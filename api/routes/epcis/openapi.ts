@@ -1,4 +1,4 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { PROBLEM_JSON, preferWaitHeader, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { TOP_LEVEL_RESOURCES } from './resources';
 import {
@@ -68,19 +68,6 @@ const xmlBodies = (what: string) =>
     },
     example: XML_EXAMPLE,
   }));
-
-/** GET /epcis/capture/{captureID}'s request headers. */
-const captureJobHeaders = {
-  type: 'object',
-  properties: {
-    Prefer: {
-      type: 'string',
-      description:
-        '`wait=N`: at most how many seconds to wait for a running job to finish. Other preferences, and a wait that is not a whole number, are ignored.',
-      example: 'wait=30',
-    },
-  },
-};
 
 const xmlHeaders = {
   type: 'object',
@@ -171,10 +158,10 @@ export const epcisOperations = [
     method: 'get',
     path: '/epcis/capture/{captureID}',
     summary: 'A capture job',
-    description: `running, success and errors of one capture (the standard’s CaptureJob). With \`Prefer: wait=N\` (RFC 7240, read as this API’s long poll) a running job is answered once it has finished, or after at most N seconds (at most SYNC_WAIT_SECONDS, 30 by default), instead of at once: no polling, and \`Preference-Applied: wait=N\` names the longest wait applied. Without \`Preference-Applied\` no wait was applied: ask again after a pause. ${epcisHeaders}`,
+    description: `running, success and errors of one capture (the standard’s CaptureJob). With \`Prefer: wait=N\` (RFC 7240, read as this API’s long poll) a running job is answered once it has finished, or after at most N seconds (at most SYNC_WAIT_SECONDS, 30 by default), instead of at once: no polling, and \`Preference-Applied: wait=N\` names the longest wait applied. ${epcisHeaders}`,
     tags: ['EPCIS'],
     pathParams: captureIdParams,
-    headers: captureJobHeaders,
+    headers: preferWaitHeader,
     responses: {
       200: {
         description: 'The capture job (still running when the wait ran out).',

@@ -3,6 +3,7 @@ import { Batch, type BatchMode } from '../../../db/models';
 import { retriesOf } from '../../../db/repositories/batches';
 import { batchStyleEvents } from '../../../batches/border-check';
 import { submitBatch } from '../../../batches/submit';
+import { readWhenFinished } from '../../batch-wait';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import { outcomeProblem, validateBatch } from './batch';
@@ -67,7 +68,9 @@ export function eventsRouter(): Router<AppState, AppCustom> {
     validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))),
     async (ctx) => {
       const { batchId } = ctx.state.input.params;
-      const batch = await Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } });
+      const batch = await readWhenFinished(ctx, batchId, () =>
+        Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } }),
+      );
       if (!batch) throw noBatch(batchId);
       ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
     },

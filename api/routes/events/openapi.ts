@@ -1,4 +1,4 @@
-import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
+import { EXAMPLE_TRACE_ID, PROBLEM_JSON, preferWaitHeader, problemResponse, ref } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import { requestExamples } from './examples';
@@ -162,12 +162,16 @@ export const eventsOperations = [
     method: 'get',
     path: '/Integration/Events/async/{batchId}',
     summary: 'Status of an async batch',
+    description:
+      'With `Prefer: wait=N` a batch still under way is answered once it has finished, or after at most N seconds, instead of at once.',
     tags: ['Events'],
     pathParams: batchIdParams,
+    headers: preferWaitHeader,
     responses: {
       200: {
         description: 'Where the batch is; when Completed, `result` is what the sync endpoint would have answered.',
         schema: batchStatusResponse,
+        headers: ['Preference-Applied'],
         example: {
           batchId: BATCH_ID,
           status: 'Completed',

@@ -4,6 +4,7 @@ import type { Batch } from '../../db/models';
 import { findOrCreateBatch } from '../../db/repositories/batches';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig } from '../../platform/config';
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { storedBatch } from '../factories/batches';
 import { commission, instance, uid } from '../factories/events';
 import { models } from '../helpers/db';
 import { client } from '../helpers/http';
@@ -95,5 +96,46 @@ describe('a capture job asked with Prefer: wait', () => {
       expect(response.body).toMatchObject({ running: true });
       expect(response.headers.get('preference-applied')).toBeNull();
     }
+  });
+});
+
+describe("an async batch's status asked with Prefer: wait", () => {
+  let connection: Connection;
+  let temporal: Client;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    temporal = new Client({ connection });
+    account = await createAccount('async-wait');
+  });
+  afterAll(() => connection.close());
+
+  it('answers a batch under way once it has finished, in one request', async () => {
+    const batch = await storedBatch(account.id, [
+      commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+    ]);
+    const asked = Date.now();
+    const answer = client(account.key).get<{ status: string; result: unknown[] }>(
+      `/Integration/Events/async/${batch.id}`,
+      { Prefer: 'wait=20' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await startBatchWorkflow(
+      temporal,
+      loadConfig().taskQueue,
+      batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
+    );
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      status: 'Completed',
+      result: [expect.objectContaining({ status: 'Created' })],
+    });
+    expect(response.headers.get('preference-applied')).toBe('wait=20');
+    expect(Date.now() - asked).toBeLessThan(10_000);
+    // Without the preference, at once, as before.
+    const plain = await client(account.key).get(`/Integration/Events/async/${batch.id}`);
+    expect(plain.headers.get('preference-applied')).toBeNull();
   });
 });
