@@ -83,19 +83,25 @@ export const WORKFLOW_WAIT_DELAY_MS = 1000;
 /** A registration for a batch's announcement (BatchFinishedListener.waitFor), made before its row is read. */
 export type Announcement = ReturnType<BatchFinishedListener['waitFor']>;
 
+/** What ends a wait besides the batch finishing: a registered announcement, a limit in seconds, a caller's signal. */
+export interface WaitOptions {
+  announced?: Announcement;
+  /** Without, until the batch finishes or its run closes. */
+  seconds?: number;
+  signal?: AbortSignal;
+}
+
 /**
- * Resolves once the batch's row is announced finished, its workflow has closed, `seconds` have passed
- * (without, not before one of the others), or `signal` aborts; the caller reads the row next. While
- * announcements arrive, the wait on the workflow (a long poll on Temporal) starts only when none came
- * within WORKFLOW_WAIT_DELAY_MS: it is there for a workflow that ends without finishing the row (an
- * operator terminated it) and for an announcement lost with the listener's connection.
+ * Resolves once the batch's row is announced finished, its workflow has closed, `seconds` have passed,
+ * or `signal` aborts; the caller reads the row next. While announcements arrive, the wait on the
+ * workflow (a long poll on Temporal) starts only when none came within WORKFLOW_WAIT_DELAY_MS: it is
+ * there for a workflow that ends without finishing the row (an operator terminated it) and for an
+ * announcement lost with the listener's connection.
  */
 export async function untilBatchFinished(
   { temporal, batchFinished }: WaitDeps,
   handle: WorkflowHandle,
-  announced: Announcement | undefined,
-  seconds?: number,
-  signal?: AbortSignal,
+  { announced, seconds, signal }: WaitOptions,
 ): Promise<void> {
   const stop = new AbortController();
   const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()));
@@ -111,9 +117,14 @@ export async function untilBatchFinished(
     );
     // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
     closed.catch(() => undefined);
-    await Promise.race([closed, stopped, ...(announced ? [announced.finished] : [])]);
+    // The client's retries between attempts do not look at the deadline: the limit keeps its own time.
+    const ranOut =
+      deadline === Infinity
+        ? []
+        : [sleep(deadline - Date.now(), undefined, { signal: stop.signal }).catch(() => undefined)];
+    await Promise.race([closed, stopped, ...ranOut, ...(announced ? [announced.finished] : [])]);
   } catch {
-    // The wait ran out, Temporal went away, the pipeline failed or refused the batch: the batch row says which.
+    // Temporal went away, the pipeline failed or refused the batch: the batch row says which.
   } finally {
     stop.abort();
     signal?.removeEventListener('abort', abort);
@@ -123,16 +134,15 @@ export async function untilBatchFinished(
 /**
  * Waits for the batch's row to be finished or the workflow to close (untilBatchFinished), at most
  * `seconds` (without, until it ends), and answers from the batch row: the workflow's failure names only
- * the first error, the row has them all. `announced` is registered before the workflow was started.
+ * the first error, the row has them all. The announcement is registered before the workflow was started.
  */
 export async function waitForOutcome(
   deps: WaitDeps,
   batch: Batch,
   handle: WorkflowHandle<typeof processEventBatch>,
-  seconds: number | undefined,
-  announced: Announcement | undefined,
+  options: WaitOptions,
 ): Promise<BatchOutcome> {
-  await untilBatchFinished(deps, handle, announced, seconds);
+  await untilBatchFinished(deps, handle, options);
   // The workflow's last step wrote the per-event result list (or the errors) to the batch row.
   await batch.reload();
   return outcomeOf(batch);

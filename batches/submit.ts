@@ -67,7 +67,7 @@ export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOption
     }
     if (!options.wait) return { kind: 'pending' };
     const seconds = options.wait === 'untilDone' ? undefined : config.syncWaitSeconds;
-    return await waitForOutcome(deps, batch, handle, seconds, announced);
+    return await waitForOutcome(deps, batch, handle, { announced, seconds });
   } finally {
     announced?.cancel();
   }

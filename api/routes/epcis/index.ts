@@ -5,6 +5,7 @@ import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
 import { validate, textOf } from '../../middleware/validate';
 import { readWhenFinished } from '../../batch-wait';
+import { isFinished } from '../../../batches/outcome';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
@@ -29,7 +30,7 @@ const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = {
  * A job still running has no final balances yet (the recalculation comes after its events are stored):
  * its lots are read once it has finished, and a client polling it costs PostgreSQL no timeline reads.
  */
-const isRunning = (batch: Batch): boolean => batch.status === 'Accepted' || batch.status === 'Running';
+const isRunning = (batch: Batch): boolean => !isFinished(batch);
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {

@@ -164,7 +164,8 @@ export const epcisOperations = [
     headers: preferWaitHeader,
     responses: {
       200: {
-        description: 'The capture job (still running when the wait ran out).',
+        description:
+          'The capture job (still running when the wait ran out, or when none was applied: no Preference-Applied).',
         schema: captureJobResponse,
         headers: ['Preference-Applied'],
       },
