@@ -672,7 +672,8 @@ describe('memory while receiving 20 MB uploads', () => {
         `(${perUploadMiB.toFixed(1)} MiB per upload; baseline ${(baselineKb / 1024).toFixed(0)} MiB)`,
     );
     // Holding the file would cost at least 20 MiB per upload (about 40 with a bytea parameter's copy);
-    // what is measured is a few chunk buffers plus garbage the collector has not reclaimed yet.
-    expect(perUploadMiB).toBeLessThan(10);
+    // what is measured is a few chunk buffers plus garbage the collector has not reclaimed yet, which
+    // varies with when it runs: 6.8 to 10.5 MiB per upload in CI runs of the same code.
+    expect(perUploadMiB).toBeLessThan(15);
   });
 });
