@@ -80,34 +80,24 @@ export interface WaitDeps {
 /** How long a wait that expects the row's announcement goes without asking Temporal whether the workflow closed. */
 export const WORKFLOW_WAIT_DELAY_MS = 1000;
 
-/** A registration for a batch's announcement (BatchFinishedListener.waitFor), made before its row is read. */
+/** A registration for a batch's announcement (BatchFinishedListener.waitFor), made before the batch can finish. */
 export type Announcement = ReturnType<BatchFinishedListener['waitFor']>;
 
-/** What ends a wait besides the batch finishing: a registered announcement, a limit in seconds, a caller's signal. */
-export interface WaitOptions {
-  announced?: Announcement;
-  /** Without, until the batch finishes or its run closes. */
-  seconds?: number;
-  signal?: AbortSignal;
-}
-
 /**
- * Resolves once the batch's row is announced finished, its workflow has closed, `seconds` have passed,
- * or `signal` aborts; the caller reads the row next. While announcements arrive, the wait on the
- * workflow (a long poll on Temporal) starts only when none came within WORKFLOW_WAIT_DELAY_MS: it is
- * there for a workflow that ends without finishing the row (an operator terminated it) and for an
- * announcement lost with the listener's connection.
+ * Waits for the batch's row to be announced finished or its workflow to close, at most `seconds`
+ * (without, until one of them), and answers from the batch row: the workflow's failure names only the
+ * first error, the row has them all. `announced` is registered before the workflow was started. While
+ * announcements arrive, the wait on the workflow (a long poll on Temporal) starts only when none came
+ * within WORKFLOW_WAIT_DELAY_MS: it is there for a workflow that ends without finishing the row (an
+ * operator terminated it) and for an announcement lost with the listener's connection.
  */
-export async function untilBatchFinished(
+export async function waitForOutcome(
   { temporal, batchFinished }: WaitDeps,
-  handle: WorkflowHandle,
-  { announced, seconds, signal }: WaitOptions,
-): Promise<void> {
+  batch: Batch,
+  handle: WorkflowHandle<typeof processEventBatch>,
+  { announced, seconds }: { announced?: Announcement; seconds?: number },
+): Promise<BatchOutcome> {
   const stop = new AbortController();
-  const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()));
-  const abort = () => stop.abort();
-  signal?.addEventListener('abort', abort);
-  if (signal?.aborted) stop.abort();
   try {
     const deadline = seconds === undefined ? Infinity : Date.now() + seconds * 1000;
     const result = () => temporal.withAbortSignal(stop.signal, () => handle.result());
@@ -122,27 +112,12 @@ export async function untilBatchFinished(
       deadline === Infinity
         ? []
         : [sleep(deadline - Date.now(), undefined, { signal: stop.signal }).catch(() => undefined)];
-    await Promise.race([closed, stopped, ...ranOut, ...(announced ? [announced.finished] : [])]);
+    await Promise.race([closed, ...ranOut, ...(announced ? [announced.finished] : [])]);
   } catch {
     // Temporal went away, the pipeline failed or refused the batch: the batch row says which.
   } finally {
     stop.abort();
-    signal?.removeEventListener('abort', abort);
   }
-}
-
-/**
- * Waits for the batch's row to be finished or the workflow to close (untilBatchFinished), at most
- * `seconds` (without, until it ends), and answers from the batch row: the workflow's failure names only
- * the first error, the row has them all. The announcement is registered before the workflow was started.
- */
-export async function waitForOutcome(
-  deps: WaitDeps,
-  batch: Batch,
-  handle: WorkflowHandle<typeof processEventBatch>,
-  options: WaitOptions,
-): Promise<BatchOutcome> {
-  await untilBatchFinished(deps, handle, options);
   // The workflow's last step wrote the per-event result list (or the errors) to the batch row.
   await batch.reload();
   return outcomeOf(batch);
