@@ -99,19 +99,17 @@ export async function waitForOutcome(
 ): Promise<BatchOutcome> {
   const stop = new AbortController();
   try {
-    const deadline = seconds === undefined ? Infinity : Date.now() + seconds * 1000;
-    const result = () => temporal.withAbortSignal(stop.signal, () => handle.result());
-    const delayMs = batchFinished?.listening ? Math.min(WORKFLOW_WAIT_DELAY_MS, deadline - Date.now()) : 0;
+    const limitMs = seconds === undefined ? Infinity : seconds * 1000;
+    const delayMs = batchFinished?.listening ? Math.min(WORKFLOW_WAIT_DELAY_MS, limitMs) : 0;
     const closed = sleep(delayMs, undefined, { signal: stop.signal }).then(() =>
-      deadline === Infinity ? result() : temporal.withDeadline(deadline, result),
+      temporal.withAbortSignal(stop.signal, () => handle.result()),
     );
-    // Once the row is finished the wait on the workflow is cancelled below: its rejection is expected.
+    // Once the row is finished or the limit is reached the wait on the workflow is cancelled below: its
+    // rejection is expected.
     closed.catch(() => undefined);
-    // The client's retries between attempts do not look at the deadline: the limit keeps its own time.
+    // A timer of its own rather than a gRPC deadline: the client's retries between attempts ignore that.
     const ranOut =
-      deadline === Infinity
-        ? []
-        : [sleep(deadline - Date.now(), undefined, { signal: stop.signal }).catch(() => undefined)];
+      seconds === undefined ? [] : [sleep(limitMs, undefined, { signal: stop.signal }).catch(() => undefined)];
     await Promise.race([closed, ...ranOut, ...(announced ? [announced.finished] : [])]);
   } catch {
     // Temporal went away, the pipeline failed or refused the batch: the batch row says which.

@@ -62,8 +62,9 @@ const COPY_ROUNDS = 3;
  * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
  * inventory records with their final balances, ledger entries, captured events' originals), taken out and written back with
  * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
- * One COPY's time varied by a third from run to run on the same machine, so the rows are taken out and
- * written back COPY_ROUNDS times: the median is the figure, every round's time is beside it.
+ * The rows are taken out and written back COPY_ROUNDS times, and the median is the figure, every round's
+ * time beside it: one slow round does not set the floor (the rounds of a run agree within about 10%; the
+ * machine moves all of them by up to a third from one run to the next).
  */
 export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<{ ms: number; roundsMs: number[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { PoolClient } from 'pg';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
@@ -19,6 +19,7 @@ import { sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { startReceiver } from '../helpers/receiver';
+import { temporalClient } from '../helpers/temporal';
 
 /**
  * The pipeline at its edges (issue 13): batches larger than Temporal's payload limit, batches whose
@@ -26,16 +27,12 @@ import { startReceiver } from '../helpers/receiver';
  * outlast their wait, and an API with no worker behind it.
  */
 describe('the event pipeline at its edges', () => {
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   let account: TestAccount;
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
     account = await createAccount('edges');
   });
-  afterAll(() => connection.close());
 
   async function statusOf(
     batchId: string,

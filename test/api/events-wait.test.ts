@@ -1,4 +1,3 @@
-import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client } from 'pg';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import { WORKFLOW_WAIT_DELAY_MS, waitForOutcome } from '../../batches/outcome';
@@ -11,6 +10,7 @@ import { storedBatch } from '../factories/batches';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';
 import { request } from '../helpers/http';
+import { temporalClient } from '../helpers/temporal';
 
 /**
  * A sync call wakes when its batch's row is finished: PostgreSQL announces the batch on channel
@@ -78,17 +78,13 @@ describe('sync calls learn the outcome from the batch row', () => {
  * no worker polls, so nothing but the test finishes the row or closes the run.
  */
 describe('a sync wait asks Temporal for the workflow only when the announcement does not come', () => {
-  let connection: Connection;
-  let temporal: TemporalClient;
+  const temporal = temporalClient();
   let account: TestAccount;
   const nobodyPolls = `${loadConfig().taskQueue}-nobody-polls`;
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new TemporalClient({ connection });
     account = await createAccount('wait-fallback');
   });
-  afterAll(() => connection.close());
 
   const listenerOf = async (connect: boolean) => {
     const listener = new BatchFinishedListener(process.env.DATABASE_URL!, createLogger('silent', 'test'));

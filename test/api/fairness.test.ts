@@ -1,7 +1,7 @@
-import { Client, Connection } from '@temporalio/client';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { client } from '../helpers/http';
+import { temporalClient } from '../helpers/temporal';
 
 /**
  * Fair use in the pipeline: every batch's workflow carries Temporal's Priority, its mode's priority and
@@ -10,14 +10,10 @@ import { client } from '../helpers/http';
  */
 describe("batches' workflows carry their priority and their account as fairness key", () => {
   let account: TestAccount;
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   beforeAll(async () => {
     account = await createAccount('fair');
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
   });
-  afterAll(() => connection.close());
 
   const events = () => [
     commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 10)),

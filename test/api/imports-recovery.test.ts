@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { kindSpec } from '../../api/routes/imports/kinds';
 import { startImportWorkflow } from '../../batches/import-workflow';
@@ -20,6 +20,7 @@ import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { closeChromium, launchChromium } from '../helpers/browser';
 import { apiUrl, client } from '../helpers/http';
+import { temporalClient } from '../helpers/temporal';
 
 interface ImportBody {
   importId: string;
@@ -34,8 +35,7 @@ interface ImportBody {
  * ends Failed with its reason, or is started by the reconciler, instead of staying Accepted.
  */
 describe('imports that fail or are stranded before their split', () => {
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   let account: TestAccount;
   let place: string;
   let fish: string;
@@ -43,8 +43,6 @@ describe('imports that fail or are stranded before their split', () => {
     'Id,Location.Id,EventTime,EventTimeZone,ProductInstances.Quantity,ProductInstances.LotSerial,ProductInstances.Product.Id';
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
     account = await createAccount('imp-rec');
     place = uid('LOC');
     fish = uid('COD');
@@ -52,7 +50,6 @@ describe('imports that fail or are stranded before their split', () => {
     const created = await client(account.key).post('/Integration/Events', { Events: [seed] });
     if (created.status !== 200) throw new Error(`seeding failed: ${created.text}`);
   });
-  afterAll(() => connection.close());
 
   const header = () => {
     const spec = kindSpec('commission');

@@ -1,4 +1,3 @@
-import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal as temporalProto } from '@temporalio/proto';
 import { SYNC_QUEUE_MAX_EVENTS, batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
@@ -12,6 +11,7 @@ import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { reconcileUntil } from '../helpers/reconciler';
+import { temporalClient } from '../helpers/temporal';
 
 /**
  * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 1,000 by
@@ -19,16 +19,12 @@ import { reconcileUntil } from '../helpers/reconciler';
  * workflow task, a larger one's as activity tasks.
  */
 describe('the shape of the pipeline, as each starter sets it', () => {
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   let account: TestAccount;
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
     account = await createAccount('shape');
   });
-  afterAll(() => connection.close());
 
   /** The batch's workflow input, its steps (activity tasks and local markers) and its workflow tasks. */
   async function shapeOf(batchId: string) {

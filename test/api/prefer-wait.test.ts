@@ -1,4 +1,3 @@
-import { Client, Connection } from '@temporalio/client';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import type { Batch } from '../../db/models';
 import { findOrCreateBatch } from '../../db/repositories/batches';
@@ -8,6 +7,7 @@ import { storedBatch } from '../factories/batches';
 import { commission, instance, uid } from '../factories/events';
 import { models } from '../helpers/db';
 import { client } from '../helpers/http';
+import { temporalClient } from '../helpers/temporal';
 
 /** The longest wait a client can ask for: the stack's SYNC_WAIT_SECONDS (it runs with the test process's environment). */
 const SYNC_WAIT_SECONDS = loadConfig().syncWaitSeconds;
@@ -17,16 +17,12 @@ const SYNC_WAIT_SECONDS = loadConfig().syncWaitSeconds;
  * finished (or after N seconds) in one request, instead of the client polling it.
  */
 describe('a capture job asked with Prefer: wait', () => {
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   let account: TestAccount;
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
     account = await createAccount('capture-wait');
   });
-  afterAll(() => connection.close());
 
   /** A capture job stored as the API stores one, its workflow not started yet: it stays running until started. */
   async function storedJob(): Promise<Batch> {
@@ -100,16 +96,12 @@ describe('a capture job asked with Prefer: wait', () => {
 });
 
 describe("an async batch's status asked with Prefer: wait", () => {
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   let account: TestAccount;
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
     account = await createAccount('async-wait');
   });
-  afterAll(() => connection.close());
 
   it('answers a batch under way once it has finished, in one request', async () => {
     const batch = await storedBatch(account.id, [

@@ -1,16 +1,16 @@
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { waitFor } from '../../platform/net';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { client } from '../helpers/http';
+import { temporalClient } from '../helpers/temporal';
 
 /**
  * What an operator reads in the Temporal UI (issue 28): batches found from the list by account, mode
  * and status (search attributes), and on a batch's page how to retry it instead of pressing Reset.
  */
 describe('batches in the Temporal UI', () => {
-  let connection: Connection;
-  let temporal: Client;
+  const temporal = temporalClient();
   let account: TestAccount;
   let completed: string;
   let failed: string;
@@ -36,8 +36,6 @@ describe('batches in the Temporal UI', () => {
   }
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    temporal = new Client({ connection });
     account = await createAccount('SeaCo');
     const lot = uid('LOT');
     const ok = await client(account.key).post('/Integration/Events/async', {
@@ -52,7 +50,6 @@ describe('batches in the Temporal UI', () => {
     expect(await settled(completed)).toBe('Completed');
     expect(await settled(failed)).toBe('Failed');
   }, 120_000);
-  afterAll(() => connection.close());
 
   it('finds a batch from the list by account, mode and status', async () => {
     const byAccount = `AccountName = "${account.name}" AND BatchMode = "async"`;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { defaultPayloadConverter, type ApplicationFailure, type Payload } from '@temporalio/common';
 import { QueryTypes } from 'sequelize';
 import { Batch } from '../../db/models';
@@ -11,18 +11,15 @@ import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { models } from '../helpers/db';
 import { localActivityMarker } from '../helpers/local-activity-marker';
+import { temporalClient } from '../helpers/temporal';
 
 describe('processEventBatch on the real dev server and the real worker', () => {
-  let connection: Connection;
-  let client: Client;
+  const client = temporalClient();
   let account: TestAccount;
 
   beforeAll(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    client = new Client({ connection });
     account = await createAccount('workflow');
   });
-  afterAll(() => connection.close());
 
   async function newBatch(events: EventPayload[]): Promise<ProcessEventBatchInput> {
     models();
