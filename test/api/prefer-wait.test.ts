@@ -95,23 +95,23 @@ describe('a capture job asked with Prefer: wait', () => {
   });
 });
 
-describe("an async batch's status asked with Prefer: wait", () => {
+describe("a batch's status asked with Prefer: wait", () => {
   const temporal = temporalClient();
   let account: TestAccount;
 
   beforeAll(async () => {
-    account = await createAccount('async-wait');
+    account = await createAccount('status-wait');
   });
 
-  it('answers a batch under way once it has finished, in one request', async () => {
-    const batch = await storedBatch(account.id, [
+  const underWay = (accountId: string) =>
+    storedBatch(accountId, [
       commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
     ]);
+
+  /** Asks `path` with Prefer: wait=20, and starts the batch's workflow half a second later. */
+  async function askedThenRun(batch: Batch, path: string) {
     const asked = Date.now();
-    const answer = client(account.key).get<{ status: string; result: unknown[] }>(
-      `/Integration/Events/async/${batch.id}`,
-      { Prefer: 'wait=20' },
-    );
+    const answer = client(account.key).get<Record<string, unknown>>(path, { Prefer: 'wait=20' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await startBatchWorkflow(
       temporal,
@@ -119,15 +119,39 @@ describe("an async batch's status asked with Prefer: wait", () => {
       batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS),
     );
     const response = await answer;
+    expect(response.headers.get('preference-applied')).toBe('wait=20');
+    // Woken by the finish, not by the end of the wait.
+    expect(Date.now() - asked).toBeLessThan(10_000);
+    return response;
+  }
+
+  it('answers an async batch under way once it has finished, in one request', async () => {
+    const batch = await underWay(account.id);
+    const response = await askedThenRun(batch, `/Integration/Events/async/${batch.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       status: 'Completed',
       result: [expect.objectContaining({ status: 'Created' })],
     });
-    expect(response.headers.get('preference-applied')).toBe('wait=20');
-    expect(Date.now() - asked).toBeLessThan(10_000);
     // Without the preference, at once, as before.
     const plain = await client(account.key).get(`/Integration/Events/async/${batch.id}`);
     expect(plain.headers.get('preference-applied')).toBeNull();
+  });
+
+  it('answers GET /Integration/Batches/{id} the same way, also when the path names the workflow id', async () => {
+    const batch = await underWay(account.id);
+    const response = await askedThenRun(batch, `/Integration/Batches/batch-${batch.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ batchId: batch.id, status: 'Completed' });
+  });
+
+  it("answers another account's batch 404 without waiting", async () => {
+    const other = await createAccount('status-wait-other');
+    const batch = await underWay(other.id);
+    const asked = Date.now();
+    const response = await client(account.key).get(`/Integration/Batches/${batch.id}`, { Prefer: 'wait=5' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('preference-applied')).toBeNull();
+    expect(Date.now() - asked).toBeLessThan(4_000);
   });
 });

@@ -3,6 +3,7 @@ import { abandonBatch, retryBatch } from '../../../batches/retry';
 import { findBatch, listBatches, type BatchScope, type BatchView } from '../../../db/repositories/batches';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem, queryTime, validationProblem } from '../../errors';
+import { readWhenFinished } from '../../batch-wait';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf } from '../../paging';
 import { outcomeProblem } from '../events/batch';
@@ -29,12 +30,12 @@ function logSupport(ctx: APIContext, action: string, fields: Record<string, unkn
   );
 }
 
+const noBatch = (ctx: APIContext) =>
+  notFound(`No batch ${ctx.params.id} ${ctx.state.caller.role === 'support' ? 'in any account' : 'in this account'}.`);
+
 async function batchOf(ctx: APIContext): Promise<BatchView> {
   const view = await findBatch(scopeOf(ctx), ctx.params.id);
-  if (!view)
-    throw notFound(
-      `No batch ${ctx.params.id} ${ctx.state.caller.role === 'support' ? 'in any account' : 'in this account'}.`,
-    );
+  if (!view) throw noBatch(ctx);
   return view;
 }
 
@@ -72,7 +73,14 @@ export function batchesRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Batches/:id', validate({ query: showQuery }), async (ctx) => {
     const { include } = ctx.state.input.query;
-    const view = await batchOf(ctx);
+    // Its finish is announced by the batch's id, also when the path names its workflow id (batch-<id>).
+    const view = await readWhenFinished(
+      ctx,
+      ctx.params.id.replace(/^batch-/, ''),
+      () => findBatch(scopeOf(ctx), ctx.params.id),
+      (found) => found.batch,
+    );
+    if (!view) throw noBatch(ctx);
     logSupport(ctx, 'show batch', { batchId: view.batch.id, account: view.accountName, include });
     const request =
       include === 'request' ? await requestWithEpcisOriginals(ctx.deps.sequelize, view.batch.request) : undefined;

@@ -1,4 +1,4 @@
-import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
+import { EXAMPLE_TRACE_ID, PROBLEM_JSON, preferWaitHeader, problemResponse, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { problemType } from '../../errors';
 import {
@@ -95,12 +95,19 @@ export const batchesOperations = [
     path: '/Integration/Batches/{id}',
     summary: 'One batch, with every error',
     description:
-      'Like an entry of the list, plus `errors` (every reason a Failed batch was rejected); `include=request` adds the stored request.',
+      'Like an entry of the list, plus `errors` (every reason a Failed batch was rejected); `include=request` adds the stored request. ' +
+      'With `Prefer: wait=N` a batch still under way (a retry, say) is answered once it has finished, or after at most N seconds, instead of at once.',
     tags: ['Batches'],
     pathParams: batchIdParam,
     query: showQuery,
+    headers: preferWaitHeader,
     responses: {
-      200: { description: 'The batch.', schema: batchDetail, example: { ...failed, errors: [failed.firstError] } },
+      200: {
+        description: 'The batch.',
+        schema: batchDetail,
+        headers: ['Preference-Applied'],
+        example: { ...failed, errors: [failed.firstError] },
+      },
       400: validation('include', 'include must be one of: request.'),
       404: notFound,
     },

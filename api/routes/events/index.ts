@@ -68,8 +68,11 @@ export function eventsRouter(): Router<AppState, AppCustom> {
     validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))),
     async (ctx) => {
       const { batchId } = ctx.state.input.params;
-      const batch = await readWhenFinished(ctx, batchId, () =>
-        Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } }),
+      const batch = await readWhenFinished(
+        ctx,
+        batchId,
+        () => Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } }),
+        (read) => read,
       );
       if (!batch) throw noBatch(batchId);
       ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
