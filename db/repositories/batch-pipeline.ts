@@ -112,16 +112,19 @@ export const COMPLETE_RESULTS = `
       FROM ordered o
   )`;
 
-/** Completes batch $1 with the list COMPLETE_RESULTS builds, unless it was Completed already or `unless` holds. */
+/**
+ * Completes batch $1 with the list COMPLETE_RESULTS builds, unless it has finished already or `unless`
+ * holds: a Failed batch stays Failed (its batch.failed notification is its last word; a retry is a new batch).
+ */
 export const completeUpdate = (unless?: string): string => `
   UPDATE batches
      SET status = 'Completed', errors = NULL, completed_at = now(),
          result = (SELECT coalesce(json_agg(result ORDER BY position), '[]'::json) FROM results)::jsonb
-   WHERE id = $1 AND status <> 'Completed'${unless ? ` AND NOT (${unless})` : ''}`;
+   WHERE id = $1 AND status NOT IN ('Completed', 'Failed')${unless ? ` AND NOT (${unless})` : ''}`;
 
 const COMPLETE = `WITH ${COMPLETE_RESULTS} ${completeUpdate()}`;
 
-/** Completes the batch with its result list; false when it was Completed already (nothing changed). */
+/** Completes the batch with its result list; false when it had finished already (nothing changed). */
 export async function recordBatchCompleted(
   sequelize: Sequelize,
   batchId: string,

@@ -3,7 +3,8 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { commission, instance, ship, uid } from '../factories/events';
-import { sql } from '../helpers/db';
+import { completeBatch } from '../../db/repositories/batch-notifications';
+import { models, sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver';
 
@@ -225,6 +226,27 @@ describe('/Integration/Webhooks', () => {
     });
     // Only batch.failed was asked for: the completed batch before it sent nothing.
     expect(hooks.received).toHaveLength(1);
+  });
+
+  it('keeps a Failed batch Failed: a late completion (a replayed status step) changes nothing and owes nothing', async () => {
+    const account = await createAccount('hooks-failed-stays');
+    const hooks = await receiver();
+    await endpointFor(account, hooks);
+    const refused = await client(account.key).post('/Integration/Events', {
+      Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+    });
+    expect(refused.status).toBe(400);
+    const [failed] = await hooks.waitFor(1);
+    const { batchId } = (JSON.parse(failed.body) as { data: { batchId: string } }).data;
+
+    const late = await completeBatch(models(), batchId, {});
+    expect(late.result.changed).toBe(false);
+    const { rows } = await sql().query<{ status: string; types: string[] }>(
+      `SELECT b.status, ARRAY(SELECT type FROM webhook_deliveries WHERE source_key = 'batch:' || b.id::text) AS types
+         FROM batches b WHERE b.id = $1`,
+      [batchId],
+    );
+    expect(rows).toEqual([{ status: 'Failed', types: ['batch.failed'] }]);
   });
 
   it('retries a receiver that is down for a while, under the same Webhook-Id, and lists every attempt', async () => {
