@@ -60,22 +60,24 @@ async function persistOrRefuse(
   if (errors.length || prior.length) return refuseBatch(step, CHECKS, prior, errors);
 
   const checked = resolvedEvents(events, products, locations);
-  await insertBatch(step, payloads, checked, stored);
+  const { recalculate } = await insertBatch(step, payloads, checked, stored);
   await storeGdstWarnings(step, payloads, checked);
   await recordEpcisCompanyPrefixes(step, payloads, prefixes);
   activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info(
     { events: events.length },
     'events persisted',
   );
-  return persistedSummary(payloads, events);
+  return persistedSummary(payloads, events, recalculate);
 }
 
 /** The step's answer: what the workflow's later steps need to know of the stored batch. */
 const persistedSummary = (
   payloads: readonly EventPayload[],
   events: readonly NormalisedEvent[],
+  recalculate: boolean,
 ): PersistEventsOutput => ({
   events: events.length,
   documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
   commissions: events.some((event) => event.type === 'Commission'),
+  recalculate,
 });

@@ -39,6 +39,33 @@ export function computeTimeline<R extends TimelineRecord>(records: readonly R[])
 }
 
 /**
+ * A timeline's stored records (each with the balance and available it was stored with) extended by
+ * `added`: the added records' points, and whether they are final. They are when every stored record
+ * keeps its balance and available, and no two records share a place in the order (lines of one event at
+ * one time, which the recalculation may order either way): a recalculation would then write nothing.
+ */
+export function extendTimeline<R extends TimelineRecord>(
+  stored: readonly TimelinePoint[],
+  added: readonly R[],
+): { added: (R & TimelinePoint)[]; final: boolean } {
+  const points = computeTimeline<TimelineRecord & { stored?: TimelinePoint; added?: R }>([
+    ...stored.map((record) => ({ ...record, stored: record })),
+    ...added.map((record) => ({ ...record, added: record })),
+  ]);
+  const final = points.every(
+    (point, i) =>
+      (i === 0 || compareRecords(points[i - 1], point) !== 0) &&
+      (!point.stored || (point.stored.balance === point.balance && point.stored.available === point.available)),
+  );
+  return {
+    added: points.flatMap(({ added: record, balance, available }) =>
+      record ? [{ ...record, balance, available }] : [],
+    ),
+    final,
+  };
+}
+
+/**
  * A lot's timeline being extended by the lines of a batch, in batch order, so that lines of one batch
  * consume from each other (SPEC.md rules 1 and 3).
  */

@@ -70,6 +70,13 @@ export interface PersistEventsOutput {
   documents: boolean;
   /** Whether any stored event is a commission: without, nothing goes onto the ledger. */
   commissions: boolean;
+  /**
+   * Whether the recalculation has anything to write: false when persist stored the batch's inventory
+   * records final and every older record of their timelines keeps its values (new lots, additions after
+   * the last record). Absent when a retried persist answered from the stored rows, and in histories
+   * recorded before it was reported: the recalculation runs then.
+   */
+  recalculate?: boolean;
 }
 
 export interface AttachDocumentsOutput {

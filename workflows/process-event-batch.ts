@@ -185,10 +185,10 @@ export async function processEventBatch(input: ProcessEventBatchInput): Promise<
 
   batchStatusIs('Running');
   // The events are stored: the remaining steps touch disjoint tables and run side by side; a step with
-  // nothing to do (no DocumentIds, no commission) is not scheduled at all.
+  // nothing to do (no DocumentIds, balances stored final, no commission) is not scheduled at all.
   const [attached] = await Promise.all([
     persisted.documents ? attachDocuments(ref) : NOTHING_TO_ATTACH,
-    recalculateTimeline(ref),
+    persisted.recalculate === false ? undefined : recalculateTimeline(ref),
     persisted.commissions ? commitLedger(ref) : undefined,
   ]);
   await recordBatchStatus({ batchId, status: 'Completed', documentsNotAttached: attached.documentsNotAttached });

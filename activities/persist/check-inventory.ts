@@ -1,7 +1,7 @@
 import { fromScaled, toScaled } from '../../domain/decimal';
 import type { NormalisedEvent, NormalisedLine } from '../../domain/events';
 import { inventoryShortfalls, type InventoryMove } from '../../domain/inventory-check';
-import { Timeline, type TimelineRecord } from '../../domain/inventory-timeline';
+import { Timeline, type TimelinePoint } from '../../domain/inventory-timeline';
 import { locationIdOf } from '../../domain/master-data';
 import { lockTimelines, timelineRecords, type TimelineRef } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
@@ -28,7 +28,7 @@ export async function checkInventory(
   events: readonly NormalisedEvent[],
   products: ResolvedProducts,
   locations: ResolvedLocations,
-): Promise<{ errors: BatchError[]; stored: Map<string, TimelineRecord[]> }> {
+): Promise<{ errors: BatchError[]; stored: Map<string, TimelinePoint[]> }> {
   const moves: InventoryMove<CheckedLine>[] = [];
   const touched = new Map<string, TimelineRef>();
   const consumed = new Map<string, TimelineRef>();

@@ -1,5 +1,5 @@
 import type { EventPayload, NormalisedEvent } from '../../domain/events';
-import type { TimelineRecord } from '../../domain/inventory-timeline';
+import type { TimelinePoint } from '../../domain/inventory-timeline';
 import type { BatchError } from '../../domain/batch-errors';
 import { checkInventory } from './check-inventory';
 import { checkDuplicates } from './duplicates';
@@ -15,7 +15,7 @@ export interface CheckedEvents {
   products: ResolvedProducts;
   locations: ResolvedLocations;
   /** The stored records of every timeline the events touch, read under their locks: what new balances start from. */
-  stored: Map<string, TimelineRecord[]>;
+  stored: Map<string, TimelinePoint[]>;
   errors: BatchError[];
 }
 

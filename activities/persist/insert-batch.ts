@@ -9,7 +9,7 @@ import {
   type NewEventLineRow,
   type NewInventoryRecordRow,
 } from '../../db/repositories/batch-events';
-import { computeTimeline, type TimelineRecord } from '../../domain/inventory-timeline';
+import { extendTimeline, type TimelinePoint } from '../../domain/inventory-timeline';
 import { timelineKey } from '../../db/sql';
 
 type NewRecord = Omit<NewInventoryRecordRow, 'balance' | 'available'>;
@@ -19,15 +19,16 @@ import type { PersistStep } from './step';
 /**
  * Stores the checked batch: its events (each with its payload as sent), their lines, and an inventory
  * record for each line that moves inventory at the event's location. Event ids are derived from the
- * batch id and position (eventIdOf), so a retry can never store an event twice.
+ * batch id and position (eventIdOf), so a retry can never store an event twice. Answers whether the
+ * recalculation has anything left to write (withBalances).
  */
 export async function insertBatch(
   step: PersistStep,
   payloads: readonly EventPayload[],
   events: readonly ResolvedEvent[],
   /** The touched timelines' stored records by timeline key (checkInventory read them under their locks). */
-  timelines: ReadonlyMap<string, readonly TimelineRecord[]>,
-): Promise<void> {
+  timelines: ReadonlyMap<string, readonly TimelinePoint[]>,
+): Promise<{ recalculate: boolean }> {
   const { query, account, batchId } = step;
   const stored = events.map((resolved) => ({ ...resolved, id: eventIdOf(batchId, resolved.event.index) }));
   const seqs = await insertEvents(
@@ -94,20 +95,23 @@ export async function insertBatch(
           },
         ],
   );
-  await insertInventoryRecords(query, account.id, withBalances(account.id, records, timelines));
+  const { rows, final } = withBalances(account.id, records, timelines);
+  await insertInventoryRecords(query, account.id, rows);
+  return { recalculate: !final };
 }
 
 /**
  * Each new record's balance and available, computed as recalculateTimeline computes them, from its
  * timeline's stored records (read under the timeline's lock, which this transaction holds) and the
- * batch's: the recalculation then finds these rows right and writes none of them again. Where the two
- * orders could differ (records of one event at one time), the recalculation still decides.
+ * batch's, and whether they are final for every timeline (extendTimeline): then the recalculation would
+ * write nothing, and is not run. Otherwise it rewrites the older records the batch changed, and where the
+ * two orders could differ (records of one event at one time) it decides.
  */
 function withBalances(
   accountId: string,
   records: readonly NewRecord[],
-  stored: ReadonlyMap<string, readonly TimelineRecord[]>,
-): NewInventoryRecordRow[] {
+  stored: ReadonlyMap<string, readonly TimelinePoint[]>,
+): { rows: NewInventoryRecordRow[]; final: boolean } {
   const byTimeline = new Map<string, { record: NewRecord; index: number }[]>();
   records.forEach((record, index) => {
     const key = timelineKey(accountId, record.productId, record.lotSerial, record.locationId);
@@ -115,24 +119,25 @@ function withBalances(
     if (!list) byTimeline.set(key, (list = []));
     list.push({ record, index });
   });
-  const out: NewInventoryRecordRow[] = new Array<NewInventoryRecordRow>(records.length);
+  const rows: NewInventoryRecordRow[] = new Array<NewInventoryRecordRow>(records.length);
+  let final = true;
   for (const [key, added] of byTimeline) {
-    const points = computeTimeline([
-      ...(stored.get(key) ?? []).map((r) => ({ ...r, index: -1 })),
-      ...added.map(({ record, index }) => ({
+    const timeline = extendTimeline(
+      stored.get(key) ?? [],
+      added.map(({ record, index }) => ({
         time: Date.parse(record.eventTime),
         seq: BigInt(record.eventSeq),
         delta: toScaled(record.delta),
         index,
       })),
-    ]);
-    for (const point of points)
-      if (point.index >= 0)
-        out[point.index] = {
-          ...records[point.index],
-          balance: fromScaled(point.balance),
-          available: fromScaled(point.available),
-        };
+    );
+    final &&= timeline.final;
+    for (const point of timeline.added)
+      rows[point.index] = {
+        ...records[point.index],
+        balance: fromScaled(point.balance),
+        available: fromScaled(point.available),
+      };
   }
-  return out;
+  return { rows, final };
 }

@@ -3,7 +3,7 @@
  * (event_time, event_seq). Writers of a timeline hold its advisory lock (db/sql lockKeys) until they commit.
  */
 import type { Sequelize, Transaction } from 'sequelize';
-import type { TimelineRecord } from '../../domain/inventory-timeline';
+import type { TimelinePoint } from '../../domain/inventory-timeline';
 import { toScaled } from '../../domain/decimal';
 import { execute, lockingTimelinesSql, lockKeys, timelineKey, type Query } from '../sql';
 
@@ -29,8 +29,8 @@ export async function timelineRecords(
   query: Query,
   accountId: string,
   timelines: readonly TimelineRef[],
-): Promise<Map<string, TimelineRecord[]>> {
-  const grouped = new Map<string, TimelineRecord[]>();
+): Promise<Map<string, TimelinePoint[]>> {
+  const grouped = new Map<string, TimelinePoint[]>();
   if (!timelines.length) return grouped;
   const rows = await query<{
     product_id: string;
@@ -39,13 +39,16 @@ export async function timelineRecords(
     event_time: Date;
     event_seq: string;
     delta: string;
+    balance: string;
+    available: string;
   }>(
     // One range of the timeline index per key: LATERAL + OFFSET 0 keeps the planner from hashing the whole
     // account, and the ORDER BY makes the timeline index the obvious choice even with stale statistics.
-    `SELECT k.product_id, k.lot_serial, k.location_id, r.event_time, r.event_seq, r.delta::text AS delta
+    `SELECT k.product_id, k.lot_serial, k.location_id, r.event_time, r.event_seq, r.delta::text AS delta,
+            r.balance::text AS balance, r.available::text AS available
        FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
       CROSS JOIN LATERAL (
-        SELECT event_time, event_seq, delta FROM inventory_records
+        SELECT event_time, event_seq, delta, balance, available FROM inventory_records
          WHERE account_id = $1 AND product_id = k.product_id AND lot_serial = k.lot_serial AND location_id = k.location_id
          ORDER BY event_time, event_seq
         OFFSET 0) AS r`,
@@ -60,7 +63,13 @@ export async function timelineRecords(
     const key = timelineKey(accountId, row.product_id, row.lot_serial, row.location_id);
     let list = grouped.get(key);
     if (!list) grouped.set(key, (list = []));
-    list.push({ time: row.event_time.getTime(), seq: BigInt(row.event_seq), delta: toScaled(row.delta) });
+    list.push({
+      time: row.event_time.getTime(),
+      seq: BigInt(row.event_seq),
+      delta: toScaled(row.delta),
+      balance: toScaled(row.balance),
+      available: toScaled(row.available),
+    });
   }
   return grouped;
 }

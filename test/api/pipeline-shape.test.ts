@@ -77,8 +77,8 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     const shape = await shapeOf(await batchIdOf(event.Id));
     expect(shape.input).toMatchObject({ eventCount: 1, localMaxEvents: DEFAULT_PIPELINE_LOCAL_MAX_EVENTS });
     expect(shape.activityTasks).toEqual([]);
-    expect(shape.localSteps).toEqual(expect.arrayContaining(['persistEvents', 'recalculateTimeline', 'commitLedger']));
-    expect(shape.localSteps.at(-1)).toBe('recordBatchStatus');
+    // A new lot's records are stored final: no recalculation.
+    expect(shape.localSteps).toEqual(['persistEvents', 'commitLedger', 'recordBatchStatus']);
     expect(shape.workflowTasks).toBe(1);
   });
 
@@ -130,7 +130,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     expect(shape.taskQueue).toBe(taskQueue);
     expect(shape.workflowTaskPids).toEqual([pids().worker]);
     expect(shape.activityTasks).toEqual([]);
-    expect(shape.localSteps).toEqual(expect.arrayContaining(['persistEvents', 'recalculateTimeline', 'commitLedger']));
+    expect(shape.localSteps).toEqual(['persistEvents', 'commitLedger', 'recordBatchStatus']);
   });
 
   it('runs a batch larger than the setting it was started with as activity tasks', async () => {
@@ -138,7 +138,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, 0));
     const shape = await shapeOf(batch.id);
     expect(shape.input).toMatchObject({ eventCount: 1, localMaxEvents: 0 });
-    expect(shape.activityTasks).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    expect(shape.activityTasks).toEqual(['persistEvents', 'commitLedger']);
     expect(shape.localSteps).toEqual(['recordBatchStatus']);
   });
 

@@ -1,5 +1,5 @@
 import { fromScaled, toScaled } from '../../domain/decimal';
-import { computeTimeline, Timeline } from '../../domain/inventory-timeline';
+import { computeTimeline, extendTimeline, Timeline } from '../../domain/inventory-timeline';
 
 const q = (value: number | string) => toScaled(value);
 const show = (points: { balance: bigint; available: bigint }[]) =>
@@ -78,6 +78,42 @@ describe('inventory timeline (DESIGN.md)', () => {
     timeline.add(2, q(0.2));
     expect(timeline.consume(3, q(0.3))).toEqual({ accepted: true, available: q('0.3') });
     expect(fromScaled(timeline.availableAt(3))).toBe('0');
+  });
+});
+
+describe('a timeline extended by a batch (extendTimeline)', () => {
+  /** A stored timeline: its records with the values they were stored with, as computed. */
+  const stored = (...deltas: [time: number, delta: number][]) =>
+    computeTimeline(deltas.map(([time, delta], i) => ({ time, seq: BigInt(i + 1), delta: q(delta) })));
+  const added = (...deltas: [time: number, seq: number, delta: number][]) =>
+    deltas.map(([time, seq, delta]) => ({ time, seq: BigInt(seq), delta: q(delta) }));
+
+  it('is final for a new lot, and for additions after the last record that lower nothing before them', () => {
+    expect(extendTimeline([], added([1, 10, 10], [2, 11, -3], [2, 12, 5])).final).toBe(true);
+    const timeline = extendTimeline(stored([1, 10], [2, -3]), added([3, 10, 5]));
+    expect(timeline.final).toBe(true);
+    expect(show(timeline.added)).toEqual([['12', '12']]);
+  });
+
+  it('is not final when the batch changes a stored record: a later ship lowers what it can give, an earlier record its balance', () => {
+    expect(extendTimeline(stored([1, 10]), added([2, 10, -3])).final).toBe(false);
+    expect(extendTimeline(stored([2, 10]), added([1, 10, 5])).final).toBe(false);
+  });
+
+  it('is not final when two records share a place in the order (lines of one event at one time)', () => {
+    expect(extendTimeline([], added([1, 10, 5], [1, 10, 5])).final).toBe(false);
+  });
+
+  it('is not final when a stored record holds values a recalculation would change (its batch not recalculated yet)', () => {
+    const stale = stored([1, 10], [2, -3]).map((point, i) => (i === 0 ? { ...point, available: q(10) } : point));
+    expect(extendTimeline(stale, added([3, 10, 1])).final).toBe(false);
+  });
+
+  it('answers the added records with the values computeTimeline gives them among the stored ones', () => {
+    const history = stored([1, 10], [4, -2]);
+    const batch = added([2, 10, 5], [3, 11, -4]);
+    const expected = computeTimeline([...history, ...batch]).filter((point) => point.seq >= 10n);
+    expect(show(extendTimeline(history, batch).added)).toEqual(show(expected));
   });
 });
 

@@ -4,7 +4,11 @@ import { waitFor } from '../../platform/net';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { createAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
-import { sql } from '../helpers/db';
+import { lockBatchTimelines, recalculateTimelines } from '../../db/repositories/inventory-timelines';
+import { queryOf } from '../../db/sql';
+import { models, sql } from '../helpers/db';
+import { localActivityMarker } from '../helpers/local-activity-marker';
+import { temporalClient } from '../helpers/temporal';
 import { request } from '../helpers/http';
 
 const state = (): RuntimeState => {
@@ -22,6 +26,8 @@ async function statements(url: string): Promise<Map<string, number>> {
 }
 
 describe('what the pipeline costs, made visible', () => {
+  const temporal = temporalClient();
+
   it('the dev server keeps its history in a write-ahead log synced on every commit', () => {
     // Byte 18 of an SQLite file is its write version: 1 for the rollback journal, 2 for WAL.
     const header = Buffer.alloc(100);
@@ -54,13 +60,26 @@ describe('what the pipeline costs, made visible', () => {
       const stepsUrl = mode === 'sync' ? apiMetricsUrl : workerAppMetricsUrl!;
       const [apiBefore, stepsBefore] = await Promise.all([statements(apiMetricsUrl), statements(stepsUrl)]);
       const account = await createAccount('cost');
+      const stocked = uid('LOT');
+      const stock = await request('POST', '/Integration/Events', {
+        key: account.key,
+        body: {
+          Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', stocked, 5))],
+        },
+      });
+      expect(stock.status).toBe(200);
+      // A commission for the ledger, and a ship of stored stock for the recalculation (it lowers what the
+      // stored record can still give).
       const batch = await request<{ batchId: string }>(
         'POST',
         `/Integration/Events${mode === 'async' ? '/async' : ''}`,
         {
           key: account.key,
           body: {
-            Events: [commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+            Events: [
+              commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
+              ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', stocked, 2)),
+            ],
           },
         },
       );
@@ -133,5 +152,39 @@ describe('what the pipeline costs, made visible', () => {
       { balance: '105', available: '75', rewritten: true, mine: false },
       { balance: '75', available: '75', rewritten: false, mine: true },
     ]);
+  });
+
+  it('runs no recalculation for a batch whose records it stores final, and a recalculation run anyway writes nothing', async () => {
+    const account = await createAccount('cost-final');
+    const [lot, other] = [uid('LOT'), uid('LOT')];
+    const answer = await request<{ batchId: string }>('POST', '/Integration/Events', {
+      key: account.key,
+      body: {
+        Events: [
+          commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 10)),
+          ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 3)),
+          commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', other, 4)),
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    const { batchId } = answer.body;
+    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+      batchId,
+    ]);
+    const handle = temporal.workflow.getHandle(rows[0].workflow_id);
+    await handle.result();
+    const steps = ((await handle.fetchHistory()).events ?? []).flatMap(
+      (e) => localActivityMarker(e)?.activity_type ?? [],
+    );
+    expect(steps).toEqual(['persistEvents', 'commitLedger', 'recordBatchStatus']);
+
+    const sequelize = models();
+    const rewritten = await sequelize.transaction(async (transaction) => {
+      const timelines = await lockBatchTimelines(queryOf(sequelize, transaction), account.id, batchId);
+      expect(timelines).toHaveLength(2);
+      return recalculateTimelines(sequelize, transaction, account.id, timelines);
+    });
+    expect(rewritten).toBe(0);
   });
 });

@@ -59,12 +59,8 @@ describe('processEventBatch on the real dev server and the real worker', () => {
       args: [input],
     });
     expect(result).toEqual({ batchId: input.batchId, events: 1 });
-    expect(await scheduled(`test-${input.batchId}`)).toEqual([
-      'persistEvents',
-      'attachDocuments',
-      'recalculateTimeline',
-      'commitLedger',
-    ]);
+    // A new lot's records are stored final: there is nothing to recalculate.
+    expect(await scheduled(`test-${input.batchId}`)).toEqual(['persistEvents', 'attachDocuments', 'commitLedger']);
     // The status update is a local activity: a marker in the history, no scheduled task.
     const history = await client.workflow.getHandle(`test-${input.batchId}`).fetchHistory();
     expect(
@@ -114,20 +110,19 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     expect(await scheduled(workflowId)).toEqual([]);
     expect(await workflowTasks(workflowId)).toBe(1);
     const steps = await localSteps(workflowId);
-    // The three after persist run side by side: their markers come in the order they finished.
+    // The two after persist run side by side: their markers come in the order they finished.
     expect(steps?.map((s) => s.step)).toEqual([
       'persistEvents',
-      expect.any(String),
       expect.any(String),
       expect.any(String),
       'recordBatchStatus',
     ]);
     expect(
       steps
-        ?.slice(1, 4)
+        ?.slice(1, 3)
         .map((s) => s.step)
         .sort(),
-    ).toEqual(['attachDocuments', 'commitLedger', 'recalculateTimeline']);
+    ).toEqual(['attachDocuments', 'commitLedger']);
     const batch = await Batch.findByPk(input.batchId);
     expect(batch?.status).toBe('Completed');
     expect(batch?.result).toEqual([
@@ -149,7 +144,7 @@ describe('processEventBatch on the real dev server and the real worker', () => {
       workflowId: `test-${larger.batchId}`,
       args: [{ ...larger, eventCount: 2, localMaxEvents: 1 }],
     });
-    expect(await scheduled(`test-${larger.batchId}`)).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    expect(await scheduled(`test-${larger.batchId}`)).toEqual(['persistEvents', 'commitLedger']);
     const forced = await newBatch([
       commission({ location: 'DOCK', time: '2024-03-03T00:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
     ]);
@@ -158,7 +153,7 @@ describe('processEventBatch on the real dev server and the real worker', () => {
       workflowId: `test-${forced.batchId}`,
       args: [{ ...forced, eventCount: 1, localMaxEvents: 0 }],
     });
-    expect(await scheduled(`test-${forced.batchId}`)).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    expect(await scheduled(`test-${forced.batchId}`)).toEqual(['persistEvents', 'commitLedger']);
   });
 
   it('fails a small batch refused by its local persist with the same typed failure, persist not retried', async () => {
@@ -184,7 +179,7 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     ]);
   });
 
-  it('schedules no attach without DocumentIds and no ledger without a commission', async () => {
+  it('schedules no attach without DocumentIds, no recalculation of balances stored final, and no ledger without a commission', async () => {
     const run = async (events: EventPayload[]) => {
       const input = await newBatch(events);
       await client.workflow.execute<typeof processEventBatch>('processEventBatch', {
@@ -197,7 +192,8 @@ describe('processEventBatch on the real dev server and the real worker', () => {
     const lot = uid('LOT');
     expect(
       await run([commission({ location: 'DOCK', time: '2024-03-01T00:00:00Z' }, instance('SALMON', lot, 5))]),
-    ).toEqual(['persistEvents', 'recalculateTimeline', 'commitLedger']);
+    ).toEqual(['persistEvents', 'commitLedger']);
+    // The ship lowers what the stored commission's record can still give: its available is rewritten.
     expect(await run([ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', lot, 2))])).toEqual([
       'persistEvents',
       'recalculateTimeline',
