@@ -1,3 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { readWhenFinished } from '../../api/batch-wait';
+import type { AppCustom, AppState, Deps } from '../../api/context';
+import { BatchFinishedListener } from '../../db/batch-finished';
+import { createLogger } from '../../platform/logger';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import type { Batch } from '../../db/models';
 import { findOrCreateBatch } from '../../db/repositories/batches';
@@ -153,5 +162,54 @@ describe("a batch's status asked with Prefer: wait", () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('preference-applied')).toBeNull();
     expect(Date.now() - asked).toBeLessThan(4_000);
+  });
+});
+
+/**
+ * A client that hangs up ends the wait: readWhenFinished on a real Koa server with a real listener, its
+ * batch never finishing, asked with Prefer: wait=20 by a client that gives up after 300 ms.
+ */
+describe('a status GET whose client hangs up while it waits', () => {
+  const listener = new BatchFinishedListener(process.env.DATABASE_URL!, createLogger('silent', 'test'));
+  let server: Server;
+  let base: string;
+  let reads = 0;
+  let handled: () => void;
+  const handlerDone = new Promise<number>((resolve) => (handled = () => resolve(Date.now())));
+
+  beforeAll(async () => {
+    await listener.start();
+    const app = new Koa<AppState, AppCustom>();
+    app.context.deps = { batchFinished: listener, config: loadConfig() } as unknown as Deps;
+    const router = new Router<AppState, AppCustom>();
+    router.get('/', async (ctx) => {
+      await readWhenFinished(
+        ctx,
+        randomUUID(),
+        async () => ({ status: 'Running' as const, read: ++reads }),
+        (batch) => batch,
+      );
+      handled();
+      ctx.body = {};
+    });
+    app.use(router.routes());
+    server = app.listen(0);
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await listener.stop();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('stops waiting once the client has gone, without reading again', async () => {
+    const asked = new AbortController();
+    const answer = fetch(`${base}/`, { headers: { Prefer: 'wait=20' }, signal: asked.signal }).catch(() => 'hung up');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const hungUpAt = Date.now();
+    asked.abort();
+    expect(await answer).toBe('hung up');
+    expect((await handlerDone) - hungUpAt).toBeLessThan(2_000);
+    expect(reads).toBe(1);
   });
 });
