@@ -5,8 +5,7 @@ import type { APIContext } from './context';
 import { preferredWaitSeconds } from './prefer';
 
 /**
- * What a status GET answers of batch `id` (`read`; `batchOf` names the batch in it), read with the
- * request's `Prefer: wait=N` (RFC 7240's preference, read as this API's long poll): a batch still under
+ * Batch `id` as a status GET reads it (`read`), read with the request's `Prefer: wait=N` (RFC 7240's preference, read as this API's long poll): a batch still under
  * way is read again once PostgreSQL announces its row finished, or after at most N seconds (at most
  * SYNC_WAIT_SECONDS), instead of at once. The wait is registered before the first read, so that no
  * finish is missed; announcements name the id as PostgreSQL prints a uuid. It waits on the announcement
@@ -14,11 +13,10 @@ import { preferredWaitSeconds } from './prefer';
  * While the listener is not connected, or once the client has hung up, nothing is waited for. The answer
  * says `Preference-Applied: wait=N` when a wait was applied, and varies on Prefer.
  */
-export async function readWhenFinished<T>(
+export async function readWhenFinished<T extends Pick<Batch, 'status'>>(
   ctx: APIContext,
   id: string,
   read: () => Promise<T | null>,
-  batchOf: (read: T) => Pick<Batch, 'status'>,
 ): Promise<T | null> {
   const { batchFinished, config } = ctx.deps;
   const preferred = preferredWaitSeconds(ctx.get('Prefer'));
@@ -31,7 +29,7 @@ export async function readWhenFinished<T>(
   ctx.res.once('close', hungUp);
   try {
     let batch = await read();
-    if (batch && !isFinished(batchOf(batch)) && !stop.signal.aborted) {
+    if (batch && !isFinished(batch) && !stop.signal.aborted) {
       await Promise.race([
         announced.finished,
         sleep(waitSeconds * 1000, undefined, { signal: stop.signal }).catch(() => undefined),

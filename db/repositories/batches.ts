@@ -258,16 +258,21 @@ export async function listBatches(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The batch named by its id (or, for the CLI, by its workflow id) within the scope; null for a name of neither form. */
+const namedBatch = (scope: BatchScope, id: string): WhereOptions<Batch> | null =>
+  UUID.test(id) ? scoped(scope, { id }) : id.startsWith('batch-') ? scoped(scope, { workflowId: id }) : null;
+
 /** One batch by id (or, for the CLI, by workflow id) within the scope, or null. */
 export async function findBatch(scope: BatchScope, id: string): Promise<BatchView | null> {
-  const where: WhereOptions<Batch> | null = UUID.test(id)
-    ? { id }
-    : id.startsWith('batch-')
-      ? { workflowId: id }
-      : null;
-  if (!where) return null;
-  const batch = await Batch.findOne({ where: scoped(scope, where) });
+  const where = namedBatch(scope, id);
+  const batch = where && (await Batch.findOne({ where }));
   return batch ? (await viewsOf([batch]))[0] : null;
+}
+
+/** A batch's id and status alone, named as findBatch names it: what a wait on the batch reads. */
+export async function findBatchStatus(scope: BatchScope, id: string): Promise<Pick<Batch, 'id' | 'status'> | null> {
+  const where = namedBatch(scope, id);
+  return where && Batch.findOne({ where, attributes: ['id', 'status'] });
 }
 
 /** Why a batch cannot be retried; the API answers 409 with the message, the CLI prints it. */

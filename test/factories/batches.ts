@@ -8,6 +8,7 @@ export async function storedBatch(
   accountId: string,
   events: EventPayload[],
   mode: BatchMode = 'async',
+  idempotencyKey?: string,
 ): Promise<Batch> {
   models();
   const { batch } = await findOrCreateBatch({
@@ -15,6 +16,7 @@ export async function storedBatch(
     mode,
     request: { Events: events },
     eventCount: events.length,
+    idempotencyKey,
   });
   return batch;
 }

@@ -1,6 +1,12 @@
 import Router from '@koa/router';
 import { abandonBatch, retryBatch } from '../../../batches/retry';
-import { findBatch, listBatches, type BatchScope, type BatchView } from '../../../db/repositories/batches';
+import {
+  findBatch,
+  findBatchStatus,
+  listBatches,
+  type BatchScope,
+  type BatchView,
+} from '../../../db/repositories/batches';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem, queryTime, validationProblem } from '../../errors';
 import { readWhenFinished } from '../../batch-wait';
@@ -73,13 +79,12 @@ export function batchesRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Batches/:id', validate({ query: showQuery }), async (ctx) => {
     const { include } = ctx.state.input.query;
-    // Its finish is announced by the batch's id, also when the path names its workflow id (batch-<id>).
-    const view = await readWhenFinished(
-      ctx,
-      ctx.params.id.replace(/^batch-/, ''),
-      () => findBatch(scopeOf(ctx), ctx.params.id),
-      (found) => found.batch,
-    );
+    const scope = scopeOf(ctx);
+    // The wait reads the status alone, and is on the batch's id whichever name the path gives it (its
+    // workflow id names a batch sent with an Idempotency-Key, or an import's, otherwise).
+    const named = await findBatchStatus(scope, ctx.params.id);
+    const waited = named && (await readWhenFinished(ctx, named.id, () => findBatchStatus(scope, named.id)));
+    const view = waited && (await findBatch(scope, waited.id));
     if (!view) throw noBatch(ctx);
     logSupport(ctx, 'show batch', { batchId: view.batch.id, account: view.accountName, include });
     const request =

@@ -112,7 +112,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
           attributes: CAPTURE_JOB_ATTRIBUTES,
           where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
         });
-      const batch = await readWhenFinished(ctx, id, findJob, (job) => job);
+      const batch = await readWhenFinished(ctx, id, findJob);
       if (!batch) throw noCaptureJob(id);
       ctx.body = captureJobBody(
         batch,

@@ -68,11 +68,8 @@ export function eventsRouter(): Router<AppState, AppCustom> {
     validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))),
     async (ctx) => {
       const { batchId } = ctx.state.input.params;
-      const batch = await readWhenFinished(
-        ctx,
-        batchId,
-        () => Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } }),
-        (read) => read,
+      const batch = await readWhenFinished(ctx, batchId, () =>
+        Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } }),
       );
       if (!batch) throw noBatch(batchId);
       ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
