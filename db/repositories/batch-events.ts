@@ -125,7 +125,7 @@ export interface NewInventoryRecordRow {
   eventSeq: string;
   /** Signed change at the location, canonical decimal. */
   delta: string;
-  /** As of this batch (canonical decimals); recalculateTimeline derives them again for the whole lot. */
+  /** As of this batch (canonical decimals): final unless persist reports that the lot needs recalculating. */
   balance: string;
   available: string;
 }

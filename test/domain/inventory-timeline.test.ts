@@ -109,11 +109,14 @@ describe('a timeline extended by a batch (extendTimeline)', () => {
     expect(extendTimeline(stale, added([3, 10, 1])).final).toBe(false);
   });
 
-  it('answers the added records with the values computeTimeline gives them among the stored ones', () => {
-    const history = stored([1, 10], [4, -2]);
-    const batch = added([2, 10, 5], [3, 11, -4]);
-    const expected = computeTimeline([...history, ...batch]).filter((point) => point.seq >= 10n);
-    expect(show(extendTimeline(history, batch).added)).toEqual(show(expected));
+  it('answers the added records with their balance and available among the stored ones', () => {
+    // Stored: +10 at t1, -2 at t4. Added: +5 at t2, -4 at t3: balances 10, 15, 11, 9.
+    const timeline = extendTimeline(stored([1, 10], [4, -2]), added([2, 10, 5], [3, 11, -4]));
+    expect(show(timeline.added)).toEqual([
+      ['15', '9'],
+      ['11', '9'],
+    ]);
+    expect(timeline.final).toBe(false);
   });
 });
 

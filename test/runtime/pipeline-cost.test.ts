@@ -28,6 +28,16 @@ async function statements(url: string): Promise<Map<string, number>> {
 describe('what the pipeline costs, made visible', () => {
   const temporal = temporalClient();
 
+  /** The steps a batch's workflow ran, as local activity markers, once it has closed. */
+  async function localStepsOf(batchId: string) {
+    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
+      batchId,
+    ]);
+    const handle = temporal.workflow.getHandle(rows[0].workflow_id);
+    await handle.result();
+    return ((await handle.fetchHistory()).events ?? []).flatMap((e) => localActivityMarker(e)?.activity_type ?? []);
+  }
+
   it('the dev server keeps its history in a write-ahead log synced on every commit', () => {
     // Byte 18 of an SQLite file is its write version: 1 for the rollback journal, 2 for WAL.
     const header = Buffer.alloc(100);
@@ -169,15 +179,7 @@ describe('what the pipeline costs, made visible', () => {
     });
     expect(answer.status).toBe(200);
     const { batchId } = answer.body;
-    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-      batchId,
-    ]);
-    const handle = temporal.workflow.getHandle(rows[0].workflow_id);
-    await handle.result();
-    const steps = ((await handle.fetchHistory()).events ?? []).flatMap(
-      (e) => localActivityMarker(e)?.activity_type ?? [],
-    );
-    expect(steps).toEqual(['persistEvents', 'commitLedger', 'recordBatchStatus']);
+    expect(await localStepsOf(batchId)).toEqual(['persistEvents', 'commitLedger', 'recordBatchStatus']);
 
     const sequelize = models();
     const rewritten = await sequelize.transaction(async (transaction) => {
@@ -186,5 +188,35 @@ describe('what the pipeline costs, made visible', () => {
       return recalculateTimelines(sequelize, transaction, account.id, timelines);
     });
     expect(rewritten).toBe(0);
+  });
+
+  it('recalculates a lot whose older record holds values a recalculation would change, as while its batch awaits one', async () => {
+    const account = await createAccount('cost-stale');
+    const lot = uid('LOT');
+    const send = async (time: string, quantity: number) => {
+      const answer = await request<{ batchId: string }>('POST', '/Integration/Events', {
+        key: account.key,
+        body: { Events: [commission({ location: 'DOCK', time }, instance('SALMON', lot, quantity))] },
+      });
+      expect(answer.status).toBe(200);
+      return answer.body.batchId;
+    };
+    await send('2024-03-01T00:00:00Z', 10);
+    await sql().query('UPDATE inventory_records SET available = 3 WHERE account_id = $1 AND lot_serial = $2', [
+      account.id,
+      lot,
+    ]);
+    // An addition after the last record: final, were the older record's values right.
+    const later = await send('2024-03-02T00:00:00Z', 5);
+    expect(await localStepsOf(later)).toContain('recalculateTimeline');
+    const { rows } = await sql().query<{ balance: string; available: string }>(
+      `SELECT balance::text AS balance, available::text AS available FROM inventory_records
+        WHERE account_id = $1 AND lot_serial = $2 ORDER BY event_time`,
+      [account.id, lot],
+    );
+    expect(rows).toEqual([
+      { balance: '10', available: '10' },
+      { balance: '15', available: '15' },
+    ]);
   });
 });

@@ -8,7 +8,8 @@ import { workflowsPath } from '../../worker/bundle';
  * with documents and a commission, and a batch rejected by persist, each from before and after the
  * BatchStatus search attribute (its patch marker and upserts), and with its steps as local activities
  * (`*-local-steps`: one workflow task, a marker per step; `completed-batch-local-step-as-task`: a local
- * step that kept failing went on as an activity task). `small-batch-run-before-local-steps` is a
+ * step that kept failing went on as an activity task; `completed-batch-final-balances`: a new lot, whose
+ * persist stored its balances final, so no recalculation ran). `small-batch-run-before-local-steps` is a
  * small batch's input (eventCount, localMaxEvents) run by a worker from before local steps, with
  * activity tasks, as in a rolling upgrade: it replays as it ran. `completed-import` and `failed-import`
  * are processImport runs whose split step read the stored file; `completed-import-chunks-stored-at-upload`
