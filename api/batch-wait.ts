@@ -5,13 +5,14 @@ import type { APIContext } from './context';
 import { preferredWaitSeconds } from './prefer';
 
 /**
- * Batch `id` as a status GET reads it (`read`), read with the request's `Prefer: wait=N` (RFC 7240's preference, read as this API's long poll): a batch still under
- * way is read again once PostgreSQL announces its row finished, or after at most N seconds (at most
- * SYNC_WAIT_SECONDS), instead of at once. The wait is registered before the first read, so that no
- * finish is missed; announcements name the id as PostgreSQL prints a uuid. It waits on the announcement
- * alone: a lost one costs the client the rest of its wait, not a Temporal long poll per waiting client.
- * While the listener is not connected, or once the client has hung up, nothing is waited for. The answer
- * says `Preference-Applied: wait=N` when a wait was applied, and varies on Prefer.
+ * Batch `id` as a status GET reads it (`read`), read with the request's `Prefer: wait=N` (RFC 7240's
+ * preference, read as this API's long poll): a batch still under way is read again once PostgreSQL
+ * announces its row finished, or after at most N seconds (at most SYNC_WAIT_SECONDS), instead of at
+ * once. The wait is registered before the first read, so that no finish is missed; announcements name
+ * the id as PostgreSQL prints a uuid. It waits on the announcement alone: a lost one costs the client the
+ * rest of its wait, not a Temporal long poll per waiting client. While the listener is not connected, or
+ * once the client has hung up, nothing is waited for. The answer says `Preference-Applied: wait=N` when
+ * a wait was applied, and varies on Prefer.
  */
 export async function readWhenFinished<T extends Pick<Batch, 'status'>>(
   ctx: APIContext,
