@@ -269,6 +269,15 @@ export async function findBatch(scope: BatchScope, id: string): Promise<BatchVie
   return batch ? (await viewsOf([batch]))[0] : null;
 }
 
+/**
+ * The id of the batch a name stands for, as findBatch reads names: the name itself when it is an id
+ * (whether such a batch is in the scope is for the read that follows), else that of the batch in the
+ * scope whose workflow id it is.
+ */
+export async function batchIdOf(scope: BatchScope, name: string): Promise<string | null> {
+  return UUID.test(name) ? name : ((await findBatchStatus(scope, name))?.id ?? null);
+}
+
 /** A batch's id and status alone, named as findBatch names it: what a wait on the batch reads. */
 export async function findBatchStatus(scope: BatchScope, id: string): Promise<Pick<Batch, 'id' | 'status'> | null> {
   const where = namedBatch(scope, id);

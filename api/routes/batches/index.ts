@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { abandonBatch, retryBatch } from '../../../batches/retry';
 import {
+  batchIdOf,
   findBatch,
   findBatchStatus,
   listBatches,
@@ -82,8 +83,8 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const scope = scopeOf(ctx);
     // The wait reads the status alone, and is on the batch's id whichever name the path gives it (its
     // workflow id names a batch sent with an Idempotency-Key, or an import's, otherwise).
-    const named = await findBatchStatus(scope, ctx.params.id);
-    const waited = named && (await readWhenFinished(ctx, named.id, () => findBatchStatus(scope, named.id)));
+    const id = await batchIdOf(scope, ctx.params.id);
+    const waited = id && (await readWhenFinished(ctx, id, () => findBatchStatus(scope, id)));
     const view = waited && (await findBatch(scope, waited.id));
     if (!view) throw noBatch(ctx);
     logSupport(ctx, 'show batch', { batchId: view.batch.id, account: view.accountName, include });
