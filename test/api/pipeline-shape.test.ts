@@ -11,7 +11,7 @@ import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { reconcileUntil } from '../helpers/reconciler';
-import { temporalClient } from '../helpers/temporal';
+import { closedBatchHistory, temporalClient } from '../helpers/temporal';
 
 /**
  * How a batch's steps run is decided where its workflow is started (PIPELINE_LOCAL_MAX_EVENTS, 1,000 by
@@ -28,14 +28,7 @@ describe('the shape of the pipeline, as each starter sets it', () => {
 
   /** The batch's workflow input, its steps (activity tasks and local markers) and its workflow tasks. */
   async function shapeOf(batchId: string) {
-    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-      batchId,
-    ]);
-    const handle = temporal.workflow.getHandle(rows[0].workflow_id);
-    // The answer leaves on the batch row's last commit, before the workflow task that records the last
-    // step's marker completes: the history is read once the workflow has closed.
-    await handle.result();
-    const events = (await handle.fetchHistory()).events ?? [];
+    const events = await closedBatchHistory(temporal, batchId);
     const input = events[0].workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
     return {
       input: defaultPayloadConverter.fromPayload<ProcessEventBatchInput>(input as Payload),

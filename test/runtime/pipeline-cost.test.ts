@@ -8,7 +8,7 @@ import { lockBatchTimelines, recalculateTimelines } from '../../db/repositories/
 import { queryOf } from '../../db/sql';
 import { models, sql } from '../helpers/db';
 import { localActivityMarker } from '../helpers/local-activity-marker';
-import { temporalClient } from '../helpers/temporal';
+import { closedBatchHistory, temporalClient } from '../helpers/temporal';
 import { request } from '../helpers/http';
 
 const state = (): RuntimeState => {
@@ -28,15 +28,9 @@ async function statements(url: string): Promise<Map<string, number>> {
 describe('what the pipeline costs, made visible', () => {
   const temporal = temporalClient();
 
-  /** The steps a batch's workflow ran, as local activity markers, once it has closed. */
-  async function localStepsOf(batchId: string) {
-    const { rows } = await sql().query<{ workflow_id: string }>('SELECT workflow_id FROM batches WHERE id = $1', [
-      batchId,
-    ]);
-    const handle = temporal.workflow.getHandle(rows[0].workflow_id);
-    await handle.result();
-    return ((await handle.fetchHistory()).events ?? []).flatMap((e) => localActivityMarker(e)?.activity_type ?? []);
-  }
+  /** The steps a batch's workflow ran as local activities, in the order of their markers. */
+  const localStepsOf = async (batchId: string) =>
+    (await closedBatchHistory(temporal, batchId)).flatMap((e) => localActivityMarker(e)?.activity_type ?? []);
 
   it('the dev server keeps its history in a write-ahead log synced on every commit', () => {
     // Byte 18 of an SQLite file is its write version: 1 for the rollback journal, 2 for WAL.
