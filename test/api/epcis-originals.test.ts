@@ -50,8 +50,10 @@ describe('a captured event’s original is stored once', () => {
     expect(job).toMatchObject({ success: true, errors: [] });
     const events = Object.values(kinds.events);
 
+    // In the order of the events that name them (a table's own order is none: rows fill free space).
     const { rows: originals } = await sql().query<{ epcis: { eventID: string } }>(
-      'SELECT epcis FROM epcis_originals WHERE account_id = $1',
+      `SELECT o.epcis FROM epcis_originals o LEFT JOIN events e ON o.id = (e.payload ->> 'EpcisOriginal')::uuid
+        WHERE o.account_id = $1 ORDER BY e.seq`,
       [account.id],
     );
     expect(originals).toHaveLength(events.length);
