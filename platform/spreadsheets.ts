@@ -1,11 +1,15 @@
 /**
- * Rows of an uploaded CSV or XLSX file, read as a stream (csv-parse; exceljs's streaming reader), so a
- * 20 MB file is never whole in memory. Both give the same thing: each row's number as a spreadsheet
- * program shows it (the header is row 1) and its cells, plain values.
+ * Rows of an uploaded CSV or XLSX file: a CSV read as a stream (csv-parse); an XLSX's compressed file held
+ * in memory (an import is at most 20 MB) and its first worksheet inflated and read row by row (exceljs). Both
+ * give the same thing: each row's number as a spreadsheet program shows it (the header is row 1) and its
+ * cells, plain values.
  */
-import { pipeline, Readable } from 'node:stream';
+import { posix } from 'node:path';
+import { pipeline, Readable, Transform } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
+import unzipper from 'unzipper';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
 
@@ -102,29 +106,114 @@ function plainCell(value: ExcelJS.CellValue): Cell {
   return null;
 }
 
-/** The first worksheet's rows. Styles are read: they are what makes a number cell an Excel date. */
-async function* xlsxRows(input: Readable): AsyncGenerator<SheetRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+/**
+ * The steps of exceljs's streaming reader that each read one part of a workbook. Its own parse() reads
+ * the zip in one streaming pass, which now and then loses the workbook part (stored last by exceljs's
+ * own writer) on Node 18 and later: "Cannot read properties of undefined (reading 'sheets')" for a valid
+ * file, about one read in a hundred here (exceljs/exceljs#3064, open). The parts are read here through
+ * the zip's central directory instead, in the order they need each other.
+ */
+interface WorkbookParts {
+  model?: { sheets?: { rId: string }[] };
+  workbookRels?: { Id: string; Type: string; Target: string }[];
+  _parseRels(part: Readable): Promise<void>;
+  _parseWorkbook(part: Readable): Promise<void>;
+  _parseSharedStrings(part: Readable): AsyncGenerator<unknown>;
+  _parseStyles(part: Readable): Promise<void>;
+  _parseWorksheet(part: Readable, sheetNo: string): Generator<{ value: AsyncIterable<ExcelJS.Row> }>;
+}
+
+/**
+ * What the parts of an XLSX file may inflate to, together: far above what 100,000 rows take, far below
+ * what would exhaust the process (a 20 MB zip of one repeated byte inflates to gigabytes).
+ */
+const MAX_XLSX_INFLATED_BYTES = 512 * 1024 * 1024;
+
+/** A stream of `part` that fails once the parts read through `spent` pass `limit` bytes together. */
+function budgeted(part: Readable, spent: { bytes: number }, limit: number): Transform {
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      spent.bytes += chunk.length;
+      if (spent.bytes <= limit) callback(null, chunk);
+      else callback(new Error(`it unzips to more than ${limit / 2 ** 20} MB; split it into smaller files`));
+    },
+  });
+  // pipeline, not pipe: a failure of the part (a password it needs) reaches whoever reads the count.
+  return pipeline(part, counted, () => undefined);
+}
+
+/** A relationship's target as a path in the zip: from the package's root when absolute, else from xl/. */
+function partPath(target: string): string {
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(target);
+    } catch {
+      return target;
+    }
+  })();
+  return decoded.startsWith('/') ? posix.normalize(decoded).slice(1) : posix.join('xl', decoded);
+}
+
+/**
+ * The workbook's first worksheet by the workbook's own order (not the zip's; a chart sheet is no
+ * worksheet), its rows read as they are inflated. Styles are read: they are what makes a number cell an
+ * Excel date.
+ */
+async function firstWorksheet(file: Buffer, maxInflatedBytes: number): Promise<AsyncIterable<ExcelJS.Row>> {
+  const { files } = await unzipper.Open.buffer(file);
+  const entries = new Map(files.map((entry) => [entry.path, entry]));
+  const spent = { bytes: 0 };
+  // Each part opened as it is read, so that its failure (a password it needs) reaches the step reading it;
+  // decoded as UTF-8 by the stream, so that a character split between two chunks stays whole.
+  const open = (path: string): Readable | undefined => {
+    const entry = entries.get(path);
+    return entry && budgeted(entry.stream(), spent, maxInflatedBytes).setEncoding('utf8');
+  };
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
     entries: 'ignore',
-  });
+  }) as unknown as WorkbookParts;
+  const noWorkbook = () => new Error('it holds no workbook (xl/workbook.xml and its relationships)');
+  const rels = open('xl/_rels/workbook.xml.rels');
+  if (!rels || !entries.has('xl/workbook.xml')) throw noWorkbook();
+  await reader._parseRels(rels);
+  const workbook = open('xl/workbook.xml');
+  if (!workbook) throw noWorkbook();
+  await reader._parseWorkbook(workbook);
+  const strings = open('xl/sharedStrings.xml');
+  if (strings) for await (const _ of reader._parseSharedStrings(strings));
+  const styles = open('xl/styles.xml');
+  if (styles) await reader._parseStyles(styles);
+  const relationships = reader.workbookRels ?? [];
+  const target = (reader.model?.sheets ?? [])
+    .map(({ rId }) => relationships.find((rel) => rel.Id === rId))
+    .find((rel) => rel?.Type.endsWith('/worksheet'))?.Target;
+  const sheet = target === undefined ? undefined : open(partPath(target));
+  if (!target || !sheet) throw new Error('its workbook names no worksheet it holds');
+  const [emitted] = reader._parseWorksheet(sheet, /sheet(\d+)\.xml$/.exec(target)?.[1] ?? '1');
+  return emitted.value;
+}
+
+async function* xlsxRows(input: Readable, maxInflatedBytes: number): AsyncGenerator<SheetRow> {
+  // Not the input's own failure (a database read of the stored file): that goes up as it is.
+  const file = await buffer(input);
   try {
-    for await (const sheet of reader) {
-      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-        const values = row.values as ExcelJS.CellValue[];
-        const cells: Cell[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
-        if (!isEmpty(cells)) yield { row: row.number, cells };
-      }
-      return;
+    for await (const row of await firstWorksheet(file, maxInflatedBytes)) {
+      const values = row.values as ExcelJS.CellValue[];
+      const cells: Cell[] = [];
+      for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
+      if (!isEmpty(cells)) yield { row: row.number, cells };
     }
   } catch (error) {
     throw new UnreadableSpreadsheet(`The XLSX file cannot be read: ${(error as Error).message}`);
   }
 }
 
-export const readRows = (input: Readable, format: SpreadsheetFormat): AsyncGenerator<SheetRow> =>
-  format === 'csv' ? csvRows(input) : xlsxRows(input);
+export const readRows = (
+  input: Readable,
+  format: SpreadsheetFormat,
+  { maxInflatedBytes = MAX_XLSX_INFLATED_BYTES } = {},
+): AsyncGenerator<SheetRow> => (format === 'csv' ? csvRows(input) : xlsxRows(input, maxInflatedBytes));

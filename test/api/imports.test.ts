@@ -41,6 +41,13 @@ const upload = (file: Blob, fileName: string, kind: string, headers: Record<stri
 
 const csv = (text: string) => new Blob([text], { type: 'text/csv' });
 
+/** The import an upload started: a refused upload fails here, with its answer, not after the wait for its end. */
+async function uploaded(file: Blob, fileName: string, kind: string): Promise<string> {
+  const answer = await upload(file, fileName, kind);
+  if (answer.status !== 202) throw new Error(`the upload answered ${answer.status}: ${answer.text}`);
+  return answer.body.importId;
+}
+
 async function finished(importId: string): Promise<ImportBody> {
   let body: ImportBody | undefined;
   await waitFor(`import ${importId} to finish`, 90_000, async () => {
@@ -319,7 +326,7 @@ describe('POST /Integration/Imports of master data', () => {
   it('a product id the account has already fails its chunk with the row, nothing of the chunk stored', async () => {
     const fresh = uid('SKU');
     const text = `Id,Details.Name,Details.SimpleUnitOfMeasurement,Details.SharingPolicy,Details.ProductIdentifierType\n${fresh},New,KGM,Open,Lot\n${fish},Again,KGM,Open,Lot\n`;
-    const done = await finished((await upload(csv(text), 'products.csv', 'products')).body.importId);
+    const done = await finished(await uploaded(csv(text), 'products.csv', 'products'));
     expect(done.status).toBe('Failed');
     expect(done.errors).toEqual([expect.objectContaining({ row: 3, column: 'Id', value: fish, code: 'Conflict' })]);
     expect((await client(account.key).get(`/Integration/Products/${fresh}`)).status).toBe(404);
@@ -344,7 +351,7 @@ describe('POST /Integration/Imports in chunks and lines', () => {
       'Id,Location.Id,EventTime,EventTimeZone,InputProducts.Quantity,InputProducts.LotSerial,InputProducts.Product.Id,OutputProducts.Quantity,OutputProducts.LotSerial,OutputProducts.Product.Id\n' +
       `${id},${place},2024-02-02T10:00:00,+00:00,4,${lot}-A,${fish},6,${lot}-F,${fish}\n` +
       `${id},,,,5,${lot}-B,${fish},,,\n`;
-    const done = await finished((await upload(csv(text), 'transform.csv', 'transform')).body.importId);
+    const done = await finished(await uploaded(csv(text), 'transform.csv', 'transform'));
     expect(done).toMatchObject({ status: 'Completed', eventsStored: 1 });
     const lines = await sql().query(
       `SELECT l.lot_serial, l.quantity::float AS q FROM event_lines l JOIN events e ON e.id = l.event_id WHERE e.account_id = $1 AND e.external_event_id = $2 ORDER BY l.lot_serial`,
@@ -424,7 +431,7 @@ describe('a downloaded XLSX template, filled in Excel', () => {
       if (name in fill) sheet.getRow(2).getCell(i + 1).value = fill[name];
     });
     const file = new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]);
-    const done = await finished((await upload(file, 'commission-template.xlsx', 'commission')).body.importId);
+    const done = await finished(await uploaded(file, 'commission-template.xlsx', 'commission'));
     expect(done).toMatchObject({ status: 'Completed', eventsStored: 1, errors: [] });
     expect(await storedEvents([id])).toEqual([{ external_event_id: id, lines: '1' }]);
   });
