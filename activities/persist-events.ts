@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Transaction } from 'sequelize';
 import type { EventPayload, NormalisedEvent } from '../domain/events';
-import { queryOf, savepoint } from '../db/sql';
+import { lazySavepoint, queryOf } from '../db/sql';
 import { batchesFailed, batchesStarted } from '../platform/metrics';
 import type { PersistEventsInput, PersistEventsOutput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
@@ -15,9 +15,6 @@ import { resolvedEvents } from './persist/resolved';
 import { startRun } from './persist/start-run';
 import type { PersistOutcome, PersistStep } from './persist/step';
 import { storeGdstWarnings } from './persist/warnings';
-
-/** What the checks write (master data they create) is undone back to here when the batch is refused. */
-const CHECKS = 'checks';
 
 /**
  * Step 1: the batch's events, lines and inventory records in one transaction, all or nothing, read from
@@ -43,25 +40,29 @@ async function persistOrRefuse(
   ref: PersistEventsInput,
   transaction: Transaction,
 ): Promise<PersistOutcome> {
+  const query = queryOf(deps.sequelize, transaction);
+  // What the checks write (master data they create) is undone when the batch is refused: back to the
+  // savepoint set as they first create something (step.beforeWrite).
+  const checks = lazySavepoint(query, 'checks');
   const step: PersistStep = {
     batchId: ref.batchId,
     account: { id: ref.accountId, name: ref.accountName },
-    query: queryOf(deps.sequelize, transaction),
+    query,
     transaction,
     urnDomain: deps.urnDomain,
+    beforeWrite: checks.beforeWrite,
   };
   const start = await startRun(step);
   if (start.kind === 'answered') return start.outcome;
   if (Context.current().info.attempt === 1) batchesStarted.inc();
   const { Events: payloads, Issues: prior = [], EpcisCompanyPrefixes: prefixes } = start.request;
 
-  await savepoint(step.query, CHECKS);
-  const { events, products, locations, stored, errors } = await checkEvents(step, payloads);
-  if (errors.length || prior.length) return refuseBatch(step, CHECKS, prior, errors);
+  const { events, products, locations, vessels, stored, errors } = await checkEvents(step, payloads);
+  if (errors.length || prior.length) return refuseBatch(step, checks, prior, errors);
 
   const checked = resolvedEvents(events, products, locations);
   const { recalculate } = await insertBatch(step, payloads, checked, stored);
-  await storeGdstWarnings(step, payloads, checked);
+  await storeGdstWarnings(step, payloads, checked, vessels);
   await recordEpcisCompanyPrefixes(step, payloads, prefixes);
   activityLogger(deps.logger, { batchId: ref.batchId, account: ref.accountName }).info(
     { events: events.length },

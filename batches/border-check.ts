@@ -82,7 +82,14 @@ export async function othersChecked(
     const { payloads, issues } = await reader.read(account, events, skip);
     const checked = await rolledBack(deps.sequelize, (transaction) =>
       checkEvents(
-        { account, query: queryOf(deps.sequelize, transaction), transaction, urnDomain: deps.config.urnDomain },
+        {
+          account,
+          query: queryOf(deps.sequelize, transaction),
+          transaction,
+          urnDomain: deps.config.urnDomain,
+          // The whole transaction is rolled back: no savepoint to set.
+          beforeWrite: async () => undefined,
+        },
         payloads,
         skip,
       ),

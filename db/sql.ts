@@ -67,3 +67,28 @@ export async function savepoint(query: Query, name: string): Promise<void> {
 export async function rollbackToSavepoint(query: Query, name: string): Promise<void> {
   await query(`ROLLBACK TO SAVEPOINT ${name}`, []);
 }
+
+/**
+ * A savepoint set only once something is about to be written after it: a batch naming stored master
+ * data writes nothing there.
+ */
+export interface LazySavepoint {
+  /** Sets the savepoint, the first time only. */
+  beforeWrite: () => Promise<void>;
+  /** Undoes what was written since the savepoint; nothing when it was never set. */
+  rollback: () => Promise<void>;
+}
+
+export function lazySavepoint(query: Query, name: string): LazySavepoint {
+  let set = false;
+  return {
+    async beforeWrite() {
+      if (set) return;
+      await savepoint(query, name);
+      set = true;
+    },
+    async rollback() {
+      if (set) await rollbackToSavepoint(query, name);
+    },
+  };
+}

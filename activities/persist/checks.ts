@@ -6,7 +6,7 @@ import { checkDuplicates } from './duplicates';
 import { normaliseEvents } from './normalise';
 import { resolveLocations } from './resolve-locations';
 import { resolveProducts } from './resolve-products';
-import type { ResolvedLocations, ResolvedProducts } from './resolved';
+import type { LocationVessels, ResolvedLocations, ResolvedProducts } from './resolved';
 import type { CheckStep } from './step';
 
 /** What the checks found: the events they read and the rows they resolved (or created), and every error. */
@@ -14,6 +14,7 @@ export interface CheckedEvents {
   events: NormalisedEvent[];
   products: ResolvedProducts;
   locations: ResolvedLocations;
+  vessels: LocationVessels;
   /** The stored records of every timeline the events touch, read under their locks: what new balances start from. */
   stored: Map<string, TimelinePoint[]>;
   errors: BatchError[];
@@ -34,8 +35,8 @@ export async function checkEvents(
   const { events, errors: invalid } = normaliseEvents(payloads, skip);
   const duplicates = await checkDuplicates(step, events);
   const { products, errors: productErrors } = await resolveProducts(step, events);
-  const { locations, errors: locationErrors } = await resolveLocations(step, events);
+  const { locations, vessels, errors: locationErrors } = await resolveLocations(step, events);
   const { errors: shortfalls, stored } = await checkInventory(step, events, products, locations);
   const errors = [...invalid, ...duplicates, ...productErrors, ...locationErrors, ...shortfalls];
-  return { events, products, locations, stored, errors };
+  return { events, products, locations, vessels, stored, errors };
 }

@@ -1,6 +1,6 @@
 import { withPrior } from '../../domain/event-batch';
 import { failedBatchErrors, recordBatchRefusal } from '../../db/repositories/batch-pipeline';
-import { rollbackToSavepoint } from '../../db/sql';
+import type { LazySavepoint } from '../../db/sql';
 import type { BatchError } from '../../domain/batch-errors';
 import type { PersistOutcome, PersistStep } from './step';
 
@@ -12,11 +12,11 @@ import type { PersistOutcome, PersistStep } from './step';
  */
 export async function refuseBatch(
   step: PersistStep,
-  savepoint: string,
+  savepoint: LazySavepoint,
   prior: readonly BatchError[],
   errors: readonly BatchError[],
 ): Promise<PersistOutcome> {
-  await rollbackToSavepoint(step.query, savepoint);
+  await savepoint.rollback();
   const rejected = withPrior(prior, errors);
   await recordBatchRefusal(step.query, step.batchId, rejected);
   return { rejected, recorded: 'now' };

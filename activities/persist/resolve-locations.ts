@@ -4,6 +4,7 @@ import type { LocationPayload } from '../../domain/master-data';
 import { findOrCreateLocation, MasterDataConflict } from '../../db/repositories/master-data';
 import { locationsByExternalId } from '../../db/queries/master-data-rows';
 import type { BatchError } from '../../domain/batch-errors';
+import type { LocationVessels } from './resolved';
 import { eventError, type CheckStep } from './step';
 
 type NamedReference = LocationReference & { id: string };
@@ -11,12 +12,13 @@ type NamedReference = LocationReference & { id: string };
 /**
  * Locations named by the batch (Location, SourceLocation, DestinationLocation), resolved like products:
  * existing ones in one query, new ones created from the first reference (in batch order) with Details.
- * Each event that names a location neither found nor created says so, once per field.
+ * Each event that names a location neither found nor created says so, once per field. Each location's
+ * stored vessel comes with it (`vessels`), for the commissions' GDST warnings.
  */
 export async function resolveLocations(
   step: CheckStep,
   events: readonly NormalisedEvent[],
-): Promise<{ locations: Map<string, string>; errors: BatchError[] }> {
+): Promise<{ locations: Map<string, string>; vessels: LocationVessels; errors: BatchError[] }> {
   const errors: BatchError[] = [];
   const refs: NamedReference[] = [];
   for (const reference of locationReferences(events)) {
@@ -26,6 +28,7 @@ export async function resolveLocations(
   }
   const rows = await locationsByExternalId(step.query, step.account.id, [...new Set(refs.map((r) => r.id))]);
   const locations = new Map(rows.map((row) => [row.externalId, row.id]));
+  const vessels = new Map(rows.flatMap((row) => (row.vessel ? [[row.id, row.vessel] as const] : [])));
 
   const creators = new Map<string, { reference: NamedReference; payload: LocationPayload }>();
   for (const reference of refs) {
@@ -33,6 +36,7 @@ export async function resolveLocations(
     if (!locations.has(reference.id) && !creators.has(reference.id) && Details)
       creators.set(reference.id, { reference, payload: { ...reference.ref, Details } });
   }
+  if (creators.size) await step.beforeWrite();
   const failed = new Set<string>();
   for (const [id, { reference, payload }] of inCreationOrder(creators)) {
     try {
@@ -44,6 +48,7 @@ export async function resolveLocations(
         reference.field,
       );
       locations.set(id, row.id);
+      if (row.vessel) vessels.set(row.id, row.vessel);
     } catch (error) {
       if (!(error instanceof MasterDataConflict)) throw error;
       failed.add(id);
@@ -65,5 +70,5 @@ export async function resolveLocations(
       ),
     );
   }
-  return { locations, errors };
+  return { locations, vessels, errors };
 }

@@ -31,6 +31,7 @@ export async function resolveProducts(
         creators.set(id, { event, line, payload: { ...line.product, Details } });
     }
   }
+  if (creators.size) await step.beforeWrite();
   const failed = new Set<string>();
   for (const [id, { event, line, payload }] of inCreationOrder(creators)) {
     const field = `${line.field}.Product`;

@@ -1,5 +1,6 @@
 import { canonicalDecimal } from '../../domain/decimal';
 import type { LocationRefPayload, NormalisedEvent, NormalisedLine } from '../../domain/events';
+import type { GdstVessel } from '../../domain/gdst';
 import { locationIdOf } from '../../domain/master-data';
 
 /** A product row as the checks need it. */
@@ -13,6 +14,8 @@ export interface ResolvedProduct {
 export type ResolvedProducts = ReadonlyMap<string, ResolvedProduct>;
 /** The batch's location row ids by external id (Location.Id). */
 export type ResolvedLocations = ReadonlyMap<string, string>;
+/** The stored vessel of each of the batch's locations that is one, by location row id. */
+export type LocationVessels = ReadonlyMap<string, GdstVessel>;
 
 /** The row id of the location a reference names, if it was resolved. */
 export const locationRowOf = (locations: ResolvedLocations, ref: LocationRefPayload): string | undefined =>

@@ -15,6 +15,11 @@ export interface CheckStep {
   transaction: Transaction;
   /** For the URNs of the products and locations a batch creates. */
   urnDomain: string;
+  /**
+   * Awaited before the checks create master data: persistEvents sets there the savepoint a refusal
+   * rolls back to, so that what a refused batch created is not kept.
+   */
+  beforeWrite: () => Promise<void>;
 }
 
 /** What every step of persistEvents works in: the batch, its account, and the one transaction of the whole activity. */

@@ -1,8 +1,7 @@
 import type { EventPayload } from '../../domain/events';
 import { gdstWarnings } from '../../domain/gdst';
 import { storeBatchWarnings } from '../../db/repositories/batch-pipeline';
-import { locationVessels } from '../../db/queries/master-data-rows';
-import type { ResolvedEvent } from './resolved';
+import type { LocationVessels, ResolvedEvent } from './resolved';
 import type { PersistStep } from './step';
 
 /**
@@ -14,11 +13,8 @@ export async function storeGdstWarnings(
   step: PersistStep,
   payloads: readonly EventPayload[],
   events: readonly ResolvedEvent[],
+  vessels: LocationVessels,
 ): Promise<void> {
-  const commissionLocations = new Set(
-    events.filter(({ event }) => event.type === 'Commission').map(({ locationId }) => locationId),
-  );
-  const vessels = await locationVessels(step.query, [...commissionLocations]);
   const warnings = events.map(({ event, locationId }) =>
     gdstWarnings(payloads[event.index], event.index, vessels.get(locationId) ?? null),
   );

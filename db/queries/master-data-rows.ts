@@ -25,20 +25,10 @@ export async function locationsByExternalId(
   query: Query,
   accountId: string,
   externalIds: readonly string[],
-): Promise<{ id: string; externalId: string }[]> {
-  const rows = await query<{ id: string; external_id: string }>(
-    'SELECT id, external_id FROM locations WHERE account_id = $1 AND external_id = ANY($2::text[])',
+): Promise<{ id: string; externalId: string; vessel: GdstVessel | null }[]> {
+  const rows = await query<{ id: string; external_id: string; vessel: GdstVessel | null }>(
+    'SELECT id, external_id, vessel FROM locations WHERE account_id = $1 AND external_id = ANY($2::text[])',
     [accountId, [...externalIds]],
   );
-  return rows.map((row) => ({ id: row.id, externalId: row.external_id }));
-}
-
-/** The stored vessel of each of these locations that is one, by location id. */
-export async function locationVessels(query: Query, locationIds: readonly string[]): Promise<Map<string, GdstVessel>> {
-  if (!locationIds.length) return new Map();
-  const rows = await query<{ id: string; vessel: GdstVessel }>(
-    'SELECT id, vessel FROM locations WHERE id = ANY($1::uuid[]) AND vessel IS NOT NULL',
-    [[...locationIds]],
-  );
-  return new Map(rows.map((row) => [row.id, row.vessel]));
+  return rows.map((row) => ({ id: row.id, externalId: row.external_id, vessel: row.vessel }));
 }

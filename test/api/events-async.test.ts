@@ -99,6 +99,40 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     expect(await countEvents(account.id)).toBe(before);
   });
 
+  it.each([
+    ['a new product and new locations', 'COD'],
+    ['new locations of a stored product', 'SALMON'],
+  ])('a refused batch keeps none of the master data it created on the way: %s', async (_, productId) => {
+    const owner = await createAccount('async-undo');
+    const stock = [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 5))];
+    expect((await client(owner.key).post('/Integration/Events', { Events: stock })).status).toBe(200);
+    const masterData = async () =>
+      (
+        await sql().query(
+          `SELECT (SELECT count(*) FROM products WHERE account_id = $1)::int AS products,
+                  (SELECT count(*) FROM locations WHERE account_id = $1)::int AS locations,
+                  (SELECT count(*) FROM trade_partners WHERE account_id = $1)::int AS partners`,
+          [owner.id],
+        )
+      ).rows[0];
+    const before = await masterData();
+    const lot = uid('LOT');
+    const pier = uid('PIER');
+    // New locations (and, for COD, a new product) created from Details, then an overdraw of the new lot.
+    const events = [
+      commission({ location: pier, time: '2024-03-02T10:00:00Z' }, instance(productId, lot, 5)),
+      ship({ location: pier, time: '2024-03-03T10:00:00Z' }, instance(productId, lot, 10)),
+    ];
+    const accepted = await client(owner.key).post('/Integration/Events/async', { Events: events });
+    expect(accepted.status).toBe(202);
+    const done = await settle(owner, accepted.body.statusUrl);
+    expect(done.body).toMatchObject({
+      status: 'Failed',
+      errors: [expect.objectContaining({ index: 1, code: 'InsufficientInventory' })],
+    });
+    expect(await masterData()).toEqual(before);
+  });
+
   it('a refused batch lists every error of every event at once: master data, duplicates and inventory', async () => {
     const lot = uid('LOT');
     const stored = commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 50));
