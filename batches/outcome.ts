@@ -116,7 +116,8 @@ export async function waitForOutcome(
   } finally {
     stop.abort();
   }
-  // The workflow's last step wrote the per-event result list (or the errors) to the batch row.
-  await batch.reload();
+  // The workflow's last step wrote the per-event result list (or the errors) to the batch row; the
+  // request, which the caller holds and nothing changes, is not read again (a large batch's is most of the row).
+  await batch.reload({ attributes: { exclude: ['request'] } });
   return outcomeOf(batch);
 }
