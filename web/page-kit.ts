@@ -62,11 +62,28 @@ export function reason(answer: Answer<unknown>): string {
   return (body.title || body.message || `HTTP ${answer.status}`) + (errors ? `: ${errors}` : '');
 }
 
+/** What else a call may send: more headers, and a signal that cancels it. */
+export interface CallOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
 /** A call of the API with the key; `json`, when given, is sent as the request's JSON body. */
-export async function call<T>(key: string, method: string, path: string, json?: unknown): Promise<Answer<T>> {
-  const headers: Record<string, string> = { 'X-API-KEY': key, Accept: 'application/json' };
+export async function call<T>(
+  key: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  { headers: more = {}, signal }: CallOptions = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...more, 'X-API-KEY': key, Accept: 'application/json' };
   if (json !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+    signal,
+  });
   let body: T | null = null;
   try {
     body = (await response.json()) as T;

@@ -1,4 +1,4 @@
-import { $, call, el, reason, show } from './page-kit';
+import { $, call, el, reason, show, type Answer } from './page-kit';
 
 /**
  * The support page's script (GET /support): lists failed, closed and stuck batches and failing webhook
@@ -53,8 +53,22 @@ interface Page<T> {
 const STUCK_AFTER_SECONDS = Number($('stuck').dataset.stuckAfterSeconds);
 
 let key: string | null = null;
-/** The timer following a batch on its way; opening another batch or signing out stops it. */
-let following: ReturnType<typeof setTimeout> | null = null;
+/**
+ * How long each ask about a batch on its way waits for its end (`Prefer: wait`; the API caps it), and the
+ * least time between two asks, for an API that answers at once (it has no announcements to wait on).
+ */
+const FOLLOW_WAIT_SECONDS = 20;
+const FOLLOW_EVERY_MS = 1000;
+/**
+ * The ask about the open batch (in flight, or the next one's timer); opening another batch or signing
+ * out cancels it.
+ */
+let following: AbortController | null = null;
+
+function stopFollowing(): void {
+  following?.abort();
+  following = null;
+}
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -222,12 +236,26 @@ function detailList(batch: Batch): HTMLDListElement {
 const retriedOnItsWay = (batch: Batch): boolean =>
   batch.retriedBy !== null && ['Completed', 'Running', 'Accepted'].includes(batch.retriedBy.status);
 
-async function open(batchId: string): Promise<void> {
-  if (following) clearTimeout(following);
-  following = null;
+/** Opens a batch in the detail panel; `waitForEnd` asks the API to answer once the batch on its way ends. */
+async function open(batchId: string, waitForEnd = false): Promise<void> {
+  stopFollowing();
   if (!key) return;
+  const ask = new AbortController();
+  following = ask;
+  const askedAt = performance.now();
   const target = $('detail');
-  const answer = await call<Batch>(key, 'GET', `/Integration/Batches/${encodeURIComponent(batchId)}`);
+  let answer: Answer<Batch>;
+  try {
+    answer = await call<Batch>(key, 'GET', `/Integration/Batches/${encodeURIComponent(batchId)}`, undefined, {
+      headers: waitForEnd ? { Prefer: `wait=${FOLLOW_WAIT_SECONDS}` } : {},
+      signal: ask.signal,
+    });
+  } catch (error) {
+    // A waiting ask cut off on its way (a proxy's idle timeout) says so; the batch can be opened again.
+    if (!ask.signal.aborted) show(target, 'error', `Could not ask about batch ${batchId}: ${message(error)}`);
+    return;
+  }
+  if (ask.signal.aborted) return;
   if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
   const batch = answer.body;
   const parts: HTMLElement[] = [el('h2', { text: `Batch ${batch.batchId}` }), detailList(batch)];
@@ -278,10 +306,11 @@ async function open(batchId: string): Promise<void> {
   }
   parts.push(el('div', { id: 'detail-message' }));
   target.replaceChildren(...parts);
-  // A batch on its way is followed until it ends.
-  if (batch.status === 'Accepted' || batch.status === 'Running')
-    following = setTimeout(() => void open(batch.batchId), 1000);
-  else if (batch.retryOf) await refresh();
+  // A batch on its way is followed until it ends: each ask waits for the end.
+  if (batch.status === 'Accepted' || batch.status === 'Running') {
+    const next = setTimeout(() => void open(batch.batchId, true), FOLLOW_EVERY_MS - (performance.now() - askedAt));
+    ask.signal.addEventListener('abort', () => clearTimeout(next));
+  } else if (batch.retryOf) await refresh();
 }
 
 async function retry(batchId: string): Promise<void> {
@@ -338,8 +367,7 @@ async function signIn(event: Event): Promise<void> {
 
 function signOut(): void {
   key = null;
-  if (following) clearTimeout(following);
-  following = null;
+  stopFollowing();
   for (const id of ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message'])
     $(id).replaceChildren();
   $('who').textContent = '';

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import type { PoolClient } from 'pg';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import { lockBatchTimelines } from '../../db/repositories/inventory-timelines';
 import { timelineKey } from '../../db/sql';
@@ -15,7 +14,7 @@ import type { EventPayload } from '../../domain/events';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { storedBatch } from '../factories/batches';
 import { commission, instance, ship, uid } from '../factories/events';
-import { sql } from '../helpers/db';
+import { holdingTimeline, sql, timelineOf } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { startReceiver } from '../helpers/receiver';
@@ -415,16 +414,9 @@ describe('the event pipeline at its edges', () => {
       Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))],
     });
     expect(created.status).toBe(200);
-    const { rows } = await sql().query<{ product_id: string; location_id: string }>(
-      'SELECT r.product_id, r.location_id FROM inventory_records r JOIN events e ON e.id = r.event_id WHERE e.batch_id = $1',
-      [created.body.batchId],
-    );
     // The ship's persist waits on the lot's timeline lock, held here, for longer than the sync wait.
-    const holder: PoolClient = await sql().connect();
-    try {
-      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [
-        timelineKey(account.id, rows[0].product_id, lot, rows[0].location_id),
-      ]);
+    let batchId = '';
+    await holdingTimeline(await timelineOf(account.id, created.body.batchId), async () => {
       const started = Date.now();
       const response = await client(account.key).post('/Integration/Events', {
         Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 2))],
@@ -437,11 +429,9 @@ describe('the event pipeline at its edges', () => {
         status: 'Accepted',
         statusUrl: `/Integration/Events/async/${response.body.batchId}`,
       });
-      await holder.query('SELECT pg_advisory_unlock_all()');
-      expect((await settle(response.body.batchId)).status).toBe('Completed');
-    } finally {
-      holder.release();
-    }
+      batchId = response.body.batchId;
+    });
+    expect((await settle(batchId)).status).toBe('Completed');
   }, 120_000);
 
   it('two batches creating the same new products and locations in opposite orders both succeed at once, without a deadlock', async () => {

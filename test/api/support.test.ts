@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { closeChromium, launchChromium } from '../helpers/browser';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
-import { sql } from '../helpers/db';
+import { holdingTimeline, sql, timelineOf } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 
 async function failedShip(account: TestAccount) {
@@ -15,6 +15,16 @@ async function failedShip(account: TestAccount) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the batch did not fail');
+}
+
+/** A failed ship whose cause is then fixed, and its lot's timeline: while that is locked, a retry stays on its way. */
+async function fixedFailure(account: TestAccount) {
+  const { batchId, lot } = await failedShip(account);
+  const stock = await client(account.key).post('/Integration/Events', {
+    Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))],
+  });
+  expect(stock.status).toBe(200);
+  return { batchId, timeline: await timelineOf(account.id, stock.body.batchId) };
 }
 
 describe('GET /support', () => {
@@ -56,6 +66,20 @@ describe('GET /support', () => {
     if (context) await closeChromium(context);
   });
 
+  /** Opens the page and signs in with `key`. */
+  async function signIn(key: string): Promise<void> {
+    await page.goto(`${apiUrl()}/support`);
+    await page.fill('#key', key);
+    await page.click('button[type=submit]');
+  }
+
+  /** Signs in with the account's key and opens its failed batch. */
+  async function openFailed(account: TestAccount, batchId: string): Promise<void> {
+    await signIn(account.key);
+    await page.locator(`#failed tr[data-batch-id="${batchId}"] button`).click();
+    await page.waitForSelector('#retry');
+  }
+
   it('is served without a key, and a keyless visit shows no data and asks for none', async () => {
     const response = await request('GET', '/support');
     expect(response.status).toBe(200);
@@ -80,9 +104,7 @@ describe('GET /support', () => {
     const account = await createAccount('support-page');
     const { batchId, lot } = await failedShip(account);
 
-    await page.goto(`${apiUrl()}/support`);
-    await page.fill('#key', account.key);
-    await page.click('button[type=submit]');
+    await signIn(account.key);
     const listed = page.locator(`#failed tr[data-batch-id="${batchId}"]`);
     await listed.waitFor();
     expect(await listed.textContent()).toContain('InsufficientInventory');
@@ -113,14 +135,75 @@ describe('GET /support', () => {
     await page.locator(`#failed tr[data-batch-id="${batchId}"]`).waitFor({ state: 'detached' });
   });
 
+  it('follows a batch on its way with asks that wait for its end, not an ask a second', async () => {
+    const account = await createAccount('support-page');
+    const { batchId, timeline } = await fixedFailure(account);
+    const asks: { path: string; prefer: string | null }[] = [];
+    page.on('request', (r) => {
+      const path = r.url().replace(apiUrl(), '');
+      if (r.method() === 'GET' && path.startsWith('/Integration/Batches/'))
+        asks.push({ path, prefer: r.headers()['prefer'] ?? null });
+    });
+    await openFailed(account, batchId);
+
+    await holdingTimeline(timeline, async () => {
+      await page.click('#retry');
+      await page.waitForSelector('#detail dd[data-field="Status"]:is(.Accepted, .Running)');
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    });
+    await page.waitForSelector('#detail dd[data-field="Status"].Completed', { timeout: 30_000 });
+    const retryId = (await page.textContent('#detail h2'))!.replace('Batch ', '');
+    // One ask as the retry opened, then one that waited the three seconds for the end.
+    expect(asks.filter((ask) => ask.path === `/Integration/Batches/${retryId}`).map((ask) => ask.prefer)).toEqual([
+      null,
+      'wait=20',
+    ]);
+  });
+
+  it('opening another batch cancels the waiting ask about the one it followed', async () => {
+    const account = await createAccount('support-page');
+    const { batchId, timeline } = await fixedFailure(account);
+    const cancelled: string[] = [];
+    page.on('requestfailed', (r) => cancelled.push(r.url().replace(apiUrl(), '')));
+    await openFailed(account, batchId);
+
+    let retryId = '';
+    await holdingTimeline(timeline, async () => {
+      const waiting = page.waitForRequest((r) => r.headers()['prefer'] === 'wait=20');
+      await page.click('#retry');
+      await page.waitForSelector('#detail dd[data-field="Status"]:is(.Accepted, .Running)');
+      retryId = (await page.textContent('#detail h2'))!.replace('Batch ', '');
+      await waiting;
+      await page.click('#detail [data-field="Retry of"]');
+      await page.waitForSelector(`#detail h2:text-is("Batch ${batchId}")`);
+    });
+    // The retry ends now; the page stays on the batch opened last.
+    const ended = await client(account.key).get(`/Integration/Batches/${retryId}`, { Prefer: 'wait=20' });
+    expect(ended.body.status).toBe('Completed');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await page.textContent('#detail h2')).toBe(`Batch ${batchId}`);
+    expect(cancelled).toEqual([`/Integration/Batches/${retryId}`]);
+  });
+
+  it('says so when an ask about a batch is cut off on its way', async () => {
+    const account = await createAccount('support-page');
+    const { batchId } = await failedShip(account);
+    await signIn(account.key);
+    await page.route(`**/Integration/Batches/${batchId}`, (route) => route.abort('connectionreset'));
+    await page.locator(`#failed tr[data-batch-id="${batchId}"] button`).click();
+    await page.waitForSelector('#detail [role=alert]');
+    expect(await page.textContent('#detail')).toContain(`Could not ask about batch ${batchId}`);
+    // The browser logs the request it was told to cut off: that is the case under test, not a fault.
+    const errors = (page as Page & { errors: string[] }).errors;
+    errors.splice(0, errors.length, ...errors.filter((e) => !e.includes('ERR_CONNECTION_RESET')));
+  });
+
   it('a support key lists every account’s failed batches; signing out clears them', async () => {
     const account = await createAccount('support-page');
     const support = await createSupportKey();
     const { batchId } = await failedShip(account);
 
-    await page.goto(`${apiUrl()}/support`);
-    await page.fill('#key', support.key);
-    await page.click('button[type=submit]');
+    await signIn(support.key);
     const listed = page.locator(`#failed tr[data-batch-id="${batchId}"]`);
     await listed.waitFor();
     expect(await listed.textContent()).toContain(account.name);
@@ -145,9 +228,7 @@ describe('GET /support', () => {
     const open = await failedShip(account);
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${apiUrl()}/support`);
-    await page.fill('#key', support.key);
-    await page.click('button[type=submit]');
+    await signIn(support.key);
     const closedRow = page.locator(`#closed tr[data-batch-id="${replaced.batchId}"]`);
     await closedRow.waitFor();
     expect(await closedRow.locator('td.Replaced').textContent()).toBe('Replaced');
@@ -190,9 +271,7 @@ describe('GET /support', () => {
       [created.body.id],
     );
 
-    await page.goto(`${apiUrl()}/support`);
-    await page.fill('#key', support.key);
-    await page.click('button[type=submit]');
+    await signIn(support.key);
     const listed = page.locator(`#failing-webhooks tr[data-endpoint-id="${created.body.id}"]`);
     await listed.waitFor();
     const text = await listed.textContent();
@@ -207,9 +286,7 @@ describe('GET /support', () => {
   it('an account key sees why it cannot abandon, and the batch stays open', async () => {
     const account = await createAccount('support-page');
     const { batchId } = await failedShip(account);
-    await page.goto(`${apiUrl()}/support`);
-    await page.fill('#key', account.key);
-    await page.click('button[type=submit]');
+    await signIn(account.key);
     await page.locator(`#failed tr[data-batch-id="${batchId}"] button`).click();
     await page.waitForSelector('#abandon');
     await page.click('#abandon');

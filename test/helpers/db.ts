@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import type { Sequelize } from 'sequelize';
 import { createSequelize } from '../../db/sequelize';
+import { timelineKey } from '../../db/sql';
 
 let pool: Pool | undefined;
 let sequelize: Sequelize | undefined;
@@ -19,6 +20,28 @@ export async function rowCounts(accountId: string, tables: readonly string[]): P
   const columns = tables.map((table) => `(SELECT count(*) FROM ${table} WHERE account_id = $1) AS ${table}`).join(', ');
   const { rows } = await sql().query<Record<string, string>>(`SELECT ${columns}`, [accountId]);
   return rows[0];
+}
+
+/** The lock key of the timeline a one-line batch's inventory record is on: what a persist there locks. */
+export async function timelineOf(accountId: string, batchId: string): Promise<string> {
+  const { rows } = await sql().query<{ product_id: string; lot_serial: string; location_id: string }>(
+    `SELECT r.product_id, r.lot_serial, r.location_id FROM inventory_records r JOIN events e ON e.id = r.event_id
+      WHERE e.batch_id = $1`,
+    [batchId],
+  );
+  return timelineKey(accountId, rows[0].product_id, rows[0].lot_serial, rows[0].location_id);
+}
+
+/** Runs `during` while the test holds the lock of `timeline`: a batch's persist on that timeline waits. */
+export async function holdingTimeline(timeline: string, during: () => Promise<void>): Promise<void> {
+  const holder = await sql().connect();
+  try {
+    await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [timeline]);
+    await during();
+  } finally {
+    await holder.query('SELECT pg_advisory_unlock_all()');
+    holder.release();
+  }
 }
 
 /** The models bound to the test stack's database, for factories. */
