@@ -25,7 +25,7 @@ import type { RuntimeState } from '../supervisor/state';
 import { epcisDocumentXml } from '../domain/epcis/xml/to-xml';
 import { startBenchStack } from './lib/stack';
 import { breakdownOf, medianBreakdown } from './lib/history';
-import { copyExactRows, perBatch, snapshot } from './lib/pipeline';
+import { copyExactRows, perBatch, snapshot, type CopyFloor } from './lib/pipeline';
 import { latencyMs, round, runBench } from './lib/report';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -210,26 +210,25 @@ async function figures(
   );
   const history = medianBreakdown(await Promise.all(rows.map((r) => breakdownOf(temporal, r.workflow_id))));
   const client = await db.connect();
-  let copy: Awaited<ReturnType<typeof copyExactRows>>;
+  let copy: CopyFloor;
   try {
     copy = await copyExactRows(
       client,
       rows.map((r) => r.id),
+      events,
     );
   } finally {
     client.release();
   }
-  const copySeconds = copy.ms / 1000;
   const rate = events / result.seconds;
-  const copyRate = events / copySeconds;
   return {
     seconds: round(result.seconds, 2),
     eventsPerSecond: Math.round(rate),
     requestLatencyMs: latencyMs(result.latencies),
     perBatch: result.perBatch,
     history,
-    copy: { seconds: round(copySeconds, 3), eventsPerSecond: Math.round(copyRate), roundsMs: copy.roundsMs },
-    toCopyRatio: round(rate / copyRate, 3),
+    copy,
+    toCopyRatio: round(rate / copy.eventsPerSecond, 3),
   };
 }
 

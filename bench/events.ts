@@ -30,7 +30,7 @@ import type { EventPayload } from '../domain/events';
 import { createLogger } from '../platform/logger';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS } from '../platform/config';
 import { breakdownOf, medianBreakdown, timelineOf } from './lib/history';
-import { copyExactRows, grownInApiAndWorker, perBatch, snapshot, type Snapshot } from './lib/pipeline';
+import { copyExactRows, grownInApiAndWorker, perBatch, snapshot, type CopyFloor, type Snapshot } from './lib/pipeline';
 import { startExtraApi, startExtraWorker, type StackProcesses } from './lib/processes';
 import { latencyMs, percentile, round, runBench } from './lib/report';
 import { benchStack, type BenchStack } from './lib/stack';
@@ -319,7 +319,7 @@ async function main(): Promise<object> {
     latencies.sort((a, b) => a - b);
 
     const db = await pool.connect();
-    let copy: Awaited<ReturnType<typeof copyExactRows>>;
+    let copy: CopyFloor;
     let recalc: Record<string, number>;
     let history;
     try {
@@ -331,6 +331,7 @@ async function main(): Promise<object> {
       copy = await copyExactRows(
         db,
         batchRows.map((r) => r.id),
+        batches * BATCH,
       );
 
       // A lot with LOT_RECORDS records, then a historical ship into its middle through the pipeline.
@@ -387,7 +388,6 @@ async function main(): Promise<object> {
     }
 
     const pipelineRate = (batches * BATCH) / pipelineSeconds;
-    const copyRate = (batches * BATCH) / (copy.ms / 1000);
     return {
       stack: stack.label,
       events: batches * BATCH,
@@ -403,8 +403,8 @@ async function main(): Promise<object> {
         perBatch: perBatch(before, after, batches),
         history,
       },
-      copy: { seconds: round(copy.ms / 1000, 3), eventsPerSecond: Math.round(copyRate), roundsMs: copy.roundsMs },
-      pipelineToCopyRatio: round(pipelineRate / copyRate, 3),
+      copy,
+      pipelineToCopyRatio: round(pipelineRate / copy.eventsPerSecond, 3),
       oneEvent,
       historicalInsert: { lotRecords: LOT_RECORDS, ...recalc },
     };

@@ -58,24 +58,32 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
 
 const COPY_ROUNDS = 3;
 
+/** COPY of a run's rows: the median round, as seconds and events per second, and every round's time. */
+export interface CopyFloor {
+  seconds: number;
+  eventsPerSecond: number;
+  roundsMs: number[];
+}
+
 /**
  * The rows the pipeline wrote for `batchIds` (the batch rows, events with their payloads, lines,
  * inventory records with their final balances, ledger entries, captured events' originals), taken out and written back with
  * server-side COPY in one transaction: the floor of what storing exactly those rows costs here.
  * The rows are taken out and written back COPY_ROUNDS times, and the median is the figure, every round's
  * time beside it: one slow round does not set the floor (the rounds of a run agree within about 10%; the
- * machine moves all of them by up to a third from one run to the next).
+ * machine moves all of them by up to a third from one run to the next). `events` is how many events
+ * those batches hold, for the rate.
  */
-export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise<{ ms: number; roundsMs: number[] }> {
+export async function copyExactRows(db: PoolClient, batchIds: string[], events: number): Promise<CopyFloor> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-copy-'));
   fs.chmodSync(dir, 0o777); // PostgreSQL's server process writes the files
-  const events = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
+  const eventIds = 'SELECT id FROM events WHERE batch_id = ANY($1::uuid[])';
   const tables: [string, string][] = [
     ['batches', 'id = ANY($1::uuid[])'],
     ['events', 'batch_id = ANY($1::uuid[])'],
-    ['event_lines', `event_id IN (${events})`],
-    ['inventory_records', `event_id IN (${events})`],
-    ['ledger_entries', `event_id IN (${events})`],
+    ['event_lines', `event_id IN (${eventIds})`],
+    ['inventory_records', `event_id IN (${eventIds})`],
+    ['ledger_entries', `event_id IN (${eventIds})`],
     // Last, so it is deleted first, while the events that name the originals are still there.
     [
       'epcis_originals',
@@ -111,7 +119,12 @@ export async function copyExactRows(db: PoolClient, batchIds: string[]): Promise
       await db.query('COMMIT');
       roundsMs.push(performance.now() - started);
     }
-    return { ms: [...roundsMs].sort((a, b) => a - b)[Math.floor(COPY_ROUNDS / 2)], roundsMs: roundsMs.map(Math.round) };
+    const seconds = [...roundsMs].sort((a, b) => a - b)[Math.floor(COPY_ROUNDS / 2)] / 1000;
+    return {
+      seconds: round(seconds, 3),
+      eventsPerSecond: Math.round(events / seconds),
+      roundsMs: roundsMs.map(Math.round),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
