@@ -3,7 +3,7 @@ import { withHeartbeat } from '../activities/heartbeat';
 import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
-import { loadConfig, requireServices, syncTaskQueueOf } from '../platform/config';
+import { loadConfig, requireServices, syncTaskQueueOf, WORKER_HEARTBEAT_SECONDS } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics';
 import { freePort } from '../platform/net';
@@ -12,10 +12,19 @@ import { ensureReconciler } from '../batches/reconciler';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { currentActivityType } from './activity-metrics';
-import { createPipelineWorker, installRuntime, pipelineActivities, type WorkerSlots } from './pipeline-worker';
+import {
+  createPipelineWorker,
+  heartbeatsLost,
+  installRuntime,
+  pipelineActivities,
+  type WorkerSlots,
+} from './pipeline-worker';
 
 // The sync task queue's share is for small sync batches the API's own worker did not take.
 const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
+
+/** A few heartbeats missed in a row, as /readyz counts them: the SDK has stopped sending them. */
+const HEARTBEATS_STALE_MS = 4 * WORKER_HEARTBEAT_SECONDS * 1000;
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -93,15 +102,40 @@ async function main(): Promise<void> {
       } else {
         logger.info({ temporal: config.temporalAddress }, 'worker running again');
       }
-      // Both run until a stop drains them; should one end without it, the other is stopped and both begin again.
+      // Both run until a stop drains them; should one end without it, the other is stopped and both begin
+      // again. So do they when Temporal gets no more of their heartbeats (heartbeatsLost).
       const runs = workers.map((worker) => worker.run());
+      const stopAll = () => {
+        for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      };
+      const watching = new AbortController();
+      let unheard = false;
+      void heartbeatsLost(
+        connection,
+        config.temporalNamespace,
+        config.taskQueue,
+        workers[0].options.identity,
+        startedAt,
+        HEARTBEATS_STALE_MS,
+        watching.signal,
+      ).then((lost) => {
+        if (!lost) return;
+        unheard = true;
+        stopAll();
+      });
       try {
         await Promise.race(runs);
       } finally {
-        for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+        watching.abort();
+        stopAll();
         await Promise.allSettled(runs);
       }
-      if (!stop.requested) throw new Error('worker stopped polling without a shutdown request');
+      if (!stop.requested)
+        throw new Error(
+          unheard
+            ? `Temporal has had no heartbeat of this worker for ${HEARTBEATS_STALE_MS / 1000} s`
+            : 'worker stopped polling without a shutdown request',
+        );
     } catch (error) {
       if (stop.requested) break;
       if (Date.now() - startedAt >= DEFAULT_BACKOFF.resetAfterMs) delayMs = DEFAULT_BACKOFF.initialMs;
