@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
+import { Connection } from '@temporalio/client';
 import { exitOf, stopChild } from '../../supervisor/child-process';
 import { createLogger } from '../../platform/logger';
 import { freePort, waitFor } from '../../platform/net';
@@ -55,6 +56,24 @@ describe('the API and the worker without a supervisor', () => {
         .split('\n')
         .find((line) => line.includes('"API listening"'))!,
     ).url as string;
+  /** The heartbeats Temporal holds of the pipeline task queue's workers. */
+  const heartbeats = async () => {
+    const connection = await Connection.connect({ address: temporal!.address });
+    let workersInfo;
+    try {
+      ({ workersInfo } = await connection.workflowService.listWorkers({
+        namespace: 'default',
+        query: 'TaskQueue = "traceability"',
+      }));
+    } finally {
+      await connection.close();
+    }
+    return (workersInfo ?? []).map(({ workerHeartbeat: beat }) => ({
+      identity: beat?.workerIdentity,
+      status: beat?.status,
+      ageMs: Date.now() - Number(beat?.heartbeatTime?.seconds ?? 0) * 1000,
+    }));
+  };
   const ready = async () => (await fetch(`${apiUrl()}/readyz`).catch(() => undefined))?.status === 200;
 
   beforeAll(async () => {
@@ -120,9 +139,31 @@ describe('the API and the worker without a supervisor', () => {
         .trim()
         .split('\n')[0],
     );
+    // Its heartbeats reach the Temporal that came back: the SDK can stop sending them on a connection
+    // across a restart, and the worker then starts again on a new one (worker/main.ts, heartbeatsLost).
+    await waitFor("the worker's heartbeats to reach Temporal again", 60_000, async () =>
+      (await heartbeats()).some((beat) => beat.identity === `${node}@${os.hostname()}` && beat.ageMs < 10_000),
+    );
+    if (old.output().includes('no heartbeat of this worker'))
+      console.log('the worker started again on a new connection: its heartbeats were lost across the restart');
     const killedAt = Date.now();
     process.kill(node, 'SIGKILL');
-    await waitFor('/readyz to name the worker missing', 30_000, async () => (await checks()).worker === 'missing');
+    await waitFor(
+      '/readyz to name the worker missing',
+      30_000,
+      async () => (await checks()).worker === 'missing',
+    ).catch(async (error: Error) => {
+      // Why not: what /readyz said last, and the worker's own lines (the SDK's retries left out).
+      const lines = old
+        .output()
+        .split('\n')
+        .filter((line) => !/ retried \d+ times /.test(line));
+      const beats = await heartbeats();
+      throw new Error(
+        `${error.message}\n/readyz: ${JSON.stringify(await checks())}\nkilled: ${node}; heartbeats: ${JSON.stringify(beats)}\n` +
+          `The worker's lines:\n${lines.slice(-60).join('\n')}`,
+      );
+    });
     console.log(`dead worker seen by /readyz after ${Date.now() - killedAt} ms`);
     await stopChild(old.child, 'SIGKILL', 1000);
 
