@@ -45,7 +45,7 @@ export function installRuntime(
  * or later, not an earlier one of this process); false when the wait is aborted or the server keeps
  * none. The SDK's core can stop heartbeating for good on a connection: it asks the namespace once, as its
  * first worker registers, whether the server keeps heartbeats, and gives up when that ask fails (Temporal
- * still starting) or when a beat finds no started worker. /readyz then needs 75 s instead of 20 to tell
+ * still starting) or when a beat is answered Unimplemented. /readyz then needs 75 s instead of 20 to tell
  * this worker gone. Only a new connection heartbeats again.
  */
 export async function heartbeatsLost(
