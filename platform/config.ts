@@ -44,6 +44,10 @@ export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 1000;
 /** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
 export const WORKER_HEARTBEAT_SECONDS = 5;
 
+/** A few beats missed in a row: /readyz counts such a worker gone, and a worker whose own beats Temporal has
+ * not had for this long starts again (worker/main.ts). */
+export const WORKER_HEARTBEAT_STALE_SECONDS = 4 * WORKER_HEARTBEAT_SECONDS;
+
 export interface Config {
   /** Port of the HTTP API; 0 picks a free one. */
   port: number;

@@ -3,7 +3,7 @@ import { withHeartbeat } from '../activities/heartbeat';
 import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
-import { loadConfig, requireServices, syncTaskQueueOf, WORKER_HEARTBEAT_SECONDS } from '../platform/config';
+import { loadConfig, requireServices, syncTaskQueueOf, WORKER_HEARTBEAT_STALE_SECONDS } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics';
 import { freePort } from '../platform/net';
@@ -22,9 +22,6 @@ import {
 
 // The sync task queue's share is for small sync batches the API's own worker did not take.
 const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
-
-/** A few heartbeats missed in a row, as /readyz counts them: the SDK has stopped sending them. */
-const HEARTBEATS_STALE_MS = 4 * WORKER_HEARTBEAT_SECONDS * 1000;
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
@@ -116,10 +113,10 @@ async function main(): Promise<void> {
         config.taskQueue,
         workers[0].options.identity,
         startedAt,
-        HEARTBEATS_STALE_MS,
+        WORKER_HEARTBEAT_STALE_SECONDS * 1000,
         watching.signal,
       ).then((lost) => {
-        if (!lost) return;
+        if (!lost || watching.signal.aborted) return;
         unheard = true;
         stopAll();
       });
@@ -133,7 +130,7 @@ async function main(): Promise<void> {
       if (!stop.requested)
         throw new Error(
           unheard
-            ? `Temporal has had no heartbeat of this worker for ${HEARTBEATS_STALE_MS / 1000} s`
+            ? `Temporal has had no heartbeat of this worker for ${WORKER_HEARTBEAT_STALE_SECONDS} s`
             : 'worker stopped polling without a shutdown request',
         );
     } catch (error) {

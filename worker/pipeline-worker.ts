@@ -41,12 +41,12 @@ export function installRuntime(
 
 /**
  * Resolves true once Temporal, answering and keeping worker heartbeats, has held no heartbeat of the
- * worker `identity` on `taskQueue` for `staleMs` (counting only heartbeats of a worker started at `since`
- * or later, not an earlier one of this process); false when the wait is aborted or the server keeps
- * none. The SDK's core can stop heartbeating for good on a connection: it asks the namespace once, as its
- * first worker registers, whether the server keeps heartbeats, and gives up when that ask fails (Temporal
- * still starting) or when a beat is answered Unimplemented. /readyz then needs 75 s instead of 20 to tell
- * this worker gone. Only a new connection heartbeats again.
+ * worker `identity` on `taskQueue` for `staleMs` since the watch began (counting only heartbeats of a
+ * worker started at `since` or later, not an earlier one of this process); false when the watch is
+ * aborted or the server keeps none. The SDK's core can stop heartbeating for good: it asks the namespace
+ * once, as the first worker of a connection registers, whether the server keeps heartbeats, and gives up
+ * when that ask fails (Temporal still starting) or when a beat is answered Unimplemented. /readyz then
+ * needs 75 s instead of 20 to tell this worker gone. Workers registered anew heartbeat again.
  */
 export async function heartbeatsLost(
   connection: NativeConnection,
@@ -61,8 +61,8 @@ export async function heartbeatsLost(
   const msOf = (time: { seconds?: Long | number | null; nanos?: number | null } | null | undefined) =>
     Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
   let kept: boolean | undefined;
-  // The last time a beat of ours was seen, or Temporal began answering again (it had none to show before).
-  let fresh = since;
+  // The last time a beat of ours was seen, or the watch began, or Temporal began answering again.
+  let fresh = Date.now();
   let answering = true;
   while (!signal.aborted) {
     try {
@@ -73,6 +73,7 @@ export async function heartbeatsLost(
         pageSize: 1000,
         query: `TaskQueue = ${JSON.stringify(taskQueue)}`,
       });
+      if (signal.aborted) return false;
       if (!answering) fresh = Math.max(fresh, Date.now());
       answering = true;
       for (const { workerHeartbeat: beat } of workersInfo ?? [])

@@ -56,18 +56,13 @@ describe('the API and the worker without a supervisor', () => {
         .split('\n')
         .find((line) => line.includes('"API listening"'))!,
     ).url as string;
-  /** The heartbeats Temporal holds of the pipeline task queue's workers. */
+  /** The heartbeats Temporal holds of the pipeline task queue's workers (none while it cannot answer). */
+  let temporalClient: Connection | undefined;
   const heartbeats = async () => {
-    const connection = await Connection.connect({ address: temporal!.address });
-    let workersInfo;
-    try {
-      ({ workersInfo } = await connection.workflowService.listWorkers({
-        namespace: 'default',
-        query: 'TaskQueue = "traceability"',
-      }));
-    } finally {
-      await connection.close();
-    }
+    temporalClient ??= Connection.lazy({ address: temporal!.address });
+    const { workersInfo } = await temporalClient.workflowService
+      .listWorkers({ namespace: 'default', query: 'TaskQueue = "traceability"' })
+      .catch(() => ({ workersInfo: [] }));
     return (workersInfo ?? []).map(({ workerHeartbeat: beat }) => ({
       identity: beat?.workerIdentity,
       status: beat?.status,
@@ -83,6 +78,7 @@ describe('the API and the worker without a supervisor', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await temporalClient?.close();
     for (const { child } of Object.values(roles)) await stopChild(child, 'SIGKILL', 1000);
     await temporal?.stop();
     await pg?.stop();
@@ -159,8 +155,9 @@ describe('the API and the worker without a supervisor', () => {
         .split('\n')
         .filter((line) => !/ retried \d+ times /.test(line));
       const beats = await heartbeats();
+      const readyz = await checks().catch((e: Error) => e.message);
       throw new Error(
-        `${error.message}\n/readyz: ${JSON.stringify(await checks())}\nkilled: ${node}; heartbeats: ${JSON.stringify(beats)}\n` +
+        `${error.message}\n/readyz: ${JSON.stringify(readyz)}\nkilled: ${node}; heartbeats: ${JSON.stringify(beats)}\n` +
           `The worker's lines:\n${lines.slice(-60).join('\n')}`,
       );
     });

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { WORKER_HEARTBEAT_SECONDS } from '../../../platform/config';
+import { WORKER_HEARTBEAT_STALE_SECONDS } from '../../../platform/config';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 
@@ -10,9 +10,6 @@ import { problem } from '../../errors';
  * answers an empty poll after 60 s), so a poller not seen for longer than this is gone.
  */
 export const WORKER_STALE_SECONDS = 75;
-
-/** A worker heartbeats every WORKER_HEARTBEAT_SECONDS: one missing a few beats in a row is gone. */
-const HEARTBEAT_STALE_SECONDS = 4 * WORKER_HEARTBEAT_SECONDS;
 
 const { TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY } = proto.api.enums.v1.TaskQueueType;
 const { WORKER_STATUS_RUNNING } = proto.api.enums.v1.WorkerStatus;
@@ -38,7 +35,8 @@ async function heartbeatCheck(temporal: Client, taskQueue: string, now: number):
   const beats = workers.flatMap((info) => (info.workerHeartbeat ? [info.workerHeartbeat] : []));
   if (!beats.length) return undefined;
   return beats.some(
-    (beat) => beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < HEARTBEAT_STALE_SECONDS * 1000,
+    (beat) =>
+      beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < WORKER_HEARTBEAT_STALE_SECONDS * 1000,
   )
     ? 'ok'
     : 'missing';
