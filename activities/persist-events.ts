@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Transaction } from 'sequelize';
 import type { EventPayload, NormalisedEvent } from '../domain/events';
-import { lazySavepoint, queryOf } from '../db/sql';
+import { lazySavepoint, preparedQueryOf } from '../db/sql';
 import { batchesFailed, batchesStarted } from '../platform/metrics';
 import type { PersistEventsInput, PersistEventsOutput } from '../workflows/contracts';
 import type { ActivityDeps } from './deps';
@@ -40,7 +40,7 @@ async function persistOrRefuse(
   ref: PersistEventsInput,
   transaction: Transaction,
 ): Promise<PersistOutcome> {
-  const query = queryOf(deps.sequelize, transaction);
+  const query = preparedQueryOf(deps.sequelize, transaction);
   // What the checks write (master data they create) is undone when the batch is refused: back to the
   // savepoint set as they first create something (step.beforeWrite).
   const checks = lazySavepoint(query, 'checks');

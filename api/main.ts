@@ -4,12 +4,13 @@ import { BatchFinishedListener } from '../db/batch-finished';
 import { migrateUp } from '../db/migrate';
 import { RateLimits } from '../db/rate-limits';
 import { createSequelize } from '../db/sequelize';
+import { onEveryStatement } from '../db/sql';
 import { loadConfig, requireServices } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { batchHealth } from '../db/queries/batch-health';
 import { negativeLotCounts } from '../db/queries/inventory';
 import {
-  countStatements,
+  statementCounter,
   enableProcessMetrics,
   registerBatchGauges,
   registerInventoryGauges,
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'api');
   enableProcessMetrics('api', ...(config.apiSyncWorker ? (['worker'] as const) : []));
   const sequelize = createSequelize(config.databaseUrl, 20);
-  countStatements(sequelize, apiStatementStep);
+  onEveryStatement(sequelize, statementCounter(apiStatementStep));
   registerBatchGauges(() => batchHealth(sequelize));
   registerInventoryGauges(() => negativeLotCounts(sequelize));
   await migrateUp(sequelize, config.databaseUrl);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { ClientBase } from 'pg';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 /**
@@ -11,6 +13,59 @@ export const queryOf =
   (sequelize: Sequelize, transaction?: Transaction): Query =>
   <T extends object>(sql: string, bind: unknown[]) =>
     sequelize.query<T>(sql, { bind, transaction, type: QueryTypes.SELECT });
+
+/** What Sequelize's postgres dialect hands out as a connection: a pg client. */
+type PgConnection = Pick<ClientBase, 'query'>;
+
+/** At most this many statements a process prepares: the callers' SQL is fixed text, so this is never reached. */
+const MAX_PREPARED = 256;
+const preparedNames = new Map<string, string>();
+
+/** A statement's name on every connection, from its text; undefined (sent unnamed) past MAX_PREPARED. */
+function preparedNameOf(sql: string): string | undefined {
+  let name = preparedNames.get(sql);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `q_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
+}
+
+const statementListeners = new WeakMap<Sequelize, () => void>();
+
+/** Calls `sent` as each statement goes out: Sequelize's own (its beforeQuery hook) and preparedQueryOf's. */
+export function onEveryStatement(sequelize: Sequelize, sent: () => void): void {
+  sequelize.addHook('beforeQuery', sent);
+  statementListeners.set(sequelize, sent);
+}
+
+const preparedOn =
+  (sequelize: Sequelize, connection: PgConnection): Query =>
+  async <T extends object>(sql: string, bind: unknown[]) => {
+    statementListeners.get(sequelize)?.();
+    return (await connection.query<T>({ name: preparedNameOf(sql), text: sql, values: bind })).rows;
+  };
+
+/**
+ * Rows of statements sent as named prepared statements: PostgreSQL parses and plans each one once per
+ * connection instead of on every call. Planning was most of PostgreSQL's time in a one-event batch
+ * (4.7 ms of 8.1 per call, 2.3 ms of it for the completion's one statement). Inside `transaction` they
+ * run on its connection; without one, on a connection taken from Sequelize's pool for the statement.
+ * For the pipeline's steps, whose statements are fixed text: an error is pg's as it is, not one of
+ * Sequelize's classes, since a step's failure is retried or recorded, never mapped to an HTTP answer.
+ */
+export function preparedQueryOf(sequelize: Sequelize, transaction?: Transaction): Query {
+  if (transaction) return preparedOn(sequelize, (transaction as Transaction & { connection: PgConnection }).connection);
+  return async <T extends object>(sql: string, bind: unknown[]) => {
+    const { connectionManager } = sequelize;
+    const connection = (await connectionManager.getConnection({ type: 'write' })) as PgConnection;
+    try {
+      return await preparedOn(sequelize, connection)<T>(sql, bind);
+    } finally {
+      connectionManager.releaseConnection(connection);
+    }
+  };
+}
 
 /** A statement whose affected row count is what matters (UPDATE, DELETE, INSERT without RETURNING). */
 export async function execute(

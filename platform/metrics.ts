@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { Sequelize } from 'sequelize';
 
 /**
  * The service's own Prometheus metrics. Each process (API, worker) has its own copy of this registry
@@ -90,10 +89,11 @@ export const dbStatements = new Counter({
   registers,
 });
 
-/** Counts each statement of `sequelize` under the step `stepOf` names when it is sent. */
-export function countStatements(sequelize: Sequelize, stepOf: () => string): void {
-  sequelize.addHook('beforeQuery', () => dbStatements.inc({ step: stepOf() }));
-}
+/** Counts a statement under the step `stepOf` names when it is sent (for db/sql's onEveryStatement). */
+export const statementCounter =
+  (stepOf: () => string): (() => void) =>
+  () =>
+    dbStatements.inc({ step: stepOf() });
 
 const ROLE_METRICS: Record<'api' | 'worker', readonly Metric[]> = {
   api: [httpRequests, httpRequestDuration, batchRequestsRefused, dbStatements],

@@ -3,9 +3,10 @@ import { withHeartbeat } from '../activities/heartbeat';
 import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
+import { onEveryStatement } from '../db/sql';
 import { loadConfig, requireServices, syncTaskQueueOf, WORKER_HEARTBEAT_STALE_SECONDS } from '../platform/config';
 import { createLogger } from '../platform/logger';
-import { countStatements, enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics';
+import { enableProcessMetrics, portOf, serveMetrics, statementCounter } from '../platform/metrics';
 import { freePort } from '../platform/net';
 import { DEFAULT_BACKOFF } from '../platform/kept-service';
 import { ensureReconciler } from '../batches/reconciler';
@@ -47,7 +48,10 @@ async function main(): Promise<void> {
     0,
   );
   const sequelize = createSequelize(config.databaseUrl, poolSize);
-  countStatements(sequelize, () => currentActivityType());
+  onEveryStatement(
+    sequelize,
+    statementCounter(() => currentActivityType()),
+  );
   await migrateUp(sequelize, config.databaseUrl);
   const webhooks = { allowedHosts: config.webhookAllowedHosts, retrySeconds: config.webhookRetrySeconds };
   const activities = {

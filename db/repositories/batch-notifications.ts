@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { execute, queryOf } from '../sql';
+import { execute, preparedQueryOf } from '../sql';
 import { COMPLETE_RESULTS, completeUpdate, recordBatchCompleted } from './batch-pipeline';
 import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql } from './epcis-queries';
 import { endpointsOwed, oweBatchNotifications, oweBatchNotificationsSql } from './webhooks';
@@ -62,7 +62,7 @@ export async function completeBatch(
   batchId: string,
   documentsNotAttached: Readonly<Record<string, readonly object[]>>,
 ): Promise<Finished<Completion>> {
-  const [row] = await queryOf(sequelize)<{
+  const [row] = await preparedQueryOf(sequelize)<{
     subscribed: boolean;
     changed: boolean;
     owed: string[];

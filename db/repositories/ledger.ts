@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { canonicalJson, chainHash, GENESIS_HASH, sha256Hex } from '../../domain/hashing';
-import { execute, queryOf } from '../sql';
+import { preparedQueryOf, queryOf } from '../sql';
 import { originalColumnsSql, originalJoin, payloadWithOriginal, type OriginalColumns } from './epcis-originals';
 
 export interface LedgerVerification {
@@ -53,7 +53,7 @@ export class PostgresHashChainLedger implements LedgerWriter {
   appendBatch(accountId: string, batchId: string): Promise<{ appended: number }> {
     const { sequelize } = this;
     return sequelize.transaction(async (transaction) => {
-      const query = queryOf(sequelize, transaction);
+      const query = preparedQueryOf(sequelize, transaction);
       // One writer per account at a time: the chain's next sequence and previous hash depend on the head.
       await query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger|' || $1, 0))`, [accountId]);
       // Each row carries the chain's head as the lock left it (null for an empty chain).
@@ -79,8 +79,7 @@ export class PostgresHashChainLedger implements LedgerWriter {
         previous = hash;
         return entry;
       });
-      await execute(
-        sequelize,
+      await query(
         `INSERT INTO ledger_entries (account_id, sequence, event_id, payload_hash, previous_hash, hash)
          SELECT $1, u.sequence, u.event_id, u.payload_hash, u.previous_hash, u.hash
            FROM unnest($2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS u(sequence, event_id, payload_hash, previous_hash, hash)`,
@@ -92,7 +91,6 @@ export class PostgresHashChainLedger implements LedgerWriter {
           entries.map((e) => e.previousHash),
           entries.map((e) => e.hash),
         ],
-        transaction,
       );
       return { appended: entries.length };
     });
