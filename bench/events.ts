@@ -174,6 +174,9 @@ function meanOf(blocks: PerCall[]): PerCall {
     cpuMs: mean((b) => b.cpuMs),
     postgresStatements: mean((b) => b.postgresStatements),
     workerTemporalRpcs: mean((b) => b.workerTemporalRpcs),
+    ...(blocks.every((b) => b.postgresStatementMs)
+      ? { postgresStatementMs: mean((b) => b.postgresStatementMs ?? {}) }
+      : {}),
     stepMs: mean((b) => b.stepMs),
   };
 }
@@ -224,13 +227,13 @@ async function oneEventCalls(stack: BenchStack, temporalClient: Client, db: Pool
     // Which shape goes first alternates, so neither always follows the other's tail.
     const order: Shape[] = b % 2 ? ['activities', 'local'] : ['local', 'activities'];
     for (const shape of order) {
-      const before = await snapshot(processesOf(shape));
+      const before = await snapshot(processesOf(shape), [], db);
       const n = Math.min(BLOCK, SINGLE - b * BLOCK);
       for (let i = 0; i < n; i++) {
         const id = `ONE-${run}-${shape}-${b * BLOCK + i}`;
         calls[shape].push({ id, ms: await call(shape, id) });
       }
-      const after = await snapshot(processesOf(shape));
+      const after = await snapshot(processesOf(shape), [], db);
       blocks[shape].push({ ...perBatch(before, after, n), stepMs: stepMsOf(before, after) });
     }
   }
@@ -300,7 +303,7 @@ async function main(): Promise<object> {
     const batches = Math.ceil(N / BATCH);
     const latencies: number[] = [];
     let next = 0;
-    const before = await snapshot(stack.processes(extraWorkerPids()));
+    const before = await snapshot(stack.processes(extraWorkerPids()), [], pool);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, client) => {
@@ -315,7 +318,7 @@ async function main(): Promise<object> {
       }),
     );
     const pipelineSeconds = (performance.now() - started) / 1000;
-    const after = await snapshot(stack.processes(extraWorkerPids()));
+    const after = await snapshot(stack.processes(extraWorkerPids()), [], pool);
     latencies.sort((a, b) => a - b);
 
     const db = await pool.connect();

@@ -24,6 +24,8 @@ export interface EmbeddedPostgresOptions {
   logger: Logger;
   /** For throw-away clusters (tests, benchmarks) only: trades crash safety for speed. */
   durable?: boolean;
+  /** Loads pg_stat_statements, planning time included: what the benchmarks read their statements' time from. */
+  statementStats?: boolean;
   /** A restart: the cluster must be there already; an empty new one would hide the loss of the data. */
   existing?: boolean;
   /** Gives up waiting for the server (and stops it) when this aborts. */
@@ -239,6 +241,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Checked before starting: the readiness probe below would take another server's answer for this one's.
   if (!(await isPortFree(port))) throw new PortTakenError('EMBEDDED_PG_PORT', port);
   const settings = ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'];
+  if (options.statementStats)
+    settings.push('-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on');
   if (options.durable === false)
     settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   // SIGQUIT when the supervisor dies: PostgreSQL's immediate shutdown, which ends its backends too.

@@ -84,6 +84,7 @@ class Supervisor {
             port: port ?? (Number(process.env.EMBEDDED_PG_PORT) || undefined),
             logger: this.logger,
             durable: process.env.EMBEDDED_PG_DURABLE !== 'false',
+            statementStats: process.env.EMBEDDED_PG_STATEMENT_STATS === 'true',
             existing: port !== undefined,
           });
           // The same port on every restart: the worker and the API were given this URL.

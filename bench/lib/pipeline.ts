@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { RuntimeState } from '../../supervisor/state';
 import { cpuMs, grown, processesOf, scrapeAll, type Role, type StackProcesses } from './processes';
 import { round } from './report';
@@ -16,15 +16,34 @@ import { round } from './report';
  * Given `npm start`'s state, extra workers' CPU counts as the worker's; their statements and RPCs are on
  * their own metrics ports, not read. Given the processes themselves, every listed endpoint is read.
  */
-export async function snapshot(stack: RuntimeState | StackProcesses, extraWorkerPids: number[] = []) {
+export async function snapshot(stack: RuntimeState | StackProcesses, extraWorkerPids: number[] = [], db?: Pool) {
   const processes = 'pids' in stack ? stack : processesOf(stack, extraWorkerPids);
   const { metrics } = processes;
-  const [api, worker, sdk] = await Promise.all([
+  const [api, worker, sdk, statements] = await Promise.all([
     scrapeAll(metrics.api),
     scrapeAll(metrics.workerApp),
     scrapeAll(metrics.workerSdk),
+    db ? statementTime(db) : null,
   ]);
-  return { cpu: cpuMs(processes), api, worker, sdk };
+  return { cpu: cpuMs(processes), api, worker, sdk, statements };
+}
+
+/**
+ * PostgreSQL's time in statements so far, planning and execution apart, from pg_stat_statements where
+ * the server loads it (EMBEDDED_PG_STATEMENT_STATS): null elsewhere. Execution counts top-level
+ * statements only, so a trigger's statements (foreign key checks) count in the statement that fired it.
+ */
+async function statementTime(db: Pool): Promise<{ planning: number; execution: number } | null> {
+  const { rows } = await db.query<{ loaded: boolean }>(
+    "SELECT 'pg_stat_statements' = ANY(string_to_array(current_setting('shared_preload_libraries'), ',')) AS loaded",
+  );
+  if (!rows[0].loaded) return null;
+  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const { rows: sums } = await db.query<{ planning: number; execution: number }>(
+    `SELECT coalesce(sum(total_plan_time), 0)::float8 AS planning,
+            coalesce(sum(total_exec_time) FILTER (WHERE toplevel), 0)::float8 AS execution FROM pg_stat_statements`,
+  );
+  return sums[0];
 }
 export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
@@ -39,7 +58,10 @@ export function grownInApiAndWorker(before: Snapshot, after: Snapshot, prefix: s
   return sum;
 }
 
-/** Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation. */
+/**
+ * Per batch: CPU ms by process, PostgreSQL statements by step, the worker's Temporal RPCs by operation,
+ * and PostgreSQL's ms planning and executing statements (where both snapshots read them).
+ */
 export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
   const each = (values: Record<string, number>) =>
     Object.fromEntries(
@@ -53,7 +75,19 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
     ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),
     ...grown(before.sdk, after.sdk, 'temporal_long_request', 'operation'),
   };
-  return { cpuMs: each(cpu), postgresStatements: each(statements), workerTemporalRpcs: each(rpcs) };
+  const time =
+    before.statements && after.statements
+      ? {
+          planning: after.statements.planning - before.statements.planning,
+          execution: after.statements.execution - before.statements.execution,
+        }
+      : null;
+  return {
+    cpuMs: each(cpu),
+    postgresStatements: each(statements),
+    workerTemporalRpcs: each(rpcs),
+    ...(time ? { postgresStatementMs: each(time) } : {}),
+  };
 }
 
 const COPY_ROUNDS = 3;

@@ -42,7 +42,8 @@ export async function startBenchStack(extraEnv: NodeJS.ProcessEnv = {}): Promise
 export async function benchStack(): Promise<BenchStack> {
   const file = process.env.BENCH_STACK;
   if (file) return attach(JSON.parse(fs.readFileSync(file, 'utf8')) as AttachedStackFile);
-  const stack = await startBenchStack();
+  // pg_stat_statements, for PostgreSQL's planning and execution time per batch (bench/lib/pipeline.ts).
+  const stack = await startBenchStack({ EMBEDDED_PG_STATEMENT_STATS: 'true' });
   const durable = stack.durable;
   return {
     label: `npm start: Temporal dev server (SQLite), 1 API, 1 worker, PostgreSQL ${durable ? 'durable' : 'without fsync'}`,
