@@ -3,8 +3,9 @@ import type { ClientBase } from 'pg';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 /**
- * Set-based statements (unnest arrays, window functions) are written in SQL and sent through
- * Sequelize's public query API with bind parameters: pg turns JS arrays into PostgreSQL arrays.
+ * Set-based statements (unnest arrays, window functions) are written in SQL with bind parameters (pg
+ * turns JS arrays into PostgreSQL arrays), sent through Sequelize's public query API (queryOf) or, on
+ * the pipeline's hot path, as prepared statements on its connections (preparedQueryOf).
  */
 export type Query = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
 
@@ -14,8 +15,8 @@ export const queryOf =
   <T extends object>(sql: string, bind: unknown[]) =>
     sequelize.query<T>(sql, { bind, transaction, type: QueryTypes.SELECT });
 
-/** What Sequelize's postgres dialect hands out as a connection: a pg client. */
-type PgConnection = Pick<ClientBase, 'query'>;
+/** What Sequelize's postgres dialect hands out as a connection: a pg client, which its pool drops once marked invalid. */
+type PgConnection = Pick<ClientBase, 'query'> & { _invalid?: boolean };
 
 /** At most this many statements a process prepares: the callers' SQL is fixed text, so this is never reached. */
 const MAX_PREPARED = 256;
@@ -31,19 +32,34 @@ function preparedNameOf(sql: string): string | undefined {
   return name;
 }
 
-const statementListeners = new WeakMap<Sequelize, () => void>();
+/**
+ * SQLSTATEs after which a connection's prepared statements cannot be trusted again: the server lost one
+ * (26000, a DISCARD ALL or a pooler between) or a migration changed what one returns (0A000, "cached plan
+ * must not change result type"). pg would send the statement unparsed again and again on that connection.
+ */
+const STALE_PREPARED = new Set(['26000', '0A000']);
+
+const statementListeners = new WeakMap<Sequelize, (() => void)[]>();
 
 /** Calls `sent` as each statement goes out: Sequelize's own (its beforeQuery hook) and preparedQueryOf's. */
 export function onEveryStatement(sequelize: Sequelize, sent: () => void): void {
   sequelize.addHook('beforeQuery', sent);
-  statementListeners.set(sequelize, sent);
+  statementListeners.set(sequelize, [...(statementListeners.get(sequelize) ?? []), sent]);
 }
 
 const preparedOn =
   (sequelize: Sequelize, connection: PgConnection): Query =>
   async <T extends object>(sql: string, bind: unknown[]) => {
-    statementListeners.get(sequelize)?.();
-    return (await connection.query<T>({ name: preparedNameOf(sql), text: sql, values: bind })).rows;
+    // Sequelize refuses an undefined bind; pg would send NULL and the statement would answer wrongly.
+    const missing = bind.indexOf(undefined);
+    if (missing >= 0) throw new Error(`Bind parameter $${missing + 1} has no value.`);
+    for (const sent of statementListeners.get(sequelize) ?? []) sent();
+    try {
+      return (await connection.query<T>({ name: preparedNameOf(sql), text: sql, values: bind })).rows;
+    } catch (error) {
+      if (STALE_PREPARED.has((error as { code?: string }).code ?? '')) connection._invalid = true;
+      throw error;
+    }
   };
 
 /**
@@ -55,7 +71,15 @@ const preparedOn =
  * Sequelize's classes, since a step's failure is retried or recorded, never mapped to an HTTP answer.
  */
 export function preparedQueryOf(sequelize: Sequelize, transaction?: Transaction): Query {
-  if (transaction) return preparedOn(sequelize, (transaction as Transaction & { connection: PgConnection }).connection);
+  if (transaction) {
+    const open = transaction as Transaction & { connection: PgConnection; finished?: string };
+    const prepared = preparedOn(sequelize, open.connection);
+    // As Sequelize does: a finished transaction's connection is back in the pool, maybe in another's hands.
+    return async <T extends object>(sql: string, bind: unknown[]) => {
+      if (open.finished) throw new Error(`The transaction has finished (${open.finished}): no statement runs in it.`);
+      return prepared<T>(sql, bind);
+    };
+  }
   return async <T extends object>(sql: string, bind: unknown[]) => {
     const { connectionManager } = sequelize;
     const connection = (await connectionManager.getConnection({ type: 'write' })) as PgConnection;
