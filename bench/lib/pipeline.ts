@@ -19,23 +19,26 @@ import { round } from './report';
 export async function snapshot(stack: RuntimeState | StackProcesses, extraWorkerPids: number[] = [], db?: Pool) {
   const processes = 'pids' in stack ? stack : processesOf(stack, extraWorkerPids);
   const { metrics } = processes;
-  const [api, worker, sdk, statements] = await Promise.all([
+  // Before the scrapes: an API's /metrics runs statements of its own (its gauges), and a window between
+  // two snapshots then holds one scrape's, not two.
+  const statements = db ? await statementTime(db) : null;
+  const [api, worker, sdk] = await Promise.all([
     scrapeAll(metrics.api),
     scrapeAll(metrics.workerApp),
     scrapeAll(metrics.workerSdk),
-    db ? statementTime(db) : null,
   ]);
   return { cpu: cpuMs(processes), api, worker, sdk, statements };
 }
 
 /**
  * PostgreSQL's time in statements so far, planning and execution apart, from pg_stat_statements where
- * the server loads it (EMBEDDED_PG_STATEMENT_STATS): null elsewhere. Execution counts top-level
- * statements only, so a trigger's statements (foreign key checks) count in the statement that fired it.
+ * the server loads it (EMBEDDED_PG_STATEMENT_STATS): null elsewhere. Every statement the server ran
+ * counts, the bench's own included; execution counts top-level statements only, so a trigger's
+ * statements (foreign key checks) count in the statement that fired it.
  */
 async function statementTime(db: Pool): Promise<{ planning: number; execution: number } | null> {
   const { rows } = await db.query<{ loaded: boolean }>(
-    "SELECT 'pg_stat_statements' = ANY(string_to_array(current_setting('shared_preload_libraries'), ',')) AS loaded",
+    "SELECT 'pg_stat_statements' = ANY(regexp_split_to_array(current_setting('shared_preload_libraries'), '\\s*,\\s*')) AS loaded",
   );
   if (!rows[0].loaded) return null;
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
