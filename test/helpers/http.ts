@@ -27,6 +27,22 @@ export interface RequestOptions {
   baseUrl?: string;
 }
 
+/**
+ * fetch, sent once more when a GET or HEAD finds its reused keep-alive socket closed under it. undici
+ * keeps an idle socket for the API's Keep-Alive hint less a second, on timers a second coarse, so a
+ * loaded test process now and then reuses one the API is closing that instant ("other side closed"),
+ * before anything was answered; RFC 9112 (9.3.1) lets a client retry an idempotent request then.
+ */
+async function fetchRetryingIdempotent(url: string, init: RequestInit): Promise<globalThis.Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (!['GET', 'HEAD'].includes(init.method ?? 'GET') || cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
 export async function request<T = any>(
   method: string,
   path: string,
@@ -41,7 +57,7 @@ export async function request<T = any>(
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${options.baseUrl ?? apiUrl()}${path}`, { method, headers, body });
+  const response = await fetchRetryingIdempotent(`${options.baseUrl ?? apiUrl()}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {
