@@ -37,17 +37,31 @@ export async function snapshot(stack: RuntimeState | StackProcesses, extraWorker
  * statements (foreign key checks) count in the statement that fired it.
  */
 async function statementTime(db: Pool): Promise<{ planning: number; execution: number } | null> {
-  const { rows } = await db.query<{ loaded: boolean }>(
-    "SELECT 'pg_stat_statements' = ANY(regexp_split_to_array(current_setting('shared_preload_libraries'), '\\s*,\\s*')) AS loaded",
-  );
-  if (!rows[0].loaded) return null;
-  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  const { rows: sums } = await db.query<{ planning: number; execution: number }>(
+  if (!(await statementStatsIn(db))) return null;
+  const { rows } = await db.query<{ planning: number; execution: number }>(
     `SELECT coalesce(sum(total_plan_time), 0)::float8 AS planning,
             coalesce(sum(total_exec_time) FILTER (WHERE toplevel), 0)::float8 AS execution FROM pg_stat_statements`,
   );
-  return sums[0];
+  return rows[0];
 }
+
+/** Whether the server loads pg_stat_statements (its view then made): asked once per pool, not at every snapshot. */
+const statementStats = new WeakMap<Pool, Promise<boolean>>();
+function statementStatsIn(db: Pool): Promise<boolean> {
+  let loaded = statementStats.get(db);
+  if (!loaded) {
+    loaded = (async () => {
+      const { rows } = await db.query<{ loaded: boolean }>(
+        "SELECT 'pg_stat_statements' = ANY(regexp_split_to_array(current_setting('shared_preload_libraries'), '\\s*,\\s*')) AS loaded",
+      );
+      if (rows[0].loaded) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      return rows[0].loaded;
+    })();
+    statementStats.set(db, loaded);
+  }
+  return loaded;
+}
+
 export type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
 /**
