@@ -282,7 +282,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'start');
   const supervisor = new Supervisor(logger, config.dataDir);
-  // Every signal, not only the first: a second one (tsx relays what it gets; an impatient Ctrl-C) must
+  // Every signal, not only the first: a second one (an impatient Ctrl-C) must
   // wait for the stop under way, not kill the process by the default action and orphan what it stops.
   process.on('SIGINT', () => void supervisor.stop());
   process.on('SIGTERM', () => void supervisor.stop());

@@ -135,7 +135,7 @@ export async function ensureTemporalCli(
   return temporalOnPath() ?? (await installTemporalCli(installDir, logger));
 }
 
-// `tsx supervisor/temporal-cli.ts` (CI): installs the CLI if needed and prints the path of the binary.
+// `node --import tsx supervisor/temporal-cli.ts` (CI): installs the CLI if needed and prints the path of the binary.
 if (require.main === module) {
   void (async () => {
     try {

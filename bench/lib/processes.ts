@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
 import type { RuntimeState } from '../../supervisor/state';
+import { typescriptCommand } from '../../test/helpers/stack';
 
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
 const TICK_MS = 10;
@@ -68,8 +68,8 @@ export function processesOf(state: RuntimeState, extraWorkers: number[] = []): S
 }
 
 /**
- * CPU milliseconds each part of the stack has used so far: the processes and all their descendants (tsx
- * runs node as a child; PostgreSQL forks a backend per connection), including descendants that ended.
+ * CPU milliseconds each part of the stack has used so far: the processes and all their descendants
+ * (PostgreSQL forks a backend per connection), including descendants that ended.
  */
 export function cpuMs(processes: StackProcesses): Record<Role, number> {
   const stats = readStats();
@@ -134,7 +134,7 @@ export function grown(
  * queue: what one more worker adds. Resolves once it polls.
  */
 export function startExtraWorker(state: RuntimeState): Promise<ChildProcess> {
-  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'worker/main.ts')], {
+  const child = spawn(...typescriptCommand('worker/main.ts'), {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
@@ -163,7 +163,7 @@ export function startExtraApi(
   state: Pick<RuntimeState, 'databaseUrl' | 'temporalAddress'>,
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'api/main.ts')], {
+  const child = spawn(...typescriptCommand('api/main.ts'), {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

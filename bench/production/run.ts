@@ -34,13 +34,13 @@ import { startEmbeddedPostgres } from '../../supervisor/postgres';
 import { ensureTemporalCli } from '../../supervisor/temporal-cli';
 import type { AttachedStackFile } from '../lib/stack';
 import { round } from '../lib/report';
+import { typescriptCommand } from '../../test/helpers/stack';
 import { IMAGE_SCHEMA_DIR, readProductionShape, serverBinDir, serverPackages } from './shape';
 
 /** The toolchain the measured binaries were built with (the server's go.mod asks for a newer Go than many machines have). */
 export const GO_TOOLCHAIN = 'go1.27.3';
 
 const DATA_DIR = path.join(PROJECT_ROOT, '.data', 'production');
-const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
 // On stderr: stdout carries the report alone.
 const logger = pino(
   { name: 'production', level: process.env.LOG_LEVEL || 'info' },
@@ -137,12 +137,11 @@ interface RoleProcess {
   stop(): Promise<unknown>;
 }
 
-/** One `npm run api` or `npm run worker` (tsx api/main.ts, tsx worker/main.ts), resolved once it says it is ready. */
+/** One `npm run api` or `npm run worker`, resolved once it says it is ready. */
 function startRole(role: 'api' | 'worker', index: number, env: NodeJS.ProcessEnv): Promise<RoleProcess> {
   const out = fs.openSync(path.join(DATA_DIR, `${role}-${index}.log`), 'a');
   const child = spawnBound(
-    TSX,
-    [path.join(PROJECT_ROOT, role, 'main.ts')],
+    ...typescriptCommand(`${role}/main.ts`),
     { cwd: PROJECT_ROOT, env, stdio: ['ignore', out, out, 'ipc'] },
     'SIGTERM',
   );
@@ -341,7 +340,7 @@ function describe(stack: ProductionStack): AttachedStackFile {
 
 /** `npm run bench:events`, attached to `stackFile` when given; its JSON report. */
 async function benchEvents(env: NodeJS.ProcessEnv): Promise<object> {
-  const child = spawn(TSX, [path.join(PROJECT_ROOT, 'bench/events.ts')], {
+  const child = spawn(...typescriptCommand('bench/events.ts'), {
     cwd: PROJECT_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

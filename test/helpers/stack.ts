@@ -7,6 +7,15 @@ import { waitFor } from '../../platform/net';
 import { isAlive } from '../../supervisor/child-process';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
 
+/**
+ * What the package's scripts run for a TypeScript entry (e.g. 'api/main.ts'): node with tsx's loader, one
+ * process. The tsx command runs node as its child and answers a signal that child has not acknowledged
+ * within 30 ms with SIGKILL: on a busy machine a SIGTERM became a kill.
+ */
+export function typescriptCommand(entry: string): [command: string, args: string[]] {
+  return [process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry)]];
+}
+
 export interface Stack {
   dir: string;
   process: ChildProcess;
@@ -48,15 +57,11 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const child = spawn(
-    path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'),
-    [path.join(PROJECT_ROOT, 'supervisor/start.ts')],
-    {
-      cwd: PROJECT_ROOT,
-      env,
-      stdio: ['ignore', log, log],
-    },
-  );
+  const child = spawn(...typescriptCommand('supervisor/start.ts'), {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
   return { dir, child };
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { createLogger } from '../../platform/logger';
 import { freePort, waitFor } from '../../platform/net';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../supervisor/postgres';
 import { startTemporalDevServer, type DevServer } from '../../supervisor/temporal';
+import { typescriptCommand } from '../helpers/stack';
 
 /**
  * `npm run api` and `npm run worker` alone, as in production: nobody restarts them, so they must ride
@@ -32,7 +33,8 @@ describe('the API and the worker without a supervisor', () => {
     });
 
   function run(role: 'api' | 'worker', env: NodeJS.ProcessEnv): void {
-    const child = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, role, 'main.ts')], {
+    const child = spawn(...typescriptCommand(`${role}/main.ts`), {
+      cwd: PROJECT_ROOT,
       env: {
         ...process.env,
         ...env,
@@ -128,22 +130,16 @@ describe('the API and the worker without a supervisor', () => {
       ((await (await fetch(`${apiUrl()}/readyz`)).json()) as { checks: { worker: string } }).checks;
     await waitFor('the API to be ready', 60_000, ready);
     const old = roles.worker;
-    // tsx runs node as its child: that is the worker, and killing it leaves nobody to say goodbye.
-    const node = Number(
-      execFileSync('pgrep', ['-P', String(old.child.pid)])
-        .toString()
-        .trim()
-        .split('\n')[0],
-    );
+    const pid = old.child.pid!; // the worker itself: a SIGKILL leaves it no time to say goodbye
     // Its heartbeats reach the Temporal that came back: the SDK can stop sending them on a connection
     // across a restart, and the worker then starts again on a new one (worker/main.ts, heartbeatsLost).
     await waitFor("the worker's heartbeats to reach Temporal again", 60_000, async () =>
-      (await heartbeats()).some((beat) => beat.identity === `${node}@${os.hostname()}` && beat.ageMs < 10_000),
+      (await heartbeats()).some((beat) => beat.identity === `${pid}@${os.hostname()}` && beat.ageMs < 10_000),
     );
     if (old.output().includes('no heartbeat of this worker'))
       console.log('the worker started again on a new connection: its heartbeats were lost across the restart');
     const killedAt = Date.now();
-    process.kill(node, 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
     await waitFor(
       '/readyz to name the worker missing',
       30_000,
@@ -157,7 +153,7 @@ describe('the API and the worker without a supervisor', () => {
       const beats = await heartbeats();
       const readyz = await checks().catch((e: Error) => e.message);
       throw new Error(
-        `${error.message}\n/readyz: ${JSON.stringify(readyz)}\nkilled: ${node}; heartbeats: ${JSON.stringify(beats)}\n` +
+        `${error.message}\n/readyz: ${JSON.stringify(readyz)}\nkilled: ${pid}; heartbeats: ${JSON.stringify(beats)}\n` +
           `The worker's lines:\n${lines.slice(-60).join('\n')}`,
       );
     });
