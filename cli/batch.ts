@@ -31,10 +31,14 @@ async function findOne(id: string | undefined): Promise<BatchView> {
   return view;
 }
 
-/** Where a batch's case stands: a Failed one is open until it is replaced or abandoned; others have none. */
-function caseOf({ batch, retriedBy, replacedBy }: BatchView): string {
+/**
+ * Where a batch's case stands: a Failed one is open until it is replaced or abandoned, or closed from the
+ * start when its import failed before running it; others have none.
+ */
+function caseOf({ batch, retriedBy, replacedBy, failedImport }: BatchView): string {
   if (batch.status !== 'Failed') return '-';
   if (replacedBy) return `replaced by ${replacedBy}`;
+  if (failedImport) return `not run: import ${failedImport.importId} failed`;
   if (batch.abandonedAt) return `abandoned: ${batch.abandonedReason}`;
   return retriedBy ? `open, retried: ${retriedBy.status}` : 'open';
 }

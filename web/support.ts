@@ -33,6 +33,7 @@ interface Batch {
   retriedBy: { batchId: string; status: Status } | null;
   replacedBy: string | null;
   abandoned: { reason: string; keyId: string | null; at: string } | null;
+  failedImport: { importId: string; reason: string } | null;
   workflowUrl?: string | null;
 }
 
@@ -83,15 +84,20 @@ function errorText(error: BatchError | null): string {
   return `${error.code}${error.eventId ? ` (event ${error.eventId})` : ''}: ${error.message}`;
 }
 
-/** A Failed batch's case is closed once its events are stored by another batch, or support abandons it. */
-function closedAs(batch: Batch): 'Replaced' | 'Abandoned' | null {
+/**
+ * A Failed batch's case is closed once its events are stored by another batch, or support abandons it; a
+ * batch its import never ran (the import failed first) is closed from the start.
+ */
+function closedAs(batch: Batch): 'Replaced' | 'Not run' | 'Abandoned' | null {
   if (batch.replacedBy) return 'Replaced';
+  if (batch.failedImport) return 'Not run';
   if (batch.abandoned) return 'Abandoned';
   return null;
 }
 
 function closedText(batch: Batch): string {
   if (batch.replacedBy) return `replaced by ${batch.replacedBy} (its events are stored)`;
+  if (batch.failedImport) return `not run: import ${batch.failedImport.importId} failed; upload the file again`;
   return `abandoned: ${batch.abandoned?.reason ?? ''}`;
 }
 
@@ -108,7 +114,7 @@ function row(batch: Batch): HTMLTableRowElement {
   return el('tr', { 'data-batch-id': batch.batchId }, [
     el('td', { class: 'id' }, [opener({ text: batch.batchId, title: 'Open this batch' }, batch.batchId)]),
     el('td', { text: batch.account }),
-    el('td', { class: closed ?? batch.status, text: closed ?? batch.status }),
+    el('td', { class: (closed ?? batch.status).replace(' ', '-'), text: closed ?? batch.status }),
     el('td', { text: `${batch.mode}, ${batch.eventCount} event${batch.eventCount === 1 ? '' : 's'}` }),
     el('td', { text: `${age(batch.ageSeconds)} ago` }),
     closed
@@ -213,6 +219,14 @@ function detailList(batch: Batch): HTMLDListElement {
   if (batch.retryOf) link('Retry of', batch.retryOf);
   if (batch.retriedBy) link('Retried by', batch.retriedBy.batchId, batch.retriedBy.status);
   if (batch.replacedBy) link('Replaced by', batch.replacedBy);
+  if (batch.failedImport) {
+    dl.append(
+      el('dt', { text: 'Import' }),
+      el('dd', { 'data-field': 'Import', text: batch.failedImport.importId }),
+      el('dt', { text: 'Import failed' }),
+      el('dd', { class: 'Not-run', 'data-field': 'Import failed', text: batch.failedImport.reason }),
+    );
+  }
   if (batch.abandoned) {
     const { reason: why, keyId, at } = batch.abandoned;
     dl.append(
@@ -275,6 +289,14 @@ async function open(batchId: string, waitForEnd = false): Promise<void> {
       el('p', {
         class: 'message info',
         text: `Replaced: its events are stored, by batch ${batch.replacedBy}. Nothing to retry.`,
+      }),
+    );
+  }
+  if (batch.failedImport) {
+    parts.push(
+      el('p', {
+        class: 'message info',
+        text: 'Not run: its import failed before its batches were started, and nothing of the import is stored. Nothing to retry here: upload the file again.',
       }),
     );
   }

@@ -1,13 +1,13 @@
 import type { Sequelize } from 'sequelize';
 import type { BatchHealth } from '../../platform/metrics';
-import { ALL_EVENTS_STORED } from '../repositories/batches';
+import { ALL_EVENTS_STORED, FAILED_IMPORT_OF } from '../repositories/batches';
 import { queryOf } from '../sql';
 
 /**
  * Failed batches that still want someone's attention: failed in the last 24 hours (older ones were
  * dealt with another way, or will not be: an alert must be able to clear), not retried yet (a failed
- * retry stands for them), not abandoned, and not replaced (their events stored since, by a retry or a
- * new batch). Grouped by account and first error code. The replaced check reads failed_event_ids, not
+ * retry stands for them), not abandoned, not replaced (their events stored since, by a retry or a
+ * new batch), and not a batch a failed import never ran (the import says it failed). Grouped by account and first error code. The replaced check reads failed_event_ids, not
  * the stored request, and probes the events index only for these few rows.
  */
 const FAILED = `
@@ -16,6 +16,7 @@ const FAILED = `
    WHERE b.status = 'Failed' AND b.completed_at > now() - interval '24 hours' AND b.abandoned_at IS NULL
      AND NOT EXISTS (SELECT 1 FROM batches r WHERE r.retry_of = b.id)
      AND NOT ${ALL_EVENTS_STORED('b')}
+     AND NOT EXISTS (${FAILED_IMPORT_OF('b')})
    GROUP BY 1, 2`;
 
 const OLDEST_PENDING = `

@@ -147,9 +147,15 @@ export interface Abandonment {
   keyId: string | null;
 }
 
+/** The import a never-run batch belongs to, which failed before its batches were started. */
+export interface FailedImport {
+  importId: string;
+  reason: string;
+}
+
 /**
  * A batch with what its row alone cannot say: its account's name, its newest retry, and (a Failed one)
- * the batch that stored its events since, which makes it replaced.
+ * the batch that stored its events since, which makes it replaced, or the failed import that never ran it.
  */
 export interface BatchView {
   batch: Batch;
@@ -157,6 +163,7 @@ export interface BatchView {
   retriedBy: RetryRef | null;
   replacedBy: string | null;
   abandoned: Abandonment | null;
+  failedImport: FailedImport | null;
 }
 
 /**
@@ -185,6 +192,32 @@ export async function replacementsOf(ids: readonly string[], transaction?: Trans
     [[...ids]],
   );
   return new Map(rows.map((r) => [r.id, r.replaced_by]));
+}
+
+/**
+ * SQL, the rows (id, failure) of the failed import the batch `b` belongs to, by the import's record of its
+ * chunks or by the chunk's Idempotency-Key (as recordImportFailed finds them). An import fails only before
+ * its batches are started, so such a batch never ran: its case is closed from the start.
+ */
+export const FAILED_IMPORT_OF = (b: string): string => `
+  SELECT i.id, i.failure FROM imports i
+   WHERE i.account_id = ${b}.account_id AND i.failed_at IS NOT NULL
+     AND (i.id IN (SELECT import_id FROM import_batches WHERE batch_id = ${b}.id)
+          OR ${b}.idempotency_key LIKE 'import-' || i.id || '-%')`;
+
+/** For each Failed batch of `ids` that a failed import never ran: that import and its failure. */
+export async function failedImportsOf(
+  ids: readonly string[],
+  transaction?: Transaction,
+): Promise<Map<string, FailedImport>> {
+  if (!ids.length) return new Map();
+  const rows = await queryOf(Batch.sequelize!, transaction)<{ id: string; import_id: string; failure: string }>(
+    `SELECT b.id, i.id AS import_id, i.failure
+       FROM batches b CROSS JOIN LATERAL (${FAILED_IMPORT_OF('b')} LIMIT 1) AS i
+      WHERE b.id = ANY($1::uuid[]) AND b.status = 'Failed'`,
+    [[...ids]],
+  );
+  return new Map(rows.map((r) => [r.id, { importId: r.import_id, reason: r.failure }]));
 }
 
 const abandonmentOf = (batch: Batch): Abandonment | null =>
@@ -221,13 +254,15 @@ async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
     ]),
   );
   const retries = await retriesOf(batches.map((b) => b.id));
-  const replacements = await replacementsOf(batches.filter((b) => b.status === 'Failed').map((b) => b.id));
+  const failed = batches.filter((b) => b.status === 'Failed').map((b) => b.id);
+  const [replacements, failedImports] = await Promise.all([replacementsOf(failed), failedImportsOf(failed)]);
   return batches.map((batch) => ({
     batch,
     accountName: names.get(batch.accountId) ?? '',
     retriedBy: retries.get(batch.id) ?? null,
     replacedBy: replacements.get(batch.id) ?? null,
     abandoned: abandonmentOf(batch),
+    failedImport: failedImports.get(batch.id) ?? null,
   }));
 }
 
@@ -348,6 +383,14 @@ export async function createRetry(originalId: string, requestId: string | null):
         replacedBy,
       );
     }
+    const failedImport = (await failedImportsOf([original.id], transaction)).get(original.id);
+    if (failedImport)
+      throw new RetryRefused(
+        `Batch ${original.id} is a batch of import ${failedImport.importId}, which failed before its batches were started (${failedImport.reason.replace(/\.$/, '')}). ` +
+          'Nothing of the import is stored, and this batch alone is not retried: that would store part of it. Upload the file again (POST /Integration/Imports).',
+        original.id,
+        newest,
+      );
     if (original.abandonedAt)
       throw new RetryRefused(
         `${abandonedText(original)}. An abandoned batch is not retried; send its events as a new batch.`,

@@ -19,7 +19,7 @@ import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { closeChromium, launchChromium } from '../helpers/browser';
-import { apiUrl, client } from '../helpers/http';
+import { apiUrl, client, request } from '../helpers/http';
 import { temporalClient } from '../helpers/temporal';
 
 interface ImportBody {
@@ -240,6 +240,56 @@ describe('imports that fail or are stranded before their split', () => {
       expect(first[4]).toMatch(/could not be split into batches: The CSV cannot be read/);
       if (process.env.IMPORTS_SCREENSHOT)
         await page.screenshot({ path: process.env.IMPORTS_SCREENSHOT, fullPage: true });
+    } finally {
+      await closeChromium(context);
+    }
+  }, 120_000);
+
+  it('a never-run batch of the failed import is closed: its retry is refused, and /support lists it apart, saying why', async () => {
+    const { batches } = await statusOf(brokenImport);
+    const batchId = batches[0].batchId;
+    const shown = await client(account.key).get(`/Integration/Batches/${batchId}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.failedImport).toEqual({
+      importId: brokenImport,
+      reason: expect.stringMatching(/could not be split into batches: The CSV cannot be read/),
+    });
+    // A retry would store this chunk alone: part of an import that says nothing of it is stored.
+    const retried = await client(account.key).post(`/Integration/Batches/${batchId}/retry`, {});
+    expect(retried.status).toBe(409);
+    expect(retried.body.title).toMatch(
+      new RegExp(
+        `^Batch ${batchId} is a batch of import ${brokenImport}, which failed before its batches were started`,
+      ),
+    );
+    expect(retried.body.title).toMatch(/Upload the file again/);
+    expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.retriedBy).toBeNull();
+    // Nor is it an open failed batch to alert on: the import's own status says it failed.
+    const metrics = (await request<string>('GET', '/metrics')).text.split('\n');
+    const open = metrics.filter((line) => line.startsWith('traceability_batches_failed_open{'));
+    expect(open.filter((line) => line.includes(`account="${account.name}"`) && !line.endsWith(' 0'))).toEqual([]);
+
+    const context = await launchChromium('support-not-run');
+    try {
+      const page = await context.newPage();
+      await page.goto(`${apiUrl()}/support`);
+      await page.fill('#key', account.key);
+      await page.click('button[type=submit]');
+      const closedRow = page.locator(`#closed tr[data-batch-id="${batchId}"]`);
+      await closedRow.waitFor();
+      expect(await closedRow.locator('td.case').textContent()).toBe(
+        `not run: import ${brokenImport} failed; upload the file again`,
+      );
+      expect(await page.locator(`#failed tr[data-batch-id="${batchId}"]`).count()).toBe(0);
+      await closedRow.locator('button').click();
+      await page.waitForSelector('#detail [data-field="Import failed"]');
+      expect(await page.textContent('#detail [data-field="Import failed"]')).toMatch(
+        /could not be split into batches: The CSV cannot be read/,
+      );
+      expect(await page.locator('#retry').count()).toBe(0);
+      expect(await page.locator('#abandon').count()).toBe(0);
+      if (process.env.SUPPORT_SCREENSHOT)
+        await page.screenshot({ path: process.env.SUPPORT_SCREENSHOT, fullPage: true });
     } finally {
       await closeChromium(context);
     }

@@ -38,6 +38,7 @@ const failed = {
   retriedBy: { batchId: RETRY_ID, status: 'Completed' },
   replacedBy: RETRY_ID,
   abandoned: null,
+  failedImport: null,
   requestId: 'c0ffee00-1234-4abc-8def-0123456789ab',
   statusUrl: `/Integration/Batches/${BATCH_ID}`,
   workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${BATCH_ID}`,
@@ -138,7 +139,8 @@ export const batchesOperations = [
       409: {
         description:
           'Not retried: the batch is not Failed, a retry of it already completed, one is under way (retriedBy names that retry), ' +
-          'it was replaced (its events are stored since by another batch, replacedBy names it: a retry would fail on DuplicateEventId), or it was abandoned.',
+          'it was replaced (its events are stored since by another batch, replacedBy names it: a retry would fail on DuplicateEventId), it was abandoned, ' +
+          'or it is a batch of a spreadsheet import that failed before its batches were started (failedImport; running it alone would store part of the import: upload the file again).',
         contentType: PROBLEM_JSON,
         schema: retryRefusedResponse,
         example: {

@@ -19,7 +19,7 @@ export interface LinkSettings {
 }
 
 export const batchSummaryBody = (
-  { batch, accountName, retriedBy, replacedBy, abandoned }: BatchView,
+  { batch, accountName, retriedBy, replacedBy, abandoned, failedImport }: BatchView,
   links: LinkSettings,
   now = Date.now(),
 ) => {
@@ -39,6 +39,7 @@ export const batchSummaryBody = (
     retriedBy,
     replacedBy,
     abandoned: abandoned ? { reason: abandoned.reason, at: abandoned.at.toISOString(), keyId: abandoned.keyId } : null,
+    failedImport,
     requestId: batch.requestId,
     statusUrl: batchUrl(batch.id),
     workflowUrl: workflowUrlOf(links.temporalUiUrl, links.temporalNamespace, batch.workflowId),

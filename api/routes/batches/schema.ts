@@ -97,6 +97,22 @@ const summaryProperties = {
     description:
       'A Failed batch support marked Abandoned (POST .../{id}/abandon): kept as it is, no longer open, not retried.',
   },
+  failedImport: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['importId', 'reason'],
+        additionalProperties: false,
+        properties: {
+          importId: { type: 'string', description: 'GET /Integration/Imports/{importId} for the import.' },
+          reason: { type: 'string', description: 'Why the import failed.' },
+        },
+      },
+      { type: 'null' },
+    ],
+    description:
+      'A Failed batch of a spreadsheet import that failed before its batches were started: the batch never ran, nothing of the import is stored, and it is not retried (upload the file again).',
+  },
   requestId: {
     type: ['string', 'null'],
     description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.',

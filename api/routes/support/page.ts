@@ -20,8 +20,8 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #eceff2; vertical-align: top; }
 td.id button { font-family: ui-monospace, monospace; font-size: 12px; background: none; border: 0; color: #0b5cad; cursor: pointer; padding: 0; text-decoration: underline; }
 .Failed { color: #b3261e; font-weight: 600; } .Completed { color: #1e7b34; font-weight: 600; } .Running, .Accepted { color: #8a5a00; font-weight: 600; }
-.Replaced, .Abandoned { color: #4a5561; font-weight: 600; }
-dd.Abandoned { word-break: normal; overflow-wrap: anywhere; }
+.Replaced, .Abandoned, .Not-run { color: #4a5561; font-weight: 600; }
+dd.Abandoned, dd.Not-run { word-break: normal; overflow-wrap: anywhere; }
 form.abandon { display: flex; gap: 8px; margin-top: 10px; } form.abandon input { flex: 1; padding: 4px 6px; }
 .empty { color: #68707a; font-style: italic; }
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0; }
@@ -65,7 +65,7 @@ export const SUPPORT_PAGE: BrowserPage = {
         <div id="failed"></div>
       </section>
       <section>
-        <h2>Closed failed batches (replaced by a batch that stored their events, or abandoned)</h2>
+        <h2>Closed failed batches (replaced by a batch that stored their events, abandoned, or never run by a failed import)</h2>
         <div id="closed"></div>
       </section>
       <section>
