@@ -13,7 +13,14 @@ import {
   type NativeLocation,
 } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
-import { capturedSql, epcisContextSql, epcisIndexSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
+import {
+  capturedSql,
+  epcisContextSql,
+  epcisIndexSql,
+  epcisSql,
+  originalJoin,
+  reversesSql,
+} from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
 
 const MATCH_KINDS = [
@@ -308,7 +315,7 @@ export interface EpcisEventPage {
  */
 const DECLARATION = `LEFT JOIN LATERAL (
          SELECT coalesce(
-           (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text),
+           (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE ${reversesSql('d')}),
            (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
            CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (${CAPTURED} AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${EPCIS} ? 'errorDeclaration') THEN ${EPCIS} -> 'errorDeclaration' END
          ) AS declaration) AS decl ON true`;
@@ -320,12 +327,14 @@ const APPLIED_DECLARATION = `(e.payload ? 'EpcisPendingDeclaration'
 const locationJson = (alias: string) =>
   `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
 
-/** One page of the account's events matching `filter`, in the order they were recorded. */
-export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
+/**
+ * SQL and its binds: one page of the account's events matching `filter` (and one more, to know whether a
+ * next page exists), in the order they were recorded.
+ */
+export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind: unknown[] } {
   const binder = new Binder();
   const where = whereOf(filter, binder);
-  const rows = await sequelize.query<EventRow>(
-    `SELECT e.id, e.seq, ${CAPTURED} AS captured, ${EPCIS} AS epcis, ${epcisContextSql()} AS context,
+  const sql = `SELECT e.id, e.seq, ${CAPTURED} AS captured, ${EPCIS} AS epcis, ${epcisContextSql()} AS context,
             e.type, e.urn, e.event_time, e.event_time_zone, e.created_at,
             e.payload ->> 'BizStep' AS biz_step, e.payload ->> 'Disposition' AS disposition,
             ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration
@@ -337,9 +346,14 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
        ${DECLARATION}
       WHERE ${where}
       ORDER BY e.seq
-      LIMIT ${binder.bind(filter.limit + 1)}`,
-    { bind: binder.values, type: QueryTypes.SELECT },
-  );
+      LIMIT ${binder.bind(filter.limit + 1)}`;
+  return { sql, bind: binder.values };
+}
+
+/** One page of the account's events matching `filter`, in the order they were recorded. */
+export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
+  const { sql, bind } = epcisEventsQuery(filter);
+  const rows = await sequelize.query<EventRow>(sql, { bind, type: QueryTypes.SELECT });
   const page = rows.slice(0, filter.limit);
   const lines = await linesOf(
     sequelize,

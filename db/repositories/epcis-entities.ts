@@ -4,7 +4,7 @@ import type { EpcisEvent, EpcisKnownEntities, referencedIdentifiers } from '../.
 import type { EventPayload } from '../../domain/events';
 import { queryOf } from '../sql';
 import { storedEventIds } from './batch-events';
-import { capturedSql, epcisSql, originalJoin } from './epcis-originals';
+import { capturedSql, epcisSql, originalJoin, reversesSql } from './epcis-originals';
 
 type Referenced = ReturnType<typeof referencedIdentifiers>;
 
@@ -43,17 +43,10 @@ export async function findEpcisEntities(
       `SELECT external_id, name FROM trade_partners WHERE account_id = $1 AND connection_type = 'SELF' AND external_id IS NOT NULL ORDER BY created_at, external_id LIMIT 1`,
       [account.id],
     ),
-    // A captured event is named by its EPCIS eventID, one of ours by its urn:uuid (as /epcis/events serves it).
     refs.declared.length
       ? select<{ row_id: string; event_id: string; hash: string | null; payload: EventPayload; declared: boolean }>(
-          `SELECT e.id AS row_id, CASE WHEN ${capturedSql()} THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
-                  e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' - 'EpcisOriginal' AS payload,
-                  e.payload ? 'EpcisDeclaredBy' OR EXISTS (SELECT 1 FROM events d WHERE d.account_id = e.account_id AND d.payload ->> 'EpcisDeclarationOf' = e.id::text) AS declared
-             FROM events e
-            WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
-              AND ((${capturedSql()} AND e.external_event_id = ANY($2::text[])) OR (NOT ${capturedSql()} AND e.urn = ANY($2::text[]))
-                   OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY($2::text[])))`,
-          [account.id, refs.declared],
+          DECLARED_EVENTS,
+          [account.id, refs.declared, ourEventIds(refs.declared)],
         )
       : [],
     // Declarations of events the account did not hold, by the eventID they declare: one not applied yet is applied by that event's capture.
@@ -84,6 +77,26 @@ export async function findEpcisEntities(
       : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
   };
 }
+
+/**
+ * SQL: the events of account $1 that error declarations name by $2: a captured event by its EPCIS eventID,
+ * one of ours by its urn:uuid (as /epcis/events serves it; $3 holds those ids' uuids, so the primary key
+ * finds it: the urn itself has no index), any by its hash id. Each branch is a probe of an index.
+ */
+export const DECLARED_EVENTS = `
+  SELECT e.id AS row_id, CASE WHEN ${capturedSql()} THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
+         e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' - 'EpcisOriginal' AS payload,
+         e.payload ? 'EpcisDeclaredBy' OR EXISTS (SELECT 1 FROM events d WHERE ${reversesSql('d')}) AS declared
+    FROM events e
+   WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
+     AND ((${capturedSql()} AND e.external_event_id = ANY($2::text[]))
+          OR (NOT ${capturedSql()} AND e.id = ANY($3::uuid[]) AND e.urn = ANY($2::text[]))
+          OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY($2::text[])))`;
+
+const OUR_EVENT_ID = /^urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** The uuids of the ids among `ids` that name an event of ours (urn:uuid:…), for DECLARED_EVENTS' $3. */
+export const ourEventIds = (ids: readonly string[]): string[] => ids.flatMap((id) => OUR_EVENT_ID.exec(id)?.[1] ?? []);
 
 /**
  * SQL: which of the hash ids $2 the account $1 holds. One probe of the hash-id index per hash (LATERAL,

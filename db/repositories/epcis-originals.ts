@@ -18,6 +18,14 @@ export const originalJoin = (e = 'e', alias = 'o'): string =>
 /** SQL: event `e` was captured through EPCIS (its original apart, or in its payload). */
 export const capturedSql = (e = 'e'): string => `(${e}.payload ? 'EpcisOriginal' OR ${e}.payload ? 'Epcis')`;
 
+/**
+ * SQL: event `d` is the error declaration that reverses event `e` (at most one). Its `?` lets PostgreSQL
+ * use the partial unique index events_epcis_declaration, one probe; without it every event asked about
+ * read the whole events table.
+ */
+export const reversesSql = (d: string, e = 'e'): string =>
+  `${d}.account_id = ${e}.account_id AND ${d}.payload ? 'EpcisDeclarationOf' AND ${d}.payload ->> 'EpcisDeclarationOf' = ${e}.id::text`;
+
 /** SQL: event `e`'s EPCIS original, its query index and its document's namespaces, with `originalJoin` as `o`. */
 export const epcisSql = (e = 'e', o = 'o'): string => `coalesce(${o}.epcis, ${e}.payload -> 'Epcis')`;
 export const epcisIndexSql = (e = 'e', o = 'o'): string => `coalesce(${o}.epcis_index, ${e}.payload -> 'EpcisIndex')`;

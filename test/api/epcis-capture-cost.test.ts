@@ -1,13 +1,18 @@
 import { eventHashId } from '../../domain/epcis/event-hash';
-import { HELD_EVENT_HASHES } from '../../db/repositories/epcis-entities';
+import { DECLARED_EVENTS, HELD_EVENT_HASHES, ourEventIds } from '../../db/repositories/epcis-entities';
+import { epcisEventsQuery } from '../../db/queries/epcis-events';
 import { NEGATIVE_LOTS_OF_BATCHES } from '../../db/queries/inventory';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
+import { client } from '../helpers/http';
+import { commission, instance, uid } from '../factories/events';
 
 /** A plan's nodes, depth first (EXPLAIN (FORMAT JSON)). */
 interface PlanNode {
   'Node Type': string;
+  'Rows Removed by Filter'?: number;
+  Alias?: string;
   'Relation Name'?: string;
   'Index Name'?: string;
   'Actual Rows'?: number;
@@ -22,6 +27,23 @@ async function planOf(text: string, bind: unknown[], analyze = false): Promise<P
   );
   return nodesOf(rows[0]['QUERY PLAN'][0].Plan);
 }
+
+/**
+ * What a plan (EXPLAIN ANALYZE) read of `events`, kept and removed by filters, every loop: the rows of the
+ * query's own scan (alias e), and each lookup of other events (a subquery's alias) with its rows.
+ */
+function eventsRead(nodes: PlanNode[]): { own: number; lookups: [string, number][] } {
+  const events = nodes.filter((node) => node['Relation Name'] === 'events');
+  const read = (node: PlanNode) =>
+    ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
+  return {
+    own: events.filter((node) => node.Alias === 'e').reduce((sum, node) => sum + read(node), 0),
+    lookups: events.filter((node) => node.Alias !== 'e').map((node) => [node.Alias ?? '', read(node)]),
+  };
+}
+
+/** The lookups that read as many rows as the account holds events (1,000 captured): a scan, not a probe. */
+const scans = (read: ReturnType<typeof eventsRead>) => read.lookups.filter(([, rows]) => rows >= 1000);
 
 /** What a capture costs PostgreSQL beside the rows it stores: each lookup reads what it needs, not the account. */
 describe('EPCIS capture: what a document costs', () => {
@@ -69,6 +91,39 @@ describe('EPCIS capture: what a document costs', () => {
     expect(nodes.map((node) => node['Index Name'])).toContain('events_epcis_hash');
     const { rows } = await sql().query<{ hash: string }>(HELD_EVENT_HASHES, [account.id, hashes]);
     expect(new Set(rows.map((row) => row.hash))).toEqual(new Set(hashes.slice(0, 250)));
+  });
+
+  it("the events a capture's error declarations name are found by index, never by reading the account's events", async () => {
+    // One event of ours (named by its urn:uuid, as /epcis/events serves it), one captured (its eventID).
+    const sent = await client(account.key).post('/Integration/Events', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', uid('LOT'), 1))],
+    });
+    expect(sent.status).toBe(200);
+    const ours = `urn:uuid:${sent.body.result[0].id}`;
+    const declared = [
+      ours,
+      held[0][7].eventID!,
+      'urn:uuid:00000000-0000-4000-8000-000000000000',
+      'ni:///sha-256;0?ver=CBV2.0',
+    ];
+    const nodes = await planOf(DECLARED_EVENTS, [account.id, declared, ourEventIds(declared)], true);
+    const read = eventsRead(nodes);
+    expect(read.own).toBeLessThanOrEqual(declared.length);
+    expect(scans(read)).toEqual([]);
+    const { rows } = await sql().query<{ event_id: string }>(DECLARED_EVENTS, [
+      account.id,
+      declared,
+      ourEventIds(declared),
+    ]);
+    expect(new Set(rows.map((row) => row.event_id))).toEqual(new Set([ours, held[0][7].eventID]));
+  });
+
+  it("a page of /epcis/events finds each event's error declaration with one probe, not a read of the events table", async () => {
+    const page = epcisEventsQuery({ accountId: account.id, limit: 100 });
+    const read = eventsRead(await planOf(page.sql, page.bind, true));
+    // Whichever way the page itself is read, its events' lookups probe an index.
+    expect(read.lookups.length).toBeGreaterThan(0);
+    expect(scans(read)).toEqual([]);
   });
 
   it("a finished job's poll reads the account's negative lots, not its batch's events and timelines", async () => {
