@@ -175,17 +175,37 @@ async function seedSupplier(db: Client, supplierId: string): Promise<void> {
   );
 }
 
+/** The first and last seq of the account's events. */
+async function seqRange(databaseUrl: string, accountId: string): Promise<[bigint, bigint]> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ first: string; last: string }>(
+      'SELECT min(seq) AS first, max(seq) AS last FROM events WHERE account_id = $1',
+      [accountId],
+    );
+    return [BigInt(rows[0].first), BigInt(rows[0].last)];
+  } finally {
+    await db.end();
+  }
+}
+
 async function measure(name: string, url: () => string, key: string) {
   const times: number[] = [];
   let rows = 0;
   for (let i = 0; i < SAMPLES + 10; i++) {
     const started = performance.now();
     const response = await fetch(url(), { headers: { 'X-API-KEY': key, accept: 'application/json' } });
-    const body = (await response.json()) as { totalItems?: number; products?: { lots: { inventory: unknown[] }[] }[] };
+    const body = (await response.json()) as {
+      totalItems?: number;
+      products?: { lots: { inventory: unknown[] }[] }[];
+      epcisBody?: { queryResults: { resultsBody: { eventList: unknown[] } } };
+    };
     if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status}`);
     if (i >= 10) times.push(performance.now() - started); // the first requests warm caches
     rows =
       body.totalItems ??
+      body.epcisBody?.queryResults.resultsBody.eventList.length ??
       body.products?.reduce((n, p) => n + p.lots.reduce((m, l) => m + l.inventory.length, 0), 0) ??
       0;
   }
@@ -211,6 +231,9 @@ export async function benchQueries() {
     const seedSeconds = +((performance.now() - seeding) / 1000).toFixed(1);
     const random = (n: number) => Math.floor(Math.random() * n);
     const api = stack.state.apiUrl;
+    const [first, last] = await seqRange(stack.state.databaseUrl, account.id);
+    // An EPCIS query's nextPageToken: the seq after which its page starts (api/routes/epcis/paging.ts).
+    const after = (seq: bigint) => Buffer.from(String(seq)).toString('base64url');
     const results = [
       await measure(
         'inventory for one product',
@@ -225,6 +248,18 @@ export async function benchQueries() {
       await measure(
         'event details for a lot a supplier shipped in',
         () => `${api}/epcis/Events/details?LotSerial=LOT-${random(LOTS / SHARED_EVERY) * SHARED_EVERY}`,
+        key,
+      ),
+      await measure(
+        'EPCIS query, a page of 100 events from anywhere in the account',
+        () =>
+          `${api}/epcis/events?perPage=100&nextPageToken=${after(first + BigInt(random(Number(last - first) - 100)))}`,
+        key,
+      ),
+      // The supplier's events were stored after the account's last one: a poll must not read them.
+      await measure(
+        'EPCIS query, what is new after the newest event (none)',
+        () => `${api}/epcis/events?perPage=100&nextPageToken=${after(last)}`,
         key,
       ),
     ];
