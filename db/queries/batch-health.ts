@@ -7,8 +7,9 @@ import { queryOf } from '../sql';
  * Failed batches that still want someone's attention: failed in the last 24 hours (older ones were
  * dealt with another way, or will not be: an alert must be able to clear), not retried yet (a failed
  * retry stands for them), not abandoned, not replaced (their events stored since, by a retry or a
- * new batch), and not a batch a failed import never ran (the import says it failed). Grouped by account and first error code. The replaced check reads failed_event_ids, not
- * the stored request, and probes the events index only for these few rows.
+ * new batch), and not a batch a failed import never ran (the import says it failed). Grouped by
+ * account and first error code. The replaced check reads failed_event_ids, not the stored request, and
+ * probes the events index only for these few rows.
  */
 const FAILED = `
   SELECT a.name AS account, coalesce(b.errors -> 0 ->> 'code', 'Unknown') AS code, count(*)::int AS count
