@@ -11,10 +11,12 @@ const msOfTime = (t: Timestamp) => Number(t?.seconds ?? 0) * 1000 + Number(t?.na
 const msOf = (e: HistoryEvent) => msOfTime(e.eventTime);
 
 /**
- * A local activity's marker: its type, and when the worker finished it (the marker itself is written
- * with the workflow task's completion, after every step of the task). Its schedule time, also in the
- * marker, is not always set when the step was scheduled (it can come after the completion), so no
- * duration is read from it.
+ * A local activity's marker: its type, and when it finished by the workflow's clock (the marker itself is
+ * written with the workflow task's completion, after every step of the task). The SDK's core records as
+ * its complete_time the workflow's time when the step was scheduled plus the step's run, and moves the
+ * workflow's clock there: steps in a row add up their runs from the task's start, and the passes between
+ * the workflow thread, the core and the steps are in none of them. Its schedule time, also in the marker,
+ * is the wall clock's, and not always set when the step was scheduled, so no duration is read from it.
  */
 function localActivityOf(e: HistoryEvent): { name: string; doneAtMs: number | null } | undefined {
   const marker = localActivityMarker(e);
@@ -67,8 +69,9 @@ export async function breakdownOf(client: Client, workflowId: string): Promise<B
 /**
  * One workflow's history as lines, in time order, each at its offset from the start: every workflow
  * task with its time in the queue (scheduled to started: the schedule-to-start) and its run, every
- * activity task with its queue time and run, every local activity (its marker) when the worker finished
- * it (how long each step ran is the worker's figure: bench/events.ts's stepMs).
+ * activity task with its queue time and run, every local activity (its marker) when it finished by the
+ * workflow's clock (see localActivityOf; how long each step ran is the worker's figure: bench/events.ts's
+ * stepMs), and what the workflow's end came after the last of them: the SDK's passes and the completion.
  */
 export async function timelineOf(client: Client, workflowId: string): Promise<string[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -78,6 +81,7 @@ export async function timelineOf(client: Client, workflowId: string): Promise<st
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   const lines: { atMs: number; text: string }[] = [];
   let tasks = 0;
+  let lastStepDoneMs: number | undefined;
   for (const e of events) {
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
       const started = byId.get(String(e.workflowTaskCompletedEventAttributes?.startedEventId))!;
@@ -96,14 +100,15 @@ export async function timelineOf(client: Client, workflowId: string): Promise<st
         text: `${name} (activity task): queued ${ms(msOf(started) - msOf(scheduled))}, ran ${ms(msOf(e) - msOf(started))}`,
       });
     } else if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED) {
-      lines.push({ atMs: msOf(e), text: 'workflow completed' });
+      const afterSteps = lastStepDoneMs === undefined ? '' : `, ${ms(msOf(e) - lastStepDoneMs)} after the last step`;
+      lines.push({ atMs: msOf(e), text: `workflow completed${afterSteps}` });
     } else {
       const local = localActivityOf(e);
-      if (local)
-        lines.push({
-          atMs: local.doneAtMs ?? msOf(e),
-          text: `${local.name} (local activity marker): done`,
-        });
+      if (local) {
+        const atMs = local.doneAtMs ?? msOf(e);
+        lastStepDoneMs = Math.max(lastStepDoneMs ?? atMs, atMs);
+        lines.push({ atMs, text: `${local.name} (local activity marker): done by the workflow's clock` });
+      }
     }
   }
   return lines
