@@ -220,6 +220,13 @@ export async function failedImportsOf(
   return new Map(rows.map((r) => [r.id, { importId: r.import_id, reason: r.failure }]));
 }
 
+const failedImportOf = async (id: string, transaction: Transaction): Promise<FailedImport | undefined> =>
+  (await failedImportsOf([id], transaction)).get(id);
+
+/** Why a batch a failed import never ran is closed: what a retry's and an abandon's refusals begin with. */
+const notRunText = (id: string, { importId, reason }: FailedImport): string =>
+  `Batch ${id} is a batch of import ${importId}, which failed before its batches were started (${reason.replace(/\.$/, '')}).`;
+
 const abandonmentOf = (batch: Batch): Abandonment | null =>
   batch.abandonedAt
     ? { reason: batch.abandonedReason ?? '', at: batch.abandonedAt, keyId: batch.abandonedByKeyId ?? null }
@@ -383,10 +390,10 @@ export async function createRetry(originalId: string, requestId: string | null):
         replacedBy,
       );
     }
-    const failedImport = (await failedImportsOf([original.id], transaction)).get(original.id);
+    const failedImport = await failedImportOf(original.id, transaction);
     if (failedImport)
       throw new RetryRefused(
-        `Batch ${original.id} is a batch of import ${failedImport.importId}, which failed before its batches were started (${failedImport.reason.replace(/\.$/, '')}). ` +
+        `${notRunText(original.id, failedImport)} ` +
           'Nothing of the import is stored, and this batch alone is not retried: that would store part of it. Upload the file again (POST /Integration/Imports).',
         original.id,
         newest,
@@ -456,6 +463,12 @@ export async function abandonBatch(batchId: string, reason: string, keyId: strin
     if (going)
       throw new AbandonRefused(
         `Batch ${batch.id} has a retry under way: batch ${going.id} (${going.status}). Wait for its outcome.`,
+        batch.id,
+      );
+    const failedImport = await failedImportOf(batch.id, transaction);
+    if (failedImport)
+      throw new AbandonRefused(
+        `${notRunText(batch.id, failedImport)} It is closed already (Not run): nothing to abandon.`,
         batch.id,
       );
     const replacedBy = (await replacementsOf([batch.id], transaction)).get(batch.id) ?? null;

@@ -15,7 +15,7 @@ import { waitFor } from '../../platform/net';
 import type { ReconcileBatchesResult } from '../../workflows/contracts';
 import { reconcileNowSignal } from '../../workflows/reconciler-signals';
 import * as reconciler from '../helpers/reconciler';
-import { createAccount, type TestAccount } from '../factories/accounts';
+import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
 import { commission, instance, uid } from '../factories/events';
 import { models, sql } from '../helpers/db';
 import { closeChromium, launchChromium } from '../helpers/browser';
@@ -245,7 +245,7 @@ describe('imports that fail or are stranded before their split', () => {
     }
   }, 120_000);
 
-  it('a never-run batch of the failed import is closed: its retry is refused, and /support lists it apart, saying why', async () => {
+  it('a never-run batch of the failed import is closed: its retry and abandon are refused, and /support lists it apart, saying why', async () => {
     const { batches } = await statusOf(brokenImport);
     const batchId = batches[0].batchId;
     const shown = await client(account.key).get(`/Integration/Batches/${batchId}`);
@@ -264,6 +264,13 @@ describe('imports that fail or are stranded before their split', () => {
     );
     expect(retried.body.title).toMatch(/Upload the file again/);
     expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.retriedBy).toBeNull();
+    // It is closed already: there is nothing for support to give up on.
+    const support = await createSupportKey();
+    const abandoned = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: 'cleanup' });
+    expect(abandoned.status).toBe(409);
+    expect(abandoned.body.title).toMatch(new RegExp(`^Batch ${batchId} is a batch of import ${brokenImport}`));
+    expect(abandoned.body.title).toMatch(/closed already/);
+    expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toBeNull();
     // Nor is it an open failed batch to alert on: the import's own status says it failed.
     const metrics = (await request<string>('GET', '/metrics')).text.split('\n');
     const open = metrics.filter((line) => line.startsWith('traceability_batches_failed_open{'));
