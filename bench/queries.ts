@@ -21,6 +21,11 @@ const SHARED_EVERY = 10;
 const SUPPLIER_EVENTS_PER_LOT = 10;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 
+/** Each event is recorded a while after it happened, one a second as it was sent: a poll's recordTimes. */
+const RECORDED_AFTER_MS = 5 * 60_000;
+const FIRST_EVENT_TIME = '2024-01-01T00:00:00Z';
+const recordedAt = (i: number) => new Date(Date.parse(FIRST_EVENT_TIME) + i * 1000 + RECORDED_AFTER_MS).toISOString();
+
 /** A payload as the pipeline stores it: the event as the integrator sent it. */
 const PAYLOAD = (
   type: string,
@@ -88,19 +93,21 @@ async function seed(databaseUrl: string, accountId: string, supplierId: string):
       [accountId, EVENTS, `bench-${accountId}`],
     );
     // Event i belongs to lot i % LOTS at location lot % 10; a lot's first event commissions 1000, the
-    // rest ship 1 each to the next location.
+    // rest ship 1 each to the next location. Stored in order, as sent: seq follows recordTime.
     await db.query(
-      `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, destination_location_id, purchase_order, urn, payload)
+      `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, destination_location_id, purchase_order, urn, payload, created_at)
        SELECT $1, b.id, 'E-' || g.i, g.type, g.at, '+00:00', loc.id, CASE WHEN g.type = 'Ship' THEN dest.id END,
               CASE WHEN g.type = 'Ship' THEN 'PO-E-' || g.i END, 'urn:uuid:' || gen_random_uuid(),
-              ${PAYLOAD('g.type', "'E-' || g.i", 'loc.external_id', 'g.at', "'LOT-' || g.lot", "'P-' || (g.lot / 10)", "CASE WHEN g.type = 'Commission' THEN 1000 ELSE 1 END", 'dest.external_id')}
+              ${PAYLOAD('g.type', "'E-' || g.i", 'loc.external_id', 'g.at', "'LOT-' || g.lot", "'P-' || (g.lot / 10)", "CASE WHEN g.type = 'Commission' THEN 1000 ELSE 1 END", 'dest.external_id')},
+              g.at + interval '${RECORDED_AFTER_MS} milliseconds'
          FROM batches b,
               LATERAL (SELECT i, i % $3 AS lot, CASE WHEN i < $3 THEN 'Commission' ELSE 'Ship' END AS type,
-                              timestamptz '2024-01-01' + i * interval '1 second' AS at
+                              timestamptz '${FIRST_EVENT_TIME}' + i * interval '1 second' AS at
                          FROM generate_series(0, $2::int - 1) i) g
          JOIN locations loc ON loc.account_id = $1 AND loc.external_id = 'LOC-' || (g.lot % 10)
          JOIN locations dest ON dest.account_id = $1 AND dest.external_id = 'LOC-' || ((g.lot + 1) % 10)
-        WHERE b.account_id = $1`,
+        WHERE b.account_id = $1
+        ORDER BY g.i`,
       [accountId, EVENTS, LOTS],
     );
     await db.query(
@@ -260,6 +267,16 @@ export async function benchQueries() {
       await measure(
         'EPCIS query, what is new after the newest event (none)',
         () => `${api}/epcis/events?perPage=100&nextPageToken=${after(last)}`,
+        key,
+      ),
+      await measure(
+        'EPCIS query, what was recorded in the last minute (GE_recordTime, 60 events)',
+        () => `${api}/epcis/events?perPage=100&GE_recordTime=${recordedAt(EVENTS - 60)}`,
+        key,
+      ),
+      await measure(
+        'EPCIS query, what was recorded since the newest event (none)',
+        () => `${api}/epcis/events?perPage=100&GE_recordTime=${recordedAt(EVENTS)}`,
         key,
       ),
     ];

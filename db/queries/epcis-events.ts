@@ -230,8 +230,9 @@ const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   // An error declaration's reversal is not an event of its own: it shows as the declared event's errorDeclaration.
   // So is a declaration that came before its event, once the event is here.
+  const account = binder.bind(filter.accountId);
   const conditions = [
-    `e.account_id = ${binder.bind(filter.accountId)}`,
+    `e.account_id = ${account}`,
     `NOT (e.payload ? 'EpcisDeclarationOf')`,
     `NOT ${APPLIED_DECLARATION}`,
   ];
@@ -270,8 +271,19 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     const eventTime = filter[`${comparison}_eventTime`];
     if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
     const recordTime = filter[`${comparison}_recordTime`];
-    // recordTime is answered to the millisecond: compared so, a client's LE_ of a recordTime it was given finds that event.
-    if (recordTime) conditions.push(`date_trunc('milliseconds', e.created_at) ${op} ${binder.bind(recordTime)}`);
+    if (recordTime) conditions.push(recordTimeCondition(binder, comparison, recordTime));
+  }
+  // A poll's first page. Walking the events in seq order for the page's LIMIT, PostgreSQL expects the new
+  // ones spread along that order and reads every older event first; they are at its end. The walk starts
+  // at the least seq among them (exact, in whatever order concurrent batches committed), read from the
+  // record-time index (min of seq + 0: PostgreSQL would answer min(seq) by that same walk), unless every
+  // event of the account is new (an export from the beginning).
+  const since = recordedSince(filter);
+  if (since && !filter.afterSeq) {
+    const at = binder.bind(since);
+    conditions.push(`e.seq >= (SELECT CASE WHEN min(f.created_at) >= ${at} THEN 0
+                                           ELSE (SELECT min(r.seq + 0) FROM events r WHERE r.account_id = ${account} AND r.created_at >= ${at}) END
+                                 FROM events f WHERE f.account_id = ${account})`);
   }
   for (const kind of MATCH_KINDS) {
     const values = filter.match?.[kind];
@@ -280,6 +292,32 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
   if (filter.batchIds) conditions.push(`e.batch_id = ANY(${binder.bind(filter.batchIds)}::uuid[])`);
   return conditions.join('\n    AND ');
+}
+
+/**
+ * recordTime is answered to the millisecond, so it is compared so: a client's LE_ of a recordTime it was
+ * given finds that event. Said as a range of created_at itself (a bound one millisecond later for GT_ and
+ * LE_), the comparison can use the (account_id, created_at) index a poll for what is new needs.
+ */
+function recordTimeCondition(binder: Binder, comparison: TimeComparison, at: Date): string {
+  switch (comparison) {
+    case 'GE':
+      return `e.created_at >= ${binder.bind(at)}`;
+    case 'GT':
+      return `e.created_at >= ${binder.bind(nextMillisecond(at))}`;
+    case 'LT':
+      return `e.created_at < ${binder.bind(at)}`;
+    case 'LE':
+      return `e.created_at < ${binder.bind(nextMillisecond(at))}`;
+  }
+}
+
+const nextMillisecond = (at: Date) => new Date(at.getTime() + 1);
+
+/** The least created_at the GE_ and GT_recordTime of `filter` let through. */
+function recordedSince({ GE_recordTime, GT_recordTime }: EpcisEventFilter): Date | undefined {
+  const bounds = [GE_recordTime, GT_recordTime && nextMillisecond(GT_recordTime)].filter((at) => at !== undefined);
+  return bounds.length ? new Date(Math.max(...bounds.map((at) => at.getTime()))) : undefined;
 }
 
 interface EventRow {

@@ -117,6 +117,8 @@ describe('EPCIS: lenient in what it accepts from real clients', () => {
     // The three were recorded together, so at one recordTime.
     expect(await idsOf(`LE_recordTime=${encodeURIComponent(recordTime)}&LE_eventTime=${at('12')}`)).toEqual([e, m, l]);
     expect(await idsOf(`GT_recordTime=${encodeURIComponent(recordTime)}&LE_eventTime=${at('12')}`)).toEqual([]);
+    expect(await idsOf(`GE_recordTime=${encodeURIComponent(recordTime)}&LE_eventTime=${at('12')}`)).toEqual([e, m, l]);
+    expect(await idsOf(`LT_recordTime=${encodeURIComponent(recordTime)}&LE_eventTime=${at('12')}`)).toEqual([]);
     const bad = await api().get('/epcis/events?LE_eventTime=yesterday');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['/LE_eventTime']);
