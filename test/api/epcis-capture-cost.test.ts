@@ -149,15 +149,13 @@ describe('EPCIS capture: what a document costs', () => {
       polled.body as { epcisBody: { queryResults: { resultsBody: { eventList: { eventID: string }[] } } } }
     ).epcisBody.queryResults.resultsBody;
     expect(eventList.map((event) => event.eventID)).toEqual(fresh.map((event) => event.eventID));
-    for (const [GE_recordTime, found] of [
-      [since, 3],
-      [new Date(Date.now() + 1000), 0],
-    ] as const) {
+    for (const GE_recordTime of [since, new Date(Date.now() + 1000)]) {
       const page = epcisEventsQuery({ accountId: account.id, GE_recordTime, limit: 100 });
       // Both as the statistics plan it, and as at 1,000,000 events, where walking the events in seq order
-      // for the page's LIMIT looks cheaper than sorting the new ones: neither reads the 1,000 recorded before.
+      // for the page's LIMIT looks cheaper than sorting the new ones: neither reads the 1,000 recorded
+      // before (a walk from the first read 1,003). Other tests' events stored meanwhile may be read.
       for (const settings of [[], ['enable_sort = off']])
-        expect(eventsRead(await planOf(page.sql, page.bind, true, settings)).own).toBe(found);
+        expect(eventsRead(await planOf(page.sql, page.bind, true, settings)).own).toBeLessThan(1000);
     }
   });
 
