@@ -267,18 +267,21 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
   if (filter.EQ_persistentDisposition_unset)
     conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
+  let since: Date | undefined; // the tightest lower bound on created_at (GE_, GT_)
   for (const [comparison, op] of Object.entries(TIME_COMPARISONS) as [TimeComparison, string][]) {
     const eventTime = filter[`${comparison}_eventTime`];
     if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
     const recordTime = filter[`${comparison}_recordTime`];
-    if (recordTime) conditions.push(recordTimeCondition(binder, comparison, recordTime));
+    if (!recordTime) continue;
+    const range = recordTimeRange(comparison, recordTime);
+    conditions.push(`e.created_at ${range.op} ${binder.bind(range.at)}`);
+    if (range.op === '>=' && (!since || range.at > since)) since = range.at;
   }
   // A poll's first page. Walking the events in seq order for the page's LIMIT, PostgreSQL expects the new
   // ones spread along that order and reads every older event first; they are at its end. The walk starts
   // at the least seq among them (exact, in whatever order concurrent batches committed), read from the
   // record-time index (min of seq + 0: PostgreSQL would answer min(seq) by that same walk), unless every
   // event of the account is new (an export from the beginning).
-  const since = recordedSince(filter);
   if (since && !filter.afterSeq) {
     const at = binder.bind(since);
     conditions.push(`e.seq >= (SELECT CASE WHEN min(f.created_at) >= ${at} THEN 0
@@ -299,25 +302,11 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
  * given finds that event. Said as a range of created_at itself (a bound one millisecond later for GT_ and
  * LE_), the comparison can use the (account_id, created_at) index a poll for what is new needs.
  */
-function recordTimeCondition(binder: Binder, comparison: TimeComparison, at: Date): string {
-  switch (comparison) {
-    case 'GE':
-      return `e.created_at >= ${binder.bind(at)}`;
-    case 'GT':
-      return `e.created_at >= ${binder.bind(nextMillisecond(at))}`;
-    case 'LT':
-      return `e.created_at < ${binder.bind(at)}`;
-    case 'LE':
-      return `e.created_at < ${binder.bind(nextMillisecond(at))}`;
-  }
-}
-
-const nextMillisecond = (at: Date) => new Date(at.getTime() + 1);
-
-/** The least created_at the GE_ and GT_recordTime of `filter` let through. */
-function recordedSince({ GE_recordTime, GT_recordTime }: EpcisEventFilter): Date | undefined {
-  const bounds = [GE_recordTime, GT_recordTime && nextMillisecond(GT_recordTime)].filter((at) => at !== undefined);
-  return bounds.length ? new Date(Math.max(...bounds.map((at) => at.getTime()))) : undefined;
+function recordTimeRange(comparison: TimeComparison, at: Date): { op: '>=' | '<'; at: Date } {
+  return {
+    op: comparison === 'GE' || comparison === 'GT' ? '>=' : '<',
+    at: comparison === 'GT' || comparison === 'LE' ? new Date(at.getTime() + 1) : at,
+  };
 }
 
 interface EventRow {

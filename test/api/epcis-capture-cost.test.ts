@@ -153,7 +153,7 @@ describe('EPCIS capture: what a document costs', () => {
       const page = epcisEventsQuery({ accountId: account.id, GE_recordTime, limit: 100 });
       // Both as the statistics plan it, and as at 1,000,000 events, where walking the events in seq order
       // for the page's LIMIT looks cheaper than sorting the new ones: neither reads the 1,000 recorded
-      // before (a walk from the first read 1,003). Other tests' events stored meanwhile may be read.
+      // before (a walk from the first read them all). Other tests' events stored meanwhile may be read.
       for (const settings of [[], ['enable_sort = off']])
         expect(eventsRead(await planOf(page.sql, page.bind, true, settings)).own).toBeLessThan(1000);
     }
