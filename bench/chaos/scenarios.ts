@@ -485,7 +485,9 @@ export function concurrentConsumers(options: ContentionOptions): Promise<Scenari
  * same id arriving again after the kill is at-least-once working, counted as redeliveredSameId.
  */
 export function deliveryWorkerKilled(options: ScenarioOptions): Promise<ScenarioReport> {
-  const env = { ...options.env, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
+  // A 5-minute retry window caps the backoff between attempts at 30 s (72 hours' cap is an hour): however
+  // many 503s a slow machine lets pile up before the receiver comes up, the next attempt falls in the wait.
+  const env = { ...options.env, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SECONDS: '300' };
   return scenario('delivery-worker-sigkill', { ...options, env }, async (ctx) => {
     const receiver = await startReceiver();
     try {
@@ -512,6 +514,7 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
         if (!up && ctx.traffic.answered >= 2 && receiver.received.length >= 2) up = true;
         return up && holding >= 1;
       });
+      const killedAt = Date.now();
       await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
       const db = await ctx.stack.database();
       // The warm-up batch finished before the endpoint existed: it owes no notification.
@@ -544,7 +547,30 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
       for (const r of receiver.received)
         attemptsById.set(String(r.headers['webhook-id']), (attemptsById.get(String(r.headers['webhook-id'])) ?? 0) + 1);
       const redeliveredSameId = [...attemptsById.values()].filter((n) => n > 1).length;
-      if (lost) outcome.problems.push(`${lost} finished batch(es) never acknowledged by the receiver`);
+      if (lost) {
+        // Whether the lost ones were still being retried (and when next) or never tried tells a slow retry from a stuck one.
+        const { rows: owed } = await db.query<{
+          status: string;
+          attempts: number;
+          last: string | null;
+          next: string | null;
+        }>(
+          `SELECT d.status, count(a.id)::int AS attempts, max(a.attempted_at)::text AS last, max(a.next_attempt_at)::text AS next
+             FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+             LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+            WHERE e.account_id = $1 AND d.status <> 'Delivered' GROUP BY d.id, d.status ORDER BY d.seq`,
+          [ctx.accountId],
+        );
+        const first = receiver.received[0]?.at ?? Date.now();
+        const timeline = receiver.received.map(
+          (r) => `+${((r.at - first) / 1000).toFixed(1)}s ${r.answered ?? 'unanswered'}`,
+        );
+        outcome.problems.push(
+          `${lost} finished batch(es) never acknowledged by the receiver: requests ${timeline.join(', ')}; ` +
+            `killed at +${((killedAt - first) / 1000).toFixed(1)}s, checked at +${((Date.now() - first) / 1000).toFixed(1)}s; ` +
+            `not delivered ${JSON.stringify(owed)}`,
+        );
+      }
       if (duplicated) outcome.problems.push(`${duplicated} batch(es) notified under more than one Webhook-Id`);
       if (!up) outcome.problems.push('the receiver never came up');
       // The kill is aimed at a delivery, which runs after its batch's answer: no API request need be in flight.
