@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Sequelize } from 'sequelize';
 import { initModels } from './models';
+import type { Droppable } from './sql';
 
 /**
  * pg as Sequelize gets it, with a Client that listens for 'error' from its construction. Sequelize adds
@@ -13,7 +14,7 @@ class ListeningClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
     this.on('error', () => {
-      (this as pg.Client & { _invalid?: boolean })._invalid = true;
+      (this as pg.Client & Droppable)._invalid = true;
     });
   }
 }

@@ -15,8 +15,13 @@ export const queryOf =
   <T extends object>(sql: string, bind: unknown[]) =>
     sequelize.query<T>(sql, { bind, transaction, type: QueryTypes.SELECT });
 
-/** What Sequelize's postgres dialect hands out as a connection: a pg client, which its pool drops once marked invalid. */
-type PgConnection = Pick<ClientBase, 'query'> & { _invalid?: boolean };
+/** Sequelize's postgres dialect drops a pooled connection once it is marked so (its own flag, the one way to say it). */
+export interface Droppable {
+  _invalid?: boolean;
+}
+
+/** What Sequelize's postgres dialect hands out as a connection: a pg client. */
+type PgConnection = Pick<ClientBase, 'query'> & Droppable;
 
 /** At most this many statements a process prepares: the callers' SQL is fixed text, so this is never reached. */
 const MAX_PREPARED = 256;
