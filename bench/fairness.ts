@@ -8,7 +8,8 @@
  *
  * Prints one JSON object: B's one-event sync call latency with the service idle and while A's burst is
  * queued (target: p95 at most 3× idle, thanks to Priority and Task Queue Fairness), and A's burst rate
- * alone and with B's calls beside it (target: at least 90 % of alone).
+ * alone and with B's calls beside it (target: at least 90 % of alone), with each burst's CPU by process and
+ * A's share split into the CPU B's calls added and how busy the cores were kept.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -18,6 +19,8 @@ import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { startBenchStack } from './lib/stack';
+import { cpuMs, processesOf, type Role } from './lib/processes';
+import type { RuntimeState } from '../supervisor/state';
 import { latencyMs, round, runBench } from './lib/report';
 import { whereWaited } from './lib/where-waited';
 import { benchLocation, benchProduct } from './lib/master-data';
@@ -108,14 +111,22 @@ const breakdown = (calls: Waited[]) => {
   };
 };
 
+/** CPU milliseconds so far: the stack's processes by role, and this bench's own (its HTTP clients). */
+function cpuNow(state: RuntimeState): Record<Role | 'bench', number> {
+  const { user, system } = process.cpuUsage();
+  return { ...cpuMs(processesOf(state)), bench: (user + system) / 1000 };
+}
+
 /** A's burst: every batch queued at once (async), then the time until the last one is finished. */
 async function burst(
-  apiUrl: string,
+  state: RuntimeState,
   pool: Pool,
   key: string,
   run: string,
   during?: (goOn: () => boolean) => Promise<Call[]>,
 ) {
+  const { apiUrl } = state;
+  const cpuBefore = cpuNow(state);
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) =>
     Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, i) => commission(`A-${run}-${b}-${i}`)),
@@ -146,10 +157,19 @@ async function burst(
   }
   open = false;
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuNow(state);
+  const cpu = Object.fromEntries(
+    Object.entries(cpuAfter).map(([part, ms]) => [part, Math.round(ms - cpuBefore[part as keyof typeof cpuBefore])]),
+  );
+  const cpuTotalMs = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
   return {
     eventsPerSecond: round(N / seconds),
     queuedMs: Math.round(queuedMs),
     seconds: round(seconds),
+    cpuMs: cpu,
+    // Of what the machine's cores could give in the burst's time.
+    busyShare: round(cpuTotalMs / (seconds * 1000 * os.availableParallelism()), 3),
+    cpuTotalMs,
     beside: await beside,
   };
 }
@@ -173,9 +193,12 @@ async function main(): Promise<object> {
       if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
     }
 
+    // A's batches run in the worker, which nothing above has woken: its first burst costs it up to a third
+    // more CPU (compiling its code, preparing its statements on each connection), and would slow A alone only.
+    await burst(state, pool, a.key, `${run}-warm`);
     const idleCalls = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
-    const alone = await burst(state.apiUrl, pool, a.key, `${run}-alone`);
-    const shared = await burst(state.apiUrl, pool, a.key, `${run}-shared`, () =>
+    const alone = await burst(state, pool, a.key, `${run}-alone`);
+    const shared = await burst(state, pool, a.key, `${run}-shared`, () =>
       oneEventCalls(state.apiUrl, b.key, `${run}-during`),
     );
     const during = msOf(shared.beside!);
@@ -192,6 +215,12 @@ async function main(): Promise<object> {
       bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
       aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
       aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
+      // A's share is exactly the product of these two: the CPU B's calls added (A's own is alone's), and how
+      // busy the cores were kept. Only the second is the scheduling's; the first is B's work itself.
+      aRateParts: {
+        cpuAloneOverWithB: round(alone.cpuTotalMs / shared.cpuTotalMs, 3),
+        busyWithBOverAlone: round(shared.busyShare / alone.busyShare, 3),
+      },
       targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
       bWhereTheTimeWentMs: { idle: breakdown(idleWaited), duringABurst: breakdown(duringWaited) },
       bSlowestDuringABurst: duringWaited.slice(0, 3),
