@@ -193,8 +193,9 @@ async function main(): Promise<object> {
       if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
     }
 
-    // A's batches run in the worker, which nothing above has woken: its first burst costs it up to a third
-    // more CPU (compiling its code, preparing its statements on each connection), and would slow A alone only.
+    // A's batches run in the worker, which nothing above has woken: its first burst cost it up to a third
+    // more CPU than later ones (likely its code not yet optimised, its statements not yet prepared on each
+    // connection), which would slow A alone only.
     await burst(state, pool, a.key, `${run}-warm`);
     const idleCalls = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
     const alone = await burst(state, pool, a.key, `${run}-alone`);
