@@ -19,7 +19,7 @@ import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { startBenchStack } from './lib/stack';
-import { cpuMs, processesOf, type Role } from './lib/processes';
+import { cpuMs, processesOf, totalMs, usedBetween, type Role } from './lib/processes';
 import type { RuntimeState } from '../supervisor/state';
 import { latencyMs, round, runBench } from './lib/report';
 import { whereWaited } from './lib/where-waited';
@@ -114,7 +114,7 @@ const breakdown = (calls: Waited[]) => {
 /** CPU milliseconds so far: the stack's processes by role, and this bench's own (its HTTP clients). */
 function cpuNow(state: RuntimeState): Record<Role | 'bench', number> {
   const { user, system } = process.cpuUsage();
-  return { ...cpuMs(processesOf(state)), bench: (user + system) / 1000 };
+  return { ...cpuMs(processesOf(state)), bench: Math.round((user + system) / 1000) };
 }
 
 /** A's burst: every batch queued at once (async), then the time until the last one is finished. */
@@ -157,11 +157,8 @@ async function burst(
   }
   open = false;
   const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = cpuNow(state);
-  const cpu = Object.fromEntries(
-    Object.entries(cpuAfter).map(([part, ms]) => [part, Math.round(ms - cpuBefore[part as keyof typeof cpuBefore])]),
-  );
-  const cpuTotalMs = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
+  const cpu = usedBetween(cpuBefore, cpuNow(state));
+  const cpuTotalMs = totalMs(cpu);
   return {
     eventsPerSecond: round(N / seconds),
     queuedMs: Math.round(queuedMs),

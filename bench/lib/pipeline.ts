@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Pool, PoolClient } from 'pg';
 import type { RuntimeState } from '../../supervisor/state';
-import { cpuMs, grown, processesOf, scrapeAll, type Role, type StackProcesses } from './processes';
+import { cpuMs, grown, processesOf, scrapeAll, usedBetween, type StackProcesses } from './processes';
 import { round } from './report';
 
 /**
@@ -84,9 +84,7 @@ export function perBatch(before: Snapshot, after: Snapshot, batches: number) {
     Object.fromEntries(
       Object.entries(values).flatMap(([k, v]) => (round(v / batches) ? [[k, round(v / batches)]] : [])),
     );
-  const cpu = Object.fromEntries(
-    (Object.keys(after.cpu) as Role[]).map((role) => [role, after.cpu[role] - before.cpu[role]]),
-  );
+  const cpu = usedBetween(before.cpu, after.cpu);
   const statements = grownInApiAndWorker(before, after, 'traceability_db_statements_total', 'step');
   const rpcs = {
     ...grown(before.sdk, after.sdk, 'temporal_request', 'operation'),

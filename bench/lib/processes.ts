@@ -90,6 +90,17 @@ export function cpuMs(processes: StackProcesses): Record<Role, number> {
   return { api: role('api'), worker: role('worker'), temporal: role('temporal'), postgres: role('postgres') };
 }
 
+/** What each part used between two readings with the same parts (of cpuMs, say). */
+export function usedBetween<K extends string>(before: Record<K, number>, after: Record<K, number>): Record<K, number> {
+  const used = {} as Record<K, number>;
+  for (const part of Object.keys(after) as K[]) used[part] = after[part] - before[part];
+  return used;
+}
+
+/** Every part's milliseconds together. */
+export const totalMs = (parts: Readonly<Record<string, number>>): number =>
+  Object.values(parts).reduce((sum, ms) => sum + ms, 0);
+
 /** A Prometheus text exposition as `name{labels}` → value (histogram buckets included, comments not). */
 export async function scrape(url: string | null): Promise<Map<string, number>> {
   const values = new Map<string, number>();
