@@ -562,13 +562,11 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
           [ctx.accountId],
         );
         const first = receiver.received[0]?.at ?? Date.now();
-        const timeline = receiver.received.map(
-          (r) => `+${((r.at - first) / 1000).toFixed(1)}s ${r.answered ?? 'unanswered'}`,
-        );
+        const offset = (at: number) => `+${((at - first) / 1000).toFixed(1)}s`;
+        const timeline = receiver.received.map((r) => `${offset(r.at)} ${r.answered ?? 'unanswered'}`);
         outcome.problems.push(
           `${lost} finished batch(es) never acknowledged by the receiver: requests ${timeline.join(', ')}; ` +
-            `killed at +${((killedAt - first) / 1000).toFixed(1)}s, checked at +${((Date.now() - first) / 1000).toFixed(1)}s; ` +
-            `not delivered ${JSON.stringify(owed)}`,
+            `killed at ${offset(killedAt)}, checked at ${offset(Date.now())}; not delivered ${JSON.stringify(owed)}`,
         );
       }
       if (duplicated) outcome.problems.push(`${duplicated} batch(es) notified under more than one Webhook-Id`);
