@@ -104,6 +104,23 @@ const PAIRS: { xml: string; json: string[] }[] = [
     json: ['a', 'b', 'c', 'd', 'e', 'f', 'h'].map((n) => `JSON/AssociationEvent/AssociationEvent-${n}.jsonld`),
   },
 ];
+/**
+ * GS1's JSON-LD twins leave an empty extension element (<rail:vehicleMasterGIAI/>) out; the service keeps
+ * it as "" (it is part of the event, and of its hash id).
+ */
+function withoutEmptyExtensions(value: EventJson): EventJson {
+  const walk = (item: unknown): unknown =>
+    Array.isArray(item)
+      ? item.map(walk)
+      : item && typeof item === 'object'
+        ? Object.fromEntries(
+            Object.entries(item)
+              .filter(([key, v]) => !(key.includes(':') && v === ''))
+              .map(([key, v]) => [key, walk(v)]),
+          )
+        : item;
+  return walk(value) as EventJson;
+}
 const jsonEventsOf = (files: string[]): EventJson[] => files.flatMap((file) => fixtureJson(file).epcisBody.eventList);
 const jsonDocumentOf = (files: string[]) => ({
   ...fixtureJson(files[0]),
@@ -122,7 +139,9 @@ describe('EPCIS XML binding', () => {
       const own = await createAccount('epcis-xml-pair');
       const job = await captureXml(own.key, withoutCaseG(fixture(xml)));
       expect(job).toMatchObject({ running: false, success: true, errors: [] });
-      expect(normalisedEvents(await eventsOf(own.key))).toEqual(normalisedEvents(jsonEventsOf(json)));
+      expect(normalisedEvents((await eventsOf(own.key)).map(withoutEmptyExtensions))).toEqual(
+        normalisedEvents(jsonEventsOf(json)),
+      );
     });
 
     it('captured as JSON-LD, is answered as XML valid against GS1’s XSD and structurally the XML of the pair', async () => {

@@ -51,14 +51,6 @@ const textOf = (element: XmlElement): string => (element.textContent ?? '').trim
 const childNamed = (element: XmlElement, name: string): XmlElement | undefined =>
   elementsOf(element).find((child) => isEpcis(child) && child.localName === name);
 
-const elementHasAttributes = (element: XmlElement): boolean => {
-  for (let i = 0; i < element.attributes.length; i++) {
-    const attribute = element.attributes[i];
-    if (attribute.namespaceURI !== XMLNS && attribute.namespaceURI !== XSI && attribute.name !== 'xmlns') return true;
-  }
-  return false;
-};
-
 /** An XPath-like location: `/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent[2]/action`. */
 export function xpathOf(element: XmlElement): string {
   const steps: string[] = [];
@@ -160,8 +152,6 @@ class Reader {
   }
 
   private addExtension(object: JsonObject, element: XmlElement): void {
-    // GS1's pairs leave an empty extension element (<rail:vehicleMasterGIAI/>) out of the JSON-LD.
-    if (!element.firstChild && !elementHasAttributes(element)) return;
     const key = element.namespaceURI
       ? this.keyOf(element.namespaceURI, element.prefix, element.localName ?? element.nodeName)
       : (element.localName ?? element.nodeName);
