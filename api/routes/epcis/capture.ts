@@ -28,6 +28,7 @@ import type { Middleware } from 'koa';
 import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
 import { problem, ApiError } from '../../errors';
 import { LIMITS } from '../../limits';
+import type { XmlLeftOut } from '../../../domain/epcis/xml/from-xml';
 import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import {
@@ -35,6 +36,7 @@ import {
   gs1SchemaIssues,
   type CaptureErrorBehaviour,
   type EpcisCaptureRequest,
+  type EpcisEventWarning,
   type SchemaIssue,
 } from './schema';
 
@@ -96,6 +98,8 @@ export interface CheckedDocument {
   /** JSON pointer of each event in the request body. */
   pointerOf: (index: number) => string;
   namespaces: unknown[];
+  /** What the XML mapping left out of each event (domain/epcis/xml/from-xml.ts). */
+  leftOut?: XmlLeftOut[];
 }
 
 /** A document's events once GS1's schema and the size limit have passed them. */
@@ -271,8 +275,9 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   }
   const pointerOf = (index: number) => xml.eventPaths[index];
   try {
-    if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf };
-    return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf };
+    const leftOut = xml.leftOut;
+    if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf, leftOut };
+    return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf, leftOut };
   } catch (error) {
     const body =
       error instanceof ApiError
@@ -305,7 +310,7 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
  */
 export async function storeCapture(
   ctx: APIContext,
-  { events, pointerOf, namespaces, vocabularies }: CheckedDocument,
+  { events, pointerOf, namespaces, vocabularies, leftOut = [] }: CheckedDocument,
   behaviour: CaptureErrorBehaviour,
 ): Promise<Batch> {
   const { account, requestId } = ctx.state;
@@ -395,9 +400,17 @@ export async function storeCapture(
     locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)),
   };
   const left = new Set(rejected.map((r) => r.index));
-  const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter(
-    (w) => !left.has(w.index),
-  );
+  const eventIdOf = (index: number) => events[index].eventID ?? hashes[index];
+  const kdeWarnings: EpcisEventWarning[] = [
+    ...gdstKdeWarnings(events, pointerOf, eventIdOf),
+    ...leftOut.map(({ index, pointer, message }) => ({
+      type: 'FieldLeftOut' as const,
+      index,
+      eventID: eventIdOf(index),
+      pointer,
+      title: message,
+    })),
+  ].filter((w) => !left.has(w.index));
   // The originals are stored once, apart, in the transaction that stores the batch: the batch's request
   // and (once persisted) each event name theirs.
   const separated = separateOriginals(captured, randomUUID);

@@ -52,9 +52,12 @@ export interface EpcisCaptureRequest {
   created: { products: string[]; locations: string[] };
   /** What the document's epcisHeader.epcisMasterData created or changed (absent in captures stored before it was read). */
   masterData?: MasterDataChanges;
-  /** GDST KDEs the captured events lack (domain/epcis/gdst-kdes.ts): warnings, never refusals. */
-  kdeWarnings?: EpcisKdeWarning[];
+  /** Per event, warnings, never refusals: GDST KDEs it lacks (domain/epcis/gdst-kdes.ts), fields the XML mapping left out. */
+  kdeWarnings?: EpcisEventWarning[];
 }
+
+/** A warning about one captured event. */
+export type EpcisEventWarning = EpcisKdeWarning | (Omit<EpcisKdeWarning, 'type'> & { type: 'FieldLeftOut' });
 
 export interface SchemaIssue {
   /** JSON pointer into the request body ('' is the whole body). */
@@ -192,7 +195,8 @@ export const captureJobResponse = {
       description:
         'Beyond the standard. NegativeInventory: one per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
         'refusing it); an event that added the lot is missing, and the warning clears once it is captured. MissingGdstKde: one per GDST 1.2 Key Data Element ' +
-        'an event that speaks GDST lacks (product owner, information provider, vessel catch information, certificates…), listed per event; the event is captured all the same.',
+        'an event that speaks GDST lacks (product owner, information provider, vessel catch information, certificates…), listed per event; the event is captured all the same. ' +
+        'FieldLeftOut: a field of no namespace in an EPCIS 1.2 XML extension slot (valid there, but JSON-LD cannot name it), left out of the captured event.',
       items: {
         anyOf: [
           {
@@ -217,12 +221,13 @@ export const captureJobResponse = {
             type: 'object',
             required: ['type', 'index', 'eventID', 'pointer', 'title'],
             properties: {
-              type: { const: 'MissingGdstKde' },
+              type: { enum: ['MissingGdstKde', 'FieldLeftOut'] },
               index: { type: 'integer', description: 'The event’s index in the document.' },
               eventID: { type: 'string' },
               pointer: {
                 type: 'string',
-                description: 'JSON pointer of the missing KDE in the captured document.',
+                description:
+                  'JSON pointer of the missing KDE in the captured document (FieldLeftOut: the XML element).',
                 example: '/epcisBody/eventList/0/gdst:productOwner',
               },
               title: { type: 'string' },
