@@ -2,6 +2,7 @@
  * The layers, top to bottom, and what each may import (npm run lint checks it; test/ and bench/ may import anything):
  *   supervisor, cli      the processes a person starts: npm start's supervisor, support tooling
  *   api, worker          the two processes of the production shape
+ *   usecases             the application layer: one module per use case, typed input to typed outcome, no HTTP
  *   batches              the batch use case: submit, wait, retry, reconcile, the rejection format
  *   workflows            deterministic orchestration (activities by type only)
  *   activities           the pipeline's steps
@@ -16,7 +17,7 @@ const layer = (name, mayImport, alsoFiles = []) => ({
   severity: 'error',
   from: { path: `^${name}/` },
   to: {
-    path: '^(api|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
+    path: '^(api|usecases|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
     pathNot: [`^(${[name, ...mayImport].join('|')})/`, ...alsoFiles.map((file) => `^${file}$`)],
   },
 });
@@ -38,10 +39,11 @@ module.exports = {
     layer('workflows', ['activities', 'domain']),
     // The pipeline's checks, run on a refused request's other events to list every problem in one answer.
     layer('batches', ['workflows', 'db', 'platform', 'domain'], ['activities/persist/checks.ts']),
+    layer('usecases', ['batches', 'db', 'platform', 'domain']),
     // The API's own worker for the small sync batches it starts eagerly (API_SYNC_WORKER).
-    layer('api', ['batches', 'workflows', 'db', 'platform', 'domain'], ['worker/api-sync-worker.ts']),
-    layer('worker', ['batches', 'activities', 'workflows', 'db', 'platform', 'domain']),
-    layer('cli', ['batches', 'db', 'platform', 'domain', 'supervisor']),
+    layer('api', ['usecases', 'batches', 'workflows', 'db', 'platform', 'domain'], ['worker/api-sync-worker.ts']),
+    layer('worker', ['usecases', 'batches', 'activities', 'workflows', 'db', 'platform', 'domain']),
+    layer('cli', ['usecases', 'batches', 'db', 'platform', 'domain', 'supervisor']),
     layer('supervisor', ['worker', 'db', 'platform', 'domain']),
     {
       name: 'workflows-are-deterministic',

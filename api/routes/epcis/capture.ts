@@ -1,68 +1,34 @@
 /**
- * Capturing EPCIS events: the document is checked (GS1's schema, then the rules a schema cannot state),
- * its events translated into the pipeline's batch-style events (domain/epcis/translate.ts), stored as
- * a batch of mode 'epcis' and run by the same processEventBatch workflow as every other batch. The
- * capture job is that batch: its captureID is the batch id.
+ * POST /epcis/capture and /epcis/events over HTTP: the body (JSON-LD or XML) checked against GS1's
+ * schemas, then handed to the capture use case (usecases/capture-epcis.ts), which stores it as a batch
+ * of mode 'epcis' run by the same processEventBatch workflow as every other batch. The capture job is
+ * that batch: its captureID is the batch id.
  */
-import type { BatchError } from '../../../domain/batch-errors';
-import { randomUUID } from 'node:crypto';
-import type { Batch } from '../../../db/models';
-import { findOrCreateBatch } from '../../../db/repositories/batches';
-import { existingEventIds, findEpcisEntities, existingEventHashes } from '../../../db/repositories/epcis-entities';
-import {
-  referencedIdentifiers,
-  translateEpcisEvents,
-  type EpcisEvent,
-  type CapturedEvent,
-  separateOriginals,
-} from '../../../domain/epcis/translate';
-import { insertEpcisOriginals } from '../../../db/repositories/epcis-originals';
-import { urnCompanyPrefixes } from '../../../domain/epcis/identifiers';
-import type { APIContext, AppCustom } from '../../context';
-import { textOf, validate, type ValidatedState } from '../../middleware/validate';
-import { applyEpcisMasterData, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
-import { epcisMasterDataOf, type EpcisVocabulary } from '../../../domain/epcis/master-data';
-import { gdstKdeWarnings } from '../../../domain/epcis/gdst-kdes';
-import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
 import type { Middleware } from 'koa';
-import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
-import { problem, ApiError } from '../../errors';
-import { LIMITS } from '../../limits';
-import type { XmlLeftOut } from '../../../domain/epcis/xml/from-xml';
-import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
-import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import type { Batch } from '../../../db/models';
+import type { EpcisVocabulary } from '../../../domain/epcis/master-data';
+import type { EpcisEvent } from '../../../domain/epcis/translate';
 import {
-  captureHeaders,
-  gs1SchemaIssues,
+  CaptureRefused,
+  captureEpcis,
   type CaptureErrorBehaviour,
-  type EpcisCaptureRequest,
-  type EpcisEventWarning,
-  type SchemaIssue,
-} from './schema';
+  type CheckedDocument,
+} from '../../../usecases/capture-epcis';
+import type { APIContext, AppCustom } from '../../context';
+import { ApiError, problem } from '../../errors';
+import { LIMITS } from '../../limits';
+import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
+import { textOf, validate, type ValidatedState } from '../../middleware/validate';
+import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import { captureHeaders, gs1SchemaIssues } from './schema';
+import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
+
+export type { CheckedDocument };
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 export const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
-
-/** The unit and identifier type the events give each GTIN the capture creates: what its master data creates it with. */
-function productDefaultsOf(events: CapturedEvent[]): ProductDefaults {
-  const out = new Map<string, { unit: string; identifierType: 'Lot' | 'Serial' }>();
-  for (const event of events) {
-    for (const line of [
-      ...(event.ProductInstances ?? []),
-      ...(event.InputProducts ?? []),
-      ...(event.OutputProducts ?? []),
-      ...(event.ChildProductInstances ?? []),
-    ]) {
-      const details = line.Product.Details;
-      const gtin = details?.GTIN ?? details?.Gtin;
-      if (details && gtin && !out.has(gtin))
-        out.set(gtin, { unit: details.SimpleUnitOfMeasurement, identifierType: details.ProductIdentifierType });
-    }
-  }
-  return out;
-}
 
 /** The standard's limits, on every capture answer and on OPTIONS /epcis/capture. */
 export function setCaptureLimitHeaders(ctx: APIContext): void {
@@ -89,17 +55,6 @@ function eventListOf(body: unknown): { events: unknown[]; pointer: string } | un
 function namespacesOf(body: unknown): unknown[] {
   const context = (body as { '@context'?: unknown })['@context'];
   return (Array.isArray(context) ? context : [context]).filter((entry) => entry !== null && typeof entry === 'object');
-}
-
-export interface CheckedDocument {
-  events: EpcisEvent[];
-  /** epcisHeader.epcisMasterData's vocabularies, and the JSON pointer of their list. */
-  vocabularies?: { list: EpcisVocabulary[]; pointer: string };
-  /** JSON pointer of each event in the request body. */
-  pointerOf: (index: number) => string;
-  namespaces: unknown[];
-  /** What the XML mapping left out of each event (domain/epcis/xml/from-xml.ts). */
-  leftOut?: XmlLeftOut[];
 }
 
 /** A document's events once GS1's schema and the size limit have passed them. */
@@ -220,45 +175,6 @@ export const validEvent =
   };
 
 /**
- * By index, the events (not declarations) whose hash id the account already holds or an earlier event of
- * the document has, with the reason. One resent with the same eventID is left to the eventID checks, which say so.
- */
-async function duplicateHashes(
-  sequelize: APIContext['deps']['sequelize'],
-  accountId: string,
-  events: EpcisEvent[],
-  hashes: string[],
-): Promise<Map<number, string>> {
-  const held = await existingEventHashes(
-    sequelize,
-    accountId,
-    hashes.filter((_, i) => !events[i].errorDeclaration),
-  );
-  const first = new Map<string, number>();
-  const out = new Map<number, string>();
-  events.forEach((event, index) => {
-    if (event.errorDeclaration) return;
-    const hash = hashes[index];
-    const earlier = first.get(hash);
-    const heldAs = held.get(hash);
-    if (heldAs !== undefined) {
-      if (heldAs !== event.eventID)
-        out.set(
-          index,
-          `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`,
-        );
-    } else if (earlier !== undefined) {
-      if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID)
-        out.set(
-          index,
-          `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`,
-        );
-    } else first.set(hash, index);
-  });
-  return out;
-}
-
-/**
  * An XML body (api/routes/epcis/xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
  * rule after it then name the XML element (its XPath-like location) instead of a JSON pointer.
  */
@@ -304,134 +220,26 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   }
 }
 
-/**
- * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
- * times, eventIDs repeated in the document), and answered 400 with nothing stored.
- */
+/** Stores the capture as a batch, not yet started (usecases/capture-epcis.ts); a rule it breaks is a 400, nothing stored. */
 export async function storeCapture(
   ctx: APIContext,
-  { events, pointerOf, namespaces, vocabularies, leftOut = [] }: CheckedDocument,
+  document: CheckedDocument,
   behaviour: CaptureErrorBehaviour,
 ): Promise<Batch> {
   const { account, requestId } = ctx.state;
-  const { sequelize } = ctx.deps;
-  const issues: SchemaIssue[] = [];
-  const seen = new Map<string, number>();
-  events.forEach((event, index) => {
-    if (!event.eventID) return;
-    const first = seen.get(event.eventID);
-    if (first !== undefined)
-      issues.push({
-        pointer: `${pointerOf(index)}/eventID`,
-        message: `eventID ${event.eventID} is also the eventID of event ${first}.`,
-      });
-    else seen.set(event.eventID, index);
-  });
-  const hashes = events.map((event) => eventHashId(event, namespacesOfContext(namespaces)));
-  const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events, hashes));
-  // A declaration's own row gets its id now, stored with the document: a retried step sees the same one.
-  const translation = translateEpcisEvents(events, known, {
-    eventIds: events.map(() => `urn:uuid:${randomUUID()}`),
-    hashes,
-    pointerOf,
-    context: namespaces,
-    bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
-  });
-  issues.push(...translation.issues);
-  const masterData = epcisMasterDataOf(vocabularies?.list ?? [], vocabularies?.pointer ?? '');
-  issues.push(...masterData.issues);
-  // The same event sent again (with another eventID, or none) is a duplicate: CBV 2.0 event hash ids say so.
-  const duplicates = await duplicateHashes(sequelize, account.id, events, hashes);
-  if (behaviour === 'rollback') {
-    for (const [index, message] of duplicates)
-      issues.push({
-        pointer: pointerOf(index),
-        message: `${message} GS1-Capture-Error-Behaviour: proceed leaves such events out and captures the rest.`,
-      });
+  try {
+    const batch = await captureEpcis(
+      {
+        sequelize: ctx.deps.sequelize,
+        urnDomain: ctx.deps.config.urnDomain,
+        bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
+      },
+      { account, requestId, document, behaviour },
+    );
+    ctx.state.batchId = batch.id;
+    return batch;
+  } catch (error) {
+    if (error instanceof CaptureRefused) throw epcisProblem(400, VALIDATION_EXCEPTION, error.message, error.issues);
+    throw error;
   }
-  if (issues.length)
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      'The document breaks a rule of EPCIS 2.0: nothing was captured.',
-      issues,
-    );
-
-  let captured = translation.events;
-  const rejected: BatchError[] = [];
-  if (behaviour === 'proceed') {
-    // Greedy capture: an event already in the account is reported and left out instead of failing the rest.
-    const existing = await existingEventIds(
-      sequelize,
-      account.id,
-      captured.map((e) => e.Id),
-    );
-    captured = captured.filter((event, index) => {
-      const duplicate = duplicates.get(index);
-      if (duplicate) {
-        rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: duplicate });
-        return false;
-      }
-      // An error declaration repeats its event's eventID by design; its own row has an id of its own.
-      if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
-      rejected.push({
-        index,
-        eventId: event.Id,
-        code: 'DuplicateEventId',
-        field: 'eventID',
-        message: `An event with eventID ${event.Id} was already captured in this account.`,
-      });
-      return false;
-    });
-  }
-  // Applied once the document has passed every check: the events of this capture find the products and locations it names.
-  const masterDataChanges = await applyEpcisMasterData(sequelize, account, masterData, {
-    self: known.self,
-    urnDomain: ctx.deps.config.urnDomain,
-    productDefaults: productDefaultsOf(translation.events),
-  });
-  const createdByMasterData = new Set(
-    [...masterDataChanges.products, ...masterDataChanges.locations]
-      .filter((c) => c.change === 'created')
-      .map((c) => c.id),
-  );
-  const created = {
-    products: translation.created.products.filter((id) => !createdByMasterData.has(id)),
-    locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)),
-  };
-  const left = new Set(rejected.map((r) => r.index));
-  const eventIdOf = (index: number) => events[index].eventID ?? hashes[index];
-  const kdeWarnings: EpcisEventWarning[] = [
-    ...gdstKdeWarnings(events, pointerOf, eventIdOf),
-    ...leftOut.map(({ index, pointer, message }) => ({
-      type: 'FieldLeftOut' as const,
-      index,
-      eventID: eventIdOf(index),
-      pointer,
-      title: message,
-    })),
-  ].filter((w) => !left.has(w.index));
-  // The originals are stored once, apart, in the transaction that stores the batch: the batch's request
-  // and (once persisted) each event name theirs.
-  const separated = separateOriginals(captured, randomUUID);
-  const request: EpcisCaptureRequest = {
-    Events: separated.events,
-    EpcisCompanyPrefixes: urnCompanyPrefixes(
-      separated.originals.map((original) => original.epcis as unknown as Record<string, unknown>),
-    ),
-    captureErrorBehaviour: behaviour,
-    rejected,
-    created,
-    masterData: masterDataChanges,
-    kdeWarnings,
-  };
-  const { batch } = await sequelize.transaction(async (transaction) => {
-    await insertEpcisOriginals(sequelize, account.id, separated.originals, transaction);
-    return findOrCreateBatch(
-      { accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId },
-      transaction,
-    );
-  });
-  ctx.state.batchId = batch.id;
-  return batch;
 }

@@ -5,10 +5,6 @@
  * (the service's ajv keeps strict mode for our schemas).
  */
 import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
-import type { CapturedEvent, StoredCapturedEvent } from '../../../domain/epcis/translate';
-import type { MasterDataChanges } from '../../../db/repositories/epcis-master-data';
-import type { EpcisKdeWarning } from '../../../domain/epcis/gdst-kdes';
-import type { BatchError } from '../../../domain/batch-errors';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { LIMITS } from '../../limits';
 import Ajv, { type ErrorObject } from 'ajv';
@@ -24,8 +20,9 @@ function gs1Validator(allErrors: boolean) {
 const isValidDocument = gs1Validator(false);
 const checkDocument = gs1Validator(true);
 
-export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
-export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
+import { CAPTURE_ERROR_BEHAVIOURS } from '../../../usecases/capture-epcis';
+export { CAPTURE_ERROR_BEHAVIOURS };
+export type { CaptureErrorBehaviour } from '../../../usecases/capture-epcis';
 
 /** POST /epcis/capture's header: absent (or blank) is rollback. */
 export const captureHeaders = {
@@ -39,25 +36,7 @@ export const captureHeaders = {
   },
 } as const;
 
-/** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
-export interface EpcisCaptureRequest {
-  /** Each event's original stored apart (epcis_originals); captures stored before that hold theirs in place. */
-  Events: (StoredCapturedEvent | CapturedEvent)[];
-  /** The company prefixes the events spell out in EPC URNs (absent in captures that hold their originals in place). */
-  EpcisCompanyPrefixes?: string[];
-  captureErrorBehaviour: CaptureErrorBehaviour;
-  /** Events left out under `proceed` (their eventID was already captured), as the job reports them. */
-  rejected: BatchError[];
-  /** Identifiers (Digital Link URIs) of the products and locations the capture creates. */
-  created: { products: string[]; locations: string[] };
-  /** What the document's epcisHeader.epcisMasterData created or changed (absent in captures stored before it was read). */
-  masterData?: MasterDataChanges;
-  /** Per event, warnings, never refusals: GDST KDEs it lacks (domain/epcis/gdst-kdes.ts), fields the XML mapping left out. */
-  kdeWarnings?: EpcisEventWarning[];
-}
-
-/** A warning about one captured event. */
-export type EpcisEventWarning = EpcisKdeWarning | (Omit<EpcisKdeWarning, 'type'> & { type: 'FieldLeftOut' });
+export type { EpcisCaptureRequest, EpcisEventWarning } from '../../../usecases/capture-epcis';
 
 export interface SchemaIssue {
   /** JSON pointer into the request body ('' is the whole body). */
