@@ -2,10 +2,10 @@
  * The layers, top to bottom, and what each may import (npm run lint checks it; test/ and bench/ may import anything):
  *   supervisor, cli      the processes a person starts: npm start's supervisor, support tooling
  *   api, worker          the two processes of the production shape
- *   usecases             the application layer: one module per use case, typed input to typed outcome, no HTTP
  *   batches              the batch use case: submit, wait, retry, reconcile, the rejection format
  *   workflows            deterministic orchestration (activities by type only)
  *   activities           the pipeline's steps
+ *   usecases             the application layer: one module per use case, typed input to typed outcome, no HTTP
  *   db                   models, migrations, queries, repositories
  *   platform             what every process shares: config, logger, metrics, the Temporal connection
  *   domain               pure logic, no I/O
@@ -35,11 +35,11 @@ module.exports = {
     layer('domain', []),
     layer('platform', ['domain']),
     layer('db', ['platform', 'domain']),
-    layer('activities', ['workflows', 'db', 'platform', 'domain']),
+    layer('usecases', ['db', 'platform', 'domain']),
+    layer('activities', ['usecases', 'workflows', 'db', 'platform', 'domain']),
     layer('workflows', ['activities', 'domain']),
     // The pipeline's checks, run on a refused request's other events to list every problem in one answer.
-    layer('batches', ['workflows', 'db', 'platform', 'domain'], ['activities/persist/checks.ts']),
-    layer('usecases', ['batches', 'db', 'platform', 'domain']),
+    layer('batches', ['usecases', 'workflows', 'db', 'platform', 'domain'], ['activities/persist/checks.ts']),
     // The API's own worker for the small sync batches it starts eagerly (API_SYNC_WORKER).
     layer('api', ['usecases', 'batches', 'workflows', 'db', 'platform', 'domain'], ['worker/api-sync-worker.ts']),
     layer('worker', ['usecases', 'batches', 'activities', 'workflows', 'db', 'platform', 'domain']),
