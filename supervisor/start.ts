@@ -26,6 +26,15 @@ const DEV_SERVER_START_ATTEMPTS = 3;
 
 type Role = 'api' | 'worker';
 
+/** Where webhooks and subscriptions may deliver, as the start-up summary says it. */
+function webhookRule(allowedHosts: string, set: boolean): string {
+  if (!set)
+    return `to this machine (${allowedHosts}) allowed, http too: a development instance (WEBHOOK_ALLOWED_HOSTS)`;
+  return allowedHosts
+    ? `https to public addresses, and to ${allowedHosts} (WEBHOOK_ALLOWED_HOSTS)`
+    : 'https to public addresses only (WEBHOOK_ALLOWED_HOSTS is empty)';
+}
+
 interface Stoppable {
   stop(): Promise<void>;
 }
@@ -218,12 +227,7 @@ class Supervisor {
     this.state.apiMetricsUrl = `${this.state.apiUrl}/metrics`;
     writeState(this.dataDir, this.state);
     this.progress.ready('API', this.state.apiUrl);
-    const webhooks =
-      process.env.WEBHOOK_ALLOWED_HOSTS === undefined
-        ? `to this machine (${webhookAllowedHosts}) allowed, http too: a development instance (WEBHOOK_ALLOWED_HOSTS)`
-        : webhookAllowedHosts
-          ? `https to public addresses, and to ${webhookAllowedHosts} (WEBHOOK_ALLOWED_HOSTS)`
-          : 'https to public addresses only (WEBHOOK_ALLOWED_HOSTS is empty)';
+    const webhooks = webhookRule(webhookAllowedHosts, process.env.WEBHOOK_ALLOWED_HOSTS !== undefined);
     const temporalUi =
       temporalUiUrl ??
       (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)');
