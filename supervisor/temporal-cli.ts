@@ -122,6 +122,16 @@ export async function installTemporalCli(installDir: string, logger: Logger, tim
   return binary;
 }
 
+/** The `temporal` binary there is without installing one: TEMPORAL_CLI_PATH's, the one on PATH, or the project's own. */
+export function existingTemporalCli(
+  explicit: string | undefined,
+  installDir = defaultInstallDir(),
+): string | undefined {
+  if (explicit) return explicit;
+  const installed = installedBinary(installDir);
+  return temporalOnPath() ?? (executable(installed) ? installed : undefined);
+}
+
 /**
  * The `temporal` binary `npm start` runs: TEMPORAL_CLI_PATH's, else the one on PATH, else the project's
  * own (installed on first use).
@@ -131,8 +141,7 @@ export async function ensureTemporalCli(
   logger: Logger,
   installDir = defaultInstallDir(),
 ): Promise<string> {
-  if (explicit) return explicit;
-  return temporalOnPath() ?? (await installTemporalCli(installDir, logger));
+  return existingTemporalCli(explicit, installDir) ?? (await installTemporalCli(installDir, logger));
 }
 
 // `node --import tsx supervisor/temporal-cli.ts` (CI): installs the CLI if needed and prints the path of the binary.

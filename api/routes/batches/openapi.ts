@@ -39,6 +39,7 @@ const failed = {
   replacedBy: RETRY_ID,
   abandoned: null,
   failedImport: null,
+  refusalAnswered: null,
   requestId: 'c0ffee00-1234-4abc-8def-0123456789ab',
   statusUrl: `/Integration/Batches/${BATCH_ID}`,
   workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${BATCH_ID}`,

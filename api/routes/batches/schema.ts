@@ -113,6 +113,19 @@ const summaryProperties = {
     description:
       'A Failed batch of a spreadsheet import that failed before its batches were started: the batch never ran, nothing of the import is stored, and it is not retried (upload the file again).',
   },
+  refusalAnswered: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['at'],
+        additionalProperties: false,
+        properties: { at: { type: 'string', description: 'When the refusal was answered.' } },
+      },
+      { type: 'null' },
+    ],
+    description:
+      'A Failed batch refused in the answer to the call that sent it and waited for it (POST /Integration/Events, /Integration/JSON, /epcis/events: a 400 with every error): its caller has the errors and sends the events again fixed, so it is no open case for support and not in traceability_batches_failed_open. It can still be retried. A call whose wait ran out (202) leaves an open case, like an async batch.',
+  },
   requestId: {
     type: ['string', 'null'],
     description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.',
