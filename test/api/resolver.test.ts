@@ -148,7 +148,7 @@ describe('GS1 Digital Link resolver', () => {
     expect((await client(other.key).get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).status).toBe(404);
     const malformed = await api().get(`/01/${ids.gtin.slice(0, -1)}${(Number(ids.gtin.slice(-1)) + 1) % 10}`);
     expect(malformed.status).toBe(400);
-    expect(malformed.body.title).toMatch(/check digit/);
+    expect(malformed.body.detail).toMatch(/check digit/);
     // Without a key: the service's 400 for a missing X-API-KEY, as on every route.
     expect((await request('GET', `/01/${ids.gtin}`)).status).toBe(400);
   });

@@ -16,7 +16,7 @@ import {
   type MasterDataIssue,
 } from '../../../domain/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { notFound } from '../../errors';
+import { problem } from '../../errors';
 import { conflictingRequest, invalidRequest, rejection, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
@@ -64,7 +64,7 @@ export function locationsRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Locations/:id', async (ctx) => {
     const found = await findLocation(ctx.state.account.id, ctx.params.id);
-    if (!found) throw notFound(`Location ${ctx.params.id} was not found.`);
+    if (!found) throw problem('unknown-location', { detail: `Location ${ctx.params.id} was not found.` });
     ctx.body = presentLocation(found);
   });
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { createProduct, findProduct, listProducts, MasterDataConflict } from '../../../db/repositories/master-data';
 import { productCreateIssues, productUpdateAttributes, type MasterDataIssue } from '../../../domain/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { notFound } from '../../errors';
+import { problem } from '../../errors';
 import { conflictingRequest, invalidRequest, rejection, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
@@ -85,7 +85,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Products/:id', async (ctx) => {
     const product = await findProduct(ctx.state.account.id, ctx.params.id);
-    if (!product) throw notFound(`Product ${ctx.params.id} was not found.`);
+    if (!product) throw problem('unknown-product', { detail: `Product ${ctx.params.id} was not found.` });
     ctx.body = presentProduct(product);
   });
 

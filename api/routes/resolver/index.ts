@@ -16,7 +16,7 @@ import {
   type ResolvedKey,
 } from '../../../domain/epcis/resolver';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { badRequest, notFound } from '../../errors';
+import { problem } from '../../errors';
 import { validate, type InputOf } from '../../middleware/validate';
 import { resolverQuery } from './schema';
 
@@ -25,9 +25,9 @@ const LINKSET_JSON = 'application/linkset+json';
 /** A GS1 key with a valid check digit, else a 400 naming it. */
 function key(value: string, lengths: number[], name: string): string {
   if (!/^\d+$/.test(value) || !lengths.includes(value.length) || checkDigit(value.slice(0, -1)) !== value.slice(-1)) {
-    throw badRequest(
-      `${value.slice(0, 40)} is not a ${name} (${lengths.join(', ')} digits with a valid GS1 check digit).`,
-    );
+    throw problem('invalid-gs1-key', {
+      detail: `${value.slice(0, 40)} is not a ${name} (${lengths.join(', ')} digits with a valid GS1 check digit).`,
+    });
   }
   return value;
 }
@@ -41,7 +41,9 @@ function linkTypeOf(ctx: ResolverContext): LinkType | undefined {
   if (asked === undefined || asked.toLowerCase() === 'all') return undefined;
   const linkType = LINK_TYPES.find((type) => type.toLowerCase() === asked.toLowerCase());
   if (!linkType)
-    throw notFound(`This resolver has no link of type ${asked.slice(0, 100)} (it has ${LINK_TYPES.join(' and ')}).`);
+    throw problem('unknown-link-type', {
+      detail: `This resolver has no link of type ${asked.slice(0, 100)} (it has ${LINK_TYPES.join(' and ')}).`,
+    });
   return linkType;
 }
 
@@ -64,12 +66,12 @@ async function resolveGtin(ctx: ResolverContext, qualifier: { lot?: string; seri
   const gtin = key(ctx.params.gtin, [8, 12, 13, 14], 'GTIN').padStart(14, '0');
   const { sequelize } = ctx.deps;
   const product = await productByGtin(sequelize, ctx.state.account.id, gtin);
-  if (!product) throw notFound(`No product with GTIN ${gtin} in this account.`);
+  if (!product) throw problem('unknown-product', { detail: `No product with GTIN ${gtin} in this account.` });
   const lotSerial = qualifier.lot ?? qualifier.serial;
   if (lotSerial !== undefined && !(await holdsLotOrSerial(sequelize, ctx.state.account.id, gtin, lotSerial))) {
-    throw notFound(
-      `No event of this account names ${qualifier.lot !== undefined ? 'lot' : 'serial'} ${lotSerial.slice(0, 100)} of GTIN ${gtin}.`,
-    );
+    throw problem('unknown-lot-or-serial', {
+      detail: `No event of this account names ${qualifier.lot !== undefined ? 'lot' : 'serial'} ${lotSerial.slice(0, 100)} of GTIN ${gtin}.`,
+    });
   }
   const resolved: ResolvedKey = { ai: '01', gtin, ...qualifier };
   await resolve(ctx, resolved, () =>
@@ -91,7 +93,7 @@ export function resolverRouter(): Router<AppState, AppCustom> {
   router.get('/414/:gln', query, async (ctx) => {
     const gln = key(ctx.params.gln, [13], 'GLN');
     const location = await locationByGln(ctx.deps.sequelize, ctx.state.account.id, gln);
-    if (!location) throw notFound(`No location with GLN ${gln} in this account.`);
+    if (!location) throw problem('unknown-location', { detail: `No location with GLN ${gln} in this account.` });
     await resolve(ctx, { ai: '414', gln }, () =>
       placeJsonLd({
         gln,
@@ -106,7 +108,8 @@ export function resolverRouter(): Router<AppState, AppCustom> {
   router.get('/417/:pgln', query, async (ctx) => {
     const pgln = key(ctx.params.pgln, [13], 'PGLN');
     const party = await partyByPgln(ctx.deps.sequelize, ctx.state.account.id, pgln);
-    if (!party) throw notFound(`No trade partner with PGLN ${pgln} in this account.`);
+    if (!party)
+      throw problem('unknown-trade-partner', { detail: `No trade partner with PGLN ${pgln} in this account.` });
     await resolve(ctx, { ai: '417', pgln }, () => organizationJsonLd(party));
   });
   return router;

@@ -1,12 +1,6 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
-import { operation, type ResponseSpec } from '../../openapi/operation';
+import { problemResponse } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
 import { linksResponse, linksetResponse, masterDataResponse, resolverQuery } from './schema';
-
-const problem = (description: string): ResponseSpec => ({
-  description,
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-});
 
 const description = [
   'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route.',
@@ -21,8 +15,10 @@ const responses = (what: string) => ({
     contentType: ['application/json', 'application/ld+json', 'application/linkset+json'],
     schema: { anyOf: [linksResponse, masterDataResponse, linksetResponse] },
   },
-  400: problem(`The ${what} is not well-formed (digits, length, check digit), or a query parameter is unknown.`),
-  404: problem(`This account has no such ${what}, or no link of the linkType asked for.`),
+  400: problemResponse(
+    `The ${what} is not well-formed (digits, length, check digit), or a query parameter is unknown.`,
+  ),
+  404: problemResponse(`This account has no such ${what}, or no link of the linkType asked for.`),
 });
 
 const path = (name: string) =>
