@@ -2,6 +2,7 @@
  * Schemas of /Integration/Batches: the batches an account sent (all accounts' for a support key), and
  * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
  */
+import { ref } from '../../openapi/components';
 import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../../paging';
 import { ABANDON_REASON_MAX_LENGTH } from '../../../batches/retry';
 import { batchErrorSchema } from '../../../domain/batch-errors';
@@ -184,12 +185,10 @@ export const retryAcceptedResponse = {
 /** 409 of a retry: a problem, with the batch and (when there is one) the retry that stands in the way. */
 export const retryRefusedResponse = {
   type: 'object',
-  required: ['type', 'title', 'status', 'traceId', 'batchId', 'retriedBy', 'replacedBy'],
+  allOf: [ref('Problem')],
+  required: ['detail', 'batchId', 'retriedBy', 'replacedBy'],
   properties: {
-    type: { type: 'string' },
-    title: { type: 'string', description: 'Why the batch is not retried.' },
-    status: { enum: [409] },
-    traceId: { type: 'string' },
+    detail: { type: 'string', description: 'Why the batch is not retried.' },
     batchId: { type: 'string' },
     retriedBy: retryRef,
     replacedBy: {
@@ -217,12 +216,10 @@ export const abandonBody = {
 /** 409 of an abandon: a problem naming the batch, and the batch that replaced it when that is why. */
 export const abandonRefusedResponse = {
   type: 'object',
-  required: ['type', 'title', 'status', 'traceId', 'batchId', 'replacedBy'],
+  allOf: [ref('Problem')],
+  required: ['detail', 'batchId', 'replacedBy'],
   properties: {
-    type: { type: 'string' },
-    title: { type: 'string', description: 'Why the batch is not abandoned.' },
-    status: { enum: [409] },
-    traceId: { type: 'string' },
+    detail: { type: 'string', description: 'Why the batch is not abandoned.' },
     batchId: { type: 'string' },
     replacedBy: { type: ['string', 'null'] },
   },

@@ -3,7 +3,7 @@ import { findLocation, hasActiveInventory, listLocations } from '../../../db/rep
 import { locationCreateIssues, locationIdIssues } from '../../../domain/master-data';
 import { createMasterData, updateLocations } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { notFound } from '../../errors';
+import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
@@ -38,7 +38,7 @@ export function locationsRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Locations/:id', async (ctx) => {
     const found = await findLocation(ctx.state.account.id, ctx.params.id);
-    if (!found) throw notFound(`Location ${ctx.params.id} was not found.`);
+    if (!found) throw problem('unknown-location', { detail: `Location ${ctx.params.id} was not found.` });
     ctx.body = presentLocation(found);
   });
 

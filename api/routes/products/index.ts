@@ -3,7 +3,7 @@ import { findProduct, listProducts } from '../../../db/repositories/master-data'
 import { productCreateIssues } from '../../../domain/master-data';
 import { createMasterData, updateProducts } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { notFound } from '../../errors';
+import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
@@ -54,7 +54,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Products/:id', async (ctx) => {
     const product = await findProduct(ctx.state.account.id, ctx.params.id);
-    if (!product) throw notFound(`Product ${ctx.params.id} was not found.`);
+    if (!product) throw problem('unknown-product', { detail: `Product ${ctx.params.id} was not found.` });
     ctx.body = presentProduct(product);
   });
 
