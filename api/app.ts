@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { AppCustom, AppState, Deps } from './context';
+import { closeUnreadBody } from './middleware/close-unread-body';
 import { errorHandler } from './middleware/error-handler';
 import { rejectNul } from './middleware/reject-nul';
 import { requestContext } from './middleware/request-context';
@@ -12,6 +13,13 @@ export function createApp(deps: Deps): Koa<AppState, AppCustom> {
   app.silent = true; // errors are logged by the error handler, once, with the request id
 
   const router = routes();
-  app.use(requestContext()).use(errorHandler()).use(rejectNul()).use(router.routes()).use(router.allowedMethods());
+  app
+    .use(requestContext())
+    // Outside the error handler: it sees the answer as it will be sent, errors included.
+    .use(closeUnreadBody())
+    .use(errorHandler())
+    .use(rejectNul())
+    .use(router.routes())
+    .use(router.allowedMethods());
   return app;
 }

@@ -28,8 +28,8 @@ import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
 import { ApiError, problem } from '../../errors';
-import { LIMITS } from '../../limits';
-import { jsonValueIssue } from '../../middleware/json-body';
+import { declaredOver, LIMITS } from '../../limits';
+import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
 import type { SchemaIssue } from './schema';
 import { xsdFaults } from './xsd';
@@ -173,13 +173,14 @@ export function xmlPointer(pointer: string, eventPaths: string[]): string {
  * which maps each byte to one character and back: decodeXml then reads them in the document's encoding.
  */
 async function readBytes(ctx: EpcisContext): Promise<Buffer> {
+  if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
   try {
     const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
     return Buffer.from(latin1, 'latin1');
   } catch (error) {
     const e = error as Error & { status?: number };
     throw e.status === 413 || /too large/i.test(e.message)
-      ? problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`)
+      ? bodyTooLarge()
       : problem(400, `The request body could not be read: ${e.message}`);
   }
 }
