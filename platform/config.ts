@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { parseAllowedHosts } from '../domain/destinations';
 
 /** The folder of package.json, whether this runs from the sources (tsx) or from dist/ (compiled). */
@@ -112,8 +113,14 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
   rateLimitBurst: number;
-  /** Requests with a wrong API key one client address may make in a minute before its key checks get 429. */
+  /** Requests with a wrong API key one client address may make in a minute before they get 429. */
   failedKeysPerMinute: number;
+  /**
+   * TRUSTED_PROXIES: the reverse proxies and load balancers in front of the API (addresses, CIDR ranges,
+   * or proxy-addr's names loopback, linklocal, uniquelocal). Only from them are X-Forwarded-For,
+   * -Proto and -Host believed (api/middleware/client-address.ts).
+   */
+  trustedProxies: string[];
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -160,6 +167,21 @@ function flag(name: string, value: string | undefined, fallback: boolean): boole
 
 const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
 
+function trustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    proxyaddr.compile(entries);
+  } catch (error) {
+    throw new Error(
+      `TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal): ${(error as Error).message}`,
+    );
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer('PORT', env.PORT, DEFAULT_PORTS.PORT),
@@ -203,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_RATE_LIMITS.failedKeysPerMinute,
       1,
     ),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }
 

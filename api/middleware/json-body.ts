@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppCustom, AppState } from '../context';
 import { problem, validationProblem, type ApiError } from '../errors';
-import { LIMITS } from '../limits';
+import { declaredOver, LIMITS } from '../limits';
 
 export const JSON_MEDIA_TYPES = ['application/json'] as const;
 
@@ -82,6 +82,7 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
         accepted: JSON_MEDIA_TYPES,
       });
     }
+    if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
     await parse(ctx, async () => undefined);
     const body = (ctx.request as { body?: unknown }).body;
     const issue = jsonValueIssue(body);
@@ -90,6 +91,7 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
   };
 }
 
+/** A JSON (or XML) body over LIMITS.jsonBodyBytes, declared so or found so while reading. */
 export const bodyTooLarge = (): ApiError =>
   problem('body-too-large', {
     detail: `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`,

@@ -29,7 +29,7 @@ import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
 import type { ErrorCode } from '../../error-catalogue';
 import { problem, type ApiError } from '../../errors';
-import { LIMITS } from '../../limits';
+import { declaredOver, LIMITS } from '../../limits';
 import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { gs1HeaderValue } from './headers';
 import type { SchemaIssue } from './schema';
@@ -172,6 +172,7 @@ export function xmlPointer(pointer: string, eventPaths: string[]): string {
  * which maps each byte to one character and back: decodeXml then reads them in the document's encoding.
  */
 async function readBytes(ctx: EpcisContext): Promise<Buffer> {
+  if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
   try {
     const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
     return Buffer.from(latin1, 'latin1');

@@ -15,13 +15,14 @@ import { startImportWorkflow } from '../../../batches/import-workflow';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem, validationProblem, type ApiError } from '../../errors';
 import { validate } from '../../middleware/validate';
+import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { removeSpool } from '../../spooled-upload';
 import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import { checkFile, type CheckedChunk } from './check';
 import { IMPORT_KINDS, isEventKind, kindSpec, type ImportKind } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
-import { receiveImport, TOO_LARGE, UnreadableImport } from './receive';
+import { MAX_IMPORT_BODY_BYTES, receiveImport, TOO_LARGE, UnreadableImport } from './receive';
 import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
 import { browserPageRouter } from '../../browser-page';
@@ -125,6 +126,7 @@ async function readUpload(
 async function upload(ctx: APIContext): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
   if (key && !IDEMPOTENCY_KEY.test(key)) throw problem('invalid-idempotency-key');
+  if (declaredOver(ctx.req.headers, MAX_IMPORT_BODY_BYTES)) throw tooLarge();
   let received;
   try {
     received = await receiveImport(ctx.req);
