@@ -13,8 +13,13 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { internalError } from '../domain/batch-errors';
-import type { AttachDocumentsOutput, BatchRef, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
-import { batchFailed, batchFailureOf, type BatchFailure } from './batch-failure';
+import type {
+  AttachDocumentsOutput,
+  BatchRef,
+  ProcessEventBatchInput,
+  ProcessEventBatchResult,
+} from '../pipeline/contracts';
+import { batchFailed, batchFailureOf, type BatchFailure } from '../pipeline/batch-failure';
 import { BATCH_STATUS } from '../domain/search-attribute-keys';
 
 /**

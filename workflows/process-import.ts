@@ -9,7 +9,7 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS } from '../domain/search-attribute-keys';
-import type { ImportChunkBatch, ImportFailure, ProcessEventBatchInput, SplitImportInput } from './contracts';
+import type { ImportChunkBatch, ImportFailure, ProcessEventBatchInput, SplitImportInput } from '../pipeline/contracts';
 
 // The split step, for an import whose upload stored the file alone (locations and products, an upload of
 // an earlier version). Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead

@@ -6,7 +6,7 @@ import { Batch } from '../../db/models';
 import { TASK_QUEUE } from '../../platform/config';
 import type { processEventBatch } from '../../workflows';
 import type { EventPayload } from '../../domain/events';
-import type { ProcessEventBatchInput } from '../../workflows/contracts';
+import type { ProcessEventBatchInput } from '../../pipeline/contracts';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { models } from '../helpers/db';
