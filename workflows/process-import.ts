@@ -9,15 +9,15 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS } from '../domain/search-attribute-keys';
-import type { ImportChunkBatch, ImportFailure, ProcessEventBatchInput, SplitImportInput } from '../pipeline/contracts';
+import type { Activities } from '../activities';
+import type { ImportChunkBatch, SplitImportInput } from '../pipeline/contracts';
+import { processEventBatch } from './process-event-batch';
 
 // The split step, for an import whose upload stored the file alone (locations and products, an upload of
 // an earlier version). Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead
 // worker is noticed within the heartbeat timeout and another one starts over (the batches it stored are
 // found again).
-// The step's signature is spelt here rather than taken from activities/index.ts's Activities: that import
-// would join the cycle activities → batches → workflows that start-stranded-batches makes today.
-const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): Promise<ImportChunkBatch[]> }>({
+const { splitImport } = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
@@ -25,14 +25,10 @@ const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): 
 
 // One short read, as a local activity (in the workflow's own task, no round trip through the task queue),
 // retried until the database answers (Temporal's default policy).
-const { takeImportChunks } = proxyLocalActivities<{
-  takeImportChunks(input: SplitImportInput): Promise<ImportChunkBatch[] | null>;
-}>({ startToCloseTimeout: '1 minute' });
+const { takeImportChunks } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute' });
 
 // One short transaction, retried until the database takes it (Temporal's default policy): a failed import never stays Accepted.
-const { recordImportFailed } = proxyActivities<{ recordImportFailed(input: ImportFailure): Promise<void> }>({
-  startToCloseTimeout: '1 minute',
-});
+const { recordImportFailed } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });
 
 /** Why the split step failed, in the words the import's status shows. */
 function reasonOf(failure: ActivityFailure): string {
@@ -54,8 +50,7 @@ export interface ProcessImportResult {
  */
 async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promise<boolean> {
   try {
-    // By name: its type would add a path to the import cycle activities → batches → workflows.
-    await executeChild('processEventBatch', {
+    await executeChild(processEventBatch, {
       workflowId: chunk.workflowId,
       args: [
         {
@@ -65,7 +60,7 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
           requestId: input.requestId,
           eventCount: chunk.eventCount,
           localMaxEvents: input.localMaxEvents,
-        } satisfies ProcessEventBatchInput,
+        },
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       // An async batch's (batches/batch-workflow.ts): priority 3, the account's turn among the accounts.
