@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { workflowsPath } from '../../worker/bundle';
 
 /**
  * Histories recorded from real batches (`temporal workflow show --output json`): a completed batch
@@ -25,7 +24,9 @@ describe('processEventBatch replays recorded histories', () => {
     async (file) => {
       // runReplayHistory takes the CLI's JSON as it is.
       const history: unknown = JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8'));
-      await expect(Worker.runReplayHistory({ workflowsPath: workflowsPath() }, history)).resolves.toBeUndefined();
+      await expect(
+        Worker.runReplayHistory({ workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE! } }, history),
+      ).resolves.toBeUndefined();
     },
     60_000,
   );
