@@ -3,7 +3,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   log,
-  patched,
+  deprecatePatch,
   proxyActivities,
   proxyLocalActivities,
   type ActivityOptions,
@@ -120,7 +120,11 @@ function orAsTask<T>(asTask: () => Promise<T>): (error: unknown) => Promise<T> {
   };
 }
 
-/** Runs started before small batches ran their steps locally have no such marker and replay as activities. */
+/**
+ * Retired: every run records this marker for a small batch since local steps came (0.1 has no run from
+ * before), so it is deprecated (a marker kept, nothing branching on it) until the runs that recorded it
+ * as a patch have ended, then removed.
+ */
 const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
 
 /**
@@ -128,21 +132,18 @@ const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
  * whoever started it, from PIPELINE_LOCAL_MAX_EVENTS) as local activities, all in the one workflow task
  * that starts the run, with no task queue round trip per step (a step failing beyond its local attempts
  * goes on as an activity task); any other as activity tasks, which heartbeat and spread over workers.
- * The patch is asked only for a batch within the setting: a history a worker without this code
- * recorded for one has no marker and replays with activity tasks, as it ran.
  */
 function stepsOf(input: ProcessEventBatchInput): Steps {
   const { eventCount, localMaxEvents } = input;
   const small = eventCount !== undefined && localMaxEvents !== undefined && eventCount <= localMaxEvents;
-  return small && patched(LOCAL_STEPS_PATCH) ? LOCAL_FIRST : ACTIVITY_STEPS;
+  if (!small) return ACTIVITY_STEPS;
+  deprecatePatch(LOCAL_STEPS_PATCH);
+  return LOCAL_FIRST;
 }
 
 const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
 
-/**
- * Runs started before BatchStatus existed (their histories have no such commands) replay without it;
- * runs started since keep it equal to the batch row's status, so the UI's list filters batches by it.
- */
+/** Retired like LOCAL_STEPS_PATCH: every run since BatchStatus came keeps it (0.1 has no run from before). */
 const BATCH_STATUS_PATCH = 'batch-status-search-attribute';
 
 /** Appended to a Failed batch's failure message (its details: the error count and the first error). */
@@ -157,10 +158,10 @@ export const RETRY_NOT_RESET = (batchId: string): string =>
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
   const { batchId, accountId, accountName, requestId } = input;
   const ref = { batchId, accountId, accountName };
-  const keepsBatchStatus = patched(BATCH_STATUS_PATCH);
-  const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') => {
-    if (keepsBatchStatus) upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);
-  };
+  deprecatePatch(BATCH_STATUS_PATCH);
+  // BatchStatus follows the batch row's status, so the UI's list filters batches by it.
+  const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') =>
+    upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);
   const { persistEvents, attachDocuments, recalculateTimeline, commitLedger } = stepsOf(input);
   log.info('batch received', { batchId, account: accountName, requestId });
 

@@ -4,7 +4,7 @@ import {
   ApplicationFailure,
   executeChild,
   ParentClosePolicy,
-  patched,
+  deprecatePatch,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
@@ -84,11 +84,15 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
 /**
  * At most this many of an import's batches run at once (as many as `npm run bench:imports`'s clients send
  * to POST /Integration/Events): ten batches of one file all at once crowd each other (CPU, the worker's
- * activity slots, the same timeline rows) and finish later than four at a time do. Runs of before the
- * patch started them all at once and replay so.
+ * activity slots, the same timeline rows) and finish later than four at a time do.
  */
 const CHUNKS_AT_ONCE = 4;
+/**
+ * Retired patches (0.1 has no run from before them): deprecated, a marker kept and nothing branching on
+ * it, until the runs that recorded them as patches have ended; then removed.
+ */
 const CHUNKS_AT_ONCE_PATCH = 'import-chunks-at-most-4';
+const CHUNKS_STORED_AT_UPLOAD_PATCH = 'import-chunks-stored-at-upload';
 
 /** `run` over `items`, at most `limit` at a time, each started as soon as one before it ends; results in order. */
 async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
@@ -105,17 +109,13 @@ async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) =
 }
 
 /**
- * Imports of events have their chunks' batches stored by the upload, in its transaction, and start them at
- * once; runs of before the patch split the stored file first, and replay so.
- */
-const CHUNKS_STORED_AT_UPLOAD_PATCH = 'import-chunks-stored-at-upload';
-
-/**
- * The import's chunks, as batches: those its upload stored, or (locations and products, an upload of an
- * earlier version) those the split step stores from the file. A split that fails for good fails the import.
+ * The import's chunks, as batches: those its upload stored, in its transaction (an import of events), or
+ * (locations and products) those the split step stores from the file. A split that fails for good fails
+ * the import.
  */
 async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
-  const stored = patched(CHUNKS_STORED_AT_UPLOAD_PATCH) ? await takeImportChunks(input) : null;
+  deprecatePatch(CHUNKS_STORED_AT_UPLOAD_PATCH);
+  const stored = await takeImportChunks(input);
   if (stored) return stored;
   try {
     return await splitImport(input);
@@ -137,9 +137,8 @@ async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
  */
 export async function processImport(input: SplitImportInput): Promise<ProcessImportResult> {
   const chunks = await chunksOf(input);
-  const outcomes = patched(CHUNKS_AT_ONCE_PATCH)
-    ? await atMost(CHUNKS_AT_ONCE, chunks, (chunk) => runChunk(input, chunk))
-    : await Promise.all(chunks.map((chunk) => runChunk(input, chunk)));
+  deprecatePatch(CHUNKS_AT_ONCE_PATCH);
+  const outcomes = await atMost(CHUNKS_AT_ONCE, chunks, (chunk) => runChunk(input, chunk));
   const completed = outcomes.filter(Boolean).length;
   return { batches: chunks.length, completed, failed: chunks.length - completed };
 }

