@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Context } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -72,27 +73,50 @@ describe('histories recorded from the real dev server replay against the workflo
     localMaxEvents: 50,
   });
 
+  const attach = pipeline(async () => persisted).attachDocuments;
   it.each([
-    ['small-batch-completed', 3, 'local activities'],
-    ['large-batch-completed', 300, 'activity tasks'],
-  ])('%s: %s events, its steps as %s', async (name, eventCount, steps) => {
-    await withStubWorker(
-      env,
-      pipeline(async () => ({ ...persisted, events: eventCount })),
-      async (taskQueue) => {
-        const handle = await env.client.workflow.start(processEventBatch, {
-          taskQueue,
-          workflowId: `recorded-${name}`,
-          args: [batch(`batch-${name}`, eventCount)],
-        });
-        await recorded(name, handle, async () =>
-          expect(await handle.result()).toEqual({ batchId: `batch-${name}`, events: eventCount }),
-        );
-        const { events } = await handle.fetchHistory();
-        const tasks = events?.filter((event) => event.activityTaskScheduledEventAttributes).length;
-        expect(tasks).toBe(steps === 'activity tasks' ? 4 : 0);
+    { name: 'small-batch-completed', events: 3, persist: persisted, tasks: [] },
+    {
+      name: 'large-batch-completed',
+      events: 300,
+      persist: persisted,
+      tasks: ['persistEvents', 'attachDocuments', 'recalculateTimeline', 'commitLedger'],
+    },
+    {
+      // A new lot: persist stored its balances final, and there is nothing to attach nor to put on the ledger.
+      name: 'small-batch-final-balances',
+      events: 3,
+      persist: { events: 3, documents: false, commissions: false, recalculate: false },
+      tasks: [],
+    },
+    {
+      // A local step that keeps failing goes on as an activity task.
+      name: 'small-batch-local-step-as-task',
+      events: 3,
+      persist: persisted,
+      attachDocuments: async () => {
+        if (Context.current().info.isLocal) throw new Error('statement timeout');
+        return attach();
       },
-    );
+      tasks: ['attachDocuments'],
+    },
+  ])('$name: $events events, activity tasks $tasks', async ({ name, events, persist, tasks, ...steps }) => {
+    const activities = { ...pipeline(async () => ({ ...persist, events })), ...steps };
+    await withStubWorker(env, activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(processEventBatch, {
+        taskQueue,
+        workflowId: `recorded-${name}`,
+        args: [batch(`batch-${name}`, events)],
+      });
+      await recorded(name, handle, async () =>
+        expect(await handle.result()).toEqual({ batchId: `batch-${name}`, events }),
+      );
+      const history = await handle.fetchHistory();
+      const scheduled = history.events?.flatMap(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
+      expect(scheduled).toEqual(tasks);
+    });
   });
 
   it('small-batch-rejected', async () => {
