@@ -3,7 +3,6 @@ import {
   ActivityFailure,
   ApplicationFailure,
   log,
-  deprecatePatch,
   proxyActivities,
   proxyLocalActivities,
   type ActivityOptions,
@@ -121,13 +120,6 @@ function orAsTask<T>(asTask: () => Promise<T>): (error: unknown) => Promise<T> {
 }
 
 /**
- * Retired: every run records this marker for a small batch since local steps came (0.1 has no run from
- * before), so it is deprecated (a marker kept, nothing branching on it) until the runs that recorded it
- * as a patch have ended, then removed.
- */
-const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
-
-/**
  * How this batch's steps run, from its input alone: a batch of at most `localMaxEvents` events (set by
  * whoever started it, from PIPELINE_LOCAL_MAX_EVENTS) as local activities, all in the one workflow task
  * that starts the run, with no task queue round trip per step (a step failing beyond its local attempts
@@ -136,15 +128,10 @@ const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
 function stepsOf(input: ProcessEventBatchInput): Steps {
   const { eventCount, localMaxEvents } = input;
   const small = eventCount !== undefined && localMaxEvents !== undefined && eventCount <= localMaxEvents;
-  if (!small) return ACTIVITY_STEPS;
-  deprecatePatch(LOCAL_STEPS_PATCH);
-  return LOCAL_FIRST;
+  return small ? LOCAL_FIRST : ACTIVITY_STEPS;
 }
 
 const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
-
-/** Retired like LOCAL_STEPS_PATCH: every run since BatchStatus came keeps it (0.1 has no run from before). */
-const BATCH_STATUS_PATCH = 'batch-status-search-attribute';
 
 /** Appended to a Failed batch's failure message (its details: the error count and the first error). */
 export const RETRY_NOT_RESET = (batchId: string): string =>
@@ -158,7 +145,6 @@ export const RETRY_NOT_RESET = (batchId: string): string =>
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
   const { batchId, accountId, accountName, requestId } = input;
   const ref = { batchId, accountId, accountName };
-  deprecatePatch(BATCH_STATUS_PATCH);
   // BatchStatus follows the batch row's status, so the UI's list filters batches by it.
   const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') =>
     upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);

@@ -4,7 +4,6 @@ import {
   ApplicationFailure,
   executeChild,
   ParentClosePolicy,
-  deprecatePatch,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
@@ -87,12 +86,6 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
  * activity slots, the same timeline rows) and finish later than four at a time do.
  */
 const CHUNKS_AT_ONCE = 4;
-/**
- * Retired patches (0.1 has no run from before them): deprecated, a marker kept and nothing branching on
- * it, until the runs that recorded them as patches have ended; then removed.
- */
-const CHUNKS_AT_ONCE_PATCH = 'import-chunks-at-most-4';
-const CHUNKS_STORED_AT_UPLOAD_PATCH = 'import-chunks-stored-at-upload';
 
 /** `run` over `items`, at most `limit` at a time, each started as soon as one before it ends; results in order. */
 async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
@@ -114,7 +107,6 @@ async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) =
  * the import.
  */
 async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
-  deprecatePatch(CHUNKS_STORED_AT_UPLOAD_PATCH);
   const stored = await takeImportChunks(input);
   if (stored) return stored;
   try {
@@ -137,7 +129,6 @@ async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
  */
 export async function processImport(input: SplitImportInput): Promise<ProcessImportResult> {
   const chunks = await chunksOf(input);
-  deprecatePatch(CHUNKS_AT_ONCE_PATCH);
   const outcomes = await atMost(CHUNKS_AT_ONCE, chunks, (chunk) => runChunk(input, chunk));
   const completed = outcomes.filter(Boolean).length;
   return { batches: chunks.length, completed, failed: chunks.length - completed };

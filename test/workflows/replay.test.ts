@@ -4,16 +4,12 @@ import { Worker } from '@temporalio/worker';
 
 /**
  * Histories recorded from real runs, replayed against today's workflow code: a change that would break
- * runs already under way fails here (guard it with `patched()`, retire the guard with `deprecatePatch()`
- * once no run predates it, and remove it once no run predates the deprecation). Recorded from the whole
- * stack (`temporal workflow show --output json`): a completed batch with documents and a commission and
- * a batch rejected by persist, with their steps as activity tasks (`*-status`) and as local activities
- * (`*-local-steps`; `completed-batch-local-step-as-task`: a local step that kept failing went on as an
- * activity task; `completed-batch-final-balances`: a new lot, no recalculation), and an import that took
- * the batches its upload stored (`completed-import-chunks-stored-at-upload`), each with the markers of
- * the patches of its day. Recorded with stub activities on the dev server
- * (recorded-histories.test.ts, `RECORD_HISTORIES=<version>`): `deprecated-patches-*`, the code whose
- * patches were deprecated.
+ * runs already under way fails here. Guard such a change with `patched()`; once no run predates it, retire
+ * the guard with `deprecatePatch()`; once no run predates the deprecation, remove the call, and with it
+ * the histories recorded before it. Each `<version>-<scenario>.json` was recorded with stub activities on
+ * the dev server by recorded-histories.test.ts (`RECORD_HISTORIES=<version>`): `deprecated-patches-*` by
+ * the code that deprecated the 0.1 patches (their markers, deprecated), `no-patches-*` by the code that
+ * removed them.
  */
 const HISTORIES = path.join(__dirname, 'histories');
 
