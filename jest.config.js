@@ -3,7 +3,8 @@
  * the first three; `npm test` all four):
  *   domain      pure rules: no setup at all
  *   activities  the pipeline's steps with MockActivityEnvironment, on a PostgreSQL of their own (test/helpers/postgres-setup.ts)
- *   workflows   workflow code with stub activities, on Temporal's time-skipping test server (test/helpers/workflow-setup.ts)
+ *   workflows   workflow code with stub activities, on Temporal's time-skipping test server or the dev server, and
+ *               the worker's own wiring (test/workflows/, test/worker/; test/helpers/workflow-setup.ts)
  *   stack       everything else: one PostgreSQL, Temporal dev server, worker and API per run (test/helpers/global-setup.ts)
  * A project's setup runs only when one of its files is selected: `npx jest test/domain/gln.test.ts` starts nothing.
  */
@@ -14,7 +15,7 @@ const shared = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
 };
 
-const FAST = ['domain', 'activities', 'workflows'];
+const FAST = ['domain', 'activities', 'workflows', 'worker'];
 
 module.exports = {
   testTimeout: 60000,
@@ -32,7 +33,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'workflows',
-      roots: ['<rootDir>/test/workflows'],
+      roots: ['<rootDir>/test/workflows', '<rootDir>/test/worker'],
       globalSetup: '<rootDir>/test/helpers/workflow-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/workflow-teardown.ts',
       setupFiles: ['<rootDir>/test/helpers/quiet-runtime.ts'],
