@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { INDEXED_VALUE_TYPES, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
 
 /**
  * A time-skipping test server of this test file's own (test/helpers/workflow-setup.ts installed it): while
@@ -12,6 +13,13 @@ export function timeSkippingEnvironment(): () => TestWorkflowEnvironment {
   beforeAll(async () => {
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
+    });
+    // The workflows' own search attributes (BatchStatus ...): the test server lists none, but takes them.
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(
+        SEARCH_ATTRIBUTES.map(({ name, type }) => [name, INDEXED_VALUE_TYPES[type]]),
+      ),
     });
   });
   afterAll(() => env?.teardown());
