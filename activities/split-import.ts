@@ -24,7 +24,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { InTurn } from '../platform/in-turn';
 import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
-import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
+import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 
 /**

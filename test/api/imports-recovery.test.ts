@@ -12,7 +12,7 @@ import { insertImport } from '../../db/repositories/imports';
 import { headerColumns } from '../../domain/spreadsheet-rows';
 import { TASK_QUEUE } from '../../platform/config';
 import { waitFor } from '../../platform/net';
-import type { ReconcileBatchesResult } from '../../workflows/contracts';
+import type { ReconcileBatchesResult } from '../../pipeline/contracts';
 import { reconcileNowSignal } from '../../workflows/reconciler-signals';
 import * as reconciler from '../helpers/reconciler';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
