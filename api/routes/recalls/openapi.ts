@@ -1,7 +1,15 @@
 import { problemResponse, PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
-import { acknowledgeBody, createRecallBody, issuedRecall, noticeList, recallAnswer, recallNotice } from './schema';
+import {
+  acknowledgeBody,
+  createRecallBody,
+  issuedList,
+  issuedRecall,
+  noticeList,
+  recallAnswer,
+  recallNotice,
+} from './schema';
 
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
 const invalid = {
@@ -47,6 +55,20 @@ export const recallsOperations = [
     query: pageQuerySchema,
     responses: {
       200: { description: 'One page of notices, newest first.', schema: noticeList },
+      400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema },
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Recalls/issued',
+    summary: 'Recalls the account issued',
+    description:
+      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged) and every holder ' +
+      'with its lots, its state and its acknowledgement.',
+    tags: ['Recalls'],
+    query: pageQuerySchema,
+    responses: {
+      200: { description: 'One page of recalls, newest first.', schema: issuedList },
       400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema },
     },
   }),
