@@ -231,6 +231,11 @@ describe('the examples of /openapi.json', () => {
     expect(tags.slice(0, 3)).toEqual(['Events', 'Locations', 'Products']);
     expect(tags.slice(-3)).toEqual(['Docs', 'Health', 'Metrics']);
   });
+
+  it('says what every group of /docs is for', async () => {
+    const tags = ((await served()) as Document & { tags: { name: string; description?: string }[] }).tags;
+    expect(tags.filter((t) => !t.description).map((t) => t.name)).toEqual([]);
+  });
 });
 
 describe('the response check every test runs (test/helpers/contract.ts)', () => {
