@@ -95,7 +95,7 @@ describe('GET /openapi.json', () => {
     expect([...documented].filter((route) => !actual.includes(route))).toEqual([]);
   });
 
-  it('asks for the apiKey header on every operation but health, docs, metrics and the support and trace pages (with the trace page’s script)', async () => {
+  it('asks for the apiKey header on every operation but health, docs, metrics and the pages (with their scripts)', async () => {
     const doc = (await served()) as Document & { components: { securitySchemes: Record<string, unknown> } };
     expect(doc.components.securitySchemes.apiKey).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }),
@@ -114,6 +114,8 @@ describe('GET /openapi.json', () => {
       'GET /metrics',
       'GET /openapi.json',
       'GET /readyz',
+      'GET /recalls',
+      'GET /recalls/page.js',
       'GET /support',
       'GET /support/page.js',
       'GET /trace',

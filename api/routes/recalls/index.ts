@@ -13,10 +13,12 @@ import {
   type RecallRow,
 } from '../../../db/repositories/recalls';
 import { wakeWebhookEndpoint } from '../../../platform/webhooks';
+import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { notFound, problem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
+import { RECALLS_PAGE } from './page';
 import { acknowledgeBody, createRecallBody, type AcknowledgeInput, type CreateRecallInput } from './schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -174,3 +176,5 @@ function presentIssued({ recall, notices }: { recall: RecallRow; notices: Notice
     })),
   };
 }
+
+export const recallsPageRouter = () => browserPageRouter('/recalls', RECALLS_PAGE);

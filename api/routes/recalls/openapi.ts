@@ -106,4 +106,24 @@ export const recallsOperations = [
       ),
     },
   }),
+  operation({
+    method: 'get',
+    path: '/recalls',
+    summary: 'The recalls page',
+    description:
+      'Sign in with an API key: the recalls the account issued, each with its state and every holder’s, and the notices it received, ' +
+      'each with its lots, holdings and state, acknowledged from the page. The page holds no data itself; it calls /Integration/Recalls.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/recalls/page.js',
+    summary: 'The recalls page’s script',
+    description: 'web/recalls.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
+  }),
 ];
