@@ -98,6 +98,3 @@ export async function call<T>(
   }
   return { status: response.status, body };
 }
-
-/** Every time a page shows, in one format: UTC, to the second. */
-export const utc = (iso: string | null): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '-');

@@ -31,10 +31,19 @@ const TAGS: Record<string, string> = {
   Batches: 'Every event request is a batch: list them, see one, retry a failed one.',
   Queries: 'Inventory timeline and the event details of a lot.',
   Trace: 'Trace a lot backward and forward across accounts, recall, FSMA 204 spreadsheet.',
+  Recalls:
+    'Issue a recall of a lot: every account holding it, or a lot made from it, gets a notice telling it only what its own trace shows, ' +
+    'and acknowledges it with what it still holds. Each says where it stands (state: open, notified, acknowledged); the /recalls page shows them.',
   Ledger: 'The hash chain of commission events.',
   EPCIS: 'GS1 EPCIS 2.0 repository (capture and query).',
+  'EPCIS queries':
+    'Named EPCIS 2.0 queries: save the parameters of GET /epcis/events under a name, run it by name, and subscribe a URL to it: each ' +
+    'batch’s new matching events as it completes (stream), or on a schedule. Reports are signed (GS1-Signature) and retried for 72 hours.',
+  Webhooks:
+    'Your URLs that receive batch results, recall notices and acknowledgements as they happen, signed the Standard Webhooks way. ' +
+    'Deliveries are retried in order for 72 hours; an endpoint whose retries ran out is Failing (listed on /support) until you redeliver.',
   Account: 'The account of the API key.',
-  Docs: 'This page, the OpenAPI document, and the support and trace pages.',
+  Docs: 'This page, the OpenAPI document, and the trace, recalls, support and imports pages.',
   Health: 'Liveness and readiness checks.',
   Metrics: 'Prometheus metrics.',
 };

@@ -79,6 +79,23 @@ describe('/Integration/Batches', () => {
     expect(paged.body).toMatchObject({ pageSize: 1, pageNumber: 2, totalItems: 2, results: [{ batchId }] });
   });
 
+  it('names a batch by its service id and, beside it, by the Idempotency-Key the caller sent it with', async () => {
+    const idempotencyKey = uid('ORDER');
+    const lot = uid('LOT');
+    const events = [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))];
+    const sent = await client(acme.key).post(
+      '/Integration/Events',
+      { Events: events },
+      { 'Idempotency-Key': idempotencyKey },
+    );
+    expect(sent.status).toBe(200);
+    const shown = await client(acme.key).get(`/Integration/Batches/${sent.body.batchId}`);
+    expect(shown.body).toMatchObject({ batchId: sent.body.batchId, idempotencyKey });
+    const listed = await client(acme.key).get('/Integration/Batches?PageSize=100');
+    const [withoutKey] = listed.body.results.filter((b: { batchId: string }) => b.batchId !== sent.body.batchId);
+    expect(withoutKey.idempotencyKey).toBeNull();
+  });
+
   it('shows one batch with every error, and the stored request on include=request', async () => {
     const { batchId, events } = await failedShip(acme);
     const shown = await client(acme.key).get(`/Integration/Batches/${batchId}`);

@@ -231,7 +231,12 @@ describe('POST /epcis/capture', () => {
     expect(inventory.status).toBe(200);
     const [entry] = inventory.body.products[0].lots;
     expect(entry.negative).toEqual([
-      { locationId: expect.any(String), locationName: expect.any(String), quantity: -20 },
+      {
+        locationId: expect.any(String),
+        externalLocationId: place,
+        locationName: expect.any(String),
+        quantity: -20,
+      },
     ]);
     expect(entry.negative[0].locationId).toBe(entry.inventory[0].locationId);
     expect(await negativeLots()).toBe(before + 1);

@@ -97,7 +97,7 @@ describe('GET /openapi.json', () => {
     expect([...documented].filter((route) => !actual.includes(route))).toEqual([]);
   });
 
-  it('asks for the apiKey header on every operation but health, docs, metrics and the support and trace pages (with the trace page’s script)', async () => {
+  it('asks for the apiKey header on every operation but health, docs, metrics and the pages (with their scripts)', async () => {
     const doc = (await served()) as Document & { components: { securitySchemes: Record<string, unknown> } };
     expect(doc.components.securitySchemes.apiKey).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }),
@@ -116,6 +116,8 @@ describe('GET /openapi.json', () => {
       'GET /metrics',
       'GET /openapi.json',
       'GET /readyz',
+      'GET /recalls',
+      'GET /recalls/page.js',
       'GET /support',
       'GET /support/page.js',
       'GET /trace',
@@ -254,6 +256,11 @@ describe('the examples of /openapi.json', () => {
     const tags = ((await served()) as Document & { tags: { name: string }[] }).tags.map((t) => t.name);
     expect(tags.slice(0, 3)).toEqual(['Events', 'Locations', 'Products']);
     expect(tags.slice(-3)).toEqual(['Docs', 'Health', 'Metrics']);
+  });
+
+  it('says what every group of /docs is for', async () => {
+    const tags = ((await served()) as Document & { tags: { name: string; description?: string }[] }).tags;
+    expect(tags.filter((t) => !t.description).map((t) => t.name)).toEqual([]);
   });
 });
 

@@ -17,6 +17,7 @@ const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
 
 const failed = {
   batchId: BATCH_ID,
+  idempotencyKey: 'erp-order-4711',
   account: 'ACME',
   mode: 'async',
   status: 'Failed',

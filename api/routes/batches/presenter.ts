@@ -26,6 +26,7 @@ export const batchSummaryBody = (
   const errors = (batch.errors as BatchError[] | null) ?? null;
   return {
     batchId: batch.id,
+    idempotencyKey: batch.idempotencyKey,
     account: accountName,
     mode: batch.mode,
     status: batch.status,

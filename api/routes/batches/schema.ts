@@ -49,7 +49,14 @@ export const batchIdParam = {
 const time = (description: string) => ({ type: ['string', 'null'], description }) as const;
 
 const summaryProperties = {
-  batchId: { type: 'string' },
+  batchId: { type: 'string', description: 'The service id of the batch.' },
+  idempotencyKey: {
+    type: ['string', 'null'],
+    description:
+      'Your own name for the batch: the Idempotency-Key it was sent with (null: sent without one; a retry has none). A batch of a ' +
+      'spreadsheet import is named `import-<importId>-<n>`, its n-th part.',
+    example: 'march-catch-2024',
+  },
   account: { type: 'string', description: 'The account the batch belongs to.' },
   mode: {
     enum: ['sync', 'async', 'json', 'retry', 'epcis'],

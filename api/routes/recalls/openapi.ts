@@ -1,7 +1,15 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
-import { acknowledgeBody, createRecallBody, issuedRecall, noticeList, recallAnswer, recallNotice } from './schema';
+import {
+  acknowledgeBody,
+  createRecallBody,
+  issuedList,
+  issuedRecall,
+  noticeList,
+  recallAnswer,
+  recallNotice,
+} from './schema';
 
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
 const invalid = problemResponse('A field is missing, unknown or invalid; `errors` names it.', 'invalid-request', {
@@ -47,6 +55,20 @@ export const recallsOperations = [
   }),
   operation({
     method: 'get',
+    path: '/Integration/Recalls/issued',
+    summary: 'Recalls the account issued',
+    description:
+      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged) and every holder ' +
+      'with its lots, its state and its acknowledgement.',
+    tags: ['Recalls'],
+    query: pageQuerySchema,
+    responses: {
+      200: { description: 'One page of recalls, newest first.', schema: issuedList },
+      400: pageQueryErrorResponse,
+    },
+  }),
+  operation({
+    method: 'get',
     path: '/Integration/Recalls/{id}',
     summary: 'One recall: the issuer sees who acknowledged; a holder its notice',
     tags: ['Recalls'],
@@ -76,5 +98,25 @@ export const recallsOperations = [
         detail: `No recall ${RECALL_ID} sent to this account.`,
       }),
     },
+  }),
+  operation({
+    method: 'get',
+    path: '/recalls',
+    summary: 'The recalls page',
+    description:
+      'Sign in with an API key: the recalls the account issued, each with its state and every holder’s, and the notices it received, ' +
+      'each with its lots, holdings and state, acknowledged from the page. The page holds no data itself; it calls /Integration/Recalls.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/recalls/page.js',
+    summary: 'The recalls page’s script',
+    description: 'web/recalls.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
   }),
 ];
