@@ -2,7 +2,8 @@
  * The tests in layers, each a jest project with only the setup its layer needs (`npm run test:fast` runs
  * the first three; `npm test` all four):
  *   domain      pure rules: no setup at all
- *   activities  the pipeline's steps with MockActivityEnvironment, on a PostgreSQL of their own (test/helpers/postgres-setup.ts)
+ *   activities  the pipeline's steps with MockActivityEnvironment, and the use cases (usecases/) called directly,
+ *               on a PostgreSQL of their own (test/helpers/postgres-setup.ts)
  *   workflows   workflow code with stub activities, on Temporal's time-skipping test server or the dev server, and
  *               the worker's own wiring (test/workflows/, test/worker/; test/helpers/workflow-setup.ts)
  *   stack       everything else: one PostgreSQL, Temporal dev server, worker and API per run (test/helpers/global-setup.ts)
@@ -15,7 +16,7 @@ const shared = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
 };
 
-const FAST = ['domain', 'activities', 'workflows', 'worker'];
+const FAST = ['domain', 'activities', 'usecases', 'workflows', 'worker'];
 
 module.exports = {
   testTimeout: 60000,
@@ -25,7 +26,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'activities',
-      roots: ['<rootDir>/test/activities'],
+      roots: ['<rootDir>/test/activities', '<rootDir>/test/usecases'],
       globalSetup: '<rootDir>/test/helpers/postgres-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/postgres-teardown.ts',
       setupFiles: ['<rootDir>/test/helpers/quiet-runtime.ts'],
