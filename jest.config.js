@@ -29,7 +29,7 @@ module.exports = {
       roots: ['<rootDir>/test/activities', '<rootDir>/test/usecases'],
       globalSetup: '<rootDir>/test/helpers/postgres-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/postgres-teardown.ts',
-      setupFiles: ['<rootDir>/test/helpers/quiet-runtime.ts'],
+      setupFiles: ['<rootDir>/test/helpers/quiet-runtime.ts', '<rootDir>/test/helpers/layer-database.ts'],
     },
     {
       ...shared,

@@ -13,7 +13,9 @@ declare global {
 
 /**
  * The activities' layer: a real PostgreSQL with every migration, and nothing else (no Temporal, no
- * worker, no API). Test files reach it through DATABASE_URL, as the stack's do.
+ * worker, no API). Test files reach it through DATABASE_URL, as the stack's do: the setup leaves it in
+ * LAYER_DATABASE_URL (the stack's setup, run in the same process, sets DATABASE_URL) and
+ * test/helpers/layer-database.ts puts it in place in each of the layer's test files.
  */
 export default async function postgresSetup(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-pg-'));
@@ -27,5 +29,5 @@ export default async function postgresSetup(): Promise<void> {
   } finally {
     await sequelize.close();
   }
-  process.env.DATABASE_URL = server.url;
+  process.env.LAYER_DATABASE_URL = server.url;
 }
