@@ -191,7 +191,7 @@ describe('what each process exports', () => {
     const answered = view.body.results.find((b: { mode: string }) => b.mode === 'sync').batchId;
     const abandon = await client(support.key).post(`/Integration/Batches/${answered}/abandon`, { Reason: 'Seen.' });
     expect(abandon.status).toBe(409);
-    expect(abandon.body.title).toContain('closed already');
+    expect(abandon.body.detail).toContain('closed already');
   });
 
   it('a failed batch leaves the failed-batches gauge once its events are stored by a new batch, or once support abandons it', async () => {
