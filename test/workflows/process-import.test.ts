@@ -60,14 +60,20 @@ describe('processImport', () => {
       workflowId: `import-2-${seq}`,
       eventCount: 1000,
     }));
+    // The first batches' persists wait at a gate until 4 run at once (or 20 s pass): counted, not timed.
     let running = 0;
     let most = 0;
+    let open = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const deadline = setTimeout(open, 20_000);
     const result = await withStubWorker(
       env(),
       {
         ...batchSteps(async () => {
           most = Math.max(most, ++running);
-          await sleep(300);
+          if (running === 4) open();
+          await gate;
+          await sleep(50);
           running--;
         }),
         takeImportChunks: async () => chunks,
@@ -81,6 +87,7 @@ describe('processImport', () => {
           args: [{ ...input, importId: 'import-2', localMaxEvents: 50 }],
         }),
     );
+    clearTimeout(deadline);
     expect(result).toEqual({ batches: 7, completed: 7, failed: 0 });
     expect(most).toBe(4);
   });
