@@ -5,7 +5,8 @@ import { enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics'
 import { freePort } from '../platform/net';
 import { keepWorkers, stopOnSignals } from './kept-workers';
 import { installRuntime } from './pipeline-worker';
-import { createWorkers, heartbeatsUnheard, workerActivities, workerDatabase } from './worker-role';
+import { heartbeatsUnheard } from './heartbeat-watchdog';
+import { createWorkers, workerActivities, workerDatabase } from './worker-role';
 
 /** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {

@@ -6,13 +6,13 @@ import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { onEveryStatement } from '../db/sql';
-import { syncTaskQueueOf, WORKER_HEARTBEAT_STALE_SECONDS, type Config } from '../platform/config';
+import { syncTaskQueueOf, type Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { statementCounter } from '../platform/metrics';
 import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { currentActivityType } from './activity-metrics';
-import { createPipelineWorker, heartbeatsLost, pipelineActivities, type WorkerSlots } from './pipeline-worker';
+import { createPipelineWorker, pipelineActivities, type WorkerSlots } from './pipeline-worker';
 
 /** What `npm run worker` runs, piece by piece: worker/main.ts wires them together. */
 type WorkerConfig = Config & { databaseUrl: string; temporalAddress: string };
@@ -81,19 +81,4 @@ export async function createWorkers(
     await client.connection.close();
   }
   return workers;
-}
-
-/** The watchdog (keepWorkers' `unheard`): Temporal has kept no heartbeat of the task queue's worker lately. */
-export async function heartbeatsUnheard(
-  config: WorkerConfig,
-  connection: NativeConnection,
-  [worker]: Worker[],
-  since: number,
-  signal: AbortSignal,
-): Promise<string | undefined> {
-  const staleMs = WORKER_HEARTBEAT_STALE_SECONDS * 1000;
-  const { temporalNamespace, taskQueue } = config;
-  const identity = worker.options.identity;
-  const lost = await heartbeatsLost(connection, temporalNamespace, taskQueue, identity, since, staleMs, signal);
-  return lost ? `Temporal has had no heartbeat of this worker for ${WORKER_HEARTBEAT_STALE_SECONDS} s` : undefined;
 }

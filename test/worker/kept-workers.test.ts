@@ -148,6 +148,7 @@ describe('keepWorkers', () => {
     const stoppedAt = Date.now();
     stop.abort();
     await kept;
-    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    // The backoff is a minute: ending within seconds is ending at once, even on a busy machine.
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
   });
 });
