@@ -185,7 +185,7 @@ describe('/Integration/Batches', () => {
     const again = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ batchId, retriedBy: { batchId: retry.body.batchId, status: 'Completed' } });
-    expect(again.body.title).toContain('already retried successfully');
+    expect(again.body.detail).toContain('already retried successfully');
   });
 
   it('two retries sent at once make one new batch; the other is refused while it is under way', async () => {
@@ -210,7 +210,7 @@ describe('/Integration/Batches', () => {
     expect(response.body).toMatchObject({
       batchId: created.body.batchId,
       retriedBy: null,
-      title: expect.stringContaining('only Failed batches are retried'),
+      detail: expect.stringContaining('only Failed batches are retried'),
     });
   });
 
@@ -248,7 +248,7 @@ describe('/Integration/Batches', () => {
     expect(ghost.body).toMatchObject({
       batchId: early.body.batchId,
       replacedBy: retry.body.batchId,
-      title: expect.stringContaining('was replaced'),
+      detail: expect.stringContaining('was replaced'),
     });
   });
 
@@ -331,13 +331,13 @@ describe('/Integration/Batches', () => {
 
     const retry = await client(support.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(retry.status).toBe(409);
-    expect(retry.body.title).toContain('was abandoned');
-    expect(retry.body.title).toContain(reason);
+    expect(retry.body.detail).toContain('was abandoned');
+    expect(retry.body.detail).toContain(reason);
     const again = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, {
       Reason: 'another reason',
     });
     expect(again.status).toBe(409);
-    expect(again.body.title).toContain(reason);
+    expect(again.body.detail).toContain(reason);
 
     const log = fs.readFileSync(path.join(process.env.STACK_DIR!, 'stack.log'), 'utf8');
     const line = log
@@ -355,7 +355,7 @@ describe('/Integration/Batches', () => {
       Reason: 'no',
     });
     expect(completed.status).toBe(409);
-    expect(completed.body.title).toContain('only a Failed batch is abandoned');
+    expect(completed.body.detail).toContain('only a Failed batch is abandoned');
 
     const { batchId, lot } = await failedShip(acme);
     expect((await commissionOf(acme, lot)).status).toBe(200);

@@ -377,8 +377,8 @@ describe('POST /epcis/capture', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       type: 'epcisException:ValidationException',
-      title: 'GS1-Capture-Error-Behaviour must be rollback or proceed (got "sometimes").',
-      detail: 'GS1-Capture-Error-Behaviour must be rollback or proceed.',
+      code: 'epcis-invalid-header',
+      detail: 'GS1-Capture-Error-Behaviour must be one of rollback, proceed; got "sometimes".',
     });
     const both = await client(account.key).post(
       '/epcis/capture',
@@ -438,7 +438,8 @@ describe('POST /epcis/capture', () => {
     expect(notUuid.status).toBe(404);
     expect(notUuid.body).toMatchObject({
       type: 'epcisException:NoSuchResourceException',
-      title: 'No capture job not-a-uuid in this account.',
+      code: 'epcis-unknown-capture-job',
+      detail: 'No capture job not-a-uuid in this account.',
     });
   });
 

@@ -1,6 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { ERRORS, isErrorCode, type ErrorCode } from '../../api/error-catalogue';
+import { typeOf } from '../../api/errors';
 import { routes } from '../../api/routes';
 import { EVENT_TYPE_NAMES } from '../../domain/events';
 import { createAccount } from '../factories/accounts';
@@ -186,6 +188,28 @@ describe('GET /openapi.json', () => {
       }
     }
     expect(checked).toBeGreaterThan(5);
+  });
+});
+
+describe('the problems of /openapi.json', () => {
+  it('name every code of the catalogue, and each example problem has a catalogued code of its status and type', async () => {
+    const doc = (await served()) as Document & {
+      components: { schemas: { Problem: { properties: { code: { enum: string[] } } } } };
+    };
+    expect(doc.components.schemas.Problem.properties.code.enum).toEqual(Object.keys(ERRORS));
+    const examples = operationsOf(doc).flatMap(({ method, path, op }) =>
+      Object.entries(op.responses).flatMap(([status, r]) => {
+        const example = r.content?.['application/problem+json']?.example as
+          { code?: string; type?: string } | undefined;
+        return example ? [{ at: `${method} ${path} ${status}`, status: Number(status), example }] : [];
+      }),
+    );
+    expect(examples.length).toBeGreaterThan(100);
+    for (const { at, status, example } of examples) {
+      const code = example.code as ErrorCode;
+      expect({ at, catalogued: isErrorCode(code) }).toEqual({ at, catalogued: true });
+      expect({ at, status: ERRORS[code].status, type: example.type }).toEqual({ at, status, type: typeOf(code) });
+    }
   });
 });
 

@@ -41,6 +41,7 @@ export const batchSummaryBody = (
     replacedBy,
     abandoned: abandoned ? { reason: abandoned.reason, at: abandoned.at.toISOString(), keyId: abandoned.keyId } : null,
     failedImport,
+    refusalAnswered: batch.refusalAnsweredAt ? { at: batch.refusalAnsweredAt.toISOString() } : null,
     requestId: batch.requestId,
     statusUrl: batchUrl(batch.id),
     workflowUrl: workflowUrlOf(links.temporalUiUrl, links.temporalNamespace, batch.workflowId),

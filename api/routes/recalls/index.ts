@@ -15,7 +15,7 @@ import {
 import { wakeWebhookEndpoint } from '../../../platform/webhooks';
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { notFound, problem } from '../../errors';
+import { problem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { RECALLS_PAGE } from './page';
@@ -83,7 +83,8 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       const issuer = ctx.state.account;
       const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
       if (!productId)
-        throw problem(404, `Product not found: ${input.ProductId}`, {
+        throw problem('unknown-product', {
+          detail: `Product not found: ${input.ProductId}`,
           errors: { ProductId: [`No product ${input.ProductId} in this account.`] },
         });
       const holders = await recallReach(sequelize, { accountId: issuer.id, productId, lotSerial: input.LotSerial });
@@ -130,7 +131,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       return;
     }
     const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, accountId, id) : null;
-    if (!notice) throw notFound(`No recall ${id} issued by or sent to this account.`);
+    if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} issued by or sent to this account.` });
     ctx.body = presentNotice(notice);
   });
 
@@ -140,7 +141,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     async (ctx) => {
       const { id } = ctx.params;
       const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
-      if (!notice) throw notFound(`No recall ${id} sent to this account.`);
+      if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} sent to this account.` });
       const input = ctx.state.input.body;
       const endpoints = await acknowledgeRecall(
         ctx.deps.sequelize,

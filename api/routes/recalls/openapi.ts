@@ -1,6 +1,6 @@
-import { problemResponse, PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import {
   acknowledgeBody,
   createRecallBody,
@@ -12,16 +12,12 @@ import {
 } from './schema';
 
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
-const invalid = {
-  description: 'A field is missing, unknown or invalid; `errors` names it.',
-  contentType: PROBLEM_JSON,
-  schema: ref('ValidationProblem'),
-};
-const notFound = problemResponse(
-  404,
-  'No recall with this id issued by or sent to the key’s account.',
-  `No recall ${RECALL_ID} issued by or sent to this account.`,
-);
+const invalid = problemResponse('A field is missing, unknown or invalid; `errors` names it.', 'invalid-request', {
+  errors: { ProductId: ['ProductId is required.'] },
+});
+const notFound = problemResponse('No recall with this id issued by or sent to the key’s account.', 'unknown-recall', {
+  detail: `No recall ${RECALL_ID} issued by or sent to this account.`,
+});
 
 export const recallsOperations = [
   operation({
@@ -40,11 +36,10 @@ export const recallsOperations = [
     responses: {
       201: { description: 'The recall, with every holder it reached.', schema: issuedRecall },
       400: invalid,
-      404: problemResponse(
-        404,
-        'ProductId names no product of the account; `errors` names it.',
-        'Product not found: COD-WHOLE',
-      ),
+      404: problemResponse('ProductId names no product of the account; `errors` names it.', 'unknown-product', {
+        detail: 'Product not found: COD-WHOLE',
+        errors: { ProductId: ['No product COD-WHOLE in this account.'] },
+      }),
     },
   }),
   operation({
@@ -55,7 +50,7 @@ export const recallsOperations = [
     query: pageQuerySchema,
     responses: {
       200: { description: 'One page of notices, newest first.', schema: noticeList },
-      400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({
@@ -69,7 +64,7 @@ export const recallsOperations = [
     query: pageQuerySchema,
     responses: {
       200: { description: 'One page of recalls, newest first.', schema: issuedList },
-      400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({
@@ -99,11 +94,9 @@ export const recallsOperations = [
     responses: {
       200: { description: 'The notice, with the acknowledgement.', schema: recallNotice },
       400: invalid,
-      404: problemResponse(
-        404,
-        'No recall with this id sent to the key’s account.',
-        `No recall ${RECALL_ID} sent to this account.`,
-      ),
+      404: problemResponse('No recall with this id sent to the key’s account.', 'unknown-recall', {
+        detail: `No recall ${RECALL_ID} sent to this account.`,
+      }),
     },
   }),
   operation({
