@@ -51,6 +51,15 @@ interface Page<T> {
   totalItems: number;
 }
 
+/** The lot on the trace page, which traces it once signed in. */
+const traceLink = (productId: string, lotSerial: string): HTMLAnchorElement =>
+  el('a', {
+    class: 'trace-link',
+    href: `/trace?${new URLSearchParams({ product: productId, lot: lotSerial })}`,
+    text: 'trace',
+    title: `Trace lot ${lotSerial} on the trace page`,
+  });
+
 const STATE_TEXT: Record<State, string> = { open: 'open', notified: 'notified', acknowledged: 'acknowledged' };
 
 const badge = (state: State): HTMLSpanElement => el('span', { class: `state ${state}`, text: STATE_TEXT[state] });
@@ -92,7 +101,12 @@ function issuedRow(recall: Issued): HTMLTableRowElement {
     : el('span', { class: 'muted', text: 'It reached no other account.' });
   return el('tr', { 'data-recall-id': recall.id }, [
     el('td', { class: 'time', text: localTime(recall.createdTime) }),
-    el('td', {}, [el('strong', { text: recall.lotSerial }), el('div', { class: 'muted', text: recall.productId })]),
+    el('td', {}, [
+      el('strong', { text: recall.lotSerial }),
+      ' ',
+      traceLink(recall.productId, recall.lotSerial),
+      el('div', { class: 'muted', text: recall.productId }),
+    ]),
     el('td', { text: recall.reason }),
     el('td', {}, [
       badge(recall.state),
@@ -152,10 +166,8 @@ function noticeRow(notice: Notice): HTMLTableRowElement {
       list(notice.recalled.map((l) => [el('strong', { text: l.lotSerial }), ` ${l.product.name}`])),
       ...(notice.lots.length
         ? [
-            el('div', {
-              class: 'muted',
-              text: `Your lots from it: ${notice.lots.map((l) => `${l.product.name} · ${l.lotSerial}`).join(', ')}`,
-            }),
+            el('div', { class: 'muted', text: 'Your lots from it:' }),
+            list(notice.lots.map((l) => [`${l.product.name} · ${l.lotSerial} `, traceLink(l.product.id, l.lotSerial)])),
           ]
         : []),
     ]),

@@ -703,12 +703,22 @@ async function download(): Promise<void> {
   await saveDownload(response, `fsma204-${lot}.${format}`);
 }
 
+/** A link from another page (`/trace?product=…&lot=…`, as /recalls makes them) traces that lot once signed in. */
+function traceLinked(): void {
+  const linked = new URLSearchParams(location.search);
+  const [product, lot] = [linked.get('product'), linked.get('lot')];
+  if (!product || !lot) return;
+  $<HTMLInputElement>('product').value = product;
+  $<HTMLInputElement>('lot').value = lot;
+  $<HTMLFormElement>('trace').requestSubmit();
+}
+
 const session = signInForm(() => {
   graph = null;
   recalledNodes = new Map();
   for (const id of ['graph-view', 'detail', 'trace-message']) $(id).replaceChildren();
   $('graph-tools').hidden = true;
-});
+}, traceLinked);
 
 $('trace').addEventListener('submit', (event) => void trace(event));
 $('download').addEventListener('click', () => void download());

@@ -119,15 +119,29 @@ describe('the pages', () => {
       expect(await notice.textContent()).toContain(chain.farm.name);
       expect(await notice.textContent()).toMatch(/Whole cod · \S+: 10 kg at Processor dock/);
       await notice.locator('input.quantity').fill('10');
-      await notice.locator('input.action-text').fill(`Quarantined at the dock (${width}).`);
+      // Each width answers differently, so the page is seen to show this answer, not the one before.
+      const action = width === 1280 ? 'Quarantined at the dock.' : 'Quarantined; returning it to the farm.';
+      await notice.locator('input.action-text').fill(action);
       await notice.locator('button[type=submit]').click();
       await page
         .locator(`#received tr[data-recall-id="${fishRecall}"]`, {
-          hasText: `holds 10 kg. Quarantined at the dock (${width}).`,
+          hasText: `holds 10 kg. ${action}`,
         })
         .waitFor();
       expect(await notice.locator('.state').textContent()).toBe('acknowledged');
       await screenshot(`recalls-${width}`);
+
+      // The recalled lot's trace is a link away: the trace page traces it once signed in.
+      await issued.locator('a.trace-link').click();
+      await page.waitForURL(/\/trace\?/);
+      await page.fill('#key', chain.processor.key);
+      await page.click('#sign-in button[type=submit]');
+      await page.waitForSelector('#graph[data-drawn] svg');
+      expect([await page.inputValue('#product'), await page.inputValue('#lot')]).toEqual([
+        chain.products.filletB.Id,
+        chain.fillet,
+      ]);
+      expect(await page.textContent('#recall-warning')).toContain('You recalled it on ');
 
       // The farm sees the processor's answer, and the retailer's.
       const farm = (await client(chain.farm.key).get(`/Integration/Recalls/${fishRecall}`)).body;

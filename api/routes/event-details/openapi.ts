@@ -5,11 +5,14 @@ import { eventDetailRecord, eventDetailsHeaders, eventDetailsQuery } from './sch
 const row = {
   id: '1042',
   eventId: '0b7f1f5e-1111-4222-8333-944444444444',
+  externalEventId: 'SHIP-2024-0042',
   eventType: 'Ship',
   productName: 'Atlantic salmon, whole',
+  externalProductId: 'SALMON-WHOLE',
   lotSerial: 'LOT-2024-001',
   quantity: 50,
   locationName: 'Bergen plant',
+  externalLocationId: 'PLANT-BERGEN',
   companyName: 'Nordic Seafood AS',
   eventDate: '2024-03-02T08:00:00+00:00',
 };
