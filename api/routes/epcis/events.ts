@@ -37,7 +37,7 @@ import {
   EPC_FORMATS,
   epcFormatHeader,
   eventsQuery,
-  perPageOf,
+  eventsPerPageOf,
   type EpcFormat,
   type EpcisCaptureRequest,
   type EventsQuery,
@@ -169,7 +169,7 @@ export function filterOf(
     EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
     match,
     afterSeq: seqOfToken(query.nextPageToken),
-    limit: perPageOf(query),
+    limit: eventsPerPageOf(query),
     ...fixed,
   };
 }
