@@ -307,7 +307,7 @@ describe('GS1 Digital Link resolver', () => {
     }
     const palletMasterData = await api().get(`/00/${pallet}?linkType=gs1:masterData`);
     expect(palletMasterData.status).toBe(404);
-    expect(palletMasterData.body.title).toMatch(/no link of type gs1:masterData for this identifier/);
+    expect(palletMasterData.body.detail).toMatch(/no link of type gs1:masterData for this identifier/);
 
     expect((await api().get(`/masterdata/414/${plant}`)).body).toMatchObject({
       '@id': plant,
@@ -339,7 +339,7 @@ describe('GS1 Digital Link resolver', () => {
       expect({ path, status: (await other.get(`${path}?linkType=gs1:epcis`)).status }).toEqual({ path, status: 404 });
     const unnamed = await api().get(`/01/${productClass}/10/L-2?linkType=gs1:epcis`);
     expect(unnamed.status).toBe(404);
-    expect(unnamed.body.title).toBe(`No event of this account names lot L-2 of product class URN ${productClass}.`);
+    expect(unnamed.body.detail).toBe(`No event of this account names lot L-2 of product class URN ${productClass}.`);
   });
 
   it('unknown identifiers are 404 (in another account too), malformed ones 400, and the API key is required', async () => {
@@ -352,7 +352,7 @@ describe('GS1 Digital Link resolver', () => {
     expect((await client(other.key).get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).status).toBe(404);
     const malformed = await api().get(`/01/${ids.gtin.slice(0, -1)}${(Number(ids.gtin.slice(-1)) + 1) % 10}`);
     expect(malformed.status).toBe(400);
-    expect(malformed.body.title).toMatch(/check digit/);
+    expect(malformed.body.detail).toMatch(/check digit/);
     for (const [path, title] of [
       ['/01/LOT-7', /is not a GTIN .* nor a product class URN \(urn:gdst:<domain>:product:class:<id>\)/],
       ['/01/urn:gdst:example.org:party:acme.1/10/A', /nor a product class URN/],
@@ -361,7 +361,7 @@ describe('GS1 Digital Link resolver', () => {
     ] as const) {
       const refused = await api().get(path);
       expect({ path, status: refused.status }).toEqual({ path, status: 400 });
-      expect(refused.body.title).toMatch(title);
+      expect(refused.body.detail).toMatch(title);
     }
     // Without a key: the service's 400 for a missing X-API-KEY, as on every route.
     expect((await request('GET', `/01/${ids.gtin}`)).status).toBe(400);

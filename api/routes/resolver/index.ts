@@ -21,7 +21,7 @@ import {
   type ResolvedKey,
 } from '../../../domain/epcis/resolver';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { badRequest, notFound } from '../../errors';
+import { problem } from '../../errors';
 import { validate, type InputOf } from '../../middleware/validate';
 import { masterDataQuery, resolverQuery } from './schema';
 
@@ -40,9 +40,9 @@ function linkTypeOf(ctx: ResolverContext, key: ResolvedKey): LinkType | undefine
   const linkTypes = linkTypesOf(key);
   const linkType = linkTypes.find((type) => type.toLowerCase() === asked.toLowerCase());
   if (!linkType)
-    throw notFound(
-      `This resolver has no link of type ${asked.slice(0, 100)} for this identifier (it has ${linkTypes.join(' and ')}).`,
-    );
+    throw problem('unknown-link-type', {
+      detail: `This resolver has no link of type ${asked.slice(0, 100)} for this identifier (it has ${linkTypes.join(' and ')}).`,
+    });
   return linkType;
 }
 
@@ -58,11 +58,12 @@ async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object
     case '01': {
       const product = await productByKey(sequelize, accountId, key.gs1 ? { gtin: key.id } : { urn: key.id });
       // A GDST lot may be named by events alone; a GTIN is a product of the account first.
-      if (!product && (key.gs1 || !match)) throw notFound(`No product with ${keyName(key)} in this account.`);
+      if (!product && (key.gs1 || !match))
+        throw problem('unknown-product', { detail: `No product with ${keyName(key)} in this account.` });
       if (match && !(await eventsName(sequelize, accountId, match.kind, match.values)))
-        throw notFound(
-          `No event of this account names ${key.lot !== undefined ? 'lot' : 'serial'} ${(key.lot ?? key.serial)!.slice(0, 100)} of ${keyName(key)}.`,
-        );
+        throw problem('unknown-lot-or-serial', {
+          detail: `No event of this account names ${key.lot !== undefined ? 'lot' : 'serial'} ${(key.lot ?? key.serial)!.slice(0, 100)} of ${keyName(key)}.`,
+        });
       return productJsonLd(
         key,
         product && { name: product.name, unit: product.unit_of_measure, masterData: product.master_data ?? [] },
@@ -70,7 +71,7 @@ async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object
     }
     case '00':
       if (!(await eventsName(sequelize, accountId, match!.kind, match!.values)))
-        throw notFound(`No event of this account names ${keyName(key)}.`);
+        throw problem('unknown-lot-or-serial', { detail: `No event of this account names ${keyName(key)}.` });
       return undefined;
     case '414': {
       const location = await locationByKey(
@@ -78,7 +79,7 @@ async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object
         accountId,
         key.gs1 ? { gln: key.id, extension: key.extension } : { urn: key.id },
       );
-      if (!location) throw notFound(`No location with ${keyName(key)} in this account.`);
+      if (!location) throw problem('unknown-location', { detail: `No location with ${keyName(key)} in this account.` });
       return placeJsonLd(key, {
         name: location.name,
         partyName: location.party_name,
@@ -90,7 +91,7 @@ async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object
     case '417': {
       const party = await partyByKey(sequelize, accountId, key.gs1 ? { pgln: key.id } : { urn: key.id });
       if (!party && (key.gs1 || !(await eventsNameParty(sequelize, accountId, key.id))))
-        throw notFound(`No trade partner with ${keyName(key)} in this account.`);
+        throw problem('unknown-trade-partner', { detail: `No trade partner with ${keyName(key)} in this account.` });
       return organizationJsonLd(key, party);
     }
   }
@@ -98,7 +99,7 @@ async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object
 
 async function resolve(ctx: ResolverContext, ai: KeyAi, value: string, qualifier: KeyQualifier = {}): Promise<void> {
   const parsed = resolverKeyOf(ai, value, qualifier);
-  if ('problem' in parsed) throw badRequest(parsed.problem);
+  if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
   const { key } = parsed;
   const linkType = linkTypeOf(ctx, key);
   const masterData = await heldMasterData(ctx, key);
@@ -126,7 +127,7 @@ async function answerMasterData(
   qualifier: KeyQualifier = {},
 ): Promise<void> {
   const parsed = resolverKeyOf(ai, value, qualifier);
-  if ('problem' in parsed) throw badRequest(parsed.problem);
+  if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
   const masterData = await heldMasterData(ctx, parsed.key);
   ctx.type = JSON_LD;
   ctx.body = masterData;

@@ -1,12 +1,6 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
-import { operation, type ResponseSpec } from '../../openapi/operation';
+import { problemResponse } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
 import { linksResponse, linksetResponse, masterDataQuery, masterDataResponse, resolverQuery } from './schema';
-
-const problem = (description: string): ResponseSpec => ({
-  description,
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-});
 
 const description = [
   'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route. A key that is no GS1 key takes its URN in its place, as GDST’s reference client (OpenTraceability) builds the path: `/01/urn:gdst:<domain>:product:class:<id>/10/<lot>`, `/414/urn:gdst:<domain>:location:loc:<id>`, `/417/urn:gdst:<domain>:party:<id>`.',
@@ -22,10 +16,10 @@ const responses = (what: string) => ({
     contentType: ['application/json', 'application/ld+json', 'application/linkset+json'],
     schema: { anyOf: [linksResponse, masterDataResponse, linksetResponse] },
   },
-  400: problem(
+  400: problemResponse(
     `The ${what} is not well-formed (digits, length, check digit; or not a URN), or a query parameter is unknown.`,
   ),
-  404: problem(`This account has no such ${what}, or no link of the linkType asked for.`),
+  404: problemResponse(`This account has no such ${what}, or no link of the linkType asked for.`),
 });
 
 const path = (name: string) =>
@@ -42,10 +36,10 @@ const masterDataDescription = [
 
 const masterDataResponses = (what: string) => ({
   200: { description: 'The master data.', contentType: 'application/ld+json', schema: masterDataResponse },
-  400: problem(
+  400: problemResponse(
     `The ${what} is not well-formed (digits, length, check digit; or not a URN), or a query parameter was given.`,
   ),
-  404: problem(`This account has no such ${what}.`),
+  404: problemResponse(`This account has no such ${what}.`),
 });
 
 const masterDataOperation = (
