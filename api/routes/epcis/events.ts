@@ -30,7 +30,7 @@ import {
   EPC_FORMATS,
   epcFormatHeader,
   eventsQuery,
-  perPageOf,
+  eventsPerPageOf,
   type EpcFormat,
   type EpcisCaptureRequest,
   type EventsQuery,
@@ -164,7 +164,7 @@ export function filterOf(
     EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
     match,
     afterSeq: seqOfToken(query.nextPageToken),
-    limit: perPageOf(query),
+    limit: eventsPerPageOf(query),
     ...fixed,
   };
 }

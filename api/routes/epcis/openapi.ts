@@ -202,7 +202,7 @@ export const epcisOperations = [
     description: [
       'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
       'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400 epcisException:QueryParameterException naming it.',
-      'Paged with perPage (default 30, at most 1000) and nextPageToken; while there are more, the Link header names the next page (rel="next").',
+      'Paged with perPage (default 1000, the largest page: GS1’s binding says 30, but GDST’s reference client never follows Link rel="next") and nextPageToken; while there are more, the Link header names the next page (rel="next").',
       epcisHeaders,
     ].join(' '),
     tags: ['EPCIS'],

@@ -8,7 +8,7 @@ import {
   subscription,
   subscriptionList,
 } from './queries-schema';
-import { epcFormatHeader, pageQuery, queryDocumentResponse } from './schema';
+import { epcFormatHeader, eventsPageQuery, pageQuery, queryDocumentResponse } from './schema';
 
 const noSuchName = problemResponse('The account has no query of this name (epcisException:NoSuchNameException).');
 const badPage = problemResponse(
@@ -94,10 +94,10 @@ export const queriesOperations = [
     path: '/epcis/queries/{queryName}/events',
     summary: 'Run a named query now',
     description:
-      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage and nextPageToken (Link rel="next").',
+      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage (default 1000, the largest page) and nextPageToken (Link rel="next").',
     tags: ['EPCIS queries'],
     pathParams: queryName,
-    query: pageQuery,
+    query: eventsPageQuery,
     headers: epcFormatHeader,
     responses: {
       200: { description: 'An EPCISQueryDocument whose queryName is the query’s.', schema: queryDocumentResponse },

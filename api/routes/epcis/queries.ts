@@ -39,7 +39,16 @@ import {
   type CreateQueryInput,
   type CreateSubscriptionInput,
 } from './queries-schema';
-import { epcFormatHeader, eventsQuery, pageQuery, perPageOf, type EventsQuery, type PageQuery } from './schema';
+import {
+  epcFormatHeader,
+  eventsPageQuery,
+  eventsPerPageOf,
+  eventsQuery,
+  pageQuery,
+  perPageOf,
+  type EventsQuery,
+  type PageQuery,
+} from './schema';
 
 const bodyProblem = (errors: ErrorObject[]) =>
   problem('epcis-invalid-body', {
@@ -165,7 +174,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
 
   router.get(
     '/queries/:queryName/events',
-    validate({ headers: epcFormatHeader, ...pageRequest }, formatOrQueryProblem),
+    validate({ headers: epcFormatHeader, query: pairedWith<PageQuery>()(eventsPageQuery) }, formatOrQueryProblem),
     async (ctx) => {
       const named = await namedQueryOf(ctx);
       const format = epcFormatOf(ctx);
@@ -175,7 +184,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
         ...filterFromJson(named.filter),
         accountId,
         afterSeq: seqOfToken(page.nextPageToken),
-        limit: perPageOf(page),
+        limit: eventsPerPageOf(page),
       });
       nextPageLink(ctx, found.nextSeq);
       ctx.set('GS1-EPC-Format', format);

@@ -1,7 +1,7 @@
 /**
  * A GS1 Digital Link resolver at the service root for the account's own identifiers (GTIN with lot or
  * serial, SSCC, GLN, PGLN, and GDST's URNs in their place): where GDST's capability tools start, to find
- * the EPCIS query interface.
+ * the EPCIS query interface and the master data; and the master data its links name, under /masterdata.
  */
 import Router from '@koa/router';
 import { eventsName, eventsNameParty, locationByKey, partyByKey, productByKey } from '../../../db/queries/resolver';
@@ -16,18 +16,22 @@ import {
   productJsonLd,
   resolverKeyOf,
   type KeyAi,
+  type KeyQualifier,
   type LinkType,
   type ResolvedKey,
 } from '../../../domain/epcis/resolver';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { validate, type InputOf } from '../../middleware/validate';
-import { resolverQuery } from './schema';
+import { masterDataQuery, resolverQuery } from './schema';
 
 const LINKSET_JSON = 'application/linkset+json';
+const JSON_LD = 'application/ld+json';
 
 const resolverRequest = { query: resolverQuery };
 type ResolverContext = APIContext<InputOf<typeof resolverRequest>>;
+const masterDataRequest = { query: masterDataQuery };
+type MasterDataContext = APIContext<InputOf<typeof masterDataRequest>>;
 
 /** The link type asked for, in the standard's spelling; `all` or absent is every link (the linkset). */
 function linkTypeOf(ctx: ResolverContext, key: ResolvedKey): LinkType | undefined {
@@ -46,7 +50,7 @@ function linkTypeOf(ctx: ResolverContext, key: ResolvedKey): LinkType | undefine
  * What the account holds under the key, as its master data (JSON-LD; undefined for a logistic unit), or
  * a 404 naming what it lacks: a product, location or party it has, or events naming the lot, serial, SSCC or party.
  */
-async function heldMasterData(ctx: ResolverContext, key: ResolvedKey): Promise<object | undefined> {
+async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object | undefined> {
   const { sequelize } = ctx.deps;
   const accountId = ctx.state.account.id;
   const match = eventMatchOf(key);
@@ -70,7 +74,11 @@ async function heldMasterData(ctx: ResolverContext, key: ResolvedKey): Promise<o
         throw problem('unknown-lot-or-serial', { detail: `No event of this account names ${keyName(key)}.` });
       return undefined;
     case '414': {
-      const location = await locationByKey(sequelize, accountId, key.gs1 ? { gln: key.id } : { urn: key.id });
+      const location = await locationByKey(
+        sequelize,
+        accountId,
+        key.gs1 ? { gln: key.id, extension: key.extension } : { urn: key.id },
+      );
       if (!location) throw problem('unknown-location', { detail: `No location with ${keyName(key)} in this account.` });
       return placeJsonLd(key, {
         name: location.name,
@@ -89,20 +97,18 @@ async function heldMasterData(ctx: ResolverContext, key: ResolvedKey): Promise<o
   }
 }
 
-async function resolve(
-  ctx: ResolverContext,
-  ai: KeyAi,
-  value: string,
-  qualifier: { lot?: string; serial?: string } = {},
-): Promise<void> {
+async function resolve(ctx: ResolverContext, ai: KeyAi, value: string, qualifier: KeyQualifier = {}): Promise<void> {
   const parsed = resolverKeyOf(ai, value, qualifier);
   if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
   const { key } = parsed;
   const linkType = linkTypeOf(ctx, key);
   const masterData = await heldMasterData(ctx, key);
   const base = `${ctx.protocol}://${ctx.host}`;
-  if (linkType === 'gs1:masterData') {
-    ctx.type = 'application/ld+json';
+  if (linkType === 'gs1:masterData') ctx.vary('Accept');
+  // GDST's client asks with no Accept header for the links, then fetches the master data link; the
+  // master data itself answers here only to a request that prefers JSON-LD.
+  if (linkType === 'gs1:masterData' && ctx.accepts('application/json', JSON_LD) === JSON_LD) {
+    ctx.type = JSON_LD;
     ctx.body = masterData;
   } else if (linkType) {
     ctx.body = linksOf(key, base, linkType);
@@ -111,6 +117,20 @@ async function resolve(
     ctx.body = linksetOf(key, base);
   }
   ctx.set('Link', `<${base}/epcis>; rel="https://gs1.org/voc/epcis"`);
+}
+
+/** The master data a gs1:masterData link names, as JSON-LD whatever the request accepts. */
+async function answerMasterData(
+  ctx: MasterDataContext,
+  ai: Exclude<KeyAi, '00'>,
+  value: string,
+  qualifier: KeyQualifier = {},
+): Promise<void> {
+  const parsed = resolverKeyOf(ai, value, qualifier);
+  if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
+  const masterData = await heldMasterData(ctx, parsed.key);
+  ctx.type = JSON_LD;
+  ctx.body = masterData;
 }
 
 export function resolverRouter(): Router<AppState, AppCustom> {
@@ -123,6 +143,23 @@ export function resolverRouter(): Router<AppState, AppCustom> {
   );
   router.get('/00/:sscc', query, (ctx) => resolve(ctx, '00', ctx.params.sscc));
   router.get('/414/:gln', query, (ctx) => resolve(ctx, '414', ctx.params.gln));
+  router.get('/414/:gln/254/:extension', query, (ctx) =>
+    resolve(ctx, '414', ctx.params.gln, { extension: ctx.params.extension }),
+  );
   router.get('/417/:pgln', query, (ctx) => resolve(ctx, '417', ctx.params.pgln));
+
+  const masterData = validate(masterDataRequest);
+  router.get('/masterdata/01/:gtin', masterData, (ctx) => answerMasterData(ctx, '01', ctx.params.gtin));
+  router.get('/masterdata/01/:gtin/10/:lot', masterData, (ctx) =>
+    answerMasterData(ctx, '01', ctx.params.gtin, { lot: ctx.params.lot }),
+  );
+  router.get('/masterdata/01/:gtin/21/:serial', masterData, (ctx) =>
+    answerMasterData(ctx, '01', ctx.params.gtin, { serial: ctx.params.serial }),
+  );
+  router.get('/masterdata/414/:gln', masterData, (ctx) => answerMasterData(ctx, '414', ctx.params.gln));
+  router.get('/masterdata/414/:gln/254/:extension', masterData, (ctx) =>
+    answerMasterData(ctx, '414', ctx.params.gln, { extension: ctx.params.extension }),
+  );
+  router.get('/masterdata/417/:pgln', masterData, (ctx) => answerMasterData(ctx, '417', ctx.params.pgln));
   return router;
 }
