@@ -35,6 +35,8 @@ interface Batch {
   retriedBy: { batchId: string; status: Status } | null;
   replacedBy: string | null;
   abandoned: { reason: string; keyId: string | null; at: string } | null;
+  /** A sync call's batch refused in its own answer: its caller holds every error. */
+  refusalAnswered: { at: string } | null;
   failedImport: { importId: string; reason: string } | null;
   workflowUrl?: string | null;
 }
@@ -88,19 +90,22 @@ function errorText(error: BatchError | null): string {
 
 /**
  * A Failed batch's case is closed once its events are stored by another batch, or support abandons it; a
- * batch its import never ran (the import failed first) is closed from the start.
+ * batch its import never ran (the import failed first), and a sync call's batch refused in its own answer,
+ * are closed from the start.
  */
-function closedAs(batch: Batch): 'Replaced' | 'Not run' | 'Abandoned' | null {
+function closedAs(batch: Batch): 'Replaced' | 'Not run' | 'Abandoned' | 'Answered' | null {
   if (batch.replacedBy) return 'Replaced';
   if (batch.failedImport) return 'Not run';
   if (batch.abandoned) return 'Abandoned';
+  if (batch.refusalAnswered) return 'Answered';
   return null;
 }
 
 function closedText(batch: Batch): string {
   if (batch.replacedBy) return `replaced by ${batch.replacedBy} (its events are stored)`;
   if (batch.failedImport) return `not run: import ${batch.failedImport.importId} failed; upload the file again`;
-  return `abandoned: ${batch.abandoned?.reason ?? ''}`;
+  if (batch.abandoned) return `abandoned: ${batch.abandoned.reason}`;
+  return 'answered: refused in its call’s 400, which holds every error';
 }
 
 /** A button that opens a batch in the detail panel. */
@@ -193,7 +198,7 @@ async function refresh(): Promise<void> {
       failed.filter((b) => !closedAs(b)),
       'No failed batches waiting for a retry.',
     );
-    table($('closed'), failed.filter(closedAs), 'No failed batch was replaced or abandoned.', 'Case');
+    table($('closed'), failed.filter(closedAs), 'No failed batch was replaced, abandoned or answered.', 'Case');
     table(
       $('stuck'),
       pending.filter((b) => b.ageSeconds >= STUCK_AFTER_SECONDS),
@@ -305,7 +310,9 @@ async function open(batchId: string, waitForEnd = false): Promise<void> {
       ),
     );
   }
-  const canRetry = batch.status === 'Failed' && !closedAs(batch) && !retriedOnItsWay(batch);
+  // An answered refusal may still be retried (once the stock is there); the other closed cases may not.
+  const closed = closedAs(batch);
+  const canRetry = batch.status === 'Failed' && (!closed || closed === 'Answered') && !retriedOnItsWay(batch);
   if (batch.replacedBy) {
     parts.push(
       el('p', {
@@ -345,7 +352,8 @@ async function open(batchId: string, waitForEnd = false): Promise<void> {
         text: 'Fix the cause first (send the missing events, create the product), then run the same events again as a new batch.',
       }),
       retryButton,
-      form,
+      // An answered refusal is closed already: nothing to abandon.
+      ...(closed === 'Answered' ? [] : [form]),
     );
   }
   parts.push(el('div', { id: 'detail-message' }));

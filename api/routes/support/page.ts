@@ -58,7 +58,7 @@ export const SUPPORT_PAGE: BrowserPage = {
         <div id="failed"></div>
       </section>
       <section>
-        <h2>Closed failed batches (replaced by a batch that stored their events, abandoned, or never run by a failed import)</h2>
+        <h2>Closed failed batches (replaced by a batch that stored their events, abandoned, never run by a failed import, or refused in a sync call's own answer)</h2>
         <div id="closed"></div>
       </section>
       <section>
