@@ -28,6 +28,7 @@ import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
 import { ApiError, problem } from '../../errors';
+import { readingBody } from '../../expect-continue';
 import { declaredOver, LIMITS } from '../../limits';
 import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
@@ -174,6 +175,7 @@ export function xmlPointer(pointer: string, eventPaths: string[]): string {
  */
 async function readBytes(ctx: EpcisContext): Promise<Buffer> {
   if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
+  readingBody(ctx.req, ctx.res);
   try {
     const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
     return Buffer.from(latin1, 'latin1');
