@@ -29,6 +29,12 @@ export const DEFAULT_PORTS = {
   WORKER_APP_METRICS_PORT: 9465,
 } as const;
 
+/**
+ * WEBHOOK_ALLOWED_HOSTS under `npm start` when unset: a development instance delivers to a receiver on
+ * the same machine without configuration. `npm run api` and `npm run worker` (production) allow none.
+ */
+export const DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
+
 /** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
 export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
 

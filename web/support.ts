@@ -1,3 +1,4 @@
+import { localTime, plural } from './format';
 import { $, call, el, reason, show, type Answer } from './page-kit';
 
 /**
@@ -18,6 +19,7 @@ interface BatchError {
 
 interface Batch {
   batchId: string;
+  idempotencyKey: string | null;
   account: string;
   status: Status;
   mode: string;
@@ -108,14 +110,33 @@ function opener(attrs: Record<string, string>, batchId: string): HTMLButtonEleme
   return button;
 }
 
+/**
+ * A batch's cell: the start of its id on one line (the whole id is its tooltip, and the detail panel's
+ * heading), and under it the name its sender gave it (Idempotency-Key), if any.
+ */
+const idCell = (batch: Batch): HTMLTableCellElement =>
+  el('td', { class: 'id' }, [
+    opener(
+      {
+        text: `${batch.batchId.slice(0, 8)}…`,
+        title: `Open batch ${batch.batchId}`,
+        'aria-label': `Open batch ${batch.batchId}`,
+      },
+      batch.batchId,
+    ),
+    ...(batch.idempotencyKey
+      ? [el('span', { class: 'key', title: 'Its Idempotency-Key', text: batch.idempotencyKey })]
+      : []),
+  ]);
+
 function row(batch: Batch): HTMLTableRowElement {
   const retried = batch.retriedBy ? `retried: ${batch.retriedBy.status}` : '';
   const closed = closedAs(batch);
   return el('tr', { 'data-batch-id': batch.batchId }, [
-    el('td', { class: 'id' }, [opener({ text: batch.batchId, title: 'Open this batch' }, batch.batchId)]),
+    idCell(batch),
     el('td', { text: batch.account }),
     el('td', { class: (closed ?? batch.status).replace(' ', '-'), text: closed ?? batch.status }),
-    el('td', { text: `${batch.mode}, ${batch.eventCount} event${batch.eventCount === 1 ? '' : 's'}` }),
+    el('td', { class: 'size', text: `${batch.mode}, ${plural(batch.eventCount, 'event')}` }),
     el('td', { text: `${age(batch.ageSeconds)} ago` }),
     closed
       ? el('td', { class: 'case', text: closedText(batch) })
@@ -145,8 +166,8 @@ function failingTable(target: HTMLElement, endpoints: FailingEndpoint[]): void {
     el('tr', { 'data-endpoint-id': e.id }, [
       el('td', { class: 'url', text: e.url }),
       el('td', { text: e.account }),
-      el('td', { text: e.failingSince }),
-      el('td', { class: 'pending', text: `${e.pendingDeliveries} deliver${e.pendingDeliveries === 1 ? 'y' : 'ies'}` }),
+      el('td', { text: localTime(e.failingSince) }),
+      el('td', { class: 'pending', text: plural(e.pendingDeliveries, 'delivery', 'deliveries') }),
       el('td', { class: 'first-error', text: e.failingReason ?? '' }),
     ]),
   );
@@ -193,13 +214,14 @@ async function refresh(): Promise<void> {
 function detailList(batch: Batch): HTMLDListElement {
   const items: [string, string][] = [
     ['Batch', batch.batchId],
+    ['Idempotency-Key', batch.idempotencyKey ?? '-'],
     ['Account', batch.account],
     ['Status', batch.status],
     ['Mode', batch.mode],
     ['Events', String(batch.eventCount)],
-    ['Submitted', batch.submittedAt],
-    ['Started', batch.startedAt ?? '-'],
-    ['Completed', batch.completedAt ?? '-'],
+    ['Submitted', localTime(batch.submittedAt)],
+    ['Started', localTime(batch.startedAt)],
+    ['Completed', localTime(batch.completedAt)],
     ['Request id', batch.requestId ?? '-'],
   ];
   const dl = el('dl');
@@ -233,7 +255,7 @@ function detailList(batch: Batch): HTMLDListElement {
       el('dt', { text: 'Abandoned' }),
       el('dd', { class: 'Abandoned', 'data-field': 'Abandoned', text: why }),
       el('dt', { text: 'Abandoned by' }),
-      el('dd', { 'data-field': 'Abandoned by', text: `${keyId ? `key ${keyId}` : 'the CLI'}, ${at}` }),
+      el('dd', { 'data-field': 'Abandoned by', text: `${keyId ? `key ${keyId}` : 'the CLI'}, ${localTime(at)}` }),
     );
   }
   if (batch.workflowUrl) {

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { authenticate as findAccount } from '../../db/repositories/accounts';
 import type { AppCustom, AppState } from '../context';
-import { problem, validationProblem } from '../errors';
+import { problem } from '../errors';
 import { failedKeysThrottled, keyLimitHeaders, keyThrottled } from './rate-limit';
 
 /**
@@ -14,14 +14,14 @@ import { failedKeysThrottled, keyLimitHeaders, keyThrottled } from './rate-limit
 export function authenticate(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const presented = ctx.get('X-API-KEY').trim();
-    if (!presented) throw validationProblem({ 'X-API-KEY': ['The apiKey field is required.'] });
+    if (!presented) throw problem('missing-api-key', { errors: { 'X-API-KEY': ['The apiKey field is required.'] } });
     const { rateLimits, config } = ctx.deps;
     const caller = await findAccount(presented);
     if (!caller) {
       const blocked = await rateLimits.failedKeysBlocked(ctx.ip);
       if (blocked) throw failedKeysThrottled(ctx, rateLimits.failedKeysPerMinute, blocked);
       await rateLimits.countFailedKey(ctx.ip);
-      throw problem(401, 'The API key is not valid.');
+      throw problem('invalid-api-key');
     }
     const { account } = caller;
     const limit = {

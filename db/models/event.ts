@@ -26,6 +26,8 @@ export class Event extends Model<InferAttributes<Event>, InferCreationAttributes
   declare bizStep: string | null;
   declare disposition: string | null;
   declare urn: string;
+  /** A captured EPCIS event's CBV 2.0 event hash id (a pending error declaration's: its event's). */
+  declare epcisHash: string | null;
   /** The event as the caller sent it, for the record and for event-detail queries. */
   declare payload: unknown;
   declare createdAt: CreationOptional<Date>;
@@ -50,6 +52,7 @@ export class Event extends Model<InferAttributes<Event>, InferCreationAttributes
         bizStep: { type: DataTypes.TEXT, allowNull: true, field: 'biz_step' },
         disposition: { type: DataTypes.TEXT, allowNull: true },
         urn: { type: DataTypes.TEXT, allowNull: false },
+        epcisHash: { type: DataTypes.TEXT, allowNull: true, field: 'epcis_hash' },
         payload: { type: DataTypes.JSONB, allowNull: false },
         createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
       },

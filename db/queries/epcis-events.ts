@@ -251,7 +251,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   // A captured event is found by its CBV 2.0 event hash id too, whatever eventID it was sent with.
   if (filter.EQ_eventID)
     conditions[conditions.length - 1] =
-      `(${conditions[conditions.length - 1]} OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY(${binder.bind(filter.EQ_eventID)}::text[])))`;
+      `(${conditions[conditions.length - 1]} OR e.epcis_hash = ANY(${binder.bind(filter.EQ_eventID)}::text[]))`;
   if (filter.EQ_transformationID)
     conditions.push(`${EPCIS} ->> 'transformationID' = ANY(${binder.bind(filter.EQ_transformationID)}::text[])`);
   if (filter.EXISTS_errorDeclaration) conditions.push('decl.declaration IS NOT NULL');

@@ -1,7 +1,12 @@
-/** What the Digital Link resolver looks up: the account's product by GTIN (and whether it holds a lot or serial), location by GLN, party by PGLN. */
+/**
+ * What the Digital Link resolver looks up: the account's product by GTIN or URN, location by GLN or URN,
+ * party by PGLN or URN, and whether its events name a lot, serial or logistic unit.
+ */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { MasterDataEntry } from '../models/product';
 import type { Address, Vessel } from '../models/location';
+import { capturedSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
+import { epcisEventsQuery, type MatchKind } from './epcis-events';
 
 export interface ResolvedProduct {
   external_id: string;
@@ -23,65 +28,91 @@ export interface ResolvedLocation {
 
 export interface ResolvedParty {
   name: string;
-  pgln: string;
+  pgln: string | null;
 }
 
 const select = <T extends object>(sequelize: Sequelize, sql: string, bind: unknown[]) =>
   sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
 
-export async function productByGtin(
+/** The product of a GTIN-14, or of a URN (a GDST product class: the id or URN it was created under). */
+export async function productByKey(
   sequelize: Sequelize,
   accountId: string,
-  gtin14: string,
+  key: { gtin: string } | { urn: string },
 ): Promise<ResolvedProduct | undefined> {
   const [row] = await select<ResolvedProduct>(
     sequelize,
     `SELECT external_id, name, lpad(gtin, 14, '0') AS gtin, unit_of_measure, master_data FROM products
-      WHERE account_id = $1 AND external_id IS NOT NULL AND lpad(gtin, 14, '0') = $2 ORDER BY seq LIMIT 1`,
-    [accountId, gtin14],
+      WHERE account_id = $1 AND external_id IS NOT NULL
+        AND ${'gtin' in key ? `lpad(gtin, 14, '0') = $2` : '(urn = $2 OR external_id = $2)'} ORDER BY seq LIMIT 1`,
+    [accountId, 'gtin' in key ? key.gtin : key.urn],
   );
   return row;
 }
 
-/** Whether the account's events name this lot or serial of the GTIN (on any of its products with that GTIN). */
-export async function holdsLotOrSerial(
+/**
+ * Whether some event of the account matches MATCH_<kind> for one of these identifiers: what the EPCIS
+ * query the resolver links to would find, captured events and our own alike.
+ */
+export async function eventsName(
   sequelize: Sequelize,
   accountId: string,
-  gtin14: string,
-  lotSerial: string,
+  kind: MatchKind,
+  identifiers: string[],
 ): Promise<boolean> {
-  const [row] = await select<{ found: boolean }>(
-    sequelize,
-    `SELECT EXISTS (SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
-                     WHERE el.account_id = $1 AND lpad(p.gtin, 14, '0') = $2 AND el.lot_serial = $3) AS found`,
-    [accountId, gtin14, lotSerial],
-  );
+  const { sql, bind } = epcisEventsQuery({ accountId, match: { [kind]: identifiers }, limit: 1 });
+  const [row] = await select<{ found: boolean }>(sequelize, `SELECT EXISTS (${sql}) AS found`, bind);
   return row.found;
 }
 
-export async function locationByGln(
+/** The location of a GLN (the GLN itself before its sub-locations), or of a URN (the id or URN it was created under). */
+export async function locationByKey(
   sequelize: Sequelize,
   accountId: string,
-  gln: string,
+  key: { gln: string } | { urn: string },
 ): Promise<ResolvedLocation | undefined> {
   const [row] = await select<ResolvedLocation>(
     sequelize,
     `SELECT l.external_id, l.name, l.gln, l.address, l.vessel, l.captains_name, tp.name AS party_name FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id
-      WHERE l.account_id = $1 AND l.external_id IS NOT NULL AND l.gln = $2 ORDER BY coalesce(nullif(l.extension, '0'), '') = '' DESC, l.seq LIMIT 1`,
-    [accountId, gln],
+      WHERE l.account_id = $1 AND l.external_id IS NOT NULL
+        AND ${'gln' in key ? 'l.gln = $2' : '(l.urn = $2 OR l.external_id = $2)'}
+      ORDER BY coalesce(nullif(l.extension, '0'), '') = '' DESC, l.seq LIMIT 1`,
+    [accountId, 'gln' in key ? key.gln : key.urn],
   );
   return row;
 }
 
-export async function partyByPgln(
+/** The trade partner of a PGLN or URN. */
+export async function partyByKey(
   sequelize: Sequelize,
   accountId: string,
-  pgln: string,
+  key: { pgln: string } | { urn: string },
 ): Promise<ResolvedParty | undefined> {
   const [row] = await select<ResolvedParty>(
     sequelize,
-    `SELECT name, pgln FROM trade_partners WHERE account_id = $1 AND pgln = $2 ORDER BY created_at LIMIT 1`,
-    [accountId, pgln],
+    `SELECT name, pgln FROM trade_partners WHERE account_id = $1 AND ${'pgln' in key ? 'pgln' : 'urn'} = $2 ORDER BY created_at LIMIT 1`,
+    [accountId, 'pgln' in key ? key.pgln : key.urn],
   );
   return row;
+}
+
+/**
+ * Whether a captured event of the account names this party: as a source or destination (CBV's owning or
+ * possessing party), or as GDST's product owner or information provider (in whatever prefix its
+ * document gave them).
+ */
+export async function eventsNameParty(sequelize: Sequelize, accountId: string, party: string): Promise<boolean> {
+  const epcis = epcisSql();
+  const [row] = await select<{ found: boolean }>(
+    sequelize,
+    `SELECT EXISTS (
+       SELECT 1 FROM events e ${originalJoin()}
+        WHERE e.account_id = $1 AND ${capturedSql()}
+          AND (${epcis} -> 'sourceList' @> jsonb_build_array(jsonb_build_object('source', $2::text))
+               OR ${epcis} -> 'destinationList' @> jsonb_build_array(jsonb_build_object('destination', $2::text))
+               OR EXISTS (SELECT 1 FROM jsonb_each(${epcis}) AS f(name, value)
+                           WHERE f.name ~ '(^|[:#/])(productOwner|informationProvider)$' AND f.value = to_jsonb($2::text)))) AS found`,
+    [accountId, party],
+  );
+  return row.found;
 }

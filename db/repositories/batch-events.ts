@@ -45,9 +45,10 @@ export async function insertEvents(
 ): Promise<Map<string, string>> {
   const inserted = await query<{ id: string; seq: string }>(
     `INSERT INTO events (id, account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id,
-                         source_location_id, destination_location_id, purchase_order, invoice_number, reference_document_id, urn, payload)
+                         source_location_id, destination_location_id, purchase_order, invoice_number, reference_document_id, urn,
+                         epcis_hash, payload)
      SELECT u.id, $1, $2, u.external_id, u.type, u.event_time, u.zone, u.location_id, u.source_id, u.destination_id,
-            u.purchase_order, u.invoice_number, u.reference, u.urn, p.payload
+            u.purchase_order, u.invoice_number, u.reference, u.urn, p.payload ->> 'EpcisHash', p.payload
        FROM unnest($3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[], $10::uuid[],
                    $11::text[], $12::text[], $13::text[], $14::text[])
             WITH ORDINALITY AS u(id, external_id, type, event_time, zone, location_id, source_id, destination_id,

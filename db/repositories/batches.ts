@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   Op,
+  QueryTypes,
   UniqueConstraintError,
   type Sequelize,
   type Transaction,
@@ -10,7 +11,7 @@ import {
 import { canonicalJson, sha256Hex } from '../../domain/hashing';
 import { Account, Batch, type BatchMode, type BatchStatus } from '../models';
 import type { PageRequest } from '../page';
-import { execute, queryOf } from '../sql';
+import { queryOf } from '../sql';
 
 export interface NewBatch {
   accountId: string;
@@ -40,6 +41,79 @@ export class IdempotencyKeyReused extends Error {
   }
 }
 
+/** What a new batch is: every way a batch is made (a request, a capture, an import's chunk, a retry) says this much. */
+interface NewBatchRow {
+  accountId: string;
+  /** With an Idempotency-Key, the account's key (batchWorkflowId). */
+  idempotencyKey: string | null;
+  mode: BatchMode;
+  eventCount: number;
+  request: unknown;
+  /** The request as stored, as JSON text: written as it is, never parsed again. */
+  requestText: string;
+  requestHash: string | null;
+  retryOf: string | null;
+  requestId: string | null;
+}
+
+/** The one place a batch is made: a new Accepted batches row, its id its own, in the caller's transaction. */
+async function insertBatch(
+  row: NewBatchRow,
+  transaction?: Transaction,
+  sequelize: Sequelize = Batch.sequelize!,
+): Promise<Batch> {
+  const id = randomUUID();
+  const workflowId = batchWorkflowId(row.accountId, id, row.idempotencyKey ?? undefined);
+  const [inserted] = await sequelize.query<{ seq: string; submitted_at: Date }>(
+    `INSERT INTO batches (id, account_id, workflow_id, idempotency_key, mode, status, event_count, request, request_id,
+                          request_hash, retry_of, submitted_at)
+     VALUES ($1, $2, $3, $4, $5, 'Accepted', $6, $7::jsonb, $8, $9, $10, now())
+     RETURNING seq, submitted_at`,
+    {
+      bind: [
+        id,
+        row.accountId,
+        workflowId,
+        row.idempotencyKey,
+        row.mode,
+        row.eventCount,
+        row.requestText,
+        row.requestId,
+        row.requestHash,
+        row.retryOf,
+      ],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  return Batch.build(
+    {
+      id,
+      seq: inserted.seq,
+      accountId: row.accountId,
+      workflowId,
+      idempotencyKey: row.idempotencyKey,
+      mode: row.mode,
+      status: 'Accepted',
+      eventCount: row.eventCount,
+      request: row.request,
+      result: null,
+      errors: null,
+      warnings: null,
+      submittedAt: inserted.submitted_at,
+      startedAt: null,
+      completedAt: null,
+      retryOf: row.retryOf,
+      requestId: row.requestId,
+      requestHash: row.requestHash,
+      abandonedAt: null,
+      abandonedReason: null,
+      abandonedByKeyId: null,
+    },
+    { isNewRecord: false },
+  );
+}
+
 /**
  * The batches row for a submission: a new one, or with an Idempotency-Key the row of the first request
  * with that key (concurrent first requests end with the one row: the unique workflow id decides). The
@@ -50,8 +124,7 @@ export async function findOrCreateBatch(
   /** What else is stored with the batch (a capture's originals) commits with it; only for submissions without a key. */
   transaction?: Transaction,
 ): Promise<{ batch: Batch; created: boolean }> {
-  const id = randomUUID();
-  const workflowId = batchWorkflowId(submission.accountId, id, submission.idempotencyKey);
+  const workflowId = batchWorkflowId(submission.accountId, '', submission.idempotencyKey);
   const replayOf = (existing: Batch) => {
     if (existing.requestHash && existing.requestHash !== requestHashOf(submission.request))
       throw new IdempotencyKeyReused(submission.idempotencyKey!, existing.id);
@@ -62,27 +135,20 @@ export async function findOrCreateBatch(
     if (existing) return replayOf(existing);
   }
   try {
-    const batch = await Batch.create(
+    const batch = await insertBatch(
       {
-        id,
         accountId: submission.accountId,
-        workflowId,
         idempotencyKey: submission.idempotencyKey ?? null,
         mode: submission.mode,
-        status: 'Accepted',
         eventCount: submission.eventCount,
         request: submission.request,
-        result: null,
-        errors: null,
-        startedAt: null,
-        completedAt: null,
-        retryOf: submission.retryOf ?? null,
-        requestId: submission.requestId ?? null,
+        requestText: JSON.stringify(submission.request),
         // Only a key needs the binding; hashing a batch of several MB costs time on every submission.
         requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null,
+        retryOf: submission.retryOf ?? null,
+        requestId: submission.requestId ?? null,
       },
-      // Only what the database assigns: by default every column comes back, the request (MBs of JSON) parsed again.
-      { returning: ['id', 'seq'], transaction },
+      transaction,
     );
     return { batch, created: true };
   } catch (error) {
@@ -106,25 +172,24 @@ export async function insertChunkBatch(
   chunk: { accountId: string; idempotencyKey: string; events: readonly unknown[]; requestId: string | null },
   transaction: Transaction,
 ): Promise<string> {
-  const id = randomUUID();
-  const request = JSON.stringify({ Events: chunk.events });
-  await execute(
-    sequelize,
-    `INSERT INTO batches (id, account_id, workflow_id, idempotency_key, mode, status, event_count, request, request_id, request_hash, submitted_at)
-     VALUES ($1, $2, $3, $4, 'async', 'Accepted', $5, $6::jsonb, $7, $8, now())`,
-    [
-      id,
-      chunk.accountId,
-      batchWorkflowId(chunk.accountId, id, chunk.idempotencyKey),
-      chunk.idempotencyKey,
-      chunk.events.length,
+  const request = { Events: chunk.events };
+  const requestText = JSON.stringify(request);
+  const batch = await insertBatch(
+    {
+      accountId: chunk.accountId,
+      idempotencyKey: chunk.idempotencyKey,
+      mode: 'async',
+      eventCount: chunk.events.length,
       request,
-      chunk.requestId,
-      sha256Hex(request),
-    ],
+      requestText,
+      requestHash: sha256Hex(requestText),
+      retryOf: null,
+      requestId: chunk.requestId,
+    },
     transaction,
+    sequelize,
   );
-  return id;
+  return batch.id;
 }
 
 /** Whose batches a caller reaches: one account's, or (a support key, the CLI) every account's. */
@@ -405,31 +470,39 @@ export async function createRetry(originalId: string, requestId: string | null):
         newest,
       );
 
-    const id = randomUUID();
     const request = original.request as { Events: unknown[] };
     // A new batch with its own id: the activities are idempotent per batch, and the original's failure
     // stored nothing, so running the same events again cannot store them twice.
-    return Batch.create(
+    return insertBatch(
       {
-        id,
         accountId: original.accountId,
-        workflowId: batchWorkflowId(original.accountId, id, undefined),
         idempotencyKey: null,
         mode: 'retry',
-        status: 'Accepted',
         eventCount: request.Events.length,
         request,
-        result: null,
-        errors: null,
-        startedAt: null,
-        completedAt: null,
+        requestText: JSON.stringify(request),
+        requestHash: null,
         retryOf: original.id,
         requestId,
-        requestHash: null,
       },
-      { transaction },
+      transaction,
     );
   });
+}
+
+const refusalAnsweredText = (batch: Batch): string =>
+  `Batch ${batch.id} was refused in the answer to the call that sent it (${batch.refusalAnsweredAt!.toISOString()}): its caller has every error.`;
+
+/**
+ * The sync call that sent this Failed batch is being answered its refusal (a 400 with every error): the
+ * caller knows and sends it again fixed, so the batch is no open case and not counted as failed-open.
+ * The first answer's time is kept (an Idempotency-Key replay answers the same).
+ */
+export async function recordRefusalAnswered(batchId: string): Promise<void> {
+  await Batch.update(
+    { refusalAnsweredAt: new Date() },
+    { where: { id: batchId, status: 'Failed', refusalAnsweredAt: null } },
+  );
 }
 
 /** Why a batch cannot be abandoned; the API answers 409 with the message, the CLI prints it. */
@@ -469,6 +542,11 @@ export async function abandonBatch(batchId: string, reason: string, keyId: strin
     if (failedImport)
       throw new AbandonRefused(
         `${notRunText(batch.id, failedImport)} It is closed already (Not run): nothing to abandon.`,
+        batch.id,
+      );
+    if (batch.refusalAnsweredAt)
+      throw new AbandonRefused(
+        `${refusalAnsweredText(batch)} It is closed already (Answered): nothing to abandon.`,
         batch.id,
       );
     const replacedBy = (await replacementsOf([batch.id], transaction)).get(batch.id) ?? null;

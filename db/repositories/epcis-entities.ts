@@ -84,14 +84,14 @@ export async function findEpcisEntities(
  * finds it: the urn itself has no index), any by its hash id. Each branch is a probe of an index.
  */
 export const DECLARED_EVENTS = `
-  SELECT e.id AS row_id, CASE WHEN ${capturedSql()} THEN e.external_event_id ELSE e.urn END AS event_id, e.payload ->> 'EpcisHash' AS hash,
+  SELECT e.id AS row_id, CASE WHEN ${capturedSql()} THEN e.external_event_id ELSE e.urn END AS event_id, e.epcis_hash AS hash,
          e.payload - 'Epcis' - 'EpcisIndex' - 'EpcisContext' - 'EpcisOriginal' AS payload,
          e.payload ? 'EpcisDeclaredBy' OR EXISTS (SELECT 1 FROM events d WHERE ${reversesSql('d')}) AS declared
     FROM events e
-   WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf')
+   WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf') AND NOT (e.payload ? 'EpcisPendingDeclaration')
      AND ((${capturedSql()} AND e.external_event_id = ANY($2::text[]))
           OR (NOT ${capturedSql()} AND e.id = ANY($3::uuid[]) AND e.urn = ANY($2::text[]))
-          OR (e.payload ? 'EpcisHash' AND e.payload ->> 'EpcisHash' = ANY($2::text[])))`;
+          OR e.epcis_hash = ANY($2::text[]))`;
 
 const OUR_EVENT_ID = /^urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
@@ -99,7 +99,8 @@ const OUR_EVENT_ID = /^urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 export const ourEventIds = (ids: readonly string[]): string[] => ids.flatMap((id) => OUR_EVENT_ID.exec(id)?.[1] ?? []);
 
 /**
- * SQL: which of the hash ids $2 the account $1 holds. One probe of the hash-id index per hash (LATERAL,
+ * SQL: which of the hash ids $2 the account $1 holds as events (a pending declaration has its event's hash
+ * id, and is no duplicate of the event it declares). One probe of the hash-id index per hash (LATERAL,
  * with OFFSET 0 so the planner cannot turn it into one scan): with `= ANY($2)` over a document's 500
  * hashes the planner guessed that most events match and read the whole events table on every capture.
  */
@@ -108,7 +109,8 @@ export const HELD_EVENT_HASHES = `
     FROM unnest($2::text[]) AS h(hash)
    CROSS JOIN LATERAL (
      SELECT external_event_id FROM events
-      WHERE account_id = $1 AND payload ? 'EpcisHash' AND payload ->> 'EpcisHash' = h.hash
+      WHERE account_id = $1 AND epcis_hash = h.hash
+        AND NOT (payload ? 'EpcisPendingDeclaration')
      OFFSET 0) AS e`;
 
 /** Which of these CBV 2.0 event hash ids the account's events already have, with the eventID of the event that has it. */

@@ -181,7 +181,7 @@ async function applyLocation(
 
 /**
  * Creates the products and locations the master data names and the account does not have, updates the
- * ones it has with what the document says (nothing else changes), in one transaction: all or nothing.
+ * ones it has with what the document says (nothing else changes), in the capture's transaction.
  */
 export async function applyEpcisMasterData(
   sequelize: Sequelize,
@@ -192,21 +192,20 @@ export async function applyEpcisMasterData(
     urnDomain,
     productDefaults,
   }: { self: TradePartnerPayload; urnDomain: string; productDefaults: ProductDefaults },
+  /** The capture's: its master data commits with its batch, or not at all. */
+  transaction: Transaction,
 ): Promise<MasterDataChanges> {
-  if (!data.products.length && !data.locations.length) return { products: [], locations: [] };
-  return sequelize.transaction(async (transaction) => {
-    const products: MasterDataChange[] = [];
-    for (const product of lastByKey(data.products, (p) => p.gtin ?? p.uri!)) {
-      const change = await applyProduct(account, product, productDefaults, transaction, sequelize);
-      if (change) products.push(change);
-    }
-    const locations: MasterDataChange[] = [];
-    for (const location of lastByKey(data.locations, (l) =>
-      l.gln !== undefined ? `${l.gln}/${l.extension ?? ''}` : l.uri!,
-    )) {
-      const change = await applyLocation(account, location, self, urnDomain, transaction, sequelize);
-      if (change) locations.push(change);
-    }
-    return { products, locations };
-  });
+  const products: MasterDataChange[] = [];
+  for (const product of lastByKey(data.products, (p) => p.gtin ?? p.uri!)) {
+    const change = await applyProduct(account, product, productDefaults, transaction, sequelize);
+    if (change) products.push(change);
+  }
+  const locations: MasterDataChange[] = [];
+  for (const location of lastByKey(data.locations, (l) =>
+    l.gln !== undefined ? `${l.gln}/${l.extension ?? ''}` : l.uri!,
+  )) {
+    const change = await applyLocation(account, location, self, urnDomain, transaction, sequelize);
+    if (change) locations.push(change);
+  }
+  return { products, locations };
 }

@@ -7,7 +7,9 @@
  *
  * Where the standard leaves room, this follows OpenEPCIS's generator (Maven Central
  * io.openepcis:openepcis-event-hash-generator), whose hashes over GS1's examples are the test oracle
- * (test/fixtures/event-hash). Pure.
+ * (test/fixtures/event-hash); where OpenEPCIS leaves out what the standard's rules keep (repeated
+ * extension elements in document order, an extension's value beside its attributes, extensions inside
+ * readPoint and bizLocation), the rules win (test/domain/event-hash-rules.test.ts). Pure.
  */
 import { createHash } from 'node:crypto';
 import { checkDigit, toDigitalLink } from './identifiers';
@@ -57,6 +59,7 @@ const EXCLUDED = new Set([
   'rdfs:comment',
   'comment',
 ]);
+const STANDARD_FIELDS: ReadonlySet<string> = new Set([...FIELD_ORDER, ...EXCLUDED]);
 const SENSOR_METADATA = [
   'time',
   'startTime',
@@ -217,37 +220,47 @@ function extensionName(name: string, namespaces: Namespaces): string {
   return iri ? `{${iri}}${name.slice(at + 1)}` : name;
 }
 
-/** A user extension (any depth) as pre-hash lines, children sorted. */
-function extensionLines(name: string, value: unknown, namespaces: Namespaces): string[] {
+/**
+ * A user extension (any depth) as pre-hash blocks, one per element: a repeated element (a JSON array) is
+ * one block per value, to be sorted among its siblings. An element with a value and attributes (XML
+ * `<cbvmda:netWeight measurementUnitCode="KGM">3.5</…>`, JSON-LD `{"@value": "3.5", "measurementUnitCode": "KGM"}`)
+ * is its value's line, then its attributes as its children; an empty one is its name alone.
+ */
+function extensionBlocks(name: string, value: unknown, namespaces: Namespaces): string[][] {
+  if (Array.isArray(value)) return value.flatMap((item) => extensionBlocks(name, item, namespaces));
+  const object = value && typeof value === 'object' ? (value as Json) : undefined;
+  const own = object ? (object['@value'] ?? object['@id']) : value;
+  const text = typeof own === 'string' ? own.trim() : own;
   const key = extensionName(name, namespaces);
-  if (Array.isArray(value)) return value.flatMap((item) => extensionLines(name, item, namespaces));
-  if (value && typeof value === 'object') {
-    const children = sortedBlocks(
-      Object.entries(value as Json)
-        .filter(([k]) => !k.startsWith('@'))
-        .map(([k, v]) => extensionLines(k, v, namespaces)),
-      byExtension,
-    );
-    return [key, ...children.flat()];
-  }
-  return [`${key}=${valueOf(name, value)}`];
+  const head = text === undefined || text === null || text === '' ? key : `${key}=${valueOf(name, text)}`;
+  return [[head, ...(object ? childBlocks(object, namespaces) : [])]];
 }
 
-/** Blocks of lines sorted by their values (header lines such as `quantityElement` do not count), as OpenEPCIS orders list elements. */
+/** The user extensions of an object (its JSON-LD keywords and the standard's own fields left out), as sorted lines. */
+function childBlocks(object: Json, namespaces: Namespaces, standard: ReadonlySet<string> = new Set()): string[] {
+  return sortedBlocks(
+    Object.entries(object)
+      .filter(([k]) => !k.startsWith('@') && !standard.has(k))
+      .flatMap(([k, v]) => extensionBlocks(k, v, namespaces)),
+    byExtension,
+  ).flat();
+}
+
+/** Blocks of lines sorted by their values (header lines such as `quantityElement` do not count), as OpenEPCIS orders list elements; ties by their whole text. */
 const sortedBlocks = (
   blocks: string[][],
   key = (block: string[]) => block.filter((line) => line.includes('=')).join(''),
 ): string[][] =>
   blocks
-    .map((block) => ({ block, key: key(block) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((block) => ({ block, key: key(block), text: block.join('') }))
+    .sort((a, b) => compare(a.key, b.key) || compare(a.text, b.text))
     .map(({ block }) => block);
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** User extensions sort by namespace IRI, local name and value. */
 const byExtension = (block: string[]): string =>
   block[0].replace(/^\{([^}]*)\}/, '$1') + (block[0].includes('=') ? '' : '=null');
-
-const isStandard = (name: string, known: readonly string[]) => known.includes(name);
 
 /** The standard fields of a sensor element, then (collected apart) its user extensions. */
 function sensorElementLines(element: Json, namespaces: Namespaces): { standard: string[]; extensions: string[] } {
@@ -277,13 +290,7 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
   });
   standard.push(...sortedBlocks(reportBlocks).flat());
 
-  const own = (object: Json, known: string[]) =>
-    sortedBlocks(
-      Object.entries(object)
-        .filter(([k]) => !isStandard(k, known) && !EXCLUDED.has(k))
-        .map(([k, v]) => extensionLines(k, v, namespaces)),
-      byExtension,
-    ).flat();
+  const own = (object: Json, known: string[]) => childBlocks(object, namespaces, new Set([...known, ...EXCLUDED]));
   const metadataExtensions = own(metadata, SENSOR_METADATA);
   const reportExtensions = reports.flatMap((report) => {
     const lines = own(report, SENSOR_REPORT);
@@ -312,6 +319,9 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
   // CBV 2.0 leaves certificationInfo out; OpenEPCIS's published generator (the oracle partners use) keeps it.
   for (const certificate of ([] as unknown[]).concat(event.certificationInfo ?? []))
     lines.push(`certificationInfo=${valueOf('certificationInfo', certificate)}`);
+  // Extensions inside a standard field follow the standard fields, under their parent's name (CBV 2.0's
+  // rule for readPoint, bizLocation and the sensor fields, placed as GS1's reference implementation places them).
+  const locationExtensions: string[] = [];
   const sensorExtensions: string[] = [];
   for (const field of FIELD_ORDER) {
     const value = event[field];
@@ -369,9 +379,12 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         break;
       }
       case 'readPoint':
-      case 'bizLocation':
+      case 'bizLocation': {
         lines.push(field, `id=${identifier(String((value as Json).id))}`);
+        const extensions = childBlocks(value as Json, namespaces, new Set(['id']));
+        if (extensions.length) locationExtensions.push(field, ...extensions);
         break;
+      }
       case 'bizTransactionList': {
         const blocks = (value as Json[]).map((t) => [
           ...(t.type !== undefined ? [`type=${cbv('bizTransactionType', t.type)}`] : []),
@@ -397,19 +410,14 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         break;
       }
       case 'ilmd': {
-        const blocks = Object.entries(value as Json)
-          .filter(([k]) => !k.startsWith('@'))
-          .map(([k, v]) => extensionLines(k, v, namespaces));
-        if (blocks.length) lines.push('ilmd', ...sortedBlocks(blocks, byExtension).flat());
+        const ilmd = childBlocks(value as Json, namespaces);
+        if (ilmd.length) lines.push('ilmd', ...ilmd);
         break;
       }
     }
   }
-  const known = new Set<string>(FIELD_ORDER);
-  const extensions = Object.entries(event)
-    .filter(([k]) => !known.has(k) && !EXCLUDED.has(k))
-    .map(([k, v]) => extensionLines(k, v, namespaces));
-  return [...lines, ...sensorExtensions, ...sortedBlocks(extensions, byExtension).flat()];
+  const extensions = childBlocks(event, namespaces, STANDARD_FIELDS);
+  return [...lines, ...locationExtensions, ...sensorExtensions, ...extensions];
 }
 
 /** The CBV 2.0 event hash id of an EPCIS 2.0 event. */

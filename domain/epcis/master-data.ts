@@ -59,9 +59,12 @@ export interface EpcisMasterData {
   issues: { pointer: string; message: string }[];
 }
 
-/** The vocabulary types read, by their local name (`urn:epcglobal:epcis:vtype:EPCClass`, or a Web URI ending so). */
-const PRODUCT_TYPES = new Set(['EPCClass']);
-const LOCATION_TYPES = new Set(['BusinessLocation', 'ReadPoint', 'Location']);
+/**
+ * The vocabulary types read, by their local name (`urn:epcglobal:epcis:vtype:EPCClass`, or a Web URI ending
+ * so) in any letter case: GDST's own documents write `vtype:epcclass` and `vtype:location`.
+ */
+const PRODUCT_TYPES = new Set(['epcclass']);
+const LOCATION_TYPES = new Set(['businesslocation', 'readpoint', 'location']);
 
 /** An attribute's local name, whatever its namespace (`urn:epcglobal:cbv:mda#city`, `cbvmda:city`, `gdst:vesselName`). */
 const localName = (id: string): string =>
@@ -107,7 +110,7 @@ const textOf = (value: unknown): string | undefined => {
 export function epcisMasterDataOf(vocabularies: EpcisVocabulary[], pointer: string): EpcisMasterData {
   const out: EpcisMasterData = { products: [], locations: [], issues: [] };
   vocabularies.forEach((vocabulary, v) => {
-    const type = localName(vocabulary.type);
+    const type = localName(vocabulary.type).toLowerCase();
     const isProduct = PRODUCT_TYPES.has(type);
     const isLocation = LOCATION_TYPES.has(type);
     // Other vocabularies (parties, business transactions…) are kept with the document only.

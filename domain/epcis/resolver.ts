@@ -1,127 +1,262 @@
 /**
  * The answers of a GS1 Digital Link resolver (GS1-Conformant Resolver standard) for one identifier:
  * the links it has (`gs1:epcis`: the EPCIS query interface; `gs1:masterData`: the master data), as the
- * JSON array GDST's capability tools read, as an RFC 9264 linkset, and the master data itself in GS1
- * Web Vocabulary JSON-LD with GDST's vessel and species attributes. Pure.
+ * JSON array of GS1's resolver data format that GDST's tools read, as an RFC 9264 linkset, and the master
+ * data itself in GS1 Web Vocabulary JSON-LD with GDST's vessel and species attributes. Also the resolver
+ * paths GDST's reference client (OpenTraceability) builds for identifiers that are no GS1 key: GDST's
+ * own URNs in place of a GTIN, GLN or PGLN, and an SSCC as its EPC URN. Pure.
  */
+import { checkDigit, physicalLocationOf, toDigitalLink } from './identifiers';
+
 export const LINK_TYPES = ['gs1:epcis', 'gs1:masterData'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 const GS1_VOC = 'https://gs1.org/voc/';
 /** GDST's vocabulary namespace, as GDST 1.2's JSON-LD context names it. */
 const GDST_VOC = 'https://traceability-dialogue.org/vocab/';
+const ID_GS1 = 'https://id.gs1.org';
 
-/** A Digital Link path this service resolves: the primary key with its qualifier. */
-export type ResolvedKey =
-  { ai: '01'; gtin: string; lot?: string; serial?: string } | { ai: '414'; gln: string } | { ai: '417'; pgln: string };
+/** The primary keys this resolver takes, by GS1 application identifier. */
+export type KeyAi = '01' | '00' | '414' | '417';
+
+/**
+ * A Digital Link path this service resolves: the primary key, with a GTIN's lot or serial. `id` is the
+ * GS1 key's digits (GTIN-14, SSCC, GLN, PGLN) when `gs1`, else the URN as the path gave it (GDST's
+ * `urn:gdst:<domain>:product:class:<id>`, `…:location:loc:<id>`, `…:party:<id>`, a logistic unit's URN).
+ */
+export interface ResolvedKey {
+  ai: KeyAi;
+  id: string;
+  gs1: boolean;
+  lot?: string;
+  serial?: string;
+}
+
+const URN = /^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/;
+/**
+ * What OpenTraceability resolves as an SSCC beside a well-formed one: an SSCC URN whose digits do not add
+ * up to 17 (GDST's own samples have them), `urn:sscc:`, `…:lpn:obj:…` and BIC containers, kept as they are.
+ */
+const LOGISTIC_UNIT_URN = /^urn:epc:id:sscc:\S+$|^urn:sscc:\S+$|^urn:\S+:lpn:obj:\S+$|^urn:epc:id:bic:\S+$/;
+const PRODUCT_CLASS = ':product:class:';
+
+const gs1Key = (value: string, lengths: number[]): boolean =>
+  /^\d+$/.test(value) && lengths.includes(value.length) && checkDigit(value.slice(0, -1)) === value.slice(-1);
+
+/** A key of the resolver's path, or the 400's text naming what it takes. */
+export function resolverKeyOf(
+  ai: KeyAi,
+  value: string,
+  qualifier: { lot?: string; serial?: string } = {},
+): { key: ResolvedKey } | { problem: string } {
+  const shown = value.slice(0, 100);
+  const key = (id: string, gs1: boolean) => ({ key: { ai, id, gs1, ...qualifier } });
+  switch (ai) {
+    case '01':
+      if (gs1Key(value, [8, 12, 13, 14])) return key(value.padStart(14, '0'), true);
+      if (URN.test(value) && value.includes(PRODUCT_CLASS)) return key(value, false);
+      return {
+        problem: `${shown} is not a GTIN (8, 12, 13 or 14 digits with a valid GS1 check digit) nor a product class URN (urn:gdst:<domain>:product:class:<id>).`,
+      };
+    case '00': {
+      if (gs1Key(value, [18])) return key(value, true);
+      const digitalLink = toDigitalLink(value);
+      if (digitalLink.startsWith(`${ID_GS1}/00/`)) return key(digitalLink.slice(`${ID_GS1}/00/`.length), true);
+      if (LOGISTIC_UNIT_URN.test(value)) return key(value, false);
+      return {
+        problem: `${shown} is not an SSCC (18 digits with a valid GS1 check digit, or urn:epc:id:sscc:<company prefix>.<serial reference>) nor a logistic unit URN (urn:sscc:…, urn:…:lpn:obj:…).`,
+      };
+    }
+    case '414': {
+      if (gs1Key(value, [13])) return key(value, true);
+      const location = value.startsWith('urn:epc:id:sgln:') ? physicalLocationOf(value) : undefined;
+      if (location && location.extension === undefined) return key(location.gln, true);
+      if (URN.test(value)) return key(value, false);
+      return {
+        problem: `${shown} is not a GLN (13 digits with a valid GS1 check digit) nor a location URN (urn:gdst:<domain>:location:loc:<id>).`,
+      };
+    }
+    case '417': {
+      if (gs1Key(value, [13])) return key(value, true);
+      const pgln = /^urn:epc:id:pgln:(\d{6,12})\.(\d*)$/.exec(value);
+      if (pgln && pgln[1].length + pgln[2].length === 12)
+        return key(`${pgln[1]}${pgln[2]}${checkDigit(pgln[1] + pgln[2])}`, true);
+      if (URN.test(value)) return key(value, false);
+      return {
+        problem: `${shown} is not a PGLN (13 digits with a valid GS1 check digit, or urn:epc:id:pgln:…) nor a party URN (urn:gdst:<domain>:party:<id>).`,
+      };
+    }
+  }
+}
+
+const KEY_NAMES: Record<KeyAi, string> = { '01': 'GTIN', '00': 'SSCC', '414': 'GLN', '417': 'PGLN' };
+const URN_NAMES: Record<KeyAi, string> = {
+  '01': 'product class URN',
+  '00': 'logistic unit URN',
+  '414': 'location URN',
+  '417': 'party URN',
+};
+
+/** The key as a 404 names it: `GTIN 09506000134352`, `product class URN urn:gdst:…`. */
+export const keyName = (key: ResolvedKey): string =>
+  `${(key.gs1 ? KEY_NAMES : URN_NAMES)[key.ai]} ${key.id.slice(0, 200)}`;
 
 /** The identifier's path (`/01/…/10/…`), as on id.gs1.org and on this resolver. */
 export function pathOf(key: ResolvedKey): string {
-  if (key.ai === '414') return `/414/${key.gln}`;
-  if (key.ai === '417') return `/417/${key.pgln}`;
-  const base = `/01/${key.gtin}`;
+  // A URN's colons stay as they are, as GDST's client writes them.
+  const base = `/${key.ai}/${key.gs1 ? key.id : encodeURIComponent(key.id).replace(/%3A/g, ':')}`;
   if (key.lot !== undefined) return `${base}/10/${encodeURIComponent(key.lot)}`;
   if (key.serial !== undefined) return `${base}/21/${encodeURIComponent(key.serial)}`;
   return base;
 }
 
-/** The EPCIS query of the identifier's events: by class for a GTIN or lot, by EPC for a serial, by location for a GLN. */
+/**
+ * The identifier as events name it: a GS1 key's Digital Link on id.gs1.org; a GDST product class's lot
+ * or serial as GDST spells it (`…:product:lot:class:<id>.<lot>`, `…:product:serial:obj:<id>.<serial>`);
+ * any other URN as it is.
+ */
+export function identifierOf(key: ResolvedKey): string {
+  if (key.gs1) return `${ID_GS1}${pathOf(key)}`;
+  if (key.lot !== undefined) return `${key.id.replace(PRODUCT_CLASS, ':product:lot:class:')}.${key.lot}`;
+  if (key.serial !== undefined) return `${key.id.replace(PRODUCT_CLASS, ':product:serial:obj:')}.${key.serial}`;
+  return key.id;
+}
+
+/**
+ * What an EPCIS query matches the identifier's events by (a lot or serial of a product, an SSCC): its
+ * identifier, and for a product class URN also the spelling our own events give a lot of a product that
+ * has that URN (`<product URN>.lot.<lot>`). Undefined for keys whose events no MATCH_ parameter finds.
+ */
+export function eventMatchOf(key: ResolvedKey): { kind: 'anyEPC' | 'anyEPCClass'; values: string[] } | undefined {
+  if (key.ai === '00') return { kind: 'anyEPC', values: [identifierOf(key)] };
+  if (key.ai !== '01' || (key.lot === undefined && key.serial === undefined)) return undefined;
+  const values = [identifierOf(key)];
+  if (!key.gs1)
+    values.push(
+      `${key.id}.${key.lot !== undefined ? 'lot' : 'serial'}.${encodeURIComponent((key.lot ?? key.serial)!)}`,
+    );
+  return { kind: key.serial !== undefined ? 'anyEPC' : 'anyEPCClass', values };
+}
+
+/** The EPCIS query of the identifier's events: by class for a GTIN or lot, by EPC for a serial or SSCC, by location for a GLN. */
 function eventsQueryOf(key: ResolvedKey): string | undefined {
-  const anchor = `https://id.gs1.org${pathOf(key)}`;
-  if (key.ai === '01')
-    return key.serial !== undefined
-      ? `MATCH_anyEPC=${encodeURIComponent(anchor)}`
-      : `MATCH_anyEPCClass=${encodeURIComponent(anchor)}`;
-  if (key.ai === '414') return `EQ_bizLocation=${encodeURIComponent(anchor)}`;
+  const match = eventMatchOf(key);
+  if (match) return `MATCH_${match.kind}=${encodeURIComponent(match.values.join('|'))}`;
+  if (key.ai === '01' && key.gs1) return `MATCH_anyEPCClass=${encodeURIComponent(identifierOf(key))}`;
+  if (key.ai === '414') return `EQ_bizLocation=${encodeURIComponent(identifierOf(key))}`;
   return undefined;
 }
 
+/** The link types the identifier has: a logistic unit has no master data here. */
+export const linkTypesOf = (key: ResolvedKey): readonly LinkType[] => (key.ai === '00' ? ['gs1:epcis'] : LINK_TYPES);
+
+/** One link in GS1's resolver data format: exactly these members, which GDST's client maps and no other. */
 export interface Link {
   link: string;
-  linkType: LinkType;
   title: string;
-  type: string;
+  linkType: LinkType;
+  ianaLanguage: string;
+  /** The territory the link is for; `xx`: any. */
+  context: string;
+  mimeType: string;
+  active: boolean;
+  /** Whether the resolver forwards the request's query string to the link: it does not. */
+  fwqs: boolean;
+  defaultLinkType: boolean;
+  defaultIanaLanguage: boolean;
+  defaultContext: boolean;
+  defaultMimeType: boolean;
+  /** The identifier the link is for, as events name it (identifierOf). */
+  identifier: string;
   authRequired: boolean;
 }
 
 /**
  * The identifier's links of one type (all types when none is asked). The first gs1:epcis link is the
- * EPCIS query interface itself (GDST's tools add /events and their own query); the second queries the
- * identifier's events.
+ * EPCIS query interface itself (GDST's tools add /events and their own query), the identifier's default
+ * link; the second queries the identifier's events.
  */
 export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType): Link[] {
+  const identifier = identifierOf(key);
+  const link = (linkType: LinkType, href: string, title: string, isDefault: boolean): Link => ({
+    link: href,
+    title,
+    linkType,
+    ianaLanguage: 'en',
+    context: 'xx',
+    mimeType: 'application/ld+json',
+    active: true,
+    fwqs: false,
+    defaultLinkType: isDefault,
+    defaultIanaLanguage: true,
+    defaultContext: true,
+    defaultMimeType: true,
+    identifier,
+    authRequired: true,
+  });
   const links: Link[] = [];
   if (!linkType || linkType === 'gs1:epcis') {
-    links.push({
-      link: `${base}/epcis`,
-      linkType: 'gs1:epcis',
-      title: 'EPCIS 2.0 query interface',
-      type: 'application/ld+json',
-      authRequired: true,
-    });
+    links.push(link('gs1:epcis', `${base}/epcis`, 'EPCIS 2.0 query interface', true));
     const query = eventsQueryOf(key);
-    if (query)
-      links.push({
-        link: `${base}/epcis/events?${query}`,
-        linkType: 'gs1:epcis',
-        title: 'EPCIS events of this identifier',
-        type: 'application/ld+json',
-        authRequired: true,
-      });
+    if (query) links.push(link('gs1:epcis', `${base}/epcis/events?${query}`, 'EPCIS events of this identifier', false));
   }
-  if (!linkType || linkType === 'gs1:masterData') {
-    links.push({
-      link: `${base}${pathOf(key)}?linkType=gs1:masterData`,
-      linkType: 'gs1:masterData',
-      title: 'Master data (GS1 Web Vocabulary)',
-      type: 'application/ld+json',
-      authRequired: true,
-    });
-  }
+  if ((!linkType || linkType === 'gs1:masterData') && linkTypesOf(key).includes('gs1:masterData'))
+    links.push(
+      link(
+        'gs1:masterData',
+        `${base}${pathOf(key)}?linkType=gs1:masterData`,
+        'Master data (GS1 Web Vocabulary)',
+        false,
+      ),
+    );
   return links;
 }
 
-/** RFC 9264's linkset of the identifier: one context object, its links grouped by relation type (the Web Vocabulary IRI of the link type). */
+/**
+ * RFC 9264's linkset of the identifier: one context object, anchored at the identifier as events name it,
+ * its links grouped by relation type (the Web Vocabulary IRI of the link type).
+ */
 export function linksetOf(key: ResolvedKey, base: string) {
   const relations: Record<string, { href: string; title: string; type: string }[]> = {};
   for (const link of linksOf(key, base))
     (relations[`${GS1_VOC}${link.linkType.slice(4)}`] ??= []).push({
       href: link.link,
       title: link.title,
-      type: link.type,
+      type: link.mimeType,
     });
-  return { linkset: [{ anchor: `https://id.gs1.org${pathOf(key)}`, ...relations }] };
+  return { linkset: [{ anchor: identifierOf(key), ...relations }] };
 }
 
 const CONTEXT = { gs1: GS1_VOC, gdst: GDST_VOC, xsd: 'http://www.w3.org/2001/XMLSchema#' };
 
 export interface ProductData {
-  gtin: string;
   name: string;
   unit: string;
   /** The product's own master data entries (GDST species and the like): namespace IRI, name, value. */
   masterData: { namespace: string; name: string; value: string }[];
 }
 
-/** A product (or one lot or serial of it) as gs1:Product; its master data entries as properties of their own namespace. */
-export function productJsonLd(key: Extract<ResolvedKey, { ai: '01' }>, product: ProductData) {
+/**
+ * A product (or one lot or serial of it) as gs1:Product; its master data entries as properties of their
+ * own namespace. A GDST lot the account's events name, of a class no master data named, is its identity alone.
+ */
+export function productJsonLd(key: ResolvedKey, product: ProductData | undefined) {
   const extra: Record<string, string> = {};
-  for (const entry of product.masterData) extra[`${entry.namespace}${entry.name}`] = entry.value;
+  for (const entry of product?.masterData ?? []) extra[`${entry.namespace}${entry.name}`] = entry.value;
   return {
     '@context': CONTEXT,
-    '@id': `https://id.gs1.org${pathOf(key)}`,
+    '@id': identifierOf(key),
     '@type': 'gs1:Product',
-    'gs1:gtin': product.gtin,
-    'gs1:productName': product.name,
+    ...(key.gs1 ? { 'gs1:gtin': key.id } : {}),
+    ...(product ? { 'gs1:productName': product.name } : {}),
     ...(key.lot !== undefined ? { 'gs1:hasBatchLotNumber': key.lot } : {}),
     ...(key.serial !== undefined ? { 'gs1:hasSerialNumber': key.serial } : {}),
-    'gs1:netContent': { '@type': 'gs1:QuantitativeValue', 'gs1:unitCode': product.unit },
+    ...(product ? { 'gs1:netContent': { '@type': 'gs1:QuantitativeValue', 'gs1:unitCode': product.unit } } : {}),
     ...extra,
   };
 }
 
 export interface PlaceData {
-  gln: string;
   name: string;
   partyName: string;
   address: {
@@ -149,13 +284,13 @@ const defined = (values: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 
 /** A location as gs1:Place (a vessel with GDST's vessel attributes). */
-export function placeJsonLd(place: PlaceData) {
+export function placeJsonLd(key: ResolvedKey, place: PlaceData) {
   const address = place.address;
   return {
     '@context': CONTEXT,
-    '@id': `https://id.gs1.org/414/${place.gln}`,
+    '@id': identifierOf(key),
     '@type': 'gs1:Place',
-    'gs1:globalLocationNumber': place.gln,
+    ...(key.gs1 ? { 'gs1:globalLocationNumber': key.id } : {}),
     'gs1:physicalLocationName': place.name,
     'gs1:locationOwner': { '@type': 'gs1:Organization', 'gs1:organizationName': place.partyName },
     ...(address
@@ -194,11 +329,11 @@ export function placeJsonLd(place: PlaceData) {
   };
 }
 
-/** A party as gs1:Organization. */
-export const organizationJsonLd = (party: { pgln: string; name: string }) => ({
+/** A party as gs1:Organization; one only events name has no name here. */
+export const organizationJsonLd = (key: ResolvedKey, party: { name: string } | undefined) => ({
   '@context': CONTEXT,
-  '@id': `https://id.gs1.org/417/${party.pgln}`,
+  '@id': identifierOf(key),
   '@type': 'gs1:Organization',
-  'gs1:partyGLN': party.pgln,
-  'gs1:organizationName': party.name,
+  ...(key.gs1 ? { 'gs1:partyGLN': key.id } : {}),
+  ...(party ? { 'gs1:organizationName': party.name } : {}),
 });

@@ -424,7 +424,8 @@ export function translateEpcisEvents(
         EventTimeZone: event.eventTimeZoneOffset,
         ProductInstances: [],
       };
-      return { ...pending, ...epcis, EpcisPendingDeclaration: key };
+      // Its hash id is its event's (errorDeclaration is left out of it): EQ_eventID by that hash finds it.
+      return { ...pending, ...epcis, EpcisPendingDeclaration: key, EpcisHash: hash };
     }
 
     const lists: Record<Role, ProductInstancePayload[]> = { instances: [], inputs: [], outputs: [], children: [] };

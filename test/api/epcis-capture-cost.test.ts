@@ -97,7 +97,7 @@ describe('EPCIS capture: what a document costs', () => {
     expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Node Type'])).not.toContain(
       'Seq Scan',
     );
-    expect(nodes.map((node) => node['Index Name'])).toContain('events_epcis_hash');
+    expect(nodes.map((node) => node['Index Name'])).toContain('events_account_epcis_hash');
     const { rows } = await sql().query<{ hash: string }>(HELD_EVENT_HASHES, [account.id, hashes]);
     expect(new Set(rows.map((row) => row.hash))).toEqual(new Set(hashes.slice(0, 250)));
   });

@@ -1,6 +1,8 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
 import { sql } from '../helpers/db';
+import { fixtureJson } from '../helpers/epcis-xml';
 import { client } from '../helpers/http';
 import { timelineOf } from '../helpers/inventory';
 
@@ -166,5 +168,26 @@ describe('EPCIS error declarations', () => {
       ['5', '60'],
       ['-5', '60'],
     ]);
+  });
+
+  it.each([
+    'JSON/AssociationEvent/AssociationEvent-g.jsonld',
+    'JSON/WithErrorDeclaration/ErrorDeclarationAndCorrectiveEvent.jsonld',
+  ])('%s: a declaration with an eventID of its own is found by its event’s hash id too', async (file) => {
+    const own = await createAccount('epcis-declare-hash');
+    const document = fixtureJson(file);
+    const [declaration] = document.epcisBody.eventList;
+    const hash = eventHashId(declaration, namespacesOfContext(document['@context']));
+    expect(hash).not.toBe(declaration.eventID);
+    expect(await capture(own.key, document)).toMatchObject({ success: true, errors: [] });
+    const api = client(own.key);
+    const found = eventsOf((await api.get(`/epcis/events?EQ_eventID=${encodeURIComponent(hash)}`)).body);
+    expect(found.map((e) => [e.eventID, e.errorDeclaration !== undefined])).toEqual([[declaration.eventID, true]]);
+    // The declared event itself, arriving later, is no duplicate of its declaration: it is captured and marked.
+    const { errorDeclaration: _declaration, ...declared } = declaration;
+    const arrived = await capture(own.key, { ...document, epcisBody: { eventList: [declared] } });
+    expect(arrived).toMatchObject({ success: true, errors: [] });
+    const after = eventsOf((await api.get(`/epcis/events?EQ_eventID=${encodeURIComponent(hash)}`)).body);
+    expect(after.map((e) => [e.eventID, e.errorDeclaration !== undefined])).toEqual([[declaration.eventID, true]]);
   });
 });

@@ -1,7 +1,8 @@
 import { eventHashId } from '../../domain/epcis/event-hash';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { capture, epcisDocument, eventIdOf, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { capture, epcisDocument, eventIdOf, finishedJob, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
+import { fixture } from '../helpers/epcis-xml';
 import { client } from '../helpers/http';
 
 type Event = Record<string, unknown> & { eventID?: string };
@@ -85,5 +86,44 @@ describe('EPCIS: CBV 2.0 event hash ids', () => {
       `/epcis/events?EQ_eventID=${encodeURIComponent(other.eventID as string)}|${encodeURIComponent(again.eventID)}`,
     );
     expect(eventsOf(stored.body).map((e) => e.eventID)).toEqual([other.eventID]);
+  });
+
+  it('GS1’s transformation event with another cbvmda:netWeight, or another readPoint extension, is another event: captured, not refused as a duplicate', async () => {
+    const own = await createAccount('epcis-hash-xml');
+    const captureXml = (xml: string) =>
+      client(own.key).post('/epcis/capture', xml, { 'Content-Type': 'application/xml' });
+    const full = fixture('XML/WithFullCombinationOfFields/transformation_event_all_possible_fields.xml');
+    // Without its errorDeclaration: the event itself, not a declaration of it.
+    const extensions = fixture('XML/WithExtension/TransformationEvent.xml').replace(
+      /<errorDeclaration>[\s\S]*?<\/errorDeclaration>/,
+      '',
+    );
+    for (const [original, changed] of [
+      [
+        full,
+        full.replace(
+          'measurementUnitCode="KGM">3.5</cbvmda:netWeight>',
+          'measurementUnitCode="KGM">999</cbvmda:netWeight>',
+        ),
+      ],
+      [
+        extensions,
+        extensions.replace('<example:gs1ES>(414)4023333000000</example:gs1ES>', '<example:gs1ES>other</example:gs1ES>'),
+      ],
+    ]) {
+      expect(changed).not.toBe(original);
+      for (const xml of [original, changed]) {
+        const accepted = await captureXml(xml);
+        expect(accepted.status).toBe(202);
+        expect(await finishedJob(own.key, accepted.headers.get('location')!)).toMatchObject({
+          success: true,
+          errors: [],
+        });
+      }
+      // The same document again is the duplicate.
+      const again = await captureXml(changed);
+      expect(again.status).toBe(400);
+      expect(JSON.stringify(again.body.errors)).toContain('it is a duplicate');
+    }
   });
 });

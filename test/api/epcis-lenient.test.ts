@@ -1,5 +1,5 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { capture, epcisDocument, eventIdOf, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { capture, epcisDocument, eventIdOf, finishedJob, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { client } from '../helpers/http';
 
 type Event = Record<string, unknown> & { eventID?: string };
@@ -122,5 +122,37 @@ describe('EPCIS: lenient in what it accepts from real clients', () => {
     const bad = await api().get('/epcis/events?LE_eventTime=yesterday');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['/LE_eventTime']);
+  });
+
+  it('captures EPCIS 1.2 XML with a field of no namespace in its extension/extension slot, leaving the field out with a warning', async () => {
+    const eventID = eventIdOf();
+    const xml = `<epcis:EPCISDocument xmlns:epcis="urn:epcglobal:epcis:xsd:1" xmlns:ex="https://ns.example.com/" schemaVersion="1.2" creationDate="2024-01-01T00:00:00Z">
+      <EPCISBody><EventList><ObjectEvent>
+        <eventTime>2024-03-01T10:00:00.000Z</eventTime><eventTimeZoneOffset>+00:00</eventTimeZoneOffset>
+        <baseExtension><eventID>${eventID}</eventID></baseExtension>
+        <epcList/><action>ADD</action><bizStep>urn:epcglobal:cbv:bizstep:commissioning</bizStep>
+        <readPoint><id>${ids.sgln()}</id></readPoint>
+        <extension>
+          <quantityList><quantityElement><epcClass>${ids.lgtin(lotOf())}</epcClass><quantity>5</quantity><uom>KGM</uom></quantityElement></quantityList>
+          <extension><myField>kept apart</myField></extension>
+        </extension>
+        <ex:note>kept</ex:note>
+      </ObjectEvent></EventList></EPCISBody></epcis:EPCISDocument>`;
+    const accepted = await api().post('/epcis/capture', xml, { 'Content-Type': 'application/xml' });
+    expect(accepted.status).toBe(202);
+    const job = await finishedJob(account.key, accepted.headers.get('location')!);
+    expect(job).toMatchObject({ success: true, errors: [] });
+    expect(job.warnings).toEqual([
+      {
+        type: 'FieldLeftOut',
+        index: 0,
+        eventID,
+        pointer: '/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent/extension/extension/myField',
+        title: expect.stringContaining('myField has no namespace'),
+      },
+    ]);
+    const [stored] = eventsOf((await api().get(`/epcis/events/${encodeURIComponent(eventID)}`)).body);
+    expect(stored).toMatchObject({ eventID, 'ex:note': 'kept' });
+    expect(JSON.stringify(stored)).not.toContain('myField');
   });
 });

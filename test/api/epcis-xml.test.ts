@@ -104,6 +104,23 @@ const PAIRS: { xml: string; json: string[] }[] = [
     json: ['a', 'b', 'c', 'd', 'e', 'f', 'h'].map((n) => `JSON/AssociationEvent/AssociationEvent-${n}.jsonld`),
   },
 ];
+/**
+ * GS1's JSON-LD twins leave an empty extension element (<rail:vehicleMasterGIAI/>) out; the service keeps
+ * it as "" (it is part of the event, and of its hash id).
+ */
+function withoutEmptyExtensions(value: EventJson): EventJson {
+  const walk = (item: unknown): unknown =>
+    Array.isArray(item)
+      ? item.map(walk)
+      : item && typeof item === 'object'
+        ? Object.fromEntries(
+            Object.entries(item)
+              .filter(([key, v]) => !(key.includes(':') && v === ''))
+              .map(([key, v]) => [key, walk(v)]),
+          )
+        : item;
+  return walk(value) as EventJson;
+}
 const jsonEventsOf = (files: string[]): EventJson[] => files.flatMap((file) => fixtureJson(file).epcisBody.eventList);
 const jsonDocumentOf = (files: string[]) => ({
   ...fixtureJson(files[0]),
@@ -122,7 +139,9 @@ describe('EPCIS XML binding', () => {
       const own = await createAccount('epcis-xml-pair');
       const job = await captureXml(own.key, withoutCaseG(fixture(xml)));
       expect(job).toMatchObject({ running: false, success: true, errors: [] });
-      expect(normalisedEvents(await eventsOf(own.key))).toEqual(normalisedEvents(jsonEventsOf(json)));
+      expect(normalisedEvents((await eventsOf(own.key)).map(withoutEmptyExtensions))).toEqual(
+        normalisedEvents(jsonEventsOf(json)),
+      );
     });
 
     it('captured as JSON-LD, is answered as XML valid against GS1’s XSD and structurally the XML of the pair', async () => {
@@ -388,7 +407,13 @@ describe('EPCIS XML binding', () => {
       const answer = await client(account.key).post('/epcis/capture', xml, XML);
       expect(answer.status).toBe(status);
       expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      return answer.body as { type: string; title: string; errors: Record<string, string[]> };
+      return answer.body as {
+        type: string;
+        code: string;
+        title: string;
+        detail: string;
+        errors: Record<string, string[]>;
+      };
     };
     const valid = fixture('XML/Example_9.6.1-ObjectEvent-2020_06_18a.xml');
 
@@ -413,7 +438,8 @@ describe('EPCIS XML binding', () => {
           '<action>OBSERV</action>\n                <bizStep>urn:epcglobal:cbv:bizstep:receiving',
         ),
       );
-      expect(body.title).toMatch(/not valid EPCIS 2.0 XML/);
+      expect(body.code).toBe('epcis-invalid-xml');
+      expect(body.detail).toMatch(/not valid EPCIS 2.0 XML/);
       expect(body.errors).toEqual({
         '/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent[2]/action': [
           expect.stringMatching(/OBSERV.*line 33, column \d+/),
@@ -445,17 +471,11 @@ describe('EPCIS XML binding', () => {
       );
     });
 
-    it('an element without a namespace the JSON-LD model cannot hold (a 1.2 `extension/extension/myField`)', async () => {
-      const xml = valid
-        .replace(
-          '<example:myField>',
-          '<extension><extension><myField>x</myField></extension></extension><example:myField>',
-        )
-        .replaceAll('urn:epcglobal:epcis:xsd:2', 'urn:epcglobal:epcis:xsd:1')
-        .replace('schemaVersion="2.0"', 'schemaVersion="1.2"');
-      const body = await refused(xml);
+    it('an element of no namespace where EPCIS 2.0 allows none (1.2 allows one in extension/extension: epcis-lenient.test.ts)', async () => {
+      const body = await refused(valid.replace('<example:myField>', '<myField>x</myField><example:myField>'));
+      expect(body.code).toBe('epcis-invalid-xml');
       expect(Object.keys(body.errors)).toEqual([
-        '/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent[2]/extension/extension/myField',
+        expect.stringMatching(/^\/epcis:EPCISDocument\/EPCISBody\/EventList\/ObjectEvent\[2\]/),
       ]);
     });
 
@@ -466,14 +486,14 @@ describe('EPCIS XML binding', () => {
           `${'<example:a>'.repeat(levels)}x${'</example:a>'.repeat(levels)}`,
         );
       const deep = await refused(nested(40));
-      expect(deep.title).toMatch(/cannot store/);
+      expect(deep.code).toBe('epcis-unstorable-value');
       expect(Object.keys(deep.errors)).toEqual([
         expect.stringMatching(
           /^\/epcis:EPCISDocument\/EPCISBody\/EventList\/ObjectEvent\[2\]\/example:myField(\/example:a)+$/,
         ),
       ]);
       expect(Object.values(deep.errors)[0][0]).toMatch(/nested too deeply/);
-      expect((await refused(nested(5000))).title).toMatch(/not valid EPCIS 2.0 XML/);
+      expect((await refused(nested(5000))).detail).toMatch(/not valid EPCIS 2.0 XML/);
     });
 
     it('bytes that are not the encoding the document is in (UTF-8 unless it says otherwise), or an encoding no decoder knows', async () => {

@@ -1,6 +1,7 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { EPCIS_CONTEXT, capture, eventIdOf, gs1Ids, lotOf } from '../factories/epcis';
 import { apiUrl, request } from '../helpers/http';
+import { digitalLinkPath, epcisQueryInterfaceUrl, traceback, type EpcisFormat } from '../helpers/opentraceability';
 
 type Event = Record<string, unknown> & { eventID: string; type: string };
 const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
@@ -195,14 +196,10 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
   });
 
   it('resolves the lot, queries the linked EPCIS interface with GDST’s headers, and traces back through the processing to the catch', async () => {
-    // 1. The tool starts from the resolver with the lot it was given.
-    const links = await request<{ link: string; linkType: string }[]>(
-      'GET',
-      `/01/${fillets.gtin}/10/${filletLot}?linkType=gs1:epcis`,
-      { headers: { 'X-API-Key': account.key } },
-    );
-    expect(links.status).toBe(200);
-    const epcis = links.body[0].link.replace(/\/$/, '');
+    // 1. The tool starts from the resolver with the lot it was given: `/01/<GTIN-14>/10/<lot>?linkType=gs1:epcis`, its first link.
+    expect(digitalLinkPath(fillets.lgtin(filletLot))).toBe(`01/${fillets.gtin}/10/${filletLot}`);
+    const link = await epcisQueryInterfaceUrl(account.key, digitalLinkPath(fillets.lgtin(filletLot)));
+    const epcis = link!.replace(/\/$/, '');
     expect(epcis).toBe(`${apiUrl()}/epcis`);
     const query = async (params: string) => {
       const response = await request('GET', `${epcis.slice(apiUrl().length)}/events?${params}`, {
@@ -242,4 +239,16 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
       'gdst:imoNumber': 'IMO9876543',
     });
   });
+
+  it.each<EpcisFormat>(['JSON 2.0', 'XML 2.0', 'XML 1.2'])(
+    'OpenTraceability’s traceback from the fillet lot’s LGTIN, in %s, finds every event of the chain',
+    async (format) => {
+      const link = await epcisQueryInterfaceUrl(account.key, digitalLinkPath(fillets.lgtin(filletLot)));
+      const results = await traceback(account.key, link!, fillets.lgtin(filletLot), format);
+      expect(results.errors).toEqual([]);
+      expect(results.events.map((e) => e.eventID).sort()).toEqual(
+        [fishing, landing, processing, shipping, receiving].map((e) => e.eventID).sort(),
+      );
+    },
+  );
 });

@@ -72,7 +72,9 @@ describe('fair use: rate limits per API key and per client address', () => {
     });
     expect(refused.body).toEqual({
       type: 'https://tools.ietf.org/html/rfc6585#section-4',
-      title: expect.stringMatching(
+      code: 'too-many-requests',
+      title: 'Too many requests with this API key.',
+      detail: expect.stringMatching(
         /^Too many requests with this API key: it may make 2 a second; send again after \d+ s \(Retry-After\)\.$/,
       ),
       status: 429,
@@ -85,6 +87,7 @@ describe('fair use: rate limits per API key and per client address', () => {
     const epcisRefused = epcis.find((r) => r.status === 429);
     expect(epcisRefused?.body).toMatchObject({
       type: 'epcisException:ImplementationException',
+      code: 'epcis-too-many-requests',
       status: 429,
       title: expect.stringContaining('Too many requests'),
     });
@@ -157,6 +160,7 @@ describe('fair use: rate limits per API key and per client address', () => {
     const refused = answers.find((r) => r.status === 429)!;
     expect(refused.body).toMatchObject({
       status: 429,
+      code: 'too-many-failed-keys',
       title: expect.stringContaining('wrong API key from this address'),
     });
     expect(rateLimitField(refused, 'ratelimit-policy')).toEqual({ 'failed-keys': { q: 3, w: 60 } });

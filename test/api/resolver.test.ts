@@ -1,8 +1,22 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { EPCIS_CONTEXT, capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { apiUrl, client, request } from '../helpers/http';
+import { parseDigitalLinks } from '../helpers/opentraceability';
 
-type Link = { link: string; linkType: string; title: string; type: string; authRequired: boolean };
+/** A link in GS1's resolver data format, every member as this resolver answers it. */
+const gs1Link = (fields: { link: string; linkType: string; identifier: string; defaultLinkType: boolean }) => ({
+  title: expect.any(String),
+  ianaLanguage: 'en',
+  context: 'xx',
+  mimeType: 'application/ld+json',
+  active: true,
+  fwqs: false,
+  defaultIanaLanguage: true,
+  defaultContext: true,
+  defaultMimeType: true,
+  authRequired: true,
+  ...fields,
+});
 
 describe('GS1 Digital Link resolver', () => {
   let account: TestAccount;
@@ -65,29 +79,25 @@ describe('GS1 Digital Link resolver', () => {
     expect(await capture(account.key, document)).toMatchObject({ success: true });
   });
 
-  it('linkType=gs1:epcis (any letter case) answers the links GDST’s tools read: the EPCIS query interface first, then the lot’s events', async () => {
+  it('linkType=gs1:epcis (any letter case) answers the links GDST’s tools read, in GS1’s resolver data format: the EPCIS query interface first, then the lot’s events', async () => {
+    const anchor = `https://id.gs1.org/01/${ids.gtin}/10/${lot}`;
     for (const linkType of ['gs1:epcis', 'GS1:EPCIS']) {
-      const response = await api().get<Link[]>(`/01/${ids.gtin}/10/${lot}?linkType=${encodeURIComponent(linkType)}`);
+      const response = await api().get(`/01/${ids.gtin}/10/${lot}?linkType=${encodeURIComponent(linkType)}`);
       expect({ linkType, status: response.status }).toEqual({ linkType, status: 200 });
-      expect(response.body).toEqual([
-        {
-          link: `${apiUrl()}/epcis`,
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      // GDST's client maps the answer with a mapper that refuses any member GS1's format lacks.
+      expect(parseDigitalLinks(response.body)).toEqual([
+        gs1Link({ link: `${apiUrl()}/epcis`, linkType: 'gs1:epcis', identifier: anchor, defaultLinkType: true }),
+        gs1Link({
+          link: `${apiUrl()}/epcis/events?MATCH_anyEPCClass=${encodeURIComponent(anchor)}`,
           linkType: 'gs1:epcis',
-          title: expect.any(String),
-          type: 'application/ld+json',
-          authRequired: true,
-        },
-        {
-          link: `${apiUrl()}/epcis/events?MATCH_anyEPCClass=${encodeURIComponent(`https://id.gs1.org/01/${ids.gtin}/10/${lot}`)}`,
-          linkType: 'gs1:epcis',
-          title: expect.any(String),
-          type: 'application/ld+json',
-          authRequired: true,
-        },
+          identifier: anchor,
+          defaultLinkType: false,
+        }),
       ]);
     }
-    const [, events] = (await api().get<Link[]>(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).body;
-    const followed = await api().get(events.link.slice(apiUrl().length));
+    const [, events] = parseDigitalLinks((await api().get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).body);
+    const followed = await api().get(events.link!.slice(apiUrl().length));
     expect(followed.status).toBe(200);
     expect(followed.body.epcisBody.queryResults.resultsBody.eventList).toHaveLength(1);
   });
@@ -138,6 +148,117 @@ describe('GS1 Digital Link resolver', () => {
     });
   });
 
+  it('resolves GDST’s URNs in place of GS1 keys (product class with its lot, location, party) and an SSCC as its EPC URN or digits', async () => {
+    const productClass = 'urn:gdst:example.org:product:class:resolver.loins';
+    const plant = 'urn:gdst:example.org:location:loc:resolver.plant';
+    const [shipper, owner] = [
+      'urn:gdst:example.org:party:resolver.shipper',
+      'urn:gdst:example.org:party:resolver.owner',
+    ];
+    const pallet = 'urn:epc:id:sscc:0614141.1234567890';
+    const document = {
+      ...epcisDocument([
+        {
+          type: 'ObjectEvent',
+          eventTime: '2024-05-05T10:00:00.000Z',
+          eventTimeZoneOffset: '+00:00',
+          action: 'OBSERVE',
+          bizStep: 'shipping',
+          epcList: [pallet],
+          quantityList: [
+            { epcClass: 'urn:gdst:example.org:product:lot:class:resolver.loins.L-1', quantity: 40, uom: 'KGM' },
+          ],
+          bizLocation: { id: plant },
+          sourceList: [{ type: 'owning_party', source: shipper }],
+          'gdst:productOwner': owner,
+        },
+      ]),
+      '@context': [...EPCIS_CONTEXT, { gdst: 'https://traceability-dialogue.org/vocab/' }],
+      epcisHeader: {
+        epcisMasterData: {
+          vocabularyList: [
+            {
+              type: 'urn:epcglobal:epcis:vtype:epcclass',
+              vocabularyElementList: [
+                {
+                  id: productClass,
+                  attributes: [{ id: 'urn:epcglobal:cbv:mda#descriptionShort', attribute: 'Yellowfin loins' }],
+                },
+              ],
+            },
+            {
+              type: 'urn:epcglobal:epcis:vtype:location',
+              vocabularyElementList: [
+                { id: plant, attributes: [{ id: 'urn:epcglobal:cbv:mda#name', attribute: 'Loin plant' }] },
+              ],
+            },
+          ],
+        },
+      },
+    };
+    expect(await capture(account.key, document)).toMatchObject({ success: true, errors: [] });
+
+    const lotPath = `/01/${productClass}/10/L-1`;
+    const lotClass = 'urn:gdst:example.org:product:lot:class:resolver.loins.L-1';
+    const [, events] = parseDigitalLinks((await api().get(`${lotPath}?linkType=gs1:epcis`)).body);
+    expect(events).toMatchObject({ identifier: lotClass, linkType: 'gs1:epcis' });
+    expect(
+      (await api().get(events.link!.slice(apiUrl().length))).body.epcisBody.queryResults.resultsBody.eventList,
+    ).toHaveLength(1);
+    expect((await api().get(`${lotPath}?linkType=gs1:masterData`)).body).toEqual({
+      '@context': expect.any(Object),
+      '@id': lotClass,
+      '@type': 'gs1:Product',
+      'gs1:productName': 'Yellowfin loins',
+      'gs1:hasBatchLotNumber': 'L-1',
+      'gs1:netContent': expect.any(Object),
+    });
+    expect((await api().get(`/01/${productClass}`)).body.linkset[0].anchor).toBe(productClass);
+
+    // The pallet, as GDST's client sends it (its EPC URN) and as GS1 keys it (18 digits): its events, no master data.
+    for (const sscc of [pallet, '106141412345678908']) {
+      const [, ofPallet] = parseDigitalLinks((await api().get(`/00/${sscc}?linkType=gs1:epcis`)).body);
+      expect(ofPallet.link).toBe(
+        `${apiUrl()}/epcis/events?MATCH_anyEPC=${encodeURIComponent('https://id.gs1.org/00/106141412345678908')}`,
+      );
+      expect(
+        (await api().get(ofPallet.link!.slice(apiUrl().length))).body.epcisBody.queryResults.resultsBody.eventList,
+      ).toHaveLength(1);
+    }
+    const palletMasterData = await api().get(`/00/${pallet}?linkType=gs1:masterData`);
+    expect(palletMasterData.status).toBe(404);
+    expect(palletMasterData.body.detail).toMatch(/no link of type gs1:masterData for this identifier/);
+
+    expect((await api().get(`/414/${plant}?linkType=gs1:masterData`)).body).toMatchObject({
+      '@id': plant,
+      '@type': 'gs1:Place',
+      'gs1:physicalLocationName': 'Loin plant',
+    });
+    // A party the events name (as a source, as GDST's product owner) is held; its master data is its identity.
+    for (const party of [shipper, owner]) {
+      const [first] = parseDigitalLinks((await api().get(`/417/${party}?linkType=gs1:epcis`)).body);
+      expect(first).toMatchObject({ link: `${apiUrl()}/epcis`, identifier: party });
+      expect((await api().get(`/417/${party}?linkType=gs1:masterData`)).body).toMatchObject({
+        '@id': party,
+        '@type': 'gs1:Organization',
+      });
+    }
+
+    const other = client((await createAccount('resolver-gdst-other')).key);
+    for (const path of [
+      lotPath,
+      `/01/${productClass}`,
+      `/00/${pallet}`,
+      `/414/${plant}`,
+      `/417/${shipper}`,
+      `/417/${owner}`,
+    ])
+      expect({ path, status: (await other.get(`${path}?linkType=gs1:epcis`)).status }).toEqual({ path, status: 404 });
+    const unnamed = await api().get(`/01/${productClass}/10/L-2?linkType=gs1:epcis`);
+    expect(unnamed.status).toBe(404);
+    expect(unnamed.body.detail).toBe(`No event of this account names lot L-2 of product class URN ${productClass}.`);
+  });
+
   it('unknown identifiers are 404 (in another account too), malformed ones 400, and the API key is required', async () => {
     expect((await api().get(`/01/${ids.gtin}/10/NO-SUCH-LOT?linkType=gs1:epcis`)).status).toBe(404);
     expect((await api().get(`/01/${gs1Ids().gtin}?linkType=gs1:epcis`)).status).toBe(404);
@@ -148,7 +269,17 @@ describe('GS1 Digital Link resolver', () => {
     expect((await client(other.key).get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).status).toBe(404);
     const malformed = await api().get(`/01/${ids.gtin.slice(0, -1)}${(Number(ids.gtin.slice(-1)) + 1) % 10}`);
     expect(malformed.status).toBe(400);
-    expect(malformed.body.title).toMatch(/check digit/);
+    expect(malformed.body.detail).toMatch(/check digit/);
+    for (const [path, title] of [
+      ['/01/LOT-7', /is not a GTIN .* nor a product class URN \(urn:gdst:<domain>:product:class:<id>\)/],
+      ['/01/urn:gdst:example.org:party:acme.1/10/A', /nor a product class URN/],
+      ['/00/12345', /is not an SSCC \(18 digits with a valid GS1 check digit, or urn:epc:id:sscc:/],
+      ['/414/plant-1', /is not a GLN .* nor a location URN/],
+    ] as const) {
+      const refused = await api().get(path);
+      expect({ path, status: refused.status }).toEqual({ path, status: 400 });
+      expect(refused.body.detail).toMatch(title);
+    }
     // Without a key: the service's 400 for a missing X-API-KEY, as on every route.
     expect((await request('GET', `/01/${ids.gtin}`)).status).toBe(400);
   });

@@ -4,6 +4,7 @@ import { DataTypes, QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import { RENAMED_MIGRATIONS, createMigrator, migrateUp } from '../../db/migrate';
 import { MODELS } from '../../db/models';
 import { createSequelize } from '../../db/sequelize';
+import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
 
 /** Each test gets an empty database of its own on the test server. */
 async function withEmptyDatabase(task: (url: string) => Promise<void>): Promise<void> {
@@ -29,6 +30,22 @@ const tables = async (sequelize: ReturnType<typeof createSequelize>) =>
       { type: QueryTypes.SELECT },
     )
   ).map((r) => r.tablename);
+
+/** One account's batch of events with these external ids and payloads, written as SQL (the models may be newer than the schema). */
+async function insertEvents(sequelize: ReturnType<typeof createSequelize>, events: [id: string, payload: unknown][]) {
+  await sequelize.query(`
+    INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
+    INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
+    INSERT INTO locations (id, account_id, trade_partner_id, urn, name) VALUES ('00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000011', 'loc', 'Dock');
+    INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request)
+      VALUES ('00000000-0000-4000-8000-000000000031', '00000000-0000-4000-8000-000000000001', 'batch-1', 'epcis', 'Completed', ${events.length}, '{}');`);
+  await sequelize.query(
+    `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
+      SELECT '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000031', id, 'Observe', now(), '+00:00', '00000000-0000-4000-8000-000000000021', id, payload::jsonb
+        FROM unnest($1::text[], $2::text[]) AS v(id, payload)`,
+    { bind: [events.map(([id]) => id), events.map(([, payload]) => JSON.stringify(payload))] },
+  );
+}
 
 describe('migrations', () => {
   it('run up, down and up again on an empty database', async () => {
@@ -102,24 +119,64 @@ describe('migrations', () => {
           epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
           bizLocation: { id: 'https://id.gs1.org/414/9521142000010' },
         };
-        await sequelize.query(`
-          INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
-          INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
-          INSERT INTO locations (id, account_id, trade_partner_id, urn, name) VALUES ('00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000011', 'loc', 'Dock');
-          INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request)
-            VALUES ('00000000-0000-4000-8000-000000000031', '00000000-0000-4000-8000-000000000001', 'batch-1', 'epcis', 'Completed', 2, '{}');`);
-        await sequelize.query(
-          `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
-            SELECT '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000031', id, 'Observe', now(), '+00:00', '00000000-0000-4000-8000-000000000021', id, payload::jsonb
-              FROM (VALUES ('e1', $1), ('e2', $2)) AS v(id, payload)`,
-          { bind: [JSON.stringify({ Epcis: epcis }), JSON.stringify({ Id: 'urn:epc:id:sgtin:7654321.000001.X' })] },
-        );
+        await insertEvents(sequelize, [
+          ['e1', { Epcis: epcis }],
+          ['e2', { Id: 'urn:epc:id:sgtin:7654321.000001.X' }],
+        ]);
         await migrator.up();
         // The URN's prefix only: a Digital Link does not say where its prefix ends; a native event has none.
         const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', {
           type: QueryTypes.SELECT,
         });
         expect(rows).toEqual([{ account_id: '00000000-0000-4000-8000-000000000001', prefix: '9521141' }]);
+      } finally {
+        await sequelize.close();
+      }
+    });
+  });
+
+  it('recompute the event hash ids of captured events from their originals: events the old hash merged part, events it split join', async () => {
+    await withEmptyDatabase(async (url) => {
+      const sequelize = createSequelize(url, 2);
+      try {
+        const migrator = createMigrator(sequelize);
+        const names = (await migrator.pending()).map((m) => m.name);
+        await migrator.up({ to: names[names.findIndex((name) => name.includes('events-epcis-hash')) - 1] });
+        const event = (netWeight: string, vehicles: string[]) => ({
+          type: 'ObjectEvent',
+          eventTime: '2024-03-01T10:00:00.000Z',
+          eventTimeZoneOffset: '+00:00',
+          epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
+          action: 'OBSERVE',
+          'cbvmda:netWeight': { '@value': netWeight, measurementUnitCode: 'KGM' },
+          'ex:vehicle': vehicles.map((id) => ({ 'ex:id': id })),
+        });
+        const context = [{ ex: 'https://ns.example.com/' }];
+        const stored = [
+          // What the old hash merged: two weights, one hash (only the first was stored then; both can be now).
+          ['e1', event('3.5', ['A', 'B']), 'old-1'],
+          ['e2', event('999', ['A', 'B']), 'old-1'],
+          // What it split: one event, its repetitions in two orders, two hashes.
+          ['e3', event('3.5', ['B', 'A']), 'old-3'],
+        ] as const;
+        await insertEvents(sequelize, [
+          ...stored.map(([id, epcis, hash]): [string, unknown] => [
+            id,
+            { Epcis: epcis, EpcisContext: context, EpcisHash: hash },
+          ]),
+          ['native', { Id: 'native' }],
+        ]);
+        await migrator.up();
+        const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string | null }>(
+          'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',
+          { type: QueryTypes.SELECT },
+        );
+        const hashOf = (id: string) => rows.find((row) => row.external_event_id === id)!.epcis_hash;
+        const namespaces = namespacesOfContext(context);
+        expect(hashOf('e1')).toBe(eventHashId(stored[0][1], namespaces));
+        expect(hashOf('e2')).not.toBe(hashOf('e1'));
+        expect(hashOf('e3')).toBe(hashOf('e1'));
+        expect(hashOf('native')).toBeNull();
       } finally {
         await sequelize.close();
       }

@@ -18,6 +18,14 @@ const PREFIXES_LEFT_UNEXPANDED = new Set(
   ),
 );
 
+/**
+ * Events whose repeated extension elements OpenEPCIS 0.9.2 hashes in document order, where CBV 2.0 sorts
+ * them (rule: list elements in lexical order): the event's rail:vehicle objects. Checked apart below.
+ */
+const REPETITIONS_IN_DOCUMENT_ORDER: Record<string, { index: number; repeated: string }> = {
+  'JSON/Example-TransactionEvents-2020_07_03y.jsonld': { index: 1, repeated: 'rail:vehicle' },
+};
+
 type Document = {
   '@context': unknown;
   epcisBody: {
@@ -41,7 +49,16 @@ describe('CBV 2.0 event hash ids', () => {
   it.each(JSON_EXAMPLES)('%s: every event hashes as OpenEPCIS’s generator hashes it', (file) => {
     const document = read(file);
     const namespaces = namespacesOfContext(document['@context']);
-    expect(eventsOf(document).map((event) => eventHashId(event, namespaces))).toEqual(EXPECTED[file]);
+    const hashes = eventsOf(document).map((event) => eventHashId(event, namespaces));
+    const apart = REPETITIONS_IN_DOCUMENT_ORDER[file];
+    if (apart) {
+      const event = eventsOf(document)[apart.index];
+      const reversed = { ...event, [apart.repeated]: (event[apart.repeated] as unknown[]).slice().reverse() };
+      expect(eventHashId(reversed, namespaces)).toBe(hashes[apart.index]);
+      expect(hashes[apart.index]).not.toBe(EXPECTED[file][apart.index]);
+      hashes[apart.index] = EXPECTED[file][apart.index];
+    }
+    expect(hashes).toEqual(EXPECTED[file]);
   });
 
   it('GS1’s identical-hash events: the JSON-LD one hashes as its XML twins, the one in another time zone offset differs', () => {

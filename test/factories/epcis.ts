@@ -71,6 +71,7 @@ export interface CaptureJob {
   success: boolean;
   captureErrorBehaviour: string;
   errors: { type: string; title: string; eventID?: string }[];
+  warnings?: Record<string, unknown>[];
   createdMasterData?: { products: string[]; locations: string[] };
 }
 

@@ -18,7 +18,7 @@ import {
   isAllowedExtension,
 } from '../../../domain/documents';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { ApiError, badRequest, notFound, rawError } from '../../errors';
+import { ApiError, problem, rawError } from '../../errors';
 import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
@@ -51,7 +51,7 @@ export function documentsRouter(): Router<AppState, AppCustom> {
     try {
       upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
     } catch (error) {
-      if (error instanceof UnreadableBody) throw badRequest(error.message);
+      if (error instanceof UnreadableBody) throw problem('unreadable-body', { detail: error.message });
       throw error;
     }
     // Body-level failures come before every document rule: they are what a proxy in front would answer.
@@ -120,6 +120,6 @@ export function documentsRouter(): Router<AppState, AppCustom> {
 async function ownDocument(ctx: APIContext) {
   const documentId = String(ctx.params.documentId);
   const document = await findDocument(ctx.state.account.id, documentId);
-  if (!document) throw notFound(`Document '${documentId}' was not found.`);
+  if (!document) throw problem('unknown-document', { detail: `Document '${documentId}' was not found.` });
   return document;
 }

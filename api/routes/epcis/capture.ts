@@ -1,66 +1,34 @@
 /**
- * Capturing EPCIS events: the document is checked (GS1's schema, then the rules a schema cannot state),
- * its events translated into the pipeline's batch-style events (domain/epcis/translate.ts), stored as
- * a batch of mode 'epcis' and run by the same processEventBatch workflow as every other batch. The
- * capture job is that batch: its captureID is the batch id.
+ * POST /epcis/capture and /epcis/events over HTTP: the body (JSON-LD or XML) checked against GS1's
+ * schemas, then handed to the capture use case (usecases/capture-epcis.ts), which stores it as a batch
+ * of mode 'epcis' run by the same processEventBatch workflow as every other batch. The capture job is
+ * that batch: its captureID is the batch id.
  */
-import type { BatchError } from '../../../domain/batch-errors';
-import { randomUUID } from 'node:crypto';
-import type { Batch } from '../../../db/models';
-import { findOrCreateBatch } from '../../../db/repositories/batches';
-import { existingEventIds, findEpcisEntities, existingEventHashes } from '../../../db/repositories/epcis-entities';
-import {
-  referencedIdentifiers,
-  translateEpcisEvents,
-  type EpcisEvent,
-  type CapturedEvent,
-  separateOriginals,
-} from '../../../domain/epcis/translate';
-import { insertEpcisOriginals } from '../../../db/repositories/epcis-originals';
-import { urnCompanyPrefixes } from '../../../domain/epcis/identifiers';
-import type { APIContext, AppCustom } from '../../context';
-import { textOf, validate, type ValidatedState } from '../../middleware/validate';
-import { applyEpcisMasterData, type ProductDefaults } from '../../../db/repositories/epcis-master-data';
-import { epcisMasterDataOf, type EpcisVocabulary } from '../../../domain/epcis/master-data';
-import { gdstKdeWarnings } from '../../../domain/epcis/gdst-kdes';
-import { eventHashId, namespacesOfContext } from '../../../domain/epcis/event-hash';
 import type { Middleware } from 'koa';
-import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
-import { problem, ApiError } from '../../errors';
-import { LIMITS } from '../../limits';
-import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
-import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import type { Batch } from '../../../db/models';
+import type { EpcisVocabulary } from '../../../domain/epcis/master-data';
+import type { EpcisEvent } from '../../../domain/epcis/translate';
 import {
-  captureHeaders,
-  gs1SchemaIssues,
+  CaptureRefused,
+  captureEpcis,
   type CaptureErrorBehaviour,
-  type EpcisCaptureRequest,
-  type SchemaIssue,
-} from './schema';
+  type CheckedDocument,
+} from '../../../usecases/capture-epcis';
+import type { APIContext, AppCustom } from '../../context';
+import { ApiError, problem } from '../../errors';
+import { LIMITS } from '../../limits';
+import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
+import { textOf, validate, type ValidatedState } from '../../middleware/validate';
+import { unknownHeaderValue } from './headers';
+import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders, gs1SchemaIssues } from './schema';
+import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
+
+export type { CheckedDocument };
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 export const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
-
-/** The unit and identifier type the events give each GTIN the capture creates: what its master data creates it with. */
-function productDefaultsOf(events: CapturedEvent[]): ProductDefaults {
-  const out = new Map<string, { unit: string; identifierType: 'Lot' | 'Serial' }>();
-  for (const event of events) {
-    for (const line of [
-      ...(event.ProductInstances ?? []),
-      ...(event.InputProducts ?? []),
-      ...(event.OutputProducts ?? []),
-      ...(event.ChildProductInstances ?? []),
-    ]) {
-      const details = line.Product.Details;
-      const gtin = details?.GTIN ?? details?.Gtin;
-      if (details && gtin && !out.has(gtin))
-        out.set(gtin, { unit: details.SimpleUnitOfMeasurement, identifierType: details.ProductIdentifierType });
-    }
-  }
-  return out;
-}
 
 /** The standard's limits, on every capture answer and on OPTIONS /epcis/capture. */
 export function setCaptureLimitHeaders(ctx: APIContext): void {
@@ -89,24 +57,13 @@ function namespacesOf(body: unknown): unknown[] {
   return (Array.isArray(context) ? context : [context]).filter((entry) => entry !== null && typeof entry === 'object');
 }
 
-export interface CheckedDocument {
-  events: EpcisEvent[];
-  /** epcisHeader.epcisMasterData's vocabularies, and the JSON pointer of their list. */
-  vocabularies?: { list: EpcisVocabulary[]; pointer: string };
-  /** JSON pointer of each event in the request body. */
-  pointerOf: (index: number) => string;
-  namespaces: unknown[];
-}
-
 /** A document's events once GS1's schema and the size limit have passed them. */
 function checkedDocument(body: unknown): CheckedDocument {
   const list = eventListOf(body);
   if (list && list.events.length > CAPTURE_LIMIT) {
-    throw epcisProblem(
-      413,
-      CAPTURE_LIMIT_EXCEEDED,
-      `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`,
-    );
+    throw problem('epcis-capture-limit-exceeded', {
+      detail: `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`,
+    });
   }
   const issues = gs1SchemaIssues(body);
   if (!list && !issues.length)
@@ -114,13 +71,7 @@ function checkedDocument(body: unknown): CheckedDocument {
       pointer: '/type',
       message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.',
     });
-  if (issues.length)
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      'The document is not valid EPCIS 2.0 JSON: nothing was captured.',
-      issues,
-    );
+  if (issues.length) throw problem('epcis-invalid-document', { issues });
   const vocabularies = (body as { epcisHeader?: { epcisMasterData?: { vocabularyList?: EpcisVocabulary[] } } })
     .epcisHeader?.epcisMasterData?.vocabularyList;
   return {
@@ -153,20 +104,9 @@ function checkedEvent(body: unknown): CheckedDocument {
             message: `/type must be one of ${EPCIS_EVENT_TYPES.join(', ')}: this resource takes one event (POST /epcis/capture takes documents).`,
           },
         ];
-  if (issues.length)
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      'The event is not valid EPCIS 2.0 JSON: nothing was captured.',
-      issues,
-    );
+  if (issues.length) throw problem('epcis-invalid-event', { issues });
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
-
-const behaviourProblem = (value: string) =>
-  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
-    { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
-  ]);
 
 /**
  * POST /epcis/capture: an EPCISDocument or EPCISQueryDocument checked against GS1's schemas, then
@@ -174,7 +114,11 @@ const behaviourProblem = (value: string) =>
  */
 const capture = { body: { check: checkedDocument }, headers: captureHeaders };
 const behaviourError = (_errors: unknown, headers: unknown) =>
-  behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour'));
+  unknownHeaderValue(
+    'GS1-Capture-Error-Behaviour',
+    CAPTURE_ERROR_BEHAVIOURS,
+    textOf(headers, 'GS1-Capture-Error-Behaviour'),
+  );
 const captureJson = validate(capture, behaviourError);
 const captureXmlHeaders = validate({ headers: captureHeaders }, behaviourError);
 const eventJson = validate({ body: { check: checkedEvent } });
@@ -182,13 +126,10 @@ const eventJson = validate({ body: { check: checkedEvent } });
 /** A body that is neither JSON(-LD) nor XML: the 415 names both. */
 function refuseOtherMediaTypes(ctx: EpcisContext): void {
   if (ctx.request.type && !ctx.is(...JSON_MEDIA_TYPES, '+json')) {
-    throw problem(
-      415,
-      `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`,
-      {
-        accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
-      },
-    );
+    throw problem('epcis-not-epcis-media-type', {
+      detail: `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`,
+      accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
+    });
   }
 }
 
@@ -216,45 +157,6 @@ export const validEvent =
   };
 
 /**
- * By index, the events (not declarations) whose hash id the account already holds or an earlier event of
- * the document has, with the reason. One resent with the same eventID is left to the eventID checks, which say so.
- */
-async function duplicateHashes(
-  sequelize: APIContext['deps']['sequelize'],
-  accountId: string,
-  events: EpcisEvent[],
-  hashes: string[],
-): Promise<Map<number, string>> {
-  const held = await existingEventHashes(
-    sequelize,
-    accountId,
-    hashes.filter((_, i) => !events[i].errorDeclaration),
-  );
-  const first = new Map<string, number>();
-  const out = new Map<number, string>();
-  events.forEach((event, index) => {
-    if (event.errorDeclaration) return;
-    const hash = hashes[index];
-    const earlier = first.get(hash);
-    const heldAs = held.get(hash);
-    if (heldAs !== undefined) {
-      if (heldAs !== event.eventID)
-        out.set(
-          index,
-          `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`,
-        );
-    } else if (earlier !== undefined) {
-      if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID)
-        out.set(
-          index,
-          `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`,
-        );
-    } else first.set(hash, index);
-  });
-  return out;
-}
-
-/**
  * An XML body (api/routes/epcis/xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
  * rule after it then name the XML element (its XPath-like location) instead of a JSON pointer.
  */
@@ -262,163 +164,64 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   const xml = await xmlInput(ctx, CAPTURE_LIMIT);
   const events = xml.document.epcisBody.eventList;
   if (kind === 'event' && events.length !== 1) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, 'POST /epcis/events takes one event: nothing was captured.', [
-      {
-        pointer: `/${xml.root.nodeName}/EPCISBody/EventList`,
-        message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.`,
-      },
-    ]);
+    throw problem('epcis-one-event-only', {
+      issues: [
+        {
+          pointer: `/${xml.root.nodeName}/EPCISBody/EventList`,
+          message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.`,
+        },
+      ],
+    });
   }
   const pointerOf = (index: number) => xml.eventPaths[index];
   try {
-    if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf };
-    return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf };
+    const leftOut = xml.leftOut;
+    if (kind === 'document') return { ...checkedDocument(xml.document), pointerOf, leftOut };
+    return { ...checkedEvent({ '@context': xml.document['@context'], ...events[0] }), pointerOf, leftOut };
   } catch (error) {
     const body =
       error instanceof ApiError
-        ? (error.body as { title?: string; detail?: string; errors?: Record<string, string[]> })
+        ? (error.body as { code?: string; detail?: string; errors?: Record<string, string[]> })
         : undefined;
     if (!body?.errors) throw error;
     const prefix = kind === 'event' ? '/epcisBody/eventList/0' : '';
     // The messages name JSON pointers of the JSON-LD the XML was read as: the XML element is what the sender knows.
     const inXml = (text: string) =>
       text.replace(/\/epcisBody\/eventList\/\d+[^\s]*/g, (pointer) => xmlPointer(pointer, xml.eventPaths));
-    body.errors = Object.fromEntries(
+    const errors = Object.fromEntries(
       Object.entries(body.errors).map(([pointer, messages]) => [
         xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths),
         messages.map(inXml),
       ]),
     );
-    if (body.detail) body.detail = inXml(body.detail);
-    if (body.title)
-      body.title = body.title.replace(
-        'is not valid EPCIS 2.0 JSON',
-        'read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema',
-      );
+    const detail = body.detail && inXml(body.detail);
+    if (body.code === 'epcis-invalid-document' || body.code === 'epcis-invalid-event')
+      throw problem('epcis-xml-mapping-invalid', { detail, errors });
+    Object.assign(body, { errors, detail });
     throw error;
   }
 }
 
-/**
- * Stores the capture as a batch (not yet started): what the schema cannot check is checked first (event
- * times, eventIDs repeated in the document), and answered 400 with nothing stored.
- */
+/** Stores the capture as a batch, not yet started (usecases/capture-epcis.ts); a rule it breaks is a 400, nothing stored. */
 export async function storeCapture(
   ctx: APIContext,
-  { events, pointerOf, namespaces, vocabularies }: CheckedDocument,
+  document: CheckedDocument,
   behaviour: CaptureErrorBehaviour,
 ): Promise<Batch> {
   const { account, requestId } = ctx.state;
-  const { sequelize } = ctx.deps;
-  const issues: SchemaIssue[] = [];
-  const seen = new Map<string, number>();
-  events.forEach((event, index) => {
-    if (!event.eventID) return;
-    const first = seen.get(event.eventID);
-    if (first !== undefined)
-      issues.push({
-        pointer: `${pointerOf(index)}/eventID`,
-        message: `eventID ${event.eventID} is also the eventID of event ${first}.`,
-      });
-    else seen.set(event.eventID, index);
-  });
-  const hashes = events.map((event) => eventHashId(event, namespacesOfContext(namespaces)));
-  const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events, hashes));
-  // A declaration's own row gets its id now, stored with the document: a retried step sees the same one.
-  const translation = translateEpcisEvents(events, known, {
-    eventIds: events.map(() => `urn:uuid:${randomUUID()}`),
-    hashes,
-    pointerOf,
-    context: namespaces,
-    bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
-  });
-  issues.push(...translation.issues);
-  const masterData = epcisMasterDataOf(vocabularies?.list ?? [], vocabularies?.pointer ?? '');
-  issues.push(...masterData.issues);
-  // The same event sent again (with another eventID, or none) is a duplicate: CBV 2.0 event hash ids say so.
-  const duplicates = await duplicateHashes(sequelize, account.id, events, hashes);
-  if (behaviour === 'rollback') {
-    for (const [index, message] of duplicates)
-      issues.push({
-        pointer: pointerOf(index),
-        message: `${message} GS1-Capture-Error-Behaviour: proceed leaves such events out and captures the rest.`,
-      });
+  try {
+    const batch = await captureEpcis(
+      {
+        sequelize: ctx.deps.sequelize,
+        urnDomain: ctx.deps.config.urnDomain,
+        bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
+      },
+      { account, requestId, document, behaviour },
+    );
+    ctx.state.batchId = batch.id;
+    return batch;
+  } catch (error) {
+    if (error instanceof CaptureRefused) throw problem('epcis-rule-broken', { issues: error.issues });
+    throw error;
   }
-  if (issues.length)
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      'The document breaks a rule of EPCIS 2.0: nothing was captured.',
-      issues,
-    );
-
-  let captured = translation.events;
-  const rejected: BatchError[] = [];
-  if (behaviour === 'proceed') {
-    // Greedy capture: an event already in the account is reported and left out instead of failing the rest.
-    const existing = await existingEventIds(
-      sequelize,
-      account.id,
-      captured.map((e) => e.Id),
-    );
-    captured = captured.filter((event, index) => {
-      const duplicate = duplicates.get(index);
-      if (duplicate) {
-        rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: duplicate });
-        return false;
-      }
-      // An error declaration repeats its event's eventID by design; its own row has an id of its own.
-      if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
-      rejected.push({
-        index,
-        eventId: event.Id,
-        code: 'DuplicateEventId',
-        field: 'eventID',
-        message: `An event with eventID ${event.Id} was already captured in this account.`,
-      });
-      return false;
-    });
-  }
-  // Applied once the document has passed every check: the events of this capture find the products and locations it names.
-  const masterDataChanges = await applyEpcisMasterData(sequelize, account, masterData, {
-    self: known.self,
-    urnDomain: ctx.deps.config.urnDomain,
-    productDefaults: productDefaultsOf(translation.events),
-  });
-  const createdByMasterData = new Set(
-    [...masterDataChanges.products, ...masterDataChanges.locations]
-      .filter((c) => c.change === 'created')
-      .map((c) => c.id),
-  );
-  const created = {
-    products: translation.created.products.filter((id) => !createdByMasterData.has(id)),
-    locations: translation.created.locations.filter((id) => !createdByMasterData.has(id)),
-  };
-  const left = new Set(rejected.map((r) => r.index));
-  const kdeWarnings = gdstKdeWarnings(events, pointerOf, (index) => events[index].eventID ?? hashes[index]).filter(
-    (w) => !left.has(w.index),
-  );
-  // The originals are stored once, apart, in the transaction that stores the batch: the batch's request
-  // and (once persisted) each event name theirs.
-  const separated = separateOriginals(captured, randomUUID);
-  const request: EpcisCaptureRequest = {
-    Events: separated.events,
-    EpcisCompanyPrefixes: urnCompanyPrefixes(
-      separated.originals.map((original) => original.epcis as unknown as Record<string, unknown>),
-    ),
-    captureErrorBehaviour: behaviour,
-    rejected,
-    created,
-    masterData: masterDataChanges,
-    kdeWarnings,
-  };
-  const { batch } = await sequelize.transaction(async (transaction) => {
-    await insertEpcisOriginals(sequelize, account.id, separated.originals, transaction);
-    return findOrCreateBatch(
-      { accountId: account.id, mode: 'epcis', request, eventCount: captured.length, requestId },
-      transaction,
-    );
-  });
-  ctx.state.batchId = batch.id;
-  return batch;
 }

@@ -5,10 +5,6 @@
  * (the service's ajv keeps strict mode for our schemas).
  */
 import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
-import type { CapturedEvent, StoredCapturedEvent } from '../../../domain/epcis/translate';
-import type { MasterDataChanges } from '../../../db/repositories/epcis-master-data';
-import type { EpcisKdeWarning } from '../../../domain/epcis/gdst-kdes';
-import type { BatchError } from '../../../domain/batch-errors';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { LIMITS } from '../../limits';
 import Ajv, { type ErrorObject } from 'ajv';
@@ -24,8 +20,9 @@ function gs1Validator(allErrors: boolean) {
 const isValidDocument = gs1Validator(false);
 const checkDocument = gs1Validator(true);
 
-export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
-export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
+import { CAPTURE_ERROR_BEHAVIOURS } from '../../../usecases/capture-epcis';
+export { CAPTURE_ERROR_BEHAVIOURS };
+export type { CaptureErrorBehaviour } from '../../../usecases/capture-epcis';
 
 /** POST /epcis/capture's header: absent (or blank) is rollback. */
 export const captureHeaders = {
@@ -39,22 +36,7 @@ export const captureHeaders = {
   },
 } as const;
 
-/** The stored request of an 'epcis' batch: `Events` is what the pipeline reads, the rest the capture job's. */
-export interface EpcisCaptureRequest {
-  /** Each event's original stored apart (epcis_originals); captures stored before that hold theirs in place. */
-  Events: (StoredCapturedEvent | CapturedEvent)[];
-  /** The company prefixes the events spell out in EPC URNs (absent in captures that hold their originals in place). */
-  EpcisCompanyPrefixes?: string[];
-  captureErrorBehaviour: CaptureErrorBehaviour;
-  /** Events left out under `proceed` (their eventID was already captured), as the job reports them. */
-  rejected: BatchError[];
-  /** Identifiers (Digital Link URIs) of the products and locations the capture creates. */
-  created: { products: string[]; locations: string[] };
-  /** What the document's epcisHeader.epcisMasterData created or changed (absent in captures stored before it was read). */
-  masterData?: MasterDataChanges;
-  /** GDST KDEs the captured events lack (domain/epcis/gdst-kdes.ts): warnings, never refusals. */
-  kdeWarnings?: EpcisKdeWarning[];
-}
+export type { EpcisCaptureRequest, EpcisEventWarning } from '../../../usecases/capture-epcis';
 
 export interface SchemaIssue {
   /** JSON pointer into the request body ('' is the whole body). */
@@ -192,7 +174,8 @@ export const captureJobResponse = {
       description:
         'Beyond the standard. NegativeInventory: one per lot and location this capture took from that now reads negative (EPCIS records an overdraw instead of ' +
         'refusing it); an event that added the lot is missing, and the warning clears once it is captured. MissingGdstKde: one per GDST 1.2 Key Data Element ' +
-        'an event that speaks GDST lacks (product owner, information provider, vessel catch information, certificates…), listed per event; the event is captured all the same.',
+        'an event that speaks GDST lacks (product owner, information provider, vessel catch information, certificates…), listed per event; the event is captured all the same. ' +
+        'FieldLeftOut: a field of no namespace in an EPCIS 1.2 XML extension slot (valid there, but JSON-LD cannot name it), left out of the captured event.',
       items: {
         anyOf: [
           {
@@ -217,12 +200,13 @@ export const captureJobResponse = {
             type: 'object',
             required: ['type', 'index', 'eventID', 'pointer', 'title'],
             properties: {
-              type: { const: 'MissingGdstKde' },
+              type: { enum: ['MissingGdstKde', 'FieldLeftOut'] },
               index: { type: 'integer', description: 'The event’s index in the document.' },
               eventID: { type: 'string' },
               pointer: {
                 type: 'string',
-                description: 'JSON pointer of the missing KDE in the captured document.',
+                description:
+                  'JSON pointer of the missing KDE in the captured document (FieldLeftOut: the XML element).',
                 example: '/epcisBody/eventList/0/gdst:productOwner',
               },
               title: { type: 'string' },

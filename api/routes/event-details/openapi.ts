@@ -1,5 +1,5 @@
 import { operation } from '../../openapi/operation';
-import { PAGE_QUERY_ERROR, pageBodySchema, pageQueryErrorSchema } from '../../paging';
+import { pageBodySchema, pageQueryErrorResponse } from '../../paging';
 import { eventDetailRecord, eventDetailsHeaders, eventDetailsQuery } from './schema';
 
 const row = {
@@ -41,11 +41,7 @@ export const eventDetailsOperations = [
           hasPreviousPage: false,
         },
       },
-      400: {
-        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
-        schema: pageQueryErrorSchema,
-        example: PAGE_QUERY_ERROR,
-      },
+      400: pageQueryErrorResponse,
     },
   }),
 ];

@@ -18,6 +18,13 @@ export const MAX_IMPORT_BODY_BYTES = MAX_IMPORT_BYTES + MULTIPART_OVERHEAD_BYTES
 /** Data rows (the header aside) per import; the 413 names it. */
 export const MAX_IMPORT_ROWS = 100_000;
 
+/** The 413 of a file past either limit, as its `detail`, `maxBytes` and `maxRows`. */
+export const TOO_LARGE = {
+  detail: `An import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en')} rows per file; split the file.`,
+  maxBytes: MAX_IMPORT_BYTES,
+  maxRows: MAX_IMPORT_ROWS,
+};
+
 export interface ReceivedImport {
   fields: Record<string, string>;
   file: { fileName: string; size: number; sha256: string; path: string } | null;

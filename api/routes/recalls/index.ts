@@ -6,16 +6,19 @@ import {
   acknowledgeRecall,
   createRecall,
   issuedRecall,
+  issuedRecalls,
   receivedNotice,
   receivedNotices,
   type NoticeRow,
   type RecallRow,
 } from '../../../db/repositories/recalls';
 import { wakeWebhookEndpoint } from '../../../platform/webhooks';
+import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { notFound, problem } from '../../errors';
+import { problem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
+import { RECALLS_PAGE } from './page';
 import { acknowledgeBody, createRecallBody, type AcknowledgeInput, type CreateRecallInput } from './schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,6 +32,17 @@ const acknowledgementOf = (row: NoticeRow) =>
       }
     : null;
 
+/** A holder's state: told of the recall, or answered it. */
+const noticeState = (row: NoticeRow): 'notified' | 'acknowledged' =>
+  row.acknowledged_at ? 'acknowledged' : 'notified';
+
+/**
+ * A recall's state as its issuer sees it: open (it reached no other account: only the issuer's own
+ * stock), notified (some holder has not answered yet), acknowledged (every holder answered).
+ */
+const recallState = (notices: NoticeRow[]): 'open' | 'notified' | 'acknowledged' =>
+  !notices.length ? 'open' : notices.every((n) => n.acknowledged_at) ? 'acknowledged' : 'notified';
+
 const recallPart = (row: RecallRow) => ({
   id: row.id,
   issuer: row.issuer_name,
@@ -39,6 +53,7 @@ const recallPart = (row: RecallRow) => ({
 export const presentNotice = (row: NoticeRow) => ({
   ...recallPart(row),
   role: 'holder' as const,
+  state: noticeState(row),
   ...row.notice,
   acknowledgement: acknowledgementOf(row),
 });
@@ -68,7 +83,8 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       const issuer = ctx.state.account;
       const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
       if (!productId)
-        throw problem(404, `Product not found: ${input.ProductId}`, {
+        throw problem('unknown-product', {
+          detail: `Product not found: ${input.ProductId}`,
           errors: { ProductId: [`No product ${input.ProductId} in this account.`] },
         });
       const holders = await recallReach(sequelize, { accountId: issuer.id, productId, lotSerial: input.LotSerial });
@@ -100,6 +116,12 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     ctx.body = pageBody(page, total, rows.map(presentNotice));
   });
 
+  router.get('/Integration/Recalls/issued', validatePage(), async (ctx) => {
+    const page = pageOf(ctx.state.input.query);
+    const { recalls, total } = await issuedRecalls(ctx.deps.sequelize, ctx.state.account.id, page);
+    ctx.body = pageBody(page, total, recalls.map(presentIssued));
+  });
+
   router.get('/Integration/Recalls/:id', async (ctx) => {
     const { id } = ctx.params;
     const accountId = ctx.state.account.id;
@@ -109,7 +131,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       return;
     }
     const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, accountId, id) : null;
-    if (!notice) throw notFound(`No recall ${id} issued by or sent to this account.`);
+    if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} issued by or sent to this account.` });
     ctx.body = presentNotice(notice);
   });
 
@@ -119,7 +141,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     async (ctx) => {
       const { id } = ctx.params;
       const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
-      if (!notice) throw notFound(`No recall ${id} sent to this account.`);
+      if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} sent to this account.` });
       const input = ctx.state.input.body;
       const endpoints = await acknowledgeRecall(
         ctx.deps.sequelize,
@@ -144,12 +166,16 @@ function presentIssued({ recall, notices }: { recall: RecallRow; notices: Notice
   return {
     ...recallPart(recall),
     role: 'issuer' as const,
+    state: recallState(notices),
     productId: recall.product_external_id,
     lotSerial: recall.lot_serial,
     holders: notices.map((n) => ({
       account: n.holder_name,
       lots: n.received_lots,
+      state: noticeState(n),
       acknowledgement: acknowledgementOf(n),
     })),
   };
 }
+
+export const recallsPageRouter = () => browserPageRouter('/recalls', RECALLS_PAGE);

@@ -88,6 +88,11 @@ const acknowledgement = {
   description: 'The holder’s answer (null: none yet).',
 } as const;
 
+const noticeStateSchema = {
+  enum: ['notified', 'acknowledged'],
+  description: 'notified: the holder was told and has not answered; acknowledged: it answered (acknowledgement).',
+} as const;
+
 const recallProperties = {
   id: { type: 'string', format: 'uuid' },
   issuer: { type: 'string', description: 'The account that issued the recall.' },
@@ -98,10 +103,11 @@ const recallProperties = {
 /** What a holder sees: only what its own traces show. */
 export const recallNotice = {
   type: 'object',
-  required: [...Object.keys(recallProperties), 'role', 'recalled', 'lots', 'holdings', 'acknowledgement'],
+  required: [...Object.keys(recallProperties), 'role', 'state', 'recalled', 'lots', 'holdings', 'acknowledgement'],
   properties: {
     ...recallProperties,
     role: { enum: ['holder'] },
+    state: noticeStateSchema,
     recalled: { type: 'array', items: lot, description: 'The recalled lot as your backward trace shows it.' },
     lots: {
       type: 'array',
@@ -134,17 +140,23 @@ export const recallNotice = {
 /** What the issuer sees: per holder, the lots it received and its acknowledgement. */
 export const issuedRecall = {
   type: 'object',
-  required: [...Object.keys(recallProperties), 'role', 'productId', 'lotSerial', 'holders'],
+  required: [...Object.keys(recallProperties), 'role', 'state', 'productId', 'lotSerial', 'holders'],
   properties: {
     ...recallProperties,
     role: { enum: ['issuer'] },
+    state: {
+      enum: ['open', 'notified', 'acknowledged'],
+      description:
+        'open: the recall reached no other account (only your own stock); notified: some holder has not acknowledged yet; ' +
+        'acknowledged: every holder has.',
+    },
     productId: { type: 'string' },
     lotSerial: { type: 'string' },
     holders: {
       type: 'array',
       items: {
         type: 'object',
-        required: ['account', 'lots', 'acknowledgement'],
+        required: ['account', 'lots', 'state', 'acknowledgement'],
         properties: {
           account: { type: 'string' },
           lots: {
@@ -152,6 +164,7 @@ export const issuedRecall = {
             items: { type: 'string' },
             description: 'Lot serials it received that lead back to the recall.',
           },
+          state: noticeStateSchema,
           acknowledgement,
         },
       },
@@ -164,3 +177,4 @@ export const noticeList = pageBodySchema(
   recallNotice,
   'One page of the recall notices the account received, newest first.',
 );
+export const issuedList = pageBodySchema(issuedRecall, 'One page of the recalls the account issued, newest first.');

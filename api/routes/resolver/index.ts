@@ -1,113 +1,128 @@
 /**
  * A GS1 Digital Link resolver at the service root for the account's own identifiers (GTIN with lot or
- * serial, GLN, PGLN): where GDST's capability tools start, to find the EPCIS query interface.
+ * serial, SSCC, GLN, PGLN, and GDST's URNs in their place): where GDST's capability tools start, to find
+ * the EPCIS query interface.
  */
 import Router from '@koa/router';
-import { holdsLotOrSerial, locationByGln, partyByPgln, productByGtin } from '../../../db/queries/resolver';
-import { checkDigit } from '../../../domain/epcis/identifiers';
+import { eventsName, eventsNameParty, locationByKey, partyByKey, productByKey } from '../../../db/queries/resolver';
 import {
-  LINK_TYPES,
+  eventMatchOf,
+  keyName,
+  linkTypesOf,
   linksOf,
   linksetOf,
   organizationJsonLd,
   placeJsonLd,
   productJsonLd,
+  resolverKeyOf,
+  type KeyAi,
   type LinkType,
   type ResolvedKey,
 } from '../../../domain/epcis/resolver';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { badRequest, notFound } from '../../errors';
+import { problem } from '../../errors';
 import { validate, type InputOf } from '../../middleware/validate';
 import { resolverQuery } from './schema';
 
 const LINKSET_JSON = 'application/linkset+json';
 
-/** A GS1 key with a valid check digit, else a 400 naming it. */
-function key(value: string, lengths: number[], name: string): string {
-  if (!/^\d+$/.test(value) || !lengths.includes(value.length) || checkDigit(value.slice(0, -1)) !== value.slice(-1)) {
-    throw badRequest(
-      `${value.slice(0, 40)} is not a ${name} (${lengths.join(', ')} digits with a valid GS1 check digit).`,
-    );
-  }
-  return value;
-}
-
 const resolverRequest = { query: resolverQuery };
 type ResolverContext = APIContext<InputOf<typeof resolverRequest>>;
 
 /** The link type asked for, in the standard's spelling; `all` or absent is every link (the linkset). */
-function linkTypeOf(ctx: ResolverContext): LinkType | undefined {
+function linkTypeOf(ctx: ResolverContext, key: ResolvedKey): LinkType | undefined {
   const asked = ctx.state.input.query.linkType;
   if (asked === undefined || asked.toLowerCase() === 'all') return undefined;
-  const linkType = LINK_TYPES.find((type) => type.toLowerCase() === asked.toLowerCase());
+  const linkTypes = linkTypesOf(key);
+  const linkType = linkTypes.find((type) => type.toLowerCase() === asked.toLowerCase());
   if (!linkType)
-    throw notFound(`This resolver has no link of type ${asked.slice(0, 100)} (it has ${LINK_TYPES.join(' and ')}).`);
+    throw problem('unknown-link-type', {
+      detail: `This resolver has no link of type ${asked.slice(0, 100)} for this identifier (it has ${linkTypes.join(' and ')}).`,
+    });
   return linkType;
 }
 
-async function resolve(ctx: ResolverContext, resolved: ResolvedKey, masterData: () => object): Promise<void> {
-  const linkType = linkTypeOf(ctx);
-  const base = `${ctx.protocol}://${ctx.host}`;
-  if (linkType === 'gs1:masterData') {
-    ctx.type = 'application/ld+json';
-    ctx.body = masterData();
-  } else if (linkType) {
-    ctx.body = linksOf(resolved, base, linkType);
-  } else {
-    ctx.type = LINKSET_JSON;
-    ctx.body = linksetOf(resolved, base);
-  }
-  ctx.set('Link', `<${base}/epcis>; rel="https://gs1.org/voc/epcis"`);
-}
-
-async function resolveGtin(ctx: ResolverContext, qualifier: { lot?: string; serial?: string } = {}): Promise<void> {
-  const gtin = key(ctx.params.gtin, [8, 12, 13, 14], 'GTIN').padStart(14, '0');
+/**
+ * What the account holds under the key, as its master data (JSON-LD; undefined for a logistic unit), or
+ * a 404 naming what it lacks: a product, location or party it has, or events naming the lot, serial, SSCC or party.
+ */
+async function heldMasterData(ctx: ResolverContext, key: ResolvedKey): Promise<object | undefined> {
   const { sequelize } = ctx.deps;
-  const product = await productByGtin(sequelize, ctx.state.account.id, gtin);
-  if (!product) throw notFound(`No product with GTIN ${gtin} in this account.`);
-  const lotSerial = qualifier.lot ?? qualifier.serial;
-  if (lotSerial !== undefined && !(await holdsLotOrSerial(sequelize, ctx.state.account.id, gtin, lotSerial))) {
-    throw notFound(
-      `No event of this account names ${qualifier.lot !== undefined ? 'lot' : 'serial'} ${lotSerial.slice(0, 100)} of GTIN ${gtin}.`,
-    );
-  }
-  const resolved: ResolvedKey = { ai: '01', gtin, ...qualifier };
-  await resolve(ctx, resolved, () =>
-    productJsonLd(resolved, {
-      gtin,
-      name: product.name,
-      unit: product.unit_of_measure,
-      masterData: product.master_data ?? [],
-    }),
-  );
-}
-
-export function resolverRouter(): Router<AppState, AppCustom> {
-  const router = new Router<AppState, AppCustom>();
-  const query = validate(resolverRequest);
-  router.get('/01/:gtin', query, (ctx) => resolveGtin(ctx));
-  router.get('/01/:gtin/10/:lot', query, (ctx) => resolveGtin(ctx, { lot: ctx.params.lot }));
-  router.get('/01/:gtin/21/:serial', query, (ctx) => resolveGtin(ctx, { serial: ctx.params.serial }));
-  router.get('/414/:gln', query, async (ctx) => {
-    const gln = key(ctx.params.gln, [13], 'GLN');
-    const location = await locationByGln(ctx.deps.sequelize, ctx.state.account.id, gln);
-    if (!location) throw notFound(`No location with GLN ${gln} in this account.`);
-    await resolve(ctx, { ai: '414', gln }, () =>
-      placeJsonLd({
-        gln,
+  const accountId = ctx.state.account.id;
+  const match = eventMatchOf(key);
+  switch (key.ai) {
+    case '01': {
+      const product = await productByKey(sequelize, accountId, key.gs1 ? { gtin: key.id } : { urn: key.id });
+      // A GDST lot may be named by events alone; a GTIN is a product of the account first.
+      if (!product && (key.gs1 || !match))
+        throw problem('unknown-product', { detail: `No product with ${keyName(key)} in this account.` });
+      if (match && !(await eventsName(sequelize, accountId, match.kind, match.values)))
+        throw problem('unknown-lot-or-serial', {
+          detail: `No event of this account names ${key.lot !== undefined ? 'lot' : 'serial'} ${(key.lot ?? key.serial)!.slice(0, 100)} of ${keyName(key)}.`,
+        });
+      return productJsonLd(
+        key,
+        product && { name: product.name, unit: product.unit_of_measure, masterData: product.master_data ?? [] },
+      );
+    }
+    case '00':
+      if (!(await eventsName(sequelize, accountId, match!.kind, match!.values)))
+        throw problem('unknown-lot-or-serial', { detail: `No event of this account names ${keyName(key)}.` });
+      return undefined;
+    case '414': {
+      const location = await locationByKey(sequelize, accountId, key.gs1 ? { gln: key.id } : { urn: key.id });
+      if (!location) throw problem('unknown-location', { detail: `No location with ${keyName(key)} in this account.` });
+      return placeJsonLd(key, {
         name: location.name,
         partyName: location.party_name,
         address: location.address,
         vessel: location.vessel,
         captainsName: location.captains_name,
-      }),
-    );
-  });
-  router.get('/417/:pgln', query, async (ctx) => {
-    const pgln = key(ctx.params.pgln, [13], 'PGLN');
-    const party = await partyByPgln(ctx.deps.sequelize, ctx.state.account.id, pgln);
-    if (!party) throw notFound(`No trade partner with PGLN ${pgln} in this account.`);
-    await resolve(ctx, { ai: '417', pgln }, () => organizationJsonLd(party));
-  });
+      });
+    }
+    case '417': {
+      const party = await partyByKey(sequelize, accountId, key.gs1 ? { pgln: key.id } : { urn: key.id });
+      if (!party && (key.gs1 || !(await eventsNameParty(sequelize, accountId, key.id))))
+        throw problem('unknown-trade-partner', { detail: `No trade partner with ${keyName(key)} in this account.` });
+      return organizationJsonLd(key, party);
+    }
+  }
+}
+
+async function resolve(
+  ctx: ResolverContext,
+  ai: KeyAi,
+  value: string,
+  qualifier: { lot?: string; serial?: string } = {},
+): Promise<void> {
+  const parsed = resolverKeyOf(ai, value, qualifier);
+  if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
+  const { key } = parsed;
+  const linkType = linkTypeOf(ctx, key);
+  const masterData = await heldMasterData(ctx, key);
+  const base = `${ctx.protocol}://${ctx.host}`;
+  if (linkType === 'gs1:masterData') {
+    ctx.type = 'application/ld+json';
+    ctx.body = masterData;
+  } else if (linkType) {
+    ctx.body = linksOf(key, base, linkType);
+  } else {
+    ctx.type = LINKSET_JSON;
+    ctx.body = linksetOf(key, base);
+  }
+  ctx.set('Link', `<${base}/epcis>; rel="https://gs1.org/voc/epcis"`);
+}
+
+export function resolverRouter(): Router<AppState, AppCustom> {
+  const router = new Router<AppState, AppCustom>();
+  const query = validate(resolverRequest);
+  router.get('/01/:gtin', query, (ctx) => resolve(ctx, '01', ctx.params.gtin));
+  router.get('/01/:gtin/10/:lot', query, (ctx) => resolve(ctx, '01', ctx.params.gtin, { lot: ctx.params.lot }));
+  router.get('/01/:gtin/21/:serial', query, (ctx) =>
+    resolve(ctx, '01', ctx.params.gtin, { serial: ctx.params.serial }),
+  );
+  router.get('/00/:sscc', query, (ctx) => resolve(ctx, '00', ctx.params.sscc));
+  router.get('/414/:gln', query, (ctx) => resolve(ctx, '414', ctx.params.gln));
+  router.get('/417/:pgln', query, (ctx) => resolve(ctx, '417', ctx.params.pgln));
   return router;
 }

@@ -1,16 +1,10 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
-import { operation, type ResponseSpec } from '../../openapi/operation';
+import { problemResponse } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
 import { linksResponse, linksetResponse, masterDataResponse, resolverQuery } from './schema';
 
-const problem = (description: string): ResponseSpec => ({
-  description,
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-});
-
 const description = [
-  'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route.',
-  '`linkType=gs1:epcis` answers a JSON array of links: the first is this service’s EPCIS query interface (`/epcis`, to which GDST’s tools add `/events` and their query), the second the identifier’s events query.',
+  'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route. A key that is no GS1 key takes its URN in its place, as GDST’s reference client (OpenTraceability) builds the path: `/01/urn:gdst:<domain>:product:class:<id>/10/<lot>`, `/414/urn:gdst:<domain>:location:loc:<id>`, `/417/urn:gdst:<domain>:party:<id>`.',
+  '`linkType=gs1:epcis` answers a JSON array of links in GS1’s resolver data format (exactly its members: link, title, linkType, ianaLanguage, context, mimeType, active, fwqs, defaultLinkType, defaultIanaLanguage, defaultContext, defaultMimeType, identifier, authRequired): the first is this service’s EPCIS query interface (`/epcis`, to which GDST’s tools add `/events` and their query), the second the identifier’s events query.',
   '`linkType=gs1:masterData` answers the master data in GS1 Web Vocabulary JSON-LD. No linkType (or `all`) answers the RFC 9264 linkset (`application/linkset+json`).',
   'Link types are taken in any letter case; one the resolver does not have is a 404.',
 ].join(' ');
@@ -21,40 +15,42 @@ const responses = (what: string) => ({
     contentType: ['application/json', 'application/ld+json', 'application/linkset+json'],
     schema: { anyOf: [linksResponse, masterDataResponse, linksetResponse] },
   },
-  400: problem(`The ${what} is not well-formed (digits, length, check digit), or a query parameter is unknown.`),
-  404: problem(`This account has no such ${what}, or no link of the linkType asked for.`),
+  400: problemResponse(
+    `The ${what} is not well-formed (digits, length, check digit; or not a URN), or a query parameter is unknown.`,
+  ),
+  404: problemResponse(`This account has no such ${what}, or no link of the linkType asked for.`),
 });
 
 const path = (name: string) =>
   ({
     type: 'object',
     required: [name],
-    properties: { [name]: { type: 'string', minLength: 1, maxLength: 100 } },
+    properties: { [name]: { type: 'string', minLength: 1, maxLength: 300 } },
   }) as const;
 
 export const resolverOperations = [
   operation({
     method: 'get',
     path: '/01/{gtin}',
-    summary: 'Resolve a GTIN (GS1 Digital Link)',
+    summary: 'Resolve a GTIN or product class URN (GS1 Digital Link)',
     description,
     tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('gtin'),
-    responses: responses('product (GTIN)'),
+    responses: responses('product (GTIN or product class URN)'),
   }),
   operation({
     method: 'get',
     path: '/01/{gtin}/10/{lot}',
     summary: 'Resolve a lot of a GTIN (GS1 Digital Link)',
-    description: `${description} The lot must be named by one of the account’s events.`,
+    description: `${description} The lot must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:lot:class:<id>.<lot>\`).`,
     tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: {
       type: 'object',
       required: ['gtin', 'lot'],
       properties: {
-        gtin: { type: 'string', minLength: 1, maxLength: 100 },
+        gtin: { type: 'string', minLength: 1, maxLength: 300 },
         lot: { type: 'string', minLength: 1, maxLength: 100 },
       },
     },
@@ -64,14 +60,14 @@ export const resolverOperations = [
     method: 'get',
     path: '/01/{gtin}/21/{serial}',
     summary: 'Resolve a serialised item of a GTIN (GS1 Digital Link)',
-    description: `${description} The serial must be named by one of the account’s events.`,
+    description: `${description} The serial must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:serial:obj:<id>.<serial>\`).`,
     tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: {
       type: 'object',
       required: ['gtin', 'serial'],
       properties: {
-        gtin: { type: 'string', minLength: 1, maxLength: 100 },
+        gtin: { type: 'string', minLength: 1, maxLength: 300 },
         serial: { type: 'string', minLength: 1, maxLength: 100 },
       },
     },
@@ -79,22 +75,32 @@ export const resolverOperations = [
   }),
   operation({
     method: 'get',
+    path: '/00/{sscc}',
+    summary: 'Resolve a logistic unit’s SSCC (GS1 Digital Link)',
+    description: `${description} An SSCC is taken as its 18 digits or as its EPC URN (\`urn:epc:id:sscc:…\`, as GDST’s client sends it), and must be named by one of the account’s events; it has gs1:epcis links only.`,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('sscc'),
+    responses: responses('logistic unit (SSCC)'),
+  }),
+  operation({
+    method: 'get',
     path: '/414/{gln}',
-    summary: 'Resolve a location’s GLN (GS1 Digital Link)',
+    summary: 'Resolve a location’s GLN or URN (GS1 Digital Link)',
     description,
     tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('gln'),
-    responses: responses('location (GLN)'),
+    responses: responses('location (GLN or location URN)'),
   }),
   operation({
     method: 'get',
     path: '/417/{pgln}',
-    summary: 'Resolve a party’s GLN (GS1 Digital Link)',
-    description,
+    summary: 'Resolve a party’s GLN or URN (GS1 Digital Link)',
+    description: `${description} A party URN is held when it is a trade partner of the account or one of its events names it (source, destination, GDST’s product owner or information provider).`,
     tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('pgln'),
-    responses: responses('party (PGLN)'),
+    responses: responses('party (PGLN or party URN)'),
   }),
 ];

@@ -19,18 +19,50 @@ export interface ResolverQuery {
   linkType?: string;
 }
 
+const boolean = (description: string) => ({ type: 'boolean', description }) as const;
+
+/** GS1's resolver data format: exactly these members (GDST's client refuses any other). */
 const link = {
   type: 'object',
-  required: ['link', 'linkType', 'title', 'type', 'authRequired'],
+  additionalProperties: false,
+  required: [
+    'link',
+    'title',
+    'linkType',
+    'ianaLanguage',
+    'context',
+    'mimeType',
+    'active',
+    'fwqs',
+    'defaultLinkType',
+    'defaultIanaLanguage',
+    'defaultContext',
+    'defaultMimeType',
+    'identifier',
+    'authRequired',
+  ],
   properties: {
     link: {
       type: 'string',
       description:
         'The target: this service’s EPCIS query interface (/epcis), the identifier’s events query, or its master data.',
     },
-    linkType: { enum: LINK_TYPES },
     title: { type: 'string' },
-    type: { type: 'string', description: 'The media type the target answers.' },
+    linkType: { enum: LINK_TYPES },
+    ianaLanguage: { type: 'string', description: 'The language of the title: `en`.' },
+    context: { type: 'string', description: 'The territory the link is for: `xx`, any.' },
+    mimeType: { type: 'string', description: 'The media type the target answers.' },
+    active: boolean('Always true.'),
+    fwqs: boolean('Always false: the request’s query string is not forwarded to the target.'),
+    defaultLinkType: boolean('True for the identifier’s default link: the EPCIS query interface.'),
+    defaultIanaLanguage: boolean('Always true: one language.'),
+    defaultContext: boolean('Always true: one context.'),
+    defaultMimeType: boolean('Always true: one media type.'),
+    identifier: {
+      type: 'string',
+      description:
+        'The identifier the link is for, as events name it: a GS1 key’s Digital Link on id.gs1.org, else its URN (a GDST lot as urn:gdst:…:product:lot:class:<class>.<lot>).',
+    },
     authRequired: { type: 'boolean', description: 'Always true: the target takes the same X-API-KEY.' },
   },
 } as const;
@@ -41,7 +73,7 @@ export const linksetResponse = {
   type: 'object',
   required: ['linkset'],
   description:
-    'RFC 9264 linkset: one context object whose anchor is the identifier on id.gs1.org; relation types are GS1 Web Vocabulary IRIs (https://gs1.org/voc/epcis, https://gs1.org/voc/masterData).',
+    'RFC 9264 linkset: one context object whose anchor is the identifier (on id.gs1.org for a GS1 key, else its URN); relation types are GS1 Web Vocabulary IRIs (https://gs1.org/voc/epcis, https://gs1.org/voc/masterData).',
   properties: {
     linkset: {
       type: 'array',
@@ -54,7 +86,7 @@ export const masterDataResponse = {
   type: 'object',
   required: ['@context', '@id', '@type'],
   description:
-    'GS1 Web Vocabulary JSON-LD: gs1:Product (GTIN, lot or serial), gs1:Place (GLN; a vessel with GDST’s vessel attributes) or gs1:Organization (PGLN).',
+    'GS1 Web Vocabulary JSON-LD: gs1:Product (GTIN or product class URN, lot or serial), gs1:Place (GLN or location URN; a vessel with GDST’s vessel attributes) or gs1:Organization (PGLN or party URN).',
   properties: {
     '@context': { type: 'object' },
     '@id': { type: 'string' },

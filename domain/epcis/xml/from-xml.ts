@@ -30,6 +30,12 @@ export interface XmlIssue {
   message: string;
 }
 
+/** A field the mapping left out of an event, and why. */
+export interface XmlLeftOut extends XmlIssue {
+  /** The event's index in the event list. */
+  index: number;
+}
+
 export interface XmlDocument {
   version: EpcisXmlVersion;
   /** The JSON-LD EPCISDocument the XML says. */
@@ -37,6 +43,8 @@ export interface XmlDocument {
   /** The XPath-like location of each event of the event list. */
   eventPaths: string[];
   issues: XmlIssue[];
+  /** 1.2's fields of no namespace in its `extension/extension` slots: valid there, but nothing JSON-LD can name. */
+  leftOut: XmlLeftOut[];
 }
 
 const ELEMENT_NODE = 1;
@@ -50,14 +58,6 @@ const isEpcis = (element: XmlElement): boolean => !element.namespaceURI;
 const textOf = (element: XmlElement): string => (element.textContent ?? '').trim();
 const childNamed = (element: XmlElement, name: string): XmlElement | undefined =>
   elementsOf(element).find((child) => isEpcis(child) && child.localName === name);
-
-const elementHasAttributes = (element: XmlElement): boolean => {
-  for (let i = 0; i < element.attributes.length; i++) {
-    const attribute = element.attributes[i];
-    if (attribute.namespaceURI !== XMLNS && attribute.namespaceURI !== XSI && attribute.name !== 'xmlns') return true;
-  }
-  return false;
-};
 
 /** An XPath-like location: `/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent[2]/action`. */
 export function xpathOf(element: XmlElement): string {
@@ -126,6 +126,13 @@ export const EVENT_TYPES = [
 class Reader {
   readonly prefixes = new Prefixes();
   readonly issues: XmlIssue[] = [];
+  readonly leftOut: XmlLeftOut[] = [];
+  /** Elements read through a wrapper: in 1.2, one of no namespace there sits in an `any ##local` slot. */
+  private readonly wrapped = new WeakSet<XmlElement>();
+  /** The index of the event being read. */
+  eventIndex = 0;
+
+  constructor(private readonly version: EpcisXmlVersion) {}
 
   private keyOf(namespace: string, prefix: string | null, localName: string): string {
     return `${this.prefixes.of(namespace, prefix)}:${localName}`;
@@ -133,9 +140,12 @@ class Reader {
 
   /** The children of an element with the wrappers read through, in document order. */
   fieldsOf(element: XmlElement): XmlElement[] {
-    return elementsOf(element).flatMap((child) =>
-      isEpcis(child) && WRAPPERS.has(child.localName ?? '') ? this.fieldsOf(child) : [child],
-    );
+    return elementsOf(element).flatMap((child) => {
+      if (!isEpcis(child) || !WRAPPERS.has(child.localName ?? '')) return [child];
+      const fields = this.fieldsOf(child);
+      for (const field of fields) this.wrapped.add(field);
+      return fields;
+    });
   }
 
   /** A company's extension element: its text, or an object of its children (a name repeated is an array). */
@@ -160,8 +170,6 @@ class Reader {
   }
 
   private addExtension(object: JsonObject, element: XmlElement): void {
-    // GS1's pairs leave an empty extension element (<rail:vehicleMasterGIAI/>) out of the JSON-LD.
-    if (!element.firstChild && !elementHasAttributes(element)) return;
     const key = element.namespaceURI
       ? this.keyOf(element.namespaceURI, element.prefix, element.localName ?? element.nodeName)
       : (element.localName ?? element.nodeName);
@@ -173,6 +181,14 @@ class Reader {
   }
 
   private unknown(element: XmlElement): void {
+    if (this.version === '1.2' && this.wrapped.has(element)) {
+      this.leftOut.push({
+        index: this.eventIndex,
+        pointer: xpathOf(element),
+        message: `${element.localName} has no namespace: EPCIS 1.2 allows that in an extension, but JSON-LD cannot name it, so it was left out. Put a company's own data in an element of its own namespace to keep it.`,
+      });
+      return;
+    }
     this.issues.push({
       pointer: xpathOf(element),
       message: `${element.localName} is not a field of EPCIS this service can map to JSON-LD: put a company's own data in an element of its own namespace.`,
@@ -357,10 +373,13 @@ function eventListOf(root: XmlElement): XmlElement | undefined {
 
 /** An XSD-valid EPCIS XML document (root in one of the two bindings' namespaces) as its JSON-LD EPCISDocument. */
 export function jsonLdOfXml(root: XmlElement, version: EpcisXmlVersion): XmlDocument {
-  const reader = new Reader();
+  const reader = new Reader(version);
   const list = eventListOf(root);
   const elements = list ? reader.eventElements(list) : [];
-  const eventList = elements.map((element) => reader.event(element));
+  const eventList = elements.map((element, index) => {
+    reader.eventIndex = index;
+    return reader.event(element);
+  });
   const header = childNamed(root, 'EPCISHeader');
   const masterData = header && reader.fieldsOf(header).find((e) => isEpcis(e) && e.localName === 'EPCISMasterData');
   const document = {
@@ -375,5 +394,6 @@ export function jsonLdOfXml(root: XmlElement, version: EpcisXmlVersion): XmlDocu
     document: { '@context': [GS1_EPCIS_CONTEXT, ...reader.prefixes.context()], ...document },
     eventPaths: elements.map(xpathOf),
     issues: reader.issues,
+    leftOut: reader.leftOut,
   };
 }
