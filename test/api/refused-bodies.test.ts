@@ -62,7 +62,7 @@ describe('a body declared over the limit is a 413 before any of it is read', () 
     expectRefusedAndClosed(answer, 413);
     expect(JSON.parse(answer.text)).toMatchObject({
       status: 413,
-      title: `The request body is too large: at most ${LIMITS.jsonBodyBytes / MB} MB.`,
+      detail: `The request body is too large: at most ${LIMITS.jsonBodyBytes / MB} MB.`,
     });
     expect(answer.bodyBytesWritten).toBeLessThan(UNREAD_SLACK);
   });
