@@ -28,7 +28,8 @@ const KEY_THROTTLED = {
 const FAILED_KEYS_THROTTLED = {
   status: 429,
   title: 'Too many requests with a wrong API key from this address.',
-  means: 'This address sent too many keys that are not valid in a minute; every request from it is refused a while.',
+  means:
+    'This client address sent too many keys that are not valid in a minute; its wrong keys are refused a while (a valid key from it is still served).',
   fix: 'Fix the key the client sends, then wait the seconds Retry-After says.',
 } as const;
 const UNKNOWN_XML = { means: 'The XML body could not be read as an EPCIS document; nothing was captured.' } as const;

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppCustom, AppState } from '../context';
+import { readingBody } from '../expect-continue';
 import { problem, validationProblem, type ApiError } from '../errors';
 import { declaredOver, LIMITS } from '../limits';
 
@@ -83,6 +84,7 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
       });
     }
     if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
+    readingBody(ctx.req, ctx.res);
     await parse(ctx, async () => undefined);
     const body = (ctx.request as { body?: unknown }).body;
     const issue = jsonValueIssue(body);

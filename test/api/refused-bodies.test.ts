@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { LIMITS } from '../../api/limits';
 import { MAX_BODY_BYTES } from '../../api/routes/documents/receive';
 import { MAX_IMPORT_BODY_BYTES } from '../../api/routes/imports/receive';
@@ -137,6 +138,51 @@ describe('a chunked body is cut at the limit', () => {
     });
     expectRefusedAndClosed(answer, 413);
     expect(answer.bodyBytesWritten).toBeLessThan(MAX_BODY_BYTES + UNREAD_SLACK);
+  });
+});
+
+/**
+ * Sends a request's head with Expect: 100-continue, and its body only once told to continue; answers
+ * every status line the API sent, in order.
+ */
+function expectContinue(path: string, headers: Record<string, string>, body: string): Promise<string[]> {
+  const { hostname, port } = new URL(apiUrl());
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      const before = received;
+      received += chunk.toString('latin1');
+      if (!before.includes('100 Continue') && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) socket.write(body);
+      // The final answer's body is JSON: its end is the closing brace.
+      if (/^HTTP\/1\.1 [2-5]\d\d /m.test(received) && received.trimEnd().endsWith('}')) {
+        socket.destroy();
+        resolve(received.match(/^HTTP\/1\.1 \d{3}/gm) ?? []);
+      }
+    });
+    const head = Object.entries({ ...headers, Host: 'test', Expect: '100-continue' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`POST ${path} HTTP/1.1\r\n${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+  });
+}
+
+describe('Expect: 100-continue', () => {
+  const body = JSON.stringify({ Events: [] });
+
+  it('a request refused before its body is read is answered without asking for the body', async () => {
+    expect(await expectContinue('/Integration/Events', json, body)).toEqual(['HTTP/1.1 400']);
+    expect(await expectContinue('/Integration/Events', { ...json, 'X-API-KEY': WRONG_KEY }, body)).toEqual([
+      'HTTP/1.1 401',
+    ]);
+  });
+
+  it('a request whose body will be read is told to continue, then answered', async () => {
+    const statuses = await expectContinue('/Integration/Events', { ...json, 'X-API-KEY': account.key }, body);
+    expect(statuses[0]).toBe('HTTP/1.1 100');
+    expect(statuses).toHaveLength(2);
+    expect(statuses[1]).toMatch(/^HTTP\/1\.1 [24]\d\d$/);
   });
 });
 

@@ -20,6 +20,8 @@ export interface RawRequest {
   closeWithinMs?: number;
   /** How long to wait for an answer at all. */
   answerWithinMs?: number;
+  /** Stop sending and close once the answer's head is in (closed is then null), as a hasty client does. */
+  stopOnAnswer?: boolean;
 }
 
 export interface RawAnswer {
@@ -30,8 +32,8 @@ export interface RawAnswer {
   text: string;
   /** Milliseconds from the request's head to the end of the answer's head. */
   answeredAfterMs: number;
-  /** Whether the server closed the connection within closeWithinMs of its answer. */
-  closed: boolean;
+  /** Whether the server closed the connection within closeWithinMs of its answer (null: stopOnAnswer). */
+  closed: boolean | null;
   /** Body bytes the client got into its socket (the kernel's buffers hold a few MB the server never read). */
   bodyBytesWritten: number;
 }
@@ -64,7 +66,7 @@ export function rawRequest(options: RawRequest): Promise<RawAnswer> {
     let finished = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const finish = (closed: boolean) => {
+    const finish = (closed: boolean | null) => {
       if (finished) return;
       finished = true;
       for (const timer of timers) clearTimeout(timer);
@@ -114,6 +116,7 @@ export function rawRequest(options: RawRequest): Promise<RawAnswer> {
       if (!answeredAt && received.includes('\r\n\r\n')) {
         answeredAt = Date.now();
         timers.push(setTimeout(() => finish(false), closeWithinMs));
+        if (options.stopOnAnswer) finish(null);
       }
     });
     // EPIPE or ECONNRESET while still sending: the server stopped reading and closed; what it answered

@@ -19,6 +19,7 @@ import {
 } from '../../../domain/documents';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { ApiError, problem, rawError } from '../../errors';
+import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
 import { MAX_BODY_BYTES, receiveUpload, UnreadableBody } from './receive';
@@ -46,6 +47,7 @@ export function documentsRouter(): Router<AppState, AppCustom> {
     // Headers first, before a byte of the body: a request that will fail has its file dropped unread.
     const metadata = await checkMetadata(headers, documentLookups(account.id));
     let upload;
+    readingBody(ctx.req, ctx.res);
     try {
       upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
     } catch (error) {

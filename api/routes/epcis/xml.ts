@@ -29,6 +29,7 @@ import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
 import type { ErrorCode } from '../../error-catalogue';
 import { problem, type ApiError } from '../../errors';
+import { readingBody } from '../../expect-continue';
 import { declaredOver, LIMITS } from '../../limits';
 import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { gs1HeaderValue } from './headers';
@@ -173,6 +174,7 @@ export function xmlPointer(pointer: string, eventPaths: string[]): string {
  */
 async function readBytes(ctx: EpcisContext): Promise<Buffer> {
   if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
+  readingBody(ctx.req, ctx.res);
   try {
     const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
     return Buffer.from(latin1, 'latin1');

@@ -15,6 +15,7 @@ import { startImportWorkflow } from '../../../batches/import-workflow';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem, validationProblem, type ApiError } from '../../errors';
 import { validate } from '../../middleware/validate';
+import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { removeSpool } from '../../spooled-upload';
@@ -128,6 +129,7 @@ async function upload(ctx: APIContext): Promise<void> {
   if (key && !IDEMPOTENCY_KEY.test(key)) throw problem('invalid-idempotency-key');
   if (declaredOver(ctx.req.headers, MAX_IMPORT_BODY_BYTES)) throw tooLarge();
   let received;
+  readingBody(ctx.req, ctx.res);
   try {
     received = await receiveImport(ctx.req);
   } catch (error) {
