@@ -6,13 +6,15 @@ const BATCH_FINISHED_CHANNEL = 'batch_finished';
 
 /**
  * One connection per API process listening on batch_finished (migration 20261128000000): a sync call
- * waiting on a batch wakes when the batch's row says Completed or Failed. It is a shortcut, never the
+ * waiting on a batch wakes when the batch's row says Completed or Failed, and the process's EPCIS
+ * query WebSockets (api/query-sockets.ts) learn of each batch to report. It is a shortcut, never the
  * only way to learn the outcome: while the connection is down (it reconnects with backoff), `finished`
  * simply does not resolve and the caller's other wait, on the workflow, answers.
  */
 export class BatchFinishedListener {
   private client: Client | undefined;
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly everyBatch = new Set<(batchId: string) => void>();
   private stopped = false;
   private delayMs = DEFAULT_BACKOFF.initialMs;
   private timer: NodeJS.Timeout | undefined;
@@ -27,6 +29,7 @@ export class BatchFinishedListener {
     client.on('notification', (message) => {
       if (message.channel !== BATCH_FINISHED_CHANNEL || !message.payload) return;
       for (const wake of this.waiters.get(message.payload) ?? []) wake();
+      for (const listener of this.everyBatch) listener(message.payload);
     });
     const lost = (error?: Error) => {
       if (this.client !== client) return;
@@ -80,6 +83,12 @@ export class BatchFinishedListener {
       if (!set.size && this.waiters.get(batchId) === set) this.waiters.delete(batchId);
     };
     return { finished, cancel };
+  }
+
+  /** Calls `listener` with each batch announced finished (Completed or Failed) until the returned function is called. */
+  onEach(listener: (batchId: string) => void): () => void {
+    this.everyBatch.add(listener);
+    return () => this.everyBatch.delete(listener);
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,199 @@
+import type { Sequelize } from 'sequelize';
+import type { WebSocket } from 'ws';
+import type { BatchFinishedListener } from '../db/batch-finished';
+import {
+  accountOfCompletedBatch,
+  batchesCompletedSince,
+  socketReport,
+  type SocketSubscription,
+} from '../db/repositories/epcis-queries';
+import { scheduleMatches, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
+import type { Logger } from '../platform/logger';
+import { openQuerySockets } from '../platform/metrics';
+
+/** A client that reads slower than its reports arrive is cut off rather than buffered without end. */
+export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** WebSocket close codes (RFC 6455, 7.4.1). */
+const INTERNAL_ERROR = 1011;
+const GOING_AWAY = 1001;
+const POLICY_VIOLATION = 1008;
+
+export type SocketTiming = { stream: true } | { schedule: ScheduleRanges; reportIfEmpty: boolean };
+
+interface QuerySocket {
+  ws: WebSocket;
+  subscription: SocketSubscription;
+  timing: SocketTiming;
+  /** A scheduled socket's first report starts here (initialRecordTime), as a webhook subscription's does. */
+  since: Date;
+  /** Completed batches of the account not yet reported to this socket. */
+  batches: Set<string>;
+  /** The report being sent: reports go out one at a time, in order. */
+  sending: Promise<void>;
+}
+
+/**
+ * The EPCIS query subscriptions held open over WebSocket by this API process (GS1's REST binding:
+ * GET /epcis/queries/{queryName}/events with stream=true or a schedule). They are live only: nothing of
+ * them is stored, and they end with their connection.
+ *
+ * The worker stores events; this process learns of each completed batch from PostgreSQL's
+ * batch_finished notification (db/batch-finished.ts, one LISTEN connection per process), reads the
+ * batch's matching events of the socket's own account with the query's filter, and sends the same
+ * EPCISQueryDocument a webhook subscription is owed for that batch. A stream socket is sent it at once;
+ * a scheduled one collects batches until the second its schedule names, read in UTC on this process's
+ * clock (a Temporal Schedule runs in the worker and could not reach a connection held here).
+ */
+export class QuerySockets {
+  private readonly byAccount = new Map<string, Set<QuerySocket>>();
+  private readonly scheduled = new Set<QuerySocket>();
+  private readonly unlisten: () => void;
+  private ticker: NodeJS.Timeout | undefined;
+  /** The last second (Unix time) whose schedules ran. */
+  private lastSecond = 0;
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    batchFinished: BatchFinishedListener,
+    private readonly logger: Logger,
+  ) {
+    this.unlisten = batchFinished.onEach((batchId) => void this.batchFinished(batchId));
+  }
+
+  /**
+   * Serves `ws` until it closes. With `initialRecordTime`, the batches the account completed since then
+   * are reported first (a stream's at once, a schedule's at its first run), so a client that reconnects
+   * with the recordTime it last saw misses nothing in between.
+   */
+  async open(
+    ws: WebSocket,
+    subscription: SocketSubscription,
+    timing: SocketTiming,
+    initialRecordTime: Date | undefined,
+  ): Promise<void> {
+    const socket: QuerySocket = {
+      ws,
+      subscription,
+      timing,
+      since: initialRecordTime ?? new Date(),
+      batches: new Set(),
+      sending: Promise.resolve(),
+    };
+    const sockets = this.byAccount.get(subscription.accountId) ?? new Set();
+    sockets.add(socket);
+    this.byAccount.set(subscription.accountId, sockets);
+    if ('schedule' in timing) this.scheduled.add(socket);
+    openQuerySockets.inc({ mode: 'stream' in timing ? 'stream' : 'schedule' });
+    ws.once('close', () => this.release(socket));
+    ws.on('error', (error) => this.logger.warn({ err: error, subscriptionID: subscription.id }, 'query socket error'));
+    if ('schedule' in timing && !this.ticker) {
+      this.lastSecond = Math.floor(Date.now() / 1000);
+      this.tick();
+    }
+    // Registered first: a batch completed while the earlier ones are read is announced, not lost.
+    if (!initialRecordTime) return;
+    try {
+      const since = await batchesCompletedSince(this.sequelize, subscription.accountId, initialRecordTime);
+      for (const batchId of since) socket.batches.add(batchId);
+      if ('stream' in timing && since.length) this.report(socket);
+    } catch (error) {
+      this.fail(socket, error);
+    }
+  }
+
+  /** How many sockets this process holds open. */
+  get size(): number {
+    return [...this.byAccount.values()].reduce((n, sockets) => n + sockets.size, 0);
+  }
+
+  /** Closes every socket (1001, going away): the process is stopping. A client that does not answer the close within `graceMs` is cut. */
+  stop(graceMs: number): void {
+    this.unlisten();
+    clearTimeout(this.ticker);
+    this.ticker = undefined;
+    const open = [...this.byAccount.values()].flatMap((sockets) => [...sockets].map(({ ws }) => ws));
+    for (const ws of open) ws.close(GOING_AWAY, 'the service is restarting; reconnect');
+    setTimeout(() => open.forEach((ws) => ws.terminate()), graceMs).unref();
+  }
+
+  private release(socket: QuerySocket): void {
+    const { accountId } = socket.subscription;
+    const sockets = this.byAccount.get(accountId);
+    if (!sockets?.delete(socket)) return;
+    if (!sockets.size) this.byAccount.delete(accountId);
+    this.scheduled.delete(socket);
+    socket.batches.clear();
+    openQuerySockets.dec({ mode: 'stream' in socket.timing ? 'stream' : 'schedule' });
+    if (!this.scheduled.size) {
+      clearTimeout(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  private async batchFinished(batchId: string): Promise<void> {
+    // Most batches belong to accounts with no socket here: no query for those once the account is known.
+    if (!this.byAccount.size) return;
+    try {
+      const accountId = await accountOfCompletedBatch(this.sequelize, batchId);
+      for (const socket of (accountId && this.byAccount.get(accountId)) || []) {
+        socket.batches.add(batchId);
+        if ('stream' in socket.timing) this.report(socket);
+      }
+    } catch (error) {
+      this.logger.error({ err: error, batchId }, 'could not read a finished batch for the query sockets');
+    }
+  }
+
+  /** Sends the socket's report of the batches collected so far, after the report before it. */
+  private report(socket: QuerySocket): void {
+    socket.sending = socket.sending.then(async () => {
+      if (socket.ws.readyState !== socket.ws.OPEN) return;
+      const batchIds = [...socket.batches];
+      const reportIfEmpty = 'schedule' in socket.timing && socket.timing.reportIfEmpty;
+      if (!batchIds.length && !reportIfEmpty) return;
+      socket.batches.clear();
+      try {
+        const document = await socketReport(this.sequelize, socket.subscription, batchIds, {
+          reportIfEmpty,
+          ...('schedule' in socket.timing ? { since: socket.since } : {}),
+        });
+        if (!document) return;
+        if (socket.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          socket.ws.close(POLICY_VIOLATION, 'reports are not read fast enough; reconnect with initialRecordTime');
+          return;
+        }
+        socket.ws.send(JSON.stringify(document));
+      } catch (error) {
+        this.fail(socket, error);
+      }
+    });
+  }
+
+  /** A report that could not be made: the client is told (1011) rather than left missing events unknowingly. */
+  private fail(socket: QuerySocket, error: unknown): void {
+    this.logger.error({ err: error, subscriptionID: socket.subscription.id }, 'query socket report failed');
+    socket.ws.close(INTERNAL_ERROR, 'a report could not be made; reconnect with initialRecordTime');
+  }
+
+  /**
+   * Waits for the next second, then runs the schedules of each second since the last run once (a timer
+   * fires late under load, now and then past a whole second), while a scheduled socket is open.
+   */
+  private tick(): void {
+    if (this.ticker || !this.scheduled.size) return;
+    const next = () => {
+      this.ticker = undefined;
+      const now = Math.floor(Date.now() / 1000);
+      // A process stalled longer than a minute runs the last minute's seconds, not every one it slept through.
+      for (let second = Math.max(this.lastSecond + 1, now - 59); second <= now; second++) {
+        const time = new Date(second * 1000);
+        for (const socket of this.scheduled)
+          if ('schedule' in socket.timing && scheduleMatches(socket.timing.schedule, time)) this.report(socket);
+      }
+      this.lastSecond = Math.max(this.lastSecond, now);
+      this.tick();
+    };
+    this.ticker = setTimeout(next, 1000 - (Date.now() % 1000) + 5);
+  }
+}
