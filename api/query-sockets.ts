@@ -18,6 +18,7 @@ export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const INTERNAL_ERROR = 1011;
 const GOING_AWAY = 1001;
 const POLICY_VIOLATION = 1008;
+const SERVICE_RESTART = 1012;
 
 export type SocketTiming = { stream: true } | { schedule: ScheduleRanges; reportIfEmpty: boolean };
 
@@ -43,7 +44,9 @@ interface QuerySocket {
  * batch's matching events of the socket's own account with the query's filter, and sends the same
  * EPCISQueryDocument a webhook subscription is owed for that batch. A stream socket is sent it at once;
  * a scheduled one collects batches until the second its schedule names, read in UTC on this process's
- * clock (a Temporal Schedule runs in the worker and could not reach a connection held here).
+ * clock (a Temporal Schedule runs in the worker and could not reach a connection held here). While the
+ * LISTEN connection is down, announcements are lost: every socket is closed (1012) when it drops, and
+ * none is opened until it is back, so a client always knows when to catch up with initialRecordTime.
  */
 export class QuerySockets {
   private readonly byAccount = new Map<string, Set<QuerySocket>>();
@@ -55,10 +58,18 @@ export class QuerySockets {
 
   constructor(
     private readonly sequelize: Sequelize,
-    batchFinished: BatchFinishedListener,
+    private readonly announcements: BatchFinishedListener,
     private readonly logger: Logger,
   ) {
-    this.unlisten = batchFinished.onEach((batchId) => void this.batchFinished(batchId));
+    this.unlisten = announcements.onEach(
+      (batchId) => void this.batchFinished(batchId),
+      () => this.closeAll(SERVICE_RESTART, 'batch announcements were interrupted; reconnect with initialRecordTime'),
+    );
+  }
+
+  /** Whether a socket opened now would learn of every batch: not while the announcements' connection is down. */
+  get ready(): boolean {
+    return this.announcements.listening;
   }
 
   /**
@@ -72,6 +83,11 @@ export class QuerySockets {
     timing: SocketTiming,
     initialRecordTime: Date | undefined,
   ): Promise<void> {
+    if (!this.ready) {
+      // The connection dropped during the handshake: the client is told at once, as the open ones were.
+      ws.close(SERVICE_RESTART, 'batch announcements were interrupted; reconnect with initialRecordTime');
+      return;
+    }
     const socket: QuerySocket = {
       ws,
       subscription,
@@ -112,9 +128,15 @@ export class QuerySockets {
     this.unlisten();
     clearTimeout(this.ticker);
     this.ticker = undefined;
-    const open = [...this.byAccount.values()].flatMap((sockets) => [...sockets].map(({ ws }) => ws));
-    for (const ws of open) ws.close(GOING_AWAY, 'the service is restarting; reconnect');
+    const open = this.closeAll(GOING_AWAY, 'the service is restarting; reconnect');
     setTimeout(() => open.forEach((ws) => ws.terminate()), graceMs).unref();
+  }
+
+  /** Closes every socket with `code`: a client told so reconnects, with initialRecordTime to miss nothing. */
+  private closeAll(code: number, reason: string): WebSocket[] {
+    const open = [...this.byAccount.values()].flatMap((sockets) => [...sockets].map(({ ws }) => ws));
+    for (const ws of open) ws.close(code, reason);
+    return open;
   }
 
   private release(socket: QuerySocket): void {

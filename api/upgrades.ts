@@ -15,7 +15,13 @@ interface PendingUpgrade {
 const pending = new WeakMap<http.IncomingMessage, PendingUpgrade>();
 
 // Clients only ever send "_ready_"-style courtesies on these sockets: nothing they send is read.
-const sockets = new WebSocketServer({ noServer: true, maxPayload: 4096, clientTracking: false });
+// GS1's binding names no subprotocol: one a client offers is not taken (ws would take the first offered).
+const sockets = new WebSocketServer({
+  noServer: true,
+  maxPayload: 4096,
+  clientTracking: false,
+  handleProtocols: () => false,
+});
 sockets.on('headers', (headers, req) => headers.push(...(pending.get(req)?.headers ?? [])));
 
 /**

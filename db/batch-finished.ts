@@ -15,6 +15,7 @@ export class BatchFinishedListener {
   private client: Client | undefined;
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly everyBatch = new Set<(batchId: string) => void>();
+  private readonly onLost = new Set<() => void>();
   private stopped = false;
   private delayMs = DEFAULT_BACKOFF.initialMs;
   private timer: NodeJS.Timeout | undefined;
@@ -36,6 +37,7 @@ export class BatchFinishedListener {
       this.client = undefined;
       client.end().catch(() => undefined);
       if (this.stopped) return;
+      for (const listener of this.onLost) listener();
       this.logger.warn(
         { err: error, delayMs: this.delayMs },
         'batch_finished listener lost its connection; sync calls wait on Temporal alone until it is back',
@@ -85,10 +87,17 @@ export class BatchFinishedListener {
     return { finished, cancel };
   }
 
-  /** Calls `listener` with each batch announced finished (Completed or Failed) until the returned function is called. */
-  onEach(listener: (batchId: string) => void): () => void {
-    this.everyBatch.add(listener);
-    return () => this.everyBatch.delete(listener);
+  /**
+   * Calls `each` with every batch announced finished (Completed or Failed), and `lost` when the
+   * connection drops (announcements made until it is back are never seen), until the returned function is called.
+   */
+  onEach(each: (batchId: string) => void, lost: () => void): () => void {
+    this.everyBatch.add(each);
+    this.onLost.add(lost);
+    return () => {
+      this.everyBatch.delete(each);
+      this.onLost.delete(lost);
+    };
   }
 
   async stop(): Promise<void> {

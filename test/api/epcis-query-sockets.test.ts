@@ -4,6 +4,7 @@ import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { uid } from '../factories/events';
+import { sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 
 /** Events of one account differ in their time: two alike would be one event by its CBV hash id. */
@@ -217,6 +218,33 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     );
     expect(job.success).toBe(true);
     expect(subscriber.messages).toHaveLength(0);
+  });
+
+  it('closes its sockets (1012) when the API’s batch announcements drop, and takes new ones once they are back', async () => {
+    const account = await createAccount('socket-listen-lost');
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+    const subscriber = await subscribe(account.key, name, 'stream=true');
+    const closed = new Promise<number>((resolve) => subscriber.ws.once('close', (code) => resolve(code)));
+    // The API's LISTEN connection ends, as it would when PostgreSQL restarts.
+    const ended = await sql().query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN batch_finished'`,
+    );
+    expect(ended.rowCount).toBeGreaterThan(0);
+    expect(await closed).toBe(1012);
+
+    // Reconnecting (the listener is back within its backoff) with initialRecordTime misses nothing.
+    const missed = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
+    const after = new Date(Date.now() - 1000).toISOString();
+    await capture(account.key, epcisDocument([missed]));
+    let again: Subscriber | undefined;
+    await eventually(async () => {
+      again = await subscribe(account.key, name, `stream=true&initialRecordTime=${encodeURIComponent(after)}`).catch(
+        () => undefined,
+      );
+      return again !== undefined;
+    }, 10_000);
+    const [report] = await again!.waitFor(1, 5000);
+    expect(eventIdsOf(report)).toEqual([missed.eventID]);
   });
 
   it('reports on a schedule: the first run from initialRecordTime, then what was recorded since the last run', async () => {

@@ -120,6 +120,9 @@ export const queriesOperations = [
         ),
       ],
       404: noSuchName,
+      503: problem(
+        'A WebSocket upgrade while this API process’s batch announcements (PostgreSQL LISTEN) are reconnecting: retry in a few seconds.',
+      ),
     },
   }),
   operation({

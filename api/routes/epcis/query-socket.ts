@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { filterFromJson, type NamedQueryRow, type SubscriptionSchedule } from '../../../db/repositories/epcis-queries';
 import { SCHEDULE_FIELDS, scheduleRanges } from '../../../domain/epcis/subscription-schedule';
 import type { APIContext, AppCustom, AppState } from '../../context';
+import { problem } from '../../errors';
 import type { SocketTiming } from '../../query-sockets';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
 import { pairedWith, textOf, validate, type InputOf, type Source } from '../../middleware/validate';
@@ -163,6 +164,8 @@ export function querySocket(
       const query = context.state.input.query;
       const timing = timingOf(query);
       const initialRecordTime = initialRecordTimeOf(query);
+      if (!context.deps.querySockets.ready)
+        throw problem(503, 'Subscriptions over WebSocket are not available for a moment: retry in a few seconds.');
       const epcFormat = epcFormatOf(context);
       context.set('GS1-EPC-Format', epcFormat);
       context.set('GS1-Query-Min-Record-Time', (initialRecordTime ?? new Date()).toISOString());
