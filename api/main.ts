@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
   const batchFinished = new BatchFinishedListener(config.databaseUrl, logger);
   await batchFinished.start();
-  const querySockets = new QuerySockets(sequelize, batchFinished, logger);
+  const querySockets = new QuerySockets(sequelize, batchFinished, logger, config.querySocketPingSeconds * 1000);
   const rateLimits = new RateLimits(sequelize, config.failedKeysPerMinute);
   const app = createApp({
     config,

@@ -32,6 +32,8 @@ interface QuerySocket {
   batches: Set<string>;
   /** The report being sent: reports go out one at a time, in order. */
   sending: Promise<void>;
+  /** Whether the client answered the last ping. */
+  alive: boolean;
 }
 
 /**
@@ -53,6 +55,7 @@ export class QuerySockets {
   private readonly scheduled = new Set<QuerySocket>();
   private readonly unlisten: () => void;
   private ticker: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   /** The last second (Unix time) whose schedules ran. */
   private lastSecond = 0;
 
@@ -60,6 +63,8 @@ export class QuerySockets {
     private readonly sequelize: Sequelize,
     private readonly announcements: BatchFinishedListener,
     private readonly logger: Logger,
+    /** QUERY_SOCKET_PING_SECONDS: each socket is pinged this often, and cut when the last ping went unanswered. */
+    private readonly pingMs: number,
   ) {
     this.unlisten = announcements.onEach(
       (batchId) => void this.batchFinished(batchId),
@@ -95,6 +100,7 @@ export class QuerySockets {
       since: initialRecordTime ?? new Date(),
       batches: new Set(),
       sending: Promise.resolve(),
+      alive: true,
     };
     const sockets = this.byAccount.get(subscription.accountId) ?? new Set();
     sockets.add(socket);
@@ -102,6 +108,8 @@ export class QuerySockets {
     if ('schedule' in timing) this.scheduled.add(socket);
     openQuerySockets.inc({ mode: 'stream' in timing ? 'stream' : 'schedule' });
     ws.once('close', () => this.release(socket));
+    ws.on('pong', () => (socket.alive = true));
+    this.heartbeat ??= setInterval(() => this.ping(), this.pingMs);
     ws.on('error', (error) => this.logger.warn({ err: error, subscriptionID: subscription.id }, 'query socket error'));
     if ('schedule' in timing && !this.ticker) {
       this.lastSecond = Math.floor(Date.now() / 1000);
@@ -128,6 +136,8 @@ export class QuerySockets {
     this.unlisten();
     clearTimeout(this.ticker);
     this.ticker = undefined;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     const open = this.closeAll(GOING_AWAY, 'the service is restarting; reconnect');
     setTimeout(() => open.forEach((ws) => ws.terminate()), graceMs).unref();
   }
@@ -151,6 +161,27 @@ export class QuerySockets {
       clearTimeout(this.ticker);
       this.ticker = undefined;
     }
+    if (!this.byAccount.size) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+  }
+
+  /**
+   * A client gone without a close (its network cut, its device asleep) would hold its socket for ever:
+   * one that did not answer the last ping is cut. The pings also keep a quiet socket from a load
+   * balancer's idle timeout.
+   */
+  private ping(): void {
+    for (const sockets of this.byAccount.values())
+      for (const socket of sockets) {
+        if (!socket.alive) {
+          socket.ws.terminate();
+          continue;
+        }
+        socket.alive = false;
+        socket.ws.ping();
+      }
   }
 
   private async batchFinished(batchId: string): Promise<void> {

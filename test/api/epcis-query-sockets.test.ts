@@ -42,8 +42,8 @@ interface Subscriber {
 
 const open: WebSocket[] = [];
 
-function subscribe(key: string, name: string, query: string): Promise<Subscriber> {
-  const ws = new WebSocket(socketUrl(name, query), { headers: { 'X-API-KEY': key } });
+function subscribe(key: string, name: string, query: string, autoPong = true): Promise<Subscriber> {
+  const ws = new WebSocket(socketUrl(name, query), { headers: { 'X-API-KEY': key }, autoPong });
   open.push(ws);
   const messages: QueryDocument[] = [];
   // Text frames: each is one document.
@@ -218,6 +218,13 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     );
     expect(job.success).toBe(true);
     expect(subscriber.messages).toHaveLength(0);
+
+    // A client gone without closing (it answers no ping: its network is cut) is cut by the server.
+    const silent = await subscribe(account.key, name, 'stream=true', false);
+    const cut = new Promise<void>((resolve) => silent.ws.once('close', () => resolve()));
+    expect(await openSockets('stream')).toBe(1);
+    await cut;
+    await eventually(async () => (await openSockets('stream')) === 0);
   });
 
   it('closes its sockets (1012) when the API’s batch announcements drop, and takes new ones once they are back', async () => {
