@@ -35,6 +35,10 @@ export function routeUpgrades(
   handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
 ): void {
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (String(req.headers.upgrade).toLowerCase() !== 'websocket') {
+      asPlainRequest(server, req, socket, head);
+      return;
+    }
     pending.set(req, { socket, head, headers: [] });
     const res = new http.ServerResponse(req);
     res.shouldKeepAlive = false;
@@ -47,9 +51,33 @@ export function routeUpgrades(
   });
 }
 
+/**
+ * Another upgrade (`h2c`, which HTTP/2-capable clients offer on plain http) is declined by answering the
+ * request over HTTP/1.1 (RFC 9110, 7.8), as Node did while no `upgrade` listener was registered: the
+ * request is given back to the server without its Upgrade header, with the body bytes already read.
+ */
+function asPlainRequest(server: http.Server, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const [name, value] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
+    const lower = name.toLowerCase();
+    if (lower === 'upgrade') continue;
+    if (lower === 'connection') {
+      const kept = value
+        .split(',')
+        .map((token) => token.trim())
+        .filter((token) => !['upgrade', 'http2-settings'].includes(token.toLowerCase()));
+      if (kept.length) lines.push(`${name}: ${kept.join(', ')}`);
+      continue;
+    }
+    lines.push(`${name}: ${value}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
+  server.emit('connection', socket);
+}
+
 /** Whether the request asks for a WebSocket on a connection routeUpgrades holds. */
-export const wantsWebSocket = (req: http.IncomingMessage): boolean =>
-  pending.has(req) && String(req.headers.upgrade).toLowerCase() === 'websocket';
+export const wantsWebSocket = (req: http.IncomingMessage): boolean => pending.has(req);
 
 /**
  * Completes the handshake (101, with `headers` added) and hands the connection to the WebSocket.

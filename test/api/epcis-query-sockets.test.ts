@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { WebSocket } from 'ws';
 import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
@@ -200,6 +201,40 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     expect(plain.status).toBe(400);
     expect(plain.body).toMatchObject({ type: 'epcisException:SubscriptionControlsException' });
     expect((await client(account.key).get(`/epcis/queries/${name}/events`)).status).toBe(200);
+  });
+
+  it('answers an h2c upgrade offer (HTTP/2-capable clients on plain http) over HTTP/1.1, body and all', async () => {
+    const account = await createAccount('socket-h2c');
+    const name = nameOf();
+    const body = JSON.stringify({ name, query: { EQ_bizStep: 'shipping' } });
+    const { hostname, port } = new URL(apiUrl());
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          [
+            'POST /epcis/queries HTTP/1.1',
+            `Host: ${hostname}:${port}`,
+            'Connection: Upgrade, HTTP2-Settings',
+            'Upgrade: h2c',
+            'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA',
+            `X-API-KEY: ${account.key}`,
+            'Content-Type: application/json',
+            `Content-Length: ${Buffer.byteLength(body)}`,
+            '',
+            body,
+          ].join('\r\n'),
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.includes(name)) socket.end();
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect((await client(account.key).get(`/epcis/queries/${name}`)).status).toBe(200);
   });
 
   it('releases a socket once its client closes it', async () => {
