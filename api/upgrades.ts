@@ -99,7 +99,7 @@ export function acceptUpgrade(
     const refused = (error: Error, _socket: Duplex, of: http.IncomingMessage) => {
       if (of !== req) return;
       settled();
-      reject(problem(400, `The WebSocket handshake is not valid: ${error.message}.`));
+      reject(problem('epcis-invalid-websocket-handshake', { detail: `${error.message}.` }));
     };
     const gone = () => {
       settled();

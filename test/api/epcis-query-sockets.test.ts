@@ -99,6 +99,21 @@ function refusedUpgrade(
   });
 }
 
+/** One request written as raw bytes (what no client library sends), and everything answered until `done` says so or the connection closes. */
+function rawExchange(request: string, done: (answer: string) => boolean): Promise<string> {
+  const { hostname, port } = new URL(apiUrl());
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) socket.end();
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
 const openSockets = async (mode: 'stream' | 'schedule'): Promise<number> => {
   const text = (await request<string>('GET', '/metrics')).text;
   const line = text.split('\n').find((l) => l.startsWith(`traceability_epcis_query_sockets_open{mode="${mode}"}`));
@@ -178,28 +193,58 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
 
     const wrong = await refusedUpgrade('stream=true', name, { 'X-API-KEY': `${account.key.slice(0, -4)}AAAA` });
     expect(wrong.status).toBe(401);
-    expect(wrong.body.title).toBe('The API key is not valid.');
+    expect(wrong.body).toMatchObject({ code: 'invalid-api-key', title: 'The API key is not valid.' });
     const missing = await refusedUpgrade('stream=true', name, {});
     expect(missing.status).toBe(400);
-    expect(missing.body.errors).toHaveProperty('X-API-KEY');
+    expect(missing.body).toMatchObject({ code: 'missing-api-key', errors: { 'X-API-KEY': [expect.any(String)] } });
 
     const unknown = await refusedUpgrade('stream=true', 'nope', { 'X-API-KEY': account.key });
-    expect(unknown).toMatchObject({ status: 404, body: { type: 'epcisException:NoSuchNameException' } });
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { type: 'epcisException:NoSuchNameException', code: 'epcis-unknown-query' },
+    });
     const both = await refusedUpgrade('stream=true&minute=5', name, { 'X-API-KEY': account.key });
-    expect(both).toMatchObject({ status: 400, body: { type: 'epcisException:SubscriptionControlsException' } });
+    expect(both).toMatchObject({ status: 400, body: { code: 'epcis-stream-or-schedule' } });
     expect(Object.keys(both.body.errors!)).toEqual(['/stream']);
     const outOfRange = await refusedUpgrade('minute=99', name, { 'X-API-KEY': account.key });
-    expect(Object.keys(outOfRange.body.errors!)).toEqual(['/minute']);
+    expect(outOfRange.body).toMatchObject({
+      code: 'epcis-invalid-schedule',
+      errors: { '/minute': [expect.any(String)] },
+    });
     const unknownParameter = await refusedUpgrade('stream=true&colour=red', name, { 'X-API-KEY': account.key });
-    expect(unknownParameter.status).toBe(400);
+    expect(unknownParameter).toMatchObject({ status: 400, body: { code: 'epcis-invalid-query-parameters' } });
     expect(Object.keys(unknownParameter.body.errors!)).toEqual(['/colour']);
     const notStream = await refusedUpgrade('stream=false', name, { 'X-API-KEY': account.key });
     expect(Object.keys(notStream.body.errors!)).toEqual(['/stream']);
+    const emptyStream = await refusedUpgrade('stream=true&reportIfEmpty=true', name, { 'X-API-KEY': account.key });
+    expect(emptyStream.body).toMatchObject({ code: 'epcis-report-if-empty-needs-schedule' });
+    const badTime = await refusedUpgrade('stream=true&initialRecordTime=yesterday', name, { 'X-API-KEY': account.key });
+    expect(Object.keys(badTime.body.errors!)).toEqual(['/initialRecordTime']);
+
+    // An upgrade without Sec-WebSocket-Key (no client library sends one so) is a 400 too, not a hang.
+    const malformed = await rawExchange(
+      [
+        `GET /epcis/queries/${name}/events?stream=true HTTP/1.1`,
+        'Host: localhost',
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Version: 13',
+        `X-API-KEY: ${account.key}`,
+        '',
+        '',
+      ].join('\r\n'),
+      () => false,
+    );
+    expect(malformed).toMatch(/^HTTP\/1\.1 400 /);
+    expect(malformed).toContain('"code":"epcis-invalid-websocket-handshake"');
 
     // Without the upgrade, the subscription parameters are named as what they are.
     const plain = await client(account.key).get(`/epcis/queries/${name}/events?stream=true`);
     expect(plain.status).toBe(400);
-    expect(plain.body).toMatchObject({ type: 'epcisException:SubscriptionControlsException' });
+    expect(plain.body).toMatchObject({
+      type: 'epcisException:SubscriptionControlsException',
+      code: 'epcis-subscription-needs-websocket',
+    });
     expect((await client(account.key).get(`/epcis/queries/${name}/events`)).status).toBe(200);
   });
 
@@ -207,32 +252,21 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     const account = await createAccount('socket-h2c');
     const name = nameOf();
     const body = JSON.stringify({ name, query: { EQ_bizStep: 'shipping' } });
-    const { hostname, port } = new URL(apiUrl());
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () =>
-        socket.write(
-          [
-            'POST /epcis/queries HTTP/1.1',
-            `Host: ${hostname}:${port}`,
-            'Connection: Upgrade, HTTP2-Settings',
-            'Upgrade: h2c',
-            'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA',
-            `X-API-KEY: ${account.key}`,
-            'Content-Type: application/json',
-            `Content-Length: ${Buffer.byteLength(body)}`,
-            '',
-            body,
-          ].join('\r\n'),
-        ),
-      );
-      let text = '';
-      socket.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        if (text.includes(name)) socket.end();
-      });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const answer = await rawExchange(
+      [
+        'POST /epcis/queries HTTP/1.1',
+        'Host: localhost',
+        'Connection: Upgrade, HTTP2-Settings',
+        'Upgrade: h2c',
+        'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA',
+        `X-API-KEY: ${account.key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
+      (text) => text.includes(name),
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 201 /);
     expect((await client(account.key).get(`/epcis/queries/${name}`)).status).toBe(200);
   });

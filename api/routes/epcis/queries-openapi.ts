@@ -115,12 +115,12 @@ export const queriesOperations = [
       200: { description: 'An EPCISQueryDocument whose queryName is the query’s.', schema: queryDocumentResponse },
       400: [
         badPage,
-        problem(
-          'A subscription parameter is not valid, both or neither of stream and a schedule, or a subscription parameter on a request that is not a WebSocket upgrade (epcisException:SubscriptionControlsException).',
+        problemResponse(
+          'Over a WebSocket upgrade: a subscription parameter is unknown or not valid, or both or neither of stream and a schedule are given (answered before any upgrade). Without the upgrade: a subscription parameter was sent (code epcis-subscription-needs-websocket).',
         ),
       ],
       404: noSuchName,
-      503: problem(
+      503: problemResponse(
         'A WebSocket upgrade while this API process’s batch announcements (PostgreSQL LISTEN) are reconnecting: retry in a few seconds.',
       ),
     },

@@ -13,11 +13,7 @@ import type { SocketTiming } from '../../query-sockets';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
 import { pairedWith, textOf, validate, type InputOf, type Source } from '../../middleware/validate';
 import { epcFormatOf, headerProblem } from './events';
-import { epcisProblem } from './presenter';
 import { epcFormatHeader } from './schema';
-
-/** GS1's 400 for a subscription's controls (its stream, schedule, initialRecordTime, reportIfEmpty). */
-export const SUBSCRIPTION_CONTROLS_EXCEPTION = 'epcisException:SubscriptionControlsException';
 
 const scheduleField = (name: string, range: string) => ({
   type: 'string',
@@ -64,20 +60,17 @@ interface SocketQuery extends SubscriptionSchedule {
 
 const SUBSCRIPTION_PARAMETERS: readonly string[] = ['stream', ...SCHEDULE_FIELDS, 'initialRecordTime', 'reportIfEmpty'];
 
-const controlsProblem = (title: string, issues: { pointer: string; message: string }[]) =>
-  epcisProblem(400, SUBSCRIPTION_CONTROLS_EXCEPTION, title, issues);
-
+/** A bad subscription parameter as a bad query parameter is answered, with what the socket takes. */
 const socketQueryProblem = (errors: ErrorObject[]) =>
-  controlsProblem(
-    'The subscription parameters are not valid.',
-    errors.map((e) => {
+  problem('epcis-invalid-query-parameters', {
+    issues: errors.map((e) => {
       const name = e.instancePath.slice(1) || textOf(e.params, 'additionalProperty');
       return {
         pointer: `/${name}`,
         message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a subscription parameter: send stream=true or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), with initialRecordTime and reportIfEmpty' : (e.message ?? 'is invalid')}.`,
       };
     }),
-  );
+  });
 
 /** The stream or schedule the query string asks for, or the 400 saying what is wrong with it. */
 function timingOf(query: SocketQuery): SocketTiming {
@@ -86,31 +79,30 @@ function timingOf(query: SocketQuery): SocketTiming {
   );
   const scheduled = Object.keys(schedule).length > 0;
   if ((query.stream === 'true') === scheduled)
-    throw controlsProblem('A query subscription takes stream=true or a schedule.', [
-      {
-        pointer: '/stream',
-        message: 'Send stream=true, or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), not both.',
-      },
-    ]);
+    throw problem('epcis-stream-or-schedule', {
+      issues: [
+        {
+          pointer: '/stream',
+          message:
+            'Send stream=true, or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), not both.',
+        },
+      ],
+    });
   if (!scheduled) {
     if (query.reportIfEmpty === 'true')
-      throw controlsProblem('reportIfEmpty applies to scheduled subscriptions.', [
-        {
-          pointer: '/reportIfEmpty',
-          message: 'reportIfEmpty applies to scheduled subscriptions: a stream reports only matches.',
-        },
-      ]);
+      throw problem('epcis-report-if-empty-needs-schedule', {
+        issues: [{ pointer: '/reportIfEmpty', message: 'reportIfEmpty applies to scheduled subscriptions.' }],
+      });
     return { stream: true };
   }
   const ranges = scheduleRanges(schedule);
   if ('issues' in ranges)
-    throw controlsProblem(
-      'The schedule is not valid.',
-      Object.entries(ranges.issues).map(([field, message]) => ({
+    throw problem('epcis-invalid-schedule', {
+      issues: Object.entries(ranges.issues).map(([field, message]) => ({
         pointer: `/${field.replace('schedule.', '')}`,
         message: message.replace(/schedule\./g, ''),
       })),
-    );
+    });
   return { schedule: ranges.ranges, reportIfEmpty: query.reportIfEmpty === 'true' };
 }
 
@@ -118,9 +110,11 @@ function initialRecordTimeOf(query: SocketQuery): Date | undefined {
   if (query.initialRecordTime === undefined) return undefined;
   const time = new Date(query.initialRecordTime);
   if (Number.isNaN(time.getTime()))
-    throw controlsProblem('initialRecordTime is not a time this service can compare.', [
-      { pointer: '/initialRecordTime', message: `initialRecordTime ${query.initialRecordTime} is not valid.` },
-    ]);
+    throw problem('epcis-invalid-initial-record-time', {
+      issues: [
+        { pointer: '/initialRecordTime', message: `initialRecordTime ${query.initialRecordTime} is not valid.` },
+      ],
+    });
   return time;
 }
 
@@ -149,13 +143,12 @@ export function querySocket(
     if (!wantsWebSocket(ctx.req)) {
       const given = Object.keys(ctx.query).filter((name) => SUBSCRIPTION_PARAMETERS.includes(name));
       if (given.length)
-        throw controlsProblem(
-          'A query subscription is a WebSocket: send this request with Upgrade: websocket.',
-          given.map((name) => ({
+        throw problem('epcis-subscription-needs-websocket', {
+          issues: given.map((name) => ({
             pointer: `/${name}`,
             message: `${name} subscribes over a WebSocket (GET with Upgrade: websocket), or POST …/subscriptions with a dest for webhooks.`,
           })),
-        );
+        });
       return next();
     }
     await checkSocketRequest(ctx as Parameters<typeof checkSocketRequest>[0], async () => {
@@ -164,8 +157,7 @@ export function querySocket(
       const query = context.state.input.query;
       const timing = timingOf(query);
       const initialRecordTime = initialRecordTimeOf(query);
-      if (!context.deps.querySockets.ready)
-        throw problem(503, 'Subscriptions over WebSocket are not available for a moment: retry in a few seconds.');
+      if (!context.deps.querySockets.ready) throw problem('epcis-query-sockets-unavailable');
       const epcFormat = epcFormatOf(context);
       context.set('GS1-EPC-Format', epcFormat);
       context.set('GS1-Query-Min-Record-Time', (initialRecordTime ?? new Date()).toISOString());
