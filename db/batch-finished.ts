@@ -4,6 +4,9 @@ import type { Logger } from '../platform/logger';
 
 const BATCH_FINISHED_CHANNEL = 'batch_finished';
 
+/** The application_name of process `pid`'s listener connection. */
+export const listenerName = (pid: number): string => `${BATCH_FINISHED_CHANNEL} listener ${pid}`;
+
 /**
  * One connection per API process listening on batch_finished (migration 20261128000000): a sync call
  * waiting on a batch wakes when the batch's row says Completed or Failed, and the process's EPCIS
@@ -26,7 +29,8 @@ export class BatchFinishedListener {
   ) {}
 
   async start(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl });
+    // Named with its process in pg_stat_activity: an operator (or a test) can tell whose listener it is.
+    const client = new Client({ connectionString: this.databaseUrl, application_name: listenerName(process.pid) });
     client.on('notification', (message) => {
       if (message.channel !== BATCH_FINISHED_CHANNEL || !message.payload) return;
       for (const wake of this.waiters.get(message.payload) ?? []) wake();

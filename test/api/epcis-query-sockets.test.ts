@@ -5,6 +5,8 @@ import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { uid } from '../factories/events';
+import { listenerName } from '../../db/batch-finished';
+import { readLiveState } from '../../supervisor/state';
 import { sql } from '../helpers/db';
 import { apiUrl, client, request } from '../helpers/http';
 
@@ -301,11 +303,14 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
     const subscriber = await subscribe(account.key, name, 'stream=true');
     const closed = new Promise<number>((resolve) => subscriber.ws.once('close', (code) => resolve(code)));
-    // The API's LISTEN connection ends, as it would when PostgreSQL restarts.
+    // The API's LISTEN connection ends, as it would when PostgreSQL restarts (only the API's: other
+    // tests' listeners are left alone).
+    const { apiPid } = readLiveState(process.env.STACK_DIR!)!;
     const ended = await sql().query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN batch_finished'`,
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [listenerName(apiPid!)],
     );
-    expect(ended.rowCount).toBeGreaterThan(0);
+    expect(ended.rowCount).toBe(1);
     expect(await closed).toBe(1012);
 
     // Reconnecting (the listener is back within its backoff) with initialRecordTime misses nothing.
