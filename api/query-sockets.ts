@@ -88,6 +88,8 @@ export class QuerySockets {
     timing: SocketTiming,
     initialRecordTime: Date | undefined,
   ): Promise<void> {
+    // A client gone during the handshake: its close has been and gone, so nothing would release it.
+    if (ws.readyState !== ws.OPEN) return;
     if (!this.ready) {
       // The connection dropped during the handshake: the client is told at once, as the open ones were.
       ws.close(SERVICE_RESTART, 'batch announcements were interrupted; reconnect with initialRecordTime');
@@ -124,11 +126,6 @@ export class QuerySockets {
     } catch (error) {
       this.fail(socket, error);
     }
-  }
-
-  /** How many sockets this process holds open. */
-  get size(): number {
-    return [...this.byAccount.values()].reduce((n, sockets) => n + sockets.size, 0);
   }
 
   /** Closes every socket (1001, going away): the process is stopping. A client that does not answer the close within `graceMs` is cut. */
@@ -194,7 +191,9 @@ export class QuerySockets {
         if ('stream' in socket.timing) this.report(socket);
       }
     } catch (error) {
+      // Whose batch it was is unknown: every socket may have missed it, and each client is told so.
       this.logger.error({ err: error, batchId }, 'could not read a finished batch for the query sockets');
+      this.closeAll(INTERNAL_ERROR, 'a batch could not be read; reconnect with initialRecordTime');
     }
   }
 
