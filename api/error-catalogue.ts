@@ -15,6 +15,7 @@ export interface CatalogueEntry {
 const VALIDATION = 'epcisException:ValidationException';
 const QUERY_PARAMETER = 'epcisException:QueryParameterException';
 const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
+const SUBSCRIPTION_CONTROLS = 'epcisException:SubscriptionControlsException';
 /** GS1 EPCIS 2.0 has no exception for throttling: its generic one, as its other 5xx-like answers use. */
 const IMPLEMENTATION = 'epcisException:ImplementationException';
 
@@ -545,6 +546,36 @@ export const ERRORS = {
     title: 'initialRecordTime is not a time this service can compare.',
     means: 'initialRecordTime is not an RFC 3339 date-time JavaScript can hold.',
     fix: 'Send it as 2024-01-31T12:00:00Z or with an offset.',
+  },
+  'epcis-subscription-needs-websocket': {
+    status: 400,
+    gs1: SUBSCRIPTION_CONTROLS,
+    title: 'A query subscription without a dest is a WebSocket.',
+    means:
+      'GET /epcis/queries/{name}/events has stream, a schedule field, initialRecordTime or reportIfEmpty but no Upgrade: websocket; `errors` names each.',
+    fix: 'Send the request as a WebSocket upgrade (Upgrade: websocket), or POST …/subscriptions with a dest for webhooks.',
+  },
+  'epcis-report-if-empty-needs-schedule': {
+    status: 400,
+    gs1: SUBSCRIPTION_CONTROLS,
+    title: 'reportIfEmpty applies to scheduled subscriptions.',
+    means: 'A stream reports only matches: reportIfEmpty=true has nothing to act on with stream=true.',
+    fix: 'Leave reportIfEmpty out, or subscribe with a schedule.',
+  },
+  'epcis-invalid-websocket-handshake': {
+    status: 400,
+    gs1: VALIDATION,
+    title: 'The WebSocket handshake is not valid.',
+    means: 'The upgrade request lacks a header RFC 6455 requires (Sec-WebSocket-Key, version 13); `detail` says which.',
+    fix: 'Open the socket with a WebSocket client library.',
+  },
+  'epcis-query-sockets-unavailable': {
+    status: 503,
+    gs1: IMPLEMENTATION,
+    title: 'Subscriptions over WebSocket are not available for a moment.',
+    means:
+      'This API process is reconnecting to PostgreSQL’s batch announcements; a socket opened now could miss reports.',
+    fix: 'Retry in a few seconds, with initialRecordTime to miss nothing.',
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

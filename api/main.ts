@@ -19,6 +19,8 @@ import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { apiStatementStep, startApiSyncWorker } from '../worker/api-sync-worker';
 import { createApp } from './app';
+import { QuerySockets } from './query-sockets';
+import { routeUpgrades } from './upgrades';
 
 const SHUTDOWN_GRACE_MS = 3000;
 
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace, logger);
   const batchFinished = new BatchFinishedListener(config.databaseUrl, logger);
   await batchFinished.start();
+  const querySockets = new QuerySockets(sequelize, batchFinished, logger, config.querySocketPingSeconds * 1000);
   const rateLimits = new RateLimits(sequelize, config.failedKeysPerMinute);
   const app = createApp({
     config,
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
     temporal,
     logger,
     batchFinished,
+    querySockets,
     rateLimits,
     eagerStart: syncWorker !== undefined,
   });
@@ -71,6 +75,9 @@ async function main(): Promise<void> {
   // Expect: 100-continue is answered by whoever reads the body (api/expect-continue.ts), not at once:
   // a request refused before its body is read then never has it sent.
   server.on('checkContinue', (req, res) => void handle(req, res));
+  // Koa answers requests only; the WebSocket upgrades of EPCIS query subscriptions go through the same
+  // app (its key check and errors) and are then handed to ws (api/upgrades.ts).
+  routeUpgrades(server, handle);
   await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -88,6 +95,8 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'API shutting down');
     const closed = new Promise((resolve) => server.close(resolve));
+    // Upgraded connections are no longer the server's to close: their sockets are told to reconnect.
+    querySockets.stop(SHUTDOWN_GRACE_MS);
     // Keep-alive connections would otherwise hold close() for keepAliveTimeout (65 s), and an open
     // request (a sync batch, a slow upload) for as long as it takes: a stop must not wait on clients.
     server.closeIdleConnections();

@@ -4,15 +4,21 @@ import type { Logger } from '../platform/logger';
 
 const BATCH_FINISHED_CHANNEL = 'batch_finished';
 
+/** The application_name of process `pid`'s listener connection. */
+export const listenerName = (pid: number): string => `${BATCH_FINISHED_CHANNEL} listener ${pid}`;
+
 /**
  * One connection per API process listening on batch_finished (migration 20261128000000): a sync call
- * waiting on a batch wakes when the batch's row says Completed or Failed. It is a shortcut, never the
+ * waiting on a batch wakes when the batch's row says Completed or Failed, and the process's EPCIS
+ * query WebSockets (api/query-sockets.ts) learn of each batch to report. It is a shortcut, never the
  * only way to learn the outcome: while the connection is down (it reconnects with backoff), `finished`
  * simply does not resolve and the caller's other wait, on the workflow, answers.
  */
 export class BatchFinishedListener {
   private client: Client | undefined;
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly everyBatch = new Set<(batchId: string) => void>();
+  private readonly onLost = new Set<() => void>();
   private stopped = false;
   private delayMs = DEFAULT_BACKOFF.initialMs;
   private timer: NodeJS.Timeout | undefined;
@@ -23,16 +29,19 @@ export class BatchFinishedListener {
   ) {}
 
   async start(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl });
+    // Named with its process in pg_stat_activity: an operator (or a test) can tell whose listener it is.
+    const client = new Client({ connectionString: this.databaseUrl, application_name: listenerName(process.pid) });
     client.on('notification', (message) => {
       if (message.channel !== BATCH_FINISHED_CHANNEL || !message.payload) return;
       for (const wake of this.waiters.get(message.payload) ?? []) wake();
+      for (const listener of this.everyBatch) listener(message.payload);
     });
     const lost = (error?: Error) => {
       if (this.client !== client) return;
       this.client = undefined;
       client.end().catch(() => undefined);
       if (this.stopped) return;
+      for (const listener of this.onLost) listener();
       this.logger.warn(
         { err: error, delayMs: this.delayMs },
         'batch_finished listener lost its connection; sync calls wait on Temporal alone until it is back',
@@ -80,6 +89,19 @@ export class BatchFinishedListener {
       if (!set.size && this.waiters.get(batchId) === set) this.waiters.delete(batchId);
     };
     return { finished, cancel };
+  }
+
+  /**
+   * Calls `each` with every batch announced finished (Completed or Failed), and `lost` when the
+   * connection drops (announcements made until it is back are never seen), until the returned function is called.
+   */
+  onEach(each: (batchId: string) => void, lost: () => void): () => void {
+    this.everyBatch.add(each);
+    this.onLost.add(lost);
+    return () => {
+      this.everyBatch.delete(each);
+      this.onLost.delete(lost);
+    };
   }
 
   async stop(): Promise<void> {

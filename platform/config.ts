@@ -109,6 +109,8 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** WEBHOOK_RETRY_SECONDS: how long a notification is retried before its endpoint is marked failing (72 hours). */
   webhookRetrySeconds: number;
+  /** QUERY_SOCKET_PING_SECONDS: how often an EPCIS query WebSocket is pinged; one that missed the last ping is cut. */
+  querySocketPingSeconds: number;
   /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
   rateLimitPerSecond: number;
   /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
@@ -217,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
     webhookRetrySeconds: retrySeconds(env.WEBHOOK_RETRY_SECONDS),
+    querySocketPingSeconds: seconds('QUERY_SOCKET_PING_SECONDS', env.QUERY_SOCKET_PING_SECONDS, 30),
     rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, DEFAULT_RATE_LIMITS.perSecond, 1),
     rateLimitBurst: count('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, DEFAULT_RATE_LIMITS.burst, 0),
     failedKeysPerMinute: count(

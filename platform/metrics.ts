@@ -82,6 +82,13 @@ export const activityDuration = new Histogram({
  * queries too), by what sent it: the activity type in the worker, `request` in the API. A statement is
  * a round trip, so this is what "fewer statements per step" is measured by (`npm run bench` reads it).
  */
+export const openQuerySockets = new Gauge({
+  name: 'traceability_epcis_query_sockets_open',
+  help: 'EPCIS query subscriptions held open over WebSocket by this API process, by mode (stream or schedule).',
+  labelNames: ['mode'] as const,
+  registers,
+});
+
 export const dbStatements = new Counter({
   name: 'traceability_db_statements_total',
   help: 'Statements sent to PostgreSQL (each one round trip), by step: an activity type in the worker, request in the API.',
@@ -96,7 +103,7 @@ export const statementCounter =
     dbStatements.inc({ step: stepOf() });
 
 const ROLE_METRICS: Record<'api' | 'worker', readonly Metric[]> = {
-  api: [httpRequests, httpRequestDuration, batchRequestsRefused, dbStatements],
+  api: [httpRequests, httpRequestDuration, batchRequestsRefused, openQuerySockets, dbStatements],
   worker: [
     batchesStarted,
     batchesCompleted,

@@ -207,7 +207,11 @@ interface ReportSource {
 }
 
 /** A report carries every matching event of its batches: as many as they stored at most. */
-async function eventsOf(sequelize: Sequelize, transaction: Transaction, batchIds: string[]): Promise<number> {
+async function eventsOf(
+  sequelize: Sequelize,
+  transaction: Transaction | undefined,
+  batchIds: string[],
+): Promise<number> {
   const [{ n }] = await queryOf(sequelize, transaction)<{ n: string }>(
     'SELECT coalesce(sum(event_count), 0) AS n FROM batches WHERE id = ANY($1::uuid[])',
     [batchIds],
@@ -217,6 +221,23 @@ async function eventsOf(sequelize: Sequelize, transaction: Transaction, batchIds
 
 const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
+/** A subscription's report of `filter`'s events: null when nothing matched and no empty report is wanted. */
+async function reportOf(
+  sequelize: Sequelize,
+  source: Pick<ReportSource, 'id' | 'account_id' | 'query_name' | 'epc_format'>,
+  filter: EpcisEventFilter,
+  reportIfEmpty: boolean,
+) {
+  // An empty backlog matches nothing (not every event).
+  const page =
+    filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
+  if (!page.events.length && !reportIfEmpty) return null;
+  return epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
+    queryName: source.query_name,
+    subscriptionID: source.id,
+  });
+}
+
 async function oweReport(
   sequelize: Sequelize,
   transaction: Transaction,
@@ -225,14 +246,8 @@ async function oweReport(
   filter: EpcisEventFilter,
   reportIfEmpty: boolean,
 ): Promise<void> {
-  // An empty backlog matches nothing (not every event).
-  const page =
-    filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
-  if (!page.events.length && !reportIfEmpty) return;
-  const document = await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
-    queryName: source.query_name,
-    subscriptionID: source.id,
-  });
+  const document = await reportOf(sequelize, source, filter, reportIfEmpty);
+  if (!document) return;
   await execute(
     sequelize,
     `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body) VALUES (${NEW_DELIVERY_ID}, $1, 'epcis.report', $2, $3) ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
@@ -330,3 +345,57 @@ export async function oweScheduledReport(
   });
 }
 const latest = (a: Date | undefined, b: Date): Date => (a && a > b ? a : b);
+
+/** A WebSocket subscription of the API process (api/query-sockets.ts): live only, nothing of it is stored. */
+export interface SocketSubscription {
+  id: string;
+  accountId: string;
+  queryName: string;
+  filter: StoredFilter;
+  epcFormat: EpcFormat;
+}
+
+/**
+ * The report a WebSocket subscription gets for batches `batchIds` (all of its account): the same
+ * document a webhook subscription is owed for them (oweStreamReports, oweScheduledReport). `since`,
+ * a scheduled socket's initialRecordTime, bounds the recordTime of every run as oweScheduledReport's does.
+ */
+export async function socketReport(
+  sequelize: Sequelize,
+  subscription: SocketSubscription,
+  batchIds: string[],
+  options: { reportIfEmpty: boolean; since?: Date },
+) {
+  const source = {
+    id: subscription.id,
+    account_id: subscription.accountId,
+    query_name: subscription.queryName,
+    epc_format: subscription.epcFormat,
+  };
+  const filter: EpcisEventFilter = {
+    ...subscription.filter,
+    accountId: subscription.accountId,
+    batchIds,
+    ...(options.since ? { GE_recordTime: latest(subscription.filter.GE_recordTime, options.since) } : {}),
+    limit: await eventsOf(sequelize, undefined, batchIds),
+  };
+  return reportOf(sequelize, source, filter, options.reportIfEmpty);
+}
+
+/** The account of batch `batchId` if it is Completed (a Failed batch stored no events to report). */
+export async function accountOfCompletedBatch(sequelize: Sequelize, batchId: string): Promise<string | null> {
+  const [row] = await queryOf(sequelize)<{ account_id: string }>(
+    `SELECT account_id FROM batches WHERE id = $1 AND status = 'Completed'`,
+    [batchId],
+  );
+  return row?.account_id ?? null;
+}
+
+/** The account's batches completed since `since`: what a subscription starting from initialRecordTime reports first. */
+export async function batchesCompletedSince(sequelize: Sequelize, accountId: string, since: Date): Promise<string[]> {
+  const rows = await queryOf(sequelize)<{ id: string }>(
+    `SELECT id FROM batches WHERE account_id = $1 AND status = 'Completed' AND completed_at >= $2 ORDER BY completed_at`,
+    [accountId, since],
+  );
+  return rows.map((row) => row.id);
+}

@@ -76,3 +76,21 @@ function elementRange(element: string, min: number, max: number): ScheduleRange 
   }
   return null;
 }
+
+/** Whether `time` (read in UTC, as the Temporal Schedules of webhook subscriptions run) is one the ranges name. */
+export function scheduleMatches(ranges: ScheduleRanges, time: Date): boolean {
+  const values: Record<ScheduleField, number> = {
+    second: time.getUTCSeconds(),
+    minute: time.getUTCMinutes(),
+    hour: time.getUTCHours(),
+    dayOfMonth: time.getUTCDate(),
+    month: time.getUTCMonth() + 1,
+    // getUTCDay counts 0 = Sunday; GS1 7.
+    dayOfWeek: time.getUTCDay() || 7,
+  };
+  return SCHEDULE_FIELDS.every((field) =>
+    ranges[field].some(
+      ({ start, end, step }) => values[field] >= start && values[field] <= end && (values[field] - start) % step === 0,
+    ),
+  );
+}

@@ -59,6 +59,8 @@ export function spawnStack(
     // Webhook and subscription tests deliver to a receiver on loopback, and watch retries run out in seconds.
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     WEBHOOK_RETRY_SECONDS: '20',
+    // Query sockets whose client went silent are cut within seconds (test/api/epcis-query-sockets.test.ts).
+    QUERY_SOCKET_PING_SECONDS: '1',
     ...extraEnv,
   };
   delete env.DATABASE_URL;

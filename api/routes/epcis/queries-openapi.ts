@@ -8,6 +8,7 @@ import {
   subscription,
   subscriptionList,
 } from './queries-schema';
+import { socketQuery } from './query-socket';
 import { epcFormatHeader, eventsPageQuery, pageQuery, queryDocumentResponse } from './schema';
 
 const noSuchName = problemResponse('The account has no query of this name (epcisException:NoSuchNameException).');
@@ -92,17 +93,36 @@ export const queriesOperations = [
   operation({
     method: 'get',
     path: '/epcis/queries/{queryName}/events',
-    summary: 'Run a named query now',
+    summary: 'Run a named query now, or subscribe to it over a WebSocket',
     description:
-      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage (default 1000, the largest page) and nextPageToken (Link rel="next").',
+      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage (default 1000, the largest page) and nextPageToken (Link rel="next").\n\n' +
+      'Upgraded to a WebSocket (`Upgrade: websocket`, GS1’s binding), the request subscribes to the query for as long as the socket is open: ' +
+      '`stream=true` sends a report as each batch of matching events completes; schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek; UTC; ' +
+      'reportIfEmpty) send one at each time they name, of the batches completed since the last. `initialRecordTime` adds what was recorded since then to the first report. ' +
+      'Each message is a text frame holding an EPCISQueryDocument (JSON-LD) with queryName and the socket’s own subscriptionID, of the key’s account’s events only, ' +
+      'as a webhook subscription’s report is, without GS1-Signature: the client opened the connection and checks the server by TLS. ' +
+      'The key is checked before the upgrade (X-API-KEY header, as on every route): a missing or wrong key, an unknown query or bad parameters are answered over HTTP, never upgraded. ' +
+      'The socket is live only: nothing is kept for it once it closes, and reports are not retried; reconnect with initialRecordTime set to the last recordTime received.',
     tags: ['EPCIS queries'],
     pathParams: queryName,
-    query: eventsPageQuery,
+    query: { ...eventsPageQuery, properties: { ...eventsPageQuery.properties, ...socketQuery.properties } },
     headers: epcFormatHeader,
     responses: {
+      101: {
+        description:
+          'Upgraded to a WebSocket (Upgrade: websocket, Connection: Upgrade): the subscription runs until the socket closes. GS1-Query-Min-Record-Time is where the first report starts.',
+      },
       200: { description: 'An EPCISQueryDocument whose queryName is the query’s.', schema: queryDocumentResponse },
-      400: badPage,
+      400: [
+        badPage,
+        problemResponse(
+          'Over a WebSocket upgrade: a subscription parameter is unknown or not valid, or both or neither of stream and a schedule are given (answered before any upgrade). Without the upgrade: a subscription parameter was sent (code epcis-subscription-needs-websocket).',
+        ),
+      ],
       404: noSuchName,
+      503: problemResponse(
+        'A WebSocket upgrade while this API process’s batch announcements (PostgreSQL LISTEN) are reconnecting: retry in a few seconds.',
+      ),
     },
   }),
   operation({

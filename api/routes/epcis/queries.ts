@@ -3,7 +3,8 @@
  * GET/DELETE /epcis/queries/{queryName}, GET .../events (the query run now) and the subscriptions of a
  * query. A subscription's reports are EPCISQueryDocuments delivered like webhooks (workflows/
  * deliver-webhooks.ts): stream reports are owed when a batch completes, scheduled ones by a Temporal
- * Schedule per subscription.
+ * Schedule per subscription. GET .../events upgraded to a WebSocket is a live subscription of its own
+ * (query-socket.ts).
  */
 import type Router from '@koa/router';
 import type { ErrorObject } from 'ajv';
@@ -33,6 +34,7 @@ import { ajv, pairedWith, validate, type Source } from '../../middleware/validat
 import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { queryProblem } from './presenter';
+import { querySocket } from './query-socket';
 import {
   createQueryBody,
   createSubscriptionBody,
@@ -172,6 +174,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     ctx.status = 204;
   });
 
+  router.get('/queries/:queryName/events', querySocket(namedQueryOf));
   router.get(
     '/queries/:queryName/events',
     validate({ headers: epcFormatHeader, query: pairedWith<PageQuery>()(eventsPageQuery) }, formatOrQueryProblem),
