@@ -236,6 +236,7 @@ class Supervisor {
       ['API', api],
       ['API docs', `${api}/docs`],
       ['trace', `${api}/trace`],
+      ['recalls', `${api}/recalls`],
       ['support', `${api}/support`],
       ['imports', `${api}/imports`],
       ['Temporal UI', temporalUi],
@@ -255,7 +256,12 @@ class Supervisor {
         api: this.state.apiUrl,
         docs: `${this.state.apiUrl}/docs`,
         openapi: `${this.state.apiUrl}/openapi.json`,
-        pages: { trace: `${api}/trace`, support: `${api}/support`, imports: `${api}/imports` },
+        pages: {
+          trace: `${api}/trace`,
+          recalls: `${api}/recalls`,
+          support: `${api}/support`,
+          imports: `${api}/imports`,
+        },
         metrics: {
           api: this.state.apiMetricsUrl,
           worker: this.state.workerAppMetricsUrl,

@@ -54,6 +54,7 @@ describe('npm start on a terminal, nothing configured', () => {
     expect(row('API')).toMatch(new RegExp(`^API\\s+${api}$`));
     expect(row('API docs')).toMatch(new RegExp(`\\s${api}/docs$`));
     expect(row('trace')).toMatch(new RegExp(`\\s${api}/trace$`));
+    expect(row('recalls')).toMatch(new RegExp(`\\s${api}/recalls$`));
     expect(row('support')).toMatch(new RegExp(`\\s${api}/support$`));
     expect(row('imports')).toMatch(new RegExp(`\\s${api}/imports$`));
     expect(row('Temporal UI')).toMatch(new RegExp(`\\s${stack.state.temporalUiUrl}$`));
