@@ -43,7 +43,7 @@ describe('/Integration/Recalls', () => {
     await Promise.all([retailerHooks.close(), farmHooks.close()]);
   });
 
-  it('reaches every holder of the lot and of lots made from it, across accounts', async () => {
+  it('reaches the accounts the issuer shipped to, and through a consignee that passes it on, the lots made from it', async () => {
     const issued = await client(chain.farm.key).post('/Integration/Recalls', {
       ProductId: chain.products.fishA.Id,
       LotSerial: chain.lot,
@@ -58,21 +58,53 @@ describe('/Integration/Recalls', () => {
       productId: chain.products.fishA.Id,
       lotSerial: chain.lot,
       reason: 'Listeria in a retained sample.',
+      state: 'Open',
+      closed: null,
+      // Nothing said: the strictest strategy.
+      strategy: {
+        depth: 'Consumer',
+        effectivenessCheck: { level: 'A', percent: 100 },
+        reminders: { everySeconds: 86400, overdueAfter: 3 },
+      },
     });
-    const holders = Object.fromEntries(
-      issued.body.holders.map((h: { account: string; lots: string[]; acknowledgement: unknown }) => [h.account, h]),
-    );
-    expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name, chain.retailer.name].sort());
-    expect(holders[chain.processor.name]).toEqual({
+    const holdersOf = (body: { holders: { account: string }[] }) =>
+      Object.fromEntries(body.holders.map((h) => [h.account, h]));
+    let holders = holdersOf(issued.body);
+    expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name].sort());
+    expect(holders[chain.processor.name]).toMatchObject({
       account: chain.processor.name,
       lots: [chain.lot],
       acknowledgement: null,
+      tier: 1,
+      via: chain.farm.name,
+      state: 'Notified',
     });
-    expect(holders[chain.retailer.name]).toEqual({
+    expect((await client(chain.retailer.key).get('/Integration/Recalls')).body.totalItems).toBe(0);
+
+    const passed = await client(chain.processor.key).post(`/Integration/Recalls/${recallId}/pass-on`);
+    expect(passed.status).toBe(200);
+    expect(passed.body.reached).toEqual([
+      {
+        account: chain.retailer.name,
+        lots: [chain.fillet],
+        shipped: [{ lotSerial: chain.fillet, quantity: 30, unit: expect.any(String) }],
+      },
+    ]);
+    // Passing on again reaches no one twice.
+    expect((await client(chain.processor.key).post(`/Integration/Recalls/${recallId}/pass-on`)).body.reached).toEqual(
+      [],
+    );
+
+    holders = holdersOf((await client(chain.farm.key).get(`/Integration/Recalls/${recallId}`)).body);
+    expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name, chain.retailer.name].sort());
+    expect(holders[chain.retailer.name]).toMatchObject({
       account: chain.retailer.name,
       lots: [chain.fillet],
       acknowledgement: null,
+      tier: 2,
+      via: chain.processor.name,
     });
+    expect(holders[chain.processor.name].passedOnTime).toEqual(expect.any(String));
   });
 
   it('tells each holder only what its own traces show: its own lots and holdings', async () => {
@@ -164,14 +196,16 @@ describe('/Integration/Recalls', () => {
       time: expect.any(String),
       quantityOnHand: 30,
       action: 'Pulled from shelves.',
+      lots: null,
     });
 
     const issuer = await client(chain.farm.key).get(`/Integration/Recalls/${recallId}`);
     const byName = Object.fromEntries(issuer.body.holders.map((h: { account: string }) => [h.account, h]));
-    expect(byName[chain.retailer.name]).toEqual({
+    expect(byName[chain.retailer.name]).toMatchObject({
       account: chain.retailer.name,
       lots: [chain.fillet],
-      acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.' },
+      acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.', lots: null },
+      state: 'Acknowledged',
     });
     expect(byName[chain.processor.name].acknowledgement).toBeNull();
 
