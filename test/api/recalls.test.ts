@@ -67,7 +67,7 @@ describe('/Integration/Recalls', () => {
         reminders: { everySeconds: 86400, overdueAfter: 3 },
       },
     });
-    const holdersOf = (body: { holders: { account: string }[] }) =>
+    const holdersOf = (body: { holders: { account: string; passedOnTime: string | null }[] }) =>
       Object.fromEntries(body.holders.map((h) => [h.account, h]));
     let holders = holdersOf(issued.body);
     expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name].sort());
