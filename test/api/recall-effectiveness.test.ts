@@ -246,6 +246,38 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
     });
   });
 
+  it('gives the issuer the same figures as CSV, one row per consignee and lot; nobody else gets them', async () => {
+    const csv = await issuer().get(`/Integration/Recalls/${recallId}/effectiveness.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = csv.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(','));
+    const column = (name: string) => header.indexOf(name);
+    expect(header).toEqual(expect.arrayContaining(['Consignee', 'Lot', 'Shipped', 'Accounted For', 'Outstanding']));
+    const byConsignee = Object.fromEntries(
+      rows.map((r) => [
+        r[column('Consignee')],
+        [
+          r[column('Tier')],
+          r[column('Lot')],
+          r[column('Shipped')],
+          r[column('Accounted For')],
+          r[column('Outstanding')],
+        ],
+      ]),
+    );
+    expect(byConsignee).toEqual({
+      [chain.processor.name]: ['1', chain.lot, '60', '60', '0'],
+      [chain.other.name]: ['1', chain.lot, '20', '0', '20'],
+      [chain.retailer.name]: ['2', chain.fillet, '30', '25', '5'],
+    });
+    expect((await client(chain.processor.key).get(`/Integration/Recalls/${recallId}/effectiveness.csv`)).status).toBe(
+      404,
+    );
+  });
+
   it('closes once the level is met; every consignee is told, and nothing more is answered or passed on', async () => {
     const closed = await issuer().post(`/Integration/Recalls/${recallId}/close`, {});
     expect(closed.status).toBe(200);

@@ -27,6 +27,7 @@ import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { conflict, notFound, problem, validationProblem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
+import { CSV_TYPE, csvField } from '../trace/spreadsheet';
 import {
   acknowledgeBody,
   closeRecallBody,
@@ -34,6 +35,7 @@ import {
   type AcknowledgeInput,
   type CloseRecallInput,
   type CreateRecallInput,
+  EFFECTIVENESS_COLUMNS,
 } from './schema';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,16 +53,20 @@ const acknowledgementOf = (row: NoticeRow) =>
       }
     : null;
 
+const strategyOf = (
+  row: Pick<RecallRow, 'depth' | 'check_level' | 'check_percent' | 'remind_every_seconds' | 'overdue_after_reminders'>,
+) => ({
+  depth: row.depth,
+  effectivenessCheck: { level: row.check_level, percent: Number(row.check_percent) },
+  reminders: { everySeconds: row.remind_every_seconds, overdueAfter: row.overdue_after_reminders },
+});
+
 const recallPart = (row: RecallRow) => ({
   id: row.id,
   issuer: row.issuer_name,
   reason: row.reason,
   createdTime: iso(row.created_at),
-  strategy: {
-    depth: row.depth,
-    effectivenessCheck: { level: row.check_level, percent: Number(row.check_percent) },
-    reminders: { everySeconds: row.remind_every_seconds, overdueAfter: row.overdue_after_reminders },
-  },
+  strategy: strategyOf(row),
   state: row.closed_at ? ('Closed' as const) : ('Open' as const),
   closed: row.closed_at
     ? { time: iso(row.closed_at), reason: row.close_reason, levelMet: Boolean(row.closed_level_met) }
@@ -148,14 +154,20 @@ export function recallsRouter(): Router<AppState, AppCustom> {
         { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason },
         strategy,
         consignees,
-        (consignee) => ({
+        noticeData({
           id,
           issuer: issuer.name,
           reason: input.Reason,
           createdTime: new Date().toISOString(),
-          depth: strategy.depth,
-          shipped: consignee.shipped,
-          ...consignee.notice,
+          strategy: strategyOf({
+            depth: strategy.depth,
+            check_level: strategy.checkLevel,
+            check_percent: String(strategy.checkPercent),
+            remind_every_seconds: strategy.remindEverySeconds,
+            overdue_after_reminders: strategy.overdueAfterReminders,
+          }),
+          state: 'Open',
+          closed: null,
         }),
       );
       await wake(ctx, endpoints);
@@ -184,6 +196,16 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, accountId, id) : null;
     if (!notice) throw notFound(`No recall ${id} issued by or sent to this account.`);
     ctx.body = presentNotice(notice);
+  });
+
+  router.get('/Integration/Recalls/:id/effectiveness.csv', async (ctx) => {
+    const { id } = ctx.params;
+    const issued = UUID.test(id) ? await issuedRecall(ctx.deps.sequelize, ctx.state.account.id, id) : null;
+    if (!issued) throw notFound(`No recall ${id} issued by this account.`);
+    ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.csv"`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = `${CSV_TYPE}; charset=utf-8`;
+    ctx.body = effectivenessCsv(presentIssued(issued).holders);
   });
 
   router.post(
@@ -307,6 +329,38 @@ function lotAnswersOf(notice: NoticeRow, lots: AcknowledgeInput['Lots']): LotAns
     destroyed: lot.Destroyed ?? 0,
     soldOn: lot.SoldOn ?? 0,
   }));
+}
+
+/** One row per consignee and lot it received, in the issuer's view's order (tier, then name). */
+function effectivenessCsv(holders: ReturnType<typeof presentIssued>['holders']): string {
+  const lines = [EFFECTIVENESS_COLUMNS.join(',')];
+  for (const h of holders)
+    for (const lot of h.quantities)
+      lines.push(
+        [
+          h.account,
+          h.tier,
+          h.via,
+          h.state,
+          h.notifiedTime,
+          h.acknowledgement?.time ?? '',
+          h.reminders.length,
+          h.overdueTime ?? '',
+          h.passedOnTime ?? '',
+          lot.lotSerial,
+          lot.unit,
+          lot.quantity,
+          lot.onHand,
+          lot.returned,
+          lot.destroyed,
+          lot.soldOn,
+          lot.accountedFor,
+          lot.outstanding,
+        ]
+          .map(csvField)
+          .join(','),
+      );
+  return `${lines.join('\n')}\n`;
 }
 
 function effectivenessOf({ recall, notices }: { recall: RecallRow; notices: NoticeRow[] }) {

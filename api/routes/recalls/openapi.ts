@@ -1,10 +1,12 @@
 import { problemResponse, PROBLEM_JSON, ref } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { CSV_TYPE } from '../trace/spreadsheet';
 import {
   acknowledgeBody,
   closeRecallBody,
   createRecallBody,
+  EFFECTIVENESS_COLUMNS,
   issuedRecall,
   noticeList,
   passedOn,
@@ -27,6 +29,11 @@ const notSentHere = problemResponse(
   404,
   'No recall with this id sent to the key’s account.',
   `No recall ${RECALL_ID} sent to this account.`,
+);
+const notIssuedHere = problemResponse(
+  404,
+  'No recall with this id issued by the key’s account.',
+  `No recall ${RECALL_ID} issued by this account.`,
 );
 const notFound = problemResponse(
   404,
@@ -95,6 +102,21 @@ export const recallsOperations = [
     },
   }),
   operation({
+    method: 'get',
+    path: '/Integration/Recalls/{id}/effectiveness.csv',
+    summary: 'A recall’s effectiveness as a spreadsheet',
+    description: `The issuer’s view as CSV (RFC 4180, UTF-8, a header row): one row per consignee and lot it received, columns ${EFFECTIVENESS_COLUMNS.join(', ')}.`,
+    tags: ['Recalls'],
+    responses: {
+      200: {
+        description: 'The CSV, as an attachment.',
+        contentType: CSV_TYPE,
+        schema: { type: 'string', description: 'CSV text.' },
+      },
+      404: notIssuedHere,
+    },
+  }),
+  operation({
     method: 'post',
     path: '/Integration/Recalls/{id}/acknowledge',
     summary: 'Acknowledge a recall notice',
@@ -144,11 +166,7 @@ export const recallsOperations = [
     responses: {
       200: { description: 'The closed recall, as its issuer sees it.', schema: issuedRecall },
       400: { ...invalid, description: 'The level is not met and no Reason is given, or a field is invalid.' },
-      404: problemResponse(
-        404,
-        'No recall with this id issued by the key’s account.',
-        `No recall ${RECALL_ID} issued by this account.`,
-      ),
+      404: notIssuedHere,
       409: closed,
     },
   }),

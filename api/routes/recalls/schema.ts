@@ -419,3 +419,25 @@ export const noticeList = pageBodySchema(
   recallNotice,
   'One page of the recall notices the account received, newest first.',
 );
+
+/** The columns of GET /Integration/Recalls/{id}/effectiveness.csv: one row per consignee and lot it received. */
+export const EFFECTIVENESS_COLUMNS = [
+  'Consignee',
+  'Tier',
+  'Via',
+  'State',
+  'Notified',
+  'Acknowledged',
+  'Reminders',
+  'Overdue',
+  'Passed On',
+  'Lot',
+  'Unit',
+  'Shipped',
+  'On Hand',
+  'Returned',
+  'Destroyed',
+  'Sold On',
+  'Accounted For',
+  'Outstanding',
+] as const;
