@@ -13,6 +13,8 @@ export interface FollowRecallResult {
 
 /** One pass of the follow-up, as the activity answers it: what it did and when the next is due. */
 export interface RecallFollowUpOutcome {
+  /** No such recall: not stored yet (the follow-up starts before the recall's commit), or never stored. */
+  missing?: boolean;
   closed: boolean;
   reminded: string[];
   overdue: string[];

@@ -23,6 +23,8 @@ const IDLE_MS = 3_600_000;
 /** The shortest wait between two passes: a reminder falling due a moment after a pass is sent by the next. */
 const MIN_WAIT_MS = 1_000;
 const MAX_HISTORY_EVENTS = 2_000;
+/** How long a follow-up started before its recall's commit waits for the recall to be stored. */
+const MISSING_WAIT_MS = 60_000;
 
 /**
  * One workflow per recall (`recall-<id>`), from its issue until it closes: each pass reminds the
@@ -40,12 +42,21 @@ export async function followRecall(
     changed = true;
   });
   let { reminders } = done;
+  let waitedForRecall = false;
   const overdue = [...done.overdue];
   for (;;) {
     // Cleared before the pass: a change committed after it reads comes with a signal that sets it again.
     changed = false;
     const pass = await followUpRecall(input.recallId);
     if (pass.closed) return { reminders, overdue };
+    if (pass.missing) {
+      // Started before the recall's commit: the API signals once it is stored. Still missing after
+      // the wait, the commit failed (or the recall went with its account): nothing to follow.
+      if (waitedForRecall) return { reminders, overdue };
+      waitedForRecall = true;
+      await condition(() => changed, MISSING_WAIT_MS);
+      continue;
+    }
     reminders += pass.reminded.length;
     overdue.push(...pass.overdue);
     if (pass.overdue.length) log.info('recall consignees overdue', { recallId: input.recallId, overdue: pass.overdue });

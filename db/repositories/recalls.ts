@@ -298,6 +298,8 @@ export async function closeRecall(
 
 /** What one pass of a recall's follow-up did, and when the next is due. */
 export interface RecallFollowUp {
+  /** No such recall: not stored yet (its follow-up starts before its commit), or never (that commit failed). */
+  missing?: boolean;
   closed: boolean;
   /** Names of the consignees reminded, and of those found overdue, in this pass. */
   reminded: string[];
@@ -325,8 +327,9 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
       'SELECT issuer_account_id, closed_at, remind_every_seconds, overdue_after_reminders FROM recalls WHERE id = $1 FOR UPDATE',
       [recallId],
     );
-    if (!recall || recall.closed_at)
-      return { closed: true, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
+    if (!recall)
+      return { missing: true, closed: false, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
+    if (recall.closed_at) return { closed: true, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
     const due = await query<{ holder_account_id: string; holder_name: string; reminders: number; lots: string[] }>(
       `SELECT n.holder_account_id, a.name AS holder_name, cardinality(n.reminded_at) AS reminders, n.received_lots AS lots
          FROM recall_notices n JOIN accounts a ON a.id = n.holder_account_id
@@ -393,6 +396,7 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
       [recallId, recall.remind_every_seconds],
     );
     return {
+      missing: false,
       closed: false,
       reminded,
       overdue: overdue.map((o) => o.account),

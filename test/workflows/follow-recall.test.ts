@@ -72,4 +72,37 @@ describe('followRecall: reminders on a durable timer until the recall closes', (
       await connection.close();
     }
   });
+
+  it('waits for a recall not stored yet, and ends when it is still missing after that: its commit failed', async () => {
+    const taskQueue = `follow-recall-test-${randomUUID()}`;
+    const recallId = randomUUID();
+    let passes = 0;
+    const followUpRecall = async (): Promise<RecallFollowUpOutcome> => {
+      passes += 1;
+      return { missing: true, closed: false, reminded: [], overdue: [], nextDueSeconds: null };
+    };
+    const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const worker = await Worker.create({
+        connection,
+        taskQueue,
+        workflowsPath: workflowsPath(),
+        activities: { followUpRecall },
+      });
+      await worker.runUntil(async () => {
+        const handle = await client.workflow.start<typeof followRecall>('followRecall', {
+          taskQueue,
+          workflowId: recallWorkflowId(recallId),
+          args: [{ recallId }],
+        });
+        while (passes < 1) await new Promise((resolve) => setTimeout(resolve, 100));
+        // The API's signal after its commit: the recall is read again, still missing, and the follow-up ends.
+        await handle.signal(RECALL_CHANGED_SIGNAL);
+        expect(await handle.result()).toEqual<FollowRecallResult>({ reminders: 0, overdue: [] });
+        expect(passes).toBe(2);
+      });
+    } finally {
+      await connection.close();
+    }
+  });
 });

@@ -97,9 +97,25 @@ async function wake(ctx: APIContext, endpoints: string[]): Promise<void> {
     });
 }
 
-/** After a commit that changes what the recall's follow-up waits for: its workflow reads the rows again. */
-const followUp = (ctx: APIContext, recallId: string): Promise<void> =>
+/** Starts the recall's follow-up before the recall is stored: a recall is never stored without one. */
+const startFollowUp = (ctx: APIContext, recallId: string): Promise<void> =>
   signalRecallFollowUp(ctx.deps.temporal, ctx.deps.config.taskQueue, recallId);
+
+/**
+ * After a commit that changes what the recall's follow-up waits for, its workflow is told to read the
+ * rows again. Only sooner: its next pass (at the next due reminder, within the hour) reads them anyway, so
+ * a failed signal is logged, not answered as an error for a change that was stored.
+ */
+async function followUp(ctx: APIContext, recallId: string): Promise<void> {
+  try {
+    await signalRecallFollowUp(ctx.deps.temporal, ctx.deps.config.taskQueue, recallId);
+  } catch (error) {
+    ctx.deps.logger.warn(
+      { err: error, recallId },
+      'could not signal the recall follow-up; its next pass reads the change',
+    );
+  }
+}
 
 /** What a consignee's recall.received carries: its notice, as GET /Integration/Recalls/{id} shows it when it arrives. */
 const noticeData = (recall: ReturnType<typeof recallPart>) => (consignee: RecallConsignee) => ({
@@ -149,6 +165,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       const recalled = { accountId: issuer.id, productId, lotSerial: input.LotSerial };
       const consignees = await recallConsignees(sequelize, recalled, [recalled], new Set([issuer.id]));
       const id = randomUUID();
+      await startFollowUp(ctx, id);
       const endpoints = await createRecall(
         sequelize,
         { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason },
