@@ -14,6 +14,8 @@ import { workflowsPath } from '../../worker/bundle';
  * activity tasks, as in a rolling upgrade: it replays as it ran. `completed-import` and `failed-import`
  * are processImport runs whose split step read the stored file; `completed-import-chunks-stored-at-upload`
  * one that took the batches its upload stored (its patch marker, one local activity, three children).
+ * `closed-recall` is a followRecall run from issue to close (test/api/recall-effectiveness.test.ts): a
+ * start before the recall's commit, signals, a reminder's timer, passes that reminded and found overdue.
  * Replaying them against today's
  * workflow code catches a change that would break batches already running (fix it with `patched()`).
  */
