@@ -2,10 +2,11 @@
  * The layers, top to bottom, and what each may import (npm run lint checks it; test/ and bench/ may import anything):
  *   supervisor, cli      the processes a person starts: npm start's supervisor, support tooling
  *   api, worker          the two processes of the production shape
- *   usecases             the application layer: one module per use case, typed input to typed outcome, no HTTP
  *   batches              the batch use case: submit, wait, retry, reconcile, the rejection format
  *   workflows            deterministic orchestration (activities by type only)
  *   activities           the pipeline's steps
+ *   usecases             the application layer: one module per use case, typed input to typed outcome, no HTTP
+ *   pipeline             what workflows and activities pass each other: contracts and the failed batch's encoding
  *   db                   models, migrations, queries, repositories
  *   platform             what every process shares: config, logger, metrics, the Temporal connection
  *   domain               pure logic, no I/O
@@ -17,7 +18,7 @@ const layer = (name, mayImport, alsoFiles = []) => ({
   severity: 'error',
   from: { path: `^${name}/` },
   to: {
-    path: '^(api|usecases|batches|activities|workflows|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
+    path: '^(api|usecases|batches|activities|workflows|pipeline|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
     pathNot: [`^(${[name, ...mayImport].join('|')})/`, ...alsoFiles.map((file) => `^${file}$`)],
   },
 });
@@ -35,21 +36,30 @@ module.exports = {
     layer('domain', []),
     layer('platform', ['domain']),
     layer('db', ['platform', 'domain']),
-    layer('activities', ['workflows', 'db', 'platform', 'domain']),
-    layer('workflows', ['activities', 'domain']),
+    layer('pipeline', ['domain']),
+    layer('usecases', ['db', 'platform', 'domain']),
+    layer('activities', ['usecases', 'pipeline', 'db', 'platform', 'domain']),
+    layer('workflows', ['pipeline', 'activities', 'domain']),
     // The pipeline's checks, run on a refused request's other events to list every problem in one answer.
-    layer('batches', ['workflows', 'db', 'platform', 'domain'], ['activities/persist/checks.ts']),
-    layer('usecases', ['batches', 'db', 'platform', 'domain']),
+    layer(
+      'batches',
+      ['usecases', 'pipeline', 'workflows', 'db', 'platform', 'domain'],
+      ['activities/persist/checks.ts'],
+    ),
     // The API's own worker for the small sync batches it starts eagerly (API_SYNC_WORKER).
-    layer('api', ['usecases', 'batches', 'workflows', 'db', 'platform', 'domain'], ['worker/api-sync-worker.ts']),
-    layer('worker', ['usecases', 'batches', 'activities', 'workflows', 'db', 'platform', 'domain']),
+    layer(
+      'api',
+      ['usecases', 'batches', 'pipeline', 'workflows', 'db', 'platform', 'domain'],
+      ['worker/api-sync-worker.ts'],
+    ),
+    layer('worker', ['usecases', 'batches', 'pipeline', 'activities', 'workflows', 'db', 'platform', 'domain']),
     layer('cli', ['usecases', 'batches', 'db', 'platform', 'domain', 'supervisor']),
     layer('supervisor', ['worker', 'db', 'platform', 'domain']),
     {
       name: 'workflows-are-deterministic',
-      comment: "workflow code runs in Temporal's sandbox: no Node built-ins",
+      comment: "workflow code (and the contracts bundled with it) runs in Temporal's sandbox: no Node built-ins",
       severity: 'error',
-      from: { path: '^workflows/' },
+      from: { path: '^(workflows|pipeline)/' },
       to: { dependencyTypes: ['core'] },
     },
   ],

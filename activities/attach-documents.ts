@@ -1,5 +1,5 @@
 import { attachBatchDocuments } from '../db/repositories/event-documents';
-import type { AttachDocumentsOutput, BatchRef, DocumentNotAttached } from '../workflows/contracts';
+import type { AttachDocumentsOutput, BatchRef, DocumentNotAttached } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 
 /**

@@ -1,4 +1,4 @@
-import type { BatchRef } from '../workflows/contracts';
+import type { BatchRef } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 import { activityLogger } from './logger';
 

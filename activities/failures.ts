@@ -1,8 +1,8 @@
 import type { BatchError } from '../domain/batch-errors';
-import { batchRejection } from '../workflows/batch-failure';
+import { batchRejection } from '../pipeline/batch-failure';
 
 /**
- * A batch that a retry cannot fix, refused (workflows/batch-failure.ts encodes it). The whole list is
+ * A batch that a retry cannot fix, refused (pipeline/batch-failure.ts encodes it). The whole list is
  * on the batch row: persistEvents wrote it with the refusal.
  */
 export function rejectBatch(errors: BatchError[]): never {

@@ -1,5 +1,5 @@
 import { takeStoredChunks } from '../db/repositories/imports';
-import type { ImportChunkBatch, SplitImportInput } from '../workflows/contracts';
+import type { ImportChunkBatch, SplitImportInput } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 
 /**

@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { EventPayload, NormalisedEvent } from '../domain/events';
 import { lazySavepoint, preparedQueryOf } from '../db/sql';
 import { batchesFailed, batchesStarted } from '../platform/metrics';
-import type { PersistEventsInput, PersistEventsOutput } from '../workflows/contracts';
+import type { PersistEventsInput, PersistEventsOutput } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { activityLogger } from './logger';

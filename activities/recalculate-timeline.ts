@@ -1,6 +1,6 @@
 import { lockBatchTimelines, recalculateTimelines } from '../db/repositories/inventory-timelines';
 import { queryOf } from '../db/sql';
-import type { BatchRef } from '../workflows/contracts';
+import type { BatchRef } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 
 /**

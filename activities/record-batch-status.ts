@@ -1,7 +1,7 @@
 import { completeBatch, finishBatch } from '../db/repositories/batch-notifications';
 import { recordBatchFailed } from '../db/repositories/batch-pipeline';
 import { batchesCompleted, batchesFailed, eventsPersisted } from '../platform/metrics';
-import type { BatchStatusUpdate } from '../workflows/contracts';
+import type { BatchStatusUpdate } from '../pipeline/contracts';
 import { withBatchWebhooks } from './batch-webhooks';
 import type { ActivityDeps } from './deps';
 

@@ -10,7 +10,7 @@ import {
   type ImportRow,
   type Provenance,
 } from '../db/repositories/imports';
-import { createLocation, createProduct, MasterDataConflict } from '../db/repositories/master-data';
+import { createMasterData, MasterDataRefused } from '../usecases/master-data';
 import type { LocationPayload, ProductPayload } from '../domain/master-data';
 import type { Column } from '../domain/spreadsheet-columns';
 import {
@@ -24,7 +24,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { InTurn } from '../platform/in-turn';
 import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
-import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../workflows/contracts';
+import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 
 /**
@@ -43,8 +43,6 @@ async function storeChunkBatch(input: SplitImportInput, seq: number, events: Rec
   });
   return batch;
 }
-
-class ChunkRefused extends Error {}
 
 /**
  * A chunk of locations or products, stored as POST /Integration/Locations or /Products would: in one
@@ -67,45 +65,31 @@ async function storeMasterDataChunk(
     lastRow,
     provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
   };
-  const errors: RowError[] = [];
+  const data =
+    row.kind === 'locations'
+      ? { kind: 'locations' as const, records: records.map((r) => r.record as unknown as LocationPayload) }
+      : { kind: 'products' as const, records: records.map((r) => r.record as unknown as ProductPayload) };
   try {
-    await deps.sequelize.transaction(async (transaction) => {
-      for (const record of records) {
-        try {
-          if (row.kind === 'locations')
-            await createLocation(
-              account,
-              record.record as unknown as LocationPayload,
-              deps.urnDomain,
-              transaction,
-              'Record',
-            );
-          else
-            await createProduct(
-              account,
-              record.record as unknown as ProductPayload,
-              deps.urnDomain,
-              transaction,
-              'Record',
-            );
-        } catch (error) {
-          if (!(error instanceof MasterDataConflict)) throw error;
-          const field = error.field.replace(/^Record\.?/, '').replace(/^id$/, 'Id');
-          errors.push({ ...locate(record, field, columns), code: 'Conflict', message: error.message });
-        }
-      }
-      // Thrown inside the transaction so that the records created so far roll back.
-      if (errors.length) throw new ChunkRefused();
-      await recordImportBatch(
-        deps.sequelize,
-        row.id,
-        chunk,
-        { status: 'Completed', records: records.length, errors: null },
-        transaction,
-      );
+    await createMasterData(deps, {
+      account,
+      data,
+      fieldOf: () => 'Record',
+      alsoInTransaction: (transaction) =>
+        recordImportBatch(
+          deps.sequelize,
+          row.id,
+          chunk,
+          { status: 'Completed', records: records.length, errors: null },
+          transaction,
+        ),
     });
   } catch (error) {
-    if (!(error instanceof ChunkRefused)) throw error;
+    if (!(error instanceof MasterDataRefused)) throw error;
+    const errors: RowError[] = error.errors.map(({ index, field, message }) => ({
+      ...locate(records[index!], field.replace(/^Record\.?/, '').replace(/^id$/, 'Id'), columns),
+      code: 'Conflict',
+      message,
+    }));
     await recordImportBatch(deps.sequelize, row.id, chunk, { status: 'Failed', records: records.length, errors });
   }
 }

@@ -12,6 +12,7 @@ import type { AppCustom, AppState } from './context';
  */
 export interface BrowserPage {
   title: string;
+  /** The page's own style; the header and navigation every page shares (PAGE_STYLE) come before it. */
   style: string;
   /** The markup inside <body>, before the script. */
   body: string;
@@ -19,14 +20,50 @@ export interface BrowserPage {
   entry: string;
 }
 
+/** The pages one navigation joins, in its order: each page's header links to all of them. */
+const PAGES = [
+  { name: 'trace', path: '/trace', label: 'Trace' },
+  { name: 'recalls', path: '/recalls', label: 'Recalls' },
+  { name: 'support', path: '/support', label: 'Support' },
+  { name: 'imports', path: '/imports', label: 'Imports' },
+  { name: 'docs', path: '/docs', label: 'API docs' },
+] as const;
+
+export type PageName = (typeof PAGES)[number]['name'];
+
+/** The navigation between the pages, the current one marked. */
+export const navMarkup = (current: PageName): string =>
+  `<nav aria-label="Pages">${PAGES.map(
+    (p) => `<a href="${p.path}"${p.name === current ? ' aria-current="page"' : ''}>${p.label}</a>`,
+  ).join('')}</nav>`;
+
+/** Every page's header: its title, the navigation, and (#who) whom the key signed in as. */
+export const headerMarkup = (title: string, current: PageName): string => `<header>
+  <h1>${title}</h1>
+  ${navMarkup(current)}
+  <span id="who"></span>
+</header>`;
+
+/** The header's look, the same on every page (/docs included). */
+export const HEADER_STYLE = `
+header { background: #22313f; color: #fff; padding: 0 20px; display: flex; gap: 20px; align-items: center; min-height: 46px; font: 14px/1.4 system-ui, sans-serif; }
+header h1 { font-size: 17px; margin: 0; white-space: nowrap; }
+header nav { display: flex; gap: 2px; flex: 1; align-self: stretch; }
+header nav a { color: #c9d6e3; text-decoration: none; padding: 0 12px; display: flex; align-items: center; border-bottom: 3px solid transparent; white-space: nowrap; }
+header nav a:hover { color: #fff; background: #2c3e50; }
+header nav a[aria-current=page] { color: #fff; border-bottom-color: #6cb4ff; font-weight: 600; }
+header #who { white-space: nowrap; }
+`;
+
 /**
  * A page's header and its sign-in form, the elements web/session.ts's signInForm wires (#who,
  * #signed-out, #sign-in, #key, #sign-in-message); the page's body goes on with its #signed-in part.
  */
-export const signInMarkup = (title: string, intro: string): string => `<header>
-  <h1>${title}</h1>
-  <span id="who"></span>
-</header>
+export const signInMarkup = (
+  title: string,
+  current: PageName,
+  intro: string,
+): string => `${headerMarkup(title, current)}
 <main>
 <div id="signed-out">
   <section>
@@ -91,18 +128,28 @@ export const browserPageCsp = (style: string, script: Bundle): string =>
 const versionOf = (script: Bundle): string =>
   script.hash.slice('sha256-'.length, 'sha256-'.length + 12).replace(/[^A-Za-z0-9]/g, '_');
 
-const pageHtml = ({ title, style, body }: BrowserPage, scriptPath: string, script: Bundle): string => `<!doctype html>
+/** What every page (not /docs) looks like before its own style: its text, messages and empty lists. */
+const BASE_STYLE = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f7f9; }
+.message.error { background: #fdecea; color: #7a1d16; } .message.info { background: #e8f1fb; color: #0b3d6b; }
+.empty { color: #68707a; font-style: italic; }
+[hidden] { display: none !important; }
+`;
+
+const styleOf = (page: BrowserPage): string => BASE_STYLE + HEADER_STYLE + page.style;
+
+const pageHtml = (page: BrowserPage, scriptPath: string, script: Bundle): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title}</title>
+<title>${page.title}</title>
 <link rel="icon" href="data:,">
-<style>${style}</style>
+<style>${styleOf(page)}</style>
 </head>
 <body>
-${body}
+${page.body}
 <script src="${scriptPath}?v=${versionOf(script)}" integrity="${script.hash}"></script>
 </body>
 </html>
@@ -118,7 +165,7 @@ export function browserPageRouter(pagePath: string, page: BrowserPage): Router<A
   router.get(pagePath, async (ctx) => {
     const script = await bundleOf(page.entry);
     ctx.type = 'text/html';
-    ctx.set('Content-Security-Policy', browserPageCsp(page.style, script));
+    ctx.set('Content-Security-Policy', browserPageCsp(styleOf(page), script));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = pageHtml(page, scriptPath, script);
   });

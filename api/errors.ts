@@ -1,7 +1,10 @@
 /**
  * Every error body leaves the service through api/middleware/error-handler.ts; handlers throw these.
- * A problem body (RFC 9457 problem details) gets the request's traceId added on the way out.
+ * A problem body (RFC 9457 problem details) names its entry of api/error-catalogue.ts in `code` and
+ * gets the request's traceId added on the way out.
  */
+import { ERRORS, type ErrorCode } from './error-catalogue';
+
 const SECTION: Record<number, string> = {
   400: '15.5.1',
   401: '15.5.2',
@@ -21,6 +24,12 @@ export const problemType = (status: number): string =>
     ? 'https://tools.ietf.org/html/rfc6585#section-4' // not an RFC 9110 status
     : `https://tools.ietf.org/html/rfc9110#section-${SECTION[status] ?? (status >= 500 ? '15.6.1' : '15.5.1')}`;
 
+/** The `type` of a code's problems: GS1's exception name under /epcis, else the status's RFC section. */
+export const typeOf = (code: ErrorCode): string => {
+  const entry = ERRORS[code];
+  return 'gs1' in entry ? entry.gs1 : problemType(entry.status);
+};
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -33,17 +42,36 @@ export class ApiError extends Error {
   }
 }
 
-export function problem(status: number, title: string, extra: Record<string, unknown> = {}): ApiError {
-  return new ApiError(status, { type: problemType(status), title, status, ...extra }, true, title);
+/** What is wrong at one JSON pointer (or XPath) of the request. */
+export interface PointerIssue {
+  pointer: string;
+  message: string;
+}
+
+export interface ProblemExtras {
+  /** This occurrence, for a person: the values the title leaves out. */
+  detail?: string;
+  /** Field name (or JSON pointer) to the messages about it. */
+  errors?: Record<string, string[]>;
+  /** GS1's form: issues grouped by pointer into `errors`, their messages joined into `detail` when none is given. */
+  issues?: PointerIssue[];
+  [member: string]: unknown;
+}
+
+export function problem(code: ErrorCode, { issues = [], ...extras }: ProblemExtras = {}): ApiError {
+  const { status, title } = ERRORS[code];
+  const fromIssues: ProblemExtras = {};
+  if (issues.length) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of issues) (errors[issue.pointer || '/'] ??= []).push(issue.message);
+    Object.assign(fromIssues, { detail: issues.map((i) => i.message).join(' '), errors });
+  }
+  const body = { type: typeOf(code), code, title, status, ...fromIssues, ...extras };
+  return new ApiError(status, body, true, extras.detail ?? title);
 }
 
 /** 400 with ASP.NET-style `errors: { field: [messages] }`, the shape SPEC.md shows for a missing key. */
-export function validationProblem(
-  errors: Record<string, string[]>,
-  title = 'One or more validation errors occurred.',
-): ApiError {
-  return problem(400, title, { errors });
-}
+export const validationProblem = (errors: Record<string, string[]>): ApiError => problem('invalid-request', { errors });
 
 /**
  * A date-time query parameter as a Date, or a 400 naming it: RFC 3339 (and so the schema's `date-time`)
@@ -56,10 +84,6 @@ export function queryTime(field: string, value: string | undefined): Date | unde
     throw validationProblem({ [field]: [`${field} ${value} is not a time this service can compare with.`] });
   return time;
 }
-
-export const badRequest = (title: string): ApiError => problem(400, title);
-export const notFound = (title: string): ApiError => problem(404, title);
-export const conflict = (title: string): ApiError => problem(409, title);
 
 /** A documented body shape that is not problem details (SPEC.md's plain JSON strings, four-key bodies). */
 export const rawError = (status: number, body: unknown): ApiError => new ApiError(status, body, false);

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 /**
  * What one request may carry: one definition of each bound, used by the request schemas (so the
  * OpenAPI document states them) and by the JSON body reader (for free-form objects no schema spells out).
@@ -18,6 +20,13 @@ export const LIMITS = {
   /** Quantities: exact in NUMERIC and in the JSON numbers callers send (15 significant digits). */
   quantity: 1_000_000_000_000,
 } as const;
+
+/**
+ * Whether the request's Content-Length already says its body is over `limit` bytes: then it is refused
+ * before a byte is read. Not Koa's `request.length`, which keeps 32 bits of it (4 GB reads as 0).
+ */
+export const declaredOver = (headers: IncomingHttpHeaders, limit: number): boolean =>
+  Number(headers['content-length'] ?? 0) > limit;
 
 type Schema = { [keyword: string]: unknown };
 

@@ -68,6 +68,9 @@ async function main(): Promise<void> {
     // Koa's handler settles every request itself (its errors go to ctx.onerror): nothing to await here.
     (req, res) => void handle(req, res),
   );
+  // Expect: 100-continue is answered by whoever reads the body (api/expect-continue.ts), not at once:
+  // a request refused before its body is read then never has it sent.
+  server.on('checkContinue', (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -37,11 +37,15 @@ export const PAGE_QUERY_ERROR = 'PageNumber and PageSize must be greater than 0.
 export const validatePage = (): Middleware<ValidatedState<{ query: typeof pageQuerySchema }>, AppCustom> =>
   validate({ query: pageQuerySchema }, () => rawError(400, PAGE_QUERY_ERROR));
 
-/** The 400 body of a paged list whose PageNumber or PageSize is not a whole number of at least 1. */
-export const pageQueryErrorSchema = {
-  type: 'string',
-  enum: [PAGE_QUERY_ERROR],
-  description: 'A plain JSON string (not a problem body): PageNumber or PageSize is below 1 or not a whole number.',
+/** The 400 answer of a paged list whose PageNumber or PageSize is not a whole number of at least 1. */
+export const pageQueryErrorResponse = {
+  description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
+  schema: {
+    type: 'string',
+    enum: [PAGE_QUERY_ERROR],
+    description: 'A plain JSON string (not a problem body): PageNumber or PageSize is below 1 or not a whole number.',
+  },
+  example: PAGE_QUERY_ERROR,
 } as const;
 
 export function pageOf(query: PageQuery): PageRequest {

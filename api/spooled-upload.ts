@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 
-/** What the multipart receivers (documents, imports) share: metering a file part, spooling it, dropping a refused body. */
+/** What the multipart receivers (documents, imports) share: metering a body and a file part, spooling it, leaving a refused body unread. */
 
 const HEAD_BYTES = 1024;
 
@@ -57,15 +57,26 @@ export const spoolPath = (kind: string): string =>
 export const removeSpool = (file: string | null | undefined): Promise<void> =>
   file ? fs.promises.rm(file, { force: true }) : Promise.resolve();
 
-/**
- * Reads and drops the rest of a body we stopped reading (as a proxy's lingering close does), so the
- * client gets to read our answer; gives up on a body longer than `giveUpAfter` bytes.
- */
-export function dropRest(req: IncomingMessage, giveUpAfter: number): void {
-  let drained = 0;
-  req.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > giveUpAfter) req.destroy();
+/** Room for the multipart framing and a few small form fields around a maximal file. */
+export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+
+/** Passes a body on until it passes `limit` bytes; then calls onLimit and passes nothing more. */
+export function bodyLimit(limit: number, onLimit: () => void): Transform {
+  let bytes = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > limit) onLimit();
+      else done(null, chunk);
+    },
   });
-  req.resume();
+}
+
+/**
+ * Leaves the rest of a refused body unread: the answer then closes the connection
+ * (api/middleware/close-unread-body.ts) instead of reading on to the body's end.
+ */
+export function stopReading(req: IncomingMessage): void {
+  req.unpipe();
+  req.pause();
 }

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority } from '@temporalio/common';
 import type { Batch, BatchMode } from '../db/models';
-import type { ProcessEventBatchInput } from '../workflows/contracts';
+import type { ProcessEventBatchInput } from '../pipeline/contracts';
 import type { processEventBatch } from '../workflows';
 import { syncTaskQueueOf } from '../platform/config';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS, RETRY_OF } from '../platform/search-attributes';

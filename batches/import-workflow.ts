@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { processImport } from '../workflows';
-import type { SplitImportInput } from '../workflows/contracts';
+import type { SplitImportInput } from '../pipeline/contracts';
 import { ACCOUNT_NAME } from '../platform/search-attributes';
 
 /** What starting a stored import's workflow needs: its workflow id, its input, what the UI's list says of it. */

@@ -10,7 +10,7 @@ import { isPipelineFailure, type BatchError } from '../domain/batch-errors';
 import { gdstWarnings, requestVesselOf, type KdeWarning } from '../domain/gdst';
 import type { EventPayload } from '../domain/events';
 import type { processEventBatch } from '../workflows';
-import type { EventResult } from '../workflows/contracts';
+import type { EventResult } from '../pipeline/contracts';
 
 /** An event's result as answered: with the GDST KDEs its event lacks, when there are some. */
 export type AnsweredResult = EventResult & { warnings?: KdeWarning[] };

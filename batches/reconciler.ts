@@ -22,7 +22,7 @@ export const RECONCILER_SUMMARY =
 const RECONCILER_DETAILS = [
   'One long-running workflow: every `RECONCILE_EVERY_SECONDS` it starts the workflow of each batch left `Accepted` for `RECONCILE_AFTER_SECONDS`, runs again that of each batch left `Running` by a closed run, and starts the workflow (`import-<id>`) of each import left `Accepted` (stored, its chunks never taken up by its workflow) as long.',
   'It continues as new every few hours (a fresh history). "Current details" says what the last pass did.',
-  'Every worker start brings it its settings (or starts it, if it is not running). Run a pass now: `temporal workflow signal --workflow-id reconcile-batches --name reconcileNow`.',
+  'Every worker start brings it its settings (or starts it, if it is not running). Run a pass now, in the checkout: `npm run --silent temporal -- workflow signal --workflow-id reconcile-batches --name reconcileNow`.',
   'The batches alone: `WorkflowType = "processEventBatch"` in the search box.',
 ].join('\n\n');
 

@@ -10,7 +10,7 @@ import { activityLogger } from '../platform/activity-logger';
 import type { Logger } from '../platform/logger';
 import { batchesFailed } from '../platform/metrics';
 import { wakeWebhookEndpoints, type WebhookSettings } from '../platform/webhooks';
-import type { ReconcileBatchesResult, ReconcilerActivities, StrandedBatchesInput } from '../workflows/contracts';
+import type { ReconcileBatchesResult, ReconcilerActivities, StrandedBatchesInput } from '../pipeline/contracts';
 import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from './batch-workflow';
 import { startImportWorkflow } from './import-workflow';
 

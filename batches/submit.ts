@@ -4,7 +4,7 @@
  * and presents the typed outcome its own way.
  */
 import type { Batch } from '../db/models';
-import { findOrCreateBatch, type NewBatch } from '../db/repositories/batches';
+import { findOrCreateBatch, recordRefusalAnswered, type NewBatch } from '../db/repositories/batches';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { batchStartOf, startBatchWorkflow } from './batch-workflow';
@@ -25,8 +25,10 @@ export interface RunOptions {
   /** Whose batch it is: the account name the workflow's search attributes and summary carry. */
   accountName: string;
   /**
-   * Wait for the outcome: at most SYNC_WAIT_SECONDS (`pending` after that), or until it ends (a person
-   * at a shell who asked for this one batch); false answers once the workflow is started.
+   * Wait for the outcome: at most SYNC_WAIT_SECONDS (`pending` after that), for the caller of a sync
+   * call, who is answered a refusal itself (so the batch is recorded as answered: no support case); or
+   * until it ends (a person at a shell who asked for this one batch); false answers once the workflow
+   * is started.
    */
   wait: boolean | 'untilDone';
   /** The request that asked, for the log line when the start fails. */
@@ -42,6 +44,17 @@ const START_TIMEOUT_MS = 10_000;
  * (batches/start-stranded-batches.ts), and the outcome is `notStarted`.
  */
 export async function runBatch(deps: BatchDeps, batch: Batch, options: RunOptions): Promise<BatchOutcome> {
+  const outcome = await outcomeFor(deps, batch, options);
+  if (options.wait === true && outcome.kind === 'rejected') {
+    // Not worth failing the answer for: the batch then stays an open case, which is the safe side.
+    await recordRefusalAnswered(batch.id).catch((error: unknown) =>
+      deps.logger.warn({ err: error, batchId: batch.id }, 'could not record that the refusal was answered'),
+    );
+  }
+  return outcome;
+}
+
+async function outcomeFor(deps: BatchDeps, batch: Batch, options: RunOptions): Promise<BatchOutcome> {
   if (isFinished(batch)) return outcomeOf(batch);
   const { temporal, config, logger } = deps;
   // Registered before the workflow can run, so that no announcement of its row is missed.

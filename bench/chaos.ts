@@ -4,9 +4,10 @@
  * 5xx answers by status, elapsed time and `ok`. Progress goes to stderr. Exit code 1 when a scenario is
  * not ok.
  *
- *   CHAOS_SCENARIOS       comma-separated subset of worker,worker-local,api-local,postgres,temporal,api,consume,delivery
- *                         (default: all; worker-local and api-local kill inside a small batch's local persist,
- *                         an async one in the worker, a sync one in the API, in batches of 10)
+ *   CHAOS_SCENARIOS       comma-separated subset of worker,worker-local,api-local,postgres,temporal,api,consume,delivery,
+ *                         junk-bodies,wrong-keys (default: all; worker-local and api-local kill inside a small batch's
+ *                         local persist, an async one in the worker, a sync one in the API, in batches of 10;
+ *                         junk-bodies and wrong-keys kill nothing: they flood refused requests beside keyed ones)
  *   CHAOS_EVENTS          events per kill scenario (default 3000)
  *   CHAOS_BATCH           events per batch (default 500)
  *   CHAOS_CLIENTS         concurrent clients in the kill scenarios (default 3)

@@ -33,13 +33,14 @@ async function findOne(id: string | undefined): Promise<BatchView> {
 
 /**
  * Where a batch's case stands: a Failed one is open until it is replaced or abandoned, or closed from the
- * start when its import failed before running it; others have none.
+ * start when its import failed before running it or its sync call was answered the refusal; others have none.
  */
 function caseOf({ batch, retriedBy, replacedBy, failedImport }: BatchView): string {
   if (batch.status !== 'Failed') return '-';
   if (replacedBy) return `replaced by ${replacedBy}`;
   if (failedImport) return `not run: import ${failedImport.importId} failed`;
   if (batch.abandonedAt) return `abandoned: ${batch.abandonedReason}`;
+  if (batch.refusalAnsweredAt) return "answered: refused in its call's 400";
   return retriedBy ? `open, retried: ${retriedBy.status}` : 'open';
 }
 

@@ -55,8 +55,8 @@ export interface LotFigures extends ShippedLot {
   outstanding: number;
 }
 
-/** Notified: the notice is in its list; Acknowledged: it answered; Acted: its answer accounts for everything shipped to it. */
-export type ConsigneeState = 'Notified' | 'Acknowledged' | 'Acted';
+/** notified: the notice is in its list; acknowledged: it answered; acted: its answer accounts for everything shipped to it. */
+export type ConsigneeProgress = 'notified' | 'acknowledged' | 'acted';
 
 export interface ConsigneeFacts {
   shipped: ShippedLot[];
@@ -67,7 +67,7 @@ export interface ConsigneeFacts {
 
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-export function consigneeFigures(facts: ConsigneeFacts): { state: ConsigneeState; lots: LotFigures[] } {
+export function consigneeFigures(facts: ConsigneeFacts): { progress: ConsigneeProgress; lots: LotFigures[] } {
   const lots = facts.shipped.map((lot): LotFigures => {
     const answer = facts.answers?.find((a) => a.lotSerial === lot.lotSerial);
     const { onHand = 0, returned = 0, destroyed = 0, soldOn = 0 } = answer ?? {};
@@ -82,12 +82,12 @@ export function consigneeFigures(facts: ConsigneeFacts): { state: ConsigneeState
       outstanding: round(Math.max(0, lot.quantity - accountedFor)),
     };
   });
-  const state: ConsigneeState = !facts.acknowledged
-    ? 'Notified'
+  const progress: ConsigneeProgress = !facts.acknowledged
+    ? 'notified'
     : facts.answers && lots.every((l) => l.outstanding === 0)
-      ? 'Acted'
-      : 'Acknowledged';
-  return { state, lots };
+      ? 'acted'
+      : 'acknowledged';
+  return { progress, lots };
 }
 
 export interface QuantityTotals {
@@ -120,8 +120,9 @@ export function effectivenessTotals(
   consignees: { facts: ConsigneeFacts; figures: ReturnType<typeof consigneeFigures> }[],
   checkPercent: number,
 ): EffectivenessTotals {
-  const count = (state: ConsigneeState[]) => consignees.filter((c) => state.includes(c.figures.state)).length;
-  const acknowledged = count(['Acknowledged', 'Acted']);
+  const count = (progress: ConsigneeProgress[]) =>
+    consignees.filter((c) => progress.includes(c.figures.progress)).length;
+  const acknowledged = count(['acknowledged', 'acted']);
   const required = Math.ceil(round((consignees.length * checkPercent) / 100));
   const byUnit = new Map<string, QuantityTotals>();
   for (const lot of consignees.flatMap((c) => c.figures.lots)) {
@@ -150,7 +151,7 @@ export function effectivenessTotals(
     consignees: consignees.length,
     reached: consignees.length,
     acknowledged,
-    acted: count(['Acted']),
+    acted: count(['acted']),
     overdue: consignees.filter((c) => c.facts.overdue).length,
     checkPercent,
     required,

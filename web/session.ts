@@ -4,9 +4,10 @@ interface Account {
   name: string;
 }
 
-/** The key a page's calls present: set by signing in, cleared by signing out, kept nowhere else. */
+/** The key a page's calls present and its account's name: set by signing in, cleared by signing out, kept nowhere else. */
 export interface Session {
   readonly key: string | null;
+  readonly account: string | null;
 }
 
 /**
@@ -15,7 +16,7 @@ export interface Session {
  * the page showed for that key; `onSignIn` loads what the page shows for it from the start.
  */
 export function signInForm(onSignOut: () => void, onSignIn?: () => void): Session {
-  const session: { key: string | null } = { key: null };
+  const session: { key: string | null; account: string | null } = { key: null, account: null };
 
   async function signIn(event: Event): Promise<void> {
     event.preventDefault();
@@ -27,6 +28,7 @@ export function signInForm(onSignOut: () => void, onSignIn?: () => void): Sessio
       session.key = null;
       return show($('sign-in-message'), 'error', reason(me));
     }
+    session.account = me.body.name;
     $<HTMLInputElement>('key').value = '';
     show($('sign-in-message'), 'info', '');
     $('who').textContent = `Signed in: ${me.body.name}`;
@@ -37,6 +39,7 @@ export function signInForm(onSignOut: () => void, onSignIn?: () => void): Sessio
 
   function signOut(): void {
     session.key = null;
+    session.account = null;
     onSignOut();
     $('who').textContent = '';
     $('signed-in').hidden = true;

@@ -1,3 +1,4 @@
+import { localTime, plural } from './format';
 import { $, call, el, reason, show, type Answer } from './page-kit';
 
 /**
@@ -18,6 +19,7 @@ interface BatchError {
 
 interface Batch {
   batchId: string;
+  idempotencyKey: string | null;
   account: string;
   status: Status;
   mode: string;
@@ -33,6 +35,8 @@ interface Batch {
   retriedBy: { batchId: string; status: Status } | null;
   replacedBy: string | null;
   abandoned: { reason: string; keyId: string | null; at: string } | null;
+  /** A sync call's batch refused in its own answer: its caller holds every error. */
+  refusalAnswered: { at: string } | null;
   failedImport: { importId: string; reason: string } | null;
   workflowUrl?: string | null;
 }
@@ -86,19 +90,22 @@ function errorText(error: BatchError | null): string {
 
 /**
  * A Failed batch's case is closed once its events are stored by another batch, or support abandons it; a
- * batch its import never ran (the import failed first) is closed from the start.
+ * batch its import never ran (the import failed first), and a sync call's batch refused in its own answer,
+ * are closed from the start.
  */
-function closedAs(batch: Batch): 'Replaced' | 'Not run' | 'Abandoned' | null {
+function closedAs(batch: Batch): 'Replaced' | 'Not run' | 'Abandoned' | 'Answered' | null {
   if (batch.replacedBy) return 'Replaced';
   if (batch.failedImport) return 'Not run';
   if (batch.abandoned) return 'Abandoned';
+  if (batch.refusalAnswered) return 'Answered';
   return null;
 }
 
 function closedText(batch: Batch): string {
   if (batch.replacedBy) return `replaced by ${batch.replacedBy} (its events are stored)`;
   if (batch.failedImport) return `not run: import ${batch.failedImport.importId} failed; upload the file again`;
-  return `abandoned: ${batch.abandoned?.reason ?? ''}`;
+  if (batch.abandoned) return `abandoned: ${batch.abandoned.reason}`;
+  return 'answered: refused in its call’s 400, which holds every error';
 }
 
 /** A button that opens a batch in the detail panel. */
@@ -108,14 +115,33 @@ function opener(attrs: Record<string, string>, batchId: string): HTMLButtonEleme
   return button;
 }
 
+/**
+ * A batch's cell: the start of its id on one line (the whole id is its tooltip, and the detail panel's
+ * heading), and under it the name its sender gave it (Idempotency-Key), if any.
+ */
+const idCell = (batch: Batch): HTMLTableCellElement =>
+  el('td', { class: 'id' }, [
+    opener(
+      {
+        text: `${batch.batchId.slice(0, 8)}…`,
+        title: `Open batch ${batch.batchId}`,
+        'aria-label': `Open batch ${batch.batchId}`,
+      },
+      batch.batchId,
+    ),
+    ...(batch.idempotencyKey
+      ? [el('span', { class: 'key', title: 'Its Idempotency-Key', text: batch.idempotencyKey })]
+      : []),
+  ]);
+
 function row(batch: Batch): HTMLTableRowElement {
   const retried = batch.retriedBy ? `retried: ${batch.retriedBy.status}` : '';
   const closed = closedAs(batch);
   return el('tr', { 'data-batch-id': batch.batchId }, [
-    el('td', { class: 'id' }, [opener({ text: batch.batchId, title: 'Open this batch' }, batch.batchId)]),
+    idCell(batch),
     el('td', { text: batch.account }),
     el('td', { class: (closed ?? batch.status).replace(' ', '-'), text: closed ?? batch.status }),
-    el('td', { text: `${batch.mode}, ${batch.eventCount} event${batch.eventCount === 1 ? '' : 's'}` }),
+    el('td', { class: 'size', text: `${batch.mode}, ${plural(batch.eventCount, 'event')}` }),
     el('td', { text: `${age(batch.ageSeconds)} ago` }),
     closed
       ? el('td', { class: 'case', text: closedText(batch) })
@@ -145,8 +171,8 @@ function failingTable(target: HTMLElement, endpoints: FailingEndpoint[]): void {
     el('tr', { 'data-endpoint-id': e.id }, [
       el('td', { class: 'url', text: e.url }),
       el('td', { text: e.account }),
-      el('td', { text: e.failingSince }),
-      el('td', { class: 'pending', text: `${e.pendingDeliveries} deliver${e.pendingDeliveries === 1 ? 'y' : 'ies'}` }),
+      el('td', { text: localTime(e.failingSince) }),
+      el('td', { class: 'pending', text: plural(e.pendingDeliveries, 'delivery', 'deliveries') }),
       el('td', { class: 'first-error', text: e.failingReason ?? '' }),
     ]),
   );
@@ -172,7 +198,7 @@ async function refresh(): Promise<void> {
       failed.filter((b) => !closedAs(b)),
       'No failed batches waiting for a retry.',
     );
-    table($('closed'), failed.filter(closedAs), 'No failed batch was replaced or abandoned.', 'Case');
+    table($('closed'), failed.filter(closedAs), 'No failed batch was replaced, abandoned or answered.', 'Case');
     table(
       $('stuck'),
       pending.filter((b) => b.ageSeconds >= STUCK_AFTER_SECONDS),
@@ -193,13 +219,14 @@ async function refresh(): Promise<void> {
 function detailList(batch: Batch): HTMLDListElement {
   const items: [string, string][] = [
     ['Batch', batch.batchId],
+    ['Idempotency-Key', batch.idempotencyKey ?? '-'],
     ['Account', batch.account],
     ['Status', batch.status],
     ['Mode', batch.mode],
     ['Events', String(batch.eventCount)],
-    ['Submitted', batch.submittedAt],
-    ['Started', batch.startedAt ?? '-'],
-    ['Completed', batch.completedAt ?? '-'],
+    ['Submitted', localTime(batch.submittedAt)],
+    ['Started', localTime(batch.startedAt)],
+    ['Completed', localTime(batch.completedAt)],
     ['Request id', batch.requestId ?? '-'],
   ];
   const dl = el('dl');
@@ -233,7 +260,7 @@ function detailList(batch: Batch): HTMLDListElement {
       el('dt', { text: 'Abandoned' }),
       el('dd', { class: 'Abandoned', 'data-field': 'Abandoned', text: why }),
       el('dt', { text: 'Abandoned by' }),
-      el('dd', { 'data-field': 'Abandoned by', text: `${keyId ? `key ${keyId}` : 'the CLI'}, ${at}` }),
+      el('dd', { 'data-field': 'Abandoned by', text: `${keyId ? `key ${keyId}` : 'the CLI'}, ${localTime(at)}` }),
     );
   }
   if (batch.workflowUrl) {
@@ -283,7 +310,9 @@ async function open(batchId: string, waitForEnd = false): Promise<void> {
       ),
     );
   }
-  const canRetry = batch.status === 'Failed' && !closedAs(batch) && !retriedOnItsWay(batch);
+  // An answered refusal may still be retried (once the stock is there); the other closed cases may not.
+  const closed = closedAs(batch);
+  const canRetry = batch.status === 'Failed' && (!closed || closed === 'Answered') && !retriedOnItsWay(batch);
   if (batch.replacedBy) {
     parts.push(
       el('p', {
@@ -323,7 +352,8 @@ async function open(batchId: string, waitForEnd = false): Promise<void> {
         text: 'Fix the cause first (send the missing events, create the product), then run the same events again as a new batch.',
       }),
       retryButton,
-      form,
+      // An answered refusal is closed already: nothing to abandon.
+      ...(closed === 'Answered' ? [] : [form]),
     );
   }
   parts.push(el('div', { id: 'detail-message' }));

@@ -1,7 +1,8 @@
 /*! Bundled with elkjs (the Eclipse Layout Kernel), EPL-2.0: https://github.com/kieler/elkjs */
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
-import { $, call, el, reason, show, svgEl, utc } from './page-kit';
+import { localParts, localTime, plural, quantity } from './format';
+import { $, call, el, reason, show, svgEl } from './page-kit';
 import { saveDownload, signInForm } from './session';
 
 /**
@@ -41,6 +42,27 @@ interface Trace {
   edges: TraceEdge[];
 }
 
+interface Lot {
+  product: { id: string; name: string };
+  lotSerial: string;
+}
+
+/** A recall as GET /Integration/Recalls/issued (role issuer) or GET /Integration/Recalls (role holder) answers it. */
+interface Recall {
+  id: string;
+  issuer: string;
+  reason: string;
+  createdTime: string;
+  role: 'issuer' | 'holder';
+  state: 'open' | 'notified' | 'acknowledged';
+  /** The issuer's: the recalled lot, by its own product id. */
+  productId?: string;
+  lotSerial?: string;
+  /** A holder's: the recalled lot as its backward trace shows it, and its own lots made from it. */
+  recalled?: Lot[];
+  lots?: Lot[];
+}
+
 interface NodeEvent {
   eventId: string;
   type: string;
@@ -69,6 +91,8 @@ const elk = new ELK();
 
 let graph: Trace | null = null;
 let traced: string | null = null;
+/** The recalls that reach each node of the graph drawn: from a recalled lot, down every edge out of it. */
+let recalledNodes = new Map<string, Recall[]>();
 
 /** What the graph shows: the layout's size and the current pan and zoom of it. */
 const view = { width: 0, height: 0, x: 0, y: 0, scale: 1 };
@@ -101,9 +125,9 @@ function fitted(value: string, cls: string, max: number, measure: (text: string,
 
 const amountOf = (n: TraceNode): string =>
   n.quantityOnHand !== null
-    ? `on hand ${n.quantityOnHand} ${n.product.unit}`
+    ? `on hand ${quantity(n.quantityOnHand, n.product.unit)}`
     : n.quantityIn !== null
-      ? `in ${n.quantityIn} ${n.product.unit}`
+      ? `in ${quantity(n.quantityIn, n.product.unit)}`
       : 'shipment only';
 
 interface NodeText {
@@ -118,6 +142,7 @@ function nodeText(n: TraceNode, measure: (text: string, cls: string) => number):
     { full: `Lot ${n.lotSerial}`, cls: 'lot' },
     { full: n.location.name, cls: 'sub' },
     { full: amountOf(n), cls: 'sub' },
+    ...(recalledNodes.has(n.id) ? [{ full: 'Under recall', cls: 'recall-mark' }] : []),
   ];
   const lines = raw.map((l) => ({ ...l, text: fitted(l.full, l.cls, MAX_TEXT, measure) }));
   const width = Math.max(MIN_NODE, ...lines.map((l) => measure(l.text, l.cls) + 2 * PAD_X));
@@ -378,7 +403,7 @@ async function draw(trace: Trace): Promise<void> {
         ),
       );
     }
-    g.append(svgEl('title', {}, `${e.type} of ${e.quantity} at ${utc(e.eventTime)}`));
+    g.append(svgEl('title', {}, `${e.type} of ${e.quantity} at ${localTime(e.eventTime)}`));
     layer.append(g);
   });
 
@@ -387,7 +412,7 @@ async function draw(trace: Trace): Promise<void> {
     const text = texts.get(n.id)!;
     const isRoot = trace.root.nodes.includes(n.id);
     const g = svgEl('g', {
-      class: `node ${n.visibility}${isRoot ? ' root' : ''}`,
+      class: `node ${n.visibility}${isRoot ? ' root' : ''}${recalledNodes.has(n.id) ? ' recalled' : ''}`,
       'data-node-id': n.id,
       transform: `translate(${box.x} ${box.y})`,
       tabindex: 0,
@@ -415,11 +440,11 @@ async function draw(trace: Trace): Promise<void> {
   centre();
 }
 
-const quantity = (value: number | null, unit: string): string => (value === null ? '-' : `${value} ${unit}`);
-
-/** A time cell: the date over the time, so the column stays narrow. */
-const timeCell = (iso: string): HTMLTableCellElement =>
-  el('td', { class: 'time' }, [el('span', { text: utc(iso).slice(0, 10) }), el('span', { text: utc(iso).slice(11) })]);
+/** A time cell: the date over the time and its zone, so the column stays narrow. */
+function timeCell(iso: string): HTMLTableCellElement {
+  const { date, time } = localParts(iso);
+  return el('td', { class: 'time', title: iso }, [el('span', { text: date }), el('span', { text: time })]);
+}
 
 /** An event cell: what happened over where it went and its documents, so the panel needs two columns only. */
 const what = (event: string, details: string): HTMLTableCellElement =>
@@ -465,9 +490,9 @@ async function select(id: string): Promise<void> {
     ['In', quantity(node.quantityIn, unit)],
     ['Out', quantity(node.quantityOut, unit)],
     ['On hand', quantity(node.quantityOnHand, unit)],
-    ['Events', String(node.eventCount)],
-    ['First event', utc(node.firstEvent)],
-    ['Last event', utc(node.lastEvent)],
+    ['Events', plural(node.eventCount, 'event')],
+    ['First event', localTime(node.firstEvent)],
+    ['Last event', localTime(node.lastEvent)],
   ];
   const dl = el(
     'dl',
@@ -480,13 +505,16 @@ async function select(id: string): Promise<void> {
       const incoming = e.to === id;
       return el('tr', { 'data-event-id': e.eventId }, [
         timeCell(e.eventTime),
-        what(`${e.type} ${e.quantity} ${unit}`, `${incoming ? 'from' : 'to'} ${names.get(incoming ? e.from : e.to)}`),
+        what(
+          `${e.type} ${quantity(e.quantity, unit)}`,
+          `${incoming ? 'from' : 'to'} ${names.get(incoming ? e.from : e.to)}`,
+        ),
       ]);
     });
   const moved = moves.length
     ? table(
         [
-          ['Time (UTC)', 'w-time'],
+          ['Time', 'w-time'],
           ['Event, lot', ''],
         ],
         moves,
@@ -495,6 +523,7 @@ async function select(id: string): Promise<void> {
   const events = el('div', { id: 'node-events' }, [el('p', { class: 'empty', text: 'Loading its events...' })]);
   $('detail').replaceChildren(
     el('h2', { text: `${node.product.name} · ${node.lotSerial}` }),
+    ...recallNotes(recalledNodes.get(id) ?? []),
     dl,
     el('h3', { text: 'Its events' }),
     events,
@@ -517,7 +546,7 @@ async function loadEvents(id: string, target: HTMLElement): Promise<void> {
     return el('tr', { 'data-event-id': e.eventId }, [
       timeCell(e.eventTime),
       what(
-        `${e.type}${e.role === 'instance' ? '' : ` (${e.role})`} ${e.quantity} ${e.unit}`,
+        `${e.type}${e.role === 'instance' ? '' : ` (${e.role})`} ${quantity(e.quantity, e.unit)}`,
         [where, documents].filter(Boolean).join(' · '),
       ),
     ]);
@@ -525,7 +554,7 @@ async function loadEvents(id: string, target: HTMLElement): Promise<void> {
   target.replaceChildren(
     table(
       [
-        ['Time (UTC)', 'w-time'],
+        ['Time', 'w-time'],
         ['Event, where, documents', ''],
       ],
       rows,
@@ -557,12 +586,25 @@ async function trace(event: Event): Promise<void> {
     return show($('trace-message'), 'error', reason(answer));
   }
   graph = answer.body;
+  const recalls = await recallsOf(graph);
+  if (graph !== answer.body) return; // another trace was asked for meanwhile
+  recalledNodes = recalls;
   const accounts = new Set(graph.nodes.map((n) => n.account));
   show(
     $('trace-message'),
     'info',
-    `${graph.nodes.length} nodes, ${graph.edges.length} events, ${accounts.size} accounts. Click a node for its events; drag to pan, scroll to zoom.`,
+    `${plural(graph.nodes.length, 'node')}, ${plural(graph.edges.length, 'event')}, ${plural(accounts.size, 'account')}. Click a node for its events; drag to pan, scroll to zoom.`,
   );
+  const onTraced = [...new Set(graph.root.nodes.flatMap((id) => recalls.get(id) ?? []))];
+  if (onTraced.length)
+    $('trace-message').prepend(
+      el('div', { class: 'message recall', role: 'alert', id: 'recall-warning' }, [
+        el('strong', { text: 'This lot is under recall. ' }),
+        onTraced.map(recallSentence).join(' '),
+        ' ',
+        el('a', { href: '/recalls', text: 'See recalls' }),
+      ]),
+    );
   $<HTMLButtonElement>('download').disabled = false;
   $('detail').replaceChildren(el('p', { class: 'empty', text: 'Click a node to see its events.' }));
   const drawing = graph;
@@ -570,6 +612,82 @@ async function trace(event: Event): Promise<void> {
   $('graph').setAttribute('data-drawn', traced);
   // The panel opens on the traced lot, as the graph does.
   if (drawing.root.nodes.length) await select(drawing.root.nodes[0]);
+}
+
+const STATE_TEXT: Record<Recall['state'], string> = {
+  open: 'open: it reached no other account',
+  notified: 'holders notified, not all acknowledged',
+  acknowledged: 'acknowledged',
+};
+
+const recallSentence = (r: Recall): string =>
+  `${r.role === 'issuer' ? 'You' : r.issuer} recalled it on ${localTime(r.createdTime)}: “${r.reason}” (${
+    r.role === 'issuer'
+      ? STATE_TEXT[r.state]
+      : r.state === 'acknowledged'
+        ? 'you acknowledged it'
+        : 'you have not acknowledged it'
+  }).`;
+
+/** The detail panel's word on a node under recall: each recall that reaches it, and where it stands. */
+const recallNotes = (recalls: Recall[]): HTMLElement[] =>
+  recalls.map((r) =>
+    el('p', { class: 'message recall', 'data-recall-id': r.id }, [
+      el('strong', { text: 'Under recall. ' }),
+      recallSentence(r),
+    ]),
+  );
+
+/** Every page of a recall list the key may read, up to a thousand recalls. */
+async function allRecalls(path: string): Promise<Recall[]> {
+  const found: Recall[] = [];
+  for (let page = 1; page <= 10; page++) {
+    const answer = await call<{ results: Recall[]; totalPages: number }>(
+      session.key ?? '',
+      'GET',
+      `${path}?PageSize=100&PageNumber=${page}`,
+    );
+    if (answer.status !== 200 || !answer.body) break;
+    found.push(...answer.body.results);
+    if (page >= answer.body.totalPages) break;
+  }
+  return found;
+}
+
+/**
+ * The nodes under recall: a recalled lot (the issuer's, by its product id in its account; a holder's
+ * notice names it as the holder's trace shows it, and the holder's own lots made from it), and every
+ * node the graph's edges lead to from one.
+ */
+async function recallsOf(trace: Trace): Promise<Map<string, Recall[]>> {
+  const [issued, received] = await Promise.all([
+    allRecalls('/Integration/Recalls/issued'),
+    allRecalls('/Integration/Recalls'),
+  ]);
+  const reached = new Map<string, Recall[]>();
+  const next = new Map<string, string[]>();
+  for (const e of trace.edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const lotOf = (account: string, product: string, lotSerial: string) =>
+    trace.nodes.filter((n) => n.account === account && n.product.id === product && n.lotSerial === lotSerial);
+  for (const recall of [...issued, ...received]) {
+    const roots =
+      recall.role === 'issuer'
+        ? lotOf(recall.issuer, recall.productId ?? '', recall.lotSerial ?? '')
+        : [
+            ...(recall.recalled ?? []).flatMap((l) => lotOf(recall.issuer, l.product.id, l.lotSerial)),
+            ...(recall.lots ?? []).flatMap((l) => lotOf(session.account ?? '', l.product.id, l.lotSerial)),
+          ];
+    const queue = roots.map((n) => n.id);
+    const seen = new Set<string>();
+    while (queue.length) {
+      const id = queue.shift()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      reached.set(id, [...(reached.get(id) ?? []), recall]);
+      queue.push(...(next.get(id) ?? []));
+    }
+  }
+  return reached;
 }
 
 async function download(): Promise<void> {
@@ -585,11 +703,22 @@ async function download(): Promise<void> {
   await saveDownload(response, `fsma204-${lot}.${format}`);
 }
 
+/** A link from another page (`/trace?product=…&lot=…`, as /recalls makes them) traces that lot once signed in. */
+function traceLinked(): void {
+  const linked = new URLSearchParams(location.search);
+  const [product, lot] = [linked.get('product'), linked.get('lot')];
+  if (!product || !lot) return;
+  $<HTMLInputElement>('product').value = product;
+  $<HTMLInputElement>('lot').value = lot;
+  $<HTMLFormElement>('trace').requestSubmit();
+}
+
 const session = signInForm(() => {
   graph = null;
+  recalledNodes = new Map();
   for (const id of ['graph-view', 'detail', 'trace-message']) $(id).replaceChildren();
   $('graph-tools').hidden = true;
-});
+}, traceLinked);
 
 $('trace').addEventListener('submit', (event) => void trace(event));
 $('download').addEventListener('click', () => void download());

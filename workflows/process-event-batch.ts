@@ -3,7 +3,6 @@ import {
   ActivityFailure,
   ApplicationFailure,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   type ActivityOptions,
@@ -13,8 +12,13 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { internalError } from '../domain/batch-errors';
-import type { AttachDocumentsOutput, BatchRef, ProcessEventBatchInput, ProcessEventBatchResult } from './contracts';
-import { batchFailed, batchFailureOf, type BatchFailure } from './batch-failure';
+import type {
+  AttachDocumentsOutput,
+  BatchRef,
+  ProcessEventBatchInput,
+  ProcessEventBatchResult,
+} from '../pipeline/contracts';
+import { batchFailed, batchFailureOf, type BatchFailure } from '../pipeline/batch-failure';
 import { BATCH_STATUS } from '../domain/search-attribute-keys';
 
 /**
@@ -115,30 +119,19 @@ function orAsTask<T>(asTask: () => Promise<T>): (error: unknown) => Promise<T> {
   };
 }
 
-/** Runs started before small batches ran their steps locally have no such marker and replay as activities. */
-const LOCAL_STEPS_PATCH = 'local-steps-for-small-batches';
-
 /**
  * How this batch's steps run, from its input alone: a batch of at most `localMaxEvents` events (set by
  * whoever started it, from PIPELINE_LOCAL_MAX_EVENTS) as local activities, all in the one workflow task
  * that starts the run, with no task queue round trip per step (a step failing beyond its local attempts
  * goes on as an activity task); any other as activity tasks, which heartbeat and spread over workers.
- * The patch is asked only for a batch within the setting: a history a worker without this code
- * recorded for one has no marker and replays with activity tasks, as it ran.
  */
 function stepsOf(input: ProcessEventBatchInput): Steps {
   const { eventCount, localMaxEvents } = input;
   const small = eventCount !== undefined && localMaxEvents !== undefined && eventCount <= localMaxEvents;
-  return small && patched(LOCAL_STEPS_PATCH) ? LOCAL_FIRST : ACTIVITY_STEPS;
+  return small ? LOCAL_FIRST : ACTIVITY_STEPS;
 }
 
 const NOTHING_TO_ATTACH: AttachDocumentsOutput = { documentsNotAttached: {} };
-
-/**
- * Runs started before BatchStatus existed (their histories have no such commands) replay without it;
- * runs started since keep it equal to the batch row's status, so the UI's list filters batches by it.
- */
-const BATCH_STATUS_PATCH = 'batch-status-search-attribute';
 
 /** Appended to a Failed batch's failure message (its details: the error count and the first error). */
 export const RETRY_NOT_RESET = (batchId: string): string =>
@@ -152,10 +145,9 @@ export const RETRY_NOT_RESET = (batchId: string): string =>
 export async function processEventBatch(input: ProcessEventBatchInput): Promise<ProcessEventBatchResult> {
   const { batchId, accountId, accountName, requestId } = input;
   const ref = { batchId, accountId, accountName };
-  const keepsBatchStatus = patched(BATCH_STATUS_PATCH);
-  const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') => {
-    if (keepsBatchStatus) upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);
-  };
+  // BatchStatus follows the batch row's status, so the UI's list filters batches by it.
+  const batchStatusIs = (status: 'Running' | 'Completed' | 'Failed') =>
+    upsertSearchAttributes([{ key: BATCH_STATUS, value: status }]);
   const { persistEvents, attachDocuments, recalculateTimeline, commitLedger } = stepsOf(input);
   log.info('batch received', { batchId, account: accountName, requestId });
 

@@ -4,20 +4,19 @@ import {
   ApplicationFailure,
   executeChild,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS } from '../domain/search-attribute-keys';
-import type { ImportChunkBatch, ImportFailure, ProcessEventBatchInput, SplitImportInput } from './contracts';
+import type { Activities } from '../activities';
+import type { ImportChunkBatch, SplitImportInput } from '../pipeline/contracts';
+import { processEventBatch } from './process-event-batch';
 
 // The split step, for an import whose upload stored the file alone (locations and products, an upload of
 // an earlier version). Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead
 // worker is noticed within the heartbeat timeout and another one starts over (the batches it stored are
 // found again).
-// The step's signature is spelt here rather than taken from activities/index.ts's Activities: that import
-// would join the cycle activities → batches → workflows that start-stranded-batches makes today.
-const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): Promise<ImportChunkBatch[]> }>({
+const { splitImport } = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
@@ -25,14 +24,10 @@ const { splitImport } = proxyActivities<{ splitImport(input: SplitImportInput): 
 
 // One short read, as a local activity (in the workflow's own task, no round trip through the task queue),
 // retried until the database answers (Temporal's default policy).
-const { takeImportChunks } = proxyLocalActivities<{
-  takeImportChunks(input: SplitImportInput): Promise<ImportChunkBatch[] | null>;
-}>({ startToCloseTimeout: '1 minute' });
+const { takeImportChunks } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute' });
 
 // One short transaction, retried until the database takes it (Temporal's default policy): a failed import never stays Accepted.
-const { recordImportFailed } = proxyActivities<{ recordImportFailed(input: ImportFailure): Promise<void> }>({
-  startToCloseTimeout: '1 minute',
-});
+const { recordImportFailed } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });
 
 /** Why the split step failed, in the words the import's status shows. */
 function reasonOf(failure: ActivityFailure): string {
@@ -54,8 +49,7 @@ export interface ProcessImportResult {
  */
 async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promise<boolean> {
   try {
-    // By name: its type would add a path to the import cycle activities → batches → workflows.
-    await executeChild('processEventBatch', {
+    await executeChild(processEventBatch, {
       workflowId: chunk.workflowId,
       args: [
         {
@@ -65,7 +59,7 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
           requestId: input.requestId,
           eventCount: chunk.eventCount,
           localMaxEvents: input.localMaxEvents,
-        } satisfies ProcessEventBatchInput,
+        },
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       // An async batch's (batches/batch-workflow.ts): priority 3, the account's turn among the accounts.
@@ -89,11 +83,9 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
 /**
  * At most this many of an import's batches run at once (as many as `npm run bench:imports`'s clients send
  * to POST /Integration/Events): ten batches of one file all at once crowd each other (CPU, the worker's
- * activity slots, the same timeline rows) and finish later than four at a time do. Runs of before the
- * patch started them all at once and replay so.
+ * activity slots, the same timeline rows) and finish later than four at a time do.
  */
 const CHUNKS_AT_ONCE = 4;
-const CHUNKS_AT_ONCE_PATCH = 'import-chunks-at-most-4';
 
 /** `run` over `items`, at most `limit` at a time, each started as soon as one before it ends; results in order. */
 async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
@@ -110,17 +102,12 @@ async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) =
 }
 
 /**
- * Imports of events have their chunks' batches stored by the upload, in its transaction, and start them at
- * once; runs of before the patch split the stored file first, and replay so.
- */
-const CHUNKS_STORED_AT_UPLOAD_PATCH = 'import-chunks-stored-at-upload';
-
-/**
- * The import's chunks, as batches: those its upload stored, or (locations and products, an upload of an
- * earlier version) those the split step stores from the file. A split that fails for good fails the import.
+ * The import's chunks, as batches: those its upload stored, in its transaction (an import of events), or
+ * (locations and products) those the split step stores from the file. A split that fails for good fails
+ * the import.
  */
 async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
-  const stored = patched(CHUNKS_STORED_AT_UPLOAD_PATCH) ? await takeImportChunks(input) : null;
+  const stored = await takeImportChunks(input);
   if (stored) return stored;
   try {
     return await splitImport(input);
@@ -142,9 +129,7 @@ async function chunksOf(input: SplitImportInput): Promise<ImportChunkBatch[]> {
  */
 export async function processImport(input: SplitImportInput): Promise<ProcessImportResult> {
   const chunks = await chunksOf(input);
-  const outcomes = patched(CHUNKS_AT_ONCE_PATCH)
-    ? await atMost(CHUNKS_AT_ONCE, chunks, (chunk) => runChunk(input, chunk))
-    : await Promise.all(chunks.map((chunk) => runChunk(input, chunk)));
+  const outcomes = await atMost(CHUNKS_AT_ONCE, chunks, (chunk) => runChunk(input, chunk));
   const completed = outcomes.filter(Boolean).length;
   return { batches: chunks.length, completed, failed: chunks.length - completed };
 }

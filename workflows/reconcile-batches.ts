@@ -12,7 +12,7 @@ import type {
   ReconcileBatchesResult,
   ReconcilerActivities,
   ReconcilerSettings,
-} from './contracts';
+} from '../pipeline/contracts';
 import { reconcileNowSignal, reconcilerSettingsSignal } from './reconciler-signals';
 
 // A pass that fails is followed by the next one: a few quick attempts are enough. The heartbeat

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { AccountRef } from '../../db/repositories/master-data';
 import type { Query } from '../../db/sql';
-import type { PersistEventsOutput } from '../../workflows/contracts';
+import type { PersistEventsOutput } from '../../pipeline/contracts';
 import type { BatchError } from '../../domain/batch-errors';
 
 /**

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ConnectionError, DatabaseError, ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import { IdempotencyKeyReused } from '../../db/repositories/batches';
 import type { AppCustom, AppState } from '../context';
+import { isErrorCode } from '../error-catalogue';
 import { ApiError, problem } from '../errors';
 
 interface HttpishError {
@@ -26,24 +27,19 @@ function databaseUnavailable(error: unknown): boolean {
 /** Turns what a handler throws (or what Koa's body parser throws) into one ApiError. */
 function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (databaseUnavailable(error))
-    return problem(
-      503,
-      'The database is unavailable for a moment; send the request again (events with the same Idempotency-Key).',
-    );
+  if (databaseUnavailable(error)) return problem('database-unavailable');
   if (error instanceof IdempotencyKeyReused)
-    return problem(422, error.message, { errors: { 'Idempotency-Key': [error.message] } });
-  if (error instanceof UniqueConstraintError) return problem(409, 'The resource already exists.');
-  if (error instanceof ForeignKeyConstraintError)
-    return problem(400, 'The request refers to a record that does not exist.');
+    return problem('idempotency-key-reused', { detail: error.message, errors: { 'Idempotency-Key': [error.message] } });
+  if (error instanceof UniqueConstraintError) return problem('resource-exists');
+  if (error instanceof ForeignKeyConstraintError) return problem('unknown-reference');
   const e = error as HttpishError;
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     if (e.type === 'entity.parse.failed' || /JSON/i.test(e.message ?? '')) {
-      return problem(400, `The request body is not valid JSON: ${e.message}`);
+      return problem('malformed-json', { detail: `The request body is not valid JSON: ${e.message}` });
     }
-    if (e.status === 413) return problem(413, 'The request body is too large.');
-    if (e.status === 415) return problem(415, 'Unsupported content type.');
-    return problem(e.status, e.expose && e.message ? e.message : 'Bad request.');
+    if (e.status === 413) return problem('body-too-large');
+    if (e.status === 415) return problem('unsupported-media-type');
+    return problem('unreadable-body', e.expose && e.message ? { detail: e.message } : {});
   }
   return undefined;
 }
@@ -53,18 +49,19 @@ export function errorHandler(): Middleware<AppState, AppCustom> {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw problem(404, `No route for ${ctx.method} ${ctx.path}.`);
+        throw problem('no-route', { detail: `No route for ${ctx.method} ${ctx.path}.` });
       }
       // @koa/router's allowedMethods leaves these bodiless (Allow header set): 405 for a method another
       // route of the path takes, 501 for one no route uses at all (TRACE). Both are the caller's doing.
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
-        throw problem(405, `Method ${ctx.method} is not allowed on ${ctx.path}.`);
+        throw problem('method-not-allowed', { detail: `Method ${ctx.method} is not allowed on ${ctx.path}.` });
       }
     } catch (error) {
       let apiError = toApiError(error);
-      if (!apiError) {
+      // A problem a client cannot look up in docs/errors.md is a fault of the service, like any other.
+      if (!apiError || (apiError.isProblem && !isErrorCode((apiError.body as { code?: unknown }).code))) {
         ctx.deps.logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
-        apiError = problem(500, 'An unexpected error occurred.');
+        apiError = problem('unexpected-error');
       }
       ctx.status = apiError.status;
       const { body } = apiError;

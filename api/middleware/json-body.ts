@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppCustom, AppState } from '../context';
+import { readingBody } from '../expect-continue';
 import { problem, validationProblem, type ApiError } from '../errors';
-import { LIMITS } from '../limits';
+import { declaredOver, LIMITS } from '../limits';
 
 export const JSON_MEDIA_TYPES = ['application/json'] as const;
 
@@ -77,10 +78,13 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     if (!ctx.is(...JSON_MEDIA_TYPES, '+json')) {
       const sent = ctx.get('Content-Type') || 'none';
-      throw problem(415, `The request body must be JSON: send Content-Type: application/json (got ${sent}).`, {
+      throw problem('not-json', {
+        detail: `The request body must be JSON: send Content-Type: application/json (got ${sent}).`,
         accepted: JSON_MEDIA_TYPES,
       });
     }
+    if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
+    readingBody(ctx.req, ctx.res);
     await parse(ctx, async () => undefined);
     const body = (ctx.request as { body?: unknown }).body;
     const issue = jsonValueIssue(body);
@@ -89,12 +93,17 @@ export function jsonBody(): Middleware<AppState, AppCustom> {
   };
 }
 
+/** A JSON (or XML) body over LIMITS.jsonBodyBytes, declared so or found so while reading. */
+export const bodyTooLarge = (): ApiError =>
+  problem('body-too-large', {
+    detail: `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`,
+  });
+
 /** What the JSON parser (koa-body, co-body underneath) refused, as the caller should read it. */
 function parseProblem(error: Error & { status?: number }): ApiError | Error {
-  if (error.status === 413 || /too large/i.test(error.message))
-    return problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`);
+  if (error.status === 413 || /too large/i.test(error.message)) return bodyTooLarge();
   if (/prototype/i.test(error.message)) {
-    return validationProblem({ $: [PROTOTYPE_KEY] }, 'The request body is not accepted.');
+    return problem('forbidden-json-key', { errors: { $: [PROTOTYPE_KEY] } });
   }
-  return problem(400, `The request body is not valid JSON: ${error.message}`);
+  return problem('malformed-json', { detail: `The request body is not valid JSON: ${error.message}` });
 }

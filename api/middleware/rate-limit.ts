@@ -5,22 +5,22 @@ import {
   type LimitDecision,
 } from '../../db/rate-limits';
 import type { APIContext } from '../context';
+import type { ErrorCode } from '../error-catalogue';
 import { problem, type ApiError } from '../errors';
-import { epcisProblem } from '../routes/epcis/presenter';
-
-/** GS1 EPCIS 2.0 has no exception for throttling: its generic one, as its other 5xx-like answers use. */
-const EPCIS_THROTTLED = 'epcisException:ImplementationException';
 
 type Context = Pick<APIContext, 'set' | 'path'>;
 
 const retryAfterSeconds = (decision: LimitDecision): number => Math.max(1, Math.ceil(decision.msBeforeNext / 1000));
 
 /** A 429 in the answer shape of the route: problem details, or the EPCIS exception under /epcis. */
-function tooManyRequests(ctx: Context, decision: LimitDecision, title: string): ApiError {
+function tooManyRequests(
+  ctx: Context,
+  decision: LimitDecision,
+  [http, epcis]: [ErrorCode, ErrorCode],
+  detail: string,
+): ApiError {
   ctx.set('Retry-After', String(retryAfterSeconds(decision)));
-  return ctx.path === '/epcis' || ctx.path.startsWith('/epcis/')
-    ? epcisProblem(429, EPCIS_THROTTLED, title)
-    : problem(429, title);
+  return problem(ctx.path === '/epcis' || ctx.path.startsWith('/epcis/') ? epcis : http, { detail });
 }
 
 /**
@@ -38,6 +38,7 @@ export const keyThrottled = (ctx: Context, limit: KeyLimit, decision: LimitDecis
   tooManyRequests(
     ctx,
     decision,
+    ['too-many-requests', 'epcis-too-many-requests'],
     `Too many requests with this API key: it may make ${limit.perSecond} a second` +
       (limit.burst > 0 ? ` and ${limit.burst} more a minute above that` : '') +
       `; send again after ${retryAfterSeconds(decision)} s (Retry-After).`,
@@ -49,6 +50,7 @@ export function failedKeysThrottled(ctx: Context, perMinute: number, decision: L
   return tooManyRequests(
     ctx,
     decision,
+    ['too-many-failed-keys', 'epcis-too-many-failed-keys'],
     `Too many requests with a wrong API key from this address; send again after ${retryAfterSeconds(decision)} s (Retry-After).`,
   );
 }

@@ -1,4 +1,5 @@
-import { problemType } from '../errors';
+import { ERRORS, type ErrorCode } from '../error-catalogue';
+import { typeOf } from '../errors';
 import type { ResponseSpec } from './operation';
 import type { JsonSchema } from './schema';
 
@@ -9,10 +10,21 @@ import type { JsonSchema } from './schema';
 const problem: JsonSchema = {
   type: 'object',
   description: 'Problem details (RFC 9457). `traceId` is the request id, also sent back in the X-Request-Id header.',
-  required: ['type', 'title', 'status', 'traceId'],
+  required: ['type', 'code', 'title', 'status', 'traceId'],
   properties: {
-    type: { type: 'string', description: 'URL of the RFC 9110 section of the status code.', example: problemType(404) },
-    title: { type: 'string', description: 'What went wrong, for a person.' },
+    type: {
+      type: 'string',
+      description: 'URL of the RFC 9110 section of the status code; under /epcis, GS1’s EPCIS exception name.',
+      example: typeOf('unknown-product'),
+    },
+    code: {
+      type: 'string',
+      enum: Object.keys(ERRORS),
+      description: 'What went wrong, as a stable id to match on: docs/errors.md says what each means and its fix.',
+      example: 'unknown-product',
+    },
+    title: { type: 'string', description: 'What went wrong, for a person: the same for every problem of the code.' },
+    detail: { type: 'string', description: 'This occurrence, for a person, with the values the title leaves out.' },
     status: { type: 'integer', minimum: 400, maximum: 599 },
     traceId: { type: 'string', description: 'The request id (X-Request-Id).' },
     errors: {
@@ -55,60 +67,24 @@ export const preferWaitHeader: JsonSchema = {
 /** The traceId of every example problem body. */
 export const EXAMPLE_TRACE_ID = '00-4f1c2a7d9b3e4c5f8a6b1d2e3f4a5b6c-1a2b3c4d5e6f7a8b-00';
 
-/** A problem-details answer of an operation, with an example body carrying `title`. */
-export const problemResponse = (status: number, description: string, title: string): ResponseSpec => ({
-  description,
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-  example: { type: problemType(status), title, status, traceId: EXAMPLE_TRACE_ID },
+/** An example body of `code`'s problems as api/errors.ts builds them; `extras` are its detail, errors and other members. */
+export const problemExample = (code: ErrorCode, extras: Record<string, unknown> = {}) => ({
+  type: typeOf(code),
+  code,
+  title: ERRORS[code].title,
+  status: ERRORS[code].status,
+  ...extras,
+  traceId: EXAMPLE_TRACE_ID,
 });
 
-/** SPEC.md, Authentication 6 and 7: the two answers every secured operation can give about its key. */
-export const examples = {
-  missingKey: {
-    type: problemType(400),
-    title: 'One or more validation errors occurred.',
-    status: 400,
-    errors: { 'X-API-KEY': ['The apiKey field is required.'] },
-    traceId: EXAMPLE_TRACE_ID,
-  },
-  invalidKey: {
-    type: problemType(401),
-    title: 'The API key is not valid.',
-    status: 401,
-    traceId: EXAMPLE_TRACE_ID,
-  },
-  tooManyRequests: {
-    type: problemType(429),
-    title:
-      'Too many requests with this API key: it may make 50 a second and 500 more a minute above that; send again after 1 s (Retry-After).',
-    status: 429,
-    traceId: EXAMPLE_TRACE_ID,
-  },
-  malformedJson: {
-    type: problemType(400),
-    title: 'The request body is not valid JSON: Unexpected end of JSON input',
-    status: 400,
-    traceId: EXAMPLE_TRACE_ID,
-  },
-  tooLarge: {
-    type: problemType(413),
-    title: 'The request body is too large: at most 25 MB.',
-    status: 413,
-    traceId: 'abc-123',
-  },
-  unsupportedMediaType: {
-    type: problemType(415),
-    title: 'The request body must be JSON: send Content-Type: application/json (got text/plain).',
-    status: 415,
-    accepted: ['application/json'],
-    traceId: 'abc-123',
-  },
-  unavailable: {
-    type: problemType(503),
-    title: 'The database is unavailable for a moment; send the request again (events with the same Idempotency-Key).',
-    status: 503,
-    traceId: 'abc-123',
-  },
-  unexpected: { type: problemType(500), title: 'An unexpected error occurred.', status: 500, traceId: 'abc-123' },
-} as const;
+/** A problem answer of an operation, with an example body of `code` when given (a ValidationProblem when it has `errors`). */
+export const problemResponse = (
+  description: string,
+  code?: ErrorCode,
+  extras: Record<string, unknown> = {},
+): ResponseSpec => ({
+  description,
+  contentType: PROBLEM_JSON,
+  schema: ref('errors' in extras ? 'ValidationProblem' : 'Problem'),
+  ...(code ? { example: problemExample(code, extras) } : {}),
+});

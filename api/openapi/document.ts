@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
-import { PROBLEM_JSON, componentSchemas, examples, ref } from './components';
+import { componentSchemas, problemResponse, ref } from './components';
 import { type OperationSpec, type ResponseSpec, operationIdOf } from './operation';
 import { operations as allOperations } from './operations';
 import { type JsonSchema, publishSchema } from './schema';
@@ -31,10 +31,19 @@ const TAGS: Record<string, string> = {
   Batches: 'Every event request is a batch: list them, see one, retry a failed one.',
   Queries: 'Inventory timeline and the event details of a lot.',
   Trace: 'Trace a lot backward and forward across accounts, recall, FSMA 204 spreadsheet.',
+  Recalls:
+    'Issue a recall of a lot: every account holding it, or a lot made from it, gets a notice telling it only what its own trace shows, ' +
+    'and acknowledges it with what it still holds. Each says where it stands (state: open, notified, acknowledged); the /recalls page shows them.',
   Ledger: 'The hash chain of commission events.',
   EPCIS: 'GS1 EPCIS 2.0 repository (capture and query).',
+  'EPCIS queries':
+    'Named EPCIS 2.0 queries: save the parameters of GET /epcis/events under a name, run it by name, and subscribe a URL to it: each ' +
+    'batch’s new matching events as it completes (stream), or on a schedule. Reports are signed (GS1-Signature) and retried for 72 hours.',
+  Webhooks:
+    'Your URLs that receive batch results, recall notices and acknowledgements as they happen, signed the Standard Webhooks way. ' +
+    'Deliveries are retried in order for 72 hours; an endpoint whose retries ran out is Failing (listed on /support) until you redeliver.',
   Account: 'The account of the API key.',
-  Docs: 'This page, the OpenAPI document, and the support and trace pages.',
+  Docs: 'This page, the OpenAPI document, and the trace, recalls, support and imports pages.',
   Health: 'Liveness and readiness checks.',
   Metrics: 'Prometheus metrics.',
 };
@@ -49,65 +58,63 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
   const add = (status: number, response: ResponseSpec) => (shared[status] ??= []).push(response);
   if (!spec.public) {
     add(400, {
-      description: 'X-API-KEY missing or empty, or the request failed validation.',
-      contentType: PROBLEM_JSON,
+      ...problemResponse('X-API-KEY missing or empty, or the request failed validation.', 'missing-api-key', {
+        errors: { 'X-API-KEY': ['The apiKey field is required.'] },
+      }),
       // With a body, the JSON parser's own 400 (malformed JSON) carries no `errors`.
-      schema: spec.requestBody ? ref('Problem') : ref('ValidationProblem'),
-      example: examples.missingKey,
+      schema: ref(spec.requestBody ? 'Problem' : 'ValidationProblem'),
     });
-    add(401, {
-      description: 'The API key is not valid (unknown or revoked).',
-      contentType: PROBLEM_JSON,
-      schema: ref('Problem'),
-      example: examples.invalidKey,
-    });
+    add(401, problemResponse('The API key is not valid (unknown or revoked).', 'invalid-api-key'));
     add(429, {
-      description:
+      ...problemResponse(
         'Too many requests: the API key is past its rate (RateLimit-Policy), or this address sent too many wrong keys. Send again after Retry-After seconds. ' +
-        'Under /epcis the body is the EPCIS exception epcisException:ImplementationException.',
-      contentType: PROBLEM_JSON,
-      schema: ref('Problem'),
-      example: examples.tooManyRequests,
+          'Under /epcis the body is the EPCIS exception epcisException:ImplementationException.',
+        'too-many-requests',
+        {
+          detail:
+            'Too many requests with this API key: it may make 50 a second and 500 more a minute above that; send again after 1 s (Retry-After).',
+        },
+      ),
       headers: ['Retry-After', 'RateLimit-Policy', 'RateLimit'],
     });
   } else if (spec.requestBody) {
-    add(400, {
-      description: 'The body is not valid JSON.',
-      contentType: PROBLEM_JSON,
-      schema: ref('Problem'),
-      example: examples.malformedJson,
-    });
+    add(
+      400,
+      problemResponse('The body is not valid JSON.', 'malformed-json', {
+        detail: 'The request body is not valid JSON: Unexpected end of JSON input',
+      }),
+    );
   }
   if (spec.requestBody) {
-    add(413, {
-      description: 'The body is larger than the service accepts.',
-      contentType: PROBLEM_JSON,
-      schema: ref('Problem'),
-      example: examples.tooLarge,
-    });
+    add(
+      413,
+      problemResponse('The body is larger than the service accepts.', 'body-too-large', {
+        detail: 'The request body is too large: at most 25 MB.',
+      }),
+    );
   }
   if (spec.requestBody && (spec.requestBody.contentType ?? 'application/json') === 'application/json') {
-    add(415, {
-      description: 'The body is not sent as application/json; `accepted` lists the media types taken.',
-      contentType: PROBLEM_JSON,
-      schema: ref('Problem'),
-      example: examples.unsupportedMediaType,
-    });
+    add(
+      415,
+      problemResponse('The body is not sent as application/json; `accepted` lists the media types taken.', 'not-json', {
+        detail: 'The request body must be JSON: send Content-Type: application/json (got text/plain).',
+        accepted: ['application/json'],
+      }),
+    );
   }
   // Node's HTTP server answers this itself, before any route: a URL or headers over its 16 KB limit.
   add(431, { description: 'The request line or headers are larger than 16 KB (answered without a body).' });
-  add(503, {
-    description: 'PostgreSQL or Temporal is unavailable for a moment (restarting): send the request again.',
-    contentType: PROBLEM_JSON,
-    schema: ref('Problem'),
-    example: examples.unavailable,
-  });
-  add(500, {
-    description: 'An unexpected error; the details are in the service log under the traceId.',
-    contentType: PROBLEM_JSON,
-    schema: ref('Problem'),
-    example: examples.unexpected,
-  });
+  add(
+    503,
+    problemResponse(
+      'PostgreSQL or Temporal is unavailable for a moment (restarting): send the request again.',
+      'database-unavailable',
+    ),
+  );
+  add(
+    500,
+    problemResponse('An unexpected error; the details are in the service log under the traceId.', 'unexpected-error'),
+  );
   return shared;
 }
 

@@ -20,7 +20,7 @@ import { productsRouter } from './products';
 import { resolverRouter } from './resolver';
 import { supportRouter } from './support';
 import { tracePageRouter, traceRouter } from './trace';
-import { recallsRouter } from './recalls';
+import { recallsPageRouter, recallsRouter } from './recalls';
 import { webhooksRouter } from './webhooks';
 
 /** Every route of the service. Public routes first; everything under the key check after. */
@@ -33,6 +33,7 @@ export function routes(): Router<AppState, AppCustom> {
     supportRouter(),
     tracePageRouter(),
     importsPageRouter(),
+    recallsPageRouter(),
     metricsRouter(),
   ])
     router.use(open.routes());

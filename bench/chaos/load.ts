@@ -109,6 +109,8 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** Per attempt: a sync answer can take a while when the pipeline retries. */
   requestTimeoutMs?: number;
+  /** Sent with every request besides the key's (X-Forwarded-For, as a proxy in front would add). */
+  headers?: Record<string, string>;
 }
 
 interface Answer {
@@ -118,14 +120,19 @@ interface Answer {
 
 async function postOnce(
   url: string,
-  key: string,
+  options: ClientOptions,
   idempotencyKey: string,
   events: EventPayload[],
   timeoutMs: number,
 ): Promise<Answer> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'X-API-KEY': key, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+    headers: {
+      ...options.headers,
+      'X-API-KEY': options.key,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': idempotencyKey,
+    },
     body: JSON.stringify({ Events: events }),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -168,7 +175,7 @@ export async function submitBatch(
     let answer: Answer | undefined;
     let failure = '';
     try {
-      answer = await postOnce(url, options.key, idempotencyKey, events, options.requestTimeoutMs ?? 60_000);
+      answer = await postOnce(url, options, idempotencyKey, events, options.requestTimeoutMs ?? 60_000);
     } catch (error) {
       const name = error instanceof Error ? error.name : '';
       if (name === 'TimeoutError' || name === 'AbortError') {

@@ -3,6 +3,7 @@
  * own, drives traffic, kills one part of the service with SIGKILL at a chosen moment, waits (bounded)
  * for the service to settle, and counts what was lost, duplicated or left stuck.
  */
+import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -21,7 +22,9 @@ import {
   type ClientOptions,
   type Mode,
 } from './load';
+import { startJunkFlood, WRONG_KEY } from './junk-flood';
 import { log } from './log';
+import { cpuMs, processesOf } from '../lib/processes';
 import { localActivityMarker } from '../../test/helpers/local-activity-marker';
 import { startReceiver } from '../../test/helpers/receiver';
 import { ChaosStack, type Part } from './stack';
@@ -592,6 +595,188 @@ export function deliveryWorkerKilled(options: ScenarioOptions): Promise<Scenario
   });
 }
 
+/** One-event sync calls a client makes one after the other, to see its latency idle and beside a flood. */
+const PROBE_CALLS = 30;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
+};
+
+/** PROBE_CALLS one-event sync batches, one after the other: their runs and how long each took. */
+async function probeCalls(ctx: Context, label: string): Promise<{ runs: BatchRun[]; p50Ms: number }> {
+  const runs: BatchRun[] = [];
+  const took: number[] = [];
+  for (let i = 0; i < PROBE_CALLS; i++) {
+    const lot = `${label}-${ctx.run}-${i}`;
+    const started = Date.now();
+    runs.push(await submitBatch(ctx.client, 'sync', [commissionEvent(`C-${lot}`, lot, 1)], `probe-${lot}`));
+    took.push(Date.now() - started);
+  }
+  return { runs, p50Ms: median(took) };
+}
+
+/** PROBE_CALLS keyed reads (GET /Integration/Account), one after the other: how long they took, p50. */
+async function probeReads(ctx: Context): Promise<number> {
+  const took: number[] = [];
+  for (let i = 0; i < PROBE_CALLS; i++) {
+    const started = Date.now();
+    const response = await fetch(`${ctx.stack.apiUrl}/Integration/Account`, { headers: { 'X-API-KEY': ctx.key } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`a keyed read was answered ${response.status}`);
+    took.push(Date.now() - started);
+  }
+  return median(took);
+}
+
+/** Loops `send` on `clients` clients at once until stop() is called; stop() waits for the last ones. */
+function flood<T>(clients: number, send: (client: number) => Promise<T>): { answers: T[]; stop: () => Promise<void> } {
+  const answers: T[] = [];
+  let flooding = true;
+  const loops = Array.from({ length: clients }, async (_, client) => {
+    while (flooding) answers.push(await send(client));
+  });
+  return {
+    answers,
+    stop: async () => {
+      flooding = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+const countBy = <T>(items: T[], key: (item: T) => string | number): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+};
+
+const JUNK_CLIENTS = 8;
+
+/** The API process's CPU so far, and the bytes it has read (sockets and files alike: /proc/<pid>/io rchar). */
+function apiReadings(stack: ChaosStack): { cpuMs: number; readBytes: number } {
+  const pid = stack.pidOf('api');
+  const io = pid ? fs.readFileSync(`/proc/${pid}/io`, 'utf8') : '';
+  return { cpuMs: cpuMs(processesOf(stack.state)).api, readBytes: Number(/^rchar: (\d+)/m.exec(io)?.[1] ?? 0) };
+}
+
+/**
+ * 7. A junk-body flood, nothing killed: 8 clients (bench/chaos/junk-flood.ts, a process of their own)
+ * send bodies the service refuses (24 MB with no key, or with a wrong one; 4 GB declared with a valid
+ * key), half of them sending on after the answer, half dropping the connection and starting the next,
+ * while a keyed client makes one-event sync calls, then reads (GET /Integration/Account), one after the
+ * other. Each refused body must be answered (400, 401, 413) and its connection closed. Figures: the
+ * keyed client's p50s idle and beside the flood (the target: within 2x), how much of its bodies the flood got into its sockets (most of it
+ * into the kernel's buffers), and what the API read and the CPU it used meanwhile (the keyed calls'
+ * included).
+ */
+export function junkBodyFlood(options: ScenarioOptions): Promise<ScenarioReport> {
+  return scenario('junk-body-flood', options, async (ctx) => {
+    const idle = await probeCalls(ctx, 'idle');
+    const idleReadP50Ms = await probeReads(ctx);
+    const before = apiReadings(ctx.stack);
+    const floodStarted = Date.now();
+    const junk = startJunkFlood({ apiUrl: ctx.stack.apiUrl, key: ctx.key, clients: JUNK_CLIENTS });
+    const beside = await probeCalls(ctx, 'flood');
+    const besideReadP50Ms = await probeReads(ctx);
+    const { answers, cpuSeconds: floodCpuSeconds } = await junk.stop();
+    const floodSeconds = (Date.now() - floodStarted) / 1000;
+    const after = apiReadings(ctx.stack);
+    const problems: string[] = [];
+    const unexpected = answers.filter((a) => ![400, 401, 413].includes(a.status));
+    if (unexpected.length)
+      problems.push(
+        `${unexpected.length} junk bodies answered otherwise than 400, 401 or 413: ${JSON.stringify(countBy(unexpected, (a) => a.status))}`,
+      );
+    const open = answers.filter((a) => a.closed === false || a.connection !== 'close').length;
+    if (open) problems.push(`${open} junk-body connections the API kept open (or did not say it would close)`);
+    const mb = (bytes: number) => round(bytes / 1024 ** 2);
+    return {
+      runs: [...idle.runs, ...beside.runs],
+      problems,
+      details: {
+        junkClients: JUNK_CLIENTS,
+        junkRequests: answers.length,
+        junkAnswers: countBy(answers, (a) => a.status),
+        junkConnectionsLeftOpen: open,
+        junkMBOutMax: mb(Math.max(0, ...answers.map((a) => a.bodyBytesWritten))),
+        junkMBOutTotal: mb(answers.reduce((sum, a) => sum + a.bodyBytesWritten, 0)),
+        floodSeconds: round(floodSeconds),
+        apiMBReadDuringFlood: mb(after.readBytes - before.readBytes),
+        apiCpuSecondsDuringFlood: round((after.cpuMs - before.cpuMs) / 1000),
+        floodCpuSeconds: round(floodCpuSeconds),
+        keyedP50MsIdle: idle.p50Ms,
+        keyedP50MsBesideFlood: beside.p50Ms,
+        keyedP50Ratio: idle.p50Ms ? round(beside.p50Ms / idle.p50Ms) : null,
+        keyedReadP50MsIdle: idleReadP50Ms,
+        keyedReadP50MsBesideFlood: besideReadP50Ms,
+        keyedReadP50Ratio: idleReadP50Ms ? round(besideReadP50Ms / idleReadP50Ms) : null,
+      },
+    };
+  });
+}
+
+/** TEST-NET-2 (RFC 5737) addresses for the clients behind the scenario's proxy. */
+const FLOODER = '198.51.100.7';
+const NEIGHBOUR = '198.51.100.8';
+const FAILED_KEYS_PER_MINUTE = 30;
+
+/**
+ * 8. A wrong-key flood behind one proxy, nothing killed: the stack trusts 127.0.0.1 as its reverse proxy
+ * (TRUSTED_PROXIES), and the scenario plays that proxy, passing each client's address in X-Forwarded-For.
+ * One client floods wrong keys until it gets 429; then batches go with a valid key from a neighbour
+ * behind the same proxy and from the flooder's own address. No keyed request may get a 429, and the
+ * neighbour's own wrong key is a 401 (its own count), not a 429.
+ */
+export function wrongKeyFloodBehindProxy(options: ScenarioOptions): Promise<ScenarioReport> {
+  const env = { ...options.env, TRUSTED_PROXIES: '127.0.0.1', FAILED_KEYS_PER_MINUTE: String(FAILED_KEYS_PER_MINUTE) };
+  return scenario('wrong-key-flood-behind-proxy', { ...options, env }, async (ctx) => {
+    const from = (address: string, key: string) =>
+      fetch(`${ctx.stack.apiUrl}/Integration/Account`, {
+        headers: { 'X-API-KEY': key, 'X-Forwarded-For': address },
+      }).then(async (response) => {
+        await response.arrayBuffer();
+        return response.status;
+      });
+    const floodStarted = Date.now();
+    const wrongKeys = flood(4, () => from(FLOODER, WRONG_KEY));
+    const problems: string[] = [];
+    if (!(await until(30_000, 50, () => wrongKeys.answers.includes(429))))
+      problems.push(`the flooder never got a 429 within 30 s: ${JSON.stringify(countBy(wrongKeys.answers, (s) => s))}`);
+    const neighbourWrongKey = await from(NEIGHBOUR, WRONG_KEY);
+    if (neighbourWrongKey !== 401)
+      problems.push(`the neighbour's own wrong key was answered ${neighbourWrongKey}, not 401`);
+    const batches = lotBatches(ctx.run, Math.max(2, Math.round(options.events / options.batchSize)), options.batchSize);
+    const half = Math.ceil(batches.length / 2);
+    const behind = (address: string): ClientOptions => ({ ...ctx.client, headers: { 'X-Forwarded-For': address } });
+    const [neighbourRuns, flooderRuns] = await Promise.all([
+      runLoad(behind(NEIGHBOUR), 'sync', batches.slice(0, half), options.clients, `neighbour-${ctx.run}`),
+      runLoad(behind(FLOODER), 'sync', batches.slice(half), options.clients, `flooder-key-${ctx.run}`),
+    ]);
+    const keyedAfter = await from(FLOODER, ctx.key);
+    await wrongKeys.stop();
+    const throttled = [...neighbourRuns, ...flooderRuns].filter((r) => r.gaveUp?.startsWith('HTTP 429'));
+    if (throttled.length) problems.push(`${throttled.length} batches with a valid key were answered 429`);
+    if (keyedAfter !== 200) problems.push(`a valid key from the flooder's address was answered ${keyedAfter}`);
+    const floodAnswers = countBy(wrongKeys.answers, (s) => s);
+    return {
+      runs: [...neighbourRuns, ...flooderRuns],
+      problems,
+      details: {
+        failedKeysPerMinute: FAILED_KEYS_PER_MINUTE,
+        floodSeconds: round((Date.now() - floodStarted) / 1000),
+        wrongKeyRequests: wrongKeys.answers.length,
+        wrongKeyAnswers: floodAnswers,
+        neighbourWrongKey,
+        keyedBatchesFromNeighbour: neighbourRuns.length,
+        keyedBatchesFromFlooder: flooderRuns.length,
+        keyedAnswered429: throttled.length,
+        keyedFromFlooderAfter: keyedAfter,
+      },
+    };
+  });
+}
+
 export const SCENARIOS = [
   'worker',
   'worker-local',
@@ -601,6 +786,8 @@ export const SCENARIOS = [
   'api',
   'consume',
   'delivery',
+  'junk-bodies',
+  'wrong-keys',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -626,5 +813,9 @@ export function runScenario(
       return concurrentConsumers(contention);
     case 'delivery':
       return deliveryWorkerKilled(options);
+    case 'junk-bodies':
+      return junkBodyFlood(options);
+    case 'wrong-keys':
+      return wrongKeyFloodBehindProxy(options);
   }
 }

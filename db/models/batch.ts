@@ -34,6 +34,8 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
   declare abandonedAt: CreationOptional<Date | null>;
   declare abandonedReason: CreationOptional<string | null>;
   declare abandonedByKeyId: CreationOptional<string | null>;
+  /** When the sync call that sent this Failed batch was answered its refusal (400): no case for support. */
+  declare refusalAnsweredAt: CreationOptional<Date | null>;
 
   static initModel(sequelize: Sequelize): void {
     Batch.init(
@@ -59,6 +61,7 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
         abandonedAt: { type: DataTypes.DATE, allowNull: true, field: 'abandoned_at' },
         abandonedReason: { type: DataTypes.TEXT, allowNull: true, field: 'abandoned_reason' },
         abandonedByKeyId: { type: DataTypes.UUID, allowNull: true, field: 'abandoned_by_key_id' },
+        refusalAnsweredAt: { type: DataTypes.DATE, allowNull: true, field: 'refusal_answered_at' },
       },
       { sequelize, tableName: 'batches', createdAt: 'submittedAt', updatedAt: false },
     );

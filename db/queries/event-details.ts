@@ -13,6 +13,10 @@ export type SortBy = keyof typeof SORTS;
 export interface EventDetailRow {
   line_id: string;
   event_id: string;
+  /** The caller's own ids of its own event, product and location; null on another account's rows. */
+  external_event_id: string | null;
+  external_product_id: string | null;
+  external_location_id: string | null;
   type: string;
   product_name: string;
   lot_serial: string;
@@ -43,7 +47,7 @@ export interface EventDetailsFilter {
 const VISIBLE = `
   lot_lines AS (
     SELECT l.id AS line_id, l.product_id, l.lot_serial, l.quantity, l.role,
-           e.id AS event_id, e.account_id, e.type, e.event_time, e.seq, e.location_id,
+           e.id AS event_id, e.external_event_id, e.account_id, e.type, e.event_time, e.seq, e.location_id,
            e.destination_location_id, e.purchase_order
       FROM event_lines l JOIN events e ON e.id = l.event_id
      WHERE l.lot_serial = $2
@@ -87,6 +91,9 @@ export async function eventDetails(
     `WITH ${VISIBLE}
      SELECT v.line_id, v.event_id, v.type, p.name AS product_name, v.lot_serial, v.quantity,
             loc.name AS location_name, tp.name AS company_name, v.event_time,
+            CASE WHEN v.account_id = $1 THEN v.external_event_id END AS external_event_id,
+            CASE WHEN v.account_id = $1 THEN p.external_id END AS external_product_id,
+            CASE WHEN v.account_id = $1 THEN loc.external_id END AS external_location_id,
             count(*) OVER () AS total
        FROM visible v
        JOIN products p ON p.id = v.product_id

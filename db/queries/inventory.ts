@@ -2,9 +2,11 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 
 export interface InventoryRow {
   product_id: string;
+  product_external_id: string | null;
   product_name: string;
   lot_serial: string;
   location_id: string;
+  location_external_id: string | null;
   location_name: string;
   available: string;
   event_time: Date;
@@ -60,7 +62,8 @@ export async function inventoryRecords(sequelize: Sequelize, filter: InventoryFi
         ORDER BY r.product_id, r.lot_serial, r.location_id, r.event_time DESC, r.event_seq DESC`
     : `SELECT ${COLUMNS} FROM inventory_records r WHERE ${where}`;
   return sequelize.query<InventoryRow>(
-    `SELECT r.product_id, p.name AS product_name, r.lot_serial, r.location_id, l.name AS location_name,
+    `SELECT r.product_id, p.external_id AS product_external_id, p.name AS product_name, r.lot_serial,
+            r.location_id, l.external_id AS location_external_id, l.name AS location_name,
             r.available, r.event_time
        FROM (${records}) r
        JOIN products p ON p.id = r.product_id

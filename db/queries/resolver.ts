@@ -65,19 +65,25 @@ export async function eventsName(
   return row.found;
 }
 
-/** The location of a GLN (the GLN itself before its sub-locations), or of a URN (the id or URN it was created under). */
+/**
+ * The location of a GLN (the GLN itself before its sub-locations; with an extension, that sub-location,
+ * `0` being the GLN itself), or of a URN (the id or URN it was created under).
+ */
 export async function locationByKey(
   sequelize: Sequelize,
   accountId: string,
-  key: { gln: string } | { urn: string },
+  key: { gln: string; extension?: string } | { urn: string },
 ): Promise<ResolvedLocation | undefined> {
+  const extension =
+    'gln' in key && key.extension !== undefined ? (key.extension === '0' ? '' : key.extension) : undefined;
   const [row] = await select<ResolvedLocation>(
     sequelize,
     `SELECT l.external_id, l.name, l.gln, l.address, l.vessel, l.captains_name, tp.name AS party_name FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id
       WHERE l.account_id = $1 AND l.external_id IS NOT NULL
         AND ${'gln' in key ? 'l.gln = $2' : '(l.urn = $2 OR l.external_id = $2)'}
+        ${extension !== undefined ? `AND coalesce(nullif(l.extension, '0'), '') = $3` : ''}
       ORDER BY coalesce(nullif(l.extension, '0'), '') = '' DESC, l.seq LIMIT 1`,
-    [accountId, 'gln' in key ? key.gln : key.urn],
+    [accountId, 'gln' in key ? key.gln : key.urn, ...(extension !== undefined ? [extension] : [])],
   );
   return row;
 }

@@ -490,6 +490,21 @@ export async function createRetry(originalId: string, requestId: string | null):
   });
 }
 
+const refusalAnsweredText = (batch: Batch): string =>
+  `Batch ${batch.id} was refused in the answer to the call that sent it (${batch.refusalAnsweredAt!.toISOString()}): its caller has every error.`;
+
+/**
+ * The sync call that sent this Failed batch is being answered its refusal (a 400 with every error): the
+ * caller knows and sends it again fixed, so the batch is no open case and not counted as failed-open.
+ * The first answer's time is kept (an Idempotency-Key replay answers the same).
+ */
+export async function recordRefusalAnswered(batchId: string): Promise<void> {
+  await Batch.update(
+    { refusalAnsweredAt: new Date() },
+    { where: { id: batchId, status: 'Failed', refusalAnsweredAt: null } },
+  );
+}
+
 /** Why a batch cannot be abandoned; the API answers 409 with the message, the CLI prints it. */
 export class AbandonRefused extends Error {
   constructor(
@@ -527,6 +542,11 @@ export async function abandonBatch(batchId: string, reason: string, keyId: strin
     if (failedImport)
       throw new AbandonRefused(
         `${notRunText(batch.id, failedImport)} It is closed already (Not run): nothing to abandon.`,
+        batch.id,
+      );
+    if (batch.refusalAnsweredAt)
+      throw new AbandonRefused(
+        `${refusalAnsweredText(batch)} It is closed already (Answered): nothing to abandon.`,
         batch.id,
       );
     const replacedBy = (await replacementsOf([batch.id], transaction)).get(batch.id) ?? null;

@@ -199,6 +199,33 @@ export async function issuedRecall(
   return { recall, notices };
 }
 
+/** One page of the recalls the account issued, newest first, each with every holder's notice row. */
+export async function issuedRecalls(
+  sequelize: Sequelize,
+  accountId: string,
+  page: PageRequest,
+): Promise<{ recalls: { recall: RecallRow; notices: NoticeRow[] }[]; total: number }> {
+  const query = queryOf(sequelize);
+  const recalls = await query<RecallRow>(
+    `SELECT ${RECALL_COLUMNS} FROM recalls r JOIN accounts ia ON ia.id = r.issuer_account_id JOIN products p ON p.id = r.product_id
+      WHERE r.issuer_account_id = $1 ORDER BY r.created_at DESC, r.id OFFSET $2 LIMIT $3`,
+    [accountId, page.offset, page.pageSize],
+  );
+  const notices = recalls.length
+    ? await query<NoticeRow>(
+        `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = ANY($1::uuid[]) ORDER BY n.tier, ha.name, n.holder_account_id`,
+        [recalls.map((r) => r.id)],
+      )
+    : [];
+  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM recalls WHERE issuer_account_id = $1', [
+    accountId,
+  ]);
+  return {
+    recalls: recalls.map((recall) => ({ recall, notices: notices.filter((notice) => notice.id === recall.id) })),
+    total: Number(n),
+  };
+}
+
 export async function receivedNotice(sequelize: Sequelize, accountId: string, id: string): Promise<NoticeRow | null> {
   const [row] = await queryOf(sequelize)<NoticeRow>(
     `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 AND n.holder_account_id = $2`,

@@ -2,11 +2,11 @@
  * The answers of a GS1 Digital Link resolver (GS1-Conformant Resolver standard) for one identifier:
  * the links it has (`gs1:epcis`: the EPCIS query interface; `gs1:masterData`: the master data), as the
  * JSON array of GS1's resolver data format that GDST's tools read, as an RFC 9264 linkset, and the master
- * data itself in GS1 Web Vocabulary JSON-LD with GDST's vessel and species attributes. Also the resolver
- * paths GDST's reference client (OpenTraceability) builds for identifiers that are no GS1 key: GDST's
- * own URNs in place of a GTIN, GLN or PGLN, and an SSCC as its EPC URN. Pure.
+ * data itself in GS1 Web Vocabulary JSON-LD with GDST's vessel attributes, in the terms GDST's reference
+ * client (OpenTraceability) maps. Also the resolver paths that client builds for identifiers that are no
+ * GS1 key: GDST's own URNs in place of a GTIN, GLN or PGLN, and an SSCC as its EPC URN. Pure.
  */
-import { checkDigit, physicalLocationOf, toDigitalLink } from './identifiers';
+import { checkDigit, physicalLocationOf, toDigitalLink, tradeItemOf } from './identifiers';
 
 export const LINK_TYPES = ['gs1:epcis', 'gs1:masterData'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -30,6 +30,15 @@ export interface ResolvedKey {
   gs1: boolean;
   lot?: string;
   serial?: string;
+  /** A GLN's extension (AI 254): one of its sub-locations. */
+  extension?: string;
+}
+
+/** What qualifies a primary key in the path: a GTIN's lot or serial, a GLN's extension. */
+export interface KeyQualifier {
+  lot?: string;
+  serial?: string;
+  extension?: string;
 }
 
 const URN = /^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/;
@@ -47,17 +56,21 @@ const gs1Key = (value: string, lengths: number[]): boolean =>
 export function resolverKeyOf(
   ai: KeyAi,
   value: string,
-  qualifier: { lot?: string; serial?: string } = {},
+  qualifier: KeyQualifier = {},
 ): { key: ResolvedKey } | { problem: string } {
   const shown = value.slice(0, 100);
   const key = (id: string, gs1: boolean) => ({ key: { ai, id, gs1, ...qualifier } });
   switch (ai) {
-    case '01':
+    case '01': {
       if (gs1Key(value, [8, 12, 13, 14])) return key(value.padStart(14, '0'), true);
+      // OpenTraceability's Java client writes a GTIN as its EPC class pattern, without the `.*`.
+      const pattern = /^urn:epc:idpat:sgtin:\d+\.\d+$/.test(value) ? tradeItemOf(`${value}.*`) : undefined;
+      if (pattern) return key(pattern.gtin, true);
       if (URN.test(value) && value.includes(PRODUCT_CLASS)) return key(value, false);
       return {
         problem: `${shown} is not a GTIN (8, 12, 13 or 14 digits with a valid GS1 check digit) nor a product class URN (urn:gdst:<domain>:product:class:<id>).`,
       };
+    }
     case '00': {
       if (gs1Key(value, [18])) return key(value, true);
       const digitalLink = toDigitalLink(value);
@@ -69,6 +82,10 @@ export function resolverKeyOf(
     }
     case '414': {
       if (gs1Key(value, [13])) return key(value, true);
+      if (qualifier.extension !== undefined)
+        return {
+          problem: `${shown} is not a GLN (13 digits with a valid GS1 check digit): only a GLN has extensions.`,
+        };
       const location = value.startsWith('urn:epc:id:sgln:') ? physicalLocationOf(value) : undefined;
       if (location && location.extension === undefined) return key(location.gln, true);
       if (URN.test(value)) return key(value, false);
@@ -99,7 +116,7 @@ const URN_NAMES: Record<KeyAi, string> = {
 
 /** The key as a 404 names it: `GTIN 09506000134352`, `product class URN urn:gdst:…`. */
 export const keyName = (key: ResolvedKey): string =>
-  `${(key.gs1 ? KEY_NAMES : URN_NAMES)[key.ai]} ${key.id.slice(0, 200)}`;
+  `${(key.gs1 ? KEY_NAMES : URN_NAMES)[key.ai]} ${key.id.slice(0, 200)}${key.extension !== undefined ? ` extension ${key.extension.slice(0, 100)}` : ''}`;
 
 /** The identifier's path (`/01/…/10/…`), as on id.gs1.org and on this resolver. */
 export function pathOf(key: ResolvedKey): string {
@@ -107,6 +124,7 @@ export function pathOf(key: ResolvedKey): string {
   const base = `/${key.ai}/${key.gs1 ? key.id : encodeURIComponent(key.id).replace(/%3A/g, ':')}`;
   if (key.lot !== undefined) return `${base}/10/${encodeURIComponent(key.lot)}`;
   if (key.serial !== undefined) return `${base}/21/${encodeURIComponent(key.serial)}`;
+  if (key.extension !== undefined) return `${base}/254/${encodeURIComponent(key.extension)}`;
   return base;
 }
 
@@ -201,16 +219,15 @@ export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType): Li
     if (query) links.push(link('gs1:epcis', `${base}/epcis/events?${query}`, 'EPCIS events of this identifier', false));
   }
   if ((!linkType || linkType === 'gs1:masterData') && linkTypesOf(key).includes('gs1:masterData'))
-    links.push(
-      link(
-        'gs1:masterData',
-        `${base}${pathOf(key)}?linkType=gs1:masterData`,
-        'Master data (GS1 Web Vocabulary)',
-        false,
-      ),
-    );
+    links.push(link('gs1:masterData', masterDataUrlOf(key, base), 'Master data (GS1 Web Vocabulary)', false));
   return links;
 }
+
+/**
+ * Where the identifier's master data is answered as JSON-LD whatever the request accepts: GDST's client
+ * fetches a master data link with no Accept header, and reads JSON-LD there.
+ */
+export const masterDataUrlOf = (key: ResolvedKey, base: string): string => `${base}/masterdata${pathOf(key)}`;
 
 /**
  * RFC 9264's linkset of the identifier: one context object, anchored at the identifier as events name it,
@@ -227,7 +244,31 @@ export function linksetOf(key: ResolvedKey, base: string) {
   return { linkset: [{ anchor: identifierOf(key), ...relations }] };
 }
 
-const CONTEXT = { gs1: GS1_VOC, gdst: GDST_VOC, xsd: 'http://www.w3.org/2001/XMLSchema#' };
+/**
+ * GS1 Web Vocabulary as the default vocabulary, so that members carry its bare terms (`gtin`,
+ * `productName`, `globalLocationNumber`), as GDST's reference client maps them by name; `name` and an
+ * address's `countryCode`, the names that client reads, are GS1's `physicalLocationName` and
+ * `addressCountry`; GDST's vessel attributes are CBV master data attributes (`cbvmda:`) and GDST's own.
+ */
+const CONTEXT = {
+  '@vocab': GS1_VOC,
+  gs1: GS1_VOC,
+  gdst: GDST_VOC,
+  cbvmda: 'urn:epcglobal:cbv:mda#',
+  xsd: 'http://www.w3.org/2001/XMLSchema#',
+  name: `${GS1_VOC}physicalLocationName`,
+  countryCode: `${GS1_VOC}addressCountry`,
+};
+
+/**
+ * A name as a JSON-LD value object of no stated language: GDST's client reads names as an array of
+ * `{ "@language", "@value" }` only, and the service does not know the language a name was written in.
+ */
+const text = (value: string | null | undefined) => (value ? [{ '@value': value }] : undefined);
+
+/** The members that have a value. */
+const defined = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 
 export interface ProductData {
   name: string;
@@ -237,23 +278,25 @@ export interface ProductData {
 }
 
 /**
- * A product (or one lot or serial of it) as gs1:Product; its master data entries as properties of their
- * own namespace. A GDST lot the account's events name, of a class no master data named, is its identity alone.
+ * A product (or one lot or serial of it) as gs1:Product, keyed by its `gtin`: the GTIN-14, or the product
+ * class URN in its place (GDST's client keys a product by that member); its master data entries as
+ * properties of their own namespace. A GDST lot the account's events name, of a class no master data
+ * named, is its identity alone.
  */
 export function productJsonLd(key: ResolvedKey, product: ProductData | undefined) {
   const extra: Record<string, string> = {};
   for (const entry of product?.masterData ?? []) extra[`${entry.namespace}${entry.name}`] = entry.value;
-  return {
+  return defined({
     '@context': CONTEXT,
     '@id': identifierOf(key),
     '@type': 'gs1:Product',
-    ...(key.gs1 ? { 'gs1:gtin': key.id } : {}),
-    ...(product ? { 'gs1:productName': product.name } : {}),
-    ...(key.lot !== undefined ? { 'gs1:hasBatchLotNumber': key.lot } : {}),
-    ...(key.serial !== undefined ? { 'gs1:hasSerialNumber': key.serial } : {}),
-    ...(product ? { 'gs1:netContent': { '@type': 'gs1:QuantitativeValue', 'gs1:unitCode': product.unit } } : {}),
+    gtin: key.id,
+    productName: text(product?.name),
+    hasBatchLotNumber: key.lot,
+    hasSerialNumber: key.serial,
+    netContent: product && { '@type': 'gs1:QuantitativeValue', unitCode: product.unit },
     ...extra,
-  };
+  });
 }
 
 export interface PlaceData {
@@ -280,60 +323,54 @@ export interface PlaceData {
   captainsName: string | null;
 }
 
-const defined = (values: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
-
-/** A location as gs1:Place (a vessel with GDST's vessel attributes). */
+/**
+ * A location as gs1:Place, keyed by its `globalLocationNumber` (GLN, a sub-location's Digital Link, or the
+ * location URN); a vessel with GDST's vessel attributes.
+ */
 export function placeJsonLd(key: ResolvedKey, place: PlaceData) {
   const address = place.address;
-  return {
+  const street = address && [address.addressLine1, address.addressLine2].filter(Boolean).join(', ');
+  const geo = address?.geoCoordinates;
+  return defined({
     '@context': CONTEXT,
     '@id': identifierOf(key),
     '@type': 'gs1:Place',
-    ...(key.gs1 ? { 'gs1:globalLocationNumber': key.id } : {}),
-    'gs1:physicalLocationName': place.name,
-    'gs1:locationOwner': { '@type': 'gs1:Organization', 'gs1:organizationName': place.partyName },
-    ...(address
-      ? {
-          'gs1:address': defined({
-            '@type': 'gs1:PostalAddress',
-            'gs1:streetAddress': [address.addressLine1, address.addressLine2].filter(Boolean).join(', ') || null,
-            'gs1:addressLocality': address.city,
-            'gs1:addressRegion': address.state,
-            'gs1:postalCode': address.postalCode,
-            'gs1:addressCountry': address.country,
-          }),
-          ...(address.geoCoordinates
-            ? {
-                'gs1:geo': {
-                  '@type': 'gs1:GeoCoordinates',
-                  'gs1:latitude': address.geoCoordinates.latitude,
-                  'gs1:longitude': address.geoCoordinates.longitude,
-                },
-              }
-            : {}),
-        }
-      : {}),
+    // A sub-location has no GLN of its own: it is known by its Digital Link, as GDST's client keys it.
+    globalLocationNumber: key.extension !== undefined && key.extension !== '0' ? identifierOf(key) : key.id,
+    name: text(place.name),
+    locationOwner: { '@type': 'gs1:Organization', organizationName: text(place.partyName) },
+    address:
+      address &&
+      defined({
+        '@type': 'gs1:PostalAddress',
+        streetAddress: text(street),
+        addressLocality: text(address.city),
+        addressRegion: text(address.state),
+        postalCode: address.postalCode,
+        countryCode: address.country,
+      }),
+    geo: geo && { '@type': 'gs1:GeoCoordinates', latitude: geo.latitude, longitude: geo.longitude },
     ...(place.vessel
       ? defined({
-          'gdst:vesselName': place.vessel.vesselName,
-          'gdst:vesselFlagState': place.vessel.vesselFlagState,
+          'cbvmda:vesselName': place.vessel.vesselName,
+          'cbvmda:vesselFlagState': place.vessel.vesselFlagState,
+          'cbvmda:vesselID': place.vessel.vesselRegistration,
           'gdst:imoNumber': place.vessel.imoNumber,
-          'gdst:vesselID': place.vessel.vesselRegistration,
-          'gdst:satelliteTrackingAuthority': place.vessel.vesselSatelliteTrackingAuthority,
+          'gdst:satelliteTracking': place.vessel.vesselSatelliteTrackingAuthority,
           'gdst:vesselPublicRegistry': place.vessel.vesselPublicRegistryLink,
-          'gdst:unloadingPort': place.vessel.unloadingPort,
+          'cbvmda:unloadingPort': place.vessel.unloadingPort,
           'gdst:captainsName': place.captainsName,
         })
       : {}),
-  };
+  });
 }
 
-/** A party as gs1:Organization; one only events name has no name here. */
-export const organizationJsonLd = (key: ResolvedKey, party: { name: string } | undefined) => ({
-  '@context': CONTEXT,
-  '@id': identifierOf(key),
-  '@type': 'gs1:Organization',
-  ...(key.gs1 ? { 'gs1:partyGLN': key.id } : {}),
-  ...(party ? { 'gs1:organizationName': party.name } : {}),
-});
+/** A party as gs1:Organization, keyed by its `globalLocationNumber` (PGLN, or the party URN); one only events name has no name here. */
+export const organizationJsonLd = (key: ResolvedKey, party: { name: string } | undefined) =>
+  defined({
+    '@context': CONTEXT,
+    '@id': identifierOf(key),
+    '@type': 'gs1:Organization',
+    globalLocationNumber: key.id,
+    organizationName: text(party?.name),
+  });

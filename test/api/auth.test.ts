@@ -9,6 +9,7 @@ describe('authentication (SPEC.md, Authentication 6 and 7)', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+      code: 'missing-api-key',
       title: 'One or more validation errors occurred.',
       status: 400,
       errors: { 'X-API-KEY': ['The apiKey field is required.'] },
@@ -29,6 +30,7 @@ describe('authentication (SPEC.md, Authentication 6 and 7)', () => {
       expect(response.status).toBe(401);
       expect(response.body).toEqual({
         type: 'https://tools.ietf.org/html/rfc9110#section-15.5.2',
+        code: 'invalid-api-key',
         title: 'The API key is not valid.',
         status: 401,
         traceId: expect.any(String),
@@ -83,7 +85,8 @@ describe('errors at the edge', () => {
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({
       status: 404,
-      title: 'No route for GET /Integration/Nope.',
+      code: 'no-route',
+      detail: 'No route for GET /Integration/Nope.',
       traceId: expect.any(String),
     });
   });
@@ -92,7 +95,11 @@ describe('errors at the edge', () => {
     const response = await request('DELETE', '/healthz');
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toContain('GET');
-    expect(response.body).toMatchObject({ status: 405, title: 'Method DELETE is not allowed on /healthz.' });
+    expect(response.body).toMatchObject({
+      status: 405,
+      code: 'method-not-allowed',
+      detail: 'Method DELETE is not allowed on /healthz.',
+    });
   });
 
   it('a method no route uses (TRACE) is a 405 problem too, not a 501', async () => {
@@ -107,7 +114,11 @@ describe('errors at the edge', () => {
       req.end();
     });
     expect(status).toBe(405);
-    expect(JSON.parse(body)).toMatchObject({ status: 405, title: 'Method TRACE is not allowed on /healthz.' });
+    expect(JSON.parse(body)).toMatchObject({
+      status: 405,
+      code: 'method-not-allowed',
+      detail: 'Method TRACE is not allowed on /healthz.',
+    });
   });
 
   it('malformed JSON is a 400 with a message, not a 500', async () => {
@@ -118,7 +129,8 @@ describe('errors at the edge', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(response.status).toBe(400);
-    expect(response.body.title).toMatch(/^The request body is not valid JSON/);
+    expect(response.body).toMatchObject({ code: 'malformed-json', title: 'The request body is not valid JSON.' });
+    expect(response.body.detail).toMatch(/^The request body is not valid JSON: /);
   });
 });
 

@@ -79,6 +79,23 @@ describe('/Integration/Batches', () => {
     expect(paged.body).toMatchObject({ pageSize: 1, pageNumber: 2, totalItems: 2, results: [{ batchId }] });
   });
 
+  it('names a batch by its service id and, beside it, by the Idempotency-Key the caller sent it with', async () => {
+    const idempotencyKey = uid('ORDER');
+    const lot = uid('LOT');
+    const events = [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10))];
+    const sent = await client(acme.key).post(
+      '/Integration/Events',
+      { Events: events },
+      { 'Idempotency-Key': idempotencyKey },
+    );
+    expect(sent.status).toBe(200);
+    const shown = await client(acme.key).get(`/Integration/Batches/${sent.body.batchId}`);
+    expect(shown.body).toMatchObject({ batchId: sent.body.batchId, idempotencyKey });
+    const listed = await client(acme.key).get('/Integration/Batches?PageSize=100');
+    const [withoutKey] = listed.body.results.filter((b: { batchId: string }) => b.batchId !== sent.body.batchId);
+    expect(withoutKey.idempotencyKey).toBeNull();
+  });
+
   it('shows one batch with every error, and the stored request on include=request', async () => {
     const { batchId, events } = await failedShip(acme);
     const shown = await client(acme.key).get(`/Integration/Batches/${batchId}`);
@@ -168,7 +185,7 @@ describe('/Integration/Batches', () => {
     const again = await client(acme.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ batchId, retriedBy: { batchId: retry.body.batchId, status: 'Completed' } });
-    expect(again.body.title).toContain('already retried successfully');
+    expect(again.body.detail).toContain('already retried successfully');
   });
 
   it('two retries sent at once make one new batch; the other is refused while it is under way', async () => {
@@ -193,7 +210,7 @@ describe('/Integration/Batches', () => {
     expect(response.body).toMatchObject({
       batchId: created.body.batchId,
       retriedBy: null,
-      title: expect.stringContaining('only Failed batches are retried'),
+      detail: expect.stringContaining('only Failed batches are retried'),
     });
   });
 
@@ -231,7 +248,7 @@ describe('/Integration/Batches', () => {
     expect(ghost.body).toMatchObject({
       batchId: early.body.batchId,
       replacedBy: retry.body.batchId,
-      title: expect.stringContaining('was replaced'),
+      detail: expect.stringContaining('was replaced'),
     });
   });
 
@@ -314,13 +331,13 @@ describe('/Integration/Batches', () => {
 
     const retry = await client(support.key).post(`/Integration/Batches/${batchId}/retry`);
     expect(retry.status).toBe(409);
-    expect(retry.body.title).toContain('was abandoned');
-    expect(retry.body.title).toContain(reason);
+    expect(retry.body.detail).toContain('was abandoned');
+    expect(retry.body.detail).toContain(reason);
     const again = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, {
       Reason: 'another reason',
     });
     expect(again.status).toBe(409);
-    expect(again.body.title).toContain(reason);
+    expect(again.body.detail).toContain(reason);
 
     const log = fs.readFileSync(path.join(process.env.STACK_DIR!, 'stack.log'), 'utf8');
     const line = log
@@ -338,7 +355,7 @@ describe('/Integration/Batches', () => {
       Reason: 'no',
     });
     expect(completed.status).toBe(409);
-    expect(completed.body.title).toContain('only a Failed batch is abandoned');
+    expect(completed.body.detail).toContain('only a Failed batch is abandoned');
 
     const { batchId, lot } = await failedShip(acme);
     expect((await commissionOf(acme, lot)).status).toBe(200);

@@ -366,7 +366,8 @@ describe('POST /Integration/Documents: bodies that cannot be read', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       status: 400,
-      title: expect.stringMatching(/^The request body is not valid multipart\/form-data/),
+      code: 'unreadable-body',
+      detail: expect.stringMatching(/^The request body is not valid multipart\/form-data/),
     });
     expect(await storedCount(account)).toBe(0);
   });

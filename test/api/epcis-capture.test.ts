@@ -231,7 +231,12 @@ describe('POST /epcis/capture', () => {
     expect(inventory.status).toBe(200);
     const [entry] = inventory.body.products[0].lots;
     expect(entry.negative).toEqual([
-      { locationId: expect.any(String), locationName: expect.any(String), quantity: -20 },
+      {
+        locationId: expect.any(String),
+        externalLocationId: place,
+        locationName: expect.any(String),
+        quantity: -20,
+      },
     ]);
     expect(entry.negative[0].locationId).toBe(entry.inventory[0].locationId);
     expect(await negativeLots()).toBe(before + 1);
@@ -372,8 +377,8 @@ describe('POST /epcis/capture', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       type: 'epcisException:ValidationException',
-      title: 'GS1-Capture-Error-Behaviour must be rollback or proceed (got "sometimes").',
-      detail: 'GS1-Capture-Error-Behaviour must be rollback or proceed.',
+      code: 'epcis-invalid-header',
+      detail: 'GS1-Capture-Error-Behaviour must be one of rollback, proceed; got "sometimes".',
     });
     const both = await client(account.key).post(
       '/epcis/capture',
@@ -433,7 +438,8 @@ describe('POST /epcis/capture', () => {
     expect(notUuid.status).toBe(404);
     expect(notUuid.body).toMatchObject({
       type: 'epcisException:NoSuchResourceException',
-      title: 'No capture job not-a-uuid in this account.',
+      code: 'epcis-unknown-capture-job',
+      detail: 'No capture job not-a-uuid in this account.',
     });
   });
 

@@ -305,10 +305,11 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({
         type: 'epcisException:ValidationException',
-        title:
-          'GS1-EPC-Format must be one of No_Preference, Always_GS1_Digital_Link, Always_EPC_URN, Never_Translates.',
+        code: 'epcis-invalid-header',
+        detail:
+          'GS1-EPC-Format must be one of No_Preference, Always_GS1_Digital_Link, Always_EPC_URN, Never_Translates; got "Always_Morse".',
+        errors: { '/': ['GS1-EPC-Format "Always_Morse" is not known.'] },
       });
-      expect(response.body.detail).toBe('GS1-EPC-Format "Always_Morse" is not known.');
     }
     const both = await api().get('/epcis/events?EQ_colour=red', { 'GS1-EPC-Format': 'Always_Morse' });
     expect(both.body.type).toBe('epcisException:QueryParameterException');

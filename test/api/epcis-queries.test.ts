@@ -76,7 +76,7 @@ describe('/epcis/queries: named queries and subscriptions', () => {
       query: { MATCH_epc: ['urn:epc:idpat:sgtin:4012345.*'] },
     });
     expect(pattern.status).toBe(400);
-    expect(pattern.body.title).toContain('MATCH_epc');
+    expect(pattern.body.detail).toContain('MATCH_epc');
     const extra = await client(account.key).post('/epcis/queries', { name: nameOf(), query: {}, owner: 'me' });
     expect(extra.status).toBe(400);
     expect(Object.keys(extra.body.errors)).toEqual(['/owner']);

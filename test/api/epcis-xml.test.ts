@@ -407,7 +407,13 @@ describe('EPCIS XML binding', () => {
       const answer = await client(account.key).post('/epcis/capture', xml, XML);
       expect(answer.status).toBe(status);
       expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      return answer.body as { type: string; title: string; errors: Record<string, string[]> };
+      return answer.body as {
+        type: string;
+        code: string;
+        title: string;
+        detail: string;
+        errors: Record<string, string[]>;
+      };
     };
     const valid = fixture('XML/Example_9.6.1-ObjectEvent-2020_06_18a.xml');
 
@@ -432,7 +438,8 @@ describe('EPCIS XML binding', () => {
           '<action>OBSERV</action>\n                <bizStep>urn:epcglobal:cbv:bizstep:receiving',
         ),
       );
-      expect(body.title).toMatch(/not valid EPCIS 2.0 XML/);
+      expect(body.code).toBe('epcis-invalid-xml');
+      expect(body.detail).toMatch(/not valid EPCIS 2.0 XML/);
       expect(body.errors).toEqual({
         '/epcis:EPCISDocument/EPCISBody/EventList/ObjectEvent[2]/action': [
           expect.stringMatching(/OBSERV.*line 33, column \d+/),
@@ -466,7 +473,7 @@ describe('EPCIS XML binding', () => {
 
     it('an element of no namespace where EPCIS 2.0 allows none (1.2 allows one in extension/extension: epcis-lenient.test.ts)', async () => {
       const body = await refused(valid.replace('<example:myField>', '<myField>x</myField><example:myField>'));
-      expect(body.title).toMatch(/not valid EPCIS 2.0 XML/);
+      expect(body.code).toBe('epcis-invalid-xml');
       expect(Object.keys(body.errors)).toEqual([
         expect.stringMatching(/^\/epcis:EPCISDocument\/EPCISBody\/EventList\/ObjectEvent\[2\]/),
       ]);
@@ -479,14 +486,14 @@ describe('EPCIS XML binding', () => {
           `${'<example:a>'.repeat(levels)}x${'</example:a>'.repeat(levels)}`,
         );
       const deep = await refused(nested(40));
-      expect(deep.title).toMatch(/cannot store/);
+      expect(deep.code).toBe('epcis-unstorable-value');
       expect(Object.keys(deep.errors)).toEqual([
         expect.stringMatching(
           /^\/epcis:EPCISDocument\/EPCISBody\/EventList\/ObjectEvent\[2\]\/example:myField(\/example:a)+$/,
         ),
       ]);
       expect(Object.values(deep.errors)[0][0]).toMatch(/nested too deeply/);
-      expect((await refused(nested(5000))).title).toMatch(/not valid EPCIS 2.0 XML/);
+      expect((await refused(nested(5000))).detail).toMatch(/not valid EPCIS 2.0 XML/);
     });
 
     it('bytes that are not the encoding the document is in (UTF-8 unless it says otherwise), or an encoding no decoder knows', async () => {

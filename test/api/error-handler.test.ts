@@ -1,9 +1,14 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import Koa from 'koa';
 import pino from 'pino';
 import type { AppCustom, AppState, Deps } from '../../api/context';
+import { ERRORS } from '../../api/error-catalogue';
+import { ApiError, problemType } from '../../api/errors';
 import { errorHandler } from '../../api/middleware/error-handler';
 import { requestContext } from '../../api/middleware/request-context';
+import { PROJECT_ROOT } from '../../platform/config';
 
 /** The 500 path needs a handler that fails; the real middleware runs in a real Koa server. */
 describe('unexpected errors', () => {
@@ -26,6 +31,7 @@ describe('unexpected errors', () => {
       expect(response.status).toBe(500);
       expect(body).toEqual({
         type: 'https://tools.ietf.org/html/rfc9110#section-15.6.1',
+        code: 'unexpected-error',
         title: 'An unexpected error occurred.',
         status: 500,
         traceId: response.headers.get('x-request-id'),
@@ -37,5 +43,45 @@ describe('unexpected errors', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('problems outside the catalogue', () => {
+  it('are answered as an unexpected error and logged: every problem a client gets has a code docs/errors.md lists', async () => {
+    const lines: string[] = [];
+    const app = new Koa<AppState, AppCustom>();
+    app.context.deps = {
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+    } as unknown as Deps;
+    app
+      .use(requestContext())
+      .use(errorHandler())
+      .use(() => {
+        throw new ApiError(404, { type: problemType(404), code: 'no-such-code', title: 'Gone.', status: 404 }, true);
+      });
+    const server = app.listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/anything`);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ code: 'unexpected-error', status: 500 });
+      expect(lines.map((l) => JSON.parse(l).msg)).toContain('unhandled error');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('has no entry the product never raises', () => {
+    const sources = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const file = path.join(dir, e.name);
+        if (e.isDirectory()) return sources(file);
+        // OpenAPI declarations only describe problems; the catalogue names them.
+        return /\.ts$/.test(e.name) && !/openapi|components|error-catalogue/.test(file) ? [file] : [];
+      });
+    const code = sources(path.join(PROJECT_ROOT, 'api'))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    expect(Object.keys(ERRORS).filter((name) => !code.includes(`'${name}'`))).toEqual([]);
   });
 });

@@ -44,12 +44,13 @@ describe('GET /epcis/Events/details in one account', () => {
   const fillet = productPayload(uid('FILLET'), 'Open', 'Cod fillet');
   const lotA = uid('LOT-A');
   const lotB = uid('LOT-B');
+  const commissionId = uid('COMM');
 
   beforeAll(async () => {
     account = await createAccount('details');
     await record(
       account.key,
-      commission(plant, '2024-05-01T06:00:00', [line(fish, lotA, 100)], { PurchaseOrder: 'PO-1' }),
+      commission(plant, '2024-05-01T06:00:00', [line(fish, lotA, 100)], { PurchaseOrder: 'PO-1', Id: commissionId }),
       ship(plant, customer, '2024-05-02T06:00:00', [line(fish, lotA, 10)], { PurchaseOrder: 'PO-2' }),
       ship(plant, customer, '2024-05-03T06:00:00', [line(fish, lotA, 10)], { PurchaseOrder: 'PO-2' }),
       transform(plant, '2024-05-04T06:00:00', [line(fish, lotA, 50)], [line(fillet, lotB, 20)]),
@@ -73,11 +74,14 @@ describe('GET /epcis/Events/details in one account', () => {
     expect(rows[3]).toEqual({
       id: expect.any(String),
       eventId: expect.any(String),
+      externalEventId: commissionId,
       eventType: 'Commission',
+      externalProductId: fish.Id,
       productName: 'Whole cod',
       lotSerial: lotA,
       quantity: 100,
       locationName: 'Plant Bergen',
+      externalLocationId: plant.Id,
       companyName: plant.Details.TradePartner.Name,
       eventDate: '2024-05-01T06:00:00+00:00',
     });
@@ -216,6 +220,23 @@ describe('GET /epcis/Events/details across accounts', () => {
       'Ship@My dock',
       'Ship@Farm',
     ]);
+  });
+
+  it('names the caller’s own events, products and locations by its own ids too, never another account’s', async () => {
+    const rows = (await details(buyer.key, `LotSerial=${openLot}&SortBy=eventDate`)).body.results as (Row &
+      Record<'externalEventId' | 'externalProductId' | 'externalLocationId', string | null>)[];
+    const own = rows.filter((r) => r.locationName === 'My dock');
+    const supplier = rows.filter((r) => r.locationName === 'Farm');
+    expect(own).toHaveLength(2);
+    for (const row of own)
+      expect(row).toMatchObject({
+        externalEventId: expect.any(String),
+        externalProductId: openProduct.Id,
+        externalLocationId: buyersDock.Id,
+      });
+    expect(supplier.length).toBeGreaterThan(0);
+    for (const row of supplier)
+      expect(row).toMatchObject({ externalEventId: null, externalProductId: null, externalLocationId: null });
   });
 
   it('a Restricted product shows only the ship event', async () => {

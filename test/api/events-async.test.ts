@@ -235,7 +235,11 @@ describe('POST /Integration/Events/async and GET /Integration/Events/async/{batc
     expect((await client(other.key).get(accepted.body.statusUrl)).status).toBe(404);
     const notUuid = await client(account.key).get('/Integration/Events/async/not-a-uuid');
     expect(notUuid.status).toBe(404);
-    expect(notUuid.body).toMatchObject({ status: 404, title: 'No batch not-a-uuid in this account.' });
+    expect(notUuid.body).toMatchObject({
+      status: 404,
+      code: 'unknown-batch',
+      detail: 'No batch not-a-uuid in this account.',
+    });
     // 36 characters of hex digits and dashes that are no UUID: PostgreSQL would refuse the cast (a 500).
     const uuidShaped = '603c75d270F9f-a21A39f90BEB4301A5-2b7';
     expect((await client(account.key).get(`/Integration/Events/async/${uuidShaped}`)).status).toBe(404);

@@ -155,9 +155,9 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
       }),
     );
     expect(response.status).toBe(503);
-    const problem = (await response.json()) as { batchId: string; statusUrl: string; title: string };
+    const problem = (await response.json()) as { batchId: string; statusUrl: string; detail: string };
     expect(problem.statusUrl).toBe(`/Integration/Events/async/${problem.batchId}`);
-    expect(problem.title).toMatch(/started automatically/);
+    expect(problem.detail).toMatch(/started automatically/);
 
     expect(await finalStatus('the reconciler to complete the batch', problem.statusUrl, key)).toBe('Completed');
   }, 150_000);
@@ -188,9 +188,9 @@ describe('a worker killed (SIGKILL) in the middle of a batch, and a Temporal tha
       fetch(`${stack.state.apiUrl}/Integration/Imports`, { method: 'POST', headers: { 'X-API-KEY': key }, body: form }),
     );
     expect(response.status).toBe(503);
-    const problem = (await response.json()) as { importId: string; statusUrl: string; title: string };
+    const problem = (await response.json()) as { importId: string; statusUrl: string; detail: string };
     expect(problem.statusUrl).toBe(`/Integration/Imports/${problem.importId}`);
-    expect(problem.title).toMatch(/started automatically/);
+    expect(problem.detail).toMatch(/started automatically/);
 
     expect(await finalStatus('the reconciler to import the file', problem.statusUrl, key)).toBe('Completed');
   }, 150_000);

@@ -8,7 +8,7 @@ import { timelineKey } from '../../db/sql';
 import { loadConfig, PROJECT_ROOT } from '../../platform/config';
 import { freePort, waitFor } from '../../platform/net';
 import { RECONCILER_WORKFLOW_ID } from '../../batches/reconciler';
-import type { ReconcileBatchesResult } from '../../workflows/contracts';
+import type { ReconcileBatchesResult } from '../../pipeline/contracts';
 import * as reconciler from '../helpers/reconciler';
 import type { EventPayload } from '../../domain/events';
 import { createAccount, type TestAccount } from '../factories/accounts';

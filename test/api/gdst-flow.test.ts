@@ -1,7 +1,14 @@
+import { checkDigit } from '../../domain/epcis/identifiers';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { EPCIS_CONTEXT, capture, eventIdOf, gs1Ids, lotOf } from '../factories/epcis';
-import { apiUrl, request } from '../helpers/http';
-import { digitalLinkPath, epcisQueryInterfaceUrl, traceback, type EpcisFormat } from '../helpers/opentraceability';
+import { EPCIS_CONTEXT, capture, epcisDocument, eventIdOf, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { apiUrl, client, request } from '../helpers/http';
+import {
+  digitalLinkPath,
+  epcisQueryInterfaceUrl,
+  resolveMasterData,
+  traceback,
+  type EpcisFormat,
+} from '../helpers/opentraceability';
 
 type Event = Record<string, unknown> & { eventID: string; type: string };
 const eventsOf = (body: { epcisBody: { queryResults: { resultsBody: { eventList: Event[] } } } }): Event[] =>
@@ -30,6 +37,8 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
   const plant = whole.sgln('3');
   const buyer = fillets.sgln('9');
   const owner = `urn:epc:id:pgln:${whole.companyPrefix}.00001`;
+  /** The owner's PGLN as GS1 keys it, a trade partner of the account. */
+  const ownerPgln = `${whole.companyPrefix}00001${checkDigit(`${whole.companyPrefix}00001`)}`;
   const provider = `urn:epc:id:sgln:${whole.companyPrefix}.00001.0`;
   const certificate = (type: string, id: string) => ({
     'gdst:certificationType': `urn:gdst:certType:${type}`,
@@ -135,6 +144,19 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
 
   beforeAll(async () => {
     account = await createAccount('gdst-flow');
+    const partner = await client(account.key).post('/Integration/Locations', {
+      Locations: [
+        {
+          Id: 'OWNER-OFFICE',
+          Details: {
+            Name: 'Owner’s office',
+            TradePartner: { Id: 'OWNER', Name: 'Northern Fisheries AS', ConnectionType: 'SUPPLIER', Pgln: ownerPgln },
+            Address: { City: 'Tromsø', Country: 'NO', AddressLine1: '1 Kai' },
+          },
+        },
+      ],
+    });
+    expect(partner.status).toBe(200);
   });
 
   it('captures the supplier’s GDST 1.2 document; missing KDEs are warnings listed per event, never a refusal', async () => {
@@ -227,16 +249,44 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
     expect(caught.ilmd).toEqual(fishing.ilmd);
     expect(caught['gdst:productOwner']).toBe(owner);
 
-    // 4. The vessel's master data through the resolver: a gs1:Place with GDST's vessel attributes.
+    // 4. The vessel's master data, asked as JSON-LD: a gs1:Place with GDST's vessel attributes.
     const place = await request('GET', `/414/${whole.gln}?linkType=gs1:masterData`, {
-      headers: { 'X-API-Key': account.key },
+      headers: { 'X-API-Key': account.key, Accept: 'application/ld+json' },
     });
     expect(place.body).toMatchObject({
       '@type': 'gs1:Place',
-      'gs1:physicalLocationName': 'FV Northern Star',
-      'gdst:vesselName': 'Northern Star',
-      'gdst:vesselFlagState': 'NO',
+      name: [{ '@value': 'FV Northern Star' }],
+      'cbvmda:vesselName': 'Northern Star',
+      'cbvmda:vesselFlagState': 'NO',
       'gdst:imoNumber': 'IMO9876543',
+    });
+  });
+
+  it('resolves the traced events’ master data as OpenTraceability’s GDST master data resolver does: the products, the vessel, the owner', async () => {
+    const link = await epcisQueryInterfaceUrl(account.key, digitalLinkPath(fillets.lgtin(filletLot)));
+    const traced = await traceback(account.key, link!, fillets.lgtin(filletLot), 'JSON 2.0');
+    const resolved = await resolveMasterData(account.key, traced.events, { gdst: true });
+    expect(resolved.errors).toEqual([]);
+    // The service does not know the language a name was written in: none is stated.
+    const unstated = (value: string) => [{ language: '', value }];
+    // Asked by Digital Links and EPC URNs, GS1 keys come back as GTIN-14 and GLN-13: the client, which skips
+    // what it holds by the string it asked with, asks again for each event naming them, and gets the same.
+    const byId = <T extends { id: string }>(items: T[]) => Object.fromEntries(items.map((item) => [item.id, item]));
+    expect(byId(resolved.tradeItems)).toEqual({
+      [whole.gtin]: { id: whole.gtin, productName: unstated('Atlantic cod, whole') },
+      [fillets.gtin]: { id: fillets.gtin, productName: unstated('Atlantic cod fillets') },
+    });
+    // The vessel is the GLN itself; the port and the plant are its extensions 2 and 3, known by their Digital Links.
+    expect(byId(resolved.locations)[whole.gln]).toEqual({
+      id: whole.gln,
+      name: unstated('FV Northern Star'),
+      vesselName: 'Northern Star',
+      vesselFlagState: 'NO',
+      imoNumber: 'IMO9876543',
+    });
+    // The owner (its PGLN, and GDST's information provider as the SGLN of the same GLN); the buyer is no party of this account.
+    expect(byId(resolved.parties)).toEqual({
+      [ownerPgln]: { id: ownerPgln, organizationName: unstated('Northern Fisheries AS') },
     });
   });
 
@@ -249,6 +299,29 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
       expect(results.events.map((e) => e.eventID).sort()).toEqual(
         [fishing, landing, processing, shipping, receiving].map((e) => e.eventID).sort(),
       );
+    },
+  );
+
+  it.each<EpcisFormat>(['JSON 2.0', 'XML 2.0', 'XML 1.2'])(
+    'OpenTraceability’s traceback, which never follows Link: rel="next", finds all 45 events of a lot in %s',
+    async (format) => {
+      const many = gs1Ids();
+      const lot = lotOf();
+      const events = Array.from({ length: 45 }, (_, i) =>
+        objectEvent({
+          action: 'OBSERVE',
+          bizStep: 'inspecting',
+          quantityList: [{ epcClass: many.lgtin(lot), quantity: 10, uom: 'KGM' }],
+          bizLocation: many.sgln(),
+          eventTime: new Date(Date.UTC(2024, 5, 1, 0, i)).toISOString(),
+        }),
+      );
+      expect(await capture(account.key, epcisDocument(events))).toMatchObject({ success: true, errors: [] });
+      const link = await epcisQueryInterfaceUrl(account.key, digitalLinkPath(many.lgtin(lot)));
+      const results = await traceback(account.key, link!, many.lgtin(lot), format);
+      expect(results.errors).toEqual([]);
+      const ids = (list: { eventID?: string }[]) => list.map((e) => e.eventID!).sort((a, b) => a.localeCompare(b));
+      expect(ids(results.events)).toEqual(ids(events));
     },
   );
 });

@@ -8,6 +8,7 @@ import {
   epcisQueryInterfaceUrl,
   partyPath,
   productsOf,
+  resolveMasterData,
   traceback,
   type EpcisFormat,
 } from '../helpers/opentraceability';
@@ -86,6 +87,42 @@ describe('GDST’s flow as OpenTraceability’s client runs it: resolver, query,
         expect({ epc, found: epcs.has(epc) }).toEqual({ epc, found: true });
     },
   );
+
+  it('resolves the traced events’ master data as GDST’s master data resolver does: product classes, the vessel, the parties', async () => {
+    const epcisUrl = await epcisQueryInterfaceUrl(account.key, digitalLinkPath(CANNED_TUNA));
+    const traced = await traceback(account.key, epcisUrl!, CANNED_TUNA, 'JSON 2.0');
+    const resolved = await resolveMasterData(account.key, traced.events, { gdst: true });
+    expect(resolved.errors).toEqual([]);
+    // The service does not know the language a name was written in: none is stated.
+    const unstated = (value: string) => [{ language: '', value }];
+    // The product classes the sample's master data names.
+    expect(resolved.tradeItems).toEqual(
+      expect.arrayContaining([
+        { id: 'urn:gdst:example.org:product:class:fisherman01.tunau', productName: unstated('Whole Yellowfin Tuna') },
+        { id: 'urn:gdst:example.org:product:class:processor.2u', productName: unstated('Can of Tuna') },
+      ]),
+    );
+    // The fishing vessel (SGLN 08600031303.1.1: a GLN's extension 1), with GDST's vessel attributes.
+    expect(resolved.locations).toContainEqual({
+      id: 'https://id.gs1.org/414/0860003130315/254/1',
+      name: unstated('Vessel #1'),
+      address: { addressLocality: unstated('San Diego'), countryCode: 'US' },
+      vesselName: 'Vessel #1',
+      vesselID: 'VESSEL1',
+      vesselFlagState: 'US',
+      imoNumber: 'IMO12345678',
+    });
+    // Every owning party, information provider and product owner the traced events name.
+    const parties = [
+      ...new Set(traced.events.flatMap((e) => [...e.owners, ...e.gdstParties]).map((p) => p.toLowerCase())),
+    ].sort();
+    expect(parties).toContain('urn:gdst:example.org:party:fisherman01.1u');
+    expect(resolved.parties.map((p) => p.id).sort()).toEqual(parties);
+    // Each identifier was asked once at the resolver (no Accept header), then at the link it answered.
+    const asked = resolved.requests.filter((r) => r.url.endsWith('?linkType=gs1:masterData'));
+    expect(new Set(asked.map((r) => r.url)).size).toBe(asked.length);
+    expect(resolved.requests.filter((r) => r.url.includes('/masterdata/')).every((r) => r.status === 200)).toBe(true);
+  });
 
   it('answers 404 for identifiers this account does not hold, another account’s included', async () => {
     const status = async (key: string, path: string) =>

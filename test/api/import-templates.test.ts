@@ -122,7 +122,7 @@ describe('GET /Integration/Templates/{kind}', () => {
   it('an unknown kind is a 404 naming the kinds; an unknown format a 400', async () => {
     const unknown = await client(account.key).get('/Integration/Templates/shipping');
     expect(unknown.status).toBe(404);
-    expect(unknown.body.title).toContain('commission, receive, ship');
+    expect(unknown.body.detail).toContain('commission, receive, ship');
     expect((await client(account.key).get('/Integration/Templates/ship?format=ods')).status).toBe(400);
   });
 });

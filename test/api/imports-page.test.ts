@@ -65,7 +65,7 @@ describe('GET /imports', () => {
     await page.click('#upload button[type=submit]');
     await page.waitForSelector('#import-status.Completed', { timeout: 60_000 });
     expect(await page.textContent('#import-rows')).toBe('1');
-    expect(await page.textContent('#import-stored')).toBe('1 events');
+    expect(await page.textContent('#import-stored')).toBe('1 event');
   });
 
   it('shows every row error in a table with its row, column and value', async () => {

@@ -12,7 +12,7 @@ import { insertImport } from '../../db/repositories/imports';
 import { headerColumns } from '../../domain/spreadsheet-rows';
 import { TASK_QUEUE } from '../../platform/config';
 import { waitFor } from '../../platform/net';
-import type { ReconcileBatchesResult } from '../../workflows/contracts';
+import type { ReconcileBatchesResult } from '../../pipeline/contracts';
 import { reconcileNowSignal } from '../../workflows/reconciler-signals';
 import * as reconciler from '../helpers/reconciler';
 import { createAccount, createSupportKey, type TestAccount } from '../factories/accounts';
@@ -257,19 +257,19 @@ describe('imports that fail or are stranded before their split', () => {
     // A retry would store this chunk alone: part of an import that says nothing of it is stored.
     const retried = await client(account.key).post(`/Integration/Batches/${batchId}/retry`, {});
     expect(retried.status).toBe(409);
-    expect(retried.body.title).toMatch(
+    expect(retried.body.detail).toMatch(
       new RegExp(
         `^Batch ${batchId} is a batch of import ${brokenImport}, which failed before its batches were started`,
       ),
     );
-    expect(retried.body.title).toMatch(/Upload the file again/);
+    expect(retried.body.detail).toMatch(/Upload the file again/);
     expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.retriedBy).toBeNull();
     // It is closed already: there is nothing for support to give up on.
     const support = await createSupportKey();
     const abandoned = await client(support.key).post(`/Integration/Batches/${batchId}/abandon`, { Reason: 'cleanup' });
     expect(abandoned.status).toBe(409);
-    expect(abandoned.body.title).toMatch(new RegExp(`^Batch ${batchId} is a batch of import ${brokenImport}`));
-    expect(abandoned.body.title).toMatch(/closed already/);
+    expect(abandoned.body.detail).toMatch(new RegExp(`^Batch ${batchId} is a batch of import ${brokenImport}`));
+    expect(abandoned.body.detail).toMatch(/closed already/);
     expect((await client(account.key).get(`/Integration/Batches/${batchId}`)).body.abandoned).toBeNull();
     // Nor is it an open failed batch to alert on: the import's own status says it failed.
     const metrics = (await request<string>('GET', '/metrics')).text.split('\n');

@@ -271,7 +271,7 @@ describe('POST /Integration/Imports', () => {
     const rows = `Id\n${'X\n'.repeat(100_001)}`;
     const many = await upload(csv(rows), 'many.csv', 'commission');
     expect(many.status).toBe(413);
-    expect((many.body as unknown as { title: string }).title).toContain('20 MB and 100,000 rows');
+    expect((many.body as unknown as { detail: string }).detail).toContain('20 MB and 100,000 rows');
     expect(many.body).toMatchObject({ maxBytes: 20 * 1024 * 1024, maxRows: 100_000 });
     const big = await upload(csv(`Id\n${'x'.repeat(21 * 1024 * 1024)}\n`), 'big.csv', 'commission');
     expect(big.status).toBe(413);
@@ -288,7 +288,7 @@ describe('POST /Integration/Imports with a file that cannot be read', () => {
   it('is a 400 naming the problem: a quote never closed, an xlsx that is no zip', async () => {
     const quote = await upload(csv('Id,Location.Id\n"X,Y\n'), 'x.csv', 'commission');
     expect(quote.status).toBe(400);
-    expect((quote.body as unknown as { title: string }).title).toContain('Quote Not Closed');
+    expect((quote.body as unknown as { detail: string }).detail).toContain('Quote Not Closed');
     const notZip = await upload(csv('not a zip'), 'x.xlsx', 'commission');
     expect(notZip.status).toBe(400);
   });

@@ -52,6 +52,7 @@ describe('GET /Integration/Inventory', () => {
       products: [
         {
           productId: salmonId,
+          externalProductId: salmon.Id,
           productName: 'Atlantic salmon',
           lots: [
             {
@@ -59,18 +60,21 @@ describe('GET /Integration/Inventory', () => {
               inventory: [
                 {
                   locationId: plantId,
+                  externalLocationId: plant.Id,
                   locationName: plant.Details.Name,
                   quantityAvailable: 50,
                   eventDate: '2024-03-01T08:00:00Z',
                 },
                 {
                   locationId: plantId,
+                  externalLocationId: plant.Id,
                   locationName: plant.Details.Name,
                   quantityAvailable: 50,
                   eventDate: '2024-03-02T08:00:00Z',
                 },
                 {
                   locationId: plantId,
+                  externalLocationId: plant.Id,
                   locationName: plant.Details.Name,
                   quantityAvailable: 150,
                   eventDate: '2024-03-03T08:00:00Z',
@@ -126,6 +130,16 @@ describe('GET /Integration/Inventory', () => {
     expect(byExternal.body).toEqual(byService.body);
   });
 
+  it('names products and locations by the service id and, beside it, by the id the caller sent', async () => {
+    const response = await get(`ProductIds=${encodeURIComponent(cod.Id)}`);
+    expect(response.body.products).toEqual([
+      expect.objectContaining({ productId: codId, externalProductId: cod.Id, productName: 'Cod loins' }),
+    ]);
+    expect(response.body.products[0].lots[0].inventory).toEqual([
+      expect.objectContaining({ locationId: storeId, externalLocationId: store.Id, quantityAvailable: 12.5 }),
+    ]);
+  });
+
   it.each([
     ['a comma-separated list', (a: string, b: string) => `ProductIds=${a},${b}`],
     ['a JSON array', (a: string, b: string) => `ProductIds=${encodeURIComponent(JSON.stringify([a, b]))}`],
@@ -146,6 +160,7 @@ describe('GET /Integration/Inventory', () => {
     expect(at.body.products[0].lots[0].inventory).toEqual([
       {
         locationId: plantId,
+        externalLocationId: plant.Id,
         locationName: plant.Details.Name,
         quantityAvailable: 50,
         eventDate: '2024-03-02T08:00:00Z',

@@ -441,7 +441,11 @@ describe('GET /Integration/Locations', () => {
     });
     const missing = await api.get('/Integration/Locations/nope');
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ status: 404, title: 'Location nope was not found.' });
+    expect(missing.body).toMatchObject({
+      status: 404,
+      code: 'unknown-location',
+      detail: 'Location nope was not found.',
+    });
   });
 });
 

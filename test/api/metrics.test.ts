@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { createAccount, createSupportKey } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
+import { jsonCommission, jsonInstance, jsonTransform, urnOf } from '../factories/json-events';
 import { sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
 
@@ -138,6 +139,59 @@ describe('what each process exports', () => {
     const retry = await api.post(`/Integration/Batches/${accepted.body.batchId}/retry`);
     expect(await settled(account.key, retry.body.statusUrl)).toBe('Completed');
     expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(0);
+  });
+
+  it('a sync call answered with its refusal (400) is no open case; the same refusal sent async is one', async () => {
+    const account = await createAccount('metrics');
+    const labels = { account: account.name, code: 'InsufficientInventory' };
+    const api = client(account.key);
+    const overdraw = () => ({
+      Events: [ship({ location: 'DOCK', time: '2024-03-02T00:00:00Z' }, instance('SALMON', uid('LOT'), 5))],
+    });
+    const sync = await api.post('/Integration/Events', overdraw());
+    expect(sync.status).toBe(400);
+    // POST /Integration/JSON waits too: a transform taking more of a lot than was commissioned.
+    const at = { locationUrn: urnOf('location'), partnerUrn: urnOf('party') };
+    const [product, lot] = [urnOf('product'), uid('LOT')];
+    expect(
+      (await api.post('/Integration/JSON', { Events: [jsonCommission(at, jsonInstance(product, lot, 4))] })).status,
+    ).toBe(200);
+    const json = await api.post('/Integration/JSON', {
+      Events: [
+        jsonTransform(
+          { ...at, time: '2024-03-03T10:00:00Z' },
+          [jsonInstance(product, lot, 5)],
+          [jsonInstance(urnOf('product'), uid('OUT'), 5)],
+        ),
+      ],
+    });
+    expect(json.status).toBe(400);
+    const accepted = await api.post('/Integration/Events/async', overdraw());
+    expect(await settled(account.key, accepted.body.statusUrl)).toBe('Failed');
+    expect(sample(await apiMetrics(), 'traceability_batches_failed_open', labels)).toBe(1);
+
+    const { rows } = await sql().query(
+      `SELECT mode, refusal_answered_at IS NOT NULL AS answered FROM batches WHERE account_id = $1 AND status = 'Failed' ORDER BY seq`,
+      [account.id],
+    );
+    expect(rows).toEqual([
+      { mode: 'sync', answered: true },
+      { mode: 'json', answered: true },
+      { mode: 'async', answered: false },
+    ]);
+    const support = await createSupportKey();
+    const view = await client(support.key).get(`/Integration/Batches?Status=Failed&Account=${account.name}`);
+    expect(
+      view.body.results.map((b: { mode: string; refusalAnswered: unknown }) => [b.mode, b.refusalAnswered]),
+    ).toEqual([
+      ['async', null],
+      ['json', { at: expect.any(String) }],
+      ['sync', { at: expect.any(String) }],
+    ]);
+    const answered = view.body.results.find((b: { mode: string }) => b.mode === 'sync').batchId;
+    const abandon = await client(support.key).post(`/Integration/Batches/${answered}/abandon`, { Reason: 'Seen.' });
+    expect(abandon.status).toBe(409);
+    expect(abandon.body.detail).toContain('closed already');
   });
 
   it('a failed batch leaves the failed-batches gauge once its events are stored by a new batch, or once support abandons it', async () => {

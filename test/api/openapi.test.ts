@@ -1,6 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { ERRORS, isErrorCode, type ErrorCode } from '../../api/error-catalogue';
+import { typeOf } from '../../api/errors';
 import { routes } from '../../api/routes';
 import { EVENT_TYPE_NAMES } from '../../domain/events';
 import { createAccount } from '../factories/accounts';
@@ -95,7 +97,7 @@ describe('GET /openapi.json', () => {
     expect([...documented].filter((route) => !actual.includes(route))).toEqual([]);
   });
 
-  it('asks for the apiKey header on every operation but health, docs, metrics and the support and trace pages (with the trace page’s script)', async () => {
+  it('asks for the apiKey header on every operation but health, docs, metrics and the pages (with their scripts)', async () => {
     const doc = (await served()) as Document & { components: { securitySchemes: Record<string, unknown> } };
     expect(doc.components.securitySchemes.apiKey).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }),
@@ -114,6 +116,8 @@ describe('GET /openapi.json', () => {
       'GET /metrics',
       'GET /openapi.json',
       'GET /readyz',
+      'GET /recalls',
+      'GET /recalls/page.js',
       'GET /support',
       'GET /support/page.js',
       'GET /trace',
@@ -187,6 +191,28 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('the problems of /openapi.json', () => {
+  it('name every code of the catalogue, and each example problem has a catalogued code of its status and type', async () => {
+    const doc = (await served()) as Document & {
+      components: { schemas: { Problem: { properties: { code: { enum: string[] } } } } };
+    };
+    expect(doc.components.schemas.Problem.properties.code.enum).toEqual(Object.keys(ERRORS));
+    const examples = operationsOf(doc).flatMap(({ method, path, op }) =>
+      Object.entries(op.responses).flatMap(([status, r]) => {
+        const example = r.content?.['application/problem+json']?.example as
+          { code?: string; type?: string } | undefined;
+        return example ? [{ at: `${method} ${path} ${status}`, status: Number(status), example }] : [];
+      }),
+    );
+    expect(examples.length).toBeGreaterThan(100);
+    for (const { at, status, example } of examples) {
+      const code = example.code as ErrorCode;
+      expect({ at, catalogued: isErrorCode(code) }).toEqual({ at, catalogued: true });
+      expect({ at, status: ERRORS[code].status, type: example.type }).toEqual({ at, status, type: typeOf(code) });
+    }
+  });
+});
+
 describe('the examples of /openapi.json', () => {
   const EVENT_ROUTES = ['/Integration/Events', '/Integration/Events/async'];
   type Examples = Record<string, { summary: string; value: { Events: { $type: string; Id: string }[] } }>;
@@ -230,6 +256,11 @@ describe('the examples of /openapi.json', () => {
     const tags = ((await served()) as Document & { tags: { name: string }[] }).tags.map((t) => t.name);
     expect(tags.slice(0, 3)).toEqual(['Events', 'Locations', 'Products']);
     expect(tags.slice(-3)).toEqual(['Docs', 'Health', 'Metrics']);
+  });
+
+  it('says what every group of /docs is for', async () => {
+    const tags = ((await served()) as Document & { tags: { name: string; description?: string }[] }).tags;
+    expect(tags.filter((t) => !t.description).map((t) => t.name)).toEqual([]);
   });
 });
 

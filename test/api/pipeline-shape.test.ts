@@ -3,7 +3,7 @@ import { temporal as temporalProto } from '@temporalio/proto';
 import { SYNC_QUEUE_MAX_EVENTS, batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig, syncTaskQueueOf } from '../../platform/config';
 import { readLiveState } from '../../supervisor/state';
-import type { ProcessEventBatchInput } from '../../workflows/contracts';
+import type { ProcessEventBatchInput } from '../../pipeline/contracts';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { storedBatch } from '../factories/batches';
 import { commission, instance, uid } from '../factories/events';

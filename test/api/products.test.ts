@@ -250,7 +250,7 @@ describe('GET /Integration/Products', () => {
     expect((await api.get(`/Integration/Products/${payload.Id}`)).body.id).toBe(payload.Id);
     const missing = await api.get('/Integration/Products/nope');
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ status: 404, title: 'Product nope was not found.' });
+    expect(missing.body).toMatchObject({ status: 404, code: 'unknown-product', detail: 'Product nope was not found.' });
   });
 });
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { parseList } from 'structured-headers';
 import { createAccount } from '../factories/accounts';
 import { cli } from '../helpers/cli';
@@ -29,12 +30,18 @@ function rateLimitField(response: Response, name: 'ratelimit-policy' | 'ratelimi
 
 const statuses = (responses: Response[]) => responses.map((r) => r.status);
 
+const WRONG_KEY = 'trc_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+/** A fresh address of TEST-NET-3 (RFC 5737) each call: a client no other test has counted. */
+let lastTestNet = 0;
+const testNetAddress = () => `203.0.113.${++lastTestNet}`;
+
 describe('fair use: rate limits per API key and per client address', () => {
   let replica: Replica | undefined;
 
   beforeAll(async () => {
-    // The second replica counts wrong keys strictly; the key limits come from the accounts (the CLI).
-    replica = await startReplica({ FAILED_KEYS_PER_MINUTE: '3' });
+    // The second replica counts wrong keys strictly, and trusts loopback's 127.0.0.1 as a reverse proxy
+    // (127.0.0.2 is then a client of its own); the key limits come from the accounts (the CLI).
+    replica = await startReplica({ FAILED_KEYS_PER_MINUTE: '3', TRUSTED_PROXIES: '127.0.0.1' });
   }, 120_000);
 
   afterAll(() => stopReplica(replica));
@@ -65,7 +72,9 @@ describe('fair use: rate limits per API key and per client address', () => {
     });
     expect(refused.body).toEqual({
       type: 'https://tools.ietf.org/html/rfc6585#section-4',
-      title: expect.stringMatching(
+      code: 'too-many-requests',
+      title: 'Too many requests with this API key.',
+      detail: expect.stringMatching(
         /^Too many requests with this API key: it may make 2 a second; send again after \d+ s \(Retry-After\)\.$/,
       ),
       status: 429,
@@ -78,6 +87,7 @@ describe('fair use: rate limits per API key and per client address', () => {
     const epcisRefused = epcis.find((r) => r.status === 429);
     expect(epcisRefused?.body).toMatchObject({
       type: 'epcisException:ImplementationException',
+      code: 'epcis-too-many-requests',
       status: 429,
       title: expect.stringContaining('Too many requests'),
     });
@@ -138,12 +148,11 @@ describe('fair use: rate limits per API key and per client address', () => {
     expect(rows).toEqual([{ persistence: 'u' }]);
   });
 
-  it('an address that sent too many wrong keys gets 429 before any key check, even with a valid key', async () => {
+  it('an address that sent too many wrong keys gets 429 for its wrong keys; a valid key from it is served', async () => {
     const account = await createAccount();
-    const wrong = 'trc_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     const answers: Response[] = [];
     for (let i = 0; i < 6; i++)
-      answers.push(await request('GET', '/Integration/Account', { key: wrong, baseUrl: replica!.url }));
+      answers.push(await request('GET', '/Integration/Account', { key: WRONG_KEY, baseUrl: replica!.url }));
     const codes = statuses(answers);
     expect(codes).toContain(429);
     // 401 until the address has used its three wrong keys a minute (other tests' wrong keys count too), then 429.
@@ -151,6 +160,7 @@ describe('fair use: rate limits per API key and per client address', () => {
     const refused = answers.find((r) => r.status === 429)!;
     expect(refused.body).toMatchObject({
       status: 429,
+      code: 'too-many-failed-keys',
       title: expect.stringContaining('wrong API key from this address'),
     });
     expect(rateLimitField(refused, 'ratelimit-policy')).toEqual({ 'failed-keys': { q: 3, w: 60 } });
@@ -159,10 +169,58 @@ describe('fair use: rate limits per API key and per client address', () => {
       'failed-keys': { r: 0, t: Number(refused.headers.get('retry-after')) },
     });
 
-    expect((await request('GET', '/Integration/Account', { key: account.key, baseUrl: replica!.url })).status).toBe(
-      429,
-    );
+    // Failures only: the same address with a valid key is served, and its wrong keys are still refused.
+    const valid = await request('GET', '/Integration/Account', { key: account.key, baseUrl: replica!.url });
+    expect(valid.status).toBe(200);
+    expect(rateLimitField(valid, 'ratelimit-policy')).toHaveProperty('per-key');
+    expect((await request('GET', '/Integration/Account', { key: WRONG_KEY, baseUrl: replica!.url })).status).toBe(429);
     // The test stack's API allows many more wrong keys a minute: the same count, its own limit.
-    expect((await request('GET', '/Integration/Account', { key: account.key })).status).toBe(200);
+    expect((await request('GET', '/Integration/Account', { key: WRONG_KEY })).status).toBe(401);
   });
+
+  it('behind a trusted proxy, each client is counted at its own address (X-Forwarded-For)', async () => {
+    const account = await createAccount();
+    const flooder = testNetAddress();
+    const neighbour = testNetAddress();
+    const via = (client: string, key: string) =>
+      request('GET', '/Integration/Account', { key, baseUrl: replica!.url, headers: { 'X-Forwarded-For': client } });
+    const flood = [];
+    for (let i = 0; i < 8; i++) flood.push((await via(flooder, WRONG_KEY)).status);
+    expect(flood.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(flood.slice(3).every((s) => s === 429)).toBe(true);
+
+    // The neighbour behind the same proxy: its own wrong key is a 401 (its own count), its valid key a 200.
+    expect((await via(neighbour, WRONG_KEY)).status).toBe(401);
+    expect((await via(neighbour, account.key)).status).toBe(200);
+    // The flooder's own valid key: never refused for the wrong ones.
+    expect((await via(flooder, account.key)).status).toBe(200);
+    // A chain: the address the trusted proxy saw (the rightmost untrusted one) counts, not what the client wrote.
+    expect((await via(`${neighbour}, ${flooder}`, WRONG_KEY)).status).toBe(429);
+  });
+
+  it('X-Forwarded-For from a peer that is not a trusted proxy is ignored', async () => {
+    // 127.0.0.2 is not in TRUSTED_PROXIES: each new X-Forwarded-For it sends is still the one address.
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push(await fromPeer('127.0.0.2', WRONG_KEY, testNetAddress()));
+    expect(answers.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(answers.slice(3).every((s) => s === 429)).toBe(true);
+    const account = await createAccount();
+    expect(await fromPeer('127.0.0.2', account.key, testNetAddress())).toBe(200);
+  });
+
+  /** A GET /Integration/Account sent from the given local address (a client other than 127.0.0.1). */
+  function fromPeer(localAddress: string, key: string, forwardedFor: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        `${replica!.url}/Integration/Account`,
+        { localAddress, headers: { 'X-API-KEY': key, 'X-Forwarded-For': forwardedFor } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
 });

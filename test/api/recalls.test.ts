@@ -54,11 +54,11 @@ describe('/Integration/Recalls', () => {
     expect(issued.headers.get('location')).toBe(`/Integration/Recalls/${recallId}`);
     expect(issued.body).toMatchObject({
       role: 'issuer',
+      state: 'notified',
       issuer: chain.farm.name,
       productId: chain.products.fishA.Id,
       lotSerial: chain.lot,
       reason: 'Listeria in a retained sample.',
-      state: 'Open',
       closed: null,
       // Nothing said: the strictest strategy.
       strategy: {
@@ -74,10 +74,11 @@ describe('/Integration/Recalls', () => {
     expect(holders[chain.processor.name]).toMatchObject({
       account: chain.processor.name,
       lots: [chain.lot],
+      state: 'notified',
       acknowledgement: null,
       tier: 1,
       via: chain.farm.name,
-      state: 'Notified',
+      progress: 'notified',
     });
     expect((await client(chain.retailer.key).get('/Integration/Recalls')).body.totalItems).toBe(0);
 
@@ -100,6 +101,7 @@ describe('/Integration/Recalls', () => {
     expect(holders[chain.retailer.name]).toMatchObject({
       account: chain.retailer.name,
       lots: [chain.fillet],
+      state: 'notified',
       acknowledgement: null,
       tier: 2,
       via: chain.processor.name,
@@ -111,6 +113,7 @@ describe('/Integration/Recalls', () => {
     const processor = await client(chain.processor.key).get(`/Integration/Recalls/${recallId}`);
     expect(processor.body).toMatchObject({
       role: 'holder',
+      state: 'notified',
       issuer: chain.farm.name,
       reason: 'Listeria in a retained sample.',
       acknowledgement: null,
@@ -192,6 +195,7 @@ describe('/Integration/Recalls', () => {
       Action: 'Pulled from shelves.',
     });
     expect(acknowledged.status).toBe(200);
+    expect(acknowledged.body.state).toBe('acknowledged');
     expect(acknowledged.body.acknowledgement).toEqual({
       time: expect.any(String),
       quantityOnHand: 30,
@@ -204,10 +208,13 @@ describe('/Integration/Recalls', () => {
     expect(byName[chain.retailer.name]).toMatchObject({
       account: chain.retailer.name,
       lots: [chain.fillet],
+      state: 'acknowledged',
+      progress: 'acknowledged',
       acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.', lots: null },
-      state: 'Acknowledged',
     });
     expect(byName[chain.processor.name].acknowledgement).toBeNull();
+    // Some holders have not answered yet: the recall stays notified.
+    expect(issuer.body.state).toBe('notified');
 
     const [delivery] = await farmHooks.waitFor(1);
     const payload = new Webhook(secrets.farm).verify(delivery.body, {
@@ -224,6 +231,38 @@ describe('/Integration/Recalls', () => {
         acknowledgement: { quantityOnHand: 30 },
       },
     });
+  });
+
+  it('lists the recalls an account issued, newest first, each with its state and its holders’ states', async () => {
+    const list = await client(chain.farm.key).get('/Integration/Recalls/issued');
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ pageNumber: 1, totalItems: 1 });
+    const [listed] = list.body.results;
+    expect(listed).toEqual((await client(chain.farm.key).get(`/Integration/Recalls/${recallId}`)).body);
+    expect(listed.holders.map((h: { state: string }) => h.state).sort()).toEqual([
+      'acknowledged',
+      'notified',
+      'notified',
+    ]);
+    // Once every holder has answered, the recall reads acknowledged.
+    for (const holder of [chain.processor, chain.other])
+      expect(
+        (
+          await client(holder.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {
+            QuantityOnHand: 0,
+            Action: 'None left.',
+          })
+        ).status,
+      ).toBe(200);
+    expect((await client(chain.farm.key).get('/Integration/Recalls/issued')).body.results[0].state).toBe(
+      'acknowledged',
+    );
+    // A holder issued none: its list is empty, and another account's recall is not in it.
+    expect((await client(chain.retailer.key).get('/Integration/Recalls/issued')).body).toMatchObject({
+      totalItems: 0,
+      results: [],
+    });
+    expect((await client(chain.farm.key).get('/Integration/Recalls/issued?PageSize=0')).status).toBe(400);
   });
 
   it('refuses a product the issuer does not have, naming ProductId', async () => {
@@ -268,6 +307,8 @@ describe('/Integration/Recalls', () => {
     });
     expect(issued.status).toBe(201);
     expect(issued.body.holders).toEqual([]);
+    // Nobody else to tell: the recall is open, for the issuer's own stock only.
+    expect(issued.body.state).toBe('open');
     expect((await client(unverified.key).get('/Integration/Recalls')).body.totalItems).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ describe('the request log line', () => {
     app.context.deps = { logger } as unknown as Deps;
     const secured = new Router<AppState, AppCustom>();
     secured.use(async (ctx, next) => {
-      if (ctx.get('X-API-KEY') !== 'good') throw problem(401, 'The API key is not valid.');
+      if (ctx.get('X-API-KEY') !== 'good') throw problem('invalid-api-key');
       await next();
     });
     secured.get('/things/:id', (ctx) => {

@@ -1,7 +1,7 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { EPCIS_CONTEXT, capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
-import { apiUrl, client, request } from '../helpers/http';
-import { parseDigitalLinks } from '../helpers/opentraceability';
+import { apiUrl, client, getWithExactHeaders, request } from '../helpers/http';
+import { masterDataOf, parseDigitalLinks } from '../helpers/opentraceability';
 
 /** A link in GS1's resolver data format, every member as this resolver answers it. */
 const gs1Link = (fields: { link: string; linkType: string; identifier: string; defaultLinkType: boolean }) => ({
@@ -23,6 +23,7 @@ describe('GS1 Digital Link resolver', () => {
   const ids = gs1Ids();
   const lot = lotOf();
   const pgln = gs1Ids().gln;
+  const dockGln = gs1Ids().gln;
   const api = () => client(account.key);
 
   beforeAll(async () => {
@@ -33,6 +34,7 @@ describe('GS1 Digital Link resolver', () => {
           Id: 'SUPPLIER-DOCK',
           Details: {
             Name: 'Supplier dock',
+            Gln: dockGln,
             TradePartner: { Id: 'SUP', Name: 'Northern Fisheries AS', ConnectionType: 'SUPPLIER', Pgln: pgln },
             Address: { City: 'Tromsø', Country: 'NO', AddressLine1: '1 Kai' },
           },
@@ -102,30 +104,107 @@ describe('GS1 Digital Link resolver', () => {
     expect(followed.body.epcisBody.queryResults.resultsBody.eventList).toHaveLength(1);
   });
 
-  it('linkType=gs1:masterData answers GS1 Web Vocabulary JSON-LD: the product, the vessel with GDST’s attributes, the party', async () => {
-    const product = await api().get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:masterData`);
+  it('linkType=gs1:masterData answers GDST’s client (no Accept header) its link, which answers GS1 Web Vocabulary JSON-LD whatever it accepts', async () => {
+    const path = `/01/${ids.gtin}/10/${lot}`;
+    const anchor = `https://id.gs1.org${path}`;
+    // As GDST's client asks: its HttpClient's default headers, no Accept; and as fetch asks (any type).
+    for (const answer of [
+      await getWithExactHeaders(`${path}?linkType=gs1:masterData`, { 'X-API-Key': account.key }),
+      await api().get(`${path}?linkType=gs1:masterData`),
+      await api().get(`${path}?linkType=gs1:masterData`, { Accept: 'application/json' }),
+    ]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(answer.headers.get('vary')).toMatch(/Accept/i);
+      expect(parseDigitalLinks(answer.body)).toEqual([
+        gs1Link({
+          link: `${apiUrl()}/masterdata${path}`,
+          linkType: 'gs1:masterData',
+          identifier: anchor,
+          defaultLinkType: false,
+        }),
+      ]);
+    }
+    const product = await getWithExactHeaders(`/masterdata${path}`, { 'X-API-Key': account.key });
     expect(product.headers.get('content-type')).toMatch(/^application\/ld\+json/);
-    expect(product.body).toMatchObject({
+    expect(product.body).toEqual({
+      '@context': expect.objectContaining({ '@vocab': 'https://gs1.org/voc/' }),
       '@type': 'gs1:Product',
-      '@id': `https://id.gs1.org/01/${ids.gtin}/10/${lot}`,
-      'gs1:gtin': ids.gtin,
-      'gs1:productName': 'Atlantic cod, whole',
-      'gs1:hasBatchLotNumber': lot,
+      '@id': anchor,
+      gtin: ids.gtin,
+      productName: [{ '@value': 'Atlantic cod, whole' }],
+      hasBatchLotNumber: lot,
+      netContent: { '@type': 'gs1:QuantitativeValue', unitCode: 'KGM' },
     });
-    const vessel = await api().get(`/414/${ids.gln}?linkType=gs1:masterData`);
+    // Asked for JSON-LD itself, the resolver answers it as before.
+    const asJsonLd = await api().get(`${path}?linkType=gs1:masterData`, { Accept: 'application/ld+json' });
+    expect(asJsonLd.headers.get('content-type')).toMatch(/^application\/ld\+json/);
+    expect(asJsonLd.body).toEqual(product.body);
+
+    // OpenTraceability's Java client writes the GTIN as its EPC class pattern without the `.*`.
+    const [javaLink] = parseDigitalLinks(
+      (await api().get(`/01/${ids.gtinClass.replace(/\.\*$/, '')}?linkType=gs1:masterData`)).body,
+    );
+    expect(javaLink.link).toBe(`${apiUrl()}/masterdata/01/${ids.gtin}`);
+
+    const vessel = await api().get(`/masterdata/414/${ids.gln}`);
     expect(vessel.body).toMatchObject({
       '@type': 'gs1:Place',
-      'gs1:globalLocationNumber': ids.gln,
-      'gs1:physicalLocationName': 'FV Northern Star',
-      'gdst:vesselName': 'Northern Star',
-      'gdst:vesselFlagState': 'NO',
+      globalLocationNumber: ids.gln,
+      name: [{ '@value': 'FV Northern Star' }],
+      'cbvmda:vesselName': 'Northern Star',
+      'cbvmda:vesselFlagState': 'NO',
     });
-    const party = await api().get(`/417/${pgln}?linkType=gs1:masterData`);
+    expect(masterDataOf('Location', vessel.body)).toMatchObject({ id: ids.gln, vesselName: 'Northern Star' });
+    const party = await api().get(`/masterdata/417/${pgln}`);
     expect(party.body).toMatchObject({
       '@type': 'gs1:Organization',
-      'gs1:partyGLN': pgln,
-      'gs1:organizationName': 'Northern Fisheries AS',
+      globalLocationNumber: pgln,
+      organizationName: [{ '@value': 'Northern Fisheries AS' }],
     });
+    const partner = await api().get(`/masterdata/414/${dockGln}`);
+    expect(masterDataOf('Location', partner.body)).toMatchObject({
+      id: dockGln,
+      name: [{ language: '', value: 'Supplier dock' }],
+      address: {
+        streetAddress: [{ language: '', value: '1 Kai' }],
+        addressLocality: [{ language: '', value: 'Tromsø' }],
+        countryCode: 'NO',
+      },
+    });
+    for (const unknown of [
+      `/masterdata/01/${gs1Ids().gtin}`,
+      `/masterdata/414/${gs1Ids().gln}`,
+      `/masterdata/417/${ids.gln}`,
+    ])
+      expect({ unknown, status: (await api().get(unknown)).status }).toEqual({ unknown, status: 404 });
+    const other = await createAccount('resolver-md-other');
+    expect((await client(other.key).get(`/masterdata${path}`)).status).toBe(404);
+    expect((await api().get(`/masterdata${path}?linkType=gs1:epcis`)).status).toBe(400);
+  });
+
+  it('resolves a GLN’s extension (AI 254), as events name a sub-location and GDST’s client asks for it', async () => {
+    const path = `/414/${ids.gln}/254/7`;
+    const dock = ids.sgln('7');
+    expect(
+      await capture(
+        account.key,
+        epcisDocument([
+          objectEvent({ quantityList: [{ epcClass: ids.lgtin(lot), quantity: 1, uom: 'KGM' }], bizLocation: dock }),
+        ]),
+      ),
+    ).toMatchObject({ success: true });
+    const [, events] = parseDigitalLinks((await api().get(`${path}?linkType=gs1:epcis`)).body);
+    expect(events.identifier).toBe(`https://id.gs1.org${path}`);
+    expect(
+      (await api().get(events.link!.slice(apiUrl().length))).body.epcisBody.queryResults.resultsBody.eventList,
+    ).toHaveLength(1);
+    expect((await api().get(`/masterdata${path}`)).body).toMatchObject({
+      '@id': `https://id.gs1.org${path}`,
+      globalLocationNumber: `https://id.gs1.org${path}`,
+    });
+    expect((await api().get(`/414/${ids.gln}/254/8?linkType=gs1:epcis`)).status).toBe(404);
+    expect((await api().get(`/414/urn:gdst:example.org:location:loc:x/254/1`)).status).toBe(400);
   });
 
   it('without a linkType answers the RFC 9264 linkset', async () => {
@@ -141,7 +220,7 @@ describe('GS1 Digital Link resolver', () => {
             expect.objectContaining({ href: expect.stringContaining('MATCH_anyEPCClass') }),
           ],
           'https://gs1.org/voc/masterData': [
-            expect.objectContaining({ href: `${apiUrl()}/01/${ids.gtin}?linkType=gs1:masterData` }),
+            expect.objectContaining({ href: `${apiUrl()}/masterdata/01/${ids.gtin}` }),
           ],
         },
       ],
@@ -205,13 +284,14 @@ describe('GS1 Digital Link resolver', () => {
     expect(
       (await api().get(events.link!.slice(apiUrl().length))).body.epcisBody.queryResults.resultsBody.eventList,
     ).toHaveLength(1);
-    expect((await api().get(`${lotPath}?linkType=gs1:masterData`)).body).toEqual({
+    expect((await api().get(`/masterdata${lotPath}`)).body).toEqual({
       '@context': expect.any(Object),
       '@id': lotClass,
       '@type': 'gs1:Product',
-      'gs1:productName': 'Yellowfin loins',
-      'gs1:hasBatchLotNumber': 'L-1',
-      'gs1:netContent': expect.any(Object),
+      gtin: productClass,
+      productName: [{ '@value': 'Yellowfin loins' }],
+      hasBatchLotNumber: 'L-1',
+      netContent: expect.any(Object),
     });
     expect((await api().get(`/01/${productClass}`)).body.linkset[0].anchor).toBe(productClass);
 
@@ -227,20 +307,23 @@ describe('GS1 Digital Link resolver', () => {
     }
     const palletMasterData = await api().get(`/00/${pallet}?linkType=gs1:masterData`);
     expect(palletMasterData.status).toBe(404);
-    expect(palletMasterData.body.title).toMatch(/no link of type gs1:masterData for this identifier/);
+    expect(palletMasterData.body.detail).toMatch(/no link of type gs1:masterData for this identifier/);
 
-    expect((await api().get(`/414/${plant}?linkType=gs1:masterData`)).body).toMatchObject({
+    expect((await api().get(`/masterdata/414/${plant}`)).body).toMatchObject({
       '@id': plant,
       '@type': 'gs1:Place',
-      'gs1:physicalLocationName': 'Loin plant',
+      globalLocationNumber: plant,
+      name: [{ '@value': 'Loin plant' }],
     });
     // A party the events name (as a source, as GDST's product owner) is held; its master data is its identity.
     for (const party of [shipper, owner]) {
       const [first] = parseDigitalLinks((await api().get(`/417/${party}?linkType=gs1:epcis`)).body);
       expect(first).toMatchObject({ link: `${apiUrl()}/epcis`, identifier: party });
-      expect((await api().get(`/417/${party}?linkType=gs1:masterData`)).body).toMatchObject({
+      expect((await api().get(`/masterdata/417/${party}`)).body).toEqual({
+        '@context': expect.any(Object),
         '@id': party,
         '@type': 'gs1:Organization',
+        globalLocationNumber: party,
       });
     }
 
@@ -256,7 +339,7 @@ describe('GS1 Digital Link resolver', () => {
       expect({ path, status: (await other.get(`${path}?linkType=gs1:epcis`)).status }).toEqual({ path, status: 404 });
     const unnamed = await api().get(`/01/${productClass}/10/L-2?linkType=gs1:epcis`);
     expect(unnamed.status).toBe(404);
-    expect(unnamed.body.title).toBe(`No event of this account names lot L-2 of product class URN ${productClass}.`);
+    expect(unnamed.body.detail).toBe(`No event of this account names lot L-2 of product class URN ${productClass}.`);
   });
 
   it('unknown identifiers are 404 (in another account too), malformed ones 400, and the API key is required', async () => {
@@ -269,7 +352,7 @@ describe('GS1 Digital Link resolver', () => {
     expect((await client(other.key).get(`/01/${ids.gtin}/10/${lot}?linkType=gs1:epcis`)).status).toBe(404);
     const malformed = await api().get(`/01/${ids.gtin.slice(0, -1)}${(Number(ids.gtin.slice(-1)) + 1) % 10}`);
     expect(malformed.status).toBe(400);
-    expect(malformed.body.title).toMatch(/check digit/);
+    expect(malformed.body.detail).toMatch(/check digit/);
     for (const [path, title] of [
       ['/01/LOT-7', /is not a GTIN .* nor a product class URN \(urn:gdst:<domain>:product:class:<id>\)/],
       ['/01/urn:gdst:example.org:party:acme.1/10/A', /nor a product class URN/],
@@ -278,7 +361,7 @@ describe('GS1 Digital Link resolver', () => {
     ] as const) {
       const refused = await api().get(path);
       expect({ path, status: refused.status }).toEqual({ path, status: 400 });
-      expect(refused.body.title).toMatch(title);
+      expect(refused.body.detail).toMatch(title);
     }
     // Without a key: the service's 400 for a missing X-API-KEY, as on every route.
     expect((await request('GET', `/01/${ids.gtin}`)).status).toBe(400);

@@ -258,6 +258,32 @@ describe('GET /support', () => {
     if (process.env.SUPPORT_SCREENSHOT) await page.screenshot({ path: process.env.SUPPORT_SCREENSHOT, fullPage: true });
   });
 
+  it('lists a sync call refused in its own answer apart (its caller holds the 400), still retryable', async () => {
+    const account = await createAccount('support-page');
+    const support = await createSupportKey();
+    const refused = await client(account.key).post('/Integration/Events', {
+      Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', uid('LOT'), 5))],
+    });
+    expect(refused.status).toBe(400);
+    const { rows } = await sql().query<{ id: string }>(
+      "SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'",
+      [account.id],
+    );
+    const batchId = rows[0].id;
+
+    await signIn(support.key);
+    const row = page.locator(`#closed tr[data-batch-id="${batchId}"]`);
+    await row.waitFor();
+    expect(await row.locator('td.Answered').textContent()).toBe('Answered');
+    expect(await row.locator('td.case').textContent()).toContain('answered: refused in its call’s 400');
+    expect(await page.locator(`#failed tr[data-batch-id="${batchId}"]`).count()).toBe(0);
+    await row.locator('button').click();
+    await page.waitForSelector('#retry');
+    expect(await page.locator('#abandon-form').count()).toBe(0);
+    if (process.env.SUPPORT_ANSWERED_SCREENSHOT)
+      await page.screenshot({ path: process.env.SUPPORT_ANSWERED_SCREENSHOT, fullPage: true });
+  });
+
   it('a support key sees every account’s failing webhook endpoints, with what waits behind them', async () => {
     const account = await createAccount('support-hooks');
     const support = await createSupportKey();

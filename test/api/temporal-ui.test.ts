@@ -1,5 +1,6 @@
-import { WorkflowFailedError } from '@temporalio/client';
-import { waitFor } from '../../platform/net';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { freePort, waitFor } from '../../platform/net';
+import { startTemporalDevServer, type DevServer } from '../../supervisor/temporal';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { client } from '../helpers/http';
@@ -78,5 +79,85 @@ describe('batches in the Temporal UI', () => {
     expect(message).toMatch(/^Insufficient inventory/);
     expect(message).toContain(`POST /Integration/Batches/${failed}/retry`);
     expect(message).toContain('Reset cannot run a batch again');
+  });
+});
+
+/**
+ * The Temporal UI `npm start` runs (the dev server's own, behind supervisor/temporal-ui.ts) offers no
+ * Reset, as docker-compose.yml's does (TEMPORAL_WORKFLOW_RESET_DISABLED): the suite's stack runs without
+ * a UI, so this starts a dev server the way the supervisor does.
+ */
+describe('the Temporal UI npm start runs', () => {
+  let dev: DevServer;
+  let temporal: Client;
+  let csrf = '';
+
+  /** A POST as the UI's own page sends it: with the CSRF token of its cookie. */
+  const post = (path: string, body: unknown) =>
+    fetch(`${dev.uiUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `_csrf=${csrf}`, 'x-csrf-token': csrf },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    dev = await startTemporalDevServer({
+      cliPath: process.env.TEMPORAL_CLI_PATH,
+      uiPort: await freePort(),
+      namespace: 'default',
+    });
+    temporal = new Client({ connection: await Connection.connect({ address: dev.address }) });
+  }, 90_000);
+  afterAll(async () => {
+    await temporal?.connection.close();
+    await dev?.stop();
+  });
+
+  it('says in its settings that Reset is disabled, the rest as the dev server has them', async () => {
+    let settings: Response | undefined;
+    await waitFor('the UI to answer', 30_000, async () => {
+      settings = await fetch(`${dev.uiUrl}/api/v1/settings`).catch(() => undefined);
+      return settings?.status === 200;
+    });
+    csrf = /_csrf=([^;]+)/.exec(settings!.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    expect(csrf).not.toBe('');
+    expect(await settings!.json()).toMatchObject({
+      WorkflowResetDisabled: true,
+      WorkflowTerminateDisabled: false,
+      DisableWriteActions: false,
+      Version: expect.any(String),
+    });
+    const page = await fetch(`${dev.uiUrl}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+  });
+
+  it('refuses a reset sent anyway, of one workflow or as a batch operation, and passes everything else', async () => {
+    const handle = await temporal.workflow.start('nobodyPollsThis', { taskQueue: 'nobody', workflowId: uid('wf') });
+    const reset = await post(`/api/v1/namespaces/default/workflows/${handle.workflowId}/reset`, {
+      reason: 'try',
+      workflowTaskFinishEventId: '2',
+      requestId: uid('req'),
+    });
+    expect(reset.status).toBe(403);
+    expect(((await reset.json()) as { message: string }).message).toContain('a batch is retried, never reset');
+    const batch = await post(`/api/v1/namespaces/default/batch-operations/${uid('job')}`, {
+      visibilityQuery: `WorkflowId = "${handle.workflowId}"`,
+      reason: 'try',
+      resetOperation: { options: { firstWorkflowTask: {} } },
+    });
+    expect(batch.status).toBe(403);
+
+    // Everything else passes, and the workflow has its one run: nothing was reset.
+    const query = encodeURIComponent(`WorkflowId = "${handle.workflowId}"`);
+    let runs: unknown[] = [];
+    await waitFor('the workflow in the UI list', 30_000, async () => {
+      const listed = await fetch(`${dev.uiUrl}/api/v1/namespaces/default/workflows?query=${query}`);
+      expect(listed.status).toBe(200);
+      runs = ((await listed.json()) as { executions: unknown[] }).executions;
+      return runs.length > 0;
+    });
+    expect(runs).toHaveLength(1);
+    await handle.terminate('test done');
   });
 });

@@ -16,7 +16,12 @@ describe('GET /trace', () => {
   let big: Awaited<ReturnType<typeof fiftyNodeChain>>;
 
   beforeAll(async () => {
-    [context, chain, big] = await Promise.all([launchChromium('trace'), threeAccountChain(), fiftyNodeChain()]);
+    // A reader in Oslo: the page shows its times in Oslo's zone (summer time in July), named.
+    [context, chain, big] = await Promise.all([
+      launchChromium('trace', { timezoneId: 'Europe/Oslo', locale: 'en-GB' }),
+      threeAccountChain(),
+      fiftyNodeChain(),
+    ]);
   }, 120_000);
 
   beforeEach(async () => {
@@ -86,7 +91,7 @@ describe('GET /trace', () => {
     expect(nodes).toHaveLength(5);
     expect(nodes.filter((n) => n.includes('Processor dock'))).toHaveLength(2);
     expect(nodes.some((n) => n.includes('Farm'))).toBe(true);
-    expect(nodes.some((n) => n.includes('Retail shop') && n.includes('on hand 10 KGM'))).toBe(true);
+    expect(nodes.some((n) => n.includes('Retail shop') && n.includes('on hand 10 kg'))).toBe(true);
     expect(edges).toEqual(['Ship 10', 'Ship 30', 'Ship 60', 'Transform 50']);
     expect(await page.textContent('#trace-message')).toContain('5 nodes, 4 events, 3 accounts');
 
@@ -96,11 +101,12 @@ describe('GET /trace', () => {
     await page.waitForSelector('#node-events table');
     expect(await page.textContent('#detail dl')).toContain(chain.farm.name);
     expect(await page.$$eval('#node-events tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([
-      expect.stringMatching(/^2024-07-0106:00:00 UTCCommission 100 KGM$/),
-      expect.stringMatching(/^2024-07-0206:00:00 UTCShip 60 KGMto Processor dock \(farm record\)$/),
+      expect.stringMatching(/^2024-07-0108:00:00 CESTCommission 100 kg$/),
+      expect.stringMatching(/^2024-07-0208:00:00 CESTShip 60 kgto Processor dock \(farm record\)$/),
     ]);
+    expect(await page.textContent('#detail dl')).toContain('2 events');
     expect(await page.$$eval('#detail > table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).toEqual([
-      expect.stringMatching(/Ship 60 KGMto Whole cod .* @ Processor dock/),
+      expect.stringMatching(/Ship 60 kgto Whole cod .* @ Processor dock/),
     ]);
 
     // The spreadsheet downloads.
@@ -224,7 +230,7 @@ describe('GET /trace', () => {
       };
       expect(panel.spilled).toEqual([]);
       expect(panel.times.length).toBeGreaterThan(3);
-      for (const time of panel.times) expect(time).toMatch(/^\d{4}-\d\d-\d\d ?\d\d:\d\d:\d\d UTC$/);
+      for (const time of panel.times) expect(time).toMatch(/^\d{4}-\d\d-\d\d ?\d\d:\d\d:\d\d CES?T$/);
     });
   });
 

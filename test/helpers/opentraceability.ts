@@ -1,13 +1,14 @@
 import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
 import { checkDigit } from '../../domain/epcis/identifiers';
-import { apiUrl, request } from './http';
+import { apiUrl, getWithExactHeaders, request } from './http';
 
 /**
  * GDST's reference client (OpenTraceability, github.com/ift-gftc/opentraceability: EPC.ToDigitalLinkURI,
  * GTIN/PGLN.ToDigitalLinkURL, EPCISTraceabilityResolver, EPCISQueryParameters.ToQueryParameters,
- * DigitalLink) as it talks to a service, rewritten here because the library is on neither npm nor Maven
- * Central: the resolver paths it builds from an EPC, the headers it sends, the link objects its JSON mapper
- * accepts (Jackson refuses any other member), the query string it writes and its traceback.
+ * DigitalLink, MasterDataResolver, GDSTMasterDataResolver, GS1VocabJsonMapper) as it talks to a service,
+ * rewritten here because the library is on neither npm nor Maven Central: the resolver paths it builds from
+ * an EPC, the headers it sends, the link objects its JSON mapper accepts (Jackson refuses any other member),
+ * the query string it writes, its traceback and its resolution of the events' master data.
  */
 
 export type EpcisFormat = 'JSON 2.0' | 'XML 2.0' | 'XML 1.2';
@@ -71,6 +72,17 @@ export function partyPath(pgln: string): string {
   return `417/${pgln}`;
 }
 
+/** GLN.ToDigitalLinkURL: an SGLN as `414/<GLN-13>` (its extension left out), anything else `414/<as it is>`. */
+export function locationPath(gln: string): string {
+  if (gln.startsWith('https://id.gs1.org')) return gln.slice('https://id.gs1.org'.length);
+  if (gln.includes(':id:sgln:')) {
+    const [companyPrefix, locationRef] = gln.split(':').pop()!.split('.');
+    const body = companyPrefix + locationRef;
+    return `414/${body}${checkDigit(body)}`;
+  }
+  return `414/${gln}`;
+}
+
 export type EpcType = 'Class' | 'Instance' | 'SSCC' | 'URI';
 
 /** The EPC constructor's reading: its type, and for a class or instance its GTIN and lot or serial. */
@@ -97,9 +109,11 @@ export function epcOf(epc: string): { type: EpcType; gtin?: string; lotOrSerial?
     const path = epc.split('?')[0].slice('https://id.gs1.org'.length).split('/').filter(Boolean);
     const keys = new Map<string, string>();
     for (let i = 0; i + 1 < path.length; i += 2) keys.set(path[i], path[i + 1]);
+    // The GTIN is the Digital Link's 01 as it is (new GTIN(applicationIdentifiers["01"])).
     if (keys.has('00')) return { type: 'SSCC' };
-    if (keys.has('01') && keys.has('10')) return { type: 'Class' };
-    if (keys.has('01') && keys.has('21')) return { type: 'Instance' };
+    if (keys.has('01') && keys.has('10')) return { type: 'Class', gtin: keys.get('01'), lotOrSerial: keys.get('10') };
+    if (keys.has('01') && keys.has('21'))
+      return { type: 'Instance', gtin: keys.get('01'), lotOrSerial: keys.get('21') };
   }
   return { type: 'URI' };
 }
@@ -195,6 +209,12 @@ export interface ClientEvent {
   eventTime: string;
   parentID?: string;
   products: { type: ProductType; epc: string }[];
+  /** The business location (IEvent.Location.GLN). */
+  location?: string;
+  /** The owning parties of its source and destination lists (EventSourceType.Owner). */
+  owners: string[];
+  /** GDST's information provider and product owner (IGDSTEvent), when the event has them. */
+  gdstParties: string[];
 }
 
 const JSON_PRODUCTS: [string, ProductType, boolean][] = [
@@ -218,12 +238,22 @@ export function productsOf(event: Record<string, unknown>): ClientEvent['product
   return products;
 }
 
+/** CBV's owning party, as a bare word or its URN (EventSourceType.Owner). */
+const isOwner = (type: string | undefined): boolean =>
+  type === 'owning_party' || type === 'urn:epcglobal:cbv:sdt:owning_party';
+/** The local names of GDST's information provider and product owner, whatever their prefix. */
+const GDST_PARTIES = ['informationProvider', 'productOwner'];
+const localNameOf = (name: string): string => name.slice(name.lastIndexOf(':') + 1);
+
 function eventsOfJson(text: string): ClientEvent[] {
   const body = JSON.parse(text) as {
     epcisBody: { queryResults: { resultsBody: { eventList: Record<string, unknown>[] } } };
   };
   return body.epcisBody.queryResults.resultsBody.eventList.map((event) => {
     const products = productsOf(event);
+    const sources = (event.sourceList as { type?: string; source: string }[] | undefined) ?? [];
+    const destinations = (event.destinationList as { type?: string; destination: string }[] | undefined) ?? [];
+    const location = (event.bizLocation as { id?: string } | undefined)?.id;
     return {
       eventID: String(event.eventID),
       type: String(event.type),
@@ -231,6 +261,14 @@ function eventsOfJson(text: string): ClientEvent[] {
       eventTime: String(event.eventTime),
       ...(typeof event.parentID === 'string' ? { parentID: event.parentID } : {}),
       products,
+      ...(location ? { location } : {}),
+      owners: [
+        ...sources.filter((s) => isOwner(s.type)).map((s) => s.source),
+        ...destinations.filter((d) => isOwner(d.type)).map((d) => d.destination),
+      ],
+      gdstParties: Object.entries(event)
+        .filter(([name, value]) => GDST_PARTIES.includes(localNameOf(name)) && typeof value === 'string')
+        .map(([, value]) => value as string),
     };
   });
 }
@@ -262,6 +300,13 @@ function eventsOfXml(text: string): ClientEvent[] {
         for (const container of elements(event, list))
           for (const item of elements(container, quantities ? 'epcClass' : 'epc'))
             products.push({ type, epc: textOf(item)! });
+      const [bizLocation] = elements(event, 'bizLocation');
+      const location = bizLocation && textOf(elements(bizLocation, 'id')[0]);
+      const owned = (list: string, item: string) =>
+        elements(event, list)
+          .flatMap((container) => elements(container, item))
+          .filter((e) => isOwner(e.getAttribute('type') ?? undefined))
+          .map((e) => textOf(e)!);
       return {
         eventID: textOf(elements(event, 'eventID')[0]) ?? '',
         type: event.localName!,
@@ -269,6 +314,9 @@ function eventsOfXml(text: string): ClientEvent[] {
         eventTime: textOf(elements(event, 'eventTime')[0])!,
         ...(parentID ? { parentID } : {}),
         products,
+        ...(location ? { location } : {}),
+        owners: [...owned('sourceList', 'source'), ...owned('destinationList', 'destination')],
+        gdstParties: GDST_PARTIES.flatMap((name) => elements(event, name).map((e) => textOf(e)!)),
       };
     });
 }
@@ -348,5 +396,253 @@ export async function traceback(
       queried.add(aggregation.parentID!);
     }
   }
+  return results;
+}
+
+/** LanguageString: what Newtonsoft's `List<LanguageString>` takes, an array of `{ "@language", "@value" }`. */
+export interface LanguageString {
+  language: string;
+  value: string;
+}
+
+export interface ClientAddress {
+  streetAddress?: LanguageString[];
+  addressLocality?: LanguageString[];
+  addressRegion?: LanguageString[];
+  countryCode?: string;
+}
+
+/** Tradeitem: its ID is its GTIN. */
+export interface TradeItem {
+  id: string;
+  productName?: LanguageString[];
+  speciesNames?: string[];
+}
+
+/** GDSTLocation (GDST's Setup registers it for Location): its ID is its GLN. */
+export interface ClientLocation {
+  id: string;
+  name?: LanguageString[];
+  address?: ClientAddress;
+  vesselName?: string;
+  vesselID?: string;
+  vesselFlagState?: string;
+  imoNumber?: string;
+  vesselPublicRegistry?: string;
+  satelliteTracking?: string;
+  unloadingPort?: string;
+}
+
+/** TradingParty: its ID is its PGLN. */
+export interface TradingParty {
+  id: string;
+  organizationName?: LanguageString[];
+  address?: ClientAddress;
+}
+
+type VocabularyType = 'Tradeitem' | 'Location' | 'TradingParty';
+
+/** The GTIN, GLN and PGLN constructors: what they refuse throws, as theirs do (DetectGTINIssue and the like). */
+function identifierOf(type: VocabularyType, value: string): string {
+  const gs1 = (digits: number) =>
+    value.length === digits && /^\d+$/.test(value) && checkDigit(value.slice(0, -1)) === value.slice(-1);
+  const valid = {
+    Tradeitem:
+      gs1(14) ||
+      (value.startsWith('urn:') && value.includes(':product:class:')) ||
+      /^urn:.*:idpat:sgtin:\d+\.\d+$/.test(value) ||
+      /^https:\/\/id\.gs1\.org.*\/01\//.test(value),
+    Location:
+      gs1(13) ||
+      (value.startsWith('urn:') && /:location:(extension:)?loc:/.test(value)) ||
+      /:id:sgln:\d+\.\d+/.test(value) ||
+      /^https:\/\/id\.gs1\.org.*\/414\//.test(value),
+    TradingParty:
+      gs1(13) ||
+      (value.startsWith('urn:') && value.includes(':party:')) ||
+      /^urn:.*:id:(pgln|sgln):\d+\.\d+/.test(value) ||
+      /^https:\/\/id\.gs1\.org.*\/417\//.test(value),
+  }[type];
+  if (!valid || /\s/.test(value)) throw new Error(`The ${type === 'Tradeitem' ? 'GTIN' : 'GLN'} ${value} is invalid.`);
+  // ToString lower-cases every identifier.
+  return value.toLowerCase();
+}
+
+/** `List<LanguageString>` from JSON: anything but an array of objects fails Newtonsoft's deserialisation. */
+function languageStrings(json: unknown, member: string): LanguageString[] {
+  if (!Array.isArray(json) || json.some((item) => !item || typeof item !== 'object' || Array.isArray(item)))
+    throw new Error(`${member}: cannot deserialize ${JSON.stringify(json)} into List<LanguageString>`);
+  const part = (item: Record<string, unknown>, name: '@language' | '@value'): string => {
+    const value = item[name];
+    if (value === undefined || value === null) return '';
+    if (typeof value !== 'string') throw new Error(`${member}: ${name} is not a string: ${JSON.stringify(value)}`);
+    return value;
+  };
+  return (json as Record<string, unknown>[]).map((item) => ({
+    language: part(item, '@language'),
+    value: part(item, '@value'),
+  }));
+}
+
+/** A string property: the token's text (an object's JSON text, as JToken.ToString gives it). */
+const text = (json: unknown): string | undefined => {
+  const value = typeof json === 'string' ? json : JSON.stringify(json);
+  return value.trim() ? value : undefined;
+};
+
+/** Countries.Parse: an ISO alpha-2 or alpha-3 code or number; anything else is no country (null, not an error). */
+const country = (json: unknown): string | undefined =>
+  typeof json === 'string' && /^([A-Za-z]{2,3}|\d{1,3})$/.test(json) ? json.toUpperCase() : undefined;
+
+function addressOf(json: unknown): ClientAddress {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return {};
+  const address: ClientAddress = {};
+  for (const [name, value] of Object.entries(json as Record<string, unknown>)) {
+    if (name === 'streetAddress' || name === 'addressLocality' || name === 'addressRegion')
+      address[name] = languageStrings(value, `address.${name}`);
+    else if (name === 'countryCode') address.countryCode = country(value);
+  }
+  return address;
+}
+
+const LOCATION_STRINGS: Record<string, keyof ClientLocation> = {
+  'cbvmda:vesselName': 'vesselName',
+  'cbvmda:vesselID': 'vesselID',
+  'gdst:imoNumber': 'imoNumber',
+  'gdst:vesselPublicRegistry': 'vesselPublicRegistry',
+  'gdst:satelliteTracking': 'satelliteTracking',
+  'cbvmda:unloadingPort': 'unloadingPort',
+};
+
+/**
+ * GS1VocabJsonMapper.Map(type, json) as OpenTraceabilityJsonLDMapper.FromJson reads it: `@context` must be
+ * there; members are matched by their exact JSON names (`gtin`, `productName`, `globalLocationNumber`,
+ * `name`, `organizationName`, `cbvmda:vesselName`…), any other is ignored (the master data types keep no
+ * extension KDEs); a value it cannot convert throws. The item's ID must come back, else the resolver throws.
+ */
+export function masterDataOf(type: 'Tradeitem', json: unknown): TradeItem;
+export function masterDataOf(type: 'Location', json: unknown): ClientLocation;
+export function masterDataOf(type: 'TradingParty', json: unknown): TradingParty;
+export function masterDataOf(type: VocabularyType, json: unknown): TradeItem | ClientLocation | TradingParty {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error(`not a JSON object: ${text(json)}`);
+  const members = json as Record<string, unknown>;
+  if (members['@context'] === undefined || members['@context'] === null)
+    throw new Error('@context is null on the JSON-LD when deserializing GS1 Web Vocab.');
+  const idMember = type === 'Tradeitem' ? 'gtin' : 'globalLocationNumber';
+  const id = members[idMember] === undefined ? undefined : identifierOf(type, text(members[idMember]) ?? '');
+  if (!id) throw new Error(`the ${type} returned had an empty or invalid Identifier: ${JSON.stringify(json)}`);
+  if (type === 'Tradeitem') {
+    const species = members['cbvmda:speciesForFisheryStatisticsPurposesName'];
+    return {
+      id,
+      ...(members.productName !== undefined
+        ? { productName: languageStrings(members.productName, 'productName') }
+        : {}),
+      ...(Array.isArray(species) ? { speciesNames: species.map(String) } : {}),
+    };
+  }
+  const address = members.address !== undefined ? { address: addressOf(members.address) } : {};
+  if (type === 'TradingParty')
+    return {
+      id,
+      ...(members.organizationName !== undefined
+        ? { organizationName: languageStrings(members.organizationName, 'organizationName') }
+        : {}),
+      ...address,
+    };
+  const location: ClientLocation = {
+    id,
+    ...(members.name !== undefined ? { name: languageStrings(members.name, 'name') } : {}),
+    ...address,
+  };
+  for (const [member, property] of Object.entries(LOCATION_STRINGS)) {
+    const value = members[member] === undefined ? undefined : text(members[member]);
+    if (value !== undefined) (location[property] as string) = value;
+  }
+  if (members['cbvmda:vesselFlagState'] !== undefined)
+    location.vesselFlagState = country(members['cbvmda:vesselFlagState']);
+  return location;
+}
+
+/** What the client sends to the resolver and the master data links: its HttpClient's default headers, no Accept. */
+const masterDataHeaders = (apiKey: string) => ({ 'X-API-Key': apiKey, 'User-Agent': 'DiagnosticsTool/1.0' });
+
+export interface MasterDataResults {
+  tradeItems: TradeItem[];
+  locations: ClientLocation[];
+  parties: TradingParty[];
+  /** What the client caught and logged: a links answer or master data it could not map. */
+  errors: string[];
+  requests: { url: string; status: number }[];
+}
+
+/**
+ * ResolveMasterDataItem: `<resolver>/<path>?linkType=gs1:masterData`, its 2xx answer read as DigitalLink[];
+ * each link's `link` fetched in turn until one answers GS1 Web Vocabulary JSON-LD the mapper reads.
+ */
+async function resolveMasterDataItem(
+  apiKey: string,
+  type: VocabularyType,
+  relativeUrl: string,
+  results: MasterDataResults,
+): Promise<TradeItem | ClientLocation | TradingParty | undefined> {
+  const path = `/${relativeUrl.replace(/^\/+/, '')}?linkType=gs1:masterData`;
+  const answer = await getWithExactHeaders(path, masterDataHeaders(apiKey));
+  results.requests.push({ url: `${apiUrl()}${path}`, status: answer.status });
+  if (answer.status < 200 || answer.status > 299) return undefined;
+  let links: DigitalLink[];
+  try {
+    links = parseDigitalLinks(JSON.parse(answer.text));
+  } catch (error) {
+    results.errors.push(`${path}: ${(error as Error).message}`);
+    return undefined;
+  }
+  for (const link of links) {
+    try {
+      const target = await getWithExactHeaders(pathOf(link.link!), masterDataHeaders(apiKey));
+      results.requests.push({ url: link.link!, status: target.status });
+      if (target.status < 200 || target.status > 299) continue;
+      return masterDataOf(type as 'Tradeitem', JSON.parse(target.text));
+    } catch (error) {
+      results.errors.push(`${link.link}: ${(error as Error).message}`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * MasterDataResolver.ResolveMasterData, and with `gdst` GDSTMasterDataResolver's: for each event, the GTIN
+ * of each product that is a class or an instance, the business location's GLN, the owning parties of its
+ * source and destination lists (and GDST's information provider and product owner), each resolved once
+ * by the ID it comes back with.
+ */
+export async function resolveMasterData(
+  apiKey: string,
+  events: ClientEvent[],
+  options: { gdst: boolean },
+): Promise<MasterDataResults> {
+  const results: MasterDataResults = { tradeItems: [], locations: [], parties: [], errors: [], requests: [] };
+  const resolve = async <T extends { id: string }>(
+    held: T[],
+    type: VocabularyType,
+    identifier: string,
+    relativeUrl: string,
+  ) => {
+    if (held.some((item) => item.id === identifier.toLowerCase())) return;
+    const item = await resolveMasterDataItem(apiKey, type, relativeUrl, results);
+    if (item) held.push(item as T);
+  };
+  for (const event of events) {
+    for (const product of event.products) {
+      const epc = epcOf(product.epc);
+      if ((epc.type === 'Class' || epc.type === 'Instance') && epc.gtin)
+        await resolve(results.tradeItems, 'Tradeitem', epc.gtin, gtinPath(epc.gtin));
+    }
+    if (event.location) await resolve(results.locations, 'Location', event.location, locationPath(event.location));
+    for (const owner of event.owners) await resolve(results.parties, 'TradingParty', owner, partyPath(owner));
+  }
+  if (options.gdst)
+    for (const event of events)
+      for (const party of event.gdstParties) await resolve(results.parties, 'TradingParty', party, partyPath(party));
   return results;
 }

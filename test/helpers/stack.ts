@@ -23,12 +23,19 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** A word the shell takes as it is. */
+const shellWord = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
+
 /**
  * Spawns `npm start`'s supervisor (supervisor/start.ts) on free ports, with a throw-away data directory (or
  * extraEnv.DATA_DIR), its output in dir/stack.log, without waiting for it. A variable given as undefined
- * in extraEnv is unset (a port left to its default).
+ * in extraEnv is unset (a port left to its default). `terminal` runs it on a pseudo-terminal (util-linux
+ * `script`), as a person at a terminal runs it; the child is then `script`, not the supervisor.
  */
-export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; child: ChildProcess } {
+export function spawnStack(
+  extraEnv: NodeJS.ProcessEnv = {},
+  { terminal = false }: { terminal?: boolean } = {},
+): { dir: string; child: ChildProcess } {
   const dir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
   fs.mkdirSync(dir, { recursive: true });
   if (!extraEnv.DATA_DIR) fs.chmodSync(dir, 0o755); // so the postgres user reaches dir/pg itself
@@ -57,11 +64,14 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const child = spawn(...typescriptCommand('supervisor/start.ts'), {
-    cwd: PROJECT_ROOT,
-    env,
-    stdio: ['ignore', log, log],
-  });
+  const [command, args] = typescriptCommand('supervisor/start.ts');
+  const child = terminal
+    ? spawn('script', ['--quiet', '--return', '--command', [command, ...args].map(shellWord).join(' '), '/dev/null'], {
+        cwd: PROJECT_ROOT,
+        env,
+        stdio: ['ignore', log, log],
+      })
+    : spawn(command, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', log, log] });
   return { dir, child };
 }
 
@@ -69,8 +79,11 @@ export function spawnStack(extraEnv: NodeJS.ProcessEnv = {}): { dir: string; chi
  * Starts the whole service the way `npm start` does: PostgreSQL, the Temporal dev server, the worker and
  * the API as real processes (see spawnStack), once runtime.json says it is up.
  */
-export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
-  const { dir, child } = spawnStack(extraEnv);
+export async function startStack(
+  extraEnv: NodeJS.ProcessEnv = {},
+  options: { terminal?: boolean } = {},
+): Promise<Stack> {
+  const { dir, child } = spawnStack(extraEnv, options);
   const tail = () => fs.readFileSync(path.join(dir, 'stack.log'), 'utf8').slice(-3000);
   let state: RuntimeState | undefined;
   try {

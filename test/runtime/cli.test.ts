@@ -130,3 +130,57 @@ describe('npm start without a Temporal CLI and without the Python to install one
     expect(left).not.toContain('pg'); // nothing started
   });
 });
+
+describe('npm run temporal: the Temporal CLI at the running service', () => {
+  it('finds the address npm start chose through runtime.json, not the CLI default', () => {
+    // The suite's stack runs Temporal on a free port, so the CLI's default (127.0.0.1:7233) would miss it.
+    const described = cli(
+      'cli/temporal.ts',
+      ['operator', 'namespace', 'describe', '--namespace', 'default', '--output', 'json'],
+      pointedAt(process.env.STACK_DIR!),
+    );
+    expect(described.stderr).toBe('');
+    expect(described.status).toBe(0);
+    expect((JSON.parse(described.stdout) as { namespaceInfo: { name: string } }).namespaceInfo.name).toBe('default');
+  });
+
+  it('an --address given wins', () => {
+    const result = cli(
+      'cli/temporal.ts',
+      [
+        'operator',
+        'namespace',
+        'describe',
+        '--namespace',
+        'default',
+        '--address',
+        '127.0.0.1:9',
+        '--command-timeout',
+        '3s',
+      ],
+      pointedAt(process.env.STACK_DIR!),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('127.0.0.1:9');
+  });
+
+  it('TEMPORAL_ADDRESS wins over runtime.json', () => {
+    const result = cli('cli/temporal.ts', ['workflow', 'list', '--command-timeout', '3s'], {
+      ...pointedAt(process.env.STACK_DIR!),
+      TEMPORAL_ADDRESS: '127.0.0.1:9',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('127.0.0.1:9');
+  });
+
+  it('runs a command that needs no server with no service on DATA_DIR', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-service-'));
+    try {
+      const version = cli('cli/temporal.ts', ['--version'], pointedAt(dataDir));
+      expect(version.status).toBe(0);
+      expect(version.stdout).toMatch(/^temporal version /);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

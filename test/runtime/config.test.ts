@@ -19,6 +19,18 @@ describe('the configuration a process reads from its environment', () => {
     expect(() => loadConfig({ WORKER_ACTIVITY_SLOTS: '0' })).toThrow('WORKER_ACTIVITY_SLOTS must be a whole number');
   });
 
+  it('trusts no proxy unless TRUSTED_PROXIES names them, and refuses what is no address nor range', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.5 ,loopback,' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' })).toThrow(
+      /^TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges \(or loopback, linklocal, uniquelocal\): .*proxy\.example/,
+    );
+  });
+
   it('runs the steps of every batch a request, a capture or an import chunk can make as local activities by default', () => {
     for (const largest of [MAX_EVENTS, CAPTURE_LIMIT, IMPORT_CHUNK_EVENTS])
       expect(DEFAULT_PIPELINE_LOCAL_MAX_EVENTS).toBeGreaterThanOrEqual(largest);

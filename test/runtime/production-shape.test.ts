@@ -322,9 +322,9 @@ describe('createSearchAttributesCommand', () => {
     );
   });
 
-  it('is the one the operators page gives', () => {
+  it('is the one the operators page gives, run through npm run temporal (the pinned CLI, the running instance)', () => {
     expect(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operators.md'), 'utf8')).toContain(
-      createSearchAttributesCommand('default'),
+      createSearchAttributesCommand('default').replace(/^temporal /, 'npm run --silent temporal -- '),
     );
   });
 });

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { TASK_QUEUE } from '../../platform/config';
 import { waitFor } from '../../platform/net';
 import { readLiveState } from '../../supervisor/state';
-import { heartbeatsLost } from '../../worker/pipeline-worker';
+import { heartbeatsLost } from '../../worker/heartbeat-watchdog';
 
 /**
  * heartbeatsLost, against the test stack's Temporal: worker/main.ts starts its workers again on a new

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { BatchError } from '../../domain/batch-errors';
-import { batchFailed, batchFailureOf, batchRejection } from '../../workflows/batch-failure';
+import { batchFailed, batchFailureOf, batchRejection } from '../../pipeline/batch-failure';
 
 const error = (index: number): BatchError => ({
   index,

@@ -9,7 +9,7 @@ import {
   type BatchView,
 } from '../../../db/repositories/batches';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { notFound, problem, queryTime, validationProblem } from '../../errors';
+import { problem, queryTime, validationProblem } from '../../errors';
 import { readWhenFinished } from '../../batch-wait';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf } from '../../paging';
@@ -38,7 +38,9 @@ function logSupport(ctx: APIContext, action: string, fields: Record<string, unkn
 }
 
 const noBatch = (ctx: APIContext) =>
-  notFound(`No batch ${ctx.params.id} ${ctx.state.caller.role === 'support' ? 'in any account' : 'in this account'}.`);
+  problem('unknown-batch', {
+    detail: `No batch ${ctx.params.id} ${ctx.state.caller.role === 'support' ? 'in any account' : 'in this account'}.`,
+  });
 
 async function batchOf(ctx: APIContext): Promise<BatchView> {
   const view = await findBatch(scopeOf(ctx), ctx.params.id);
@@ -98,7 +100,8 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const retried = await retryBatch(ctx.deps, original.batch.id, original.accountName, ctx.state.requestId);
     if (retried.kind === 'refused') {
       const { refusal } = retried;
-      throw problem(409, refusal.message, {
+      throw problem('batch-not-retryable', {
+        detail: refusal.message,
         batchId: original.batch.id,
         retriedBy: refusal.retry,
         replacedBy: refusal.replacedBy,
@@ -118,10 +121,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
 
   router.post('/Integration/Batches/:id/abandon', validate({ body: abandonBody }), async (ctx) => {
     if (ctx.state.caller.role !== 'support') {
-      throw problem(
-        403,
-        'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.',
-      );
+      throw problem('support-key-required');
     }
     const reason = ctx.state.input.body.Reason.trim();
     if (!reason)
@@ -131,7 +131,8 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     const view = await batchOf(ctx);
     const abandoned = await abandonBatch(view.batch.id, reason, ctx.state.caller.keyId);
     if (abandoned.kind === 'refused')
-      throw problem(409, abandoned.refusal.message, {
+      throw problem('batch-not-abandonable', {
+        detail: abandoned.refusal.message,
         batchId: view.batch.id,
         replacedBy: abandoned.refusal.replacedBy,
       });

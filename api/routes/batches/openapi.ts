@@ -1,6 +1,5 @@
-import { EXAMPLE_TRACE_ID, PROBLEM_JSON, preferWaitHeader, problemResponse, ref } from '../../openapi/components';
+import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { problemType } from '../../errors';
 import {
   abandonBody,
   abandonRefusedResponse,
@@ -18,6 +17,7 @@ const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
 
 const failed = {
   batchId: BATCH_ID,
+  idempotencyKey: 'erp-order-4711',
   account: 'ACME',
   mode: 'async',
   status: 'Failed',
@@ -39,28 +39,21 @@ const failed = {
   replacedBy: RETRY_ID,
   abandoned: null,
   failedImport: null,
+  refusalAnswered: null,
   requestId: 'c0ffee00-1234-4abc-8def-0123456789ab',
   statusUrl: `/Integration/Batches/${BATCH_ID}`,
   workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${BATCH_ID}`,
 };
 
-const validation = (field: string, message: string) => ({
-  description: `A query parameter is not valid; errors names it (${field}).`,
-  contentType: PROBLEM_JSON,
-  schema: ref('ValidationProblem'),
-  example: {
-    type: problemType(400),
-    title: 'One or more validation errors occurred.',
-    status: 400,
+const validation = (field: string, message: string) =>
+  problemResponse(`A query parameter is not valid; errors names it (${field}).`, 'invalid-request', {
     errors: { [field]: [message] },
-    traceId: EXAMPLE_TRACE_ID,
-  },
-});
+  });
 
 const notFound = problemResponse(
-  404,
   'No batch with this id that the key can see (its own account; every account for a support key).',
-  `No batch ${BATCH_ID} in this account.`,
+  'unknown-batch',
+  { detail: `No batch ${BATCH_ID} in this account.` },
 );
 
 export const batchesOperations = [
@@ -143,22 +136,16 @@ export const batchesOperations = [
           'or it is a batch of a spreadsheet import that failed before its batches were started (failedImport; running it alone would store part of the import: upload the file again).',
         contentType: PROBLEM_JSON,
         schema: retryRefusedResponse,
-        example: {
-          type: problemType(409),
-          title: `Batch ${BATCH_ID} was already retried successfully as batch ${RETRY_ID}.`,
-          status: 409,
-          traceId: EXAMPLE_TRACE_ID,
+        example: problemExample('batch-not-retryable', {
+          detail: `Batch ${BATCH_ID} was already retried successfully as batch ${RETRY_ID}.`,
           batchId: BATCH_ID,
           retriedBy: { batchId: RETRY_ID, status: 'Completed' },
           replacedBy: RETRY_ID,
-        },
+        }),
       },
-      503: {
-        description:
-          'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it. `batchId` is the retry, `statusUrl` its `/Integration/Batches/{id}`.',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-      },
+      503: problemResponse(
+        'The retry is stored but Temporal could not be asked to run it now; the reconciler starts it. `batchId` is the retry, `statusUrl` its `/Integration/Batches/{id}`.',
+      ),
     },
   }),
   operation({
@@ -192,37 +179,23 @@ export const batchesOperations = [
           errors: [failed.firstError],
         },
       },
-      400: {
-        description: 'Reason is missing, blank, too long, or the body has another field; errors names it.',
-        contentType: PROBLEM_JSON,
-        schema: ref('ValidationProblem'),
-        example: {
-          type: problemType(400),
-          title: 'One or more validation errors occurred.',
-          status: 400,
-          errors: { Reason: ['Reason is required.'] },
-          traceId: EXAMPLE_TRACE_ID,
-        },
-      },
-      403: problemResponse(
-        403,
-        'The key is not a support key.',
-        'Only a support key abandons a batch (npm run apikey -- create --role support). An account key can retry its failed batch, or send its events as a new batch.',
+      400: problemResponse(
+        'Reason is missing, blank, too long, or the body has another field; errors names it.',
+        'invalid-request',
+        { errors: { Reason: ['Reason is required.'] } },
       ),
+      403: problemResponse('The key is not a support key.', 'support-key-required'),
       404: notFound,
       409: {
         description:
           'Not abandoned: the batch is not Failed, is abandoned already, has a retry under way, or was replaced (replacedBy names the batch that stored its events).',
         contentType: PROBLEM_JSON,
         schema: abandonRefusedResponse,
-        example: {
-          type: problemType(409),
-          title: `Batch ${BATCH_ID} was replaced: its events are stored already, by batch ${RETRY_ID}. Nothing to abandon.`,
-          status: 409,
-          traceId: EXAMPLE_TRACE_ID,
+        example: problemExample('batch-not-abandonable', {
+          detail: `Batch ${BATCH_ID} was replaced: its events are stored already, by batch ${RETRY_ID}. Nothing to abandon.`,
           batchId: BATCH_ID,
           replacedBy: RETRY_ID,
-        },
+        }),
       },
     },
   }),

@@ -26,6 +26,7 @@ export const batchSummaryBody = (
   const errors = (batch.errors as BatchError[] | null) ?? null;
   return {
     batchId: batch.id,
+    idempotencyKey: batch.idempotencyKey,
     account: accountName,
     mode: batch.mode,
     status: batch.status,
@@ -40,6 +41,7 @@ export const batchSummaryBody = (
     replacedBy,
     abandoned: abandoned ? { reason: abandoned.reason, at: abandoned.at.toISOString(), keyId: abandoned.keyId } : null,
     failedImport,
+    refusalAnswered: batch.refusalAnsweredAt ? { at: batch.refusalAnsweredAt.toISOString() } : null,
     requestId: batch.requestId,
     statusUrl: batchUrl(batch.id),
     workflowUrl: workflowUrlOf(links.temporalUiUrl, links.temporalNamespace, batch.workflowId),

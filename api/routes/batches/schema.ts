@@ -2,6 +2,7 @@
  * Schemas of /Integration/Batches: the batches an account sent (all accounts' for a support key), and
  * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
  */
+import { ref } from '../../openapi/components';
 import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../../paging';
 import { ABANDON_REASON_MAX_LENGTH } from '../../../batches/retry';
 import { batchErrorSchema } from '../../../domain/batch-errors';
@@ -48,7 +49,14 @@ export const batchIdParam = {
 const time = (description: string) => ({ type: ['string', 'null'], description }) as const;
 
 const summaryProperties = {
-  batchId: { type: 'string' },
+  batchId: { type: 'string', description: 'The service id of the batch.' },
+  idempotencyKey: {
+    type: ['string', 'null'],
+    description:
+      'Your own name for the batch: the Idempotency-Key it was sent with (null: sent without one; a retry has none). A batch of a ' +
+      'spreadsheet import is named `import-<importId>-<n>`, its n-th part.',
+    example: 'march-catch-2024',
+  },
   account: { type: 'string', description: 'The account the batch belongs to.' },
   mode: {
     enum: ['sync', 'async', 'json', 'retry', 'epcis'],
@@ -113,6 +121,19 @@ const summaryProperties = {
     description:
       'A Failed batch of a spreadsheet import that failed before its batches were started: the batch never ran, nothing of the import is stored, and it is not retried (upload the file again).',
   },
+  refusalAnswered: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['at'],
+        additionalProperties: false,
+        properties: { at: { type: 'string', description: 'When the refusal was answered.' } },
+      },
+      { type: 'null' },
+    ],
+    description:
+      'A Failed batch refused in the answer to the call that sent it and waited for it (POST /Integration/Events, /Integration/JSON, /epcis/events: a 400 with every error): its caller has the errors and sends the events again fixed, so it is no open case for support and not in traceability_batches_failed_open. It can still be retried. A call whose wait ran out (202) leaves an open case, like an async batch.',
+  },
   requestId: {
     type: ['string', 'null'],
     description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.',
@@ -171,12 +192,10 @@ export const retryAcceptedResponse = {
 /** 409 of a retry: a problem, with the batch and (when there is one) the retry that stands in the way. */
 export const retryRefusedResponse = {
   type: 'object',
-  required: ['type', 'title', 'status', 'traceId', 'batchId', 'retriedBy', 'replacedBy'],
+  allOf: [ref('Problem')],
+  required: ['detail', 'batchId', 'retriedBy', 'replacedBy'],
   properties: {
-    type: { type: 'string' },
-    title: { type: 'string', description: 'Why the batch is not retried.' },
-    status: { enum: [409] },
-    traceId: { type: 'string' },
+    detail: { type: 'string', description: 'Why the batch is not retried.' },
     batchId: { type: 'string' },
     retriedBy: retryRef,
     replacedBy: {
@@ -204,12 +223,10 @@ export const abandonBody = {
 /** 409 of an abandon: a problem naming the batch, and the batch that replaced it when that is why. */
 export const abandonRefusedResponse = {
   type: 'object',
-  required: ['type', 'title', 'status', 'traceId', 'batchId', 'replacedBy'],
+  allOf: [ref('Problem')],
+  required: ['detail', 'batchId', 'replacedBy'],
   properties: {
-    type: { type: 'string' },
-    title: { type: 'string', description: 'Why the batch is not abandoned.' },
-    status: { enum: [409] },
-    traceId: { type: 'string' },
+    detail: { type: 'string', description: 'Why the batch is not abandoned.' },
     batchId: { type: 'string' },
     replacedBy: { type: ['string', 'null'] },
   },

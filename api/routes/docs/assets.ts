@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { HEADER_STYLE, headerMarkup } from '../../browser-page';
 
 /** Where swagger-ui-dist keeps its prebuilt files: served from node_modules, never from a CDN. */
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -51,9 +52,10 @@ export const DOCS_PAGE = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
   <link rel="stylesheet" href="/docs/swagger-ui.css">
-  <style>body { margin: 0; }</style>
+  <style>body { margin: 0; }${HEADER_STYLE}</style>
 </head>
 <body>
+${headerMarkup('API reference', 'docs')}
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>

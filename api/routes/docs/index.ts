@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppCustom, AppState } from '../../context';
-import { notFound } from '../../errors';
+import { problem } from '../../errors';
 import { DOCS_ASSETS, DOCS_PAGE } from './assets';
 
 const cache = new Map<string, Buffer>();
@@ -15,7 +15,7 @@ export function docsRouter(): Router<AppState, AppCustom> {
   router.get('/docs/:asset', (ctx) => {
     const name = ctx.params.asset;
     const asset = Object.hasOwn(DOCS_ASSETS, name) ? DOCS_ASSETS[name] : undefined;
-    if (!asset) throw notFound(`No docs asset named ${name}.`);
+    if (!asset) throw problem('unknown-docs-asset', { detail: `No docs asset named ${name}.` });
     let content = cache.get(name);
     if (!content) cache.set(name, (content = asset.load()));
     ctx.type = asset.type;

@@ -1,4 +1,4 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { DOCS_ASSETS } from './assets';
 
@@ -26,7 +26,7 @@ export const docsOperations = [
         contentType: [...new Set(Object.values(DOCS_ASSETS).map((a) => a.type))],
         schema: { type: 'string' },
       },
-      404: { description: 'No such file.', contentType: PROBLEM_JSON, schema: ref('Problem') },
+      404: problemResponse('No such file.', 'unknown-docs-asset'),
     },
   }),
 ];

@@ -18,19 +18,19 @@ import {
   isAllowedExtension,
 } from '../../../domain/documents';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { ApiError, badRequest, notFound, rawError } from '../../errors';
+import { ApiError, problem, rawError } from '../../errors';
+import { readingBody } from '../../expect-continue';
+import { declaredOver } from '../../limits';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
 import { MAX_BODY_BYTES, receiveUpload, UnreadableBody } from './receive';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { removeSpool } from '../../spooled-upload';
 import { documentHeaders, TOO_LARGE_PAGE } from './schema';
 
-function answerTooLarge(ctx: APIContext, closeConnection: boolean): void {
+function answerTooLarge(ctx: APIContext): void {
   ctx.status = 413;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = TOO_LARGE_PAGE;
-  // The body was never read: the connection cannot carry another request.
-  if (closeConnection) ctx.set('Connection', 'close');
 }
 
 const failed = (body: ReturnType<typeof presentFailed>): ApiError => rawError(422, { documents: [body] });
@@ -40,22 +40,22 @@ export function documentsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Documents', async (ctx) => {
-    const declaredLength = Number(ctx.get('Content-Length') || 0);
-    if (declaredLength > MAX_BODY_BYTES) return answerTooLarge(ctx, true);
+    if (declaredOver(ctx.req.headers, MAX_BODY_BYTES)) return answerTooLarge(ctx);
 
     const { account } = ctx.state;
     const headers = documentHeaders(ctx.req.headers);
     // Headers first, before a byte of the body: a request that will fail has its file dropped unread.
     const metadata = await checkMetadata(headers, documentLookups(account.id));
     let upload;
+    readingBody(ctx.req, ctx.res);
     try {
       upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
     } catch (error) {
-      if (error instanceof UnreadableBody) throw badRequest(error.message);
+      if (error instanceof UnreadableBody) throw problem('unreadable-body', { detail: error.message });
       throw error;
     }
     // Body-level failures come before every document rule: they are what a proxy in front would answer.
-    if (upload.outcome === 'tooLarge') return answerTooLarge(ctx, false);
+    if (upload.outcome === 'tooLarge') return answerTooLarge(ctx);
     if (upload.outcome === 'tooManyFiles') throw rawError(422, DocumentErrors.oneFile);
 
     const { file } = upload;
@@ -120,6 +120,6 @@ export function documentsRouter(): Router<AppState, AppCustom> {
 async function ownDocument(ctx: APIContext) {
   const documentId = String(ctx.params.documentId);
   const document = await findDocument(ctx.state.account.id, documentId);
-  if (!document) throw notFound(`Document '${documentId}' was not found.`);
+  if (!document) throw problem('unknown-document', { detail: `Document '${documentId}' was not found.` });
   return document;
 }

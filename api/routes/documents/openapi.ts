@@ -1,7 +1,7 @@
 import { DocumentErrors } from '../../../domain/documents';
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { PAGE_QUERY_ERROR, pageBodySchema, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import {
   DOCUMENT_CONTENT_TYPES,
   TOO_LARGE_PAGE,
@@ -48,9 +48,9 @@ const documentIdParam = {
 };
 
 const notFound = problemResponse(
-  404,
   'The account has no document with this id (another account’s documents are not visible).',
-  "Document 'CERT-9' was not found.",
+  'unknown-document',
+  { detail: "Document 'CERT-9' was not found." },
 );
 
 export const documentsOperations = [
@@ -73,9 +73,9 @@ export const documentsOperations = [
         example: { documents: [certificate] },
       },
       400: problemResponse(
-        400,
         'The body cannot be read as multipart/form-data, or the client closed the connection before it was complete.',
-        'The request body is not valid multipart/form-data: Unexpected end of form',
+        'unreadable-body',
+        { detail: 'The request body is not valid multipart/form-data: Unexpected end of form' },
       ),
       413: {
         description:
@@ -126,11 +126,7 @@ export const documentsOperations = [
           hasPreviousPage: false,
         },
       },
-      400: {
-        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
-        schema: pageQueryErrorSchema,
-        example: PAGE_QUERY_ERROR,
-      },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({

@@ -1,14 +1,19 @@
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { Transform, Writable, type Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Busboy from 'busboy';
 import { MAX_FILE_BYTES } from '../../../domain/documents';
-import { dropRest, FileMeter, removeSpool, spoolPath } from '../../spooled-upload';
+import {
+  bodyLimit,
+  FileMeter,
+  MULTIPART_OVERHEAD_BYTES,
+  removeSpool,
+  spoolPath,
+  stopReading,
+} from '../../spooled-upload';
 
-/** Room for the multipart framing and a few small form fields around a maximal file. */
-export const BODY_OVERHEAD_BYTES = 1024 * 1024;
-export const MAX_BODY_BYTES = MAX_FILE_BYTES + BODY_OVERHEAD_BYTES;
+export const MAX_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
 
 export interface ReceivedFile {
   fileName: string;
@@ -34,8 +39,8 @@ const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() 
 /**
  * Reads a multipart body as it arrives. The part named `file` goes through a FileMeter into a temporary
  * file (mode 0600) when keep(fileName) says so, else nowhere; memory holds a few stream buffers, never
- * the file. A second file part or a file over the limit ends the reading at once; what the client is
- * still sending is then read and dropped (as a proxy's lingering close does) so it can read our answer.
+ * the file. A second file part or a body over the limit ends the reading at once; what the client is
+ * still sending stays unread, and the answer closes the connection.
  * The caller owns `file.path` of a received upload and removes it with removeSpool.
  */
 export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => boolean): Promise<Upload> {
@@ -58,15 +63,7 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
     let spooled: string | null = null;
     let filePart: Promise<ReceivedFile> | undefined;
     let fileStream: Readable | undefined;
-    let bodyBytes = 0;
-
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bodyBytes += chunk.length;
-        if (bodyBytes > MAX_BODY_BYTES) stop({ outcome: 'tooLarge' });
-        else done(null, chunk);
-      },
-    });
+    const counter = bodyLimit(MAX_BODY_BYTES, () => stop({ outcome: 'tooLarge' }));
 
     const settle = (action: () => void) => {
       if (settled) return;
@@ -76,13 +73,12 @@ export function receiveUpload(req: IncomingMessage, keep: (fileName: string) => 
 
     function stop(upload: Upload): void {
       settle(() => {
-        req.unpipe(counter);
+        stopReading(req);
         counter.destroy();
         fileStream?.destroy();
         busboy.removeAllListeners('close');
         busboy.on('error', () => undefined);
         void removeSpool(spooled);
-        dropRest(req, MAX_BODY_BYTES);
         resolve(upload);
       });
     }

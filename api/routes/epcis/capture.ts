@@ -19,8 +19,8 @@ import { ApiError, problem } from '../../errors';
 import { LIMITS } from '../../limits';
 import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
-import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
-import { captureHeaders, gs1SchemaIssues } from './schema';
+import { unknownHeaderValue } from './headers';
+import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders, gs1SchemaIssues } from './schema';
 import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
 
 export type { CheckedDocument };
@@ -61,11 +61,9 @@ function namespacesOf(body: unknown): unknown[] {
 function checkedDocument(body: unknown): CheckedDocument {
   const list = eventListOf(body);
   if (list && list.events.length > CAPTURE_LIMIT) {
-    throw epcisProblem(
-      413,
-      CAPTURE_LIMIT_EXCEEDED,
-      `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`,
-    );
+    throw problem('epcis-capture-limit-exceeded', {
+      detail: `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`,
+    });
   }
   const issues = gs1SchemaIssues(body);
   if (!list && !issues.length)
@@ -73,13 +71,7 @@ function checkedDocument(body: unknown): CheckedDocument {
       pointer: '/type',
       message: 'The body must be an EPCISDocument or an EPCISQueryDocument with an event list.',
     });
-  if (issues.length)
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      'The document is not valid EPCIS 2.0 JSON: nothing was captured.',
-      issues,
-    );
+  if (issues.length) throw problem('epcis-invalid-document', { issues });
   const vocabularies = (body as { epcisHeader?: { epcisMasterData?: { vocabularyList?: EpcisVocabulary[] } } })
     .epcisHeader?.epcisMasterData?.vocabularyList;
   return {
@@ -112,20 +104,9 @@ function checkedEvent(body: unknown): CheckedDocument {
             message: `/type must be one of ${EPCIS_EVENT_TYPES.join(', ')}: this resource takes one event (POST /epcis/capture takes documents).`,
           },
         ];
-  if (issues.length)
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      'The event is not valid EPCIS 2.0 JSON: nothing was captured.',
-      issues,
-    );
+  if (issues.length) throw problem('epcis-invalid-event', { issues });
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
-
-const behaviourProblem = (value: string) =>
-  epcisProblem(400, VALIDATION_EXCEPTION, `GS1-Capture-Error-Behaviour must be rollback or proceed (got "${value}").`, [
-    { pointer: '', message: 'GS1-Capture-Error-Behaviour must be rollback or proceed.' },
-  ]);
 
 /**
  * POST /epcis/capture: an EPCISDocument or EPCISQueryDocument checked against GS1's schemas, then
@@ -133,7 +114,11 @@ const behaviourProblem = (value: string) =>
  */
 const capture = { body: { check: checkedDocument }, headers: captureHeaders };
 const behaviourError = (_errors: unknown, headers: unknown) =>
-  behaviourProblem(textOf(headers, 'GS1-Capture-Error-Behaviour'));
+  unknownHeaderValue(
+    'GS1-Capture-Error-Behaviour',
+    CAPTURE_ERROR_BEHAVIOURS,
+    textOf(headers, 'GS1-Capture-Error-Behaviour'),
+  );
 const captureJson = validate(capture, behaviourError);
 const captureXmlHeaders = validate({ headers: captureHeaders }, behaviourError);
 const eventJson = validate({ body: { check: checkedEvent } });
@@ -141,13 +126,10 @@ const eventJson = validate({ body: { check: checkedEvent } });
 /** A body that is neither JSON(-LD) nor XML: the 415 names both. */
 function refuseOtherMediaTypes(ctx: EpcisContext): void {
   if (ctx.request.type && !ctx.is(...JSON_MEDIA_TYPES, '+json')) {
-    throw problem(
-      415,
-      `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`,
-      {
-        accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
-      },
-    );
+    throw problem('epcis-not-epcis-media-type', {
+      detail: `The body must be EPCIS JSON-LD or EPCIS XML: send Content-Type: application/ld+json or application/xml (got ${ctx.request.type}).`,
+      accepted: [...JSON_MEDIA_TYPES, 'application/ld+json', ...XML_MEDIA_TYPES],
+    });
   }
 }
 
@@ -182,12 +164,14 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   const xml = await xmlInput(ctx, CAPTURE_LIMIT);
   const events = xml.document.epcisBody.eventList;
   if (kind === 'event' && events.length !== 1) {
-    throw epcisProblem(400, VALIDATION_EXCEPTION, 'POST /epcis/events takes one event: nothing was captured.', [
-      {
-        pointer: `/${xml.root.nodeName}/EPCISBody/EventList`,
-        message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.`,
-      },
-    ]);
+    throw problem('epcis-one-event-only', {
+      issues: [
+        {
+          pointer: `/${xml.root.nodeName}/EPCISBody/EventList`,
+          message: `The EPCISDocument must hold exactly one event (it holds ${events.length}); POST /epcis/capture takes more.`,
+        },
+      ],
+    });
   }
   const pointerOf = (index: number) => xml.eventPaths[index];
   try {
@@ -197,25 +181,23 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   } catch (error) {
     const body =
       error instanceof ApiError
-        ? (error.body as { title?: string; detail?: string; errors?: Record<string, string[]> })
+        ? (error.body as { code?: string; detail?: string; errors?: Record<string, string[]> })
         : undefined;
     if (!body?.errors) throw error;
     const prefix = kind === 'event' ? '/epcisBody/eventList/0' : '';
     // The messages name JSON pointers of the JSON-LD the XML was read as: the XML element is what the sender knows.
     const inXml = (text: string) =>
       text.replace(/\/epcisBody\/eventList\/\d+[^\s]*/g, (pointer) => xmlPointer(pointer, xml.eventPaths));
-    body.errors = Object.fromEntries(
+    const errors = Object.fromEntries(
       Object.entries(body.errors).map(([pointer, messages]) => [
         xmlPointer(prefix + (pointer === '/' ? '' : pointer), xml.eventPaths),
         messages.map(inXml),
       ]),
     );
-    if (body.detail) body.detail = inXml(body.detail);
-    if (body.title)
-      body.title = body.title.replace(
-        'is not valid EPCIS 2.0 JSON',
-        'read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema',
-      );
+    const detail = body.detail && inXml(body.detail);
+    if (body.code === 'epcis-invalid-document' || body.code === 'epcis-invalid-event')
+      throw problem('epcis-xml-mapping-invalid', { detail, errors });
+    Object.assign(body, { errors, detail });
     throw error;
   }
 }
@@ -239,7 +221,7 @@ export async function storeCapture(
     ctx.state.batchId = batch.id;
     return batch;
   } catch (error) {
-    if (error instanceof CaptureRefused) throw epcisProblem(400, VALIDATION_EXCEPTION, error.message, error.issues);
+    if (error instanceof CaptureRefused) throw problem('epcis-rule-broken', { issues: error.issues });
     throw error;
   }
 }

@@ -16,28 +16,21 @@ import { epcPatternOf } from '../../../domain/epcis/identifiers';
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { type APIContext } from '../../context';
+import { problem } from '../../errors';
 import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
 import { storeCapture, type CheckedDocument } from './capture';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
-import { gs1HeaderValue } from './headers';
+import { gs1HeaderValue, unknownHeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
-import {
-  NO_SUCH_RESOURCE,
-  QUERY_PARAMETER_EXCEPTION,
-  VALIDATION_EXCEPTION,
-  captureLocation,
-  epcisProblem,
-  eventLocation,
-  queryProblem,
-} from './presenter';
+import { captureLocation, eventLocation, queryProblem } from './presenter';
 import {
   EPC_FORMATS,
   epcFormatHeader,
   eventsQuery,
-  perPageOf,
+  eventsPerPageOf,
   type EpcFormat,
   type EpcisCaptureRequest,
   type EventsQuery,
@@ -50,9 +43,7 @@ export const headerProblem = (errors: ErrorObject[], input: unknown) => {
   const name = errors[0]?.instancePath.slice(1) === 'GS1-CBV-XML-Format' ? 'GS1-CBV-XML-Format' : 'GS1-EPC-Format';
   const allowed = name === 'GS1-EPC-Format' ? EPC_FORMATS : CBV_FORMATS;
   const value = textOf(input, name);
-  return epcisProblem(400, VALIDATION_EXCEPTION, `${name} must be one of ${allowed.join(', ')}.`, [
-    { pointer: '', message: `${name} "${value}" is not known.` },
-  ]);
+  return unknownHeaderValue(name, allowed, value);
 };
 
 /** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
@@ -98,9 +89,10 @@ function timeOf(query: EventsQuery, name: `${TimeComparison}_${'eventTime' | 're
   if (value === undefined) return undefined;
   const time = new Date(value);
   if (Number.isNaN(time.getTime()))
-    throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${name} is not a date-time this service can compare.`, [
-      { pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` },
-    ]);
+    throw problem('epcis-invalid-query-time', {
+      detail: `${name} is not a date-time this service can compare.`,
+      issues: [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }],
+    });
   return time;
 }
 
@@ -127,12 +119,15 @@ export function filterOf(
     const values = split(query[param]);
     const unreadable = values?.find((value) => epcPatternOf(value) === null);
     if (unreadable) {
-      throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, `${param} has an EPC pattern this service cannot read.`, [
-        {
-          pointer: `/${param}`,
-          message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.`,
-        },
-      ]);
+      throw problem('epcis-unreadable-epc-pattern', {
+        detail: `${param} has an EPC pattern this service cannot read.`,
+        issues: [
+          {
+            pointer: `/${param}`,
+            message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.`,
+          },
+        ],
+      });
     }
     if (values) match[kind] = values;
   }
@@ -169,7 +164,7 @@ export function filterOf(
     EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
     match,
     afterSeq: seqOfToken(query.nextPageToken),
-    limit: perPageOf(query),
+    limit: eventsPerPageOf(query),
     ...fixed,
   };
 }
@@ -194,7 +189,7 @@ export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcForm
     EQ_eventID: [eventID],
     limit: 1,
   });
-  if (!page.events.length) throw epcisProblem(404, NO_SUCH_RESOURCE, `No event ${eventID} in this account.`);
+  if (!page.events.length) throw problem('epcis-unknown-event', { detail: `No event ${eventID} in this account.` });
   ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
 }
 
@@ -212,12 +207,9 @@ export async function postEvent(ctx: APIContext<{ body: CheckedDocument }>): Pro
   });
   switch (outcome.kind) {
     case 'rejected':
-      throw epcisProblem(
-        400,
-        VALIDATION_EXCEPTION,
-        'The event could not be captured: nothing was stored.',
-        outcome.errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })),
-      );
+      throw problem('epcis-event-refused', {
+        issues: outcome.errors.map((e) => ({ pointer: e.field === 'Id' ? '/eventID' : '', message: e.message })),
+      });
     case 'pipelineFailed':
     case 'notStarted':
       throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));

@@ -4,18 +4,30 @@
  * standard's spelling.
  */
 import type { APIContext } from '../../context';
-import { VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import { problem, type ApiError } from '../../errors';
+
+/** A GS1 header whose value is not in its list: the 400 names the header, the values it takes and the one sent. */
+export const unknownHeaderValue = (name: string, values: readonly string[], sent: string): ApiError =>
+  problem('epcis-invalid-header', {
+    detail: `${name} must be one of ${values.join(', ')}; got "${sent.slice(0, 100)}".`,
+    issues: [{ pointer: '', message: `${name} "${sent.slice(0, 100)}" is not known.` }],
+  });
 
 /** The header's value in the standard's spelling, `fallback` when absent; a value not in `values` is a 400 naming the header. */
-export function gs1HeaderValue<T extends string>(ctx: APIContext, name: string, values: readonly T[], fallback: T): T;
 export function gs1HeaderValue<T extends string>(
-  ctx: APIContext,
+  ctx: Pick<APIContext, 'get'>,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+): T;
+export function gs1HeaderValue<T extends string>(
+  ctx: Pick<APIContext, 'get'>,
   name: string,
   values: readonly T[],
   fallback?: undefined,
 ): T | undefined;
 export function gs1HeaderValue<T extends string>(
-  ctx: APIContext,
+  ctx: Pick<APIContext, 'get'>,
   name: string,
   values: readonly T[],
   fallback?: T,
@@ -23,13 +35,6 @@ export function gs1HeaderValue<T extends string>(
   const sent = ctx.get(name).trim();
   if (!sent) return fallback;
   const value = values.find((candidate) => candidate.toLowerCase() === sent.toLowerCase());
-  if (value === undefined) {
-    throw epcisProblem(
-      400,
-      VALIDATION_EXCEPTION,
-      `${name} must be one of ${values.join(', ')} (in any letter case); got "${sent.slice(0, 100)}".`,
-      [{ pointer: '', message: `${name} must be one of ${values.join(', ')}.` }],
-    );
-  }
+  if (value === undefined) throw unknownHeaderValue(name, values, sent);
   return value;
 }

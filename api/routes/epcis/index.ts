@@ -3,6 +3,7 @@ import { Op, literal, type FindAttributeOptions } from 'sequelize';
 import { Batch } from '../../../db/models';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
+import { problem } from '../../errors';
 import { validate, textOf } from '../../middleware/validate';
 import { readWhenFinished } from '../../batch-wait';
 import { isFinished } from '../../../batches/outcome';
@@ -13,7 +14,7 @@ import { answerEvents, getEvent, postEvent, validEventRequest, validEventsQuery 
 import { queriesRoutes } from './queries';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
-import { NO_SUCH_RESOURCE, captureJobBody, captureLocation, epcisProblem, queryProblem } from './presenter';
+import { captureJobBody, captureLocation, queryProblem } from './presenter';
 import { captureIdParams, pageQuery, perPageOf } from './schema';
 import { xmlAnswers } from './xml';
 
@@ -101,7 +102,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     );
   });
 
-  const noCaptureJob = (id: string) => epcisProblem(404, NO_SUCH_RESOURCE, `No capture job ${id} in this account.`);
+  const noCaptureJob = (id: string) =>
+    problem('epcis-unknown-capture-job', { detail: `No capture job ${id} in this account.` });
   router.get(
     '/capture/:captureID',
     validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))),

@@ -1,4 +1,4 @@
-import { PROBLEM_JSON, preferWaitHeader, ref } from '../../openapi/components';
+import { preferWaitHeader, problemResponse } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { TOP_LEVEL_RESOURCES } from './resources';
 import {
@@ -97,12 +97,6 @@ const xmlQueryDocument = (json: ResponseSpec): ResponseSpec[] => [
   },
 ];
 
-const problem = (description: string): ResponseSpec => ({
-  description,
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-});
-
 const epcisHeaders =
   'Every /epcis answer carries GS1-EPCIS-Version and GS1-CBV-Version (2.0.0; an EPCIS 1.2 XML answer says GS1-EPCIS-Version 1.2.0).';
 
@@ -134,10 +128,10 @@ export const epcisOperations = [
         description: 'The capture job was created; its URL is in the Location header (and in the body).',
         schema: captureAcceptedResponse,
       },
-      400: problem(
+      400: problemResponse(
         'The document is not valid EPCIS 2.0 (epcisException:ValidationException, `errors` keyed by JSON pointer, or in XML by the element’s XPath-like location: malformed XML, another namespace, an XSD violation, a DTD or entity); nothing was captured.',
       ),
-      413: problem(
+      413: problemResponse(
         'More events than GS1-EPCIS-Capture-Limit (epcisException:CaptureLimitExceededException), or a body over GS1-EPCIS-Capture-File-Size-Limit.',
       ),
     },
@@ -151,7 +145,7 @@ export const epcisOperations = [
     query: pageQuery,
     responses: {
       200: { description: 'Capture jobs.', schema: { type: 'array', items: captureJobResponse } },
-      400: problem('perPage or nextPageToken is not valid (epcisException:QueryParameterException).'),
+      400: problemResponse('perPage or nextPageToken is not valid (epcisException:QueryParameterException).'),
     },
   }),
   operation({
@@ -169,7 +163,10 @@ export const epcisOperations = [
         schema: captureJobResponse,
         headers: ['Preference-Applied'],
       },
-      404: problem('No such capture job in this account (epcisException:NoSuchResourceException).'),
+      404: problemResponse(
+        'No such capture job in this account (epcisException:NoSuchResourceException).',
+        'epcis-unknown-capture-job',
+      ),
     },
   }),
 
@@ -193,7 +190,7 @@ export const epcisOperations = [
         description: 'Still being captured; the capture job is in the Location header.',
         schema: captureAcceptedResponse,
       },
-      400: problem(
+      400: problemResponse(
         'The event is not valid EPCIS 2.0 (or not valid XML, or an XML document of more than one event), or breaks a rule (its eventID already captured): nothing was stored.',
       ),
     },
@@ -205,7 +202,7 @@ export const epcisOperations = [
     description: [
       'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
       'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400 epcisException:QueryParameterException naming it.',
-      'Paged with perPage (default 30, at most 1000) and nextPageToken; while there are more, the Link header names the next page (rel="next").',
+      'Paged with perPage (default 1000, the largest page: GS1’s binding says 30, but GDST’s reference client never follows Link rel="next") and nextPageToken; while there are more, the Link header names the next page (rel="next").',
       epcisHeaders,
     ].join(' '),
     tags: ['EPCIS'],
@@ -216,7 +213,7 @@ export const epcisOperations = [
         description: 'An EPCISQueryDocument (valid against GS1’s EPCIS 2.0 JSON Schema).',
         schema: queryDocumentResponse,
       }),
-      400: problem(
+      400: problemResponse(
         'A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).',
       ),
     },
@@ -230,8 +227,11 @@ export const epcisOperations = [
     headers: xmlHeaders,
     responses: {
       200: xmlQueryDocument({ description: 'The event.', schema: queryDocumentResponse }),
-      400: problem('GS1-EPC-Format or GS1-CBV-XML-Format is not valid.'),
-      404: problem('No event with that eventID in this account (epcisException:NoSuchResourceException).'),
+      400: problemResponse('GS1-EPC-Format or GS1-CBV-XML-Format is not valid.'),
+      404: problemResponse(
+        'No event with that eventID in this account (epcisException:NoSuchResourceException).',
+        'epcis-unknown-event',
+      ),
     },
   }),
   ...TOP_LEVEL_RESOURCES.flatMap((resource) => [
@@ -244,7 +244,7 @@ export const epcisOperations = [
       query: pageQuery,
       responses: {
         200: { description: 'The collection.', schema: collectionResponse },
-        400: problem('perPage or nextPageToken is not valid (epcisException:QueryParameterException).'),
+        400: problemResponse('perPage or nextPageToken is not valid (epcisException:QueryParameterException).'),
       },
     }),
     operation({
@@ -255,7 +255,10 @@ export const epcisOperations = [
       tags: ['EPCIS'],
       responses: {
         200: { description: 'The sub-resources.', schema: collectionResponse },
-        404: problem('None of the account’s events names it (epcisException:NoSuchResourceException).'),
+        404: problemResponse(
+          'None of the account’s events names it (epcisException:NoSuchResourceException).',
+          'epcis-unknown-resource',
+        ),
       },
     }),
     operation({
@@ -268,7 +271,7 @@ export const epcisOperations = [
       headers: xmlHeaders,
       responses: {
         200: xmlQueryDocument({ description: 'An EPCISQueryDocument.', schema: queryDocumentResponse }),
-        400: problem(
+        400: problemResponse(
           'A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).',
         ),
       },

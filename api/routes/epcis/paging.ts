@@ -1,5 +1,5 @@
 import type { APIContext } from '../../context';
-import { QUERY_PARAMETER_EXCEPTION, epcisProblem } from './presenter';
+import { problem } from '../../errors';
 
 /** The Link to the next page: its token is an opaque cursor (the last row's sequence number). */
 export function nextPageLink(ctx: APIContext, lastSeq: string | undefined): void {
@@ -13,8 +13,8 @@ export function seqOfToken(token: string | undefined): string | undefined {
   if (token === undefined) return undefined;
   const seq = Buffer.from(token, 'base64url').toString();
   if (!/^\d{1,18}$/.test(seq))
-    throw epcisProblem(400, QUERY_PARAMETER_EXCEPTION, 'nextPageToken is not one this service gave out.', [
-      { pointer: '/nextPageToken', message: 'nextPageToken is not valid.' },
-    ]);
+    throw problem('epcis-invalid-page-token', {
+      issues: [{ pointer: '/nextPageToken', message: 'nextPageToken is not valid.' }],
+    });
   return seq;
 }

@@ -2,23 +2,16 @@ import type { BatchError } from '../../../domain/batch-errors';
 import type { Batch } from '../../../db/models';
 import type { NegativeLot } from '../../../db/queries/inventory';
 import type { ErrorObject } from 'ajv';
-import { ApiError } from '../../errors';
+import { problem, type ApiError } from '../../errors';
 import { textOf } from '../../middleware/validate';
-import type { EpcisCaptureRequest, SchemaIssue } from './schema';
+import type { EpcisCaptureRequest } from './schema';
 
-export const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
-/** A query parameter the service does not take, or a value it cannot use (GS1's 400 for queries). */
-export const QUERY_PARAMETER_EXCEPTION = 'epcisException:QueryParameterException';
-export const CAPTURE_LIMIT_EXCEEDED = 'epcisException:CaptureLimitExceededException';
-export const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
+const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 
 /** GS1's 400 for a query: each parameter refused (ajv's errors), with what is wrong with it. */
 export const queryProblem = (errors: ErrorObject[]): ApiError =>
-  epcisProblem(
-    400,
-    QUERY_PARAMETER_EXCEPTION,
-    'The query parameters are not valid.',
-    errors.map((e) => {
+  problem('epcis-invalid-query-parameters', {
+    issues: errors.map((e) => {
       const name =
         e.instancePath.slice(1) || textOf(e.params, 'additionalProperty') || textOf(e.params, 'missingProperty');
       return {
@@ -26,22 +19,7 @@ export const queryProblem = (errors: ErrorObject[]): ApiError =>
         message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.`,
       };
     }),
-  );
-
-/**
- * An EPCIS exception as problem details: `type` is the standard's exception name, `errors` names each
- * JSON pointer of the request that is wrong with its messages.
- */
-export function epcisProblem(status: number, type: string, title: string, issues: SchemaIssue[] = []): ApiError {
-  const errors: Record<string, string[]> = {};
-  for (const issue of issues) (errors[issue.pointer || '/'] ??= []).push(issue.message);
-  return new ApiError(
-    status,
-    { type, title, status, ...(issues.length ? { detail: issues.map((i) => i.message).join(' '), errors } : {}) },
-    true,
-    title,
-  );
-}
+  });
 
 export const captureLocation = (batchId: string): string => `/epcis/capture/${batchId}`;
 export const eventLocation = (eventId: string): string => `/epcis/events/${encodeURIComponent(eventId)}`;

@@ -1,5 +1,5 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
-import { operation, type ResponseSpec } from '../../openapi/operation';
+import { problemResponse } from '../../openapi/components';
+import { operation } from '../../openapi/operation';
 import {
   createQueryBody,
   createSubscriptionBody,
@@ -8,15 +8,10 @@ import {
   subscription,
   subscriptionList,
 } from './queries-schema';
-import { epcFormatHeader, pageQuery, queryDocumentResponse } from './schema';
+import { epcFormatHeader, eventsPageQuery, pageQuery, queryDocumentResponse } from './schema';
 
-const problem = (description: string): ResponseSpec => ({
-  description,
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-});
-const noSuchName = problem('The account has no query of this name (epcisException:NoSuchNameException).');
-const badPage = problem(
+const noSuchName = problemResponse('The account has no query of this name (epcisException:NoSuchNameException).');
+const badPage = problemResponse(
   'perPage or nextPageToken is not valid, or a parameter is unknown (epcisException:QueryParameterException).',
 );
 const queryName = {
@@ -59,8 +54,8 @@ export const queriesOperations = [
     requestBody: { schema: createQueryBody, example: QUERY_EXAMPLE },
     responses: {
       201: { description: 'The query; its URL is in the Location header.', schema: namedQuery },
-      400: problem('The body or a query parameter is not valid; `errors` names it by JSON pointer.'),
-      409: problem('The account already has a query of this name (epcisException:DuplicateNameException).'),
+      400: problemResponse('The body or a query parameter is not valid; `errors` names it by JSON pointer.'),
+      409: problemResponse('The account already has a query of this name (epcisException:DuplicateNameException).'),
     },
   }),
   operation({
@@ -99,10 +94,10 @@ export const queriesOperations = [
     path: '/epcis/queries/{queryName}/events',
     summary: 'Run a named query now',
     description:
-      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage and nextPageToken (Link rel="next").',
+      'The events matching the query, as GET /epcis/events answers them: oldest recorded first, paged with perPage (default 1000, the largest page) and nextPageToken (Link rel="next").',
     tags: ['EPCIS queries'],
     pathParams: queryName,
-    query: pageQuery,
+    query: eventsPageQuery,
     headers: epcFormatHeader,
     responses: {
       200: { description: 'An EPCISQueryDocument whose queryName is the query’s.', schema: queryDocumentResponse },
@@ -132,7 +127,7 @@ export const queriesOperations = [
         schema: subscription,
         example: SUBSCRIPTION_EXAMPLE,
       },
-      400: problem(
+      400: problemResponse(
         'The body is not valid (dest not https or not public, neither or both of stream and schedule, a schedule field out of range); `errors` names it.',
       ),
       404: noSuchName,
@@ -167,7 +162,7 @@ export const queriesOperations = [
         schema: subscription,
         example: SUBSCRIPTION_EXAMPLE,
       },
-      404: problem(
+      404: problemResponse(
         'No such query (NoSuchNameException) or subscription of it (epcisException:NoSuchSubscriptionException).',
       ),
     },
@@ -179,6 +174,6 @@ export const queriesOperations = [
     description: 'Nothing more is reported; reports still owed are cancelled and its schedule deleted.',
     tags: ['EPCIS queries'],
     pathParams: subscriptionParams,
-    responses: { 204: noBody, 404: problem('No such query or subscription of it.') },
+    responses: { 204: noBody, 404: problemResponse('No such query or subscription of it.') },
   }),
 ];

@@ -28,28 +28,31 @@ import { scheduleRanges } from '../../../domain/epcis/subscription-schedule';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../../../platform/epcis-subscriptions';
 import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
 import type { APIContext, AppCustom, AppState } from '../../context';
+import { problem } from '../../errors';
 import { ajv, pairedWith, validate, type Source } from '../../middleware/validate';
 import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
-import { QUERY_PARAMETER_EXCEPTION, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import { queryProblem } from './presenter';
 import {
   createQueryBody,
   createSubscriptionBody,
   type CreateQueryInput,
   type CreateSubscriptionInput,
 } from './queries-schema';
-import { epcFormatHeader, eventsQuery, pageQuery, perPageOf, type EventsQuery, type PageQuery } from './schema';
-
-export const NO_SUCH_NAME = 'epcisException:NoSuchNameException';
-export const NO_SUCH_SUBSCRIPTION = 'epcisException:NoSuchSubscriptionException';
-export const DUPLICATE_NAME = 'epcisException:DuplicateNameException';
+import {
+  epcFormatHeader,
+  eventsPageQuery,
+  eventsPerPageOf,
+  eventsQuery,
+  pageQuery,
+  perPageOf,
+  type EventsQuery,
+  type PageQuery,
+} from './schema';
 
 const bodyProblem = (errors: ErrorObject[]) =>
-  epcisProblem(
-    400,
-    VALIDATION_EXCEPTION,
-    'The request body is not valid.',
-    errors.map((e) => {
+  problem('epcis-invalid-body', {
+    issues: errors.map((e) => {
       const pointer =
         e.keyword === 'additionalProperties'
           ? `${e.instancePath}/${String(e.params.additionalProperty)}`
@@ -62,7 +65,7 @@ const bodyProblem = (errors: ErrorObject[]) =>
         message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid')}.`,
       };
     }),
-  );
+  });
 
 const checkParameters = ajv.compile(eventsQuery);
 
@@ -72,15 +75,12 @@ function filterOfQuery(accountId: string, query: CreateQueryInput['query']): Sto
   for (const [name, value] of Object.entries(query))
     parameters[name] = Array.isArray(value) ? value.join('|') : String(value);
   if (!checkParameters(parameters)) {
-    throw epcisProblem(
-      400,
-      QUERY_PARAMETER_EXCEPTION,
-      'The query is not valid.',
-      (checkParameters.errors ?? []).map((e) => ({
+    throw problem('epcis-invalid-query', {
+      issues: (checkParameters.errors ?? []).map((e) => ({
         pointer: `/query${e.instancePath}`,
         message: `query.${e.instancePath.slice(1)} ${e.message ?? 'is invalid'}.`,
       })),
-    );
+    });
   }
   const {
     accountId: _account,
@@ -113,7 +113,8 @@ function subscriptionBody(row: SubscriptionRow) {
 
 async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
   const found = await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, ctx.params.queryName);
-  if (!found) throw epcisProblem(404, NO_SUCH_NAME, `No query named ${ctx.params.queryName} in this account.`);
+  if (!found)
+    throw problem('epcis-unknown-query', { detail: `No query named ${ctx.params.queryName} in this account.` });
   return found;
 }
 
@@ -130,20 +131,6 @@ async function paged<T>(
   return rows.slice(0, perPage);
 }
 
-const queryProblem = (errors: ErrorObject[]) =>
-  epcisProblem(
-    400,
-    QUERY_PARAMETER_EXCEPTION,
-    'The query parameters are not valid.',
-    errors.map((e) => {
-      const name = e.instancePath.slice(1) || String(e.params.additionalProperty ?? '');
-      return {
-        pointer: `/${name}`,
-        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.`,
-      };
-    }),
-  );
-
 const pageRequest = { query: pairedWith<PageQuery>()(pageQuery) };
 /** GS1-EPC-Format answered as on /epcis/events, a bad page parameter as a query problem. */
 const formatOrQueryProblem = (errors: ErrorObject[], input: unknown, source: Source) =>
@@ -157,7 +144,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
       const { name, query } = ctx.state.input.body;
       const filter = filterOfQuery(ctx.state.account.id, query);
       if (!(await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter))) {
-        throw epcisProblem(409, DUPLICATE_NAME, `This account already has a query named ${name}.`);
+        throw problem('epcis-duplicate-query', { detail: `This account already has a query named ${name}.` });
       }
       ctx.status = 201;
       ctx.set('Location', `/epcis/queries/${name}`);
@@ -179,14 +166,15 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
 
   router.delete('/queries/:queryName', async (ctx) => {
     const ended = await deleteNamedQuery(ctx.deps.sequelize, ctx.state.account.id, ctx.params.queryName);
-    if (!ended) throw epcisProblem(404, NO_SUCH_NAME, `No query named ${ctx.params.queryName} in this account.`);
+    if (!ended)
+      throw problem('epcis-unknown-query', { detail: `No query named ${ctx.params.queryName} in this account.` });
     for (const id of ended) await endSubscription(ctx, id);
     ctx.status = 204;
   });
 
   router.get(
     '/queries/:queryName/events',
-    validate({ headers: epcFormatHeader, ...pageRequest }, formatOrQueryProblem),
+    validate({ headers: epcFormatHeader, query: pairedWith<PageQuery>()(eventsPageQuery) }, formatOrQueryProblem),
     async (ctx) => {
       const named = await namedQueryOf(ctx);
       const format = epcFormatOf(ctx);
@@ -196,7 +184,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
         ...filterFromJson(named.filter),
         accountId,
         afterSeq: seqOfToken(page.nextPageToken),
-        limit: perPageOf(page),
+        limit: eventsPerPageOf(page),
       });
       nextPageLink(ctx, found.nextSeq);
       ctx.set('GS1-EPC-Format', format);
@@ -215,32 +203,27 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
       const input = ctx.state.input.body;
       const format = epcFormatOf(ctx);
       if ((input.stream === true) === (input.schedule !== undefined)) {
-        throw epcisProblem(400, VALIDATION_EXCEPTION, 'A subscription has either stream: true or a schedule.', [
-          { pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' },
-        ]);
+        throw problem('epcis-stream-or-schedule', {
+          issues: [{ pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' }],
+        });
       }
       const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
       if (ranges && 'issues' in ranges) {
-        throw epcisProblem(
-          400,
-          VALIDATION_EXCEPTION,
-          'The schedule is not valid.',
-          Object.entries(ranges.issues).map(([field, message]) => ({
+        throw problem('epcis-invalid-schedule', {
+          issues: Object.entries(ranges.issues).map(([field, message]) => ({
             pointer: `/${field.replace('.', '/')}`,
             message,
           })),
-        );
+        });
       }
-      const problem = await destinationProblem(input.dest, ctx.deps.config.webhookAllowedHosts);
-      if (problem)
-        throw epcisProblem(400, VALIDATION_EXCEPTION, `dest ${problem}`, [
-          { pointer: '/dest', message: `dest ${problem}` },
-        ]);
+      const unusable = await destinationProblem(input.dest, ctx.deps.config.webhookAllowedHosts);
+      if (unusable)
+        throw problem('epcis-invalid-dest', { issues: [{ pointer: '/dest', message: `dest ${unusable}` }] });
       const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
       if (initialRecordTime && Number.isNaN(initialRecordTime.getTime())) {
-        throw epcisProblem(400, VALIDATION_EXCEPTION, 'initialRecordTime is not a time this service can compare.', [
-          { pointer: '/initialRecordTime', message: 'initialRecordTime is not valid.' },
-        ]);
+        throw problem('epcis-invalid-initial-record-time', {
+          issues: [{ pointer: '/initialRecordTime', message: 'initialRecordTime is not valid.' }],
+        });
       }
       const id = randomUUID();
       const row = await createSubscription(ctx.deps.sequelize, {
@@ -305,11 +288,9 @@ async function subscriptionOf(ctx: APIContext): Promise<SubscriptionRow> {
   const named = await namedQueryOf(ctx);
   const found = await findSubscription(ctx.deps.sequelize, ctx.state.account.id, named.name, ctx.params.subscriptionID);
   if (!found)
-    throw epcisProblem(
-      404,
-      NO_SUCH_SUBSCRIPTION,
-      `No subscription ${ctx.params.subscriptionID} of query ${named.name}.`,
-    );
+    throw problem('epcis-unknown-subscription', {
+      detail: `No subscription ${ctx.params.subscriptionID} of query ${named.name}.`,
+    });
   return found;
 }
 

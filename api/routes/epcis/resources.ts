@@ -4,11 +4,11 @@
  */
 import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../../db/queries/epcis-events';
 import type { APIContext } from '../../context';
+import { problem } from '../../errors';
 import type { InputOf } from '../../middleware/validate';
 import { EPCIS_EVENT_TYPES } from './capture';
 import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
 import { nextPageLink, seqOfToken } from './paging';
-import { NO_SUCH_RESOURCE, epcisProblem } from './presenter';
 import { perPageOf, type pageQuery } from './schema';
 
 export interface TopLevelResource {
@@ -91,11 +91,9 @@ export const valueResources = (resource: TopLevelResource) => async (ctx: APICon
       ? EPCIS_EVENT_TYPES.includes(value as never)
       : (await resource.values(ctx)).includes(value);
   if (!known)
-    throw epcisProblem(
-      404,
-      NO_SUCH_RESOURCE,
-      `No ${resource.what.replace(/s$/, '')} ${value} among this account's events.`,
-    );
+    throw problem('epcis-unknown-resource', {
+      detail: `No ${resource.what.replace(/s$/, '')} ${value} among this account's events.`,
+    });
   ctx.body = collection(['events']);
 };
 

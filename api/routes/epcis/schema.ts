@@ -77,21 +77,39 @@ export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
   return issues;
 }
 
-/** perPage and nextPageToken, as every paged /epcis resource takes them. */
-const pageQueryProperties = {
-  // Query values arrive as strings.
-  perPage: {
+const DEFAULT_PER_PAGE = 30;
+const MAX_PER_PAGE = 1000;
+
+const perPageProperty = (description: string) =>
+  ({
+    // Query values arrive as strings.
     type: 'string',
     pattern: '^0*[1-9][0-9]{0,8}$',
-    description: 'How many results a page holds: default 30, larger values than 1000 answer 1000.',
+    description,
     example: '30',
-  },
-  nextPageToken: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 100,
-    description: 'The token of the Link rel="next" header of the previous page.',
-  },
+  }) as const;
+
+const nextPageToken = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'The token of the Link rel="next" header of the previous page.',
+} as const;
+
+/** perPage and nextPageToken, as every paged /epcis resource takes them. */
+const pageQueryProperties = {
+  perPage: perPageProperty(
+    `How many results a page holds: default ${DEFAULT_PER_PAGE}, larger values than ${MAX_PER_PAGE} answer ${MAX_PER_PAGE}.`,
+  ),
+  nextPageToken,
+} as const;
+
+/** The same for pages of events, whose default is the largest page. */
+const eventsPageQueryProperties = {
+  perPage: perPageProperty(
+    `How many events a page holds: default ${MAX_PER_PAGE}, the largest page (GS1’s binding says 30: clients that never follow Link rel="next", as GDST’s reference client, would lose the rest); larger values than ${MAX_PER_PAGE} answer ${MAX_PER_PAGE}.`,
+  ),
+  nextPageToken,
 } as const;
 
 export interface PageQuery {
@@ -99,10 +117,15 @@ export interface PageQuery {
   nextPageToken?: string;
 }
 
-const DEFAULT_PER_PAGE = 30;
-const MAX_PER_PAGE = 1000;
 export const perPageOf = (query: PageQuery): number =>
   Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
+
+/**
+ * A page of events holds the most a page holds unless perPage says less: a traceback step of a client
+ * that never follows Link rel="next" (GDST's reference client) then loses nothing below that.
+ */
+export const eventsPerPageOf = (query: PageQuery): number =>
+  Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : MAX_PER_PAGE);
 
 /** A capture job's path id: anything but a UUID names no job (404, as an unknown one). */
 export const captureIdParams = {
@@ -119,6 +142,11 @@ export const captureIdParams = {
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
 export const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
+export const eventsPageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: eventsPageQueryProperties,
+} as const;
 
 const problemList = {
   type: 'array',
@@ -345,7 +373,7 @@ export const eventsQuery = {
     MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
     MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
     MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
-    ...pageQueryProperties,
+    ...eventsPageQueryProperties,
   },
 } as const;
 

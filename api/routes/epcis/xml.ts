@@ -27,10 +27,12 @@ import {
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
-import { ApiError, problem } from '../../errors';
-import { LIMITS } from '../../limits';
-import { jsonValueIssue } from '../../middleware/json-body';
-import { CAPTURE_LIMIT_EXCEEDED, VALIDATION_EXCEPTION, epcisProblem } from './presenter';
+import type { ErrorCode } from '../../error-catalogue';
+import { problem, type ApiError } from '../../errors';
+import { readingBody } from '../../expect-continue';
+import { declaredOver, LIMITS } from '../../limits';
+import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
+import { gs1HeaderValue } from './headers';
 import type { SchemaIssue } from './schema';
 import { xsdFaults } from './xsd';
 
@@ -45,8 +47,7 @@ export const isXmlRequest = (ctx: EpcisContext): boolean =>
 /** At most this many XSD errors are listed: past that the document is plainly something else. */
 const MAX_XSD_ISSUES = 50;
 
-const refused = (title: string, issues: SchemaIssue[]): ApiError =>
-  epcisProblem(400, VALIDATION_EXCEPTION, title, issues);
+const refused = (code: ErrorCode, issues: SchemaIssue[]): ApiError => problem(code, { issues });
 
 /**
  * No EPCIS document needs a DTD, and a DTD is how an XML bomb (entities expanding to gigabytes) or an
@@ -89,7 +90,7 @@ function parse(text: string): XmlElement {
   }
   const root = document?.documentElement;
   if (faults.length || !root) {
-    throw refused('The body is not well-formed XML: nothing was captured.', [
+    throw refused('epcis-malformed-xml', [
       {
         pointer: '/',
         message: `The XML is not well-formed: ${(faults[0] ?? 'no root element').replace(/\s+/g, ' ').trim()}`,
@@ -125,8 +126,7 @@ async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersio
     faults = await xsdFaults({ text, version });
   } catch (error) {
     // libxml2 ran out of the memory a validation may take: the document is too large to check, not wrong.
-    if (/memory|enlarge|abort/i.test((error as Error).message))
-      throw problem(413, 'The XML document is too large to validate against GS1’s XSD: send it in smaller captures.');
+    if (/memory|enlarge|abort/i.test((error as Error).message)) throw problem('epcis-xml-too-large');
     throw error;
   }
   return faults.slice(0, MAX_XSD_ISSUES).map(({ message, line }) => {
@@ -173,34 +173,32 @@ export function xmlPointer(pointer: string, eventPaths: string[]): string {
  * which maps each byte to one character and back: decodeXml then reads them in the document's encoding.
  */
 async function readBytes(ctx: EpcisContext): Promise<Buffer> {
+  if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
+  readingBody(ctx.req, ctx.res);
   try {
     const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
     return Buffer.from(latin1, 'latin1');
   } catch (error) {
     const e = error as Error & { status?: number };
     throw e.status === 413 || /too large/i.test(e.message)
-      ? problem(413, `The request body is too large: at most ${LIMITS.jsonBodyBytes / 1024 / 1024} MB.`)
-      : problem(400, `The request body could not be read: ${e.message}`);
+      ? bodyTooLarge()
+      : problem('unreadable-body', { detail: `The request body could not be read: ${e.message}` });
   }
 }
 
 /** Reads and checks an XML capture body; `maxEvents` is the capture limit, checked before the XSD runs. */
 export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<XmlInput> {
   const decoded = decodeXml(await readBytes(ctx), ctx.request.charset || undefined);
-  if ('issue' in decoded)
-    throw refused('The body is not text in the encoding it names: nothing was captured.', [
-      { pointer: '/', message: decoded.issue },
-    ]);
+  if ('issue' in decoded) throw refused('epcis-xml-encoding', [{ pointer: '/', message: decoded.issue }]);
   const { text } = decoded;
-  if (!text.trim())
-    throw refused('The body is empty: nothing was captured.', [{ pointer: '/', message: 'The XML body is empty.' }]);
+  if (!text.trim()) throw refused('epcis-empty-body', [{ pointer: '/', message: 'The XML body is empty.' }]);
   const dtd = dtdIssue(text);
-  if (dtd) throw refused('The XML is refused: nothing was captured.', [dtd]);
+  if (dtd) throw refused('epcis-xml-refused', [dtd]);
   const root = parse(text);
   const version = versionOfRoot(root);
   if (!version) {
     const got = `${root.namespaceURI ? `{${root.namespaceURI}}` : ''}${root.localName}`;
-    throw refused('The XML is not an EPCIS document: nothing was captured.', [
+    throw refused('epcis-not-epcis-document', [
       {
         pointer: `/${root.nodeName}`,
         message: `The root element must be EPCISDocument (or EPCISQueryDocument) of EPCIS 2.0 (${EPCIS_XML_NAMESPACES['2.0']}) or 1.2 (${EPCIS_XML_NAMESPACES['1.2']}); got ${got}.`,
@@ -209,19 +207,19 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
   }
   const count = eventCount(root);
   if (count > maxEvents) {
-    throw epcisProblem(
-      413,
-      CAPTURE_LIMIT_EXCEEDED,
-      `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`,
-    );
+    throw problem('epcis-capture-limit-exceeded', {
+      detail: `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`,
+    });
   }
   // The XSD first: libxml2 also refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB).
   const issues = await xsdIssues(text, root, version);
   if (issues.length)
-    throw refused(`The document is not valid EPCIS ${version} XML (GS1's XSD): nothing was captured.`, issues);
+    throw problem('epcis-invalid-xml', {
+      issues,
+      detail: `The document is not valid EPCIS ${version} XML. ${issues.map((i) => i.message).join(' ')}`,
+    });
   const converted = jsonLdOfXml(root, version);
-  if (converted.issues.length)
-    throw refused('The document has what EPCIS 2.0 JSON-LD cannot hold: nothing was captured.', converted.issues);
+  if (converted.issues.length) throw refused('epcis-xml-not-convertible', converted.issues);
   // What the JSON path refuses in any value (a string PostgreSQL cannot store, too long, nested too deeply) is refused here too.
   const valueIssue = jsonValueIssue(converted.document);
   if (valueIssue) {
@@ -230,7 +228,7 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
       at && converted.eventPaths[Number(at[1])]
         ? converted.eventPaths[Number(at[1])] + at[2].replace(/\./g, '/')
         : `/${root.nodeName}`;
-    throw refused('The document has a value this service cannot store: nothing was captured.', [
+    throw refused('epcis-unstorable-value', [
       { pointer, message: valueIssue.message.replace(valueIssue.field, pointer) },
     ]);
   }
@@ -238,16 +236,8 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
 }
 
 /** The GS1-CBV-XML-Format asked for (any letter case), No_Preference when absent. */
-function cbvXmlFormatOf(ctx: EpcisContext): CbvXmlFormat {
-  const value = ctx.get('GS1-CBV-XML-Format').trim();
-  if (!value) return 'No_Preference';
-  const format = CBV_XML_FORMATS.find((f) => f.toLowerCase() === value.toLowerCase());
-  if (!format)
-    throw epcisProblem(400, VALIDATION_EXCEPTION, `GS1-CBV-XML-Format must be one of ${CBV_XML_FORMATS.join(', ')}.`, [
-      { pointer: '', message: `GS1-CBV-XML-Format "${value}" is not known.` },
-    ]);
-  return format;
-}
+const cbvXmlFormatOf = (ctx: EpcisContext): CbvXmlFormat =>
+  gs1HeaderValue(ctx, 'GS1-CBV-XML-Format', CBV_XML_FORMATS, 'No_Preference');
 
 /** Whether the client asked for XML (Accept), JSON staying the answer to any other Accept and to none. */
 const wantsXml = (ctx: EpcisContext): boolean => {

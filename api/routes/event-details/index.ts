@@ -36,11 +36,14 @@ export function eventDetailsRouter(): Router<AppState, AppCustom> {
       const results = rows.map((row) => ({
         id: row.line_id,
         eventId: row.event_id,
+        externalEventId: row.external_event_id,
         eventType: row.type,
         productName: row.product_name,
+        externalProductId: row.external_product_id,
         lotSerial: row.lot_serial,
         quantity: Number(row.quantity),
         locationName: row.location_name,
+        externalLocationId: row.external_location_id,
         companyName: row.company_name,
         eventDate: utcWithOffset(row.event_time),
       }));

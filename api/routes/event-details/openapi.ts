@@ -1,15 +1,18 @@
 import { operation } from '../../openapi/operation';
-import { PAGE_QUERY_ERROR, pageBodySchema, pageQueryErrorSchema } from '../../paging';
+import { pageBodySchema, pageQueryErrorResponse } from '../../paging';
 import { eventDetailRecord, eventDetailsHeaders, eventDetailsQuery } from './schema';
 
 const row = {
   id: '1042',
   eventId: '0b7f1f5e-1111-4222-8333-944444444444',
+  externalEventId: 'SHIP-2024-0042',
   eventType: 'Ship',
   productName: 'Atlantic salmon, whole',
+  externalProductId: 'SALMON-WHOLE',
   lotSerial: 'LOT-2024-001',
   quantity: 50,
   locationName: 'Bergen plant',
+  externalLocationId: 'PLANT-BERGEN',
   companyName: 'Nordic Seafood AS',
   eventDate: '2024-03-02T08:00:00+00:00',
 };
@@ -41,11 +44,7 @@ export const eventDetailsOperations = [
           hasPreviousPage: false,
         },
       },
-      400: {
-        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
-        schema: pageQueryErrorSchema,
-        example: PAGE_QUERY_ERROR,
-      },
+      400: pageQueryErrorResponse,
     },
   }),
 ];

@@ -139,19 +139,16 @@ export function outcomeProblem(batchId: string, outcome: FailedOutcome, followAt
     case 'rejected':
       return rawError(400, rejectedBody(outcome.errors));
     case 'pipelineFailed':
-      return problem(
-        503,
-        `The pipeline could not process the batch; nothing was stored. Send it again. (${outcome.errors[0]?.message ?? 'no details'})`,
-        {
-          batchId,
-          statusUrl: statusUrl(batchId),
-        },
-      );
+      return problem('batch-pipeline-failed', {
+        detail: `The pipeline could not process the batch; nothing was stored. Send it again. (${outcome.errors[0]?.message ?? 'no details'})`,
+        batchId,
+        statusUrl: statusUrl(batchId),
+      });
     case 'notStarted':
-      return problem(
-        503,
-        `The batch was stored but its processing could not be started now; it is started automatically within ${outcome.startsWithinSeconds} seconds. Follow statusUrl for its result.`,
-        { batchId, statusUrl: followAt },
-      );
+      return problem('batch-not-started', {
+        detail: `The batch was stored but its processing could not be started now; it is started automatically within ${outcome.startsWithinSeconds} seconds. Follow statusUrl for its result.`,
+        batchId,
+        statusUrl: followAt,
+      });
   }
 }

@@ -5,10 +5,10 @@ import { batchStyleEvents } from '../../../batches/border-check';
 import { submitBatch } from '../../../batches/submit';
 import { readWhenFinished } from '../../batch-wait';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { badRequest, notFound } from '../../errors';
+import { problem } from '../../errors';
 import { outcomeProblem, validateBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody } from './presenter';
-import { eventsBody, batchIdParams, eventRuleErrors, IDEMPOTENCY_KEY_ERROR, idempotencyHeaders } from './schema';
+import { eventsBody, batchIdParams, eventRuleErrors, idempotencyHeaders } from './schema';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
 
 const submission = { body: eventsBody, headers: idempotencyHeaders };
@@ -16,7 +16,7 @@ const validSubmission = () =>
   validateBatch(submission, {
     refine: ({ body }) => eventRuleErrors(body.Events),
     checkTheOthers: batchStyleEvents,
-    otherError: () => badRequest(IDEMPOTENCY_KEY_ERROR),
+    otherError: () => problem('invalid-idempotency-key'),
   });
 
 async function submit(ctx: APIContext<InputOf<typeof submission>>, mode: BatchMode): Promise<void> {
@@ -62,7 +62,7 @@ export function eventsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
   router.post('/Integration/Events', validSubmission(), (ctx) => submit(ctx, 'sync'));
   router.post('/Integration/Events/async', validSubmission(), (ctx) => submit(ctx, 'async'));
-  const noBatch = (batchId: string) => notFound(`No batch ${batchId} in this account.`);
+  const noBatch = (batchId: string) => problem('unknown-batch', { detail: `No batch ${batchId} in this account.` });
   router.get(
     '/Integration/Events/async/:batchId',
     validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))),

@@ -1,6 +1,5 @@
-import { EXAMPLE_TRACE_ID, PROBLEM_JSON, preferWaitHeader, problemResponse, ref } from '../../openapi/components';
+import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
-import { problemType } from '../../errors';
 import { requestExamples } from './examples';
 import {
   batchAcceptedResponse,
@@ -68,23 +67,12 @@ const accepted = {
   statusUrl: `/Integration/Events/async/${BATCH_ID}`,
 };
 
-const keyReused: ResponseSpec = {
-  description:
-    'The Idempotency-Key was first used with a different body: a key stands for one request. Nothing was stored.',
-  contentType: PROBLEM_JSON,
-  schema: ref('ValidationProblem'),
-  example: {
-    type: problemType(422),
-    title: `Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body (batch ${BATCH_ID}); send a new key for a new batch.`,
-    status: 422,
-    errors: {
-      'Idempotency-Key': [
-        'Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body; send a new key for a new batch.',
-      ],
-    },
-    traceId: EXAMPLE_TRACE_ID,
-  },
-};
+const keyReusedText = `Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body (batch ${BATCH_ID}); send a new key for a new batch.`;
+const keyReused = problemResponse(
+  'The Idempotency-Key was first used with a different body: a key stands for one request. Nothing was stored.',
+  'idempotency-key-reused',
+  { detail: keyReusedText, errors: { 'Idempotency-Key': [keyReusedText] } },
+);
 
 export const notStarted: ResponseSpec = {
   description:
@@ -92,15 +80,12 @@ export const notStarted: ResponseSpec = {
     'Nothing more is needed: a reconciler starts every batch left waiting; follow statusUrl. The same Idempotency-Key again is safe.',
   contentType: PROBLEM_JSON,
   schema: batchNotStartedResponse,
-  example: {
-    type: problemType(503),
-    title:
+  example: problemExample('batch-not-started', {
+    detail:
       'The batch was stored but its processing could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
-    status: 503,
-    traceId: EXAMPLE_TRACE_ID,
     batchId: BATCH_ID,
     statusUrl: accepted.statusUrl,
-  },
+  }),
 };
 
 /** A sync call whose batch outlasts SYNC_WAIT_SECONDS answers like the async endpoint. */
@@ -183,7 +168,9 @@ export const eventsOperations = [
           retriedBy: null,
         },
       },
-      404: problemResponse(404, 'No batch with this id in the account.', 'No batch 5d6e7f80 in this account.'),
+      404: problemResponse('No batch with this id in the account.', 'unknown-batch', {
+        detail: 'No batch 5d6e7f80 in this account.',
+      }),
     },
   }),
 ];

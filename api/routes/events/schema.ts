@@ -243,7 +243,6 @@ export const idempotencyHeaders = {
     },
   },
 } as const;
-export const IDEMPOTENCY_KEY_ERROR = 'Idempotency-Key must be 1 to 200 visible ASCII characters.';
 
 /** A batch's path id: anything but a UUID names no batch (404, as an unknown one). */
 export const batchIdParams = {

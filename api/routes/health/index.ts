@@ -80,8 +80,7 @@ export function healthRouter(): Router<AppState, AppCustom> {
       workerCheck(temporal, config.taskQueue).catch(failed),
     ]);
     const checks = { database, temporal: temporalServer, worker };
-    if (Object.values(checks).some((check) => check !== 'ok'))
-      throw problem(503, 'The service is not ready.', { checks });
+    if (Object.values(checks).some((check) => check !== 'ok')) throw problem('not-ready', { checks });
     ctx.body = { status: 'ok', checks };
   });
 

@@ -1,4 +1,4 @@
-import { PROBLEM_JSON } from '../../openapi/components';
+import { PROBLEM_JSON, problemExample } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { healthResponse, notReadyProblem, readyResponse } from './schema';
 
@@ -27,13 +27,7 @@ export const healthOperations = [
         description: 'A dependency does not answer, or no worker polls; `checks` says which.',
         contentType: PROBLEM_JSON,
         schema: notReadyProblem,
-        example: {
-          type: 'https://tools.ietf.org/html/rfc9110#section-15.6.4',
-          title: 'The service is not ready.',
-          status: 503,
-          checks: { database: 'ok', temporal: 'ok', worker: 'missing' },
-          traceId: 'abc-123',
-        },
+        example: problemExample('not-ready', { checks: { database: 'ok', temporal: 'ok', worker: 'missing' } }),
       },
     },
   }),

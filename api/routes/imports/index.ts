@@ -13,15 +13,17 @@ import { sha256Hex } from '../../../domain/hashing';
 import { UnreadableSpreadsheet, type SpreadsheetFormat } from '../../../platform/spreadsheets';
 import { startImportWorkflow } from '../../../batches/import-workflow';
 import type { APIContext, AppCustom, AppState } from '../../context';
-import { badRequest, notFound, problem, validationProblem, type ApiError } from '../../errors';
+import { problem, validationProblem, type ApiError } from '../../errors';
 import { validate } from '../../middleware/validate';
+import { readingBody } from '../../expect-continue';
+import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { removeSpool } from '../../spooled-upload';
 import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import { checkFile, type CheckedChunk } from './check';
 import { IMPORT_KINDS, isEventKind, kindSpec, type ImportKind } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, receiveImport, UnreadableImport } from './receive';
+import { MAX_IMPORT_BODY_BYTES, receiveImport, TOO_LARGE, UnreadableImport } from './receive';
 import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
 import { browserPageRouter } from '../../browser-page';
@@ -32,9 +34,7 @@ const isKind = (value: string): value is ImportKind => (IMPORT_KINDS as readonly
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 const START_TIMEOUT_MS = 10_000;
 
-export const TOO_LARGE_TITLE = `An import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en')} rows per file; split the file.`;
-const tooLarge = (): ApiError =>
-  problem(413, TOO_LARGE_TITLE, { maxBytes: MAX_IMPORT_BYTES, maxRows: MAX_IMPORT_ROWS });
+const tooLarge = (): ApiError => problem('import-too-large', TOO_LARGE);
 
 const formatOf = (fileName: string): 'csv' | 'xlsx' | null => {
   const extension = /\.([A-Za-z]+)$/.exec(fileName)?.[1]?.toLowerCase();
@@ -67,11 +67,11 @@ async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return;
     ctx.deps.logger.error({ err: error, importId: row.id }, 'could not start the import workflow');
-    throw problem(
-      503,
-      `The import was stored but could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
-      { importId: row.id, statusUrl: importStatusUrl(row.id) },
-    );
+    throw problem('import-not-started', {
+      detail: `The import was stored but could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
+      importId: row.id,
+      statusUrl: importStatusUrl(row.id),
+    });
   }
 }
 
@@ -107,17 +107,18 @@ async function readUpload(
       isEventKind(kind) ? storeChunk : undefined,
     );
   } catch (error) {
-    if (error instanceof UnreadableSpreadsheet) throw validationProblem({ file: [error.message] }, error.message);
+    if (error instanceof UnreadableSpreadsheet)
+      throw problem('unreadable-spreadsheet', { detail: error.message, errors: { file: [error.message] } });
     throw error;
   }
   if (check.outcome === 'tooManyRows') throw tooLarge();
   if (check.outcome === 'badHeader') {
     const errors: Record<string, string[]> = {};
     for (const e of check.errors) (errors[e.column ?? '$'] ??= []).push(e.message);
-    throw validationProblem(
+    throw problem('import-header-mismatch', {
+      detail: `The header row does not fit the ${kind} template: ${check.errors.map((e) => e.message).join(' ')}`,
       errors,
-      `The header row does not fit the ${kind} template: ${check.errors.map((e) => e.message).join(' ')}`,
-    );
+    });
   }
   if (!check.errors.length && !isEventKind(kind)) await store.storeFile(filePath);
   return { columns: check.columns, rowsRead: check.rowsRead, errors: check.errors.length ? check.errors : null };
@@ -125,12 +126,14 @@ async function readUpload(
 
 async function upload(ctx: APIContext): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
-  if (key && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
+  if (key && !IDEMPOTENCY_KEY.test(key)) throw problem('invalid-idempotency-key');
+  if (declaredOver(ctx.req.headers, MAX_IMPORT_BODY_BYTES)) throw tooLarge();
   let received;
+  readingBody(ctx.req, ctx.res);
   try {
     received = await receiveImport(ctx.req);
   } catch (error) {
-    if (error instanceof UnreadableImport) throw badRequest(error.message);
+    if (error instanceof UnreadableImport) throw problem('unreadable-body', { detail: error.message });
     throw error;
   }
   if (received.outcome === 'tooLarge') throw tooLarge();
@@ -183,13 +186,10 @@ async function upload(ctx: APIContext): Promise<void> {
 
 async function replay(ctx: APIContext, existing: ImportRow, key: string, requestHash: string): Promise<void> {
   if (existing.request_hash !== requestHash) {
-    throw problem(
-      422,
-      `Idempotency-Key ${key} was first used with another file or kind (import ${existing.id}); send a new key for a new import.`,
-      {
-        errors: { 'Idempotency-Key': ['The key was first used with another file or kind.'] },
-      },
-    );
+    throw problem('idempotency-key-reused', {
+      detail: `Idempotency-Key ${key} was first used with another file or kind (import ${existing.id}); send a new key for a new import.`,
+      errors: { 'Idempotency-Key': ['The key was first used with another file or kind.'] },
+    });
   }
   if (!existing.refused) await startImport(ctx, existing);
   ctx.status = 202;
@@ -206,7 +206,10 @@ export function importsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
   router.get('/Integration/Templates/:kind', validate({ query: templateQuery }), async (ctx) => {
     const { kind } = ctx.params;
-    if (!isKind(kind)) throw notFound(`No template ${kind}; the kinds are ${IMPORT_KINDS.join(', ')}.`);
+    if (!isKind(kind))
+      throw problem('unknown-import-template', {
+        detail: `No template ${kind}; the kinds are ${IMPORT_KINDS.join(', ')}.`,
+      });
     const format = ctx.state.input.query.format ?? 'csv';
     const spec = kindSpec(kind);
     ctx.set('Content-Disposition', `attachment; filename="${kind}-template.${format}"`);
@@ -231,7 +234,7 @@ export function importsRouter(): Router<AppState, AppCustom> {
     const row = UUID.test(ctx.params.id)
       ? await findImport(ctx.deps.sequelize, { accountId: ctx.state.account.id, id: ctx.params.id })
       : null;
-    if (!row) throw notFound(`No import ${ctx.params.id} in this account.`);
+    if (!row) throw problem('unknown-import', { detail: `No import ${ctx.params.id} in this account.` });
     ctx.body = await presentImport(ctx.deps.sequelize, row);
   });
   return router;

@@ -1,8 +1,9 @@
-import { PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { pageBodySchema, pageQueryErrorSchema, pageQuerySchema, PAGE_QUERY_ERROR } from '../../paging';
+import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import { importHeaders, importResponse, importSummary, importUploadSchema, kindParam, templateQuery } from './schema';
+import { TOO_LARGE } from './receive';
 
 const IMPORT_ID = '2f1e3d4c-5b6a-4978-8a1b-2c3d4e5f6a7b';
 
@@ -50,8 +51,8 @@ export const importsOperations = [
           description: 'CSV text (UTF-8, header and example row) or an xlsx workbook.',
         },
       },
-      400: { description: 'format is neither csv nor xlsx.', contentType: PROBLEM_JSON, schema: ref('Problem') },
-      404: { description: 'No such kind.', contentType: PROBLEM_JSON, schema: ref('Problem') },
+      400: problemResponse('format is neither csv nor xlsx.'),
+      404: problemResponse('No such kind.', 'unknown-import-template'),
     },
   }),
   operation({
@@ -74,26 +75,26 @@ export const importsOperations = [
         schema: importResponse,
         example: failedImport,
       },
-      400: {
-        description:
-          'The body is not multipart/form-data with a kind and a .csv or .xlsx file, the file cannot be read, or its header names a column the kind does not have (`errors` names each, with the closest column).',
-        contentType: PROBLEM_JSON,
-        schema: ref('ValidationProblem'),
-      },
-      413: problemResponse(
-        413,
-        'The file is larger than 20 MB or has more than 100,000 rows.',
-        'An import takes at most 20 MB and 100,000 rows per file; split the file.',
+      400: problemResponse(
+        'The body is not multipart/form-data with a kind and a .csv or .xlsx file, the file cannot be read, or its header names a column the kind does not have (`errors` names each, with the closest column).',
+        'invalid-request',
+        { errors: { file: ['Send the spreadsheet as the multipart part named file.'] } },
       ),
-      422: {
-        description: 'The Idempotency-Key was first used with another file or kind.',
-        contentType: PROBLEM_JSON,
-        schema: ref('ValidationProblem'),
-      },
+      413: problemResponse(
+        'The file is larger than 20 MB or has more than 100,000 rows.',
+        'import-too-large',
+        TOO_LARGE,
+      ),
+      422: problemResponse('The Idempotency-Key was first used with another file or kind.', 'idempotency-key-reused', {
+        errors: { 'Idempotency-Key': ['The key was first used with another file or kind.'] },
+      }),
       503: problemResponse(
-        503,
         'The import is stored (`importId`, `statusUrl`), but Temporal could not be asked to start it now: the reconciler starts it. Nothing needs to be sent again.',
-        'The import was stored but could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
+        'import-not-started',
+        {
+          detail:
+            'The import was stored but could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
+        },
       ),
     },
   }),
@@ -105,11 +106,7 @@ export const importsOperations = [
     query: pageQuerySchema,
     responses: {
       200: { description: 'A page of imports.', schema: pageBodySchema(importSummary, 'The imports, newest first.') },
-      400: {
-        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
-        schema: pageQueryErrorSchema,
-        example: PAGE_QUERY_ERROR,
-      },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({
@@ -123,11 +120,7 @@ export const importsOperations = [
     tags: ['Imports'],
     responses: {
       200: { description: 'The import now.', schema: importResponse, example: failedImport },
-      404: {
-        description: 'No import with that id in this account.',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-      },
+      404: problemResponse('No import with that id in this account.', 'unknown-import'),
     },
   }),
   operation({

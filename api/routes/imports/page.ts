@@ -7,9 +7,6 @@ import { IMPORT_KINDS } from './kinds';
  * in a table. Its script is web/imports.ts; the key lives in a variable of that script only.
  */
 const STYLE = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f7f9; }
-header { background: #22313f; color: #fff; padding: 10px 20px; display: flex; gap: 16px; align-items: center; }
-header h1 { font-size: 17px; margin: 0; flex: 1; }
 main { padding: 14px 20px; max-width: 1200px; }
 section { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
 h2 { font-size: 15px; margin: 2px 0 10px; }
@@ -18,14 +15,11 @@ form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 input, select { padding: 4px 6px; font: inherit; } input[type=password] { width: 24em; }
 button { font: inherit; } button.action { padding: 5px 12px; cursor: pointer; }
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0 0; }
-.message.error { background: #fdecea; color: #7a1d16; } .message.info { background: #e8f1fb; color: #0b3d6b; }
 table { border-collapse: collapse; width: 100%; margin-top: 8px; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #eceff2; vertical-align: top; }
 td.value, td.column { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 10px; } dt { color: #68707a; } dd { margin: 0; }
 .Failed { color: #b3261e; font-weight: 600; } .Completed { color: #1e7b34; font-weight: 600; } .Running, .Accepted { color: #8a5a00; font-weight: 600; }
-.empty { color: #68707a; font-style: italic; }
-[hidden] { display: none !important; }
 `;
 
 const kindOptions = IMPORT_KINDS.map((k) => `<option value="${k}">${k}</option>`).join('');
@@ -34,7 +28,7 @@ export const IMPORTS_PAGE: BrowserPage = {
   title: 'Import a spreadsheet',
   style: STYLE,
   entry: 'imports.ts',
-  body: `${signInMarkup('Import a spreadsheet', 'With your API key. The key stays in this page until you sign out or reload.')}
+  body: `${signInMarkup('Import a spreadsheet', 'imports', 'With your API key. The key stays in this page until you sign out or reload.')}
 <div id="signed-in" hidden>
   <section>
     <h2>1. Download the template</h2>

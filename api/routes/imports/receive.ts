@@ -2,12 +2,28 @@ import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import Busboy from 'busboy';
-import { dropRest, FileMeter, removeSpool, spoolPath } from '../../spooled-upload';
+import {
+  bodyLimit,
+  FileMeter,
+  MULTIPART_OVERHEAD_BYTES,
+  removeSpool,
+  spoolPath,
+  stopReading,
+} from '../../spooled-upload';
 
 /** At most this much file per import; the 413 names it. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** The whole body: the file, its framing and the small fields. */
+export const MAX_IMPORT_BODY_BYTES = MAX_IMPORT_BYTES + MULTIPART_OVERHEAD_BYTES;
 /** Data rows (the header aside) per import; the 413 names it. */
 export const MAX_IMPORT_ROWS = 100_000;
+
+/** The 413 of a file past either limit, as its `detail`, `maxBytes` and `maxRows`. */
+export const TOO_LARGE = {
+  detail: `An import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS.toLocaleString('en')} rows per file; split the file.`,
+  maxBytes: MAX_IMPORT_BYTES,
+  maxRows: MAX_IMPORT_ROWS,
+};
 
 export interface ReceivedImport {
   fields: Record<string, string>;
@@ -20,8 +36,9 @@ export class UnreadableImport extends Error {}
 
 /**
  * Reads a multipart body as it arrives: its small fields, and the part named `file` into a temporary file
- * (mode 0600), counted and hashed on the way, never whole in memory. Past MAX_IMPORT_BYTES the reading
- * stops at once and the rest of the body is read and dropped, so the client reaches the 413.
+ * (mode 0600), counted and hashed on the way, never whole in memory. Past MAX_IMPORT_BYTES of file or
+ * MAX_IMPORT_BODY_BYTES of body the reading stops at once; the rest stays unread, and the 413 closes the
+ * connection.
  */
 export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
   return new Promise<ImportUpload>((resolve, reject) => {
@@ -47,14 +64,14 @@ export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
       settled = true;
       action();
     };
+    const counter = bodyLimit(MAX_IMPORT_BODY_BYTES, () => tooLarge());
     const tooLarge = () =>
       settle(() => {
-        req.unpipe(busboy);
+        stopReading(req);
+        counter.destroy();
         busboy.removeAllListeners('close');
         busboy.on('error', () => undefined);
         void removeSpool(spooled);
-        // Drop the rest so the client reads the 413; give up on a body far beyond the limit.
-        dropRest(req, 2 * MAX_IMPORT_BYTES);
         resolve({ outcome: 'tooLarge' });
       });
     const fail = (error: Error) =>
@@ -93,6 +110,6 @@ export function receiveImport(req: IncomingMessage): Promise<ImportUpload> {
     req.on('close', () => {
       if (!req.complete) fail(new UnreadableImport('The client closed the connection before the body was complete.'));
     });
-    req.pipe(busboy);
+    req.pipe(counter).pipe(busboy);
   });
 }

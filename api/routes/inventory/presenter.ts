@@ -3,6 +3,7 @@ import { utcWithZ } from '../../../domain/time';
 
 interface InventoryEntry {
   locationId: string;
+  externalLocationId: string | null;
   locationName: string;
   quantityAvailable: number;
   eventDate: string;
@@ -11,6 +12,7 @@ interface InventoryEntry {
 /** A location where the lot's timeline goes below zero, and how far (its lowest balance). */
 interface NegativeAt {
   locationId: string;
+  externalLocationId: string | null;
   locationName: string;
   quantity: number;
 }
@@ -24,6 +26,7 @@ interface Lot {
 
 interface ProductInventory {
   productId: string;
+  externalProductId: string | null;
   productName: string;
   lots: Lot[];
 }
@@ -35,7 +38,15 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
   for (const row of rows) {
     let product = products.get(row.product_id);
     if (!product)
-      products.set(row.product_id, (product = { productId: row.product_id, productName: row.product_name, lots: [] }));
+      products.set(
+        row.product_id,
+        (product = {
+          productId: row.product_id,
+          externalProductId: row.product_external_id,
+          productName: row.product_name,
+          lots: [],
+        }),
+      );
     const lotKey = `${row.product_id}\u0000${row.lot_serial}`;
     let lot = lots.get(lotKey);
     if (!lot) {
@@ -43,9 +54,13 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
       product.lots.push(lot);
     }
     const quantityAvailable = Number(row.available);
-    lot.inventory.push({
+    const location = {
       locationId: row.location_id,
+      externalLocationId: row.location_external_id,
       locationName: row.location_name,
+    };
+    lot.inventory.push({
+      ...location,
       quantityAvailable,
       eventDate: utcWithZ(row.event_time),
     });
@@ -53,8 +68,7 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
     if (quantityAvailable < 0) {
       const negative = (lot.negative ??= []);
       const at = negative.find((n) => n.locationId === row.location_id);
-      if (!at)
-        negative.push({ locationId: row.location_id, locationName: row.location_name, quantity: quantityAvailable });
+      if (!at) negative.push({ ...location, quantity: quantityAvailable });
       else at.quantity = Math.min(at.quantity, quantityAvailable);
     }
   }

@@ -29,11 +29,19 @@ export const inventoryQuery = withLimits({
   },
 } as const);
 
+const externalLocationId = {
+  type: ['string', 'null'],
+  description:
+    'Your own id of the location (the id you created it with, as LocationIds accepts it), beside the service id; null when it has none.',
+  example: 'PLANT-BERGEN',
+} as const;
+
 const inventoryEntry = {
   type: 'object',
-  required: ['locationId', 'locationName', 'quantityAvailable', 'eventDate'],
+  required: ['locationId', 'externalLocationId', 'locationName', 'quantityAvailable', 'eventDate'],
   properties: {
     locationId: { type: 'string', description: 'Service id of the location.' },
+    externalLocationId,
     locationName: { type: 'string' },
     quantityAvailable: {
       type: 'number',
@@ -56,9 +64,15 @@ export const inventoryResponse = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['productId', 'productName', 'lots'],
+        required: ['productId', 'externalProductId', 'productName', 'lots'],
         properties: {
           productId: { type: 'string', description: 'Service id of the product.' },
+          externalProductId: {
+            type: ['string', 'null'],
+            description:
+              'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
+            example: 'SALMON-WHOLE',
+          },
           productName: { type: 'string' },
           lots: {
             type: 'array',
@@ -75,9 +89,10 @@ export const inventoryResponse = {
                     'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
                   items: {
                     type: 'object',
-                    required: ['locationId', 'locationName', 'quantity'],
+                    required: ['locationId', 'externalLocationId', 'locationName', 'quantity'],
                     properties: {
                       locationId: { type: 'string', description: 'Service id of the location.' },
+                      externalLocationId,
                       locationName: { type: 'string' },
                       quantity: { type: 'number', example: -20 },
                     },

@@ -1,5 +1,5 @@
 import { operation } from '../../openapi/operation';
-import { PAGE_QUERY_ERROR, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import { problemResponse } from '../../openapi/components';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import {
@@ -155,11 +155,7 @@ export const locationsOperations = [
           hasPreviousPage: false,
         },
       },
-      400: {
-        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
-        schema: pageQueryErrorSchema,
-        example: PAGE_QUERY_ERROR,
-      },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({
@@ -180,9 +176,9 @@ export const locationsOperations = [
         example: listedPlant,
       },
       404: problemResponse(
-        404,
         'The account has no location with this id (another account’s locations are not visible).',
-        'Location LOC-9 was not found.',
+        'unknown-location',
+        { detail: 'Location LOC-9 was not found.' },
       ),
     },
   }),

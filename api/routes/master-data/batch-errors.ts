@@ -7,6 +7,7 @@
 import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data';
+import { MasterDataRefused, type MasterDataDeps } from '../../../usecases/master-data';
 import type { AppCustom } from '../../context';
 import { ApiError, rawError } from '../../errors';
 import { fieldOf, messageOf, validate, type ValidatedState } from '../../middleware/validate';
@@ -39,6 +40,28 @@ export const conflictingRequest = (errors: MasterDataIssue[]): ApiError =>
   rejection(400, `The request conflicts with stored data in ${errors.length} place(s); nothing was stored.`, {
     errors,
   });
+
+/** What the master data use cases take from the API process. */
+export const masterDataDeps = (deps: AppCustom['deps']): MasterDataDeps => ({
+  sequelize: deps.sequelize,
+  urnDomain: deps.config.urnDomain,
+});
+
+/** The four-key answer to a refused master data use case (usecases/master-data.ts); anything else is rethrown. */
+export const refusedAs =
+  (noun: 'location' | 'product') =>
+  (error: unknown): never => {
+    if (!(error instanceof MasterDataRefused)) throw error;
+    const { kind, errors, validations } = error;
+    if (kind === 'conflict') throw conflictingRequest(errors);
+    if (noun === 'product')
+      throw rejection(404, `${errors.length} product(s) were not found; nothing was changed.`, { errors });
+    throw rejection(
+      kind === 'notFound' ? 404 : 400,
+      `The update has ${errors.length + validations.length} error(s); nothing was changed.`,
+      { errors, validations },
+    );
+  };
 
 /** Patterns in the schemas whose ajv message ("must match pattern ...") says nothing to a caller. */
 const PATTERN_MESSAGES: Record<string, string> = { [DUNS_PATTERN]: 'must contain 9 or 13 digits' };

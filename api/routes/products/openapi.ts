@@ -1,6 +1,6 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { PAGE_QUERY_ERROR, pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import {
   createProductsResponse,
@@ -155,11 +155,7 @@ export const productsOperations = [
           hasPreviousPage: false,
         },
       },
-      400: {
-        description: 'PageNumber or PageSize is below 1 (or not a whole number): a plain JSON string.',
-        schema: pageQueryErrorSchema,
-        example: PAGE_QUERY_ERROR,
-      },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({
@@ -180,9 +176,9 @@ export const productsOperations = [
         example: storedCod,
       },
       404: problemResponse(
-        404,
         'The account has no product with this id (another account’s products are not visible).',
-        'Product SKU-9 was not found.',
+        'unknown-product',
+        { detail: 'Product SKU-9 was not found.' },
       ),
     },
   }),

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { receivedNotices } from '../../../db/repositories/recalls';
+import { issuedRecalls, receivedNotices } from '../../../db/repositories/recalls';
 import {
   answerRecall,
   closeRecall,
@@ -10,11 +10,13 @@ import {
   strategyFor,
   type RecallServices,
 } from '../../../usecases/recalls';
+import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { conflict, notFound, problem, validationProblem } from '../../errors';
+import { problem, validationProblem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { CSV_TYPE } from '../trace/spreadsheet';
+import { RECALLS_PAGE } from './page';
 import { effectivenessCsv, presentIssued, presentNotice } from './presenter';
 import {
   acknowledgeBody,
@@ -33,9 +35,9 @@ const servicesOf = ({ deps }: APIContext): RecallServices => ({
   logger: deps.logger,
 });
 
-const notSentHere = (id: string) => notFound(`No recall ${id} sent to this account.`);
-const notIssuedHere = (id: string) => notFound(`No recall ${id} issued by this account.`);
-const closedConflict = (id: string) => conflict(`Recall ${id} is closed.`);
+const notSentHere = (id: string) => problem('unknown-recall', { detail: `No recall ${id} sent to this account.` });
+const notIssuedHere = (id: string) => problem('unknown-recall', { detail: `No recall ${id} issued by this account.` });
+const closedConflict = (id: string) => problem('recall-closed', { detail: `Recall ${id} is closed.` });
 
 const strategyOfBody = (body: CreateRecallInput) => ({
   depth: body.Depth,
@@ -72,7 +74,8 @@ export function recallsRouter(): Router<AppState, AppCustom> {
         ...strategyOfBody(body),
       });
       if (outcome.kind === 'productNotFound')
-        throw problem(404, `Product not found: ${body.ProductId}`, {
+        throw problem('unknown-product', {
+          detail: `Product not found: ${body.ProductId}`,
           errors: { ProductId: [`No product ${body.ProductId} in this account.`] },
         });
       // The refine above answered it already: the same check.
@@ -89,6 +92,12 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     ctx.body = pageBody(page, total, rows.map(presentNotice));
   });
 
+  router.get('/Integration/Recalls/issued', validatePage(), async (ctx) => {
+    const page = pageOf(ctx.state.input.query);
+    const { recalls, total } = await issuedRecalls(ctx.deps.sequelize, ctx.state.account.id, page);
+    ctx.body = pageBody(page, total, recalls.map(presentIssued));
+  });
+
   router.get('/Integration/Recalls/:id', async (ctx) => {
     const { id } = ctx.params;
     const services = servicesOf(ctx);
@@ -98,7 +107,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       return;
     }
     const notice = await findNotice(services, ctx.state.account.id, id);
-    if (!notice) throw notFound(`No recall ${id} issued by or sent to this account.`);
+    if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} issued by or sent to this account.` });
     ctx.body = presentNotice(notice);
   });
 
@@ -174,3 +183,5 @@ export function recallsRouter(): Router<AppState, AppCustom> {
 
   return router;
 }
+
+export const recallsPageRouter = () => browserPageRouter('/recalls', RECALLS_PAGE);

@@ -1,12 +1,13 @@
-import { problemResponse, PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import { CSV_TYPE } from '../trace/spreadsheet';
 import {
   acknowledgeBody,
   closeRecallBody,
   createRecallBody,
   EFFECTIVENESS_COLUMNS,
+  issuedList,
   issuedRecall,
   noticeList,
   passedOn,
@@ -15,31 +16,21 @@ import {
 } from './schema';
 
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
-const invalid = {
-  description: 'A field is missing, unknown or invalid; `errors` names it.',
-  contentType: PROBLEM_JSON,
-  schema: ref('ValidationProblem'),
-};
-const closed = problemResponse(
-  409,
-  'The recall is closed: nothing more is passed on or answered.',
-  `Recall ${RECALL_ID} is closed.`,
-);
-const notSentHere = problemResponse(
-  404,
-  'No recall with this id sent to the key’s account.',
-  `No recall ${RECALL_ID} sent to this account.`,
-);
-const notIssuedHere = problemResponse(
-  404,
-  'No recall with this id issued by the key’s account.',
-  `No recall ${RECALL_ID} issued by this account.`,
-);
-const notFound = problemResponse(
-  404,
-  'No recall with this id issued by or sent to the key’s account.',
-  `No recall ${RECALL_ID} issued by or sent to this account.`,
-);
+const invalid = problemResponse('A field is missing, unknown or invalid; `errors` names it.', 'invalid-request', {
+  errors: { ProductId: ['ProductId is required.'] },
+});
+const closed = problemResponse('The recall is closed: nothing more is passed on or answered.', 'recall-closed', {
+  detail: `Recall ${RECALL_ID} is closed.`,
+});
+const notSentHere = problemResponse('No recall with this id sent to the key’s account.', 'unknown-recall', {
+  detail: `No recall ${RECALL_ID} sent to this account.`,
+});
+const notIssuedHere = problemResponse('No recall with this id issued by the key’s account.', 'unknown-recall', {
+  detail: `No recall ${RECALL_ID} issued by this account.`,
+});
+const notFound = problemResponse('No recall with this id issued by or sent to the key’s account.', 'unknown-recall', {
+  detail: `No recall ${RECALL_ID} issued by or sent to this account.`,
+});
 
 export const recallsOperations = [
   operation({
@@ -67,11 +58,10 @@ export const recallsOperations = [
     responses: {
       201: { description: 'The recall, with every consignee it reached and its effectiveness.', schema: issuedRecall },
       400: invalid,
-      404: problemResponse(
-        404,
-        'ProductId names no product of the account; `errors` names it.',
-        'Product not found: COD-WHOLE',
-      ),
+      404: problemResponse('ProductId names no product of the account; `errors` names it.', 'unknown-product', {
+        detail: 'Product not found: COD-WHOLE',
+        errors: { ProductId: ['No product COD-WHOLE in this account.'] },
+      }),
     },
   }),
   operation({
@@ -82,7 +72,21 @@ export const recallsOperations = [
     query: pageQuerySchema,
     responses: {
       200: { description: 'One page of notices, newest first.', schema: noticeList },
-      400: { description: 'PageNumber or PageSize is not valid.', schema: pageQueryErrorSchema },
+      400: pageQueryErrorResponse,
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Recalls/issued',
+    summary: 'Recalls the account issued',
+    description:
+      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged), whether it ' +
+      'is closed, its effectiveness, and every consignee with its lots, state, answer and follow-up.',
+    tags: ['Recalls'],
+    query: pageQuerySchema,
+    responses: {
+      200: { description: 'One page of recalls, newest first.', schema: issuedList },
+      400: pageQueryErrorResponse,
     },
   }),
   operation({
@@ -165,9 +169,33 @@ export const recallsOperations = [
     requestBody: { schema: closeRecallBody, example: {} },
     responses: {
       200: { description: 'The closed recall, as its issuer sees it.', schema: issuedRecall },
-      400: { ...invalid, description: 'The level is not met and no Reason is given, or a field is invalid.' },
+      400: problemResponse(
+        'The level is not met and no Reason is given, or a field is invalid; `errors` names it.',
+        'invalid-request',
+        { errors: { Reason: ['The effectiveness check is not met: … Say in Reason why you close the recall.'] } },
+      ),
       404: notIssuedHere,
       409: closed,
     },
+  }),
+  operation({
+    method: 'get',
+    path: '/recalls',
+    summary: 'The recalls page',
+    description:
+      'Sign in with an API key: the recalls the account issued, each with its state and every holder’s, and the notices it received, ' +
+      'each with its lots, holdings and state, acknowledged from the page. The page holds no data itself; it calls /Integration/Recalls.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/recalls/page.js',
+    summary: 'The recalls page’s script',
+    description: 'web/recalls.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
   }),
 ];

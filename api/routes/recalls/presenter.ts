@@ -15,6 +15,17 @@ const acknowledgementOf = (row: NoticeRow) =>
       }
     : null;
 
+/** A holder's state: told of the recall, or answered it. */
+const noticeState = (row: NoticeRow): 'notified' | 'acknowledged' =>
+  row.acknowledged_at ? 'acknowledged' : 'notified';
+
+/**
+ * A recall's state as its issuer sees it: open (it reached no other account: only the issuer's own
+ * stock), notified (some holder has not answered yet), acknowledged (every holder answered).
+ */
+const recallState = (notices: NoticeRow[]): 'open' | 'notified' | 'acknowledged' =>
+  !notices.length ? 'open' : notices.every((n) => n.acknowledged_at) ? 'acknowledged' : 'notified';
+
 /** A consignee's follow-up, as both sides see it. */
 const followUpOf = (row: NoticeRow) => ({
   tier: row.tier,
@@ -28,6 +39,7 @@ const followUpOf = (row: NoticeRow) => ({
 export const presentNotice = (row: NoticeRow) => ({
   ...recallSummary(row),
   role: 'holder' as const,
+  state: noticeState(row),
   ...followUpOf(row),
   shipped: row.shipped,
   ...row.notice,
@@ -41,15 +53,17 @@ export function presentIssued(issued: Issued) {
   return {
     ...recallSummary(recall),
     role: 'issuer' as const,
+    state: recallState(issued.notices),
     productId: recall.product_external_id,
     lotSerial: recall.lot_serial,
     effectiveness,
     holders: consignees.map(({ notice: n, figures }) => ({
       account: n.holder_name,
       lots: n.received_lots,
+      state: noticeState(n),
       acknowledgement: acknowledgementOf(n),
       via: n.via_name ?? recall.issuer_name,
-      state: figures.state,
+      progress: figures.progress,
       ...followUpOf(n),
       quantities: figures.lots,
     })),
@@ -66,7 +80,7 @@ export function effectivenessCsv(issued: Issued): string {
           h.account,
           h.tier,
           h.via,
-          h.state,
+          h.progress,
           h.notifiedTime,
           h.acknowledgement?.time ?? '',
           h.reminders.length,

@@ -196,6 +196,11 @@ const shippedLot = {
 const time = { type: 'string', format: 'date-time' } as const;
 const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
 
+const noticeStateSchema = {
+  enum: ['notified', 'acknowledged'],
+  description: 'notified: the holder was told and has not answered; acknowledged: it answered (acknowledgement).',
+} as const;
+
 const recallProperties = {
   id: { type: 'string', format: 'uuid' },
   issuer: { type: 'string', description: 'The account that issued the recall.' },
@@ -218,7 +223,6 @@ const recallProperties = {
       },
     },
   },
-  state: { enum: ['Open', 'Closed'] },
   closed: {
     type: ['object', 'null'],
     required: ['time', 'reason', 'levelMet'],
@@ -245,6 +249,7 @@ export const recallNotice = {
   required: [
     ...Object.keys(recallProperties),
     'role',
+    'state',
     ...Object.keys(followUp),
     'shipped',
     'recalled',
@@ -255,6 +260,7 @@ export const recallNotice = {
   properties: {
     ...recallProperties,
     role: { enum: ['holder'] },
+    state: noticeStateSchema,
     ...followUp,
     shipped: { type: 'array', items: shippedLot, description: 'What was shipped to you of each lot you received.' },
     recalled: { type: 'array', items: lot, description: 'The recalled lot as your backward trace shows it.' },
@@ -345,7 +351,7 @@ const effectiveness = {
       type: 'integer',
       description: 'Consignees whose notice is stored: in their list, owed to their webhooks.',
     },
-    acknowledged: { type: 'integer', description: 'Consignees that answered (Acknowledged or Acted).' },
+    acknowledged: { type: 'integer', description: 'Consignees that answered (progress acknowledged or acted).' },
     acted: { type: 'integer', description: 'Consignees whose answer accounts for everything shipped to them.' },
     overdue: { type: 'integer' },
     checkPercent: { type: 'number' },
@@ -362,10 +368,16 @@ const effectiveness = {
 /** What the issuer sees: per consignee, the lots it received, its answer and follow-up, and the recall's effectiveness. */
 export const issuedRecall = {
   type: 'object',
-  required: [...Object.keys(recallProperties), 'role', 'productId', 'lotSerial', 'effectiveness', 'holders'],
+  required: [...Object.keys(recallProperties), 'role', 'state', 'productId', 'lotSerial', 'effectiveness', 'holders'],
   properties: {
     ...recallProperties,
     role: { enum: ['issuer'] },
+    state: {
+      enum: ['open', 'notified', 'acknowledged'],
+      description:
+        'open: the recall reached no other account (only your own stock); notified: some holder has not acknowledged yet; ' +
+        'acknowledged: every holder has. Whether the issuer closed it is `closed`.',
+    },
     productId: { type: 'string' },
     lotSerial: { type: 'string' },
     effectiveness,
@@ -373,7 +385,16 @@ export const issuedRecall = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['account', 'lots', 'acknowledgement', 'via', 'state', 'quantities', ...Object.keys(followUp)],
+        required: [
+          'account',
+          'lots',
+          'state',
+          'acknowledgement',
+          'via',
+          'progress',
+          'quantities',
+          ...Object.keys(followUp),
+        ],
         properties: {
           account: { type: 'string' },
           lots: {
@@ -382,8 +403,12 @@ export const issuedRecall = {
             description: 'Lot serials it received that lead back to the recall.',
           },
           acknowledgement,
+          state: noticeStateSchema,
           via: { type: 'string', description: 'The account whose shipment reached it.' },
-          state: { enum: ['Notified', 'Acknowledged', 'Acted'] },
+          progress: {
+            enum: ['notified', 'acknowledged', 'acted'],
+            description: 'state, and acted: its answer accounts for everything shipped to it.',
+          },
           ...followUp,
           quantities: { type: 'array', items: lotFigures, description: 'Per lot it received.' },
         },
@@ -419,13 +444,14 @@ export const noticeList = pageBodySchema(
   recallNotice,
   'One page of the recall notices the account received, newest first.',
 );
+export const issuedList = pageBodySchema(issuedRecall, 'One page of the recalls the account issued, newest first.');
 
 /** The columns of GET /Integration/Recalls/{id}/effectiveness.csv: one row per consignee and lot it received. */
 export const EFFECTIVENESS_COLUMNS = [
   'Consignee',
   'Tier',
   'Via',
-  'State',
+  'Progress',
   'Notified',
   'Acknowledged',
   'Reminders',

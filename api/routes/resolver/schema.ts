@@ -15,6 +15,9 @@ export const resolverQuery = {
   },
 } as const;
 
+/** The master data routes take no query parameter. */
+export const masterDataQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 export interface ResolverQuery {
   linkType?: string;
 }

@@ -1,4 +1,4 @@
-import type { BrowserPage } from '../../browser-page';
+import { headerMarkup, type BrowserPage } from '../../browser-page';
 
 /**
  * The support page (`/support`): failed, closed and stuck batches and failing webhook endpoints, for
@@ -9,39 +9,32 @@ import type { BrowserPage } from '../../browser-page';
 export const STUCK_AFTER_SECONDS = 300;
 
 const STYLE = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f7f9; }
-header { background: #22313f; color: #fff; padding: 10px 20px; display: flex; gap: 16px; align-items: center; }
-header h1 { font-size: 17px; margin: 0; flex: 1; }
 main { padding: 16px 20px; display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 16px; }
 main.single { display: block; }
 section { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 12px 14px; }
 h2 { font-size: 15px; margin: 4px 0 10px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #eceff2; vertical-align: top; }
+td.id, td.size { white-space: nowrap; }
 td.id button { font-family: ui-monospace, monospace; font-size: 12px; background: none; border: 0; color: #0b5cad; cursor: pointer; padding: 0; text-decoration: underline; }
+td.id span.key { display: block; font-size: 12px; color: #4a5561; max-width: 14em; overflow: hidden; text-overflow: ellipsis; }
 .Failed { color: #b3261e; font-weight: 600; } .Completed { color: #1e7b34; font-weight: 600; } .Running, .Accepted { color: #8a5a00; font-weight: 600; }
 .Replaced, .Abandoned, .Not-run { color: #4a5561; font-weight: 600; }
 dd.Abandoned, dd.Not-run { word-break: normal; overflow-wrap: anywhere; }
 form.abandon { display: flex; gap: 8px; margin-top: 10px; } form.abandon input { flex: 1; padding: 4px 6px; }
-.empty { color: #68707a; font-style: italic; }
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0; }
-.message.error { background: #fdecea; color: #7a1d16; } .message.info { background: #e8f1fb; color: #0b3d6b; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 10px; } dt { color: #68707a; } dd { margin: 0; word-break: break-all; }
 ol.errors li { margin-bottom: 6px; }
 form.sign-in { display: flex; gap: 8px; } input[type=password] { width: 28em; padding: 4px 6px; }
 button.action { padding: 5px 12px; cursor: pointer; }
 section + section { margin-top: 16px; }
-[hidden] { display: none !important; }
 `;
 
 export const SUPPORT_PAGE: BrowserPage = {
   title: 'Batches: support',
   style: STYLE,
   entry: 'support.ts',
-  body: `<header>
-  <h1>Batches: support</h1>
-  <span id="who"></span>
-</header>
+  body: `${headerMarkup('Batches: support', 'support')}
 <div id="signed-out">
   <main class="single">
     <section>
@@ -65,7 +58,7 @@ export const SUPPORT_PAGE: BrowserPage = {
         <div id="failed"></div>
       </section>
       <section>
-        <h2>Closed failed batches (replaced by a batch that stored their events, abandoned, or never run by a failed import)</h2>
+        <h2>Closed failed batches (replaced by a batch that stored their events, abandoned, never run by a failed import, or refused in a sync call's own answer)</h2>
         <div id="closed"></div>
       </section>
       <section>

@@ -33,7 +33,8 @@ interface TraceRequest {
 async function rootProduct(ctx: APIContext, productId: string): Promise<string> {
   const [id] = await resolveIds(ctx.deps.sequelize, 'products', ctx.state.account.id, [productId]);
   if (!id)
-    throw problem(404, `Product not found: ${productId}`, {
+    throw problem('unknown-product', {
+      detail: `Product not found: ${productId}`,
       errors: { ProductId: [`No product ${productId} in this account.`] },
     });
   return id;
@@ -128,7 +129,8 @@ export function traceRouter(): Router<AppState, AppCustom> {
     const { trace } = await traceOf(ctx, requestOf(query));
     const node = trace.nodes.find((n) => n.id === query.NodeId);
     if (!node)
-      throw problem(404, `Node not found: ${query.NodeId}`, {
+      throw problem('unknown-trace-node', {
+        detail: `Node not found: ${query.NodeId}`,
         errors: { NodeId: ['No node of this trace has that id.'] },
       });
     const names = (place: { name: string } | null) => place?.name ?? null;

@@ -1,4 +1,4 @@
-import { PROBLEM_JSON, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import {
   fsmaQuery,
@@ -12,16 +12,13 @@ import {
 import { CSV_TYPE, XLSX_TYPE } from './spreadsheet';
 import { FSMA_COLUMNS } from '../../../domain/fsma204';
 
-const notFound = {
-  description: 'ProductId names no product of yours.',
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-};
-const invalid = {
-  description: 'A query parameter is missing or invalid; `errors` names it.',
-  contentType: PROBLEM_JSON,
-  schema: ref('Problem'),
-};
+const notFound = problemResponse('ProductId names no product of yours.', 'unknown-product', {
+  detail: 'Product not found: SALMON',
+  errors: { ProductId: ['No product SALMON in this account.'] },
+});
+const invalid = problemResponse('A query parameter is missing or invalid; `errors` names it.', 'invalid-request', {
+  errors: { ProductId: ['ProductId is required.'] },
+});
 
 const node = (id: string, account: string, location: string, lot: string, visibility: string) => ({
   id,
@@ -86,11 +83,7 @@ export const traceOperations = [
     responses: {
       200: { description: 'The node and its events.', schema: nodeEventsResponse },
       400: invalid,
-      404: {
-        description: 'ProductId names no product of yours, or NodeId no node of its trace.',
-        contentType: PROBLEM_JSON,
-        schema: ref('Problem'),
-      },
+      404: problemResponse('ProductId names no product of yours, or NodeId no node of its trace.'),
     },
   }),
   operation({

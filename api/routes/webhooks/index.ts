@@ -12,7 +12,7 @@ import {
 } from '../../../db/repositories/webhooks';
 import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { notFound, validationProblem } from '../../errors';
+import { problem, validationProblem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
@@ -23,7 +23,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 async function endpointOf(ctx: APIContext): Promise<WebhookEndpointRow> {
   const id = ctx.params.id;
   const found = UUID.test(id) ? await findWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, id) : null;
-  if (!found) throw notFound(`No webhook endpoint ${id} in this account.`);
+  if (!found) throw problem('unknown-webhook-endpoint', { detail: `No webhook endpoint ${id} in this account.` });
   return found;
 }
 
@@ -45,8 +45,8 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
     validate({ body: pairedWith<CreateWebhookInput>()(createWebhookBody) }),
     async (ctx) => {
       const { Url: url, Events: events } = ctx.state.input.body;
-      const problem = await destinationProblem(url, ctx.deps.config.webhookAllowedHosts);
-      if (problem) throw validationProblem({ Url: [`Url ${problem}`] });
+      const unusable = await destinationProblem(url, ctx.deps.config.webhookAllowedHosts);
+      if (unusable) throw validationProblem({ Url: [`Url ${unusable}`] });
       const secret = `whsec_${randomBytes(32).toString('base64')}`;
       const row = await createWebhookEndpoint(ctx.deps.sequelize, {
         id: randomUUID(),
@@ -100,7 +100,9 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
     const endpoint = await endpointOf(ctx);
     const { sequelize } = ctx.deps;
     if (!(await findWebhookDelivery(sequelize, endpoint.id, ctx.params.deliveryId))) {
-      throw notFound(`No delivery ${ctx.params.deliveryId} for webhook endpoint ${endpoint.id}.`);
+      throw problem('unknown-webhook-delivery', {
+        detail: `No delivery ${ctx.params.deliveryId} for webhook endpoint ${endpoint.id}.`,
+      });
     }
     await redeliverWebhook(sequelize, endpoint.id, ctx.params.deliveryId);
     await wake(ctx, endpoint.id);

@@ -1,7 +1,6 @@
-import { EXAMPLE_TRACE_ID, PROBLEM_JSON, problemResponse, ref } from '../../openapi/components';
+import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
-import { problemType } from '../../errors';
-import { pageQueryErrorSchema, pageQuerySchema } from '../../paging';
+import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import {
   createdWebhookEndpoint,
   createWebhookBody,
@@ -57,15 +56,9 @@ const delivery = {
   ],
 };
 
-const notFound = problemResponse(
-  404,
-  'No webhook endpoint with this id in the key’s account.',
-  `No webhook endpoint ${ENDPOINT_ID} in this account.`,
-);
-const pageError = {
-  description: 'PageNumber or PageSize is not a whole number of at least 1.',
-  schema: pageQueryErrorSchema,
-};
+const notFound = problemResponse('No webhook endpoint with this id in the key’s account.', 'unknown-webhook-endpoint', {
+  detail: `No webhook endpoint ${ENDPOINT_ID} in this account.`,
+});
 
 export const webhooksOperations = [
   operation({
@@ -87,19 +80,11 @@ export const webhooksOperations = [
         schema: createdWebhookEndpoint,
         example: { ...endpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
       },
-      400: {
-        description:
-          'A field is missing, unknown or invalid (Url not https, or not a public address); `errors` names it.',
-        contentType: PROBLEM_JSON,
-        schema: ref('ValidationProblem'),
-        example: {
-          type: problemType(400),
-          title: 'One or more validation errors occurred.',
-          status: 400,
-          errors: { Url: ['Url must use https (got http).'] },
-          traceId: EXAMPLE_TRACE_ID,
-        },
-      },
+      400: problemResponse(
+        'A field is missing, unknown or invalid (Url not https, or not a public address); `errors` names it.',
+        'invalid-request',
+        { errors: { Url: ['Url must use https (got http).'] } },
+      ),
     },
   }),
   operation({
@@ -112,18 +97,9 @@ export const webhooksOperations = [
     query: listWebhooksQuery,
     responses: {
       200: { description: 'One page of endpoints.', schema: webhookEndpointList },
-      400: {
-        description: 'A query parameter is not valid; `errors` names it.',
-        contentType: PROBLEM_JSON,
-        schema: ref('ValidationProblem'),
-        example: {
-          type: problemType(400),
-          title: 'One or more validation errors occurred.',
-          status: 400,
-          errors: { Status: ['Status must be one of: Active, Failing.'] },
-          traceId: EXAMPLE_TRACE_ID,
-        },
-      },
+      400: problemResponse('A query parameter is not valid; `errors` names it.', 'invalid-request', {
+        errors: { Status: ['Status must be one of: Active, Failing.'] },
+      }),
     },
   }),
   operation({
@@ -174,7 +150,7 @@ export const webhooksOperations = [
           hasPreviousPage: false,
         },
       },
-      400: pageError,
+      400: pageQueryErrorResponse,
       404: notFound,
     },
   }),
@@ -194,9 +170,11 @@ export const webhooksOperations = [
         example: { ...delivery, status: 'Pending', deliveredTime: null },
       },
       404: problemResponse(
-        404,
         'No such endpoint in the key’s account, or no such delivery of it.',
-        `No delivery ${DELIVERY_ID} for webhook endpoint ${ENDPOINT_ID}.`,
+        'unknown-webhook-delivery',
+        {
+          detail: `No delivery ${DELIVERY_ID} for webhook endpoint ${ENDPOINT_ID}.`,
+        },
       ),
     },
   }),

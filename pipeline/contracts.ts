@@ -1,8 +1,9 @@
-/** Types shared by the API (which starts batches) and the workflow (which runs them). No runtime code. */
+/**
+ * The pipeline's contracts: what the batch use case starts workflows with, what the workflows pass their
+ * activities and what comes back. Neither side owns them, so both import them from here. No runtime code.
+ */
 import type { BatchError } from '../domain/batch-errors';
 import type { EventType } from '../domain/events';
-
-// The batch error type lives in domain/batch-errors.ts; re-exported for the modules still importing it from here.
 
 /**
  * A reference to the stored batch, never its events: every activity reads what it needs from the

@@ -1,0 +1,47 @@
+import { signInMarkup, type BrowserPage } from '../../browser-page';
+
+/**
+ * The recalls page (`/recalls`): the recalls the account issued, each with its holders and where each
+ * stands, and the notices it received, each acknowledged from here. Its script is web/recalls.ts; the key
+ * lives in a variable of that script only.
+ */
+const STYLE = `
+main { padding: 14px 20px; max-width: 1400px; }
+section { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 12px 14px; margin-bottom: 14px; }
+h2 { font-size: 15px; margin: 2px 0 10px; display: flex; gap: 10px; align-items: center; }
+form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+input { padding: 4px 6px; font: inherit; } input[type=password] { width: 24em; }
+button { font: inherit; } button.action { padding: 5px 12px; cursor: pointer; }
+.message { padding: 8px 10px; border-radius: 4px; margin: 8px 0 0; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #eceff2; vertical-align: top; }
+th { color: #68707a; font-weight: 600; font-size: 13px; }
+td.time { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.state { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; white-space: nowrap; }
+.state.open { background: #eef1f4; color: #3b4652; } .state.notified { background: #fff1d6; color: #7a4b00; } .state.acknowledged { background: #e3f3e6; color: #1e6b30; }
+ul.plain { list-style: none; margin: 0; padding: 0; } ul.plain li + li { margin-top: 4px; }
+.muted { color: #68707a; }
+form.acknowledge input.quantity { width: 7em; } form.acknowledge input.action-text { flex: 1; min-width: 14em; }
+a { color: #0b5cad; }
+`;
+
+export const RECALLS_PAGE: BrowserPage = {
+  title: 'Recalls',
+  style: STYLE,
+  entry: 'recalls.ts',
+  body: `${signInMarkup('Recalls', 'recalls', 'With an API key: the recalls your account issued and the notices it received, with where each stands. The key stays in this page until you sign out or reload.')}
+<div id="signed-in" hidden>
+  <section>
+    <h2>Recalls you issued <button class="action" id="refresh" type="button">Refresh</button> <button class="action" id="sign-out" type="button">Sign out</button></h2>
+    <p class="muted">Open: it reached no other account (only your own stock). Notified: some holder has not acknowledged yet. Acknowledged: every holder has. Issue one with POST /Integration/Recalls.</p>
+    <div id="lists-message"></div>
+    <div id="issued"></div>
+  </section>
+  <section>
+    <h2>Recall notices you received</h2>
+    <p class="muted">Notified: you have not answered yet. Acknowledge with how much you still hold and what you do about it; a later answer replaces it.</p>
+    <div id="received"></div>
+  </section>
+</div>
+</main>`,
+};
