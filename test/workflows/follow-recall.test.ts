@@ -1,108 +1,113 @@
-import { randomUUID } from 'node:crypto';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  RECALL_CHANGED_SIGNAL,
-  recallWorkflowId,
-  type FollowRecallResult,
-  type RecallFollowUpOutcome,
-} from '../../domain/recall-contracts';
-import type { followRecall } from '../../workflows';
-import { workflowsPath } from '../../worker/bundle';
-import { temporalClient } from '../helpers/temporal';
+import { Context } from '@temporalio/activity';
+import type { FollowRecallResult, RecallFollowUpOutcome } from '../../domain/recall-contracts';
+import { followRecall, recallChangedSignal } from '../../workflows/follow-recall';
+import { timeSkippingEnvironment, withStubWorker } from '../helpers/workflow-env';
+
+const DAY_S = 86_400;
+const HOUR_MS = 3_600_000;
+
+/** The time the server scheduled this pass at: the test server's clock, which time skipping moves on. */
+const serverNow = (): number => Context.current().info.currentAttemptScheduledTimestampMs;
+
+const outcome = (o: Partial<RecallFollowUpOutcome>): RecallFollowUpOutcome => ({
+  closed: false,
+  reminded: [],
+  overdue: [],
+  nextDueSeconds: null,
+  ...o,
+});
 
 /**
- * followRecall with a stub of its one activity, on a task queue of its own on the test stack's dev server:
- * the stub plays a recall whose one consignee never answers (reminded at the first pass, overdue at the
- * second), then has nothing due until the issuer closes it.
+ * followRecall with a stub of its one activity on the time-skipping test server: the stub plays a recall
+ * whose one consignee never answers (a reminder a day, overdue at the third day), then has nothing due
+ * until the issuer closes it.
  */
-describe('followRecall: reminders on a durable timer until the recall closes', () => {
-  const client = temporalClient();
+describe('followRecall', () => {
+  const env = timeSkippingEnvironment();
 
-  it('waits the time the pass says until the next reminder, idles when none is due, and ends at the close', async () => {
-    const taskQueue = `follow-recall-test-${randomUUID()}`;
-    const recallId = randomUUID();
+  it('waits the time each pass says until the next reminder, idles when none is due, and ends at the close', async () => {
     const passes: number[] = [];
     let closed = false;
-    const script: Omit<RecallFollowUpOutcome, 'closed'>[] = [
-      { reminded: ['never-answers'], overdue: [], nextDueSeconds: 1 },
-      { reminded: [], overdue: ['never-answers'], nextDueSeconds: null },
+    const script = [
+      outcome({ nextDueSeconds: DAY_S }),
+      outcome({ reminded: ['never-answers'], nextDueSeconds: DAY_S }),
+      outcome({ reminded: ['never-answers'], nextDueSeconds: DAY_S }),
+      outcome({ overdue: ['never-answers'] }),
     ];
-    const followUpRecall = async (id: string): Promise<RecallFollowUpOutcome> => {
-      expect(id).toBe(recallId);
-      passes.push(Date.now());
-      if (closed) return { closed: true, reminded: [], overdue: [], nextDueSeconds: null };
-      return { closed: false, ...(script[passes.length - 1] ?? { reminded: [], overdue: [], nextDueSeconds: null }) };
-    };
-    const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    try {
-      const worker = await Worker.create({
-        connection,
-        taskQueue,
-        workflowsPath: workflowsPath(),
-        activities: { followUpRecall },
-      });
-      await worker.runUntil(async () => {
-        const handle = await client.workflow.start<typeof followRecall>('followRecall', {
+    const result = await withStubWorker(
+      env(),
+      {
+        followUpRecall: async (): Promise<RecallFollowUpOutcome> => {
+          passes.push(serverNow());
+          if (closed) return outcome({ closed: true });
+          return script[passes.length - 1] ?? outcome({});
+        },
+      },
+      async (taskQueue) => {
+        const handle = await env().client.workflow.start(followRecall, {
           taskQueue,
-          workflowId: recallWorkflowId(recallId),
-          args: [{ recallId }],
+          workflowId: 'recall-reminders',
+          args: [{ recallId: 'recall-1' }],
         });
-        // The first pass at once, the second when its timer (1 s) fires.
-        while (passes.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(passes[1] - passes[0]).toBeGreaterThanOrEqual(900);
-        // Nothing due: no pass until something changes.
-        await new Promise((resolve) => setTimeout(resolve, 2500));
-        expect(passes).toHaveLength(2);
-        // A consignee passed the recall on: one pass, then idle again.
-        await handle.signal(RECALL_CHANGED_SIGNAL);
-        while (passes.length < 3) await new Promise((resolve) => setTimeout(resolve, 100));
+        // Three days of reminders, then nothing due: the workflow idles on its hour-long timer.
+        await env().sleep(3 * DAY_S * 1000 + 5 * HOUR_MS);
         closed = true;
-        await handle.signal(RECALL_CHANGED_SIGNAL);
-        expect(await handle.result()).toEqual<FollowRecallResult>({ reminders: 1, overdue: ['never-answers'] });
-        expect(passes).toHaveLength(4);
-
-        const events = (await handle.fetchHistory()).events ?? [];
-        const timers = events.flatMap((e) =>
-          e.timerStartedEventAttributes ? [Number(e.timerStartedEventAttributes.startToFireTimeout?.seconds)] : [],
-        );
-        // The reminder's timer, then the idle waits (an hour: a lost signal is picked up that late at most).
-        expect(timers).toEqual([1, 3600, 3600]);
-      });
-    } finally {
-      await connection.close();
-    }
+        await handle.signal(recallChangedSignal);
+        return handle.result();
+      },
+    );
+    expect(result).toEqual<FollowRecallResult>({ reminders: 2, overdue: ['never-answers'] });
+    const gaps = passes.slice(1).map((at, i) => Math.round((at - passes[i]) / 1000));
+    // A day between the passes that reminded, then hourly passes while nothing is due, then the close.
+    expect(gaps.slice(0, 3)).toEqual([DAY_S, DAY_S, DAY_S]);
+    expect(gaps.slice(3, -1).every((gap) => gap === 3600)).toBe(true);
+    expect(gaps.slice(3, -1).length).toBeGreaterThanOrEqual(4);
   });
 
-  it('waits for a recall not stored yet, and ends when it is still missing after that: its commit failed', async () => {
-    const taskQueue = `follow-recall-test-${randomUUID()}`;
-    const recallId = randomUUID();
-    let passes = 0;
-    const followUpRecall = async (): Promise<RecallFollowUpOutcome> => {
-      passes += 1;
-      return { missing: true, closed: false, reminded: [], overdue: [], nextDueSeconds: null };
-    };
-    const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    try {
-      const worker = await Worker.create({
-        connection,
-        taskQueue,
-        workflowsPath: workflowsPath(),
-        activities: { followUpRecall },
-      });
-      await worker.runUntil(async () => {
-        const handle = await client.workflow.start<typeof followRecall>('followRecall', {
+  it('a change ends the wait at once: the next pass reads it', async () => {
+    const passes: number[] = [];
+    await withStubWorker(
+      env(),
+      {
+        followUpRecall: async (): Promise<RecallFollowUpOutcome> => {
+          passes.push(serverNow());
+          return passes.length === 1 ? outcome({ nextDueSeconds: DAY_S }) : outcome({ closed: true });
+        },
+      },
+      async (taskQueue) => {
+        const handle = await env().client.workflow.start(followRecall, {
           taskQueue,
-          workflowId: recallWorkflowId(recallId),
-          args: [{ recallId }],
+          workflowId: 'recall-signalled',
+          args: [{ recallId: 'recall-2' }],
         });
-        while (passes < 1) await new Promise((resolve) => setTimeout(resolve, 100));
-        // The API's signal after its commit: the recall is read again, still missing, and the follow-up ends.
-        await handle.signal(RECALL_CHANGED_SIGNAL);
-        expect(await handle.result()).toEqual<FollowRecallResult>({ reminders: 0, overdue: [] });
-        expect(passes).toBe(2);
-      });
-    } finally {
-      await connection.close();
-    }
+        while (passes.length < 1) await new Promise((resolve) => setTimeout(resolve, 50));
+        await handle.signal(recallChangedSignal);
+        return handle.result();
+      },
+    );
+    expect(passes).toHaveLength(2);
+    expect(passes[1] - passes[0]).toBeLessThan(HOUR_MS);
+  });
+
+  it('waits a minute for a recall not stored yet, and ends when it is still missing: its commit failed', async () => {
+    const passes: number[] = [];
+    const result = await withStubWorker(
+      env(),
+      {
+        followUpRecall: async (): Promise<RecallFollowUpOutcome> => {
+          passes.push(serverNow());
+          return outcome({ missing: true });
+        },
+      },
+      (taskQueue) =>
+        env().client.workflow.execute(followRecall, {
+          taskQueue,
+          workflowId: 'recall-missing',
+          args: [{ recallId: 'recall-3' }],
+        }),
+    );
+    expect(result).toEqual<FollowRecallResult>({ reminders: 0, overdue: [] });
+    expect(passes).toHaveLength(2);
+    expect(Math.round((passes[1] - passes[0]) / 1000)).toBe(60);
   });
 });
