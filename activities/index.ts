@@ -3,6 +3,7 @@ import { commitLedger } from './commit-ledger';
 import { deliverWebhook, markWebhookFailing, nextWebhookDelivery } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
 import { oweScheduledReport } from './epcis-reports';
+import { followUpRecall } from './follow-up-recall';
 import { withHeartbeat } from './heartbeat';
 import { takeImportChunks } from './import-chunks';
 import { persistEvents } from './persist-events';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     takeImportChunks: takeImportChunks(deps),
     splitImport: withHeartbeat(splitImport(deps)),
     recordImportFailed: recordImportFailed(deps),
+    followUpRecall: followUpRecall(deps),
   };
 }
 

@@ -202,6 +202,12 @@ export const ERRORS = {
     means: 'No recall with this id was issued by or sent to this account (only a recipient acknowledges one).',
     fix: 'Use the id of a recall this account issued or received.',
   },
+  'recall-closed': {
+    status: 409,
+    title: 'The recall is closed.',
+    means: 'Its issuer closed the recall: it takes no more answers and is passed on no further.',
+    fix: 'Nothing to do; ask the issuer if your answer still matters to it.',
+  },
   'unknown-webhook-endpoint': {
     status: 404,
     title: 'Webhook endpoint not found.',

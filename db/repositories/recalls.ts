@@ -1,6 +1,7 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { CheckLevel, LotAnswer, RecallDepth, ShippedLot } from '../../domain/recall-strategy';
 import type { PageRequest } from '../page';
-import type { RecallHolder, RecallNoticeBody } from '../queries/recall-reach';
+import type { LotStart, RecallConsignee, RecallNoticeBody } from '../queries/recall-reach';
 import { execute, queryOf } from '../sql';
 import { oweAccountNotification } from './webhooks';
 
@@ -8,10 +9,19 @@ export interface RecallRow {
   id: string;
   issuer_account_id: string;
   issuer_name: string;
+  product_id: string;
   product_external_id: string;
   lot_serial: string;
   reason: string;
   created_at: Date;
+  depth: RecallDepth;
+  check_level: CheckLevel;
+  check_percent: string;
+  remind_every_seconds: number;
+  overdue_after_reminders: number;
+  closed_at: Date | null;
+  close_reason: string | null;
+  closed_level_met: boolean | null;
 }
 
 export interface NoticeRow extends RecallRow {
@@ -19,59 +29,158 @@ export interface NoticeRow extends RecallRow {
   holder_name: string;
   notice: RecallNoticeBody;
   received_lots: string[];
+  notified_at: Date;
   acknowledged_at: Date | null;
   quantity_on_hand: string | null;
   action: string | null;
+  tier: number;
+  via_name: string | null;
+  sources: LotStart[];
+  shipped: ShippedLot[];
+  lot_answers: LotAnswer[] | null;
+  passed_on_at: Date | null;
+  reminded_at: Date[];
+  overdue_at: Date | null;
 }
 
-const RECALL_COLUMNS = `r.id, r.issuer_account_id, ia.name AS issuer_name, p.external_id AS product_external_id, r.lot_serial, r.reason, r.created_at`;
+export interface RecallStrategy {
+  depth: RecallDepth;
+  checkLevel: CheckLevel;
+  checkPercent: number;
+  remindEverySeconds: number;
+  overdueAfterReminders: number;
+}
+
+const RECALL_COLUMNS = `r.id, r.issuer_account_id, ia.name AS issuer_name, r.product_id, p.external_id AS product_external_id, r.lot_serial, r.reason, r.created_at,
+  r.depth, r.check_level, r.check_percent, r.remind_every_seconds, r.overdue_after_reminders, r.closed_at, r.close_reason, r.closed_level_met`;
 const NOTICE_FROM = `recall_notices n JOIN recalls r ON r.id = n.recall_id JOIN accounts ia ON ia.id = r.issuer_account_id
-  JOIN accounts ha ON ha.id = n.holder_account_id JOIN products p ON p.id = r.product_id`;
-const NOTICE_COLUMNS = `${RECALL_COLUMNS}, n.holder_account_id, ha.name AS holder_name, n.notice, n.received_lots, n.acknowledged_at, n.quantity_on_hand, n.action`;
+  JOIN accounts ha ON ha.id = n.holder_account_id JOIN products p ON p.id = r.product_id LEFT JOIN accounts va ON va.id = n.via_account_id`;
+const NOTICE_COLUMNS = `${RECALL_COLUMNS}, n.holder_account_id, ha.name AS holder_name, n.notice, n.received_lots, n.created_at AS notified_at,
+  n.acknowledged_at, n.quantity_on_hand, n.action, n.tier, va.name AS via_name, n.sources, n.shipped, n.lot_answers, n.passed_on_at,
+  n.reminded_at, n.overdue_at`;
+
+/** Inserts a notice per consignee and owes each consignee's webhooks a recall.received, in the caller's transaction. */
+async function insertNotices(
+  sequelize: Sequelize,
+  recallId: string,
+  tier: number,
+  consignees: RecallConsignee[],
+  noticeData: (consignee: RecallConsignee) => unknown,
+  transaction: Transaction,
+): Promise<string[]> {
+  const endpoints: string[] = [];
+  for (const consignee of consignees) {
+    const inserted = await execute(
+      sequelize,
+      `INSERT INTO recall_notices (recall_id, holder_account_id, notice, received_lots, tier, via_account_id, sources, shipped)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (recall_id, holder_account_id) DO NOTHING`,
+      [
+        recallId,
+        consignee.accountId,
+        JSON.stringify(consignee.notice),
+        consignee.receivedLots,
+        tier,
+        consignee.viaAccountId,
+        JSON.stringify(consignee.sources),
+        JSON.stringify(consignee.shipped),
+      ],
+      transaction,
+    );
+    if (!inserted) continue;
+    endpoints.push(
+      ...(await oweAccountNotification(
+        sequelize,
+        {
+          accountId: consignee.accountId,
+          type: 'recall.received',
+          sourceKey: `recall:${recallId}`,
+          data: noticeData(consignee),
+        },
+        transaction,
+      )),
+    );
+  }
+  return endpoints;
+}
 
 /**
- * Stores the recall and a notice per holder, and owes each holder's webhooks a recall.received, in one
- * transaction. Answers the endpoints owed a notification, to wake after the commit.
+ * Stores the recall and a notice per direct consignee, and owes each one's webhooks a recall.received,
+ * in one transaction. Answers the endpoints owed a notification, to wake after the commit.
  */
 export async function createRecall(
   sequelize: Sequelize,
   recall: { id: string; issuerAccountId: string; productId: string; lotSerial: string; reason: string },
-  holders: RecallHolder[],
-  noticeData: (holder: RecallHolder) => unknown,
+  strategy: RecallStrategy,
+  consignees: RecallConsignee[],
+  noticeData: (consignee: RecallConsignee) => unknown,
 ): Promise<string[]> {
   return sequelize.transaction(async (transaction) => {
     await execute(
       sequelize,
-      'INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason) VALUES ($1, $2, $3, $4, $5)',
-      [recall.id, recall.issuerAccountId, recall.productId, recall.lotSerial, recall.reason],
+      `INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason, depth, check_level, check_percent, remind_every_seconds, overdue_after_reminders)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        recall.id,
+        recall.issuerAccountId,
+        recall.productId,
+        recall.lotSerial,
+        recall.reason,
+        strategy.depth,
+        strategy.checkLevel,
+        strategy.checkPercent,
+        strategy.remindEverySeconds,
+        strategy.overdueAfterReminders,
+      ],
       transaction,
     );
-    const endpoints: string[] = [];
-    for (const holder of holders) {
-      await execute(
-        sequelize,
-        'INSERT INTO recall_notices (recall_id, holder_account_id, notice, received_lots) VALUES ($1, $2, $3, $4)',
-        [recall.id, holder.accountId, JSON.stringify(holder.notice), holder.receivedLots],
-        transaction,
-      );
-      endpoints.push(
-        ...(await oweAccountNotification(
-          sequelize,
-          {
-            accountId: holder.accountId,
-            type: 'recall.received',
-            sourceKey: `recall:${recall.id}`,
-            data: noticeData(holder),
-          },
-          transaction,
-        )),
-      );
-    }
-    return endpoints;
+    return insertNotices(sequelize, recall.id, 1, consignees, noticeData, transaction);
   });
 }
 
-/** The recall as its issuer sees it, with every holder's notice row (null: not the issuer's). */
+/** The accounts the recall already reached, and its issuer: passing it on reaches none of them again. */
+export async function recallAccounts(sequelize: Sequelize, recall: RecallRow): Promise<Set<string>> {
+  const rows = await queryOf(sequelize)<{ holder_account_id: string }>(
+    'SELECT holder_account_id FROM recall_notices WHERE recall_id = $1',
+    [recall.id],
+  );
+  return new Set([recall.issuer_account_id, ...rows.map((r) => r.holder_account_id)]);
+}
+
+/** Locks the recall row against a concurrent close; answers whether it is still open. */
+async function lockOpen(sequelize: Sequelize, id: string, transaction: Transaction): Promise<boolean> {
+  const [row] = await queryOf(sequelize, transaction)<{ closed_at: Date | null }>(
+    'SELECT closed_at FROM recalls WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  return Boolean(row) && !row.closed_at;
+}
+
+/**
+ * A consignee passes the recall on: each of its own consignees not reached yet gets a notice (one tier
+ * further) and a recall.received, and the consignee's notice records when it passed the recall on, in
+ * one transaction. 'closed' when the recall closed meanwhile.
+ */
+export async function passRecallOn(
+  sequelize: Sequelize,
+  notice: NoticeRow,
+  consignees: RecallConsignee[],
+  noticeData: (consignee: RecallConsignee) => unknown,
+): Promise<{ endpoints: string[] } | 'closed'> {
+  return sequelize.transaction(async (transaction) => {
+    if (!(await lockOpen(sequelize, notice.id, transaction))) return 'closed';
+    await execute(
+      sequelize,
+      'UPDATE recall_notices SET passed_on_at = now() WHERE recall_id = $1 AND holder_account_id = $2',
+      [notice.id, notice.holder_account_id],
+      transaction,
+    );
+    return {
+      endpoints: await insertNotices(sequelize, notice.id, notice.tier + 1, consignees, noticeData, transaction),
+    };
+  });
+}
+
+/** The recall as its issuer sees it, with every consignee's notice row (null: not the issuer's). */
 export async function issuedRecall(
   sequelize: Sequelize,
   accountId: string,
@@ -84,7 +193,7 @@ export async function issuedRecall(
   );
   if (!recall) return null;
   const notices = await query<NoticeRow>(
-    `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 ORDER BY ha.name, n.holder_account_id`,
+    `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 ORDER BY n.tier, ha.name, n.holder_account_id`,
     [id],
   );
   return { recall, notices };
@@ -104,7 +213,7 @@ export async function issuedRecalls(
   );
   const notices = recalls.length
     ? await query<NoticeRow>(
-        `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = ANY($1::uuid[]) ORDER BY ha.name, n.holder_account_id`,
+        `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = ANY($1::uuid[]) ORDER BY n.tier, ha.name, n.holder_account_id`,
         [recalls.map((r) => r.id)],
       )
     : [];
@@ -143,18 +252,27 @@ export async function receivedNotices(
 
 /**
  * Records the holder's answer (a later one replaces it) and owes the issuer's webhooks a
- * recall.acknowledged, in one transaction. Answers the endpoints owed a notification.
+ * recall.acknowledged, in one transaction. Answers the endpoints owed a notification; 'closed' when the
+ * recall closed meanwhile.
  */
 export async function acknowledgeRecall(
   sequelize: Sequelize,
   notice: NoticeRow,
-  answer: { quantityOnHand: number; action: string },
+  answer: { quantityOnHand: number; action: string; lots: LotAnswer[] | null },
   data: (acknowledgedAt: Date) => unknown,
-): Promise<string[]> {
+): Promise<string[] | 'closed'> {
   return sequelize.transaction(async (transaction) => {
+    if (!(await lockOpen(sequelize, notice.id, transaction))) return 'closed';
     const [row] = await queryOf(sequelize, transaction)<{ acknowledged_at: Date }>(
-      `UPDATE recall_notices SET acknowledged_at = now(), quantity_on_hand = $3, action = $4 WHERE recall_id = $1 AND holder_account_id = $2 RETURNING acknowledged_at`,
-      [notice.id, notice.holder_account_id, answer.quantityOnHand, answer.action],
+      `UPDATE recall_notices SET acknowledged_at = now(), quantity_on_hand = $3, action = $4, lot_answers = $5
+        WHERE recall_id = $1 AND holder_account_id = $2 RETURNING acknowledged_at`,
+      [
+        notice.id,
+        notice.holder_account_id,
+        answer.quantityOnHand,
+        answer.action,
+        answer.lots && JSON.stringify(answer.lots),
+      ],
     );
     const at = new Date(row.acknowledged_at);
     return oweAccountNotification(
@@ -167,5 +285,150 @@ export async function acknowledgeRecall(
       },
       transaction,
     );
+  });
+}
+
+/**
+ * Closes the recall and owes every consignee's webhooks a recall.closed, in one transaction. Answers the
+ * endpoints owed a notification; 'closed' when it was closed already.
+ */
+export async function closeRecall(
+  sequelize: Sequelize,
+  recall: RecallRow,
+  close: { reason: string | null; levelMet: boolean },
+  data: (closedAt: Date) => unknown,
+): Promise<string[] | 'closed'> {
+  return sequelize.transaction(async (transaction) => {
+    if (!(await lockOpen(sequelize, recall.id, transaction))) return 'closed';
+    const query = queryOf(sequelize, transaction);
+    const [row] = await query<{ closed_at: Date }>(
+      'UPDATE recalls SET closed_at = now(), close_reason = $2, closed_level_met = $3 WHERE id = $1 RETURNING closed_at',
+      [recall.id, close.reason, close.levelMet],
+    );
+    const at = new Date(row.closed_at);
+    const consignees = await query<{ holder_account_id: string }>(
+      'SELECT holder_account_id FROM recall_notices WHERE recall_id = $1',
+      [recall.id],
+    );
+    const endpoints: string[] = [];
+    for (const { holder_account_id: accountId } of consignees)
+      endpoints.push(
+        ...(await oweAccountNotification(
+          sequelize,
+          { accountId, type: 'recall.closed', sourceKey: `recall-closed:${recall.id}`, data: data(at) },
+          transaction,
+        )),
+      );
+    return endpoints;
+  });
+}
+
+/** What one pass of a recall's follow-up did, and when the next is due. */
+export interface RecallFollowUp {
+  /** No such recall: not stored yet (its follow-up starts before its commit), or never (that commit failed). */
+  missing?: boolean;
+  closed: boolean;
+  /** Names of the consignees reminded, and of those found overdue, in this pass. */
+  reminded: string[];
+  overdue: string[];
+  /** Seconds until the next unanswered consignee is due a reminder (null: none is waiting for one). */
+  nextDueSeconds: number | null;
+  endpoints: string[];
+}
+
+/**
+ * One pass of a recall's follow-up, in one transaction: each consignee that has not answered and whose
+ * last reminder (or notice) is remind_every_seconds old gets a reminder (in its notice and as
+ * recall.reminder), until it has had overdue_after_reminders; at the next due time it is overdue instead,
+ * and the issuer is told (recall.overdue). A pass run twice in a row does nothing the second time.
+ */
+export async function followUpRecall(sequelize: Sequelize, recallId: string): Promise<RecallFollowUp> {
+  return sequelize.transaction(async (transaction) => {
+    const query = queryOf(sequelize, transaction);
+    const [recall] = await query<{
+      issuer_account_id: string;
+      closed_at: Date | null;
+      remind_every_seconds: number;
+      overdue_after_reminders: number;
+    }>(
+      'SELECT issuer_account_id, closed_at, remind_every_seconds, overdue_after_reminders FROM recalls WHERE id = $1 FOR UPDATE',
+      [recallId],
+    );
+    if (!recall)
+      return { missing: true, closed: false, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
+    if (recall.closed_at) return { closed: true, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
+    const due = await query<{ holder_account_id: string; holder_name: string; reminders: number; lots: string[] }>(
+      `SELECT n.holder_account_id, a.name AS holder_name, cardinality(n.reminded_at) AS reminders, n.received_lots AS lots
+         FROM recall_notices n JOIN accounts a ON a.id = n.holder_account_id
+        WHERE n.recall_id = $1 AND n.acknowledged_at IS NULL AND n.overdue_at IS NULL
+          AND coalesce(n.reminded_at[cardinality(n.reminded_at)], n.created_at) + make_interval(secs => $2) <= now()
+        ORDER BY a.name, n.holder_account_id`,
+      [recallId, recall.remind_every_seconds],
+    );
+    const reminded: string[] = [];
+    const overdue: { accountId: string; account: string; lots: string[]; reminders: number }[] = [];
+    const endpoints: string[] = [];
+    for (const consignee of due) {
+      const late = consignee.reminders >= recall.overdue_after_reminders;
+      const [{ at }] = await query<{ at: Date }>(
+        late
+          ? 'UPDATE recall_notices SET overdue_at = now() WHERE recall_id = $1 AND holder_account_id = $2 RETURNING overdue_at AS at'
+          : 'UPDATE recall_notices SET reminded_at = reminded_at || now() WHERE recall_id = $1 AND holder_account_id = $2 RETURNING now() AS at',
+        [recallId, consignee.holder_account_id],
+      );
+      if (late) {
+        overdue.push({
+          accountId: consignee.holder_account_id,
+          account: consignee.holder_name,
+          lots: consignee.lots,
+          reminders: consignee.reminders,
+        });
+        continue;
+      }
+      reminded.push(consignee.holder_name);
+      const reminder = consignee.reminders + 1;
+      endpoints.push(
+        ...(await oweAccountNotification(
+          sequelize,
+          {
+            accountId: consignee.holder_account_id,
+            type: 'recall.reminder',
+            sourceKey: `recall-reminder:${recallId}:${reminder}`,
+            data: { id: recallId, reminder, time: new Date(at).toISOString(), lots: consignee.lots },
+          },
+          transaction,
+        )),
+      );
+    }
+    if (overdue.length)
+      endpoints.push(
+        ...(await oweAccountNotification(
+          sequelize,
+          {
+            accountId: recall.issuer_account_id,
+            type: 'recall.overdue',
+            // Each consignee becomes overdue once: the pass's set of them names its notification.
+            sourceKey: `recall-overdue:${recallId}:${overdue.map((o) => o.accountId).join(',')}`,
+            data: {
+              id: recallId,
+              overdue: overdue.map(({ account, lots, reminders }) => ({ account, lots, reminders })),
+            },
+          },
+          transaction,
+        )),
+      );
+    const [{ next }] = await query<{ next: number | null }>(
+      `SELECT greatest(0, extract(epoch FROM min(coalesce(n.reminded_at[cardinality(n.reminded_at)], n.created_at)) + make_interval(secs => $2) - now()))::float8 AS next
+         FROM recall_notices n WHERE n.recall_id = $1 AND n.acknowledged_at IS NULL AND n.overdue_at IS NULL`,
+      [recallId, recall.remind_every_seconds],
+    );
+    return {
+      missing: false,
+      closed: false,
+      reminded,
+      overdue: overdue.map((o) => o.account),
+      nextDueSeconds: next === null ? null : Number(next),
+      endpoints,
+    };
   });
 }

@@ -7,6 +7,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'batch.failed',
   'recall.received',
   'recall.acknowledged',
+  'recall.reminder',
+  'recall.overdue',
+  'recall.closed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed' | 'Cancelled';

@@ -23,8 +23,8 @@ describe('the pages', () => {
       launchChromium('pages', { timezoneId: 'Europe/Oslo', locale: 'en-GB' }),
       threeAccountChain(),
     ]);
-    // The farm recalls its fish lot (it reaches the processor, the retailer and the other buyer); the
-    // processor recalls its fillet lot made from it (it reaches the retailer).
+    // The farm recalls its fish lot (it reaches the processor and the other buyer, and the retailer once
+    // the processor passes it on); the processor recalls its fillet lot made from it (it reaches the retailer).
     const fish = await client(chain.farm.key).post('/Integration/Recalls', {
       ProductId: chain.products.fishA.Id,
       LotSerial: chain.lot,
@@ -37,6 +37,8 @@ describe('the pages', () => {
     });
     if (fish.status !== 201 || fillet.status !== 201) throw new Error('the recalls were not issued');
     [fishRecall, filletRecall] = [fish.body.id, fillet.body.id];
+    const passedOn = await client(chain.processor.key).post(`/Integration/Recalls/${fishRecall}/pass-on`);
+    if (passedOn.status !== 200) throw new Error('the processor could not pass the recall on');
     const answered = await client(chain.retailer.key).post(`/Integration/Recalls/${fishRecall}/acknowledge`, {
       QuantityOnHand: 30,
       Action: 'Pulled from the shelves.',

@@ -43,7 +43,7 @@ describe('/Integration/Recalls', () => {
     await Promise.all([retailerHooks.close(), farmHooks.close()]);
   });
 
-  it('reaches every holder of the lot and of lots made from it, across accounts', async () => {
+  it('reaches the accounts the issuer shipped to, and through a consignee that passes it on, the lots made from it', async () => {
     const issued = await client(chain.farm.key).post('/Integration/Recalls', {
       ProductId: chain.products.fishA.Id,
       LotSerial: chain.lot,
@@ -59,23 +59,54 @@ describe('/Integration/Recalls', () => {
       productId: chain.products.fishA.Id,
       lotSerial: chain.lot,
       reason: 'Listeria in a retained sample.',
+      closed: null,
+      // Nothing said: the strictest strategy.
+      strategy: {
+        depth: 'Consumer',
+        effectivenessCheck: { level: 'A', percent: 100 },
+        reminders: { everySeconds: 86400, overdueAfter: 3 },
+      },
     });
-    const holders = Object.fromEntries(
-      issued.body.holders.map((h: { account: string; lots: string[]; acknowledgement: unknown }) => [h.account, h]),
-    );
-    expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name, chain.retailer.name].sort());
-    expect(holders[chain.processor.name]).toEqual({
+    const holdersOf = (body: { holders: { account: string; passedOnTime: string | null }[] }) =>
+      Object.fromEntries(body.holders.map((h) => [h.account, h]));
+    let holders = holdersOf(issued.body);
+    expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name].sort());
+    expect(holders[chain.processor.name]).toMatchObject({
       account: chain.processor.name,
       lots: [chain.lot],
       state: 'notified',
       acknowledgement: null,
+      tier: 1,
+      via: chain.farm.name,
+      progress: 'notified',
     });
-    expect(holders[chain.retailer.name]).toEqual({
+    expect((await client(chain.retailer.key).get('/Integration/Recalls')).body.totalItems).toBe(0);
+
+    const passed = await client(chain.processor.key).post(`/Integration/Recalls/${recallId}/pass-on`);
+    expect(passed.status).toBe(200);
+    expect(passed.body.reached).toEqual([
+      {
+        account: chain.retailer.name,
+        lots: [chain.fillet],
+        shipped: [{ lotSerial: chain.fillet, quantity: 30, unit: expect.any(String) }],
+      },
+    ]);
+    // Passing on again reaches no one twice.
+    expect((await client(chain.processor.key).post(`/Integration/Recalls/${recallId}/pass-on`)).body.reached).toEqual(
+      [],
+    );
+
+    holders = holdersOf((await client(chain.farm.key).get(`/Integration/Recalls/${recallId}`)).body);
+    expect(Object.keys(holders).sort()).toEqual([chain.other.name, chain.processor.name, chain.retailer.name].sort());
+    expect(holders[chain.retailer.name]).toMatchObject({
       account: chain.retailer.name,
       lots: [chain.fillet],
       state: 'notified',
       acknowledgement: null,
+      tier: 2,
+      via: chain.processor.name,
     });
+    expect(holders[chain.processor.name].passedOnTime).toEqual(expect.any(String));
   });
 
   it('tells each holder only what its own traces show: its own lots and holdings', async () => {
@@ -169,15 +200,17 @@ describe('/Integration/Recalls', () => {
       time: expect.any(String),
       quantityOnHand: 30,
       action: 'Pulled from shelves.',
+      lots: null,
     });
 
     const issuer = await client(chain.farm.key).get(`/Integration/Recalls/${recallId}`);
     const byName = Object.fromEntries(issuer.body.holders.map((h: { account: string }) => [h.account, h]));
-    expect(byName[chain.retailer.name]).toEqual({
+    expect(byName[chain.retailer.name]).toMatchObject({
       account: chain.retailer.name,
       lots: [chain.fillet],
       state: 'acknowledged',
-      acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.' },
+      progress: 'acknowledged',
+      acknowledgement: { time: expect.any(String), quantityOnHand: 30, action: 'Pulled from shelves.', lots: null },
     });
     expect(byName[chain.processor.name].acknowledgement).toBeNull();
     // Some holders have not answered yet: the recall stays notified.

@@ -11,6 +11,8 @@ import { batchRejection } from '../../pipeline/batch-failure';
 import { PROJECT_ROOT } from '../../platform/config';
 import type { ImportChunkBatch, PersistEventsOutput, ProcessEventBatchInput } from '../../pipeline/contracts';
 import { processEventBatch } from '../../workflows/process-event-batch';
+import type { RecallFollowUpOutcome } from '../../domain/recall-contracts';
+import { followRecall, recallChangedSignal } from '../../workflows/follow-recall';
 import { processImport } from '../../workflows/process-import';
 import { withStubWorker } from '../helpers/workflow-env';
 
@@ -156,6 +158,45 @@ describe('histories recorded from the real dev server replay against the workflo
       });
       await recorded('import-chunks-stored-at-upload', handle, async () =>
         expect(await handle.result()).toEqual({ batches: 5, completed: 5, failed: 0 }),
+      );
+    });
+  });
+  it('recall-followed-to-close', async () => {
+    // Started before its recall's commit (missing until signalled), a reminder a second later, overdue at
+    // the next, idle until the close.
+    let passes = 0;
+    let closed = false;
+    const pass = (o: Partial<RecallFollowUpOutcome>): RecallFollowUpOutcome => ({
+      closed: false,
+      reminded: [],
+      overdue: [],
+      nextDueSeconds: null,
+      ...o,
+    });
+    const script = [
+      pass({ missing: true }),
+      pass({ nextDueSeconds: 1 }),
+      pass({ reminded: ['consignee'], nextDueSeconds: 1 }),
+      pass({ overdue: ['consignee'] }),
+    ];
+    const followUpRecall = async (): Promise<RecallFollowUpOutcome> =>
+      closed ? pass({ closed: true }) : (script[passes++] ?? pass({}));
+    await withStubWorker(env, { followUpRecall }, async (taskQueue) => {
+      const handle = await env.client.workflow.start(followRecall, {
+        taskQueue,
+        workflowId: 'recorded-recall-1',
+        args: [{ recallId: 'recall-1' }],
+      });
+      const until = async (count: number) => {
+        while (passes < count) await new Promise((resolve) => setTimeout(resolve, 50));
+      };
+      await until(1);
+      await handle.signal(recallChangedSignal);
+      await until(4);
+      closed = true;
+      await handle.signal(recallChangedSignal);
+      await recorded('recall-followed-to-close', handle, async () =>
+        expect(await handle.result()).toEqual({ reminders: 1, overdue: ['consignee'] }),
       );
     });
   });

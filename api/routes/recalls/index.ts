@@ -1,112 +1,88 @@
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
-import { resolveIds } from '../../../db/queries/inventory';
-import { recallReach } from '../../../db/queries/recall-reach';
+import { issuedRecalls, receivedNotices } from '../../../db/repositories/recalls';
 import {
-  acknowledgeRecall,
-  createRecall,
-  issuedRecall,
-  issuedRecalls,
-  receivedNotice,
-  receivedNotices,
-  type NoticeRow,
-  type RecallRow,
-} from '../../../db/repositories/recalls';
-import { wakeWebhookEndpoint } from '../../../platform/webhooks';
+  answerRecall,
+  closeRecall,
+  findIssued,
+  findNotice,
+  issueRecall,
+  passRecallOn,
+  strategyFor,
+  type RecallServices,
+} from '../../../usecases/recalls';
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem } from '../../errors';
+import { problem, validationProblem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
+import { CSV_TYPE } from '../trace/spreadsheet';
 import { RECALLS_PAGE } from './page';
-import { acknowledgeBody, createRecallBody, type AcknowledgeInput, type CreateRecallInput } from './schema';
+import { effectivenessCsv, presentIssued, presentNotice } from './presenter';
+import {
+  acknowledgeBody,
+  closeRecallBody,
+  createRecallBody,
+  type AcknowledgeInput,
+  type CloseRecallInput,
+  type CreateRecallInput,
+} from './schema';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const acknowledgementOf = (row: NoticeRow) =>
-  row.acknowledged_at
-    ? {
-        time: new Date(row.acknowledged_at).toISOString(),
-        quantityOnHand: Number(row.quantity_on_hand),
-        action: row.action!,
-      }
-    : null;
-
-/** A holder's state: told of the recall, or answered it. */
-const noticeState = (row: NoticeRow): 'notified' | 'acknowledged' =>
-  row.acknowledged_at ? 'acknowledged' : 'notified';
-
-/**
- * A recall's state as its issuer sees it: open (it reached no other account: only the issuer's own
- * stock), notified (some holder has not answered yet), acknowledged (every holder answered).
- */
-const recallState = (notices: NoticeRow[]): 'open' | 'notified' | 'acknowledged' =>
-  !notices.length ? 'open' : notices.every((n) => n.acknowledged_at) ? 'acknowledged' : 'notified';
-
-const recallPart = (row: RecallRow) => ({
-  id: row.id,
-  issuer: row.issuer_name,
-  reason: row.reason,
-  createdTime: new Date(row.created_at).toISOString(),
+const servicesOf = ({ deps }: APIContext): RecallServices => ({
+  sequelize: deps.sequelize,
+  temporal: deps.temporal,
+  taskQueue: deps.config.taskQueue,
+  webhookRetrySeconds: deps.config.webhookRetrySeconds,
+  logger: deps.logger,
 });
 
-export const presentNotice = (row: NoticeRow) => ({
-  ...recallPart(row),
-  role: 'holder' as const,
-  state: noticeState(row),
-  ...row.notice,
-  acknowledgement: acknowledgementOf(row),
+const notSentHere = (id: string) => problem('unknown-recall', { detail: `No recall ${id} sent to this account.` });
+const notIssuedHere = (id: string) => problem('unknown-recall', { detail: `No recall ${id} issued by this account.` });
+const closedConflict = (id: string) => problem('recall-closed', { detail: `Recall ${id} is closed.` });
+
+const strategyOfBody = (body: CreateRecallInput) => ({
+  depth: body.Depth,
+  check: body.EffectivenessCheck && { level: body.EffectivenessCheck.Level, percent: body.EffectivenessCheck.Percent },
+  reminders: body.Reminders && { everySeconds: body.Reminders.EverySeconds, overdueAfter: body.Reminders.OverdueAfter },
 });
 
-async function wake(ctx: APIContext, endpoints: string[]): Promise<void> {
-  for (const id of new Set(endpoints))
-    await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, {
-      retrySeconds: ctx.deps.config.webhookRetrySeconds,
-    });
-}
-
 /**
- * `/Integration/Recalls`: a recall reaches every account that holds the lot or a lot made from it (as
- * /Integration/Trace/recall finds them), each told only what its own trace shows; holders acknowledge,
- * the issuer sees who did. Notices and acknowledgements also go out as recall.received and
- * recall.acknowledged webhooks.
+ * `/Integration/Recalls` (usecases/recalls.ts): a recall reaches the accounts the issuer's shipments of
+ * the lot (or of lots made from it) reached, each told only what its own trace shows; a consignee passes
+ * it on to its own consignees, answers what became of each lot, and is reminded until it does (the
+ * recall's Temporal workflow, workflows/follow-recall.ts); the issuer sees the effectiveness and closes
+ * it. Every step also goes out as a webhook: recall.received, .acknowledged, .reminder, .overdue, .closed.
  */
 export function recallsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post(
     '/Integration/Recalls',
-    validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }),
+    validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }, undefined, ({ body }) => {
+      const strategy = strategyFor(strategyOfBody(body));
+      return typeof strategy === 'string'
+        ? validationProblem({
+            [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [strategy],
+          })
+        : undefined;
+    }),
     async (ctx) => {
-      const input = ctx.state.input.body;
-      const { sequelize } = ctx.deps;
-      const issuer = ctx.state.account;
-      const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
-      if (!productId)
+      const body = ctx.state.input.body;
+      const outcome = await issueRecall(servicesOf(ctx), ctx.state.account, {
+        productId: body.ProductId,
+        lotSerial: body.LotSerial,
+        reason: body.Reason,
+        ...strategyOfBody(body),
+      });
+      if (outcome.kind === 'productNotFound')
         throw problem('unknown-product', {
-          detail: `Product not found: ${input.ProductId}`,
-          errors: { ProductId: [`No product ${input.ProductId} in this account.`] },
+          detail: `Product not found: ${body.ProductId}`,
+          errors: { ProductId: [`No product ${body.ProductId} in this account.`] },
         });
-      const holders = await recallReach(sequelize, { accountId: issuer.id, productId, lotSerial: input.LotSerial });
-      const id = randomUUID();
-      const createdTime = new Date().toISOString();
-      const endpoints = await createRecall(
-        sequelize,
-        { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason },
-        holders,
-        (holder) => ({
-          id,
-          issuer: issuer.name,
-          reason: input.Reason,
-          createdTime,
-          ...holder.notice,
-        }),
-      );
-      await wake(ctx, endpoints);
-      const found = (await issuedRecall(sequelize, issuer.id, id))!;
+      // The refine above answered it already: the same check.
+      if (outcome.kind === 'invalidStrategy') throw validationProblem({ EffectivenessCheck: [outcome.problem] });
       ctx.status = 201;
-      ctx.set('Location', `/Integration/Recalls/${id}`);
-      ctx.body = presentIssued(found);
+      ctx.set('Location', `/Integration/Recalls/${outcome.issued.recall.id}`);
+      ctx.body = presentIssued(outcome.issued);
     },
   );
 
@@ -124,15 +100,25 @@ export function recallsRouter(): Router<AppState, AppCustom> {
 
   router.get('/Integration/Recalls/:id', async (ctx) => {
     const { id } = ctx.params;
-    const accountId = ctx.state.account.id;
-    const issued = UUID.test(id) ? await issuedRecall(ctx.deps.sequelize, accountId, id) : null;
+    const services = servicesOf(ctx);
+    const issued = await findIssued(services, ctx.state.account.id, id);
     if (issued) {
       ctx.body = presentIssued(issued);
       return;
     }
-    const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, accountId, id) : null;
+    const notice = await findNotice(services, ctx.state.account.id, id);
     if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} issued by or sent to this account.` });
     ctx.body = presentNotice(notice);
+  });
+
+  router.get('/Integration/Recalls/:id/effectiveness.csv', async (ctx) => {
+    const { id } = ctx.params;
+    const issued = await findIssued(servicesOf(ctx), ctx.state.account.id, id);
+    if (!issued) throw notIssuedHere(id);
+    ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.csv"`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = `${CSV_TYPE}; charset=utf-8`;
+    ctx.body = effectivenessCsv(issued);
   });
 
   router.post(
@@ -140,42 +126,62 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     validate({ body: pairedWith<AcknowledgeInput>()(acknowledgeBody) }),
     async (ctx) => {
       const { id } = ctx.params;
-      const notice = UUID.test(id) ? await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id) : null;
-      if (!notice) throw problem('unknown-recall', { detail: `No recall ${id} sent to this account.` });
-      const input = ctx.state.input.body;
-      const endpoints = await acknowledgeRecall(
-        ctx.deps.sequelize,
-        notice,
-        { quantityOnHand: input.QuantityOnHand, action: input.Action },
-        (at) => ({
-          id,
-          holder: notice.holder_name,
-          lots: notice.received_lots,
-          acknowledgement: { time: at.toISOString(), quantityOnHand: input.QuantityOnHand, action: input.Action },
-        }),
-      );
-      await wake(ctx, endpoints);
-      ctx.body = presentNotice((await receivedNotice(ctx.deps.sequelize, ctx.state.account.id, id))!);
+      const body = ctx.state.input.body;
+      const outcome = await answerRecall(servicesOf(ctx), ctx.state.account.id, id, {
+        quantityOnHand: body.QuantityOnHand,
+        action: body.Action,
+        lots:
+          body.Lots?.map((lot) => ({
+            lotSerial: lot.LotSerial,
+            onHand: lot.OnHand,
+            returned: lot.Returned,
+            destroyed: lot.Destroyed,
+            soldOn: lot.SoldOn,
+          })) ?? null,
+      });
+      if (outcome.kind === 'notFound') throw notSentHere(id);
+      if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
+      if (outcome.kind === 'lotsRefused')
+        throw validationProblem(
+          Object.fromEntries(outcome.lots.map(({ index, problem }) => [`Lots[${index}].LotSerial`, [problem]])),
+        );
+      ctx.body = presentNotice(outcome.notice);
+    },
+  );
+
+  router.post('/Integration/Recalls/:id/pass-on', async (ctx) => {
+    const { id } = ctx.params;
+    const outcome = await passRecallOn(servicesOf(ctx), ctx.state.account.id, id);
+    if (outcome.kind === 'notFound') throw notSentHere(id);
+    if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
+    ctx.body = {
+      id,
+      passedOnTime: outcome.passedOnTime.toISOString(),
+      reached: outcome.reached.map((c) => ({ account: c.accountName, lots: c.receivedLots, shipped: c.shipped })),
+    };
+  });
+
+  router.post(
+    '/Integration/Recalls/:id/close',
+    validate({ body: pairedWith<CloseRecallInput>()(closeRecallBody) }),
+    async (ctx) => {
+      const { id } = ctx.params;
+      const outcome = await closeRecall(servicesOf(ctx), ctx.state.account.id, id, ctx.state.input.body.Reason ?? null);
+      if (outcome.kind === 'notFound') throw notIssuedHere(id);
+      if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
+      if (outcome.kind === 'levelNotMet') {
+        const { acknowledged, required, consignees } = outcome.effectiveness;
+        throw validationProblem({
+          Reason: [
+            `The effectiveness check is not met: level ${outcome.issued.recall.check_level} takes answers from ${required} of the ${consignees} consignees, ${acknowledged} answered. Say in Reason why you close the recall.`,
+          ],
+        });
+      }
+      ctx.body = presentIssued(outcome.issued);
     },
   );
 
   return router;
-}
-
-function presentIssued({ recall, notices }: { recall: RecallRow; notices: NoticeRow[] }) {
-  return {
-    ...recallPart(recall),
-    role: 'issuer' as const,
-    state: recallState(notices),
-    productId: recall.product_external_id,
-    lotSerial: recall.lot_serial,
-    holders: notices.map((n) => ({
-      account: n.holder_name,
-      lots: n.received_lots,
-      state: noticeState(n),
-      acknowledgement: acknowledgementOf(n),
-    })),
-  };
 }
 
 export const recallsPageRouter = () => browserPageRouter('/recalls', RECALLS_PAGE);

@@ -1,12 +1,16 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
+import { CSV_TYPE } from '../trace/spreadsheet';
 import {
   acknowledgeBody,
+  closeRecallBody,
   createRecallBody,
+  EFFECTIVENESS_COLUMNS,
   issuedList,
   issuedRecall,
   noticeList,
+  passedOn,
   recallAnswer,
   recallNotice,
 } from './schema';
@@ -14,6 +18,15 @@ import {
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
 const invalid = problemResponse('A field is missing, unknown or invalid; `errors` names it.', 'invalid-request', {
   errors: { ProductId: ['ProductId is required.'] },
+});
+const closed = problemResponse('The recall is closed: nothing more is passed on or answered.', 'recall-closed', {
+  detail: `Recall ${RECALL_ID} is closed.`,
+});
+const notSentHere = problemResponse('No recall with this id sent to the key’s account.', 'unknown-recall', {
+  detail: `No recall ${RECALL_ID} sent to this account.`,
+});
+const notIssuedHere = problemResponse('No recall with this id issued by the key’s account.', 'unknown-recall', {
+  detail: `No recall ${RECALL_ID} issued by this account.`,
 });
 const notFound = problemResponse('No recall with this id issued by or sent to the key’s account.', 'unknown-recall', {
   detail: `No recall ${RECALL_ID} issued by or sent to this account.`,
@@ -25,16 +38,25 @@ export const recallsOperations = [
     path: '/Integration/Recalls',
     summary: 'Issue a recall',
     description:
-      'Finds every lot made from the lot and every account holding one, as /Integration/Trace/recall does (shipments to GLNs verified as ' +
-      'other accounts’, onwards through their shipments), and sends each a notice (GET /Integration/Recalls, and recall.received on its ' +
-      'webhooks). A notice tells a holder only what its own trace shows.',
+      'Follows the lot and every lot made from it as /Integration/Trace/recall does, to the accounts your shipments reached (GLNs ' +
+      'verified as other accounts’): your direct consignees. Each gets a notice (GET /Integration/Recalls, and recall.received on its ' +
+      'webhooks) telling it only what its own trace shows, and passes the recall on to its own consignees (…/pass-on). The strategy ' +
+      '(Depth, EffectivenessCheck, Reminders) is told to every consignee; a consignee that has not answered is reminded on its ' +
+      'schedule (recall.reminder) and then marked overdue (recall.overdue to you) by the recall’s workflow until you close it.',
     tags: ['Recalls'],
     requestBody: {
       schema: createRecallBody,
-      example: { ProductId: 'COD-WHOLE', LotSerial: 'LOT-2024-001', Reason: 'Listeria found in retained sample.' },
+      example: {
+        ProductId: 'COD-WHOLE',
+        LotSerial: 'LOT-2024-001',
+        Reason: 'Listeria found in retained sample.',
+        Depth: 'Retail',
+        EffectivenessCheck: { Level: 'B', Percent: 50 },
+        Reminders: { EverySeconds: 86400, OverdueAfter: 3 },
+      },
     },
     responses: {
-      201: { description: 'The recall, with every holder it reached.', schema: issuedRecall },
+      201: { description: 'The recall, with every consignee it reached and its effectiveness.', schema: issuedRecall },
       400: invalid,
       404: problemResponse('ProductId names no product of the account; `errors` names it.', 'unknown-product', {
         detail: 'Product not found: COD-WHOLE',
@@ -58,8 +80,8 @@ export const recallsOperations = [
     path: '/Integration/Recalls/issued',
     summary: 'Recalls the account issued',
     description:
-      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged) and every holder ' +
-      'with its lots, its state and its acknowledgement.',
+      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged), whether it ' +
+      'is closed, its effectiveness, and every consignee with its lots, state, answer and follow-up.',
     tags: ['Recalls'],
     query: pageQuerySchema,
     responses: {
@@ -70,14 +92,32 @@ export const recallsOperations = [
   operation({
     method: 'get',
     path: '/Integration/Recalls/{id}',
-    summary: 'One recall: the issuer sees who acknowledged; a holder its notice',
+    summary: 'One recall: the issuer sees its effectiveness; a holder its notice',
     tags: ['Recalls'],
     responses: {
       200: {
-        description: 'role issuer: every holder with its lots and acknowledgement; role holder: the notice.',
+        description:
+          'role issuer: the effectiveness (consignees reached, acknowledged, acted, overdue; quantities shipped, accounted for and ' +
+          'still out; whether the check level is met) and every consignee with its lots, answer, follow-up and figures per lot; role ' +
+          'holder: the notice, with what was shipped to it and its reminders.',
         schema: recallAnswer,
       },
       404: notFound,
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Recalls/{id}/effectiveness.csv',
+    summary: 'A recall’s effectiveness as a spreadsheet',
+    description: `The issuer’s view as CSV (RFC 4180, UTF-8, a header row): one row per consignee and lot it received, columns ${EFFECTIVENESS_COLUMNS.join(', ')}.`,
+    tags: ['Recalls'],
+    responses: {
+      200: {
+        description: 'The CSV, as an attachment.',
+        contentType: CSV_TYPE,
+        schema: { type: 'string', description: 'CSV text.' },
+      },
+      404: notIssuedHere,
     },
   }),
   operation({
@@ -85,18 +125,57 @@ export const recallsOperations = [
     path: '/Integration/Recalls/{id}/acknowledge',
     summary: 'Acknowledge a recall notice',
     description:
-      'The holder says how much it still holds and what it does about it; the issuer sees it, and receives recall.acknowledged. A later answer replaces it.',
+      'The holder says how much it still holds, what it does about it, and per lot it received what is on hand, returned, destroyed ' +
+      'and sold on; the issuer sees it, and receives recall.acknowledged. A later answer replaces it. Reminders stop.',
     tags: ['Recalls'],
     requestBody: {
       schema: acknowledgeBody,
-      example: { QuantityOnHand: 12.5, Action: 'Quarantined; returning to supplier.' },
+      example: {
+        QuantityOnHand: 12.5,
+        Action: 'Quarantined; returning to supplier.',
+        Lots: [{ LotSerial: 'LOT-2024-001', OnHand: 12.5, Returned: 40, Destroyed: 0, SoldOn: 7.5 }],
+      },
     },
     responses: {
       200: { description: 'The notice, with the acknowledgement.', schema: recallNotice },
       400: invalid,
-      404: problemResponse('No recall with this id sent to the key’s account.', 'unknown-recall', {
-        detail: `No recall ${RECALL_ID} sent to this account.`,
-      }),
+      404: notSentHere,
+      409: closed,
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/Integration/Recalls/{id}/pass-on',
+    summary: 'Pass a recall on to your own consignees',
+    description:
+      'Your shipments of the lots you received (or of lots you made from them) to GLNs verified as other accounts’ reach those ' +
+      'accounts: each becomes a consignee of the same recall (one tier further), with a notice of its own and recall.received. ' +
+      'Accounts the recall already reached are not reached again; passing on again reaches only shipments made since.',
+    tags: ['Recalls'],
+    responses: {
+      200: { description: 'The consignees reached now.', schema: passedOn },
+      404: notSentHere,
+      409: closed,
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/Integration/Recalls/{id}/close',
+    summary: 'Close a recall',
+    description:
+      'The issuer closes the recall when its effectiveness check level is met, or says in Reason why it closes it anyway. Every ' +
+      'consignee receives recall.closed; reminders stop.',
+    tags: ['Recalls'],
+    requestBody: { schema: closeRecallBody, example: {} },
+    responses: {
+      200: { description: 'The closed recall, as its issuer sees it.', schema: issuedRecall },
+      400: problemResponse(
+        'The level is not met and no Reason is given, or a field is invalid; `errors` names it.',
+        'invalid-request',
+        { errors: { Reason: ['The effectiveness check is not met: … Say in Reason why you close the recall.'] } },
+      ),
+      404: notIssuedHere,
+      409: closed,
     },
   }),
   operation({

@@ -10,7 +10,7 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 const inert = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** RFC 4180: a field holding a quote, comma or line break is quoted, its quotes doubled. */
-const csvField = (value: string | number): string => {
+export const csvField = (value: string | number): string => {
   if (typeof value === 'number') return String(value);
   const text = inert(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

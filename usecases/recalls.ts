@@ -1,0 +1,315 @@
+/**
+ * Recalls: issuing one, a consignee answering it and passing it on, the issuer closing it. Each stores
+ * its change and the webhooks it owes in one transaction (db/repositories/recalls.ts), then wakes those
+ * webhooks and tells the recall's follow-up workflow (workflows/follow-recall.ts). Typed outcomes, no HTTP.
+ */
+import type { Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import type { Sequelize } from 'sequelize';
+import { resolveIds } from '../db/queries/inventory';
+import { recallConsignees, type RecallConsignee } from '../db/queries/recall-reach';
+import {
+  acknowledgeRecall,
+  closeRecall as storeClose,
+  createRecall,
+  issuedRecall,
+  passRecallOn as storePassOn,
+  recallAccounts,
+  receivedNotice,
+  type NoticeRow,
+  type RecallRow,
+  type RecallStrategy,
+} from '../db/repositories/recalls';
+import {
+  checkPercentOf,
+  consigneeFigures,
+  DEFAULT_REMINDERS,
+  effectivenessTotals,
+  type CheckLevel,
+  type LotAnswer,
+  type RecallDepth,
+} from '../domain/recall-strategy';
+import type { Logger } from '../platform/logger';
+import { signalRecallFollowUp } from '../platform/recalls';
+import { wakeWebhookEndpoint } from '../platform/webhooks';
+
+export interface RecallServices {
+  sequelize: Sequelize;
+  temporal: Client;
+  taskQueue: string;
+  webhookRetrySeconds: number;
+  logger: Logger;
+}
+
+export type Issued = { recall: RecallRow; notices: NoticeRow[] };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The recall `id` as its issuer `accountId` sees it (null: no such recall of the account). */
+export const findIssued = (services: RecallServices, accountId: string, id: string): Promise<Issued | null> =>
+  UUID.test(id) ? issuedRecall(services.sequelize, accountId, id) : Promise.resolve(null);
+
+/** The notice of recall `id` that `accountId` received (null: none). */
+export const findNotice = (services: RecallServices, accountId: string, id: string): Promise<NoticeRow | null> =>
+  UUID.test(id) ? receivedNotice(services.sequelize, accountId, id) : Promise.resolve(null);
+
+export const iso = (at: Date | string): string => new Date(at).toISOString();
+
+export const strategyOf = (
+  row: Pick<RecallRow, 'depth' | 'check_level' | 'check_percent' | 'remind_every_seconds' | 'overdue_after_reminders'>,
+) => ({
+  depth: row.depth,
+  effectivenessCheck: { level: row.check_level, percent: Number(row.check_percent) },
+  reminders: { everySeconds: row.remind_every_seconds, overdueAfter: row.overdue_after_reminders },
+});
+
+/** What every party is told of a recall: in the API's answers and in the webhooks. */
+export const recallSummary = (row: RecallRow) => ({
+  id: row.id,
+  issuer: row.issuer_name,
+  reason: row.reason,
+  createdTime: iso(row.created_at),
+  strategy: strategyOf(row),
+  closed: row.closed_at
+    ? { time: iso(row.closed_at), reason: row.close_reason, levelMet: Boolean(row.closed_level_met) }
+    : null,
+});
+
+/** A consignee's recall.received: its notice, as GET /Integration/Recalls/{id} shows it when it arrives. */
+const noticeData = (recall: ReturnType<typeof recallSummary>) => (consignee: RecallConsignee) => ({
+  ...recall,
+  shipped: consignee.shipped,
+  ...consignee.notice,
+});
+
+/** The figures of each consignee and the recall's effectiveness in total. */
+export function recallEffectiveness({ recall, notices }: Issued) {
+  const consignees = notices.map((n) => {
+    const facts = {
+      shipped: n.shipped,
+      answers: n.lot_answers,
+      acknowledged: Boolean(n.acknowledged_at),
+      overdue: Boolean(n.overdue_at),
+    };
+    return { notice: n, facts, figures: consigneeFigures(facts) };
+  });
+  return { consignees, effectiveness: effectivenessTotals(consignees, Number(recall.check_percent)) };
+}
+
+async function wake(services: RecallServices, endpoints: string[]): Promise<void> {
+  for (const id of new Set(endpoints))
+    await wakeWebhookEndpoint(services.temporal, services.taskQueue, id, {
+      retrySeconds: services.webhookRetrySeconds,
+    });
+}
+
+/**
+ * After a commit that changes what the recall's follow-up waits for, its workflow is told to read the
+ * rows again. Only sooner: its next pass (at the next due reminder, within the hour) reads them anyway, so
+ * a failed signal is logged, not answered as an error for a change that was stored.
+ */
+async function followUp(services: RecallServices, recallId: string): Promise<void> {
+  try {
+    await signalRecallFollowUp(services.temporal, services.taskQueue, recallId);
+  } catch (error) {
+    services.logger.warn(
+      { err: error, recallId },
+      'could not signal the recall follow-up; its next pass reads the change',
+    );
+  }
+}
+
+export interface IssueRecallInput {
+  productId: string;
+  lotSerial: string;
+  reason: string;
+  depth?: RecallDepth;
+  check?: { level: CheckLevel; percent?: number };
+  reminders?: { everySeconds?: number; overdueAfter?: number };
+}
+
+/** The strategy a request asks for, or what is wrong with its check (B needs its percentage, the others take none). */
+export function strategyFor(input: Pick<IssueRecallInput, 'depth' | 'check' | 'reminders'>): RecallStrategy | string {
+  const level = input.check?.level ?? 'A';
+  const checkPercent = checkPercentOf(level, input.check?.percent);
+  if (typeof checkPercent === 'string') return checkPercent;
+  return {
+    depth: input.depth ?? 'Consumer',
+    checkLevel: level,
+    checkPercent,
+    remindEverySeconds: input.reminders?.everySeconds ?? DEFAULT_REMINDERS.everySeconds,
+    overdueAfterReminders: input.reminders?.overdueAfter ?? DEFAULT_REMINDERS.overdueAfter,
+  };
+}
+
+export type IssueRecallOutcome =
+  { kind: 'productNotFound' } | { kind: 'invalidStrategy'; problem: string } | { kind: 'issued'; issued: Issued };
+
+/**
+ * Issues a recall of the issuer's lot to the accounts its shipments reached (its direct consignees). The
+ * follow-up workflow starts before the recall is stored, so no recall is ever stored without one.
+ */
+export async function issueRecall(
+  services: RecallServices,
+  issuer: { id: string; name: string },
+  input: IssueRecallInput,
+): Promise<IssueRecallOutcome> {
+  const { sequelize } = services;
+  const strategy = strategyFor(input);
+  if (typeof strategy === 'string') return { kind: 'invalidStrategy', problem: strategy };
+  const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.productId]);
+  if (!productId) return { kind: 'productNotFound' };
+  const recalled = { accountId: issuer.id, productId, lotSerial: input.lotSerial };
+  const consignees = await recallConsignees(sequelize, recalled, [recalled], new Set([issuer.id]));
+  const id = randomUUID();
+  await signalRecallFollowUp(services.temporal, services.taskQueue, id);
+  const endpoints = await createRecall(
+    sequelize,
+    { id, issuerAccountId: issuer.id, productId, lotSerial: input.lotSerial, reason: input.reason },
+    strategy,
+    consignees,
+    noticeData({
+      id,
+      issuer: issuer.name,
+      reason: input.reason,
+      createdTime: new Date().toISOString(),
+      strategy: strategyOf({
+        depth: strategy.depth,
+        check_level: strategy.checkLevel,
+        check_percent: String(strategy.checkPercent),
+        remind_every_seconds: strategy.remindEverySeconds,
+        overdue_after_reminders: strategy.overdueAfterReminders,
+      }),
+      closed: null,
+    }),
+  );
+  await wake(services, endpoints);
+  await followUp(services, id);
+  return { kind: 'issued', issued: (await issuedRecall(sequelize, issuer.id, id))! };
+}
+
+export interface RecallAnswer {
+  quantityOnHand: number;
+  action: string;
+  /** Per lot received; an amount left out is 0. */
+  lots: (Pick<LotAnswer, 'lotSerial'> & Partial<Omit<LotAnswer, 'lotSerial'>>)[] | null;
+}
+
+export type AnswerRecallOutcome =
+  | { kind: 'notFound' }
+  | { kind: 'alreadyClosed' }
+  /** Lots the consignee did not receive, or named twice, by their index in `lots`. */
+  | { kind: 'lotsRefused'; lots: { index: number; problem: string }[] }
+  | { kind: 'answered'; notice: NoticeRow };
+
+/** A consignee's answer (a later one replaces it); the issuer hears recall.acknowledged. */
+export async function answerRecall(
+  services: RecallServices,
+  accountId: string,
+  id: string,
+  answer: RecallAnswer,
+): Promise<AnswerRecallOutcome> {
+  const notice = await findNotice(services, accountId, id);
+  if (!notice) return { kind: 'notFound' };
+  const refused: { index: number; problem: string }[] = [];
+  const seen = new Set<string>();
+  answer.lots?.forEach(({ lotSerial }, index) => {
+    if (!notice.received_lots.includes(lotSerial))
+      refused.push({
+        index,
+        problem: `${lotSerial} is not a lot you received of this recall; yours: ${notice.received_lots.join(', ')}.`,
+      });
+    else if (seen.has(lotSerial)) refused.push({ index, problem: `${lotSerial} is named twice.` });
+    seen.add(lotSerial);
+  });
+  if (refused.length) return { kind: 'lotsRefused', lots: refused };
+  const lots =
+    answer.lots?.map((lot) => ({
+      lotSerial: lot.lotSerial,
+      onHand: lot.onHand ?? 0,
+      returned: lot.returned ?? 0,
+      destroyed: lot.destroyed ?? 0,
+      soldOn: lot.soldOn ?? 0,
+    })) ?? null;
+  const acknowledged = await acknowledgeRecall(
+    services.sequelize,
+    notice,
+    { quantityOnHand: answer.quantityOnHand, action: answer.action, lots },
+    (at) => ({
+      id,
+      holder: notice.holder_name,
+      lots: notice.received_lots,
+      acknowledgement: { time: at.toISOString(), quantityOnHand: answer.quantityOnHand, action: answer.action, lots },
+    }),
+  );
+  if (acknowledged === 'closed') return { kind: 'alreadyClosed' };
+  await wake(services, acknowledged);
+  await followUp(services, id);
+  return { kind: 'answered', notice: (await receivedNotice(services.sequelize, accountId, id))! };
+}
+
+export type PassRecallOnOutcome =
+  | { kind: 'notFound' }
+  | { kind: 'alreadyClosed' }
+  | { kind: 'passedOn'; passedOnTime: Date; reached: RecallConsignee[] };
+
+/** A consignee passes the recall on: the accounts its own shipments reached, not reached yet, become consignees. */
+export async function passRecallOn(
+  services: RecallServices,
+  accountId: string,
+  id: string,
+): Promise<PassRecallOnOutcome> {
+  const { sequelize } = services;
+  const notice = await findNotice(services, accountId, id);
+  if (!notice) return { kind: 'notFound' };
+  if (notice.closed_at) return { kind: 'alreadyClosed' };
+  const recalled = { accountId: notice.issuer_account_id, productId: notice.product_id, lotSerial: notice.lot_serial };
+  const consignees = await recallConsignees(
+    sequelize,
+    recalled,
+    notice.sources,
+    await recallAccounts(sequelize, notice),
+  );
+  const passed = await storePassOn(sequelize, notice, consignees, noticeData(recallSummary(notice)));
+  if (passed === 'closed') return { kind: 'alreadyClosed' };
+  await wake(services, passed.endpoints);
+  await followUp(services, id);
+  const after = (await receivedNotice(sequelize, accountId, id))!;
+  return { kind: 'passedOn', passedOnTime: new Date(after.passed_on_at!), reached: consignees };
+}
+
+export type CloseRecallOutcome =
+  | { kind: 'notFound' }
+  | { kind: 'alreadyClosed' }
+  | { kind: 'levelNotMet'; issued: Issued; effectiveness: ReturnType<typeof recallEffectiveness>['effectiveness'] }
+  | { kind: 'closed'; issued: Issued };
+
+/** The issuer closes the recall: when its check level is met, or with a reason why not. Every consignee hears recall.closed. */
+export async function closeRecall(
+  services: RecallServices,
+  accountId: string,
+  id: string,
+  reason: string | null,
+): Promise<CloseRecallOutcome> {
+  const issued = await findIssued(services, accountId, id);
+  if (!issued) return { kind: 'notFound' };
+  if (issued.recall.closed_at) return { kind: 'alreadyClosed' };
+  const { effectiveness } = recallEffectiveness(issued);
+  if (!effectiveness.levelMet && !reason) return { kind: 'levelNotMet', issued, effectiveness };
+  const endpoints = await storeClose(
+    services.sequelize,
+    issued.recall,
+    { reason, levelMet: effectiveness.levelMet },
+    (at) => ({
+      id,
+      issuer: issued.recall.issuer_name,
+      closedTime: at.toISOString(),
+      reason,
+      levelMet: effectiveness.levelMet,
+    }),
+  );
+  if (endpoints === 'closed') return { kind: 'alreadyClosed' };
+  await wake(services, endpoints);
+  await followUp(services, id);
+  return { kind: 'closed', issued: (await issuedRecall(services.sequelize, accountId, id))! };
+}
