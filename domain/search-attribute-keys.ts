@@ -1,9 +1,5 @@
 /**
-<<<<<<<< HEAD:domain/search-attributes.ts
- * The custom search attributes of batch workflows: definitions only (@temporalio/common), so the
-========
  * The custom search attributes of batch workflows, in domain/ (imports of @temporalio/common only) so the
->>>>>>>> w2a-batches:domain/search-attribute-keys.ts
  * workflow code can upsert them; platform/search-attributes.ts registers them on the server.
  */
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
