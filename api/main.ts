@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   // Koa answers requests only; the WebSocket upgrades of EPCIS query subscriptions go through the same
   // app (its key check and errors) and are then handed to ws (api/upgrades.ts).
   routeUpgrades(server, handle);
-  await new Promise<void>((resolve) => server.listen(config.port, '0.0.0.0', resolve));
+  await new Promise<void>((resolve) => server.listen(config.port, config.apiHost, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(

@@ -58,6 +58,8 @@ export const WORKER_HEARTBEAT_STALE_SECONDS = 4 * WORKER_HEARTBEAT_SECONDS;
 export interface Config {
   /** Port of the HTTP API; 0 picks a free one. */
   port: number;
+  /** The address the HTTP API listens on: every interface, unless `npm start` (a development instance) says loopback. */
+  apiHost: string;
   /** External PostgreSQL; when unset `npm start` runs an embedded server under `dataDir/pg`. */
   databaseUrl: string | undefined;
   /** External Temporal frontend; when unset `npm start` runs `temporal server start-dev`. */
@@ -187,6 +189,7 @@ function trustedProxies(value: string | undefined): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer('PORT', env.PORT, DEFAULT_PORTS.PORT),
+    apiHost: env.API_HOST || '0.0.0.0',
     databaseUrl: nonEmpty(env.DATABASE_URL),
     temporalAddress: nonEmpty(env.TEMPORAL_ADDRESS),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',

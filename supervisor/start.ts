@@ -191,6 +191,8 @@ class Supervisor {
       ...process.env,
       ...this.childEnv,
       WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts,
+      // Loopback only, as the webhooks it allows: another machine cannot make it call this one's ports. A value set wins.
+      API_HOST: process.env.API_HOST || '127.0.0.1',
       PORT: String(apiPort),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,

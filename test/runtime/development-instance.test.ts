@@ -63,6 +63,19 @@ describe('npm start on a terminal, nothing configured', () => {
     expect(lines.filter((line) => /^\{|\bINFO\b/.test(line))).toEqual([]);
   });
 
+  it('listens on loopback only: another machine cannot reach the API (nor have it call this one)', () => {
+    const port = Number(new URL(stack.state.apiUrl).port);
+    // /proc/net/tcp: the local address and port in hex, state 0A is LISTEN; 0100007F is 127.0.0.1.
+    const listening = fs
+      .readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[3] === '0A' && Number.parseInt(fields[1]?.split(':')[1] ?? '', 16) === port)
+      .map((fields) => fields[1].split(':')[0]);
+    expect(listening).toEqual(['0100007F']);
+  });
+
   it('accepts a webhook to this machine without configuration, and the worker delivers to it', async () => {
     const created = cli('cli/apikey.ts', ['create', '--account', `dev-${uid('A')}`], pointedAt(stack.dir));
     expect(created.stderr).toBe('');
