@@ -110,15 +110,17 @@ export async function choosePort(options: {
   env: NodeJS.ProcessEnv;
   conventional: number;
   logger: Logger;
+  /** Any free port: one found free now, or (0) the one the process that binds it is given. */
+  anyFree?: () => Promise<number>;
 }): Promise<number> {
-  const { variable, env, conventional, logger } = options;
+  const { variable, env, conventional, logger, anyFree = freePort } = options;
   const explicit = await checkExplicitPort(variable, env);
-  if (explicit !== undefined) return explicit || freePort();
+  if (explicit !== undefined) return explicit || anyFree();
   if (await isPortFree(conventional)) return conventional;
-  const port = await freePort();
+  const port = await anyFree();
   logger.warn(
     { variable, conventional, port },
-    `port ${conventional} (${variable}'s default) is in use by ${describeHolder(conventional)}; using ${port} instead (set ${variable} to choose)`,
+    `port ${conventional} (${variable}'s default) is in use by ${describeHolder(conventional)}; using ${port || 'a free one'} instead (set ${variable} to choose)`,
   );
   return port;
 }

@@ -77,8 +77,8 @@ class Supervisor {
     const config = loadConfig();
     fs.mkdirSync(this.dataDir, { recursive: true });
     claimDataDir(this.dataDir);
-    const port = (variable: keyof typeof DEFAULT_PORTS) =>
-      choosePort({ variable, env: process.env, conventional: DEFAULT_PORTS[variable], logger: this.logger });
+    const port = (variable: keyof typeof DEFAULT_PORTS, anyFree?: () => Promise<number>) =>
+      choosePort({ variable, env: process.env, conventional: DEFAULT_PORTS[variable], logger: this.logger, anyFree });
     // A port set and taken stops the start before anything runs. The free ones for the worker and the
     // API are picked once Temporal is up: it takes random free ports of its own and could take ours.
     const explicit = new Map<keyof typeof DEFAULT_PORTS, number | undefined>();
@@ -182,7 +182,9 @@ class Supervisor {
     const bundle =
       config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
     // Fixed ports, also when "0" asked for free ones: a restarted worker or API keeps them.
-    const apiPort = await port('PORT');
+    // Any free port for the API is the one it binds (0) and reports: one picked here and handed over could
+    // be taken by another process before the API bound it (CI: EADDRINUSE with several stacks starting).
+    const apiPortAsked = await port('PORT', async () => 0);
     const workerMetricsPort = await port('WORKER_METRICS_PORT');
     const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT');
     // A development instance: a receiver on this machine works without configuration; a value set wins.
@@ -193,7 +195,7 @@ class Supervisor {
       WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts,
       // Loopback only, as the webhooks it allows: another machine cannot make it call this one's ports. A value set wins.
       API_HOST: process.env.API_HOST || '127.0.0.1',
-      PORT: String(apiPort),
+      PORT: String(apiPortAsked),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       WORKFLOW_BUNDLE_PATH: bundle,
@@ -224,7 +226,9 @@ class Supervisor {
       `task queue ${config.taskQueue}` + (applied.length ? `, ${applied.length} migrations applied` : ''),
     );
     signal.throwIfAborted();
-    await this.spawn('api', env);
+    const apiPort = (await this.spawn('api', env)).port ?? apiPortAsked;
+    // A restarted API keeps the port it was given (the restart reuses this env).
+    env.PORT = String(apiPort);
     this.state.apiUrl = `http://127.0.0.1:${apiPort}`;
     this.state.apiMetricsUrl = `${this.state.apiUrl}/metrics`;
     writeState(this.dataDir, this.state);
