@@ -25,7 +25,8 @@ export interface NewBatch {
 
 /** With a key, the workflow id is the account's key; without one, the batch's own id. */
 export const batchWorkflowId = (accountId: string, batchId: string, idempotencyKey: string | undefined): string =>
-  idempotencyKey ? `batch-${accountId}-${idempotencyKey}` : `batch-${batchId}`;
+  idempotencyKey ? keyedWorkflowId(accountId, idempotencyKey) : `batch-${batchId}`;
+const keyedWorkflowId = (accountId: string, idempotencyKey: string): string => `batch-${accountId}-${idempotencyKey}`;
 
 const requestHashOf = (request: unknown): string => sha256Hex(canonicalJson(request));
 
@@ -124,13 +125,13 @@ export async function findOrCreateBatch(
   /** What else is stored with the batch (a capture's originals) commits with it; only for submissions without a key. */
   transaction?: Transaction,
 ): Promise<{ batch: Batch; created: boolean }> {
-  const workflowId = batchWorkflowId(submission.accountId, '', submission.idempotencyKey);
+  const workflowId = submission.idempotencyKey && keyedWorkflowId(submission.accountId, submission.idempotencyKey);
   const replayOf = (existing: Batch) => {
     if (existing.requestHash && existing.requestHash !== requestHashOf(submission.request))
       throw new IdempotencyKeyReused(submission.idempotencyKey!, existing.id);
     return { batch: existing, created: false };
   };
-  if (submission.idempotencyKey) {
+  if (workflowId) {
     const existing = await Batch.findOne({ where: { workflowId } });
     if (existing) return replayOf(existing);
   }
@@ -152,7 +153,7 @@ export async function findOrCreateBatch(
     );
     return { batch, created: true };
   } catch (error) {
-    if (!(error instanceof UniqueConstraintError) || !submission.idempotencyKey) throw error;
+    if (!(error instanceof UniqueConstraintError) || !workflowId) throw error;
     const existing = await Batch.findOne({ where: { workflowId } });
     if (!existing) throw error;
     return replayOf(existing);
