@@ -175,7 +175,8 @@ export async function captureEpcis(deps: CaptureDeps, input: CaptureInput): Prom
   const { account, requestId, behaviour } = input;
   const { events, pointerOf, namespaces, vocabularies, leftOut = [] } = input.document;
   const issues = repeatedEventIds(input.document);
-  const hashes = events.map((event) => eventHashId(event, namespacesOfContext(namespaces)));
+  const prefixes = namespacesOfContext(namespaces);
+  const hashes = events.map((event) => eventHashId(event, prefixes));
   const known = await findEpcisEntities(sequelize, account, referencedIdentifiers(events, hashes));
   // A declaration's own row gets its id now, stored with the document: a retried step sees the same one.
   const translation = translateEpcisEvents(events, known, {

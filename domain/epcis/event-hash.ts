@@ -96,6 +96,11 @@ const SENSOR_REPORT = [
   'coordinateReferenceSystem',
 ];
 const TIMES = new Set(['eventTime', 'time', 'startTime', 'endTime']);
+/** What is not a user extension inside a sensor element, its metadata, a report, a readPoint or bizLocation. */
+const SENSOR_METADATA_FIELDS: ReadonlySet<string> = new Set([...SENSOR_METADATA, ...EXCLUDED]);
+const SENSOR_REPORT_FIELDS: ReadonlySet<string> = new Set([...SENSOR_REPORT, ...EXCLUDED]);
+const SENSOR_ELEMENT_FIELDS: ReadonlySet<string> = new Set(['sensorMetadata', 'sensorReport', ...EXCLUDED]);
+const LOCATION_FIELDS: ReadonlySet<string> = new Set(['id']);
 
 /** GS1 application identifiers of primary keys a Digital Link path may start with. */
 const PRIMARY_KEYS = new Set([
@@ -290,13 +295,13 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
   });
   standard.push(...sortedBlocks(reportBlocks).flat());
 
-  const own = (object: Json, known: string[]) => childBlocks(object, namespaces, new Set([...known, ...EXCLUDED]));
-  const metadataExtensions = own(metadata, SENSOR_METADATA);
+  const own = (object: Json, standard: ReadonlySet<string>) => childBlocks(object, namespaces, standard);
+  const metadataExtensions = own(metadata, SENSOR_METADATA_FIELDS);
   const reportExtensions = reports.flatMap((report) => {
-    const lines = own(report, SENSOR_REPORT);
+    const lines = own(report, SENSOR_REPORT_FIELDS);
     return lines.length ? ['sensorReport', ...lines] : [];
   });
-  const elementExtensions = own(element, ['sensorMetadata', 'sensorReport']);
+  const elementExtensions = own(element, SENSOR_ELEMENT_FIELDS);
   const extensions =
     metadataExtensions.length || reportExtensions.length || elementExtensions.length
       ? [
@@ -381,7 +386,7 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
       case 'readPoint':
       case 'bizLocation': {
         lines.push(field, `id=${identifier(String((value as Json).id))}`);
-        const extensions = childBlocks(value as Json, namespaces, new Set(['id']));
+        const extensions = childBlocks(value as Json, namespaces, LOCATION_FIELDS);
         if (extensions.length) locationExtensions.push(field, ...extensions);
         break;
       }
