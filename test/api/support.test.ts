@@ -280,8 +280,11 @@ describe('GET /support', () => {
     await row.locator('button').click();
     await page.waitForSelector('#retry');
     expect(await page.locator('#abandon-form').count()).toBe(0);
-    if (process.env.SUPPORT_ANSWERED_SCREENSHOT)
-      await page.screenshot({ path: process.env.SUPPORT_ANSWERED_SCREENSHOT, fullPage: true });
+    // SUPPORT_ANSWERED_SCREENSHOT=/tmp/answered writes /tmp/answered-1280.png and /tmp/answered-1920.png.
+    for (const width of process.env.SUPPORT_ANSWERED_SCREENSHOT ? [1280, 1920] : []) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${process.env.SUPPORT_ANSWERED_SCREENSHOT}-${width}.png`, fullPage: true });
+    }
   });
 
   it('a support key sees every account’s failing webhook endpoints, with what waits behind them', async () => {
