@@ -21,7 +21,8 @@ import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { unknownHeaderValue } from './headers';
 import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders, gs1SchemaIssues } from './schema';
-import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
+import { xmlPointer } from '../../../domain/epcis/xml/read';
+import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, type EpcisContext } from './xml';
 
 export type { CheckedDocument };
 
@@ -157,7 +158,7 @@ export const validEvent =
   };
 
 /**
- * An XML body (api/routes/epcis/xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
+ * An XML body (./xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
  * rule after it then name the XML element (its XPath-like location) instead of a JSON pointer.
  */
 async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promise<CheckedDocument> {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import type { XsdIssue, XsdTask } from './xsd-sets';
+import type { XsdIssue, XsdTask } from './sets';
 
 /**
  * GS1's XSDs, compiled once in each thread of a small pool (piscina: a well-kept worker-thread pool),
@@ -12,7 +12,7 @@ let pool: Piscina<XsdTask, XsdIssue[]> | undefined;
 export function xsdFaults(task: XsdTask): Promise<XsdIssue[]> {
   pool ??= new Piscina<XsdTask, XsdIssue[]>({
     // Under tsx (npm run api) the TypeScript source, once built the compiled file: the same name beside this one.
-    filename: path.join(__dirname, `xsd-worker${path.extname(__filename)}`),
+    filename: path.join(__dirname, `worker${path.extname(__filename)}`),
     minThreads: 1,
     maxThreads: 2,
     idleTimeout: 10 * 60_000,
