@@ -6,12 +6,11 @@
  * asks for it with Accept. Everything after (GS1's JSON schema, translation, the pipeline) is the JSON
  * path's.
  *
- * Libraries: @xmldom/xmldom parses (namespace-aware DOM with line and column of each element, no DTD
- * loading, no entity expansion beyond XML's five); libxml2-wasm validates (libxml2's own XSD validator
+ * Libraries: saxes parses (domain/epcis/xml/tree.ts: namespace-aware, line and column of each element, no
+ * DTD loading, no entity expansion beyond XML's five); libxml2-wasm validates (libxml2's own XSD validator
  * compiled to WebAssembly: real XSD 1.0 validation, no native build, off the event loop in
  * platform/epcis-xsd's worker threads).
  */
-import type { Element as XmlElement } from '@xmldom/xmldom';
 import coBody from 'co-body';
 import type { Middleware } from 'koa';
 import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
@@ -24,6 +23,7 @@ import {
   type XmlDocument,
 } from '../../../domain/epcis/xml/from-xml';
 import { dtdIssue, eventCount, parseXml, xsdFaultIssue } from '../../../domain/epcis/xml/read';
+import type { XmlElement } from '../../../domain/epcis/xml/tree';
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';

@@ -5,7 +5,7 @@
  * and every element of another namespace (a company's extension) becomes a `prefix:name` key whose
  * prefix the document's @context defines. Works on a parsed, XSD-valid DOM; pure.
  */
-import type { Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
+import type { XmlElement, XmlNode } from './tree';
 import { cbvWord, sensorTypeWord, type CbvVocabulary } from './cbv';
 
 export type EpcisXmlVersion = '1.2' | '2.0';

@@ -3,10 +3,8 @@
  * line and column of each element, counting its events, and naming the element an XSD fault is about.
  * Pure: the caller reads the bytes, runs GS1's XSD (platform/epcis-xsd) and answers.
  */
-import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
 import { EVENT_TYPES, xpathOf, type XmlIssue } from './from-xml';
-
-const ELEMENT_NODE = 1;
+import { ELEMENT_NODE, xmlTree, type XmlElement, type XmlNode } from './tree';
 
 /**
  * No EPCIS document needs a DTD, and a DTD is how an XML bomb (entities expanding to gigabytes) or an
@@ -29,34 +27,11 @@ export function dtdIssue(text: string): XmlIssue | undefined {
   return undefined;
 }
 
-/** The DOM of the text, or the first fault with its line and column. */
+/** The tree of the text (./tree.ts), or the first fault with its line and column. */
 export function parseXml(text: string): { root: XmlElement } | { issue: XmlIssue } {
-  const faults: string[] = [];
-  let document;
-  try {
-    document = new DOMParser({
-      onError: (level, message, context: { locator?: { lineNumber?: number; columnNumber?: number } } | undefined) => {
-        if (level === 'warning') return;
-        const at = context?.locator?.lineNumber
-          ? ` (line ${context.locator.lineNumber}, column ${context.locator.columnNumber ?? '?'})`
-          : '';
-        faults.push(`${message}${at}`);
-        throw new Error(message);
-      },
-    }).parseFromString(text, 'text/xml');
-  } catch (error) {
-    if (!faults.length) faults.push((error as Error).message);
-  }
-  const root = document?.documentElement;
-  if (faults.length || !root) {
-    return {
-      issue: {
-        pointer: '/',
-        message: `The XML is not well-formed: ${(faults[0] ?? 'no root element').replace(/\s+/g, ' ').trim()}`,
-      },
-    };
-  }
-  return { root };
+  const tree = xmlTree(text);
+  if ('root' in tree) return tree;
+  return { issue: { pointer: '/', message: `The XML is not well-formed: ${tree.fault.replace(/\s+/g, ' ').trim()}` } };
 }
 
 /** The element an xmllint message at `line` is about: the one of that line with the name the message gives, else the line's first. */
