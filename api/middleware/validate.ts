@@ -5,7 +5,12 @@ import type { Middleware } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { AppCustom, AppState } from '../context';
 import { type ApiError, validationProblem } from '../errors';
-import { type Matcher, unknownFieldMessage, unknownPropertyOf, reportableErrors } from '../unknown-fields';
+import {
+  type Matcher,
+  unknownFieldMessage,
+  unknownPropertyOf,
+  reportableErrors,
+} from '../../domain/schemas/unknown-fields';
 import { jsonBody } from './json-body';
 
 /**
@@ -21,7 +26,7 @@ ajv.addKeyword({ keyword: 'x-field' });
 
 const matches: Matcher = (schema, data) => ajv.validate(schema, data);
 
-/** ajv's errors as a caller reports them: without the per-type branches' false "not a field" (api/unknown-fields.ts). */
+/** ajv's errors as a caller reports them: without the per-type branches' false "not a field" (domain/schemas/unknown-fields.ts). */
 export const reportable = (errors: ErrorObject[]): ErrorObject[] => reportableErrors(errors, matches);
 
 const segmentsOf = (error: ErrorObject): string[] =>

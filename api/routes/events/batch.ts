@@ -21,7 +21,7 @@ import {
   type ToError,
   type ValidatedState,
 } from '../../middleware/validate';
-import { unknownPropertyOf } from '../../unknown-fields';
+import { unknownPropertyOf } from '../../../domain/schemas/unknown-fields';
 import { everyProblemOf, type EventReader } from '../../../batches/border-check';
 import { statusUrl } from './presenter';
 

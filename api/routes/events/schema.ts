@@ -8,7 +8,7 @@ import { EVENT_TYPE_NAMES, EVENT_TYPES, parseEventTime, type EventPayload } from
 import { locationIdOf } from '../../../domain/master-data';
 import { pairedWith } from '../../middleware/validate';
 import { LIMITS, withLimits } from '../../limits';
-import { closed } from '../../unknown-fields';
+import { closed } from '../../../domain/schemas/unknown-fields';
 import { address, contactProperties, vessel } from '../locations/schema';
 
 const text = { type: 'string', minLength: 1 } as const;
@@ -186,7 +186,7 @@ export const event = {
 export const MAX_EVENTS = 1000;
 
 /**
- * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts).
+ * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (domain/schemas/unknown-fields.ts).
  * Paired with EventPayload, the pipeline's type: what each `$type` requires is in allOf/if-then, which
  * json-schema-to-ts would have to expand per branch.
  */

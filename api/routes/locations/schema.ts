@@ -7,7 +7,7 @@ import { DUNS_PATTERN } from '../../../domain/master-data';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 import { withLimits } from '../../limits';
-import { closed } from '../../unknown-fields';
+import { closed } from '../../../domain/schemas/unknown-fields';
 
 const text = (description: string, example?: string) =>
   ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
@@ -140,7 +140,7 @@ const createLocation = {
   },
 } as const;
 
-/** Closed objects: a property not listed here is refused, naming the field (api/unknown-fields.ts). */
+/** Closed objects: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
 export const createLocationsSchema = closed(
   withLimits({
     type: 'object',

@@ -3,7 +3,7 @@
  * Units are checked and normalised in domain/ (units.ts), where the accepted list lives.
  */
 import { withLimits } from '../../limits';
-import { closed } from '../../unknown-fields';
+import { closed } from '../../../domain/schemas/unknown-fields';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 
@@ -59,7 +59,7 @@ const detailsProperties = {
 
 const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
-/** Closed objects: a property not listed here is refused, naming the field (api/unknown-fields.ts). */
+/** Closed objects: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
 export const createProductsSchema = closed(
   withLimits({
     type: 'object',
