@@ -16,7 +16,7 @@ import {
 } from '../../../usecases/capture-epcis';
 import type { APIContext, AppCustom } from '../../context';
 import { ApiError, problem } from '../../errors';
-import { LIMITS } from '../../limits';
+import { LIMITS } from '../../../domain/schemas/limits';
 import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { unknownHeaderValue } from './headers';

@@ -6,7 +6,7 @@
  */
 import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
-import { LIMITS } from '../../limits';
+import { LIMITS } from '../../../domain/schemas/limits';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import gs1Schema from './gs1-epcis-json-schema.json';

@@ -6,7 +6,7 @@
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
 import { pairedWith } from '../../middleware/validate';
 import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
-import { LIMITS, withLimits } from '../../limits';
+import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
 
 const text = { type: 'string', minLength: 1 } as const;

@@ -6,7 +6,7 @@
 import { DUNS_PATTERN } from '../../../domain/master-data';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
 
 const text = (description: string, example?: string) =>

@@ -2,7 +2,7 @@
  * Request schemas of the product endpoints, the one source of truth for what a request may carry.
  * Units are checked and normalised in domain/ (units.ts), where the accepted list lives.
  */
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
