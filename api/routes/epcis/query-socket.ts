@@ -11,7 +11,8 @@ import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import type { SocketTiming } from '../../query-sockets';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
-import { pairedWith, textOf, validate, type InputOf, type Source } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { textOf, validate, type InputOf, type Source } from '../../middleware/validate';
 import { epcFormatOf, headerProblem } from './events';
 import { epcFormatHeader } from './schema';
 

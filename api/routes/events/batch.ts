@@ -11,9 +11,8 @@ import type { AppCustom } from '../../context';
 import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
+import { fieldOf, messageOf } from '../../../platform/json-schema';
 import {
-  fieldOf,
-  messageOf,
   problemFromErrors,
   validate,
   type InputOf,

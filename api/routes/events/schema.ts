@@ -6,7 +6,7 @@
 import { batchErrorSchema, type BatchError } from '../../../domain/batch-errors';
 import { EVENT_TYPE_NAMES, EVENT_TYPES, parseEventTime, type EventPayload } from '../../../domain/events';
 import { locationIdOf } from '../../../domain/master-data';
-import { pairedWith } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
 import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
 import { address, contactProperties, vessel } from '../locations/schema';

@@ -16,7 +16,7 @@ import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets
 import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
 import type { AccountRef } from '../../../db/repositories/master-data';
 import { withUncheckedDependents, type RecordWords } from '../../../domain/refused-events';
-import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
+import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-schema';
 import { eventRuleErrors } from '../events/schema';
 import { eventsBody } from '../events/schema';
 import { createLocationsSchema } from '../locations/schema';

@@ -4,7 +4,7 @@
  * schema lists every property SPEC.md shows, and nothing else: a property not listed is refused.
  */
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
-import { pairedWith } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
 import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
 import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
