@@ -9,7 +9,7 @@ import { locationIdOf } from '../../../domain/master-data';
 import { pairedWith } from '../../../domain/schemas/paired';
 import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
-import { address, contactProperties, vessel } from '../locations/schema';
+import { address, contactProperties, vessel } from '../../../domain/schemas/locations';
 
 const text = { type: 'string', minLength: 1 } as const;
 /** Ids, lots and serials: the caller's keys. */

@@ -19,7 +19,7 @@ import { withUncheckedDependents, type RecordWords } from '../../../domain/refus
 import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-schema';
 import { eventRuleErrors } from '../events/schema';
 import { eventsBody } from '../events/schema';
-import { createLocationsSchema } from '../locations/schema';
+import { createLocationsSchema } from '../../../domain/schemas/locations';
 import { createProductsSchema } from '../products/schema';
 import {
   locationCreateIssues,

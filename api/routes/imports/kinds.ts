@@ -6,7 +6,7 @@ import { EVENT_TYPE_NAMES, type EventTypeName } from '../../../domain/events';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
 import { eventExamples } from '../events/examples';
 import { event } from '../events/schema';
-import { createLocationsSchema } from '../locations/schema';
+import { createLocationsSchema } from '../../../domain/schemas/locations';
 import { createProductsSchema } from '../products/schema';
 
 export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
