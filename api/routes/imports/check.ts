@@ -20,7 +20,7 @@ import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-sche
 import { eventRuleErrors } from '../events/schema';
 import { eventsBody } from '../events/schema';
 import { createLocationsSchema } from '../../../domain/schemas/locations';
-import { createProductsSchema } from '../products/schema';
+import { createProductsSchema } from '../../../domain/schemas/products';
 import {
   locationCreateIssues,
   productCreateIssues,

@@ -7,7 +7,7 @@ import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain
 import { eventExamples } from '../events/examples';
 import { event } from '../events/schema';
 import { createLocationsSchema } from '../../../domain/schemas/locations';
-import { createProductsSchema } from '../products/schema';
+import { createProductsSchema } from '../../../domain/schemas/products';
 
 export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
 export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, ...MASTER_DATA_KINDS] as const;
