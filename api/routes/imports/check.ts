@@ -17,8 +17,7 @@ import { othersChecked, type BorderCheckDeps } from '../../../batches/border-che
 import type { AccountRef } from '../../../db/repositories/master-data';
 import { withUncheckedDependents, type RecordWords } from '../../../domain/refused-events';
 import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-schema';
-import { eventRuleErrors } from '../events/schema';
-import { eventsBody } from '../events/schema';
+import { eventRuleErrors, eventsBody } from '../../../domain/schemas/events';
 import { createLocationsSchema } from '../../../domain/schemas/locations';
 import { createProductsSchema } from '../../../domain/schemas/products';
 import {

@@ -5,7 +5,8 @@
  */
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
 import { pairedWith } from '../../../domain/schemas/paired';
-import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
+import { MAX_EVENTS, customPropertyEntry } from '../../../domain/schemas/events';
+import { gdstWarningsSchema } from '../events/schema';
 import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 import { closed } from '../../../domain/schemas/unknown-fields';
 
