@@ -34,7 +34,7 @@ import { LIMITS } from '../../../domain/schemas/limits';
 import { declaredOver } from '../../limits';
 import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { gs1HeaderValue } from './headers';
-import type { SchemaIssue } from './schema';
+import type { SchemaIssue } from '../../../domain/epcis/json-schema';
 import { xsdFaults } from './xsd';
 
 /** Any context of the /epcis routes, middleware's included. */
