@@ -16,7 +16,7 @@ import { problem, validationProblem } from '../../errors';
 import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE } from '../../../platform/spreadsheet-writing';
 import { RECALLS_PAGE } from './page';
 import { effectivenessCsv, presentIssued, presentNotice } from './presenter';
 import {
