@@ -16,12 +16,13 @@ import {
 } from '../../../usecases/capture-epcis';
 import type { APIContext, AppCustom } from '../../context';
 import { ApiError, problem } from '../../errors';
-import { LIMITS } from '../../limits';
+import { LIMITS } from '../../../domain/schemas/limits';
 import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { unknownHeaderValue } from './headers';
-import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders, gs1SchemaIssues } from './schema';
+import { gs1SchemaIssues } from '../../../domain/epcis/json-schema';
 import { xmlPointer } from '../../../domain/epcis/xml/read';
+import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders } from './schema';
 import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, type EpcisContext } from './xml';
 
 export type { CheckedDocument };

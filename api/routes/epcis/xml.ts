@@ -30,10 +30,11 @@ import type { AppCustom, AppState } from '../../context';
 import type { ErrorCode } from '../../error-catalogue';
 import { problem, type ApiError } from '../../errors';
 import { readingBody } from '../../expect-continue';
-import { declaredOver, LIMITS } from '../../limits';
+import { LIMITS } from '../../../domain/schemas/limits';
+import { declaredOver } from '../../limits';
 import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { gs1HeaderValue } from './headers';
-import type { SchemaIssue } from './schema';
+import type { SchemaIssue } from '../../../domain/epcis/json-schema';
 import { xsdFaults } from '../../../platform/epcis-xsd/pool';
 
 /** Any context of the /epcis routes, middleware's included. */

@@ -16,11 +16,10 @@ import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets
 import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
 import type { AccountRef } from '../../../db/repositories/master-data';
 import { withUncheckedDependents, type RecordWords } from '../../../domain/refused-events';
-import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
-import { eventRuleErrors } from '../events/schema';
-import { eventsBody } from '../events/schema';
-import { createLocationsSchema } from '../locations/schema';
-import { createProductsSchema } from '../products/schema';
+import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-schema';
+import { eventRuleErrors, eventsBody } from '../../../domain/schemas/events';
+import { createLocationsSchema } from '../../../domain/schemas/locations';
+import { createProductsSchema } from '../../../domain/schemas/products';
 import {
   locationCreateIssues,
   productCreateIssues,

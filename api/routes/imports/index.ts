@@ -19,7 +19,7 @@ import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { removeSpool } from '../../spooled-upload';
-import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import { checkFile, type CheckedChunk } from './check';
 import { IMPORT_KINDS, isEventKind, kindSpec, type ImportKind } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';

@@ -5,9 +5,9 @@
 import { EVENT_TYPE_NAMES, type EventTypeName } from '../../../domain/events';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
 import { eventExamples } from '../events/examples';
-import { event } from '../events/schema';
-import { createLocationsSchema } from '../locations/schema';
-import { createProductsSchema } from '../products/schema';
+import { event } from '../../../domain/schemas/events';
+import { createLocationsSchema } from '../../../domain/schemas/locations';
+import { createProductsSchema } from '../../../domain/schemas/products';
 
 export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
 export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, ...MASTER_DATA_KINDS] as const;
@@ -59,7 +59,7 @@ export function kindSpec(kind: ImportKind): KindSpec {
   let spec: KindSpec;
   if (isEventKind(kind)) {
     const schema = eventSchemaOf(kind);
-    // A location reference needs its Id (api/routes/events/schema.ts eventRuleErrors) where the reference itself is required.
+    // A location reference needs its Id (domain/schemas/events.ts eventRuleErrors) where the reference itself is required.
     const columns = columnsOf(schema, { skip: EVENT_SKIP }).map((c) =>
       c.path.length === 2 && c.path[1] === 'Id' && !c.list && schema.required?.includes(c.path[0])
         ? { ...c, required: true }

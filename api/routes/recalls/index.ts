@@ -13,9 +13,10 @@ import {
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
-import { pairedWith, validate } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE } from '../../../platform/spreadsheet-writing';
 import { RECALLS_PAGE } from './page';
 import { effectivenessCsv, presentIssued, presentNotice } from './presenter';
 import {

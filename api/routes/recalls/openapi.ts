@@ -1,7 +1,7 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE } from '../../../platform/spreadsheet-writing';
 import {
   acknowledgeBody,
   closeRecallBody,

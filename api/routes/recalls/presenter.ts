@@ -1,6 +1,6 @@
 import type { NoticeRow } from '../../../db/repositories/recalls';
 import { iso, recallEffectiveness, recallSummary, type Issued } from '../../../usecases/recalls';
-import { csvField } from '../trace/spreadsheet';
+import { csvField } from '../../../platform/spreadsheet-writing';
 import { EFFECTIVENESS_COLUMNS } from './schema';
 
 const isoOrNull = (at: Date | string | null): string | null => (at ? iso(at) : null);

@@ -6,7 +6,7 @@ import {
   type CheckLevel,
   type RecallDepth,
 } from '../../../domain/recall-strategy';
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 import { pageBodySchema } from '../../paging';
 
 export const createRecallBody = withLimits({

@@ -18,7 +18,7 @@ import {
   traceQuery,
   type TraceQuery,
 } from './schema';
-import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
+import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from '../../../platform/spreadsheet-writing';
 
 /** A trace as asked: `product` is the caller's own id or the service id, as sent. */
 interface TraceRequest {

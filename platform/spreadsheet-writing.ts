@@ -1,7 +1,11 @@
+/**
+ * Writing spreadsheets (reading them is spreadsheets.ts): the FSMA 204 sortable spreadsheet, as CSV or as
+ * the FDA template's workbook, and the quoting of any CSV field: a file format, the same whoever asks for it.
+ */
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
-import { CTES, CTE_COLUMNS, FSMA_COLUMNS, type FsmaRow } from '../../../domain/fsma204';
+import { CTES, CTE_COLUMNS, FSMA_COLUMNS, type FsmaRow } from '../domain/fsma204';
 
 export const CSV_TYPE = 'text/csv';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
