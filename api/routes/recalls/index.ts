@@ -15,9 +15,9 @@ import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
 import { pairedWith, validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import { RECALLS_PAGE } from './page';
-import { effectivenessCsv, presentIssued, presentNotice } from './presenter';
+import { effectivenessCsv, effectivenessXlsx, presentIssued, presentNotice } from './presenter';
 import {
   acknowledgeBody,
   closeRecallBody,
@@ -111,15 +111,21 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     ctx.body = presentNotice(notice);
   });
 
-  router.get('/Integration/Recalls/:id/effectiveness.csv', async (ctx) => {
-    const { id } = ctx.params;
-    const issued = await findIssued(servicesOf(ctx), ctx.state.account.id, id);
-    if (!issued) throw notIssuedHere(id);
-    ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.csv"`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = `${CSV_TYPE}; charset=utf-8`;
-    ctx.body = effectivenessCsv(issued);
-  });
+  for (const format of ['csv', 'xlsx'] as const)
+    router.get(`/Integration/Recalls/:id/effectiveness.${format}`, async (ctx) => {
+      const { id } = ctx.params;
+      const issued = await findIssued(servicesOf(ctx), ctx.state.account.id, id);
+      if (!issued) throw notIssuedHere(id);
+      ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.${format}"`);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      if (format === 'xlsx') {
+        ctx.type = XLSX_TYPE;
+        ctx.body = await effectivenessXlsx(issued);
+      } else {
+        ctx.type = `${CSV_TYPE}; charset=utf-8`;
+        ctx.body = effectivenessCsv(issued);
+      }
+    });
 
   router.post(
     '/Integration/Recalls/:id/acknowledge',

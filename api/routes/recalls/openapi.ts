@@ -1,12 +1,13 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
 import {
   acknowledgeBody,
   closeRecallBody,
   createRecallBody,
   EFFECTIVENESS_COLUMNS,
+  EFFECTIVENESS_TOTALS_COLUMNS,
   issuedList,
   issuedRecall,
   noticeList,
@@ -80,8 +81,8 @@ export const recallsOperations = [
     path: '/Integration/Recalls/issued',
     summary: 'Recalls the account issued',
     description:
-      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged), whether it ' +
-      'is closed, its effectiveness, and every consignee with its lots, state, answer and follow-up.',
+      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged, or closed, ' +
+      'with when and why), its effectiveness, and every consignee with its lots, state, answer and follow-up.',
     tags: ['Recalls'],
     query: pageQuerySchema,
     responses: {
@@ -116,6 +117,23 @@ export const recallsOperations = [
         description: 'The CSV, as an attachment.',
         contentType: CSV_TYPE,
         schema: { type: 'string', description: 'CSV text.' },
+      },
+      404: notIssuedHere,
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/Integration/Recalls/{id}/effectiveness.xlsx',
+    summary: 'A recall’s effectiveness as an xlsx workbook',
+    description:
+      `The issuer’s view as an xlsx workbook, quantities as numbers: the sheet Consignees has the CSV’s rows and columns; the sheet ` +
+      `Totals the recall’s effectiveness, a row per unit, columns ${EFFECTIVENESS_TOTALS_COLUMNS.join(', ')}.`,
+    tags: ['Recalls'],
+    responses: {
+      200: {
+        description: 'The workbook, as an attachment.',
+        contentType: XLSX_TYPE,
+        schema: { type: 'string', format: 'binary', description: 'An xlsx workbook.' },
       },
       404: notIssuedHere,
     },
