@@ -144,7 +144,9 @@ export const recallsOperations = [
     summary: 'Acknowledge a recall notice',
     description:
       'The holder says how much it still holds, what it does about it, and per lot it received what is on hand, returned, destroyed ' +
-      'and sold on; the issuer sees it, and receives recall.acknowledged. A later answer replaces it. Reminders stop.',
+      'and sold on; the issuer sees it, and receives recall.acknowledged. A later answer replaces it. Reminders stop. A lot with ' +
+      'DestroyedAt has its destroyed quantity recorded there as a decommission event through the events pipeline first, so your ' +
+      'inventory agrees: refused (more than the location holds), nothing of the answer is stored.',
     tags: ['Recalls'],
     requestBody: {
       schema: acknowledgeBody,

@@ -102,7 +102,21 @@ export const acknowledgeBody = withLimits({
           LotSerial: { type: 'string', minLength: 1 },
           OnHand: { type: 'number', minimum: 0, description: 'Still held (quarantined).' },
           Returned: { type: 'number', minimum: 0, description: 'Sent back to the shipper.' },
-          Destroyed: { type: 'number', minimum: 0 },
+          Destroyed: {
+            type: 'number',
+            minimum: 0,
+            description: 'Destroyed, in total (a later answer gives the total again).',
+          },
+          DestroyedAt: {
+            type: 'string',
+            minLength: 1,
+            description:
+              'Your location (your id or the service id) where you destroyed it: the service records the destroyed quantity there as ' +
+              'a decommission event (ObjectEvent DELETE, destroying, destroyed; its ReferenceDocumentId recall:<id>) through the events ' +
+              'pipeline, so your inventory agrees with the answer. Only what Destroyed adds to what is recorded for this recall already ' +
+              'is recorded. More than the location holds is a 400 naming Destroyed, and nothing of the answer is stored. Left out, ' +
+              'nothing is recorded: you record your destruction yourself.',
+          },
           SoldOn: {
             type: 'number',
             minimum: 0,
@@ -110,7 +124,9 @@ export const acknowledgeBody = withLimits({
           },
         },
       },
-      example: [{ LotSerial: 'LOT-2024-001', OnHand: 2.5, Returned: 10, Destroyed: 0, SoldOn: 0 }],
+      example: [
+        { LotSerial: 'LOT-2024-001', OnHand: 2.5, Returned: 10, Destroyed: 4, DestroyedAt: 'DOCK-1', SoldOn: 0 },
+      ],
     },
   },
 });
@@ -120,6 +136,7 @@ export interface LotAnswerInput {
   OnHand?: number;
   Returned?: number;
   Destroyed?: number;
+  DestroyedAt?: string;
   SoldOn?: number;
 }
 
