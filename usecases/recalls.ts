@@ -14,6 +14,7 @@ import {
   createRecall,
   destroyedRecorded,
   issuedRecall,
+  openRecallIds,
   ownEntity,
   passRecallOn as storePassOn,
   recallAccounts,
@@ -38,6 +39,7 @@ import type { BatchError } from '../domain/batch-errors';
 import type { EventPayload } from '../domain/events';
 import type { Logger } from '../platform/logger';
 import { signalRecallFollowUp } from '../platform/recalls';
+import { recallWorkflowId } from '../domain/recall-contracts';
 import { wakeWebhookEndpoint } from '../platform/webhooks';
 
 /**
@@ -438,4 +440,31 @@ export async function closeRecall(
   await wake(services, endpoints);
   await followUp(services, id);
   return { kind: 'closed', issued: (await issuedRecall(services.sequelize, accountId, id))! };
+}
+
+/** The follow-ups Temporal lists as running: one visibility query, paged, instead of a describe per recall. */
+const RUNNING_FOLLOW_UPS = `WorkflowType = 'followRecall' AND ExecutionStatus = 'Running'`;
+
+/**
+ * Starts again the follow-up of each open recall issued over `olderThanSeconds` ago whose workflow is
+ * not running: its start was lost (the API stored the recall, then Temporal refused the signal-with-start
+ * or the process died), or its run was terminated or its history lost. The reconciler's pass runs it
+ * (batches/start-stranded-batches.ts). A follow-up started meanwhile (the list lags) is only signalled:
+ * one more pass, no second run. Answers the recalls followed again.
+ */
+export async function followLostRecalls(
+  sequelize: Sequelize,
+  temporal: Client,
+  taskQueue: string,
+  olderThanSeconds: number,
+  limit: number,
+): Promise<string[]> {
+  const open = await openRecallIds(sequelize, olderThanSeconds, limit);
+  if (!open.length) return [];
+  const running = new Set<string>();
+  for await (const execution of temporal.workflow.list({ query: RUNNING_FOLLOW_UPS }))
+    running.add(execution.workflowId);
+  const lost = open.filter((id) => !running.has(recallWorkflowId(id)));
+  for (const id of lost) await signalRecallFollowUp(temporal, taskQueue, id);
+  return lost;
 }

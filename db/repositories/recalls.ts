@@ -465,3 +465,13 @@ export async function destroyedRecorded(
   );
   return Number(recorded);
 }
+
+/** Open recalls issued over `olderThanSeconds` ago, oldest first: each one's follow-up should be running. */
+export async function openRecallIds(sequelize: Sequelize, olderThanSeconds: number, limit: number): Promise<string[]> {
+  const rows = await queryOf(sequelize)<{ id: string }>(
+    `SELECT id FROM recalls WHERE closed_at IS NULL AND created_at < now() - make_interval(secs => $1)
+      ORDER BY created_at, id LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
+  return rows.map((r) => r.id);
+}
