@@ -227,6 +227,9 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
       [chain.retailer.name]: ['acknowledged', 'acknowledged'],
       [chain.other.name]: ['notified', 'notified'],
     });
+    // By hand, per consignee (processor, retailer, other): shipped 60 + 30 + 20 = 110; on hand 10 + 20 + 0 = 30;
+    // returned 0 + 5 + 0 = 5; destroyed 20; sold on 30; accounted for 60 + 25 + 0 = 85; outstanding 0 + 5 + 20 = 25.
+    // Answered: processor and retailer, 2 of 3; level B at 60% takes ceil(3 × 0.6) = 2: met. Acted: the processor alone.
     expect(body.effectiveness).toEqual({
       consignees: 3,
       reached: 3,
