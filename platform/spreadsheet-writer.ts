@@ -1,7 +1,9 @@
 /**
- * Workbooks the service answers (a download, not an upload: platform/spreadsheets.ts reads those). Written
- * with exceljs's streaming writer without styles or a shared-string table, as the FSMA 204 sheet is
- * (api/routes/trace/spreadsheet.ts says why): each sheet's header row frozen, with a filter on every column.
+ * Workbooks the service answers (a download; platform/spreadsheets.ts reads uploads): the FSMA 204 sheet
+ * and a recall's effectiveness. Each sheet's header row frozen, with a filter on every column. Written with
+ * exceljs's streaming writer, without styles or a shared-string table: for the FSMA sheet's 10,000 rows
+ * that halves the time of its in-memory workbook, and a sortable sheet needs neither (times are ISO text,
+ * which sorts).
  */
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';

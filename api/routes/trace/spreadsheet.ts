@@ -1,7 +1,5 @@
-import { PassThrough } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import { CTES, CTE_COLUMNS, FSMA_COLUMNS, type FsmaRow } from '../../../domain/fsma204';
+import { xlsxWorkbook } from '../../../platform/spreadsheet-writer';
 
 export const CSV_TYPE = 'text/csv';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -29,26 +27,17 @@ export function fsmaCsv(rows: readonly FsmaRow[]): string {
 
 /**
  * One sheet per CTE, as the FDA's template has it, each with that CTE's KDE columns, the header row frozen
- * with a filter on every column; a CTE with no rows keeps its sheet and header. Written with exceljs's
- * streaming writer, without styles or a shared-string table: for 10,000 rows that halves the time of its
- * in-memory workbook, and a sortable sheet needs neither (times are ISO text, which sorts).
+ * with a filter on every column; a CTE with no rows keeps its sheet and header (platform/spreadsheet-writer.ts).
  */
-export async function fsmaXlsx(rows: readonly FsmaRow[]): Promise<Buffer> {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  for (const cte of CTES) {
-    const columns = CTE_COLUMNS[cte];
-    const sheet = workbook.addWorksheet(cte, { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.max(12, Math.min(60, c.length + 2)) }));
-    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
-    // Values in column order: exceljs maps an object's keys onto the columns cell by cell.
-    for (const row of rows)
-      if (row['Critical Tracking Event'] === cte) sheet.addRow(columns.map((c) => row[c])).commit();
-    sheet.commit();
-  }
-  await workbook.commit();
-  await finished(stream);
-  return Buffer.concat(chunks);
-}
+export const fsmaXlsx = (rows: readonly FsmaRow[]): Promise<Buffer> =>
+  xlsxWorkbook(
+    CTES.map((cte) => {
+      const columns = CTE_COLUMNS[cte];
+      return {
+        name: cte,
+        columns,
+        // Values in column order: exceljs maps an object's keys onto the columns cell by cell.
+        rows: rows.filter((row) => row['Critical Tracking Event'] === cte).map((row) => columns.map((c) => row[c])),
+      };
+    }),
+  );
