@@ -22,7 +22,7 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
   declare fileType: string;
   declare sizeBytes: string;
   declare sha256: Buffer;
-  /* The bytes live in document_chunks (DocumentChunk), written in the same transaction as this row. */
+  /* The bytes live in document_chunks, written in the same transaction as this row. */
   /** DATEONLY: YYYY-MM-DD. */
   declare expirationDate: string | null;
   declare company: string | null;
