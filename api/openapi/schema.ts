@@ -48,3 +48,14 @@ export function publishSchema(schema: unknown, where = '$'): unknown {
   if (source.nullable === true && typeof source.type === 'string') out.type = [source.type, 'null'];
   return out;
 }
+
+/** A required string property of a route schema, with its description and example. */
+export const text = (description: string, example?: string) =>
+  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+
+/** A response property that is a string or null. */
+export const nullableText = (description: string, example?: string) => ({
+  type: ['string', 'null'],
+  description,
+  ...(example === undefined ? {} : { example }),
+});

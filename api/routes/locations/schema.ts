@@ -8,9 +8,7 @@ import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
 import { withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
-
-const text = (description: string, example?: string) =>
-  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+import { text, nullableText } from '../../openapi/schema';
 
 const duns = {
   type: 'string',
@@ -220,12 +218,6 @@ export const updateLocationsSchema = closed(
 );
 
 /* ---- Response bodies: what presenter.ts produces. ---- */
-
-const nullableText = (description: string, example?: string) => ({
-  type: ['string', 'null'],
-  description,
-  ...(example === undefined ? {} : { example }),
-});
 
 const addressResponse = {
   type: ['object', 'null'],
