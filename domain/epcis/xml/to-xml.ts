@@ -277,6 +277,16 @@ class Writer {
 const BASE = ['eventTime', 'recordTime', 'eventTimeZoneOffset', 'eventID', 'errorDeclaration', 'certificationInfo'];
 const SCOPE = ['bizStep', 'disposition', 'readPoint', 'bizLocation'];
 const TAIL = ['sourceList', 'destinationList', 'sensorElementList', 'persistentDisposition'];
+/** A transformation's own fields, in both versions' order. */
+const TRANSFORMATION = [
+  'inputEPCList',
+  'inputQuantityList',
+  'outputEPCList',
+  'outputQuantityList',
+  'transformationID',
+  ...SCOPE,
+  'bizTransactionList',
+];
 
 /** EPCIS 2.0's element order of each event type (GS1's EPCglobal-epcis-2_0.xsd). */
 const ORDER_2_0: Record<string, string[]> = {
@@ -292,18 +302,7 @@ const ORDER_2_0: Record<string, string[]> = {
     ...TAIL,
   ],
   TransactionEvent: [...BASE, 'bizTransactionList', 'parentID', 'epcList', 'action', ...SCOPE, 'quantityList', ...TAIL],
-  TransformationEvent: [
-    ...BASE,
-    'inputEPCList',
-    'inputQuantityList',
-    'outputEPCList',
-    'outputQuantityList',
-    'transformationID',
-    ...SCOPE,
-    'bizTransactionList',
-    ...TAIL,
-    'ilmd',
-  ],
+  TransformationEvent: [...BASE, ...TRANSFORMATION, ...TAIL, 'ilmd'],
   AssociationEvent: [
     ...BASE,
     'parentID',
@@ -334,18 +333,7 @@ const ORDER_1_2: Record<string, { own: string[]; extension: string[]; required?:
     required: ['epcList', 'bizTransactionList'],
   },
   TransformationEvent: {
-    own: [
-      'inputEPCList',
-      'inputQuantityList',
-      'outputEPCList',
-      'outputQuantityList',
-      'transformationID',
-      ...SCOPE,
-      'bizTransactionList',
-      'sourceList',
-      'destinationList',
-      'ilmd',
-    ],
+    own: [...TRANSFORMATION, 'sourceList', 'destinationList', 'ilmd'],
     extension: [],
   },
 };
