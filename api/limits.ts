@@ -21,6 +21,10 @@ export const LIMITS = {
   quantity: 1_000_000_000_000,
 } as const;
 
+/** A quantity of a request: a decimal from 0 to LIMITS.quantity. */
+export const quantity = (description: string) =>
+  ({ type: 'number', minimum: 0, maximum: LIMITS.quantity, description }) as const;
+
 /**
  * Whether the request's Content-Length already says its body is over `limit` bytes: then it is refused
  * before a byte is read. Not Koa's `request.length`, which keeps 32 bits of it (4 GB reads as 0).

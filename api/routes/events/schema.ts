@@ -7,7 +7,7 @@ import { batchErrorSchema, type BatchError } from '../../../domain/batch-errors'
 import { EVENT_TYPE_NAMES, EVENT_TYPES, parseEventTime, type EventPayload } from '../../../domain/events';
 import { locationIdOf } from '../../../domain/master-data';
 import { pairedWith } from '../../middleware/validate';
-import { LIMITS, withLimits } from '../../limits';
+import { LIMITS, quantity, withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
 import { address, contactProperties, vessel } from '../locations/schema';
 
@@ -98,12 +98,7 @@ export const productInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'Product'],
   properties: {
-    Quantity: {
-      type: 'number',
-      minimum: 0,
-      maximum: LIMITS.quantity,
-      description: 'Decimal quantity in the product unit.',
-    },
+    Quantity: quantity('Decimal quantity in the product unit.'),
     LotSerial: id,
     Product: productRef,
   },

@@ -6,7 +6,7 @@
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
 import { pairedWith } from '../../middleware/validate';
 import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
-import { LIMITS, withLimits } from '../../limits';
+import { LIMITS, quantity, withLimits } from '../../limits';
 import { closed } from '../../unknown-fields';
 
 const text = { type: 'string', minLength: 1 } as const;
@@ -96,12 +96,7 @@ export const jsonProductInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'ParentProduct'],
   properties: {
-    Quantity: {
-      type: 'number',
-      minimum: 0,
-      maximum: LIMITS.quantity,
-      description: 'In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).',
-    },
+    Quantity: quantity('In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).'),
     LotSerial: { ...text, maxLength: LIMITS.idLength },
     Urn: { ...optionalText, description: 'URN of the lot or serial instance; stored with the event as sent.' },
     UOM: {
