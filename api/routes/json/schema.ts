@@ -5,9 +5,8 @@
  */
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
 import { pairedWith } from '../../middleware/validate';
-import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
-import { LIMITS, quantity, withLimits } from '../../limits';
-import { closed } from '../../unknown-fields';
+import { customPropertyEntry, eventsOf, gdstWarningsSchema } from '../events/schema';
+import { LIMITS, quantity } from '../../limits';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
@@ -185,15 +184,7 @@ export const jsonEvent = {
  * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts).
  * Paired with JsonEvent, the translation's type (what each `$type` requires is in allOf/if-then).
  */
-export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(
-  closed(
-    withLimits({
-      type: 'object',
-      required: ['Events'],
-      properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
-    } as const),
-  ),
-);
+export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(eventsOf(jsonEvent));
 
 const status = {
   enum: ['Created', 'Skipped'],
