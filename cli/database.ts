@@ -42,3 +42,23 @@ export function run(main: () => Promise<void>): void {
     },
   );
 }
+
+/**
+ * Runs a CLI of subcommands (see run): --help or no command prints `usage`; a command runs against
+ * the service's database (withDatabase) with the arguments after it; an unknown one fails with `usage`.
+ */
+export function runCommands<V extends { help?: boolean }>(
+  usage: string,
+  parse: () => { positionals: string[]; values: V },
+  commands: Record<string, (input: { sequelize: Sequelize; args: string[]; values: V }) => Promise<void>>,
+): void {
+  run(async () => {
+    const {
+      positionals: [command, ...args],
+      values,
+    } = parse();
+    if (values.help || !command) return console.log(usage);
+    if (!Object.hasOwn(commands, command)) throw new Error(`Unknown command ${command}.\n${usage}`);
+    await withDatabase((sequelize) => commands[command]({ sequelize, args, values }));
+  });
+}
