@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { Account, API_KEY_ROLES, ApiKey, type ApiKeyRole } from '../db/models';
 import { createApiKey } from '../db/repositories/accounts';
 import { runCommands } from './database';
@@ -26,19 +25,14 @@ const wholeNumber = (name: string, value: string | undefined, min: number): numb
 
 runCommands(
   USAGE,
-  () =>
-    parseArgs({
-      allowPositionals: true,
-      options: {
-        account: { type: 'string' },
-        label: { type: 'string' },
-        role: { type: 'string' },
-        'per-second': { type: 'string' },
-        burst: { type: 'string' },
-        default: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
+  {
+    account: { type: 'string' },
+    label: { type: 'string' },
+    role: { type: 'string' },
+    'per-second': { type: 'string' },
+    burst: { type: 'string' },
+    default: { type: 'boolean' },
+  },
   {
     create: async ({ values }) => {
       const role = (values.role ?? 'account') as ApiKeyRole;

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { BatchStatus } from '../db/models';
 import { findBatch, listBatches, type BatchView } from '../db/repositories/batches';
 import { rejectionLines } from '../batches/rejection';
@@ -54,18 +53,13 @@ function temporalAddress(): string {
 
 runCommands(
   USAGE,
-  () =>
-    parseArgs({
-      allowPositionals: true,
-      options: {
-        status: { type: 'string' },
-        account: { type: 'string' },
-        limit: { type: 'string' },
-        request: { type: 'boolean' },
-        reason: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
+  {
+    status: { type: 'string' },
+    account: { type: 'string' },
+    limit: { type: 'string' },
+    request: { type: 'boolean' },
+    reason: { type: 'string' },
+  },
   {
     list: async ({ values }) => {
       let status: BatchStatus | undefined;

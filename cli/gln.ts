@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { listGlns, revokeGln, verifyGln } from '../db/repositories/gln-verifications';
 import { runCommands } from './database';
 
@@ -10,11 +9,7 @@ const USAGE = `usage:
 
 runCommands(
   USAGE,
-  () =>
-    parseArgs({
-      allowPositionals: true,
-      options: { account: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }),
+  { account: { type: 'string' } },
   {
     verify: async ({ sequelize, args: [account, gln] }) => {
       if (!account || !gln) throw new Error(`verify needs an account and a GLN.\n${USAGE}`);
