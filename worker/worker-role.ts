@@ -111,5 +111,12 @@ export function lowerPriority(niceness: number): void {
   } catch {
     // no /proc: this thread only
   }
-  for (const thread of threads) os.setPriority(thread, Math.max(niceness, os.getPriority(thread)));
+  for (const thread of threads) {
+    try {
+      os.setPriority(thread, Math.max(niceness, os.getPriority(thread)));
+    } catch (error) {
+      // A thread that ended since the listing has nothing left to lower.
+      if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH') throw error;
+    }
+  }
 }
