@@ -5,15 +5,17 @@
  * not ok.
  *
  *   CHAOS_SCENARIOS       comma-separated subset of worker,worker-local,api-local,postgres,temporal,api,consume,delivery,
- *                         junk-bodies,wrong-keys (default: all; worker-local and api-local kill inside a small batch's
- *                         local persist, an async one in the worker, a sync one in the API, in batches of 10;
- *                         junk-bodies and wrong-keys kill nothing: they flood refused requests beside keyed ones)
+ *                         junk-bodies,wrong-keys,neighbour-burst (default: all; worker-local and api-local kill inside
+ *                         a small batch's local persist, an async one in the worker, a sync one in the API, in
+ *                         batches of 10; junk-bodies and wrong-keys kill nothing: they flood refused requests beside
+ *                         keyed ones; neighbour-burst kills nothing: one-event calls beside another account's burst)
  *   CHAOS_EVENTS          events per kill scenario (default 3000)
  *   CHAOS_BATCH           events per batch (default 500)
  *   CHAOS_CLIENTS         concurrent clients in the kill scenarios (default 3)
  *   CHAOS_CONSUMERS       clients shipping from one lot at once (default 50)
  *   CHAOS_UNITS           units in that lot (default 30)
  *   CHAOS_SETTLE_SECONDS  longest wait for open batches after the traffic (default 120)
+ *   CHAOS_BURST_EVENTS    events of the neighbour's async burst in neighbour-burst (default 20000)
  *   KEEP_CHAOS_STACK      keep each stack's data directory
  */
 import fs from 'node:fs';
@@ -22,6 +24,7 @@ import path from 'node:path';
 import { buildWorkflowBundle } from '../worker/bundle';
 import { log } from './chaos/log';
 import {
+  NEIGHBOUR_BURST_EVENTS,
   runScenario,
   SCENARIOS,
   type ContentionOptions,
@@ -73,10 +76,11 @@ async function main(): Promise<number> {
       settleSeconds,
       env,
     };
+    const burstEvents = number('CHAOS_BURST_EVENTS', NEIGHBOUR_BURST_EVENTS);
     const reports: (ScenarioReport | { scenario: ScenarioName; ok: false; error: string })[] = [];
     for (const name of names) {
       try {
-        reports.push(await runScenario(name, options, contention));
+        reports.push(await runScenario(name, options, contention, burstEvents));
       } catch (error) {
         log(`${name}: the scenario itself failed: ${error instanceof Error ? error.stack : String(error)}`);
         reports.push({ scenario: name, ok: false, error: error instanceof Error ? error.message : String(error) });
@@ -90,7 +94,7 @@ async function main(): Promise<number> {
           ok,
           cpus: os.cpus().length,
           loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
-          options: { ...shown, consumers: contention.clients, units: contention.units },
+          options: { ...shown, consumers: contention.clients, units: contention.units, burstEvents },
           elapsedSeconds: Math.round((Date.now() - started) / 100) / 10,
           scenarios: reports,
         },

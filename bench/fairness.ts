@@ -1,14 +1,20 @@
 /**
- * `npm run bench:fairness`: one account's burst against another's calls, on a stack of its own (issue 30).
+ * `npm run bench:fairness`: one account's burst against another's calls, on a stack of its own (issues 30, 45).
  *
  *   BENCH_EVENTS   events of account A's async burst (default 20000, in batches of 500)
- *   BENCH_SINGLE   account B's one-event sync calls, one at a time, idle and during the burst (default 40)
- *   BENCH_B_EVENTS events in each of B's sync calls (default 1; over 50, they run in the worker, beside A's
- *                  batches, instead of in the API's own worker)
+ *   BENCH_SINGLE   account B's back-to-back one-event sync calls, idle and during the burst (default 40)
+ *   BENCH_PACED    account B's paced calls (one a second, as a scanner sends them) while idle (default 20);
+ *                  during the burst they go on until it ends
+ *   BENCH_B_EVENTS events in each of B's sync calls (default 1; over 50, they run in the bulk worker, beside
+ *                  A's batches, instead of in the interactive one)
+ *
+ * B's calls go in turns to two APIs of the stack: its own, whose worker runs small sync batches in the API
+ * (API_SYNC_WORKER, eager start), and one without (API_SYNC_WORKER=false), whose batches the interactive
+ * worker process runs: both paths are measured under the same load.
  *
  * Prints one JSON object: B's one-event sync call latency with the service idle and while A's burst is
- * queued (target: p95 at most 3× idle, thanks to Priority and Task Queue Fairness), and A's burst rate
- * alone and with B's calls beside it (target: at least 90 % of alone), with each burst's CPU by process and
+ * queued, back to back and paced (target: p95 at most 3× idle), and A's burst rate alone and with B's
+ * calls beside it (target, with B paced: at least 90 % of alone), with each burst's CPU by process and
  * A's share split into the CPU B's calls added and how busy the cores were kept.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,16 +23,27 @@ import type { Client } from '@temporalio/client';
 import { Pool } from 'pg';
 import { createApiKey } from '../db/repositories/accounts';
 import { createSequelize } from '../db/sequelize';
+import { stopChild } from '../supervisor/child-process';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { startBenchStack } from './lib/stack';
-import { cpuMs, processesOf, totalMs, usedBetween, type Role } from './lib/processes';
-import type { RuntimeState } from '../supervisor/state';
+import {
+  cpuMs,
+  processesOf,
+  startExtraApi,
+  totalMs,
+  usedBetween,
+  type Role,
+  type StackProcesses,
+} from './lib/processes';
 import { latencyMs, round, runBench } from './lib/report';
 import { whereWaited } from './lib/where-waited';
 import { benchLocation, benchProduct } from './lib/master-data';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 40);
+const PACED = Number(process.env.BENCH_PACED ?? 20);
+/** A scanner's pace: one call a second, whatever the last one took. */
+const PACE_MS = 1000;
 const B_EVENTS = Number(process.env.BENCH_B_EVENTS ?? 1);
 const BATCH = 500;
 
@@ -56,30 +73,45 @@ async function post(
   return { status: response.status, body: (await response.json()) as { batchId?: string } };
 }
 
-/** One of B's calls: its lot, and when it was sent and answered (wall clock, to set beside the workflow history). */
+/** B's ways in: the stack's API (its own worker runs the batch) and one whose batch the interactive worker runs. */
+const PATHS = ['apiWorker', 'interactiveWorker'] as const;
+type Path = (typeof PATHS)[number];
+
+/** One of B's calls: its lot, the path it took, and when it was sent and answered (wall clock, to set beside the workflow history). */
 interface Call {
   lot: string;
+  path: Path;
   sentAt: number;
   answeredAt: number;
 }
 
 const msOf = (calls: Call[]) => calls.map((call) => call.answeredAt - call.sentAt).sort((a, b) => a - b);
 
-/** B's calls, one at a time: each one event, answered when it is stored; beside a burst, while it lasts. */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * B's calls, one at a time, each one event, answered when it is stored, in turns through each path's API
+ * (`apiUrls`, by PATHS): back to back (`count` of them) or one every PACE_MS (`paced`: as many, or, beside a
+ * burst, until it ends). Beside a burst, at least three and only while it lasts.
+ */
 async function oneEventCalls(
-  apiUrl: string,
+  apiUrls: Record<Path, string>,
   key: string,
   run: string,
-  goOn: () => boolean = () => true,
+  { count, paced, goOn = () => true }: { count: number; paced: boolean; goOn?: () => boolean },
 ): Promise<Call[]> {
   const calls: Call[] = [];
-  for (let i = 0; i < SINGLE && (i < 3 || goOn()); i++) {
+  const start = now();
+  for (let i = 0; i < count && (i < 3 || goOn()); i++) {
+    if (paced) await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + i * PACE_MS - now())));
+    if (i >= 3 && !goOn()) break; // the burst ended during the pause
     const lot = `B-${run}-${i}`;
-    const sentAt = performance.timeOrigin + performance.now();
+    const path = PATHS[i % PATHS.length];
+    const sentAt = now();
     const events = Array.from({ length: B_EVENTS }, (_, j) => commission(j ? `${lot}-${j}` : lot));
-    const answer = await post(apiUrl, '/Integration/Events', key, events);
+    const answer = await post(apiUrls[path], '/Integration/Events', key, events);
     if (answer.status !== 200) throw new Error(`B's call answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    calls.push({ lot, sentAt, answeredAt: performance.timeOrigin + performance.now() });
+    calls.push({ lot, path, sentAt, answeredAt: now() });
   }
   return calls;
 }
@@ -93,7 +125,7 @@ async function waited(pool: Pool, temporal: Client, calls: Call[]) {
         `SELECT b.workflow_id FROM events e JOIN batches b ON b.id = e.batch_id WHERE e.external_event_id = $1`,
         [`C-${call.lot}`],
       );
-      return whereWaited(temporal, { ...call, workflowId: rows[0].workflow_id });
+      return { path: call.path, ...(await whereWaited(temporal, { ...call, workflowId: rows[0].workflow_id })) };
     }),
   );
 }
@@ -111,22 +143,22 @@ const breakdown = (calls: Waited[]) => {
   };
 };
 
-/** CPU milliseconds so far: the stack's processes by role, and this bench's own (its HTTP clients). */
-function cpuNow(state: RuntimeState): Record<Role | 'bench', number> {
+/** CPU milliseconds so far: the stack's processes by role (the second API among them), and this bench's own (its HTTP clients). */
+function cpuNow(processes: StackProcesses): Record<Role | 'bench', number> {
   const { user, system } = process.cpuUsage();
-  return { ...cpuMs(processesOf(state)), bench: Math.round((user + system) / 1000) };
+  return { ...cpuMs(processes), bench: Math.round((user + system) / 1000) };
 }
 
 /** A's burst: every batch queued at once (async), then the time until the last one is finished. */
 async function burst(
-  state: RuntimeState,
+  apiUrl: string,
+  processes: StackProcesses,
   pool: Pool,
   key: string,
   run: string,
   during?: (goOn: () => boolean) => Promise<Call[]>,
 ) {
-  const { apiUrl } = state;
-  const cpuBefore = cpuNow(state);
+  const cpuBefore = cpuNow(processes);
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) =>
     Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, i) => commission(`A-${run}-${b}-${i}`)),
@@ -157,7 +189,7 @@ async function burst(
   }
   open = false;
   const seconds = (performance.now() - started) / 1000;
-  const cpu = usedBetween(cpuBefore, cpuNow(state));
+  const cpu = usedBetween(cpuBefore, cpuNow(processes));
   const cpuTotalMs = totalMs(cpu);
   return {
     eventsPerSecond: round(N / seconds),
@@ -171,9 +203,43 @@ async function burst(
   };
 }
 
+/** B's calls' latency by path and in all, idle and beside a burst, and the ratio of their p95s. */
+function latencies(idle: Call[], during: Call[]) {
+  const of = (calls: Call[]) => {
+    const [idleMs, duringMs] = [
+      msOf(calls.filter((c) => idle.includes(c))),
+      msOf(calls.filter((c) => during.includes(c))),
+    ];
+    return {
+      idle: latencyMs(idleMs),
+      duringABurst: latencyMs(duringMs),
+      calls: { idle: idleMs.length, duringABurst: duringMs.length },
+      p95DuringOverIdle: round(latencyMs(duringMs).p95 / Math.max(1, latencyMs(idleMs).p95), 2),
+    };
+  };
+  const all = [...idle, ...during];
+  return {
+    all: of(all),
+    ...Object.fromEntries(PATHS.map((path) => [path, of(all.filter((call) => call.path === path))])),
+  };
+}
+
+/** A's rate beside B's calls over its rate alone, split into the CPU B's calls added and how busy the cores were kept. */
+const share = (alone: Awaited<ReturnType<typeof burst>>, withB: Awaited<ReturnType<typeof burst>>) => ({
+  aRateWithBOverAlone: round(withB.eventsPerSecond / alone.eventsPerSecond, 2),
+  // Exactly the product of these two: only the second is the scheduling's; the first is B's work itself.
+  cpuAloneOverWithB: round(alone.cpuTotalMs / withB.cpuTotalMs, 3),
+  busyWithBOverAlone: round(withB.busyShare / alone.busyShare, 3),
+});
+
 async function main(): Promise<object> {
   const stack = await startBenchStack();
   const { state } = stack;
+  // B's other way in: small sync batches queued for the interactive worker, not run in the API.
+  const second = await startExtraApi(state, { API_SYNC_WORKER: 'false' });
+  const apiUrls: Record<Path, string> = { apiWorker: state.apiUrl, interactiveWorker: second.url };
+  const processes = processesOf(state);
+  processes.pids.api.push(second.child.pid!);
   const pool = new Pool({ connectionString: state.databaseUrl, max: 2 });
   const sequelize = createSequelize(state.databaseUrl, 2);
   const temporal = await connectTemporalClient(state.temporalAddress, 'default');
@@ -182,45 +248,51 @@ async function main(): Promise<object> {
     const a = await createApiKey(`fair-a-${stamp}`, 'bench');
     const b = await createApiKey(`fair-b-${stamp}`, 'bench');
     const run = randomUUID().slice(0, 8);
-    const load = os.loadavg()[0];
-    for (const { key } of [a, b]) {
-      const warm = await post(state.apiUrl, '/Integration/Events', key, [
-        commission(`W-${run}-${key.slice(-6)}`, true),
-      ]);
-      if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
-    }
+    const load = os.loadavg();
+    for (const { key } of [a, b])
+      for (const url of [state.apiUrl, second.url]) {
+        const warm = await post(url, '/Integration/Events', key, [
+          commission(`W-${run}-${key.slice(-6)}-${url}`, true),
+        ]);
+        if (warm.status !== 200) throw new Error(`warm-up failed: ${JSON.stringify(warm.body)}`);
+      }
 
-    // A's batches run in the worker, which nothing above has woken: its first burst cost it up to a third
-    // more CPU than later ones (likely its code not yet optimised, its statements not yet prepared on each
-    // connection), which would slow A alone only.
-    await burst(state, pool, a.key, `${run}-warm`);
-    const idleCalls = await oneEventCalls(state.apiUrl, b.key, `${run}-idle`);
-    const alone = await burst(state, pool, a.key, `${run}-alone`);
-    const shared = await burst(state, pool, a.key, `${run}-shared`, () =>
-      oneEventCalls(state.apiUrl, b.key, `${run}-during`),
+    // A's batches run in the bulk worker, which nothing above has woken: its first burst cost it up to a
+    // third more CPU than later ones (likely its code not yet optimised, its statements not yet prepared on
+    // each connection), which would slow A alone only.
+    const aBurst = (label: string, during?: (goOn: () => boolean) => Promise<Call[]>) =>
+      burst(state.apiUrl, processes, pool, a.key, `${run}-${label}`, during);
+    await aBurst('warm');
+    const idle = await oneEventCalls(apiUrls, b.key, `${run}-idle`, { count: SINGLE, paced: false });
+    const idlePaced = await oneEventCalls(apiUrls, b.key, `${run}-idle-paced`, { count: PACED, paced: true });
+    const alone = await aBurst('alone');
+    const backToBack = await aBurst('back-to-back', (goOn) =>
+      oneEventCalls(apiUrls, b.key, `${run}-during`, { count: SINGLE, paced: false, goOn }),
     );
-    const during = msOf(shared.beside!);
-    const idle = msOf(idleCalls);
-    const duringWaited = await waited(pool, temporal, shared.beside!);
-    const idleWaited = await waited(pool, temporal, idleCalls);
+    const paced = await aBurst('paced', (goOn) =>
+      oneEventCalls(apiUrls, b.key, `${run}-during-paced`, { count: Number.MAX_SAFE_INTEGER, paced: true, goOn }),
+    );
+    const during = backToBack.beside!;
+    const duringWaited = await waited(pool, temporal, during);
+    const idleWaited = await waited(pool, temporal, idle);
+    const onPath = (calls: (Waited & { path: Path })[], path: Path) =>
+      breakdown(calls.filter((call) => call.path === path));
+    const lat = { backToBack: latencies(idle, during), paced: latencies(idlePaced, paced.beside!) };
+    const burstOf = ({ beside: _beside, ...figures }: Awaited<ReturnType<typeof burst>>) => figures;
     return {
       bench: 'fairness',
-      loadAverageAtStart: round(load, 2),
-      loadAverageAtEnd: round(os.loadavg()[0], 2),
+      loadAverageAtStart: load.map((l) => round(l, 2)),
+      loadAverageAtEnd: os.loadavg().map((l) => round(l, 2)),
       events: N,
       bEventsPerCall: B_EVENTS,
-      bOneEventSyncMs: { idle: latencyMs(idle), duringABurst: latencyMs(during), callsDuringABurst: during.length },
-      bP95DuringOverIdle: round(latencyMs(during).p95 / Math.max(1, latencyMs(idle).p95), 2),
-      aBurst: { alone: { ...alone, beside: undefined }, withB: { ...shared, beside: undefined } },
-      aRateWithBOverAlone: round(shared.eventsPerSecond / alone.eventsPerSecond, 2),
-      // A's share is exactly the product of these two: the CPU B's calls added (A's own is alone's), and how
-      // busy the cores were kept. Only the second is the scheduling's; the first is B's work itself.
-      aRateParts: {
-        cpuAloneOverWithB: round(alone.cpuTotalMs / shared.cpuTotalMs, 3),
-        busyWithBOverAlone: round(shared.busyShare / alone.busyShare, 3),
-      },
-      targets: { bP95DuringOverIdle: '<= 3', aRateWithBOverAlone: '>= 0.9' },
-      bWhereTheTimeWentMs: { idle: breakdown(idleWaited), duringABurst: breakdown(duringWaited) },
+      bOneEventSyncMs: lat,
+      bP95DuringOverIdle: { backToBack: lat.backToBack.all.p95DuringOverIdle, paced: lat.paced.all.p95DuringOverIdle },
+      aBurst: { alone: burstOf(alone), withBackToBackB: burstOf(backToBack), withPacedB: burstOf(paced) },
+      aShare: { withBackToBackB: share(alone, backToBack), withPacedB: share(alone, paced) },
+      targets: { bP95DuringOverIdle: '<= 3 (both)', aRateWithPacedBOverAlone: '>= 0.9' },
+      bWhereTheTimeWentMs: Object.fromEntries(
+        PATHS.map((path) => [path, { idle: onPath(idleWaited, path), duringABurst: onPath(duringWaited, path) }]),
+      ),
       bSlowestDuringABurst: duringWaited.slice(0, 3),
       bSlowestIdle: idleWaited.slice(0, 1),
     };
@@ -228,6 +300,7 @@ async function main(): Promise<object> {
     await pool.end();
     await sequelize.close();
     await temporal.connection.close();
+    await stopChild(second.child, 'SIGTERM', 5000);
     await stack.stop();
   }
 }

@@ -20,6 +20,31 @@ export const TASK_QUEUE = 'traceability';
  */
 export const syncTaskQueueOf = (taskQueue: string): string => `${taskQueue}-sync`;
 
+/**
+ * WORKER_ROLE: which task queues a worker process polls. `interactive` only the sync task queue (small
+ * batches a caller waits on), `bulk` only the task queue (async batches, imports, deliveries, the
+ * reconciler), `all` both. `npm start` and docker-compose.yml run one process of each of the first two,
+ * so that the operating system can give small batches the CPU ahead of a neighbour's burst.
+ */
+export const WORKER_ROLES = ['all', 'interactive', 'bulk'] as const;
+export type WorkerRole = (typeof WORKER_ROLES)[number];
+
+/**
+ * The bulk worker's niceness: the kernel gives a busy interactive worker (niceness 0) about nine times
+ * the CPU of a busy bulk one, so a burst of async batches cannot take the cores small batches need,
+ * and takes them all when nothing else runs.
+ */
+export const BULK_WORKER_NICENESS = 10;
+
+/**
+ * A worker's identity, as the Temporal UI lists a task queue's pollers: the SDK's own pid@host, and what
+ * the process is (its WORKER_ROLE, or `api` for the API's own worker, which /readyz does not count).
+ */
+export const workerIdentity = (role: WorkerRole | 'api'): string => `${process.pid}@${os.hostname()} ${role}`;
+
+/** Whether a worker identity is the API's own worker's (workerIdentity). */
+export const isApiWorkerIdentity = (identity: string): boolean => identity.endsWith(' api');
+
 /** The ports used when their variable is unset (`npm start` takes free ones instead when these are in use). */
 export const DEFAULT_PORTS = {
   PORT: 8080,
@@ -101,6 +126,8 @@ export interface Config {
    * machine's cores (docs/operations.md says why).
    */
   workerActivitySlots: number;
+  /** WORKER_ROLE: the task queues `npm run worker` polls (WORKER_ROLES); `all` unless set. */
+  workerRole: WorkerRole;
   /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
   reconcileAfterSeconds: number;
   /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
@@ -169,6 +196,13 @@ function flag(name: string, value: string | undefined, fallback: boolean): boole
   throw new Error(`${name} must be true or false, got "${value}"`);
 }
 
+function workerRole(value: string | undefined): WorkerRole {
+  if (value === undefined || value === '') return 'all';
+  const role = WORKER_ROLES.find((known) => known === value.toLowerCase());
+  if (!role) throw new Error(`WORKER_ROLE must be one of ${WORKER_ROLES.join(', ')}, got "${value}"`);
+  return role;
+}
+
 const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
 
 function trustedProxies(value: string | undefined): string[] {
@@ -217,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     apiSyncWorker: flag('API_SYNC_WORKER', env.API_SYNC_WORKER, true),
     workerActivitySlots: count('WORKER_ACTIVITY_SLOTS', env.WORKER_ACTIVITY_SLOTS, os.availableParallelism() + 1, 1),
+    workerRole: workerRole(env.WORKER_ROLE),
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),

@@ -5,7 +5,13 @@ import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { buildWorkflowBundle } from '../worker/bundle';
 import { spawnBound, stopChild } from './child-process';
-import { DEFAULT_PORTS, DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS, loadConfig } from '../platform/config';
+import {
+  BULK_WORKER_NICENESS,
+  DEFAULT_PORTS,
+  DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS,
+  loadConfig,
+  syncTaskQueueOf,
+} from '../platform/config';
 import { KeptService } from '../platform/kept-service';
 import { createLogger, personWatching, type Logger } from '../platform/logger';
 import { checkExplicitPort, choosePort, PortTakenError } from '../platform/ports';
@@ -24,7 +30,23 @@ import { silentProgress, terminalProgress, type StartProgress } from './progress
 /** Starts of the dev server that exited by itself (DevServerExitedError) before the supervisor gives up. */
 const DEV_SERVER_START_ATTEMPTS = 3;
 
-type Role = 'api' | 'worker';
+/** The API, the bulk worker and the interactive worker (WORKER_ROLE), each a process of its own. */
+type Role = 'api' | 'worker' | 'interactiveWorker';
+
+/** What each role's process is given over the supervisor's environment. */
+const ROLE_ENV: Record<Role, NodeJS.ProcessEnv> = {
+  api: {},
+  worker: { WORKER_ROLE: 'bulk' },
+  // Its metrics on ports of its own, picked by the process itself and published from its ready message.
+  interactiveWorker: { WORKER_ROLE: 'interactive', WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0' },
+};
+
+interface ReadyMessage {
+  type: 'ready';
+  port?: number;
+  appMetricsPort?: number;
+  sdkMetricsPort?: number;
+}
 
 /** Where webhooks and subscriptions may deliver, as the start-up summary says it. */
 function webhookRule(allowedHosts: string, set: boolean): string {
@@ -44,8 +66,9 @@ const CHILD_STOP_GRACE_MS = 5000;
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL and Temporal are used when configured and
- * started as children otherwise; the worker and the API always run as supervised child processes
- * (restarted if they die), exactly the entry points `npm run worker` and `npm run api` use.
+ * started as children otherwise; the two workers (bulk and interactive) and the API always run as
+ * supervised child processes (restarted if they die), exactly the entry points `npm run worker` and
+ * `npm run api` use.
  */
 class Supervisor {
   private readonly services: Stoppable[] = [];
@@ -216,14 +239,18 @@ class Supervisor {
       temporalUiUrl,
       apiPid: null,
       workerPid: null,
+      interactiveWorkerPid: null,
+      interactiveWorkerAppMetricsUrl: null,
+      interactiveWorkerSdkMetricsUrl: null,
       postgresPid,
       temporalPid,
     };
     signal.throwIfAborted();
-    await this.spawn('worker', env);
+    await Promise.all([this.spawn('worker', env), this.spawn('interactiveWorker', env)]);
     this.progress.ready(
       'worker',
-      `task queue ${config.taskQueue}` + (applied.length ? `, ${applied.length} migrations applied` : ''),
+      `bulk on task queue ${config.taskQueue} (niceness ${BULK_WORKER_NICENESS}), interactive on ${syncTaskQueueOf(config.taskQueue)}` +
+        (applied.length ? `, ${applied.length} migrations applied` : ''),
     );
     signal.throwIfAborted();
     const apiPort = (await this.spawn('api', env)).port ?? apiPortAsked;
@@ -247,7 +274,10 @@ class Supervisor {
       ['imports', `${api}/imports`],
       ['Temporal UI', temporalUi],
       ['webhooks', webhooks],
-      ['metrics', `${this.state.apiMetricsUrl}, worker ${this.state.workerAppMetricsUrl}`],
+      [
+        'metrics',
+        `${this.state.apiMetricsUrl}, worker ${this.state.workerAppMetricsUrl}, interactive worker ${this.state.interactiveWorkerAppMetricsUrl}`,
+      ],
       ['state', `${statePath(this.dataDir)} (addresses and pids)`],
       [
         'logs',
@@ -272,12 +302,14 @@ class Supervisor {
           api: this.state.apiMetricsUrl,
           worker: this.state.workerAppMetricsUrl,
           workerTemporalSdk: this.state.workerSdkMetricsUrl,
+          interactiveWorker: this.state.interactiveWorkerAppMetricsUrl,
+          interactiveWorkerTemporalSdk: this.state.interactiveWorkerSdkMetricsUrl,
         },
         temporalUi,
         webhooks,
         temporal: temporalAddress,
         database: databaseUrl.replace(/:[^:@/]+@/, ':***@'),
-        taskQueue: config.taskQueue,
+        taskQueues: { bulk: config.taskQueue, interactive: syncTaskQueueOf(config.taskQueue) },
       },
       `traceability service ready: API ${this.state.apiUrl}, docs ${this.state.apiUrl}/docs` +
         (temporalUiUrl ? `, Temporal UI ${temporalUiUrl}` : '') +
@@ -292,20 +324,25 @@ class Supervisor {
     if (this.state.apiUrl) writeState(this.dataDir, this.state);
   }
 
-  private spawn(role: Role, env: NodeJS.ProcessEnv): Promise<{ port?: number }> {
+  private spawn(role: Role, env: NodeJS.ProcessEnv): Promise<ReadyMessage> {
     const entry = path.join(__dirname, '..', role === 'api' ? 'api' : 'worker', `main${path.extname(__filename)}`);
     // What fork() does, bound to this process: killed with it, even when it is killed with SIGKILL.
     const child = spawnBound(
       process.execPath,
       [...process.execArgv, entry],
-      { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
+      { env: { ...env, ...ROLE_ENV[role] }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
       'SIGKILL',
     );
     this.children.set(role, child);
-    this.state[role === 'api' ? 'apiPid' : 'workerPid'] = child.pid ?? null;
+    this.state[`${role}Pid`] = child.pid ?? null;
     return new Promise((resolve, reject) => {
-      child.on('message', (message: { type?: string; port?: number }) => {
-        if (message?.type === 'ready') resolve(message);
+      child.on('message', (message: Partial<ReadyMessage> | undefined) => {
+        if (message?.type !== 'ready') return;
+        if (role === 'interactiveWorker') {
+          this.state.interactiveWorkerAppMetricsUrl = `http://127.0.0.1:${message.appMetricsPort}/metrics`;
+          this.state.interactiveWorkerSdkMetricsUrl = `http://127.0.0.1:${message.sdkMetricsPort}/metrics`;
+        }
+        resolve(message as ReadyMessage);
       });
       child.once('exit', (code, signal) => {
         reject(new Error(`${role} exited during start-up (code ${code}, signal ${signal})`));
@@ -361,7 +398,7 @@ async function main(): Promise<void> {
   const quiet = terminal && !process.env.LOG_LEVEL;
   const logger = createLogger(quiet ? 'warn' : config.logLevel, 'start');
   const progress = terminal ? terminalProgress((text) => process.stdout.write(text)) : silentProgress;
-  progress.say('Starting PostgreSQL, Temporal, the worker and the API:');
+  progress.say('Starting PostgreSQL, Temporal, the workers and the API:');
   const supervisor = new Supervisor(logger, config.dataDir, quiet ? { LOG_LEVEL: 'warn' } : {}, progress);
   // Every signal, not only the first: a second one (an impatient Ctrl-C) must
   // wait for the stop under way, not kill the process by the default action and orphan what it stops.

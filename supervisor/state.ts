@@ -14,7 +14,12 @@ export interface RuntimeState {
   temporalAddress: string;
   temporalUiUrl: string | null;
   apiPid: number | null;
+  /** The bulk worker (WORKER_ROLE=bulk): the task queue's async batches, imports and deliveries. */
   workerPid: number | null;
+  /** The interactive worker (WORKER_ROLE=interactive): the sync task queue's small batches; its own metrics. */
+  interactiveWorkerPid: number | null;
+  interactiveWorkerAppMetricsUrl: string | null;
+  interactiveWorkerSdkMetricsUrl: string | null;
   /** The embedded PostgreSQL's postmaster and the Temporal dev server (null when external); new after a restart. */
   postgresPid: number | null;
   temporalPid: number | null;

@@ -43,6 +43,7 @@ export async function startApiSyncWorker(
       syncTaskQueueOf(config.taskQueue),
       pipelineActivities(sequelize, logger, config),
       { activities: 0, localActivities: LOCAL_ACTIVITY_SLOTS },
+      'api',
     );
   } catch (error) {
     await connection.close();

@@ -51,17 +51,17 @@ export async function heartbeatsLost(
   return false;
 }
 
-/** The watchdog (keepWorkers' `unheard`): Temporal has kept no heartbeat of the task queue's worker lately. */
+/** The watchdog (keepWorkers' `unheard`): Temporal has kept no heartbeat of the process's first worker lately. */
 export async function heartbeatsUnheard(
-  config: Pick<Config, 'temporalNamespace' | 'taskQueue'>,
+  config: Pick<Config, 'temporalNamespace'>,
   connection: NativeConnection,
   [worker]: Worker[],
   since: number,
   signal: AbortSignal,
 ): Promise<string | undefined> {
   const staleMs = WORKER_HEARTBEAT_STALE_SECONDS * 1000;
-  const { temporalNamespace, taskQueue } = config;
-  const identity = worker.options.identity;
+  const { temporalNamespace } = config;
+  const { identity, taskQueue } = worker.options;
   const lost = await heartbeatsLost(connection, temporalNamespace, taskQueue, identity, since, staleMs, signal);
   return lost ? `Temporal has had no heartbeat of this worker for ${WORKER_HEARTBEAT_STALE_SECONDS} s` : undefined;
 }

@@ -1,16 +1,18 @@
 import { NativeConnection } from '@temporalio/worker';
-import { loadConfig, requireServices } from '../platform/config';
+import { BULK_WORKER_NICENESS, loadConfig, requireServices } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { enableProcessMetrics, portOf, serveMetrics } from '../platform/metrics';
 import { freePort } from '../platform/net';
 import { keepWorkers, stopOnSignals } from './kept-workers';
 import { installRuntime } from './pipeline-worker';
 import { heartbeatsUnheard } from './heartbeat-watchdog';
-import { createWorkers, workerActivities, workerDatabase } from './worker-role';
+import { createWorkers, lowerPriority, queuesOf, workerActivities, workerDatabase } from './worker-role';
 
-/** The worker role alone (`npm run worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+/** The worker role alone (`npm run worker`, WORKER_ROLE says which task queues): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
   const config = requireServices(loadConfig());
+  // First, before the SDK's core makes its threads: they take this one's niceness.
+  if (config.workerRole === 'bulk') lowerPriority(BULK_WORKER_NICENESS);
   const logger = createLogger(config.logLevel, 'worker');
   // Two Prometheus endpoints, not one merged: the SDK's exporter lives in its Rust core and owns its
   // port; ours is prom-client's registry. Scrape both (README.md, Metrics). The SDK cannot report a
@@ -36,8 +38,12 @@ async function main(): Promise<void> {
         appMetrics: `http://127.0.0.1:${appMetricsPort}/metrics`,
         sdkMetrics: `http://127.0.0.1:${sdkMetricsPort}/metrics`,
       };
-      logger.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress, ...metrics }, 'worker running');
-      process.send?.({ type: 'ready', role: 'worker', appMetricsPort, sdkMetricsPort });
+      const taskQueues = queuesOf(config).map(({ taskQueue }) => taskQueue);
+      logger.info(
+        { workerRole: config.workerRole, taskQueues, temporal: config.temporalAddress, ...metrics },
+        'worker running',
+      );
+      process.send?.({ type: 'ready', role: 'worker', workerRole: config.workerRole, appMetricsPort, sdkMetricsPort });
     },
   });
   logger.info('worker stopped');

@@ -2,7 +2,7 @@ import { DefaultLogger, Runtime, Worker, type LogLevel, type NativeConnection } 
 import type { Sequelize } from 'sequelize';
 import { createActivities } from '../activities';
 import { PostgresHashChainLedger } from '../db/repositories/ledger';
-import { WORKER_HEARTBEAT_SECONDS, type Config } from '../platform/config';
+import { WORKER_HEARTBEAT_SECONDS, workerIdentity, type Config, type WorkerRole } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
@@ -63,18 +63,20 @@ export interface WorkerSlots {
   localActivities: number;
 }
 
-/** A worker of the workflows and the given activities on one task queue. */
+/** A worker of the workflows and the given activities on one task queue, named by its process's role. */
 export const createPipelineWorker = (
   connection: NativeConnection,
   config: Pick<Config, 'temporalNamespace' | 'workflowBundlePath'>,
   taskQueue: string,
   activities: object,
   slots: WorkerSlots,
+  role: WorkerRole | 'api',
 ): Promise<Worker> =>
   Worker.create({
     connection,
     namespace: config.temporalNamespace,
     taskQueue,
+    identity: workerIdentity(role),
     ...(config.workflowBundlePath
       ? { workflowBundle: { codePath: config.workflowBundlePath } }
       : { workflowsPath: workflowsPath() }),

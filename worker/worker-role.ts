@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
 import { withHeartbeat } from '../activities/heartbeat';
@@ -17,7 +19,7 @@ import { createPipelineWorker, pipelineActivities, type WorkerSlots } from './pi
 /** What `npm run worker` runs, piece by piece: worker/main.ts wires them together. */
 type WorkerConfig = Config & { databaseUrl: string; temporalAddress: string };
 
-// The sync task queue's share is for small sync batches the API's own worker did not take.
+// The sync task queue's share in a worker of role `all`, for small sync batches the API's own worker did not take.
 const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
 
 /**
@@ -29,10 +31,19 @@ const slotsOf = (config: WorkerConfig): WorkerSlots => ({
   localActivities: config.workerActivitySlots,
 });
 
-/** The worker's pool, one connection per slot of both task queues, its statements counted by step; migrated. */
+/** The task queues a worker of this role polls, and its slots on each (WORKER_ROLE). */
+export function queuesOf(config: WorkerConfig): { taskQueue: string; slots: WorkerSlots }[] {
+  const bulk = { taskQueue: config.taskQueue, slots: slotsOf(config) };
+  const sync = syncTaskQueueOf(config.taskQueue);
+  if (config.workerRole === 'bulk') return [bulk];
+  if (config.workerRole === 'interactive') return [{ taskQueue: sync, slots: slotsOf(config) }];
+  return [bulk, { taskQueue: sync, slots: SYNC_SLOTS }];
+}
+
+/** The worker's pool, one connection per slot of its task queues, its statements counted by step; migrated. */
 export async function workerDatabase(config: WorkerConfig): Promise<Sequelize> {
-  const poolSize = [slotsOf(config), SYNC_SLOTS].reduce(
-    (sum, { activities, localActivities }) => sum + activities + localActivities,
+  const poolSize = queuesOf(config).reduce(
+    (sum, { slots: { activities, localActivities } }) => sum + activities + localActivities,
     0,
   );
   const sequelize = createSequelize(config.databaseUrl, poolSize);
@@ -56,8 +67,9 @@ export function workerActivities(sequelize: Sequelize, logger: Logger, config: W
 }
 
 /**
- * One connection's workers, of the task queue and of its sync queue, once the search attributes are
- * there; then the reconciler is given this worker's settings (Temporal is reachable by now).
+ * One connection's workers, one per task queue of the role, once the search attributes are there; then,
+ * where the role polls the task queue, the reconciler is given this worker's settings (Temporal is
+ * reachable by now).
  */
 export async function createWorkers(
   connection: NativeConnection,
@@ -66,10 +78,13 @@ export async function createWorkers(
   logger: Logger,
 ): Promise<Worker[]> {
   await ensureSearchAttributes(connection, config.temporalNamespace, logger);
-  const workers = await Promise.all([
-    createPipelineWorker(connection, config, config.taskQueue, activities, slotsOf(config)),
-    createPipelineWorker(connection, config, syncTaskQueueOf(config.taskQueue), activities, SYNC_SLOTS),
-  ]);
+  const queues = queuesOf(config);
+  const workers = await Promise.all(
+    queues.map(({ taskQueue, slots }) =>
+      createPipelineWorker(connection, config, taskQueue, activities, slots, config.workerRole),
+    ),
+  );
+  if (!queues.some(({ taskQueue }) => taskQueue === config.taskQueue)) return workers;
   const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
   try {
     await ensureReconciler(client, {
@@ -81,4 +96,27 @@ export async function createWorkers(
     await client.connection.close();
   }
   return workers;
+}
+
+/**
+ * Gives this process the bulk role's niceness (BULK_WORKER_NICENESS), every thread of it: Linux keeps a
+ * niceness per thread, and a thread takes its creator's, so the threads already running (V8's, libuv's)
+ * are set one by one and those made later (the SDK's core, the workflow threads) follow. Where there is no
+ * /proc, the calling thread's. A niceness can always be raised without privileges.
+ */
+export function lowerPriority(niceness: number): void {
+  let threads: number[] = [0];
+  try {
+    threads = fs.readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // no /proc: this thread only
+  }
+  for (const thread of threads) {
+    try {
+      os.setPriority(thread, Math.max(niceness, os.getPriority(thread)));
+    } catch (error) {
+      // A thread that ended since the listing has nothing left to lower.
+      if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH') throw error;
+    }
+  }
 }

@@ -603,17 +603,30 @@ const median = (values: number[]): number => {
   return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
 };
 
-/** PROBE_CALLS one-event sync batches, one after the other: their runs and how long each took. */
-async function probeCalls(ctx: Context, label: string): Promise<{ runs: BatchRun[]; p50Ms: number }> {
+/** The value at percentile `p` (nearest rank). */
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+};
+
+/**
+ * PROBE_CALLS one-event sync batches, one after the other (beside something, at least three and only
+ * while `goOn` holds): their runs and how long they took.
+ */
+async function probeCalls(
+  ctx: Context,
+  label: string,
+  goOn: () => boolean = () => true,
+): Promise<{ runs: BatchRun[]; p50Ms: number; p95Ms: number }> {
   const runs: BatchRun[] = [];
   const took: number[] = [];
-  for (let i = 0; i < PROBE_CALLS; i++) {
+  for (let i = 0; i < PROBE_CALLS && (i < 3 || goOn()); i++) {
     const lot = `${label}-${ctx.run}-${i}`;
     const started = Date.now();
     runs.push(await submitBatch(ctx.client, 'sync', [commissionEvent(`C-${lot}`, lot, 1)], `probe-${lot}`));
     took.push(Date.now() - started);
   }
-  return { runs, p50Ms: median(took) };
+  return { runs, p50Ms: median(took), p95Ms: percentile(took, 95) };
 }
 
 /** PROBE_CALLS keyed reads (GET /Integration/Account), one after the other: how long they took, p50. */
@@ -777,6 +790,81 @@ export function wrongKeyFloodBehindProxy(options: ScenarioOptions): Promise<Scen
   });
 }
 
+/** Events of the neighbour's burst in `npm run chaos` (CHAOS_BURST_EVENTS): the issue's 20,000. */
+export const NEIGHBOUR_BURST_EVENTS = 20_000;
+
+/**
+ * 9. A neighbour's burst, nothing killed: another account queues `burstEvents` events as async batches
+ * (as many clients as the kill scenarios), and while they are open the scenario's account makes
+ * one-event sync calls, one after the other, as it did idle. The figure: those calls' p95 beside the
+ * burst against idle (the target: at most 3x; the small batches run in the API's own worker and the
+ * interactive worker, the burst in the bulk one). Both accounts' batches are counted: nothing lost,
+ * duplicated or stuck.
+ */
+export function neighbourBurst(
+  options: ScenarioOptions,
+  burstEvents = NEIGHBOUR_BURST_EVENTS,
+): Promise<ScenarioReport> {
+  return scenario('neighbour-burst', options, async (ctx) => {
+    const idle = await probeCalls(ctx, 'idle');
+    const neighbour = await ctx.stack.createAccount(`chaos-neighbour-${ctx.run}`);
+    const neighbourTraffic = new Traffic();
+    const neighbourClient: ClientOptions = { ...ctx.client, key: neighbour.key, traffic: neighbourTraffic };
+    // Its product and location, as the scenario's own account got them.
+    const warmUp = await submitBatch(neighbourClient, 'sync', warmUpBatch(`N-${ctx.run}`), `warm-N-${ctx.run}`);
+    if (warmUp.acknowledgedBy !== 200)
+      throw new Error(`the neighbour's warm-up batch failed: ${JSON.stringify(warmUp)}`);
+    const batches = lotBatches(
+      `N-${ctx.run}`,
+      Math.max(1, Math.round(burstEvents / options.batchSize)),
+      options.batchSize,
+    );
+    const burstStarted = Date.now();
+    const burstRuns = await runLoad(neighbourClient, 'async', batches, options.clients, `burst-${ctx.run}`);
+    const queuedSeconds = (Date.now() - burstStarted) / 1000;
+    let open = true;
+    const settled = settle(ctx.stack, neighbour.accountId, options.settleSeconds * 1000).finally(() => (open = false));
+    const beside = await probeCalls(ctx, 'beside', () => open);
+    const besideWhileOpen = open;
+    const settleSeconds = await settled;
+    const burstSeconds = (Date.now() - burstStarted) / 1000;
+    const burstFigures = await measure(
+      ctx.stack,
+      neighbour.accountId,
+      [warmUp, ...burstRuns],
+      neighbourTraffic,
+      settleSeconds,
+    );
+    return {
+      runs: [...idle.runs, ...beside.runs],
+      problems: problemsOf(burstFigures).map((problem) => `the neighbour's burst: ${problem}`),
+      details: {
+        burstEvents: batches.flat().length,
+        burstBatches: burstRuns.length,
+        burstQueuedSeconds: round(queuedSeconds),
+        burstSeconds: round(burstSeconds),
+        burstEventsPerSecond: round(batches.flat().length / burstSeconds),
+        burst: {
+          acknowledged: burstFigures.acknowledged,
+          lost: burstFigures.lost,
+          duplicated: burstFigures.duplicated,
+          stuck: burstFigures.stuck,
+          acknowledgedNotCompleted: burstFigures.acknowledgedNotCompleted,
+          batchStatuses: burstFigures.batchStatuses,
+          http5xx: burstFigures.http5xx,
+        },
+        callsBesideBurst: beside.runs.length,
+        burstStillOpenAfterCalls: besideWhileOpen,
+        oneEventP50MsIdle: idle.p50Ms,
+        oneEventP95MsIdle: idle.p95Ms,
+        oneEventP50MsBesideBurst: beside.p50Ms,
+        oneEventP95MsBesideBurst: beside.p95Ms,
+        oneEventP95Ratio: idle.p95Ms ? round(beside.p95Ms / idle.p95Ms) : null,
+      },
+    };
+  });
+}
+
 export const SCENARIOS = [
   'worker',
   'worker-local',
@@ -788,6 +876,7 @@ export const SCENARIOS = [
   'delivery',
   'junk-bodies',
   'wrong-keys',
+  'neighbour-burst',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -795,6 +884,7 @@ export function runScenario(
   name: ScenarioName,
   options: ScenarioOptions,
   contention: ContentionOptions,
+  burstEvents = NEIGHBOUR_BURST_EVENTS,
 ): Promise<ScenarioReport> {
   switch (name) {
     case 'worker':
@@ -817,5 +907,7 @@ export function runScenario(
       return junkBodyFlood(options);
     case 'wrong-keys':
       return wrongKeyFloodBehindProxy(options);
+    case 'neighbour-burst':
+      return neighbourBurst(options, burstEvents);
   }
 }

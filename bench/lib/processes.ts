@@ -48,21 +48,24 @@ export interface StackProcesses {
   metrics: { api: string[]; workerApp: string[]; workerSdk: string[] };
 }
 
-/** What `npm start` runs (one process per role), plus BENCH_EXTRA_WORKERS's workers, whose metrics are not read. */
+/**
+ * What `npm start` runs (one process per role, its two workers together as the worker role), plus
+ * BENCH_EXTRA_WORKERS's workers, whose metrics are not read.
+ */
 export function processesOf(state: RuntimeState, extraWorkers: number[] = []): StackProcesses {
   const pids = (...candidates: (number | null)[]) => candidates.filter((pid): pid is number => pid !== null);
   const urls = (...candidates: (string | null)[]) => candidates.filter((url): url is string => url !== null);
   return {
     pids: {
       api: pids(state.apiPid),
-      worker: pids(state.workerPid, ...extraWorkers),
+      worker: pids(state.workerPid, state.interactiveWorkerPid, ...extraWorkers),
       temporal: pids(state.temporalPid),
       postgres: pids(state.postgresPid),
     },
     metrics: {
       api: urls(state.apiMetricsUrl),
-      workerApp: urls(state.workerAppMetricsUrl),
-      workerSdk: urls(state.workerSdkMetricsUrl),
+      workerApp: urls(state.workerAppMetricsUrl, state.interactiveWorkerAppMetricsUrl),
+      workerSdk: urls(state.workerSdkMetricsUrl, state.interactiveWorkerSdkMetricsUrl),
     },
   };
 }

@@ -70,6 +70,9 @@ function attach(described: AttachedStackFile): BenchStack {
     temporalUiUrl: null,
     apiPid: first(described.pids.api),
     workerPid: first(described.pids.worker),
+    interactiveWorkerPid: null,
+    interactiveWorkerAppMetricsUrl: null,
+    interactiveWorkerSdkMetricsUrl: null,
     postgresPid: first(described.pids.postgres),
     temporalPid: first(described.pids.temporal),
   };

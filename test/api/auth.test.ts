@@ -74,7 +74,10 @@ describe('health', () => {
   it('GET /readyz checks PostgreSQL, Temporal and that a worker polls', async () => {
     const response = await request('GET', '/readyz');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } });
+    expect(response.body).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok' },
+    });
   });
 });
 

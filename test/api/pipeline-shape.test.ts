@@ -51,7 +51,11 @@ describe('the shape of the pipeline, as each starter sets it', () => {
 
   const pids = () => {
     const state = readLiveState(process.env.STACK_DIR!);
-    return { api: String(state?.apiPid), worker: String(state?.workerPid) };
+    return {
+      api: String(state?.apiPid),
+      worker: String(state?.workerPid),
+      interactiveWorker: String(state?.interactiveWorkerPid),
+    };
   };
   const { taskQueue } = loadConfig();
 
@@ -83,21 +87,23 @@ describe('the shape of the pipeline, as each starter sets it', () => {
     expect(shape.workflowTaskPids).toEqual([pids().api]);
   });
 
-  it('runs a small sync batch that was not started eagerly from the sync task queue, which npm run worker polls too', async () => {
+  it('runs a small sync batch that was not started eagerly from the sync task queue, which the interactive worker polls too', async () => {
     const batch = await storedOneEventBatch('sync');
     await startBatchWorkflow(temporal, taskQueue, batchStartOf(batch, account.name, DEFAULT_PIPELINE_LOCAL_MAX_EVENTS));
     const shape = await shapeOf(batch.id);
     expect(shape.taskQueue).toBe(syncTaskQueueOf(taskQueue));
-    // Matched to a poller of that queue: the API's own worker, or the worker's.
-    const { api, worker } = pids();
-    expect([[api], [worker]]).toContainEqual(shape.workflowTaskPids);
+    // Matched to a poller of that queue: the API's own worker, or the interactive worker.
+    const { api, interactiveWorker } = pids();
+    expect([[api], [interactiveWorker]]).toContainEqual(shape.workflowTaskPids);
     expect(shape.localSteps.at(-1)).toBe('recordBatchStatus');
     const { pollers } = await temporal.workflowService.describeTaskQueue({
       namespace: 'default',
       taskQueue: { name: syncTaskQueueOf(taskQueue) },
       taskQueueType: temporalProto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
     });
-    expect(pollers?.map((poller) => poller.identity?.split('@')[0])).toEqual(expect.arrayContaining([api, worker]));
+    expect(pollers?.map((poller) => poller.identity?.split('@')[0])).toEqual(
+      expect.arrayContaining([api, interactiveWorker]),
+    );
   });
 
   /** A sync batch of `size` commissions, answered; its shape. */

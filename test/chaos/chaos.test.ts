@@ -6,6 +6,7 @@ import {
   apiKilled,
   deliveryWorkerKilled,
   junkBodyFlood,
+  neighbourBurst,
   postgresKilled,
   temporalKilled,
   killedInLocalStep,
@@ -108,5 +109,14 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     expectNothingLost(report);
     expect(report.acknowledged).toBe(report.batchesTried);
     expect(report.details).toMatchObject({ keyedAnswered429: 0, neighbourWrongKey: 401, keyedFromFlooderAfter: 200 });
+  }, 300_000);
+
+  it("a neighbour's burst beside one-event calls: both accounts' batches land once, the calls measured beside it", async () => {
+    const report = await neighbourBurst(options, 4000);
+    expectNothingLost(report);
+    expect(report.acknowledged).toBe(report.batchesTried);
+    expect(report.details.burst).toMatchObject({ lost: 0, duplicated: 0, stuck: 0, acknowledgedNotCompleted: 0 });
+    expect(report.details).toMatchObject({ burstEvents: 4000, burstBatches: 16 });
+    expect(report.details.callsBesideBurst).toBeGreaterThanOrEqual(3);
   }, 300_000);
 });

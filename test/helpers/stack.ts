@@ -128,13 +128,13 @@ export function processesUnder(dir: string): number[] {
 
 /**
  * An afterAll for tests that kill or stop stacks themselves: SIGKILLs whatever of each stack is still
- * alive (supervisor, API, worker and every server under its data dir) and removes each data dir once
+ * alive (supervisor, API, workers and every server under its data dir) and removes each data dir once
  * (two stacks may share one), unless KEEP_TEST_STACK is set.
  */
 export function killStacks(stacks: Stack[]): void {
   for (const stack of stacks) {
-    const { pid, apiPid, workerPid } = stack.state;
-    for (const p of [pid, apiPid, workerPid, ...processesUnder(stack.dir)])
+    const { pid, apiPid, workerPid, interactiveWorkerPid } = stack.state;
+    for (const p of [pid, apiPid, workerPid, interactiveWorkerPid, ...processesUnder(stack.dir)])
       if (p && isAlive(p)) process.kill(p, 'SIGKILL');
   }
   for (const dir of new Set(stacks.map((stack) => stack.dir)))

@@ -49,8 +49,8 @@ describe('a stop never waits', () => {
 
   it('SIGTERM to the supervisor ends the whole process tree within 10 s while a request is held open', async () => {
     const stack = await start();
-    const { pid, apiPid, workerPid, postgresPid, temporalPid, apiUrl } = stack.state;
-    const tree = [pid, apiPid!, workerPid!, postgresPid!, temporalPid!];
+    const { pid, apiPid, workerPid, interactiveWorkerPid, postgresPid, temporalPid, apiUrl } = stack.state;
+    const tree = [pid, apiPid!, workerPid!, interactiveWorkerPid!, postgresPid!, temporalPid!];
     const held = await holdRequestOpen(apiUrl);
     // An idle keep-alive connection too: it must not hold the API for its 65 s keepAliveTimeout.
     await fetch(`${apiUrl}/healthz`).then((response) => response.text());

@@ -15,6 +15,7 @@ interface Service {
   configs?: { source: string; target: string }[];
   depends_on?: Record<string, { condition?: string }> | string[];
   volumes?: string[];
+  cpu_shares?: number;
 }
 
 const compose = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
@@ -28,9 +29,10 @@ const conditionOf = (s: Service, on: string) =>
 const script = (s: Service) => [s.entrypoint ?? [], s.command ?? []].flat().join('\n');
 
 describe('docker-compose.yml, the production shape', () => {
-  it('has postgres, Temporal with its two one-shot set-up services and its UI, api and worker', () => {
+  it('has postgres, Temporal with its two one-shot set-up services and its UI, api and two workers', () => {
     expect(Object.keys(services).sort()).toEqual([
       'api',
+      'interactive-worker',
       'postgres',
       'temporal',
       'temporal-schema',
@@ -73,7 +75,9 @@ describe('docker-compose.yml, the production shape', () => {
     const setup = services['temporal-setup'];
     expect(conditionOf(setup, 'temporal')).toBe('service_healthy');
     expect(setup.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
-    const namespaces = new Set(['api', 'worker'].map((role) => services[role].environment?.TEMPORAL_NAMESPACE));
+    const namespaces = new Set(
+      ['api', 'worker', 'interactive-worker'].map((role) => services[role].environment?.TEMPORAL_NAMESPACE),
+    );
     expect([...namespaces]).toEqual(['default']);
     expect(script(setup)).toContain('temporal operator namespace create --namespace default');
     expect(script(setup)).toContain(createSearchAttributesCommand('default'));
@@ -95,11 +99,32 @@ describe('docker-compose.yml, the production shape', () => {
     },
   );
 
-  it.each(['worker', 'api'])('points the %s (which runs workflows) at the bundle `npm run build` writes', (name) => {
-    const build = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts.build as string;
-    expect(services[name].environment?.WORKFLOW_BUNDLE_PATH).toBeTruthy();
-    expect(build).toContain(services[name].environment?.WORKFLOW_BUNDLE_PATH);
+  it('runs the interactive and the bulk worker as the worker role, the bulk one with a smaller CPU share', () => {
+    const [interactive, bulk] = [services['interactive-worker'], services.worker];
+    expect(interactive.environment?.WORKER_ROLE).toBe('interactive');
+    expect(bulk.environment?.WORKER_ROLE).toBe('bulk');
+    for (const service of [interactive, bulk]) expect(service.command).toEqual(['node', 'dist/worker/main.js']);
+    expect({ ...interactive, environment: undefined, cpu_shares: undefined }).toEqual({
+      ...bulk,
+      environment: undefined,
+      cpu_shares: undefined,
+    });
+    expect({ ...interactive.environment, WORKER_ROLE: undefined }).toEqual({
+      ...bulk.environment,
+      WORKER_ROLE: undefined,
+    });
+    expect(bulk.cpu_shares).toBeLessThan(interactive.cpu_shares!);
   });
+
+  it.each(['worker', 'interactive-worker', 'api'])(
+    'points the %s (which runs workflows) at the bundle `npm run build` writes',
+    (name) => {
+      const build = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts
+        .build as string;
+      expect(services[name].environment?.WORKFLOW_BUNDLE_PATH).toBeTruthy();
+      expect(build).toContain(services[name].environment?.WORKFLOW_BUNDLE_PATH);
+    },
+  );
 
   describe('names the Temporal server `npm run bench:production` builds, configures and measures', () => {
     const shape = readProductionShape();

@@ -13,6 +13,15 @@ describe('the configuration a process reads from its environment', () => {
     expect(() => loadConfig({ API_SYNC_WORKER: 'no' })).toThrow('API_SYNC_WORKER must be true or false, got "no"');
   });
 
+  it('polls both task queues unless WORKER_ROLE names one role, in any letter case', () => {
+    expect(loadConfig({}).workerRole).toBe('all');
+    expect(loadConfig({ WORKER_ROLE: 'Interactive' }).workerRole).toBe('interactive');
+    expect(loadConfig({ WORKER_ROLE: 'bulk' }).workerRole).toBe('bulk');
+    expect(() => loadConfig({ WORKER_ROLE: 'sync' })).toThrow(
+      'WORKER_ROLE must be one of all, interactive, bulk, got "sync"',
+    );
+  });
+
   it("runs one more step at once than the machine's cores, unless WORKER_ACTIVITY_SLOTS says", () => {
     expect(loadConfig({}).workerActivitySlots).toBe(os.availableParallelism() + 1);
     expect(loadConfig({ WORKER_ACTIVITY_SLOTS: '12' }).workerActivitySlots).toBe(12);

@@ -134,7 +134,7 @@ describe('the API and the worker without a supervisor', () => {
     // Its heartbeats reach the Temporal that came back: the SDK can stop sending them on a connection
     // across a restart, and the worker then starts again on a new one (worker/main.ts, heartbeatsLost).
     await waitFor("the worker's heartbeats to reach Temporal again", 60_000, async () =>
-      (await heartbeats()).some((beat) => beat.identity === `${pid}@${os.hostname()}` && beat.ageMs < 10_000),
+      (await heartbeats()).some((beat) => beat.identity === `${pid}@${os.hostname()} all` && beat.ageMs < 10_000),
     );
     if (old.output().includes('no heartbeat of this worker'))
       console.log('the worker started again on a new connection: its heartbeats were lost across the restart');

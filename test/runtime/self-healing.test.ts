@@ -27,11 +27,14 @@ describe('the supervisor heals PostgreSQL and Temporal', () => {
    * line for it, and whatever a process printed outside the log's JSON (a crash's stack trace).
    */
   const children = () => {
-    const { apiPid, workerPid } = state();
+    const { apiPid, workerPid, interactiveWorkerPid } = state();
     const restarts = log()
       .split('\n')
-      .filter((line) => /(api|worker) exited; restarting it/.test(line) || (line.trim() && !line.startsWith('{')));
-    return { api: apiPid, worker: workerPid, restarts: restarts.slice(-40) };
+      .filter(
+        (line) =>
+          /(api|worker|interactiveWorker) exited; restarting it/.test(line) || (line.trim() && !line.startsWith('{')),
+      );
+    return { api: apiPid, worker: workerPid, interactiveWorker: interactiveWorkerPid, restarts: restarts.slice(-40) };
   };
   const call = (method: string, route: string, body?: unknown) =>
     fetch(`${before.apiUrl}${route}`, {
@@ -86,7 +89,12 @@ describe('the supervisor heals PostgreSQL and Temporal', () => {
     expect((await syncBatch()).status).toBe(200);
 
     expect(state().databaseUrl).toBe(before.databaseUrl);
-    expect(children()).toEqual({ api: before.apiPid, worker: before.workerPid, restarts: [] });
+    expect(children()).toEqual({
+      api: before.apiPid,
+      worker: before.workerPid,
+      interactiveWorker: before.interactiveWorkerPid,
+      restarts: [],
+    });
     expect(log()).toMatch(/PostgreSQL exited unexpectedly; restarting it/);
     expect(log()).toMatch(/PostgreSQL restarted \(attempt \d+, down \d+ ms\)/);
   }, 180_000);
@@ -113,7 +121,12 @@ describe('the supervisor heals PostgreSQL and Temporal', () => {
       expect(state().temporalAddress).toBe(before.temporalAddress);
       const { count: now } = await client.workflow.count('WorkflowType = "processEventBatch"');
       expect(now).toBeGreaterThan(total);
-      expect(children()).toEqual({ api: before.apiPid, worker: before.workerPid, restarts: [] });
+      expect(children()).toEqual({
+        api: before.apiPid,
+        worker: before.workerPid,
+        interactiveWorker: before.interactiveWorkerPid,
+        restarts: [],
+      });
       expect(log()).toMatch(/Temporal restarted \(attempt \d+, down \d+ ms\)/);
     } finally {
       await connection.close();

@@ -12,8 +12,8 @@ describe('npm start killed with SIGKILL', () => {
   it('takes its children with it, and the next start on the same DATA_DIR comes up', async () => {
     const first = await startStack();
     stacks.push(first);
-    const { pid, apiPid, workerPid, postgresPid, temporalPid } = first.state;
-    const children = [apiPid!, workerPid!, postgresPid!, temporalPid!];
+    const { pid, apiPid, workerPid, interactiveWorkerPid, postgresPid, temporalPid } = first.state;
+    const children = [apiPid!, workerPid!, interactiveWorkerPid!, postgresPid!, temporalPid!];
     expect(children.every(isAlive)).toBe(true);
 
     process.kill(pid, 'SIGKILL');

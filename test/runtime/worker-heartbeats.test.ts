@@ -18,8 +18,8 @@ describe("a worker's heartbeats as Temporal holds them", () => {
 
   const lost = (identity: string, since: number, staleMs: number, signal = new AbortController().signal) =>
     heartbeatsLost(connection, 'default', TASK_QUEUE, identity, since, staleMs, signal);
-  // The supervisor's worker process is node itself (setpriv execs it); the SDK's default identity is pid@host.
-  const stackWorker = () => `${readLiveState(process.env.STACK_DIR!)!.workerPid!}@${os.hostname()}`;
+  // The supervisor's bulk worker process is node itself (setpriv execs it); its identity is pid@host and its role.
+  const stackWorker = () => `${readLiveState(process.env.STACK_DIR!)!.workerPid!}@${os.hostname()} bulk`;
 
   it("are not lost while the stack's worker runs", async () => {
     // Its start as its heartbeats give it, once Temporal holds one (a beat every 5 s).

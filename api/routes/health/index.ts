@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { WORKER_HEARTBEAT_STALE_SECONDS } from '../../../platform/config';
+import { isApiWorkerIdentity, syncTaskQueueOf, WORKER_HEARTBEAT_STALE_SECONDS } from '../../../platform/config';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 
@@ -16,10 +16,13 @@ const { WORKER_STATUS_RUNNING } = proto.api.enums.v1.WorkerStatus;
 
 const msOf = (time: { seconds?: Long | number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000;
 
+/** The API's own worker on the sync task queue is no worker process: it runs only the batches its API starts. */
+const workerProcess = (identity: string | null | undefined): boolean => !isApiWorkerIdentity(identity ?? '');
+
 /**
- * The task queue's workers as their heartbeats tell (worker/main.ts sends one every few seconds): `ok`
- * when one runs and beat lately. Undefined when the server keeps no heartbeats (the feature off, or a
- * server too old for it): the poller check answers then.
+ * The task queue's worker processes as their heartbeats tell (worker/main.ts sends one every few
+ * seconds): `ok` when one runs and beat lately. Undefined when the server keeps no heartbeats (the feature
+ * off, or a server too old for it): the poller check answers then.
  */
 async function heartbeatCheck(temporal: Client, taskQueue: string, now: number): Promise<'ok' | 'missing' | undefined> {
   const workers = await temporal.workflowService
@@ -32,7 +35,9 @@ async function heartbeatCheck(temporal: Client, taskQueue: string, now: number):
       (response) => response.workersInfo ?? [],
       () => [],
     );
-  const beats = workers.flatMap((info) => (info.workerHeartbeat ? [info.workerHeartbeat] : []));
+  const beats = workers.flatMap(({ workerHeartbeat: beat }) =>
+    beat && workerProcess(beat.workerIdentity) ? [beat] : [],
+  );
   if (!beats.length) return undefined;
   return beats.some(
     (beat) =>
@@ -43,7 +48,7 @@ async function heartbeatCheck(temporal: Client, taskQueue: string, now: number):
 }
 
 /**
- * `ok` when a worker of the task queue is alive: by its heartbeats where the server keeps them (a worker
+ * `ok` when a worker process of the task queue is alive: by its heartbeats where the server keeps them (a worker
  * killed shows within about 20 s), else by its polls of both the workflow and the activity side (75 s).
  */
 async function workerCheck(temporal: Client, taskQueue: string): Promise<string> {
@@ -57,7 +62,9 @@ async function workerCheck(temporal: Client, taskQueue: string): Promise<string>
         taskQueue: { name: taskQueue },
         taskQueueType,
       });
-      return (pollers ?? []).some((p) => now - msOf(p.lastAccessTime) < WORKER_STALE_SECONDS * 1000);
+      return (pollers ?? []).some(
+        (p) => workerProcess(p.identity) && now - msOf(p.lastAccessTime) < WORKER_STALE_SECONDS * 1000,
+      );
     }),
   );
   return sides.every(Boolean) ? 'ok' : 'missing';
@@ -74,12 +81,13 @@ export function healthRouter(): Router<AppState, AppCustom> {
   router.get('/readyz', async (ctx) => {
     const { sequelize, temporal, config } = ctx.deps;
     const failed = (e: Error) => e.message;
-    const [database, temporalServer, worker] = await Promise.all([
+    const [database, temporalServer, worker, interactiveWorker] = await Promise.all([
       sequelize.query('SELECT 1').then(() => 'ok', failed),
       temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok', failed),
       workerCheck(temporal, config.taskQueue).catch(failed),
+      workerCheck(temporal, syncTaskQueueOf(config.taskQueue)).catch(failed),
     ]);
-    const checks = { database, temporal: temporalServer, worker };
+    const checks = { database, temporal: temporalServer, worker, interactiveWorker };
     if (Object.values(checks).some((check) => check !== 'ok')) throw problem('not-ready', { checks });
     ctx.body = { status: 'ok', checks };
   });

@@ -21,13 +21,15 @@ export const healthOperations = [
       200: {
         description: 'Both dependencies answer and a worker polls the task queue.',
         schema: readyResponse,
-        example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } },
+        example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok' } },
       },
       503: {
         description: 'A dependency does not answer, or no worker polls; `checks` says which.',
         contentType: PROBLEM_JSON,
         schema: notReadyProblem,
-        example: problemExample('not-ready', { checks: { database: 'ok', temporal: 'ok', worker: 'missing' } }),
+        example: problemExample('not-ready', {
+          checks: { database: 'ok', temporal: 'ok', worker: 'missing', interactiveWorker: 'ok' },
+        }),
       },
     },
   }),

@@ -9,14 +9,19 @@ export const healthResponse = {
 const checks = {
   type: 'object',
   description: '`ok`, or the error met while checking that dependency.',
-  required: ['database', 'temporal', 'worker'],
+  required: ['database', 'temporal', 'worker', 'interactiveWorker'],
   properties: {
     database: { type: 'string' },
     temporal: { type: 'string' },
     worker: {
       type: 'string',
       description:
-        '`missing` when no worker of the task queue is alive: none has sent Temporal a heartbeat for 20 s (workers send one every 5 s), or, where the server keeps no worker heartbeats, none has polled the task queue for 75 s. Batches would wait.',
+        '`missing` when no worker of the task queue (bulk or all, WORKER_ROLE) is alive: none has sent Temporal a heartbeat for 20 s (workers send one every 5 s), or, where the server keeps no worker heartbeats, none has polled the task queue for 75 s. Async batches, imports and deliveries would wait.',
+    },
+    interactiveWorker: {
+      type: 'string',
+      description:
+        "`missing` when no worker process of the sync task queue (interactive or all, WORKER_ROLE) is alive, by the same rule; the API's own worker does not count. Small sync batches the API does not run itself would wait.",
     },
   },
 } as const;
