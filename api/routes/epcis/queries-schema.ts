@@ -2,7 +2,6 @@
  * Schemas of /epcis/queries (GS1's REST binding: named queries and their subscriptions). The same
  * objects validate requests and become the OpenAPI document.
  */
-import { SCHEDULE_FIELDS } from '../../../domain/epcis/subscription-schedule';
 import { eventsQuery } from './schema';
 
 const { perPage: _perPage, nextPageToken: _nextPageToken, ...queryParameters } = eventsQuery.properties;
@@ -112,15 +111,6 @@ export const createSubscriptionBody = {
     },
   },
 } as const;
-
-export interface CreateSubscriptionInput {
-  dest: string;
-  signatureToken?: string;
-  stream?: true;
-  schedule?: Partial<Record<(typeof SCHEDULE_FIELDS)[number], string>>;
-  reportIfEmpty?: boolean;
-  initialRecordTime?: string;
-}
 
 export const subscription = {
   type: 'object',
