@@ -4,6 +4,7 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Busboy from 'busboy';
 import { MAX_FILE_BYTES } from '../../../domain/documents';
+import type { ReceivedFile } from '../../../usecases/upload-document';
 import {
   bodyLimit,
   FileMeter,
@@ -14,16 +15,6 @@ import {
 } from '../../spooled-upload';
 
 export const MAX_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
-
-export interface ReceivedFile {
-  fileName: string;
-  size: number;
-  sha256: Buffer;
-  /** The first bytes, for rules that look at the content. */
-  head: Buffer;
-  /** The spooled bytes; null when the caller asked for them to be discarded. */
-  path: string | null;
-}
 
 export type Upload =
   | { outcome: 'tooLarge' }

@@ -1,0 +1,68 @@
+/**
+ * Uploading a document: its metadata is checked before a byte of the file is read (checkDocumentMetadata),
+ * then the file against the document rules, and the document is stored with its bytes in one transaction
+ * (db/repositories/documents.ts insertDocument). Typed outcomes, no HTTP.
+ */
+import { fromFile } from 'file-type';
+import { UniqueConstraintError, type Sequelize } from 'sequelize';
+import type { Document } from '../db/models';
+import { documentLookups, insertDocument } from '../db/repositories/documents';
+import {
+  checkFile,
+  checkMetadata,
+  DocumentErrors,
+  generateDocumentId,
+  type Checked,
+  type DocumentHeaders,
+  type DocumentMetadata,
+} from '../domain/documents';
+
+/** The upload's metadata headers against the rules and the account's records, before the body is read. */
+export const checkDocumentMetadata = (
+  accountId: string,
+  headers: DocumentHeaders,
+): Promise<Checked<DocumentMetadata>> => checkMetadata(headers, documentLookups(accountId));
+
+/** The part named `file` as received. */
+export interface ReceivedFile {
+  fileName: string;
+  size: number;
+  sha256: Buffer;
+  /** The first bytes, for rules that look at the content. */
+  head: Buffer;
+  /** The spooled bytes; null when the caller asked for them to be discarded. */
+  path: string | null;
+}
+
+/** `failed`: the one rule the upload breaks (domain/documents.ts DocumentErrors); nothing was stored. */
+export type UploadDocumentOutcome = { kind: 'failed'; error: string } | { kind: 'uploaded'; document: Document };
+
+export async function uploadDocument(
+  sequelize: Sequelize,
+  input: { accountId: string; metadata: Checked<DocumentMetadata>; file: ReceivedFile | undefined },
+): Promise<UploadDocumentOutcome> {
+  const { metadata, file } = input;
+  if (!metadata.ok) return { kind: 'failed', error: metadata.error };
+  const sniffed = file?.path ? (await fromFile(file.path))?.ext : undefined;
+  const fileCheck = checkFile(file && { fileName: file.fileName, size: file.size, sniffed, head: file.head });
+  if (!fileCheck.ok || !file?.path)
+    return { kind: 'failed', error: fileCheck.ok ? DocumentErrors.fileMissing : fileCheck.error };
+  const documentId = metadata.value.documentId ?? generateDocumentId();
+  try {
+    const document = await insertDocument(sequelize, {
+      accountId: input.accountId,
+      documentId,
+      metadata: metadata.value,
+      fileName: file.fileName,
+      fileType: fileCheck.value.fileType,
+      sizeBytes: file.size,
+      sha256: file.sha256,
+      contentPath: file.path,
+    });
+    return { kind: 'uploaded', document };
+  } catch (error) {
+    // Another upload took the id between the check and the insert: same answer as the check's.
+    if (error instanceof UniqueConstraintError) return { kind: 'failed', error: DocumentErrors.idInUse(documentId) };
+    throw error;
+  }
+}
