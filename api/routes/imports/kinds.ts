@@ -1,20 +1,24 @@
 /**
- * What a spreadsheet of each kind holds: one record per event of one type, location or product, its
- * columns derived from the very schemas POST /Integration/Events, /Locations and /Products validate with.
+ * What a spreadsheet of each kind holds and what is said of its records: one record per event of one
+ * type, location or product, its columns derived from, and checked with, the very schemas and rules of
+ * POST /Integration/Events, /Locations and /Products (the import use case's ImportRules).
  */
-import { EVENT_TYPE_NAMES, type EventTypeName } from '../../../domain/events';
+import type { ValidateFunction } from 'ajv';
+import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
+import type { EventPayload, EventTypeName } from '../../../domain/events';
+import {
+  locationCreateIssues,
+  productCreateIssues,
+  type LocationPayload,
+  type ProductPayload,
+} from '../../../domain/master-data';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
+import { isEventKind, type ImportKind, type ImportRules, type RecordIssue } from '../../../usecases/import-file';
+import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
 import { eventExamples } from '../events/examples';
-import { event } from '../events/schema';
+import { event, eventRuleErrors, eventsBody } from '../events/schema';
 import { createLocationsSchema } from '../locations/schema';
 import { createProductsSchema } from '../products/schema';
-
-export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
-export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, ...MASTER_DATA_KINDS] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
-
-export const isEventKind = (kind: ImportKind): kind is EventTypeName =>
-  (EVENT_TYPE_NAMES as readonly string[]).includes(kind);
 
 interface Conditional {
   if: { properties: { $type: { enum: readonly string[] } } };
@@ -80,3 +84,51 @@ export function kindSpec(kind: ImportKind): KindSpec {
 /** The template's example row: the OpenAPI example of the type where it has the field, else the schema's example. */
 export const exampleRow = (spec: KindSpec): (string | number | null)[] =>
   spec.columns.map((c) => cellOf(spec.example, c) ?? c.example);
+
+const checks = new Map<string, ValidateFunction>();
+
+/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included. */
+function checkOf(kind: ImportKind): ValidateFunction {
+  const name = isEventKind(kind) ? 'event' : kind;
+  let check = checks.get(name);
+  if (!check) {
+    const schema = isEventKind(kind)
+      ? eventsBody.properties.Events.items
+      : kind === 'locations'
+        ? createLocationsSchema.properties.Locations.items
+        : createProductsSchema.properties.Products.items;
+    check = ajv.compile(schema);
+    checks.set(name, check);
+  }
+  return check;
+}
+
+/** The schema's errors; else the rules beyond it, as the JSON endpoint applies them: event times and location ids, master data's own. */
+function recordIssues(kind: ImportKind, record: Record<string, unknown>): RecordIssue[] {
+  const check = checkOf(kind);
+  if (!check(record))
+    return reportable(check.errors ?? [])
+      .filter((error) => error.keyword !== 'if')
+      .map((error) => ({
+        field: fieldOf(error),
+        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
+        message: messageOf(error),
+      }));
+  if (isEventKind(kind)) return eventRuleErrors([record as unknown as EventPayload]);
+  const issues =
+    kind === 'locations'
+      ? locationCreateIssues([record as unknown as LocationPayload])
+      : productCreateIssues([record as unknown as ProductPayload]);
+  return issues.map((i) => ({
+    field: i.field.replace(/^(Locations|Products)\[0\]\.?/, '').replace(/^id$/, 'Id'),
+    code: 'InvalidValue',
+    message: i.message,
+  }));
+}
+
+/** The import's rules as the API runs them, the pipeline's checks on the service's database. */
+export const importRules = (deps: BorderCheckDeps): ImportRules => ({
+  spec: kindSpec,
+  recordIssues,
+  othersChecked: (account, events, skip) => othersChecked(deps, account, events, skip),
+});

@@ -10,13 +10,12 @@ import {
   spoolPath,
   stopReading,
 } from '../../spooled-upload';
+import { MAX_IMPORT_ROWS } from '../../../usecases/import-file';
 
 /** At most this much file per import; the 413 names it. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 /** The whole body: the file, its framing and the small fields. */
 export const MAX_IMPORT_BODY_BYTES = MAX_IMPORT_BYTES + MULTIPART_OVERHEAD_BYTES;
-/** Data rows (the header aside) per import; the 413 names it. */
-export const MAX_IMPORT_ROWS = 100_000;
 
 /** The 413 of a file past either limit, as its `detail`, `maxBytes` and `maxRows`. */
 export const TOO_LARGE = {

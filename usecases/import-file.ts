@@ -1,7 +1,25 @@
+/**
+ * Importing a spreadsheet: its rows checked as the JSON endpoints would check them (and, for a refused
+ * file of events, as the pipeline would), the import stored in one transaction with its chunks' batches
+ * (or its file, for locations and products), then its workflow started. The JSON endpoints' schemas and
+ * the pipeline's checks are the API's and batches/', so they come in as ports (ImportRules), as does the
+ * workflow's start. Typed outcomes, no HTTP.
+ */
 import fs from 'node:fs';
-import type { ValidateFunction } from 'ajv';
-import type { EventPayload } from '../../../domain/events';
-import type { Column } from '../../../domain/spreadsheet-columns';
+import type { Sequelize } from 'sequelize';
+import type { AccountRef } from '../db/repositories/master-data';
+import {
+  findImport,
+  insertImport,
+  type ImportContent,
+  type ImportRow,
+  type ImportStore,
+} from '../db/repositories/imports';
+import type { BatchError } from '../domain/batch-errors';
+import { EVENT_TYPE_NAMES, type EventTypeName } from '../domain/events';
+import { sha256Hex } from '../domain/hashing';
+import { withUncheckedDependents, type RecordWords } from '../domain/refused-events';
+import type { Column } from '../domain/spreadsheet-columns';
 import {
   headerColumns,
   IMPORT_CHUNK_EVENTS,
@@ -10,88 +28,175 @@ import {
   type AssembledRecord,
   type CellValue,
   type RowError,
-} from '../../../domain/spreadsheet-rows';
-import { InTurn } from '../../../platform/in-turn';
-import { readRows, type SpreadsheetFormat } from '../../../platform/spreadsheets';
-import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
-import type { AccountRef } from '../../../db/repositories/master-data';
-import { withUncheckedDependents, type RecordWords } from '../../../domain/refused-events';
-import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
-import { eventRuleErrors } from '../events/schema';
-import { eventsBody } from '../events/schema';
-import { createLocationsSchema } from '../locations/schema';
-import { createProductsSchema } from '../products/schema';
-import {
-  locationCreateIssues,
-  productCreateIssues,
-  type LocationPayload,
-  type ProductPayload,
-} from '../../../domain/master-data';
-import { MAX_IMPORT_ROWS } from './receive';
-import { isEventKind, kindSpec, type ImportKind } from './kinds';
+} from '../domain/spreadsheet-rows';
+import { InTurn } from '../platform/in-turn';
+import { readRows, UnreadableSpreadsheet, type SpreadsheetFormat } from '../platform/spreadsheets';
+import { randomUUID } from 'node:crypto';
 
+export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
+export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, ...MASTER_DATA_KINDS] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+export const isEventKind = (kind: ImportKind): kind is EventTypeName =>
+  (EVENT_TYPE_NAMES as readonly string[]).includes(kind);
+
+/** Data rows (the header aside) per import. */
+export const MAX_IMPORT_ROWS = 100_000;
 /** Beyond this many errors the list stops: a file that wrong is fixed from the first ones. */
 export const MAX_ROW_ERRORS = 1000;
 
-export type FileCheck =
+/** What a record breaks, by its field (a dotted path, null: the record as a whole). */
+export type RecordIssue = Pick<RowError, 'code' | 'message'> & { field: string | null };
+
+/** What the rows are checked with that the API and the pipeline own. */
+export interface ImportRules {
+  /** The kind's columns, and the column whose value identifies a record (rows with the same value are one record). */
+  spec(kind: ImportKind): { columns: Column[]; key: string };
+  /** What POST /Integration/Events, /Locations or /Products would say of one record (an event with its `$type`). */
+  recordIssues(kind: ImportKind, record: Record<string, unknown>): RecordIssue[];
+  /** What the pipeline's checks find in the events outside `skip` (null: they could not be run). */
+  othersChecked(
+    account: AccountRef,
+    events: readonly unknown[],
+    skip: ReadonlySet<number>,
+  ): Promise<BatchError[] | null>;
+}
+
+export interface ImportServices {
+  sequelize: Sequelize;
+  rules: ImportRules;
+  /** Starts the stored import's workflow, or attaches to the one running; throws when it could not. */
+  start(row: ImportRow): Promise<void>;
+}
+
+export interface ImportFileInput {
+  account: AccountRef;
+  kind: ImportKind;
+  format: SpreadsheetFormat;
+  /** The upload, spooled: its name as sent, size, SHA-256 (hex) and where it is. */
+  file: { fileName: string; size: number; sha256: string; path: string };
+  idempotencyKey: string | null;
+  requestId: string | null;
+}
+
+/** `accepted` includes an import refused for its rows: it is stored with their errors (row.refused). */
+export type ImportFileOutcome =
+  | { kind: 'unreadable'; message: string }
+  | { kind: 'tooManyRows' }
+  | { kind: 'badHeader'; errors: RowError[] }
+  | { kind: 'keyReused'; existing: ImportRow }
+  | { kind: 'notStarted'; row: ImportRow; error: unknown }
+  | { kind: 'accepted'; row: ImportRow };
+
+type FileRefusal = Extract<ImportFileOutcome, { kind: 'unreadable' | 'tooManyRows' | 'badHeader' }>;
+
+/** A file refused as a whole, thrown out of the upload's transaction: nothing of it is stored. */
+class FileRefused extends Error {
+  constructor(readonly outcome: FileRefusal) {
+    super(outcome.kind);
+  }
+}
+
+/**
+ * Stores the import, reading the upload once, in the transaction that stores it: its rows are checked and,
+ * while none has failed, each chunk of events is stored as the batch the import's workflow starts (no second
+ * reading of the file before its batches run); locations and products are stored by a step that reads the
+ * file the upload stores. A second upload with an import's Idempotency-Key answers as that import.
+ */
+export async function importFile(services: ImportServices, input: ImportFileInput): Promise<ImportFileOutcome> {
+  const { sequelize } = services;
+  const { account, kind, format, file, idempotencyKey } = input;
+  const requestHash = sha256Hex(`${kind}\n${file.sha256}`);
+  const earlier = () => (idempotencyKey ? findImport(sequelize, { accountId: account.id, idempotencyKey }) : null);
+  const existing = await earlier();
+  if (existing) return replay(services, existing, requestHash);
+  let row: ImportRow;
+  try {
+    row = await insertImport(
+      sequelize,
+      {
+        id: randomUUID(),
+        accountId: account.id,
+        kind,
+        format,
+        fileName: file.fileName,
+        sizeBytes: file.size,
+        idempotencyKey,
+        requestHash,
+        requestId: input.requestId,
+      },
+      (store) => readUpload({ rules: services.rules, account }, input, store),
+    );
+  } catch (error) {
+    if (error instanceof FileRefused) return error.outcome;
+    // Two first uploads with one key: the unique key decides, the other answers as a replay.
+    const first = await earlier();
+    if (!first) throw error;
+    return replay(services, first, requestHash);
+  }
+  return started(services, row);
+}
+
+const replay = (services: ImportServices, existing: ImportRow, requestHash: string) =>
+  existing.request_hash === requestHash ? started(services, existing) : { kind: 'keyReused' as const, existing };
+
+async function started(services: ImportServices, row: ImportRow): Promise<ImportFileOutcome> {
+  try {
+    if (!row.refused) await services.start(row);
+  } catch (error) {
+    return { kind: 'notStarted', row, error };
+  }
+  return { kind: 'accepted', row };
+}
+
+/** The file's content as the upload's transaction stores it, or a refusal of the file as a whole (thrown). */
+async function readUpload(pipeline: PipelineCheck, input: ImportFileInput, store: ImportStore): Promise<ImportContent> {
+  const { kind, format, file } = input;
+  const storeChunk = ({ seq, records, lastRow }: CheckedChunk) =>
+    store.storeChunk({
+      seq,
+      firstRow: records[0].row,
+      lastRow,
+      events: records.map((r) => ({ $type: kind, ...r.record })),
+      provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
+    });
+  let check;
+  try {
+    check = await checkFile(file.path, format, kind, pipeline, isEventKind(kind) ? storeChunk : undefined);
+  } catch (error) {
+    if (error instanceof UnreadableSpreadsheet) throw new FileRefused({ kind: 'unreadable', message: error.message });
+    throw error;
+  }
+  if (check.outcome !== 'checked')
+    throw new FileRefused(
+      check.outcome === 'badHeader' ? { kind: 'badHeader', errors: check.errors } : { kind: 'tooManyRows' },
+    );
+  if (!check.errors.length && !isEventKind(kind)) await store.storeFile(file.path);
+  return { columns: check.columns, rowsRead: check.rowsRead, errors: check.errors.length ? check.errors : null };
+}
+
+type FileCheck =
   | { outcome: 'badHeader'; errors: RowError[] }
   | { outcome: 'tooManyRows' }
   | { outcome: 'checked'; columns: (Column | null)[]; rowsRead: number; records: number; errors: RowError[] };
 
-const checks = new Map<string, ValidateFunction>();
-
-/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included. */
-function checkOf(kind: ImportKind): ValidateFunction {
-  const name = isEventKind(kind) ? 'event' : kind;
-  let check = checks.get(name);
-  if (!check) {
-    const schema = isEventKind(kind)
-      ? eventsBody.properties.Events.items
-      : kind === 'locations'
-        ? createLocationsSchema.properties.Locations.items
-        : createProductsSchema.properties.Products.items;
-    check = ajv.compile(schema);
-    checks.set(name, check);
-  }
-  return check;
-}
-
-/** The rules beyond the schema, as the JSON endpoint applies them: event times and location ids; master data's own. */
-function ruleErrors(
-  kind: ImportKind,
-  record: Record<string, unknown>,
-): { field: string | null; code: string; message: string }[] {
-  if (isEventKind(kind)) return eventRuleErrors([record as unknown as EventPayload]);
-  const issues =
-    kind === 'locations'
-      ? locationCreateIssues([record as unknown as LocationPayload])
-      : productCreateIssues([record as unknown as ProductPayload]);
-  return issues.map((i) => ({
-    field: i.field.replace(/^(Locations|Products)\[0\]\.?/, '').replace(/^id$/, 'Id'),
-    code: 'InvalidValue',
-    message: i.message,
-  }));
+/** Who the pipeline's checks run for, and with what. */
+interface PipelineCheck {
+  rules: ImportRules;
+  account: AccountRef;
 }
 
 /** What the JSON endpoint would say of one record, on the rows and columns it came from. */
-function recordErrors(kind: ImportKind, assembled: AssembledRecord, columns: readonly Column[]): RowError[] {
+function recordErrors(
+  rules: ImportRules,
+  kind: ImportKind,
+  assembled: AssembledRecord,
+  columns: readonly Column[],
+): RowError[] {
   const record = isEventKind(kind) ? { $type: kind, ...assembled.record } : assembled.record;
-  const check = checkOf(kind);
-  const errors: RowError[] = [];
-  if (!check(record)) {
-    for (const error of reportable(check.errors ?? [])) {
-      if (error.keyword === 'if') continue;
-      errors.push({
-        ...locate(assembled, fieldOf(error), columns),
-        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
-        message: messageOf(error),
-      });
-    }
-  } else {
-    for (const error of ruleErrors(kind, record))
-      errors.push({ ...locate(assembled, error.field, columns), code: error.code, message: error.message });
-  }
-  return errors;
+  return rules
+    .recordIssues(kind, record)
+    .map(({ field, code, message }) => ({ ...locate(assembled, field, columns), code, message }));
 }
 
 /** A record as the upload's checks leave it: the errors of its rows and of the record itself. */
@@ -108,11 +213,12 @@ interface CheckedRecord {
  * on its rows and columns. At most one record is held.
  */
 async function* checkedRecords(
+  rules: ImportRules,
   rows: AsyncIterable<{ row: number; cells: CellValue[] }>,
   kind: ImportKind,
   columns: readonly (Column | null)[],
 ): AsyncGenerator<CheckedRecord> {
-  const spec = kindSpec(kind);
+  const spec = rules.spec(kind);
   const known = columns.filter((c): c is Column => c !== null);
   const assembler = new RecordAssembler(columns, spec.key);
   // A cell that is not of its column's type is said once: not again as the field it left missing.
@@ -120,7 +226,7 @@ async function* checkedRecords(
   const notSaidYet = (e: RowError) => !(e.code === 'Required' && unreadable.has(`${e.row}|${e.column}`));
   let current: CheckedRecord | null = null;
   const finish = (record: CheckedRecord): CheckedRecord => {
-    record.errors.push(...recordErrors(kind, record.assembled!, known).filter(notSaidYet));
+    record.errors.push(...recordErrors(rules, kind, record.assembled!, known).filter(notSaidYet));
     return record;
   };
   for await (const { row, cells } of rows) {
@@ -143,7 +249,7 @@ async function* checkedRecords(
 }
 
 /** A chunk of at most IMPORT_CHUNK_EVENTS records that passed the checks, in file order, and its last row. */
-export interface CheckedChunk {
+interface CheckedChunk {
   seq: number;
   records: AssembledRecord[];
   lastRow: number;
@@ -160,14 +266,14 @@ export interface CheckedChunk {
  * reading stores the file's chunks as it checks them (one store at a time, in order, while the next chunk
  * is read): the caller undoes what it stored when the check ends with errors or too many rows.
  */
-export async function checkFile(
+async function checkFile(
   filePath: string,
   format: SpreadsheetFormat,
   kind: ImportKind,
-  pipeline?: PipelineCheck,
+  pipeline: PipelineCheck,
   store?: (chunk: CheckedChunk) => Promise<void>,
 ): Promise<FileCheck> {
-  const spec = kindSpec(kind);
+  const spec = pipeline.rules.spec(kind);
   const errors: RowError[] = [];
   const add = (more: RowError[]) => errors.push(...more.slice(0, MAX_ROW_ERRORS - errors.length));
   let columns: (Column | null)[] | null = null;
@@ -201,7 +307,7 @@ export async function checkFile(
           yield row;
         }
       };
-      for await (const checked of checkedRecords(counted(), kind, columns)) {
+      for await (const checked of checkedRecords(pipeline.rules, counted(), kind, columns)) {
         if (checked.assembled) records++;
         add(checked.errors);
         lastRow = checked.lastRow;
@@ -236,17 +342,11 @@ export async function checkFile(
     };
   if (!records)
     add([{ row: null, column: null, value: null, code: 'Required', message: 'The file has a header but no rows.' }]);
-  else if (errors.length && errors.length < MAX_ROW_ERRORS && pipeline && isEventKind(kind)) {
+  else if (errors.length && errors.length < MAX_ROW_ERRORS && isEventKind(kind)) {
     const every = await everyError(pipeline, filePath, format, kind, columns);
     return { outcome: 'checked', columns, rowsRead, records, errors: inRowOrder(every).slice(0, MAX_ROW_ERRORS) };
   }
   return { outcome: 'checked', columns, rowsRead, records, errors: inRowOrder(errors) };
-}
-
-/** Who the pipeline's checks run for, and with what. */
-export interface PipelineCheck {
-  deps: BorderCheckDeps;
-  account: AccountRef;
 }
 
 const rowWords = (records: readonly AssembledRecord[]): RecordWords => ({
@@ -283,7 +383,7 @@ async function everyError(
     chunk = [];
     const events = records.map((r) => ({ $type: kind, ...r.record }));
     const skip = new Set(refused.map((r) => r.index));
-    const found = await othersChecked(pipeline.deps, pipeline.account, events, skip);
+    const found = await pipeline.rules.othersChecked(pipeline.account, events, skip);
     const listed = withUncheckedDependents(
       events,
       refused.map(({ index, error }) => ({
@@ -310,7 +410,7 @@ async function everyError(
   const rows = readRows(input, format);
   try {
     await rows.next(); // the header, checked already
-    for await (const checked of checkedRecords(rows, kind, columns)) {
+    for await (const checked of checkedRecords(pipeline.rules, rows, kind, columns)) {
       if (!checked.assembled) errors.push(...checked.errors);
       else chunk.push(checked);
       if (chunk.length === IMPORT_CHUNK_EVENTS) await checkChunk();
