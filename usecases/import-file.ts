@@ -5,6 +5,7 @@
  * the pipeline's checks are the API's and batches/', so they come in as ports (ImportRules), as does the
  * workflow's start. Typed outcomes, no HTTP.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Sequelize } from 'sequelize';
 import type { AccountRef } from '../db/repositories/master-data';
@@ -31,10 +32,8 @@ import {
 } from '../domain/spreadsheet-rows';
 import { InTurn } from '../platform/in-turn';
 import { readRows, UnreadableSpreadsheet, type SpreadsheetFormat } from '../platform/spreadsheets';
-import { randomUUID } from 'node:crypto';
 
-export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
-export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, ...MASTER_DATA_KINDS] as const;
+export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, 'locations', 'products'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export const isEventKind = (kind: ImportKind): kind is EventTypeName =>
@@ -55,11 +54,7 @@ export interface ImportRules {
   /** What POST /Integration/Events, /Locations or /Products would say of one record (an event with its `$type`). */
   recordIssues(kind: ImportKind, record: Record<string, unknown>): RecordIssue[];
   /** What the pipeline's checks find in the events outside `skip` (null: they could not be run). */
-  othersChecked(
-    account: AccountRef,
-    events: readonly unknown[],
-    skip: ReadonlySet<number>,
-  ): Promise<BatchError[] | null>;
+  othersChecked(account: AccountRef, events: unknown[], skip: Set<number>): Promise<BatchError[] | null>;
 }
 
 export interface ImportServices {
@@ -88,11 +83,9 @@ export type ImportFileOutcome =
   | { kind: 'notStarted'; row: ImportRow; error: unknown }
   | { kind: 'accepted'; row: ImportRow };
 
-type FileRefusal = Extract<ImportFileOutcome, { kind: 'unreadable' | 'tooManyRows' | 'badHeader' }>;
-
 /** A file refused as a whole, thrown out of the upload's transaction: nothing of it is stored. */
 class FileRefused extends Error {
-  constructor(readonly outcome: FileRefusal) {
+  constructor(readonly outcome: Extract<ImportFileOutcome, { kind: 'unreadable' | 'tooManyRows' | 'badHeader' }>) {
     super(outcome.kind);
   }
 }
@@ -167,37 +160,12 @@ async function readUpload(pipeline: PipelineCheck, input: ImportFileInput, store
     if (error instanceof UnreadableSpreadsheet) throw new FileRefused({ kind: 'unreadable', message: error.message });
     throw error;
   }
-  if (check.outcome !== 'checked')
-    throw new FileRefused(
-      check.outcome === 'badHeader' ? { kind: 'badHeader', errors: check.errors } : { kind: 'tooManyRows' },
-    );
-  if (!check.errors.length && !isEventKind(kind)) await store.storeFile(file.path);
-  return { columns: check.columns, rowsRead: check.rowsRead, errors: check.errors.length ? check.errors : null };
+  if (!check.errors && !isEventKind(kind)) await store.storeFile(file.path);
+  return check;
 }
-
-type FileCheck =
-  | { outcome: 'badHeader'; errors: RowError[] }
-  | { outcome: 'tooManyRows' }
-  | { outcome: 'checked'; columns: (Column | null)[]; rowsRead: number; records: number; errors: RowError[] };
 
 /** Who the pipeline's checks run for, and with what. */
-interface PipelineCheck {
-  rules: ImportRules;
-  account: AccountRef;
-}
-
-/** What the JSON endpoint would say of one record, on the rows and columns it came from. */
-function recordErrors(
-  rules: ImportRules,
-  kind: ImportKind,
-  assembled: AssembledRecord,
-  columns: readonly Column[],
-): RowError[] {
-  const record = isEventKind(kind) ? { $type: kind, ...assembled.record } : assembled.record;
-  return rules
-    .recordIssues(kind, record)
-    .map(({ field, code, message }) => ({ ...locate(assembled, field, columns), code, message }));
-}
+type PipelineCheck = { rules: ImportRules; account: AccountRef };
 
 /** A record as the upload's checks leave it: the errors of its rows and of the record itself. */
 interface CheckedRecord {
@@ -224,9 +192,16 @@ async function* checkedRecords(
   // A cell that is not of its column's type is said once: not again as the field it left missing.
   const unreadable = new Set<string>();
   const notSaidYet = (e: RowError) => !(e.code === 'Required' && unreadable.has(`${e.row}|${e.column}`));
-  let current: CheckedRecord | null = null;
-  const finish = (record: CheckedRecord): CheckedRecord => {
-    record.errors.push(...recordErrors(rules, kind, record.assembled!, known).filter(notSaidYet));
+  let current: (CheckedRecord & { assembled: AssembledRecord }) | null = null;
+  // What the JSON endpoint would say of the record, on the rows and columns it came from.
+  const finish = (record: CheckedRecord & { assembled: AssembledRecord }): CheckedRecord => {
+    const { assembled } = record;
+    const issues = rules.recordIssues(
+      kind,
+      isEventKind(kind) ? { $type: kind, ...assembled.record } : assembled.record,
+    );
+    const placed = issues.map(({ field, code, message }) => ({ ...locate(assembled, field, known), code, message }));
+    record.errors.push(...placed.filter(notSaidYet));
     return record;
   };
   for await (const { row, cells } of rows) {
@@ -259,8 +234,9 @@ interface CheckedChunk {
  * Reads the spooled file once, as a stream: its header against the kind's columns, its row count
  * against the limit, and each record as the JSON endpoint would check it. Nothing is kept but the
  * errors (at most MAX_ROW_ERRORS), the record being built and, with `store`, the chunk being filled.
- * With `pipeline`, a file of events refused for its cells is read again and its other records checked as
- * the pipeline would check them (everyError), so one answer lists every problem of the file.
+ * A file of events refused for its cells is read again and its other records checked as the pipeline
+ * would check them (everyError), so one answer lists every problem of the file. A file refused as a whole
+ * (its header, too many rows) throws FileRefused.
  *
  * `store` is handed each chunk of records as soon as it is full, while no error has been found, so the
  * reading stores the file's chunks as it checks them (one store at a time, in order, while the next chunk
@@ -272,7 +248,7 @@ async function checkFile(
   kind: ImportKind,
   pipeline: PipelineCheck,
   store?: (chunk: CheckedChunk) => Promise<void>,
-): Promise<FileCheck> {
+): Promise<ImportContent> {
   const spec = pipeline.rules.spec(kind);
   const errors: RowError[] = [];
   const add = (more: RowError[]) => errors.push(...more.slice(0, MAX_ROW_ERRORS - errors.length));
@@ -296,7 +272,7 @@ async function checkFile(
     const header = await rows.next();
     if (!header.done) {
       const found = headerColumns(header.value.cells, spec.columns, spec.key);
-      if (!found.ok) return { outcome: 'badHeader', errors: found.errors };
+      if (!found.ok) throw new FileRefused({ kind: 'badHeader', errors: found.errors });
       columns = found.columns;
       const counted = async function* () {
         for await (const row of rows) {
@@ -326,27 +302,21 @@ async function checkFile(
     await storing.settled();
   }
   await storing.finished();
-  if (tooMany) return { outcome: 'tooManyRows' };
-  if (!columns)
-    return {
-      outcome: 'badHeader',
-      errors: [
-        {
-          row: 1,
-          column: null,
-          value: null,
-          code: 'Required',
-          message: 'The file has no header row: download the template of the kind.',
-        },
-      ],
-    };
+  if (tooMany) throw new FileRefused({ kind: 'tooManyRows' });
+  if (!columns) {
+    const message = 'The file has no header row: download the template of the kind.';
+    throw new FileRefused({
+      kind: 'badHeader',
+      errors: [{ row: 1, column: null, value: null, code: 'Required', message }],
+    });
+  }
   if (!records)
     add([{ row: null, column: null, value: null, code: 'Required', message: 'The file has a header but no rows.' }]);
   else if (errors.length && errors.length < MAX_ROW_ERRORS && isEventKind(kind)) {
     const every = await everyError(pipeline, filePath, format, kind, columns);
-    return { outcome: 'checked', columns, rowsRead, records, errors: inRowOrder(every).slice(0, MAX_ROW_ERRORS) };
+    return { columns, rowsRead, errors: inRowOrder(every).slice(0, MAX_ROW_ERRORS) };
   }
-  return { outcome: 'checked', columns, rowsRead, records, errors: inRowOrder(errors) };
+  return { columns, rowsRead, errors: errors.length ? inRowOrder(errors) : null };
 }
 
 const rowWords = (records: readonly AssembledRecord[]): RecordWords => ({

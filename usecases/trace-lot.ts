@@ -19,9 +19,6 @@ export interface TraceRequest {
   maxDepth: number;
 }
 
-/** The trace, and the ids of the lot's own nodes in it. */
-export type Traced = { trace: Trace; rootIds: string[] };
-
 /** The nodes within `maxDepth` edges of the root's nodes (either way along an edge), and the edges between them. */
 function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
   const neighbours = new Map<string, string[]>();
@@ -49,8 +46,11 @@ function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
   };
 }
 
-/** The trace of one lot, cut at maxDepth edges from the lot's own nodes. */
-export async function traceLot(sequelize: Sequelize, request: TraceRequest): Promise<Traced | null> {
+/** The trace of one lot, cut at maxDepth edges from the lot's own nodes, and the ids of those nodes. */
+export async function traceLot(
+  sequelize: Sequelize,
+  request: TraceRequest,
+): Promise<{ trace: Trace; rootIds: string[] } | null> {
   const [productId] = await resolveIds(sequelize, 'products', request.accountId, [request.product]);
   if (!productId) return null;
   const { accountId, lotSerial, asOf, direction } = request;

@@ -15,6 +15,7 @@ import {
   type Checked,
   type DocumentHeaders,
   type DocumentMetadata,
+  type ReceivedFileFacts,
 } from '../domain/documents';
 
 /** The upload's metadata headers against the rules and the account's records, before the body is read. */
@@ -23,16 +24,8 @@ export const checkDocumentMetadata = (
   headers: DocumentHeaders,
 ): Promise<Checked<DocumentMetadata>> => checkMetadata(headers, documentLookups(accountId));
 
-/** The part named `file` as received. */
-export interface ReceivedFile {
-  fileName: string;
-  size: number;
-  sha256: Buffer;
-  /** The first bytes, for rules that look at the content. */
-  head: Buffer;
-  /** The spooled bytes; null when the caller asked for them to be discarded. */
-  path: string | null;
-}
+/** The part named `file` as received; `path` null when its bytes were dropped unread. */
+export type ReceivedFile = Omit<ReceivedFileFacts, 'sniffed'> & { sha256: Buffer; path: string | null };
 
 /** `failed`: the one rule the upload breaks (domain/documents.ts DocumentErrors); nothing was stored. */
 export type UploadDocumentOutcome = { kind: 'failed'; error: string } | { kind: 'uploaded'; document: Document };

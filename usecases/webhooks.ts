@@ -1,11 +1,19 @@
 /**
- * Registering where an account's notifications go: a webhook endpoint (batch and recall events), its
- * deletion and a delivery sent again. Each endpoint's deliveries are its Temporal workflow's
- * (workflows/deliver-webhooks.ts), woken after every change it must see. Typed outcomes, no HTTP.
+ * Registering where an account's notifications go: a webhook endpoint (batch and recall events), or a
+ * subscription to a named EPCIS query (an endpoint signed GS1's way, owed reports when a batch completes or
+ * by its Temporal Schedule); deleting them, and a delivery sent again. Each endpoint's deliveries are its
+ * Temporal workflow's (workflows/deliver-webhooks.ts), woken after every change it must see. No HTTP.
  */
 import type { Client } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
+import type { EpcFormat } from '../db/queries/epcis-documents';
+import {
+  createSubscription,
+  deleteNamedQuery,
+  findNamedQuery,
+  type SubscriptionRow,
+} from '../db/repositories/epcis-queries';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -16,7 +24,7 @@ import {
   type WebhookEndpointRow,
   type WebhookEventType,
 } from '../db/repositories/webhooks';
-import type { ScheduleRanges } from '../domain/epcis/subscription-schedule';
+import { scheduleRanges, type ScheduleField, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
 import type { Config } from '../platform/config';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../platform/epcis-subscriptions';
 import { destinationProblem, wakeWebhookEndpoint } from '../platform/webhooks';
@@ -32,23 +40,18 @@ export interface EndpointServices {
   schedule(subscriptionId: string, ranges: ScheduleRanges | null): Promise<void>;
 }
 
+type ServiceDeps = { sequelize: Sequelize; temporal: Client; config: Config };
+
 /** The services as the API runs them: on the service's Temporal. */
-export const endpointServices = (deps: {
-  sequelize: Sequelize;
-  temporal: Client;
-  config: Config;
-}): EndpointServices => {
-  const { sequelize, temporal, config } = deps;
-  return {
-    sequelize,
-    allowedHosts: config.webhookAllowedHosts,
-    wake: (id) => wakeWebhookEndpoint(temporal, config.taskQueue, id, { retrySeconds: config.webhookRetrySeconds }),
-    schedule: (id, ranges) =>
-      ranges
-        ? createSubscriptionSchedule(temporal, config.taskQueue, id, ranges, config.webhookRetrySeconds)
-        : deleteSubscriptionSchedule(temporal, id),
-  };
-};
+export const endpointServices = ({ sequelize, temporal, config }: ServiceDeps): EndpointServices => ({
+  sequelize,
+  allowedHosts: config.webhookAllowedHosts,
+  wake: (id) => wakeWebhookEndpoint(temporal, config.taskQueue, id, { retrySeconds: config.webhookRetrySeconds }),
+  schedule: (id, ranges) =>
+    ranges
+      ? createSubscriptionSchedule(temporal, config.taskQueue, id, ranges, config.webhookRetrySeconds)
+      : deleteSubscriptionSchedule(temporal, id),
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,4 +107,101 @@ export async function redeliverWebhook(
   await storeRedelivery(sequelize, endpoint.id, deliveryId);
   await services.wake(endpoint.id);
   return { kind: 'redelivered', delivery: (await findWebhookDelivery(sequelize, endpoint.id, deliveryId))! };
+}
+
+/** A subscription as asked for, past the request's schema. */
+export interface CreateSubscriptionInput {
+  dest: string;
+  signatureToken?: string;
+  stream?: true;
+  schedule?: Partial<Record<ScheduleField, string>>;
+  reportIfEmpty?: boolean;
+  initialRecordTime?: string;
+}
+
+type Refusal = `epcis-${'stream-or-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
+/** `refused`: what is wrong, by the JSON pointer of the request. */
+export type SubscribeOutcome =
+  | { kind: 'unknownQuery' }
+  | { kind: 'refused'; code: Refusal; issues: { pointer: string; message: string }[] }
+  | { kind: 'subscribed'; subscription: SubscriptionRow };
+
+const refused = (code: Refusal, ...issues: { pointer: string; message: string }[]): SubscribeOutcome => ({
+  kind: 'refused',
+  code,
+  issues,
+});
+
+/**
+ * Stores the subscription and, for a scheduled one, creates its Schedule before the commit: without it
+ * the subscription would never report, so a Schedule that cannot be created stores nothing.
+ */
+export async function subscribe(
+  services: EndpointServices,
+  request: { accountId: string; queryName: string; epcFormat: EpcFormat; input: CreateSubscriptionInput },
+): Promise<SubscribeOutcome> {
+  const { accountId, input } = request;
+  const named = await findNamedQuery(services.sequelize, accountId, request.queryName);
+  if (!named) return { kind: 'unknownQuery' };
+  if ((input.stream === true) === (input.schedule !== undefined))
+    return refused('epcis-stream-or-schedule', {
+      pointer: '/stream',
+      message: 'Send stream: true, or a schedule, not both.',
+    });
+  const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
+  if (ranges && 'issues' in ranges)
+    return refused(
+      'epcis-invalid-schedule',
+      ...Object.entries(ranges.issues).map(([field, message]) => ({ pointer: `/${field.replace('.', '/')}`, message })),
+    );
+  const unusable = await destinationProblem(input.dest, services.allowedHosts);
+  if (unusable) return refused('epcis-invalid-dest', { pointer: '/dest', message: `dest ${unusable}` });
+  const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
+  if (initialRecordTime && Number.isNaN(initialRecordTime.getTime()))
+    return refused('epcis-invalid-initial-record-time', {
+      pointer: '/initialRecordTime',
+      message: 'initialRecordTime is not valid.',
+    });
+  const id = randomUUID();
+  const subscription = await createSubscription(
+    services.sequelize,
+    {
+      id,
+      accountId,
+      queryName: named.name,
+      dest: input.dest,
+      signatureToken: input.signatureToken,
+      stream: input.stream === true,
+      schedule: input.schedule ?? null,
+      reportIfEmpty: input.reportIfEmpty ?? false,
+      initialRecordTime,
+      epcFormat: request.epcFormat,
+    },
+    async () => {
+      if (ranges) await services.schedule(id, ranges.ranges);
+    },
+  );
+  // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
+  await services.wake(id);
+  return { kind: 'subscribed', subscription };
+}
+
+/** After the rows are gone: the schedule is deleted and the delivery workflow woken to see it is over. */
+async function endSubscription(services: EndpointServices, id: string): Promise<void> {
+  await services.schedule(id, null);
+  await services.wake(id);
+}
+
+/** Ends one subscription of the account (found by its query: findSubscription). */
+export async function unsubscribe(services: EndpointServices, accountId: string, id: string): Promise<void> {
+  await deleteWebhookEndpoint(services.sequelize, accountId, id);
+  await endSubscription(services, id);
+}
+
+/** Deletes a named query and ends its subscriptions (false: the account has no query of that name). */
+export async function deleteQuery(services: EndpointServices, accountId: string, name: string): Promise<boolean> {
+  const ended = await deleteNamedQuery(services.sequelize, accountId, name);
+  if (!ended) return false;
+  for (const id of ended) await endSubscription(services, id);
+  return true;
 }

@@ -1,7 +1,6 @@
 import { createNamedQuery } from '../../db/repositories/epcis-queries';
 import type { ScheduleRanges } from '../../domain/epcis/subscription-schedule';
-import { deleteQuery, subscribe } from '../../usecases/epcis-subscriptions';
-import { deleteWebhook, registerWebhook, type EndpointServices } from '../../usecases/webhooks';
+import { deleteQuery, deleteWebhook, registerWebhook, subscribe, type EndpointServices } from '../../usecases/webhooks';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { models, rowCounts, sql } from '../helpers/db';
 

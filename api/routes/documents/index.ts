@@ -1,17 +1,23 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { documentContent, findDocument, listDocuments } from '../../../db/repositories/documents';
-import { contentDisposition, DocumentErrors, isAllowedExtension } from '../../../domain/documents';
+import { contentDisposition, DocumentErrors, isAllowedExtension, MAX_FILE_BYTES } from '../../../domain/documents';
 import { checkDocumentMetadata, uploadDocument } from '../../../usecases/upload-document';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, rawError } from '../../errors';
-import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
-import { MAX_BODY_BYTES, receiveUpload, UnreadableBody } from './receive';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { removeSpool } from '../../spooled-upload';
+import { MULTIPART_OVERHEAD_BYTES, receiveMultipart, removeSpool } from '../../spooled-upload';
 import { documentHeaders, TOO_LARGE_PAGE } from './schema';
+
+export const MAX_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
+const DOCUMENT_LIMITS = {
+  fileBytes: MAX_FILE_BYTES,
+  bodyBytes: MAX_BODY_BYTES,
+  parts: { fields: 20, fieldSize: 8 * 1024, parts: 25, headerPairs: 100 },
+  spool: 'document',
+};
 
 function answerTooLarge(ctx: APIContext): void {
   ctx.status = 413;
@@ -30,14 +36,7 @@ export function documentsRouter(): Router<AppState, AppCustom> {
     const headers = documentHeaders(ctx.req.headers);
     // Headers first, before a byte of the body: a request that will fail has its file dropped unread.
     const metadata = await checkDocumentMetadata(account.id, headers);
-    let upload;
-    readingBody(ctx.req, ctx.res);
-    try {
-      upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
-    } catch (error) {
-      if (error instanceof UnreadableBody) throw problem('unreadable-body', { detail: error.message });
-      throw error;
-    }
+    const upload = await receiveMultipart(ctx, DOCUMENT_LIMITS, (name) => metadata.ok && isAllowedExtension(name));
     // Body-level failures come before every document rule: they are what a proxy in front would answer.
     if (upload.outcome === 'tooLarge') return answerTooLarge(ctx);
     if (upload.outcome === 'tooManyFiles') throw rawError(422, DocumentErrors.oneFile);

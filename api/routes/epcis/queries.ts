@@ -23,11 +23,11 @@ import {
 } from '../../../db/repositories/epcis-queries';
 import {
   deleteQuery,
+  endpointServices,
   subscribe,
   unsubscribe,
   type CreateSubscriptionInput,
-} from '../../../usecases/epcis-subscriptions';
-import { endpointServices } from '../../../usecases/webhooks';
+} from '../../../usecases/webhooks';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { ajv, pairedWith, validate, type Source } from '../../middleware/validate';

@@ -6,14 +6,13 @@ import { IMPORT_KINDS, importFile, type ImportKind, type ImportServices } from '
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem, validationProblem, type ApiError } from '../../errors';
 import { validate } from '../../middleware/validate';
-import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { removeSpool } from '../../spooled-upload';
-import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
+import { receiveMultipart, removeSpool } from '../../spooled-upload';
+import { sendSpreadsheet } from '../trace/spreadsheet';
 import { importRules, kindSpec } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
-import { MAX_IMPORT_BODY_BYTES, receiveImport, TOO_LARGE, UnreadableImport } from './receive';
+import { IMPORT_LIMITS, MAX_IMPORT_BODY_BYTES, TOO_LARGE } from './receive';
 import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
 import { browserPageRouter } from '../../browser-page';
@@ -40,23 +39,10 @@ const importServices = (ctx: APIContext): ImportServices => ({
   rules: importRules(ctx.deps),
   start: async (row: ImportRow) => {
     const { temporal, config } = ctx.deps;
-    const input = {
-      importId: row.id,
-      accountId: row.account_id,
-      accountName: ctx.state.account.name,
-      requestId: ctx.state.requestId ?? null,
-      localMaxEvents: config.pipelineLocalMaxEvents,
-    };
-    const start = {
-      workflowId: row.workflow_id,
-      input,
-      kind: row.kind,
-      rowsRead: row.rows_read,
-      fileName: row.file_name,
-    };
+    const stored = { ...row, account_name: ctx.state.account.name, request_id: ctx.state.requestId ?? null };
     try {
       await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
-        startImportWorkflow(temporal, config.taskQueue, start),
+        startImportWorkflow(temporal, config.taskQueue, stored, config.pipelineLocalMaxEvents),
       );
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
@@ -68,27 +54,21 @@ async function upload(ctx: APIContext): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
   if (key && !IDEMPOTENCY_KEY.test(key)) throw problem('invalid-idempotency-key');
   if (declaredOver(ctx.req.headers, MAX_IMPORT_BODY_BYTES)) throw tooLarge();
-  let received;
-  readingBody(ctx.req, ctx.res);
-  try {
-    received = await receiveImport(ctx.req);
-  } catch (error) {
-    if (error instanceof UnreadableImport) throw problem('unreadable-body', { detail: error.message });
-    throw error;
-  }
+  const received = await receiveMultipart(ctx, IMPORT_LIMITS);
   if (received.outcome === 'tooLarge') throw tooLarge();
-  const { fields, file } = received.upload;
+  if (received.outcome === 'tooManyFiles') throw problem('unreadable-body', { detail: 'Send one file per import.' });
+  const { fields, file } = received;
   try {
     const kind = fields.kind ?? (typeof ctx.query.kind === 'string' ? ctx.query.kind : undefined);
     if (!kind || !isKind(kind)) throw validationProblem({ kind: [`kind must be one of: ${IMPORT_KINDS.join(', ')}.`] });
-    if (!file) throw validationProblem({ file: ['Send the spreadsheet as the multipart part named file.'] });
+    if (!file?.path) throw validationProblem({ file: ['Send the spreadsheet as the multipart part named file.'] });
     const format = formatOf(file.fileName);
     if (!format) throw validationProblem({ file: [`${file.fileName || 'The file'} is neither .csv nor .xlsx.`] });
     const outcome = await importFile(importServices(ctx), {
       account: ctx.state.account,
       kind,
       format,
-      file,
+      file: { ...file, path: file.path, sha256: file.sha256.toString('hex') },
       idempotencyKey: key ?? null,
       requestId: ctx.state.requestId ?? null,
     });
@@ -142,17 +122,11 @@ export function importsRouter(): Router<AppState, AppCustom> {
       throw problem('unknown-import-template', {
         detail: `No template ${kind}; the kinds are ${IMPORT_KINDS.join(', ')}.`,
       });
-    const format = ctx.state.input.query.format ?? 'csv';
     const spec = kindSpec(kind);
-    ctx.set('Content-Disposition', `attachment; filename="${kind}-template.${format}"`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (format === 'xlsx') {
-      ctx.type = XLSX_TYPE;
-      ctx.body = await templateXlsx(spec);
-    } else {
-      ctx.type = `${CSV_TYPE}; charset=utf-8`;
-      ctx.body = templateCsv(spec);
-    }
+    await sendSpreadsheet(ctx, `${kind}-template`, ctx.state.input.query.format ?? 'csv', {
+      csv: () => templateCsv(spec),
+      xlsx: () => templateXlsx(spec),
+    });
   });
   router.post('/Integration/Imports', (ctx) => upload(ctx));
   router.get('/Integration/Imports', validatePage(), async (ctx) => {

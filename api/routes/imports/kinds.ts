@@ -85,23 +85,15 @@ export function kindSpec(kind: ImportKind): KindSpec {
 export const exampleRow = (spec: KindSpec): (string | number | null)[] =>
   spec.columns.map((c) => cellOf(spec.example, c) ?? c.example);
 
-const checks = new Map<string, ValidateFunction>();
-
-/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included. */
-function checkOf(kind: ImportKind): ValidateFunction {
-  const name = isEventKind(kind) ? 'event' : kind;
-  let check = checks.get(name);
-  if (!check) {
-    const schema = isEventKind(kind)
+/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included (ajv compiles each once). */
+const checkOf = (kind: ImportKind): ValidateFunction =>
+  ajv.compile(
+    isEventKind(kind)
       ? eventsBody.properties.Events.items
       : kind === 'locations'
         ? createLocationsSchema.properties.Locations.items
-        : createProductsSchema.properties.Products.items;
-    check = ajv.compile(schema);
-    checks.set(name, check);
-  }
-  return check;
-}
+        : createProductsSchema.properties.Products.items,
+  );
 
 /** The schema's errors; else the rules beyond it, as the JSON endpoint applies them: event times and location ids, master data's own. */
 function recordIssues(kind: ImportKind, record: Record<string, unknown>): RecordIssue[] {

@@ -15,7 +15,7 @@ import {
   traceQuery,
   type TraceQuery,
 } from './schema';
-import { CSV_TYPE, XLSX_TYPE, fsmaCsv, fsmaXlsx } from './spreadsheet';
+import { fsmaCsv, fsmaXlsx, sendSpreadsheet } from './spreadsheet';
 
 const unknownProduct = (productId: string) =>
   problem('unknown-product', {
@@ -80,17 +80,10 @@ export function traceRouter(): Router<AppState, AppCustom> {
     const { query } = ctx.state.input;
     const rows = await traceFsma204(ctx.deps.sequelize, requestOf(ctx, query));
     if (!rows) throw unknownProduct(query.ProductId);
-    const format = query.format ?? 'csv';
-    const name = `fsma204-${query.LotSerial.replace(/[^A-Za-z0-9._-]+/g, '_')}.${format}`;
-    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (format === 'xlsx') {
-      ctx.type = XLSX_TYPE;
-      ctx.body = await fsmaXlsx(rows);
-    } else {
-      ctx.type = `${CSV_TYPE}; charset=utf-8`;
-      ctx.body = fsmaCsv(rows);
-    }
+    await sendSpreadsheet(ctx, `fsma204-${query.LotSerial.replace(/[^A-Za-z0-9._-]+/g, '_')}`, query.format ?? 'csv', {
+      csv: () => fsmaCsv(rows),
+      xlsx: () => fsmaXlsx(rows),
+    });
   });
 
   return router;

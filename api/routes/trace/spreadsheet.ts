@@ -2,9 +2,23 @@ import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { CTES, CTE_COLUMNS, FSMA_COLUMNS, type FsmaRow } from '../../../domain/fsma204';
+import type { APIContext } from '../../context';
 
 export const CSV_TYPE = 'text/csv';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Answers a spreadsheet to download, `name`.csv or .xlsx, never to be rendered as something else. */
+export async function sendSpreadsheet(
+  ctx: APIContext,
+  name: string,
+  format: 'csv' | 'xlsx',
+  content: { csv: () => string; xlsx: () => Promise<Buffer> },
+): Promise<void> {
+  ctx.set('Content-Disposition', `attachment; filename="${name}.${format}"`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = format === 'xlsx' ? XLSX_TYPE : `${CSV_TYPE}; charset=utf-8`;
+  ctx.body = format === 'xlsx' ? await content.xlsx() : content.csv();
+}
 
 /** A cell a spreadsheet program would read as a formula is kept as text (OWASP's CSV injection advice). */
 const inert = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
