@@ -1,9 +1,7 @@
 /**
- * Importing a spreadsheet: its rows checked as the JSON endpoints would check them (and, for a refused
- * file of events, as the pipeline would), the import stored in one transaction with its chunks' batches
- * (or its file, for locations and products), then its workflow started. The JSON endpoints' schemas and
- * the pipeline's checks are the API's and batches/', so they come in as ports (ImportRules), as does the
- * workflow's start. Typed outcomes, no HTTP.
+ * Importing a spreadsheet: its rows checked as the JSON endpoints (and the pipeline) would check them, the
+ * import stored in one transaction, its workflow started. The endpoints' schemas and the pipeline's checks
+ * (ImportRules) and the start are ports. Typed outcomes, no HTTP.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -91,10 +89,9 @@ class FileRefused extends Error {
 }
 
 /**
- * Stores the import, reading the upload once, in the transaction that stores it: its rows are checked and,
- * while none has failed, each chunk of events is stored as the batch the import's workflow starts (no second
- * reading of the file before its batches run); locations and products are stored by a step that reads the
- * file the upload stores. A second upload with an import's Idempotency-Key answers as that import.
+ * Stores the import, reading the upload once in its transaction: while no row has failed, each chunk of
+ * events is stored as a batch its workflow starts; locations and products are stored later from the file
+ * the upload stores. A second upload with an import's Idempotency-Key answers as that import.
  */
 export async function importFile(services: ImportServices, input: ImportFileInput): Promise<ImportFileOutcome> {
   const { sequelize } = services;

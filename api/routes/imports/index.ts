@@ -77,14 +77,11 @@ async function upload(ctx: APIContext): Promise<void> {
         throw problem('unreadable-spreadsheet', { detail: outcome.message, errors: { file: [outcome.message] } });
       case 'tooManyRows':
         throw tooLarge();
-      case 'badHeader': {
-        const errors: Record<string, string[]> = {};
-        for (const e of outcome.errors) (errors[e.column ?? '$'] ??= []).push(e.message);
+      case 'badHeader':
         throw problem('import-header-mismatch', {
+          issues: outcome.errors.map((e) => ({ pointer: e.column ?? '$', message: e.message })),
           detail: `The header row does not fit the ${kind} template: ${outcome.errors.map((e) => e.message).join(' ')}`,
-          errors,
         });
-      }
       case 'keyReused':
         throw problem('idempotency-key-reused', {
           detail: `Idempotency-Key ${key} was first used with another file or kind (import ${outcome.existing.id}); send a new key for a new import.`,
