@@ -7,7 +7,7 @@ import type { RateLimits } from '../db/rate-limits';
 import type { Caller } from '../db/repositories/accounts';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
-import type { QuerySockets } from './query-sockets';
+import type { QuerySockets } from '../usecases/query-sockets';
 
 /** What every handler can reach: built once at start-up, shared by all requests. */
 export interface Deps {
@@ -17,7 +17,7 @@ export interface Deps {
   logger: Logger;
   /** Wakes a sync call when its batch's row is finished (db/batch-finished.ts). */
   batchFinished: BatchFinishedListener;
-  /** The EPCIS query subscriptions this process holds open over WebSocket (api/query-sockets.ts). */
+  /** The EPCIS query subscriptions this process holds open over WebSocket (usecases/query-sockets.ts). */
   querySockets: QuerySockets;
   /** Fair use: the per-key and per-address counters every replica shares (db/rate-limits.ts). */
   rateLimits: RateLimits;

@@ -19,7 +19,7 @@ import { ensureSearchAttributes } from '../platform/search-attributes';
 import { connectTemporalClient } from '../platform/temporal-client';
 import { apiStatementStep, startApiSyncWorker } from '../worker/api-sync-worker';
 import { createApp } from './app';
-import { QuerySockets } from './query-sockets';
+import { QuerySockets } from '../usecases/query-sockets';
 import { routeUpgrades } from './upgrades';
 
 const SHUTDOWN_GRACE_MS = 3000;

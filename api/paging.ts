@@ -4,7 +4,7 @@ import type { PageRequest } from '../db/page';
 import type { AppCustom } from './context';
 import { rawError } from './errors';
 import { validate, type ValidatedState } from './middleware/validate';
-import { withLimits } from './limits';
+import { withLimits } from '../domain/schemas/limits';
 
 export const DEFAULT_PAGE_SIZE = 20;
 /** Larger requests are answered with this many results (README.md, Master data). */

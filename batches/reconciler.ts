@@ -17,10 +17,10 @@ export interface ReconcilerSettings {
 
 /** The line the Temporal UI's list shows for it: what it is, so nobody takes it for a batch. */
 export const RECONCILER_SUMMARY =
-  'Housekeeping (not a batch): starts batches and imports left Accepted, runs again batches left Running';
+  'Housekeeping (not a batch): starts batches and imports left Accepted, runs again batches left Running, follows open recalls again';
 
 const RECONCILER_DETAILS = [
-  'One long-running workflow: every `RECONCILE_EVERY_SECONDS` it starts the workflow of each batch left `Accepted` for `RECONCILE_AFTER_SECONDS`, runs again that of each batch left `Running` by a closed run, and starts the workflow (`import-<id>`) of each import left `Accepted` (stored, its chunks never taken up by its workflow) as long.',
+  'One long-running workflow: every `RECONCILE_EVERY_SECONDS` it starts the workflow of each batch left `Accepted` for `RECONCILE_AFTER_SECONDS`, runs again that of each batch left `Running` by a closed run, starts the workflow (`import-<id>`) of each import left `Accepted` (stored, its chunks never taken up by its workflow) as long, and starts again the follow-up (`recall-<id>`) of each open recall whose follow-up is not running.',
   'It continues as new every few hours (a fresh history). "Current details" says what the last pass did.',
   'Every worker start brings it its settings (or starts it, if it is not running). Run a pass now, in the checkout: `npm run --silent temporal -- workflow signal --workflow-id reconcile-batches --name reconcileNow`.',
   'The batches alone: `WorkflowType = "processEventBatch"` in the search box.',

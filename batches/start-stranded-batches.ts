@@ -9,6 +9,7 @@ import { internalError } from '../domain/batch-errors';
 import { activityLogger } from '../platform/activity-logger';
 import type { Logger } from '../platform/logger';
 import { batchesFailed } from '../platform/metrics';
+import { followLostRecalls } from '../usecases/recalls';
 import { wakeWebhookEndpoints, type WebhookSettings } from '../platform/webhooks';
 import type { ReconcileBatchesResult, ReconcilerActivities, StrandedBatchesInput } from '../pipeline/contracts';
 import { batchStartOf, resumeBatchWorkflow, startBatchWorkflow } from './batch-workflow';
@@ -42,6 +43,8 @@ const LIMIT = 500;
  * - every import stored whose chunks no workflow took up (split, or taken from the upload's batches: the
  *   API died or Temporal was away between storing the upload and starting `import-<id>`) has its workflow
  *   started; one whose workflow ended without taking them up (terminated) is recorded as Failed.
+ * - every open recall whose follow-up (`recall-<id>`) is not running has it started again
+ *   (usecases/recalls.ts followLostRecalls): its reminders and overdue notices go on.
  */
 export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities['startStrandedBatches'] {
   return async ({ olderThanSeconds }: StrandedBatchesInput): Promise<ReconcileBatchesResult> => {
@@ -108,6 +111,12 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
       );
     }
     await startUnsplitImports(deps, client, info.taskQueue, olderThanSeconds, result);
+    result.recallsFollowed = await followLostRecalls(deps.sequelize, client, info.taskQueue, olderThanSeconds, LIMIT);
+    for (const recallId of result.recallsFollowed)
+      deps.logger.warn(
+        { recallId, activity: 'startStrandedBatches' },
+        'open recall whose follow-up was not running: started again by the reconciler',
+      );
     return result;
   };
 }

@@ -10,7 +10,7 @@ export const listenerName = (pid: number): string => `${BATCH_FINISHED_CHANNEL} 
 /**
  * One connection per API process listening on batch_finished (migration 20261128000000): a sync call
  * waiting on a batch wakes when the batch's row says Completed or Failed, and the process's EPCIS
- * query WebSockets (api/query-sockets.ts) learn of each batch to report. It is a shortcut, never the
+ * query WebSockets (usecases/query-sockets.ts) learn of each batch to report. It is a shortcut, never the
  * only way to learn the outcome: while the connection is down (it reconnects with backoff), `finished`
  * simply does not resolve and the caller's other wait, on the workflow, answers.
  */

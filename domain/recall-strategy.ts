@@ -3,6 +3,9 @@
  * recall extends to, and the effectiveness check level, the share of consignees whose answer must
  * show they received the notice and acted on it. Pure: the figures come from the stored notices.
  */
+import type { EventPayload } from './events';
+import { sha256Hex } from './hashing';
+
 export const RECALL_DEPTHS = ['Consumer', 'Retail', 'Wholesale'] as const;
 export type RecallDepth = (typeof RECALL_DEPTHS)[number];
 
@@ -65,7 +68,8 @@ export interface ConsigneeFacts {
   overdue: boolean;
 }
 
-const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+/** Quantities to the millionth: sums of decimals without binary noise (0.1 + 0.2 is 0.3). */
+export const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 export function consigneeFigures(facts: ConsigneeFacts): { progress: ConsigneeProgress; lots: LotFigures[] } {
   const lots = facts.shipped.map((lot): LotFigures => {
@@ -157,5 +161,45 @@ export function effectivenessTotals(
     required,
     levelMet: acknowledged >= required,
     quantities: [...byUnit.values()],
+  };
+}
+
+/** What a decommission recorded for a recall carries as its ReferenceDocumentId: how a later answer finds what is recorded already. */
+export const recallReference = (recallId: string): string => `recall:${recallId}`;
+
+/** A destruction in CBV terms, which win over the generic decommissioning / inactive of a decommission (EPCIS's view). */
+const DESTROYED = {
+  BizStep: 'urn:epcglobal:cbv:bizstep:destroying',
+  Disposition: 'urn:epcglobal:cbv:disp:destroyed',
+} as const;
+
+export interface DestroyedLot {
+  recallId: string;
+  /** The holder's own ids of the product and location, as the batch pipeline looks them up. */
+  productId: string;
+  locationId: string;
+  lotSerial: string;
+  /** What this event records, and the total destroyed for the recall it brings the lot to. */
+  quantity: number;
+  total: number;
+  at: Date;
+}
+
+/**
+ * The decommission event (ObjectEvent DELETE, destroying, destroyed) of what a holder destroyed for a
+ * recall. Its id follows from the recall, the lot, the place and the total: sent twice (an answer sent
+ * again while the first one's batch ran), the second is refused as a duplicate instead of destroying twice.
+ */
+export function destroyedEvent(lot: DestroyedLot): EventPayload & typeof DESTROYED {
+  const key = sha256Hex([lot.productId, lot.lotSerial, lot.locationId, lot.total].join('|')).slice(0, 16);
+  return {
+    $type: 'decommission',
+    Id: `recall-${lot.recallId}-destroyed-${key}`,
+    Location: { Id: lot.locationId },
+    EventTime: lot.at.toISOString(),
+    EventTimeZone: '+00:00',
+    ReferenceDocumentId: recallReference(lot.recallId),
+    ProductInstances: [{ Quantity: lot.quantity, LotSerial: lot.lotSerial, Product: { Id: lot.productId } }],
+    ...DESTROYED,
   };
 }

@@ -114,6 +114,8 @@ export interface ReconcileBatchesResult {
   importsStarted?: string[];
   /** Imports whose workflow had ended without splitting them: recorded as Failed. Absent before too. */
   importsFailed?: string[];
+  /** Open recalls whose follow-up (followRecall) was not running: started again. Absent before recalls were reconciled. */
+  recallsFollowed?: string[];
 }
 
 /**

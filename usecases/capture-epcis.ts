@@ -83,7 +83,7 @@ export interface CaptureDeps {
   sequelize: Sequelize;
   /** The domain of the URNs of what the capture creates (config.urnDomain). */
   urnDomain: string;
-  /** The bounds of a lot or serial number and of a quantity (api/limits.ts). */
+  /** The bounds of a lot or serial number and of a quantity (domain/schemas/limits.ts). */
   bounds: { idLength: number; quantity: number };
 }
 

@@ -12,7 +12,10 @@ import {
   acknowledgeRecall,
   closeRecall as storeClose,
   createRecall,
+  destroyedRecorded,
   issuedRecall,
+  openRecallIds,
+  ownEntity,
   passRecallOn as storePassOn,
   recallAccounts,
   receivedNotice,
@@ -24,14 +27,30 @@ import {
   checkPercentOf,
   consigneeFigures,
   DEFAULT_REMINDERS,
+  destroyedEvent,
   effectivenessTotals,
+  recallReference,
+  round,
   type CheckLevel,
   type LotAnswer,
   type RecallDepth,
 } from '../domain/recall-strategy';
+import type { BatchError } from '../domain/batch-errors';
+import type { EventPayload } from '../domain/events';
 import type { Logger } from '../platform/logger';
 import { signalRecallFollowUp } from '../platform/recalls';
+import { recallWorkflowId } from '../domain/recall-contracts';
 import { wakeWebhookEndpoint } from '../platform/webhooks';
+
+/**
+ * Runs events through the batch pipeline as one batch of the account, as every other entrance does
+ * (batches/submit.ts; the API wires it), and waits for its outcome: stored, or refused with the batch's
+ * errors. An outcome it cannot wait for (the pipeline gave up, or is still at it) it answers itself.
+ */
+export type RecordEvents = (
+  account: { id: string; name: string },
+  events: EventPayload[],
+) => Promise<{ kind: 'recorded' } | { kind: 'refused'; errors: BatchError[] }>;
 
 export interface RecallServices {
   sequelize: Sequelize;
@@ -39,6 +58,7 @@ export interface RecallServices {
   taskQueue: string;
   webhookRetrySeconds: number;
   logger: Logger;
+  recordEvents: RecordEvents;
 }
 
 export type Issued = { recall: RecallRow; notices: NoticeRow[] };
@@ -188,19 +208,121 @@ export async function issueRecall(
   return { kind: 'issued', issued: (await issuedRecall(sequelize, issuer.id, id))! };
 }
 
+type AnsweredLot = Pick<LotAnswer, 'lotSerial'> &
+  Partial<Omit<LotAnswer, 'lotSerial'>> & {
+    /** The holder's location (its id or the service id) where it destroyed the lot: `destroyed` is recorded there. */
+    destroyedAt?: string;
+  };
+
 export interface RecallAnswer {
   quantityOnHand: number;
   action: string;
   /** Per lot received; an amount left out is 0. */
-  lots: (Pick<LotAnswer, 'lotSerial'> & Partial<Omit<LotAnswer, 'lotSerial'>>)[] | null;
+  lots: AnsweredLot[] | null;
+}
+
+/** What is wrong with one lot of an answer: its index in `lots`, the field, and the fix. */
+export interface LotProblem {
+  index: number;
+  field: 'LotSerial' | 'Destroyed' | 'DestroyedAt';
+  problem: string;
 }
 
 export type AnswerRecallOutcome =
   | { kind: 'notFound' }
   | { kind: 'alreadyClosed' }
-  /** Lots the consignee did not receive, or named twice, by their index in `lots`. */
-  | { kind: 'lotsRefused'; lots: { index: number; problem: string }[] }
+  /** Lots the consignee did not receive or named twice, or whose destroyed quantity cannot be recorded. */
+  | { kind: 'lotsRefused'; lots: LotProblem[] }
   | { kind: 'answered'; notice: NoticeRow };
+
+/** Why the pipeline refused a lot's decommission, said as what to change in the answer. */
+function destroyedRefusal(lot: AnsweredLot, recorded: number, error: BatchError): LotProblem['problem'] {
+  if (error.code !== 'InsufficientInventory' || error.available === undefined) return error.message;
+  const already = recorded ? ` (${recorded} is recorded for this recall already)` : '';
+  return (
+    `Destroyed ${lot.destroyed ?? 0} records ${error.requested ?? round((lot.destroyed ?? 0) - recorded)} more of ${lot.lotSerial} as ` +
+    `destroyed at ${lot.destroyedAt}, which holds ${error.available}${already}. Give at most ${round(recorded + error.available)}, ` +
+    'or leave DestroyedAt out to record nothing.'
+  );
+}
+
+/**
+ * Records what the answer says was destroyed at a place it names (DestroyedAt), beyond what is recorded
+ * for the recall already, as decommission events through the batch pipeline, so that the holder's
+ * inventory agrees with its answer. Runs before the answer is stored: a lot refused (more than the place
+ * holds, an unknown place, less than recorded) stores nothing of the answer. Answers the lots refused.
+ */
+async function recordDestroyed(
+  services: RecallServices,
+  notice: NoticeRow,
+  lots: AnsweredLot[],
+): Promise<LotProblem[]> {
+  const { sequelize } = services;
+  const holder = notice.holder_account_id;
+  const reference = recallReference(notice.id);
+  const problems: LotProblem[] = [];
+  const toRecord: { index: number; recorded: number; event: EventPayload }[] = [];
+  const at = new Date();
+  for (const [index, lot] of lots.entries()) {
+    if (lot.destroyedAt === undefined) continue;
+    const location = await ownEntity(sequelize, 'locations', holder, lot.destroyedAt);
+    // The lot as the holder received it (its own product), which is what it destroyed of the recall.
+    const source = notice.sources.find((s) => s.accountId === holder && s.lotSerial === lot.lotSerial);
+    const product = source && (await ownEntity(sequelize, 'products', holder, source.productId));
+    if (!location?.external_id || !product?.external_id) {
+      problems.push({
+        index,
+        field: 'DestroyedAt',
+        problem: location
+          ? `Location ${lot.destroyedAt} (or the product of ${lot.lotSerial}) has no id of yours, which the events pipeline names it by: record the decommission yourself and leave DestroyedAt out.`
+          : `No location ${lot.destroyedAt} in your account: name where you destroyed ${lot.lotSerial} by your location id or the service id.`,
+      });
+      continue;
+    }
+    const recorded = await destroyedRecorded(sequelize, holder, reference, {
+      productId: product.id,
+      lotSerial: lot.lotSerial,
+    });
+    const total = lot.destroyed ?? 0;
+    if (total < recorded) {
+      problems.push({
+        index,
+        field: 'Destroyed',
+        problem: `${recorded} of ${lot.lotSerial} is recorded as destroyed for this recall already: Destroyed is the total, at least ${recorded}.`,
+      });
+      continue;
+    }
+    if (total === recorded) continue;
+    toRecord.push({
+      index,
+      recorded,
+      event: destroyedEvent({
+        recallId: notice.id,
+        productId: product.external_id,
+        locationId: location.external_id,
+        lotSerial: lot.lotSerial,
+        quantity: round(total - recorded),
+        total,
+        at,
+      }),
+    });
+  }
+  if (problems.length || !toRecord.length) return problems;
+  const outcome = await services.recordEvents(
+    { id: holder, name: notice.holder_name },
+    toRecord.map((r) => r.event),
+  );
+  if (outcome.kind === 'recorded') return [];
+  return outcome.errors.map((error) => {
+    // The batch's errors name its events by index: each is one lot of the answer.
+    const { index, recorded } = toRecord[error.index ?? 0];
+    return {
+      index,
+      field: error.code === 'UnknownLocation' ? 'DestroyedAt' : 'Destroyed',
+      problem: destroyedRefusal(lots[index], recorded, error),
+    };
+  });
+}
 
 /** A consignee's answer (a later one replaces it); the issuer hears recall.acknowledged. */
 export async function answerRecall(
@@ -211,18 +333,24 @@ export async function answerRecall(
 ): Promise<AnswerRecallOutcome> {
   const notice = await findNotice(services, accountId, id);
   if (!notice) return { kind: 'notFound' };
-  const refused: { index: number; problem: string }[] = [];
+  const refused: LotProblem[] = [];
   const seen = new Set<string>();
   answer.lots?.forEach(({ lotSerial }, index) => {
     if (!notice.received_lots.includes(lotSerial))
       refused.push({
         index,
+        field: 'LotSerial',
         problem: `${lotSerial} is not a lot you received of this recall; yours: ${notice.received_lots.join(', ')}.`,
       });
-    else if (seen.has(lotSerial)) refused.push({ index, problem: `${lotSerial} is named twice.` });
+    else if (seen.has(lotSerial)) refused.push({ index, field: 'LotSerial', problem: `${lotSerial} is named twice.` });
     seen.add(lotSerial);
   });
   if (refused.length) return { kind: 'lotsRefused', lots: refused };
+  if (notice.closed_at) return { kind: 'alreadyClosed' };
+  // Recorded first: the answer is stored only with its decommissions. Should the recall close in between,
+  // the events stay and the answer is refused (409); they are the holder's own record of what it did.
+  const destroyedRefused = await recordDestroyed(services, notice, answer.lots ?? []);
+  if (destroyedRefused.length) return { kind: 'lotsRefused', lots: destroyedRefused };
   const lots =
     answer.lots?.map((lot) => ({
       lotSerial: lot.lotSerial,
@@ -312,4 +440,31 @@ export async function closeRecall(
   await wake(services, endpoints);
   await followUp(services, id);
   return { kind: 'closed', issued: (await issuedRecall(services.sequelize, accountId, id))! };
+}
+
+/** The follow-ups Temporal lists as running: one visibility query, paged, instead of a describe per recall. */
+const RUNNING_FOLLOW_UPS = `WorkflowType = 'followRecall' AND ExecutionStatus = 'Running'`;
+
+/**
+ * Starts again the follow-up of each open recall issued over `olderThanSeconds` ago whose workflow is
+ * not running: its start was lost (the API stored the recall, then Temporal refused the signal-with-start
+ * or the process died), or its run was terminated or its history lost. The reconciler's pass runs it
+ * (batches/start-stranded-batches.ts). A follow-up started meanwhile (the list lags) is only signalled:
+ * one more pass, no second run. Answers the recalls followed again.
+ */
+export async function followLostRecalls(
+  sequelize: Sequelize,
+  temporal: Client,
+  taskQueue: string,
+  olderThanSeconds: number,
+  limit: number,
+): Promise<string[]> {
+  const open = await openRecallIds(sequelize, olderThanSeconds, limit);
+  if (!open.length) return [];
+  const running = new Set<string>();
+  for await (const execution of temporal.workflow.list({ query: RUNNING_FOLLOW_UPS }))
+    running.add(execution.workflowId);
+  const lost = open.filter((id) => !running.has(recallWorkflowId(id)));
+  for (const id of lost) await signalRecallFollowUp(temporal, taskQueue, id);
+  return lost;
 }

@@ -10,7 +10,7 @@ import { signInForm } from './session';
  * (textContent), never as markup.
  */
 
-type State = 'open' | 'notified' | 'acknowledged';
+type State = 'open' | 'notified' | 'acknowledged' | 'closed';
 
 interface Acknowledgement {
   time: string;
@@ -60,7 +60,12 @@ const traceLink = (productId: string, lotSerial: string): HTMLAnchorElement =>
     title: `Trace lot ${lotSerial} on the trace page`,
   });
 
-const STATE_TEXT: Record<State, string> = { open: 'open', notified: 'notified', acknowledged: 'acknowledged' };
+const STATE_TEXT: Record<State, string> = {
+  open: 'open',
+  notified: 'notified',
+  acknowledged: 'acknowledged',
+  closed: 'closed',
+};
 
 const badge = (state: State): HTMLSpanElement => el('span', { class: `state ${state}`, text: STATE_TEXT[state] });
 
@@ -178,7 +183,8 @@ function noticeRow(notice: Notice): HTMLTableRowElement {
       ...(notice.acknowledgement
         ? [el('div', { class: 'muted', text: answered(notice.acknowledgement, notice.holdings[0]?.unit) })]
         : []),
-      acknowledgeForm(notice),
+      // A closed recall takes no more answers (409): no form to send one.
+      ...(notice.state === 'closed' ? [] : [acknowledgeForm(notice)]),
     ]),
   ]);
 }

@@ -54,7 +54,7 @@ interface Recall {
   reason: string;
   createdTime: string;
   role: 'issuer' | 'holder';
-  state: 'open' | 'notified' | 'acknowledged';
+  state: 'open' | 'notified' | 'acknowledged' | 'closed';
   /** The issuer's: the recalled lot, by its own product id. */
   productId?: string;
   lotSerial?: string;
@@ -599,7 +599,11 @@ async function trace(event: Event): Promise<void> {
   if (onTraced.length)
     $('trace-message').prepend(
       el('div', { class: 'message recall', role: 'alert', id: 'recall-warning' }, [
-        el('strong', { text: 'This lot is under recall. ' }),
+        el('strong', {
+          text: onTraced.every((r) => r.state === 'closed')
+            ? 'This lot was recalled; the recall is closed. '
+            : 'This lot is under recall. ',
+        }),
         onTraced.map(recallSentence).join(' '),
         ' ',
         el('a', { href: '/recalls', text: 'See recalls' }),
@@ -618,22 +622,25 @@ const STATE_TEXT: Record<Recall['state'], string> = {
   open: 'open: it reached no other account',
   notified: 'holders notified, not all acknowledged',
   acknowledged: 'acknowledged',
+  closed: 'closed',
 };
 
 const recallSentence = (r: Recall): string =>
   `${r.role === 'issuer' ? 'You' : r.issuer} recalled it on ${localTime(r.createdTime)}: “${r.reason}” (${
     r.role === 'issuer'
       ? STATE_TEXT[r.state]
-      : r.state === 'acknowledged'
-        ? 'you acknowledged it'
-        : 'you have not acknowledged it'
+      : r.state === 'closed'
+        ? 'closed'
+        : r.state === 'acknowledged'
+          ? 'you acknowledged it'
+          : 'you have not acknowledged it'
   }).`;
 
 /** The detail panel's word on a node under recall: each recall that reaches it, and where it stands. */
 const recallNotes = (recalls: Recall[]): HTMLElement[] =>
   recalls.map((r) =>
     el('p', { class: 'message recall', 'data-recall-id': r.id }, [
-      el('strong', { text: 'Under recall. ' }),
+      el('strong', { text: r.state === 'closed' ? 'Recall closed. ' : 'Under recall. ' }),
       recallSentence(r),
     ]),
   );

@@ -62,9 +62,17 @@ export async function reconcileBatches(input: ReconcileBatchesInput): Promise<Re
       // The import fields are absent from the results of passes before imports were reconciled (replay).
       const importsStarted = result.importsStarted?.length ?? 0;
       const importsFailed = result.importsFailed?.length ?? 0;
-      if (result.started.length || result.closed.length || result.resumed.length || importsStarted || importsFailed)
-        log.warn('reconciler pass moved stranded batches or imports', { ...result });
-      outcome = `started ${result.started.length}, resumed ${result.resumed.length}, recorded Failed ${result.closed.length}; imports started ${importsStarted}, recorded Failed ${importsFailed}`;
+      const recallsFollowed = result.recallsFollowed?.length ?? 0;
+      if (
+        result.started.length ||
+        result.closed.length ||
+        result.resumed.length ||
+        importsStarted ||
+        importsFailed ||
+        recallsFollowed
+      )
+        log.warn('reconciler pass moved stranded batches, imports or recalls', { ...result });
+      outcome = `started ${result.started.length}, resumed ${result.resumed.length}, recorded Failed ${result.closed.length}; imports started ${importsStarted}, recorded Failed ${importsFailed}; recall follow-ups started again ${recallsFollowed}`;
     } catch (error) {
       // The next pass tries again; the loop itself never fails over one bad pass.
       const message = error instanceof Error ? error.message : String(error);

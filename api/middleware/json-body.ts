@@ -3,7 +3,8 @@ import { koaBody } from 'koa-body';
 import type { AppCustom, AppState } from '../context';
 import { readingBody } from '../expect-continue';
 import { problem, validationProblem, type ApiError } from '../errors';
-import { declaredOver, LIMITS } from '../limits';
+import { LIMITS } from '../../domain/schemas/limits';
+import { declaredOver } from '../limits';
 
 export const JSON_MEDIA_TYPES = ['application/json'] as const;
 

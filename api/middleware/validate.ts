@@ -1,59 +1,11 @@
 import type { AnySchema, ErrorObject } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import type { Middleware } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { AppCustom, AppState } from '../context';
 import { type ApiError, validationProblem } from '../errors';
-import { type Matcher, unknownFieldMessage, unknownPropertyOf, reportableErrors } from '../unknown-fields';
+import type { PairedType } from '../../domain/schemas/paired';
+import { ajv, fieldOf, messageOf, reportable } from '../../platform/json-schema';
 import { jsonBody } from './json-body';
-
-/**
- * One ajv for the process: every schema is compiled once, when its route module loads. JSON Schema
- * 2020-12, the dialect of OpenAPI 3.1, so the published schemas are validated as written (and
- * `unevaluatedProperties` closes the event objects that add properties per `$type`). `verbose` keeps
- * the schema and data on each error, to name the fields an unknown property could have meant.
- */
-export const ajv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true, verbose: true });
-addFormats(ajv);
-ajv.addKeyword({ keyword: 'example' });
-ajv.addKeyword({ keyword: 'x-field' });
-
-const matches: Matcher = (schema, data) => ajv.validate(schema, data);
-
-/** ajv's errors as a caller reports them: without the per-type branches' false "not a field" (api/unknown-fields.ts). */
-export const reportable = (errors: ErrorObject[]): ErrorObject[] => reportableErrors(errors, matches);
-
-const segmentsOf = (error: ErrorObject): string[] =>
-  error.instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-const pathOf = (parts: string[]): string =>
-  parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-
-/** `/Locations/0/Details/Name` → `Locations[0].Details.Name`; a missing or unknown property is named in full. */
-export function fieldOf(error: ErrorObject): string {
-  const parts = segmentsOf(error);
-  if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
-  const unknown = unknownPropertyOf(error);
-  if (unknown !== undefined) parts.push(unknown);
-  return pathOf(parts);
-}
-
-export function messageOf(error: ErrorObject): string {
-  switch (error.keyword) {
-    case 'required':
-      return `${fieldOf(error)} is required.`;
-    case 'additionalProperties':
-    case 'unevaluatedProperties':
-      return unknownFieldMessage(error, fieldOf(error), pathOf(segmentsOf(error)), matches);
-    case 'enum':
-      return `${fieldOf(error) || 'value'} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}.`;
-    default:
-      return `${fieldOf(error) || 'value'} ${error.message ?? 'is invalid'}.`;
-  }
-}
 
 /** The default error: a 400 problem with `errors: { field: [messages] }`. */
 export function problemFromErrors(errors: ErrorObject[]): ApiError {
@@ -77,28 +29,8 @@ export type RequestSchemas = Partial<Record<Exclude<Source, 'body'>, AnySchema>>
 const isBodyCheck = (schema: AnySchema | BodyCheck<unknown>): schema is BodyCheck<unknown> =>
   typeof schema === 'object' && 'check' in schema && typeof schema.check === 'function';
 
-declare const paired: unique symbol;
-/**
- * A schema paired with the type of what it accepts, where json-schema-to-ts does not derive it (the
- * event bodies: each `$type` adds required properties through allOf/if-then, which FromSchema ignores
- * unless told to expand every branch, and the pipeline already takes a domain type for them). The one
- * place a schema and a type are joined by hand; the runtime value is the schema unchanged.
- */
-export type Paired<S, T> = S & { readonly [paired]?: T };
-export const pairedWith =
-  <T>() =>
-  <S extends object>(schema: S): Paired<S, T> =>
-    schema;
-
 /** What a schema accepts: its paired type, else what json-schema-to-ts derives from it (schemas `as const`). */
-export type Accepted<S> =
-  S extends BodyCheck<infer C>
-    ? C
-    : S extends { readonly [paired]?: infer T }
-      ? unknown extends T
-        ? Derived<S>
-        : T
-      : Derived<S>;
+export type Accepted<S> = S extends BodyCheck<infer C> ? C : unknown extends PairedType<S> ? Derived<S> : PairedType<S>;
 /** `never` for a schema json-schema-to-ts cannot read (not `as const`): the handler then fails to type-check. */
 type Derived<S> = S extends JSONSchema ? FromSchema<S> : never;
 

@@ -349,7 +349,7 @@ export async function oweScheduledReport(
 }
 const latest = (a: Date | undefined, b: Date): Date => (a && a > b ? a : b);
 
-/** A WebSocket subscription of the API process (api/query-sockets.ts): live only, nothing of it is stored. */
+/** A WebSocket subscription of the API process (usecases/query-sockets.ts): live only, nothing of it is stored. */
 export interface SocketSubscription {
   id: string;
   accountId: string;

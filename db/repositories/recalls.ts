@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { CheckLevel, LotAnswer, RecallDepth, ShippedLot } from '../../domain/recall-strategy';
 import type { PageRequest } from '../page';
 import type { LotStart, RecallConsignee, RecallNoticeBody } from '../queries/recall-reach';
+import { resolveIds } from '../queries/inventory';
 import { execute, queryOf } from '../sql';
 import { oweAccountNotification } from './webhooks';
 
@@ -431,4 +432,46 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
       endpoints,
     };
   });
+}
+
+/** A product or location of the account, by its service id or the account's own id (resolveIds' rule), with the account's own id. */
+export async function ownEntity(
+  sequelize: Sequelize,
+  table: 'products' | 'locations',
+  accountId: string,
+  value: string,
+): Promise<{ id: string; external_id: string | null } | null> {
+  const [id] = await resolveIds(sequelize, table, accountId, [value]);
+  if (!id) return null;
+  const [row] = await queryOf(sequelize)<{ id: string; external_id: string | null }>(
+    `SELECT id, external_id FROM ${table} WHERE id = $1`,
+    [id],
+  );
+  return row ?? null;
+}
+
+/** How much of the holder's lot the decommissions carrying the recall's reference recorded, in its account. */
+export async function destroyedRecorded(
+  sequelize: Sequelize,
+  accountId: string,
+  reference: string,
+  lot: { productId: string; lotSerial: string },
+): Promise<number> {
+  const [{ recorded }] = await queryOf(sequelize)<{ recorded: string }>(
+    `SELECT coalesce(sum(el.quantity), 0) AS recorded FROM events e JOIN event_lines el ON el.event_id = e.id
+      WHERE el.account_id = $1 AND el.lot_serial = $4 AND el.product_id = $3
+        AND e.type = 'Decommission' AND e.reference_document_id = $2`,
+    [accountId, reference, lot.productId, lot.lotSerial],
+  );
+  return Number(recorded);
+}
+
+/** Open recalls issued over `olderThanSeconds` ago, oldest first: each one's follow-up should be running. */
+export async function openRecallIds(sequelize: Sequelize, olderThanSeconds: number, limit: number): Promise<string[]> {
+  const rows = await queryOf(sequelize)<{ id: string }>(
+    `SELECT id FROM recalls WHERE closed_at IS NULL AND created_at < now() - make_interval(secs => $1)
+      ORDER BY created_at, id LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
+  return rows.map((r) => r.id);
 }

@@ -1,4 +1,4 @@
-import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
+import { gs1SchemaIssues } from '../../domain/epcis/json-schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import {
   EPCIS_CONTEXT,

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
+import { gs1SchemaIssues } from '../../domain/epcis/json-schema';
 import { createAccount } from '../factories/accounts';
 import { capture } from '../factories/epcis';
 import { client } from '../helpers/http';

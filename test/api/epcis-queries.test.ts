@@ -1,6 +1,6 @@
 import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import { createHmac } from 'node:crypto';
-import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
+import { gs1SchemaIssues } from '../../domain/epcis/json-schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { commission, instance, uid } from '../factories/events';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { WebSocket } from 'ws';
-import { gs1SchemaIssues } from '../../api/routes/epcis/schema';
+import { gs1SchemaIssues } from '../../domain/epcis/json-schema';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { uid } from '../factories/events';

@@ -236,4 +236,34 @@ describe('the pages', () => {
       await screenshot(`support-${width}`);
     });
   });
+
+  it('a closed recall reads closed: on the recalls page, without an answer form, and on the trace page', async () => {
+    for (const [key, id] of [
+      [chain.processor.key, filletRecall],
+      [chain.farm.key, fishRecall],
+    ])
+      expect(
+        (await client(key).post(`/Integration/Recalls/${id}/close`, { Reason: 'Closed for the page test.' })).status,
+      ).toBe(200);
+    await signIn('/recalls', chain.retailer.key);
+    const notice = page.locator(`#received tr[data-recall-id="${filletRecall}"]`);
+    await notice.waitFor();
+    expect(await notice.locator('.state').textContent()).toBe('closed');
+    expect(await notice.locator('form.acknowledge').count()).toBe(0);
+
+    await signIn('/recalls', chain.processor.key);
+    const issued = page.locator(`#issued tr[data-recall-id="${filletRecall}"]`);
+    await issued.waitFor();
+    // The recall's state, then its holder's (the retailer never answered).
+    expect(await issued.locator('.state').allTextContents()).toEqual(['closed', 'notified']);
+
+    await signIn('/trace', chain.retailer.key);
+    await page.fill('#product', chain.products.filletC.Id);
+    await page.fill('#lot', chain.fillet);
+    await page.click('#trace button[type=submit]');
+    await page.waitForSelector('#graph[data-drawn] svg');
+    const warning = await page.textContent('#recall-warning');
+    expect(warning).toContain('This lot was recalled; the recall is closed.');
+    expect(warning).toContain('“Made from a recalled lot.” (closed)');
+  });
 });

@@ -1,6 +1,7 @@
+import ExcelJS from 'exceljs';
 import { recallWorkflowId, type FollowRecallResult } from '../../domain/recall-contracts';
 import { threeAccountChain } from '../factories/trace-chain';
-import { client } from '../helpers/http';
+import { apiUrl, client } from '../helpers/http';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { temporalClient } from '../helpers/temporal';
 
@@ -226,6 +227,9 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
       [chain.retailer.name]: ['acknowledged', 'acknowledged'],
       [chain.other.name]: ['notified', 'notified'],
     });
+    // By hand, per consignee (processor, retailer, other): shipped 60 + 30 + 20 = 110; on hand 10 + 20 + 0 = 30;
+    // returned 0 + 5 + 0 = 5; destroyed 20; sold on 30; accounted for 60 + 25 + 0 = 85; outstanding 0 + 5 + 20 = 25.
+    // Answered: processor and retailer, 2 of 3; level B at 60% takes ceil(3 × 0.6) = 2: met. Acted: the processor alone.
     expect(body.effectiveness).toEqual({
       consignees: 3,
       reached: 3,
@@ -282,12 +286,78 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
     );
   });
 
+  it('gives the issuer the figures as XLSX: the CSV rows as numbers, and the totals with the level', async () => {
+    const response = await fetch(`${apiUrl()}/Integration/Recalls/${recallId}/effectiveness.xlsx`, {
+      headers: { 'X-API-KEY': chain.farm.key },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="recall-${recallId}-effectiveness.xlsx"`,
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await response.arrayBuffer());
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Consignees', 'Totals']);
+    const rowsOf = (name: string) => {
+      const sheet = workbook.getWorksheet(name)!;
+      const values = (n: number) => (sheet.getRow(n).values as ExcelJS.CellValue[]).slice(1);
+      const header = values(1) as string[];
+      // An empty cell is a hole in exceljs's values: read by the header's columns.
+      return Array.from({ length: sheet.rowCount - 1 }, (_, i) => {
+        const row = values(i + 2);
+        return Object.fromEntries(header.map((h, c) => [h, row[c] ?? null]));
+      });
+    };
+    const pick = (row: Record<string, unknown>, ...columns: string[]) => columns.map((c) => row[c]);
+    const consignees = rowsOf('Consignees');
+    // The CSV's figures, as numbers a spreadsheet sums.
+    expect(
+      Object.fromEntries(
+        consignees.map((r) => [
+          r.Consignee,
+          pick(
+            r,
+            'Tier',
+            'Lot',
+            'Shipped',
+            'On Hand',
+            'Returned',
+            'Destroyed',
+            'Sold On',
+            'Accounted For',
+            'Outstanding',
+          ),
+        ]),
+      ),
+    ).toEqual({
+      [chain.processor.name]: [1, chain.lot, 60, 10, 0, 20, 30, 60, 0],
+      [chain.other.name]: [1, chain.lot, 20, 0, 0, 0, 0, 0, 20],
+      [chain.retailer.name]: [2, chain.fillet, 30, 20, 5, 0, 0, 25, 5],
+    });
+    // By hand: shipped 60 + 20 + 30 = 110; accounted for 60 + 0 + 25 = 85; out 0 + 20 + 5 = 25; 2 of 3
+    // answered, level B at 60% takes ceil(3 × 0.6) = 2: met.
+    const [totals, ...more] = rowsOf('Totals');
+    expect(more).toEqual([]);
+    expect(
+      pick(totals, 'Lot', 'Check Level', 'Check Percent', 'Consignees', 'Acknowledged', 'Acted', 'Overdue', 'Required'),
+    ).toEqual([chain.lot, 'B', 60, 3, 2, 1, 1, 2]);
+    expect(totals['Level Met']).toBe('yes');
+    expect(
+      pick(totals, 'Shipped', 'On Hand', 'Returned', 'Destroyed', 'Sold On', 'Accounted For', 'Outstanding'),
+    ).toEqual([110, 30, 5, 20, 30, 85, 25]);
+    const stranger = await fetch(`${apiUrl()}/Integration/Recalls/${recallId}/effectiveness.xlsx`, {
+      headers: { 'X-API-KEY': chain.processor.key },
+    });
+    expect(stranger.status).toBe(404);
+  });
+
   it('closes once the level is met; every consignee is told, and nothing more is answered or passed on', async () => {
     const closed = await issuer().post(`/Integration/Recalls/${recallId}/close`, {});
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({
-      // Closed with one consignee that never answered: the level was met, not every answer given.
-      state: 'notified',
+      state: 'closed',
       closed: { time: expect.any(String), reason: null, levelMet: true },
     });
     expect((await issuer().post(`/Integration/Recalls/${recallId}/close`, {})).status).toBe(409);
@@ -301,7 +371,22 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
     const [told] = await otherHooks.waitFor(1, (r) => typeOf(r) === 'recall.closed', 20_000);
     expect(JSON.parse(told.body).data).toMatchObject({ id: recallId, levelMet: true, reason: null });
     const notice = (await client(chain.retailer.key).get(`/Integration/Recalls/${recallId}`)).body;
-    expect(notice).toMatchObject({ state: 'acknowledged', closed: { levelMet: true } });
+    expect(notice).toMatchObject({
+      state: 'closed',
+      closed: { levelMet: true },
+      acknowledgement: { quantityOnHand: 20 },
+    });
+    // Closed with one consignee that never answered: the level was met, not every answer given.
+    const holders = (await view()).holders as Holder[];
+    expect(Object.fromEntries(holders.map((h) => [h.account, h.state]))).toEqual({
+      [chain.processor.name]: 'acknowledged',
+      [chain.retailer.name]: 'acknowledged',
+      [chain.other.name]: 'notified',
+    });
+    const [listed] = (await issuer().get('/Integration/Recalls/issued')).body.results;
+    expect(listed).toMatchObject({ id: recallId, state: 'closed' });
+    const [otherNotice] = (await client(chain.other.key).get('/Integration/Recalls')).body.results;
+    expect(otherNotice).toMatchObject({ id: recallId, state: 'closed', acknowledgement: null });
 
     // The recall's workflow followed it until the close, each change a signal and each pass an activity in its history.
     const handle = temporal.workflow.getHandle(recallWorkflowId(recallId));

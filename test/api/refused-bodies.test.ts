@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../domain/schemas/limits';
 import { MAX_BODY_BYTES } from '../../api/routes/documents';
 import { MAX_IMPORT_BODY_BYTES } from '../../api/routes/imports/receive';
 import { createAccount, type TestAccount } from '../factories/accounts';

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { fsmaCsv } from '../../api/routes/trace/spreadsheet';
+import { fsmaCsv } from '../../platform/spreadsheet-writing';
 import { CTE_COLUMNS, FSMA_COLUMNS, fsmaRows, type CteLine, type PlaceFacts } from '../../domain/fsma204';
 
 const place = (id: string, name: string, gln: string | null = null): PlaceFacts => ({

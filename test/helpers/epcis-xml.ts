@@ -13,7 +13,7 @@ export const fixtureJson = <T = { epcisBody: { eventList: Record<string, unknown
   name: string,
 ): T => JSON.parse(fixture(name)) as T;
 
-const XSD = path.join(__dirname, '..', '..', 'api', 'routes', 'epcis', 'xsd');
+const XSD = path.join(__dirname, '..', '..', 'platform', 'epcis-xsd', 'schemas');
 /** GS1's XSDs as the service ships them: the query XSD (importing the rest) of the version. */
 export async function xsdErrors(xml: string, version: '2.0' | '1.2' = '2.0'): Promise<string[]> {
   const folder = path.join(XSD, version);

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { CAPTURE_LIMIT } from '../../api/routes/epcis/capture';
-import { MAX_EVENTS } from '../../api/routes/events/schema';
+import { MAX_EVENTS } from '../../domain/schemas/events';
 import { IMPORT_CHUNK_EVENTS } from '../../domain/spreadsheet-rows';
 import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig } from '../../platform/config';
 

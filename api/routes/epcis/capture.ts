@@ -16,12 +16,14 @@ import {
 } from '../../../usecases/capture-epcis';
 import type { APIContext, AppCustom } from '../../context';
 import { ApiError, problem } from '../../errors';
-import { LIMITS } from '../../limits';
+import { LIMITS } from '../../../domain/schemas/limits';
 import { JSON_MEDIA_TYPES } from '../../middleware/json-body';
 import { textOf, validate, type ValidatedState } from '../../middleware/validate';
 import { unknownHeaderValue } from './headers';
-import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders, gs1SchemaIssues } from './schema';
-import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, xmlPointer, type EpcisContext } from './xml';
+import { gs1SchemaIssues } from '../../../domain/epcis/json-schema';
+import { xmlPointer } from '../../../domain/epcis/xml/read';
+import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders } from './schema';
+import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, type EpcisContext } from './xml';
 
 export type { CheckedDocument };
 
@@ -157,7 +159,7 @@ export const validEvent =
   };
 
 /**
- * An XML body (api/routes/epcis/xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
+ * An XML body (./xml.ts) as the JSON-LD the JSON path checks: GS1's JSON schema and every
  * rule after it then name the XML element (its XPath-like location) instead of a JSON pointer.
  */
 async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promise<CheckedDocument> {

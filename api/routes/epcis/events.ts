@@ -4,15 +4,8 @@
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
 import type { ErrorObject } from 'ajv';
-import {
-  QUANTITY_COMPARISONS,
-  findEpcisEvents,
-  type EpcisEventFilter,
-  type MatchKind,
-  type QuantityComparison,
-  type TimeComparison,
-} from '../../../db/queries/epcis-events';
-import { epcPatternOf } from '../../../domain/epcis/identifiers';
+import { findEpcisEvents, type EpcisEventFilter } from '../../../db/queries/epcis-events';
+import { EpcisQueryRefused, queryFilterOf } from '../../../usecases/epcis-query-filter';
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { type APIContext } from '../../context';
@@ -75,98 +68,23 @@ async function queryDocument(
   return epcisQueryDocument(ctx.deps.sequelize, ctx.state.account.id, format, { events, namespaces }, { queryName });
 }
 
-const split = (value: string | undefined): string[] | undefined => {
-  if (value === undefined) return undefined;
-  const values = value
-    .split('|')
-    .map((v) => v.trim())
-    .filter(Boolean);
-  return values.length ? values : undefined;
-};
-/** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
-function timeOf(query: EventsQuery, name: `${TimeComparison}_${'eventTime' | 'recordTime'}`): Date | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  const time = new Date(value);
-  if (Number.isNaN(time.getTime()))
-    throw problem('epcis-invalid-query-time', {
-      detail: `${name} is not a date-time this service can compare.`,
-      issues: [{ pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` }],
-    });
-  return time;
-}
-
-const MATCH_PARAMS: [keyof EventsQuery, MatchKind][] = [
-  ['MATCH_epc', 'epc'],
-  ['MATCH_parentID', 'parentID'],
-  ['MATCH_inputEPC', 'inputEPC'],
-  ['MATCH_outputEPC', 'outputEPC'],
-  ['MATCH_anyEPC', 'anyEPC'],
-  ['MATCH_epcClass', 'epcClass'],
-  ['MATCH_inputEPCClass', 'inputEPCClass'],
-  ['MATCH_outputEPCClass', 'outputEPCClass'],
-  ['MATCH_anyEPCClass', 'anyEPCClass'],
-];
-
-/** The query parameters as a filter of the account's events; `fixed` is what a top-level resource adds. */
+/**
+ * The query parameters as a filter of the account's events, the page the token and perPage ask for;
+ * `fixed` is what a top-level resource adds.
+ */
 export function filterOf(
   accountId: string,
   query: EventsQuery,
   fixed: Partial<EpcisEventFilter> = {},
 ): EpcisEventFilter {
-  const match: Partial<Record<MatchKind, string[]>> = {};
-  for (const [param, kind] of MATCH_PARAMS) {
-    const values = split(query[param]);
-    const unreadable = values?.find((value) => epcPatternOf(value) === null);
-    if (unreadable) {
-      throw problem('epcis-unreadable-epc-pattern', {
-        detail: `${param} has an EPC pattern this service cannot read.`,
-        issues: [
-          {
-            pointer: `/${param}`,
-            message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.`,
-          },
-        ],
-      });
-    }
-    if (values) match[kind] = values;
+  let parameters;
+  try {
+    parameters = queryFilterOf(accountId, query);
+  } catch (error) {
+    if (error instanceof EpcisQueryRefused) throw problem(error.code, { detail: error.detail, issues: error.issues });
+    throw error;
   }
-  const quantity: Partial<Record<QuantityComparison, number>> = {};
-  for (const comparison of Object.keys(QUANTITY_COMPARISONS) as QuantityComparison[]) {
-    const value = query[`${comparison}_quantity`];
-    if (value !== undefined) quantity[comparison] = Number(value);
-  }
-  return {
-    accountId,
-    eventType: split(query.eventType),
-    GE_eventTime: timeOf(query, 'GE_eventTime'),
-    GT_eventTime: timeOf(query, 'GT_eventTime'),
-    LE_eventTime: timeOf(query, 'LE_eventTime'),
-    LT_eventTime: timeOf(query, 'LT_eventTime'),
-    GE_recordTime: timeOf(query, 'GE_recordTime'),
-    GT_recordTime: timeOf(query, 'GT_recordTime'),
-    LE_recordTime: timeOf(query, 'LE_recordTime'),
-    LT_recordTime: timeOf(query, 'LT_recordTime'),
-    EQ_action: split(query.EQ_action),
-    EQ_bizStep: split(query.EQ_bizStep),
-    EQ_disposition: split(query.EQ_disposition),
-    EQ_readPoint: split(query.EQ_readPoint),
-    EQ_bizLocation: split(query.EQ_bizLocation),
-    WD_readPoint: split(query.WD_readPoint),
-    WD_bizLocation: split(query.WD_bizLocation),
-    EQ_eventID: split(query.EQ_eventID),
-    EQ_transformationID: split(query.EQ_transformationID),
-    EXISTS_errorDeclaration: query.EXISTS_errorDeclaration === 'true',
-    EQ_errorReason: split(query.EQ_errorReason),
-    EQ_correctiveEventID: split(query.EQ_correctiveEventID),
-    quantity,
-    EQ_persistentDisposition_set: split(query.EQ_persistentDisposition_set),
-    EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
-    match,
-    afterSeq: seqOfToken(query.nextPageToken),
-    limit: eventsPerPageOf(query),
-    ...fixed,
-  };
+  return { ...parameters, afterSeq: seqOfToken(query.nextPageToken), limit: eventsPerPageOf(query), ...fixed };
 }
 
 /** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */

@@ -2,11 +2,10 @@
  * Schemas of /epcis/queries (GS1's REST binding: named queries and their subscriptions). The same
  * objects validate requests and become the OpenAPI document.
  */
-import { eventsQuery } from './schema';
+import { EPCIS_QUERY_PARAMETERS } from '../../../domain/epcis/query-parameters';
 
-const { perPage: _perPage, nextPageToken: _nextPageToken, ...queryParameters } = eventsQuery.properties;
 /** The parameters a named query may hold: those of GET /epcis/events but paging. */
-export const QUERY_PARAMETERS = Object.keys(queryParameters);
+export const QUERY_PARAMETERS = Object.keys(EPCIS_QUERY_PARAMETERS);
 
 const parameterValue = {
   anyOf: [

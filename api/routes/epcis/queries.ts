@@ -30,7 +30,9 @@ import {
 } from '../../../usecases/webhooks';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
-import { ajv, pairedWith, validate, type Source } from '../../middleware/validate';
+import { ajv } from '../../../platform/json-schema';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { validate, type Source } from '../../middleware/validate';
 import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { queryProblem } from './presenter';

@@ -1,6 +1,6 @@
 /**
  * GET /epcis/queries/{queryName}/events upgraded to a WebSocket: a query subscription over the socket
- * (GS1's EPCIS 2.0 REST binding), `stream=true` or a schedule, served by api/query-sockets.ts.
+ * (GS1's EPCIS 2.0 REST binding), `stream=true` or a schedule, served by usecases/query-sockets.ts.
  */
 import type { ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
@@ -9,9 +9,10 @@ import { filterFromJson, type NamedQueryRow, type SubscriptionSchedule } from '.
 import { SCHEDULE_FIELDS, scheduleRanges } from '../../../domain/epcis/subscription-schedule';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
-import type { SocketTiming } from '../../query-sockets';
+import type { SocketTiming } from '../../../usecases/query-sockets';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
-import { pairedWith, textOf, validate, type InputOf, type Source } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { textOf, validate, type InputOf, type Source } from '../../middleware/validate';
 import { epcFormatOf, headerProblem } from './events';
 import { epcFormatHeader } from './schema';
 

@@ -1,25 +1,10 @@
 /**
- * GS1's EPCIS 2.0 JSON Schema (gs1-epcis-json-schema.json, as GS1 publishes it, unchanged) and the
- * schemas of our answers under /epcis. The GS1 schema is draft-07 and written for its own validator: it
- * names required properties only some branches define, so it gets an ajv of its own without strict mode
- * (the service's ajv keeps strict mode for our schemas).
+ * The schemas of the requests and answers under /epcis; what an EPCIS document must be is GS1's schema
+ * (domain/epcis/json-schema.ts).
  */
 import { EPC_FORMATS, type EpcFormat } from '../../../db/queries/epcis-documents';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
-import { LIMITS } from '../../limits';
-import Ajv, { type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
-import gs1Schema from './gs1-epcis-json-schema.json';
-
-/** A valid document is confirmed by the first pass, which stops at the first error; only a failing one is walked again for every error. */
-function gs1Validator(allErrors: boolean) {
-  const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
-  addFormats(ajv);
-  return ajv.compile(gs1Schema);
-}
-const isValidDocument = gs1Validator(false);
-const checkDocument = gs1Validator(true);
-
+import { EPCIS_QUERY_PARAMETERS, type EpcisQueryParameters } from '../../../domain/epcis/query-parameters';
 import { CAPTURE_ERROR_BEHAVIOURS } from '../../../usecases/capture-epcis';
 export { CAPTURE_ERROR_BEHAVIOURS };
 export type { CaptureErrorBehaviour } from '../../../usecases/capture-epcis';
@@ -37,45 +22,6 @@ export const captureHeaders = {
 } as const;
 
 export type { EpcisCaptureRequest, EpcisEventWarning } from '../../../usecases/capture-epcis';
-
-export interface SchemaIssue {
-  /** JSON pointer into the request body ('' is the whole body). */
-  pointer: string;
-  message: string;
-}
-
-function issueOf(error: ErrorObject): SchemaIssue {
-  let pointer = error.instancePath;
-  if (error.keyword === 'required') pointer += `/${String(error.params.missingProperty)}`;
-  if (error.keyword === 'additionalProperties') pointer += `/${String(error.params.additionalProperty)}`;
-  const detail =
-    error.keyword === 'enum'
-      ? `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`
-      : error.keyword === 'required'
-        ? 'is required'
-        : error.keyword === 'additionalProperties'
-          ? 'is not allowed here'
-          : (error.message ?? 'is invalid');
-  return { pointer, message: `${pointer || '/'} ${detail}.` };
-}
-
-/**
- * What GS1's schema finds wrong with a document or an event, by JSON pointer. Branch bookkeeping
- * (`if`, `oneOf`/`anyOf` summaries) only repeats what the inner errors say, so it is left out unless
- * nothing else is left.
- */
-export function gs1SchemaIssues(body: unknown): SchemaIssue[] {
-  if (isValidDocument(body) || checkDocument(body)) return [];
-  const errors = checkDocument.errors ?? [];
-  const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf', 'not'].includes(e.keyword));
-  const seen = new Set<string>();
-  const issues: SchemaIssue[] = [];
-  for (const issue of (specific.length ? specific : errors).map(issueOf)) {
-    if (!seen.has(issue.message)) issues.push(issue);
-    seen.add(issue.message);
-  }
-  return issues;
-}
 
 const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 1000;
@@ -286,98 +232,14 @@ export const captureAcceptedResponse = {
   },
 } as const;
 
-// A query string's bound, as every other route's: the request line must stay within Node's 16 KB of headers.
-const list = (description: string, example?: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: LIMITS.textLength,
-  description: `${description} Several values: separated by |.`,
-  ...(example ? { example } : {}),
-});
-const quantity = (comparison: string) => ({
-  type: 'string',
-  pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$',
-  description: `Only events with a quantity element (in any quantity list) whose quantity is ${comparison} this number.`,
-  example: '10',
-});
-const time = (description: string) => ({ type: 'string', format: 'date-time', description });
-
-/** The query parameters of GET /epcis/events (the standard's names); any other is a 400 naming it. */
+/** The query parameters of GET /epcis/events (the standard's names) and its paging; any other is a 400 naming it. */
 export const eventsQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: {
-    eventType: list(
-      'Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).',
-      'ObjectEvent',
-    ),
-    GE_eventTime: time('Only events with eventTime at or after this.'),
-    GT_eventTime: time('Only events with eventTime after this (beyond the standard, as clients send it).'),
-    LE_eventTime: time('Only events with eventTime at or before this (beyond the standard, as clients send it).'),
-    LT_eventTime: time('Only events with eventTime before this.'),
-    GE_recordTime: time(
-      'Only events recorded at or after this (recordTime compares to the millisecond, as it is answered).',
-    ),
-    GT_recordTime: time('Only events recorded after this (beyond the standard).'),
-    LE_recordTime: time('Only events recorded at or before this (beyond the standard).'),
-    LT_recordTime: time('Only events recorded before this.'),
-    EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
-    EQ_bizStep: list(
-      'Only events with one of these business steps (CBV bare words such as shipping, or URIs).',
-      'shipping',
-    ),
-    EQ_disposition: list('Only events with one of these dispositions.', 'in_transit'),
-    EQ_readPoint: list('Only events at one of these read points (SGLN URN or Digital Link: either form matches both).'),
-    EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
-    WD_readPoint: list(
-      'Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.',
-    ),
-    WD_bizLocation: list(
-      'Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.',
-    ),
-    EQ_eventID: list(
-      'Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.',
-    ),
-    EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
-    EXISTS_errorDeclaration: {
-      type: 'string',
-      enum: ['true', 'false'],
-      description: 'true: only events declared erroneous (an error declaration was captured for them).',
-    },
-    EQ_errorReason: list(
-      'Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).',
-    ),
-    EQ_correctiveEventID: list('Only events whose error declaration names one of these corrective events.'),
-    EQ_persistentDisposition_set: list(
-      'Only events whose persistentDisposition sets one of these dispositions (CBV bare words or URIs).',
-      'completeness_verified',
-    ),
-    EQ_persistentDisposition_unset: list('Only events whose persistentDisposition unsets one of these dispositions.'),
-    EQ_quantity: quantity('equal to'),
-    GT_quantity: quantity('greater than'),
-    GE_quantity: quantity('at least'),
-    LT_quantity: quantity('less than'),
-    LE_quantity: quantity('at most'),
-    MATCH_epc: list(
-      'Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link) or an EPC matching one of these EPC pattern URIs (urn:epc:idpat:sgtin:4012345.*.*).',
-    ),
-    MATCH_parentID: list('Only events with one of these parentIDs.'),
-    MATCH_inputEPC: list('Only events whose inputEPCList holds one of these EPCs.'),
-    MATCH_outputEPC: list('Only events whose outputEPCList holds one of these EPCs.'),
-    MATCH_anyEPC: list(
-      'Only events naming one of these EPCs anywhere (epcList, childEPCs, inputs, outputs, parentID).',
-    ),
-    MATCH_epcClass: list(
-      'Only events whose quantityList or childQuantityList names one of these classes (LGTIN, GTIN pattern, Digital Link).',
-    ),
-    MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
-    MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
-    MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
-    ...eventsPageQueryProperties,
-  },
+  properties: { ...EPCIS_QUERY_PARAMETERS, ...eventsPageQueryProperties },
 } as const;
 
-export type EventsQuery = { [K in keyof (typeof eventsQuery)['properties']]?: string };
+export type EventsQuery = EpcisQueryParameters & PageQuery;
 
 /** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */
 export const queryDocumentResponse = {

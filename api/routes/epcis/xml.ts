@@ -1,40 +1,41 @@
 /**
  * The XML binding of /epcis at the route's border: an XML body is read, guarded against entity tricks,
- * parsed, checked against GS1's XSDs (2.0 or 1.2, by its namespace) and turned into the JSON-LD document
- * the capture path already takes (domain/epcis/xml); a query answer is turned into XML when the client
+ * parsed (domain/epcis/xml/read.ts), checked against GS1's XSDs (2.0 or 1.2, by its namespace:
+ * platform/epcis-xsd) and turned into the JSON-LD document the capture path already takes
+ * (domain/epcis/xml/from-xml.ts); a query answer is turned into XML when the client
  * asks for it with Accept. Everything after (GS1's JSON schema, translation, the pipeline) is the JSON
  * path's.
  *
- * Libraries: @xmldom/xmldom parses (namespace-aware DOM with line and column of each element, no DTD
- * loading, no entity expansion beyond XML's five); libxml2-wasm validates (libxml2's own XSD validator
- * compiled to WebAssembly: real XSD 1.0 validation, no native build, off the event loop in ./xsd.ts's
- * worker threads).
+ * Libraries: saxes parses (domain/epcis/xml/tree.ts: namespace-aware, line and column of each element, no
+ * DTD loading, no entity expansion beyond XML's five); libxml2-wasm validates (libxml2's own XSD validator
+ * compiled to WebAssembly: real XSD 1.0 validation, no native build, off the event loop in
+ * platform/epcis-xsd's worker threads).
  */
-import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
 import coBody from 'co-body';
 import type { Middleware } from 'koa';
 import { CBV_XML_FORMATS, type CbvXmlFormat } from '../../../domain/epcis/xml/cbv';
 import {
   EPCIS_XML_NAMESPACES,
-  EVENT_TYPES,
   jsonLdOfXml,
   versionOfRoot,
-  xpathOf,
   type EpcisXmlVersion,
   type Json,
   type XmlDocument,
 } from '../../../domain/epcis/xml/from-xml';
+import { dtdIssue, eventCount, parseXml, xsdFaultIssue } from '../../../domain/epcis/xml/read';
+import type { XmlElement } from '../../../domain/epcis/xml/tree';
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
 import type { ErrorCode } from '../../error-catalogue';
 import { problem, type ApiError } from '../../errors';
 import { readingBody } from '../../expect-continue';
-import { declaredOver, LIMITS } from '../../limits';
+import { LIMITS } from '../../../domain/schemas/limits';
+import { declaredOver } from '../../limits';
 import { bodyTooLarge, jsonValueIssue } from '../../middleware/json-body';
 import { gs1HeaderValue } from './headers';
-import type { SchemaIssue } from './schema';
-import { xsdFaults } from './xsd';
+import type { SchemaIssue } from '../../../domain/epcis/json-schema';
+import { xsdFaults } from '../../../platform/epcis-xsd/pool';
 
 /** Any context of the /epcis routes, middleware's included. */
 export type EpcisContext = Parameters<Middleware<AppState, AppCustom>>[0];
@@ -49,76 +50,6 @@ const MAX_XSD_ISSUES = 50;
 
 const refused = (code: ErrorCode, issues: SchemaIssue[]): ApiError => problem(code, { issues });
 
-/**
- * No EPCIS document needs a DTD, and a DTD is how an XML bomb (entities expanding to gigabytes) or an
- * external entity (a file of this server, a URL) gets in: a DOCTYPE naming more than its root (as some
- * of GS1's own examples carry) is refused before any parser sees it.
- */
-function dtdIssue(text: string): SchemaIssue | undefined {
-  if (/<!ENTITY/i.test(text))
-    return {
-      pointer: '/',
-      message: 'The document declares entities (<!ENTITY>): EPCIS XML takes none, so nothing was parsed.',
-    };
-  const doctype = /<!DOCTYPE([^>]*)>/i.exec(text);
-  if (doctype && !/^\s*[\w:.-]+\s*$/.test(doctype[1]))
-    return {
-      pointer: '/',
-      message:
-        'The document has a DOCTYPE with an internal subset or an external DTD: EPCIS XML takes none, so nothing was parsed.',
-    };
-  return undefined;
-}
-
-/** The DOM of the body, or a 400 naming the line and column of the first fault. */
-function parse(text: string): XmlElement {
-  const faults: string[] = [];
-  let document;
-  try {
-    document = new DOMParser({
-      onError: (level, message, context: { locator?: { lineNumber?: number; columnNumber?: number } } | undefined) => {
-        if (level === 'warning') return;
-        const at = context?.locator?.lineNumber
-          ? ` (line ${context.locator.lineNumber}, column ${context.locator.columnNumber ?? '?'})`
-          : '';
-        faults.push(`${message}${at}`);
-        throw new Error(message);
-      },
-    }).parseFromString(text, 'text/xml');
-  } catch (error) {
-    if (!faults.length) faults.push((error as Error).message);
-  }
-  const root = document?.documentElement;
-  if (faults.length || !root) {
-    throw refused('epcis-malformed-xml', [
-      {
-        pointer: '/',
-        message: `The XML is not well-formed: ${(faults[0] ?? 'no root element').replace(/\s+/g, ' ').trim()}`,
-      },
-    ]);
-  }
-  return root;
-}
-
-const ELEMENT_NODE = 1;
-/** The element an xmllint message at `line` is about: the one of that line with the name the message gives, else the line's first. */
-function elementAt(root: XmlElement, line: number, message: string): XmlElement | undefined {
-  const named = /Element '(?:\{([^}]*)\})?([^']+)'/.exec(message);
-  const candidates: XmlElement[] = [];
-  const stack: XmlNode[] = [root];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.nodeType !== ELEMENT_NODE) continue;
-    const element = node as XmlElement;
-    if (element.lineNumber === line) candidates.push(element);
-    for (let child = element.lastChild; child; child = child.previousSibling) stack.push(child);
-  }
-  return (
-    candidates.find((e) => named && e.localName === named[2] && (e.namespaceURI ?? '') === (named[1] ?? '')) ??
-    candidates[0]
-  );
-}
-
 /** GS1's XSD of the document's binding: every fault with the element's XPath-like location and its line. */
 async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersion): Promise<SchemaIssue[]> {
   let faults;
@@ -129,43 +60,12 @@ async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersio
     if (/memory|enlarge|abort/i.test((error as Error).message)) throw problem('epcis-xml-too-large');
     throw error;
   }
-  return faults.slice(0, MAX_XSD_ISSUES).map(({ message, line }) => {
-    const element = line ? elementAt(root, line, message) : undefined;
-    const where = element ? ` (line ${line}, column ${element.columnNumber})` : line ? ` (line ${line})` : '';
-    return { pointer: element ? xpathOf(element) : '/', message: `${message.trim()}${where}` };
-  });
-}
-
-/** How many events an EventList holds (1.2's wrapped ones too), counted without the mapping: the capture limit comes before the XSD. */
-function eventCount(root: XmlElement): number {
-  let count = 0;
-  const stack: XmlNode[] = [root];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.nodeType !== ELEMENT_NODE) continue;
-    const element = node as XmlElement;
-    if (
-      !element.namespaceURI &&
-      (EVENT_TYPES as readonly string[]).concat('QuantityEvent').includes(element.localName ?? '')
-    ) {
-      count++;
-      continue;
-    }
-    for (let child = element.firstChild; child; child = child.nextSibling) stack.push(child);
-  }
-  return count;
+  return faults.slice(0, MAX_XSD_ISSUES).map((fault) => xsdFaultIssue(root, fault));
 }
 
 /** What an XML capture body says, in JSON-LD, once well-formed, in a known binding and valid against its XSD. */
 export interface XmlInput extends XmlDocument {
   root: XmlElement;
-}
-
-/** A JSON pointer of the JSON-LD document as the XPath-like location of the XML element it came from. */
-export function xmlPointer(pointer: string, eventPaths: string[]): string {
-  const match = /^\/epcisBody\/eventList\/(\d+)(.*)$/.exec(pointer);
-  if (match && eventPaths[Number(match[1])]) return eventPaths[Number(match[1])] + match[2];
-  return pointer;
 }
 
 /**
@@ -194,7 +94,9 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
   if (!text.trim()) throw refused('epcis-empty-body', [{ pointer: '/', message: 'The XML body is empty.' }]);
   const dtd = dtdIssue(text);
   if (dtd) throw refused('epcis-xml-refused', [dtd]);
-  const root = parse(text);
+  const parsed = parseXml(text);
+  if ('issue' in parsed) throw refused('epcis-malformed-xml', [parsed.issue]);
+  const { root } = parsed;
   const version = versionOfRoot(root);
   if (!version) {
     const got = `${root.namespaceURI ? `{${root.namespaceURI}}` : ''}${root.localName}`;

@@ -1,6 +1,6 @@
 import { pageQuerySchema } from '../../paging';
 import { SORTS } from '../../../db/queries/event-details';
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 
 /** SPEC.md marks `accept` required on GET /epcis/Events/details (a blank one is absent). */
 export const eventDetailsHeaders = {

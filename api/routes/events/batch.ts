@@ -11,9 +11,8 @@ import type { AppCustom } from '../../context';
 import { batchRequestsRefused } from '../../../platform/metrics';
 import { ApiError, problem, rawError } from '../../errors';
 import { routeOf } from '../../middleware/request-context';
+import { fieldOf, messageOf } from '../../../platform/json-schema';
 import {
-  fieldOf,
-  messageOf,
   problemFromErrors,
   validate,
   type InputOf,
@@ -21,7 +20,7 @@ import {
   type ToError,
   type ValidatedState,
 } from '../../middleware/validate';
-import { unknownPropertyOf } from '../../unknown-fields';
+import { unknownPropertyOf } from '../../../domain/schemas/unknown-fields';
 import { everyProblemOf, type EventReader } from '../../../batches/border-check';
 import { statusUrl } from './presenter';
 

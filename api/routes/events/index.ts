@@ -8,7 +8,8 @@ import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem } from '../../errors';
 import { outcomeProblem, validateBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody } from './presenter';
-import { eventsBody, batchIdParams, eventRuleErrors, idempotencyHeaders } from './schema';
+import { eventsBody, eventRuleErrors } from '../../../domain/schemas/events';
+import { batchIdParams, idempotencyHeaders } from './schema';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
 
 const submission = { body: eventsBody, headers: idempotencyHeaders };

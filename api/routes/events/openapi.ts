@@ -1,12 +1,12 @@
 import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../../openapi/components';
 import { operation, type ResponseSpec } from '../../openapi/operation';
 import { requestExamples } from './examples';
+import { eventsBody } from '../../../domain/schemas/events';
 import {
   batchAcceptedResponse,
   batchNotStartedResponse,
   batchRejectedResponse,
   batchStatusResponse,
-  eventsBody,
   eventsCreatedResponse,
   idempotencyHeaders,
   batchIdParams,

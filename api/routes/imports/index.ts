@@ -9,7 +9,7 @@ import { validate } from '../../middleware/validate';
 import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { receiveMultipart, removeSpool } from '../../spooled-upload';
-import { sendSpreadsheet } from '../trace/spreadsheet';
+import { sendSpreadsheet } from '../trace/presenter';
 import { importRules, kindSpec } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
 import { IMPORT_LIMITS, MAX_IMPORT_BODY_BYTES, TOO_LARGE } from './receive';

@@ -14,11 +14,11 @@ import {
 } from '../../../domain/master-data';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
 import { isEventKind, type ImportKind, type ImportRules, type RecordIssue } from '../../../usecases/import-file';
-import { ajv, fieldOf, messageOf, reportable } from '../../middleware/validate';
+import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-schema';
 import { eventExamples } from '../events/examples';
-import { event, eventRuleErrors, eventsBody } from '../events/schema';
-import { createLocationsSchema } from '../locations/schema';
-import { createProductsSchema } from '../products/schema';
+import { event, eventRuleErrors, eventsBody } from '../../../domain/schemas/events';
+import { createLocationsSchema } from '../../../domain/schemas/locations';
+import { createProductsSchema } from '../../../domain/schemas/products';
 
 interface Conditional {
   if: { properties: { $type: { enum: readonly string[] } } };
@@ -63,7 +63,7 @@ export function kindSpec(kind: ImportKind): KindSpec {
   let spec: KindSpec;
   if (isEventKind(kind)) {
     const schema = eventSchemaOf(kind);
-    // A location reference needs its Id (api/routes/events/schema.ts eventRuleErrors) where the reference itself is required.
+    // A location reference needs its Id (domain/schemas/events.ts eventRuleErrors) where the reference itself is required.
     const columns = columnsOf(schema, { skip: EVENT_SKIP }).map((c) =>
       c.path.length === 2 && c.path[1] === 'Id' && !c.list && schema.required?.includes(c.path[0])
         ? { ...c, required: true }

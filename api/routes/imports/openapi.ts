@@ -1,7 +1,7 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema } from '../../paging';
-import { CSV_TYPE, XLSX_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import { importHeaders, importResponse, importSummary, importUploadSchema, kindParam, templateQuery } from './schema';
 import { TOO_LARGE } from './receive';
 

@@ -1,4 +1,4 @@
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 import { IMPORT_KINDS } from '../../../usecases/import-file';
 
 export const templateQuery = withLimits({

@@ -1,5 +1,5 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
-import { LIMITS, withLimits } from '../../limits';
+import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 
 /** Ids in a URL: a hundred of them stay well inside the 16 KB a request head may take. */
 const id = { type: 'string', maxLength: LIMITS.idLength } as const;

@@ -4,10 +4,11 @@
  * schema lists every property SPEC.md shows, and nothing else: a property not listed is refused.
  */
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
-import { pairedWith } from '../../middleware/validate';
-import { MAX_EVENTS, customPropertyEntry, gdstWarningsSchema } from '../events/schema';
-import { LIMITS, withLimits } from '../../limits';
-import { closed } from '../../unknown-fields';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { MAX_EVENTS, customPropertyEntry } from '../../../domain/schemas/events';
+import { gdstWarningsSchema } from '../events/schema';
+import { LIMITS, withLimits } from '../../../domain/schemas/limits';
+import { closed } from '../../../domain/schemas/unknown-fields';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
@@ -187,7 +188,7 @@ export const jsonEvent = {
 } as const;
 
 /**
- * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (api/unknown-fields.ts).
+ * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (domain/schemas/unknown-fields.ts).
  * Paired with JsonEvent, the translation's type (what each `$type` requires is in allOf/if-then).
  */
 export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(

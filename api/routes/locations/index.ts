@@ -7,7 +7,7 @@ import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
-import { createLocationsSchema, updateLocationsSchema } from './schema';
+import { createLocationsSchema, updateLocationsSchema } from '../../../domain/schemas/locations';
 
 /** Locations and vessels (SPEC.md, Endpoints): create, list, read one, update. */
 export function locationsRouter(): Router<AppState, AppCustom> {

@@ -2,14 +2,8 @@ import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import { problemResponse } from '../../openapi/components';
 import { masterDataRejectionSchema } from '../master-data/schema';
-import {
-  createLocationsResponse,
-  createLocationsSchema,
-  locationPageResponse,
-  locationResponse,
-  updateLocationsResponse,
-  updateLocationsSchema,
-} from './schema';
+import { createLocationsSchema, updateLocationsSchema } from '../../../domain/schemas/locations';
+import { createLocationsResponse, locationPageResponse, locationResponse, updateLocationsResponse } from './schema';
 
 const ACCOUNT_ID = '6f0c1f9e-3c39-4e52-9d55-1b7f5c2a9e41';
 

@@ -10,7 +10,8 @@ import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data'
 import { MasterDataRefused, type MasterDataDeps } from '../../../usecases/master-data';
 import type { AppCustom } from '../../context';
 import { ApiError, rawError } from '../../errors';
-import { fieldOf, messageOf, validate, type ValidatedState } from '../../middleware/validate';
+import { fieldOf, messageOf } from '../../../platform/json-schema';
+import { validate, type ValidatedState } from '../../middleware/validate';
 
 export interface FourKeyBody<R> {
   message: string;

@@ -7,7 +7,7 @@ import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
-import { createProductsSchema, updateProductsSchema } from './schema';
+import { createProductsSchema, updateProductsSchema } from '../../../domain/schemas/products';
 
 /** Products (SPEC.md, POST /Integration/Products), with the update, list and read users expect next to it. */
 export function productsRouter(): Router<AppState, AppCustom> {

@@ -2,14 +2,8 @@ import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
 import { masterDataRejectionSchema } from '../master-data/schema';
-import {
-  createProductsResponse,
-  createProductsSchema,
-  productPageResponse,
-  productResponse,
-  updateProductsResponse,
-  updateProductsSchema,
-} from './schema';
+import { createProductsSchema, updateProductsSchema } from '../../../domain/schemas/products';
+import { createProductsResponse, productPageResponse, productResponse, updateProductsResponse } from './schema';
 
 const cod = {
   Id: 'SKU-COD-1',

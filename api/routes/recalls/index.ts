@@ -9,15 +9,20 @@ import {
   passRecallOn,
   strategyFor,
   type RecallServices,
+  type RecordEvents,
 } from '../../../usecases/recalls';
+import { submitBatch } from '../../../batches/submit';
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
-import { pairedWith, validate } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { outcomeProblem } from '../events/batch';
+import { statusUrl } from '../events/presenter';
+import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import { RECALLS_PAGE } from './page';
-import { effectivenessCsv, presentIssued, presentNotice } from './presenter';
+import { effectivenessCsv, effectivenessXlsx, presentIssued, presentNotice } from './presenter';
 import {
   acknowledgeBody,
   closeRecallBody,
@@ -27,12 +32,49 @@ import {
   type CreateRecallInput,
 } from './schema';
 
-const servicesOf = ({ deps }: APIContext): RecallServices => ({
-  sequelize: deps.sequelize,
-  temporal: deps.temporal,
-  taskQueue: deps.config.taskQueue,
-  webhookRetrySeconds: deps.config.webhookRetrySeconds,
-  logger: deps.logger,
+/**
+ * The recall's events (a holder's decommissions) go through the batch pipeline as a sync batch of the
+ * holder's. What it cannot wait for is answered as POST /Integration/Events answers it, with the batch
+ * to follow; the answer is not stored, and sent again it records nothing twice.
+ */
+const recordEventsOf =
+  (ctx: APIContext): RecordEvents =>
+  async (account, events) => {
+    const { batch, outcome } = await submitBatch(
+      ctx.deps,
+      {
+        accountId: account.id,
+        accountName: account.name,
+        mode: 'sync',
+        request: { Events: events },
+        eventCount: events.length,
+        requestId: ctx.state.requestId,
+      },
+      { wait: true },
+    );
+    switch (outcome.kind) {
+      case 'completed':
+        return { kind: 'recorded' };
+      case 'rejected':
+        return { kind: 'refused', errors: outcome.errors };
+      case 'pending':
+        throw problem('batch-not-started', {
+          detail: `The decommission of the destroyed quantities (batch ${batch.id}) is still under way; your answer is not stored yet. Once statusUrl shows it Completed, send the answer again: nothing is recorded twice.`,
+          batchId: batch.id,
+          statusUrl: statusUrl(batch.id),
+        });
+      default:
+        throw outcomeProblem(batch.id, outcome);
+    }
+  };
+
+const servicesOf = (ctx: APIContext): RecallServices => ({
+  sequelize: ctx.deps.sequelize,
+  temporal: ctx.deps.temporal,
+  taskQueue: ctx.deps.config.taskQueue,
+  webhookRetrySeconds: ctx.deps.config.webhookRetrySeconds,
+  logger: ctx.deps.logger,
+  recordEvents: recordEventsOf(ctx),
 });
 
 const notSentHere = (id: string) => problem('unknown-recall', { detail: `No recall ${id} sent to this account.` });
@@ -111,15 +153,21 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     ctx.body = presentNotice(notice);
   });
 
-  router.get('/Integration/Recalls/:id/effectiveness.csv', async (ctx) => {
-    const { id } = ctx.params;
-    const issued = await findIssued(servicesOf(ctx), ctx.state.account.id, id);
-    if (!issued) throw notIssuedHere(id);
-    ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.csv"`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = `${CSV_TYPE}; charset=utf-8`;
-    ctx.body = effectivenessCsv(issued);
-  });
+  for (const format of ['csv', 'xlsx'] as const)
+    router.get(`/Integration/Recalls/:id/effectiveness.${format}`, async (ctx) => {
+      const { id } = ctx.params;
+      const issued = await findIssued(servicesOf(ctx), ctx.state.account.id, id);
+      if (!issued) throw notIssuedHere(id);
+      ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.${format}"`);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      if (format === 'xlsx') {
+        ctx.type = XLSX_TYPE;
+        ctx.body = await effectivenessXlsx(issued);
+      } else {
+        ctx.type = `${CSV_TYPE}; charset=utf-8`;
+        ctx.body = effectivenessCsv(issued);
+      }
+    });
 
   router.post(
     '/Integration/Recalls/:id/acknowledge',
@@ -137,13 +185,14 @@ export function recallsRouter(): Router<AppState, AppCustom> {
             returned: lot.Returned,
             destroyed: lot.Destroyed,
             soldOn: lot.SoldOn,
+            destroyedAt: lot.DestroyedAt,
           })) ?? null,
       });
       if (outcome.kind === 'notFound') throw notSentHere(id);
       if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
       if (outcome.kind === 'lotsRefused')
         throw validationProblem(
-          Object.fromEntries(outcome.lots.map(({ index, problem }) => [`Lots[${index}].LotSerial`, [problem]])),
+          Object.fromEntries(outcome.lots.map(({ index, field, problem }) => [`Lots[${index}].${field}`, [problem]])),
         );
       ctx.body = presentNotice(outcome.notice);
     },

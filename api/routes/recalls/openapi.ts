@@ -1,12 +1,13 @@
 import { problemResponse } from '../../openapi/components';
 import { operation } from '../../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../../paging';
-import { CSV_TYPE } from '../trace/spreadsheet';
+import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import {
   acknowledgeBody,
   closeRecallBody,
   createRecallBody,
   EFFECTIVENESS_COLUMNS,
+  EFFECTIVENESS_TOTALS_COLUMNS,
   issuedList,
   issuedRecall,
   noticeList,
@@ -80,8 +81,8 @@ export const recallsOperations = [
     path: '/Integration/Recalls/issued',
     summary: 'Recalls the account issued',
     description:
-      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged), whether it ' +
-      'is closed, its effectiveness, and every consignee with its lots, state, answer and follow-up.',
+      'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged, or closed, ' +
+      'with when and why), its effectiveness, and every consignee with its lots, state, answer and follow-up.',
     tags: ['Recalls'],
     query: pageQuerySchema,
     responses: {
@@ -121,12 +122,31 @@ export const recallsOperations = [
     },
   }),
   operation({
+    method: 'get',
+    path: '/Integration/Recalls/{id}/effectiveness.xlsx',
+    summary: 'A recall’s effectiveness as an xlsx workbook',
+    description:
+      `The issuer’s view as an xlsx workbook, quantities as numbers: the sheet Consignees has the CSV’s rows and columns; the sheet ` +
+      `Totals the recall’s effectiveness, a row per unit, columns ${EFFECTIVENESS_TOTALS_COLUMNS.join(', ')}.`,
+    tags: ['Recalls'],
+    responses: {
+      200: {
+        description: 'The workbook, as an attachment.',
+        contentType: XLSX_TYPE,
+        schema: { type: 'string', format: 'binary', description: 'An xlsx workbook.' },
+      },
+      404: notIssuedHere,
+    },
+  }),
+  operation({
     method: 'post',
     path: '/Integration/Recalls/{id}/acknowledge',
     summary: 'Acknowledge a recall notice',
     description:
       'The holder says how much it still holds, what it does about it, and per lot it received what is on hand, returned, destroyed ' +
-      'and sold on; the issuer sees it, and receives recall.acknowledged. A later answer replaces it. Reminders stop.',
+      'and sold on; the issuer sees it, and receives recall.acknowledged. A later answer replaces it. Reminders stop. A lot with ' +
+      'DestroyedAt has its destroyed quantity recorded there as a decommission event through the events pipeline first, so your ' +
+      'inventory agrees: refused (more than the location holds), nothing of the answer is stored.',
     tags: ['Recalls'],
     requestBody: {
       schema: acknowledgeBody,

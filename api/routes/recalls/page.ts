@@ -18,7 +18,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #eceff2; v
 th { color: #68707a; font-weight: 600; font-size: 13px; }
 td.time { white-space: nowrap; font-variant-numeric: tabular-nums; }
 .state { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; white-space: nowrap; }
-.state.open { background: #eef1f4; color: #3b4652; } .state.notified { background: #fff1d6; color: #7a4b00; } .state.acknowledged { background: #e3f3e6; color: #1e6b30; }
+.state.open { background: #eef1f4; color: #3b4652; } .state.notified { background: #fff1d6; color: #7a4b00; } .state.acknowledged { background: #e3f3e6; color: #1e6b30; } .state.closed { background: #e6e6e6; color: #333; }
 ul.plain { list-style: none; margin: 0; padding: 0; } ul.plain li + li { margin-top: 4px; }
 .muted { color: #68707a; }
 form.acknowledge input.quantity { width: 7em; } form.acknowledge input.action-text { flex: 1; min-width: 14em; }

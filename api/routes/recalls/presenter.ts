@@ -1,7 +1,7 @@
 import type { NoticeRow } from '../../../db/repositories/recalls';
 import { iso, recallEffectiveness, recallSummary, type Issued } from '../../../usecases/recalls';
-import { csvField } from '../trace/spreadsheet';
-import { EFFECTIVENESS_COLUMNS } from './schema';
+import { csvField, xlsxWorkbook } from '../../../platform/spreadsheet-writing';
+import { EFFECTIVENESS_COLUMNS, EFFECTIVENESS_TOTALS_COLUMNS } from './schema';
 
 const isoOrNull = (at: Date | string | null): string | null => (at ? iso(at) : null);
 
@@ -20,11 +20,18 @@ const noticeState = (row: NoticeRow): 'notified' | 'acknowledged' =>
   row.acknowledged_at ? 'acknowledged' : 'notified';
 
 /**
- * A recall's state as its issuer sees it: open (it reached no other account: only the issuer's own
- * stock), notified (some holder has not answered yet), acknowledged (every holder answered).
+ * A recall's state as its issuer sees it: closed (by the issuer, whatever its holders answered), open
+ * (it reached no other account: only the issuer's own stock), notified (some holder has not answered
+ * yet), acknowledged (every holder answered).
  */
-const recallState = (notices: NoticeRow[]): 'open' | 'notified' | 'acknowledged' =>
-  !notices.length ? 'open' : notices.every((n) => n.acknowledged_at) ? 'acknowledged' : 'notified';
+const recallState = ({ recall, notices }: Issued): 'closed' | 'open' | 'notified' | 'acknowledged' =>
+  recall.closed_at
+    ? 'closed'
+    : !notices.length
+      ? 'open'
+      : notices.every((n) => n.acknowledged_at)
+        ? 'acknowledged'
+        : 'notified';
 
 /** A consignee's follow-up, as both sides see it. */
 const followUpOf = (row: NoticeRow) => ({
@@ -39,7 +46,8 @@ const followUpOf = (row: NoticeRow) => ({
 export const presentNotice = (row: NoticeRow) => ({
   ...recallSummary(row),
   role: 'holder' as const,
-  state: noticeState(row),
+  // Closed for the holder as for the issuer; whether it answered is `acknowledgement`.
+  state: row.closed_at ? ('closed' as const) : noticeState(row),
   ...followUpOf(row),
   shipped: row.shipped,
   ...row.notice,
@@ -53,7 +61,7 @@ export function presentIssued(issued: Issued) {
   return {
     ...recallSummary(recall),
     role: 'issuer' as const,
-    state: recallState(issued.notices),
+    state: recallState(issued),
     productId: recall.product_external_id,
     lotSerial: recall.lot_serial,
     effectiveness,
@@ -70,34 +78,67 @@ export function presentIssued(issued: Issued) {
   };
 }
 
-/** The issuer's view as CSV: one row per consignee and lot it received, in the view's order (tier, then name). */
+/** The rows of the effectiveness spreadsheets: one per consignee and lot it received, in the view's order (tier, then name). */
+function effectivenessRows(issued: Issued): (string | number)[][] {
+  return presentIssued(issued).holders.flatMap((h) =>
+    h.quantities.map((lot) => [
+      h.account,
+      h.tier,
+      h.via,
+      h.progress,
+      h.notifiedTime,
+      h.acknowledgement?.time ?? '',
+      h.reminders.length,
+      h.overdueTime ?? '',
+      h.passedOnTime ?? '',
+      lot.lotSerial,
+      lot.unit,
+      lot.quantity,
+      lot.onHand,
+      lot.returned,
+      lot.destroyed,
+      lot.soldOn,
+      lot.accountedFor,
+      lot.outstanding,
+    ]),
+  );
+}
+
+/** The issuer's view as CSV: EFFECTIVENESS_COLUMNS, a row per consignee and lot. */
 export function effectivenessCsv(issued: Issued): string {
   const lines = [EFFECTIVENESS_COLUMNS.join(',')];
-  for (const h of presentIssued(issued).holders)
-    for (const lot of h.quantities)
-      lines.push(
-        [
-          h.account,
-          h.tier,
-          h.via,
-          h.progress,
-          h.notifiedTime,
-          h.acknowledgement?.time ?? '',
-          h.reminders.length,
-          h.overdueTime ?? '',
-          h.passedOnTime ?? '',
-          lot.lotSerial,
-          lot.unit,
-          lot.quantity,
-          lot.onHand,
-          lot.returned,
-          lot.destroyed,
-          lot.soldOn,
-          lot.accountedFor,
-          lot.outstanding,
-        ]
-          .map(csvField)
-          .join(','),
-      );
+  for (const row of effectivenessRows(issued)) lines.push(row.map(csvField).join(','));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The issuer's view as XLSX: the CSV's rows on the sheet Consignees, and on the sheet Totals the
+ * recall's effectiveness (its counts, whether the level is met) and its quantities per unit.
+ */
+export function effectivenessXlsx(issued: Issued): Promise<Buffer> {
+  const { effectiveness: e } = recallEffectiveness(issued);
+  const { recall } = issued;
+  return xlsxWorkbook([
+    { name: 'Consignees', columns: EFFECTIVENESS_COLUMNS, rows: effectivenessRows(issued) },
+    {
+      name: 'Totals',
+      columns: EFFECTIVENESS_TOTALS_COLUMNS,
+      rows: (e.quantities.length ? e.quantities : [null]).map((q) => [
+        recall.product_external_id,
+        recall.lot_serial,
+        recall.check_level,
+        e.checkPercent,
+        e.consignees,
+        e.reached,
+        e.acknowledged,
+        e.acted,
+        e.overdue,
+        e.required,
+        e.levelMet ? 'yes' : 'no',
+        ...(q
+          ? [q.unit, q.shipped, q.onHand, q.returned, q.destroyed, q.soldOn, q.accountedFor, q.outstanding]
+          : Array<null>(8).fill(null)),
+      ]),
+    },
+  ]);
 }

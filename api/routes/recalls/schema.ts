@@ -6,7 +6,7 @@ import {
   type CheckLevel,
   type RecallDepth,
 } from '../../../domain/recall-strategy';
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 import { pageBodySchema } from '../../paging';
 
 export const createRecallBody = withLimits({
@@ -102,7 +102,21 @@ export const acknowledgeBody = withLimits({
           LotSerial: { type: 'string', minLength: 1 },
           OnHand: { type: 'number', minimum: 0, description: 'Still held (quarantined).' },
           Returned: { type: 'number', minimum: 0, description: 'Sent back to the shipper.' },
-          Destroyed: { type: 'number', minimum: 0 },
+          Destroyed: {
+            type: 'number',
+            minimum: 0,
+            description: 'Destroyed, in total (a later answer gives the total again).',
+          },
+          DestroyedAt: {
+            type: 'string',
+            minLength: 1,
+            description:
+              'Your location (your id or the service id) where you destroyed it: the service records the destroyed quantity there as ' +
+              'a decommission event (ObjectEvent DELETE, destroying, destroyed; its ReferenceDocumentId recall:<id>) through the events ' +
+              'pipeline, so your inventory agrees with the answer. Only what Destroyed adds to what is recorded for this recall already ' +
+              'is recorded. More than the location holds is a 400 naming Destroyed, and nothing of the answer is stored. Left out, ' +
+              'nothing is recorded: you record your destruction yourself.',
+          },
           SoldOn: {
             type: 'number',
             minimum: 0,
@@ -110,7 +124,9 @@ export const acknowledgeBody = withLimits({
           },
         },
       },
-      example: [{ LotSerial: 'LOT-2024-001', OnHand: 2.5, Returned: 10, Destroyed: 0, SoldOn: 0 }],
+      example: [
+        { LotSerial: 'LOT-2024-001', OnHand: 2.5, Returned: 10, Destroyed: 4, DestroyedAt: 'DOCK-1', SoldOn: 0 },
+      ],
     },
   },
 });
@@ -120,6 +136,7 @@ export interface LotAnswerInput {
   OnHand?: number;
   Returned?: number;
   Destroyed?: number;
+  DestroyedAt?: string;
   SoldOn?: number;
 }
 
@@ -260,7 +277,10 @@ export const recallNotice = {
   properties: {
     ...recallProperties,
     role: { enum: ['holder'] },
-    state: noticeStateSchema,
+    state: {
+      enum: [...noticeStateSchema.enum, 'closed'],
+      description: `${noticeStateSchema.description} closed: the issuer closed the recall (whether you answered is acknowledgement).`,
+    },
     ...followUp,
     shipped: { type: 'array', items: shippedLot, description: 'What was shipped to you of each lot you received.' },
     recalled: { type: 'array', items: lot, description: 'The recalled lot as your backward trace shows it.' },
@@ -373,10 +393,10 @@ export const issuedRecall = {
     ...recallProperties,
     role: { enum: ['issuer'] },
     state: {
-      enum: ['open', 'notified', 'acknowledged'],
+      enum: ['open', 'notified', 'acknowledged', 'closed'],
       description:
-        'open: the recall reached no other account (only your own stock); notified: some holder has not acknowledged yet; ' +
-        'acknowledged: every holder has. Whether the issuer closed it is `closed`.',
+        'closed: you closed it (when and why: `closed`; where each holder stood: `holders`); otherwise open: the recall reached no ' +
+        'other account (only your own stock); notified: some holder has not acknowledged yet; acknowledged: every holder has.',
     },
     productId: { type: 'string' },
     lotSerial: { type: 'string' },
@@ -446,6 +466,18 @@ export const noticeList = pageBodySchema(
 );
 export const issuedList = pageBodySchema(issuedRecall, 'One page of the recalls the account issued, newest first.');
 
+/** The quantity columns of the effectiveness spreadsheets, per lot (Consignees) or per unit (Totals). */
+const QUANTITY_COLUMNS = [
+  'Unit',
+  'Shipped',
+  'On Hand',
+  'Returned',
+  'Destroyed',
+  'Sold On',
+  'Accounted For',
+  'Outstanding',
+] as const;
+
 /** The columns of GET /Integration/Recalls/{id}/effectiveness.csv: one row per consignee and lot it received. */
 export const EFFECTIVENESS_COLUMNS = [
   'Consignee',
@@ -458,12 +490,24 @@ export const EFFECTIVENESS_COLUMNS = [
   'Overdue',
   'Passed On',
   'Lot',
-  'Unit',
-  'Shipped',
-  'On Hand',
-  'Returned',
-  'Destroyed',
-  'Sold On',
-  'Accounted For',
-  'Outstanding',
+  ...QUANTITY_COLUMNS,
+] as const;
+
+/**
+ * The columns of the sheet Totals of GET /Integration/Recalls/{id}/effectiveness.xlsx: the recall's
+ * effectiveness, a row per unit its lots are counted in (a row with the counts alone when it reached no one).
+ */
+export const EFFECTIVENESS_TOTALS_COLUMNS = [
+  'Product',
+  'Lot',
+  'Check Level',
+  'Check Percent',
+  'Consignees',
+  'Reached',
+  'Acknowledged',
+  'Acted',
+  'Overdue',
+  'Required',
+  'Level Met',
+  ...QUANTITY_COLUMNS,
 ] as const;

@@ -5,7 +5,7 @@ import { problem, queryTime } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { browserPageRouter } from '../../browser-page';
 import { TRACE_PAGE } from './page';
-import { presentNode, presentRecallReach, presentTrace, shippedTo } from './presenter';
+import { presentNode, presentRecallReach, presentTrace, sendSpreadsheet, shippedTo } from './presenter';
 import {
   DEFAULT_TRACE_DEPTH,
   MAX_TRACE_DEPTH,
@@ -15,7 +15,7 @@ import {
   traceQuery,
   type TraceQuery,
 } from './schema';
-import { fsmaCsv, fsmaXlsx, sendSpreadsheet } from './spreadsheet';
+import { fsmaCsv, fsmaXlsx } from '../../../platform/spreadsheet-writing';
 
 const unknownProduct = (productId: string) =>
   problem('unknown-product', {

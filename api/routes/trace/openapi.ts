@@ -9,7 +9,7 @@ import {
   traceQuery,
   traceResponse,
 } from './schema';
-import { CSV_TYPE, XLSX_TYPE } from './spreadsheet';
+import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import { FSMA_COLUMNS } from '../../../domain/fsma204';
 
 const notFound = problemResponse('ProductId names no product of yours.', 'unknown-product', {

@@ -1,4 +1,4 @@
-import { LIMITS, withLimits } from '../../limits';
+import { LIMITS, withLimits } from '../../../domain/schemas/limits';
 
 /** Query values arrive as strings. */
 const lotQuery = {

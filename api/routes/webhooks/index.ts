@@ -9,7 +9,8 @@ import {
 } from '../../../usecases/webhooks';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
-import { pairedWith, validate } from '../../middleware/validate';
+import { pairedWith } from '../../../domain/schemas/paired';
+import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
 import { createWebhookBody, listWebhooksQuery, type CreateWebhookInput, type ListWebhooksQuery } from './schema';

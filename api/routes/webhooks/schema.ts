@@ -3,7 +3,7 @@
  * objects validate requests and become the OpenAPI document.
  */
 import { WEBHOOK_EVENT_TYPES } from '../../../db/repositories/webhooks';
-import { withLimits } from '../../limits';
+import { withLimits } from '../../../domain/schemas/limits';
 import { pageBodySchema, pageQuerySchema } from '../../paging';
 
 export const createWebhookBody = withLimits({

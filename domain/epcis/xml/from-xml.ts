@@ -5,7 +5,7 @@
  * and every element of another namespace (a company's extension) becomes a `prefix:name` key whose
  * prefix the document's @context defines. Works on a parsed, XSD-valid DOM; pure.
  */
-import type { Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
+import type { XmlElement, XmlNode } from './tree';
 import { cbvWord, sensorTypeWord, type CbvVocabulary } from './cbv';
 
 export type EpcisXmlVersion = '1.2' | '2.0';
@@ -70,6 +70,34 @@ export function xpathOf(element: XmlElement): string {
     steps.unshift(siblings.length > 1 ? `${current.nodeName}[${siblings.indexOf(current) + 1}]` : current.nodeName);
   }
   return `/${steps.join('/')}`;
+}
+
+/** xpathOf of many elements: each parent's location and children read once, not once per element (500 events of one EventList). */
+function xpathsOf(elements: readonly XmlElement[]): string[] {
+  const byParent = new Map<XmlNode, Map<XmlNode, string>>();
+  return elements.map((element) => {
+    const parent = element.parentNode;
+    if (!parent || parent.nodeType !== ELEMENT_NODE) return xpathOf(element);
+    let paths = byParent.get(parent);
+    if (!paths) {
+      const base = xpathOf(parent as XmlElement);
+      const children = elementsOf(parent);
+      const total = new Map<string, number>();
+      for (const child of children) total.set(child.nodeName, (total.get(child.nodeName) ?? 0) + 1);
+      const seen = new Map<string, number>();
+      paths = new Map();
+      for (const child of children) {
+        const n = (seen.get(child.nodeName) ?? 0) + 1;
+        seen.set(child.nodeName, n);
+        paths.set(
+          child,
+          total.get(child.nodeName)! > 1 ? `${base}/${child.nodeName}[${n}]` : `${base}/${child.nodeName}`,
+        );
+      }
+      byParent.set(parent, paths);
+    }
+    return paths.get(element)!;
+  });
 }
 
 /** The prefixes of the JSON-LD @context, one per namespace the extensions use. */
@@ -392,7 +420,7 @@ export function jsonLdOfXml(root: XmlElement, version: EpcisXmlVersion): XmlDocu
   return {
     version,
     document: { '@context': [GS1_EPCIS_CONTEXT, ...reader.prefixes.context()], ...document },
-    eventPaths: elements.map(xpathOf),
+    eventPaths: xpathsOf(elements),
     issues: reader.issues,
     leftOut: reader.leftOut,
   };

@@ -1,18 +1,18 @@
 /**
- * A worker thread of the XSD pool (./xsd.ts): libxml2's XSD validator (libxml2-wasm), GS1's XSDs compiled
+ * A worker thread of the XSD pool (./pool.ts): libxml2's XSD validator (libxml2-wasm), GS1's XSDs compiled
  * once per thread and version, then each document checked against them in milliseconds.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { XsdValidator } from 'libxml2-wasm';
-import type { EpcisXmlVersion } from '../../../domain/epcis/xml/from-xml';
-import { XSD_SETS, type XsdIssue, type XsdTask } from './xsd-sets';
+import type { EpcisXmlVersion } from '../../domain/epcis/xml/from-xml';
+import { XSD_SETS, type XsdIssue, type XsdTask } from './sets';
 
 const xsdUrl = (version: EpcisXmlVersion, name: string): string => `file:///epcis-xsd/${version}/${name}`;
 
 const xsdFiles: Record<string, Uint8Array> = {};
 for (const version of Object.keys(XSD_SETS) as EpcisXmlVersion[]) {
-  const folder = path.join(__dirname, 'xsd', XSD_SETS[version].folder);
+  const folder = path.join(__dirname, 'schemas', XSD_SETS[version].folder);
   for (const name of fs.readdirSync(folder).filter((n) => n.endsWith('.xsd')))
     xsdFiles[xsdUrl(version, name)] = fs.readFileSync(path.join(folder, name));
 }

@@ -1,6 +1,6 @@
-import type { EpcisXmlVersion } from '../../../domain/epcis/xml/from-xml';
+import type { EpcisXmlVersion } from '../../domain/epcis/xml/from-xml';
 
-/** GS1's XSDs of each binding, as published (api/routes/epcis/xsd/<version>/); the query XSD imports the rest. */
+/** GS1's XSDs of each binding, as published (./schemas/<version>/); the query XSD imports the rest. */
 export const XSD_SETS: Record<EpcisXmlVersion, { main: string; folder: string }> = {
   '2.0': { main: 'EPCglobal-epcis-query-2_0.xsd', folder: '2.0' },
   '1.2': { main: 'EPCglobal-epcis-query-1_2.xsd', folder: '1.2' },

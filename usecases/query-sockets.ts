@@ -49,6 +49,8 @@ interface QuerySocket {
  * clock (a Temporal Schedule runs in the worker and could not reach a connection held here). While the
  * LISTEN connection is down, announcements are lost: every socket is closed (1012) when it drops, and
  * none is opened until it is back, so a client always knows when to catch up with initialRecordTime.
+ * The upgrade itself, and the checks of the subscription's parameters, are the route's
+ * (api/routes/epcis/query-socket.ts): this is what a subscription does once its socket is open.
  */
 export class QuerySockets {
   private readonly byAccount = new Map<string, Set<QuerySocket>>();

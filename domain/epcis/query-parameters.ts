@@ -1,0 +1,92 @@
+/**
+ * The query parameters of GS1's EPCIS 2.0 SimpleEventQuery, by their standard names, as schemas of their
+ * string values: what GET /epcis/events takes beside its paging, and what a named query may hold (its
+ * subscriptions run it in the worker). Several values of one parameter are separated by |.
+ */
+import { LIMITS } from '../schemas/limits';
+
+// A query string's bound, as every other route's: the request line must stay within Node's 16 KB of headers.
+const list = (description: string, example?: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.textLength,
+  description: `${description} Several values: separated by |.`,
+  ...(example ? { example } : {}),
+});
+const quantity = (comparison: string) => ({
+  type: 'string',
+  pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$',
+  description: `Only events with a quantity element (in any quantity list) whose quantity is ${comparison} this number.`,
+  example: '10',
+});
+const time = (description: string) => ({ type: 'string', format: 'date-time', description });
+
+export const EPCIS_QUERY_PARAMETERS = {
+  eventType: list(
+    'Only events of these types (ObjectEvent, AggregationEvent, TransactionEvent, TransformationEvent, AssociationEvent).',
+    'ObjectEvent',
+  ),
+  GE_eventTime: time('Only events with eventTime at or after this.'),
+  GT_eventTime: time('Only events with eventTime after this (beyond the standard, as clients send it).'),
+  LE_eventTime: time('Only events with eventTime at or before this (beyond the standard, as clients send it).'),
+  LT_eventTime: time('Only events with eventTime before this.'),
+  GE_recordTime: time(
+    'Only events recorded at or after this (recordTime compares to the millisecond, as it is answered).',
+  ),
+  GT_recordTime: time('Only events recorded after this (beyond the standard).'),
+  LE_recordTime: time('Only events recorded at or before this (beyond the standard).'),
+  LT_recordTime: time('Only events recorded before this.'),
+  EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
+  EQ_bizStep: list(
+    'Only events with one of these business steps (CBV bare words such as shipping, or URIs).',
+    'shipping',
+  ),
+  EQ_disposition: list('Only events with one of these dispositions.', 'in_transit'),
+  EQ_readPoint: list('Only events at one of these read points (SGLN URN or Digital Link: either form matches both).'),
+  EQ_bizLocation: list('Only events at one of these business locations (SGLN URN or Digital Link).'),
+  WD_readPoint: list(
+    'Only events at one of these read points or their descendants. The service keeps no location hierarchy, so this filters as EQ_readPoint does.',
+  ),
+  WD_bizLocation: list(
+    'Only events at one of these business locations or their descendants. The service keeps no location hierarchy, so this filters as EQ_bizLocation does.',
+  ),
+  EQ_eventID: list(
+    'Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.',
+  ),
+  EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
+  EXISTS_errorDeclaration: {
+    type: 'string',
+    enum: ['true', 'false'],
+    description: 'true: only events declared erroneous (an error declaration was captured for them).',
+  },
+  EQ_errorReason: list(
+    'Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).',
+  ),
+  EQ_correctiveEventID: list('Only events whose error declaration names one of these corrective events.'),
+  EQ_persistentDisposition_set: list(
+    'Only events whose persistentDisposition sets one of these dispositions (CBV bare words or URIs).',
+    'completeness_verified',
+  ),
+  EQ_persistentDisposition_unset: list('Only events whose persistentDisposition unsets one of these dispositions.'),
+  EQ_quantity: quantity('equal to'),
+  GT_quantity: quantity('greater than'),
+  GE_quantity: quantity('at least'),
+  LT_quantity: quantity('less than'),
+  LE_quantity: quantity('at most'),
+  MATCH_epc: list(
+    'Only events whose epcList or childEPCs hold one of these EPCs (EPC URN or Digital Link) or an EPC matching one of these EPC pattern URIs (urn:epc:idpat:sgtin:4012345.*.*).',
+  ),
+  MATCH_parentID: list('Only events with one of these parentIDs.'),
+  MATCH_inputEPC: list('Only events whose inputEPCList holds one of these EPCs.'),
+  MATCH_outputEPC: list('Only events whose outputEPCList holds one of these EPCs.'),
+  MATCH_anyEPC: list('Only events naming one of these EPCs anywhere (epcList, childEPCs, inputs, outputs, parentID).'),
+  MATCH_epcClass: list(
+    'Only events whose quantityList or childQuantityList names one of these classes (LGTIN, GTIN pattern, Digital Link).',
+  ),
+  MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
+  MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
+  MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
+} as const;
+
+/** A query's parameters as sent: each a string, absent when not given. */
+export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string };

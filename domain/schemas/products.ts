@@ -1,0 +1,115 @@
+/**
+ * The products' payloads: what creating or updating a product may carry, whether it comes as POST or
+ * PUT /Integration/Products or as an import's rows (the OpenAPI document shows these same schemas).
+ * Units are checked and normalised in domain/units.ts, where the accepted list lives.
+ */
+import { withLimits } from './limits';
+import { closed } from './unknown-fields';
+
+const text = (description: string, example?: string) =>
+  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+
+export const detailsProperties = {
+  Name: text('Human-readable name.', 'Atlantic cod fillet'),
+  SimpleUnitOfMeasurement: text(
+    'Unit of measure: a UN/ECE Recommendation 20 code (KGM, LBR, ...) or a common alias (kg, lbs, ...); stored as the code.',
+    'KGM',
+  ),
+  UnitQuantity: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    description: 'Quantity of the simple unit in one commercial unit (greater than 0).',
+    example: 2,
+  },
+  UnitDescriptor: {
+    type: 'string',
+    enum: ['Cases', 'Units', 'Totes', 'Pallets'],
+    description: 'The commercial unit UnitQuantity describes.',
+    example: 'Cases',
+  },
+  SharingPolicy: {
+    type: 'string',
+    enum: ['Open', 'Restricted'],
+    description: 'Open: a receiving customer sees all events of the lot. Restricted: only the ship event.',
+    example: 'Open',
+  },
+  ProductIdentifierType: {
+    type: 'string',
+    enum: ['Lot', 'Serial'],
+    description: 'Lot: instances identified by lot numbers. Serial: one item per serial.',
+    example: 'Lot',
+  },
+  Gtin: text('Global Trade Item Number.', '07038010000017'),
+  Plu: text('Price Lookup Code.'),
+  MasterData: {
+    type: 'array',
+    description: 'Custom name/value entries.',
+    items: {
+      type: 'object',
+      required: ['name', 'namespace', 'value'],
+      properties: {
+        name: text('Custom field name.', 'species'),
+        namespace: text('`custom` for custom product data.', 'custom'),
+        value: { type: 'string', description: 'Value.', example: 'Gadus morhua' },
+      },
+    },
+  },
+} as const;
+
+const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
+
+/** Closed objects: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
+export const createProductsSchema = closed(
+  withLimits({
+    type: 'object',
+    description: 'POST /Integration/Products: one or more products, stored all or nothing.',
+    required: ['Products'],
+    properties: {
+      Products: {
+        type: 'array',
+        minItems: 1,
+        description: 'The products to create.',
+        items: {
+          type: 'object',
+          required: ['Id', 'Details'],
+          properties: {
+            Id: productId,
+            Details: {
+              type: 'object',
+              required: ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'],
+              properties: detailsProperties,
+            },
+          },
+        },
+      },
+    },
+  } as const),
+);
+
+export const updateProductsSchema = closed(
+  withLimits({
+    type: 'object',
+    description:
+      'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
+    required: ['Products'],
+    properties: {
+      Products: {
+        type: 'array',
+        minItems: 1,
+        description: 'The products to change, by Id.',
+        items: {
+          type: 'object',
+          required: ['Id', 'Details'],
+          properties: {
+            Id: productId,
+            Details: {
+              type: 'object',
+              description: 'The fields to change; MasterData, when sent, replaces the stored list.',
+              properties: detailsProperties,
+            },
+          },
+        },
+      },
+    },
+  } as const),
+);

@@ -1,0 +1,118 @@
+/**
+ * An EPCIS query (GS1's SimpleEventQuery parameters) as a filter of an account's events: GET /epcis/events
+ * asks it for one page, a named query stores it for its subscriptions to run. The parameters' schemas
+ * are domain/epcis/query-parameters.ts.
+ */
+import {
+  QUANTITY_COMPARISONS,
+  type EpcisEventFilter,
+  type MatchKind,
+  type QuantityComparison,
+  type TimeComparison,
+} from '../db/queries/epcis-events';
+import type { EpcisQueryParameters } from '../domain/epcis/query-parameters';
+import { epcPatternOf } from '../domain/epcis/identifiers';
+
+/** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
+export class EpcisQueryRefused extends Error {
+  constructor(
+    readonly code: 'epcis-invalid-query-time' | 'epcis-unreadable-epc-pattern',
+    readonly detail: string,
+    readonly issues: { pointer: string; message: string }[],
+  ) {
+    super(detail);
+  }
+}
+
+const split = (value: string | undefined): string[] | undefined => {
+  if (value === undefined) return undefined;
+  const values = value
+    .split('|')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return values.length ? values : undefined;
+};
+/** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
+function timeOf(
+  query: EpcisQueryParameters,
+  name: `${TimeComparison}_${'eventTime' | 'recordTime'}`,
+): Date | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime()))
+    throw new EpcisQueryRefused('epcis-invalid-query-time', `${name} is not a date-time this service can compare.`, [
+      { pointer: `/${name}`, message: `${name} "${value}" is not a valid date-time.` },
+    ]);
+  return time;
+}
+
+const MATCH_PARAMS: [keyof EpcisQueryParameters, MatchKind][] = [
+  ['MATCH_epc', 'epc'],
+  ['MATCH_parentID', 'parentID'],
+  ['MATCH_inputEPC', 'inputEPC'],
+  ['MATCH_outputEPC', 'outputEPC'],
+  ['MATCH_anyEPC', 'anyEPC'],
+  ['MATCH_epcClass', 'epcClass'],
+  ['MATCH_inputEPCClass', 'inputEPCClass'],
+  ['MATCH_outputEPCClass', 'outputEPCClass'],
+  ['MATCH_anyEPCClass', 'anyEPCClass'],
+];
+
+/** The query parameters as a filter of the account's events: every page's and every run's the same. */
+export function queryFilterOf(
+  accountId: string,
+  query: EpcisQueryParameters,
+): Omit<EpcisEventFilter, 'limit' | 'afterSeq'> {
+  const match: Partial<Record<MatchKind, string[]>> = {};
+  for (const [param, kind] of MATCH_PARAMS) {
+    const values = split(query[param]);
+    const unreadable = values?.find((value) => epcPatternOf(value) === null);
+    if (unreadable) {
+      throw new EpcisQueryRefused(
+        'epcis-unreadable-epc-pattern',
+        `${param} has an EPC pattern this service cannot read.`,
+        [
+          {
+            pointer: `/${param}`,
+            message: `${param} "${unreadable}" is not an EPC pattern such as urn:epc:idpat:sgtin:4012345.012345.* or urn:epc:idpat:sgtin:4012345.*.*.`,
+          },
+        ],
+      );
+    }
+    if (values) match[kind] = values;
+  }
+  const quantity: Partial<Record<QuantityComparison, number>> = {};
+  for (const comparison of Object.keys(QUANTITY_COMPARISONS) as QuantityComparison[]) {
+    const value = query[`${comparison}_quantity`];
+    if (value !== undefined) quantity[comparison] = Number(value);
+  }
+  return {
+    accountId,
+    eventType: split(query.eventType),
+    GE_eventTime: timeOf(query, 'GE_eventTime'),
+    GT_eventTime: timeOf(query, 'GT_eventTime'),
+    LE_eventTime: timeOf(query, 'LE_eventTime'),
+    LT_eventTime: timeOf(query, 'LT_eventTime'),
+    GE_recordTime: timeOf(query, 'GE_recordTime'),
+    GT_recordTime: timeOf(query, 'GT_recordTime'),
+    LE_recordTime: timeOf(query, 'LE_recordTime'),
+    LT_recordTime: timeOf(query, 'LT_recordTime'),
+    EQ_action: split(query.EQ_action),
+    EQ_bizStep: split(query.EQ_bizStep),
+    EQ_disposition: split(query.EQ_disposition),
+    EQ_readPoint: split(query.EQ_readPoint),
+    EQ_bizLocation: split(query.EQ_bizLocation),
+    WD_readPoint: split(query.WD_readPoint),
+    WD_bizLocation: split(query.WD_bizLocation),
+    EQ_eventID: split(query.EQ_eventID),
+    EQ_transformationID: split(query.EQ_transformationID),
+    EXISTS_errorDeclaration: query.EXISTS_errorDeclaration === 'true',
+    EQ_errorReason: split(query.EQ_errorReason),
+    EQ_correctiveEventID: split(query.EQ_correctiveEventID),
+    quantity,
+    EQ_persistentDisposition_set: split(query.EQ_persistentDisposition_set),
+    EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
+    match,
+  };
+}
