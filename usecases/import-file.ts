@@ -1,10 +1,11 @@
 /**
  * Importing a spreadsheet: its rows checked as the JSON endpoints (and the pipeline) would check them, the
- * import stored in one transaction, its workflow started. The endpoints' schemas and the pipeline's checks
+ * import stored in one transaction, its workflow started. The kinds' columns and the pipeline's checks
  * (ImportRules) and the start are ports. Typed outcomes, no HTTP.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import type { ValidateFunction } from 'ajv';
 import type { Sequelize } from 'sequelize';
 import type { AccountRef } from '../db/repositories/master-data';
 import {
@@ -15,9 +16,18 @@ import {
   type ImportStore,
 } from '../db/repositories/imports';
 import type { BatchError } from '../domain/batch-errors';
-import { EVENT_TYPE_NAMES, type EventTypeName } from '../domain/events';
+import { EVENT_TYPE_NAMES, type EventPayload, type EventTypeName } from '../domain/events';
 import { sha256Hex } from '../domain/hashing';
+import {
+  locationCreateIssues,
+  productCreateIssues,
+  type LocationPayload,
+  type ProductPayload,
+} from '../domain/master-data';
 import { withUncheckedDependents, type RecordWords } from '../domain/refused-events';
+import { eventRuleErrors, eventsBody } from '../domain/schemas/events';
+import { createLocationsSchema } from '../domain/schemas/locations';
+import { createProductsSchema } from '../domain/schemas/products';
 import type { Column } from '../domain/spreadsheet-columns';
 import {
   headerColumns,
@@ -29,6 +39,7 @@ import {
   type RowError,
 } from '../domain/spreadsheet-rows';
 import { InTurn } from '../platform/in-turn';
+import { ajv, fieldOf, messageOf, reportable } from '../platform/json-schema';
 import { readRows, UnreadableSpreadsheet, type SpreadsheetFormat } from '../platform/spreadsheets';
 
 export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, 'locations', 'products'] as const;
@@ -42,15 +53,10 @@ export const MAX_IMPORT_ROWS = 100_000;
 /** Beyond this many errors the list stops: a file that wrong is fixed from the first ones. */
 export const MAX_ROW_ERRORS = 1000;
 
-/** What a record breaks, by its field (a dotted path, null: the record as a whole). */
-export type RecordIssue = Pick<RowError, 'code' | 'message'> & { field: string | null };
-
 /** What the rows are checked with that the API and the pipeline own. */
 export interface ImportRules {
   /** The kind's columns, and the column whose value identifies a record (rows with the same value are one record). */
   spec(kind: ImportKind): { columns: Column[]; key: string };
-  /** What POST /Integration/Events, /Locations or /Products would say of one record (an event with its `$type`). */
-  recordIssues(kind: ImportKind, record: Record<string, unknown>): RecordIssue[];
   /** What the pipeline's checks find in the events outside `skip` (null: they could not be run). */
   othersChecked(account: AccountRef, events: unknown[], skip: Set<number>): Promise<BatchError[] | null>;
 }
@@ -164,6 +170,42 @@ async function readUpload(pipeline: PipelineCheck, input: ImportFileInput, store
 /** Who the pipeline's checks run for, and with what. */
 type PipelineCheck = { rules: ImportRules; account: AccountRef };
 
+/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included (ajv compiles each once). */
+const checkOf = (kind: ImportKind): ValidateFunction =>
+  ajv.compile(
+    isEventKind(kind)
+      ? eventsBody.properties.Events.items
+      : kind === 'locations'
+        ? createLocationsSchema.properties.Locations.items
+        : createProductsSchema.properties.Products.items,
+  );
+
+/** The schema's errors; else the rules beyond it, as the JSON endpoint applies them: event times and location ids, master data's own. */
+function recordIssues(
+  kind: ImportKind,
+  record: Record<string, unknown>,
+): { field: string | null; code: string; message: string }[] {
+  const check = checkOf(kind);
+  if (!check(record))
+    return reportable(check.errors ?? [])
+      .filter((error) => error.keyword !== 'if')
+      .map((error) => ({
+        field: fieldOf(error),
+        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
+        message: messageOf(error),
+      }));
+  if (isEventKind(kind)) return eventRuleErrors([record as unknown as EventPayload]);
+  const issues =
+    kind === 'locations'
+      ? locationCreateIssues([record as unknown as LocationPayload])
+      : productCreateIssues([record as unknown as ProductPayload]);
+  return issues.map((i) => ({
+    field: i.field.replace(/^(Locations|Products)\[0\]\.?/, '').replace(/^id$/, 'Id'),
+    code: 'InvalidValue',
+    message: i.message,
+  }));
+}
+
 /** A record as the upload's checks leave it: the errors of its rows and of the record itself. */
 interface CheckedRecord {
   /** Null for a row that belongs to no record (its key is missing). */
@@ -193,10 +235,7 @@ async function* checkedRecords(
   // What the JSON endpoint would say of the record, on the rows and columns it came from.
   const finish = (record: CheckedRecord & { assembled: AssembledRecord }): CheckedRecord => {
     const { assembled } = record;
-    const issues = rules.recordIssues(
-      kind,
-      isEventKind(kind) ? { $type: kind, ...assembled.record } : assembled.record,
-    );
+    const issues = recordIssues(kind, isEventKind(kind) ? { $type: kind, ...assembled.record } : assembled.record);
     const placed = issues.map(({ field, code, message }) => ({ ...locate(assembled, field, known), code, message }));
     record.errors.push(...placed.filter(notSaidYet));
     return record;

@@ -1,22 +1,13 @@
 /**
- * What a spreadsheet of each kind holds and what is said of its records: one record per event of one
- * type, location or product, its columns derived from, and checked with, the very schemas and rules of
- * POST /Integration/Events, /Locations and /Products (the import use case's ImportRules).
+ * What a spreadsheet of each kind holds: one record per event of one type, location or product, its
+ * columns derived from the very schemas POST /Integration/Events, /Locations and /Products validate with.
  */
-import type { ValidateFunction } from 'ajv';
 import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
-import type { EventPayload, EventTypeName } from '../../../domain/events';
-import {
-  locationCreateIssues,
-  productCreateIssues,
-  type LocationPayload,
-  type ProductPayload,
-} from '../../../domain/master-data';
+import type { EventTypeName } from '../../../domain/events';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
-import { isEventKind, type ImportKind, type ImportRules, type RecordIssue } from '../../../usecases/import-file';
-import { ajv, fieldOf, messageOf, reportable } from '../../../platform/json-schema';
+import { isEventKind, type ImportKind, type ImportRules } from '../../../usecases/import-file';
 import { eventExamples } from '../events/examples';
-import { event, eventRuleErrors, eventsBody } from '../../../domain/schemas/events';
+import { event } from '../../../domain/schemas/events';
 import { createLocationsSchema } from '../../../domain/schemas/locations';
 import { createProductsSchema } from '../../../domain/schemas/products';
 
@@ -85,42 +76,8 @@ export function kindSpec(kind: ImportKind): KindSpec {
 export const exampleRow = (spec: KindSpec): (string | number | null)[] =>
   spec.columns.map((c) => cellOf(spec.example, c) ?? c.example);
 
-/** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included (ajv compiles each once). */
-const checkOf = (kind: ImportKind): ValidateFunction =>
-  ajv.compile(
-    isEventKind(kind)
-      ? eventsBody.properties.Events.items
-      : kind === 'locations'
-        ? createLocationsSchema.properties.Locations.items
-        : createProductsSchema.properties.Products.items,
-  );
-
-/** The schema's errors; else the rules beyond it, as the JSON endpoint applies them: event times and location ids, master data's own. */
-function recordIssues(kind: ImportKind, record: Record<string, unknown>): RecordIssue[] {
-  const check = checkOf(kind);
-  if (!check(record))
-    return reportable(check.errors ?? [])
-      .filter((error) => error.keyword !== 'if')
-      .map((error) => ({
-        field: fieldOf(error),
-        code: error.keyword === 'required' ? 'Required' : 'InvalidValue',
-        message: messageOf(error),
-      }));
-  if (isEventKind(kind)) return eventRuleErrors([record as unknown as EventPayload]);
-  const issues =
-    kind === 'locations'
-      ? locationCreateIssues([record as unknown as LocationPayload])
-      : productCreateIssues([record as unknown as ProductPayload]);
-  return issues.map((i) => ({
-    field: i.field.replace(/^(Locations|Products)\[0\]\.?/, '').replace(/^id$/, 'Id'),
-    code: 'InvalidValue',
-    message: i.message,
-  }));
-}
-
 /** The import's rules as the API runs them, the pipeline's checks on the service's database. */
 export const importRules = (deps: BorderCheckDeps): ImportRules => ({
   spec: kindSpec,
-  recordIssues,
   othersChecked: (account, events, skip) => othersChecked(deps, account, events, skip),
 });
