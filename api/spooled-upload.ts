@@ -88,9 +88,8 @@ function stopReading(req: IncomingMessage): void {
 }
 
 export interface MultipartLimits {
-  /** Bytes of the part named `file`, and of the whole body. */
+  /** Bytes of the part named `file`; the whole body may add MULTIPART_OVERHEAD_BYTES. */
   fileBytes: number;
-  bodyBytes: number;
   /** busboy's limits on the other parts (one file part at most, whatever is given). */
   parts: Omit<Busboy.Limits, 'files'>;
   /** What the spooled file is for (spoolPath). */
@@ -136,7 +135,7 @@ export function receiveMultipart(
     let fileStream: Readable | undefined;
     // No prototype: a field named __proto__ or constructor is just a field.
     const fields = Object.create(null) as Record<string, string>;
-    const counter = bodyLimit(limits.bodyBytes, () => stop({ outcome: 'tooLarge' }));
+    const counter = bodyLimit(limits.fileBytes + MULTIPART_OVERHEAD_BYTES, () => stop({ outcome: 'tooLarge' }));
 
     const settle = (action: () => void) => {
       if (settled) return;

@@ -89,7 +89,7 @@ export type ImportFileOutcome =
 
 /** A file refused as a whole, thrown out of the upload's transaction: nothing of it is stored. */
 class FileRefused extends Error {
-  constructor(readonly outcome: Extract<ImportFileOutcome, { kind: 'unreadable' | 'tooManyRows' | 'badHeader' }>) {
+  constructor(readonly outcome: Extract<ImportFileOutcome, { kind: 'tooManyRows' | 'badHeader' }>) {
     super(outcome.kind);
   }
 }
@@ -125,6 +125,7 @@ export async function importFile(services: ImportServices, input: ImportFileInpu
     );
   } catch (error) {
     if (error instanceof FileRefused) return error.outcome;
+    if (error instanceof UnreadableSpreadsheet) return { kind: 'unreadable', message: error.message };
     // Two first uploads with one key: the unique key decides, the other answers as a replay.
     const first = await earlier();
     if (!first) throw error;
@@ -136,16 +137,13 @@ export async function importFile(services: ImportServices, input: ImportFileInpu
 const replay = (services: ImportServices, existing: ImportRow, requestHash: string) =>
   existing.request_hash === requestHash ? started(services, existing) : { kind: 'keyReused' as const, existing };
 
-async function started(services: ImportServices, row: ImportRow): Promise<ImportFileOutcome> {
-  try {
-    if (!row.refused) await services.start(row);
-  } catch (error) {
-    return { kind: 'notStarted', row, error };
-  }
-  return { kind: 'accepted', row };
-}
+const started = (services: ImportServices, row: ImportRow): Promise<ImportFileOutcome> =>
+  (row.refused ? Promise.resolve() : services.start(row)).then(
+    () => ({ kind: 'accepted', row }),
+    (error: unknown) => ({ kind: 'notStarted', row, error }),
+  );
 
-/** The file's content as the upload's transaction stores it, or a refusal of the file as a whole (thrown). */
+/** The file's content as the upload's transaction stores it; a file refused as a whole throws. */
 async function readUpload(pipeline: PipelineCheck, input: ImportFileInput, store: ImportStore): Promise<ImportContent> {
   const { kind, format, file } = input;
   const storeChunk = ({ seq, records, lastRow }: CheckedChunk) =>
@@ -156,13 +154,7 @@ async function readUpload(pipeline: PipelineCheck, input: ImportFileInput, store
       events: records.map((r) => ({ $type: kind, ...r.record })),
       provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
     });
-  let check;
-  try {
-    check = await checkFile(file.path, format, kind, pipeline, isEventKind(kind) ? storeChunk : undefined);
-  } catch (error) {
-    if (error instanceof UnreadableSpreadsheet) throw new FileRefused({ kind: 'unreadable', message: error.message });
-    throw error;
-  }
+  const check = await checkFile(file.path, format, kind, pipeline, isEventKind(kind) ? storeChunk : undefined);
   if (!check.errors && !isEventKind(kind)) await store.storeFile(file.path);
   return check;
 }

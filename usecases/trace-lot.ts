@@ -88,11 +88,8 @@ export async function traceFsma204(sequelize: Sequelize, request: TraceRequest):
 export interface RecallReach {
   rootIds: string[];
   asOf: Date;
-  /** One node of each of the caller's lots. */
   lots: TraceNodeRow[];
-  /** The caller's nodes with stock on hand. */
   holdings: TraceNodeRow[];
-  /** Each ship out of the account, from and to its nodes. */
   shipments: { edge: Trace['edges'][number]; from: TraceNodeRow; to: TraceNodeRow }[];
 }
 

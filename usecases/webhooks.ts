@@ -42,7 +42,6 @@ export interface EndpointServices {
 
 type ServiceDeps = { sequelize: Sequelize; temporal: Client; config: Config };
 
-/** The services as the API runs them: on the service's Temporal. */
 export const endpointServices = ({ sequelize, temporal, config }: ServiceDeps): EndpointServices => ({
   sequelize,
   allowedHosts: config.webhookAllowedHosts,
@@ -78,11 +77,7 @@ export async function registerWebhook(
 }
 
 /** Deletes the endpoint, cancelling what it was still owed; its workflow reads the deletion and ends. */
-export async function deleteWebhook(
-  services: EndpointServices,
-  accountId: string,
-  id: string,
-): Promise<WebhookEndpointRow | null> {
+export async function deleteWebhook(services: EndpointServices, accountId: string, id: string) {
   const endpoint = await findEndpoint(services, accountId, id);
   if (!endpoint) return null;
   await deleteWebhookEndpoint(services.sequelize, accountId, endpoint.id);
@@ -109,7 +104,6 @@ export async function redeliverWebhook(
   return { kind: 'redelivered', delivery: (await findWebhookDelivery(sequelize, endpoint.id, deliveryId))! };
 }
 
-/** A subscription as asked for, past the request's schema. */
 export interface CreateSubscriptionInput {
   dest: string;
   signatureToken?: string;
@@ -120,7 +114,6 @@ export interface CreateSubscriptionInput {
 }
 
 type Refusal = `epcis-${'stream-or-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
-/** `refused`: what is wrong, by the JSON pointer of the request. */
 export type SubscribeOutcome =
   | { kind: 'unknownQuery' }
   | { kind: 'refused'; code: Refusal; issues: { pointer: string; message: string }[] }

@@ -14,7 +14,6 @@ import { documentHeaders, TOO_LARGE_PAGE } from './schema';
 export const MAX_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
 const DOCUMENT_LIMITS = {
   fileBytes: MAX_FILE_BYTES,
-  bodyBytes: MAX_BODY_BYTES,
   parts: { fields: 20, fieldSize: 8 * 1024, parts: 25, headerPairs: 100 },
   spool: 'document',
 };

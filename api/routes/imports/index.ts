@@ -30,10 +30,7 @@ const formatOf = (fileName: string): 'csv' | 'xlsx' | null => {
   return extension === 'csv' || extension === 'xlsx' ? extension : null;
 };
 
-/**
- * The import use case on the service: its workflow started, or attached to, bounded as a batch's start is
- * (a Temporal that hangs must not hold the request).
- */
+/** The import use case on the service: its workflow's start bounded as a batch's (a hung Temporal must not hold the request). */
 const importServices = (ctx: APIContext): ImportServices => ({
   sequelize: ctx.deps.sequelize,
   rules: importRules(ctx.deps),

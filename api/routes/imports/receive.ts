@@ -16,7 +16,6 @@ export const TOO_LARGE = {
 /** An import's body: one file part and a few small fields (`kind`). */
 export const IMPORT_LIMITS: MultipartLimits = {
   fileBytes: MAX_IMPORT_BYTES,
-  bodyBytes: MAX_IMPORT_BODY_BYTES,
   parts: { fields: 10, fieldSize: 1024, parts: 12 },
   spool: 'import',
 };
