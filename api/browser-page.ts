@@ -55,6 +55,14 @@ header nav a[aria-current=page] { color: #fff; border-bottom-color: #6cb4ff; fon
 header #who { white-space: nowrap; }
 `;
 
+/** The sign-in form and its message, as web/session.ts's signInForm finds them. */
+export const SIGN_IN_FORM = `<form id="sign-in" autocomplete="off">
+      <label for="key">API key</label>
+      <input id="key" type="password" name="key" spellcheck="false">
+      <button class="action" type="submit">Sign in</button>
+    </form>
+    <div id="sign-in-message"></div>`;
+
 /**
  * A page's header and its sign-in form, the elements web/session.ts's signInForm wires (#who,
  * #signed-out, #sign-in, #key, #sign-in-message); the page's body goes on with its #signed-in part.
@@ -69,12 +77,7 @@ export const signInMarkup = (
   <section>
     <h2>Sign in</h2>
     <p>${intro}</p>
-    <form id="sign-in" autocomplete="off">
-      <label for="key">API key</label>
-      <input id="key" type="password" name="key" spellcheck="false">
-      <button class="action" type="submit">Sign in</button>
-    </form>
-    <div id="sign-in-message"></div>
+    ${SIGN_IN_FORM}
   </section>
 </div>
 `;

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { Account, API_KEY_ROLES, ApiKey, type ApiKeyRole } from '../db/models';
 import { createApiKey } from '../db/repositories/accounts';
-import { run, withDatabase } from './database';
+import { runCommands } from './database';
 
 const USAGE = `usage:
   npm run --silent apikey -- create --account NAME [--label LABEL]   prints the new key alone on stdout
@@ -24,85 +23,68 @@ const wholeNumber = (name: string, value: string | undefined, min: number): numb
   return parsed;
 };
 
-run(async () => {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      account: { type: 'string' },
-      label: { type: 'string' },
-      role: { type: 'string' },
-      'per-second': { type: 'string' },
-      burst: { type: 'string' },
-      default: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+runCommands(
+  USAGE,
+  {
+    account: { type: 'string' },
+    label: { type: 'string' },
+    role: { type: 'string' },
+    'per-second': { type: 'string' },
+    burst: { type: 'string' },
+    default: { type: 'boolean' },
+  },
+  {
+    create: async ({ values }) => {
+      const role = (values.role ?? 'account') as ApiKeyRole;
+      if (!API_KEY_ROLES.includes(role))
+        throw new Error(`--role must be one of ${API_KEY_ROLES.join(', ')}.\n${USAGE}`);
+      const accountName = values.account ?? (role === 'support' ? 'support' : undefined);
+      if (!accountName) throw new Error(`--account is required.\n${USAGE}`);
+      const { key } = await createApiKey(accountName, values.label ?? null, role);
+      process.stdout.write(`${key}\n`);
     },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return;
-  }
-  await withDatabase(async () => {
-    switch (command) {
-      case 'create': {
-        const role = (values.role ?? 'account') as ApiKeyRole;
-        if (!API_KEY_ROLES.includes(role))
-          throw new Error(`--role must be one of ${API_KEY_ROLES.join(', ')}.\n${USAGE}`);
-        const accountName = values.account ?? (role === 'support' ? 'support' : undefined);
-        if (!accountName) throw new Error(`--account is required.\n${USAGE}`);
-        const { key } = await createApiKey(accountName, values.label ?? null, role);
-        process.stdout.write(`${key}\n`);
+    list: async ({ values }) => {
+      const account = values.account ? await Account.findOne({ where: { name: values.account } }) : null;
+      if (values.account && !account) throw new Error(`No account named ${values.account}.`);
+      const keys = await ApiKey.findAll({
+        where: account ? { accountId: account.id } : {},
+        order: [['createdAt', 'ASC']],
+      });
+      const names = new Map((await Account.findAll()).map((a) => [a.id, a.name]));
+      console.log(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE'].join('\t'));
+      for (const key of keys) {
+        console.log(
+          [
+            key.id,
+            names.get(key.accountId),
+            key.label ?? '-',
+            key.createdAt.toISOString(),
+            key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active',
+            key.role,
+          ].join('\t'),
+        );
+      }
+    },
+    revoke: async ({ args: [id] }) => {
+      if (!id) throw new Error(`revoke needs a key id.\n${USAGE}`);
+      const key = /^[0-9a-f-]{36}$/i.test(id) ? await ApiKey.findByPk(id) : null;
+      if (!key) throw new Error(`No API key with id ${id}.`);
+      if (!key.revokedAt) await key.update({ revokedAt: new Date() });
+      console.log(`revoked ${key.id}`);
+    },
+    limit: async ({ values }) => {
+      if (!values.account) throw new Error(`--account is required.\n${USAGE}`);
+      const account = await Account.findOne({ where: { name: values.account } });
+      if (!account) throw new Error(`No account named ${values.account}.`);
+      if (values.default) {
+        await account.update({ rateLimitPerSecond: null, rateLimitBurst: null });
+        console.log(`${account.name}: the service's limits`);
         return;
       }
-      case 'list': {
-        const account = values.account ? await Account.findOne({ where: { name: values.account } }) : null;
-        if (values.account && !account) throw new Error(`No account named ${values.account}.`);
-        const keys = await ApiKey.findAll({
-          where: account ? { accountId: account.id } : {},
-          order: [['createdAt', 'ASC']],
-        });
-        const names = new Map((await Account.findAll()).map((a) => [a.id, a.name]));
-        console.log(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE'].join('\t'));
-        for (const key of keys) {
-          console.log(
-            [
-              key.id,
-              names.get(key.accountId),
-              key.label ?? '-',
-              key.createdAt.toISOString(),
-              key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active',
-              key.role,
-            ].join('\t'),
-          );
-        }
-        return;
-      }
-      case 'revoke': {
-        const [id] = rest;
-        if (!id) throw new Error(`revoke needs a key id.\n${USAGE}`);
-        const key = /^[0-9a-f-]{36}$/i.test(id) ? await ApiKey.findByPk(id) : null;
-        if (!key) throw new Error(`No API key with id ${id}.`);
-        if (!key.revokedAt) await key.update({ revokedAt: new Date() });
-        console.log(`revoked ${key.id}`);
-        return;
-      }
-      case 'limit': {
-        if (!values.account) throw new Error(`--account is required.\n${USAGE}`);
-        const account = await Account.findOne({ where: { name: values.account } });
-        if (!account) throw new Error(`No account named ${values.account}.`);
-        if (values.default) {
-          await account.update({ rateLimitPerSecond: null, rateLimitBurst: null });
-          console.log(`${account.name}: the service's limits`);
-          return;
-        }
-        const perSecond = wholeNumber('--per-second', values['per-second'], 1);
-        const burst = values.burst === undefined ? 0 : wholeNumber('--burst', values.burst, 0);
-        await account.update({ rateLimitPerSecond: perSecond, rateLimitBurst: burst });
-        console.log(`${account.name}: ${perSecond} requests a second per key, ${burst} more a minute`);
-        return;
-      }
-      default:
-        throw new Error(`Unknown command ${command}.\n${USAGE}`);
-    }
-  });
-});
+      const perSecond = wholeNumber('--per-second', values['per-second'], 1);
+      const burst = values.burst === undefined ? 0 : wholeNumber('--burst', values.burst, 0);
+      await account.update({ rateLimitPerSecond: perSecond, rateLimitBurst: burst });
+      console.log(`${account.name}: ${perSecond} requests a second per key, ${burst} more a minute`);
+    },
+  },
+);

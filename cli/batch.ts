@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { BatchStatus } from '../db/models';
 import { findBatch, listBatches, type BatchView } from '../db/repositories/batches';
 import { rejectionLines } from '../batches/rejection';
@@ -9,7 +8,7 @@ import { createLogger } from '../platform/logger';
 import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
 import { readLiveState } from '../supervisor/state';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { noService, run, withDatabase } from './database';
+import { noService, runCommands } from './database';
 import { requestWithEpcisOriginals } from '../db/repositories/epcis-originals';
 
 const USAGE = `usage:
@@ -52,134 +51,116 @@ function temporalAddress(): string {
   return address;
 }
 
-run(async () => {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      status: { type: 'string' },
-      account: { type: 'string' },
-      limit: { type: 'string' },
-      request: { type: 'boolean' },
-      reason: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
+runCommands(
+  USAGE,
+  {
+    status: { type: 'string' },
+    account: { type: 'string' },
+    limit: { type: 'string' },
+    request: { type: 'boolean' },
+    reason: { type: 'string' },
+  },
+  {
+    list: async ({ values }) => {
+      let status: BatchStatus | undefined;
+      if (values.status) {
+        status = STATUSES.find((st) => st.toLowerCase() === values.status!.toLowerCase());
+        if (!status) throw new Error(`--status must be one of ${STATUSES.join(', ')}.`);
+      }
+      const limit = Number(values.limit ?? 50);
+      const pageSize = Number.isInteger(limit) && limit > 0 ? limit : 50;
+      const { views } = await listBatches(
+        'all',
+        { status, accountName: values.account },
+        { pageNumber: 1, pageSize, offset: 0 },
+      );
+      console.log(
+        ['BATCH_ID', 'ACCOUNT', 'MODE', 'STATUS', 'EVENTS', 'SUBMITTED', 'COMPLETED', 'WORKFLOW_ID', 'CASE'].join('\t'),
+      );
+      for (const view of views) {
+        const { batch: b, accountName } = view;
+        console.log(
+          [
+            b.id,
+            accountName,
+            b.mode,
+            b.status,
+            `${b.eventCount} events`,
+            b.submittedAt.toISOString(),
+            b.completedAt?.toISOString() ?? '-',
+            b.workflowId,
+            caseOf(view),
+          ].join('\t'),
+        );
+      }
     },
-  });
-  const [command, id] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return;
-  }
-  await withDatabase(async (sequelize) => {
-    switch (command) {
-      case 'list': {
-        let status: BatchStatus | undefined;
-        if (values.status) {
-          status = STATUSES.find((st) => st.toLowerCase() === values.status!.toLowerCase());
-          if (!status) throw new Error(`--status must be one of ${STATUSES.join(', ')}.`);
-        }
-        const limit = Number(values.limit ?? 50);
-        const pageSize = Number.isInteger(limit) && limit > 0 ? limit : 50;
-        const { views } = await listBatches(
-          'all',
-          { status, accountName: values.account },
-          { pageNumber: 1, pageSize, offset: 0 },
+    show: async ({ sequelize, args: [id], values }) => {
+      const { batch, accountName, retriedBy, replacedBy } = await findOne(id);
+      const { request: stored, ...rest } = batch.get({ plain: true });
+      const request = values.request ? await requestWithEpcisOriginals(sequelize, stored) : undefined;
+      console.log(
+        JSON.stringify(
+          { ...rest, account: accountName, retriedBy, replacedBy, ...(request ? { request } : {}) },
+          null,
+          2,
+        ),
+      );
+    },
+    abandon: async ({ args: [id], values }) => {
+      const original = await findOne(id);
+      const reason = values.reason?.trim();
+      if (!reason)
+        throw new Error(
+          `abandon needs --reason TEXT: why the batch is given up on (it is kept with the batch).\n${USAGE}`,
         );
-        console.log(
-          ['BATCH_ID', 'ACCOUNT', 'MODE', 'STATUS', 'EVENTS', 'SUBMITTED', 'COMPLETED', 'WORKFLOW_ID', 'CASE'].join(
-            '\t',
-          ),
+      if (reason.length > ABANDON_REASON_MAX_LENGTH)
+        throw new Error(`--reason is ${reason.length} characters; at most ${ABANDON_REASON_MAX_LENGTH}.`);
+      const abandoned = await abandonBatch(original.batch.id, reason, null);
+      if (abandoned.kind === 'refused') throw new Error(abandoned.refusal.message);
+      console.log(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
+    },
+    retry: async ({ args: [id] }) => {
+      const original = await findOne(id);
+      const config = loadConfig();
+      const stored = await storeRetry(original.batch.id, null);
+      if (stored.kind === 'refused') {
+        const { message } = stored.refusal;
+        // The reconciler's name helps whoever reads this at a shell: it is what will start an Accepted batch.
+        throw new Error(
+          original.batch.status === 'Accepted'
+            ? `${message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)`
+            : message,
         );
-        for (const view of views) {
-          const { batch: b, accountName } = view;
-          console.log(
-            [
-              b.id,
-              accountName,
-              b.mode,
-              b.status,
-              `${b.eventCount} events`,
-              b.submittedAt.toISOString(),
-              b.completedAt?.toISOString() ?? '-',
-              b.workflowId,
-              caseOf(view),
-            ].join('\t'),
-          );
+      }
+      const { retry } = stored;
+      const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
+      try {
+        const logger = createLogger(config.logLevel, 'batch');
+        const outcome = await runBatch({ temporal, config, logger }, retry, {
+          accountName: original.accountName,
+          wait: 'untilDone',
+        });
+        const name = `batch ${retry.id} (retry of ${original.batch.id})`;
+        switch (outcome.kind) {
+          case 'completed':
+            console.log(`${name}: Completed, ${outcome.result.length} events created`);
+            return;
+          case 'rejected':
+            throw new Error([`${name}: Failed again`, ...rejectionLines(outcome.errors)].join('\n'));
+          case 'pipelineFailed':
+            throw new Error(
+              `${name}: the pipeline could not process it; nothing was stored. ${outcome.errors[0]?.message ?? ''}`,
+            );
+          case 'notStarted':
+            throw new Error(
+              `${name}: stored, but its workflow could not be started; the reconciler starts it within ${outcome.startsWithinSeconds} s.`,
+            );
+          case 'pending':
+            throw new Error(`${name}: still under way; follow it with: npm run --silent batch -- show ${retry.id}`);
         }
-        return;
+      } finally {
+        await temporal.connection.close();
       }
-      case 'show': {
-        const { batch, accountName, retriedBy, replacedBy } = await findOne(id);
-        const { request: stored, ...rest } = batch.get({ plain: true });
-        const request = values.request ? await requestWithEpcisOriginals(sequelize, stored) : undefined;
-        console.log(
-          JSON.stringify(
-            { ...rest, account: accountName, retriedBy, replacedBy, ...(request ? { request } : {}) },
-            null,
-            2,
-          ),
-        );
-        return;
-      }
-      case 'abandon': {
-        const original = await findOne(id);
-        const reason = values.reason?.trim();
-        if (!reason)
-          throw new Error(
-            `abandon needs --reason TEXT: why the batch is given up on (it is kept with the batch).\n${USAGE}`,
-          );
-        if (reason.length > ABANDON_REASON_MAX_LENGTH)
-          throw new Error(`--reason is ${reason.length} characters; at most ${ABANDON_REASON_MAX_LENGTH}.`);
-        const abandoned = await abandonBatch(original.batch.id, reason, null);
-        if (abandoned.kind === 'refused') throw new Error(abandoned.refusal.message);
-        console.log(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
-        return;
-      }
-      case 'retry': {
-        const original = await findOne(id);
-        const config = loadConfig();
-        const stored = await storeRetry(original.batch.id, null);
-        if (stored.kind === 'refused') {
-          const { message } = stored.refusal;
-          // The reconciler's name helps whoever reads this at a shell: it is what will start an Accepted batch.
-          throw new Error(
-            original.batch.status === 'Accepted'
-              ? `${message} (the ${RECONCILER_WORKFLOW_ID} workflow, after ${config.reconcileAfterSeconds} s)`
-              : message,
-          );
-        }
-        const { retry } = stored;
-        const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
-        try {
-          const logger = createLogger(config.logLevel, 'batch');
-          const outcome = await runBatch({ temporal, config, logger }, retry, {
-            accountName: original.accountName,
-            wait: 'untilDone',
-          });
-          const name = `batch ${retry.id} (retry of ${original.batch.id})`;
-          switch (outcome.kind) {
-            case 'completed':
-              console.log(`${name}: Completed, ${outcome.result.length} events created`);
-              return;
-            case 'rejected':
-              throw new Error([`${name}: Failed again`, ...rejectionLines(outcome.errors)].join('\n'));
-            case 'pipelineFailed':
-              throw new Error(
-                `${name}: the pipeline could not process it; nothing was stored. ${outcome.errors[0]?.message ?? ''}`,
-              );
-            case 'notStarted':
-              throw new Error(
-                `${name}: stored, but its workflow could not be started; the reconciler starts it within ${outcome.startsWithinSeconds} s.`,
-              );
-            case 'pending':
-              throw new Error(`${name}: still under way; follow it with: npm run --silent batch -- show ${retry.id}`);
-          }
-        } finally {
-          await temporal.connection.close();
-        }
-        return;
-      }
-      default:
-        throw new Error(`Unknown command ${command}.\n${USAGE}`);
-    }
-  });
-});
+    },
+  },
+);

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Sequelize } from 'sequelize';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
@@ -41,4 +42,28 @@ export function run(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type ValuesOf<O extends Options> = ReturnType<typeof parseArgs<{ allowPositionals: true; options: O }>>['values'];
+
+/**
+ * Runs a CLI of subcommands (see run) taking `options` and --help: --help or no command prints `usage`;
+ * a command runs against the service's database (withDatabase) with the arguments after it; an unknown
+ * one fails with `usage`.
+ */
+export function runCommands<const O extends Options>(
+  usage: string,
+  options: O,
+  commands: Record<string, (input: { sequelize: Sequelize; args: string[]; values: ValuesOf<O> }) => Promise<void>>,
+): void {
+  run(async () => {
+    const {
+      positionals: [command, ...args],
+      values,
+    } = parseArgs({ allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h' } } });
+    if (('help' in values && values.help === true) || !command) return console.log(usage);
+    if (!Object.hasOwn(commands, command)) throw new Error(`Unknown command ${command}.\n${usage}`);
+    await withDatabase((sequelize) => commands[command]({ sequelize, args, values: values as ValuesOf<O> }));
+  });
 }

@@ -1,50 +1,33 @@
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { listGlns, revokeGln, verifyGln } from '../db/repositories/gln-verifications';
-import { run, withDatabase } from './database';
+import { runCommands } from './database';
 
 const USAGE = `usage:
   npm run --silent gln -- verify ACCOUNT GLN   ACCOUNT owns GLN: shipments to that GLN become visible to it
   npm run --silent gln -- revoke ACCOUNT GLN   shipments to GLN are private again
   npm run --silent gln -- list [--account NAME]`;
 
-run(async () => {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { account: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return;
-  }
-  await withDatabase(async (sequelize) => {
-    switch (command) {
-      case 'verify': {
-        const [account, gln] = rest;
-        if (!account || !gln) throw new Error(`verify needs an account and a GLN.\n${USAGE}`);
-        const verified = await verifyGln(sequelize, account, gln, process.env.SUDO_USER ?? os.userInfo().username);
-        console.log(`verified ${verified.gln} for ${verified.account}`);
-        return;
+runCommands(
+  USAGE,
+  { account: { type: 'string' } },
+  {
+    verify: async ({ sequelize, args: [account, gln] }) => {
+      if (!account || !gln) throw new Error(`verify needs an account and a GLN.\n${USAGE}`);
+      const verified = await verifyGln(sequelize, account, gln, process.env.SUDO_USER ?? os.userInfo().username);
+      console.log(`verified ${verified.gln} for ${verified.account}`);
+    },
+    revoke: async ({ sequelize, args: [account, gln] }) => {
+      if (!account || !gln) throw new Error(`revoke needs an account and a GLN.\n${USAGE}`);
+      console.log(
+        (await revokeGln(sequelize, account, gln))
+          ? `revoked ${gln} for ${account}`
+          : `${gln} was not verified for ${account}`,
+      );
+    },
+    list: async ({ sequelize, values }) => {
+      for (const v of await listGlns(sequelize, { account: values.account })) {
+        console.log([v.gln, v.account, v.verifiedAt.toISOString(), v.verifiedBy].join('\t'));
       }
-      case 'revoke': {
-        const [account, gln] = rest;
-        if (!account || !gln) throw new Error(`revoke needs an account and a GLN.\n${USAGE}`);
-        console.log(
-          (await revokeGln(sequelize, account, gln))
-            ? `revoked ${gln} for ${account}`
-            : `${gln} was not verified for ${account}`,
-        );
-        return;
-      }
-      case 'list': {
-        for (const v of await listGlns(sequelize, { account: values.account })) {
-          console.log([v.gln, v.account, v.verifiedAt.toISOString(), v.verifiedBy].join('\t'));
-        }
-        return;
-      }
-      default:
-        throw new Error(`Unknown command ${command}.\n${USAGE}`);
-    }
-  });
-});
+    },
+  },
+);

@@ -27,6 +27,8 @@ export function createSequelize(databaseUrl: string, poolMax = 10): Sequelize {
     dialectModule,
     logging: false,
     pool: { max: poolMax, min: 0, idle: 10_000 },
+    // Attributes are camelCase, columns snake_case (db/models/row.ts).
+    define: { underscored: true },
   });
   initModels(sequelize);
   return sequelize;

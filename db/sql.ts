@@ -10,6 +10,10 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 export type Query = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
 
 /** Rows of statements run on the pool, or inside `transaction` when given. */
+/** The arrays an `unnest($n::type[], ...)` takes: per key, every row's value of it, in row order. */
+export const columnsOf = <R, K extends keyof R>(rows: readonly R[], keys: readonly K[]): R[K][][] =>
+  keys.map((key) => rows.map((row) => row[key]));
+
 export const queryOf =
   (sequelize: Sequelize, transaction?: Transaction): Query =>
   <T extends object>(sql: string, bind: unknown[]) =>

@@ -47,16 +47,15 @@ export interface LotAnswer {
   soldOn: number;
 }
 
-export interface LotFigures extends ShippedLot {
-  onHand: number;
-  returned: number;
-  destroyed: number;
-  soldOn: number;
+/** An answer's figures, summed up against what was shipped. */
+interface Accounted extends Omit<LotAnswer, 'lotSerial'> {
   /** onHand + returned + destroyed + soldOn. */
   accountedFor: number;
   /** What is still out: shipped less what is accounted for, never below 0. */
   outstanding: number;
 }
+
+export type LotFigures = ShippedLot & Accounted;
 
 /** notified: the notice is in its list; acknowledged: it answered; acted: its answer accounts for everything shipped to it. */
 export type ConsigneeProgress = 'notified' | 'acknowledged' | 'acted';
@@ -94,15 +93,9 @@ export function consigneeFigures(facts: ConsigneeFacts): { progress: ConsigneePr
   return { progress, lots };
 }
 
-export interface QuantityTotals {
+export interface QuantityTotals extends Accounted {
   unit: string;
   shipped: number;
-  onHand: number;
-  returned: number;
-  destroyed: number;
-  soldOn: number;
-  accountedFor: number;
-  outstanding: number;
 }
 
 export interface EffectivenessTotals {

@@ -12,13 +12,15 @@ export const registry = new Registry();
 // Registered by role in enableProcessMetrics, not on creation.
 const registers: Registry[] = [];
 
+const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) =>
+  new Counter<L>({ name, help, labelNames, registers });
+
 /** Labels: route is the router's template (`/Integration/Locations/:id`), never the raw URL. */
-export const httpRequests = new Counter({
-  name: 'traceability_http_requests_total',
-  help: 'HTTP requests answered, by method, route template and status.',
-  labelNames: ['method', 'route', 'status'] as const,
-  registers,
-});
+export const httpRequests = counter(
+  'traceability_http_requests_total',
+  'HTTP requests answered, by method, route template and status.',
+  ['method', 'route', 'status'],
+);
 
 export const httpRequestDuration = new Histogram({
   name: 'traceability_http_request_duration_seconds',
@@ -29,45 +31,33 @@ export const httpRequestDuration = new Histogram({
 });
 
 /** Schema errors (and other refusals) of event requests: nothing was stored, no batch exists to look at. */
-export const batchRequestsRefused = new Counter({
-  name: 'traceability_batch_requests_refused_total',
-  help: 'Event requests refused before they became batches (schema or value errors), by route template and error code.',
-  labelNames: ['route', 'code'] as const,
-  registers,
-});
+export const batchRequestsRefused = counter(
+  'traceability_batch_requests_refused_total',
+  'Event requests refused before they became batches (schema or value errors), by route template and error code.',
+  ['route', 'code'],
+);
 
-export const batchesStarted = new Counter({
-  name: 'traceability_batches_started_total',
-  help: 'Event batches whose pipeline started.',
-  registers,
-});
+export const batchesStarted = counter('traceability_batches_started_total', 'Event batches whose pipeline started.');
 
-export const batchesCompleted = new Counter({
-  name: 'traceability_batches_completed_total',
-  help: 'Event batches stored completely.',
-  registers,
-});
+export const batchesCompleted = counter('traceability_batches_completed_total', 'Event batches stored completely.');
 
-export const batchesFailed = new Counter({
-  name: 'traceability_batches_failed_total',
-  help: 'Event batches rejected or failed, by reason (a validation code such as InsufficientInventory, or an error type).',
-  labelNames: ['reason'] as const,
-  registers,
-});
+export const batchesFailed = counter(
+  'traceability_batches_failed_total',
+  'Event batches rejected or failed, by reason (a validation code such as InsufficientInventory, or an error type).',
+  ['reason'],
+);
 
-export const eventsPersisted = new Counter({
-  name: 'traceability_events_persisted_total',
-  help: 'Events stored, by event type (commission, ship, ...).',
-  labelNames: ['type'] as const,
-  registers,
-});
+export const eventsPersisted = counter(
+  'traceability_events_persisted_total',
+  'Events stored, by event type (commission, ship, ...).',
+  ['type'],
+);
 
-export const inventoryRejections = new Counter({
-  name: 'traceability_inventory_rejections_total',
-  help: 'Consuming event lines refused for insufficient inventory, by event type.',
-  labelNames: ['type'] as const,
-  registers,
-});
+export const inventoryRejections = counter(
+  'traceability_inventory_rejections_total',
+  'Consuming event lines refused for insufficient inventory, by event type.',
+  ['type'],
+);
 
 export const activityDuration = new Histogram({
   name: 'traceability_activity_duration_seconds',
@@ -77,11 +67,6 @@ export const activityDuration = new Histogram({
   registers,
 });
 
-/**
- * Every statement a process sends PostgreSQL (BEGIN and COMMIT included: Sequelize sends them as
- * queries too), by what sent it: the activity type in the worker, `request` in the API. A statement is
- * a round trip, so this is what "fewer statements per step" is measured by (`npm run bench` reads it).
- */
 export const openQuerySockets = new Gauge({
   name: 'traceability_epcis_query_sockets_open',
   help: 'EPCIS query subscriptions held open over WebSocket by this API process, by mode (stream or schedule).',
@@ -89,12 +74,16 @@ export const openQuerySockets = new Gauge({
   registers,
 });
 
-export const dbStatements = new Counter({
-  name: 'traceability_db_statements_total',
-  help: 'Statements sent to PostgreSQL (each one round trip), by step: an activity type in the worker, request in the API.',
-  labelNames: ['step'] as const,
-  registers,
-});
+/**
+ * Every statement a process sends PostgreSQL (BEGIN and COMMIT included: Sequelize sends them as
+ * queries too), by what sent it: the activity type in the worker, `request` in the API. A statement is
+ * a round trip, so this is what "fewer statements per step" is measured by (`npm run bench` reads it).
+ */
+export const dbStatements = counter(
+  'traceability_db_statements_total',
+  'Statements sent to PostgreSQL (each one round trip), by step: an activity type in the worker, request in the API.',
+  ['step'],
+);
 
 /** Counts a statement under the step `stepOf` names when it is sent (for db/sql's onEveryStatement). */
 export const statementCounter =

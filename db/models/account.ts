@@ -1,13 +1,6 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, nullable, required, uuidKey, type CreationOptional, type Sequelize } from './row';
 
-export class Account extends Model<InferAttributes<Account>, InferCreationAttributes<Account>> {
+export class Account extends Row<Account> {
   declare id: CreationOptional<string>;
   declare name: string;
   declare createdAt: CreationOptional<Date>;
@@ -18,11 +11,11 @@ export class Account extends Model<InferAttributes<Account>, InferCreationAttrib
   static initModel(sequelize: Sequelize): void {
     Account.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        name: { type: DataTypes.TEXT, allowNull: false, unique: true },
-        createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
-        rateLimitPerSecond: { type: DataTypes.INTEGER, allowNull: true, field: 'rate_limit_per_second' },
-        rateLimitBurst: { type: DataTypes.INTEGER, allowNull: true, field: 'rate_limit_burst' },
+        id: uuidKey,
+        name: required(DataTypes.TEXT, { unique: true }),
+        createdAt: required(DataTypes.DATE),
+        rateLimitPerSecond: nullable(DataTypes.INTEGER),
+        rateLimitBurst: nullable(DataTypes.INTEGER),
       },
       { sequelize, tableName: 'accounts', updatedAt: false },
     );

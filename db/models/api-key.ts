@@ -1,19 +1,12 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import type { NonAttribute } from 'sequelize';
+import { DataTypes, Row, nullable, required, uuidKey, type CreationOptional, type Sequelize } from './row';
 import type { Account } from './account';
 
 /** 'support' keys see and retry every account's batches; a key is 'account' unless created otherwise. */
 export type ApiKeyRole = 'account' | 'support';
 export const API_KEY_ROLES: readonly ApiKeyRole[] = ['account', 'support'];
 
-export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttributes<ApiKey>> {
+export class ApiKey extends Row<ApiKey> {
   declare id: CreationOptional<string>;
   declare accountId: string;
   /** The public part of the key, used to find the row; the secret is only ever stored hashed. */
@@ -28,14 +21,14 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   static initModel(sequelize: Sequelize): void {
     ApiKey.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        lookup: { type: DataTypes.TEXT, allowNull: false, unique: true },
-        keyHash: { type: DataTypes.BLOB, allowNull: false, field: 'key_hash' },
-        label: { type: DataTypes.TEXT, allowNull: true },
-        role: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'account' },
-        createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
-        revokedAt: { type: DataTypes.DATE, allowNull: true, field: 'revoked_at' },
+        id: uuidKey,
+        accountId: required(DataTypes.UUID),
+        lookup: required(DataTypes.TEXT, { unique: true }),
+        keyHash: required(DataTypes.BLOB),
+        label: nullable(DataTypes.TEXT),
+        role: required(DataTypes.TEXT, { defaultValue: 'account' }),
+        createdAt: required(DataTypes.DATE),
+        revokedAt: nullable(DataTypes.DATE),
       },
       { sequelize, tableName: 'api_keys', updatedAt: false },
     );

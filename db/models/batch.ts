@@ -1,16 +1,9 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
 
 export type BatchMode = 'sync' | 'async' | 'json' | 'retry' | 'epcis';
 export type BatchStatus = 'Accepted' | 'Running' | 'Completed' | 'Failed';
 
-export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes<Batch>> {
+export class Batch extends Row<Batch> {
   declare id: CreationOptional<string>;
   declare seq: CreationOptional<string>;
   declare accountId: string;
@@ -40,28 +33,28 @@ export class Batch extends Model<InferAttributes<Batch>, InferCreationAttributes
   static initModel(sequelize: Sequelize): void {
     Batch.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        seq: { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        workflowId: { type: DataTypes.TEXT, allowNull: false, unique: true, field: 'workflow_id' },
-        idempotencyKey: { type: DataTypes.TEXT, allowNull: true, field: 'idempotency_key' },
-        mode: { type: DataTypes.TEXT, allowNull: false },
-        status: { type: DataTypes.TEXT, allowNull: false },
-        eventCount: { type: DataTypes.INTEGER, allowNull: false, field: 'event_count' },
-        request: { type: DataTypes.JSONB, allowNull: false },
-        result: { type: DataTypes.JSONB, allowNull: true },
-        errors: { type: DataTypes.JSONB, allowNull: true },
-        warnings: { type: DataTypes.JSONB, allowNull: true },
-        submittedAt: { type: DataTypes.DATE, allowNull: false, field: 'submitted_at' },
-        startedAt: { type: DataTypes.DATE, allowNull: true, field: 'started_at' },
-        completedAt: { type: DataTypes.DATE, allowNull: true, field: 'completed_at' },
-        retryOf: { type: DataTypes.UUID, allowNull: true, field: 'retry_of' },
-        requestId: { type: DataTypes.TEXT, allowNull: true, field: 'request_id' },
-        requestHash: { type: DataTypes.TEXT, allowNull: true, field: 'request_hash' },
-        abandonedAt: { type: DataTypes.DATE, allowNull: true, field: 'abandoned_at' },
-        abandonedReason: { type: DataTypes.TEXT, allowNull: true, field: 'abandoned_reason' },
-        abandonedByKeyId: { type: DataTypes.UUID, allowNull: true, field: 'abandoned_by_key_id' },
-        refusalAnsweredAt: { type: DataTypes.DATE, allowNull: true, field: 'refusal_answered_at' },
+        id: uuidKey,
+        seq,
+        accountId: required(DataTypes.UUID),
+        workflowId: required(DataTypes.TEXT, { unique: true }),
+        idempotencyKey: nullable(DataTypes.TEXT),
+        mode: required(DataTypes.TEXT),
+        status: required(DataTypes.TEXT),
+        eventCount: required(DataTypes.INTEGER),
+        request: required(DataTypes.JSONB),
+        result: nullable(DataTypes.JSONB),
+        errors: nullable(DataTypes.JSONB),
+        warnings: nullable(DataTypes.JSONB),
+        submittedAt: required(DataTypes.DATE),
+        startedAt: nullable(DataTypes.DATE),
+        completedAt: nullable(DataTypes.DATE),
+        retryOf: nullable(DataTypes.UUID),
+        requestId: nullable(DataTypes.TEXT),
+        requestHash: nullable(DataTypes.TEXT),
+        abandonedAt: nullable(DataTypes.DATE),
+        abandonedReason: nullable(DataTypes.TEXT),
+        abandonedByKeyId: nullable(DataTypes.UUID),
+        refusalAnsweredAt: nullable(DataTypes.DATE),
       },
       { sequelize, tableName: 'batches', createdAt: 'submittedAt', updatedAt: false },
     );

@@ -1,15 +1,8 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
 
 export type DocumentType = 'Certification' | 'PurchaseOrder' | 'BOL' | 'Other';
 
-export class Document extends Model<InferAttributes<Document>, InferCreationAttributes<Document>> {
+export class Document extends Row<Document> {
   declare id: CreationOptional<string>;
   declare seq: CreationOptional<string>;
   declare accountId: string;
@@ -22,7 +15,7 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
   declare fileType: string;
   declare sizeBytes: string;
   declare sha256: Buffer;
-  /* The bytes live in document_chunks (DocumentChunk), written in the same transaction as this row. */
+  /* The bytes live in document_chunks, written in the same transaction as this row. */
   /** DATEONLY: YYYY-MM-DD. */
   declare expirationDate: string | null;
   declare company: string | null;
@@ -34,23 +27,23 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
   static initModel(sequelize: Sequelize): void {
     Document.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        seq: { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        documentId: { type: DataTypes.TEXT, allowNull: false, field: 'document_id' },
-        title: { type: DataTypes.TEXT, allowNull: false },
-        documentType: { type: DataTypes.TEXT, allowNull: false, field: 'document_type' },
-        documentTypeName: { type: DataTypes.TEXT, allowNull: true, field: 'document_type_name' },
-        fileName: { type: DataTypes.TEXT, allowNull: false, field: 'file_name' },
-        fileType: { type: DataTypes.TEXT, allowNull: false, field: 'file_type' },
-        sizeBytes: { type: DataTypes.BIGINT, allowNull: false, field: 'size_bytes' },
-        sha256: { type: DataTypes.BLOB, allowNull: false },
-        expirationDate: { type: DataTypes.DATEONLY, allowNull: true, field: 'expiration_date' },
-        company: { type: DataTypes.TEXT, allowNull: true },
-        location: { type: DataTypes.TEXT, allowNull: true },
-        product: { type: DataTypes.TEXT, allowNull: true },
-        privacy: { type: DataTypes.TEXT, allowNull: false },
-        createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
+        id: uuidKey,
+        seq,
+        accountId: required(DataTypes.UUID),
+        documentId: required(DataTypes.TEXT),
+        title: required(DataTypes.TEXT),
+        documentType: required(DataTypes.TEXT),
+        documentTypeName: nullable(DataTypes.TEXT),
+        fileName: required(DataTypes.TEXT),
+        fileType: required(DataTypes.TEXT),
+        sizeBytes: required(DataTypes.BIGINT),
+        sha256: required(DataTypes.BLOB),
+        expirationDate: nullable(DataTypes.DATEONLY),
+        company: nullable(DataTypes.TEXT),
+        location: nullable(DataTypes.TEXT),
+        product: nullable(DataTypes.TEXT),
+        privacy: required(DataTypes.TEXT),
+        createdAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'documents', updatedAt: false },
     );

@@ -1,13 +1,6 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, required, type CreationOptional, type Sequelize } from './row';
 
-export class InventoryRecord extends Model<InferAttributes<InventoryRecord>, InferCreationAttributes<InventoryRecord>> {
+export class InventoryRecord extends Row<InventoryRecord> {
   declare id: CreationOptional<string>;
   declare accountId: string;
   declare productId: string;
@@ -25,17 +18,17 @@ export class InventoryRecord extends Model<InferAttributes<InventoryRecord>, Inf
     InventoryRecord.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        productId: { type: DataTypes.UUID, allowNull: false, field: 'product_id' },
-        lotSerial: { type: DataTypes.TEXT, allowNull: false, field: 'lot_serial' },
-        locationId: { type: DataTypes.UUID, allowNull: false, field: 'location_id' },
-        eventId: { type: DataTypes.UUID, allowNull: false, field: 'event_id' },
-        eventLineId: { type: DataTypes.BIGINT, allowNull: false, unique: true, field: 'event_line_id' },
-        eventTime: { type: DataTypes.DATE, allowNull: false, field: 'event_time' },
-        eventSeq: { type: DataTypes.BIGINT, allowNull: false, field: 'event_seq' },
-        delta: { type: DataTypes.DECIMAL, allowNull: false },
-        balance: { type: DataTypes.DECIMAL, allowNull: false },
-        available: { type: DataTypes.DECIMAL, allowNull: false },
+        accountId: required(DataTypes.UUID),
+        productId: required(DataTypes.UUID),
+        lotSerial: required(DataTypes.TEXT),
+        locationId: required(DataTypes.UUID),
+        eventId: required(DataTypes.UUID),
+        eventLineId: required(DataTypes.BIGINT, { unique: true }),
+        eventTime: required(DataTypes.DATE),
+        eventSeq: required(DataTypes.BIGINT),
+        delta: required(DataTypes.DECIMAL),
+        balance: required(DataTypes.DECIMAL),
+        available: required(DataTypes.DECIMAL),
       },
       { sequelize, tableName: 'inventory_records', timestamps: false },
     );

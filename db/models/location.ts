@@ -1,11 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
 
 export interface Address {
   city: string | null;
@@ -34,7 +27,7 @@ export interface Vessel {
   unloadingPort: string | null;
 }
 
-export class Location extends Model<InferAttributes<Location>, InferCreationAttributes<Location>> {
+export class Location extends Row<Location> {
   declare id: CreationOptional<string>;
   declare seq: CreationOptional<string>;
   declare accountId: string;
@@ -58,29 +51,25 @@ export class Location extends Model<InferAttributes<Location>, InferCreationAttr
   static initModel(sequelize: Sequelize): void {
     Location.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        seq: { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        tradePartnerId: { type: DataTypes.UUID, allowNull: false, field: 'trade_partner_id' },
-        externalId: { type: DataTypes.TEXT, allowNull: true, field: 'external_id' },
-        urn: { type: DataTypes.TEXT, allowNull: false },
-        name: { type: DataTypes.TEXT, allowNull: false },
-        gln: { type: DataTypes.TEXT, allowNull: true },
-        duns: { type: DataTypes.TEXT, allowNull: true },
-        dunsPlus4: { type: DataTypes.TEXT, allowNull: true, field: 'duns_plus4' },
-        extension: { type: DataTypes.TEXT, allowNull: true },
-        captainsName: { type: DataTypes.TEXT, allowNull: true, field: 'captains_name' },
-        address: { type: DataTypes.JSONB, allowNull: true },
-        contact: { type: DataTypes.JSONB, allowNull: true },
-        vessel: { type: DataTypes.JSONB, allowNull: true },
-        foodFacilityRegistrationNumber: {
-          type: DataTypes.TEXT,
-          allowNull: true,
-          field: 'food_facility_registration_number',
-        },
-        locationType: { type: DataTypes.TEXT, allowNull: true, field: 'location_type' },
-        createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
-        updatedAt: { type: DataTypes.DATE, allowNull: false, field: 'updated_at' },
+        id: uuidKey,
+        seq,
+        accountId: required(DataTypes.UUID),
+        tradePartnerId: required(DataTypes.UUID),
+        externalId: nullable(DataTypes.TEXT),
+        urn: required(DataTypes.TEXT),
+        name: required(DataTypes.TEXT),
+        gln: nullable(DataTypes.TEXT),
+        duns: nullable(DataTypes.TEXT),
+        dunsPlus4: nullable(DataTypes.TEXT),
+        extension: nullable(DataTypes.TEXT),
+        captainsName: nullable(DataTypes.TEXT),
+        address: nullable(DataTypes.JSONB),
+        contact: nullable(DataTypes.JSONB),
+        vessel: nullable(DataTypes.JSONB),
+        foodFacilityRegistrationNumber: nullable(DataTypes.TEXT),
+        locationType: nullable(DataTypes.TEXT),
+        createdAt: required(DataTypes.DATE),
+        updatedAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'locations' },
     );

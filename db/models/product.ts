@@ -1,11 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
 
 export interface MasterDataEntry {
   name: string;
@@ -13,7 +6,7 @@ export interface MasterDataEntry {
   value: string;
 }
 
-export class Product extends Model<InferAttributes<Product>, InferCreationAttributes<Product>> {
+export class Product extends Row<Product> {
   declare id: CreationOptional<string>;
   declare seq: CreationOptional<string>;
   declare accountId: string;
@@ -35,22 +28,22 @@ export class Product extends Model<InferAttributes<Product>, InferCreationAttrib
   static initModel(sequelize: Sequelize): void {
     Product.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        seq: { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        externalId: { type: DataTypes.TEXT, allowNull: true, field: 'external_id' },
-        urn: { type: DataTypes.TEXT, allowNull: false },
-        name: { type: DataTypes.TEXT, allowNull: false },
-        unitOfMeasure: { type: DataTypes.TEXT, allowNull: false, field: 'unit_of_measure' },
-        unitQuantity: { type: DataTypes.DECIMAL, allowNull: true, field: 'unit_quantity' },
-        unitDescriptor: { type: DataTypes.TEXT, allowNull: true, field: 'unit_descriptor' },
-        sharingPolicy: { type: DataTypes.TEXT, allowNull: false, field: 'sharing_policy' },
-        identifierType: { type: DataTypes.TEXT, allowNull: false, field: 'identifier_type' },
-        gtin: { type: DataTypes.TEXT, allowNull: true },
-        plu: { type: DataTypes.TEXT, allowNull: true },
-        masterData: { type: DataTypes.JSONB, allowNull: false, defaultValue: [], field: 'master_data' },
-        createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
-        updatedAt: { type: DataTypes.DATE, allowNull: false, field: 'updated_at' },
+        id: uuidKey,
+        seq,
+        accountId: required(DataTypes.UUID),
+        externalId: nullable(DataTypes.TEXT),
+        urn: required(DataTypes.TEXT),
+        name: required(DataTypes.TEXT),
+        unitOfMeasure: required(DataTypes.TEXT),
+        unitQuantity: nullable(DataTypes.DECIMAL),
+        unitDescriptor: nullable(DataTypes.TEXT),
+        sharingPolicy: required(DataTypes.TEXT),
+        identifierType: required(DataTypes.TEXT),
+        gtin: nullable(DataTypes.TEXT),
+        plu: nullable(DataTypes.TEXT),
+        masterData: required(DataTypes.JSONB, { defaultValue: [] }),
+        createdAt: required(DataTypes.DATE),
+        updatedAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'products' },
     );

@@ -1,15 +1,8 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Row, nullable, required, uuidKey, type CreationOptional, type Sequelize } from './row';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
 
-export class TradePartner extends Model<InferAttributes<TradePartner>, InferCreationAttributes<TradePartner>> {
+export class TradePartner extends Row<TradePartner> {
   declare id: CreationOptional<string>;
   declare accountId: string;
   declare externalId: string | null;
@@ -24,16 +17,16 @@ export class TradePartner extends Model<InferAttributes<TradePartner>, InferCrea
   static initModel(sequelize: Sequelize): void {
     TradePartner.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        accountId: { type: DataTypes.UUID, allowNull: false, field: 'account_id' },
-        externalId: { type: DataTypes.TEXT, allowNull: true, field: 'external_id' },
-        urn: { type: DataTypes.TEXT, allowNull: false },
-        name: { type: DataTypes.TEXT, allowNull: false },
-        connectionType: { type: DataTypes.TEXT, allowNull: false, field: 'connection_type' },
-        duns: { type: DataTypes.TEXT, allowNull: true },
-        pgln: { type: DataTypes.TEXT, allowNull: true },
-        createdAt: { type: DataTypes.DATE, allowNull: false, field: 'created_at' },
-        updatedAt: { type: DataTypes.DATE, allowNull: false, field: 'updated_at' },
+        id: uuidKey,
+        accountId: required(DataTypes.UUID),
+        externalId: nullable(DataTypes.TEXT),
+        urn: required(DataTypes.TEXT),
+        name: required(DataTypes.TEXT),
+        connectionType: required(DataTypes.TEXT),
+        duns: nullable(DataTypes.TEXT),
+        pgln: nullable(DataTypes.TEXT),
+        createdAt: required(DataTypes.DATE),
+        updatedAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'trade_partners' },
     );

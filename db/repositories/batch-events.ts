@@ -3,7 +3,7 @@
  * the lines' inventory records. The event ids are derived from the batch (domain/hashing eventIdOf), so
  * a retried step cannot store them twice: the unique ids are the last line of defence.
  */
-import type { Query } from '../sql';
+import { columnsOf, type Query } from '../sql';
 
 /** Which of these external event ids the account has stored already. */
 export async function storedEventIds(
@@ -59,18 +59,20 @@ export async function insertEvents(
     [
       accountId,
       batchId,
-      events.map((e) => e.id),
-      events.map((e) => e.externalId),
-      events.map((e) => e.type),
-      events.map((e) => e.eventTime),
-      events.map((e) => e.eventTimeZone),
-      events.map((e) => e.locationId),
-      events.map((e) => e.sourceLocationId),
-      events.map((e) => e.destinationLocationId),
-      events.map((e) => e.purchaseOrder),
-      events.map((e) => e.invoiceNumber),
-      events.map((e) => e.referenceDocumentId),
-      events.map((e) => e.urn),
+      ...columnsOf(events, [
+        'id',
+        'externalId',
+        'type',
+        'eventTime',
+        'eventTimeZone',
+        'locationId',
+        'sourceLocationId',
+        'destinationLocationId',
+        'purchaseOrder',
+        'invoiceNumber',
+        'referenceDocumentId',
+        'urn',
+      ]),
       // One JSON array, not a text[] of JSON: pg would escape every quote of every payload into an array literal.
       JSON.stringify(events.map((e) => e.payload)),
     ],
@@ -102,15 +104,7 @@ export async function insertEventLines(
             AS u(event_id, position, role, product_id, lot_serial, quantity, ord)
       ORDER BY u.ord
      RETURNING id`,
-    [
-      accountId,
-      lines.map((l) => l.eventId),
-      lines.map((l) => l.position),
-      lines.map((l) => l.role),
-      lines.map((l) => l.productId),
-      lines.map((l) => l.lotSerial),
-      lines.map((l) => l.quantity),
-    ],
+    [accountId, ...columnsOf(lines, ['eventId', 'position', 'role', 'productId', 'lotSerial', 'quantity'])],
   );
   return inserted.map((row) => row.id);
 }
@@ -145,16 +139,18 @@ export async function insertInventoryRecords(
             AS u(product_id, lot_serial, location_id, event_id, line_id, event_time, event_seq, delta, balance, available)`,
     [
       accountId,
-      records.map((r) => r.productId),
-      records.map((r) => r.lotSerial),
-      records.map((r) => r.locationId),
-      records.map((r) => r.eventId),
-      records.map((r) => r.eventLineId),
-      records.map((r) => r.eventTime),
-      records.map((r) => r.eventSeq),
-      records.map((r) => r.delta),
-      records.map((r) => r.balance),
-      records.map((r) => r.available),
+      ...columnsOf(records, [
+        'productId',
+        'lotSerial',
+        'locationId',
+        'eventId',
+        'eventLineId',
+        'eventTime',
+        'eventSeq',
+        'delta',
+        'balance',
+        'available',
+      ]),
     ],
   );
 }

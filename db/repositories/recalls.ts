@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { CheckLevel, LotAnswer, RecallDepth, ShippedLot } from '../../domain/recall-strategy';
-import type { PageRequest } from '../page';
+import { pageOfRows, type PageRequest } from '../page';
 import type { LotStart, RecallConsignee, RecallNoticeBody } from '../queries/recall-reach';
 import { resolveIds } from '../queries/inventory';
 import { execute, queryOf } from '../sql';
@@ -240,15 +240,13 @@ export async function receivedNotices(
   accountId: string,
   page: PageRequest,
 ): Promise<{ rows: NoticeRow[]; total: number }> {
-  const query = queryOf(sequelize);
-  const rows = await query<NoticeRow>(
+  return pageOfRows(
+    queryOf(sequelize),
     `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.holder_account_id = $1 ORDER BY n.created_at DESC, n.recall_id OFFSET $2 LIMIT $3`,
-    [accountId, page.offset, page.pageSize],
+    'SELECT count(*) AS n FROM recall_notices WHERE holder_account_id = $1',
+    [accountId],
+    page,
   );
-  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM recall_notices WHERE holder_account_id = $1', [
-    accountId,
-  ]);
-  return { rows, total: Number(n) };
 }
 
 /**

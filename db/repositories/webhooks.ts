@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import type { PageRequest } from '../page';
+import { pageOfRows, type PageRequest } from '../page';
 import { execute, queryOf } from '../sql';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -73,20 +73,20 @@ export async function listWebhookEndpoints(
   filter: { status?: 'Active' | 'Failing' },
   page: PageRequest,
 ): Promise<{ rows: WebhookEndpointRow[]; total: number }> {
-  const query = queryOf(sequelize);
   const conditions = [`w.deleted_at IS NULL`, `w.signing = 'standard-webhooks'`];
   const bind: unknown[] = [];
   if (scope !== 'all') conditions.push(`w.account_id = $${bind.push(scope.accountId)}`);
   if (filter.status)
     conditions.push(filter.status === 'Failing' ? 'w.failing_since IS NOT NULL' : 'w.failing_since IS NULL');
   const where = conditions.join(' AND ');
-  const rows = await query<WebhookEndpointRow>(
+  return pageOfRows(
+    queryOf(sequelize),
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id WHERE ${where}
       ORDER BY w.created_at, w.id OFFSET $${bind.length + 1} LIMIT $${bind.length + 2}`,
-    [...bind, page.offset, page.pageSize],
+    `SELECT count(*) AS n FROM webhook_endpoints w WHERE ${where}`,
+    bind,
+    page,
   );
-  const [{ n }] = await query<{ n: string }>(`SELECT count(*) AS n FROM webhook_endpoints w WHERE ${where}`, bind);
-  return { rows, total: Number(n) };
 }
 
 /** An endpoint of the account (null: none, another account's, or deleted). */
@@ -137,15 +137,13 @@ export async function listWebhookDeliveries(
   endpointId: string,
   page: PageRequest,
 ): Promise<{ rows: WebhookDeliveryRow[]; total: number }> {
-  const query = queryOf(sequelize);
-  const rows = await query<WebhookDeliveryRow>(
+  return pageOfRows(
+    queryOf(sequelize),
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.seq DESC OFFSET $2 LIMIT $3`,
-    [endpointId, page.offset, page.pageSize],
+    'SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1',
+    [endpointId],
+    page,
   );
-  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1', [
-    endpointId,
-  ]);
-  return { rows, total: Number(n) };
 }
 
 export async function findWebhookDelivery(

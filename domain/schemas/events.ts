@@ -8,7 +8,7 @@ import type { BatchError } from '../batch-errors';
 import { EVENT_TYPE_NAMES, parseEventTime, type EventPayload } from '../events';
 import { locationIdOf } from '../master-data';
 import { pairedWith } from './paired';
-import { LIMITS, withLimits } from './limits';
+import { LIMITS, quantity, withLimits } from './limits';
 import { closed } from './unknown-fields';
 import { address, contactProperties, vessel } from './locations';
 
@@ -99,12 +99,7 @@ export const productInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'Product'],
   properties: {
-    Quantity: {
-      type: 'number',
-      minimum: 0,
-      maximum: LIMITS.quantity,
-      description: 'Decimal quantity in the product unit.',
-    },
+    Quantity: quantity('Decimal quantity in the product unit.'),
     LotSerial: id,
     Product: productRef,
   },
@@ -186,20 +181,22 @@ export const event = {
 /** Batches of up to 1,000 events: the workflow input stays well under Temporal's payload limit. */
 export const MAX_EVENTS = 1000;
 
+/** A body `{ Events: [...] }` of 1 to MAX_EVENTS events of the schema `item`. */
+export const eventsOf = <S extends object>(item: S) =>
+  closed(
+    withLimits({
+      type: 'object',
+      required: ['Events'],
+      properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: item } },
+    } as const),
+  );
+
 /**
  * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (domain/schemas/unknown-fields.ts).
  * Paired with EventPayload, the pipeline's type: what each `$type` requires is in allOf/if-then, which
  * json-schema-to-ts would have to expand per branch.
  */
-export const eventsBody = pairedWith<{ Events: EventPayload[] }>()(
-  closed(
-    withLimits({
-      type: 'object',
-      required: ['Events'],
-      properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: event } },
-    } as const),
-  ),
-);
+export const eventsBody = pairedWith<{ Events: EventPayload[] }>()(eventsOf(event));
 
 /**
  * What the event schema cannot say: times that exist in their zone, locations that name an id. The

@@ -19,6 +19,10 @@ export const LIMITS = {
   quantity: 1_000_000_000_000,
 } as const;
 
+/** A quantity of a payload: a decimal from 0 to LIMITS.quantity. */
+export const quantity = (description: string) =>
+  ({ type: 'number', minimum: 0, maximum: LIMITS.quantity, description }) as const;
+
 type Schema = { [keyword: string]: unknown };
 
 const isSchema = (value: unknown): value is Schema =>

@@ -7,9 +7,7 @@
 import { DUNS_PATTERN } from '../master-data';
 import { withLimits } from './limits';
 import { closed } from './unknown-fields';
-
-const text = (description: string, example?: string) =>
-  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+import { text } from './text';
 
 const duns = {
   type: 'string',

@@ -5,9 +5,7 @@
  */
 import { withLimits } from './limits';
 import { closed } from './unknown-fields';
-
-const text = (description: string, example?: string) =>
-  ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
+import { text } from './text';
 
 export const detailsProperties = {
   Name: text('Human-readable name.', 'Atlantic cod fillet'),
@@ -58,58 +56,40 @@ export const detailsProperties = {
 
 const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
-/** Closed objects: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
-export const createProductsSchema = closed(
-  withLimits({
-    type: 'object',
-    description: 'POST /Integration/Products: one or more products, stored all or nothing.',
-    required: ['Products'],
-    properties: {
-      Products: {
-        type: 'array',
-        minItems: 1,
-        description: 'The products to create.',
-        items: {
-          type: 'object',
-          required: ['Id', 'Details'],
-          properties: {
-            Id: productId,
-            Details: {
-              type: 'object',
-              required: ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'],
-              properties: detailsProperties,
-            },
-          },
+/** A body of one or more products, each an Id and its Details; closed: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
+const productsBody = <D extends object>(description: string, listDescription: string, details: D) =>
+  closed(
+    withLimits({
+      type: 'object',
+      description,
+      required: ['Products'],
+      properties: {
+        Products: {
+          type: 'array',
+          minItems: 1,
+          description: listDescription,
+          items: { type: 'object', required: ['Id', 'Details'], properties: { Id: productId, Details: details } },
         },
       },
-    },
-  } as const),
+    } as const),
+  );
+
+export const createProductsSchema = productsBody(
+  'POST /Integration/Products: one or more products, stored all or nothing.',
+  'The products to create.',
+  {
+    type: 'object',
+    required: ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'],
+    properties: detailsProperties,
+  } as const,
 );
 
-export const updateProductsSchema = closed(
-  withLimits({
+export const updateProductsSchema = productsBody(
+  'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
+  'The products to change, by Id.',
+  {
     type: 'object',
-    description:
-      'PUT /Integration/Products: changes the Details of existing products; absent fields keep their stored values.',
-    required: ['Products'],
-    properties: {
-      Products: {
-        type: 'array',
-        minItems: 1,
-        description: 'The products to change, by Id.',
-        items: {
-          type: 'object',
-          required: ['Id', 'Details'],
-          properties: {
-            Id: productId,
-            Details: {
-              type: 'object',
-              description: 'The fields to change; MasterData, when sent, replaces the stored list.',
-              properties: detailsProperties,
-            },
-          },
-        },
-      },
-    },
-  } as const),
+    description: 'The fields to change; MasterData, when sent, replaces the stored list.',
+    properties: detailsProperties,
+  } as const,
 );

@@ -7,6 +7,7 @@ import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../../paging';
 import { ABANDON_REASON_MAX_LENGTH } from '../../../batches/retry';
 import { batchErrorSchema } from '../../../domain/batch-errors';
 import { retryRef } from '../events/schema';
+import { nullableText } from '../../../domain/schemas/text';
 
 const STATUSES = ['Accepted', 'Running', 'Completed', 'Failed'] as const;
 
@@ -50,13 +51,11 @@ const time = (description: string) => ({ type: ['string', 'null'], description }
 
 const summaryProperties = {
   batchId: { type: 'string', description: 'The service id of the batch.' },
-  idempotencyKey: {
-    type: ['string', 'null'],
-    description:
-      'Your own name for the batch: the Idempotency-Key it was sent with (null: sent without one; a retry has none). A batch of a ' +
+  idempotencyKey: nullableText(
+    'Your own name for the batch: the Idempotency-Key it was sent with (null: sent without one; a retry has none). A batch of a ' +
       'spreadsheet import is named `import-<importId>-<n>`, its n-th part.',
-    example: 'march-catch-2024',
-  },
+    'march-catch-2024',
+  ),
   account: { type: 'string', description: 'The account the batch belongs to.' },
   mode: {
     enum: ['sync', 'async', 'json', 'retry', 'epcis'],
@@ -79,11 +78,9 @@ const summaryProperties = {
   },
   retryOf: { type: ['string', 'null'], description: 'The failed batch this one runs again.' },
   retriedBy: retryRef,
-  replacedBy: {
-    type: ['string', 'null'],
-    description:
-      'A Failed batch whose events are all stored since, by a retry, a retry of a retry or a new batch with the same event ids: the newest batch that stored them. Such a batch is replaced: nothing is left to do, and it is not retried.',
-  },
+  replacedBy: nullableText(
+    'A Failed batch whose events are all stored since, by a retry, a retry of a retry or a new batch with the same event ids: the newest batch that stored them. Such a batch is replaced: nothing is left to do, and it is not retried.',
+  ),
   abandoned: {
     oneOf: [
       {
@@ -93,11 +90,9 @@ const summaryProperties = {
         properties: {
           reason: { type: 'string', description: 'Why support gave up on it.' },
           at: { type: 'string', description: 'When.' },
-          keyId: {
-            type: ['string', 'null'],
-            description:
-              'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.',
-          },
+          keyId: nullableText(
+            'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.',
+          ),
         },
       },
       { type: 'null' },
@@ -134,10 +129,7 @@ const summaryProperties = {
     description:
       'A Failed batch refused in the answer to the call that sent it and waited for it (POST /Integration/Events, /Integration/JSON, /epcis/events: a 400 with every error): its caller has the errors and sends the events again fixed, so it is no open case for support and not in traceability_batches_failed_open. It can still be retried. A call whose wait ran out (202) leaves an open case, like an async batch.',
   },
-  requestId: {
-    type: ['string', 'null'],
-    description: 'The X-Request-Id of the request that sent it: the log lines of that request carry it.',
-  },
+  requestId: nullableText('The X-Request-Id of the request that sent it: the log lines of that request carry it.'),
   statusUrl: { type: 'string', description: 'GET it (with the same key) for this batch.' },
   workflowUrl: {
     type: ['string', 'null'],
@@ -198,10 +190,7 @@ export const retryRefusedResponse = {
     detail: { type: 'string', description: 'Why the batch is not retried.' },
     batchId: { type: 'string' },
     retriedBy: retryRef,
-    replacedBy: {
-      type: ['string', 'null'],
-      description: 'When the batch was replaced: the batch that stored its events.',
-    },
+    replacedBy: nullableText('When the batch was replaced: the batch that stored its events.'),
   },
 } as const;
 

@@ -9,6 +9,7 @@ import {
   DocumentErrors,
   type DocumentHeaders,
 } from '../../../domain/documents';
+import { nullableText } from '../../../domain/schemas/text';
 
 /**
  * The upload's metadata headers (SPEC.md, POST /Integration/Documents). Not validated by ajv: the
@@ -134,12 +135,6 @@ export const TOO_LARGE_PAGE = `<html>
 </body>
 </html>
 `;
-
-const nullableText = (description: string, example?: string) => ({
-  type: ['string', 'null'],
-  description,
-  ...(example === undefined ? {} : { example }),
-});
 
 const DOCUMENT_FIELDS = [
   'documentId',

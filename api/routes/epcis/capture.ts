@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import type { Batch } from '../../../db/models';
 import type { EpcisVocabulary } from '../../../domain/epcis/master-data';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
+import { EVENT_TYPES as EPCIS_EVENT_TYPES } from '../../../domain/epcis/xml/from-xml';
 import {
   CaptureRefused,
   captureEpcis,
@@ -85,14 +86,6 @@ function checkedDocument(body: unknown): CheckedDocument {
       : {}),
   };
 }
-
-export const EPCIS_EVENT_TYPES = [
-  'ObjectEvent',
-  'AggregationEvent',
-  'TransactionEvent',
-  'TransformationEvent',
-  'AssociationEvent',
-] as const;
 
 /** POST /epcis/events: one event (with its own @context), checked by GS1's schema like a document's. */
 function checkedEvent(body: unknown): CheckedDocument {

@@ -2,11 +2,11 @@
  * The standard's top-level resources: what the account's events name (event types, business steps,
  * business locations, read points, dispositions, EPCs), each value's sub-resources, and its events.
  */
+import { EVENT_TYPES as EPCIS_EVENT_TYPES } from '../../../domain/epcis/xml/from-xml';
 import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../../db/queries/epcis-events';
 import type { APIContext } from '../../context';
 import { problem } from '../../errors';
 import type { InputOf } from '../../middleware/validate';
-import { EPCIS_EVENT_TYPES } from './capture';
 import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { perPageOf, type pageQuery } from './schema';
@@ -22,8 +22,14 @@ export interface TopLevelResource {
   filter: (value: string) => Partial<EpcisEventFilter>;
 }
 
-const distinct = (field: Parameters<typeof distinctEpcisValues>[2]) => (ctx: APIContext) =>
-  distinctEpcisValues(ctx.deps.sequelize, ctx.state.account.id, field);
+/** The values one event field takes in the account's events; a value's events: those with it (EQ_<field>). */
+const byField = (param: 'bizStep' | 'bizLocation' | 'readPoint' | 'disposition', what: string): TopLevelResource => ({
+  name: `${param}s`,
+  param,
+  what,
+  values: (ctx) => distinctEpcisValues(ctx.deps.sequelize, ctx.state.account.id, param),
+  filter: (v) => ({ [`EQ_${param}`]: [v] }),
+});
 
 export const TOP_LEVEL_RESOURCES: TopLevelResource[] = [
   {
@@ -33,34 +39,10 @@ export const TOP_LEVEL_RESOURCES: TopLevelResource[] = [
     values: async () => [...EPCIS_EVENT_TYPES],
     filter: (v) => ({ eventType: [v] }),
   },
-  {
-    name: 'bizSteps',
-    param: 'bizStep',
-    what: 'business steps',
-    values: distinct('bizStep'),
-    filter: (v) => ({ EQ_bizStep: [v] }),
-  },
-  {
-    name: 'bizLocations',
-    param: 'bizLocation',
-    what: 'business locations',
-    values: distinct('bizLocation'),
-    filter: (v) => ({ EQ_bizLocation: [v] }),
-  },
-  {
-    name: 'readPoints',
-    param: 'readPoint',
-    what: 'read points',
-    values: distinct('readPoint'),
-    filter: (v) => ({ EQ_readPoint: [v] }),
-  },
-  {
-    name: 'dispositions',
-    param: 'disposition',
-    what: 'dispositions',
-    values: distinct('disposition'),
-    filter: (v) => ({ EQ_disposition: [v] }),
-  },
+  byField('bizStep', 'business steps'),
+  byField('bizLocation', 'business locations'),
+  byField('readPoint', 'read points'),
+  byField('disposition', 'dispositions'),
   {
     name: 'epcs',
     param: 'epc',

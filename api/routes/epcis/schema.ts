@@ -223,14 +223,17 @@ export const epcisDocumentBody = {
   properties: { type: { type: 'string', enum: ['EPCISDocument', 'EPCISQueryDocument'] } },
 } as const;
 
-export const captureAcceptedResponse = {
+/** The body beside a Location header: the new resource's id, and that URL again. */
+const located = (id: string, what: string) => ({
   type: 'object',
-  required: ['captureID', 'location'],
+  required: [id, 'location'],
   properties: {
-    captureID: { type: 'string' },
-    location: { type: 'string', description: 'The capture job: the same URL as the Location header.' },
+    [id]: { type: 'string' },
+    location: { type: 'string', description: `${what}: the same URL as the Location header.` },
   },
-} as const;
+});
+
+export const captureAcceptedResponse = located('captureID', 'The capture job');
 
 /** The query parameters of GET /epcis/events (the standard's names) and its paging; any other is a 400 naming it. */
 export const eventsQuery = {
@@ -300,14 +303,7 @@ export const epcFormatHeader = {
   },
 } as const;
 
-export const eventCreatedResponse = {
-  type: 'object',
-  required: ['eventID', 'location'],
-  properties: {
-    eventID: { type: 'string' },
-    location: { type: 'string', description: 'The event: the same URL as the Location header.' },
-  },
-} as const;
+export const eventCreatedResponse = located('eventID', 'The event');
 
 /** The standard's Collection: the members of a top-level resource, or a value's sub-resources. */
 export const collectionResponse = {

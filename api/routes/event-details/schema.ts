@@ -1,6 +1,7 @@
 import { pageQuerySchema } from '../../paging';
 import { SORTS } from '../../../db/queries/event-details';
 import { withLimits } from '../../../domain/schemas/limits';
+import { nullableText } from '../../../domain/schemas/text';
 
 /** SPEC.md marks `accept` required on GET /epcis/Events/details (a blank one is absent). */
 export const eventDetailsHeaders = {
@@ -51,27 +52,23 @@ export const eventDetailRecord = {
   properties: {
     id: { type: 'string', description: 'Id of this row: one product line of an event.' },
     eventId: { type: 'string', description: 'Service id of the event.' },
-    externalEventId: {
-      type: ['string', 'null'],
-      description:
-        'Your own Id of the event, as you sent it, beside the service id; null on another account’s rows (its ids are its own).',
-      example: 'SHIP-2024-0042',
-    },
+    externalEventId: nullableText(
+      'Your own Id of the event, as you sent it, beside the service id; null on another account’s rows (its ids are its own).',
+      'SHIP-2024-0042',
+    ),
     eventType: { type: 'string', example: 'Ship' },
     productName: { type: 'string' },
-    externalProductId: {
-      type: ['string', 'null'],
-      description: 'Your own id of the product; null on another account’s rows (its ids are its own).',
-      example: 'COD-WHOLE',
-    },
+    externalProductId: nullableText(
+      'Your own id of the product; null on another account’s rows (its ids are its own).',
+      'COD-WHOLE',
+    ),
     lotSerial: { type: 'string' },
     quantity: { type: 'number' },
     locationName: { type: 'string', description: 'Where the event took place.' },
-    externalLocationId: {
-      type: ['string', 'null'],
-      description: 'Your own id of that location; null on another account’s rows (its ids are its own).',
-      example: 'PLANT-BERGEN',
-    },
+    externalLocationId: nullableText(
+      'Your own id of that location; null on another account’s rows (its ids are its own).',
+      'PLANT-BERGEN',
+    ),
     companyName: { type: 'string', description: 'Trade partner owning that location.' },
     eventDate: { type: 'string', description: 'UTC with a +00:00 offset.', example: '2024-03-01T15:00:00+00:00' },
   },

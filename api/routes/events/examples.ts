@@ -29,37 +29,21 @@ const plant = {
   },
 } as const;
 
-const wholeCod = {
-  Id: 'COD-WHOLE',
-  Details: {
-    Name: 'Atlantic cod, whole',
-    SimpleUnitOfMeasurement: 'KGM',
-    SharingPolicy: 'Open',
-    ProductIdentifierType: 'Lot',
-  },
-} as const;
-const codFillet = {
-  Id: 'COD-FILLET',
-  Details: {
-    Name: 'Atlantic cod fillet, skin-on',
-    SimpleUnitOfMeasurement: 'KGM',
-    SharingPolicy: 'Open',
-    ProductIdentifierType: 'Lot',
-  },
-} as const;
-const pallet = {
-  Id: 'PALLET',
-  Details: {
-    Name: 'Pallet (SSCC)',
-    SimpleUnitOfMeasurement: 'EA',
-    SharingPolicy: 'Open',
-    ProductIdentifierType: 'Serial',
-  },
-} as const;
+const product = (Id: string, Name: string, SimpleUnitOfMeasurement: string, ProductIdentifierType: string) =>
+  ({ Id, Details: { Name, SimpleUnitOfMeasurement, SharingPolicy: 'Open', ProductIdentifierType } }) as const;
+const wholeCod = product('COD-WHOLE', 'Atlantic cod, whole', 'KGM', 'Lot');
+const codFillet = product('COD-FILLET', 'Atlantic cod fillet, skin-on', 'KGM', 'Lot');
+const pallet = product('PALLET', 'Pallet (SSCC)', 'EA', 'Serial');
+
+/** Local time in Norway, where the story happens. */
+const at = (EventTime: string) => ({ EventTime, EventTimeZone: '+01:00' });
 
 const CATCH_LOT = 'LOT-2024-001';
 const FILLET_LOT = 'LOT-2024-001-F';
 const PALLET_ID = '370380100000000017';
+
+/** Lines of the fillet lot, by the product's Id. */
+const fillets = (Quantity: number) => [{ Quantity, LotSerial: FILLET_LOT, Product: { Id: codFillet.Id } }];
 
 export const eventExamples: Record<EventTypeName, { summary: string; event: Record<string, unknown> }> = {
   commission: {
@@ -71,8 +55,7 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       ProductInstances: [{ Quantity: 1200, LotSerial: CATCH_LOT, Product: wholeCod }],
       PurchaseOrder: 'PO-7781',
       DocumentIds: ['DOC-CATCH-CERT-17'],
-      EventTime: '2024-03-01T16:00:00',
-      EventTimeZone: '+01:00',
+      ...at('2024-03-01T16:00:00'),
       CustomProperties: [
         { Name: 'catchArea', Namespace: 'gdst', Value: 'FAO 27' },
         { Name: 'fishingGearTypeCode', Namespace: 'gdst', Value: '03.12' },
@@ -104,8 +87,7 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       DestinationLocation: plant,
       ProductInstances: [{ Quantity: 1000, LotSerial: CATCH_LOT, Product: { Id: wholeCod.Id } }],
       InvoiceNumber: 'INV-2024-118',
-      EventTime: '2024-03-02T07:00:00',
-      EventTimeZone: '+01:00',
+      ...at('2024-03-02T07:00:00'),
     },
   },
   receive: {
@@ -116,8 +98,7 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       Location: { Id: plant.Id },
       SourceLocation: { Id: vessel.Id },
       ProductInstances: [{ Quantity: 1000, LotSerial: CATCH_LOT, Product: { Id: wholeCod.Id } }],
-      EventTime: '2024-03-02T09:30:00',
-      EventTimeZone: '+01:00',
+      ...at('2024-03-02T09:30:00'),
     },
   },
   transform: {
@@ -128,8 +109,7 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       Location: { Id: plant.Id },
       InputProducts: [{ Quantity: 1000, LotSerial: CATCH_LOT, Product: { Id: wholeCod.Id } }],
       OutputProducts: [{ Quantity: 420, LotSerial: FILLET_LOT, Product: codFillet }],
-      EventTime: '2024-03-02T14:00:00',
-      EventTimeZone: '+01:00',
+      ...at('2024-03-02T14:00:00'),
     },
   },
   aggregation: {
@@ -140,9 +120,8 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       Location: { Id: plant.Id },
       ParentLotSerial: PALLET_ID,
       Product: pallet,
-      ChildProductInstances: [{ Quantity: 420, LotSerial: FILLET_LOT, Product: { Id: codFillet.Id } }],
-      EventTime: '2024-03-02T15:00:00',
-      EventTimeZone: '+01:00',
+      ChildProductInstances: fillets(420),
+      ...at('2024-03-02T15:00:00'),
     },
   },
   observe: {
@@ -151,9 +130,8 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       $type: 'observe',
       Id: 'EV-2024-0006',
       Location: { Id: plant.Id },
-      ProductInstances: [{ Quantity: 420, LotSerial: FILLET_LOT, Product: { Id: codFillet.Id } }],
-      EventTime: '2024-03-02T16:00:00',
-      EventTimeZone: '+01:00',
+      ProductInstances: fillets(420),
+      ...at('2024-03-02T16:00:00'),
       CustomProperties: [{ Name: 'coreTemperatureCelsius', Namespace: 'urn:example:qa', Value: '1.5' }],
     },
   },
@@ -165,9 +143,8 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       Location: { Id: plant.Id },
       ParentLotSerial: PALLET_ID,
       Product: { Id: pallet.Id },
-      ChildProductInstances: [{ Quantity: 420, LotSerial: FILLET_LOT, Product: { Id: codFillet.Id } }],
-      EventTime: '2024-03-03T07:00:00',
-      EventTimeZone: '+01:00',
+      ChildProductInstances: fillets(420),
+      ...at('2024-03-03T07:00:00'),
     },
   },
   decommission: {
@@ -176,9 +153,8 @@ export const eventExamples: Record<EventTypeName, { summary: string; event: Reco
       $type: 'decommission',
       Id: 'EV-2024-0008',
       Location: { Id: plant.Id },
-      ProductInstances: [{ Quantity: 20, LotSerial: FILLET_LOT, Product: { Id: codFillet.Id } }],
-      EventTime: '2024-03-03T08:00:00',
-      EventTimeZone: '+01:00',
+      ProductInstances: fillets(20),
+      ...at('2024-03-03T08:00:00'),
       ReferenceDocumentId: 'QA-2024-0042',
     },
   },

@@ -1,5 +1,6 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
 import { LIMITS, withLimits } from '../../../domain/schemas/limits';
+import { nullableText } from '../../../domain/schemas/text';
 
 /** Ids in a URL: a hundred of them stay well inside the 16 KB a request head may take. */
 const id = { type: 'string', maxLength: LIMITS.idLength } as const;
@@ -67,12 +68,10 @@ export const inventoryResponse = {
         required: ['productId', 'externalProductId', 'productName', 'lots'],
         properties: {
           productId: { type: 'string', description: 'Service id of the product.' },
-          externalProductId: {
-            type: ['string', 'null'],
-            description:
-              'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
-            example: 'SALMON-WHOLE',
-          },
+          externalProductId: nullableText(
+            'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
+            'SALMON-WHOLE',
+          ),
           productName: { type: 'string' },
           lots: {
             type: 'array',

@@ -5,10 +5,9 @@
  */
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../../domain/json-events';
 import { pairedWith } from '../../../domain/schemas/paired';
-import { MAX_EVENTS, customPropertyEntry } from '../../../domain/schemas/events';
+import { customPropertyEntry, eventsOf } from '../../../domain/schemas/events';
 import { gdstWarningsSchema } from '../events/schema';
-import { LIMITS, withLimits } from '../../../domain/schemas/limits';
-import { closed } from '../../../domain/schemas/unknown-fields';
+import { LIMITS, quantity } from '../../../domain/schemas/limits';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
@@ -97,12 +96,7 @@ export const jsonProductInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'ParentProduct'],
   properties: {
-    Quantity: {
-      type: 'number',
-      minimum: 0,
-      maximum: LIMITS.quantity,
-      description: 'In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).',
-    },
+    Quantity: quantity('In the product’s SimpleUnitOfMeasurement (a Serial product counts 1 per instance).'),
     LotSerial: { ...text, maxLength: LIMITS.idLength },
     Urn: { ...optionalText, description: 'URN of the lot or serial instance; stored with the event as sent.' },
     UOM: {
@@ -191,15 +185,7 @@ export const jsonEvent = {
  * Closed objects: a property not listed here (or not one of the event's `$type`) is refused (domain/schemas/unknown-fields.ts).
  * Paired with JsonEvent, the translation's type (what each `$type` requires is in allOf/if-then).
  */
-export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(
-  closed(
-    withLimits({
-      type: 'object',
-      required: ['Events'],
-      properties: { Events: { type: 'array', minItems: 1, maxItems: MAX_EVENTS, items: jsonEvent } },
-    } as const),
-  ),
-);
+export const jsonEventsBody = pairedWith<{ Events: JsonEvent[] }>()(eventsOf(jsonEvent));
 
 const status = {
   enum: ['Created', 'Skipped'],

@@ -7,10 +7,12 @@ import { createLocationsResponse, locationPageResponse, locationResponse, update
 
 const ACCOUNT_ID = '6f0c1f9e-3c39-4e52-9d55-1b7f5c2a9e41';
 
+const acme = { Id: 'TP-ACME', Name: 'Acme Seafood', ConnectionType: 'SUPPLIER' };
+
 const plant = {
   id: 'LOC-OSLO-1',
   Details: {
-    TradePartner: { Id: 'TP-ACME', Name: 'Acme Seafood', ConnectionType: 'SUPPLIER' },
+    TradePartner: acme,
     Name: 'Oslo plant',
     Gln: '7038010000010',
     Duns: '123456789',
@@ -22,7 +24,7 @@ const plant = {
 const vessel = {
   id: 'VESSEL-NS',
   Details: {
-    TradePartner: { Id: 'TP-ACME', Name: 'Acme Seafood', ConnectionType: 'SUPPLIER' },
+    TradePartner: acme,
     Name: 'Northern Star',
     CaptainsName: 'Ola Nordmann',
     Vessel: {

@@ -5,12 +5,7 @@
 import { connectionType } from '../../../domain/schemas/locations';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
-
-const nullableText = (description: string, example?: string) => ({
-  type: ['string', 'null'],
-  description,
-  ...(example === undefined ? {} : { example }),
-});
+import { nullableText } from '../../../domain/schemas/text';
 
 const addressResponse = {
   type: ['object', 'null'],

@@ -2,6 +2,7 @@
  * Response schemas shared by the master-data endpoints (locations, products): the four-key body of
  * batch-errors.ts, as it answers both success and failure.
  */
+import { nullableText } from '../../../domain/schemas/text';
 
 /** One MasterDataIssue (domain/master-data.ts). */
 export const masterDataIssueSchema = {
@@ -16,11 +17,10 @@ export const masterDataIssueSchema = {
         'Position of the element in the request list (0 for the single-object form); null when the problem concerns the whole request.',
       example: 0,
     },
-    id: {
-      type: ['string', 'null'],
-      description: 'The id the element was sent with; null when it has none or the problem concerns the whole request.',
-      example: 'LOC-1',
-    },
+    id: nullableText(
+      'The id the element was sent with; null when it has none or the problem concerns the whole request.',
+      'LOC-1',
+    ),
     field: {
       type: 'string',
       description: 'Path of the offending field in the request body, e.g. `Locations[0].Details.Duns`.',

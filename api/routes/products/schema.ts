@@ -5,12 +5,7 @@
 import { detailsProperties } from '../../../domain/schemas/products';
 import { pageBodySchema } from '../../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
-
-const nullableText = (description: string, example?: string) => ({
-  type: ['string', 'null'],
-  description,
-  ...(example === undefined ? {} : { example }),
-});
+import { nullableText } from '../../../domain/schemas/text';
 
 /** A product as GET answers it (presenter.ts). */
 export const productResponse = {

@@ -180,17 +180,15 @@ const lot = {
   properties: { product, lotSerial: { type: 'string' } },
 } as const;
 
+/** The figures of a lot's answer (domain/recall-strategy.ts LotAnswer), in the lot's unit. */
+const ANSWER_FIGURES = ['onHand', 'returned', 'destroyed', 'soldOn'];
+const answerFigures = Object.fromEntries(ANSWER_FIGURES.map((name) => [name, { type: 'number' }]));
+
 const lotAnswer = {
   type: 'object',
-  required: ['lotSerial', 'onHand', 'returned', 'destroyed', 'soldOn'],
-  properties: {
-    lotSerial: { type: 'string' },
-    onHand: { type: 'number' },
-    returned: { type: 'number' },
-    destroyed: { type: 'number' },
-    soldOn: { type: 'number' },
-  },
-} as const;
+  required: ['lotSerial', ...ANSWER_FIGURES],
+  properties: { lotSerial: { type: 'string' }, ...answerFigures },
+};
 
 const acknowledgement = {
   type: ['object', 'null'],
@@ -314,24 +312,11 @@ export const recallNotice = {
 
 const lotFigures = {
   type: 'object',
-  required: [
-    'lotSerial',
-    'quantity',
-    'unit',
-    'onHand',
-    'returned',
-    'destroyed',
-    'soldOn',
-    'accountedFor',
-    'outstanding',
-  ],
+  required: ['lotSerial', 'quantity', 'unit', ...ANSWER_FIGURES, 'accountedFor', 'outstanding'],
   properties: {
     ...shippedLot.properties,
     quantity: { type: 'number', description: 'Shipped to the consignee.' },
-    onHand: { type: 'number' },
-    returned: { type: 'number' },
-    destroyed: { type: 'number' },
-    soldOn: { type: 'number' },
+    ...answerFigures,
     accountedFor: { type: 'number', description: 'onHand + returned + destroyed + soldOn.' },
     outstanding: { type: 'number', description: 'Still out: shipped less accounted for, never below 0.' },
   },
@@ -339,14 +324,11 @@ const lotFigures = {
 
 const quantityTotals = {
   type: 'object',
-  required: ['unit', 'shipped', 'onHand', 'returned', 'destroyed', 'soldOn', 'accountedFor', 'outstanding'],
+  required: ['unit', 'shipped', ...ANSWER_FIGURES, 'accountedFor', 'outstanding'],
   properties: {
     unit: { type: 'string' },
     shipped: { type: 'number' },
-    onHand: { type: 'number' },
-    returned: { type: 'number' },
-    destroyed: { type: 'number' },
-    soldOn: { type: 'number' },
+    ...answerFigures,
     accountedFor: { type: 'number' },
     outstanding: { type: 'number' },
   },

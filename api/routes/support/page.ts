@@ -1,4 +1,4 @@
-import { headerMarkup, type BrowserPage } from '../../browser-page';
+import { SIGN_IN_FORM, headerMarkup, type BrowserPage } from '../../browser-page';
 
 /**
  * The support page (`/support`): failed, closed and stuck batches and failing webhook endpoints, for
@@ -25,7 +25,7 @@ form.abandon { display: flex; gap: 8px; margin-top: 10px; } form.abandon input {
 .message { padding: 8px 10px; border-radius: 4px; margin: 8px 0; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 10px; } dt { color: #68707a; } dd { margin: 0; word-break: break-all; }
 ol.errors li { margin-bottom: 6px; }
-form.sign-in { display: flex; gap: 8px; } input[type=password] { width: 28em; padding: 4px 6px; }
+form#sign-in { display: flex; gap: 8px; } input[type=password] { width: 28em; padding: 4px 6px; }
 button.action { padding: 5px 12px; cursor: pointer; }
 section + section { margin-top: 16px; }
 `;
@@ -40,12 +40,7 @@ export const SUPPORT_PAGE: BrowserPage = {
     <section>
       <h2>Sign in</h2>
       <p>With an API key: an account key shows that account's batches, a support key every account's. The key stays in this page until you sign out or reload.</p>
-      <form id="sign-in" class="sign-in" autocomplete="off">
-        <label for="key">API key</label>
-        <input id="key" type="password" name="key" spellcheck="false">
-        <button class="action" type="submit">Sign in</button>
-      </form>
-      <div id="sign-in-message"></div>
+      ${SIGN_IN_FORM}
     </section>
   </main>
 </div>

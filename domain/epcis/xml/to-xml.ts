@@ -103,6 +103,13 @@ const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value 
 const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
   !!value && typeof value === 'object' && !Array.isArray(value);
 
+/** An element of one child per object of the JSON list (`value`: a list, one object, or nothing). */
+const objectList = (
+  name: string,
+  value: Json | undefined,
+  child: (entry: { [key: string]: Json }) => XmlNode,
+): XmlNode[] => [{ name, children: list(value).filter(isObject).map(child) }];
+
 class Writer {
   constructor(
     private readonly namespaces: Namespaces,
@@ -139,40 +146,28 @@ class Writer {
 
   text: Field = (value, name) => [{ name, text: str(value) }];
   ids: Field = (value, name) => [{ name, children: list(value).map((id) => ({ name: 'epc', text: str(id) })) }];
-  quantities: Field = (value, name) => [
-    {
-      name,
-      children: list(value)
-        .filter(isObject)
-        .map((q) => ({
-          name: 'quantityElement',
-          children: [
-            { name: 'epcClass', text: str(q.epcClass) },
-            ...(q.quantity !== undefined ? [{ name: 'quantity', text: str(q.quantity) }] : []),
-            ...(q.uom !== undefined && q.quantity !== undefined ? [{ name: 'uom', text: str(q.uom) }] : []),
-          ],
-        })),
-    },
-  ];
+  quantities: Field = (value, name) =>
+    objectList(name, value, (q) => ({
+      name: 'quantityElement',
+      children: [
+        { name: 'epcClass', text: str(q.epcClass) },
+        ...(q.quantity !== undefined ? [{ name: 'quantity', text: str(q.quantity) }] : []),
+        ...(q.uom !== undefined && q.quantity !== undefined ? [{ name: 'uom', text: str(q.uom) }] : []),
+      ],
+    }));
   location: Field = (value, name) =>
     isObject(value)
       ? [{ name, children: [{ name: 'id', text: str(value.id) }, ...this.extensionsOf(value, new Set(['id']))] }]
       : [];
   typedList =
     (vocabulary: CbvVocabulary, item: string, valueKey: string): Field =>
-    (value, name) => [
-      {
-        name,
-        children: list(value)
-          .filter(isObject)
-          .map((entry) => ({
-            name: item,
-            attributes:
-              entry.type !== undefined ? ([['type', this.cbv(vocabulary, entry.type)]] as [string, string][]) : [],
-            text: str(entry[valueKey]),
-          })),
-      },
-    ];
+    (value, name) =>
+      objectList(name, value, (entry) => ({
+        name: item,
+        attributes:
+          entry.type !== undefined ? ([['type', this.cbv(vocabulary, entry.type)]] as [string, string][]) : [],
+        text: str(entry[valueKey]),
+      }));
   bizStep: Field = (value, name) => [{ name, text: this.cbv('bizstep', value) }];
   disposition: Field = (value, name) => [{ name, text: this.cbv('disp', value) }];
   persistentDisposition: Field = (value, name) =>
@@ -200,26 +195,20 @@ class Writer {
     }
     return out;
   }
-  sensors: Field = (value, name) => [
-    {
-      name,
-      children: list(value)
-        .filter(isObject)
-        .map((sensor) => ({
-          name: 'sensorElement',
-          children: [
-            ...(sensor.sensorMetadata !== undefined
-              ? [{ name: 'sensorMetadata', attributes: this.sensorAttributes(sensor.sensorMetadata) }]
-              : []),
-            ...list(sensor.sensorReport).map((report) => ({
-              name: 'sensorReport',
-              attributes: this.sensorAttributes(report),
-            })),
-            ...this.extensionsOf(sensor, new Set(['sensorMetadata', 'sensorReport'])),
-          ],
+  sensors: Field = (value, name) =>
+    objectList(name, value, (sensor) => ({
+      name: 'sensorElement',
+      children: [
+        ...(sensor.sensorMetadata !== undefined
+          ? [{ name: 'sensorMetadata', attributes: this.sensorAttributes(sensor.sensorMetadata) }]
+          : []),
+        ...list(sensor.sensorReport).map((report) => ({
+          name: 'sensorReport',
+          attributes: this.sensorAttributes(report),
         })),
-    },
-  ];
+        ...this.extensionsOf(sensor, new Set(['sensorMetadata', 'sensorReport'])),
+      ],
+    }));
   errorDeclaration: Field = (value, name) =>
     isObject(value)
       ? [
@@ -288,6 +277,16 @@ class Writer {
 const BASE = ['eventTime', 'recordTime', 'eventTimeZoneOffset', 'eventID', 'errorDeclaration', 'certificationInfo'];
 const SCOPE = ['bizStep', 'disposition', 'readPoint', 'bizLocation'];
 const TAIL = ['sourceList', 'destinationList', 'sensorElementList', 'persistentDisposition'];
+/** A transformation's own fields, in both versions' order. */
+const TRANSFORMATION = [
+  'inputEPCList',
+  'inputQuantityList',
+  'outputEPCList',
+  'outputQuantityList',
+  'transformationID',
+  ...SCOPE,
+  'bizTransactionList',
+];
 
 /** EPCIS 2.0's element order of each event type (GS1's EPCglobal-epcis-2_0.xsd). */
 const ORDER_2_0: Record<string, string[]> = {
@@ -303,18 +302,7 @@ const ORDER_2_0: Record<string, string[]> = {
     ...TAIL,
   ],
   TransactionEvent: [...BASE, 'bizTransactionList', 'parentID', 'epcList', 'action', ...SCOPE, 'quantityList', ...TAIL],
-  TransformationEvent: [
-    ...BASE,
-    'inputEPCList',
-    'inputQuantityList',
-    'outputEPCList',
-    'outputQuantityList',
-    'transformationID',
-    ...SCOPE,
-    'bizTransactionList',
-    ...TAIL,
-    'ilmd',
-  ],
+  TransformationEvent: [...BASE, ...TRANSFORMATION, ...TAIL, 'ilmd'],
   AssociationEvent: [
     ...BASE,
     'parentID',
@@ -345,18 +333,7 @@ const ORDER_1_2: Record<string, { own: string[]; extension: string[]; required?:
     required: ['epcList', 'bizTransactionList'],
   },
   TransformationEvent: {
-    own: [
-      'inputEPCList',
-      'inputQuantityList',
-      'outputEPCList',
-      'outputQuantityList',
-      'transformationID',
-      ...SCOPE,
-      'bizTransactionList',
-      'sourceList',
-      'destinationList',
-      'ilmd',
-    ],
+    own: [...TRANSFORMATION, 'sourceList', 'destinationList', 'ilmd'],
     extension: [],
   },
 };
