@@ -92,7 +92,6 @@ export interface MultipartLimits {
   fileBytes: number;
   /** busboy's limits on the other parts (one file part at most, whatever is given). */
   parts: Omit<Busboy.Limits, 'files'>;
-  /** What the spooled file is for (spoolPath). */
   spool: string;
 }
 

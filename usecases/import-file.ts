@@ -72,7 +72,7 @@ export interface ImportFileInput {
   account: AccountRef;
   kind: ImportKind;
   format: SpreadsheetFormat;
-  /** The upload, spooled: its name as sent, size, SHA-256 (hex) and where it is. */
+  /** The spooled upload; its SHA-256 in hex. */
   file: { fileName: string; size: number; sha256: string; path: string };
   idempotencyKey: string | null;
   requestId: string | null;
@@ -159,7 +159,6 @@ async function readUpload(pipeline: PipelineCheck, input: ImportFileInput, store
   return check;
 }
 
-/** Who the pipeline's checks run for, and with what. */
 type PipelineCheck = { rules: ImportRules; account: AccountRef };
 
 /** The element schema POST /Integration/Events, /Locations or /Products validates each element with, bounds included (ajv compiles each once). */

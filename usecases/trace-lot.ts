@@ -1,7 +1,6 @@
 /**
- * Tracing a lot: its chain across accounts (db/queries/trace.ts) cut at a depth from the lot's own nodes,
- * the events behind one node, what a recall of the lot must reach, and the FDA's FSMA 204 rows of it.
- * Read-only; typed outcomes (null: the account has no such product), no HTTP.
+ * Tracing a lot: its chain across accounts cut at a depth, a node's events, what a recall of it must reach,
+ * the FDA's FSMA 204 rows. Read-only; null: the account has no such product.
  */
 import type { Sequelize } from 'sequelize';
 import { resolveIds } from '../db/queries/inventory';
@@ -84,20 +83,14 @@ export async function traceFsma204(sequelize: Sequelize, request: TraceRequest):
   return traced && fsmaRows(await traceEventLines(sequelize, traced.trace, request.accountId));
 }
 
-/** What a recall of the lot must reach now: the caller's lots it went into, what is on hand, what left the account. */
-export interface RecallReach {
-  rootIds: string[];
-  asOf: Date;
-  lots: TraceNodeRow[];
-  holdings: TraceNodeRow[];
-  shipments: { edge: Trace['edges'][number]; from: TraceNodeRow; to: TraceNodeRow }[];
-}
+export type RecallReach = NonNullable<Awaited<ReturnType<typeof recallReach>>>;
 
+/** What a recall of the lot must reach now: the caller's lots it went into, what is on hand, what left the account. */
 export async function recallReach(
   sequelize: Sequelize,
   request: Pick<TraceRequest, 'accountId' | 'product' | 'lotSerial'>,
   maxDepth: number,
-): Promise<RecallReach | null> {
+) {
   const asOf = new Date();
   const traced = await traceLot(sequelize, { ...request, direction: 'forward', asOf, maxDepth });
   if (!traced) return null;

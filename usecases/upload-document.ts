@@ -1,8 +1,4 @@
-/**
- * Uploading a document: its metadata is checked before a byte of the file is read (checkDocumentMetadata),
- * then the file against the document rules, and the document is stored with its bytes in one transaction
- * (db/repositories/documents.ts insertDocument). Typed outcomes, no HTTP.
- */
+/** Uploading a document: its metadata checked before the file is read, then the file, stored in one transaction. */
 import { fromFile } from 'file-type';
 import { UniqueConstraintError, type Sequelize } from 'sequelize';
 import type { Document } from '../db/models';

@@ -1,8 +1,7 @@
 /**
- * Registering where an account's notifications go: a webhook endpoint (batch and recall events), or a
- * subscription to a named EPCIS query (an endpoint signed GS1's way, owed reports when a batch completes or
- * by its Temporal Schedule); deleting them, and a delivery sent again. Each endpoint's deliveries are its
- * Temporal workflow's (workflows/deliver-webhooks.ts), woken after every change it must see. No HTTP.
+ * Registering where an account's notifications go: a webhook endpoint, or a subscription to a named EPCIS
+ * query (an endpoint signed GS1's way); deleting them; a delivery sent again. Each endpoint's deliveries are
+ * its Temporal workflow's (workflows/deliver-webhooks.ts), woken after every change it must see.
  */
 import type { Client } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -32,7 +31,6 @@ import { destinationProblem, wakeWebhookEndpoint } from '../platform/webhooks';
 /** What registering an endpoint (a webhook or an EPCIS subscription) needs; Temporal's parts are ports. */
 export interface EndpointServices {
   sequelize: Sequelize;
-  /** WEBHOOK_ALLOWED_HOSTS: hosts allowed although not https or not public. */
   allowedHosts: readonly string[];
   /** Starts the endpoint's delivery workflow, or tells the running one to read its rows again. */
   wake(endpointId: string): Promise<void>;

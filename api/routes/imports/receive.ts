@@ -13,7 +13,6 @@ export const TOO_LARGE = {
   maxRows: MAX_IMPORT_ROWS,
 };
 
-/** An import's body: one file part and a few small fields (`kind`). */
 export const IMPORT_LIMITS: MultipartLimits = {
   fileBytes: MAX_IMPORT_BYTES,
   parts: { fields: 10, fieldSize: 1024, parts: 12 },

@@ -71,7 +71,6 @@ export function presentTrace(
   };
 }
 
-/** GET /Integration/Trace/recall's answer. */
 export const presentRecallReach = (reach: RecallReach, root: { productId: string; lotSerial: string }) => ({
   root: { ...root, nodes: reach.rootIds },
   asOf: reach.asOf.toISOString(),
