@@ -145,19 +145,7 @@ async function startUnsplitImports(
     if (run === 'RUNNING') continue;
     if (run === 'NOT_FOUND') {
       try {
-        await startImportWorkflow(client, taskQueue, {
-          workflowId: row.workflow_id,
-          input: {
-            importId: row.id,
-            accountId: row.account_id,
-            accountName: row.account_name,
-            requestId: row.request_id,
-            localMaxEvents: deps.localMaxEvents,
-          },
-          kind: row.kind,
-          rowsRead: row.rows_read,
-          fileName: row.file_name,
-        });
+        await startImportWorkflow(client, taskQueue, row, deps.localMaxEvents);
         result.importsStarted!.push(row.id);
         log.warn({ workflowId: row.workflow_id }, 'stranded import started by the reconciler');
         continue;

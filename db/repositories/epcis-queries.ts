@@ -123,6 +123,8 @@ export async function createSubscription(
     initialRecordTime: Date | null;
     epcFormat: EpcFormat;
   },
+  /** Run before the commit: its failure stores nothing (a scheduled subscription's Temporal Schedule). */
+  beforeCommit: () => Promise<void>,
 ): Promise<SubscriptionRow> {
   return sequelize.transaction(async (transaction) => {
     const s = subscription;
@@ -163,6 +165,7 @@ export async function createSubscription(
       `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id WHERE s.id = $1`,
       [s.id],
     );
+    await beforeCommit();
     return row;
   });
 }

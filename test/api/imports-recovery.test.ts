@@ -139,14 +139,17 @@ describe('imports that fail or are stranded before their split', () => {
   const reconcileUntil = (what: string, done: () => Promise<boolean>) =>
     reconciler.reconcileUntil(temporal, what, 90_000, done);
 
-  const startedBy = (importId: string) =>
-    startImportWorkflow(temporal, TASK_QUEUE, {
-      workflowId: `import-${importId}`,
-      input: { importId, accountId: account.id, accountName: account.name, requestId: null },
-      kind: 'commission',
-      rowsRead: 0,
-      fileName: 'stored.csv',
-    });
+  const storedImport = (importId: string, rowsRead: number) => ({
+    id: importId,
+    account_id: account.id,
+    account_name: account.name,
+    workflow_id: `import-${importId}`,
+    kind: 'commission',
+    rows_read: rowsRead,
+    file_name: 'stored.csv',
+    request_id: null,
+  });
+  const startedBy = (importId: string) => startImportWorkflow(temporal, TASK_QUEUE, storedImport(importId, 0));
 
   const storedEventCount = async (run: string) =>
     Number(
@@ -354,13 +357,7 @@ describe('imports that fail or are stranded before their split', () => {
     const run = uid('TERMINATED');
     const { importId, batchId } = await storedChunk(run, 2);
     // Started on a queue no worker polls, so it is terminated before its split step runs.
-    const handle = await startImportWorkflow(temporal, `nobody-${uid('q')}`, {
-      workflowId: `import-${importId}`,
-      input: { importId, accountId: account.id, accountName: account.name, requestId: null },
-      kind: 'commission',
-      rowsRead: 2,
-      fileName: 'stored.csv',
-    });
+    const handle = await startImportWorkflow(temporal, `nobody-${uid('q')}`, storedImport(importId, 2));
     await handle.terminate('the test: an operator terminated it');
 
     await reconcileUntil(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { LIMITS } from '../../domain/schemas/limits';
-import { MAX_BODY_BYTES } from '../../api/routes/documents/receive';
+import { MAX_BODY_BYTES } from '../../api/routes/documents';
 import { MAX_IMPORT_BODY_BYTES } from '../../api/routes/imports/receive';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { apiUrl, request } from '../helpers/http';

@@ -1,39 +1,28 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
-import { fromFile } from 'file-type';
-import { UniqueConstraintError } from 'sequelize';
-import {
-  documentContent,
-  documentLookups,
-  findDocument,
-  insertDocument,
-  listDocuments,
-} from '../../../db/repositories/documents';
-import {
-  checkFile,
-  checkMetadata,
-  contentDisposition,
-  DocumentErrors,
-  generateDocumentId,
-  isAllowedExtension,
-} from '../../../domain/documents';
+import { documentContent, findDocument, listDocuments } from '../../../db/repositories/documents';
+import { contentDisposition, DocumentErrors, isAllowedExtension, MAX_FILE_BYTES } from '../../../domain/documents';
+import { checkDocumentMetadata, uploadDocument } from '../../../usecases/upload-document';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { ApiError, problem, rawError } from '../../errors';
-import { readingBody } from '../../expect-continue';
+import { problem, rawError } from '../../errors';
 import { declaredOver } from '../../limits';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
-import { MAX_BODY_BYTES, receiveUpload, UnreadableBody } from './receive';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { removeSpool } from '../../spooled-upload';
+import { MULTIPART_OVERHEAD_BYTES, receiveMultipart, removeSpool } from '../../spooled-upload';
 import { documentHeaders, TOO_LARGE_PAGE } from './schema';
+
+export const MAX_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
+const DOCUMENT_LIMITS = {
+  fileBytes: MAX_FILE_BYTES,
+  parts: { fields: 20, fieldSize: 8 * 1024, parts: 25, headerPairs: 100 },
+  spool: 'document',
+};
 
 function answerTooLarge(ctx: APIContext): void {
   ctx.status = 413;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = TOO_LARGE_PAGE;
 }
-
-const failed = (body: ReturnType<typeof presentFailed>): ApiError => rawError(422, { documents: [body] });
 
 /** Documents: upload (SPEC.md, POST /Integration/Documents), and reading back what the account uploaded. */
 export function documentsRouter(): Router<AppState, AppCustom> {
@@ -45,50 +34,19 @@ export function documentsRouter(): Router<AppState, AppCustom> {
     const { account } = ctx.state;
     const headers = documentHeaders(ctx.req.headers);
     // Headers first, before a byte of the body: a request that will fail has its file dropped unread.
-    const metadata = await checkMetadata(headers, documentLookups(account.id));
-    let upload;
-    readingBody(ctx.req, ctx.res);
-    try {
-      upload = await receiveUpload(ctx.req, (fileName) => metadata.ok && isAllowedExtension(fileName));
-    } catch (error) {
-      if (error instanceof UnreadableBody) throw problem('unreadable-body', { detail: error.message });
-      throw error;
-    }
+    const metadata = await checkDocumentMetadata(account.id, headers);
+    const upload = await receiveMultipart(ctx, DOCUMENT_LIMITS, (name) => metadata.ok && isAllowedExtension(name));
     // Body-level failures come before every document rule: they are what a proxy in front would answer.
     if (upload.outcome === 'tooLarge') return answerTooLarge(ctx);
     if (upload.outcome === 'tooManyFiles') throw rawError(422, DocumentErrors.oneFile);
 
-    const { file } = upload;
     try {
-      if (!metadata.ok) throw failed(presentFailed(headers, file?.fileName ?? null, metadata.error));
-      const sniffed = file?.path ? (await fromFile(file.path))?.ext : undefined;
-      const fileCheck = checkFile(file && { fileName: file.fileName, size: file.size, sniffed, head: file.head });
-      if (!fileCheck.ok || !file?.path)
-        throw failed(
-          presentFailed(headers, file?.fileName ?? null, fileCheck.ok ? DocumentErrors.fileMissing : fileCheck.error),
-        );
-
-      const documentId = metadata.value.documentId ?? generateDocumentId();
-      try {
-        const document = await insertDocument(ctx.deps.sequelize, {
-          accountId: account.id,
-          documentId,
-          metadata: metadata.value,
-          fileName: file.fileName,
-          fileType: fileCheck.value.fileType,
-          sizeBytes: file.size,
-          sha256: file.sha256,
-          contentPath: file.path,
-        });
-        ctx.body = { documents: [presentDocument(document)] };
-      } catch (error) {
-        // Another upload took the id between the check and the insert: same answer as the check's.
-        if (error instanceof UniqueConstraintError)
-          throw failed(presentFailed(headers, file.fileName, DocumentErrors.idInUse(documentId)));
-        throw error;
-      }
+      const outcome = await uploadDocument(ctx.deps.sequelize, { accountId: account.id, metadata, file: upload.file });
+      if (outcome.kind === 'failed')
+        throw rawError(422, { documents: [presentFailed(headers, upload.file?.fileName ?? null, outcome.error)] });
+      ctx.body = { documents: [presentDocument(outcome.document)] };
     } finally {
-      await removeSpool(file?.path);
+      await removeSpool(upload.file?.path);
     }
   });
 

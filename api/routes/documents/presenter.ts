@@ -1,31 +1,8 @@
 import type { Document } from '../../../db/models';
 import { canonicalDocumentType, canonicalPrivacy, type DocumentHeaders } from '../../../domain/documents';
 
-/** SPEC.md, Resources, Document: the element of an upload's `documents` array. */
-export interface DocumentBody {
-  documentId: string | null;
-  title: string | null;
-  documentType: string | null;
-  documentTypeName: string | null;
-  fileName: string | null;
-  fileType: string | null;
-  expirationDate: string | null;
-  company: string | null;
-  location: string | null;
-  product: string | null;
-  privacy: string | null;
-  status: 'Uploaded' | 'Failed';
-  error: string | null;
-}
-
-/** What GET answers: the upload's element and what the service recorded about the bytes. */
-export interface StoredDocumentBody extends DocumentBody {
-  fileSize: number;
-  sha256: string;
-  createdTime: string;
-}
-
-export function presentDocument(document: Document): DocumentBody {
+/** SPEC.md, Resources, Document: the element of an upload's `documents` (documents/schema.ts uploadedDocumentSchema). */
+export function presentDocument(document: Document) {
   return {
     documentId: document.documentId,
     title: document.title,
@@ -38,12 +15,13 @@ export function presentDocument(document: Document): DocumentBody {
     location: document.location,
     product: document.product,
     privacy: document.privacy,
-    status: 'Uploaded',
+    status: 'Uploaded' as const,
     error: null,
   };
 }
 
-export function presentStoredDocument(document: Document): StoredDocumentBody {
+/** What GET answers: the upload's element and what the service recorded about the bytes. */
+export function presentStoredDocument(document: Document) {
   return {
     ...presentDocument(document),
     fileSize: Number(document.sizeBytes),
@@ -53,7 +31,7 @@ export function presentStoredDocument(document: Document): StoredDocumentBody {
 }
 
 /** A Failed element echoes what was sent (canonical spelling where the value was recognised), null where absent. */
-export function presentFailed(headers: DocumentHeaders, fileName: string | null, error: string): DocumentBody {
+export function presentFailed(headers: DocumentHeaders, fileName: string | null, error: string) {
   return {
     documentId: headers.id ?? null,
     title: headers.title?.trim() ?? null,
@@ -66,7 +44,7 @@ export function presentFailed(headers: DocumentHeaders, fileName: string | null,
     location: headers.location ?? null,
     product: headers.product ?? null,
     privacy: headers.privacy === undefined ? null : (canonicalPrivacy(headers.privacy) ?? headers.privacy),
-    status: 'Failed',
+    status: 'Failed' as const,
     error,
   };
 }

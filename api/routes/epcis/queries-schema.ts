@@ -2,7 +2,6 @@
  * Schemas of /epcis/queries (GS1's REST binding: named queries and their subscriptions). The same
  * objects validate requests and become the OpenAPI document.
  */
-import { SCHEDULE_FIELDS } from '../../../domain/epcis/subscription-schedule';
 import { EPCIS_QUERY_PARAMETERS } from '../../../domain/epcis/query-parameters';
 
 /** The parameters a named query may hold: those of GET /epcis/events but paging. */
@@ -111,15 +110,6 @@ export const createSubscriptionBody = {
     },
   },
 } as const;
-
-export interface CreateSubscriptionInput {
-  dest: string;
-  signatureToken?: string;
-  stream?: true;
-  schedule?: Partial<Record<(typeof SCHEDULE_FIELDS)[number], string>>;
-  reportIfEmpty?: boolean;
-  initialRecordTime?: string;
-}
 
 export const subscription = {
   type: 'object',

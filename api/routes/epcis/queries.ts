@@ -8,13 +8,10 @@
  */
 import type Router from '@koa/router';
 import type { ErrorObject } from 'ajv';
-import { randomUUID } from 'node:crypto';
 import { epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import { findEpcisEvents } from '../../../db/queries/epcis-events';
 import {
   createNamedQuery,
-  createSubscription,
-  deleteNamedQuery,
   filterFromJson,
   findNamedQuery,
   findSubscription,
@@ -24,10 +21,13 @@ import {
   type StoredFilter,
   type SubscriptionRow,
 } from '../../../db/repositories/epcis-queries';
-import { deleteWebhookEndpoint } from '../../../db/repositories/webhooks';
-import { scheduleRanges } from '../../../domain/epcis/subscription-schedule';
-import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../../../platform/epcis-subscriptions';
-import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
+import {
+  deleteQuery,
+  endpointServices,
+  subscribe,
+  unsubscribe,
+  type CreateSubscriptionInput,
+} from '../../../usecases/webhooks';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { ajv } from '../../../platform/json-schema';
@@ -37,12 +37,7 @@ import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
-import {
-  createQueryBody,
-  createSubscriptionBody,
-  type CreateQueryInput,
-  type CreateSubscriptionInput,
-} from './queries-schema';
+import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from './queries-schema';
 import {
   epcFormatHeader,
   eventsPageQuery,
@@ -117,10 +112,12 @@ function subscriptionBody(row: SubscriptionRow) {
 
 async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
   const found = await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, ctx.params.queryName);
-  if (!found)
-    throw problem('epcis-unknown-query', { detail: `No query named ${ctx.params.queryName} in this account.` });
+  if (!found) throw unknownQuery(ctx.params.queryName);
   return found;
 }
+
+const unknownQuery = (name: string) =>
+  problem('epcis-unknown-query', { detail: `No query named ${name} in this account.` });
 
 /** perPage rows from the page token's offset, and the Link to the next page when there is one. */
 async function paged<T>(
@@ -169,10 +166,8 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   });
 
   router.delete('/queries/:queryName', async (ctx) => {
-    const ended = await deleteNamedQuery(ctx.deps.sequelize, ctx.state.account.id, ctx.params.queryName);
-    if (!ended)
-      throw problem('epcis-unknown-query', { detail: `No query named ${ctx.params.queryName} in this account.` });
-    for (const id of ended) await endSubscription(ctx, id);
+    if (!(await deleteQuery(endpointServices(ctx.deps), ctx.state.account.id, ctx.params.queryName)))
+      throw unknownQuery(ctx.params.queryName);
     ctx.status = 204;
   });
 
@@ -204,67 +199,18 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
       (errors, input, source) => (source === 'headers' ? headerProblem(errors, input) : bodyProblem(errors)),
     ),
     async (ctx) => {
-      const named = await namedQueryOf(ctx);
-      const input = ctx.state.input.body;
-      const format = epcFormatOf(ctx);
-      if ((input.stream === true) === (input.schedule !== undefined)) {
-        throw problem('epcis-stream-or-schedule', {
-          issues: [{ pointer: '/stream', message: 'Send stream: true, or a schedule, not both.' }],
-        });
-      }
-      const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
-      if (ranges && 'issues' in ranges) {
-        throw problem('epcis-invalid-schedule', {
-          issues: Object.entries(ranges.issues).map(([field, message]) => ({
-            pointer: `/${field.replace('.', '/')}`,
-            message,
-          })),
-        });
-      }
-      const unusable = await destinationProblem(input.dest, ctx.deps.config.webhookAllowedHosts);
-      if (unusable)
-        throw problem('epcis-invalid-dest', { issues: [{ pointer: '/dest', message: `dest ${unusable}` }] });
-      const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
-      if (initialRecordTime && Number.isNaN(initialRecordTime.getTime())) {
-        throw problem('epcis-invalid-initial-record-time', {
-          issues: [{ pointer: '/initialRecordTime', message: 'initialRecordTime is not valid.' }],
-        });
-      }
-      const id = randomUUID();
-      const row = await createSubscription(ctx.deps.sequelize, {
-        id,
+      const { queryName } = ctx.params;
+      const outcome = await subscribe(endpointServices(ctx.deps), {
         accountId: ctx.state.account.id,
-        queryName: named.name,
-        dest: input.dest,
-        signatureToken: input.signatureToken,
-        stream: input.stream === true,
-        schedule: input.schedule ?? null,
-        reportIfEmpty: input.reportIfEmpty ?? false,
-        initialRecordTime,
-        epcFormat: format,
+        queryName,
+        epcFormat: epcFormatOf(ctx),
+        input: ctx.state.input.body,
       });
-      if (ranges) {
-        try {
-          await createSubscriptionSchedule(
-            ctx.deps.temporal,
-            ctx.deps.config.taskQueue,
-            id,
-            ranges.ranges,
-            ctx.deps.config.webhookRetrySeconds,
-          );
-        } catch (error) {
-          // Nothing half-made: without its schedule the subscription would never report.
-          await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, id);
-          throw error;
-        }
-      }
-      // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
-      await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, {
-        retrySeconds: ctx.deps.config.webhookRetrySeconds,
-      });
+      if (outcome.kind === 'unknownQuery') throw unknownQuery(queryName);
+      if (outcome.kind === 'refused') throw problem(outcome.code, { issues: outcome.issues });
       ctx.status = 201;
-      ctx.set('Location', `/epcis/queries/${named.name}/subscriptions/${id}`);
-      ctx.body = subscriptionBody(row);
+      ctx.set('Location', `/epcis/queries/${queryName}/subscriptions/${outcome.subscription.id}`);
+      ctx.body = subscriptionBody(outcome.subscription);
     },
   );
 
@@ -282,9 +228,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   });
 
   router.delete('/queries/:queryName/subscriptions/:subscriptionID', async (ctx) => {
-    const found = await subscriptionOf(ctx);
-    await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, found.id);
-    await endSubscription(ctx, found.id);
+    await unsubscribe(endpointServices(ctx.deps), ctx.state.account.id, (await subscriptionOf(ctx)).id);
     ctx.status = 204;
   });
 }
@@ -297,12 +241,4 @@ async function subscriptionOf(ctx: APIContext): Promise<SubscriptionRow> {
       detail: `No subscription ${ctx.params.subscriptionID} of query ${named.name}.`,
     });
   return found;
-}
-
-/** After the rows are gone: the schedule is deleted and the delivery workflow woken to see it is over. */
-async function endSubscription(ctx: APIContext, id: string): Promise<void> {
-  await deleteSubscriptionSchedule(ctx.deps.temporal, id);
-  await wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, id, {
-    retrySeconds: ctx.deps.config.webhookRetrySeconds,
-  });
 }

@@ -1,29 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import {
-  findImport,
-  insertImport,
-  listImports,
-  type ImportContent,
-  type ImportRow,
-  type ImportStore,
-} from '../../../db/repositories/imports';
-import { sha256Hex } from '../../../domain/hashing';
-import { UnreadableSpreadsheet, type SpreadsheetFormat } from '../../../platform/spreadsheets';
+import { findImport, listImports, type ImportRow } from '../../../db/repositories/imports';
 import { startImportWorkflow } from '../../../batches/import-workflow';
+import { IMPORT_KINDS, importFile, type ImportKind, type ImportServices } from '../../../usecases/import-file';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem, validationProblem, type ApiError } from '../../errors';
 import { validate } from '../../middleware/validate';
-import { readingBody } from '../../expect-continue';
 import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
-import { removeSpool } from '../../spooled-upload';
-import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
-import { checkFile, type CheckedChunk } from './check';
-import { IMPORT_KINDS, isEventKind, kindSpec, type ImportKind } from './kinds';
+import { receiveMultipart, removeSpool } from '../../spooled-upload';
+import { sendSpreadsheet } from '../trace/presenter';
+import { importRules, kindSpec } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
-import { MAX_IMPORT_BODY_BYTES, receiveImport, TOO_LARGE, UnreadableImport } from './receive';
+import { IMPORT_LIMITS, MAX_IMPORT_BODY_BYTES, TOO_LARGE } from './receive';
 import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
 import { browserPageRouter } from '../../browser-page';
@@ -41,159 +30,76 @@ const formatOf = (fileName: string): 'csv' | 'xlsx' | null => {
   return extension === 'csv' || extension === 'xlsx' ? extension : null;
 };
 
-/**
- * Starts the import's workflow, or attaches to it: the one start of `processImport`. Bounded, as a batch's
- * start is: a Temporal that hangs must not hold the request.
- */
-async function startImport(ctx: APIContext, row: ImportRow): Promise<void> {
-  const { temporal, config } = ctx.deps;
-  const start = {
-    workflowId: row.workflow_id,
-    input: {
-      importId: row.id,
-      accountId: row.account_id,
-      accountName: ctx.state.account.name,
-      requestId: ctx.state.requestId ?? null,
-      localMaxEvents: config.pipelineLocalMaxEvents,
-    },
-    kind: row.kind,
-    rowsRead: row.rows_read,
-    fileName: row.file_name,
-  };
-  try {
-    await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
-      startImportWorkflow(temporal, config.taskQueue, start),
-    );
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return;
-    ctx.deps.logger.error({ err: error, importId: row.id }, 'could not start the import workflow');
-    throw problem('import-not-started', {
-      detail: `The import was stored but could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
-      importId: row.id,
-      statusUrl: importStatusUrl(row.id),
-    });
-  }
-}
-
-/**
- * Reads the upload once, in the transaction that stores it: its rows are checked and, while none has
- * failed, each chunk of events is stored as the batch the import's workflow starts (no second reading
- * of the file before its batches run). Locations and products are stored by a step that reads the file
- * the upload stores. A file refused as a whole (a bad header, too many rows, unreadable) throws: nothing
- * of it is stored.
- */
-async function readUpload(
-  ctx: APIContext,
-  filePath: string,
-  format: SpreadsheetFormat,
-  kind: ImportKind,
-  store: ImportStore,
-): Promise<ImportContent> {
-  const storeChunk = ({ seq, records, lastRow }: CheckedChunk) =>
-    store.storeChunk({
-      seq,
-      firstRow: records[0].row,
-      lastRow,
-      events: records.map((r) => ({ $type: kind, ...r.record })),
-      provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
-    });
-  let check;
-  try {
-    check = await checkFile(
-      filePath,
-      format,
-      kind,
-      { deps: ctx.deps, account: ctx.state.account },
-      isEventKind(kind) ? storeChunk : undefined,
-    );
-  } catch (error) {
-    if (error instanceof UnreadableSpreadsheet)
-      throw problem('unreadable-spreadsheet', { detail: error.message, errors: { file: [error.message] } });
-    throw error;
-  }
-  if (check.outcome === 'tooManyRows') throw tooLarge();
-  if (check.outcome === 'badHeader') {
-    const errors: Record<string, string[]> = {};
-    for (const e of check.errors) (errors[e.column ?? '$'] ??= []).push(e.message);
-    throw problem('import-header-mismatch', {
-      detail: `The header row does not fit the ${kind} template: ${check.errors.map((e) => e.message).join(' ')}`,
-      errors,
-    });
-  }
-  if (!check.errors.length && !isEventKind(kind)) await store.storeFile(filePath);
-  return { columns: check.columns, rowsRead: check.rowsRead, errors: check.errors.length ? check.errors : null };
-}
+/** The import use case on the service: its workflow's start bounded as a batch's (a hung Temporal must not hold the request). */
+const importServices = (ctx: APIContext): ImportServices => ({
+  sequelize: ctx.deps.sequelize,
+  rules: importRules(ctx.deps),
+  start: async (row: ImportRow) => {
+    const { temporal, config } = ctx.deps;
+    const stored = { ...row, account_name: ctx.state.account.name, request_id: ctx.state.requestId ?? null };
+    try {
+      await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
+        startImportWorkflow(temporal, config.taskQueue, stored, config.pipelineLocalMaxEvents),
+      );
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  },
+});
 
 async function upload(ctx: APIContext): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
   if (key && !IDEMPOTENCY_KEY.test(key)) throw problem('invalid-idempotency-key');
   if (declaredOver(ctx.req.headers, MAX_IMPORT_BODY_BYTES)) throw tooLarge();
-  let received;
-  readingBody(ctx.req, ctx.res);
-  try {
-    received = await receiveImport(ctx.req);
-  } catch (error) {
-    if (error instanceof UnreadableImport) throw problem('unreadable-body', { detail: error.message });
-    throw error;
-  }
+  const received = await receiveMultipart(ctx, IMPORT_LIMITS);
   if (received.outcome === 'tooLarge') throw tooLarge();
-  const { fields, file } = received.upload;
+  if (received.outcome === 'tooManyFiles') throw problem('unreadable-body', { detail: 'Send one file per import.' });
+  const { fields, file } = received;
   try {
     const kind = fields.kind ?? (typeof ctx.query.kind === 'string' ? ctx.query.kind : undefined);
     if (!kind || !isKind(kind)) throw validationProblem({ kind: [`kind must be one of: ${IMPORT_KINDS.join(', ')}.`] });
-    if (!file) throw validationProblem({ file: ['Send the spreadsheet as the multipart part named file.'] });
+    if (!file?.path) throw validationProblem({ file: ['Send the spreadsheet as the multipart part named file.'] });
     const format = formatOf(file.fileName);
     if (!format) throw validationProblem({ file: [`${file.fileName || 'The file'} is neither .csv nor .xlsx.`] });
-
-    const { account } = ctx.state;
-    const requestHash = sha256Hex(`${kind}\n${file.sha256}`);
-    if (key) {
-      const existing = await findImport(ctx.deps.sequelize, { accountId: account.id, idempotencyKey: key });
-      if (existing) return await replay(ctx, existing, key, requestHash);
+    const outcome = await importFile(importServices(ctx), {
+      account: ctx.state.account,
+      kind,
+      format,
+      file: { ...file, path: file.path, sha256: file.sha256.toString('hex') },
+      idempotencyKey: key ?? null,
+      requestId: ctx.state.requestId ?? null,
+    });
+    switch (outcome.kind) {
+      case 'unreadable':
+        throw problem('unreadable-spreadsheet', { detail: outcome.message, errors: { file: [outcome.message] } });
+      case 'tooManyRows':
+        throw tooLarge();
+      case 'badHeader':
+        throw problem('import-header-mismatch', {
+          issues: outcome.errors.map((e) => ({ pointer: e.column ?? '$', message: e.message })),
+          detail: `The header row does not fit the ${kind} template: ${outcome.errors.map((e) => e.message).join(' ')}`,
+        });
+      case 'keyReused':
+        throw problem('idempotency-key-reused', {
+          detail: `Idempotency-Key ${key} was first used with another file or kind (import ${outcome.existing.id}); send a new key for a new import.`,
+          errors: { 'Idempotency-Key': ['The key was first used with another file or kind.'] },
+        });
+      case 'notStarted': {
+        const { row, error } = outcome;
+        const { config, logger } = ctx.deps;
+        logger.error({ err: error, importId: row.id }, 'could not start the import workflow');
+        throw problem('import-not-started', {
+          detail: `The import was stored but could not be started now; it is started automatically within ${config.reconcileAfterSeconds + config.reconcileEverySeconds} seconds. Follow statusUrl for its result.`,
+          importId: row.id,
+          statusUrl: importStatusUrl(row.id),
+        });
+      }
     }
-    let row: ImportRow;
-    try {
-      row = await insertImport(
-        ctx.deps.sequelize,
-        {
-          id: randomUUID(),
-          accountId: account.id,
-          kind,
-          format,
-          fileName: file.fileName,
-          sizeBytes: file.size,
-          idempotencyKey: key ?? null,
-          requestHash,
-          requestId: ctx.state.requestId ?? null,
-        },
-        (store) => readUpload(ctx, file.path, format, kind, store),
-      );
-    } catch (error) {
-      // Two first uploads with one key: the unique key decides, the other answers as a replay.
-      const existing = key
-        ? await findImport(ctx.deps.sequelize, { accountId: account.id, idempotencyKey: key })
-        : null;
-      if (!existing) throw error;
-      return await replay(ctx, existing, key!, requestHash);
-    }
-    if (!row.refused) await startImport(ctx, row);
     ctx.status = 202;
-    ctx.body = await presentImport(ctx.deps.sequelize, row);
+    ctx.body = await presentImport(ctx.deps.sequelize, outcome.row);
   } finally {
     await removeSpool(file?.path);
   }
-}
-
-async function replay(ctx: APIContext, existing: ImportRow, key: string, requestHash: string): Promise<void> {
-  if (existing.request_hash !== requestHash) {
-    throw problem('idempotency-key-reused', {
-      detail: `Idempotency-Key ${key} was first used with another file or kind (import ${existing.id}); send a new key for a new import.`,
-      errors: { 'Idempotency-Key': ['The key was first used with another file or kind.'] },
-    });
-  }
-  if (!existing.refused) await startImport(ctx, existing);
-  ctx.status = 202;
-  ctx.body = await presentImport(ctx.deps.sequelize, existing);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -210,17 +116,11 @@ export function importsRouter(): Router<AppState, AppCustom> {
       throw problem('unknown-import-template', {
         detail: `No template ${kind}; the kinds are ${IMPORT_KINDS.join(', ')}.`,
       });
-    const format = ctx.state.input.query.format ?? 'csv';
     const spec = kindSpec(kind);
-    ctx.set('Content-Disposition', `attachment; filename="${kind}-template.${format}"`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (format === 'xlsx') {
-      ctx.type = XLSX_TYPE;
-      ctx.body = await templateXlsx(spec);
-    } else {
-      ctx.type = `${CSV_TYPE}; charset=utf-8`;
-      ctx.body = templateCsv(spec);
-    }
+    await sendSpreadsheet(ctx, `${kind}-template`, ctx.state.input.query.format ?? 'csv', {
+      csv: () => templateCsv(spec),
+      xlsx: () => templateXlsx(spec),
+    });
   });
   router.post('/Integration/Imports', (ctx) => upload(ctx));
   router.get('/Integration/Imports', validatePage(), async (ctx) => {

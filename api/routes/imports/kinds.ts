@@ -2,19 +2,14 @@
  * What a spreadsheet of each kind holds: one record per event of one type, location or product, its
  * columns derived from the very schemas POST /Integration/Events, /Locations and /Products validate with.
  */
-import { EVENT_TYPE_NAMES, type EventTypeName } from '../../../domain/events';
+import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
+import type { EventTypeName } from '../../../domain/events';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
+import { isEventKind, type ImportKind, type ImportRules } from '../../../usecases/import-file';
 import { eventExamples } from '../events/examples';
 import { event } from '../../../domain/schemas/events';
 import { createLocationsSchema } from '../../../domain/schemas/locations';
 import { createProductsSchema } from '../../../domain/schemas/products';
-
-export const MASTER_DATA_KINDS = ['locations', 'products'] as const;
-export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, ...MASTER_DATA_KINDS] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
-
-export const isEventKind = (kind: ImportKind): kind is EventTypeName =>
-  (EVENT_TYPE_NAMES as readonly string[]).includes(kind);
 
 interface Conditional {
   if: { properties: { $type: { enum: readonly string[] } } };
@@ -80,3 +75,9 @@ export function kindSpec(kind: ImportKind): KindSpec {
 /** The template's example row: the OpenAPI example of the type where it has the field, else the schema's example. */
 export const exampleRow = (spec: KindSpec): (string | number | null)[] =>
   spec.columns.map((c) => cellOf(spec.example, c) ?? c.example);
+
+/** The import's rules as the API runs them, the pipeline's checks on the service's database. */
+export const importRules = (deps: BorderCheckDeps): ImportRules => ({
+  spec: kindSpec,
+  othersChecked: (account, events, skip) => othersChecked(deps, account, events, skip),
+});

@@ -1,5 +1,5 @@
 import { signInMarkup, type BrowserPage } from '../../browser-page';
-import { IMPORT_KINDS } from './kinds';
+import { IMPORT_KINDS } from '../../../usecases/import-file';
 
 /**
  * The imports page (`/imports`), a sibling of /support and /trace for people without a developer: sign

@@ -1,5 +1,5 @@
 import { withLimits } from '../../../domain/schemas/limits';
-import { IMPORT_KINDS } from './kinds';
+import { IMPORT_KINDS } from '../../../usecases/import-file';
 
 export const templateQuery = withLimits({
   type: 'object',

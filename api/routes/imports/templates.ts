@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { listRequired, type Column } from '../../../domain/spreadsheet-columns';
-import { exampleRow, isEventKind, type KindSpec } from './kinds';
+import { isEventKind } from '../../../usecases/import-file';
+import { exampleRow, type KindSpec } from './kinds';
 
 /** RFC 4180 quoting. The template holds only our own header and example, so nothing is made inert. */
 const csvField = (value: string | number | null): string => {

@@ -1,4 +1,7 @@
 import type { Trace, TraceNodeRow } from '../../../db/queries/trace';
+import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
+import type { RecallReach } from '../../../usecases/trace-lot';
+import type { APIContext } from '../../context';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -20,33 +23,6 @@ export const locationOf = (n: TraceNodeRow) => ({
 type Visibility = 'own' | 'shared' | 'shipment';
 const visibilityOf = (n: TraceNodeRow, accountId: string): Visibility =>
   n.account_id === accountId ? 'own' : n.open ? 'shared' : 'shipment';
-
-/** The nodes within `maxDepth` edges of the root's nodes (either way along an edge), and the edges between them. */
-export function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
-  const neighbours = new Map<string, string[]>();
-  for (const e of trace.edges) {
-    (neighbours.get(e.from_id) ?? neighbours.set(e.from_id, []).get(e.from_id)!).push(e.to_id);
-    (neighbours.get(e.to_id) ?? neighbours.set(e.to_id, []).get(e.to_id)!).push(e.from_id);
-  }
-  const depth = new Map(rootIds.map((id) => [id, 0]));
-  let frontier = rootIds;
-  for (let d = 1; d <= maxDepth && frontier.length; d++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      for (const n of neighbours.get(id) ?? []) {
-        if (!depth.has(n)) {
-          depth.set(n, d);
-          next.push(n);
-        }
-      }
-    }
-    frontier = next;
-  }
-  return {
-    nodes: trace.nodes.filter((n) => depth.has(n.id)),
-    edges: trace.edges.filter((e) => depth.has(e.from_id) && depth.has(e.to_id)),
-  };
-}
 
 export function presentNode(n: TraceNodeRow, accountId: string, shippedTo: Map<string, number>) {
   const visibility = visibilityOf(n, accountId);
@@ -93,4 +69,40 @@ export function presentTrace(
       quantity: Number(e.quantity),
     })),
   };
+}
+
+export const presentRecallReach = (reach: RecallReach, root: { productId: string; lotSerial: string }) => ({
+  root: { ...root, nodes: reach.rootIds },
+  asOf: reach.asOf.toISOString(),
+  lots: reach.lots.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })),
+  holdings: reach.holdings.map((n) => ({
+    product: productOf(n),
+    lotSerial: n.lot_serial,
+    location: locationOf(n),
+    quantityOnHand: Number(n.quantity_on_hand),
+    unit: n.unit,
+  })),
+  shipments: reach.shipments.map(({ edge, from, to }) => ({
+    product: productOf(from),
+    lotSerial: from.lot_serial,
+    from: locationOf(from),
+    to: locationOf(to),
+    quantity: Number(edge.quantity),
+    unit: from.unit,
+    eventId: edge.event_id,
+    eventTime: edge.event_time.toISOString(),
+  })),
+});
+
+/** Answers a spreadsheet to download, `name`.csv or .xlsx, never to be rendered as something else. */
+export async function sendSpreadsheet(
+  ctx: APIContext,
+  name: string,
+  format: 'csv' | 'xlsx',
+  content: { csv: () => string; xlsx: () => Promise<Buffer> },
+): Promise<void> {
+  ctx.set('Content-Disposition', `attachment; filename="${name}.${format}"`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = format === 'xlsx' ? XLSX_TYPE : `${CSV_TYPE}; charset=utf-8`;
+  ctx.body = format === 'xlsx' ? await content.xlsx() : content.csv();
 }

@@ -61,11 +61,6 @@ export const recallQuery = withLimits({
   properties: lotQuery,
 } as const);
 
-export interface RecallQuery {
-  ProductId: string;
-  LotSerial: string;
-}
-
 export const fsmaQuery = withLimits({
   type: 'object',
   required: ['ProductId', 'LotSerial'],
@@ -74,10 +69,6 @@ export const fsmaQuery = withLimits({
     format: { type: 'string', enum: ['csv', 'xlsx'], description: 'csv (the default) or xlsx.' },
   },
 } as const);
-
-export interface FsmaQuery extends TraceQuery {
-  format?: 'csv' | 'xlsx';
-}
 
 export const nodeEventsQuery = withLimits({
   type: 'object',
@@ -92,10 +83,6 @@ export const nodeEventsQuery = withLimits({
     },
   },
 } as const);
-
-export interface NodeEventsQuery extends TraceQuery {
-  NodeId: string;
-}
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableTime = { type: ['string', 'null'], description: 'UTC with a trailing Z.' } as const;

@@ -1,16 +1,12 @@
 import Router from '@koa/router';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { listWebhookDeliveries, listWebhookEndpoints } from '../../../db/repositories/webhooks';
 import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  findWebhookDelivery,
-  findWebhookEndpoint,
-  listWebhookDeliveries,
-  listWebhookEndpoints,
+  deleteWebhook,
+  endpointServices,
+  findEndpoint,
   redeliverWebhook,
-  type WebhookEndpointRow,
-} from '../../../db/repositories/webhooks';
-import { destinationProblem, wakeWebhookEndpoint } from '../../../platform/webhooks';
+  registerWebhook,
+} from '../../../usecases/webhooks';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
 import { pairedWith } from '../../../domain/schemas/paired';
@@ -19,19 +15,14 @@ import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
 import { createWebhookBody, listWebhooksQuery, type CreateWebhookInput, type ListWebhooksQuery } from './schema';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const unknownEndpoint = (id: string) =>
+  problem('unknown-webhook-endpoint', { detail: `No webhook endpoint ${id} in this account.` });
 
-async function endpointOf(ctx: APIContext): Promise<WebhookEndpointRow> {
-  const id = ctx.params.id;
-  const found = UUID.test(id) ? await findWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, id) : null;
-  if (!found) throw problem('unknown-webhook-endpoint', { detail: `No webhook endpoint ${id} in this account.` });
+async function endpointOf(ctx: APIContext) {
+  const found = await findEndpoint(endpointServices(ctx.deps), ctx.state.account.id, ctx.params.id);
+  if (!found) throw unknownEndpoint(ctx.params.id);
   return found;
 }
-
-const wake = (ctx: APIContext, endpointId: string): Promise<void> =>
-  wakeWebhookEndpoint(ctx.deps.temporal, ctx.deps.config.taskQueue, endpointId, {
-    retrySeconds: ctx.deps.config.webhookRetrySeconds,
-  });
 
 /**
  * `/Integration/Webhooks`: an account's endpoints for batch and recall notifications, the deliveries
@@ -46,22 +37,15 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
     validate({ body: pairedWith<CreateWebhookInput>()(createWebhookBody) }),
     async (ctx) => {
       const { Url: url, Events: events } = ctx.state.input.body;
-      const unusable = await destinationProblem(url, ctx.deps.config.webhookAllowedHosts);
-      if (unusable) throw validationProblem({ Url: [`Url ${unusable}`] });
-      const secret = `whsec_${randomBytes(32).toString('base64')}`;
-      const row = await createWebhookEndpoint(ctx.deps.sequelize, {
-        id: randomUUID(),
+      const outcome = await registerWebhook(endpointServices(ctx.deps), {
         accountId: ctx.state.account.id,
         url,
         events,
-        secret,
       });
-      // Its delivery workflow runs from now on: should a later commit's wake-up be lost (the API dying
-      // between commit and signal), the workflow's idle timer still finds what is owed.
-      await wake(ctx, row.id);
+      if (outcome.kind === 'unusableUrl') throw validationProblem({ Url: [outcome.problem] });
       ctx.status = 201;
-      ctx.set('Location', `/Integration/Webhooks/${row.id}`);
-      ctx.body = { ...presentWebhookEndpoint(row), secret };
+      ctx.set('Location', `/Integration/Webhooks/${outcome.endpoint.id}`);
+      ctx.body = { ...presentWebhookEndpoint(outcome.endpoint), secret: outcome.secret };
     },
   );
 
@@ -83,11 +67,9 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
   });
 
   router.delete('/Integration/Webhooks/:id', async (ctx) => {
-    const endpoint = await endpointOf(ctx);
-    await deleteWebhookEndpoint(ctx.deps.sequelize, ctx.state.account.id, endpoint.id);
-    // Its workflow reads the deletion and ends.
-    await wake(ctx, endpoint.id);
-    ctx.body = presentWebhookEndpoint(endpoint);
+    const deleted = await deleteWebhook(endpointServices(ctx.deps), ctx.state.account.id, ctx.params.id);
+    if (!deleted) throw unknownEndpoint(ctx.params.id);
+    ctx.body = presentWebhookEndpoint(deleted);
   });
 
   router.get('/Integration/Webhooks/:id/deliveries', validatePage(), async (ctx) => {
@@ -98,17 +80,13 @@ export function webhooksRouter(): Router<AppState, AppCustom> {
   });
 
   router.post('/Integration/Webhooks/:id/deliveries/:deliveryId/redeliver', async (ctx) => {
-    const endpoint = await endpointOf(ctx);
-    const { sequelize } = ctx.deps;
-    if (!(await findWebhookDelivery(sequelize, endpoint.id, ctx.params.deliveryId))) {
-      throw problem('unknown-webhook-delivery', {
-        detail: `No delivery ${ctx.params.deliveryId} for webhook endpoint ${endpoint.id}.`,
-      });
-    }
-    await redeliverWebhook(sequelize, endpoint.id, ctx.params.deliveryId);
-    await wake(ctx, endpoint.id);
+    const { id, deliveryId } = ctx.params;
+    const outcome = await redeliverWebhook(endpointServices(ctx.deps), ctx.state.account.id, id, deliveryId);
+    if (outcome.kind === 'unknownEndpoint') throw unknownEndpoint(id);
+    if (outcome.kind === 'unknownDelivery')
+      throw problem('unknown-webhook-delivery', { detail: `No delivery ${deliveryId} for webhook endpoint ${id}.` });
     ctx.status = 202;
-    ctx.body = presentWebhookDelivery((await findWebhookDelivery(sequelize, endpoint.id, ctx.params.deliveryId))!);
+    ctx.body = presentWebhookDelivery(outcome.delivery);
   });
 
   return router;

@@ -1,0 +1,115 @@
+import { createNamedQuery } from '../../db/repositories/epcis-queries';
+import type { ScheduleRanges } from '../../domain/epcis/subscription-schedule';
+import { deleteQuery, deleteWebhook, registerWebhook, subscribe, type EndpointServices } from '../../usecases/webhooks';
+import { createAccount, type TestAccount } from '../factories/accounts';
+import { models, rowCounts, sql } from '../helpers/db';
+
+/**
+ * Registering webhook endpoints and EPCIS subscriptions, called directly against PostgreSQL. Temporal's
+ * part is the services' ports: here they record what the use case asked of them (the HTTP tests run them).
+ */
+describe('register a webhook or an EPCIS subscription (use cases)', () => {
+  let account: TestAccount;
+  let woken: string[];
+  let scheduled: [string, ScheduleRanges | null][];
+  let scheduleFails: boolean;
+  const services = (): EndpointServices => ({
+    sequelize: models(),
+    allowedHosts: ['127.0.0.1'],
+    wake: async (id) => void woken.push(id),
+    schedule: async (id, ranges) => {
+      if (scheduleFails && ranges) throw new Error('Temporal refused the schedule');
+      scheduled.push([id, ranges]);
+    },
+  });
+  const counted = ['webhook_endpoints', 'epcis_subscriptions'];
+  const endpointRow = async (id: string) =>
+    (await sql().query('SELECT url, events, deleted_at FROM webhook_endpoints WHERE id = $1', [id])).rows[0];
+
+  beforeAll(async () => {
+    account = await createAccount('usecase-webhooks');
+  });
+  beforeEach(() => {
+    woken = [];
+    scheduled = [];
+    scheduleFails = false;
+  });
+
+  it('registers an endpoint with its secret and wakes its workflow; deleting it marks the row and wakes it again', async () => {
+    const outcome = await registerWebhook(services(), {
+      accountId: account.id,
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['batch.completed'],
+    });
+    if (outcome.kind !== 'registered') throw new Error(`not registered: ${outcome.kind}`);
+    expect(outcome.secret).toMatch(/^whsec_/);
+    expect(await endpointRow(outcome.endpoint.id)).toMatchObject({
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['batch.completed'],
+      deleted_at: null,
+    });
+    expect(woken).toEqual([outcome.endpoint.id]);
+
+    expect(await deleteWebhook(services(), account.id, outcome.endpoint.id)).toMatchObject({ id: outcome.endpoint.id });
+    expect((await endpointRow(outcome.endpoint.id)).deleted_at).not.toBeNull();
+    expect(woken).toEqual([outcome.endpoint.id, outcome.endpoint.id]);
+    expect(await deleteWebhook(services(), account.id, outcome.endpoint.id)).toBeNull();
+  });
+
+  it('refuses a URL to a private address, storing and waking nothing', async () => {
+    const before = await rowCounts(account.id, counted);
+    const outcome = await registerWebhook(services(), {
+      accountId: account.id,
+      url: 'https://10.1.2.3/hooks',
+      events: ['batch.failed'],
+    });
+    expect(outcome).toEqual({ kind: 'unusableUrl', problem: expect.stringMatching(/^Url must be a public address/) });
+    expect(await rowCounts(account.id, counted)).toEqual(before);
+    expect(woken).toEqual([]);
+  });
+
+  it('subscribes on a schedule: the schedule is made before the commit, and one Temporal refuses stores nothing', async () => {
+    await createNamedQuery(models(), account.id, 'shipped', { EQ_bizStep: 'shipping' }, { EQ_bizStep: ['shipping'] });
+    const request = {
+      accountId: account.id,
+      queryName: 'shipped',
+      epcFormat: 'Always_GS1_Digital_Link' as const,
+      input: { dest: 'http://127.0.0.1:9/reports', schedule: { minute: '0' } },
+    };
+    const before = await rowCounts(account.id, counted);
+    scheduleFails = true;
+    await expect(subscribe(services(), request)).rejects.toThrow('Temporal refused the schedule');
+    expect(await rowCounts(account.id, counted)).toEqual(before);
+    expect(woken).toEqual([]);
+
+    scheduleFails = false;
+    const outcome = await subscribe(services(), request);
+    if (outcome.kind !== 'subscribed') throw new Error(`not subscribed: ${outcome.kind}`);
+    expect(outcome.subscription).toMatchObject({ query_name: 'shipped', stream: false, schedule: { minute: '0' } });
+    expect(scheduled).toEqual([[outcome.subscription.id, expect.objectContaining({ minute: [expect.anything()] })]]);
+    expect(woken).toEqual([outcome.subscription.id]);
+
+    // Deleting the query ends its subscription: the endpoint row is marked, its schedule deleted, its workflow woken.
+    expect(await deleteQuery(services(), account.id, 'shipped')).toBe(true);
+    expect((await endpointRow(outcome.subscription.id)).deleted_at).not.toBeNull();
+    expect(scheduled.at(-1)).toEqual([outcome.subscription.id, null]);
+    expect(await deleteQuery(services(), account.id, 'shipped')).toBe(false);
+  });
+
+  it('refuses a subscription with both stream and schedule, or to an unknown query, naming the pointer', async () => {
+    await createNamedQuery(models(), account.id, 'all', {}, {});
+    const before = await rowCounts(account.id, counted);
+    const input = { dest: 'http://127.0.0.1:9/r', stream: true as const, schedule: { hour: '1' } };
+    const epcFormat = 'Always_EPC_URN' as const;
+    expect(await subscribe(services(), { accountId: account.id, queryName: 'all', epcFormat, input })).toEqual({
+      kind: 'refused',
+      code: 'epcis-stream-or-schedule',
+      issues: [{ pointer: '/stream', message: expect.any(String) }],
+    });
+    expect(await subscribe(services(), { accountId: account.id, queryName: 'none', epcFormat, input })).toEqual({
+      kind: 'unknownQuery',
+    });
+    expect(await rowCounts(account.id, counted)).toEqual(before);
+    expect([woken, scheduled]).toEqual([[], []]);
+  });
+});

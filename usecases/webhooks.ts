@@ -1,0 +1,198 @@
+/**
+ * Registering where an account's notifications go: a webhook endpoint, or a subscription to a named EPCIS
+ * query (an endpoint signed GS1's way); deleting them; a delivery sent again. Each endpoint's deliveries are
+ * its Temporal workflow's (workflows/deliver-webhooks.ts), woken after every change it must see.
+ */
+import type { Client } from '@temporalio/client';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Sequelize } from 'sequelize';
+import type { EpcFormat } from '../db/queries/epcis-documents';
+import {
+  createSubscription,
+  deleteNamedQuery,
+  findNamedQuery,
+  type SubscriptionRow,
+} from '../db/repositories/epcis-queries';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  findWebhookDelivery,
+  findWebhookEndpoint,
+  redeliverWebhook as storeRedelivery,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+  type WebhookEventType,
+} from '../db/repositories/webhooks';
+import { scheduleRanges, type ScheduleField, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
+import type { Config } from '../platform/config';
+import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../platform/epcis-subscriptions';
+import { destinationProblem, wakeWebhookEndpoint } from '../platform/webhooks';
+
+/** What registering an endpoint (a webhook or an EPCIS subscription) needs; Temporal's parts are ports. */
+export interface EndpointServices {
+  sequelize: Sequelize;
+  allowedHosts: readonly string[];
+  /** Starts the endpoint's delivery workflow, or tells the running one to read its rows again. */
+  wake(endpointId: string): Promise<void>;
+  /** Creates a scheduled subscription's Temporal Schedule; deletes it (null ranges). */
+  schedule(subscriptionId: string, ranges: ScheduleRanges | null): Promise<void>;
+}
+
+type ServiceDeps = { sequelize: Sequelize; temporal: Client; config: Config };
+
+export const endpointServices = ({ sequelize, temporal, config }: ServiceDeps): EndpointServices => ({
+  sequelize,
+  allowedHosts: config.webhookAllowedHosts,
+  wake: (id) => wakeWebhookEndpoint(temporal, config.taskQueue, id, { retrySeconds: config.webhookRetrySeconds }),
+  schedule: (id, ranges) =>
+    ranges
+      ? createSubscriptionSchedule(temporal, config.taskQueue, id, ranges, config.webhookRetrySeconds)
+      : deleteSubscriptionSchedule(temporal, id),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account's endpoint `id` (null: none, another account's, or deleted). */
+export const findEndpoint = (services: EndpointServices, accountId: string, id: string) =>
+  UUID.test(id) ? findWebhookEndpoint(services.sequelize, accountId, id) : Promise.resolve(null);
+
+export type RegisterWebhookOutcome =
+  { kind: 'unusableUrl'; problem: string } | { kind: 'registered'; endpoint: WebhookEndpointRow; secret: string };
+
+/** A new endpoint, with the signing secret shown this once. */
+export async function registerWebhook(
+  services: EndpointServices,
+  input: { accountId: string; url: string; events: WebhookEventType[] },
+): Promise<RegisterWebhookOutcome> {
+  const unusable = await destinationProblem(input.url, services.allowedHosts);
+  if (unusable) return { kind: 'unusableUrl', problem: `Url ${unusable}` };
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const endpoint = await createWebhookEndpoint(services.sequelize, { id: randomUUID(), ...input, secret });
+  // Its delivery workflow runs from now on: should a later commit's wake-up be lost (the API dying
+  // between commit and signal), the workflow's idle timer still finds what is owed.
+  await services.wake(endpoint.id);
+  return { kind: 'registered', endpoint, secret };
+}
+
+/** Deletes the endpoint, cancelling what it was still owed; its workflow reads the deletion and ends. */
+export async function deleteWebhook(services: EndpointServices, accountId: string, id: string) {
+  const endpoint = await findEndpoint(services, accountId, id);
+  if (!endpoint) return null;
+  await deleteWebhookEndpoint(services.sequelize, accountId, endpoint.id);
+  await services.wake(endpoint.id);
+  return endpoint;
+}
+
+export type RedeliverOutcome =
+  { kind: 'unknownEndpoint' } | { kind: 'unknownDelivery' } | { kind: 'redelivered'; delivery: WebhookDeliveryRow };
+
+/** A delivery owed again, whatever became of it. */
+export async function redeliverWebhook(
+  services: EndpointServices,
+  accountId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<RedeliverOutcome> {
+  const { sequelize } = services;
+  const endpoint = await findEndpoint(services, accountId, endpointId);
+  if (!endpoint) return { kind: 'unknownEndpoint' };
+  if (!(await findWebhookDelivery(sequelize, endpoint.id, deliveryId))) return { kind: 'unknownDelivery' };
+  await storeRedelivery(sequelize, endpoint.id, deliveryId);
+  await services.wake(endpoint.id);
+  return { kind: 'redelivered', delivery: (await findWebhookDelivery(sequelize, endpoint.id, deliveryId))! };
+}
+
+export interface CreateSubscriptionInput {
+  dest: string;
+  signatureToken?: string;
+  stream?: true;
+  schedule?: Partial<Record<ScheduleField, string>>;
+  reportIfEmpty?: boolean;
+  initialRecordTime?: string;
+}
+
+type Refusal = `epcis-${'stream-or-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
+export type SubscribeOutcome =
+  | { kind: 'unknownQuery' }
+  | { kind: 'refused'; code: Refusal; issues: { pointer: string; message: string }[] }
+  | { kind: 'subscribed'; subscription: SubscriptionRow };
+
+const refused = (code: Refusal, ...issues: { pointer: string; message: string }[]): SubscribeOutcome => ({
+  kind: 'refused',
+  code,
+  issues,
+});
+
+/**
+ * Stores the subscription and, for a scheduled one, creates its Schedule before the commit: without it
+ * the subscription would never report, so a Schedule that cannot be created stores nothing.
+ */
+export async function subscribe(
+  services: EndpointServices,
+  request: { accountId: string; queryName: string; epcFormat: EpcFormat; input: CreateSubscriptionInput },
+): Promise<SubscribeOutcome> {
+  const { accountId, input } = request;
+  const named = await findNamedQuery(services.sequelize, accountId, request.queryName);
+  if (!named) return { kind: 'unknownQuery' };
+  if ((input.stream === true) === (input.schedule !== undefined))
+    return refused('epcis-stream-or-schedule', {
+      pointer: '/stream',
+      message: 'Send stream: true, or a schedule, not both.',
+    });
+  const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
+  if (ranges && 'issues' in ranges)
+    return refused(
+      'epcis-invalid-schedule',
+      ...Object.entries(ranges.issues).map(([field, message]) => ({ pointer: `/${field.replace('.', '/')}`, message })),
+    );
+  const unusable = await destinationProblem(input.dest, services.allowedHosts);
+  if (unusable) return refused('epcis-invalid-dest', { pointer: '/dest', message: `dest ${unusable}` });
+  const initialRecordTime = input.initialRecordTime ? new Date(input.initialRecordTime) : null;
+  if (initialRecordTime && Number.isNaN(initialRecordTime.getTime()))
+    return refused('epcis-invalid-initial-record-time', {
+      pointer: '/initialRecordTime',
+      message: 'initialRecordTime is not valid.',
+    });
+  const id = randomUUID();
+  const subscription = await createSubscription(
+    services.sequelize,
+    {
+      id,
+      accountId,
+      queryName: named.name,
+      dest: input.dest,
+      signatureToken: input.signatureToken,
+      stream: input.stream === true,
+      schedule: input.schedule ?? null,
+      reportIfEmpty: input.reportIfEmpty ?? false,
+      initialRecordTime,
+      epcFormat: request.epcFormat,
+    },
+    async () => {
+      if (ranges) await services.schedule(id, ranges.ranges);
+    },
+  );
+  // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
+  await services.wake(id);
+  return { kind: 'subscribed', subscription };
+}
+
+/** After the rows are gone: the schedule is deleted and the delivery workflow woken to see it is over. */
+async function endSubscription(services: EndpointServices, id: string): Promise<void> {
+  await services.schedule(id, null);
+  await services.wake(id);
+}
+
+/** Ends one subscription of the account (found by its query: findSubscription). */
+export async function unsubscribe(services: EndpointServices, accountId: string, id: string): Promise<void> {
+  await deleteWebhookEndpoint(services.sequelize, accountId, id);
+  await endSubscription(services, id);
+}
+
+/** Deletes a named query and ends its subscriptions (false: the account has no query of that name). */
+export async function deleteQuery(services: EndpointServices, accountId: string, name: string): Promise<boolean> {
+  const ended = await deleteNamedQuery(services.sequelize, accountId, name);
+  if (!ended) return false;
+  for (const id of ended) await endSubscription(services, id);
+  return true;
+}
