@@ -13,7 +13,15 @@ import { readLiveState, type RuntimeState } from '../../supervisor/state';
  * within 30 ms with SIGKILL: on a busy machine a SIGTERM became a kill.
  */
 export function typescriptCommand(entry: string): [command: string, args: string[]] {
-  return [process.execPath, [...(process.env.PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF_DIR}`] : []), '--import', 'tsx', path.join(PROJECT_ROOT, entry)]];
+  return [
+    process.execPath,
+    [
+      ...(process.env.PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF_DIR}`] : []),
+      '--import',
+      'tsx',
+      path.join(PROJECT_ROOT, entry),
+    ],
+  ];
 }
 
 export interface Stack {

@@ -76,7 +76,11 @@ describe('trace a lot (use case)', () => {
     const found = await traceNodeEvents(models(), request(), traced.rootIds[0]);
     expect(found.kind === 'found' && found.lines.map((l) => l.type).sort()).toEqual(['Commission', 'Transform']);
     const rows = await traceFsma204(models(), request());
-    expect(rows?.map((r) => r['Critical Tracking Event']).sort()).toEqual(['Initial Packing', 'Shipping', 'Transformation']);
+    expect(rows?.map((r) => r['Critical Tracking Event']).sort()).toEqual([
+      'Initial Packing',
+      'Shipping',
+      'Transformation',
+    ]);
   });
 
   it('answers a product the account does not have, or a node outside the trace, as such', async () => {
