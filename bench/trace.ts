@@ -3,7 +3,8 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { createApiKey } from '../db/repositories/accounts';
-import { verifyGln } from '../db/repositories/gln-verifications';
+import { listGlns, verifyGln } from '../db/repositories/gln-verifications';
+import { queryOf } from '../db/sql';
 import { createSequelize } from '../db/sequelize';
 import { glnOf } from '../domain/gln';
 import { startReceiver } from '../test/helpers/receiver';
@@ -36,6 +37,7 @@ const { values: flags } = parseArgs({
     samples: { type: 'string' },
     'sheet-samples': { type: 'string' },
     clients: { type: 'string' },
+    stamp: { type: 'string' },
   },
 });
 const option = (value: string | undefined, env: string | undefined, fallback: number) =>
@@ -297,15 +299,28 @@ function eventsOf(account: number, net: Network, glns: string[]): Payload[] {
   return timed.sort((a, b) => a.at - b.at).map((t) => t.event);
 }
 
-async function send(api: string, key: string, events: Payload[]): Promise<void> {
+/**
+ * Sends an account's events in batches; each batch has an Idempotency-Key, so a batch whose connection
+ * broke (a loaded machine's API cuts a body it has not read within REQUEST_TIMEOUT_SECONDS) is sent again
+ * safely.
+ */
+async function send(api: string, key: string, events: Payload[], batchKey: (start: number) => string): Promise<void> {
   for (let start = 0; start < events.length; start += BATCH) {
-    const response = await fetch(`${api}/Integration/Events`, {
-      method: 'POST',
-      headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ Events: events.slice(start, start + BATCH) }),
-    });
-    if (response.status !== 200)
-      throw new Error(`events refused: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await fetch(`${api}/Integration/Events`, {
+          method: 'POST',
+          headers: { 'X-API-KEY': key, 'Content-Type': 'application/json', 'Idempotency-Key': batchKey(start) },
+          body: JSON.stringify({ Events: events.slice(start, start + BATCH) }),
+        });
+        if (response.status === 200) break;
+        const text = (await response.text()).slice(0, 500);
+        if (response.status !== 408 || attempt === 3)
+          throw new Error(`events refused: HTTP ${response.status} ${text}`);
+      } catch (error) {
+        if (!(error instanceof TypeError) || attempt === 3) throw error; // fetch's network failures
+      }
+    }
   }
 }
 
@@ -378,28 +393,43 @@ async function service() {
 
 export async function benchTrace() {
   const loadAtStart = load();
-  const stamp = Date.now().toString(36);
+  // --stamp names a network an earlier run seeded (with the same sizes): what it lacks is sent, then it is measured.
+  const seeded = flags.stamp;
+  const stamp = seeded ?? Date.now().toString(36);
   const net = network(stamp);
   const { api, databaseUrl, apiPid, stop } = await service();
   const receiver = await startReceiver();
   try {
     const sequelize = createSequelize(databaseUrl, 2);
     const keys: string[] = [];
-    // Twelve digits from the clock: a service that already has an earlier run's GLNs gets new ones.
-    const glns = net.roles.map((_, i) => glnOf(String(100_000_000_000 + ((Date.now() * 1000 + i) % 900_000_000_000))));
+    const glns: string[] = [];
+    /** Per account, how many of its events are stored already (a batch is stored whole, in order). */
+    const stored: number[] = [];
     for (let i = 0; i < ACCOUNTS; i++) {
       const name = `bench-trace-${stamp}-${i}`;
       keys.push((await createApiKey(name, 'bench')).key);
-      await verifyGln(sequelize, name, glns[i], 'bench');
+      const [known] = seeded ? await listGlns(sequelize, { account: name }) : [];
+      // Twelve digits from the clock: a service that already has an earlier run's GLNs gets new ones.
+      glns.push(known?.gln ?? glnOf(String(100_000_000_000 + ((Date.now() * 1000 + i) % 900_000_000_000))));
+      if (!known) await verifyGln(sequelize, name, glns[i], 'bench');
+      const [count] = await queryOf(sequelize)<{ n: number }>(
+        `SELECT count(*)::int AS n FROM events e JOIN accounts a ON a.id = e.account_id WHERE a.name = $1`,
+        [name],
+      );
+      stored.push(count.n);
     }
     await sequelize.close();
 
     const loading = performance.now();
+    let sent = 0;
     const queue = net.roles.map((_, i) => i);
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
-        for (let account = queue.shift(); account !== undefined; account = queue.shift())
-          await send(api, keys[account], eventsOf(account, net, glns));
+        for (let account = queue.shift(); account !== undefined; account = queue.shift()) {
+          const events = eventsOf(account, net, glns).slice(stored[account]);
+          sent += events.length;
+          await send(api, keys[account], events, (start) => `${stamp}-${account}-${stored[account] + start}`);
+        }
       }),
     );
     const loadSeconds = (performance.now() - loading) / 1000;
@@ -519,8 +549,10 @@ export async function benchTrace() {
         ),
         events: net.events,
         hours: net.hours,
-        loadSeconds: +loadSeconds.toFixed(1),
-        eventsPerSecond: Math.round(net.events / loadSeconds),
+        stamp,
+        ...(seeded
+          ? {}
+          : { loadSeconds: +loadSeconds.toFixed(1), eventsPerSecond: Math.round(net.events / loadSeconds) }),
       },
       results: [
         {
