@@ -505,9 +505,15 @@ export async function benchTrace() {
       },
     );
 
-    // The recall: every consignee listens for recall.received at the loopback receiver.
+    // The recall: every consignee listens for recall.received at this run's loopback receiver only (an
+    // earlier run's endpoints, on a network measured again, are deleted: their receiver is gone).
     const { recall } = net;
     for (const c of recall.consignees) {
+      const earlier = (await (
+        await fetch(`${api}/Integration/Webhooks`, { headers: { 'X-API-KEY': keys[c] } })
+      ).json()) as { results: { id: string }[] };
+      for (const { id } of earlier.results)
+        await fetch(`${api}/Integration/Webhooks/${id}`, { method: 'DELETE', headers: { 'X-API-KEY': keys[c] } });
       const response = await fetch(`${api}/Integration/Webhooks`, {
         method: 'POST',
         headers: { 'X-API-KEY': keys[c], 'Content-Type': 'application/json' },
