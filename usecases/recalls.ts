@@ -31,7 +31,7 @@ import {
 } from '../domain/recall-strategy';
 import type { Logger } from '../platform/logger';
 import { signalRecallFollowUp } from '../platform/recalls';
-import { wakeWebhookEndpoint } from '../platform/webhooks';
+import { wakeWebhookEndpoints } from '../platform/webhooks';
 
 export interface RecallServices {
   sequelize: Sequelize;
@@ -96,12 +96,10 @@ export function recallEffectiveness({ recall, notices }: Issued) {
   return { consignees, effectiveness: effectivenessTotals(consignees, Number(recall.check_percent)) };
 }
 
-async function wake(services: RecallServices, endpoints: string[]): Promise<void> {
-  for (const id of new Set(endpoints))
-    await wakeWebhookEndpoint(services.temporal, services.taskQueue, id, {
-      retrySeconds: services.webhookRetrySeconds,
-    });
-}
+const wake = (services: RecallServices, endpoints: string[]): Promise<void> =>
+  wakeWebhookEndpoints(services.temporal, services.taskQueue, [...new Set(endpoints)], {
+    retrySeconds: services.webhookRetrySeconds,
+  });
 
 /**
  * After a commit that changes what the recall's follow-up waits for, its workflow is told to read the
