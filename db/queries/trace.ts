@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { preparedQueryOf } from '../sql';
 
 /**
  * The graph of a lot, walked in PostgreSQL with one recursive query.
@@ -201,13 +202,13 @@ export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promi
   const bind = [filter.accountId, filter.productId, filter.lotSerial, filter.asOf ?? 'infinity', dirs];
   const [row] = await sequelize.transaction(async (transaction) => {
     // The joins are written in the order that reads the fewest rows; searching for another costs more to
-    // plan (over 100 ms on a loaded machine) than the query takes to run.
+    // plan (over 100 ms on a loaded machine) than the query takes to run. Prepared, each connection plans
+    // it a few times only: a retail lot's trace at 1,000,000 events took 13 to 15 ms planned each time, 9 to 10 prepared.
     await sequelize.query('SET LOCAL join_collapse_limit = 1; SET LOCAL from_collapse_limit = 1', { transaction });
-    return sequelize.query<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(TRACE, {
+    return preparedQueryOf(sequelize, transaction)<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(
+      TRACE,
       bind,
-      transaction,
-      type: QueryTypes.SELECT,
-    });
+    );
   });
   return {
     nodes: (row.nodes ?? []).map((n) => ({
