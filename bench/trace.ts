@@ -556,9 +556,9 @@ export async function benchTrace() {
         events: net.events,
         hours: net.hours,
         stamp,
-        ...(seeded
-          ? {}
-          : { loadSeconds: +loadSeconds.toFixed(1), eventsPerSecond: Math.round(net.events / loadSeconds) }),
+        eventsSentThisRun: sent,
+        sendSeconds: +loadSeconds.toFixed(1),
+        eventsPerSecond: sent ? Math.round(sent / loadSeconds) : null,
       },
       results: [
         {
