@@ -138,6 +138,9 @@ export async function wakeWebhookEndpoint(
 /** The retry window of deliveries when the worker was given no webhook settings. */
 const DEFAULT_RETRY_SECONDS = 72 * 3600;
 
+/** Endpoints signalled at once: one by one, a recall's 99 consignees waited 5 s on their signals (55 ms each under load). */
+const WAKES_AT_ONCE = 20;
+
 /** Wakes each endpoint owed a notification (after the commit that owed it). */
 export async function wakeWebhookEndpoints(
   client: Client,
@@ -146,5 +149,10 @@ export async function wakeWebhookEndpoints(
   settings: Pick<WebhookSettings, 'retrySeconds'> | undefined,
 ): Promise<void> {
   const retrySeconds = settings?.retrySeconds ?? DEFAULT_RETRY_SECONDS;
-  for (const endpointId of endpointIds) await wakeWebhookEndpoint(client, taskQueue, endpointId, { retrySeconds });
+  for (let i = 0; i < endpointIds.length; i += WAKES_AT_ONCE)
+    await Promise.all(
+      endpointIds
+        .slice(i, i + WAKES_AT_ONCE)
+        .map((endpointId) => wakeWebhookEndpoint(client, taskQueue, endpointId, { retrySeconds })),
+    );
 }

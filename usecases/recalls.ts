@@ -40,7 +40,7 @@ import type { EventPayload } from '../domain/events';
 import type { Logger } from '../platform/logger';
 import { signalRecallFollowUp } from '../platform/recalls';
 import { recallWorkflowId } from '../domain/recall-contracts';
-import { wakeWebhookEndpoint } from '../platform/webhooks';
+import { wakeWebhookEndpoints } from '../platform/webhooks';
 
 /**
  * Runs events through the batch pipeline as one batch of the account, as every other entrance does
@@ -116,12 +116,10 @@ export function recallEffectiveness({ recall, notices }: Issued) {
   return { consignees, effectiveness: effectivenessTotals(consignees, Number(recall.check_percent)) };
 }
 
-async function wake(services: RecallServices, endpoints: string[]): Promise<void> {
-  for (const id of new Set(endpoints))
-    await wakeWebhookEndpoint(services.temporal, services.taskQueue, id, {
-      retrySeconds: services.webhookRetrySeconds,
-    });
-}
+const wake = (services: RecallServices, endpoints: string[]): Promise<void> =>
+  wakeWebhookEndpoints(services.temporal, services.taskQueue, [...new Set(endpoints)], {
+    retrySeconds: services.webhookRetrySeconds,
+  });
 
 /**
  * After a commit that changes what the recall's follow-up waits for, its workflow is told to read the

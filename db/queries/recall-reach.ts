@@ -55,13 +55,39 @@ export interface RecallConsignee extends RecallHolder {
   viaAccountId: string;
 }
 
+/** How many receipts are looked up, or receiving lots traced, at once: a few of the API's pooled connections. */
+const AT_ONCE = 4;
+
+/** `run` over `items`, AT_ONCE at a time, the results in the items' order. */
+async function inGroups<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += AT_ONCE)
+    results.push(...(await Promise.all(items.slice(i, i + AT_ONCE).map(run))));
+  return results;
+}
+
+interface ReceivedLotRow {
+  account_id: string;
+  account_name: string;
+  product_id: string;
+  lot_serial: string;
+}
+
+/** What a receiving lot's own traces show: the recalled lot's nodes (backward) and its own nodes made from it (forward). */
+interface LeadBack {
+  found: TraceNodeRow[];
+  made: TraceNodeRow[];
+}
+
 /**
  * The accounts the `shippers`' own shipments of their lots (or of lots made from them) reach, as
  * /Integration/Trace/recall finds holders: each shipment to a GLN verified as another account's. An
  * account is a consignee only when its own backward trace from what it received shows the recalled lot
  * (so a notice never tells it more than its trace would); its notice lists what it made from the lot and
  * still holds, from its own forward trace. Accounts in `known` (the issuer, those already reached) are
- * left out. One hop: the consignees' own shipments are walked when they pass the recall on.
+ * left out. One hop: the consignees' own shipments are walked when they pass the recall on. The receipts
+ * and the receiving lots' traces are read a few at a time (a recall to 100 consignees is 200 traces),
+ * then taken in the shipments' order.
  */
 export async function recallConsignees(
   sequelize: Sequelize,
@@ -71,35 +97,45 @@ export async function recallConsignees(
 ): Promise<RecallConsignee[]> {
   const query = queryOf(sequelize);
   const holders = new Map<string, RecallConsignee>();
-  // Per receiving (account, product, lot): whether it leads back to the recalled lot.
-  const checked = new Map<string, boolean>();
+  // Per receiving (account, product, lot): what its traces show of the recalled lot (null: nothing).
+  const checked = new Map<string, LeadBack | null>();
+  const added = new Set<string>();
   for (const start of shippers) {
     const forward = await traceLot(sequelize, { ...start, asOf: null, direction: 'forward' });
     const byId = new Map(forward.nodes.map((n) => [n.id, n]));
-    for (const edge of forward.edges) {
+    const shipments = forward.edges.flatMap((edge) => {
       const to = byId.get(edge.to_id);
       const from = byId.get(edge.from_id);
-      if (edge.type !== 'Ship' || !to || !from || to.connection_type === 'SELF' || !to.location_gln) continue;
-      if (from.account_id !== start.accountId) continue;
-      const received = await query<{
-        account_id: string;
-        account_name: string;
-        product_id: string;
-        lot_serial: string;
-      }>(
-        `SELECT DISTINCT e.account_id, (SELECT name FROM accounts WHERE id = e.account_id) AS account_name, el.product_id, el.lot_serial
+      if (edge.type !== 'Ship' || !to || !from || to.connection_type === 'SELF' || !to.location_gln) return [];
+      return from.account_id === start.accountId ? [{ edge, from, gln: to.location_gln }] : [];
+    });
+    // From the receiver's lines of the lot, not from every receipt at its location (thousands at a busy dock).
+    const receipts = await inGroups(shipments, ({ from, gln }) =>
+      query<ReceivedLotRow>(
+        `SELECT DISTINCT el.account_id, (SELECT name FROM accounts WHERE id = el.account_id) AS account_name, el.product_id, el.lot_serial
            FROM gln_verifications g
            JOIN locations l ON l.account_id = g.account_id AND l.gln = g.gln
-           JOIN events e ON e.location_id = l.id AND e.type = 'Receive'
-           JOIN event_lines el ON el.event_id = e.id AND el.lot_serial = $2
+           JOIN event_lines el ON el.account_id = g.account_id AND el.lot_serial = $2
+           JOIN events e ON e.id = el.event_id AND e.location_id = l.id AND e.type = 'Receive'
           WHERE g.gln = $1 AND g.account_id <> $3`,
-        [to.location_gln, from.lot_serial, start.accountId],
-      );
+        [gln, from.lot_serial, start.accountId],
+      ),
+    );
+    const unchecked = new Map<string, ReceivedLotRow>();
+    for (const lot of receipts.flat()) {
+      const key = keyOf(lot.account_id, lot.product_id, lot.lot_serial);
+      if (!known.has(lot.account_id) && !checked.has(key)) unchecked.set(key, lot);
+    }
+    const results = await inGroups([...unchecked.values()], (lot) => leadsBack(sequelize, recalled, lot));
+    [...unchecked.keys()].forEach((key, i) => checked.set(key, results[i]));
+
+    shipments.forEach(({ edge, from }, i) => {
       const counted = new Set<string>();
-      for (const lot of received) {
+      for (const lot of receipts[i]) {
         if (known.has(lot.account_id)) continue;
         const key = keyOf(lot.account_id, lot.product_id, lot.lot_serial);
-        let leadsBack = checked.get(key);
+        const leadBack = checked.get(key)!;
+        if (!leadBack) continue;
         const holder = holders.get(lot.account_id) ?? {
           accountId: lot.account_id,
           accountName: lot.account_name,
@@ -109,40 +145,48 @@ export async function recallConsignees(
           shipped: [],
           viaAccountId: start.accountId,
         };
-        if (leadsBack === undefined) {
-          leadsBack = await addReceivedLot(sequelize, recalled, lot, holder);
-          checked.set(key, leadsBack);
-          if (leadsBack) holders.set(lot.account_id, holder);
+        if (!added.has(key)) {
+          added.add(key);
+          addReceivedLot(lot, holder, leadBack);
+          holders.set(lot.account_id, holder);
         }
         // One ship line counts once per consignee lot, however many products it keeps the serial under.
         const countKey = keyOf(lot.account_id, lot.lot_serial);
-        if (!leadsBack || counted.has(countKey)) continue;
+        if (counted.has(countKey)) continue;
         counted.add(countKey);
         const shipped = holder.shipped.find((s) => s.lotSerial === lot.lot_serial);
         if (shipped) shipped.quantity += Number(edge.quantity);
         else holder.shipped.push({ lotSerial: lot.lot_serial, quantity: Number(edge.quantity), unit: from.unit });
       }
-    }
+    });
   }
   return [...holders.values()];
 }
 
-/** Adds a received lot to its holder's notice when the holder's backward trace shows the recalled lot; answers whether it does. */
-async function addReceivedLot(
+/** What a received lot's holder's traces show of the recalled lot: null when its backward trace does not reach it. */
+async function leadsBack(
   sequelize: Sequelize,
   recalled: LotStart,
   lot: { account_id: string; product_id: string; lot_serial: string },
-  holder: RecallConsignee,
-): Promise<boolean> {
+): Promise<LeadBack | null> {
   const own = { accountId: lot.account_id, productId: lot.product_id, lotSerial: lot.lot_serial, asOf: null };
   const backward = await traceLot(sequelize, { ...own, direction: 'backward' });
   const found = backward.nodes.filter(
     (n) => n.account_id === recalled.accountId && n.lot_serial === recalled.lotSerial,
   );
-  if (!found.length) return false;
+  if (!found.length) return null;
   const made = (await traceLot(sequelize, { ...own, direction: 'forward' })).nodes.filter(
     (n) => n.account_id === lot.account_id && n.connection_type === 'SELF',
   );
+  return { found, made };
+}
+
+/** Adds a received lot that leads back to the recalled lot to its holder's notice. */
+function addReceivedLot(
+  lot: { account_id: string; product_id: string; lot_serial: string },
+  holder: RecallConsignee,
+  { found, made }: LeadBack,
+): void {
   if (!holder.receivedLots.includes(lot.lot_serial)) holder.receivedLots.push(lot.lot_serial);
   holder.sources.push({ accountId: lot.account_id, productId: lot.product_id, lotSerial: lot.lot_serial });
   addUnique(
@@ -165,7 +209,6 @@ async function addReceivedLot(
         unit: n.unit,
       })),
   );
-  return true;
 }
 
 function addUnique<T>(list: T[], items: T[]): void {

@@ -77,23 +77,33 @@ const PRIVATE_REFERENCES = `
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
  * trace's edges show. What the lines name (documents, input lots, products, accounts, locations) is read
  * in queries of its own, once each however many lines name it: joined per line, it cost seconds at 10,000.
+ * A lot's lines are read once, then matched to its nodes by location: a lot sold to many shops is a node
+ * per shop, and read per node its 10,000 lines were read eleven times (3 s on a loaded machine).
  */
 export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader: string): Promise<CteLine[]> {
   if (!trace.nodes.length) return [];
   const query = queryOf(sequelize);
   const n = trace.nodes;
   const rows = await query<LineRow>(
-    `WITH n AS (
+    `WITH n AS MATERIALIZED (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[], $5::boolean[]) AS n(product_id, lot_serial, location_id, until, open)
-     )
-     SELECT DISTINCT ON (e.event_time, e.seq, l.id)
-            e.id AS event_id, e.account_id, e.type, l.role, e.event_time, l.lot_serial, l.product_id, l.quantity::text AS quantity,
-            e.location_id, e.source_location_id, e.destination_location_id, e.purchase_order, e.invoice_number, e.reference_document_id
-       FROM n
-       JOIN event_lines l ON l.product_id = n.product_id AND l.lot_serial = n.lot_serial
-       JOIN events e ON e.id = l.event_id
-      WHERE e.location_id = n.location_id AND e.event_time <= n.until AND (n.open OR e.id = ANY($6::uuid[]))
-      ORDER BY e.event_time, e.seq, l.id`,
+     ),
+     lines AS MATERIALIZED (
+       SELECT l.id AS line_id, l.role, l.lot_serial, l.product_id, l.quantity, e.id AS event_id, e.account_id, e.type,
+              e.event_time, e.seq, e.location_id, e.source_location_id, e.destination_location_id, e.purchase_order,
+              e.invoice_number, e.reference_document_id
+         FROM (SELECT DISTINCT product_id, lot_serial FROM n) lots
+         JOIN event_lines l ON l.product_id = lots.product_id AND l.lot_serial = lots.lot_serial
+         JOIN events e ON e.id = l.event_id
+     ),
+     shown AS MATERIALIZED (SELECT unnest($6::uuid[]) AS event_id)
+     SELECT DISTINCT ON (x.event_time, x.seq, x.line_id)
+            x.event_id, x.account_id, x.type, x.role, x.event_time, x.lot_serial, x.product_id, x.quantity::text AS quantity,
+            x.location_id, x.source_location_id, x.destination_location_id, x.purchase_order, x.invoice_number, x.reference_document_id
+       FROM lines x
+       JOIN n ON n.product_id = x.product_id AND n.lot_serial = x.lot_serial AND n.location_id = x.location_id
+      WHERE x.event_time <= n.until AND (n.open OR x.event_id IN (SELECT event_id FROM shown))
+      ORDER BY x.event_time, x.seq, x.line_id`,
     [
       n.map((x) => x.product_id),
       n.map((x) => x.lot_serial),

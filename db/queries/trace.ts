@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { preparedQueryOf } from '../sql';
 
 /**
  * The graph of a lot, walked in PostgreSQL with one recursive query.
@@ -81,7 +82,8 @@ const linked = (to: string, from: string) =>
  * the same account into w's location (by destination) or out of it (through w's inventory records,
  * which know their location, unlike event lines; the fenced lateral join (OFFSET 0) makes PostgreSQL
  * start from the destination index, not from the lot's lines), and other accounts' ships to a GLN verified as w's
- * account's. Each way reads only the rows it can use, never all lines of a busy lot. Written once, used
+ * account's (from each shipper's lines of the lot: a busy receiver has had thousands of shipments to its
+ * GLN, a shipper few lines of one lot). Each way reads only the rows it can use, never all lines of a busy lot. Written once, used
  * by the walk and again to list the edges between the nodes it reached.
  */
 const STEPS = `
@@ -118,8 +120,8 @@ const STEPS = `
     FROM locations here
     JOIN gln_verifications v ON v.gln = here.gln AND v.account_id = w.account_id
     JOIN locations d ON d.gln = here.gln AND d.account_id <> w.account_id
-    JOIN events e ON e.destination_location_id = d.id AND e.type = 'Ship' AND e.event_time <= w.until
-    JOIN event_lines s ON s.event_id = e.id AND s.lot_serial = w.lot_serial
+    JOIN event_lines s ON s.account_id = d.account_id AND s.lot_serial = w.lot_serial
+    JOIN events e ON e.id = s.event_id AND e.destination_location_id = d.id AND e.type = 'Ship' AND e.event_time <= w.until
     JOIN products p ON p.id = s.product_id
     JOIN products mine ON mine.id = w.product_id
    WHERE w.dir = 'b' AND here.id = w.location_id
@@ -200,13 +202,13 @@ export async function traceLot(sequelize: Sequelize, filter: TraceFilter): Promi
   const bind = [filter.accountId, filter.productId, filter.lotSerial, filter.asOf ?? 'infinity', dirs];
   const [row] = await sequelize.transaction(async (transaction) => {
     // The joins are written in the order that reads the fewest rows; searching for another costs more to
-    // plan (over 100 ms on a loaded machine) than the query takes to run.
+    // plan (over 100 ms on a loaded machine) than the query takes to run. Prepared, each connection plans
+    // it a few times only: a retail lot's trace at 1,000,000 events took 13 to 15 ms planned each time, 9 to 10 prepared.
     await sequelize.query('SET LOCAL join_collapse_limit = 1; SET LOCAL from_collapse_limit = 1', { transaction });
-    return sequelize.query<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(TRACE, {
+    return preparedQueryOf(sequelize, transaction)<{ nodes: TraceNodeRow[] | null; edges: TraceEdgeRow[] | null }>(
+      TRACE,
       bind,
-      transaction,
-      type: QueryTypes.SELECT,
-    });
+    );
   });
   return {
     nodes: (row.nodes ?? []).map((n) => ({

@@ -349,6 +349,15 @@ describe('GET /Integration/Trace with a Restricted product', () => {
       eventCount: 0,
     });
     expect(edgeLabels(response.body)).toEqual([`farm:R@Farm -Ship 40-> buyer:R@Buyer dock`]);
+
+    // The sheet shows the farm's shipment and nothing else of the farm's (not its commission).
+    const sheet = await client(buyer.key).get(`/Integration/Trace/fsma204?ProductId=${mine.Id}&LotSerial=${lot}`);
+    const [, ...rows] = parse(sheet.text) as string[][];
+    const col = (name: (typeof FSMA_COLUMNS)[number]) => FSMA_COLUMNS.indexOf(name);
+    expect(rows.map((r) => `${r[col('Critical Tracking Event')]} ${r[col('Quantity')]}`)).toEqual([
+      'Shipping 40',
+      'Receiving 40',
+    ]);
   });
 });
 
