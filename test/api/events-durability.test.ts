@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
@@ -18,6 +17,7 @@ import { holdingTimeline, sql, timelineOf } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { startReceiver } from '../helpers/receiver';
+import { typescriptCommand } from '../helpers/stack';
 import { temporalClient } from '../helpers/temporal';
 
 /**
@@ -475,7 +475,7 @@ describe('the event pipeline at its edges', () => {
     beforeAll(async () => {
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
-      api = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'api/main.ts')], {
+      api = spawn(...typescriptCommand('api/main.ts'), {
         cwd: PROJECT_ROOT,
         env: {
           ...process.env,
