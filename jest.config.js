@@ -21,6 +21,7 @@ const FAST = ['domain', 'activities', 'usecases', 'workflows', 'worker'];
 module.exports = {
   testTimeout: 60000,
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/helpers/sequencer.js',
   projects: [
     { ...shared, displayName: 'domain', roots: ['<rootDir>/test/domain'] },
     {

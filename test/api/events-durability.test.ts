@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
@@ -18,6 +17,8 @@ import { holdingTimeline, sql, timelineOf } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { localActivityMarker } from '../helpers/local-activity-marker';
 import { startReceiver } from '../helpers/receiver';
+import { startReplica, stopReplica } from '../helpers/replica';
+import { typescriptCommand } from '../helpers/stack';
 import { temporalClient } from '../helpers/temporal';
 
 /**
@@ -414,23 +415,33 @@ describe('the event pipeline at its edges', () => {
       Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))],
     });
     expect(created.status).toBe(200);
+    // A replica waiting 5 s (the stack's API waits the default 30 s, which the other tests' sync calls need
+    // on a loaded machine); the stack's workers run the batch.
+    const waitSeconds = 5;
+    const replica = await startReplica({ SYNC_WAIT_SECONDS: String(waitSeconds), API_SYNC_WORKER: 'false' });
     // The ship's persist waits on the lot's timeline lock, held here, for longer than the sync wait.
     let batchId = '';
-    await holdingTimeline(await timelineOf(account.id, created.body.batchId), async () => {
-      const started = Date.now();
-      const response = await client(account.key).post('/Integration/Events', {
-        Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 2))],
+    try {
+      await holdingTimeline(await timelineOf(account.id, created.body.batchId), async () => {
+        const started = Date.now();
+        const response = await request('POST', '/Integration/Events', {
+          key: account.key,
+          baseUrl: replica.url,
+          body: { Events: [ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('SALMON', lot, 2))] },
+        });
+        expect(response.status).toBe(202);
+        expect(Date.now() - started).toBeGreaterThanOrEqual((waitSeconds - 1) * 1000);
+        expect(response.body).toEqual({
+          message: expect.any(String),
+          batchId: expect.any(String),
+          status: 'Accepted',
+          statusUrl: `/Integration/Events/async/${response.body.batchId}`,
+        });
+        batchId = response.body.batchId;
       });
-      expect(response.status).toBe(202);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(29_000);
-      expect(response.body).toEqual({
-        message: expect.any(String),
-        batchId: expect.any(String),
-        status: 'Accepted',
-        statusUrl: `/Integration/Events/async/${response.body.batchId}`,
-      });
-      batchId = response.body.batchId;
-    });
+    } finally {
+      await stopReplica(replica);
+    }
     expect((await settle(batchId)).status).toBe('Completed');
   }, 120_000);
 
@@ -475,7 +486,7 @@ describe('the event pipeline at its edges', () => {
     beforeAll(async () => {
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
-      api = spawn(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'api/main.ts')], {
+      api = spawn(...typescriptCommand('api/main.ts'), {
         cwd: PROJECT_ROOT,
         env: {
           ...process.env,

@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../platform/config';
 import { createAccount } from '../factories/accounts';
 import { commission, instance, ship, uid } from '../factories/events';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
+import { typescriptCommand } from '../helpers/stack';
 
 const exec = promisify(execFile);
+const [node, nodeArgs] = typescriptCommand('cli/batch.ts');
 const batchCli = (...args: string[]) =>
-  exec(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'cli/batch.ts'), ...args], {
+  exec(node, [...nodeArgs, ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });

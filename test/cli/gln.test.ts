@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../platform/config';
 import { createAccount } from '../factories/accounts';
 import { newGln } from '../factories/trace-events';
 import { sql } from '../helpers/db';
+import { typescriptCommand } from '../helpers/stack';
 
 const exec = promisify(execFile);
+const [node, nodeArgs] = typescriptCommand('cli/gln.ts');
 const glnCli = (...args: string[]) =>
-  exec(path.join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [path.join(PROJECT_ROOT, 'cli/gln.ts'), ...args], {
+  exec(node, [...nodeArgs, ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });

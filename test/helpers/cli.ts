@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
+import { typescriptCommand } from './stack';
 
-const tsx = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
-
-/** Runs one of the project's scripts (`cli/apikey.ts`, `supervisor/start.ts`) as a real process. */
+/** Runs one of the project's scripts (`cli/apikey.ts`, `supervisor/start.ts`) as a real process, as its npm script does. */
 export function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(tsx, [path.join(PROJECT_ROOT, script), ...args], {
+  const [command, scriptArgs] = typescriptCommand(script);
+  const result = spawnSync(command, [...scriptArgs, ...args], {
+    cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     encoding: 'utf8',
     timeout: 60_000,

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createLogger } from '../../platform/logger';
 import { ensureTemporalCli } from '../../supervisor/temporal-cli';
+import { buildWorkflowBundle } from '../../worker/bundle';
 import { startStack, type Stack } from './stack';
 
 declare global {
@@ -19,7 +23,18 @@ export default async function globalSetup(): Promise<void> {
   process.env.RATE_LIMIT_PER_SECOND ||= '100000';
   process.env.RATE_LIMIT_BURST ||= '100000';
   process.env.FAILED_KEYS_PER_MINUTE ||= '100000';
-  const stack = await startStack();
+  // One workflow bundle, in the stack's data dir where npm start would write it, for every stack and worker the
+  // suite starts (they inherit WORKFLOW_BUNDLE_PATH): each would otherwise webpack the workflows again, seconds
+  // of CPU at every start. The workflows layer's, when its setup ran first, is the same code.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'traceability-test-'));
+  fs.chmodSync(dir, 0o755); // so the postgres user reaches dir/pg itself
+  if (!process.env.WORKFLOW_BUNDLE_PATH) {
+    const bundle = path.join(dir, 'workflow-bundle.js');
+    if (process.env.WORKFLOW_BUNDLE) fs.copyFileSync(process.env.WORKFLOW_BUNDLE, bundle);
+    else await buildWorkflowBundle(bundle);
+    process.env.WORKFLOW_BUNDLE_PATH = bundle;
+  }
+  const stack = await startStack({ DATA_DIR: dir });
   globalThis.__STACK__ = stack;
   process.env.API_URL = stack.state.apiUrl;
   process.env.DATABASE_URL = stack.state.databaseUrl;

@@ -169,14 +169,13 @@ describe('the production shape (npm run api + npm run worker) on a Temporal serv
   let proxy: Proxy | undefined;
 
   const roleEnv = (overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
-    // The suite's stack has built the workflow bundle already; building it again only costs CPU.
-    const bundle = process.env.STACK_DIR ? path.join(process.env.STACK_DIR, 'workflow-bundle.js') : '';
+    // The suite's setup has built the workflow bundle already (test/helpers/global-setup.ts); building it again only costs CPU.
     return {
       DATABASE_URL: postgres.url,
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
       TASK_QUEUE: uid('production-shape'),
-      WORKFLOW_BUNDLE_PATH: fs.existsSync(bundle) ? bundle : '',
+      WORKFLOW_BUNDLE_PATH: process.env.WORKFLOW_BUNDLE_PATH ?? '',
       ...overrides,
     };
   };
