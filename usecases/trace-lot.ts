@@ -4,7 +4,14 @@
  */
 import type { Sequelize } from 'sequelize';
 import { resolveIds } from '../db/queries/inventory';
-import { traceLot as tracedLot, type Direction, type Trace, type TraceNodeRow } from '../db/queries/trace';
+import {
+  traceLot as tracedLot,
+  traceSheet,
+  type Direction,
+  type Trace,
+  type TraceFilter,
+  type TraceNodeRow,
+} from '../db/queries/trace';
 import { traceEventLines } from '../db/queries/trace-events';
 import { fsmaRows, type CteLine, type FsmaRow } from '../domain/fsma204';
 
@@ -19,7 +26,11 @@ export interface TraceRequest {
 }
 
 /** The nodes within `maxDepth` edges of the root's nodes (either way along an edge), and the edges between them. */
-function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
+function withinDepth<T extends { nodes: { id: string }[]; edges: { from_id: string; to_id: string }[] }>(
+  trace: T,
+  rootIds: string[],
+  maxDepth: number,
+): T {
   const neighbours = new Map<string, string[]>();
   for (const e of trace.edges) {
     (neighbours.get(e.from_id) ?? neighbours.set(e.from_id, []).get(e.from_id)!).push(e.to_id);
@@ -40,23 +51,32 @@ function withinDepth(trace: Trace, rootIds: string[], maxDepth: number): Trace {
     frontier = next;
   }
   return {
+    ...trace,
     nodes: trace.nodes.filter((n) => depth.has(n.id)),
     edges: trace.edges.filter((e) => depth.has(e.from_id) && depth.has(e.to_id)),
   };
 }
 
 /** The trace of one lot, cut at maxDepth edges from the lot's own nodes, and the ids of those nodes. */
-export async function traceLot(
+async function cutAtDepth<
+  T extends {
+    nodes: { id: string; product_id: string; lot_serial: string }[];
+    edges: { from_id: string; to_id: string }[];
+  },
+>(
   sequelize: Sequelize,
   request: TraceRequest,
-): Promise<{ trace: Trace; rootIds: string[] } | null> {
+  walk: (sequelize: Sequelize, filter: TraceFilter) => Promise<T>,
+): Promise<{ trace: T; rootIds: string[] } | null> {
   const [productId] = await resolveIds(sequelize, 'products', request.accountId, [request.product]);
   if (!productId) return null;
   const { accountId, lotSerial, asOf, direction } = request;
-  const full = await tracedLot(sequelize, { accountId, productId, lotSerial, asOf, direction });
+  const full = await walk(sequelize, { accountId, productId, lotSerial, asOf, direction });
   const rootIds = full.nodes.filter((n) => n.product_id === productId && n.lot_serial === lotSerial).map((n) => n.id);
   return { trace: withinDepth(full, rootIds, request.maxDepth), rootIds };
 }
+
+export const traceLot = (sequelize: Sequelize, request: TraceRequest) => cutAtDepth(sequelize, request, tracedLot);
 
 export type NodeEvents =
   | { kind: 'unknownProduct' }
@@ -73,14 +93,18 @@ export async function traceNodeEvents(
   if (!traced) return { kind: 'unknownProduct' };
   const node = traced.trace.nodes.find((n) => n.id === nodeId);
   if (!node) return { kind: 'unknownNode' };
-  const lines = await traceEventLines(sequelize, { nodes: [node], edges: traced.trace.edges }, request.accountId);
+  const shown = traced.trace.edges.map((e) => e.event_id);
+  const lines = await traceEventLines(sequelize, { nodes: [node], shown }, request.accountId);
   return { kind: 'found', trace: traced.trace, node, lines };
 }
 
 /** The FDA's FSMA 204 rows of the trace: one per critical tracking event. */
 export async function traceFsma204(sequelize: Sequelize, request: TraceRequest): Promise<FsmaRow[] | null> {
-  const traced = await traceLot(sequelize, request);
-  return traced && fsmaRows(await traceEventLines(sequelize, traced.trace, request.accountId));
+  const traced = await cutAtDepth(sequelize, request, traceSheet);
+  if (!traced) return null;
+  const { nodes, edges } = traced.trace;
+  const shown = edges.flatMap((e) => e.shown);
+  return fsmaRows(await traceEventLines(sequelize, { nodes, shown }, request.accountId));
 }
 
 export type RecallReach = NonNullable<Awaited<ReturnType<typeof recallReach>>>;

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { CteLine, PlaceFacts, VesselFacts } from '../../domain/fsma204';
 import type { Address, Vessel } from '../models/location';
 import { queryOf } from '../sql';
-import type { Trace } from './trace';
+import type { SheetNode } from './trace';
 
 interface LineRow {
   event_id: string;
@@ -80,7 +80,11 @@ const PRIVATE_REFERENCES = `
  * A lot's lines are read once, then matched to its nodes by location: a lot sold to many shops is a node
  * per shop, and read per node its 10,000 lines were read eleven times (3 s on a loaded machine).
  */
-export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader: string): Promise<CteLine[]> {
+export async function traceEventLines(
+  sequelize: Sequelize,
+  trace: { nodes: readonly Omit<SheetNode, 'id'>[]; shown: readonly string[] },
+  reader: string,
+): Promise<CteLine[]> {
   if (!trace.nodes.length) return [];
   const query = queryOf(sequelize);
   const n = trace.nodes;
@@ -110,7 +114,7 @@ export async function traceEventLines(sequelize: Sequelize, trace: Trace, reader
       n.map((x) => x.location_id),
       n.map((x) => (x.until ? x.until.toISOString() : 'infinity')),
       n.map((x) => x.open),
-      [...new Set(trace.edges.map((e) => e.event_id))],
+      [...new Set(trace.shown)],
     ],
   );
   const eventIds = [...new Set(rows.map((r) => r.event_id))];

@@ -333,6 +333,9 @@ describe('GET /Integration/Trace with a Restricted product', () => {
       ship(farmSite, locationPayload(uid('DEST'), { connectionType: 'BUYER', gln }), '2024-07-02T06:00:00', [
         line(secret, lot, 40),
       ]),
+      ship(farmSite, locationPayload(uid('ELSEWHERE'), { connectionType: 'BUYER' }), '2024-07-02T07:00:00', [
+        line(secret, lot, 30),
+      ]),
     );
     const mine = productPayload(uid('MINE'), 'Open', 'Cod');
     await record(
@@ -350,7 +353,7 @@ describe('GET /Integration/Trace with a Restricted product', () => {
     });
     expect(edgeLabels(response.body)).toEqual([`farm:R@Farm -Ship 40-> buyer:R@Buyer dock`]);
 
-    // The sheet shows the farm's shipment and nothing else of the farm's (not its commission).
+    // The sheet shows the farm's shipment to the buyer and nothing else of the farm's (not its commission, not its shipment elsewhere).
     const sheet = await client(buyer.key).get(`/Integration/Trace/fsma204?ProductId=${mine.Id}&LotSerial=${lot}`);
     const [, ...rows] = parse(sheet.text) as string[][];
     const col = (name: (typeof FSMA_COLUMNS)[number]) => FSMA_COLUMNS.indexOf(name);

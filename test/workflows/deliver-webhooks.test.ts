@@ -24,7 +24,8 @@ describe('deliverWebhooks', () => {
       env(),
       {
         nextWebhookDelivery: async (): Promise<NextWebhookDelivery> => {
-          readAt.push(serverNow());
+          // A local activity's schedule time is the worker's clock: the test server's is the one time skipping moves.
+          readAt.push(await env().currentTimeMs());
           return reads.shift()!;
         },
         deliverWebhook: async () => {
@@ -63,7 +64,8 @@ describe('deliverWebhooks', () => {
       env(),
       {
         nextWebhookDelivery: async (): Promise<NextWebhookDelivery> => {
-          readAt.push(serverNow());
+          // A local activity's schedule time is the worker's clock: the test server's is the one time skipping moves.
+          readAt.push(await env().currentTimeMs());
           return reads.shift()!;
         },
         deliverWebhook: async ({ deliveryId }: DeliverWebhookInput) => {

@@ -15,7 +15,8 @@ import {
   traceQuery,
   type TraceQuery,
 } from './schema';
-import { fsmaCsv, fsmaXlsx } from '../../../platform/spreadsheet-writing';
+import { Readable } from 'node:stream';
+import { fsmaCsvChunks, fsmaXlsx } from '../../../platform/spreadsheet-writing';
 
 const unknownProduct = (productId: string) =>
   problem('unknown-product', {
@@ -81,7 +82,7 @@ export function traceRouter(): Router<AppState, AppCustom> {
     const rows = await traceFsma204(ctx.deps.sequelize, requestOf(ctx, query));
     if (!rows) throw unknownProduct(query.ProductId);
     await sendSpreadsheet(ctx, `fsma204-${query.LotSerial.replace(/[^A-Za-z0-9._-]+/g, '_')}`, query.format ?? 'csv', {
-      csv: () => fsmaCsv(rows),
+      csv: () => Readable.from(fsmaCsvChunks(rows)),
       xlsx: () => fsmaXlsx(rows),
     });
   });

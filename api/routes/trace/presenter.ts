@@ -2,6 +2,7 @@ import type { Trace, TraceNodeRow } from '../../../db/queries/trace';
 import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import type { RecallReach } from '../../../usecases/trace-lot';
 import type { APIContext } from '../../context';
+import type { Readable } from 'node:stream';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -99,7 +100,7 @@ export async function sendSpreadsheet(
   ctx: APIContext,
   name: string,
   format: 'csv' | 'xlsx',
-  content: { csv: () => string; xlsx: () => Promise<Buffer> },
+  content: { csv: () => string | Readable; xlsx: () => Promise<Buffer> | Readable },
 ): Promise<void> {
   ctx.set('Content-Disposition', `attachment; filename="${name}.${format}"`);
   ctx.set('X-Content-Type-Options', 'nosniff');
