@@ -67,11 +67,7 @@ export const SIGN_IN_FORM = `<form id="sign-in" autocomplete="off">
  * A page's header and its sign-in form, the elements web/session.ts's signInForm wires (#who,
  * #signed-out, #sign-in, #key, #sign-in-message); the page's body goes on with its #signed-in part.
  */
-export const signInMarkup = (
-  title: string,
-  current: PageName,
-  intro: string,
-): string => `${headerMarkup(title, current)}
+const signInMarkup = (title: string, current: PageName, intro: string): string => `${headerMarkup(title, current)}
 <main>
 <div id="signed-out">
   <section>
@@ -81,6 +77,23 @@ export const signInMarkup = (
   </section>
 </div>
 `;
+
+/**
+ * A page whose script is `web/<name>.ts` and whose content (#signed-in) shows once a key signed in:
+ * its header and sign-in form first, the content hidden until then.
+ */
+export const signInPage = (
+  name: PageName,
+  page: { title: string; intro: string; style: string; signedIn: string },
+): BrowserPage => ({
+  title: page.title,
+  style: page.style,
+  entry: `${name}.ts`,
+  body: `${signInMarkup(page.title, name, page.intro)}
+<div id="signed-in" hidden>
+${page.signedIn}</div>
+</main>`,
+});
 
 interface Bundle {
   code: string;
