@@ -1,10 +1,17 @@
 import Router from '@koa/router';
 import { findProduct, listProducts } from '../../../db/repositories/master-data';
 import { productCreateIssues } from '../../../domain/master-data';
-import { createMasterData, updateProducts } from '../../../usecases/master-data';
+import { updateProducts } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
-import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
+import {
+  createRecords,
+  invalidRequest,
+  masterDataDeps,
+  refusedAs,
+  storedAnswer,
+  validateBatch,
+} from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
 import { createProductsSchema, updateProductsSchema } from '../../../domain/schemas/products';
@@ -14,20 +21,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Products', validateBatch(createProductsSchema), async (ctx) => {
-    const { Products: products } = ctx.state.input.body;
-    const validations = productCreateIssues(products);
-    if (validations.length) throw invalidRequest(validations);
-    const created = await createMasterData(masterDataDeps(ctx.deps), {
-      account: ctx.state.account,
-      data: { kind: 'products', records: products },
-      fieldOf: (index) => `Products[${index}]`,
-    }).catch(refusedAs('product'));
-    ctx.body = {
-      message: `${created.length} product(s) created.`,
-      result: created.map((id) => ({ id, status: 'Created' })),
-      errors: [],
-      validations: [],
-    };
+    ctx.body = await createRecords(ctx, { kind: 'products', records: ctx.state.input.body.Products });
   });
 
   router.put('/Integration/Products', validateBatch(updateProductsSchema), async (ctx) => {
@@ -38,12 +32,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
     const updated = await updateProducts(masterDataDeps(ctx.deps), { account: ctx.state.account, products }).catch(
       refusedAs('product'),
     );
-    ctx.body = {
-      message: `${updated.length} product(s) updated.`,
-      result: updated.map((id) => ({ id, status: 'Updated' })),
-      errors: [],
-      validations: [],
-    };
+    ctx.body = storedAnswer('product', 'Updated', updated);
   });
 
   router.get('/Integration/Products', validatePage(), async (ctx) => {
