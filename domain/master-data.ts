@@ -237,7 +237,7 @@ export function vesselIssues(
 
 /** Every element names its location under `id` or `Id` (not two different ones), once per request. */
 export function locationIdIssues(
-  locations: ReadonlyArray<{ id?: string; Id?: string }>,
+  locations: Array<{ id?: string; Id?: string }>,
   prefixOf: (index: number) => string,
 ): MasterDataIssue[] {
   const issues: MasterDataIssue[] = [];
@@ -263,10 +263,7 @@ export function locationIdIssues(
  * an id under `id` or `Id`, ids unique within the request, address or coordinates, vessel rules, and
  * one name per trade partner id within the request.
  */
-export function locationCreateIssues(
-  locations: readonly LocationPayload[],
-  collection = 'Locations',
-): MasterDataIssue[] {
+export function locationCreateIssues(locations: LocationPayload[], collection = 'Locations'): MasterDataIssue[] {
   const issues = locationIdIssues(locations, (index) => `${collection}[${index}]`);
   const partnerNames = new Map<string, { name: string; index: number }>();
   locations.forEach((location, index) => {
@@ -296,7 +293,7 @@ export function locationCreateIssues(
 
 /** Ids unique within the request, and a unit of measure the service knows. */
 export function productCreateIssues(
-  products: ReadonlyArray<{ Id: string; Details: Partial<ProductDetailsPayload> }>,
+  products: Array<{ Id: string; Details: Partial<ProductDetailsPayload> }>,
   collection = 'Products',
 ): MasterDataIssue[] {
   const issues: MasterDataIssue[] = [];

@@ -1,17 +1,10 @@
 import Router from '@koa/router';
 import { findLocation, hasActiveInventory, listLocations } from '../../../db/repositories/master-data';
-import { locationIdIssues } from '../../../domain/master-data';
-import { updateLocations } from '../../../usecases/master-data';
+import { locationCreateIssues, locationIdIssues } from '../../../domain/master-data';
+import { createMasterData, updateLocations } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
-import {
-  createRecords,
-  invalidRequest,
-  masterDataDeps,
-  refusedAs,
-  storedAnswer,
-  validateBatch,
-} from '../master-data/batch-errors';
+import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
 import { createLocationsSchema, updateLocationsSchema } from '../../../domain/schemas/locations';
@@ -21,7 +14,15 @@ export function locationsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Locations', validateBatch(createLocationsSchema), async (ctx) => {
-    ctx.body = await createRecords(ctx, { kind: 'locations', records: ctx.state.input.body.Locations });
+    const { Locations: locations } = ctx.state.input.body;
+    const validations = locationCreateIssues(locations);
+    if (validations.length) throw invalidRequest(validations);
+    const created = await createMasterData(masterDataDeps(ctx.deps), {
+      account: ctx.state.account,
+      data: { kind: 'locations', records: locations },
+      fieldOf: (index) => `Locations[${index}]`,
+    }).catch(refusedAs('location'));
+    ctx.body = storedAnswer('location', 'Created', created);
   });
 
   router.get('/Integration/Locations', validatePage(), async (ctx) => {
@@ -69,11 +70,8 @@ export function locationsRouter(): Router<AppState, AppCustom> {
         validations: [],
       };
     } else {
-      ctx.body = storedAnswer(
-        'location',
-        'Updated',
-        updated.map(({ location }) => location.id),
-      );
+      const ids = updated.map(({ location }) => location.id);
+      ctx.body = storedAnswer('location', 'Updated', ids);
     }
   });
 

@@ -6,19 +6,9 @@
  */
 import type { AnySchema, ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
-import {
-  DUNS_PATTERN,
-  locationCreateIssues,
-  productCreateIssues,
-  type MasterDataIssue,
-} from '../../../domain/master-data';
-import {
-  MasterDataRefused,
-  createMasterData,
-  type MasterDataDeps,
-  type MasterDataRecords,
-} from '../../../usecases/master-data';
-import type { APIContext, AppCustom } from '../../context';
+import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data';
+import { MasterDataRefused, type MasterDataDeps } from '../../../usecases/master-data';
+import type { AppCustom } from '../../context';
 import { ApiError, rawError } from '../../errors';
 import { fieldOf, messageOf } from '../../../platform/json-schema';
 import { validate, type ValidatedState } from '../../middleware/validate';
@@ -31,11 +21,7 @@ export interface FourKeyBody<R> {
 }
 
 /** The four-key answer to stored records: `n noun(s) created.` (or updated) and each one's id. */
-export const storedAnswer = (
-  noun: 'location' | 'product',
-  status: 'Created' | 'Updated',
-  ids: readonly string[],
-): FourKeyBody<{ id: string; status: typeof status }[]> => ({
+export const storedAnswer = (noun: 'location' | 'product', status: 'Created' | 'Updated', ids: readonly string[]) => ({
   message: `${ids.length} ${noun}(s) ${status.toLowerCase()}.`,
   result: ids.map((id) => ({ id, status })),
   errors: [],
@@ -69,24 +55,6 @@ export const masterDataDeps = (deps: AppCustom['deps']): MasterDataDeps => ({
   sequelize: deps.sequelize,
   urnDomain: deps.config.urnDomain,
 });
-
-/**
- * POST /Integration/Locations and /Integration/Products: the create rules over the whole request, then
- * every record created (with the trade partner each names) in one transaction, or none.
- */
-export async function createRecords({ deps, state }: Pick<APIContext, 'deps' | 'state'>, data: MasterDataRecords) {
-  const [noun, collection] =
-    data.kind === 'locations' ? (['location', 'Locations'] as const) : (['product', 'Products'] as const);
-  const validations =
-    data.kind === 'locations' ? locationCreateIssues(data.records) : productCreateIssues(data.records);
-  if (validations.length) throw invalidRequest(validations);
-  const created = await createMasterData(masterDataDeps(deps), {
-    account: state.account,
-    data,
-    fieldOf: (index) => `${collection}[${index}]`,
-  }).catch(refusedAs(noun));
-  return storedAnswer(noun, 'Created', created);
-}
 
 /** The four-key answer to a refused master data use case (usecases/master-data.ts); anything else is rethrown. */
 export const refusedAs =
