@@ -124,7 +124,7 @@ export function importsRouter(): Router<AppState, AppCustom> {
   router.post('/Integration/Imports', (ctx) => upload(ctx));
   router.get('/Integration/Imports', validatePage(), async (ctx) => {
     const page = pageOf(ctx.state.input.query);
-    const { total, rows } = await listImports(ctx.deps.sequelize, ctx.state.account.id, page.pageSize, page.offset);
+    const { total, rows } = await listImports(ctx.deps.sequelize, ctx.state.account.id, page);
     const results = [];
     for (const row of rows) results.push(await presentImportSummary(ctx.deps.sequelize, row));
     ctx.body = pageBody(page, total, results);
