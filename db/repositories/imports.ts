@@ -350,16 +350,12 @@ export async function importBatches(sequelize: Sequelize, importId: string, even
   );
 }
 
-export async function listImports(
-  sequelize: Sequelize,
-  accountId: string,
-  page: PageRequest,
-): Promise<{ rows: ImportRow[]; total: number }> {
-  return pageOfRows(
+/** The account's imports, newest first. */
+export const listImports = (sequelize: Sequelize, accountId: string, page: PageRequest) =>
+  pageOfRows<ImportRow>(
     queryOf(sequelize),
     'SELECT * FROM imports WHERE account_id = $1 ORDER BY seq DESC OFFSET $2 LIMIT $3',
     'SELECT count(*) AS n FROM imports WHERE account_id = $1',
     [accountId],
     page,
   );
-}
