@@ -64,14 +64,18 @@ export const SIGN_IN_FORM = `<form id="sign-in" autocomplete="off">
     <div id="sign-in-message"></div>`;
 
 /**
- * A page's header and its sign-in form, the elements web/session.ts's signInForm wires (#who,
- * #signed-out, #sign-in, #key, #sign-in-message); the page's body goes on with its #signed-in part.
+ * A page whose script is `web/<name>.ts`: its header, the sign-in form whose elements web/session.ts's
+ * signInForm wires (#who, #signed-out, #sign-in, #key, #sign-in-message), then what a key shows
+ * (#signed-in, hidden until one signed in).
  */
-export const signInMarkup = (
-  title: string,
-  current: PageName,
-  intro: string,
-): string => `${headerMarkup(title, current)}
+export const signInPage = (
+  name: PageName,
+  { title, intro, style, signedIn }: { title: string; intro: string; style: string; signedIn: string },
+): BrowserPage => ({
+  title,
+  style,
+  entry: `${name}.ts`,
+  body: `${headerMarkup(title, name)}
 <main>
 <div id="signed-out">
   <section>
@@ -80,7 +84,11 @@ export const signInMarkup = (
     ${SIGN_IN_FORM}
   </section>
 </div>
-`;
+
+<div id="signed-in" hidden>
+${signedIn}</div>
+</main>`,
+});
 
 interface Bundle {
   code: string;

@@ -9,6 +9,10 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
  */
 export type Query = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
 
+/** Whether `text` is a uuid: any other text compared with a uuid column makes PostgreSQL refuse the query. */
+export const isUuid = (text: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
+
 /** Rows of statements run on the pool, or inside `transaction` when given. */
 /** The arrays an `unnest($n::type[], ...)` takes: per key, every row's value of it, in row order. */
 export const columnsOf = <R, K extends keyof R>(rows: readonly R[], keys: readonly K[]): R[K][][] =>

@@ -41,6 +41,7 @@ import type { Logger } from '../platform/logger';
 import { signalRecallFollowUp } from '../platform/recalls';
 import { recallWorkflowId } from '../domain/recall-contracts';
 import { wakeWebhookEndpoints } from '../platform/webhooks';
+import { isUuid } from '../db/sql';
 
 /**
  * Runs events through the batch pipeline as one batch of the account, as every other entrance does
@@ -63,15 +64,13 @@ export interface RecallServices {
 
 export type Issued = { recall: RecallRow; notices: NoticeRow[] };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The recall `id` as its issuer `accountId` sees it (null: no such recall of the account). */
 export const findIssued = (services: RecallServices, accountId: string, id: string): Promise<Issued | null> =>
-  UUID.test(id) ? issuedRecall(services.sequelize, accountId, id) : Promise.resolve(null);
+  isUuid(id) ? issuedRecall(services.sequelize, accountId, id) : Promise.resolve(null);
 
 /** The notice of recall `id` that `accountId` received (null: none). */
 export const findNotice = (services: RecallServices, accountId: string, id: string): Promise<NoticeRow | null> =>
-  UUID.test(id) ? receivedNotice(services.sequelize, accountId, id) : Promise.resolve(null);
+  isUuid(id) ? receivedNotice(services.sequelize, accountId, id) : Promise.resolve(null);
 
 export const iso = (at: Date | string): string => new Date(at).toISOString();
 

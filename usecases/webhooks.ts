@@ -27,6 +27,7 @@ import { scheduleRanges, type ScheduleField, type ScheduleRanges } from '../doma
 import type { Config } from '../platform/config';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../platform/epcis-subscriptions';
 import { destinationProblem, wakeWebhookEndpoint } from '../platform/webhooks';
+import { isUuid } from '../db/sql';
 
 /** What registering an endpoint (a webhook or an EPCIS subscription) needs; Temporal's parts are ports. */
 export interface EndpointServices {
@@ -50,11 +51,9 @@ export const endpointServices = ({ sequelize, temporal, config }: ServiceDeps): 
       : deleteSubscriptionSchedule(temporal, id),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The account's endpoint `id` (null: none, another account's, or deleted). */
 export const findEndpoint = (services: EndpointServices, accountId: string, id: string) =>
-  UUID.test(id) ? findWebhookEndpoint(services.sequelize, accountId, id) : Promise.resolve(null);
+  isUuid(id) ? findWebhookEndpoint(services.sequelize, accountId, id) : Promise.resolve(null);
 
 export type RegisterWebhookOutcome =
   { kind: 'unusableUrl'; problem: string } | { kind: 'registered'; endpoint: WebhookEndpointRow; secret: string };

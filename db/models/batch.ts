@@ -1,12 +1,9 @@
-import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
+import { AccountRow, DataTypes, accountKeys, nullable, required, type CreationOptional, type Sequelize } from './row';
 
 export type BatchMode = 'sync' | 'async' | 'json' | 'retry' | 'epcis';
 export type BatchStatus = 'Accepted' | 'Running' | 'Completed' | 'Failed';
 
-export class Batch extends Row<Batch> {
-  declare id: CreationOptional<string>;
-  declare seq: CreationOptional<string>;
-  declare accountId: string;
+export class Batch extends AccountRow<Batch> {
   declare workflowId: string;
   declare idempotencyKey: string | null;
   declare mode: BatchMode;
@@ -33,9 +30,7 @@ export class Batch extends Row<Batch> {
   static initModel(sequelize: Sequelize): void {
     Batch.init(
       {
-        id: uuidKey,
-        seq,
-        accountId: required(DataTypes.UUID),
+        ...accountKeys,
         workflowId: required(DataTypes.TEXT, { unique: true }),
         idempotencyKey: nullable(DataTypes.TEXT),
         mode: required(DataTypes.TEXT),

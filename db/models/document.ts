@@ -1,11 +1,8 @@
-import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
+import { AccountRow, DataTypes, accountKeys, nullable, required, type CreationOptional, type Sequelize } from './row';
 
 export type DocumentType = 'Certification' | 'PurchaseOrder' | 'BOL' | 'Other';
 
-export class Document extends Row<Document> {
-  declare id: CreationOptional<string>;
-  declare seq: CreationOptional<string>;
-  declare accountId: string;
+export class Document extends AccountRow<Document> {
   /** The caller's id (or DOC-<32 hex>); unique per account ignoring case. */
   declare documentId: string;
   declare title: string;
@@ -27,9 +24,7 @@ export class Document extends Row<Document> {
   static initModel(sequelize: Sequelize): void {
     Document.init(
       {
-        id: uuidKey,
-        seq,
-        accountId: required(DataTypes.UUID),
+        ...accountKeys,
         documentId: required(DataTypes.TEXT),
         title: required(DataTypes.TEXT),
         documentType: required(DataTypes.TEXT),

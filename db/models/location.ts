@@ -1,4 +1,4 @@
-import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
+import { AccountRow, DataTypes, accountKeys, nullable, required, type CreationOptional, type Sequelize } from './row';
 
 export interface Address {
   city: string | null;
@@ -27,10 +27,7 @@ export interface Vessel {
   unloadingPort: string | null;
 }
 
-export class Location extends Row<Location> {
-  declare id: CreationOptional<string>;
-  declare seq: CreationOptional<string>;
-  declare accountId: string;
+export class Location extends AccountRow<Location> {
   declare tradePartnerId: string;
   declare externalId: string | null;
   declare urn: string;
@@ -51,9 +48,7 @@ export class Location extends Row<Location> {
   static initModel(sequelize: Sequelize): void {
     Location.init(
       {
-        id: uuidKey,
-        seq,
-        accountId: required(DataTypes.UUID),
+        ...accountKeys,
         tradePartnerId: required(DataTypes.UUID),
         externalId: nullable(DataTypes.TEXT),
         urn: required(DataTypes.TEXT),

@@ -1,4 +1,4 @@
-import { DataTypes, Row, nullable, required, seq, uuidKey, type CreationOptional, type Sequelize } from './row';
+import { AccountRow, DataTypes, accountKeys, nullable, required, type CreationOptional, type Sequelize } from './row';
 
 export interface MasterDataEntry {
   name: string;
@@ -6,10 +6,7 @@ export interface MasterDataEntry {
   value: string;
 }
 
-export class Product extends Row<Product> {
-  declare id: CreationOptional<string>;
-  declare seq: CreationOptional<string>;
-  declare accountId: string;
+export class Product extends AccountRow<Product> {
   declare externalId: string | null;
   declare urn: string;
   declare name: string;
@@ -28,9 +25,7 @@ export class Product extends Row<Product> {
   static initModel(sequelize: Sequelize): void {
     Product.init(
       {
-        id: uuidKey,
-        seq,
-        accountId: required(DataTypes.UUID),
+        ...accountKeys,
         externalId: nullable(DataTypes.TEXT),
         urn: required(DataTypes.TEXT),
         name: required(DataTypes.TEXT),

@@ -1,4 +1,5 @@
 import { DataTypes, Model, type DataType, type InferAttributes, type InferCreationAttributes } from 'sequelize';
+import type { CreationOptional } from 'sequelize';
 
 export type { CreationOptional, Sequelize } from 'sequelize';
 export { DataTypes };
@@ -15,4 +16,14 @@ export const nullable = (type: DataType) => ({ type, allowNull: true });
 /** A uuid key the model makes. */
 export const uuidKey = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
 /** The row's place in insertion order, from the table's sequence. */
-export const seq = { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false };
+const seq = { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false };
+
+/** A row one account owns: its uuid key, its place in insertion order and the account. */
+export abstract class AccountRow<M extends Model> extends Row<M> {
+  declare id: CreationOptional<string>;
+  declare seq: CreationOptional<string>;
+  declare accountId: string;
+}
+
+/** The columns of AccountRow's fields (its key, place and account), first in each such model. */
+export const accountKeys = { id: uuidKey, seq, accountId: required(DataTypes.UUID) };

@@ -11,7 +11,7 @@ import {
 import { canonicalJson, sha256Hex } from '../../domain/hashing';
 import { Account, Batch, type BatchMode, type BatchStatus } from '../models';
 import type { PageRequest } from '../page';
-import { queryOf } from '../sql';
+import { isUuid, queryOf } from '../sql';
 
 export interface NewBatch {
   accountId: string;
@@ -364,11 +364,9 @@ export async function listBatches(
   return { total: count, views: await viewsOf(rows) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The batch named by its id (or, for the CLI, by its workflow id) within the scope; null for a name of neither form. */
 const namedBatch = (scope: BatchScope, id: string): WhereOptions<Batch> | null =>
-  UUID.test(id) ? scoped(scope, { id }) : id.startsWith('batch-') ? scoped(scope, { workflowId: id }) : null;
+  isUuid(id) ? scoped(scope, { id }) : id.startsWith('batch-') ? scoped(scope, { workflowId: id }) : null;
 
 /** One batch by id (or, for the CLI, by workflow id) within the scope, or null. */
 export async function findBatch(scope: BatchScope, id: string): Promise<BatchView | null> {
@@ -383,7 +381,7 @@ export async function findBatch(scope: BatchScope, id: string): Promise<BatchVie
  * scope whose workflow id it is.
  */
 export async function batchIdOf(scope: BatchScope, name: string): Promise<string | null> {
-  return UUID.test(name) ? name : ((await findBatchStatus(scope, name))?.id ?? null);
+  return isUuid(name) ? name : ((await findBatchStatus(scope, name))?.id ?? null);
 }
 
 /** A batch's id and status alone, named as findBatch names it: what a wait on the batch reads. */

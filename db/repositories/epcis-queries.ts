@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { epcisQueryDocument, type EpcFormat } from '../queries/epcis-documents';
 import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
-import { execute, queryOf } from '../sql';
+import { execute, isUuid, queryOf } from '../sql';
 import { deleteWebhookEndpoint } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
@@ -190,7 +190,7 @@ export async function findSubscription(
   queryName: string,
   id: string,
 ): Promise<SubscriptionRow | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await queryOf(sequelize)<SubscriptionRow>(
     `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
       WHERE s.account_id = $1 AND s.query_name = $2 AND s.id = $3 AND w.deleted_at IS NULL`,

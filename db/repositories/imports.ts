@@ -5,6 +5,7 @@ import type { Column } from '../../domain/spreadsheet-columns';
 import type { RowError } from '../../domain/spreadsheet-rows';
 import { internalError } from '../../domain/batch-errors';
 import type { BatchStatus } from '../models';
+import { pageOfRows, type PageRequest } from '../page';
 import { execute, queryOf, rollbackToSavepoint, savepoint } from '../sql';
 import { insertChunkBatch } from './batches';
 
@@ -349,17 +350,12 @@ export async function importBatches(sequelize: Sequelize, importId: string, even
   );
 }
 
-export async function listImports(
-  sequelize: Sequelize,
-  accountId: string,
-  limit: number,
-  offset: number,
-): Promise<{ total: number; rows: ImportRow[] }> {
-  const query = queryOf(sequelize);
-  const [{ count }] = await query<{ count: string }>('SELECT count(*) FROM imports WHERE account_id = $1', [accountId]);
-  const rows = await query<ImportRow>(
-    'SELECT * FROM imports WHERE account_id = $1 ORDER BY seq DESC LIMIT $2 OFFSET $3',
-    [accountId, limit, offset],
+/** The account's imports, newest first. */
+export const listImports = (sequelize: Sequelize, accountId: string, page: PageRequest) =>
+  pageOfRows<ImportRow>(
+    queryOf(sequelize),
+    'SELECT * FROM imports WHERE account_id = $1 ORDER BY seq DESC OFFSET $2 LIMIT $3',
+    'SELECT count(*) AS n FROM imports WHERE account_id = $1',
+    [accountId],
+    page,
   );
-  return { total: Number(count), rows };
-}

@@ -9,7 +9,7 @@ import { validate } from '../../middleware/validate';
 import { declaredOver } from '../../limits';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { receiveMultipart, removeSpool } from '../../spooled-upload';
-import { sendSpreadsheet } from '../trace/presenter';
+import { sendSpreadsheet } from '../../spreadsheet';
 import { importRules, kindSpec } from './kinds';
 import { importStatusUrl, presentImport, presentImportSummary } from './presenter';
 import { IMPORT_LIMITS, MAX_IMPORT_BODY_BYTES, TOO_LARGE } from './receive';
@@ -17,6 +17,7 @@ import { templateQuery } from './schema';
 import { templateCsv, templateXlsx } from './templates';
 import { browserPageRouter } from '../../browser-page';
 import { IMPORTS_PAGE } from './page';
+import { isUuid } from '../../../db/sql';
 
 const isKind = (value: string): value is ImportKind => (IMPORT_KINDS as readonly string[]).includes(value);
 
@@ -102,8 +103,6 @@ async function upload(ctx: APIContext): Promise<void> {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * `GET /Integration/Templates/{kind}`: the spreadsheet to fill. `POST /Integration/Imports`: a filled one,
  * through the pipeline of POST /Integration/Events; `GET /Integration/Imports[/{id}]`: how it went.
@@ -125,13 +124,13 @@ export function importsRouter(): Router<AppState, AppCustom> {
   router.post('/Integration/Imports', (ctx) => upload(ctx));
   router.get('/Integration/Imports', validatePage(), async (ctx) => {
     const page = pageOf(ctx.state.input.query);
-    const { total, rows } = await listImports(ctx.deps.sequelize, ctx.state.account.id, page.pageSize, page.offset);
+    const { total, rows } = await listImports(ctx.deps.sequelize, ctx.state.account.id, page);
     const results = [];
     for (const row of rows) results.push(await presentImportSummary(ctx.deps.sequelize, row));
     ctx.body = pageBody(page, total, results);
   });
   router.get('/Integration/Imports/:id', async (ctx) => {
-    const row = UUID.test(ctx.params.id)
+    const row = isUuid(ctx.params.id)
       ? await findImport(ctx.deps.sequelize, { accountId: ctx.state.account.id, id: ctx.params.id })
       : null;
     if (!row) throw problem('unknown-import', { detail: `No import ${ctx.params.id} in this account.` });

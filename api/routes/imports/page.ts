@@ -1,4 +1,4 @@
-import { signInMarkup, type BrowserPage } from '../../browser-page';
+import { signInPage } from '../../browser-page';
 import { IMPORT_KINDS } from '../../../usecases/import-file';
 
 /**
@@ -24,13 +24,11 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margi
 
 const kindOptions = IMPORT_KINDS.map((k) => `<option value="${k}">${k}</option>`).join('');
 
-export const IMPORTS_PAGE: BrowserPage = {
+export const IMPORTS_PAGE = signInPage('imports', {
   title: 'Import a spreadsheet',
+  intro: 'With your API key. The key stays in this page until you sign out or reload.',
   style: STYLE,
-  entry: 'imports.ts',
-  body: `${signInMarkup('Import a spreadsheet', 'imports', 'With your API key. The key stays in this page until you sign out or reload.')}
-<div id="signed-in" hidden>
-  <section>
+  signedIn: `  <section>
     <h2>1. Download the template</h2>
     <p>Each column is named after the field it fills; the xlsx has a Notes sheet saying what each column means, whether it is required and its allowed values. Rows with the same Id are one record with several lines.</p>
     <form id="template" autocomplete="off">
@@ -65,6 +63,5 @@ export const IMPORTS_PAGE: BrowserPage = {
     <button class="action" id="refresh-imports" type="button">Refresh</button>
     <div id="imports-list"></div>
   </section>
-</div>
-</main>`,
-};
+`,
+});

@@ -75,48 +75,45 @@ const importCore = {
   statusUrl: { type: 'string' },
 } as const;
 
-export const importResponse = {
+/** An import as answered: importCore's properties and `more`, all of them required. */
+const importWith = <P extends object>(more: P) => ({
   type: 'object',
-  required: [...Object.keys(importCore), 'batches', 'errors'],
-  properties: {
-    ...importCore,
-    batches: {
-      type: 'array',
-      description: 'One per chunk of at most 1,000 records, in file order; each is all or nothing.',
-      items: {
-        type: 'object',
-        required: ['batchId', 'status', 'events', 'firstRow', 'lastRow'],
-        properties: {
-          batchId: {
-            type: ['string', 'null'],
-            format: 'uuid',
-            description:
-              'Also at GET /Integration/Batches/{id}; null for a chunk of locations or products (stored in one transaction, without a batch).',
-          },
-          status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
-          events: { type: 'integer', minimum: 1 },
-          firstRow: { type: 'integer', minimum: 2 },
-          lastRow: { type: 'integer', minimum: 2 },
+  required: [...Object.keys(importCore), ...Object.keys(more)],
+  properties: { ...importCore, ...more },
+});
+
+export const importResponse = importWith({
+  batches: {
+    type: 'array',
+    description: 'One per chunk of at most 1,000 records, in file order; each is all or nothing.',
+    items: {
+      type: 'object',
+      required: ['batchId', 'status', 'events', 'firstRow', 'lastRow'],
+      properties: {
+        batchId: {
+          type: ['string', 'null'],
+          format: 'uuid',
+          description:
+            'Also at GET /Integration/Batches/{id}; null for a chunk of locations or products (stored in one transaction, without a batch).',
         },
+        status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
+        events: { type: 'integer', minimum: 1 },
+        firstRow: { type: 'integer', minimum: 2 },
+        lastRow: { type: 'integer', minimum: 2 },
       },
     },
-    errors: {
-      type: 'array',
-      items: rowError,
-      description: 'Every error, on its row, column and cell value (at most 1,000 from the row checks).',
-    },
   },
-} as const;
+  errors: {
+    type: 'array',
+    items: rowError,
+    description: 'Every error, on its row, column and cell value (at most 1,000 from the row checks).',
+  },
+});
 
-export const importSummary = {
-  type: 'object',
-  required: [...Object.keys(importCore), 'batchCount', 'errorCount'],
-  properties: {
-    ...importCore,
-    batchCount: { type: 'integer', minimum: 0 },
-    errorCount: { type: 'integer', minimum: 0 },
-  },
-} as const;
+export const importSummary = importWith({
+  batchCount: { type: 'integer', minimum: 0 },
+  errorCount: { type: 'integer', minimum: 0 },
+});
 
 export const importHeaders = {
   type: 'object',

@@ -4,7 +4,7 @@ import { locationCreateIssues, locationIdIssues } from '../../../domain/master-d
 import { createMasterData, updateLocations } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
-import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
+import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
 import { createLocationsSchema, updateLocationsSchema } from '../../../domain/schemas/locations';
@@ -22,12 +22,7 @@ export function locationsRouter(): Router<AppState, AppCustom> {
       data: { kind: 'locations', records: locations },
       fieldOf: (index) => `Locations[${index}]`,
     }).catch(refusedAs('location'));
-    ctx.body = {
-      message: `${created.length} location(s) created.`,
-      result: created.map((id) => ({ id, status: 'Created' })),
-      errors: [],
-      validations: [],
-    };
+    ctx.body = storedAnswer('location', 'Created', created);
   });
 
   router.get('/Integration/Locations', validatePage(), async (ctx) => {
@@ -75,12 +70,8 @@ export function locationsRouter(): Router<AppState, AppCustom> {
         validations: [],
       };
     } else {
-      ctx.body = {
-        message: `${updated.length} location(s) updated.`,
-        result: updated.map(({ location }) => ({ id: location.id, status: 'Updated' })),
-        errors: [],
-        validations: [],
-      };
+      const ids = updated.map(({ location }) => location.id);
+      ctx.body = storedAnswer('location', 'Updated', ids);
     }
   });
 

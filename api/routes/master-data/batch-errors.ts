@@ -20,6 +20,14 @@ export interface FourKeyBody<R> {
   validations: MasterDataIssue[];
 }
 
+/** The four-key answer to stored records: `n noun(s) created.` (or updated) and each one's id. */
+export const storedAnswer = (noun: 'location' | 'product', status: 'Created' | 'Updated', ids: readonly string[]) => ({
+  message: `${ids.length} ${noun}(s) ${status.toLowerCase()}.`,
+  result: ids.map((id) => ({ id, status })),
+  errors: [],
+  validations: [],
+});
+
 export function rejection(
   status: number,
   message: string,

@@ -4,7 +4,7 @@ import { productCreateIssues } from '../../../domain/master-data';
 import { createMasterData, updateProducts } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
-import { invalidRequest, masterDataDeps, refusedAs, validateBatch } from '../master-data/batch-errors';
+import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
 import { createProductsSchema, updateProductsSchema } from '../../../domain/schemas/products';
@@ -22,12 +22,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
       data: { kind: 'products', records: products },
       fieldOf: (index) => `Products[${index}]`,
     }).catch(refusedAs('product'));
-    ctx.body = {
-      message: `${created.length} product(s) created.`,
-      result: created.map((id) => ({ id, status: 'Created' })),
-      errors: [],
-      validations: [],
-    };
+    ctx.body = storedAnswer('product', 'Created', created);
   });
 
   router.put('/Integration/Products', validateBatch(updateProductsSchema), async (ctx) => {
@@ -38,12 +33,7 @@ export function productsRouter(): Router<AppState, AppCustom> {
     const updated = await updateProducts(masterDataDeps(ctx.deps), { account: ctx.state.account, products }).catch(
       refusedAs('product'),
     );
-    ctx.body = {
-      message: `${updated.length} product(s) updated.`,
-      result: updated.map((id) => ({ id, status: 'Updated' })),
-      errors: [],
-      validations: [],
-    };
+    ctx.body = storedAnswer('product', 'Updated', updated);
   });
 
   router.get('/Integration/Products', validatePage(), async (ctx) => {

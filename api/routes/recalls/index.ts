@@ -20,7 +20,7 @@ import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { outcomeProblem } from '../events/batch';
 import { statusUrl } from '../events/presenter';
-import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
+import { sendSpreadsheet } from '../../spreadsheet';
 import { RECALLS_PAGE } from './page';
 import { effectivenessCsv, effectivenessXlsx, presentIssued, presentNotice } from './presenter';
 import {
@@ -158,15 +158,10 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       const { id } = ctx.params;
       const issued = await findIssued(servicesOf(ctx), ctx.state.account.id, id);
       if (!issued) throw notIssuedHere(id);
-      ctx.set('Content-Disposition', `attachment; filename="recall-${id}-effectiveness.${format}"`);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      if (format === 'xlsx') {
-        ctx.type = XLSX_TYPE;
-        ctx.body = await effectivenessXlsx(issued);
-      } else {
-        ctx.type = `${CSV_TYPE}; charset=utf-8`;
-        ctx.body = effectivenessCsv(issued);
-      }
+      await sendSpreadsheet(ctx, `recall-${id}-effectiveness`, format, {
+        csv: () => effectivenessCsv(issued),
+        xlsx: () => effectivenessXlsx(issued),
+      });
     });
 
   router.post(

@@ -1,4 +1,4 @@
-import { signInMarkup, type BrowserPage } from '../../browser-page';
+import { signInPage } from '../../browser-page';
 
 /**
  * The recalls page (`/recalls`): the recalls the account issued, each with its holders and where each
@@ -25,13 +25,12 @@ form.acknowledge input.quantity { width: 7em; } form.acknowledge input.action-te
 a { color: #0b5cad; }
 `;
 
-export const RECALLS_PAGE: BrowserPage = {
+export const RECALLS_PAGE = signInPage('recalls', {
   title: 'Recalls',
+  intro:
+    'With an API key: the recalls your account issued and the notices it received, with where each stands. The key stays in this page until you sign out or reload.',
   style: STYLE,
-  entry: 'recalls.ts',
-  body: `${signInMarkup('Recalls', 'recalls', 'With an API key: the recalls your account issued and the notices it received, with where each stands. The key stays in this page until you sign out or reload.')}
-<div id="signed-in" hidden>
-  <section>
+  signedIn: `  <section>
     <h2>Recalls you issued <button class="action" id="refresh" type="button">Refresh</button> <button class="action" id="sign-out" type="button">Sign out</button></h2>
     <p class="muted">Open: it reached no other account (only your own stock). Notified: some holder has not acknowledged yet. Acknowledged: every holder has. Issue one with POST /Integration/Recalls.</p>
     <div id="lists-message"></div>
@@ -42,6 +41,5 @@ export const RECALLS_PAGE: BrowserPage = {
     <p class="muted">Notified: you have not answered yet. Acknowledge with how much you still hold and what you do about it; a later answer replaces it.</p>
     <div id="received"></div>
   </section>
-</div>
-</main>`,
-};
+`,
+});

@@ -5,7 +5,8 @@ import { problem, queryTime } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { browserPageRouter } from '../../browser-page';
 import { TRACE_PAGE } from './page';
-import { presentNode, presentRecallReach, presentTrace, sendSpreadsheet, shippedTo } from './presenter';
+import { sendSpreadsheet } from '../../spreadsheet';
+import { presentNode, presentRecallReach, presentTrace, shippedTo } from './presenter';
 import {
   DEFAULT_TRACE_DEPTH,
   MAX_TRACE_DEPTH,

@@ -1,4 +1,4 @@
-import { signInMarkup, type BrowserPage } from '../../browser-page';
+import { signInPage } from '../../browser-page';
 
 /**
  * The trace page: its markup and style here, its script in web/trace.ts (bundled with elkjs, which lays
@@ -47,13 +47,12 @@ th { color: #68707a; font-weight: 600; } td.time span { display: block; white-sp
 th.w-time { width: 7.6em; } td span.event { display: block; font-weight: 600; } td span.details { display: block; color: #4a525c; }
 `;
 
-export const TRACE_PAGE: BrowserPage = {
+export const TRACE_PAGE = signInPage('trace', {
   title: 'Trace a lot',
+  intro:
+    'With an API key: the graph shows your records and what other accounts shared with you by shipping toward you. The key stays in this page until you sign out or reload.',
   style: STYLE,
-  entry: 'trace.ts',
-  body: `${signInMarkup('Trace a lot', 'trace', 'With an API key: the graph shows your records and what other accounts shared with you by shipping toward you. The key stays in this page until you sign out or reload.')}
-<div id="signed-in" hidden>
-  <section>
+  signedIn: `  <section>
     <form id="trace" autocomplete="off">
       <label for="product">Product</label> <input id="product" name="product" required placeholder="your product id">
       <label for="lot">Lot / serial</label> <input id="lot" name="lot" required>
@@ -86,6 +85,5 @@ export const TRACE_PAGE: BrowserPage = {
       <div id="detail"><p class="empty">Trace a lot, then click a node to see its events. Times are in your time zone.</p></div>
     </section>
   </div>
-</div>
-</main>`,
-};
+`,
+});

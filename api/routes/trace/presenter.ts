@@ -1,8 +1,5 @@
 import type { Trace, TraceNodeRow } from '../../../db/queries/trace';
-import { CSV_TYPE, XLSX_TYPE } from '../../../platform/spreadsheet-writing';
 import type { RecallReach } from '../../../usecases/trace-lot';
-import type { APIContext } from '../../context';
-import type { Readable } from 'node:stream';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -94,16 +91,3 @@ export const presentRecallReach = (reach: RecallReach, root: { productId: string
     eventTime: edge.event_time.toISOString(),
   })),
 });
-
-/** Answers a spreadsheet to download, `name`.csv or .xlsx, never to be rendered as something else. */
-export async function sendSpreadsheet(
-  ctx: APIContext,
-  name: string,
-  format: 'csv' | 'xlsx',
-  content: { csv: () => string | Readable; xlsx: () => Promise<Buffer> | Readable },
-): Promise<void> {
-  ctx.set('Content-Disposition', `attachment; filename="${name}.${format}"`);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.type = format === 'xlsx' ? XLSX_TYPE : `${CSV_TYPE}; charset=utf-8`;
-  ctx.body = format === 'xlsx' ? await content.xlsx() : content.csv();
-}
