@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -14,6 +15,9 @@ import { processEventBatch } from '../../workflows/process-event-batch';
 import type { RecallFollowUpOutcome } from '../../domain/recall-contracts';
 import { followRecall, recallChangedSignal } from '../../workflows/follow-recall';
 import { processImport } from '../../workflows/process-import';
+import type { NextWebhookDelivery } from '../../db/repositories/webhooks';
+import type { MarkWebhookFailingInput } from '../../domain/webhook-contracts';
+import { deliverWebhooks, wakeSignal } from '../../workflows/deliver-webhooks';
 import { withStubWorker } from '../helpers/workflow-env';
 
 /**
@@ -199,5 +203,44 @@ describe('histories recorded from the real dev server replay against the workflo
         expect(await handle.result()).toEqual({ reminders: 1, overdue: ['consignee'] }),
       );
     });
+  });
+
+  it.each([
+    { name: 'webhook-delivered', refuse: false, failing: [] },
+    // The receiver refuses until the (2 s) retry schedule runs out: the endpoint is marked failing.
+    {
+      name: 'webhook-endpoint-failing',
+      refuse: true,
+      failing: [
+        { endpointId: 'endpoint-webhook-endpoint-failing', deliveryId: 'msg_1', reason: 'the receiver answered 503' },
+      ],
+    },
+  ])('$name', async ({ name, refuse, failing }) => {
+    // Owed nothing at first, woken by a commit (during the wait, or the read), one delivery, then deleted.
+    const reads: NextWebhookDelivery[] = [{ kind: 'wait' }, { kind: 'deliver', deliveryId: 'msg_1' }, { kind: 'gone' }];
+    let read = 0;
+    const marked: MarkWebhookFailingInput[] = [];
+    const activities = {
+      nextWebhookDelivery: async (): Promise<NextWebhookDelivery> => reads[read++],
+      deliverWebhook: async () => {
+        if (refuse) throw ApplicationFailure.retryable('the receiver answered 503', 'WebhookNotDelivered');
+        return 'Delivered' as const;
+      },
+      markWebhookFailing: async (input: MarkWebhookFailingInput) => {
+        marked.push(input);
+      },
+    };
+    await withStubWorker(env, activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(deliverWebhooks, {
+        taskQueue,
+        workflowId: `recorded-${name}`,
+        args: [{ endpointId: `endpoint-${name}`, retrySeconds: 2 }],
+      });
+      while (read < 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      await handle.signal(wakeSignal);
+      await recorded(name, handle, async () => expect(await handle.result()).toBeUndefined());
+    });
+    expect(read).toBe(3);
+    expect(marked).toEqual(failing);
   });
 });

@@ -8,8 +8,8 @@ import { Worker } from '@temporalio/worker';
  * the guard with `deprecatePatch()`; once no run predates the deprecation, remove the call, and with it
  * the histories recorded before it. Each `<version>-<scenario>.json` was recorded with stub activities on
  * the dev server by recorded-histories.test.ts (`RECORD_HISTORIES=<version>`): `deprecated-patches-*` by
- * the code that deprecated the 0.1 patches (their markers, deprecated), `no-patches-*` by the code that
- * removed them.
+ * the code that deprecated the 0.1 patches (their markers, deprecated), `no-patches-*` by code with no
+ * patch in it: the code that removed them, and for `webhook-*` the code before 'webhook-bookkeeping-local'.
  */
 const HISTORIES = path.join(__dirname, 'histories');
 
