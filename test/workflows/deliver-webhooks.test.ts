@@ -43,7 +43,6 @@ describe('deliverWebhooks', () => {
           args: [{ endpointId: 'endpoint-1', retrySeconds: RETRY_72_HOURS }],
         }),
     );
-    // Backoff from 1 s doubling up to an hour (a tenth of the schedule), until 72 h from the first attempt.
     // Backoff from 1 s doubling up to an hour (a tenth of the schedule), for 72 h from the first attempt.
     const gaps = attempts.slice(1).map((at, i) => at - attempts[i]);
     expect(gaps.slice(1, 5).map((gap) => Math.round(gap / 1000))).toEqual([1, 2, 4, 8]);
