@@ -172,19 +172,20 @@ export interface DestroyedLot {
   productId: string;
   locationId: string;
   lotSerial: string;
-  /** What this event records, and the total destroyed for the recall it brings the lot to. */
+  /** What this event records, on top of what was recorded for the recall before it. */
   quantity: number;
-  total: number;
+  recorded: number;
   at: Date;
 }
 
 /**
  * The decommission event (ObjectEvent DELETE, destroying, destroyed) of what a holder destroyed for a
- * recall. Its id follows from the recall, the lot, the place and the total: sent twice (an answer sent
- * again while the first one's batch ran), the second is refused as a duplicate instead of destroying twice.
+ * recall. Its id follows from the recall, the lot and what was recorded before it, not from the new total
+ * or the place: an answer sent again while the first one's batch ran starts from the same recorded figure,
+ * so its event is refused as a duplicate instead of destroying a second time, whatever total it gives.
  */
 export function destroyedEvent(lot: DestroyedLot): EventPayload & typeof DESTROYED {
-  const key = sha256Hex([lot.productId, lot.lotSerial, lot.locationId, lot.total].join('|')).slice(0, 16);
+  const key = sha256Hex([lot.productId, lot.lotSerial, lot.recorded].join('|')).slice(0, 16);
   return {
     $type: 'decommission',
     Id: `recall-${lot.recallId}-destroyed-${key}`,

@@ -299,7 +299,7 @@ async function recordDestroyed(
         locationId: location.external_id,
         lotSerial: lot.lotSerial,
         quantity: round(total - recorded),
-        total,
+        recorded,
         at,
       }),
     });

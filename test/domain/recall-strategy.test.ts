@@ -1,6 +1,7 @@
 import {
   checkPercentOf,
   consigneeFigures,
+  destroyedEvent,
   effectivenessTotals,
   type ConsigneeFacts,
 } from '../../domain/recall-strategy';
@@ -85,5 +86,25 @@ describe('a recall’s effectiveness check', () => {
       { unit: 'kg', shipped: 15, onHand: 0, returned: 5, destroyed: 0, soldOn: 0, accountedFor: 5, outstanding: 10 },
       { unit: 'each', shipped: 3, onHand: 0, returned: 0, destroyed: 0, soldOn: 0, accountedFor: 0, outstanding: 3 },
     ]);
+  });
+});
+
+describe('a recall’s decommission event', () => {
+  const lot = {
+    recallId: 'r-1',
+    productId: 'COD',
+    locationId: 'PLANT',
+    lotSerial: 'L-1',
+    quantity: 4,
+    recorded: 0,
+    at: new Date('2026-12-06T10:00:00Z'),
+  };
+
+  it('is one event per starting point: an answer sent again while the first one ran, with another total or place, is its duplicate', () => {
+    const first = destroyedEvent(lot);
+    expect(destroyedEvent({ ...lot, quantity: 6, locationId: 'STORE' }).Id).toBe(first.Id);
+    expect(destroyedEvent({ ...lot, recorded: 4, quantity: 2 }).Id).not.toBe(first.Id);
+    expect(destroyedEvent({ ...lot, lotSerial: 'L-2' }).Id).not.toBe(first.Id);
+    expect(first.ProductInstances).toEqual([{ Quantity: 4, LotSerial: 'L-1', Product: { Id: 'COD' } }]);
   });
 });
