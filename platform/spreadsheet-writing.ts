@@ -73,7 +73,7 @@ export interface SheetToWrite {
 }
 
 /** The workbook as it is written: a response sends it without holding it whole; a failure destroys the stream. */
-export function xlsxStream(sheets: readonly SheetToWrite[]): Readable {
+function xlsxStream(sheets: readonly SheetToWrite[]): Readable {
   const stream = new PassThrough();
   writeWorkbook(sheets, stream).catch((error: unknown) =>
     stream.destroy(error instanceof Error ? error : new Error(String(error))),

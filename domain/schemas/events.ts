@@ -95,7 +95,7 @@ const productDetails = {
 const productRef = { type: 'object', required: ['Id'], properties: { Id: id, Details: productDetails } } as const;
 
 /** `{ Quantity, LotSerial, Product: { Id, Details? } }`; a Serial product counts 1 per instance. */
-export const productInstance = {
+const productInstance = {
   type: 'object',
   required: ['Quantity', 'LotSerial', 'Product'],
   properties: {

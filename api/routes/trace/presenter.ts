@@ -4,13 +4,13 @@ import type { RecallReach } from '../../../usecases/trace-lot';
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
 
-export const productOf = (n: TraceNodeRow) => ({
+const productOf = (n: TraceNodeRow) => ({
   id: n.product_external_id ?? n.product_id,
   name: n.product_name,
   gtin: n.product_gtin,
   unit: n.unit,
 });
-export const locationOf = (n: TraceNodeRow) => ({
+const locationOf = (n: TraceNodeRow) => ({
   id: n.location_external_id ?? n.location_id,
   name: n.location_name,
   gln: n.location_gln,
