@@ -456,12 +456,17 @@ export async function followLostRecalls(
   olderThanSeconds: number,
   limit: number,
 ): Promise<string[]> {
-  const open = await openRecallIds(sequelize, olderThanSeconds, limit);
+  let open = await openRecallIds(sequelize, olderThanSeconds, limit);
   if (!open.length) return [];
   const running = new Set<string>();
   for await (const execution of temporal.workflow.list({ query: RUNNING_FOLLOW_UPS }))
     running.add(execution.workflowId);
-  const lost = open.filter((id) => !running.has(recallWorkflowId(id)));
+  // Every open recall is looked at, page by page (most are followed for weeks); at most `limit` restarted a pass.
+  const lost: string[] = [];
+  while (open.length && lost.length < limit) {
+    lost.push(...open.filter((id) => !running.has(recallWorkflowId(id))).slice(0, limit - lost.length));
+    open = open.length < limit ? [] : await openRecallIds(sequelize, olderThanSeconds, limit, open.at(-1));
+  }
   for (const id of lost) await signalRecallFollowUp(temporal, taskQueue, id);
   return lost;
 }

@@ -464,12 +464,21 @@ export async function destroyedRecorded(
   return Number(recorded);
 }
 
-/** Open recalls issued over `olderThanSeconds` ago, oldest first: each one's follow-up should be running. */
-export async function openRecallIds(sequelize: Sequelize, olderThanSeconds: number, limit: number): Promise<string[]> {
+/**
+ * A page of the open recalls issued over `olderThanSeconds` ago, oldest first, after the recall `after`
+ * (keyset paging): each one's follow-up should be running.
+ */
+export async function openRecallIds(
+  sequelize: Sequelize,
+  olderThanSeconds: number,
+  limit: number,
+  after?: string,
+): Promise<string[]> {
   const rows = await queryOf(sequelize)<{ id: string }>(
-    `SELECT id FROM recalls WHERE closed_at IS NULL AND created_at < now() - make_interval(secs => $1)
+    `SELECT id FROM recalls r WHERE closed_at IS NULL AND created_at < now() - make_interval(secs => $1)
+        AND ($3::uuid IS NULL OR (r.created_at, r.id) > (SELECT created_at, id FROM recalls WHERE id = $3::uuid))
       ORDER BY created_at, id LIMIT $2`,
-    [olderThanSeconds, limit],
+    [olderThanSeconds, limit, after ?? null],
   );
   return rows.map((r) => r.id);
 }

@@ -3,7 +3,9 @@ import { recallWorkflowId, type FollowRecallResult } from '../../domain/recall-c
 import { threeAccountChain } from '../factories/trace-chain';
 import { serviceId } from '../factories/trace-events';
 import { randomUUID } from 'node:crypto';
-import { sql } from '../helpers/db';
+import { loadConfig } from '../../platform/config';
+import { followLostRecalls } from '../../usecases/recalls';
+import { models, sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { reconcileUntil } from '../helpers/reconciler';
 import { temporalClient } from '../helpers/temporal';
@@ -91,5 +93,23 @@ describe('the reconciler follows again an open recall whose follow-up is not run
     await expect(temporal.workflow.getHandle(recallWorkflowId(recallId)).result()).resolves.toEqual<FollowRecallResult>(
       { reminders: 0, overdue: [] },
     );
+  }, 150_000);
+
+  it('looks at every open recall, page by page: a lost follow-up behind a full page of running ones is found', async () => {
+    const running = [await issue(), await issue()];
+    const lost = randomUUID();
+    await sql().query(
+      `INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason, depth, check_level, check_percent,
+                            remind_every_seconds, overdue_after_reminders, created_at)
+       VALUES ($1, $2, $3, $4, 'Stored without its follow-up.', 'Consumer', 'E', 0, 86400, 3, now() - interval '20 seconds')`,
+      [lost, chain.farm.id, await serviceId('products', chain.farm.id, chain.products.fishA.Id), chain.lot],
+    );
+    // Issued 20 s ago: the stack's own reconciler (RECONCILE_AFTER_SECONDS 60) leaves it to this call. Older
+    // open recalls of the tests before are running or followed already; pages of one walk them all.
+    const followed = await followLostRecalls(models(), temporal, loadConfig().taskQueue, 5, 1);
+    expect(followed).toEqual([lost]);
+    expect(await statusOf(lost)).toBe('RUNNING');
+    for (const id of [...running, lost])
+      expect((await client(chain.farm.key).post(`/Integration/Recalls/${id}/close`, {})).status).toBe(200);
   }, 150_000);
 });
