@@ -40,6 +40,24 @@ describe('the reconciler follows again an open recall whose follow-up is not run
     }
   };
 
+  /** A recall stored as issueRecall stores it, without the signal-with-start before: Temporal has no workflow of it. */
+  const storeWithoutFollowUp = async (issuedAgo: string): Promise<string> => {
+    const recallId = randomUUID();
+    await sql().query(
+      `INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason, depth, check_level, check_percent,
+                            remind_every_seconds, overdue_after_reminders, created_at)
+       VALUES ($1, $2, $3, $4, 'Stored without its follow-up.', 'Consumer', 'E', 0, 86400, 3, now() - $5::interval)`,
+      [
+        recallId,
+        chain.farm.id,
+        await serviceId('products', chain.farm.id, chain.products.fishA.Id),
+        chain.lot,
+        issuedAgo,
+      ],
+    );
+    return recallId;
+  };
+
   beforeAll(async () => {
     chain = await threeAccountChain();
   });
@@ -74,14 +92,7 @@ describe('the reconciler follows again an open recall whose follow-up is not run
   }, 150_000);
 
   it('starts the follow-up of a recall stored without one (its start never happened)', async () => {
-    // Stored as issueRecall stores it, without the signal-with-start before: Temporal has no workflow of it.
-    const recallId = randomUUID();
-    await sql().query(
-      `INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason, depth, check_level, check_percent,
-                            remind_every_seconds, overdue_after_reminders, created_at)
-       VALUES ($1, $2, $3, $4, 'Stored without its follow-up.', 'Consumer', 'E', 0, 86400, 3, now() - interval '10 minutes')`,
-      [recallId, chain.farm.id, await serviceId('products', chain.farm.id, chain.products.fishA.Id), chain.lot],
-    );
+    const recallId = await storeWithoutFollowUp('10 minutes');
     expect(await statusOf(recallId)).toBe('NOT_FOUND');
     await reconcileUntil(
       temporal,
@@ -97,13 +108,7 @@ describe('the reconciler follows again an open recall whose follow-up is not run
 
   it('looks at every open recall, page by page: a lost follow-up behind a full page of running ones is found', async () => {
     const running = [await issue(), await issue()];
-    const lost = randomUUID();
-    await sql().query(
-      `INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason, depth, check_level, check_percent,
-                            remind_every_seconds, overdue_after_reminders, created_at)
-       VALUES ($1, $2, $3, $4, 'Stored without its follow-up.', 'Consumer', 'E', 0, 86400, 3, now() - interval '20 seconds')`,
-      [lost, chain.farm.id, await serviceId('products', chain.farm.id, chain.products.fishA.Id), chain.lot],
-    );
+    const lost = await storeWithoutFollowUp('20 seconds');
     // Issued 20 s ago: the stack's own reconciler (RECONCILE_AFTER_SECONDS 60) leaves it to this call. Older
     // open recalls of the tests before are running or followed already; pages of one walk them all.
     const followed = await followLostRecalls(models(), temporal, loadConfig().taskQueue, 5, 1);
