@@ -299,6 +299,10 @@ export function killedInLocalStep(options: ScenarioOptions, part: 'worker' | 'ap
         return caught !== undefined;
       };
       const outcome = await killDuringLoad(ctx, small, mode, part, persisting, letGo);
+      // The worker is aimed at an async batch's persist, which runs after its 202: on a quick machine every
+      // request is answered by then, and none need be in flight. The API's kill (sync) must catch one.
+      if (part === 'worker')
+        outcome.problems = outcome.problems.filter((p) => !p.startsWith('no request was in flight'));
       await settle(ctx.stack, ctx.accountId, options.settleSeconds * 1000);
       const proof = caught && (await localPersistProof(temporal, caught));
       if (!proof) outcome.problems.push('no local persistEvents was seen waiting: the kill was not aimed inside it');
