@@ -204,7 +204,8 @@ class Supervisor {
     signal.throwIfAborted();
     const bundle =
       config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
-    // Fixed ports, also when "0" asked for free ones: a restarted worker or API keeps them.
+    // Fixed ports, also when "0" asked for free ones: a restarted bulk worker or API keeps them (the
+    // interactive worker picks its metrics ports itself, new on a restart, and runtime.json says which).
     // Any free port for the API is the one it binds (0) and reports: one picked here and handed over could
     // be taken by another process before the API bound it (CI: EADDRINUSE with several stacks starting).
     const apiPortAsked = await port('PORT', async () => 0);
