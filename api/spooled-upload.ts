@@ -57,8 +57,7 @@ class FileMeter extends Transform {
 }
 
 /** A fresh temporary file name for a spooled part; `kind` names what it is for (`document`, `import`). */
-const spoolPath = (kind: string): string =>
-  path.join(os.tmpdir(), `${kind}-upload-${randomBytes(12).toString('hex')}`);
+const spoolPath = (kind: string): string => path.join(os.tmpdir(), `${kind}-upload-${randomBytes(12).toString('hex')}`);
 
 export const removeSpool = (file: string | null | undefined): Promise<void> =>
   file ? fs.promises.rm(file, { force: true }) : Promise.resolve();
