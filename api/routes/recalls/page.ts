@@ -32,7 +32,7 @@ export const RECALLS_PAGE = signInPage('recalls', {
   style: STYLE,
   signedIn: `  <section>
     <h2>Recalls you issued <button class="action" id="refresh" type="button">Refresh</button> <button class="action" id="sign-out" type="button">Sign out</button></h2>
-    <p class="muted">Open: it reached no other account (only your own stock). Notified: some holder has not acknowledged yet. Acknowledged: every holder has. Issue one with POST /Integration/Recalls.</p>
+    <p class="muted">Open: it reached no other account (only your own stock). Notified: some holder has not acknowledged yet. Acknowledged: every holder has. Closed: you closed it, and every holder was told. Issue one with POST /Integration/Recalls.</p>
     <div id="lists-message"></div>
     <div id="issued"></div>
   </section>
