@@ -7,7 +7,7 @@
  * against them. Everything it started stops when it ends (Ctrl-C included).
  *
  *   npm run bench:production              one JSON report: each run of BENCH_PRODUCTION_RUNS in order
- *   npm run bench:production -- --serve   start 2 APIs and 2 workers, print where they are, run until Ctrl-C
+ *   npm run bench:production -- --serve   start 2 APIs and 2 workers (interactive and bulk), print where they are, run until Ctrl-C
  *
  *   BENCH_PRODUCTION_RUNS  comma-separated; `AxW` is bench:events against A APIs and W workers on the
  *                          production server, `dev` against `npm start`'s dev server (SQLite) with a
@@ -27,7 +27,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import pino from 'pino';
 import { exitOf, hasExited, spawnBound, stopChild } from '../../supervisor/child-process';
-import { PROJECT_ROOT } from '../../platform/config';
+import { PROJECT_ROOT, type WorkerRole } from '../../platform/config';
 import { waitFor } from '../../platform/net';
 import { isPortFree } from '../../platform/ports';
 import { startEmbeddedPostgres } from '../../supervisor/postgres';
@@ -132,17 +132,28 @@ async function stopAll(): Promise<void> {
 
 interface RoleProcess {
   child: ChildProcess;
+  /** A worker's WORKER_ROLE. */
+  workerRole?: WorkerRole;
   apiUrl?: string;
   metrics: string[];
   stop(): Promise<unknown>;
 }
 
 /** One `npm run api` or `npm run worker`, resolved once it says it is ready. */
-function startRole(role: 'api' | 'worker', index: number, env: NodeJS.ProcessEnv): Promise<RoleProcess> {
+function startRole(
+  role: 'api' | 'worker',
+  index: number,
+  env: NodeJS.ProcessEnv,
+  workerRole?: WorkerRole,
+): Promise<RoleProcess> {
   const out = fs.openSync(path.join(DATA_DIR, `${role}-${index}.log`), 'a');
   const child = spawnBound(
     ...typescriptCommand(`${role}/main.ts`),
-    { cwd: PROJECT_ROOT, env, stdio: ['ignore', out, out, 'ipc'] },
+    {
+      cwd: PROJECT_ROOT,
+      env: workerRole ? { ...env, WORKER_ROLE: workerRole } : env,
+      stdio: ['ignore', out, out, 'ipc'],
+    },
     'SIGTERM',
   );
   fs.closeSync(out);
@@ -168,6 +179,7 @@ function startRole(role: 'api' | 'worker', index: number, env: NodeJS.ProcessEnv
         else
           resolve({
             child,
+            workerRole,
             metrics: [
               `http://127.0.0.1:${message.appMetricsPort}/metrics`,
               `http://127.0.0.1:${message.sdkMetricsPort}/metrics`,
@@ -303,24 +315,38 @@ async function startProductionStack(): Promise<ProductionStack> {
   };
 }
 
-/** Starts or stops `api` and `worker` processes until `apis` and `workers` run. */
+/**
+ * What `workers` worker processes poll: one alone polls both task queues (`all`, as a lone `npm run
+ * worker`); two or more split as `npm start` and docker-compose.yml do, one `interactive` and the rest `bulk`.
+ */
+const workerRoles = (workers: number): WorkerRole[] =>
+  workers === 1 ? ['all'] : ['interactive', ...Array<WorkerRole>(workers - 1).fill('bulk')];
+
+/** Starts or stops `api` and `worker` processes until `apis` and `workers` run, the workers in their roles. */
 async function scale(stack: ProductionStack, apis: number, workers: number): Promise<void> {
-  for (const [role, list, count] of [
-    ['worker', stack.workers, workers],
-    ['api', stack.apis, apis],
-  ] as const) {
-    while (list.length > count) await list.pop()!.stop();
-    while (list.length < count) {
-      const started = await startRole(role, list.length + 1, stack.roleEnv);
-      list.push(started);
-      stops.push(() => started.stop());
-    }
-  }
+  const roles = workerRoles(workers);
+  while (stack.workers.length > 0 && stack.workers.some((worker, i) => worker.workerRole !== roles[i]))
+    await stack.workers.pop()!.stop();
+  while (stack.workers.length < workers)
+    await startInto(stack.workers, 'worker', stack.roleEnv, roles[stack.workers.length]);
+  while (stack.apis.length > apis) await stack.apis.pop()!.stop();
+  while (stack.apis.length < apis) await startInto(stack.apis, 'api', stack.roleEnv);
+}
+
+async function startInto(
+  list: RoleProcess[],
+  role: 'api' | 'worker',
+  env: NodeJS.ProcessEnv,
+  workerRole?: WorkerRole,
+): Promise<void> {
+  const started = await startRole(role, list.length + 1, env, workerRole);
+  list.push(started);
+  stops.push(() => started.stop());
 }
 
 function describe(stack: ProductionStack): AttachedStackFile {
   return {
-    label: `${stack.label}, ${stack.apis.length} API${stack.apis.length > 1 ? 's' : ''}, ${stack.workers.length} worker${stack.workers.length > 1 ? 's' : ''}`,
+    label: `${stack.label}, ${stack.apis.length} API${stack.apis.length > 1 ? 's' : ''}, ${stack.workers.length} worker${stack.workers.length > 1 ? 's' : ''} (${stack.workers.map((w) => w.workerRole).join(', ')})`,
     apiUrls: stack.apis.map((api) => api.apiUrl!),
     databaseUrl: stack.databaseUrl,
     temporalAddress: stack.temporalAddress,
