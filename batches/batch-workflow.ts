@@ -3,7 +3,7 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority } from '
 import type { Batch, BatchMode } from '../db/models';
 import type { ProcessEventBatchInput } from '../pipeline/contracts';
 import type { processEventBatch } from '../workflows';
-import { syncTaskQueueOf } from '../platform/config';
+import { syncTaskQueueOf } from '../domain/task-queues';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS, RETRY_OF } from '../platform/search-attributes';
 
 /** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */

@@ -14,16 +14,9 @@ export const PROJECT_ROOT = ((): string => {
 export const TASK_QUEUE = 'traceability';
 
 /**
- * The task queue of batches a caller waits on that are small enough for local steps: their own, so that
- * no other work's backlog is ahead of them, and so that the API's own worker (API_SYNC_WORKER) takes none
- * of that work. `npm run worker` polls both.
- */
-export const syncTaskQueueOf = (taskQueue: string): string => `${taskQueue}-sync`;
-
-/**
- * WORKER_ROLE: which task queues a worker process polls. `interactive` only the sync task queue (small
- * batches a caller waits on), `bulk` only the task queue (async batches, imports, deliveries, the
- * reconciler), `all` both. `npm start` and docker-compose.yml run one process of each of the first two,
+ * WORKER_ROLE: which task queues (domain/task-queues.ts) a worker process polls. `interactive` only the
+ * sync task queue (small batches a caller waits on), `bulk` the task queue (async batches, imports, the
+ * reconciler) and the deliveries', `all` all three. `npm start` and docker-compose.yml run one process of each of the first two,
  * so that the operating system can give small batches the CPU ahead of a neighbour's burst.
  */
 export const WORKER_ROLES = ['all', 'interactive', 'bulk'] as const;

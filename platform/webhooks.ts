@@ -5,6 +5,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { destinationIssue, hostOf, isPublicAddress } from '../domain/destinations';
 import type { DeliverWebhooksInput } from '../domain/webhook-contracts';
+import { deliveriesTaskQueueOf } from '../domain/task-queues';
 
 /** A delivery that takes longer is a failed attempt: a slow receiver holds up only its own endpoint. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -115,8 +116,9 @@ export async function postJson(
 }
 
 /**
- * Wakes the endpoint's delivery workflow (starting it if it is not running): it reads what is owed
- * from PostgreSQL, so a wake-up more or less changes nothing but the delay.
+ * Wakes the endpoint's delivery workflow (starting it on the deliveries' task queue if it is not
+ * running, whichever of the service's queues `taskQueue` is): it reads what is owed from PostgreSQL,
+ * so a wake-up more or less changes nothing but the delay.
  */
 export async function wakeWebhookEndpoint(
   client: Client,
@@ -126,7 +128,7 @@ export async function wakeWebhookEndpoint(
 ): Promise<void> {
   const input: DeliverWebhooksInput = { endpointId, retrySeconds: settings.retrySeconds };
   await client.workflow.signalWithStart('deliverWebhooks', {
-    taskQueue,
+    taskQueue: deliveriesTaskQueueOf(taskQueue),
     workflowId: webhookWorkflowId(endpointId),
     args: [input],
     signal: 'wake',

@@ -5,13 +5,8 @@ import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { buildWorkflowBundle } from '../worker/bundle';
 import { spawnBound, stopChild } from './child-process';
-import {
-  BULK_WORKER_NICENESS,
-  DEFAULT_PORTS,
-  DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS,
-  loadConfig,
-  syncTaskQueueOf,
-} from '../platform/config';
+import { BULK_WORKER_NICENESS, DEFAULT_PORTS, DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS, loadConfig } from '../platform/config';
+import { deliveriesTaskQueueOf, syncTaskQueueOf } from '../domain/task-queues';
 import { KeptService } from '../platform/kept-service';
 import { createLogger, personWatching, type Logger } from '../platform/logger';
 import { checkExplicitPort, choosePort, PortTakenError } from '../platform/ports';
@@ -250,7 +245,7 @@ class Supervisor {
     await Promise.all([this.spawn('worker', env), this.spawn('interactiveWorker', env)]);
     this.progress.ready(
       'worker',
-      `bulk on task queue ${config.taskQueue} (niceness ${BULK_WORKER_NICENESS}), interactive on ${syncTaskQueueOf(config.taskQueue)}` +
+      `bulk on task queues ${config.taskQueue} and ${deliveriesTaskQueueOf(config.taskQueue)} (niceness ${BULK_WORKER_NICENESS}), interactive on ${syncTaskQueueOf(config.taskQueue)}` +
         (applied.length ? `, ${applied.length} migrations applied` : ''),
     );
     signal.throwIfAborted();
@@ -310,7 +305,11 @@ class Supervisor {
         webhooks,
         temporal: temporalAddress,
         database: databaseUrl.replace(/:[^:@/]+@/, ':***@'),
-        taskQueues: { bulk: config.taskQueue, interactive: syncTaskQueueOf(config.taskQueue) },
+        taskQueues: {
+          bulk: config.taskQueue,
+          deliveries: deliveriesTaskQueueOf(config.taskQueue),
+          interactive: syncTaskQueueOf(config.taskQueue),
+        },
       },
       `traceability service ready: API ${this.state.apiUrl}, docs ${this.state.apiUrl}/docs` +
         (temporalUiUrl ? `, Temporal UI ${temporalUiUrl}` : '') +

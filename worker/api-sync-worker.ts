@@ -1,6 +1,7 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
-import { syncTaskQueueOf, type Config } from '../platform/config';
+import { type Config } from '../platform/config';
+import { syncTaskQueueOf } from '../domain/task-queues';
 import type { Logger } from '../platform/logger';
 import { currentActivityType } from './activity-metrics';
 import { createPipelineWorker, installRuntime, pipelineActivities } from './pipeline-worker';

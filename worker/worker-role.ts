@@ -8,7 +8,8 @@ import { startStrandedBatches } from '../batches/start-stranded-batches';
 import { migrateUp } from '../db/migrate';
 import { createSequelize } from '../db/sequelize';
 import { onEveryStatement } from '../db/sql';
-import { syncTaskQueueOf, type Config } from '../platform/config';
+import type { Config } from '../platform/config';
+import { deliveriesTaskQueueOf, syncTaskQueueOf } from '../domain/task-queues';
 import type { Logger } from '../platform/logger';
 import { statementCounter } from '../platform/metrics';
 import { ensureSearchAttributes } from '../platform/search-attributes';
@@ -23,6 +24,13 @@ type WorkerConfig = Config & { databaseUrl: string; temporalAddress: string };
 const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
 
 /**
+ * A webhook delivery waits on its receiver (up to 10 s) and holds no connection meanwhile: many at once
+ * cost little CPU. On the bulk queue's few slots, a recall's 99 notices waited ~3.5 s each for a slot.
+ * Local: the deliveries' bookkeeping reads.
+ */
+const DELIVERY_SLOTS: WorkerSlots = { activities: 16, localActivities: 4 };
+
+/**
  * A batch's steps run as local activities (PIPELINE_LOCAL_MAX_EVENTS) or as activity tasks: either way
  * as many at once as WORKER_ACTIVITY_SLOTS says, since a 500-event step keeps a core busy.
  */
@@ -34,10 +42,11 @@ const slotsOf = (config: WorkerConfig): WorkerSlots => ({
 /** The task queues a worker of this role polls, and its slots on each (WORKER_ROLE). */
 export function queuesOf(config: WorkerConfig): { taskQueue: string; slots: WorkerSlots }[] {
   const bulk = { taskQueue: config.taskQueue, slots: slotsOf(config) };
+  const deliveries = { taskQueue: deliveriesTaskQueueOf(config.taskQueue), slots: DELIVERY_SLOTS };
   const sync = syncTaskQueueOf(config.taskQueue);
-  if (config.workerRole === 'bulk') return [bulk];
+  if (config.workerRole === 'bulk') return [bulk, deliveries];
   if (config.workerRole === 'interactive') return [{ taskQueue: sync, slots: slotsOf(config) }];
-  return [bulk, { taskQueue: sync, slots: SYNC_SLOTS }];
+  return [bulk, { taskQueue: sync, slots: SYNC_SLOTS }, deliveries];
 }
 
 /** The worker's pool, one connection per slot of its task queues, its statements counted by step; migrated. */

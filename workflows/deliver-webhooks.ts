@@ -1,9 +1,9 @@
 import {
   ActivityFailure,
   condition,
-  continueAsNew,
   defineSignal,
   log,
+  makeContinueAsNewFunc,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -12,6 +12,7 @@ import {
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { deliveriesTaskQueueOf } from '../domain/task-queues';
 import type { DeliverWebhooksInput } from '../domain/webhook-contracts';
 
 /** Sent after every commit that owes the endpoint something (and by a redelivery or a deletion). */
@@ -81,7 +82,8 @@ export async function deliverWebhooks(input: DeliverWebhooksInput): Promise<void
       await condition(() => woken, IDLE);
     }
     const info = workflowInfo();
+    // On the deliveries' task queue: one started on another queue (before that queue was there) moves to it here.
     if (info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS)
-      await continueAsNew<typeof deliverWebhooks>(input);
+      await makeContinueAsNewFunc<typeof deliverWebhooks>({ taskQueue: deliveriesTaskQueueOf(info.taskQueue) })(input);
   }
 }

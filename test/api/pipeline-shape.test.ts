@@ -1,7 +1,8 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal as temporalProto } from '@temporalio/proto';
 import { SYNC_QUEUE_MAX_EVENTS, batchStartOf, startBatchWorkflow } from '../../batches/batch-workflow';
-import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig, syncTaskQueueOf } from '../../platform/config';
+import { DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, loadConfig } from '../../platform/config';
+import { syncTaskQueueOf } from '../../domain/task-queues';
 import { readLiveState } from '../../supervisor/state';
 import type { ProcessEventBatchInput } from '../../pipeline/contracts';
 import { createAccount, type TestAccount } from '../factories/accounts';

@@ -4,6 +4,8 @@ import { createAccount, createSupportKey, type TestAccount } from '../factories/
 import { capture, epcisDocument, objectEvent } from '../factories/epcis';
 import { commission, instance, ship, uid } from '../factories/events';
 import { completeBatch } from '../../db/repositories/batch-notifications';
+import { deliveriesTaskQueueOf } from '../../domain/task-queues';
+import { TASK_QUEUE } from '../../platform/config';
 import { models, sql } from '../helpers/db';
 import { client, request } from '../helpers/http';
 import { startReceiver, type Receiver, type Received } from '../helpers/receiver';
@@ -406,14 +408,19 @@ describe('/Integration/Webhooks', () => {
     expect(hooks.received).toHaveLength(0);
   });
 
-  it('runs one workflow per endpoint, webhook-<endpointId>, that operators find in the Temporal UI', async () => {
+  it('runs one workflow per endpoint, webhook-<endpointId>, on the deliveries task queue, that operators find in the Temporal UI', async () => {
     const account = await createAccount('hooks-ui');
     const hooks = await receiver();
     const endpoint = await endpointFor(account, hooks);
     await client(account.key).post('/Integration/Events', { Events: goodBatch().events });
     await hooks.waitFor(1);
     const described = await temporal.workflow.getHandle(`webhook-${endpoint.id}`).describe();
-    expect(described).toMatchObject({ type: 'deliverWebhooks', status: { name: 'RUNNING' } });
+    // Woken by a sync batch's step (on the sync task queue), it still runs where deliveries have their own slots.
+    expect(described).toMatchObject({
+      type: 'deliverWebhooks',
+      status: { name: 'RUNNING' },
+      taskQueue: deliveriesTaskQueueOf(TASK_QUEUE),
+    });
     const history = await temporal.workflow.getHandle(`webhook-${endpoint.id}`).fetchHistory();
     const activities = history.events!.flatMap((e) =>
       e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [],

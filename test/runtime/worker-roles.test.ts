@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { BULK_WORKER_NICENESS, PROJECT_ROOT, syncTaskQueueOf, TASK_QUEUE } from '../../platform/config';
+import { BULK_WORKER_NICENESS, PROJECT_ROOT, TASK_QUEUE } from '../../platform/config';
+import { deliveriesTaskQueueOf, syncTaskQueueOf } from '../../domain/task-queues';
 import { waitFor } from '../../platform/net';
 import { stopChild } from '../../supervisor/child-process';
 import { readLiveState, type RuntimeState } from '../../supervisor/state';
@@ -22,7 +23,7 @@ function threadNiceness(pid: number): number[] {
 
 /**
  * `npm start` runs two worker processes (WORKER_ROLE): the interactive one polls only the sync task
- * queue, the bulk one only the task queue, at a lower priority; the Temporal UI tells them apart by
+ * queue, the bulk one the task queue and the deliveries' task queue, at a lower priority; the Temporal UI tells them apart by
  * their identities, and /readyz checks each.
  */
 describe('the interactive and the bulk worker', () => {
@@ -56,17 +57,28 @@ describe('the interactive and the bulk worker', () => {
     expect(interactiveWorkerPid).not.toBe(workerPid);
     // Pollers show once they have polled; an idle worker polls again within a minute.
     await waitFor('both workers and the API to poll their queues', 20_000, async () => {
-      const [queue, sync] = await Promise.all([pollers(TASK_QUEUE), pollers(syncTaskQueueOf(TASK_QUEUE))]);
+      const [queue, sync, deliveries] = await Promise.all([
+        pollers(TASK_QUEUE),
+        pollers(syncTaskQueueOf(TASK_QUEUE)),
+        pollers(deliveriesTaskQueueOf(TASK_QUEUE)),
+      ]);
       return (
         queue.workflow.includes(bulk) &&
         queue.activity.includes(bulk) &&
+        deliveries.workflow.includes(bulk) &&
+        deliveries.activity.includes(bulk) &&
         sync.workflow.includes(interactive) &&
         sync.activity.includes(interactive) &&
         sync.workflow.includes(api)
       );
     });
-    const [queue, sync] = await Promise.all([pollers(TASK_QUEUE), pollers(syncTaskQueueOf(TASK_QUEUE))]);
-    for (const side of [queue.workflow, queue.activity]) expect(side).not.toContain(interactive);
+    const [queue, sync, deliveries] = await Promise.all([
+      pollers(TASK_QUEUE),
+      pollers(syncTaskQueueOf(TASK_QUEUE)),
+      pollers(deliveriesTaskQueueOf(TASK_QUEUE)),
+    ]);
+    for (const side of [queue.workflow, queue.activity, deliveries.workflow, deliveries.activity])
+      expect(side).not.toContain(interactive);
     for (const side of [sync.workflow, sync.activity]) expect(side).not.toContain(bulk);
   });
 

@@ -1,8 +1,10 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { Worker } from '@temporalio/worker';
 import type { NextWebhookDelivery } from '../../db/repositories/webhooks';
 import type { DeliverWebhookInput, MarkWebhookFailingInput } from '../../domain/webhook-contracts';
 import { deliverWebhooks, wakeSignal } from '../../workflows/deliver-webhooks';
+import { deliveriesTaskQueueOf } from '../../domain/task-queues';
 import { timeSkippingEnvironment, withStubWorker } from '../helpers/workflow-env';
 
 const HOUR = 3_600_000;
@@ -87,5 +89,45 @@ describe('deliverWebhooks', () => {
     );
     expect(delivered).toEqual(['msg_2']);
     expect(readAt[1] - readAt[0]).toBeLessThan(HOUR);
+  });
+
+  it('continues as new on the deliveries task queue when its history grows long, from whichever queue it began on', async () => {
+    let delivered = 0;
+    const handle = await withStubWorker(
+      env(),
+      {
+        nextWebhookDelivery: async (): Promise<NextWebhookDelivery> => ({
+          kind: 'deliver',
+          deliveryId: `msg_${delivered}`,
+        }),
+        deliverWebhook: async () => {
+          delivered++;
+          return 'Delivered' as const;
+        },
+        markWebhookFailing: async () => undefined,
+      },
+      async (taskQueue) => {
+        const deliveries = await Worker.create({
+          connection: env().nativeConnection,
+          taskQueue: deliveriesTaskQueueOf(taskQueue),
+          workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE! },
+          activities: { nextWebhookDelivery: async (): Promise<NextWebhookDelivery> => ({ kind: 'gone' }) },
+        });
+        const started = await env().client.workflow.start(deliverWebhooks, {
+          taskQueue,
+          workflowId: 'webhook-continued',
+          args: [{ endpointId: 'endpoint-3', retrySeconds: RETRY_72_HOURS }],
+        });
+        await deliveries.runUntil(env().client.workflow.getHandle('webhook-continued').result());
+        return started;
+      },
+    );
+    const first = await env().client.workflow.getHandle('webhook-continued', handle.firstExecutionRunId).describe();
+    const latest = await env().client.workflow.getHandle('webhook-continued').describe();
+    expect(first.status.name).toBe('CONTINUED_AS_NEW');
+    expect(first.taskQueue).not.toBe(latest.taskQueue);
+    expect(latest.taskQueue).toBe(deliveriesTaskQueueOf(first.taskQueue));
+    expect(latest.status.name).toBe('COMPLETED');
+    expect(delivered).toBeGreaterThan(100);
   });
 });

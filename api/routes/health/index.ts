@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { isApiWorkerIdentity, syncTaskQueueOf, WORKER_HEARTBEAT_STALE_SECONDS } from '../../../platform/config';
+import { isApiWorkerIdentity, WORKER_HEARTBEAT_STALE_SECONDS } from '../../../platform/config';
+import { syncTaskQueueOf } from '../../../domain/task-queues';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 
