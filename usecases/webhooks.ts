@@ -46,10 +46,15 @@ export const endpointServices = ({ sequelize, temporal, config }: ServiceDeps): 
   allowedHosts: config.webhookAllowedHosts,
   wake: (id) => wakeWebhookEndpoint(temporal, config.taskQueue, id, { retrySeconds: config.webhookRetrySeconds }),
   schedule: (id, ranges) =>
-    ranges
-      ? createSubscriptionSchedule(temporal, config.taskQueue, id, ranges, config.webhookRetrySeconds)
-      : deleteSubscriptionSchedule(temporal, id),
+    // Bounded: it runs inside the subscription's transaction, holding its connection meanwhile.
+    temporal.withDeadline(Date.now() + SCHEDULE_DEADLINE_MS, () =>
+      ranges
+        ? createSubscriptionSchedule(temporal, config.taskQueue, id, ranges, config.webhookRetrySeconds)
+        : deleteSubscriptionSchedule(temporal, id),
+    ),
 });
+
+const SCHEDULE_DEADLINE_MS = 10_000;
 
 /** The account's endpoint `id` (null: none, another account's, or deleted). */
 export const findEndpoint = (services: EndpointServices, accountId: string, id: string) =>
@@ -124,7 +129,8 @@ const refused = (code: Refusal, ...issues: { pointer: string; message: string }[
 
 /**
  * Stores the subscription and, for a scheduled one, creates its Schedule before the commit: without it
- * the subscription would never report, so a Schedule that cannot be created stores nothing.
+ * the subscription would never report, so a Schedule that cannot be created stores nothing, and a
+ * subscription that is not stored leaves no Schedule.
  */
 export async function subscribe(
   services: EndpointServices,
@@ -170,7 +176,13 @@ export async function subscribe(
     async () => {
       if (ranges) await services.schedule(id, ranges.ranges);
     },
-  );
+  ).catch(async (error: unknown) => {
+    // The Schedule may exist although its call, or the COMMIT after it, failed (a deadline that passed once
+    // the server had made it): it is deleted again, as it would report for no subscription. Should that fail
+    // too, its runs owe nothing: they find no subscription row.
+    if (ranges) await services.schedule(id, null).catch(() => undefined);
+    throw error;
+  });
   // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
   await services.wake(id);
   return { kind: 'subscribed', subscription };

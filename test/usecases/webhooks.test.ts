@@ -12,14 +12,16 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
   let account: TestAccount;
   let woken: string[];
   let scheduled: [string, ScheduleRanges | null][];
-  let scheduleFails: boolean;
+  /** A refused Schedule, or one made whose call then failed all the same (its deadline passed meanwhile). */
+  let scheduleFails: false | 'refused' | 'madeThenFailed';
   const services = (): EndpointServices => ({
     sequelize: models(),
     allowedHosts: ['127.0.0.1'],
     wake: async (id) => void woken.push(id),
     schedule: async (id, ranges) => {
-      if (scheduleFails && ranges) throw new Error('Temporal refused the schedule');
+      if (scheduleFails === 'refused' && ranges) throw new Error('Temporal refused the schedule');
       scheduled.push([id, ranges]);
+      if (scheduleFails === 'madeThenFailed' && ranges) throw new Error('deadline exceeded');
     },
   });
   const counted = ['webhook_endpoints', 'epcis_subscriptions'];
@@ -68,7 +70,7 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     expect(woken).toEqual([]);
   });
 
-  it('subscribes on a schedule: the schedule is made before the commit, and one Temporal refuses stores nothing', async () => {
+  it('subscribes on a schedule: the schedule is made before the commit; one refused, or made but failed, stores nothing and is deleted', async () => {
     await createNamedQuery(models(), account.id, 'shipped', { EQ_bizStep: 'shipping' }, { EQ_bizStep: ['shipping'] });
     const request = {
       accountId: account.id,
@@ -77,12 +79,23 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
       input: { dest: 'http://127.0.0.1:9/reports', schedule: { minute: '0' } },
     };
     const before = await rowCounts(account.id, counted);
-    scheduleFails = true;
+    scheduleFails = 'refused';
     await expect(subscribe(services(), request)).rejects.toThrow('Temporal refused the schedule');
     expect(await rowCounts(account.id, counted)).toEqual(before);
     expect(woken).toEqual([]);
+    // Deleted whether or not it was made: a Schedule left behind would report for no subscription.
+    expect(scheduled).toEqual([[expect.any(String), null]]);
+
+    scheduleFails = 'madeThenFailed';
+    scheduled = [];
+    await expect(subscribe(services(), request)).rejects.toThrow('deadline exceeded');
+    expect(await rowCounts(account.id, counted)).toEqual(before);
+    const [[made, ranges], ...rest] = scheduled;
+    expect(ranges).not.toBeNull();
+    expect(rest).toEqual([[made, null]]);
 
     scheduleFails = false;
+    scheduled = [];
     const outcome = await subscribe(services(), request);
     if (outcome.kind !== 'subscribed') throw new Error(`not subscribed: ${outcome.kind}`);
     expect(outcome.subscription).toMatchObject({ query_name: 'shipped', stream: false, schedule: { minute: '0' } });
