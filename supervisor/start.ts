@@ -29,18 +29,20 @@ const DEV_SERVER_START_ATTEMPTS = 3;
 type Role = 'api' | 'worker' | 'interactiveWorker';
 
 /** What each role's process is given over the supervisor's environment. */
-const ROLE_ENV: Record<Role, NodeJS.ProcessEnv> = {
-  api: {},
-  worker: { WORKER_ROLE: 'bulk' },
-  // Its metrics on ports of its own, picked by the process itself and published from its ready message.
-  interactiveWorker: { WORKER_ROLE: 'interactive', WORKER_METRICS_PORT: '0', WORKER_APP_METRICS_PORT: '0' },
+const roleEnv = (role: Role, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+  if (role === 'api') return {};
+  if (role === 'worker') return { WORKER_ROLE: 'bulk' };
+  // Its metrics on ports of its own, fixed as the bulk worker's are.
+  return {
+    WORKER_ROLE: 'interactive',
+    WORKER_METRICS_PORT: env.INTERACTIVE_WORKER_METRICS_PORT,
+    WORKER_APP_METRICS_PORT: env.INTERACTIVE_WORKER_APP_METRICS_PORT,
+  };
 };
 
 interface ReadyMessage {
   type: 'ready';
   port?: number;
-  appMetricsPort?: number;
-  sdkMetricsPort?: number;
 }
 
 /** Where webhooks and subscriptions may deliver, as the start-up summary says it. */
@@ -199,13 +201,14 @@ class Supervisor {
     signal.throwIfAborted();
     const bundle =
       config.workflowBundlePath ?? (await buildWorkflowBundle(path.join(this.dataDir, 'workflow-bundle.js')));
-    // Fixed ports, also when "0" asked for free ones: a restarted bulk worker or API keeps them (the
-    // interactive worker picks its metrics ports itself, new on a restart, and runtime.json says which).
+    // Fixed ports, also when "0" asked for free ones: a restarted worker or API keeps them.
     // Any free port for the API is the one it binds (0) and reports: one picked here and handed over could
     // be taken by another process before the API bound it (CI: EADDRINUSE with several stacks starting).
     const apiPortAsked = await port('PORT', async () => 0);
     const workerMetricsPort = await port('WORKER_METRICS_PORT');
     const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT');
+    const interactiveMetricsPort = await port('INTERACTIVE_WORKER_METRICS_PORT');
+    const interactiveAppMetricsPort = await port('INTERACTIVE_WORKER_APP_METRICS_PORT');
     // A development instance: a receiver on this machine works without configuration; a value set wins.
     const webhookAllowedHosts = process.env.WEBHOOK_ALLOWED_HOSTS ?? DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS.join(',');
     const env = {
@@ -220,6 +223,8 @@ class Supervisor {
       WORKFLOW_BUNDLE_PATH: bundle,
       WORKER_METRICS_PORT: String(workerMetricsPort),
       WORKER_APP_METRICS_PORT: String(workerAppMetricsPort),
+      INTERACTIVE_WORKER_METRICS_PORT: String(interactiveMetricsPort),
+      INTERACTIVE_WORKER_APP_METRICS_PORT: String(interactiveAppMetricsPort),
       // The API links each batch to its workflow in this UI.
       ...(temporalUiUrl ? { TEMPORAL_UI_URL: temporalUiUrl } : {}),
     };
@@ -236,8 +241,8 @@ class Supervisor {
       apiPid: null,
       workerPid: null,
       interactiveWorkerPid: null,
-      interactiveWorkerAppMetricsUrl: null,
-      interactiveWorkerSdkMetricsUrl: null,
+      interactiveWorkerAppMetricsUrl: `http://127.0.0.1:${interactiveAppMetricsPort}/metrics`,
+      interactiveWorkerSdkMetricsUrl: `http://127.0.0.1:${interactiveMetricsPort}/metrics`,
       postgresPid,
       temporalPid,
     };
@@ -330,7 +335,7 @@ class Supervisor {
     const child = spawnBound(
       process.execPath,
       [...process.execArgv, entry],
-      { env: { ...env, ...ROLE_ENV[role] }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
+      { env: { ...env, ...roleEnv(role, env) }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
       'SIGKILL',
     );
     this.children.set(role, child);
@@ -338,10 +343,6 @@ class Supervisor {
     return new Promise((resolve, reject) => {
       child.on('message', (message: Partial<ReadyMessage> | undefined) => {
         if (message?.type !== 'ready') return;
-        if (role === 'interactiveWorker') {
-          this.state.interactiveWorkerAppMetricsUrl = `http://127.0.0.1:${message.appMetricsPort}/metrics`;
-          this.state.interactiveWorkerSdkMetricsUrl = `http://127.0.0.1:${message.sdkMetricsPort}/metrics`;
-        }
         resolve(message as ReadyMessage);
       });
       child.once('exit', (code, signal) => {

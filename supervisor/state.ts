@@ -16,7 +16,7 @@ export interface RuntimeState {
   apiPid: number | null;
   /** The bulk worker (WORKER_ROLE=bulk): the task queue's async batches, imports and deliveries. */
   workerPid: number | null;
-  /** The interactive worker (WORKER_ROLE=interactive): the sync task queue's small batches; its own metrics. */
+  /** The interactive worker (WORKER_ROLE=interactive): the sync task queue's small batches; its own metrics, on fixed ports. */
   interactiveWorkerPid: number | null;
   interactiveWorkerAppMetricsUrl: string | null;
   interactiveWorkerSdkMetricsUrl: string | null;

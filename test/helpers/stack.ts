@@ -61,6 +61,8 @@ export function spawnStack(
     TEMPORAL_UI_PORT: '0',
     WORKER_METRICS_PORT: '0',
     WORKER_APP_METRICS_PORT: '0',
+    INTERACTIVE_WORKER_METRICS_PORT: '0',
+    INTERACTIVE_WORKER_APP_METRICS_PORT: '0',
     EMBEDDED_PG_DURABLE: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info', // test/api/pipeline-log.test.ts reads the pipeline's info lines
     LOG_FORMAT: 'json',

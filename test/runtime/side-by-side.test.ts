@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { isAlive } from '../../supervisor/child-process';
+import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { waitFor } from '../../platform/net';
 import { spawnStack, startStack, type Stack } from '../helpers/stack';
 
@@ -10,7 +11,17 @@ const DEFAULT_PORTS: NodeJS.ProcessEnv = {
   TEMPORAL_UI_PORT: undefined,
   WORKER_METRICS_PORT: undefined,
   WORKER_APP_METRICS_PORT: undefined,
+  INTERACTIVE_WORKER_METRICS_PORT: undefined,
+  INTERACTIVE_WORKER_APP_METRICS_PORT: undefined,
 };
+
+const uiAndMetricsUrls = (state: RuntimeState) => [
+  state.temporalUiUrl,
+  state.workerSdkMetricsUrl,
+  state.workerAppMetricsUrl,
+  state.interactiveWorkerSdkMetricsUrl,
+  state.interactiveWorkerAppMetricsUrl,
+];
 
 const portOf = (url: string | null): number => Number(new URL(url!.includes('://') ? url! : `tcp://${url}`).port);
 
@@ -41,18 +52,42 @@ describe('two npm starts on one machine', () => {
       portOf(stack.state.temporalUiUrl),
       portOf(stack.state.workerSdkMetricsUrl),
       portOf(stack.state.workerAppMetricsUrl),
+      portOf(stack.state.interactiveWorkerSdkMetricsUrl),
+      portOf(stack.state.interactiveWorkerAppMetricsUrl),
     ];
     const all = [...ports(first), ...ports(second)];
     expect(new Set(all).size).toBe(all.length);
     for (const stack of stacks) {
-      for (const url of [stack.state.temporalUiUrl, stack.state.workerSdkMetricsUrl, stack.state.workerAppMetricsUrl]) {
-        expect((await fetch(url!)).status).toBe(200);
-      }
+      for (const url of uiAndMetricsUrls(stack.state)) expect((await fetch(url!)).status).toBe(200);
       // Still the same processes: nothing was restarted over and over against the other's ports.
       for (const pid of [stack.state.temporalPid, stack.state.workerPid, stack.state.apiPid])
         expect(isAlive(pid!)).toBe(true);
     }
   }, 400_000);
+
+  it('a restarted interactive worker keeps its metrics ports, as the bulk worker does', async () => {
+    const [stack] = stacks;
+    const before = readLiveState(stack.dir)!;
+    process.kill(before.interactiveWorkerPid!, 'SIGKILL');
+    await waitFor('a new interactive worker', 60_000, async () => {
+      const now = readLiveState(stack.dir);
+      return Boolean(now?.interactiveWorkerPid && now.interactiveWorkerPid !== before.interactiveWorkerPid);
+    });
+    const after = readLiveState(stack.dir)!;
+    expect(uiAndMetricsUrls(after)).toEqual(uiAndMetricsUrls(before));
+    await waitFor('its metrics answering again', 60_000, async () =>
+      (
+        await Promise.all(
+          uiAndMetricsUrls(after).map((url) =>
+            fetch(url!).then(
+              (r) => r.status === 200,
+              () => false,
+            ),
+          ),
+        )
+      ).every(Boolean),
+    );
+  }, 120_000);
 
   it('a port set explicitly and taken stops the start at once, naming the variable and the process that holds it', async () => {
     const holder = net.createServer();
