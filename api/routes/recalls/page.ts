@@ -27,13 +27,13 @@ td.effectiveness div + div { margin-top: 2px; }
 .level .verdict { font-weight: 600; white-space: nowrap; } .verdict.met { color: #1e6b30; } .verdict.unmet { color: #b3261e; }
 .counts, .still-out { font-variant-numeric: tabular-nums; }
 table.consignees { font-size: 13px; background: #fafbfc; border: 1px solid #eceff2; }
-table.consignees th, table.consignees td { padding: 4px 8px; }
-th.num, td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; width: 1%; }
+table.consignees th, table.consignees td { padding: 4px 8px; } table.consignees th { vertical-align: bottom; }
+th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; } td.num { white-space: nowrap; }
 td.lot, .when { white-space: nowrap; } td.lot { font-variant-numeric: tabular-nums; }
 td.num.out { color: #b3261e; font-weight: 600; } td.num.none { color: #68707a; }
 tr.total td { font-weight: 600; border-top: 2px solid #d8dde3; border-bottom: none; }
 td .answer { color: #3b4652; margin-top: 2px; }
-dl.follow-up { display: grid; grid-template-columns: minmax(5.5em, max-content) max-content; gap: 0 8px; margin: 2px 0 0; color: #68707a; } dl.follow-up dd { margin: 0; }
+dl.follow-up { display: grid; grid-template-columns: minmax(5.5em, max-content) max-content; gap: 0 8px; margin: 2px 0 0; color: #68707a; } dl.follow-up dt { white-space: nowrap; } dl.follow-up dd { margin: 0; }
 dl.follow-up .overdue-since { color: #b3261e; }
 .recall-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 8px; }
 .recall-actions .form-message { flex-basis: 100%; }
