@@ -31,6 +31,13 @@ export function localTime(iso: string | null): string {
   return `${date} ${time}`;
 }
 
+/** A span of seconds, as roughly as people say it: `90 s`, `5 min`, `24 h`. */
+export function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}
+
 /** `1 event`, `2 events`; `plural(n, 'delivery', 'deliveries')` where the plural is not an added s. */
 export const plural = (count: number, one: string, many = `${one}s`): string =>
   `${count.toLocaleString('en')} ${count === 1 ? one : many}`;

@@ -1,13 +1,23 @@
-import { localTime, plural, quantity } from './format';
+import { duration, localTime, plural, quantity } from './format';
 import { $, call, el, reason, show } from './page-kit';
-import { signInForm } from './session';
+import {
+  checkText,
+  perUnit,
+  verdictText,
+  type Accounted,
+  type Effectiveness,
+  type QuantityTotals,
+  type Strategy,
+} from './recall-figures';
+import { saveDownload, signInForm } from './session';
 
 /**
  * The recalls page's script (GET /recalls): lists the recalls the account issued
- * (GET /Integration/Recalls/issued) with every holder and where it stands, and the notices it received
- * (GET /Integration/Recalls), each acknowledged from the page (POST .../{id}/acknowledge). The key typed
- * in lives in web/session.ts's session only. Everything the API answers goes into the page as text
- * (textContent), never as markup.
+ * (GET /Integration/Recalls/issued), each with its effectiveness, every consignee's progress and figures
+ * per lot, its spreadsheets (GET .../{id}/effectiveness.csv and .xlsx) and its close
+ * (POST .../{id}/close), and the notices it received (GET /Integration/Recalls), each acknowledged from
+ * the page (POST .../{id}/acknowledge). The key typed in lives in web/session.ts's session only.
+ * Everything the API answers goes into the page as text (textContent), never as markup.
  */
 
 type State = 'open' | 'notified' | 'acknowledged' | 'closed';
@@ -24,6 +34,30 @@ interface Product {
   unit: string;
 }
 
+type Progress = 'notified' | 'acknowledged' | 'acted';
+
+/** One lot a consignee received: what was shipped to it, and what its answer accounts for. */
+interface LotFigures extends Accounted {
+  lotSerial: string;
+  quantity: number;
+  unit: string;
+}
+
+interface Consignee {
+  account: string;
+  lots: string[];
+  acknowledgement: Acknowledgement | null;
+  /** Who told it: the issuer (tier 1), or the consignee that passed the recall on. */
+  via: string;
+  tier: number;
+  progress: Progress;
+  notifiedTime: string;
+  reminders: string[];
+  overdueTime: string | null;
+  passedOnTime: string | null;
+  quantities: LotFigures[];
+}
+
 interface Issued {
   id: string;
   reason: string;
@@ -31,7 +65,10 @@ interface Issued {
   state: State;
   productId: string;
   lotSerial: string;
-  holders: { account: string; lots: string[]; state: State; acknowledgement: Acknowledgement | null }[];
+  strategy: Strategy;
+  closed: { time: string; reason: string | null; levelMet: boolean } | null;
+  effectiveness: Effectiveness;
+  holders: Consignee[];
 }
 
 interface Notice {
@@ -60,27 +97,19 @@ const traceLink = (productId: string, lotSerial: string): HTMLAnchorElement =>
     title: `Trace lot ${lotSerial} on the trace page`,
   });
 
-const STATE_TEXT: Record<State, string> = {
-  open: 'open',
-  notified: 'notified',
-  acknowledged: 'acknowledged',
-  closed: 'closed',
-};
+const badge = (state: State | Progress): HTMLSpanElement => el('span', { class: `state ${state}`, text: state });
 
-const badge = (state: State): HTMLSpanElement => el('span', { class: `state ${state}`, text: STATE_TEXT[state] });
-
-function table(headings: string[], rows: HTMLTableRowElement[]): HTMLTableElement {
-  return el('table', {}, [
-    el('thead', {}, [
-      el(
-        'tr',
-        {},
-        headings.map((text) => el('th', { text })),
-      ),
-    ]),
-    el('tbody', {}, rows),
+const head = (headings: string[], numeric = 0): HTMLTableSectionElement =>
+  el('thead', {}, [
+    el(
+      'tr',
+      {},
+      headings.map((text, i) => el('th', { text, ...(i >= headings.length - numeric ? { class: 'num' } : {}) })),
+    ),
   ]);
-}
+
+const table = (headings: string[], rows: HTMLTableRowElement[]): HTMLTableElement =>
+  el('table', {}, [head(headings), el('tbody', {}, rows)]);
 
 const list = (items: (string | Node)[][]): HTMLUListElement =>
   el(
@@ -92,34 +121,191 @@ const list = (items: (string | Node)[][]): HTMLUListElement =>
 const answered = (a: Acknowledgement, unit?: string): string =>
   `${localTime(a.time)}: holds ${unit ? quantity(a.quantityOnHand, unit) : a.quantityOnHand}. ${a.action}`;
 
-function issuedRow(recall: Issued): HTMLTableRowElement {
-  const acknowledged = recall.holders.filter((h) => h.state === 'acknowledged').length;
-  const holders = recall.holders.length
-    ? list(
-        recall.holders.map((h) => [
-          el('strong', { text: h.account }),
-          ` (${plural(h.lots.length, 'lot')}: ${h.lots.join(', ')}) `,
-          badge(h.state),
-          ...(h.acknowledgement ? [el('div', { class: 'muted', text: answered(h.acknowledgement) })] : []),
-        ]),
-      )
-    : el('span', { class: 'muted', text: 'It reached no other account.' });
-  return el('tr', { 'data-recall-id': recall.id }, [
-    el('td', { class: 'time', text: localTime(recall.createdTime) }),
-    el('td', {}, [
-      el('strong', { text: recall.lotSerial }),
-      ' ',
-      traceLink(recall.productId, recall.lotSerial),
-      el('div', { class: 'muted', text: recall.productId }),
-    ]),
-    el('td', { text: recall.reason }),
-    el('td', {}, [
-      badge(recall.state),
-      ...(recall.holders.length
-        ? [el('div', { class: 'muted', text: `${acknowledged} of ${plural(recall.holders.length, 'holder')}` })]
+/** The columns of a consignee's lot, in the order the spreadsheets give them. */
+const FIGURES: [heading: string, of: (lot: LotFigures) => number][] = [
+  ['Shipped', (l) => l.quantity],
+  ['Returned', (l) => l.returned],
+  ['Destroyed', (l) => l.destroyed],
+  ['On hand', (l) => l.onHand],
+  ['Sold on', (l) => l.soldOn],
+  ['Accounted for', (l) => l.accountedFor],
+  ['Still out', (l) => l.outstanding],
+];
+
+/** The figures of one lot (or one unit's totals) as cells; what is still out stands out unless it is none. */
+const figureCells = (lot: LotFigures): HTMLTableCellElement[] =>
+  FIGURES.map(([heading, of]) =>
+    el('td', {
+      class: heading === 'Still out' ? (of(lot) > 0 ? 'num out' : 'num none') : 'num',
+      text: quantity(of(lot), lot.unit),
+    }),
+  );
+
+const totalsAsLot = (t: QuantityTotals): LotFigures => ({ ...t, lotSerial: '', quantity: t.shipped });
+
+const time = (iso: string): HTMLSpanElement => el('span', { class: 'when', text: localTime(iso) });
+
+/** Where a consignee stands: its progress, whether it is overdue, and when it was told, reminded and found overdue. */
+function progressCell(c: Consignee): (string | Node)[] {
+  const last = c.reminders.at(-1);
+  const count = c.reminders.length;
+  return [
+    badge(c.progress),
+    ...(c.overdueTime ? [' ', el('span', { class: 'state overdue', text: 'overdue' })] : []),
+    el('dl', { class: 'follow-up' }, [
+      el('dt', { text: 'notified' }),
+      el('dd', {}, [time(c.notifiedTime)]),
+      el('dt', { text: count ? plural(count, 'reminder') : 'reminders' }),
+      el('dd', {}, last ? [count > 1 ? 'last ' : '', time(last)] : ['none sent']),
+      ...(c.overdueTime
+        ? [
+            el('dt', { class: 'overdue-since', text: 'overdue' }),
+            el('dd', { class: 'overdue-since' }, [time(c.overdueTime)]),
+          ]
         : []),
     ]),
-    el('td', {}, [holders]),
+  ];
+}
+
+/** Who a consignee is, who told it, and what it answered. */
+const consigneeCell = (c: Consignee): (string | Node)[] => [
+  el('strong', { text: c.account }),
+  el('div', { class: 'muted', text: c.tier === 1 ? 'tier 1, from you' : `tier ${c.tier}, passed on by ${c.via}` }),
+  ...(c.passedOnTime ? [el('div', { class: 'muted' }, ['passed it on ', time(c.passedOnTime)])] : []),
+  ...(c.acknowledgement
+    ? [el('div', { class: 'answer', text: `Answered ${answered(c.acknowledgement, c.quantities[0]?.unit)}` })]
+    : []),
+];
+
+/** A row per consignee and lot it received, and per unit the totals. */
+function consigneesTable(recall: Issued): HTMLTableElement {
+  const rows = recall.holders.flatMap((c) => {
+    const lots = c.quantities.length ? c.quantities : [null];
+    const span = { rowspan: String(lots.length) };
+    return lots.map((lot, i) =>
+      el('tr', { 'data-consignee': c.account }, [
+        ...(i === 0
+          ? [
+              el('td', { class: 'consignee', ...span }, consigneeCell(c)),
+              el('td', { class: 'progress', ...span }, progressCell(c)),
+            ]
+          : []),
+        el('td', { class: 'lot', text: lot?.lotSerial ?? c.lots.join(', ') }),
+        ...(lot ? figureCells(lot) : FIGURES.map(() => el('td', { class: 'num', text: '-' }))),
+      ]),
+    );
+  });
+  const e = recall.effectiveness;
+  const totals = e.quantities.map((t) =>
+    el('tr', { class: 'total', 'data-unit': t.unit }, [
+      el('td', { colspan: '3', text: `Total of ${plural(e.consignees, 'consignee')}` }),
+      ...figureCells(totalsAsLot(t)),
+    ]),
+  );
+  return el('table', { class: 'consignees' }, [
+    head(['Consignee', 'Progress', 'Lot', ...FIGURES.map(([heading]) => heading)], FIGURES.length),
+    el('tbody', {}, rows),
+    el('tfoot', {}, totals),
+  ]);
+}
+
+/** The check level and whether it is met, the counts, what is still out, and the rest of the strategy. */
+function effectivenessCell(recall: Issued): (string | Node)[] {
+  const { strategy, effectiveness: e } = recall;
+  return [
+    el('div', { class: 'level' }, [
+      `${checkText(strategy, e)}; `,
+      el('span', { class: `verdict ${e.levelMet ? 'met' : 'unmet'}`, text: verdictText(e) }),
+    ]),
+    el('div', {
+      class: 'counts',
+      text: `Reached ${e.reached} · acknowledged ${e.acknowledged} · acted ${e.acted} · overdue ${e.overdue}`,
+    }),
+    ...(e.quantities.length
+      ? [
+          el('div', {
+            class: 'still-out',
+            text: `Still out: ${perUnit(
+              e.quantities,
+              (q) => q.outstanding,
+              (q) => q.shipped,
+            )} shipped`,
+          }),
+        ]
+      : []),
+    el('div', {
+      class: 'muted',
+      text: `Depth ${strategy.depth.toLowerCase()}; a reminder every ${duration(strategy.reminders.everySeconds)}, overdue after ${plural(strategy.reminders.overdueAfter, 'reminder')}`,
+    }),
+  ];
+}
+
+const closedText = (closed: NonNullable<Issued['closed']>): string =>
+  `${localTime(closed.time)}, level ${closed.levelMet ? 'met' : 'not met'}${closed.reason ? `: ${closed.reason}` : ''}`;
+
+/** The recall's spreadsheets, and its close while it is open (a reason required while the level is not met). */
+function recallActions(recall: Issued): HTMLDivElement {
+  const message = el('div', { class: 'form-message' });
+  const downloads = (['csv', 'xlsx'] as const).map((format) => {
+    const button = el('button', {
+      class: 'action download',
+      type: 'button',
+      'data-format': format,
+      text: `Effectiveness ${format.toUpperCase()}`,
+      title: `Download the effectiveness per consignee and lot as ${format.toUpperCase()}`,
+    });
+    button.addEventListener('click', () => void downloadEffectiveness(recall.id, format, message));
+    return button;
+  });
+  const closing: HTMLElement[] = [];
+  if (!recall.closed) {
+    const met = recall.effectiveness.levelMet;
+    const form = el('form', { class: 'close' }, [
+      el('input', {
+        class: 'close-reason',
+        type: 'text',
+        maxlength: '2000',
+        ...(met ? {} : { required: '' }),
+        placeholder: met ? 'Why you close it (optional)' : 'Why you close it: the level is not met',
+        'aria-label': 'Why you close the recall',
+      }),
+      el('button', { class: 'action', type: 'submit', text: 'Close recall' }),
+    ]);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void closeRecall(recall.id, form, message);
+    });
+    closing.push(form);
+  }
+  return el('div', { class: 'recall-actions' }, [...downloads, ...closing, message]);
+}
+
+/** A recall: its row, then beneath it every consignee with its figures, and what the issuer can do. */
+function issuedBody(recall: Issued): HTMLTableSectionElement {
+  return el('tbody', { class: 'recall', 'data-recall-id': recall.id }, [
+    el('tr', {}, [
+      el('td', { class: 'time', text: localTime(recall.createdTime) }),
+      el('td', {}, [
+        el('strong', { text: recall.lotSerial }),
+        ' ',
+        traceLink(recall.productId, recall.lotSerial),
+        el('div', { class: 'muted', text: recall.productId }),
+      ]),
+      el('td', { text: recall.reason }),
+      el('td', { class: 'effectiveness' }, effectivenessCell(recall)),
+      el('td', {}, [
+        badge(recall.state),
+        ...(recall.closed ? [el('div', { class: 'muted closed', text: closedText(recall.closed) })] : []),
+      ]),
+    ]),
+    el('tr', { class: 'detail' }, [
+      el('td', { colspan: '5' }, [
+        recall.holders.length
+          ? consigneesTable(recall)
+          : el('p', { class: 'muted', text: 'It reached no other account.' }),
+        recallActions(recall),
+      ]),
+    ]),
   ]);
 }
 
@@ -201,7 +387,10 @@ async function refresh(): Promise<void> {
   if (received.status !== 200 || !received.body) return show($('lists-message'), 'error', reason(received));
   $('issued').replaceChildren(
     issued.body.results.length
-      ? table(['Issued', 'Lot', 'Reason', 'State', 'Holders'], issued.body.results.map(issuedRow))
+      ? el('table', { class: 'issued' }, [
+          head(['Issued', 'Lot', 'Reason', 'Effectiveness', 'State']),
+          ...issued.body.results.map(issuedBody),
+        ])
       : el('p', { class: 'empty', text: 'Your account has issued no recall.' }),
   );
   $('received').replaceChildren(
@@ -223,6 +412,34 @@ async function acknowledge(id: string, form: HTMLFormElement): Promise<void> {
     Action: action,
   });
   if (answer.status !== 200) return show(form.querySelector<HTMLElement>('.form-message')!, 'error', reason(answer));
+  await refresh();
+}
+
+async function downloadEffectiveness(id: string, format: 'csv' | 'xlsx', message: HTMLElement): Promise<void> {
+  const key = session.key;
+  if (!key) return;
+  const response = await fetch(`/Integration/Recalls/${encodeURIComponent(id)}/effectiveness.${format}`, {
+    headers: { 'X-API-KEY': key },
+  });
+  if (response.status !== 200) {
+    const body: unknown = await response.json().catch(() => null);
+    return show(message, 'error', `The spreadsheet could not be made: ${reason({ status: response.status, body })}`);
+  }
+  show(message, 'info', '');
+  await saveDownload(response, `recall-${id}-effectiveness.${format}`);
+}
+
+async function closeRecall(id: string, form: HTMLFormElement, message: HTMLElement): Promise<void> {
+  const key = session.key;
+  if (!key) return;
+  const why = form.querySelector('input')!.value.trim();
+  const answer = await call(
+    key,
+    'POST',
+    `/Integration/Recalls/${encodeURIComponent(id)}/close`,
+    why ? { Reason: why } : {},
+  );
+  if (answer.status !== 200) return show(message, 'error', reason(answer));
   await refresh();
 }
 

@@ -1,4 +1,4 @@
-import { localTime, plural } from './format';
+import { duration, localTime, plural } from './format';
 import { $, call, el, reason, show, type Answer } from './page-kit';
 
 /**
@@ -77,12 +77,6 @@ function stopFollowing(): void {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-function age(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 3600)} h`;
-}
-
 function errorText(error: BatchError | null): string {
   if (!error) return '';
   return `${error.code}${error.eventId ? ` (event ${error.eventId})` : ''}: ${error.message}`;
@@ -142,7 +136,7 @@ function row(batch: Batch): HTMLTableRowElement {
     el('td', { text: batch.account }),
     el('td', { class: (closed ?? batch.status).replace(' ', '-'), text: closed ?? batch.status }),
     el('td', { class: 'size', text: `${batch.mode}, ${plural(batch.eventCount, 'event')}` }),
-    el('td', { text: `${age(batch.ageSeconds)} ago` }),
+    el('td', { text: `${duration(batch.ageSeconds)} ago` }),
     closed
       ? el('td', { class: 'case', text: closedText(batch) })
       : el('td', { class: 'first-error', text: errorText(batch.firstError) || retried }),
@@ -202,7 +196,7 @@ async function refresh(): Promise<void> {
     table(
       $('stuck'),
       pending.filter((b) => b.ageSeconds >= STUCK_AFTER_SECONDS),
-      `No batch has been Accepted or Running for more than ${age(STUCK_AFTER_SECONDS)}.`,
+      `No batch has been Accepted or Running for more than ${duration(STUCK_AFTER_SECONDS)}.`,
     );
     const failing = await call<Page<FailingEndpoint>>(
       signedIn,

@@ -3,6 +3,7 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
 import { $, call, el, reason, show, svgEl } from './page-kit';
+import { levelText, perUnit, type Effectiveness, type Strategy } from './recall-figures';
 import { saveDownload, signInForm } from './session';
 
 /**
@@ -55,9 +56,11 @@ interface Recall {
   createdTime: string;
   role: 'issuer' | 'holder';
   state: 'open' | 'notified' | 'acknowledged' | 'closed';
-  /** The issuer's: the recalled lot, by its own product id. */
+  strategy: Strategy;
+  /** The issuer's: the recalled lot, by its own product id, and the recall's effectiveness. */
   productId?: string;
   lotSerial?: string;
+  effectiveness?: Effectiveness;
   /** A holder's: the recalled lot as its backward trace shows it, and its own lots made from it. */
   recalled?: Lot[];
   lots?: Lot[];
@@ -607,6 +610,7 @@ async function trace(event: Event): Promise<void> {
         onTraced.map(recallSentence).join(' '),
         ' ',
         el('a', { href: '/recalls', text: 'See recalls' }),
+        ...effectivenessLines(onTraced),
       ]),
     );
   $<HTMLButtonElement>('download').disabled = false;
@@ -635,6 +639,28 @@ const recallSentence = (r: Recall): string =>
           ? 'you acknowledged it'
           : 'you have not acknowledged it'
   }).`;
+
+/** The issuer's own recalls that reached a consignee, each in a line: the check level, whether it is met, what is still out. */
+function effectivenessLines(recalls: Recall[]): HTMLElement[] {
+  const own = recalls.filter((r) => r.effectiveness && r.effectiveness.consignees > 0);
+  return own.map((r) => {
+    const e = r.effectiveness!;
+    const out = e.quantities.length
+      ? ` Still out: ${perUnit(
+          e.quantities,
+          (q) => q.outstanding,
+          (q) => q.shipped,
+        )} shipped.`
+      : '';
+    return el('div', { class: 'effectiveness', 'data-recall-id': r.id }, [
+      el('strong', {
+        text: own.length === 1 ? 'Your recall’s effectiveness: ' : `Your recall of ${localTime(r.createdTime)}: `,
+      }),
+      `${levelText(r.strategy, e)}.${out} `,
+      el('a', { href: '/recalls', text: 'Figures per consignee' }),
+    ]);
+  });
+}
 
 /** The detail panel's word on a node under recall: each recall that reaches it, and where it stands. */
 const recallNotes = (recalls: Recall[]): HTMLElement[] =>

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { instance, ship } from '../factories/events';
@@ -6,8 +7,8 @@ import { closeChromium, launchChromium, watchFaults, type PageFaults } from '../
 import { apiUrl, client } from '../helpers/http';
 
 /**
- * The pages as one product: one navigation on each, the recalls page, a recalled lot on the trace page,
- * and /support's batch ids. PAGES_SCREENSHOTS=<folder> keeps what the pages looked like at 1280 and
+ * The pages as one product: one navigation on each, the recalls page (a recall's effectiveness as its
+ * issuer sees it, per consignee and in total), a recalled lot on the trace page, and /support's batch ids. PAGES_SCREENSHOTS=<folder> keeps what the pages looked like at 1280 and
  * 1920 px (the docs' pictures of them come from here: PAGES_SCREENSHOTS=docs/images).
  */
 describe('the pages', () => {
@@ -25,10 +26,13 @@ describe('the pages', () => {
     ]);
     // The farm recalls its fish lot (it reaches the processor and the other buyer, and the retailer once
     // the processor passes it on); the processor recalls its fillet lot made from it (it reaches the retailer).
+    // The farm's reminders come every 3 s, overdue after one: the other buyer, which never answers, is
+    // overdue within seconds; the others answer at once.
     const fish = await client(chain.farm.key).post('/Integration/Recalls', {
       ProductId: chain.products.fishA.Id,
       LotSerial: chain.lot,
       Reason: 'Listeria in a retained sample.',
+      Reminders: { EverySeconds: 3, OverdueAfter: 1 },
     });
     const fillet = await client(chain.processor.key).post('/Integration/Recalls', {
       ProductId: chain.products.filletB.Id,
@@ -37,14 +41,35 @@ describe('the pages', () => {
     });
     if (fish.status !== 201 || fillet.status !== 201) throw new Error('the recalls were not issued');
     [fishRecall, filletRecall] = [fish.body.id, fillet.body.id];
+    if ((await processorAnswersPerLot()).status !== 200) throw new Error('the processor could not answer');
     const passedOn = await client(chain.processor.key).post(`/Integration/Recalls/${fishRecall}/pass-on`);
     if (passedOn.status !== 200) throw new Error('the processor could not pass the recall on');
     const answered = await client(chain.retailer.key).post(`/Integration/Recalls/${fishRecall}/acknowledge`, {
-      QuantityOnHand: 30,
+      QuantityOnHand: 20,
       Action: 'Pulled from the shelves.',
+      Lots: [{ LotSerial: chain.fillet, OnHand: 20, Returned: 5, Destroyed: 3 }],
     });
     if (answered.status !== 200) throw new Error('the retailer could not acknowledge');
+    for (let i = 0; ; i++) {
+      const { holders } = (await client(chain.farm.key).get(`/Integration/Recalls/${fishRecall}`)).body;
+      if (holders.find((h: { account: string }) => h.account === chain.other.name).overdueTime) break;
+      if (i === 300) throw new Error('the other buyer never became overdue');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }, 120_000);
+
+  /**
+   * The processor's answer to the farm's recall, per lot: of the 60 kg of the fish lot it received, 10 on
+   * hand, 20 destroyed, 30 sold on (as fillet). The recalls page's answer form answers without lots and
+   * replaces it, so a test that reads the farm's figures answers this again first.
+   */
+  function processorAnswersPerLot() {
+    return client(chain.processor.key).post(`/Integration/Recalls/${fishRecall}/acknowledge`, {
+      QuantityOnHand: 10,
+      Action: 'Quarantined; the rest destroyed or shipped on as fillet.',
+      Lots: [{ LotSerial: chain.lot, OnHand: 10, Destroyed: 20, SoldOn: 30 }],
+    });
+  }
 
   beforeEach(async () => {
     page = await context.newPage();
@@ -67,6 +92,17 @@ describe('the pages', () => {
     await page.click('#sign-in button[type=submit]');
     await page.waitForSelector('#signed-in:not([hidden])');
   }
+
+  /** Per consignee of an issued recall on the recalls page: its lot, then its figures from Shipped to Still out. */
+  const figures = (recallId: string): Promise<Record<string, string[]>> =>
+    page.$$eval(`#issued tbody[data-recall-id="${recallId}"] table.consignees tbody tr`, (rows) =>
+      Object.fromEntries(
+        rows.map((row) => [
+          row.getAttribute('data-consignee'),
+          [...row.querySelectorAll('td.lot, td.num')].map((td) => td.textContent),
+        ]),
+      ),
+    );
 
   const screenshot = async (name: string) => {
     if (process.env.PAGES_SCREENSHOTS)
@@ -109,11 +145,15 @@ describe('the pages', () => {
     it('the recalls page shows the issuer its recalls and each holder’s state, the holder its notices, acknowledged from the page', async () => {
       await signIn('/recalls', chain.processor.key);
       // Issued: the fillet recall, its one holder (the retailer) not answered yet.
-      const issued = page.locator(`#issued tr[data-recall-id="${filletRecall}"]`);
+      const issued = page.locator(`#issued tbody[data-recall-id="${filletRecall}"]`);
       await issued.waitFor();
       expect(await issued.locator('.state').allTextContents()).toEqual(['notified', 'notified']);
-      expect(await issued.textContent()).toContain(`${chain.retailer.name} (1 lot: ${chain.fillet})`);
-      expect(await issued.textContent()).toContain('0 of 1 holder');
+      expect(await issued.locator('.level').textContent()).toBe(
+        'Level A: 100% of 1 consignee, 1 answer needed; 0 acknowledged: not met',
+      );
+      expect(await figures(filletRecall)).toEqual({
+        [chain.retailer.name]: [chain.fillet, '30 kg', '0 kg', '0 kg', '0 kg', '0 kg', '0 kg', '30 kg'],
+      });
       expect(await issued.locator('td.time').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d CES?T$/);
 
       // Received: the farm's recall; the processor acknowledges it here (once per width: a later answer replaces it).
@@ -144,6 +184,9 @@ describe('the pages', () => {
         chain.fillet,
       ]);
       expect(await page.textContent('#recall-warning')).toContain('You recalled it on ');
+      expect(await page.textContent('#recall-warning .effectiveness')).toContain(
+        'Level A: 100% of 1 consignee, 1 answer needed; 0 acknowledged: not met. Still out: 30 kg of 30 kg shipped.',
+      );
 
       // The farm sees the processor's answer, and the retailer's.
       const farm = (await client(chain.farm.key).get(`/Integration/Recalls/${fishRecall}`)).body;
@@ -153,6 +196,89 @@ describe('the pages', () => {
           .map((h: { account: string }) => h.account)
           .sort(),
       ).toEqual([chain.processor.name, chain.retailer.name].sort());
+    });
+
+    it('the recalls page shows the issuer its recall’s effectiveness, per consignee and in total, and downloads it', async () => {
+      expect((await processorAnswersPerLot()).status).toBe(200);
+      await signIn('/recalls', chain.farm.key);
+      const recall = page.locator(`#issued tbody[data-recall-id="${fishRecall}"]`);
+      await recall.waitFor();
+      // By hand, per consignee (lot, shipped, returned, destroyed, on hand, sold on, accounted for, still out):
+      // the processor 60 of L, 0 + 20 + 10 + 30 = 60 accounted for, none out; the other buyer 20 of L, never
+      // answered, all 20 out; the retailer (reached through the processor) 30 of F, 5 + 3 + 20 + 0 = 28, 2 out.
+      expect(await figures(fishRecall)).toEqual({
+        [chain.processor.name]: [chain.lot, '60 kg', '0 kg', '20 kg', '10 kg', '30 kg', '60 kg', '0 kg'],
+        [chain.other.name]: [chain.lot, '20 kg', '0 kg', '0 kg', '0 kg', '0 kg', '0 kg', '20 kg'],
+        [chain.retailer.name]: [chain.fillet, '30 kg', '5 kg', '3 kg', '20 kg', '0 kg', '28 kg', '2 kg'],
+      });
+      // In total: shipped 60 + 20 + 30 = 110, returned 5, destroyed 20 + 3 = 23, on hand 10 + 20 = 30, sold on
+      // 30, accounted for 60 + 0 + 28 = 88, out 0 + 20 + 2 = 22.
+      expect(await recall.locator('tr.total td').allTextContents()).toEqual([
+        'Total of 3 consignees',
+        '110 kg',
+        '5 kg',
+        '23 kg',
+        '30 kg',
+        '30 kg',
+        '88 kg',
+        '22 kg',
+      ]);
+      // Level A takes an answer from each of the 3; the processor and the retailer answered, the processor
+      // alone for all it received (acted); the other buyer was reminded once, then overdue.
+      expect(await recall.locator('.level').textContent()).toBe(
+        'Level A: 100% of 3 consignees, 3 answers needed; 2 acknowledged: not met',
+      );
+      expect(await recall.locator('.counts').textContent()).toBe('Reached 3 · acknowledged 2 · acted 1 · overdue 1');
+      expect(await recall.locator('.still-out').textContent()).toBe('Still out: 22 kg of 110 kg shipped');
+      const consignee = (name: string) => recall.locator(`tr[data-consignee="${name}"]`);
+      expect(await consignee(chain.processor.name).locator('.state').allTextContents()).toEqual(['acted']);
+      expect(await consignee(chain.processor.name).locator('td.consignee').textContent()).toContain('tier 1, from you');
+      expect(await consignee(chain.retailer.name).locator('.state').allTextContents()).toEqual(['acknowledged']);
+      expect(await consignee(chain.retailer.name).locator('td.consignee').textContent()).toContain(
+        `tier 2, passed on by ${chain.processor.name}`,
+      );
+      expect(await consignee(chain.other.name).locator('.state').allTextContents()).toEqual(['notified', 'overdue']);
+      const followUp = (name: string) =>
+        consignee(name)
+          .locator('dl.follow-up')
+          .evaluate((dl) => [...dl.children].map((child) => child.textContent));
+      const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d CES?T$/);
+      expect(await followUp(chain.other.name)).toEqual(['notified', TIME, '1 reminder', TIME, 'overdue', TIME]);
+      expect(await followUp(chain.retailer.name)).toEqual(['notified', TIME, 'reminders', 'none sent']);
+      await screenshot(`recalls-issuer-${width}`);
+
+      // The CSV holds the figures the page shows.
+      const [csv] = await Promise.all([
+        page.waitForEvent('download'),
+        recall.locator('button.download[data-format="csv"]').click(),
+      ]);
+      expect(csv.suggestedFilename()).toBe(`recall-${fishRecall}-effectiveness.csv`);
+      const [header, ...lines] = fs
+        .readFileSync((await csv.path())!, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(','));
+      const columns = ['Lot', 'Shipped', 'Returned', 'Destroyed', 'On Hand', 'Sold On', 'Accounted For', 'Outstanding'];
+      expect(
+        Object.fromEntries(
+          lines.map((line) => [line[header.indexOf('Consignee')], columns.map((c) => line[header.indexOf(c)])]),
+        ),
+      ).toEqual({
+        [chain.processor.name]: [chain.lot, '60', '0', '20', '10', '30', '60', '0'],
+        [chain.other.name]: [chain.lot, '20', '0', '0', '0', '0', '0', '20'],
+        [chain.retailer.name]: [chain.fillet, '30', '5', '3', '20', '0', '28', '2'],
+      });
+      const [xlsx] = await Promise.all([
+        page.waitForEvent('download'),
+        recall.locator('button.download[data-format="xlsx"]').click(),
+      ]);
+      expect(xlsx.suggestedFilename()).toBe(`recall-${fishRecall}-effectiveness.xlsx`);
+      expect(
+        fs
+          .readFileSync((await xlsx.path())!)
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK'); // a zip: the workbook
     });
 
     it('the trace page says a lot is under recall, marks it and every lot made from it, and says where each recall stands', async () => {
@@ -186,7 +312,8 @@ describe('the pages', () => {
       expect(await notes()).toEqual([fishRecall]);
     });
 
-    it('the issuer’s trace marks the recalled lot and the lots made from it that it sees', async () => {
+    it('the issuer’s trace marks the recalled lot and the lots made from it that it sees, and says how effective its recall is', async () => {
+      expect((await processorAnswersPerLot()).status).toBe(200);
       await signIn('/trace', chain.farm.key);
       await page.fill('#product', chain.products.fishA.Id);
       await page.fill('#lot', chain.lot);
@@ -195,6 +322,14 @@ describe('the pages', () => {
       expect(await page.textContent('#recall-warning')).toMatch(
         /You recalled it on .*: “Listeria in a retained sample.” \(holders notified, not all acknowledged\)/,
       );
+      // The figures of the recalls page's test above: 2 of 3 answered at level A, 22 of 110 kg still out.
+      const effectiveness = page.locator(`#recall-warning .effectiveness[data-recall-id="${fishRecall}"]`);
+      expect(await effectiveness.textContent()).toBe(
+        'Your recall’s effectiveness: Level A: 100% of 3 consignees, 3 answers needed; 2 acknowledged: not met. ' +
+          'Still out: 22 kg of 110 kg shipped. Figures per consignee',
+      );
+      expect(await effectiveness.locator('a').getAttribute('href')).toBe('/recalls');
+      await screenshot(`trace-issuer-${width}`);
       const nodes = await page.$$eval('#graph g.node', (gs) =>
         gs.map((g) => ({ text: g.textContent ?? '', recalled: g.classList.contains('recalled') })),
       );
@@ -237,25 +372,36 @@ describe('the pages', () => {
     });
   });
 
-  it('a closed recall reads closed: on the recalls page, without an answer form, and on the trace page', async () => {
-    for (const [key, id] of [
-      [chain.processor.key, filletRecall],
-      [chain.farm.key, fishRecall],
-    ])
-      expect(
-        (await client(key).post(`/Integration/Recalls/${id}/close`, { Reason: 'Closed for the page test.' })).status,
-      ).toBe(200);
+  it('a closed recall reads closed: closed from the issuer’s page, on the holder’s without an answer form, and on the trace page', async () => {
+    // The processor closes its fillet recall from the page: its level is not met (the retailer never
+    // answered it), so the page asks why, and the API takes the close with the reason.
+    await signIn('/recalls', chain.processor.key);
+    const issued = page.locator(`#issued tbody[data-recall-id="${filletRecall}"]`);
+    await issued.waitFor();
+    const why = issued.locator('input.close-reason');
+    expect(await why.getAttribute('required')).toBe('');
+    await why.fill('Closed for the page test.');
+    await issued.locator('form.close button[type=submit]').click();
+    await issued.locator('.state.closed').waitFor();
+    // The recall's state, then its holder's progress (the retailer never answered); no close any more.
+    expect(await issued.locator('.state').allTextContents()).toEqual(['closed', 'notified']);
+    expect(await issued.locator('div.closed').textContent()).toMatch(/, level not met: Closed for the page test\.$/);
+    expect(await issued.locator('form.close').count()).toBe(0);
+    const fillet = (await client(chain.processor.key).get(`/Integration/Recalls/${filletRecall}`)).body;
+    expect(fillet.closed).toMatchObject({ reason: 'Closed for the page test.', levelMet: false });
+
+    expect(
+      (
+        await client(chain.farm.key).post(`/Integration/Recalls/${fishRecall}/close`, {
+          Reason: 'Closed for the page test.',
+        })
+      ).status,
+    ).toBe(200);
     await signIn('/recalls', chain.retailer.key);
     const notice = page.locator(`#received tr[data-recall-id="${filletRecall}"]`);
     await notice.waitFor();
     expect(await notice.locator('.state').textContent()).toBe('closed');
     expect(await notice.locator('form.acknowledge').count()).toBe(0);
-
-    await signIn('/recalls', chain.processor.key);
-    const issued = page.locator(`#issued tr[data-recall-id="${filletRecall}"]`);
-    await issued.waitFor();
-    // The recall's state, then its holder's (the retailer never answered).
-    expect(await issued.locator('.state').allTextContents()).toEqual(['closed', 'notified']);
 
     await signIn('/trace', chain.retailer.key);
     await page.fill('#product', chain.products.filletC.Id);

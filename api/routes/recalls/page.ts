@@ -1,8 +1,9 @@
 import { signInPage } from '../../browser-page';
 
 /**
- * The recalls page (`/recalls`): the recalls the account issued, each with its holders and where each
- * stands, and the notices it received, each acknowledged from here. Its script is web/recalls.ts; the key
+ * The recalls page (`/recalls`): the recalls the account issued, each with its effectiveness, its
+ * consignees' progress and figures, its spreadsheets and its close, and the notices it received, each
+ * acknowledged from here. Its script is web/recalls.ts; the key
  * lives in a variable of that script only.
  */
 const STYLE = `
@@ -19,6 +20,24 @@ th { color: #68707a; font-weight: 600; font-size: 13px; }
 td.time { white-space: nowrap; font-variant-numeric: tabular-nums; }
 .state { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; white-space: nowrap; }
 .state.open { background: #eef1f4; color: #3b4652; } .state.notified { background: #fff1d6; color: #7a4b00; } .state.acknowledged { background: #e3f3e6; color: #1e6b30; } .state.closed { background: #e6e6e6; color: #333; }
+.state.acted { background: #c9ebd1; color: #0f4f20; } .state.overdue { background: #fde4e1; color: #7a1d16; }
+tbody.recall > tr:first-child > td { border-bottom: none; } tbody.recall + tbody.recall > tr:first-child > td { border-top: 2px solid #d8dde3; }
+tr.detail > td { padding: 0 8px 14px; border-bottom: none; }
+td.effectiveness div + div { margin-top: 2px; }
+.level .verdict { font-weight: 600; white-space: nowrap; } .verdict.met { color: #1e6b30; } .verdict.unmet { color: #b3261e; }
+.counts, .still-out { font-variant-numeric: tabular-nums; }
+table.consignees { font-size: 13px; background: #fafbfc; border: 1px solid #eceff2; }
+table.consignees th, table.consignees td { padding: 4px 8px; } table.consignees th { vertical-align: bottom; }
+th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; } td.num { white-space: nowrap; }
+td.lot, .when { white-space: nowrap; } td.lot { font-variant-numeric: tabular-nums; }
+td.num.out { color: #b3261e; font-weight: 600; } td.num.none { color: #68707a; }
+tr.total td { font-weight: 600; border-top: 2px solid #d8dde3; border-bottom: none; }
+td .answer { color: #3b4652; margin-top: 2px; }
+dl.follow-up { display: grid; grid-template-columns: minmax(5.5em, max-content) max-content; gap: 0 8px; margin: 2px 0 0; color: #68707a; } dl.follow-up dt { white-space: nowrap; } dl.follow-up dd { margin: 0; }
+dl.follow-up .overdue-since { color: #b3261e; }
+.recall-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 8px; }
+.recall-actions .form-message { flex-basis: 100%; }
+form.close { margin-left: auto; } form.close input.close-reason { width: 26em; }
 ul.plain { list-style: none; margin: 0; padding: 0; } ul.plain li + li { margin-top: 4px; }
 .muted { color: #68707a; }
 form.acknowledge input.quantity { width: 7em; } form.acknowledge input.action-text { flex: 1; min-width: 14em; }
@@ -32,7 +51,7 @@ export const RECALLS_PAGE = signInPage('recalls', {
   style: STYLE,
   signedIn: `  <section>
     <h2>Recalls you issued <button class="action" id="refresh" type="button">Refresh</button> <button class="action" id="sign-out" type="button">Sign out</button></h2>
-    <p class="muted">Open: it reached no other account (only your own stock). Notified: some holder has not acknowledged yet. Acknowledged: every holder has. Closed: you closed it, and every holder was told. Issue one with POST /Integration/Recalls.</p>
+    <p class="muted">Open: it reached no other account (only your own stock). Notified: some holder has not acknowledged yet. Acknowledged: every holder has. Closed: you closed it, and every holder was told. Each consignee is notified, then acknowledged once it answers, and acted once its answer accounts for all that was shipped to it. Issue one with POST /Integration/Recalls.</p>
     <div id="lists-message"></div>
     <div id="issued"></div>
   </section>

@@ -23,6 +23,7 @@ button { font: inherit; } button.action { padding: 5px 12px; cursor: pointer; }
 #graph-tools .legend .root::before { background: #fff4cc; border: 2.5px solid #0b5cad; }
 #graph-tools .legend .recalled::before { background: #fde4e1; border-color: #b3261e; }
 .message.recall { background: #fde4e1; color: #7a1d16; border-left: 4px solid #b3261e; } .message.recall a { color: #7a1d16; }
+.message.recall .effectiveness { margin-top: 4px; font-variant-numeric: tabular-nums; }
 #zoom-level { min-width: 3.5em; text-align: right; font-size: 12px; color: #4a525c; }
 #graph-view { height: calc(100vh - 236px); min-height: 420px; position: relative; }
 #graph-view > p { padding: 12px 14px; margin: 0; }

@@ -1,0 +1,60 @@
+import { plural, quantity } from './format';
+
+/**
+ * A recall's effectiveness as its issuer sees it (GET /Integration/Recalls/issued and /{id}), and the
+ * words both the recalls page and the trace page say it in.
+ */
+
+export interface Strategy {
+  depth: string;
+  effectivenessCheck: { level: string; percent: number };
+  reminders: { everySeconds: number; overdueAfter: number };
+}
+
+/** What answers account for of a quantity shipped (on hand, returned, destroyed, sold on), and what is still out. */
+export interface Accounted {
+  onHand: number;
+  returned: number;
+  destroyed: number;
+  soldOn: number;
+  accountedFor: number;
+  outstanding: number;
+}
+
+/** The quantities of one unit, summed over every consignee. */
+export interface QuantityTotals extends Accounted {
+  unit: string;
+  shipped: number;
+}
+
+export interface Effectiveness {
+  consignees: number;
+  reached: number;
+  acknowledged: number;
+  acted: number;
+  overdue: number;
+  checkPercent: number;
+  required: number;
+  levelMet: boolean;
+  quantities: QuantityTotals[];
+}
+
+/** `Level A: 100% of 3 consignees, 3 answers needed`: what the check level asks for. */
+export const checkText = (strategy: Strategy, e: Effectiveness): string =>
+  `Level ${strategy.effectivenessCheck.level}: ${e.checkPercent}% of ${plural(e.consignees, 'consignee')}, ` +
+  `${plural(e.required, 'answer')} needed`;
+
+/** `2 acknowledged: not met`: whether the answers meet it. */
+export const verdictText = (e: Effectiveness): string =>
+  `${e.acknowledged} acknowledged: ${e.levelMet ? 'met' : 'not met'}`;
+
+/** `Level A: 100% of 3 consignees, 3 answers needed; 2 acknowledged: not met`. */
+export const levelText = (strategy: Strategy, e: Effectiveness): string =>
+  `${checkText(strategy, e)}; ${verdictText(e)}`;
+
+/** Per unit, `a` of `b`: `22 kg of 110 kg, 2 cases of 5 cases`. */
+export const perUnit = (
+  quantities: QuantityTotals[],
+  part: (q: QuantityTotals) => number,
+  whole: (q: QuantityTotals) => number,
+): string => quantities.map((q) => `${quantity(part(q), q.unit)} of ${quantity(whole(q), q.unit)}`).join(', ');
