@@ -66,3 +66,14 @@ export const pageBodySchema = (item: object, description: string) =>
     },
     additionalProperties: false,
   }) as const;
+
+/** The example answer of a list whose one page holds `result` alone. */
+export const onePageExample = (result: unknown) => ({
+  totalPages: 1,
+  pageNumber: 1,
+  pageSize: DEFAULT_PAGE_SIZE,
+  totalItems: 1,
+  results: [result],
+  hasNextPage: false,
+  hasPreviousPage: false,
+});

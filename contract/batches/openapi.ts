@@ -1,5 +1,6 @@
 import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../openapi/components';
 import { operation } from '../openapi/operation';
+import { onePageExample } from '../paging';
 import {
   abandonBody,
   abandonRefusedResponse,
@@ -71,15 +72,7 @@ export const batchesOperations = [
       200: {
         description: 'One page of batches.',
         schema: batchListResponse,
-        example: {
-          totalPages: 1,
-          pageNumber: 1,
-          pageSize: 20,
-          totalItems: 1,
-          results: [failed],
-          hasNextPage: false,
-          hasPreviousPage: false,
-        },
+        example: onePageExample(failed),
       },
       400: validation('Status', 'Status must be one of: Accepted, Running, Completed, Failed.'),
     },

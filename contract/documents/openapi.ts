@@ -1,7 +1,7 @@
 import { DocumentErrors } from '../../domain/documents';
 import { problemResponse } from '../openapi/components';
 import { operation } from '../openapi/operation';
-import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema } from '../paging';
+import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import {
   DOCUMENT_CONTENT_TYPES,
   TOO_LARGE_PAGE,
@@ -116,15 +116,7 @@ export const documentsOperations = [
       200: {
         description: 'One page of documents.',
         schema: pageBodySchema(storedDocumentSchema, 'One page of the account’s documents.'),
-        example: {
-          totalPages: 1,
-          pageNumber: 1,
-          pageSize: 20,
-          totalItems: 1,
-          results: [storedCertificate],
-          hasNextPage: false,
-          hasPreviousPage: false,
-        },
+        example: onePageExample(storedCertificate),
       },
       400: pageQueryErrorResponse,
     },

@@ -1,5 +1,5 @@
 import { operation } from '../openapi/operation';
-import { pageBodySchema, pageQueryErrorResponse } from '../paging';
+import { pageBodySchema, pageQueryErrorResponse, onePageExample } from '../paging';
 import { eventDetailRecord, eventDetailsHeaders, eventDetailsQuery } from './schema';
 
 const row = {
@@ -34,15 +34,7 @@ export const eventDetailsOperations = [
       200: {
         description: 'One page of rows.',
         schema: pageBodySchema(eventDetailRecord, 'Event-detail rows of the lot, in the requested order.'),
-        example: {
-          totalPages: 1,
-          pageNumber: 1,
-          pageSize: 20,
-          totalItems: 1,
-          results: [row],
-          hasNextPage: false,
-          hasPreviousPage: false,
-        },
+        example: onePageExample(row),
       },
       400: pageQueryErrorResponse,
     },

@@ -1,5 +1,5 @@
 import { operation } from '../openapi/operation';
-import { pageQueryErrorResponse, pageQuerySchema } from '../paging';
+import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import { problemResponse } from '../openapi/components';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import { createLocationsSchema, updateLocationsSchema } from '../../domain/schemas/locations';
@@ -141,15 +141,7 @@ export const locationsOperations = [
       200: {
         description: 'One page of locations.',
         schema: locationPageResponse,
-        example: {
-          totalPages: 1,
-          pageNumber: 1,
-          pageSize: 20,
-          totalItems: 1,
-          results: [listedPlant],
-          hasNextPage: false,
-          hasPreviousPage: false,
-        },
+        example: onePageExample(listedPlant),
       },
       400: pageQueryErrorResponse,
     },

@@ -1,6 +1,6 @@
 import { problemResponse } from '../openapi/components';
 import { operation } from '../openapi/operation';
-import { pageQueryErrorResponse, pageQuerySchema } from '../paging';
+import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import { createProductsSchema, updateProductsSchema } from '../../domain/schemas/products';
 import { createProductsResponse, productPageResponse, productResponse, updateProductsResponse } from './schema';
@@ -139,15 +139,7 @@ export const productsOperations = [
       200: {
         description: 'One page of products.',
         schema: productPageResponse,
-        example: {
-          totalPages: 1,
-          pageNumber: 1,
-          pageSize: 20,
-          totalItems: 1,
-          results: [storedCod],
-          hasNextPage: false,
-          hasPreviousPage: false,
-        },
+        example: onePageExample(storedCod),
       },
       400: pageQueryErrorResponse,
     },

@@ -1,6 +1,6 @@
 import { problemResponse } from '../openapi/components';
 import { operation } from '../openapi/operation';
-import { pageQueryErrorResponse, pageQuerySchema } from '../paging';
+import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import {
   createdWebhookEndpoint,
   createWebhookBody,
@@ -140,15 +140,7 @@ export const webhooksOperations = [
       200: {
         description: 'One page of deliveries.',
         schema: webhookDeliveryList,
-        example: {
-          totalPages: 1,
-          pageNumber: 1,
-          pageSize: 20,
-          totalItems: 1,
-          results: [delivery],
-          hasNextPage: false,
-          hasPreviousPage: false,
-        },
+        example: onePageExample(delivery),
       },
       400: pageQueryErrorResponse,
       404: notFound,
