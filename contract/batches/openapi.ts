@@ -1,5 +1,6 @@
 import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../openapi/components';
 import { operation } from '../openapi/operation';
+import { EXAMPLE_BATCH_ID } from '../events/openapi';
 import { onePageExample } from '../paging';
 import {
   abandonBody,
@@ -13,11 +14,10 @@ import {
   showQuery,
 } from './schema';
 
-const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
 
 const failed = {
-  batchId: BATCH_ID,
+  batchId: EXAMPLE_BATCH_ID,
   idempotencyKey: 'erp-order-4711',
   account: 'ACME',
   mode: 'async',
@@ -42,8 +42,8 @@ const failed = {
   failedImport: null,
   refusalAnswered: null,
   requestId: 'c0ffee00-1234-4abc-8def-0123456789ab',
-  statusUrl: `/Integration/Batches/${BATCH_ID}`,
-  workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${BATCH_ID}`,
+  statusUrl: `/Integration/Batches/${EXAMPLE_BATCH_ID}`,
+  workflowUrl: `http://127.0.0.1:8233/namespaces/default/workflows/batch-${EXAMPLE_BATCH_ID}`,
 };
 
 const validation = (field: string, message: string) =>
@@ -54,7 +54,7 @@ const validation = (field: string, message: string) =>
 const notFound = problemResponse(
   'No batch with this id that the key can see (its own account; every account for a support key).',
   'unknown-batch',
-  { detail: `No batch ${BATCH_ID} in this account.` },
+  { detail: `No batch ${EXAMPLE_BATCH_ID} in this account.` },
 );
 
 export const batchesOperations = [
@@ -118,7 +118,7 @@ export const batchesOperations = [
           batchId: RETRY_ID,
           status: 'Accepted',
           statusUrl: `/Integration/Batches/${RETRY_ID}`,
-          retryOf: BATCH_ID,
+          retryOf: EXAMPLE_BATCH_ID,
         },
       },
       404: notFound,
@@ -130,8 +130,8 @@ export const batchesOperations = [
         contentType: PROBLEM_JSON,
         schema: retryRefusedResponse,
         example: problemExample('batch-not-retryable', {
-          detail: `Batch ${BATCH_ID} was already retried successfully as batch ${RETRY_ID}.`,
-          batchId: BATCH_ID,
+          detail: `Batch ${EXAMPLE_BATCH_ID} was already retried successfully as batch ${RETRY_ID}.`,
+          batchId: EXAMPLE_BATCH_ID,
           retriedBy: { batchId: RETRY_ID, status: 'Completed' },
           replacedBy: RETRY_ID,
         }),
@@ -185,8 +185,8 @@ export const batchesOperations = [
         contentType: PROBLEM_JSON,
         schema: abandonRefusedResponse,
         example: problemExample('batch-not-abandonable', {
-          detail: `Batch ${BATCH_ID} was replaced: its events are stored already, by batch ${RETRY_ID}. Nothing to abandon.`,
-          batchId: BATCH_ID,
+          detail: `Batch ${EXAMPLE_BATCH_ID} was replaced: its events are stored already, by batch ${RETRY_ID}. Nothing to abandon.`,
+          batchId: EXAMPLE_BATCH_ID,
           replacedBy: RETRY_ID,
         }),
       },

@@ -12,11 +12,12 @@ import {
   batchIdParams,
 } from './schema';
 
-const BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
+/** The batch the examples of events, batches and webhooks name. */
+export const EXAMPLE_BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
 
 const created = {
   message: '1 event created.',
-  batchId: BATCH_ID,
+  batchId: EXAMPLE_BATCH_ID,
   result: [
     {
       id: '0b7f1f5e-1111-4222-8333-944444444444',
@@ -62,12 +63,12 @@ const rejectedResponse = {
 
 const accepted = {
   message: 'The batch was accepted; follow statusUrl for its result.',
-  batchId: BATCH_ID,
+  batchId: EXAMPLE_BATCH_ID,
   status: 'Accepted',
-  statusUrl: `/Integration/Events/async/${BATCH_ID}`,
+  statusUrl: `/Integration/Events/async/${EXAMPLE_BATCH_ID}`,
 };
 
-const keyReusedText = `Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body (batch ${BATCH_ID}); send a new key for a new batch.`;
+const keyReusedText = `Idempotency-Key erp-export-2024-03-01-001 was first used with a different request body (batch ${EXAMPLE_BATCH_ID}); send a new key for a new batch.`;
 const keyReused = problemResponse(
   'The Idempotency-Key was first used with a different body: a key stands for one request. Nothing was stored.',
   'idempotency-key-reused',
@@ -83,7 +84,7 @@ export const notStarted: ResponseSpec = {
   example: problemExample('batch-not-started', {
     detail:
       'The batch was stored but its processing could not be started now; it is started automatically within 120 seconds. Follow statusUrl for its result.',
-    batchId: BATCH_ID,
+    batchId: EXAMPLE_BATCH_ID,
     statusUrl: accepted.statusUrl,
   }),
 };
@@ -158,7 +159,7 @@ export const eventsOperations = [
         schema: batchStatusResponse,
         headers: ['Preference-Applied'],
         example: {
-          batchId: BATCH_ID,
+          batchId: EXAMPLE_BATCH_ID,
           status: 'Completed',
           message: 'Every event was stored; result lists them.',
           submittedAt: '2024-03-01T15:00:01.120Z',

@@ -1,5 +1,6 @@
 import { problemResponse } from '../openapi/components';
 import { operation } from '../openapi/operation';
+import { EXAMPLE_BATCH_ID } from '../events/openapi';
 import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import {
   createdWebhookEndpoint,
@@ -38,7 +39,7 @@ const delivery = {
     type: 'batch.completed',
     timestamp: '2024-03-02T08:00:01.410Z',
     data: {
-      batchId: '5d6e7f80-9a1b-4c2d-8e3f-405162738495',
+      batchId: EXAMPLE_BATCH_ID,
       status: 'Completed',
       mode: 'async',
       eventCount: 2,
