@@ -1,13 +1,5 @@
-import {
-  DataTypes,
-  Row,
-  masterDataKeys,
-  nullable,
-  required,
-  uuidKey,
-  type CreationOptional,
-  type Sequelize,
-} from './row';
+import type { CreationOptional } from 'sequelize';
+import { DataTypes, Row, masterDataKeys, nullable, required, uuidKey, type Sequelize } from './row';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
 
