@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { operation, pageOperations } from '../openapi/operation';
 import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema } from '../paging';
 import { CSV_TYPE, XLSX_TYPE } from '../../platform/spreadsheet-writing';
 import {
@@ -130,24 +130,9 @@ export const importsOperations = [
       404: problemResponse('No import with that id in this account.', 'unknown-import'),
     },
   }),
-  operation({
-    method: 'get',
-    path: '/imports',
-    summary: 'The imports page',
-    description:
-      'Sign in with an API key, download a template, upload a filled CSV or XLSX file (kind, optional key, file) and follow it: status, rows read, ' +
+  ...pageOperations(
+    'imports',
+    'Sign in with an API key, download a template, upload a filled CSV or XLSX file (kind, optional key, file) and follow it: status, rows read, ' +
       'records stored, batches, and every row error in a table. The page holds no data itself; it calls /Integration/Imports.',
-    tags: ['Docs'],
-    public: true,
-    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
-  }),
-  operation({
-    method: 'get',
-    path: '/imports/page.js',
-    summary: 'The imports page’s script',
-    description: 'web/imports.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
-    tags: ['Docs'],
-    public: true,
-    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
-  }),
+  ),
 ];

@@ -54,6 +54,35 @@ export interface OperationSpec {
 /** Declares an operation; a function rather than a bare object so the declaration is type-checked in place. */
 export const operation = (spec: OperationSpec): OperationSpec => spec;
 
+/**
+ * A page of the service (HTML, served without a key, in the Docs group) and its script: web/<name>.ts,
+ * bundled by the service (`bundled` says how when there is more to say).
+ */
+export const pageOperations = (
+  name: string,
+  description: string,
+  bundled = `web/${name}.ts, bundled by the service`,
+): OperationSpec[] => [
+  operation({
+    method: 'get',
+    path: `/${name}`,
+    summary: `The ${name} page`,
+    description,
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
+  }),
+  operation({
+    method: 'get',
+    path: `/${name}/page.js`,
+    summary: `The ${name} page’s script`,
+    description: `${bundled}. Kept for a year when asked for with the \`v\` the page names.`,
+    tags: ['Docs'],
+    public: true,
+    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
+  }),
+];
+
 export const operationIdOf = (spec: OperationSpec): string =>
   spec.operationId ??
   spec.method +

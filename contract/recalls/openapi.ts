@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { operation, pageOperations } from '../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../paging';
 import { CSV_TYPE, XLSX_TYPE } from '../../platform/spreadsheet-writing';
 import {
@@ -198,24 +198,9 @@ export const recallsOperations = [
       409: closed,
     },
   }),
-  operation({
-    method: 'get',
-    path: '/recalls',
-    summary: 'The recalls page',
-    description:
-      'Sign in with an API key: the recalls the account issued, each with its state and every holder’s, and the notices it received, ' +
+  ...pageOperations(
+    'recalls',
+    'Sign in with an API key: the recalls the account issued, each with its state and every holder’s, and the notices it received, ' +
       'each with its lots, holdings and state, acknowledged from the page. The page holds no data itself; it calls /Integration/Recalls.',
-    tags: ['Docs'],
-    public: true,
-    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
-  }),
-  operation({
-    method: 'get',
-    path: '/recalls/page.js',
-    summary: 'The recalls page’s script',
-    description: 'web/recalls.ts, bundled by the service. Kept for a year when asked for with the `v` the page names.',
-    tags: ['Docs'],
-    public: true,
-    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
-  }),
+  ),
 ];

@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { operation, pageOperations } from '../openapi/operation';
 import {
   fsmaQuery,
   nodeEventsQuery,
@@ -128,26 +128,11 @@ export const traceOperations = [
       404: notFound,
     },
   }),
-  operation({
-    method: 'get',
-    path: '/trace',
-    summary: 'The trace page',
-    description:
-      'Sign in with an API key, trace a lot: its graph laid out by ELK with lots as nodes, events as edges with quantities, one box per account, ' +
+  ...pageOperations(
+    'trace',
+    'Sign in with an API key, trace a lot: its graph laid out by ELK with lots as nodes, events as edges with quantities, one box per account, ' +
       'opening on the traced lot (fit, zoom and pan); click a node for its events; download the FSMA 204 spreadsheet. ' +
       'The page holds no data itself; it calls /Integration/Trace.',
-    tags: ['Docs'],
-    public: true,
-    responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
-  }),
-  operation({
-    method: 'get',
-    path: '/trace/page.js',
-    summary: 'The trace page’s script',
-    description:
-      'web/trace.ts with its imports (elkjs included), bundled by the service: the page needs nothing from elsewhere. Kept for a year when asked for with the `v` the page names.',
-    tags: ['Docs'],
-    public: true,
-    responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
-  }),
+    'web/trace.ts with its imports (elkjs included), bundled by the service: the page needs nothing from elsewhere',
+  ),
 ];
