@@ -1,11 +1,13 @@
 /**
  * The layers, top to bottom, and what each may import (npm run lint checks it; test/ and bench/ may import anything):
  *   supervisor, cli      the processes a person starts: npm start's supervisor, support tooling
- *   api, worker          the two processes of the production shape
+ *   api, worker          the two processes of the production shape (api/: Koa routes and middleware alone)
  *   batches              the batch use case: submit, wait, retry, reconcile, the rejection format
  *   workflows            deterministic orchestration (activities by type only)
  *   activities           the pipeline's steps
  *   usecases             the application layer: one module per use case, typed input to typed outcome, no HTTP
+ *   contract             the published HTTP contract: request and answer schemas, examples, OpenAPI operations and
+ *                        document, the error catalogue; no Koa (.oxlintrc.json): api/ imports it, use cases may
  *   pipeline             what workflows and activities pass each other: contracts and the failed batch's encoding
  *   db                   models, migrations, queries, repositories
  *   platform             what every process shares: config, logger, metrics, the Temporal connection
@@ -18,7 +20,7 @@ const layer = (name, mayImport, alsoFiles = []) => ({
   severity: 'error',
   from: { path: `^${name}/` },
   to: {
-    path: '^(api|usecases|batches|activities|workflows|pipeline|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
+    path: '^(api|contract|usecases|batches|activities|workflows|pipeline|worker|db|platform|domain|supervisor|cli|web|bench|test)/',
     pathNot: [`^(${[name, ...mayImport].join('|')})/`, ...alsoFiles.map((file) => `^${file}$`)],
   },
 });
@@ -37,7 +39,8 @@ module.exports = {
     layer('platform', ['domain']),
     layer('db', ['platform', 'domain']),
     layer('pipeline', ['domain']),
-    layer('usecases', ['db', 'platform', 'domain']),
+    layer('contract', ['platform', 'domain']),
+    layer('usecases', ['contract', 'db', 'platform', 'domain']),
     layer('activities', ['usecases', 'pipeline', 'db', 'platform', 'domain']),
     layer('workflows', ['pipeline', 'activities', 'domain']),
     // The pipeline's checks, run on a refused request's other events to list every problem in one answer.
@@ -49,7 +52,7 @@ module.exports = {
     // The API's own worker for the small sync batches it starts eagerly (API_SYNC_WORKER).
     layer(
       'api',
-      ['usecases', 'batches', 'pipeline', 'workflows', 'db', 'platform', 'domain'],
+      ['contract', 'usecases', 'batches', 'pipeline', 'workflows', 'db', 'platform', 'domain'],
       ['worker/api-sync-worker.ts'],
     ),
     layer('worker', ['usecases', 'batches', 'pipeline', 'activities', 'workflows', 'db', 'platform', 'domain']),

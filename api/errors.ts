@@ -1,34 +1,9 @@
 /**
  * Every error body leaves the service through api/middleware/error-handler.ts; handlers throw these.
- * A problem body (RFC 9457 problem details) names its entry of api/error-catalogue.ts in `code` and
+ * A problem body (RFC 9457 problem details) names its entry of contract/error-catalogue.ts in `code` and
  * gets the request's traceId added on the way out.
  */
-import { ERRORS, type ErrorCode } from './error-catalogue';
-
-const SECTION: Record<number, string> = {
-  400: '15.5.1',
-  401: '15.5.2',
-  403: '15.5.4',
-  404: '15.5.5',
-  405: '15.5.6',
-  409: '15.5.10',
-  413: '15.5.14',
-  415: '15.5.16',
-  422: '15.5.21',
-  500: '15.6.1',
-  503: '15.6.4',
-};
-
-export const problemType = (status: number): string =>
-  status === 429
-    ? 'https://tools.ietf.org/html/rfc6585#section-4' // not an RFC 9110 status
-    : `https://tools.ietf.org/html/rfc9110#section-${SECTION[status] ?? (status >= 500 ? '15.6.1' : '15.5.1')}`;
-
-/** The `type` of a code's problems: GS1's exception name under /epcis, else the status's RFC section. */
-export const typeOf = (code: ErrorCode): string => {
-  const entry = ERRORS[code];
-  return 'gs1' in entry ? entry.gs1 : problemType(entry.status);
-};
+import { ERRORS, typeOf, type ErrorCode } from '../contract/error-catalogue';
 
 export class ApiError extends Error {
   constructor(

@@ -10,9 +10,6 @@ import { runBatch, type BatchDeps } from './submit';
 
 export { AbandonRefused, RetryRefused };
 
-/** The most a reason for abandoning a batch may hold (it is kept with the batch). */
-export const ABANDON_REASON_MAX_LENGTH = 2000;
-
 /** A retry: refused (why, and what stands in its way), or stored as a new batch. */
 export type StoredRetry = { kind: 'refused'; refusal: RetryRefused } | { kind: 'stored'; retry: Batch };
 

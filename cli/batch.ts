@@ -1,7 +1,8 @@
 import type { BatchStatus } from '../db/models';
 import { findBatch, listBatches, type BatchView } from '../db/repositories/batches';
 import { rejectionLines } from '../batches/rejection';
-import { ABANDON_REASON_MAX_LENGTH, abandonBatch, storeRetry } from '../batches/retry';
+import { ABANDON_REASON_MAX_LENGTH } from '../domain/batch-errors';
+import { abandonBatch, storeRetry } from '../batches/retry';
 import { runBatch } from '../batches/submit';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';

@@ -79,3 +79,6 @@ export const internalError = (message: string): BatchError => ({
   field: null,
   message,
 });
+
+/** The most a reason for abandoning a failed batch may hold (it is kept with the batch). */
+export const ABANDON_REASON_MAX_LENGTH = 2000;

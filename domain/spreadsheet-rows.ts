@@ -4,7 +4,15 @@
  * adds one element to the lists it has cells for. Every record keeps the row of each of its values, so
  * an error the API or the pipeline reports on a JSON path is shown on the row and column it came from.
  */
+import { EVENT_TYPE_NAMES } from './events';
 import type { Column } from './spreadsheet-columns';
+
+/** What a spreadsheet can hold: events of one type, locations or products. */
+export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, 'locations', 'products'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** Data rows (the header aside) per import. */
+export const MAX_IMPORT_ROWS = 100_000;
 
 /**
  * At most this many records in an import's chunk (the batch endpoint's own bound, MAX_EVENTS): each

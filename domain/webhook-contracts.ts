@@ -1,3 +1,15 @@
+/** What an endpoint can subscribe to: a batch's result and the recall notices. */
+export const WEBHOOK_EVENT_TYPES = [
+  'batch.completed',
+  'batch.failed',
+  'recall.received',
+  'recall.acknowledged',
+  'recall.reminder',
+  'recall.overdue',
+  'recall.closed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 /** Input of the per-endpoint delivery workflow (`webhook-<endpointId>`): references only, what is owed is in PostgreSQL. */
 export interface DeliverWebhooksInput {
   endpointId: string;

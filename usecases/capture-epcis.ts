@@ -25,13 +25,11 @@ import {
   separateOriginals,
   translateEpcisEvents,
   type CapturedEvent,
+  type CaptureErrorBehaviour,
   type EpcisEvent,
   type StoredCapturedEvent,
 } from '../domain/epcis/translate';
 import type { XmlLeftOut } from '../domain/epcis/xml/from-xml';
-
-export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
-export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
 
 /** Something in the document that breaks a rule, named by its JSON pointer (or XML location). */
 export interface CaptureIssue {

@@ -33,23 +33,20 @@ import {
   headerColumns,
   IMPORT_CHUNK_EVENTS,
   locate,
+  MAX_IMPORT_ROWS,
   RecordAssembler,
   type AssembledRecord,
   type CellValue,
+  type ImportKind,
   type RowError,
 } from '../domain/spreadsheet-rows';
 import { InTurn } from '../platform/in-turn';
 import { ajv, fieldOf, messageOf, reportable } from '../platform/json-schema';
 import { readRows, UnreadableSpreadsheet, type SpreadsheetFormat } from '../platform/spreadsheets';
 
-export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, 'locations', 'products'] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
-
 export const isEventKind = (kind: ImportKind): kind is EventTypeName =>
   (EVENT_TYPE_NAMES as readonly string[]).includes(kind);
 
-/** Data rows (the header aside) per import. */
-export const MAX_IMPORT_ROWS = 100_000;
 /** Beyond this many errors the list stops: a file that wrong is fixed from the first ones. */
 export const MAX_ROW_ERRORS = 1000;
 

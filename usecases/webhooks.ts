@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import type { EpcFormat } from '../db/queries/epcis-documents';
+import type { EpcFormat } from '../domain/epcis/identifiers';
 import {
   createSubscription,
   deleteNamedQuery,
@@ -21,8 +21,8 @@ import {
   redeliverWebhook as storeRedelivery,
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
-  type WebhookEventType,
 } from '../db/repositories/webhooks';
+import type { WebhookEventType } from '../domain/webhook-contracts';
 import { scheduleRanges, type ScheduleField, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
 import type { Config } from '../platform/config';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../platform/epcis-subscriptions';

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { ConnectionError, DatabaseError, ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import { IdempotencyKeyReused } from '../../db/repositories/batches';
 import type { AppCustom, AppState } from '../context';
-import { isErrorCode } from '../error-catalogue';
+import { isErrorCode } from '../../contract/error-catalogue';
 import { ApiError, problem } from '../errors';
 
 interface HttpishError {

@@ -5,7 +5,7 @@ import {
   type LimitDecision,
 } from '../../db/rate-limits';
 import type { APIContext } from '../context';
-import type { ErrorCode } from '../error-catalogue';
+import type { ErrorCode } from '../../contract/error-catalogue';
 import { problem, type ApiError } from '../errors';
 
 type Context = Pick<APIContext, 'set' | 'path'>;

@@ -1,4 +1,4 @@
-import { AccountRow, DataTypes, accountKeys, nullable, required, type CreationOptional, type Sequelize } from './row';
+import { DataTypes, MasterDataRow, accountKeys, masterDataKeys, nullable, required, type Sequelize } from './row';
 
 export interface Address {
   city: string | null;
@@ -27,11 +27,8 @@ export interface Vessel {
   unloadingPort: string | null;
 }
 
-export class Location extends AccountRow<Location> {
+export class Location extends MasterDataRow<Location> {
   declare tradePartnerId: string;
-  declare externalId: string | null;
-  declare urn: string;
-  declare name: string;
   declare gln: string | null;
   declare duns: string | null;
   declare dunsPlus4: string | null;
@@ -42,17 +39,13 @@ export class Location extends AccountRow<Location> {
   declare vessel: Vessel | null;
   declare foodFacilityRegistrationNumber: string | null;
   declare locationType: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize): void {
     Location.init(
       {
         ...accountKeys,
         tradePartnerId: required(DataTypes.UUID),
-        externalId: nullable(DataTypes.TEXT),
-        urn: required(DataTypes.TEXT),
-        name: required(DataTypes.TEXT),
+        ...masterDataKeys,
         gln: nullable(DataTypes.TEXT),
         duns: nullable(DataTypes.TEXT),
         dunsPlus4: nullable(DataTypes.TEXT),
@@ -63,8 +56,6 @@ export class Location extends AccountRow<Location> {
         vessel: nullable(DataTypes.JSONB),
         foodFacilityRegistrationNumber: nullable(DataTypes.TEXT),
         locationType: nullable(DataTypes.TEXT),
-        createdAt: required(DataTypes.DATE),
-        updatedAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'locations' },
     );

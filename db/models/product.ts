@@ -1,4 +1,5 @@
-import { AccountRow, DataTypes, accountKeys, nullable, required, type CreationOptional, type Sequelize } from './row';
+import type { CreationOptional } from 'sequelize';
+import { DataTypes, MasterDataRow, accountKeys, masterDataKeys, nullable, required, type Sequelize } from './row';
 
 export interface MasterDataEntry {
   name: string;
@@ -6,10 +7,7 @@ export interface MasterDataEntry {
   value: string;
 }
 
-export class Product extends AccountRow<Product> {
-  declare externalId: string | null;
-  declare urn: string;
-  declare name: string;
+export class Product extends MasterDataRow<Product> {
   declare unitOfMeasure: string;
   /** NUMERIC comes back from pg as a string, exact. */
   declare unitQuantity: string | null;
@@ -19,16 +17,12 @@ export class Product extends AccountRow<Product> {
   declare gtin: string | null;
   declare plu: string | null;
   declare masterData: CreationOptional<MasterDataEntry[]>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize): void {
     Product.init(
       {
         ...accountKeys,
-        externalId: nullable(DataTypes.TEXT),
-        urn: required(DataTypes.TEXT),
-        name: required(DataTypes.TEXT),
+        ...masterDataKeys,
         unitOfMeasure: required(DataTypes.TEXT),
         unitQuantity: nullable(DataTypes.DECIMAL),
         unitDescriptor: nullable(DataTypes.TEXT),
@@ -37,8 +31,6 @@ export class Product extends AccountRow<Product> {
         gtin: nullable(DataTypes.TEXT),
         plu: nullable(DataTypes.TEXT),
         masterData: required(DataTypes.JSONB, { defaultValue: [] }),
-        createdAt: required(DataTypes.DATE),
-        updatedAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'products' },
     );

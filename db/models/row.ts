@@ -27,3 +27,24 @@ export abstract class AccountRow<M extends Model> extends Row<M> {
 
 /** The columns of AccountRow's fields (its key, place and account), first in each such model. */
 export const accountKeys = { id: uuidKey, seq, accountId: required(DataTypes.UUID) };
+
+/**
+ * What every master data row (trade partner, location, product) has: the caller's id, the URN it is known
+ * by, its name, and Sequelize's times (set on insert and on each update).
+ */
+export const masterDataKeys = {
+  externalId: nullable(DataTypes.TEXT),
+  urn: required(DataTypes.TEXT),
+  name: required(DataTypes.TEXT),
+  createdAt: required(DataTypes.DATE),
+  updatedAt: required(DataTypes.DATE),
+};
+
+/** An account's location or product: the fields of masterDataKeys beside AccountRow's. */
+export abstract class MasterDataRow<M extends Model> extends AccountRow<M> {
+  declare externalId: string | null;
+  declare urn: string;
+  declare name: string;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}

@@ -1,4 +1,5 @@
-import { DataTypes, Row, nullable, required, uuidKey, type CreationOptional, type Sequelize } from './row';
+import type { CreationOptional } from 'sequelize';
+import { DataTypes, Row, masterDataKeys, nullable, required, uuidKey, type Sequelize } from './row';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
 
@@ -19,14 +20,10 @@ export class TradePartner extends Row<TradePartner> {
       {
         id: uuidKey,
         accountId: required(DataTypes.UUID),
-        externalId: nullable(DataTypes.TEXT),
-        urn: required(DataTypes.TEXT),
-        name: required(DataTypes.TEXT),
+        ...masterDataKeys,
         connectionType: required(DataTypes.TEXT),
         duns: nullable(DataTypes.TEXT),
         pgln: nullable(DataTypes.TEXT),
-        createdAt: required(DataTypes.DATE),
-        updatedAt: required(DataTypes.DATE),
       },
       { sequelize, tableName: 'trade_partners' },
     );

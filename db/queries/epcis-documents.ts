@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import {
   companyPrefixCandidates,
   companyPrefixOfUrn,
+  type EpcFormat,
   identifiersOfEvent,
   withDigitalLinks,
   withEpcUrns,
@@ -10,8 +11,6 @@ import type { EpcisEvent } from '../../domain/epcis/translate';
 import { knownCompanyPrefixes } from './epcis-events';
 
 export const GS1_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
-export const EPC_FORMATS = ['No_Preference', 'Always_GS1_Digital_Link', 'Always_EPC_URN', 'Never_Translates'] as const;
-export type EpcFormat = (typeof EPC_FORMATS)[number];
 
 /**
  * The events with identifiers in the format asked for. No_Preference and Never_Translates answer them as

@@ -2,10 +2,11 @@
  * What the Digital Link resolver looks up: the account's product by GTIN or URN, location by GLN or URN,
  * party by PGLN or URN, and whether its events name a lot, serial or logistic unit.
  */
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { MasterDataEntry } from '../models/product';
 import type { Address, Vessel } from '../models/location';
 import { capturedSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
+import { queryOf } from '../sql';
 import { epcisEventsQuery, type MatchKind } from './epcis-events';
 
 export interface ResolvedProduct {
@@ -31,17 +32,13 @@ export interface ResolvedParty {
   pgln: string | null;
 }
 
-const select = <T extends object>(sequelize: Sequelize, sql: string, bind: unknown[]) =>
-  sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
-
 /** The product of a GTIN-14, or of a URN (a GDST product class: the id or URN it was created under). */
 export async function productByKey(
   sequelize: Sequelize,
   accountId: string,
   key: { gtin: string } | { urn: string },
 ): Promise<ResolvedProduct | undefined> {
-  const [row] = await select<ResolvedProduct>(
-    sequelize,
+  const [row] = await queryOf(sequelize)<ResolvedProduct>(
     `SELECT external_id, name, lpad(gtin, 14, '0') AS gtin, unit_of_measure, master_data FROM products
       WHERE account_id = $1 AND external_id IS NOT NULL
         AND ${'gtin' in key ? `lpad(gtin, 14, '0') = $2` : '(urn = $2 OR external_id = $2)'} ORDER BY seq LIMIT 1`,
@@ -61,7 +58,7 @@ export async function eventsName(
   identifiers: string[],
 ): Promise<boolean> {
   const { sql, bind } = epcisEventsQuery({ accountId, match: { [kind]: identifiers }, limit: 1 });
-  const [row] = await select<{ found: boolean }>(sequelize, `SELECT EXISTS (${sql}) AS found`, bind);
+  const [row] = await queryOf(sequelize)<{ found: boolean }>(`SELECT EXISTS (${sql}) AS found`, bind);
   return row.found;
 }
 
@@ -76,8 +73,7 @@ export async function locationByKey(
 ): Promise<ResolvedLocation | undefined> {
   const extension =
     'gln' in key && key.extension !== undefined ? (key.extension === '0' ? '' : key.extension) : undefined;
-  const [row] = await select<ResolvedLocation>(
-    sequelize,
+  const [row] = await queryOf(sequelize)<ResolvedLocation>(
     `SELECT l.external_id, l.name, l.gln, l.address, l.vessel, l.captains_name, tp.name AS party_name FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id
       WHERE l.account_id = $1 AND l.external_id IS NOT NULL
         AND ${'gln' in key ? 'l.gln = $2' : '(l.urn = $2 OR l.external_id = $2)'}
@@ -94,8 +90,7 @@ export async function partyByKey(
   accountId: string,
   key: { pgln: string } | { urn: string },
 ): Promise<ResolvedParty | undefined> {
-  const [row] = await select<ResolvedParty>(
-    sequelize,
+  const [row] = await queryOf(sequelize)<ResolvedParty>(
     `SELECT name, pgln FROM trade_partners WHERE account_id = $1 AND ${'pgln' in key ? 'pgln' : 'urn'} = $2 ORDER BY created_at LIMIT 1`,
     [accountId, 'pgln' in key ? key.pgln : key.urn],
   );
@@ -109,8 +104,7 @@ export async function partyByKey(
  */
 export async function eventsNameParty(sequelize: Sequelize, accountId: string, party: string): Promise<boolean> {
   const epcis = epcisSql();
-  const [row] = await select<{ found: boolean }>(
-    sequelize,
+  const [row] = await queryOf(sequelize)<{ found: boolean }>(
     `SELECT EXISTS (
        SELECT 1 FROM events e ${originalJoin()}
         WHERE e.account_id = $1 AND ${capturedSql()}

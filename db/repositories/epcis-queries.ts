@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { epcisQueryDocument, type EpcFormat } from '../queries/epcis-documents';
+import type { EpcFormat } from '../../domain/epcis/identifiers';
+import { epcisQueryDocument } from '../queries/epcis-documents';
 import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
 import { execute, isUuid, queryOf } from '../sql';
 import { deleteWebhookEndpoint } from './webhooks';

@@ -1,17 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { pageOfRows, type PageRequest } from '../page';
 import { execute, queryOf } from '../sql';
+import type { WebhookEventType } from '../../domain/webhook-contracts';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'batch.completed',
-  'batch.failed',
-  'recall.received',
-  'recall.acknowledged',
-  'recall.reminder',
-  'recall.overdue',
-  'recall.closed',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed' | 'Cancelled';
 
 export interface WebhookEndpointRow {

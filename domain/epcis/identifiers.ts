@@ -5,6 +5,10 @@
  * Pure.
  */
 
+/** What GS1-EPC-Format asks identifiers to be answered as: Digital Links, EPC URNs, or as captured. */
+export const EPC_FORMATS = ['No_Preference', 'Always_GS1_Digital_Link', 'Always_EPC_URN', 'Never_Translates'] as const;
+export type EpcFormat = (typeof EPC_FORMATS)[number];
+
 /** A trade item instance or class, by GTIN-14 with its serial or lot when the identifier has one. */
 export interface TradeItem {
   readonly gtin: string;

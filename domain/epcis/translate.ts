@@ -26,6 +26,10 @@ import {
   type TradeItem,
 } from './identifiers';
 
+/** GS1-Capture-Error-Behaviour: rollback stores none of a document's events when one is refused, proceed stores the rest. */
+export const CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
+export type CaptureErrorBehaviour = (typeof CAPTURE_ERROR_BEHAVIOURS)[number];
+
 export type EpcisAction = 'ADD' | 'OBSERVE' | 'DELETE';
 
 export interface EpcisQuantityElement {

@@ -1,8 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { ERRORS, isErrorCode, type ErrorCode } from '../../api/error-catalogue';
-import { typeOf } from '../../api/errors';
+import { ERRORS, isErrorCode, typeOf, type ErrorCode } from '../../contract/error-catalogue';
 import { routes } from '../../api/routes';
 import { EVENT_TYPE_NAMES } from '../../domain/events';
 import { createAccount } from '../factories/accounts';

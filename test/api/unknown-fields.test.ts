@@ -9,7 +9,7 @@ import { client } from '../helpers/http';
 /**
  * Every JSON body under /Integration takes the properties SPEC.md shows, spelled as it spells them,
  * and refuses any other with a 400 that names the field and the name meant, storing nothing. The
- * accepted names are listed once, in the request schemas (api/routes/<resource>/schema.ts).
+ * accepted names are listed once, in the request schemas (contract/<resource>/schema.ts).
  */
 
 /** Every table a request under /Integration writes to: a refused request leaves them all as they were. */

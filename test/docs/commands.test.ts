@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EXAMPLE_ORDER, eventExamples } from '../../api/routes/events/examples';
+import { EXAMPLE_ORDER, eventExamples } from '../../contract/events/examples';
 import { PROJECT_ROOT } from '../../platform/config';
 import { TEMPORAL_BIN_VERSION, temporalOnPath } from '../../supervisor/temporal-cli';
 import { apiUrl } from '../helpers/http';

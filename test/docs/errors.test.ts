@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ERRORS, type CatalogueEntry } from '../../api/error-catalogue';
+import { ERRORS, type CatalogueEntry } from '../../contract/error-catalogue';
 import { PROJECT_ROOT } from '../../platform/config';
 
 /**
- * docs/errors.md lists every entry of api/error-catalogue.ts below its marker, as `catalogue()` writes
+ * docs/errors.md lists every entry of contract/error-catalogue.ts below its marker, as `catalogue()` writes
  * them: a code added, renamed or reworded in one place and not the other fails here.
  * `UPDATE_ERRORS_DOC=1 npx jest test/docs/errors.test.ts` writes the list again.
  */
 const PAGE = path.join(PROJECT_ROOT, 'docs/errors.md');
-const MARKER = '<!-- The list below is written from api/error-catalogue.ts by test/docs/errors.test.ts. -->';
+const MARKER = '<!-- The list below is written from contract/error-catalogue.ts by test/docs/errors.test.ts. -->';
 
 const entry = (code: string, { status, title, gs1, means, fix }: CatalogueEntry): string =>
   [`### ${code}`, '', `${status}${gs1 ? ` · \`${gs1}\`` : ''} · ${title}`, '', `${means} **Fix:** ${fix}`].join('\n');

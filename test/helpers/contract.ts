@@ -63,7 +63,7 @@ export class ContractChecker {
     if (!template) {
       // No route at all: the service can only have answered with a problem (404, 405, a parser 400).
       if (status >= 400) return this.check('/components/schemas/Problem', body, exchange);
-      return `${exchange}: no operation in /openapi.json for this request. Declare one in api/routes/<resource>/openapi.ts.`;
+      return `${exchange}: no operation in /openapi.json for this request. Declare one in contract/<resource>/openapi.ts.`;
     }
     const escaped = template.replace(/~/g, '~0').replace(/\//g, '~1');
     const responses = this.document.paths[template][verb].responses;

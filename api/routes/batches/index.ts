@@ -17,7 +17,7 @@ import { outcomeProblem } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
 import { requestWithEpcisOriginals } from '../../../db/repositories/epcis-originals';
 import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from './presenter';
-import { abandonBody, listQuery, showQuery } from './schema';
+import { abandonBody, listQuery, showQuery } from '../../../contract/batches/schema';
 
 /** A support key reaches every account's batches; any other key its own account's. */
 const scopeOf = (ctx: APIContext): BatchScope =>

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HEADER_STYLE, headerMarkup } from '../../browser-page';
+import { DOCS_ASSET_TYPES, type DocsAssetName } from '../../../contract/docs/openapi';
 
 /** Where swagger-ui-dist keeps its prebuilt files: served from node_modules, never from a CDN. */
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -31,18 +32,18 @@ interface Asset {
   load(): Buffer;
 }
 
-const fromPackage = (file: string, type: string): Asset => ({
-  type,
+const fromPackage = (file: Exclude<DocsAssetName, 'init.js'>): Asset => ({
+  type: DOCS_ASSET_TYPES[file],
   load: () => fs.readFileSync(path.join(SWAGGER_UI_DIR, file)),
 });
 
-/** The only files /docs/{asset} serves; the operation's parameter enum is built from these names. */
+/** The files of the published list of /docs/{asset} (contract/docs/openapi.ts), each loaded on request. */
 export const DOCS_ASSETS: Record<string, Asset> = {
-  'swagger-ui.css': fromPackage('swagger-ui.css', 'text/css'),
-  'swagger-ui-bundle.js': fromPackage('swagger-ui-bundle.js', 'application/javascript'),
-  'favicon-32x32.png': fromPackage('favicon-32x32.png', 'image/png'),
-  'init.js': { type: 'application/javascript', load: () => Buffer.from(INIT_SCRIPT) },
-};
+  'swagger-ui.css': fromPackage('swagger-ui.css'),
+  'swagger-ui-bundle.js': fromPackage('swagger-ui-bundle.js'),
+  'favicon-32x32.png': fromPackage('favicon-32x32.png'),
+  'init.js': { type: DOCS_ASSET_TYPES['init.js'], load: () => Buffer.from(INIT_SCRIPT) },
+} satisfies Record<DocsAssetName, Asset>;
 
 export const DOCS_PAGE = `<!doctype html>
 <html lang="en">

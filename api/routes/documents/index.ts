@@ -9,7 +9,7 @@ import { declaredOver } from '../../limits';
 import { presentDocument, presentFailed, presentStoredDocument } from './presenter';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { MULTIPART_OVERHEAD_BYTES, receiveMultipart, removeSpool } from '../../spooled-upload';
-import { documentHeaders, TOO_LARGE_PAGE } from './schema';
+import { documentHeaders, TOO_LARGE_PAGE } from '../../../contract/documents/schema';
 
 export const MAX_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
 const DOCUMENT_LIMITS = {

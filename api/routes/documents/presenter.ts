@@ -1,7 +1,7 @@
 import type { Document } from '../../../db/models';
 import { canonicalDocumentType, canonicalPrivacy, type DocumentHeaders } from '../../../domain/documents';
 
-/** SPEC.md, Resources, Document: the element of an upload's `documents` (documents/schema.ts uploadedDocumentSchema). */
+/** SPEC.md, Resources, Document: the element of an upload's `documents` (contract/documents/schema.ts uploadedDocumentSchema). */
 export function presentDocument(document: Document) {
   return {
     documentId: document.documentId,

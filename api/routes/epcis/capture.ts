@@ -7,14 +7,9 @@
 import type { Middleware } from 'koa';
 import type { Batch } from '../../../db/models';
 import type { EpcisVocabulary } from '../../../domain/epcis/master-data';
-import type { EpcisEvent } from '../../../domain/epcis/translate';
+import { CAPTURE_ERROR_BEHAVIOURS, type CaptureErrorBehaviour, type EpcisEvent } from '../../../domain/epcis/translate';
 import { EVENT_TYPES as EPCIS_EVENT_TYPES } from '../../../domain/epcis/xml/from-xml';
-import {
-  CaptureRefused,
-  captureEpcis,
-  type CaptureErrorBehaviour,
-  type CheckedDocument,
-} from '../../../usecases/capture-epcis';
+import { CaptureRefused, captureEpcis, type CheckedDocument } from '../../../usecases/capture-epcis';
 import type { APIContext, AppCustom } from '../../context';
 import { ApiError, problem } from '../../errors';
 import { LIMITS } from '../../../domain/schemas/limits';
@@ -23,7 +18,7 @@ import { textOf, validate, type ValidatedState } from '../../middleware/validate
 import { unknownHeaderValue } from './headers';
 import { gs1SchemaIssues } from '../../../domain/epcis/json-schema';
 import { xmlPointer } from '../../../domain/epcis/xml/read';
-import { CAPTURE_ERROR_BEHAVIOURS, captureHeaders } from './schema';
+import { captureHeaders } from '../../../contract/epcis/schema';
 import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, type EpcisContext } from './xml';
 
 export type { CheckedDocument };

@@ -15,19 +15,13 @@ import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
 import { storeCapture, type CheckedDocument } from './capture';
+import type { EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
+import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
 import { gs1HeaderValue, unknownHeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
-import {
-  EPC_FORMATS,
-  epcFormatHeader,
-  eventsQuery,
-  eventsPerPageOf,
-  type EpcFormat,
-  type EpcisCaptureRequest,
-  type EventsQuery,
-} from './schema';
+import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
 
 export { GS1_CONTEXT };
 

@@ -15,7 +15,7 @@ import { queriesRoutes } from './queries';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
 import { captureJobBody, captureLocation, queryProblem } from './presenter';
-import { captureIdParams, pageQuery, perPageOf } from './schema';
+import { captureIdParams, pageQuery, perPageOf } from '../../../contract/epcis/schema';
 import { xmlAnswers } from './xml';
 
 const EPCIS_VERSION = '2.0.0';

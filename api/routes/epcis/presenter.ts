@@ -4,7 +4,7 @@ import type { NegativeLot } from '../../../db/queries/inventory';
 import type { ErrorObject } from 'ajv';
 import { problem, type ApiError } from '../../errors';
 import { textOf } from '../../middleware/validate';
-import type { EpcisCaptureRequest } from './schema';
+import type { EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 
 const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 

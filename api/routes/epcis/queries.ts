@@ -37,7 +37,7 @@ import { epcFormatOf, filterOf, headerProblem } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
-import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from './queries-schema';
+import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from '../../../contract/epcis/queries-schema';
 import {
   epcFormatHeader,
   eventsPageQuery,
@@ -47,7 +47,7 @@ import {
   perPageOf,
   type EventsQuery,
   type PageQuery,
-} from './schema';
+} from '../../../contract/epcis/schema';
 
 const bodyProblem = (errors: ErrorObject[]) =>
   problem('epcis-invalid-body', {

@@ -14,44 +14,8 @@ import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
 import { pairedWith } from '../../../domain/schemas/paired';
 import { textOf, validate, type InputOf, type Source } from '../../middleware/validate';
 import { epcFormatOf, headerProblem } from './events';
-import { epcFormatHeader } from './schema';
-
-const scheduleField = (name: string, range: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: 200,
-  description: `Scheduled subscription: the ${name} values (${range}) it runs at, a comma list of numbers, [a-b] ranges and a/step steps, in UTC.`,
-});
-
-/** The query string of a subscription over WebSocket: stream=true, or the schedule fields. */
-export const socketQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    stream: {
-      type: 'string',
-      enum: ['true'],
-      description: 'WebSocket only: report each completed batch’s matching events as it completes.',
-    },
-    second: scheduleField('second', '0-59'),
-    minute: scheduleField('minute', '0-59'),
-    hour: scheduleField('hour', '0-23'),
-    dayOfMonth: scheduleField('day of month', '1-31'),
-    month: scheduleField('month', '1-12'),
-    dayOfWeek: scheduleField('day of week', '1 = Monday to 7 = Sunday'),
-    initialRecordTime: {
-      type: 'string',
-      format: 'date-time',
-      description:
-        'WebSocket only: the first report also carries what the account recorded since then (default: now); reconnect with the last recordTime seen to miss nothing.',
-    },
-    reportIfEmpty: {
-      type: 'string',
-      enum: ['true', 'false'],
-      description: 'Scheduled WebSocket subscription: send a report even when nothing matched (default false).',
-    },
-  },
-} as const;
+import { socketQuery } from '../../../contract/epcis/queries-schema';
+import { epcFormatHeader } from '../../../contract/epcis/schema';
 
 interface SocketQuery extends SubscriptionSchedule {
   stream?: 'true';

@@ -1,6 +1,6 @@
 /**
- * The standard's top-level resources: what the account's events name (event types, business steps,
- * business locations, read points, dispositions, EPCs), each value's sub-resources, and its events.
+ * The standard's top-level resources (their paths: contract/epcis/schema.ts) answered from the account's
+ * events: the values each takes, each value's sub-resources, and its events.
  */
 import { EVENT_TYPES as EPCIS_EVENT_TYPES } from '../../../domain/epcis/xml/from-xml';
 import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../../db/queries/epcis-events';
@@ -9,48 +9,42 @@ import { problem } from '../../errors';
 import type { InputOf } from '../../middleware/validate';
 import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
 import { nextPageLink, seqOfToken } from './paging';
-import { perPageOf, type pageQuery } from './schema';
+import {
+  perPageOf,
+  TOP_LEVEL_RESOURCE_PATHS,
+  type pageQuery,
+  type TopLevelResourcePath,
+} from '../../../contract/epcis/schema';
 
-export interface TopLevelResource {
-  /** The path segment: /epcis/{name}. */
-  name: 'eventTypes' | 'bizSteps' | 'bizLocations' | 'readPoints' | 'dispositions' | 'epcs';
-  /** The path parameter of one value: /epcis/{name}/{param}. */
-  param: string;
-  what: string;
+interface Lookup {
   values: (ctx: APIContext) => Promise<string[]>;
   /** The filter of /epcis/{name}/{value}/events. */
   filter: (value: string) => Partial<EpcisEventFilter>;
 }
+export type TopLevelResource = TopLevelResourcePath & Lookup;
 
 /** The values one event field takes in the account's events; a value's events: those with it (EQ_<field>). */
-const byField = (param: 'bizStep' | 'bizLocation' | 'readPoint' | 'disposition', what: string): TopLevelResource => ({
-  name: `${param}s`,
-  param,
-  what,
+const byField = (param: 'bizStep' | 'bizLocation' | 'readPoint' | 'disposition'): Lookup => ({
   values: (ctx) => distinctEpcisValues(ctx.deps.sequelize, ctx.state.account.id, param),
   filter: (v) => ({ [`EQ_${param}`]: [v] }),
 });
 
-export const TOP_LEVEL_RESOURCES: TopLevelResource[] = [
-  {
-    name: 'eventTypes',
-    param: 'eventType',
-    what: 'event types',
-    values: async () => [...EPCIS_EVENT_TYPES],
-    filter: (v) => ({ eventType: [v] }),
-  },
-  byField('bizStep', 'business steps'),
-  byField('bizLocation', 'business locations'),
-  byField('readPoint', 'read points'),
-  byField('disposition', 'dispositions'),
-  {
-    name: 'epcs',
-    param: 'epc',
-    what: 'EPCs',
+const LOOKUPS: Record<TopLevelResourcePath['name'], Lookup> = {
+  eventTypes: { values: async () => [...EPCIS_EVENT_TYPES], filter: (v) => ({ eventType: [v] }) },
+  bizSteps: byField('bizStep'),
+  bizLocations: byField('bizLocation'),
+  readPoints: byField('readPoint'),
+  dispositions: byField('disposition'),
+  epcs: {
     values: (ctx) => distinctEpcs(ctx.deps.sequelize, ctx.state.account.id),
     filter: (v) => ({ match: { anyEPC: [v] } }),
   },
-];
+};
+
+export const TOP_LEVEL_RESOURCES: TopLevelResource[] = TOP_LEVEL_RESOURCE_PATHS.map((path) => ({
+  ...path,
+  ...LOOKUPS[path.name],
+}));
 
 const collection = (member: string[]) => ({ '@context': [GS1_CONTEXT], type: 'Collection', member });
 

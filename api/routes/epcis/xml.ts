@@ -27,7 +27,7 @@ import type { XmlElement } from '../../../domain/epcis/xml/tree';
 import { queryDocumentXml } from '../../../domain/epcis/xml/to-xml';
 import { decodeXml } from '../../../domain/epcis/xml/encoding';
 import type { AppCustom, AppState } from '../../context';
-import type { ErrorCode } from '../../error-catalogue';
+import type { ErrorCode } from '../../../contract/error-catalogue';
 import { problem, type ApiError } from '../../errors';
 import { readingBody } from '../../expect-continue';
 import { LIMITS } from '../../../domain/schemas/limits';

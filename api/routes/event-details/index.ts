@@ -4,8 +4,9 @@ import { utcWithOffset } from '../../../domain/time';
 import { type AppCustom, type AppState } from '../../context';
 import { rawError, validationProblem } from '../../errors';
 import { problemFromErrors, validate } from '../../middleware/validate';
-import { pageBody, pageOf, PAGE_QUERY_ERROR } from '../../paging';
-import { eventDetailsHeaders, eventDetailsQuery } from './schema';
+import { pageBody, pageOf } from '../../paging';
+import { PAGE_QUERY_ERROR } from '../../../contract/paging';
+import { eventDetailsHeaders, eventDetailsQuery } from '../../../contract/event-details/schema';
 
 /** GET /epcis/Events/details: the events of a lot the caller may see, newest first by default. */
 export function eventDetailsRouter(): Router<AppState, AppCustom> {

@@ -9,7 +9,7 @@ import { problem } from '../../errors';
 import { outcomeProblem, validateBatch } from './batch';
 import { acceptedBody, batchStatusBody, createdBody } from './presenter';
 import { eventsBody, eventRuleErrors } from '../../../domain/schemas/events';
-import { batchIdParams, idempotencyHeaders } from './schema';
+import { batchIdParams, idempotencyHeaders } from '../../../contract/events/schema';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
 
 const submission = { body: eventsBody, headers: idempotencyHeaders };

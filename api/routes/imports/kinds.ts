@@ -5,8 +5,9 @@
 import { othersChecked, type BorderCheckDeps } from '../../../batches/border-check';
 import type { EventTypeName } from '../../../domain/events';
 import { cellOf, columnsOf, type Column, type SchemaNode } from '../../../domain/spreadsheet-columns';
-import { isEventKind, type ImportKind, type ImportRules } from '../../../usecases/import-file';
-import { eventExamples } from '../events/examples';
+import { isEventKind, type ImportRules } from '../../../usecases/import-file';
+import type { ImportKind } from '../../../domain/spreadsheet-rows';
+import { eventExamples } from '../../../contract/events/examples';
 import { event } from '../../../domain/schemas/events';
 import { createLocationsSchema } from '../../../domain/schemas/locations';
 import { createProductsSchema } from '../../../domain/schemas/products';

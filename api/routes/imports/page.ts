@@ -1,5 +1,5 @@
 import { signInPage } from '../../browser-page';
-import { IMPORT_KINDS } from '../../../usecases/import-file';
+import { IMPORT_KINDS } from '../../../domain/spreadsheet-rows';
 
 /**
  * The imports page (`/imports`), a sibling of /support and /trace for people without a developer: sign

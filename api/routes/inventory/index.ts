@@ -5,7 +5,7 @@ import { type AppCustom, type AppState } from '../../context';
 import { queryTime, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { presentInventory } from './presenter';
-import { inventoryQuery } from './schema';
+import { inventoryQuery } from '../../../contract/inventory/schema';
 
 /** GET /Integration/Inventory: the reconstructed timeline, per product, lot and location. */
 export function inventoryRouter(): Router<AppState, AppCustom> {

@@ -9,7 +9,7 @@ import { outcomeProblem, validateBatch } from '../events/batch';
 import type { InputOf } from '../../middleware/validate';
 import { acceptedBody } from '../events/presenter';
 import { commissionBody, transformBody } from './presenter';
-import { jsonEventsBody } from './schema';
+import { jsonEventsBody } from '../../../contract/json/schema';
 
 /**
  * The URN-based events are translated into the batch-style payload and run through processEventBatch

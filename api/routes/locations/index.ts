@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import { findLocation, hasActiveInventory, listLocations } from '../../../db/repositories/master-data';
 import { locationCreateIssues, locationIdIssues } from '../../../domain/master-data';
-import { createMasterData, updateLocations } from '../../../usecases/master-data';
+import { updateLocations } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
+import { createdAnswer } from '../master-data/create';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentLocation, presentUpdatedLocation } from './presenter';
 import { createLocationsSchema, updateLocationsSchema } from '../../../domain/schemas/locations';
@@ -14,15 +15,8 @@ export function locationsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Locations', validateBatch(createLocationsSchema), async (ctx) => {
-    const { Locations: locations } = ctx.state.input.body;
-    const validations = locationCreateIssues(locations);
-    if (validations.length) throw invalidRequest(validations);
-    const created = await createMasterData(masterDataDeps(ctx.deps), {
-      account: ctx.state.account,
-      data: { kind: 'locations', records: locations },
-      fieldOf: (index) => `Locations[${index}]`,
-    }).catch(refusedAs('location'));
-    ctx.body = storedAnswer('location', 'Created', created);
+    const { Locations: records } = ctx.state.input.body;
+    ctx.body = await createdAnswer(ctx, { kind: 'locations', records }, locationCreateIssues(records));
   });
 
   router.get('/Integration/Locations', validatePage(), async (ctx) => {

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import { findProduct, listProducts } from '../../../db/repositories/master-data';
 import { productCreateIssues } from '../../../domain/master-data';
-import { createMasterData, updateProducts } from '../../../usecases/master-data';
+import { updateProducts } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
+import { createdAnswer } from '../master-data/create';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentProduct } from './presenter';
 import { createProductsSchema, updateProductsSchema } from '../../../domain/schemas/products';
@@ -14,15 +15,8 @@ export function productsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
   router.post('/Integration/Products', validateBatch(createProductsSchema), async (ctx) => {
-    const { Products: products } = ctx.state.input.body;
-    const validations = productCreateIssues(products);
-    if (validations.length) throw invalidRequest(validations);
-    const created = await createMasterData(masterDataDeps(ctx.deps), {
-      account: ctx.state.account,
-      data: { kind: 'products', records: products },
-      fieldOf: (index) => `Products[${index}]`,
-    }).catch(refusedAs('product'));
-    ctx.body = storedAnswer('product', 'Created', created);
+    const { Products: records } = ctx.state.input.body;
+    ctx.body = await createdAnswer(ctx, { kind: 'products', records }, productCreateIssues(records));
   });
 
   router.put('/Integration/Products', validateBatch(updateProductsSchema), async (ctx) => {

@@ -30,7 +30,7 @@ import {
   type AcknowledgeInput,
   type CloseRecallInput,
   type CreateRecallInput,
-} from './schema';
+} from '../../../contract/recalls/schema';
 
 /**
  * The recall's events (a holder's decommissions) go through the batch pipeline as a sync batch of the

@@ -1,7 +1,7 @@
 import type { NoticeRow } from '../../../db/repositories/recalls';
 import { iso, recallEffectiveness, recallSummary, type Issued } from '../../../usecases/recalls';
 import { csvField, xlsxWorkbook } from '../../../platform/spreadsheet-writing';
-import { EFFECTIVENESS_COLUMNS, EFFECTIVENESS_TOTALS_COLUMNS } from './schema';
+import { EFFECTIVENESS_COLUMNS, EFFECTIVENESS_TOTALS_COLUMNS } from '../../../contract/recalls/schema';
 
 const isoOrNull = (at: Date | string | null): string | null => (at ? iso(at) : null);
 

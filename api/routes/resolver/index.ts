@@ -23,7 +23,7 @@ import {
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { validate, type InputOf } from '../../middleware/validate';
-import { masterDataQuery, resolverQuery } from './schema';
+import { masterDataQuery, resolverQuery } from '../../../contract/resolver/schema';
 
 const LINKSET_JSON = 'application/linkset+json';
 const JSON_LD = 'application/ld+json';

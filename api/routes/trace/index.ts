@@ -15,7 +15,7 @@ import {
   recallQuery,
   traceQuery,
   type TraceQuery,
-} from './schema';
+} from '../../../contract/trace/schema';
 import { Readable } from 'node:stream';
 import { fsmaCsvChunks, fsmaXlsx } from '../../../platform/spreadsheet-writing';
 

@@ -13,7 +13,12 @@ import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
-import { createWebhookBody, listWebhooksQuery, type CreateWebhookInput, type ListWebhooksQuery } from './schema';
+import {
+  createWebhookBody,
+  listWebhooksQuery,
+  type CreateWebhookInput,
+  type ListWebhooksQuery,
+} from '../../../contract/webhooks/schema';
 
 const unknownEndpoint = (id: string) =>
   problem('unknown-webhook-endpoint', { detail: `No webhook endpoint ${id} in this account.` });

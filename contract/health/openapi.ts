@@ -1,0 +1,36 @@
+import { PROBLEM_JSON, problemExample } from '../openapi/components';
+import { operation } from '../openapi/operation';
+import { healthResponse, notReadyProblem, readyResponse } from './schema';
+
+export const healthOperations = [
+  operation({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness: the API process answers',
+    tags: ['Health'],
+    public: true,
+    responses: { 200: { description: 'The process is up.', schema: healthResponse, example: { status: 'ok' } } },
+  }),
+  operation({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: PostgreSQL and Temporal are reachable and a worker polls',
+    tags: ['Health'],
+    public: true,
+    responses: {
+      200: {
+        description: 'Both dependencies answer and a worker polls the task queue.',
+        schema: readyResponse,
+        example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok' } },
+      },
+      503: {
+        description: 'A dependency does not answer, or no worker polls; `checks` says which.',
+        contentType: PROBLEM_JSON,
+        schema: notReadyProblem,
+        example: problemExample('not-ready', {
+          checks: { database: 'ok', temporal: 'ok', worker: 'missing', interactiveWorker: 'ok' },
+        }),
+      },
+    },
+  }),
+];

@@ -1,0 +1,179 @@
+import { problemResponse } from '../openapi/components';
+import { operation } from '../openapi/operation';
+import { linksResponse, linksetResponse, masterDataQuery, masterDataResponse, resolverQuery } from './schema';
+
+const description = [
+  'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route. A key that is no GS1 key takes its URN in its place, as GDST’s reference client (OpenTraceability) builds the path: `/01/urn:gdst:<domain>:product:class:<id>/10/<lot>`, `/414/urn:gdst:<domain>:location:loc:<id>`, `/417/urn:gdst:<domain>:party:<id>`.',
+  '`linkType=gs1:epcis` answers a JSON array of links in GS1’s resolver data format (exactly its members: link, title, linkType, ianaLanguage, context, mimeType, active, fwqs, defaultLinkType, defaultIanaLanguage, defaultContext, defaultMimeType, identifier, authRequired): the first is this service’s EPCIS query interface (`/epcis`, to which GDST’s tools add `/events` and their query), the second the identifier’s events query.',
+  '`linkType=gs1:masterData` answers the same array of links (one: `/masterdata/<the same path>`, where the master data is GS1 Web Vocabulary JSON-LD), as GDST’s client reads it, asking with no Accept header; a request that prefers `application/ld+json` gets the JSON-LD itself. No linkType (or `all`) answers the RFC 9264 linkset (`application/linkset+json`).',
+  'Link types are taken in any letter case; one the resolver does not have is a 404.',
+].join(' ');
+
+const responses = (what: string) => ({
+  200: {
+    description:
+      'The links (JSON array), the master data (JSON-LD, to linkType=gs1:masterData with Accept: application/ld+json) or the linkset, by linkType.',
+    contentType: ['application/json', 'application/ld+json', 'application/linkset+json'],
+    schema: { anyOf: [linksResponse, masterDataResponse, linksetResponse] },
+  },
+  400: problemResponse(
+    `The ${what} is not well-formed (digits, length, check digit; or not a URN), or a query parameter is unknown.`,
+  ),
+  404: problemResponse(`This account has no such ${what}, or no link of the linkType asked for.`),
+});
+
+const path = (name: string) =>
+  ({
+    type: 'object',
+    required: [name],
+    properties: { [name]: { type: 'string', minLength: 1, maxLength: 300 } },
+  }) as const;
+
+const masterDataDescription = [
+  'The master data a `gs1:masterData` link of the resolver names, in GS1 Web Vocabulary JSON-LD whatever the request accepts (GDST’s client fetches it with no Accept header): members are the vocabulary’s terms as GDST’s reference client maps them (`gtin`, `productName`, `globalLocationNumber`, `name`, `organizationName`, `address`; names as `[{ "@value" }]`), a vessel’s attributes as `cbvmda:vesselName`, `cbvmda:vesselFlagState`, `cbvmda:vesselID`, `gdst:imoNumber`.',
+  'What the account holds, as the resolver: anything else is a 404.',
+].join(' ');
+
+const masterDataResponses = (what: string) => ({
+  200: { description: 'The master data.', contentType: 'application/ld+json', schema: masterDataResponse },
+  400: problemResponse(
+    `The ${what} is not well-formed (digits, length, check digit; or not a URN), or a query parameter was given.`,
+  ),
+  404: problemResponse(`This account has no such ${what}.`),
+});
+
+const masterDataOperation = (
+  path: string,
+  summary: string,
+  what: string,
+  pathParams: Parameters<typeof operation>[0]['pathParams'],
+) =>
+  operation({
+    method: 'get',
+    path,
+    summary,
+    description: masterDataDescription,
+    tags: ['EPCIS'],
+    query: masterDataQuery,
+    pathParams,
+    responses: masterDataResponses(what),
+  });
+
+const qualified = (key: 'gtin' | 'gln', qualifier: 'lot' | 'serial' | 'extension') =>
+  ({
+    type: 'object',
+    required: [key, qualifier],
+    properties: {
+      [key]: { type: 'string', minLength: 1, maxLength: 300 },
+      [qualifier]: { type: 'string', minLength: 1, maxLength: 100 },
+    },
+  }) as const;
+
+export const resolverOperations = [
+  operation({
+    method: 'get',
+    path: '/01/{gtin}',
+    summary: 'Resolve a GTIN or product class URN (GS1 Digital Link)',
+    description,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('gtin'),
+    responses: responses('product (GTIN or product class URN)'),
+  }),
+  operation({
+    method: 'get',
+    path: '/01/{gtin}/10/{lot}',
+    summary: 'Resolve a lot of a GTIN (GS1 Digital Link)',
+    description: `${description} The lot must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:lot:class:<id>.<lot>\`).`,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: qualified('gtin', 'lot'),
+    responses: responses('lot'),
+  }),
+  operation({
+    method: 'get',
+    path: '/01/{gtin}/21/{serial}',
+    summary: 'Resolve a serialised item of a GTIN (GS1 Digital Link)',
+    description: `${description} The serial must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:serial:obj:<id>.<serial>\`).`,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: qualified('gtin', 'serial'),
+    responses: responses('serialised item'),
+  }),
+  operation({
+    method: 'get',
+    path: '/00/{sscc}',
+    summary: 'Resolve a logistic unit’s SSCC (GS1 Digital Link)',
+    description: `${description} An SSCC is taken as its 18 digits or as its EPC URN (\`urn:epc:id:sscc:…\`, as GDST’s client sends it), and must be named by one of the account’s events; it has gs1:epcis links only.`,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('sscc'),
+    responses: responses('logistic unit (SSCC)'),
+  }),
+  operation({
+    method: 'get',
+    path: '/414/{gln}',
+    summary: 'Resolve a location’s GLN or URN (GS1 Digital Link)',
+    description,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('gln'),
+    responses: responses('location (GLN or location URN)'),
+  }),
+  operation({
+    method: 'get',
+    path: '/414/{gln}/254/{extension}',
+    summary: 'Resolve a sub-location: a GLN with its extension (GS1 Digital Link)',
+    description: `${description} The location with that GLN and extension (\`0\`: the GLN itself), as an SGLN names it; events name it as \`https://id.gs1.org/414/<gln>/254/<extension>\`.`,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: qualified('gln', 'extension'),
+    responses: responses('location (GLN with its extension)'),
+  }),
+  operation({
+    method: 'get',
+    path: '/417/{pgln}',
+    summary: 'Resolve a party’s GLN or URN (GS1 Digital Link)',
+    description: `${description} A party URN is held when it is a trade partner of the account or one of its events names it (source, destination, GDST’s product owner or information provider).`,
+    tags: ['EPCIS'],
+    query: resolverQuery,
+    pathParams: path('pgln'),
+    responses: responses('party (PGLN or party URN)'),
+  }),
+  masterDataOperation(
+    '/masterdata/01/{gtin}',
+    'Master data of a GTIN or product class URN (gs1:Product)',
+    'product (GTIN or product class URN)',
+    path('gtin'),
+  ),
+  masterDataOperation(
+    '/masterdata/01/{gtin}/10/{lot}',
+    'Master data of a lot (gs1:Product)',
+    'lot',
+    qualified('gtin', 'lot'),
+  ),
+  masterDataOperation(
+    '/masterdata/01/{gtin}/21/{serial}',
+    'Master data of a serialised item (gs1:Product)',
+    'serialised item',
+    qualified('gtin', 'serial'),
+  ),
+  masterDataOperation(
+    '/masterdata/414/{gln}',
+    'Master data of a location’s GLN or URN (gs1:Place)',
+    'location (GLN or location URN)',
+    path('gln'),
+  ),
+  masterDataOperation(
+    '/masterdata/414/{gln}/254/{extension}',
+    'Master data of a sub-location: a GLN with its extension (gs1:Place)',
+    'location (GLN with its extension)',
+    qualified('gln', 'extension'),
+  ),
+  masterDataOperation(
+    '/masterdata/417/{pgln}',
+    'Master data of a party’s GLN or URN (gs1:Organization)',
+    'party (PGLN or party URN)',
+    path('pgln'),
+  ),
+];
