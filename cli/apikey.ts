@@ -1,6 +1,6 @@
 import { Account, API_KEY_ROLES, ApiKey, type ApiKeyRole } from '../db/models';
 import { createApiKey } from '../db/repositories/accounts';
-import { runCommands } from './database';
+import { runCommands, wholeNumber } from './database';
 
 const USAGE = `usage:
   npm run --silent apikey -- create --account NAME [--label LABEL]   prints the new key alone on stdout
@@ -12,16 +12,6 @@ const USAGE = `usage:
                                     the account's keys may each make N requests a second and M more a minute (default 0)
   npm run --silent apikey -- limit --account NAME --default
                                     back to the service's limits (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST)`;
-
-const wholeNumber = (name: string, value: string | undefined, min: number): number => {
-  const parsed = Number(value);
-  if (value === undefined || !Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) {
-    throw new Error(
-      `${name} must be a whole number from ${min} to 1000000${value === undefined ? '' : ` (got "${value}")`}.\n${USAGE}`,
-    );
-  }
-  return parsed;
-};
 
 runCommands(
   USAGE,
@@ -81,8 +71,8 @@ runCommands(
         console.log(`${account.name}: the service's limits`);
         return;
       }
-      const perSecond = wholeNumber('--per-second', values['per-second'], 1);
-      const burst = values.burst === undefined ? 0 : wholeNumber('--burst', values.burst, 0);
+      const perSecond = wholeNumber('--per-second', values['per-second'], 1, USAGE);
+      const burst = values.burst === undefined ? 0 : wholeNumber('--burst', values.burst, 0, USAGE);
       await account.update({ rateLimitPerSecond: perSecond, rateLimitBurst: burst });
       console.log(`${account.name}: ${perSecond} requests a second per key, ${burst} more a minute`);
     },

@@ -9,7 +9,7 @@ import { createLogger } from '../platform/logger';
 import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
 import { readLiveState } from '../supervisor/state';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { noService, runCommands } from './database';
+import { noService, runCommands, wholeNumber } from './database';
 import { requestWithEpcisOriginals } from '../db/repositories/epcis-originals';
 
 const USAGE = `usage:
@@ -68,8 +68,7 @@ runCommands(
         status = STATUSES.find((st) => st.toLowerCase() === values.status!.toLowerCase());
         if (!status) throw new Error(`--status must be one of ${STATUSES.join(', ')}.`);
       }
-      const limit = Number(values.limit ?? 50);
-      const pageSize = Number.isInteger(limit) && limit > 0 ? limit : 50;
+      const pageSize = values.limit === undefined ? 50 : wholeNumber('--limit', values.limit, 1, USAGE);
       const { views } = await listBatches(
         'all',
         { status, accountName: values.account },

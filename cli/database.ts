@@ -44,6 +44,17 @@ export function run(main: () => Promise<void>): void {
   );
 }
 
+/** An option's whole number from `min` to 1,000,000, or an error naming the option and showing `usage`. */
+export function wholeNumber(name: string, value: string | undefined, min: number, usage: string): number {
+  const parsed = Number(value);
+  if (value === undefined || !Number.isInteger(parsed) || parsed < min || parsed > 1_000_000) {
+    throw new Error(
+      `${name} must be a whole number from ${min} to 1000000${value === undefined ? '' : ` (got "${value}")`}.\n${usage}`,
+    );
+  }
+  return parsed;
+}
+
 type Options = NonNullable<ParseArgsConfig['options']>;
 type ValuesOf<O extends Options> = ReturnType<typeof parseArgs<{ allowPositionals: true; options: O }>>['values'];
 

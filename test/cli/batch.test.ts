@@ -48,6 +48,14 @@ describe('npm run batch (support tooling)', () => {
         new RegExp(`^${batchId}\t${account.name}\tsync\tFailed\t1 events\t.*\tanswered: refused in its call's 400$`),
       ),
     ]);
+    // --limit takes a whole number, as every numeric option: anything else is refused, not read as 50.
+    for (const limit of ['ten', '0', '2.5'])
+      await expect(batchCli('list', '--limit', limit)).rejects.toMatchObject({
+        stderr: expect.stringContaining(`--limit must be a whole number from 1 to 1000000 (got "${limit}")`),
+      });
+    expect((await batchCli('list', '--status', 'Failed', '--account', account.name, '--limit', '1')).stdout).toBe(
+      list.stdout,
+    );
     const shown = JSON.parse((await batchCli('show', batchId)).stdout);
     expect(shown).toMatchObject({
       id: batchId,
