@@ -477,12 +477,13 @@ function lotAnswers(notice: Notice): HTMLUListElement | null {
         `: ${figures.join(' · ')}`,
         ...(shipped
           ? [
+              '; ',
               el('span', {
                 class: out > 0 ? 'out' : 'none',
                 text:
                   out > 0
-                    ? `; ${quantity(out, unit)} of ${quantity(shipped.quantity, unit)} shipped still out`
-                    : `; all ${quantity(shipped.quantity, unit)} shipped accounted for`,
+                    ? `${quantity(out, unit)} of ${quantity(shipped.quantity, unit)} shipped still out`
+                    : `all ${quantity(shipped.quantity, unit)} shipped accounted for`,
               }),
             ]
           : []),
@@ -531,7 +532,7 @@ function noticeBody(notice: Notice, places: Location[]): HTMLTableSectionElement
           el('tr', { class: 'detail' }, [
             el('td', { colspan: '6' }, [
               ...(perLot
-                ? [el('div', { class: 'lot-answers' }, [el('span', { text: 'You answered per lot' }), perLot])]
+                ? [el('div', { class: 'lot-answers' }, [el('span', { text: 'Your answer per lot:' }), perLot])]
                 : []),
               ...(form ? [form] : []),
             ]),
@@ -566,7 +567,7 @@ async function refresh(): Promise<void> {
   $('received').replaceChildren(
     received.body.results.length
       ? el('table', { class: 'received' }, [
-          head(['Received', 'From', 'Recalled lot', 'Reason', 'What you hold', 'State']),
+          head(['Received', 'From', 'Recalled lot', 'Reason', 'Held when notified', 'State']),
           ...received.body.results.map((notice) => noticeBody(notice, places)),
         ])
       : el('p', { class: 'empty', text: 'No recall has reached your account.' }),

@@ -42,7 +42,7 @@ ul.plain { list-style: none; margin: 0; padding: 0; } ul.plain li + li { margin-
 .muted { color: #68707a; }
 form.acknowledge input.quantity { width: 7em; } form.acknowledge input.action-text { flex: 1; min-width: 14em; }
 tbody.notice > tr:first-child > td { border-bottom: none; } tbody.notice + tbody.notice > tr:first-child > td { border-top: 2px solid #d8dde3; }
-.lot-answers { margin-bottom: 8px; } .lot-answers > span { color: #68707a; } .lot-answers .out { color: #b3261e; font-weight: 600; } .lot-answers .none { color: #68707a; }
+.lot-answers { display: flex; gap: 8px; align-items: baseline; margin-bottom: 8px; } .lot-answers > span { color: #68707a; } .lot-answers .out { color: #b3261e; font-weight: 600; } .lot-answers .none { color: #68707a; }
 table.answer-lots { font-size: 13px; background: #fafbfc; border: 1px solid #eceff2; flex-basis: 100%; }
 table.answer-lots th, table.answer-lots td { padding: 4px 8px; } table.answer-lots td { vertical-align: middle; }
 table.answer-lots td.figure { white-space: nowrap; } table.answer-lots input[type=number] { width: 6.5em; }
