@@ -70,6 +70,12 @@ const UNITS: Record<string, string | [one: string, many: string]> = {
 
 export const UNIT_CODES: readonly string[] = Object.keys(UNITS);
 
+/** A unit as a field's label gives it: `kg`, `cases`; a code the table does not know is shown as it is. */
+export function unitLabel(code: string): string {
+  const unit = Object.hasOwn(UNITS, code) ? UNITS[code] : code;
+  return typeof unit === 'string' ? unit : unit[1];
+}
+
 /** `100 kg`, `1 case`, `12 cases`; a code the table does not know is shown as it is. */
 export function quantity(value: number | null, code: string): string {
   if (value === null) return '-';

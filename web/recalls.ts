@@ -1,5 +1,5 @@
-import { duration, localTime, plural, quantity } from './format';
-import { $, call, el, reason, show } from './page-kit';
+import { duration, localTime, plural, quantity, unitLabel } from './format';
+import { $, call, el, reason, show, type Answer } from './page-kit';
 import {
   checkText,
   perUnit,
@@ -15,17 +15,36 @@ import { saveDownload, signInForm } from './session';
  * The recalls page's script (GET /recalls): lists the recalls the account issued
  * (GET /Integration/Recalls/issued), each with its effectiveness, every consignee's progress and figures
  * per lot, its spreadsheets (GET .../{id}/effectiveness.csv and .xlsx) and its close
- * (POST .../{id}/close), and the notices it received (GET /Integration/Recalls), each acknowledged from
- * the page (POST .../{id}/acknowledge). The key typed in lives in web/session.ts's session only.
+ * (POST .../{id}/close), and the notices it received (GET /Integration/Recalls), each answered from the
+ * page per lot shipped to the account (POST .../{id}/acknowledge with Lots), a destroyed quantity recorded
+ * at one of its own locations (GET /Integration/Locations) when it names one. The key typed in lives in
+ * web/session.ts's session only.
  * Everything the API answers goes into the page as text (textContent), never as markup.
  */
 
 type State = 'open' | 'notified' | 'acknowledged' | 'closed';
 
+/** What a holder answered of one lot it received, in the lot's unit. */
+interface LotAnswer {
+  lotSerial: string;
+  onHand: number;
+  returned: number;
+  destroyed: number;
+  soldOn: number;
+}
+
 interface Acknowledgement {
   time: string;
   quantityOnHand: number;
   action: string;
+  /** Per lot received; null when the answer gave none. */
+  lots: LotAnswer[] | null;
+}
+
+interface ShippedLot {
+  lotSerial: string;
+  quantity: number;
+  unit: string;
 }
 
 interface Product {
@@ -80,7 +99,15 @@ interface Notice {
   recalled: { product: Product; lotSerial: string }[];
   lots: { product: Product; lotSerial: string }[];
   holdings: { product: Product; lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }[];
+  /** What was shipped to the account of each lot it received: what its answer accounts for. */
+  shipped: ShippedLot[];
   acknowledgement: Acknowledgement | null;
+}
+
+/** A location of the account's (GET /Integration/Locations), as the answer form names it. */
+interface Location {
+  id: string;
+  details: { name: string; tradePartner: { connectionType: string } };
 }
 
 interface Page<T> {
@@ -107,9 +134,6 @@ const head = (headings: string[], numeric = 0): HTMLTableSectionElement =>
       headings.map((text, i) => el('th', { text, ...(i >= headings.length - numeric ? { class: 'num' } : {}) })),
     ),
   ]);
-
-const table = (headings: string[], rows: HTMLTableRowElement[]): HTMLTableElement =>
-  el('table', {}, [head(headings), el('tbody', {}, rows)]);
 
 const list = (items: (string | Node)[][]): HTMLUListElement =>
   el(
@@ -309,17 +333,110 @@ function issuedBody(recall: Issued): HTMLTableSectionElement {
   ]);
 }
 
-function acknowledgeForm(notice: Notice): HTMLFormElement {
+/** The figures an answer gives per lot, as the API names them, the form labels them and the notice holds them. */
+const ANSWER_FIELDS = [
+  ['OnHand', 'On hand', 'onHand'],
+  ['Returned', 'Returned', 'returned'],
+  ['Destroyed', 'Destroyed', 'destroyed'],
+  ['SoldOn', 'Sold on', 'soldOn'],
+] as const satisfies readonly (readonly [string, string, Exclude<keyof LotAnswer, 'lotSerial'>])[];
+
+/** A quantity to the millionth, as the service sums them (0.1 + 0.2 is 0.3). */
+const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+
+/** The figure typed into a lot's field, or null when it is left empty. */
+function typed(row: HTMLTableRowElement, field: string): number | null {
+  const value = row.querySelector<HTMLInputElement>(`input[data-field="${field}"]`)!.value.trim();
+  return value === '' ? null : Number(value);
+}
+
+/** What a lot's fields leave out of what was shipped, or how far they go over it. */
+function showStillOut(row: HTMLTableRowElement, lot: ShippedLot): void {
+  const accounted = ANSWER_FIELDS.reduce((sum, [field]) => sum + (typed(row, field) ?? 0), 0);
+  const out = round(lot.quantity - accounted);
+  const cell = row.querySelector<HTMLTableCellElement>('td.still-out')!;
+  cell.className = `num still-out ${out > 0 ? 'out' : out < 0 ? 'over' : 'none'}`;
+  cell.textContent = out < 0 ? `${quantity(-out, lot.unit)} over` : quantity(out, lot.unit);
+}
+
+/** Where the lot was destroyed: one of the account's own locations, where the API records it as destroyed. */
+const destroyedAtSelect = (lot: ShippedLot, places: Location[]): HTMLSelectElement =>
+  el('select', { 'data-field': 'DestroyedAt', 'aria-label': `Where you destroyed ${lot.lotSerial}` }, [
+    el('option', { value: '', text: 'Not recorded' }),
+    ...places.map((place) => el('option', { value: place.id, text: `${place.details.name} (${place.id})` })),
+  ]);
+
+/** A lot shipped to the account: what was shipped, a field per figure in the lot's unit, and what is still out. */
+function answerLotRow(lot: ShippedLot, previous: LotAnswer | undefined, places: Location[]): HTMLTableRowElement {
+  const unit = unitLabel(lot.unit);
+  const row = el('tr', { 'data-lot': lot.lotSerial }, [
+    el('td', { class: 'lot', text: lot.lotSerial }),
+    el('td', { class: 'num', text: quantity(lot.quantity, lot.unit) }),
+    ...ANSWER_FIELDS.map(([field, label, figure]) =>
+      el('td', { class: 'figure' }, [
+        el('input', {
+          type: 'number',
+          min: '0',
+          step: 'any',
+          placeholder: '0',
+          'data-field': field,
+          'aria-label': `${label} of ${lot.lotSerial}, in ${unit}`,
+          ...(previous ? { value: String(previous[figure]) } : {}),
+        }),
+        el('span', { class: 'unit', text: unit }),
+      ]),
+    ),
+    el('td', {}, [destroyedAtSelect(lot, places)]),
+    el('td', { class: 'num still-out' }),
+  ]);
+  row.addEventListener('input', () => showStillOut(row, lot));
+  showStillOut(row, lot);
+  return row;
+}
+
+/** The lots' table of the answer form: its headings say which figures are numbers. */
+const answerLotsTable = (rows: HTMLTableRowElement[]): HTMLTableElement =>
+  el('table', { class: 'answer-lots' }, [
+    el('thead', {}, [
+      el('tr', {}, [
+        el('th', { text: 'Your lot' }),
+        el('th', { class: 'num', text: 'Shipped to you' }),
+        ...ANSWER_FIELDS.map(([, label]) => el('th', { text: label })),
+        el('th', { text: 'Destroyed at (recorded there)' }),
+        el('th', { class: 'num', text: 'Still out' }),
+      ]),
+    ]),
+    el('tbody', {}, rows),
+  ]);
+
+/**
+ * The answer: per lot shipped to the account its figures (a previous answer fills them in) and where it
+ * was destroyed, and what it does about it. A notice that names no shipped lot is answered with how much
+ * is held.
+ */
+function acknowledgeForm(notice: Notice, places: Location[]): HTMLFormElement {
+  const previous = notice.acknowledgement;
+  const lots = notice.shipped.map((lot) =>
+    answerLotRow(
+      lot,
+      previous?.lots?.find((answer) => answer.lotSerial === lot.lotSerial),
+      places,
+    ),
+  );
   const form = el('form', { class: 'acknowledge' }, [
-    el('input', {
-      class: 'quantity',
-      type: 'number',
-      min: '0',
-      step: 'any',
-      required: '',
-      placeholder: 'On hand',
-      'aria-label': 'How much you still hold',
-    }),
+    ...(lots.length
+      ? [answerLotsTable(lots)]
+      : [
+          el('input', {
+            class: 'quantity',
+            type: 'number',
+            min: '0',
+            step: 'any',
+            required: '',
+            placeholder: 'On hand',
+            'aria-label': 'How much you still hold',
+          }),
+        ]),
     el('input', {
       class: 'action-text',
       type: 'text',
@@ -327,11 +444,12 @@ function acknowledgeForm(notice: Notice): HTMLFormElement {
       maxlength: '2000',
       placeholder: 'What you do about it',
       'aria-label': 'What you do about it',
+      ...(previous ? { value: previous.action } : {}),
     }),
     el('button', {
       class: 'action',
       type: 'submit',
-      text: notice.acknowledgement ? 'Answer again' : 'Acknowledge',
+      text: previous ? 'Answer again' : 'Acknowledge',
     }),
     el('div', { class: 'form-message' }),
   ]);
@@ -342,7 +460,39 @@ function acknowledgeForm(notice: Notice): HTMLFormElement {
   return form;
 }
 
-function noticeRow(notice: Notice): HTMLTableRowElement {
+/** What the account answered per lot, each figure in the lot's unit, and what of the lot it leaves out. */
+function lotAnswers(notice: Notice): HTMLUListElement | null {
+  const lots = notice.acknowledgement?.lots;
+  if (!lots?.length) return null;
+  return list(
+    lots.map((answer) => {
+      const shipped = notice.shipped.find((lot) => lot.lotSerial === answer.lotSerial);
+      const unit = shipped?.unit ?? '';
+      const figures = ANSWER_FIELDS.map(
+        ([, label, figure]) => `${quantity(answer[figure], unit)} ${label.toLowerCase()}`,
+      );
+      const out = shipped ? round(shipped.quantity - ANSWER_FIELDS.reduce((sum, [, , f]) => sum + answer[f], 0)) : 0;
+      return [
+        el('strong', { text: answer.lotSerial }),
+        `: ${figures.join(' · ')}`,
+        ...(shipped
+          ? [
+              '; ',
+              el('span', {
+                class: out > 0 ? 'out' : 'none',
+                text:
+                  out > 0
+                    ? `${quantity(out, unit)} of ${quantity(shipped.quantity, unit)} shipped still out`
+                    : `all ${quantity(shipped.quantity, unit)} shipped accounted for`,
+              }),
+            ]
+          : []),
+      ];
+    }),
+  );
+}
+
+function noticeBody(notice: Notice, places: Location[]): HTMLTableSectionElement {
   const holdings = notice.holdings.length
     ? list(
         notice.holdings.map((h) => [
@@ -350,28 +500,45 @@ function noticeRow(notice: Notice): HTMLTableRowElement {
         ]),
       )
     : el('span', { class: 'muted', text: 'None left, by your records.' });
-  return el('tr', { 'data-recall-id': notice.id }, [
-    el('td', { class: 'time', text: localTime(notice.createdTime) }),
-    el('td', { text: notice.issuer }),
-    el('td', {}, [
-      list(notice.recalled.map((l) => [el('strong', { text: l.lotSerial }), ` ${l.product.name}`])),
-      ...(notice.lots.length
-        ? [
-            el('div', { class: 'muted', text: 'Your lots from it:' }),
-            list(notice.lots.map((l) => [`${l.product.name} · ${l.lotSerial} `, traceLink(l.product.id, l.lotSerial)])),
-          ]
-        : []),
+  const perLot = lotAnswers(notice);
+  // A closed recall takes no more answers (409): no form to send one.
+  const form = notice.state === 'closed' ? null : acknowledgeForm(notice, places);
+  return el('tbody', { class: 'notice', 'data-recall-id': notice.id }, [
+    el('tr', {}, [
+      el('td', { class: 'time', text: localTime(notice.createdTime) }),
+      el('td', { text: notice.issuer }),
+      el('td', {}, [
+        list(notice.recalled.map((l) => [el('strong', { text: l.lotSerial }), ` ${l.product.name}`])),
+        ...(notice.lots.length
+          ? [
+              el('div', { class: 'muted', text: 'Your lots from it:' }),
+              list(
+                notice.lots.map((l) => [`${l.product.name} · ${l.lotSerial} `, traceLink(l.product.id, l.lotSerial)]),
+              ),
+            ]
+          : []),
+      ]),
+      el('td', { text: notice.reason }),
+      el('td', {}, [holdings]),
+      el('td', {}, [
+        badge(notice.state),
+        ...(notice.acknowledgement
+          ? [el('div', { class: 'muted', text: answered(notice.acknowledgement, notice.shipped[0]?.unit) })]
+          : []),
+      ]),
     ]),
-    el('td', { text: notice.reason }),
-    el('td', {}, [holdings]),
-    el('td', {}, [
-      badge(notice.state),
-      ...(notice.acknowledgement
-        ? [el('div', { class: 'muted', text: answered(notice.acknowledgement, notice.holdings[0]?.unit) })]
-        : []),
-      // A closed recall takes no more answers (409): no form to send one.
-      ...(notice.state === 'closed' ? [] : [acknowledgeForm(notice)]),
-    ]),
+    ...(perLot || form
+      ? [
+          el('tr', { class: 'detail' }, [
+            el('td', { colspan: '6' }, [
+              ...(perLot
+                ? [el('div', { class: 'lot-answers' }, [el('span', { text: 'Your answer per lot:' }), perLot])]
+                : []),
+              ...(form ? [form] : []),
+            ]),
+          ]),
+        ]
+      : []),
   ]);
 }
 
@@ -379,9 +546,10 @@ async function refresh(): Promise<void> {
   const key = session.key;
   if (!key) return;
   show($('lists-message'), 'info', '');
-  const [issued, received] = await Promise.all([
+  const [issued, received, locations] = await Promise.all([
     call<Page<Issued>>(key, 'GET', '/Integration/Recalls/issued?PageSize=100'),
     call<Page<Notice>>(key, 'GET', '/Integration/Recalls?PageSize=100'),
+    call<Page<Location>>(key, 'GET', '/Integration/Locations?PageSize=100'),
   ]);
   if (issued.status !== 200 || !issued.body) return show($('lists-message'), 'error', reason(issued));
   if (received.status !== 200 || !received.body) return show($('lists-message'), 'error', reason(received));
@@ -393,25 +561,63 @@ async function refresh(): Promise<void> {
         ])
       : el('p', { class: 'empty', text: 'Your account has issued no recall.' }),
   );
+  if (locations.status !== 200 || !locations.body) return show($('lists-message'), 'error', reason(locations));
+  // Where the account destroys what it holds: its own locations, not its trade partners'.
+  const places = locations.body.results.filter((l) => l.details.tradePartner.connectionType === 'SELF');
   $('received').replaceChildren(
     received.body.results.length
-      ? table(
-          ['Received', 'From', 'Recalled lot', 'Reason', 'What you hold', 'State'],
-          received.body.results.map(noticeRow),
-        )
+      ? el('table', { class: 'received' }, [
+          head(['Received', 'From', 'Recalled lot', 'Reason', 'Held when notified', 'State']),
+          ...received.body.results.map((notice) => noticeBody(notice, places)),
+        ])
       : el('p', { class: 'empty', text: 'No recall has reached your account.' }),
   );
+}
+
+/** A refused answer as the API says it, each problem under its field (`Lots[0].Destroyed`), which the form marks. */
+function refusal(form: HTMLFormElement, answer: Answer<unknown>): string {
+  const errors = (answer.body as { errors?: unknown } | null)?.errors;
+  if (!errors || typeof errors !== 'object') return reason(answer);
+  const lots = form.querySelectorAll('tr[data-lot]');
+  return Object.entries(errors as Record<string, string[]>)
+    .map(([field, problems]) => {
+      const [, index, name] = /^Lots\[(\d+)\]\.(\w+)$/.exec(field) ?? [];
+      if (index !== undefined)
+        lots[Number(index)]?.querySelector(`[data-field="${name}"]`)?.setAttribute('aria-invalid', 'true');
+      return `${field}: ${problems.join(' ')}`;
+    })
+    .join('\n');
 }
 
 async function acknowledge(id: string, form: HTMLFormElement): Promise<void> {
   const key = session.key;
   if (!key) return;
-  const [held, action] = [...form.querySelectorAll('input')].map((input) => input.value.trim());
-  const answer = await call(key, 'POST', `/Integration/Recalls/${encodeURIComponent(id)}/acknowledge`, {
-    QuantityOnHand: Number(held),
-    Action: action,
+  for (const marked of form.querySelectorAll('[aria-invalid]')) marked.removeAttribute('aria-invalid');
+  const rows = [...form.querySelectorAll<HTMLTableRowElement>('tr[data-lot]')];
+  // The lots in the table's order: the API's refusals name them by it (Lots[0]).
+  const lots = rows.map((row) => {
+    const where = row.querySelector('select')!.value;
+    return {
+      LotSerial: row.dataset.lot!,
+      ...Object.fromEntries(
+        ANSWER_FIELDS.flatMap(([field]) => {
+          const figure = typed(row, field);
+          return figure === null ? [] : [[field, figure]];
+        }),
+      ),
+      ...(where ? { DestroyedAt: where } : {}),
+    };
   });
-  if (answer.status !== 200) return show(form.querySelector<HTMLElement>('.form-message')!, 'error', reason(answer));
+  const held = rows.length
+    ? round(rows.reduce((sum, row) => sum + (typed(row, 'OnHand') ?? 0), 0))
+    : Number(form.querySelector<HTMLInputElement>('input.quantity')!.value);
+  const answer = await call(key, 'POST', `/Integration/Recalls/${encodeURIComponent(id)}/acknowledge`, {
+    QuantityOnHand: held,
+    Action: form.querySelector<HTMLInputElement>('input.action-text')!.value.trim(),
+    ...(rows.length ? { Lots: lots } : {}),
+  });
+  if (answer.status !== 200)
+    return show(form.querySelector<HTMLElement>('.form-message')!, 'error', refusal(form, answer));
   await refresh();
 }
 

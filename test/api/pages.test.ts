@@ -44,12 +44,7 @@ describe('the pages', () => {
     if ((await processorAnswersPerLot()).status !== 200) throw new Error('the processor could not answer');
     const passedOn = await client(chain.processor.key).post(`/Integration/Recalls/${fishRecall}/pass-on`);
     if (passedOn.status !== 200) throw new Error('the processor could not pass the recall on');
-    const answered = await client(chain.retailer.key).post(`/Integration/Recalls/${fishRecall}/acknowledge`, {
-      QuantityOnHand: 20,
-      Action: 'Pulled from the shelves.',
-      Lots: [{ LotSerial: chain.fillet, OnHand: 20, Returned: 5, Destroyed: 3 }],
-    });
-    if (answered.status !== 200) throw new Error('the retailer could not acknowledge');
+    if ((await retailerAnswersPerLot()).status !== 200) throw new Error('the retailer could not acknowledge');
     for (let i = 0; ; i++) {
       const { holders } = (await client(chain.farm.key).get(`/Integration/Recalls/${fishRecall}`)).body;
       if (holders.find((h: { account: string }) => h.account === chain.other.name).overdueTime) break;
@@ -60,8 +55,8 @@ describe('the pages', () => {
 
   /**
    * The processor's answer to the farm's recall, per lot: of the 60 kg of the fish lot it received, 10 on
-   * hand, 20 destroyed, 30 sold on (as fillet). The recalls page's answer form answers without lots and
-   * replaces it, so a test that reads the farm's figures answers this again first.
+   * hand, 20 destroyed, 30 sold on (as fillet). The recalls page's answer form answers again (and the
+   * retailer answers there otherwise), so a test that reads the farm's figures answers this again first.
    */
   function processorAnswersPerLot() {
     return client(chain.processor.key).post(`/Integration/Recalls/${fishRecall}/acknowledge`, {
@@ -69,6 +64,31 @@ describe('the pages', () => {
       Action: 'Quarantined; the rest destroyed or shipped on as fillet.',
       Lots: [{ LotSerial: chain.lot, OnHand: 10, Destroyed: 20, SoldOn: 30 }],
     });
+  }
+
+  /**
+   * The retailer's answer to the farm's recall (passed on to it by the processor), per lot: of the 30 kg
+   * of fillet shipped to it, 20 on hand, 5 returned, 3 destroyed (recorded nowhere): 2 kg still out.
+   */
+  function retailerAnswersPerLot() {
+    return client(chain.retailer.key).post(`/Integration/Recalls/${fishRecall}/acknowledge`, {
+      QuantityOnHand: 20,
+      Action: 'Pulled from the shelves.',
+      Lots: [{ LotSerial: chain.fillet, OnHand: 20, Returned: 5, Destroyed: 3 }],
+    });
+  }
+
+  /** What the retailer's store holds of the fillet lot now, by GET /Integration/Inventory. */
+  async function storeHolds(): Promise<number> {
+    const query = new URLSearchParams({
+      ProductIds: chain.products.filletC.Id,
+      LocationIds: chain.store.Id,
+      AsOf: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const body = (await client(chain.retailer.key).get(`/Integration/Inventory?${query.toString()}`)).body as {
+      products: { lots: { lotSerial: string; inventory: { quantityAvailable: number }[] }[] }[];
+    };
+    return body.products[0].lots.find((l) => l.lotSerial === chain.fillet)!.inventory[0].quantityAvailable;
   }
 
   beforeEach(async () => {
@@ -156,20 +176,37 @@ describe('the pages', () => {
       });
       expect(await issued.locator('td.time').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d CES?T$/);
 
-      // Received: the farm's recall; the processor acknowledges it here (once per width: a later answer replaces it).
-      const notice = page.locator(`#received tr[data-recall-id="${fishRecall}"]`);
+      // Received: the farm's recall; the processor answers it here (once per width: a later answer replaces
+      // it), its answer per lot (10 on hand, 20 destroyed, 30 sold on of the 60 kg shipped) filled in.
+      const notice = page.locator(`#received tbody[data-recall-id="${fishRecall}"]`);
       expect(await notice.textContent()).toContain(chain.farm.name);
       expect(await notice.textContent()).toMatch(/Whole cod · \S+: 10 kg at Processor dock/);
-      await notice.locator('input.quantity').fill('10');
+      const lot = notice.locator(`form.acknowledge tr[data-lot="${chain.lot}"]`);
+      expect(
+        await lot
+          .locator('input')
+          .all()
+          .then((inputs) => Promise.all(inputs.map((i) => i.inputValue()))),
+      ).toEqual(['10', '0', '20', '30']);
+      expect(await lot.locator('td.still-out').textContent()).toBe('0 kg');
+      // Destroyed at its own dock, or recorded nowhere: not at the retailer's store it keeps a record of.
+      expect(await lot.locator('select[data-field="DestroyedAt"] option').allTextContents()).toEqual([
+        'Not recorded',
+        `Processor dock (${chain.dock.Id})`,
+      ]);
+      await lot.locator('input[data-field="OnHand"]').fill('10');
       // Each width answers differently, so the page is seen to show this answer, not the one before.
       const action = width === 1280 ? 'Quarantined at the dock.' : 'Quarantined; returning it to the farm.';
       await notice.locator('input.action-text').fill(action);
       await notice.locator('button[type=submit]').click();
       await page
-        .locator(`#received tr[data-recall-id="${fishRecall}"]`, {
+        .locator(`#received tbody[data-recall-id="${fishRecall}"]`, {
           hasText: `holds 10 kg. ${action}`,
         })
         .waitFor();
+      expect(await notice.locator('.lot-answers li').allTextContents()).toEqual([
+        `${chain.lot}: 10 kg on hand · 0 kg returned · 20 kg destroyed · 30 kg sold on; all 60 kg shipped accounted for`,
+      ]);
       expect(await notice.locator('.state').textContent()).toBe('acknowledged');
       await screenshot(`recalls-${width}`);
 
@@ -200,6 +237,7 @@ describe('the pages', () => {
 
     it('the recalls page shows the issuer its recall’s effectiveness, per consignee and in total, and downloads it', async () => {
       expect((await processorAnswersPerLot()).status).toBe(200);
+      expect((await retailerAnswersPerLot()).status).toBe(200);
       await signIn('/recalls', chain.farm.key);
       const recall = page.locator(`#issued tbody[data-recall-id="${fishRecall}"]`);
       await recall.waitFor();
@@ -314,6 +352,7 @@ describe('the pages', () => {
 
     it('the issuer’s trace marks the recalled lot and the lots made from it that it sees, and says how effective its recall is', async () => {
       expect((await processorAnswersPerLot()).status).toBe(200);
+      expect((await retailerAnswersPerLot()).status).toBe(200);
       await signIn('/trace', chain.farm.key);
       await page.fill('#product', chain.products.fishA.Id);
       await page.fill('#lot', chain.lot);
@@ -372,6 +411,122 @@ describe('the pages', () => {
     });
   });
 
+  it('a holder answers per lot from the recalls page: a refusal shows the API’s words, and the answer makes it acted, its destruction recorded', async () => {
+    // The retailer starts from its answer of beforeAll (20 on hand, 5 returned, 3 destroyed of the 30 kg
+    // of fillet shipped to it); its store holds 20 kg of the lot (30 received, 10 moved to its shop).
+    expect((await retailerAnswersPerLot()).status).toBe(200);
+    expect((await processorAnswersPerLot()).status).toBe(200);
+    expect(await storeHolds()).toBe(20);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn('/recalls', chain.retailer.key);
+    const notice = page.locator(`#received tbody[data-recall-id="${fishRecall}"]`);
+    const lot = notice.locator(`form.acknowledge tr[data-lot="${chain.fillet}"]`);
+    await lot.waitFor();
+    const field = (name: string) => lot.locator(`[data-field="${name}"]`);
+    const values = () =>
+      lot
+        .locator('input')
+        .all()
+        .then((inputs) => Promise.all(inputs.map((i) => i.inputValue())));
+    // The previous answer fills the form in; of the 30 kg shipped, 20 + 5 + 3 = 28 are accounted for.
+    expect(await lot.locator('td').nth(1).textContent()).toBe('30 kg');
+    expect(await values()).toEqual(['20', '5', '3', '0']);
+    expect(await lot.locator('td.still-out').textContent()).toBe('2 kg');
+    expect(await notice.locator('.lot-answers li').allTextContents()).toEqual([
+      `${chain.fillet}: 20 kg on hand · 5 kg returned · 3 kg destroyed · 0 kg sold on; 2 kg of 30 kg shipped still out`,
+    ]);
+    // Where it was destroyed: nowhere recorded, or one of its two locations.
+    const [nowhere, ...places] = await field('DestroyedAt').locator('option').allTextContents();
+    expect(nowhere).toBe('Not recorded');
+    expect(places.sort()).toEqual([expect.stringMatching(/^Retail shop \(SHOP-/), `Retail store (${chain.store.Id})`]);
+
+    // 25 kg destroyed at the store, which holds 20: the API refuses it, naming the field, and the page says so.
+    await field('OnHand').fill('0');
+    await field('Destroyed').fill('25');
+    await field('DestroyedAt').selectOption(chain.store.Id);
+    expect(await lot.locator('td.still-out').textContent()).toBe('0 kg');
+    await notice.locator('input.action-text').fill('Destroyed at the store.');
+    await notice.locator('form.acknowledge button[type=submit]').click();
+    const refusal = notice.locator('form.acknowledge .form-message .message.error');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toBe(
+      `Lots[0].Destroyed: Destroyed 25 records 25 more of ${chain.fillet} as destroyed at ${chain.store.Id}, which holds 20. ` +
+        'Give at most 20, or leave DestroyedAt out to record nothing.',
+    );
+    expect(await field('Destroyed').getAttribute('aria-invalid')).toBe('true');
+    await screenshot('recalls-answer-refused-1280');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await screenshot('recalls-answer-refused-1920');
+    // Nothing of it is stored: the answer is the one before, the store holds what it held.
+    const before = (await client(chain.retailer.key).get(`/Integration/Recalls/${fishRecall}`)).body;
+    expect(before.acknowledgement.lots).toEqual([
+      { lotSerial: chain.fillet, onHand: 20, returned: 5, destroyed: 3, soldOn: 0 },
+    ]);
+    expect(await storeHolds()).toBe(20);
+
+    // 12 on hand, 5 returned, 8 destroyed at the store, 5 sold on: all 30 kg accounted for.
+    for (const [name, value] of [
+      ['OnHand', '12'],
+      ['Returned', '5'],
+      ['Destroyed', '8'],
+      ['SoldOn', '5'],
+    ])
+      await field(name).fill(value);
+    expect(await lot.locator('td.still-out').textContent()).toBe('0 kg');
+    await notice.locator('input.action-text').fill('Pulled from the shelves; 8 kg destroyed at the store.');
+    await notice.locator('form.acknowledge button[type=submit]').click();
+    await notice.locator('.lot-answers li', { hasText: 'all 30 kg shipped accounted for' }).waitFor();
+    expect(await notice.locator('.lot-answers li').allTextContents()).toEqual([
+      `${chain.fillet}: 12 kg on hand · 5 kg returned · 8 kg destroyed · 5 kg sold on; all 30 kg shipped accounted for`,
+    ]);
+    expect(await notice.locator('.state').textContent()).toBe('acknowledged');
+    expect(await notice.textContent()).toContain('holds 12 kg. Pulled from the shelves; 8 kg destroyed at the store.');
+    // The answer fills the form in again; where it was destroyed is recorded, not asked again.
+    expect(await values()).toEqual(['12', '5', '8', '5']);
+    expect(await notice.locator('input.action-text').inputValue()).toBe(
+      'Pulled from the shelves; 8 kg destroyed at the store.',
+    );
+    expect(await field('DestroyedAt').inputValue()).toBe('');
+    expect(await notice.locator('form.acknowledge .form-message').textContent()).toBe('');
+    await screenshot('recalls-answer-1920');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot('recalls-answer-1280');
+    // The 8 kg destroyed are recorded at the store: it holds 20 - 8 = 12.
+    expect(await storeHolds()).toBe(12);
+
+    // The farm sees the retailer acted. By hand, the retailer 30 of F: 5 + 8 + 12 + 5 = 30 accounted for,
+    // none out; in total shipped 60 + 20 + 30 = 110, returned 5, destroyed 20 + 8 = 28, on hand 10 + 12 = 22,
+    // sold on 30 + 5 = 35, accounted for 60 + 0 + 30 = 90, out 0 + 20 + 0 = 20.
+    await signIn('/recalls', chain.farm.key);
+    const recall = page.locator(`#issued tbody[data-recall-id="${fishRecall}"]`);
+    await recall.waitFor();
+    expect((await figures(fishRecall))[chain.retailer.name]).toEqual([
+      chain.fillet,
+      '30 kg',
+      '5 kg',
+      '8 kg',
+      '12 kg',
+      '5 kg',
+      '30 kg',
+      '0 kg',
+    ]);
+    expect(await recall.locator(`tr[data-consignee="${chain.retailer.name}"] .state`).allTextContents()).toEqual([
+      'acted',
+    ]);
+    expect(await recall.locator('.counts').textContent()).toBe('Reached 3 · acknowledged 2 · acted 2 · overdue 1');
+    expect(await recall.locator('tr.total td').allTextContents()).toEqual([
+      'Total of 3 consignees',
+      '110 kg',
+      '5 kg',
+      '28 kg',
+      '22 kg',
+      '35 kg',
+      '90 kg',
+      '20 kg',
+    ]);
+    expect(await recall.locator('.still-out').textContent()).toBe('Still out: 20 kg of 110 kg shipped');
+  });
+
   it('a closed recall reads closed: closed from the issuer’s page, on the holder’s without an answer form, and on the trace page', async () => {
     // The processor closes its fillet recall from the page: its level is not met (the retailer never
     // answered it), so the page asks why, and the API takes the close with the reason.
@@ -398,7 +553,7 @@ describe('the pages', () => {
       ).status,
     ).toBe(200);
     await signIn('/recalls', chain.retailer.key);
-    const notice = page.locator(`#received tr[data-recall-id="${filletRecall}"]`);
+    const notice = page.locator(`#received tbody[data-recall-id="${filletRecall}"]`);
     await notice.waitFor();
     expect(await notice.locator('.state').textContent()).toBe('closed');
     expect(await notice.locator('form.acknowledge').count()).toBe(0);

@@ -91,7 +91,7 @@ export async function threeAccountChain() {
     ship(store, shop, '2024-07-05T06:00:00', [line(filletC, fillet, 10)]),
     receive(shop, '2024-07-05T08:00:00', [line(filletC, fillet, 10)]),
   );
-  return { farm, processor, retailer, other, processorGln, products, lot, fillet, dock };
+  return { farm, processor, retailer, other, processorGln, products, lot, fillet, dock, store };
 }
 
 /** The towns of the retailer's hubs, each with how many shops it supplies. */

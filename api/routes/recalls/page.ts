@@ -3,7 +3,7 @@ import { signInPage } from '../../browser-page';
 /**
  * The recalls page (`/recalls`): the recalls the account issued, each with its effectiveness, its
  * consignees' progress and figures, its spreadsheets and its close, and the notices it received, each
- * acknowledged from here. Its script is web/recalls.ts; the key
+ * answered from here per lot shipped to the account. Its script is web/recalls.ts; the key
  * lives in a variable of that script only.
  */
 const STYLE = `
@@ -41,6 +41,15 @@ form.close { margin-left: auto; } form.close input.close-reason { width: 26em; }
 ul.plain { list-style: none; margin: 0; padding: 0; } ul.plain li + li { margin-top: 4px; }
 .muted { color: #68707a; }
 form.acknowledge input.quantity { width: 7em; } form.acknowledge input.action-text { flex: 1; min-width: 14em; }
+tbody.notice > tr:first-child > td { border-bottom: none; } tbody.notice + tbody.notice > tr:first-child > td { border-top: 2px solid #d8dde3; }
+.lot-answers { display: flex; gap: 8px; align-items: baseline; margin-bottom: 8px; } .lot-answers > span { color: #68707a; } .lot-answers .out { color: #b3261e; font-weight: 600; } .lot-answers .none { color: #68707a; }
+table.answer-lots { font-size: 13px; background: #fafbfc; border: 1px solid #eceff2; flex-basis: 100%; }
+table.answer-lots th, table.answer-lots td { padding: 4px 8px; } table.answer-lots td { vertical-align: middle; }
+table.answer-lots td.figure { white-space: nowrap; } table.answer-lots input[type=number] { width: 6.5em; }
+table.answer-lots .unit { margin-left: 4px; color: #68707a; } table.answer-lots select { font: inherit; padding: 3px 4px; max-width: 24em; }
+td.num.over { color: #b3261e; font-weight: 600; }
+form.acknowledge [aria-invalid=true] { outline: 2px solid #b3261e; outline-offset: 1px; }
+form.acknowledge .form-message { flex-basis: 100%; } .form-message .message { white-space: pre-line; }
 a { color: #0b5cad; }
 `;
 
@@ -57,7 +66,7 @@ export const RECALLS_PAGE = signInPage('recalls', {
   </section>
   <section>
     <h2>Recall notices you received</h2>
-    <p class="muted">Notified: you have not answered yet. Acknowledge with how much you still hold and what you do about it; a later answer replaces it.</p>
+    <p class="muted">Notified: you have not answered yet. Answer for each lot shipped to you how much of it you still hold, returned, destroyed and sold on, and what you do about it: once it accounts for all that was shipped to you, the issuer counts you as having acted. Destroyed is the total so far; name where you destroyed it and the service records what it adds there as a decommission, so your inventory agrees. A later answer replaces the one before, which fills the fields in.</p>
     <div id="received"></div>
   </section>
 `,
