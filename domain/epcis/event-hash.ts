@@ -12,7 +12,7 @@
  * readPoint and bizLocation), the rules win (test/domain/event-hash-rules.test.ts). Pure.
  */
 import { createHash } from 'node:crypto';
-import { checkDigit, memoised, toDigitalLink } from './identifiers';
+import { canonicalIdentifier, checkDigit, memoised } from './identifiers';
 import { cbvSpelling, type CbvVocabulary } from './cbv-forms';
 
 type Json = Record<string, unknown>;
@@ -186,8 +186,8 @@ const identifier = memoised((value: string): string => {
   if (value.startsWith('urn:epc:')) {
     const other = otherEpcUrn(value);
     if (other) return other;
-    const link = toDigitalLink(value);
-    return link === value ? value : link;
+    // An EPC URN's Digital Link is its canonical identifier, which the capture's query index reads too.
+    return canonicalIdentifier(value);
   }
   return canonicalDigitalLink(value);
 });
