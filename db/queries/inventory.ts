@@ -112,7 +112,7 @@ export const NEGATIVE_LOTS_OF_BATCHES = `
    ORDER BY p.seq, n.lot_serial, l.seq`;
 
 /** SQL: whether account $1 has a record whose timeline reads negative (the partial index inventory_records_negative). */
-const ANY_NEGATIVE_RECORD =
+export const ANY_NEGATIVE_RECORD =
   'SELECT EXISTS (SELECT 1 FROM inventory_records WHERE account_id = $1 AND available < 0) AS negative';
 
 /** The lots each of `batchIds` consumed from that read negative now, in product, lot and location order. */
