@@ -18,6 +18,11 @@ export async function readWhenFinished<T extends Pick<Batch, 'status'>>(
   ctx: APIContext,
   id: string,
   read: () => Promise<T | null>,
+  /**
+   * The batch's status alone, for the read before a wait when `read` reads more than the answer to a
+   * batch still running needs (a capture job's row): `read` then runs once, when the wait is over.
+   */
+  peek?: () => Promise<Pick<Batch, 'status'> | null>,
 ): Promise<T | null> {
   const { batchFinished, config } = ctx.deps;
   const preferred = preferredWaitSeconds(ctx.get('Prefer'));
@@ -29,14 +34,15 @@ export async function readWhenFinished<T extends Pick<Batch, 'status'>>(
   const hungUp = () => stop.abort();
   ctx.res.once('close', hungUp);
   try {
-    let batch = await read();
-    if (batch && !isFinished(batch) && !stop.signal.aborted) {
+    const first = peek ? await peek() : await read();
+    let batch = peek ? null : (first as T | null);
+    if (first && !isFinished(first) && !stop.signal.aborted) {
       await Promise.race([
         announced.finished,
         sleep(waitSeconds * 1000, undefined, { signal: stop.signal }).catch(() => undefined),
       ]);
-      if (!stop.signal.aborted) batch = await read();
-    }
+      if (peek || !stop.signal.aborted) batch = await read();
+    } else if (first && peek) batch = await read();
     if (batch) ctx.set('Preference-Applied', `wait=${waitSeconds}`);
     return batch;
   } finally {

@@ -11,35 +11,63 @@ export const JSON_MEDIA_TYPES = ['application/json'] as const;
 const PROTOTYPE_KEY =
   'The body has a key named __proto__ (or constructor.prototype), which is not accepted in any field.';
 
+/** A value met walking a body: where it sits is spelled out only when something is wrong with it. */
+interface Visit {
+  value: unknown;
+  parent: Visit | undefined;
+  key: string | number;
+  depth: number;
+}
+
+/** The path of a visited value (`Events[3].Location.Id`; '' for the body itself). */
+function pathOf(visit: Visit): string {
+  const keys: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.push(at.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i];
+    path = typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+  }
+  return path;
+}
+
 /** Why a parsed JSON value cannot be taken as it is, naming the path: the first problem found. */
 export function jsonValueIssue(root: unknown): { field: string; message: string } | undefined {
-  // Iterative: a body nested thousands of levels deep must not overflow the stack.
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
+  // Iterative: a body nested thousands of levels deep must not overflow the stack. Paths are spelled out
+  // only for a problem: a 500-event capture holds thousands of values, and every one of them is fine.
+  const stack: Visit[] = [{ value: root, parent: undefined, key: '', depth: 0 }];
   while (stack.length) {
-    const { value, path, depth } = stack.pop()!;
-    const field = path || '$';
+    const visit = stack.pop()!;
+    const { value, depth } = visit;
     if (typeof value === 'string') {
       const issue = stringIssue(value);
-      if (issue) return { field, message: `${field} ${issue}` };
-      continue;
+      if (!issue) continue;
+      const field = pathOf(visit) || '$';
+      return { field, message: `${field} ${issue}` };
     }
     if (!value || typeof value !== 'object') continue;
-    if (depth >= LIMITS.depth)
+    if (depth >= LIMITS.depth) {
+      const field = pathOf(visit) || '$';
       return { field, message: `${field} is nested too deeply: at most ${LIMITS.depth} levels of objects and arrays.` };
+    }
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--)
-        stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
+        stack.push({ value: value[i], parent: visit, key: i, depth: depth + 1 });
       continue;
     }
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i];
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i];
+      const child = (value as Record<string, unknown>)[key];
       const keyIssue = stringIssue(key);
-      if (keyIssue) return { field, message: `A key of ${field} ${keyIssue}` };
       // Harmless to JSON.parse, but what merges into prototypes elsewhere: no field of ours is named so.
-      if (key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && 'prototype' in child))
-        return { field, message: PROTOTYPE_KEY };
-      stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+      const prototypeKey =
+        key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && 'prototype' in child);
+      if (keyIssue || prototypeKey) {
+        const field = pathOf(visit) || '$';
+        return { field, message: keyIssue ? `A key of ${field} ${keyIssue}` : PROTOTYPE_KEY };
+      }
+      stack.push({ value: child, parent: visit, key, depth: depth + 1 });
     }
   }
   return undefined;

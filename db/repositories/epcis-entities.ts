@@ -51,12 +51,7 @@ export async function findEpcisEntities(
       : [],
     // Declarations of events the account did not hold, by the eventID they declare: one not applied yet is applied by that event's capture.
     refs.declared.length || refs.eventIds.length
-      ? select<{ row_id: string; event_id: string; epcis: EpcisEvent }>(
-          `SELECT e.id AS row_id, e.payload ->> 'EpcisPendingDeclaration' AS event_id, ${epcisSql()} AS epcis FROM events e ${originalJoin()}
-            WHERE e.account_id = $1 AND e.payload ? 'EpcisPendingDeclaration' AND e.payload ->> 'EpcisPendingDeclaration' = ANY($2::text[])
-              AND NOT EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration')`,
-          [account.id, [...refs.declared, ...refs.eventIds]],
-        )
+      ? pendingDeclarations(select, account.id, [...refs.declared, ...refs.eventIds])
       : [],
   ]);
   return {
@@ -76,6 +71,31 @@ export async function findEpcisEntities(
       ? { Id: self[0].external_id, Name: self[0].name, ConnectionType: 'SELF' }
       : { Id: 'SELF', Name: account.name, ConnectionType: 'SELF' },
   };
+}
+
+type Select = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
+
+/** SQL: whether account $1 holds a pending declaration (one probe of the partial index events_epcis_pending_declaration). */
+export const ANY_PENDING_DECLARATION = `SELECT EXISTS (SELECT 1 FROM events WHERE account_id = $1 AND payload ? 'EpcisPendingDeclaration') AS pending`;
+
+/**
+ * The declarations, not yet applied, of the events `eventIds` names. Most accounts hold no pending
+ * declaration at all: one probe of the partial index events_epcis_pending_declaration says so, where
+ * planning the lookup of a document's thousand ids cost PostgreSQL more than running it, on every capture.
+ */
+async function pendingDeclarations(
+  select: Select,
+  accountId: string,
+  eventIds: string[],
+): Promise<{ row_id: string; event_id: string; epcis: EpcisEvent }[]> {
+  const [{ pending }] = await select<{ pending: boolean }>(ANY_PENDING_DECLARATION, [accountId]);
+  if (!pending) return [];
+  return select<{ row_id: string; event_id: string; epcis: EpcisEvent }>(
+    `SELECT e.id AS row_id, e.payload ->> 'EpcisPendingDeclaration' AS event_id, ${epcisSql()} AS epcis FROM events e ${originalJoin()}
+      WHERE e.account_id = $1 AND e.payload ? 'EpcisPendingDeclaration' AND e.payload ->> 'EpcisPendingDeclaration' = ANY($2::text[])
+        AND NOT EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration')`,
+    [accountId, eventIds],
+  );
 }
 
 /**

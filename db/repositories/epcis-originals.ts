@@ -52,13 +52,13 @@ export interface OriginalColumns {
  */
 export function payloadWithOriginal(payload: Record<string, unknown>, row: OriginalColumns): Record<string, unknown> {
   if (!row.has_original) return payload;
-  const { EpcisOriginal: _named, ...rest } = payload;
-  return {
-    ...rest,
-    Epcis: row.original_epcis,
-    EpcisIndex: row.original_index,
-    ...(row.has_original_context ? { EpcisContext: row.original_context } : {}),
-  };
+  // Copied key by key: an object rest (`...rest`) takes V8's slow path, for each of a capture's commissions the ledger hashes.
+  const merged: Record<string, unknown> = {};
+  for (const key of Object.keys(payload)) if (key !== 'EpcisOriginal') merged[key] = payload[key];
+  merged.Epcis = row.original_epcis;
+  merged.EpcisIndex = row.original_index;
+  if (row.has_original_context) merged.EpcisContext = row.original_context;
+  return merged;
 }
 
 /** Stores a capture's originals, in the transaction that stores its batch. */

@@ -12,7 +12,7 @@
  * readPoint and bizLocation), the rules win (test/domain/event-hash-rules.test.ts). Pure.
  */
 import { createHash } from 'node:crypto';
-import { checkDigit, toDigitalLink } from './identifiers';
+import { canonicalIdentifier, checkDigit, memoised } from './identifiers';
 import { cbvSpelling, type CbvVocabulary } from './cbv-forms';
 
 type Json = Record<string, unknown>;
@@ -181,16 +181,16 @@ function otherEpcUrn(value: string): string | undefined {
   }
 }
 
-/** An identifier (EPC, class, location, party) as the pre-hash spells it. */
-function identifier(value: string): string {
+/** An identifier (EPC, class, location, party) as the pre-hash spells it: a document names its locations and classes in many events. */
+const identifier = memoised((value: string): string => {
   if (value.startsWith('urn:epc:')) {
     const other = otherEpcUrn(value);
     if (other) return other;
-    const link = toDigitalLink(value);
-    return link === value ? value : link;
+    // An EPC URN's Digital Link is its canonical identifier, which the capture's query index reads too.
+    return canonicalIdentifier(value);
   }
   return canonicalDigitalLink(value);
-}
+});
 
 /** Numbers as OpenEPCIS prints them: integral values below 10^7 (Java prints larger ones in E notation) without a fraction. */
 function numberOf(value: unknown): string {
@@ -241,25 +241,33 @@ function extensionBlocks(name: string, value: unknown, namespaces: Namespaces): 
   return [[head, ...(object ? childBlocks(object, namespaces) : [])]];
 }
 
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
 /** The user extensions of an object (its JSON-LD keywords and the standard's own fields left out), as sorted lines. */
-function childBlocks(object: Json, namespaces: Namespaces, standard: ReadonlySet<string> = new Set()): string[] {
+function childBlocks(object: Json, namespaces: Namespaces, standard: ReadonlySet<string> = NO_FIELDS): string[] {
+  const keys = Object.keys(object).filter((k) => !k.startsWith('@') && !standard.has(k));
+  // Most objects (a readPoint, an event of standard fields alone) have none.
+  if (!keys.length) return [];
   return sortedBlocks(
-    Object.entries(object)
-      .filter(([k]) => !k.startsWith('@') && !standard.has(k))
-      .flatMap(([k, v]) => extensionBlocks(k, v, namespaces)),
+    keys.flatMap((k) => extensionBlocks(k, object[k], namespaces)),
     byExtension,
   ).flat();
 }
 
 /** Blocks of lines sorted by their values (header lines such as `quantityElement` do not count), as OpenEPCIS orders list elements; ties by their whole text. */
-const sortedBlocks = (
-  blocks: string[][],
-  key = (block: string[]) => block.filter((line) => line.includes('=')).join(''),
-): string[][] =>
-  blocks
-    .map((block) => ({ block, key: key(block), text: block.join('') }))
-    .sort((a, b) => compare(a.key, b.key) || compare(a.text, b.text))
-    .map(({ block }) => block);
+const sortedBlocks = (blocks: string[][], key: (block: string[]) => string = byValues): string[][] =>
+  // One block (most lists of an event hold one element) is in order as it is.
+  blocks.length < 2
+    ? blocks
+    : blocks
+        .map((block) => ({ block, key: key(block), text: block.join('') }))
+        .sort((a, b) => compare(a.key, b.key) || compare(a.text, b.text))
+        .map(({ block }) => block);
+
+/** A block's value lines, its header lines (`quantityElement`) left out. */
+function byValues(block: string[]): string {
+  return block.filter((line) => line.includes('=')).join('');
+}
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -27,7 +27,7 @@ export interface PhysicalLocation {
  * hundreds of events, and each is parsed several times (master data, translation, query index). The
  * cache is bounded and its values frozen, as callers share them.
  */
-function memoised<T>(parse: (identifier: string) => T): (identifier: string) => T {
+export function memoised<T>(parse: (identifier: string) => T): (identifier: string) => T {
   const cache = new Map<string, T>();
   return (identifier) => {
     const hit = cache.get(identifier);
@@ -223,13 +223,21 @@ function withIdentifiers<E extends Json>(event: E, convert: (identifier: string)
 /** An event with every EPC URN (EPCs, classes, parentID, read point, business location) as a Digital Link. */
 export const withDigitalLinks = <E extends Json>(event: E): E => withIdentifiers(event, toDigitalLink);
 
-/** Every identifier of an event (the fields GS1-EPC-Format translates). */
+/**
+ * Every identifier of an event (the fields GS1-EPC-Format translates), in withIdentifiers' order, read
+ * without copying the event: the capture lists every event's company prefixes.
+ */
 export function identifiersOfEvent(event: Json): string[] {
   const out: string[] = [];
-  withIdentifiers(event, (identifier) => {
-    out.push(identifier);
-    return identifier;
-  });
+  for (const key of ID_LISTS) if (Array.isArray(event[key])) out.push(...(event[key] as string[]));
+  for (const key of QUANTITY_LISTS) {
+    if (Array.isArray(event[key])) for (const q of event[key] as Json[]) out.push(String(q.epcClass));
+  }
+  if (typeof event.parentID === 'string') out.push(event.parentID);
+  for (const key of ['readPoint', 'bizLocation']) {
+    const where = event[key] as Json | undefined;
+    if (where && typeof where.id === 'string') out.push(where.id);
+  }
   return out;
 }
 

@@ -1,7 +1,12 @@
 import { eventHashId } from '../../domain/epcis/event-hash';
-import { DECLARED_EVENTS, HELD_EVENT_HASHES, ourEventIds } from '../../db/repositories/epcis-entities';
+import {
+  ANY_PENDING_DECLARATION,
+  DECLARED_EVENTS,
+  HELD_EVENT_HASHES,
+  ourEventIds,
+} from '../../db/repositories/epcis-entities';
 import { epcisEventsQuery } from '../../db/queries/epcis-events';
-import { NEGATIVE_LOTS_OF_BATCHES } from '../../db/queries/inventory';
+import { ANY_NEGATIVE_RECORD, NEGATIVE_LOTS_OF_BATCHES } from '../../db/queries/inventory';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { sql } from '../helpers/db';
@@ -156,6 +161,23 @@ describe('EPCIS capture: what a document costs', () => {
       // before (a walk from the first read them all). Other tests' events stored meanwhile may be read.
       for (const settings of [[], ['enable_sort = off']])
         expect(eventsRead(await planOf(page.sql, page.bind, true, settings)).own).toBeLessThan(1000);
+    }
+  });
+
+  it('whether the account holds a pending declaration or a negative record is one probe of a partial index each', async () => {
+    for (const [text, relation, index] of [
+      [ANY_PENDING_DECLARATION, 'events', 'events_epcis_pending_declaration'],
+      [ANY_NEGATIVE_RECORD, 'inventory_records', 'inventory_records_negative'],
+    ]) {
+      const nodes = await planOf(text, [account.id], true);
+      const scanned = nodes.filter((node) => node['Relation Name'] === relation);
+      expect([text, scanned.map((node) => node['Index Name'])]).toEqual([text, [index]]);
+      const read = scanned.reduce(
+        (sum, node) =>
+          sum + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1),
+        0,
+      );
+      expect([text, read]).toEqual([text, 0]);
     }
   });
 

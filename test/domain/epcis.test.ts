@@ -65,6 +65,26 @@ describe('GS1 identifiers in EPCIS events', () => {
       readPoint: { id: 'https://id.gs1.org/414/0614141073467' },
     });
   });
+
+  it("spells an EPC URN's canonical identifier as its Digital Link, valid or not (the event hash reads one for the other)", () => {
+    const urns = [
+      'urn:epc:id:sgtin:0614141.112345.400',
+      'urn:epc:id:sgtin:0614141.112345.A%2FB',
+      'urn:epc:class:lgtin:4012345.012345.998877',
+      'urn:epc:idpat:sgtin:4012345.012345.*',
+      'urn:epc:id:sgln:0614141.07346.0',
+      'urn:epc:id:sgln:0614141.07346.1234',
+      'urn:epc:id:sscc:0614141.1234567890',
+      'urn:epc:id:sscc:0614141.12345',
+      'urn:epc:id:sgtin:12.3.4',
+      'urn:epc:class:lgtin:4012345.012345.%E0%A4%A',
+      'urn:epc:id:sgln:0614141.7346.0',
+      'urn:epc:id:giai:4000001.12345',
+      'urn:epc:id:grai:0614141.12345.400',
+      'urn:epc:idpat:sgtin:4012345.*.*',
+    ];
+    for (const urn of urns) expect([urn, canonicalIdentifier(urn)]).toEqual([urn, toDigitalLink(urn)]);
+  });
 });
 
 describe('EPC URNs from Digital Links, and EPC patterns', () => {

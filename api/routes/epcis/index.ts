@@ -109,12 +109,11 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))),
     async (ctx) => {
       const id = ctx.state.input.params.captureID;
-      const findJob = () =>
-        Batch.findOne({
-          attributes: CAPTURE_JOB_ATTRIBUTES,
-          where: { id, accountId: ctx.state.account.id, mode: 'epcis' },
-        });
-      const batch = await readWhenFinished(ctx, id, findJob);
+      const where = { id, accountId: ctx.state.account.id, mode: 'epcis' };
+      const findJob = () => Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where });
+      // Waiting on a job still running reads its status alone first: its stored request is read once, after.
+      const findStatus = () => Batch.findOne({ attributes: ['status'], where });
+      const batch = await readWhenFinished(ctx, id, findJob, findStatus);
       if (!batch) throw noCaptureJob(id);
       ctx.body = captureJobBody(
         batch,

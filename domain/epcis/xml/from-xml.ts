@@ -168,12 +168,21 @@ class Reader {
 
   /** The children of an element with the wrappers read through, in document order. */
   fieldsOf(element: XmlElement): XmlElement[] {
-    return elementsOf(element).flatMap((child) => {
-      if (!isEpcis(child) || !WRAPPERS.has(child.localName ?? '')) return [child];
-      const fields = this.fieldsOf(child);
-      for (const field of fields) this.wrapped.add(field);
-      return fields;
-    });
+    // A loop, not flatMap: every element of every event is read through here.
+    const out: XmlElement[] = [];
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType !== ELEMENT_NODE) continue;
+      const field = child as XmlElement;
+      if (!isEpcis(field) || !WRAPPERS.has(field.localName ?? '')) {
+        out.push(field);
+        continue;
+      }
+      for (const inner of this.fieldsOf(field)) {
+        this.wrapped.add(inner);
+        out.push(inner);
+      }
+    }
+    return out;
   }
 
   /** A company's extension element: its text, or an object of its children (a name repeated is an array). */
