@@ -226,11 +226,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const asOwner = { ...owner, cwd: '/' };
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir, bin }, 'initialising embedded PostgreSQL cluster');
-    const init = spawnSync(
-      path.join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale'],
-      { ...asOwner, encoding: 'utf8' },
-    );
+    const args = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale'];
+    // A throw-away cluster need not wait for its files to reach the disk: half of initdb's time.
+    if (options.durable === false) args.push('--no-sync');
+    const init = spawnSync(path.join(bin, 'initdb'), args, { ...asOwner, encoding: 'utf8' });
     if (init.status !== 0) throw new Error(`initdb failed (${failure(init)})`);
   }
   // A SIGKILLed server leaves its pid file; PostgreSQL still refuses to start while any of its old

@@ -1,7 +1,8 @@
 /**
- * The chaos scenarios of `npm run chaos` (bench/chaos.ts) and test/chaos/: each starts a stack of its
- * own, drives traffic, kills one part of the service with SIGKILL at a chosen moment, waits (bounded)
- * for the service to settle, and counts what was lost, duplicated or left stuck.
+ * The chaos scenarios of `npm run chaos` (bench/chaos.ts) and test/chaos/: each takes a stack (one of its
+ * own in `npm run chaos`; test/chaos/ passes one on to the next scenario), drives traffic on an account of
+ * its own, kills one part of the service with SIGKILL at a chosen moment, waits (bounded) for the
+ * service to settle, and counts what that account lost, duplicated or left stuck.
  */
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,7 +28,7 @@ import { log } from './log';
 import { cpuMs, processesOf } from '../lib/processes';
 import { localActivityMarker } from '../../test/helpers/local-activity-marker';
 import { startReceiver } from '../../test/helpers/receiver';
-import { ChaosStack, type Part } from './stack';
+import { OWN_STACK, type ChaosStack, type Part, type StackSource } from './stack';
 
 export interface ScenarioOptions {
   /** Events per scenario (the concurrency scenario has its own fixed shape). */
@@ -38,6 +39,8 @@ export interface ScenarioOptions {
   settleSeconds: number;
   /** Passed to every stack (WORKFLOW_BUNDLE_PATH saves each stack from bundling the workflows again). */
   env?: NodeJS.ProcessEnv;
+  /** Where the scenario's stack comes from: a stack of its own unless given (OWN_STACK). */
+  stacks?: StackSource;
 }
 
 export interface ScenarioReport extends Figures {
@@ -84,15 +87,19 @@ async function until(timeoutMs: number, everyMs: number, ready: () => boolean | 
   return false;
 }
 
-/** One scenario on a stack of its own: set up, run `body`, settle, count; the stack is stopped and removed whatever happens. */
+/**
+ * One scenario on the stack options.stacks gives (by default a stack of its own): set up, run `body`,
+ * settle, count; the stack is handed back whatever happens (a stack of its own is stopped and removed).
+ */
 async function scenario(
   name: string,
   options: ScenarioOptions,
   body: (ctx: Context) => Promise<Outcome>,
 ): Promise<ScenarioReport> {
-  log(`${name}: starting a stack`);
+  const stacks = options.stacks ?? OWN_STACK;
+  log(`${name}: taking a stack`);
   const t0 = Date.now();
-  const stack = await ChaosStack.start(options.env);
+  const stack = await stacks.take(options.env);
   try {
     const stackStartSeconds = (Date.now() - t0) / 1000;
     const run = runId();
@@ -126,7 +133,7 @@ async function scenario(
     log(`${name}: ${report.ok ? 'ok' : `NOT ok: ${problems.join('; ')}`}`);
     return report;
   } finally {
-    await stack.stop();
+    await stacks.release(stack);
   }
 }
 
@@ -405,6 +412,7 @@ export interface ContentionOptions {
   units: number;
   settleSeconds: number;
   env?: NodeJS.ProcessEnv;
+  stacks?: StackSource;
 }
 
 /** 5. `clients` clients at once each ship one unit of a lot of `units`: exactly `units` go, the rest are refused. */
@@ -417,6 +425,7 @@ export function concurrentConsumers(options: ContentionOptions): Promise<Scenari
       clients: options.clients,
       settleSeconds: options.settleSeconds,
       env: options.env,
+      stacks: options.stacks,
     },
     async (ctx) => {
       const lot = `LOT-${ctx.run}`;

@@ -295,3 +295,46 @@ export class ChaosStack {
     if (!process.env.KEEP_CHAOS_STACK) fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Where a scenario's stack comes from, and what becomes of it once the scenario is counted. A scenario
+ * counts its own account's batches only, so it may run on a stack an earlier one used.
+ */
+export interface StackSource {
+  take(env?: NodeJS.ProcessEnv): Promise<ChaosStack>;
+  release(stack: ChaosStack): Promise<void>;
+}
+
+/** A stack of its own for each scenario, stopped and removed after it (`npm run chaos`: no figure carries an earlier scenario's load). */
+export const OWN_STACK: StackSource = {
+  take: (env) => ChaosStack.start(env),
+  release: (stack) => stack.stop(),
+};
+
+/**
+ * The stack the last scenario used, kept for the next one that asks for the same environment (test/chaos/:
+ * each start costs seconds of CPU). A new one replaces it when the environment differs or when it is no
+ * longer whole (its supervisor gone or a fatal line logged); stop() ends the one kept.
+ */
+export class SharedStacks implements StackSource {
+  private kept: { key: string; stack: ChaosStack } | undefined;
+
+  async take(env: NodeJS.ProcessEnv = {}): Promise<ChaosStack> {
+    const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
+    if (this.kept?.key === key && !this.kept.stack.serviceGaveUp()) return this.kept.stack;
+    await this.stop();
+    const stack = await ChaosStack.start(env);
+    this.kept = { key, stack };
+    return stack;
+  }
+
+  async release(): Promise<void> {
+    // kept for the next scenario
+  }
+
+  async stop(): Promise<void> {
+    const kept = this.kept;
+    this.kept = undefined;
+    await kept?.stack.stop();
+  }
+}
