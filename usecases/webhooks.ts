@@ -11,6 +11,7 @@ import {
   createSubscription,
   deleteNamedQuery,
   findNamedQuery,
+  findSubscription,
   type SubscriptionRow,
 } from '../db/repositories/epcis-queries';
 import {
@@ -178,9 +179,12 @@ export async function subscribe(
     },
   ).catch(async (error: unknown) => {
     // The Schedule may exist although its call, or the COMMIT after it, failed (a deadline that passed once
-    // the server had made it): it is deleted again, as it would report for no subscription. Should that fail
-    // too, its runs owe nothing: they find no subscription row.
-    if (ranges) await services.schedule(id, null).catch(() => undefined);
+    // the server had made it): without the subscription it reports nothing, so it is deleted. A COMMIT
+    // can also fail on the way back after PostgreSQL made it: then the stored subscription keeps its
+    // Schedule. Where neither can be told (the database unreachable), the Schedule stays: its runs find
+    // no subscription row and owe nothing.
+    if (ranges && !(await findSubscription(services.sequelize, accountId, named.name, id)))
+      await services.schedule(id, null);
     throw error;
   });
   // Its delivery workflow runs from now on, so a lost wake-up is caught by the workflow's idle timer.
