@@ -29,6 +29,12 @@ const SYNC_SLOTS: WorkerSlots = { activities: 2, localActivities: 2 };
  * Local: the deliveries' bookkeeping reads.
  */
 const DELIVERY_SLOTS: WorkerSlots = { activities: 16, localActivities: 4 };
+/**
+ * A delivery takes a connection for two short statements (what is owed, the attempt's row), never across
+ * its POST: a few serve all 20 slots, and a pool of one per slot would take 20 of PostgreSQL's 100 default
+ * connections from a worker.
+ */
+const DELIVERY_CONNECTIONS = 4;
 
 /**
  * A batch's steps run as local activities (PIPELINE_LOCAL_MAX_EVENTS) or as activity tasks: either way
@@ -39,20 +45,28 @@ const slotsOf = (config: WorkerConfig): WorkerSlots => ({
   localActivities: config.workerActivitySlots,
 });
 
-/** The task queues a worker of this role polls, and its slots on each (WORKER_ROLE). */
-export function queuesOf(config: WorkerConfig): { taskQueue: string; slots: WorkerSlots }[] {
+/**
+ * The task queues a worker of this role polls, its slots on each (WORKER_ROLE), and the connections they
+ * need: one a slot (each running step holds its transaction), but for deliveries.
+ */
+export function queuesOf(config: WorkerConfig): { taskQueue: string; slots: WorkerSlots; connections?: number }[] {
   const bulk = { taskQueue: config.taskQueue, slots: slotsOf(config) };
-  const deliveries = { taskQueue: deliveriesTaskQueueOf(config.taskQueue), slots: DELIVERY_SLOTS };
+  const deliveries = {
+    taskQueue: deliveriesTaskQueueOf(config.taskQueue),
+    slots: DELIVERY_SLOTS,
+    connections: DELIVERY_CONNECTIONS,
+  };
   const sync = syncTaskQueueOf(config.taskQueue);
   if (config.workerRole === 'bulk') return [bulk, deliveries];
   if (config.workerRole === 'interactive') return [{ taskQueue: sync, slots: slotsOf(config) }];
   return [bulk, { taskQueue: sync, slots: SYNC_SLOTS }, deliveries];
 }
 
-/** The worker's pool, one connection per slot of its task queues, its statements counted by step; migrated. */
+/** The worker's pool, the connections its task queues need, its statements counted by step; migrated. */
 export async function workerDatabase(config: WorkerConfig): Promise<Sequelize> {
   const poolSize = queuesOf(config).reduce(
-    (sum, { slots: { activities, localActivities } }) => sum + activities + localActivities,
+    (sum, { slots: { activities, localActivities }, connections }) =>
+      sum + (connections ?? activities + localActivities),
     0,
   );
   const sequelize = createSequelize(config.databaseUrl, poolSize);
