@@ -43,6 +43,9 @@ const roleEnv = (role: Role, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
 interface ReadyMessage {
   type: 'ready';
   port?: number;
+  /** A worker's metrics ports, as it bound them. */
+  appMetricsPort?: number;
+  sdkMetricsPort?: number;
 }
 
 /** Where webhooks and subscriptions may deliver, as the start-up summary says it. */
@@ -207,8 +210,9 @@ class Supervisor {
     const apiPortAsked = await port('PORT', async () => 0);
     const workerMetricsPort = await port('WORKER_METRICS_PORT');
     const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT');
-    const interactiveMetricsPort = await port('INTERACTIVE_WORKER_METRICS_PORT');
-    const interactiveAppMetricsPort = await port('INTERACTIVE_WORKER_APP_METRICS_PORT');
+    // As the API's: any free port is the one the interactive worker binds (0) and reports, then keeps.
+    const interactiveMetricsPort = await port('INTERACTIVE_WORKER_METRICS_PORT', async () => 0);
+    const interactiveAppMetricsPort = await port('INTERACTIVE_WORKER_APP_METRICS_PORT', async () => 0);
     // A development instance: a receiver on this machine works without configuration; a value set wins.
     const webhookAllowedHosts = process.env.WEBHOOK_ALLOWED_HOSTS ?? DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS.join(',');
     const env = {
@@ -241,8 +245,8 @@ class Supervisor {
       apiPid: null,
       workerPid: null,
       interactiveWorkerPid: null,
-      interactiveWorkerAppMetricsUrl: `http://127.0.0.1:${interactiveAppMetricsPort}/metrics`,
-      interactiveWorkerSdkMetricsUrl: `http://127.0.0.1:${interactiveMetricsPort}/metrics`,
+      interactiveWorkerAppMetricsUrl: null,
+      interactiveWorkerSdkMetricsUrl: null,
       postgresPid,
       temporalPid,
     };
@@ -343,6 +347,13 @@ class Supervisor {
     return new Promise((resolve, reject) => {
       child.on('message', (message: Partial<ReadyMessage> | undefined) => {
         if (message?.type !== 'ready') return;
+        if (role === 'interactiveWorker' && message.appMetricsPort && message.sdkMetricsPort) {
+          // A restart reuses this env: the worker keeps the ports it bound, also those it was given as 0.
+          env.INTERACTIVE_WORKER_METRICS_PORT = String(message.sdkMetricsPort);
+          env.INTERACTIVE_WORKER_APP_METRICS_PORT = String(message.appMetricsPort);
+          this.state.interactiveWorkerSdkMetricsUrl = `http://127.0.0.1:${message.sdkMetricsPort}/metrics`;
+          this.state.interactiveWorkerAppMetricsUrl = `http://127.0.0.1:${message.appMetricsPort}/metrics`;
+        }
         resolve(message as ReadyMessage);
       });
       child.once('exit', (code, signal) => {
