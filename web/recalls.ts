@@ -142,8 +142,14 @@ const list = (items: (string | Node)[][]): HTMLUListElement =>
     items.map((children) => el('li', {}, children)),
   );
 
+/**
+ * An answer in one line: what it holds in total only when it gave no figures per lot (those say it per
+ * lot, in each lot's unit: a total over lots of different units would mean nothing).
+ */
 const answered = (a: Acknowledgement, unit?: string): string =>
-  `${localTime(a.time)}: holds ${unit ? quantity(a.quantityOnHand, unit) : a.quantityOnHand}. ${a.action}`;
+  a.lots?.length
+    ? `${localTime(a.time)}: ${a.action}`
+    : `${localTime(a.time)}: holds ${unit ? quantity(a.quantityOnHand, unit) : a.quantityOnHand}. ${a.action}`;
 
 /** The columns of a consignee's lot, in the order the spreadsheets give them. */
 const FIGURES: [heading: string, of: (lot: LotFigures) => number][] = [
