@@ -350,6 +350,10 @@ const ANSWER_FIELDS = [
 /** A quantity to the millionth, as the service sums them (0.1 + 0.2 is 0.3). */
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
+/** What an answer's figures leave out of what was shipped (below 0: how far they go over it). */
+const stillOut = (shipped: number, figures: number[]): number =>
+  round(shipped - figures.reduce((sum, figure) => sum + figure, 0));
+
 /** The figure typed into a lot's field, or null when it is left empty. */
 function typed(row: HTMLTableRowElement, field: string): number | null {
   const value = row.querySelector<HTMLInputElement>(`input[data-field="${field}"]`)!.value.trim();
@@ -358,8 +362,10 @@ function typed(row: HTMLTableRowElement, field: string): number | null {
 
 /** What a lot's fields leave out of what was shipped, or how far they go over it. */
 function showStillOut(row: HTMLTableRowElement, lot: ShippedLot): void {
-  const accounted = ANSWER_FIELDS.reduce((sum, [field]) => sum + (typed(row, field) ?? 0), 0);
-  const out = round(lot.quantity - accounted);
+  const out = stillOut(
+    lot.quantity,
+    ANSWER_FIELDS.map(([field]) => typed(row, field) ?? 0),
+  );
   const cell = row.querySelector<HTMLTableCellElement>('td.still-out')!;
   cell.className = `num still-out ${out > 0 ? 'out' : out < 0 ? 'over' : 'none'}`;
   cell.textContent = out < 0 ? `${quantity(-out, lot.unit)} over` : quantity(out, lot.unit);
@@ -477,7 +483,12 @@ function lotAnswers(notice: Notice): HTMLUListElement | null {
       const figures = ANSWER_FIELDS.map(
         ([, label, figure]) => `${quantity(answer[figure], unit)} ${label.toLowerCase()}`,
       );
-      const out = shipped ? round(shipped.quantity - ANSWER_FIELDS.reduce((sum, [, , f]) => sum + answer[f], 0)) : 0;
+      const out = shipped
+        ? stillOut(
+            shipped.quantity,
+            ANSWER_FIELDS.map(([, , figure]) => answer[figure]),
+          )
+        : 0;
       return [
         el('strong', { text: answer.lotSerial }),
         `: ${figures.join(' · ')}`,
