@@ -8,6 +8,7 @@
  *   BENCH_CLIENTS  concurrent HTTP clients (default 4)
  *   BENCH_JOB_WAIT the Prefer: wait each GET of a capture job sends (default 30 seconds; 0 polls every 100 ms)
  *   BENCH_WARM_DOCUMENTS documents each path takes first, unmeasured, in accounts of their own (default 2)
+ *   BENCH_ROUNDS   rounds the paths take turns in, each path first in one (default 3)
  *
  * Documents hold 500 ObjectEvents (LGTIN quantities at one SGLN); a capture counts once its job has
  * finished (GET /epcis/capture/{captureID} with `Prefer: wait`, which answers once the job has finished;
@@ -39,6 +40,12 @@ const DOCUMENT = 500;
 const WARM_DOCUMENTS = Number(process.env.BENCH_WARM_DOCUMENTS ?? 2);
 /** How long each GET of a capture job asks the API to wait for the job to finish (RFC 7240 Prefer: wait); 0 polls. */
 const JOB_WAIT_SECONDS = Number(process.env.BENCH_JOB_WAIT ?? 30);
+/**
+ * Rounds the paths take turns in (BENCH_ROUNDS), the order rotated: measured whole one after another, the
+ * first path ran with processes less warm, the last with larger tables (Dec 7: JSON-LD capture first cost
+ * ~20 ms more of the worker's CPU per document than the same run last).
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const COMPANY_PREFIX = '9521141';
 const ITEM_REFERENCE = '012345';
@@ -171,8 +178,15 @@ async function postBatch(apiUrl: string, key: string, events: unknown[]): Promis
     throw new Error(`batch: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
 }
 
+/** One path's requests, counted over its rounds: seconds, per-request latencies, per-batch costs. */
+interface PathRun {
+  seconds: number;
+  latencies: number[];
+  perBatch: ReturnType<typeof perBatch>;
+}
+
 /** Runs `count` requests with CLIENTS concurrent clients: seconds taken, per-request latencies, per-batch costs. */
-async function run(state: RuntimeState, count: number, send: (i: number) => Promise<void>) {
+async function run(state: RuntimeState, count: number, send: (i: number) => Promise<void>): Promise<PathRun> {
   const latencies: number[] = [];
   let next = 0;
   const before = await snapshot(state);
@@ -188,10 +202,24 @@ async function run(state: RuntimeState, count: number, send: (i: number) => Prom
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  return { seconds, latencies, perBatch: perBatch(before, await snapshot(state), count) };
+}
+
+/** A path's rounds as one run: their seconds summed, latencies pooled, per-batch costs averaged (rounds of equal size). */
+function joined(runs: readonly PathRun[]): PathRun {
+  const mean = (pick: (r: PathRun) => Record<string, number>) => {
+    const sum: Record<string, number> = {};
+    for (const r of runs) for (const [k, v] of Object.entries(pick(r))) sum[k] = (sum[k] ?? 0) + v;
+    return Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, round(v / runs.length)]));
+  };
   return {
-    seconds,
-    latencies: latencies.sort((a, b) => a - b),
-    perBatch: perBatch(before, await snapshot(state), count),
+    seconds: runs.reduce((sum, r) => sum + r.seconds, 0),
+    latencies: runs.flatMap((r) => r.latencies).sort((a, b) => a - b),
+    perBatch: {
+      cpuMs: mean((r) => r.perBatch.cpuMs),
+      postgresStatements: mean((r) => r.perBatch.postgresStatements),
+      workerTemporalRpcs: mean((r) => r.perBatch.workerTemporalRpcs),
+    },
   };
 }
 
@@ -202,12 +230,7 @@ interface Run {
 }
 
 /** A path's figures, its workflows' median history, and COPY of the rows it wrote (the account's batches of `mode` with a full document). */
-async function figures(
-  { db, temporal, accountId }: Run,
-  mode: string,
-  events: number,
-  result: Awaited<ReturnType<typeof run>>,
-) {
+async function figures({ db, temporal, accountId }: Run, mode: string, events: number, result: PathRun) {
   const { rows } = await db.query<{ id: string; workflow_id: string }>(
     'SELECT id, workflow_id FROM batches WHERE account_id = $1 AND mode = $2 AND event_count = $3',
     [accountId, mode, DOCUMENT],
@@ -270,12 +293,24 @@ async function main(): Promise<object> {
     }
     for (const format of ['json', 'xml'] as const) acceptLatencies[format].splice(1);
 
-    const documents = Math.ceil(N / DOCUMENT);
+    const perRound = Math.ceil(N / DOCUMENT / ROUNDS);
+    const documents = perRound * ROUNDS;
     const firstPolls = { ...polls };
-    const epcis = await run(state, documents, (d) => capture(state.apiUrl, key, documentOf(d, tag)));
-    const xml = await run(state, documents, (d) => capture(state.apiUrl, xmlAccount.key, documentOf(d, tag), 'xml'));
+    const paths = {
+      epcis: (d: number) => capture(state.apiUrl, key, documentOf(d, tag)),
+      xml: (d: number) => capture(state.apiUrl, xmlAccount.key, documentOf(d, tag), 'xml'),
+      batch: (d: number) => postBatch(state.apiUrl, key, batchOf(d, tag)),
+    };
+    const names = Object.keys(paths) as (keyof typeof paths)[];
+    const runs: Record<keyof typeof paths, PathRun[]> = { epcis: [], xml: [], batch: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let p = 0; p < names.length; p++) {
+        const name = names[(r + p) % names.length];
+        runs[name].push(await run(state, perRound, (i) => paths[name](r * perRound + i)));
+      }
+    }
+    const [epcis, xml, batch] = names.map((name) => joined(runs[name]));
     const pollsPerDocument = (format: 'json' | 'xml') => round((polls[format] - firstPolls[format]) / documents, 1);
-    const batch = await run(state, documents, (d) => postBatch(state.apiUrl, key, batchOf(d, tag)));
     const events = documents * DOCUMENT;
     const accepted = (format: 'json' | 'xml') => acceptLatencies[format].slice(1).sort((a, b) => a - b);
     const stored: Run = { db, temporal: new Client({ connection }), accountId: account.id };
@@ -284,6 +319,7 @@ async function main(): Promise<object> {
       documentSize: DOCUMENT,
       clients: CLIENTS,
       jobWaitSeconds: JOB_WAIT_SECONDS,
+      rounds: ROUNDS,
       cpus: os.cpus().length,
       loadAverageAtStart: round(load, 2),
       epcisCapture: {
