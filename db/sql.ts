@@ -23,6 +23,12 @@ export const queryOf =
   <T extends object>(sql: string, bind: unknown[]) =>
     sequelize.query<T>(sql, { bind, transaction, type: QueryTypes.SELECT });
 
+/** The first row of a statement run on the pool (or inside `transaction`), or null when it returns none. */
+export const rowOf =
+  (sequelize: Sequelize, transaction?: Transaction) =>
+  async <T extends object>(sql: string, bind: unknown[]): Promise<T | null> =>
+    (await queryOf(sequelize, transaction)<T>(sql, bind))[0] ?? null;
+
 /** Sequelize's postgres dialect drops a pooled connection once it is marked so (its own flag, the one way to say it). */
 export interface Droppable {
   _invalid?: boolean;

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { EpcFormat } from '../../domain/epcis/identifiers';
 import { epcisQueryDocument } from '../queries/epcis-documents';
 import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
-import { execute, isUuid, queryOf } from '../sql';
+import { execute, isUuid, queryOf, rowOf } from '../sql';
 import { deleteWebhookEndpoint } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
@@ -56,11 +56,10 @@ export async function findNamedQuery(
   accountId: string,
   name: string,
 ): Promise<NamedQueryRow | null> {
-  const [row] = await queryOf(sequelize)<NamedQueryRow>(
+  return rowOf(sequelize)<NamedQueryRow>(
     'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 AND name = $2',
     [accountId, name],
   );
-  return row ?? null;
 }
 
 /** Deletes the query and its subscriptions; answers the ids of the subscriptions it ended (their schedules go too). */
@@ -192,12 +191,11 @@ export async function findSubscription(
   id: string,
 ): Promise<SubscriptionRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await queryOf(sequelize)<SubscriptionRow>(
+  return rowOf(sequelize)<SubscriptionRow>(
     `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
       WHERE s.account_id = $1 AND s.query_name = $2 AND s.id = $3 AND w.deleted_at IS NULL`,
     [accountId, queryName, id],
   );
-  return row ?? null;
 }
 
 interface ReportSource {

@@ -3,7 +3,7 @@ import type { CheckLevel, LotAnswer, RecallDepth, ShippedLot } from '../../domai
 import { pageOfRows, type PageRequest } from '../page';
 import type { LotStart, RecallConsignee, RecallNoticeBody } from '../queries/recall-reach';
 import { resolveIds } from '../queries/inventory';
-import { execute, queryOf } from '../sql';
+import { execute, queryOf, rowOf } from '../sql';
 import { oweAccountNotification } from './webhooks';
 
 export interface RecallRow {
@@ -228,11 +228,10 @@ export async function issuedRecalls(
 }
 
 export async function receivedNotice(sequelize: Sequelize, accountId: string, id: string): Promise<NoticeRow | null> {
-  const [row] = await queryOf(sequelize)<NoticeRow>(
+  return rowOf(sequelize)<NoticeRow>(
     `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 AND n.holder_account_id = $2`,
     [id, accountId],
   );
-  return row ?? null;
 }
 
 export async function receivedNotices(
@@ -441,11 +440,10 @@ export async function ownEntity(
 ): Promise<{ id: string; external_id: string | null } | null> {
   const [id] = await resolveIds(sequelize, table, accountId, [value]);
   if (!id) return null;
-  const [row] = await queryOf(sequelize)<{ id: string; external_id: string | null }>(
+  return rowOf(sequelize)<{ id: string; external_id: string | null }>(
     `SELECT id, external_id FROM ${table} WHERE id = $1`,
     [id],
   );
-  return row ?? null;
 }
 
 /** How much of the holder's lot the decommissions carrying the recall's reference recorded, in its account. */

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { pageOfRows, type PageRequest } from '../page';
-import { execute, queryOf } from '../sql';
+import { execute, queryOf, rowOf } from '../sql';
 import type { WebhookEventType } from '../../domain/webhook-contracts';
 
 export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed' | 'Cancelled';
@@ -86,11 +86,10 @@ export async function findWebhookEndpoint(
   accountId: string,
   id: string,
 ): Promise<WebhookEndpointRow | null> {
-  const [row] = await queryOf(sequelize)<WebhookEndpointRow>(
+  return rowOf(sequelize)<WebhookEndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.account_id = $2 AND w.deleted_at IS NULL AND w.signing = 'standard-webhooks'`,
     [id, accountId],
   );
-  return row ?? null;
 }
 
 /** Deletes the endpoint; what it was still owed is cancelled, never sent. */
@@ -142,11 +141,10 @@ export async function findWebhookDelivery(
   endpointId: string,
   id: string,
 ): Promise<WebhookDeliveryRow | null> {
-  const [row] = await queryOf(sequelize)<WebhookDeliveryRow>(
+  return rowOf(sequelize)<WebhookDeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.endpoint_id = $1 AND d.id = $2`,
     [endpointId, id],
   );
-  return row ?? null;
 }
 
 /** Owes the delivery again (whatever became of it) and lifts the endpoint's failing mark, so its workflow resumes. */
@@ -250,12 +248,11 @@ export interface OwedDelivery {
 }
 
 export async function owedDelivery(sequelize: Sequelize, deliveryId: string): Promise<OwedDelivery | null> {
-  const [row] = await queryOf(sequelize)<OwedDelivery>(
+  return rowOf(sequelize)<OwedDelivery>(
     `SELECT w.url, w.secret, d.body, w.signing FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
       WHERE d.id = $1 AND d.status = 'Pending' AND w.deleted_at IS NULL`,
     [deliveryId],
   );
-  return row ?? null;
 }
 
 export async function recordWebhookAttempt(
