@@ -34,6 +34,7 @@ import {
   type CheckLevel,
   type LotAnswer,
   type RecallDepth,
+  type ShippedLot,
 } from '../domain/recall-strategy';
 import type { BatchError } from '../domain/batch-errors';
 import type { EventPayload } from '../domain/events';
@@ -218,11 +219,24 @@ export interface RecallAnswer {
   lots: AnsweredLot[] | null;
 }
 
-/** What is wrong with one lot of an answer: its index in `lots`, the field, and the fix. */
+/** What is wrong with one lot of an answer: its index in `lots`, the field (null: its figures together), and the fix. */
 export interface LotProblem {
   index: number;
-  field: 'LotSerial' | 'Destroyed' | 'DestroyedAt';
+  field: 'LotSerial' | 'Destroyed' | 'DestroyedAt' | null;
   problem: string;
+}
+
+/** Why a lot's figures cannot be: together they account for more than was shipped to the holder. */
+function overShipped(lot: AnsweredLot, shipped: ShippedLot | undefined): string | undefined {
+  if (!shipped) return undefined;
+  const figures = { OnHand: lot.onHand, Returned: lot.returned, Destroyed: lot.destroyed, SoldOn: lot.soldOn };
+  const given = Object.entries(figures).filter((entry): entry is [string, number] => Boolean(entry[1]));
+  const total = round(given.reduce((sum, [, n]) => sum + n, 0));
+  if (total <= shipped.quantity) return undefined;
+  return (
+    `${given.map(([name, n]) => `${name} ${n}`).join(' + ')} = ${total} ${shipped.unit} of ${lot.lotSerial}, more than the ` +
+    `${shipped.quantity} shipped to you: the figures say what became of what you received, together at most ${shipped.quantity}.`
+  );
 }
 
 export type AnswerRecallOutcome =
@@ -341,6 +355,13 @@ export async function answerRecall(
       });
     else if (seen.has(lotSerial)) refused.push({ index, field: 'LotSerial', problem: `${lotSerial} is named twice.` });
     seen.add(lotSerial);
+  });
+  answer.lots?.forEach((lot, index) => {
+    const problem = overShipped(
+      lot,
+      notice.shipped.find((s) => s.lotSerial === lot.lotSerial),
+    );
+    if (problem) refused.push({ index, field: null, problem });
   });
   if (refused.length) return { kind: 'lotsRefused', lots: refused };
   if (notice.closed_at) return { kind: 'alreadyClosed' };

@@ -93,7 +93,8 @@ export const acknowledgeBody = withLimits({
       type: 'array',
       maxItems: 1000,
       description:
-        'What became of each lot you received (its serial as your notice lists it in `lots` of the issuer’s view, or `shipped`), in its unit. A lot left out counts as nothing accounted for.',
+        'What became of each lot you received (its serial as your notice lists it in `lots` of the issuer’s view, or `shipped`), in its unit. A lot left out counts as nothing accounted for. ' +
+        'Together a lot’s OnHand, Returned, Destroyed and SoldOn are at most what `shipped` says reached you of it: more is a 400 naming the lot (`Lots[i]`), and nothing of the answer is stored.',
       items: {
         type: 'object',
         required: ['LotSerial'],

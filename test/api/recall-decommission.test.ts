@@ -110,7 +110,7 @@ describe('a recall answer that records its destroyed quantities as decommission 
   });
 
   it('refuses more than the location holds, or less than recorded, naming Destroyed; the earlier answer stays', async () => {
-    const tooMuch = await answer({ OnHand: 0, Destroyed: 30, SoldOn: 50, DestroyedAt: chain.dock.Id });
+    const tooMuch = await answer({ OnHand: 0, Destroyed: 30, SoldOn: 20, DestroyedAt: chain.dock.Id });
     expect(tooMuch.status).toBe(400);
     const [problem] = tooMuch.body.errors['Lots[0].Destroyed'] as string[];
     // 30 in total, 7 recorded: 23 more asked of the 3 on hand; at most 7 + 3.

@@ -125,6 +125,17 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
       Lots: [{ LotSerial: chain.lot, Destroyed: -1 }],
     });
     expect(negative.body.errors).toHaveProperty(['Lots[0].Destroyed']);
+    // 61 accounted for of the 60 shipped: refused as a whole, naming the lot, the sum and what was shipped.
+    const over = await client(chain.processor.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {
+      QuantityOnHand: 10,
+      Action: 'x',
+      Lots: [{ LotSerial: chain.lot, OnHand: 10, Destroyed: 20, SoldOn: 31 }],
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.errors['Lots[0]'][0]).toBe(
+      `OnHand 10 + Destroyed 20 + SoldOn 31 = 61 KGM of ${chain.lot}, more than the 60 shipped to you: the figures say what became of what you received, together at most 60.`,
+    );
+    expect((await client(chain.processor.key).get(`/Integration/Recalls/${recallId}`)).body.state).toBe('notified');
 
     // The processor: of 60 received, 10 on hand, 20 destroyed, 30 sold on (as fillet): all accounted for.
     const answered = await client(chain.processor.key).post(`/Integration/Recalls/${recallId}/acknowledge`, {

@@ -187,7 +187,9 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
       if (outcome.kind === 'lotsRefused')
         throw validationProblem(
-          Object.fromEntries(outcome.lots.map(({ index, field, problem }) => [`Lots[${index}].${field}`, [problem]])),
+          Object.fromEntries(
+            outcome.lots.map(({ index, field, problem }) => [`Lots[${index}]${field ? `.${field}` : ''}`, [problem]]),
+          ),
         );
       ctx.body = presentNotice(outcome.notice);
     },
