@@ -44,9 +44,11 @@ export const checkText = (strategy: Strategy, e: Effectiveness): string =>
   `Level ${strategy.effectivenessCheck.level}: ${e.checkPercent}% of ${plural(e.consignees, 'consignee')}, ` +
   `${plural(e.required, 'answer')} needed`;
 
-/** `2 acknowledged: not met`: whether the answers meet it. */
+/** `2 acknowledged: not met`: whether the answers meet it (met by no answer when the recall reached no one). */
 export const verdictText = (e: Effectiveness): string =>
-  `${e.acknowledged} acknowledged: ${e.levelMet ? 'met' : 'not met'}`;
+  e.consignees === 0
+    ? 'it reached no other account: no answer to wait for'
+    : `${e.acknowledged} acknowledged: ${e.levelMet ? 'met' : 'not met'}`;
 
 /** `Level A: 100% of 3 consignees, 3 answers needed; 2 acknowledged: not met`. */
 export const levelText = (strategy: Strategy, e: Effectiveness): string =>

@@ -1,5 +1,6 @@
 import { UNIT_CODES } from '../../domain/units';
 import { plural, quantity, UNIT_CODES as SHOWN_CODES } from '../../web/format';
+import { verdictText, type Effectiveness } from '../../web/recall-figures';
 
 describe('how the pages write quantities and counts (web/format.ts)', () => {
   it('has a readable name for every unit code the service stores', () => {
@@ -27,5 +28,23 @@ describe('how the pages write quantities and counts (web/format.ts)', () => {
     ]);
     expect(plural(1, 'delivery', 'deliveries')).toBe('1 delivery');
     expect(plural(3, 'delivery', 'deliveries')).toBe('3 deliveries');
+  });
+
+  it('says what a recall that reached no other account waits for, not "0 acknowledged: met"', () => {
+    const e: Effectiveness = {
+      consignees: 0,
+      reached: 0,
+      acknowledged: 0,
+      acted: 0,
+      overdue: 0,
+      checkPercent: 100,
+      required: 0,
+      levelMet: true,
+      quantities: [],
+    };
+    expect(verdictText(e)).toBe('it reached no other account: no answer to wait for');
+    expect(verdictText({ ...e, consignees: 3, required: 3, acknowledged: 2, levelMet: false })).toBe(
+      '2 acknowledged: not met',
+    );
   });
 });
