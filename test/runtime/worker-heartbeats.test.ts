@@ -12,7 +12,7 @@ import { heartbeatsLost } from '../../worker/heartbeat-watchdog';
 describe("a worker's heartbeats as Temporal holds them", () => {
   let connection: NativeConnection;
   const lost = (identity: string, since: number, staleMs: number, signal = new AbortController().signal) =>
-    heartbeatsLost(connection, 'default', TASK_QUEUE, identity, since, staleMs, signal);
+    heartbeatsLost(connection, 'default', TASK_QUEUE, identity, since, staleMs, 5000, signal);
   // The supervisor's bulk worker process is node itself (setpriv execs it); its identity is pid@host and its role.
   const stackWorker = () => `${readLiveState(process.env.STACK_DIR!)!.workerPid!}@${os.hostname()} bulk`;
 
