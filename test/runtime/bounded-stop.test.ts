@@ -45,10 +45,19 @@ describe('a stop never waits', () => {
     return stack;
   };
 
-  afterAll(() => killStacks(stacks), 60_000);
+  // The two stacks the first two tests stop start side by side, each test awaiting its own.
+  let starts: Promise<Stack>[] = [];
+  beforeAll(() => {
+    starts = [start(), start()];
+    for (const starting of starts) starting.catch(() => undefined); // its test reports it
+  });
+  afterAll(async () => {
+    await Promise.allSettled(starts);
+    killStacks(stacks);
+  }, 240_000);
 
   it('SIGTERM to the supervisor ends the whole process tree within 10 s while a request is held open', async () => {
-    const stack = await start();
+    const stack = await starts[0];
     const { pid, apiPid, workerPid, interactiveWorkerPid, postgresPid, temporalPid, apiUrl } = stack.state;
     const tree = [pid, apiPid!, workerPid!, interactiveWorkerPid!, postgresPid!, temporalPid!];
     const held = await holdRequestOpen(apiUrl);
@@ -66,7 +75,7 @@ describe('a stop never waits', () => {
   }, 300_000);
 
   it('nor on a Temporal being restarted: SIGTERM during the restart leaves no server behind', async () => {
-    const stack = await start();
+    const stack = await starts[1];
     const { pid, apiPid, workerPid, temporalPid } = stack.state;
     process.kill(temporalPid!, 'SIGKILL');
     // The restart waits 0.5 s, then the new dev server takes a second or two to answer.
