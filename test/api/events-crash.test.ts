@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { Client, Connection, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { Pool } from 'pg';
 import type { Sequelize } from 'sequelize';
@@ -7,20 +8,28 @@ import { createApiKey } from '../../db/repositories/accounts';
 import { createSequelize } from '../../db/sequelize';
 import { TASK_QUEUE } from '../../platform/config';
 import { waitFor } from '../../platform/net';
-import { readLiveState } from '../../supervisor/state';
+import { readLiveState, type RuntimeState } from '../../supervisor/state';
 import { epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { commission, instance, ship, uid } from '../factories/events';
+import { cli, pointedAt } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';
 
 /**
- * One stack of this file's own for both parts below: killing the shared stack's worker (or stopping its
- * Temporal) would stall the other test files running beside this one. Its reconciler runs every 2 s, so a
- * batch Temporal could not start is picked up at once, and a few dozen seconds are many passes.
+ * One stack of this file's own for the three parts below: killing the shared stack's worker, PostgreSQL or
+ * Temporal (or stopping Temporal) would stall the other test files running beside this one. Its reconciler
+ * runs every 2 s, so a batch Temporal could not start is picked up at once, and a few dozen seconds are
+ * many passes. Durable, as `npm start` runs it: without fsync and synchronous commits a SIGKILL of
+ * PostgreSQL loses the last commits (under load, the key the first part made), and the API then rightly
+ * answers 401.
  */
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ RECONCILE_AFTER_SECONDS: '1', RECONCILE_EVERY_SECONDS: '2' });
+  stack = await startStack({
+    RECONCILE_AFTER_SECONDS: '1',
+    RECONCILE_EVERY_SECONDS: '2',
+    EMBEDDED_PG_DURABLE: 'true',
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -29,8 +38,127 @@ afterAll(async () => {
 });
 
 /**
+ * `npm start` keeps its PostgreSQL and Temporal dev server alive: one killed with SIGKILL comes back on
+ * the same port, and the API and the worker (never restarted themselves) carry on against it. First: the
+ * parts after it kill the worker.
+ */
+describe('the supervisor heals PostgreSQL and Temporal', () => {
+  let key: string;
+  let before: RuntimeState;
+
+  const state = (): RuntimeState => {
+    const live = readLiveState(stack.dir);
+    if (!live) throw new Error('the supervisor is gone');
+    return live;
+  };
+  const log = () => fs.readFileSync(path.join(stack.dir, 'stack.log'), 'utf8');
+  /**
+   * The API's and the worker's pids, and why either was restarted, should it have been: the supervisor's
+   * line for it, and whatever a process printed outside the log's JSON (a crash's stack trace).
+   */
+  const children = () => {
+    const { apiPid, workerPid, interactiveWorkerPid } = state();
+    const restarts = log()
+      .split('\n')
+      .filter(
+        (line) =>
+          /(api|worker|interactiveWorker) exited; restarting it/.test(line) || (line.trim() && !line.startsWith('{')),
+      );
+    return { api: apiPid, worker: workerPid, interactiveWorker: interactiveWorkerPid, restarts: restarts.slice(-40) };
+  };
+  const call = (method: string, route: string, body?: unknown) =>
+    fetch(`${before.apiUrl}${route}`, {
+      method,
+      headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+  const syncBatch = () =>
+    call('POST', '/Integration/Events', {
+      Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 10))],
+    });
+
+  beforeAll(() => {
+    before = stack.state;
+    const created = cli('cli/apikey.ts', ['create', '--account', 'healing'], pointedAt(stack.dir));
+    if (created.status !== 0) throw new Error(created.stderr);
+    key = created.stdout.trim();
+  }, 60_000);
+
+  it('publishes the pids of PostgreSQL and Temporal in runtime.json', () => {
+    for (const pid of [before.postgresPid, before.temporalPid]) {
+      expect(pid).toEqual(expect.any(Number));
+      expect(() => process.kill(pid!, 0)).not.toThrow();
+    }
+  });
+
+  it('PostgreSQL killed with SIGKILL, with sessions open, is back on the same port; the API answers again', async () => {
+    expect((await syncBatch()).status).toBe(200); // the API's and the worker's pools hold connections now
+    const killedAt = Date.now();
+    process.kill(before.postgresPid!, 'SIGKILL');
+
+    await waitFor('a new PostgreSQL in runtime.json', 60_000, async () => state().postgresPid !== before.postgresPid);
+    let status = 0;
+    const seen: number[] = [];
+    await waitFor('the API to answer from the database again', 60_000, async () => {
+      status = (await call('GET', '/Integration/Account').catch(() => undefined))?.status ?? 0;
+      seen.push(status);
+      return status === 200;
+    });
+    // Meanwhile the API says the database is away (503, send again), never an unexpected 500.
+    expect(seen.filter((s) => s >= 500 && s !== 503)).toEqual([]);
+    console.log(`PostgreSQL: API answering again ${Date.now() - killedAt} ms after SIGKILL`);
+    expect((await syncBatch()).status).toBe(200);
+
+    expect(state().databaseUrl).toBe(before.databaseUrl);
+    expect(children()).toEqual({
+      api: before.apiPid,
+      worker: before.workerPid,
+      interactiveWorker: before.interactiveWorkerPid,
+      restarts: [],
+    });
+    expect(log()).toMatch(/PostgreSQL exited unexpectedly; restarting it/);
+    expect(log()).toMatch(/PostgreSQL restarted \(attempt \d+, down \d+ ms\)/);
+  }, 180_000);
+
+  it('Temporal killed with SIGKILL is back on the same port with its history; the worker carries on', async () => {
+    const connection = await Connection.connect({ address: before.temporalAddress });
+    const client = new Client({ connection });
+    try {
+      const { count: total } = await client.workflow.count('WorkflowType = "processEventBatch"');
+      expect(total).toBeGreaterThan(0);
+      const temporalPid = state().temporalPid!;
+      const killedAt = Date.now();
+      process.kill(temporalPid, 'SIGKILL');
+
+      await waitFor('a new Temporal in runtime.json', 90_000, async () => state().temporalPid !== temporalPid);
+      let response: Response | undefined;
+      await waitFor('a batch to go through the pipeline again', 120_000, async () => {
+        response = await syncBatch().catch(() => undefined);
+        return response?.status === 200;
+      });
+      console.log(`Temporal: a batch completes again ${Date.now() - killedAt} ms after SIGKILL`);
+
+      // The same address, and the history written before the kill is still there.
+      expect(state().temporalAddress).toBe(before.temporalAddress);
+      const { count: now } = await client.workflow.count('WorkflowType = "processEventBatch"');
+      expect(now).toBeGreaterThan(total);
+      expect(children()).toEqual({
+        api: before.apiPid,
+        worker: before.workerPid,
+        interactiveWorker: before.interactiveWorkerPid,
+        restarts: [],
+      });
+      expect(log()).toMatch(/Temporal restarted \(attempt \d+, down \d+ ms\)/);
+    } finally {
+      await connection.close();
+    }
+  }, 300_000);
+});
+
+/**
  * The reconciler as an operator sees it in the Temporal UI (issue 28): one long-running workflow, not a
- * new workflow in the list for every pass between the batches. First: the imports further down add
+ * new workflow in the list for every pass between the batches. Before the imports further down, which add
  * workflows to the list it counts.
  */
 describe('the reconciler in the Temporal UI', () => {
