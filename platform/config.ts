@@ -69,12 +69,13 @@ export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMin
  */
 export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 1000;
 
-/** How often a worker tells Temporal it is alive; /readyz counts one silent for a few beats as gone. */
-export const WORKER_HEARTBEAT_SECONDS = 5;
+/** How often a worker tells Temporal it is alive (WORKER_HEARTBEAT_SECONDS unset); /readyz counts one silent for a few beats as gone. */
+export const DEFAULT_WORKER_HEARTBEAT_SECONDS = 5;
 
 /** A few beats missed in a row: /readyz counts such a worker gone, and a worker whose own beats Temporal has
  * not had for this long starts again (worker/main.ts). */
-export const WORKER_HEARTBEAT_STALE_SECONDS = 4 * WORKER_HEARTBEAT_SECONDS;
+export const heartbeatStaleSeconds = (config: Pick<Config, 'workerHeartbeatSeconds'>): number =>
+  4 * config.workerHeartbeatSeconds;
 
 export interface Config {
   /** Port of the HTTP API; 0 picks a free one. */
@@ -136,6 +137,11 @@ export interface Config {
   webhookRetrySeconds: number;
   /** QUERY_SOCKET_PING_SECONDS: how often an EPCIS query WebSocket is pinged; one that missed the last ping is cut. */
   querySocketPingSeconds: number;
+  /**
+   * WORKER_HEARTBEAT_SECONDS: how often a worker tells Temporal it is alive (the SDK takes 1-60 s). The API
+   * reads it too: /readyz counts a worker silent for heartbeatStaleSeconds as gone, so both must agree.
+   */
+  workerHeartbeatSeconds: number;
   /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
   rateLimitPerSecond: number;
   /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
@@ -159,11 +165,11 @@ function integer(name: string, value: string | undefined, fallback: number): num
   return parsed;
 }
 
-function seconds(name: string, value: string | undefined, fallback: number): number {
+function seconds(name: string, value: string | undefined, fallback: number, max = 86_400): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 86_400)
-    throw new Error(`${name} must be a whole number of seconds (1-86400), got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max)
+    throw new Error(`${name} must be a whole number of seconds (1-${max}), got "${value}"`);
   return parsed;
 }
 
@@ -254,6 +260,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
     webhookRetrySeconds: retrySeconds(env.WEBHOOK_RETRY_SECONDS),
     querySocketPingSeconds: seconds('QUERY_SOCKET_PING_SECONDS', env.QUERY_SOCKET_PING_SECONDS, 30),
+    // The SDK's core takes 1-60 s.
+    workerHeartbeatSeconds: seconds(
+      'WORKER_HEARTBEAT_SECONDS',
+      env.WORKER_HEARTBEAT_SECONDS,
+      DEFAULT_WORKER_HEARTBEAT_SECONDS,
+      60,
+    ),
     rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, DEFAULT_RATE_LIMITS.perSecond, 1),
     rateLimitBurst: count('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, DEFAULT_RATE_LIMITS.burst, 0),
     failedKeysPerMinute: count(

@@ -34,7 +34,7 @@ export async function startApiSyncWorker(
   sequelize: Sequelize,
 ): Promise<ApiSyncWorker> {
   // The API stops on its own signals (api/main.ts), and stops this worker after its requests.
-  installRuntime(logger, { shutdownSignals: [] });
+  installRuntime(logger, config, { shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   let worker: Worker;
   try {

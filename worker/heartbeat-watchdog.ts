@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NativeConnection, Worker } from '@temporalio/worker';
-import { WORKER_HEARTBEAT_SECONDS, WORKER_HEARTBEAT_STALE_SECONDS, type Config } from '../platform/config';
+import { heartbeatStaleSeconds, type Config } from '../platform/config';
 
 /**
  * Resolves true once Temporal, answering and keeping worker heartbeats, has held no heartbeat of the
  * worker `identity` on `taskQueue` for `staleMs` since the watch began (counting only heartbeats of a
- * worker started at `since` or later, not an earlier one of this process); false when the watch is
+ * worker started at `since` or later, not an earlier one of this process), asking every `everyMs`; false when the watch is
  * aborted or the server keeps none. The SDK's core can stop heartbeating for good: it asks the namespace
  * once, as the first worker of a connection registers, whether the server keeps heartbeats, and gives up
  * when that ask fails (Temporal still starting) or when a beat is answered Unimplemented. /readyz then
@@ -18,6 +18,7 @@ export async function heartbeatsLost(
   identity: string,
   since: number,
   staleMs: number,
+  everyMs: number,
   signal: AbortSignal,
 ): Promise<boolean> {
   const service = connection.workflowService;
@@ -46,22 +47,31 @@ export async function heartbeatsLost(
     } catch {
       answering = false; // Temporal away: its silence is not the worker's.
     }
-    await sleep(WORKER_HEARTBEAT_SECONDS * 1000, undefined, { signal }).catch(() => undefined);
+    await sleep(everyMs, undefined, { signal }).catch(() => undefined);
   }
   return false;
 }
 
 /** The watchdog (keepWorkers' `unheard`): Temporal has kept no heartbeat of the process's first worker lately. */
 export async function heartbeatsUnheard(
-  config: Pick<Config, 'temporalNamespace'>,
+  config: Pick<Config, 'temporalNamespace' | 'workerHeartbeatSeconds'>,
   connection: NativeConnection,
   [worker]: Worker[],
   since: number,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const staleMs = WORKER_HEARTBEAT_STALE_SECONDS * 1000;
-  const { temporalNamespace } = config;
+  const stale = heartbeatStaleSeconds(config);
+  const { temporalNamespace, workerHeartbeatSeconds } = config;
   const { identity, taskQueue } = worker.options;
-  const lost = await heartbeatsLost(connection, temporalNamespace, taskQueue, identity, since, staleMs, signal);
-  return lost ? `Temporal has had no heartbeat of this worker for ${WORKER_HEARTBEAT_STALE_SECONDS} s` : undefined;
+  const lost = await heartbeatsLost(
+    connection,
+    temporalNamespace,
+    taskQueue,
+    identity,
+    since,
+    stale * 1000,
+    workerHeartbeatSeconds * 1000,
+    signal,
+  );
+  return lost ? `Temporal has had no heartbeat of this worker for ${stale} s` : undefined;
 }

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   // port it picked itself, so "0" is resolved here.
   const sdkMetricsPort = config.workerMetricsPort || (await freePort());
   // Only these signals: after any other, every new worker keepWorkers makes would stop at once.
-  installRuntime(logger, { shutdownSignals: ['SIGINT', 'SIGTERM'], prometheusPort: sdkMetricsPort });
+  installRuntime(logger, config, { shutdownSignals: ['SIGINT', 'SIGTERM'], prometheusPort: sdkMetricsPort });
   enableProcessMetrics('worker');
   const metricsServer = await serveMetrics(config.workerAppMetricsPort);
   const appMetricsPort = portOf(metricsServer);

@@ -2,7 +2,7 @@ import { DefaultLogger, Runtime, Worker, type LogLevel, type NativeConnection } 
 import type { Sequelize } from 'sequelize';
 import { createActivities } from '../activities';
 import { PostgresHashChainLedger } from '../db/repositories/ledger';
-import { WORKER_HEARTBEAT_SECONDS, workerIdentity, type Config, type WorkerRole } from '../platform/config';
+import { workerIdentity, type Config, type WorkerRole } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { activityMetrics } from './activity-metrics';
 import { workflowsPath } from './bundle';
@@ -22,11 +22,12 @@ const SDK_LEVELS: Record<string, LogLevel> = {
  */
 export function installRuntime(
   logger: Logger,
+  config: Pick<Config, 'workerHeartbeatSeconds'>,
   options: { shutdownSignals: NodeJS.Signals[]; prometheusPort?: number },
 ): void {
   Runtime.install({
     shutdownSignals: options.shutdownSignals,
-    workerHeartbeatInterval: WORKER_HEARTBEAT_SECONDS * 1000,
+    workerHeartbeatInterval: config.workerHeartbeatSeconds * 1000,
     ...(options.prometheusPort !== undefined && {
       telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${options.prometheusPort}` } } },
     }),

@@ -194,9 +194,7 @@ interface PersistInFlight {
  * machine a persist seen running could otherwise commit before the kill arrives.
  */
 export function workerKilledInPersist(options: ScenarioOptions): Promise<ScenarioReport> {
-  // Every batch's steps are local by default: this scenario's run as activity tasks (worker-local kills
-  // inside a local one).
-  const asTasks = { ...options, env: { ...options.env, PIPELINE_LOCAL_MAX_EVENTS: '0' } };
+  const asTasks = { ...options, env: stackEnvOf('worker', options.env) };
   return scenario('worker-sigkill-in-persist', asTasks, async (ctx) => {
     const connection = await Connection.connect({ address: ctx.stack.state.temporalAddress });
     let held: HeldBatch | undefined;
@@ -501,9 +499,7 @@ export function concurrentConsumers(options: ContentionOptions): Promise<Scenari
  * same id arriving again after the kill is at-least-once working, counted as redeliveredSameId.
  */
 export function deliveryWorkerKilled(options: ScenarioOptions): Promise<ScenarioReport> {
-  // A 5-minute retry window caps the backoff between attempts at 30 s (72 hours' cap is an hour): however
-  // many 503s a slow machine lets pile up before the receiver comes up, the next attempt falls in the wait.
-  const env = { ...options.env, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SECONDS: '300' };
+  const env = stackEnvOf('delivery', options.env);
   return scenario('delivery-worker-sigkill', { ...options, env }, async (ctx) => {
     const receiver = await startReceiver();
     try {
@@ -755,7 +751,7 @@ const FAILED_KEYS_PER_MINUTE = 30;
  * neighbour's own wrong key is a 401 (its own count), not a 429.
  */
 export function wrongKeyFloodBehindProxy(options: ScenarioOptions): Promise<ScenarioReport> {
-  const env = { ...options.env, TRUSTED_PROXIES: '127.0.0.1', FAILED_KEYS_PER_MINUTE: String(FAILED_KEYS_PER_MINUTE) };
+  const env = stackEnvOf('wrong-keys', options.env);
   return scenario('wrong-key-flood-behind-proxy', { ...options, env }, async (ctx) => {
     const from = (address: string, key: string) =>
       fetch(`${ctx.stack.apiUrl}/Integration/Account`, {
@@ -877,6 +873,27 @@ export function neighbourBurst(
     };
   });
 }
+
+/**
+ * What a scenario's stack runs with beyond the options' env (a shared stack is taken by its environment:
+ * test/chaos/ starts each ahead of the scenario that asks for it).
+ */
+const SCENARIO_ENV: Partial<Record<ScenarioName, NodeJS.ProcessEnv>> = {
+  // Every batch's steps are local by default: this scenario's run as activity tasks (worker-local kills
+  // inside a local one).
+  worker: { PIPELINE_LOCAL_MAX_EVENTS: '0' },
+  // The scenario plays the reverse proxy, and counts wrong keys at the default rate.
+  'wrong-keys': { TRUSTED_PROXIES: '127.0.0.1', FAILED_KEYS_PER_MINUTE: String(FAILED_KEYS_PER_MINUTE) },
+  // A 5-minute retry window caps the backoff between attempts at 30 s (72 hours' cap is an hour): however
+  // many 503s a slow machine lets pile up before the receiver comes up, the next attempt falls in the wait.
+  delivery: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SECONDS: '300' },
+};
+
+/** The environment the scenario `name`'s stack runs with, given the options' env. */
+export const stackEnvOf = (name: ScenarioName, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...env,
+  ...SCENARIO_ENV[name],
+});
 
 export const SCENARIOS = [
   'worker',

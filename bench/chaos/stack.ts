@@ -314,16 +314,45 @@ export const OWN_STACK: StackSource = {
 /**
  * The stack the last scenario used, kept for the next one that asks for the same environment (test/chaos/:
  * each start costs seconds of CPU). A new one replaces it when the environment differs or when it is no
- * longer whole (its supervisor gone or a fatal line logged); stop() ends the one kept.
+ * longer whole (its supervisor gone or a fatal line logged); the one replaced stops meanwhile. prepare()
+ * starts the stack of an environment a later scenario asks for while the scenarios before it run, one start
+ * after the other; stop() ends every stack kept, prepared or stopping.
  */
 export class SharedStacks implements StackSource {
   private kept: { key: string; stack: ChaosStack } | undefined;
+  private readonly prepared = new Map<string, Promise<ChaosStack>>();
+  /** The last start prepare() made: the next one waits for it. */
+  private lastStart: Promise<unknown> = Promise.resolve();
+  private readonly stopping = new Set<Promise<void>>();
+
+  private static keyOf(env: NodeJS.ProcessEnv): string {
+    return JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  /** Starts a stack for `env` once the last one prepare() started is up, for a take(env) to come. */
+  prepare(env: NodeJS.ProcessEnv = {}): void {
+    const key = SharedStacks.keyOf(env);
+    if (this.prepared.has(key) || this.kept?.key === key) return;
+    const starting = this.lastStart.then(
+      () => ChaosStack.start(env),
+      () => ChaosStack.start(env),
+    );
+    starting.catch(() => undefined); // its take() reports it
+    this.prepared.set(key, starting);
+    this.lastStart = starting;
+  }
 
   async take(env: NodeJS.ProcessEnv = {}): Promise<ChaosStack> {
-    const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
+    const key = SharedStacks.keyOf(env);
     if (this.kept?.key === key && !this.kept.stack.serviceGaveUp()) return this.kept.stack;
-    await this.stop();
-    const stack = await ChaosStack.start(env);
+    this.retire();
+    const prepared = this.prepared.get(key);
+    this.prepared.delete(key);
+    let stack = prepared ? await prepared : await ChaosStack.start(env);
+    if (stack.serviceGaveUp()) {
+      this.retire(stack);
+      stack = await ChaosStack.start(env);
+    }
     this.kept = { key, stack };
     return stack;
   }
@@ -332,9 +361,24 @@ export class SharedStacks implements StackSource {
     // kept for the next scenario
   }
 
+  /** Stops the kept stack (or `stack`) without waiting for it: stop() does. */
+  private retire(stack = this.kept?.stack): void {
+    if (stack === this.kept?.stack) this.kept = undefined;
+    if (!stack) return;
+    const stopped = stack.stop();
+    this.stopping.add(stopped);
+    // A failed stop stays in `stopping`, for stop() to report.
+    stopped.then(
+      () => this.stopping.delete(stopped),
+      () => undefined,
+    );
+  }
+
   async stop(): Promise<void> {
-    const kept = this.kept;
-    this.kept = undefined;
-    await kept?.stack.stop();
+    this.retire();
+    const prepared = [...this.prepared.values()];
+    this.prepared.clear();
+    for (const stack of await Promise.allSettled(prepared)) if (stack.status === 'fulfilled') this.retire(stack.value);
+    await Promise.all([...this.stopping]);
   }
 }

@@ -415,9 +415,9 @@ describe('the event pipeline at its edges', () => {
       Events: [commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', lot, 5))],
     });
     expect(created.status).toBe(200);
-    // A replica waiting 5 s (the stack's API waits the default 30 s, which the other tests' sync calls need
+    // A replica waiting 2 s (the stack's API waits the default 30 s, which the other tests' sync calls need
     // on a loaded machine); the stack's workers run the batch.
-    const waitSeconds = 5;
+    const waitSeconds = 2;
     const replica = await startReplica({ SYNC_WAIT_SECONDS: String(waitSeconds), API_SYNC_WORKER: 'false' });
     // The ship's persist waits on the lot's timeline lock, held here, for longer than the sync wait.
     let batchId = '';

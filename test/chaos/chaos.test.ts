@@ -9,6 +9,7 @@ import {
   killedInLocalStep,
   workerKilledInPersist,
   wrongKeyFloodBehindProxy,
+  stackEnvOf,
   type ScenarioOptions,
   type ScenarioReport,
 } from '../../bench/chaos/scenarios';
@@ -19,8 +20,9 @@ import { SharedStacks } from '../../bench/chaos/stack';
  * suite's stack would break the test files running beside this one). A stack is passed on from one
  * scenario to the next that asks for the same environment: each counts its own account's batches, and
  * the supervisor has restarted what the one before killed. So the scenarios that kill nothing run first,
- * then the kills, PostgreSQL's and Temporal's last. Every stack inherits the suite's workflow bundle
- * (WORKFLOW_BUNDLE_PATH, test/helpers/global-setup.ts).
+ * then the kills, PostgreSQL's and Temporal's last. The three environments' stacks start one after the
+ * other from the first scenario on, each while the scenarios before it run. Every stack inherits the
+ * suite's workflow bundle (WORKFLOW_BUNDLE_PATH, test/helpers/global-setup.ts).
  */
 describe('chaos: a part of the service SIGKILLed under load', () => {
   const stacks = new SharedStacks();
@@ -33,6 +35,9 @@ describe('chaos: a part of the service SIGKILLed under load', () => {
     env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SECONDS: '300' },
     stacks,
   };
+  beforeAll(() => {
+    for (const first of ['worker', 'wrong-keys', 'consume'] as const) stacks.prepare(stackEnvOf(first, options.env));
+  });
 
   afterAll(() => stacks.stop(), 120_000);
 

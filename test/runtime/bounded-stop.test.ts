@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { isAlive } from '../../supervisor/child-process';
 import { waitFor } from '../../platform/net';
-import { readLiveState } from '../../supervisor/state';
+import { readLiveState, statePath } from '../../supervisor/state';
 import { killStacks, processesUnder, spawnStack, startStack, type Stack } from '../helpers/stack';
 
 /** Opens a connection to the API and leaves a request on it unfinished: its body never comes. */
@@ -37,18 +37,68 @@ function supervisorNode(pid: number): number {
   return node;
 }
 
+/**
+ * The stacks of both parts below, whatever became of them killed and removed at the end. The part on
+ * SIGKILL leaves the stack it started last running, and the first stop below takes it: one start fewer.
+ */
+const stacks: Stack[] = [];
+const start = async (env?: NodeJS.ProcessEnv) => {
+  const stack = await startStack(env);
+  stacks.push(stack);
+  return stack;
+};
+/** Still running once the SIGKILL part is done, for the first stop. */
+let leftRunning: Stack | undefined;
+// The stack the stop during a Temporal restart takes starts at once, beside the tests before it.
+let forTemporalRestart: Promise<Stack>;
+beforeAll(() => {
+  forTemporalRestart = start();
+  forTemporalRestart.catch(() => undefined); // its test reports it
+});
+afterAll(async () => {
+  await Promise.allSettled([forTemporalRestart]);
+  killStacks(stacks);
+}, 240_000);
+
+describe('npm start killed with SIGKILL', () => {
+  let onKilledDir: Stack | undefined;
+
+  it('takes its children with it, and the next start on the same DATA_DIR comes up', async () => {
+    const first = await start();
+    const { pid, apiPid, workerPid, interactiveWorkerPid, postgresPid, temporalPid } = first.state;
+    const children = [apiPid!, workerPid!, interactiveWorkerPid!, postgresPid!, temporalPid!];
+    expect(children.every(isAlive)).toBe(true);
+
+    process.kill(pid, 'SIGKILL');
+    await waitFor('every child of the killed supervisor to end', 10_000, async () =>
+      [...children, ...processesUnder(first.dir)].every((p) => !isAlive(p)),
+    );
+
+    const second = await start({ DATA_DIR: first.dir });
+    onKilledDir = second;
+    expect(second.state.pid).not.toBe(pid);
+    expect((await fetch(`${second.state.apiUrl}/healthz`)).status).toBe(200);
+  }, 400_000);
+
+  it('a second start on a DATA_DIR in use refuses, and leaves the running one its runtime.json', async () => {
+    // The stack the test above started on the killed one's DATA_DIR, still running: one start fewer.
+    const running = onKilledDir && isAlive(onKilledDir.state.pid) ? onKilledDir : await start();
+    leftRunning = running;
+    const before = fs.readFileSync(statePath(running.dir), 'utf8');
+
+    const { child } = spawnStack({ DATA_DIR: running.dir });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    const log = fs.readFileSync(path.join(running.dir, 'stack.log'), 'utf8');
+    expect(log).toContain(`Another npm start (pid ${running.state.pid}) is running on ${running.dir}`);
+    expect(fs.readFileSync(statePath(running.dir), 'utf8')).toBe(before);
+    expect((await fetch(`${running.state.apiUrl}/healthz`)).status).toBe(200);
+  }, 400_000);
+});
+
 describe('a stop never waits', () => {
-  const stacks: Stack[] = [];
-  const start = async () => {
-    const stack = await startStack();
-    stacks.push(stack);
-    return stack;
-  };
-
-  afterAll(() => killStacks(stacks), 60_000);
-
   it('SIGTERM to the supervisor ends the whole process tree within 10 s while a request is held open', async () => {
-    const stack = await start();
+    const stack = leftRunning && isAlive(leftRunning.state.pid) ? leftRunning : await start();
     const { pid, apiPid, workerPid, interactiveWorkerPid, postgresPid, temporalPid, apiUrl } = stack.state;
     const tree = [pid, apiPid!, workerPid!, interactiveWorkerPid!, postgresPid!, temporalPid!];
     const held = await holdRequestOpen(apiUrl);
@@ -66,7 +116,7 @@ describe('a stop never waits', () => {
   }, 300_000);
 
   it('nor on a Temporal being restarted: SIGTERM during the restart leaves no server behind', async () => {
-    const stack = await start();
+    const stack = await forTemporalRestart;
     const { pid, apiPid, workerPid, temporalPid } = stack.state;
     process.kill(temporalPid!, 'SIGKILL');
     // The restart waits 0.5 s, then the new dev server takes a second or two to answer.

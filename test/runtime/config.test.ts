@@ -28,6 +28,15 @@ describe('the configuration a process reads from its environment', () => {
     expect(() => loadConfig({ WORKER_ACTIVITY_SLOTS: '0' })).toThrow('WORKER_ACTIVITY_SLOTS must be a whole number');
   });
 
+  it('heartbeats every 5 s unless WORKER_HEARTBEAT_SECONDS says, within what the SDK takes (1-60 s)', () => {
+    expect(loadConfig({}).workerHeartbeatSeconds).toBe(5);
+    expect(loadConfig({ WORKER_HEARTBEAT_SECONDS: '1' }).workerHeartbeatSeconds).toBe(1);
+    for (const value of ['0', '61', '1.5'])
+      expect(() => loadConfig({ WORKER_HEARTBEAT_SECONDS: value })).toThrow(
+        `WORKER_HEARTBEAT_SECONDS must be a whole number of seconds (1-60), got "${value}"`,
+      );
+  });
+
   it('trusts no proxy unless TRUSTED_PROXIES names them, and refuses what is no address nor range', () => {
     expect(loadConfig({}).trustedProxies).toEqual([]);
     expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.5 ,loopback,' }).trustedProxies).toEqual([

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { isApiWorkerIdentity, WORKER_HEARTBEAT_STALE_SECONDS } from '../../../platform/config';
+import { heartbeatStaleSeconds, isApiWorkerIdentity, type Config } from '../../../platform/config';
 import { syncTaskQueueOf } from '../../../domain/task-queues';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
@@ -25,7 +25,12 @@ const workerProcess = (identity: string | null | undefined): boolean => !isApiWo
  * seconds): `ok` when one runs and beat lately. Undefined when the server keeps no heartbeats (the feature
  * off, or a server too old for it): the poller check answers then.
  */
-async function heartbeatCheck(temporal: Client, taskQueue: string, now: number): Promise<'ok' | 'missing' | undefined> {
+async function heartbeatCheck(
+  temporal: Client,
+  taskQueue: string,
+  staleMs: number,
+  now: number,
+): Promise<'ok' | 'missing' | undefined> {
   const workers = await temporal.workflowService
     .listWorkers({
       namespace: temporal.options.namespace,
@@ -40,21 +45,22 @@ async function heartbeatCheck(temporal: Client, taskQueue: string, now: number):
     beat && workerProcess(beat.workerIdentity) ? [beat] : [],
   );
   if (!beats.length) return undefined;
-  return beats.some(
-    (beat) =>
-      beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < WORKER_HEARTBEAT_STALE_SECONDS * 1000,
-  )
+  return beats.some((beat) => beat.status === WORKER_STATUS_RUNNING && now - msOf(beat.heartbeatTime) < staleMs)
     ? 'ok'
     : 'missing';
 }
 
 /**
  * `ok` when a worker process of the task queue is alive: by its heartbeats where the server keeps them (a worker
- * killed shows within about 20 s), else by its polls of both the workflow and the activity side (75 s).
+ * killed shows within 4 beats: 20 s by default), else by its polls of both the workflow and the activity side (75 s).
  */
-async function workerCheck(temporal: Client, taskQueue: string): Promise<string> {
+async function workerCheck(
+  temporal: Client,
+  config: Pick<Config, 'workerHeartbeatSeconds'>,
+  taskQueue: string,
+): Promise<string> {
   const now = Date.now();
-  const byHeartbeat = await heartbeatCheck(temporal, taskQueue, now);
+  const byHeartbeat = await heartbeatCheck(temporal, taskQueue, heartbeatStaleSeconds(config) * 1000, now);
   if (byHeartbeat) return byHeartbeat;
   const sides = await Promise.all(
     [TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY].map(async (taskQueueType) => {
@@ -85,8 +91,8 @@ export function healthRouter(): Router<AppState, AppCustom> {
     const [database, temporalServer, worker, interactiveWorker] = await Promise.all([
       sequelize.query('SELECT 1').then(() => 'ok', failed),
       temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok', failed),
-      workerCheck(temporal, config.taskQueue).catch(failed),
-      workerCheck(temporal, syncTaskQueueOf(config.taskQueue)).catch(failed),
+      workerCheck(temporal, config, config.taskQueue).catch(failed),
+      workerCheck(temporal, config, syncTaskQueueOf(config.taskQueue)).catch(failed),
     ]);
     const checks = { database, temporal: temporalServer, worker, interactiveWorker };
     if (Object.values(checks).some((check) => check !== 'ok')) throw problem('not-ready', { checks });
