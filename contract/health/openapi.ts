@@ -21,14 +21,17 @@ export const healthOperations = [
       200: {
         description: 'Both dependencies answer and a worker polls the task queue.',
         schema: readyResponse,
-        example: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok' } },
+        example: {
+          status: 'ok',
+          checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok', deliveries: 'ok' },
+        },
       },
       503: {
         description: 'A dependency does not answer, or no worker polls; `checks` says which.',
         contentType: PROBLEM_JSON,
         schema: notReadyProblem,
         example: problemExample('not-ready', {
-          checks: { database: 'ok', temporal: 'ok', worker: 'missing', interactiveWorker: 'ok' },
+          checks: { database: 'ok', temporal: 'ok', worker: 'missing', interactiveWorker: 'ok', deliveries: 'missing' },
         }),
       },
     },

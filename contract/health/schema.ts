@@ -9,7 +9,7 @@ export const healthResponse = {
 const checks = {
   type: 'object',
   description: '`ok`, or the error met while checking that dependency.',
-  required: ['database', 'temporal', 'worker', 'interactiveWorker'],
+  required: ['database', 'temporal', 'worker', 'interactiveWorker', 'deliveries'],
   properties: {
     database: { type: 'string' },
     temporal: { type: 'string' },
@@ -22,6 +22,11 @@ const checks = {
       type: 'string',
       description:
         "`missing` when no worker process of the sync task queue (interactive or all, WORKER_ROLE) is alive, by the same rule; the API's own worker does not count. Small sync batches the API does not run itself would wait.",
+    },
+    deliveries: {
+      type: 'string',
+      description:
+        '`missing` when no worker process of the deliveries task queue (`<TASK_QUEUE>-deliveries`: bulk or all, WORKER_ROLE) is alive, by the same rule: a worker of a release before that queue polls only the task queue, and webhooks would wait.',
     },
   },
 } as const;

@@ -76,7 +76,7 @@ describe('health', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       status: 'ok',
-      checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok' },
+      checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'ok', deliveries: 'ok' },
     });
   });
 });

@@ -94,7 +94,7 @@ describe('the interactive and the bulk worker', () => {
     const children: ChildProcess[] = [];
     afterAll(() => Promise.all(children.map((child) => stopChild(child, 'SIGTERM', 5000))));
 
-    function run(entry: string, env: NodeJS.ProcessEnv): Promise<{ port?: number }> {
+    function run(entry: string, env: NodeJS.ProcessEnv): Promise<{ port?: number; child: ChildProcess }> {
       const child = spawn(...typescriptCommand(entry), {
         cwd: PROJECT_ROOT,
         env: {
@@ -104,6 +104,8 @@ describe('the interactive and the bulk worker', () => {
           WORKER_METRICS_PORT: '0',
           WORKER_APP_METRICS_PORT: '0',
           LOG_LEVEL: 'warn',
+          // A killed worker is missing after 4 beats: 4 s.
+          WORKER_HEARTBEAT_SECONDS: '1',
           ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -112,7 +114,7 @@ describe('the interactive and the bulk worker', () => {
       return new Promise((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`${entry} exited with code ${code}`)));
         child.on('message', (message: { type?: string; port?: number }) => {
-          if (message.type === 'ready') resolve(message);
+          if (message.type === 'ready') resolve({ ...message, child });
         });
       });
     }
@@ -124,13 +126,16 @@ describe('the interactive and the bulk worker', () => {
       };
     };
 
-    it('names the interactive worker missing while only the bulk one runs, the API’s own not counted', async () => {
-      const [{ port }] = await Promise.all([run('api/main.ts', {}), run('worker/main.ts', { WORKER_ROLE: 'bulk' })]);
+    it('names each worker missing that is not there: the interactive one (the API’s own not counted), then the bulk one and the deliveries it polls', async () => {
+      const [{ port }, bulk] = await Promise.all([
+        run('api/main.ts', {}),
+        run('worker/main.ts', { WORKER_ROLE: 'bulk' }),
+      ]);
       const url = `http://127.0.0.1:${port}`;
       await waitFor('the bulk worker to be seen', 30_000, async () => (await readyz(url)).checks.worker === 'ok');
       expect(await readyz(url)).toEqual({
         status: 503,
-        checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'missing' },
+        checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'missing', deliveries: 'ok' },
       });
 
       await run('worker/main.ts', { WORKER_ROLE: 'interactive' });
@@ -140,6 +145,15 @@ describe('the interactive and the bulk worker', () => {
         temporal: 'ok',
         worker: 'ok',
         interactiveWorker: 'ok',
+        deliveries: 'ok',
+      });
+
+      bulk.child.kill('SIGKILL');
+      await waitFor('the bulk worker to be missed', 30_000, async () => (await readyz(url)).checks.worker !== 'ok');
+      await waitFor('its deliveries to be missed', 10_000, async () => (await readyz(url)).checks.deliveries !== 'ok');
+      expect(await readyz(url)).toEqual({
+        status: 503,
+        checks: { database: 'ok', temporal: 'ok', worker: 'missing', interactiveWorker: 'ok', deliveries: 'missing' },
       });
     }, 120_000);
   });

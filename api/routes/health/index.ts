@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import { heartbeatStaleSeconds, isApiWorkerIdentity, type Config } from '../../../platform/config';
-import { syncTaskQueueOf } from '../../../domain/task-queues';
+import { deliveriesTaskQueueOf, syncTaskQueueOf } from '../../../domain/task-queues';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 
@@ -88,13 +88,14 @@ export function healthRouter(): Router<AppState, AppCustom> {
   router.get('/readyz', async (ctx) => {
     const { sequelize, temporal, config } = ctx.deps;
     const failed = (e: Error) => e.message;
-    const [database, temporalServer, worker, interactiveWorker] = await Promise.all([
+    const [database, temporalServer, worker, interactiveWorker, deliveries] = await Promise.all([
       sequelize.query('SELECT 1').then(() => 'ok', failed),
       temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok', failed),
       workerCheck(temporal, config, config.taskQueue).catch(failed),
       workerCheck(temporal, config, syncTaskQueueOf(config.taskQueue)).catch(failed),
+      workerCheck(temporal, config, deliveriesTaskQueueOf(config.taskQueue)).catch(failed),
     ]);
-    const checks = { database, temporal: temporalServer, worker, interactiveWorker };
+    const checks = { database, temporal: temporalServer, worker, interactiveWorker, deliveries };
     if (Object.values(checks).some((check) => check !== 'ok')) throw problem('not-ready', { checks });
     ctx.body = { status: 'ok', checks };
   });
