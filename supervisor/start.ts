@@ -208,9 +208,9 @@ class Supervisor {
     // Any free port for the API is the one it binds (0) and reports: one picked here and handed over could
     // be taken by another process before the API bound it (CI: EADDRINUSE with several stacks starting).
     const apiPortAsked = await port('PORT', async () => 0);
-    const workerMetricsPort = await port('WORKER_METRICS_PORT');
-    const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT');
-    // As the API's: any free port is the one the interactive worker binds (0) and reports, then keeps.
+    // As the API's: any free port is the one each worker binds (0) and reports, then keeps.
+    const workerMetricsPort = await port('WORKER_METRICS_PORT', async () => 0);
+    const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT', async () => 0);
     const interactiveMetricsPort = await port('INTERACTIVE_WORKER_METRICS_PORT', async () => 0);
     const interactiveAppMetricsPort = await port('INTERACTIVE_WORKER_APP_METRICS_PORT', async () => 0);
     // A development instance: a receiver on this machine works without configuration; a value set wins.
@@ -237,8 +237,8 @@ class Supervisor {
       pid: process.pid,
       apiUrl: '',
       apiMetricsUrl: '',
-      workerAppMetricsUrl: `http://127.0.0.1:${workerAppMetricsPort}/metrics`,
-      workerSdkMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+      workerAppMetricsUrl: null,
+      workerSdkMetricsUrl: null,
       databaseUrl,
       temporalAddress,
       temporalUiUrl,
@@ -347,12 +347,13 @@ class Supervisor {
     return new Promise((resolve, reject) => {
       child.on('message', (message: Partial<ReadyMessage> | undefined) => {
         if (message?.type !== 'ready') return;
-        if (role === 'interactiveWorker' && message.appMetricsPort && message.sdkMetricsPort) {
+        if (role !== 'api' && message.appMetricsPort && message.sdkMetricsPort) {
           // A restart reuses this env: the worker keeps the ports it bound, also those it was given as 0.
-          env.INTERACTIVE_WORKER_METRICS_PORT = String(message.sdkMetricsPort);
-          env.INTERACTIVE_WORKER_APP_METRICS_PORT = String(message.appMetricsPort);
-          this.state.interactiveWorkerSdkMetricsUrl = `http://127.0.0.1:${message.sdkMetricsPort}/metrics`;
-          this.state.interactiveWorkerAppMetricsUrl = `http://127.0.0.1:${message.appMetricsPort}/metrics`;
+          const variable = role === 'worker' ? 'WORKER' : 'INTERACTIVE_WORKER';
+          env[`${variable}_METRICS_PORT`] = String(message.sdkMetricsPort);
+          env[`${variable}_APP_METRICS_PORT`] = String(message.appMetricsPort);
+          this.state[`${role}SdkMetricsUrl`] = `http://127.0.0.1:${message.sdkMetricsPort}/metrics`;
+          this.state[`${role}AppMetricsUrl`] = `http://127.0.0.1:${message.appMetricsPort}/metrics`;
         }
         resolve(message as ReadyMessage);
       });

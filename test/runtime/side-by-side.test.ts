@@ -65,13 +65,20 @@ describe('two npm starts on one machine', () => {
     }
   }, 400_000);
 
-  it('a restarted interactive worker keeps its metrics ports, as the bulk worker does', async () => {
-    const [stack] = stacks;
+  it('restarted workers keep their metrics ports, also free ones they bound themselves', async () => {
+    // The second: the defaults were the first's, so each of its workers bound a free port and reported it.
+    const [, stack] = stacks;
     const before = readLiveState(stack.dir)!;
+    process.kill(before.workerPid!, 'SIGKILL');
     process.kill(before.interactiveWorkerPid!, 'SIGKILL');
-    await waitFor('a new interactive worker', 60_000, async () => {
+    await waitFor('new workers', 60_000, async () => {
       const now = readLiveState(stack.dir);
-      return Boolean(now?.interactiveWorkerPid && now.interactiveWorkerPid !== before.interactiveWorkerPid);
+      return Boolean(
+        now?.workerPid &&
+        now.workerPid !== before.workerPid &&
+        now.interactiveWorkerPid &&
+        now.interactiveWorkerPid !== before.interactiveWorkerPid,
+      );
     });
     const after = readLiveState(stack.dir)!;
     expect(uiAndMetricsUrls(after)).toEqual(uiAndMetricsUrls(before));
