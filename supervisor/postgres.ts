@@ -30,7 +30,15 @@ export interface EmbeddedPostgresOptions {
   existing?: boolean;
   /** Gives up waiting for the server (and stops it) when this aborts. */
   signal?: AbortSignal;
+  /** Where a port is found when none is asked for (tests hand one that is taken). */
+  anyFreePort?: () => Promise<number>;
 }
+
+/** How often a port found free is looked for again when another process took it before PostgreSQL bound it. */
+const FREE_PORT_ATTEMPTS = 3;
+
+/** The port was taken before this server bound it: another one may be free. */
+class PortLostError extends Error {}
 
 /**
  * Where a server running as root keeps what the `postgres` user must reach but cannot in this checkout
@@ -236,9 +244,40 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // backends holds the shared memory (keyed by the data directory, not by this file), so the caller retries.
   fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
 
-  const port = options.port || (await freePort());
+  const cluster: Cluster = { dataDir, bin, asOwner };
+  if (options.port) return serve(options, cluster, options.port);
+  // Any free port: found here and bound by the server a moment later, when another process starting
+  // beside this one (another npm start, a test's stack) may have taken it. Then another is found.
+  for (let attempt = 1; ; attempt++) {
+    const port = await (options.anyFreePort ?? freePort)();
+    try {
+      return await serve(options, cluster, port);
+    } catch (error) {
+      if (!(error instanceof PortLostError) || attempt === FREE_PORT_ATTEMPTS) throw error;
+      logger.warn(
+        { port, attempt },
+        'the free port found for PostgreSQL was taken before it bound it; finding another',
+      );
+    }
+  }
+}
+
+/** A cluster ready to run: its directory, the binaries and whom they run as. */
+interface Cluster {
+  dataDir: string;
+  bin: string;
+  asOwner: RunAs & { cwd: string };
+}
+
+/** Runs the cluster's server on `port` until it answers; PortLostError when a port found free is taken. */
+async function serve(
+  options: EmbeddedPostgresOptions,
+  { dataDir, bin, asOwner }: Cluster,
+  port: number,
+): Promise<EmbeddedPostgres> {
   // Checked before starting: the readiness probe below would take another server's answer for this one's.
-  if (!(await isPortFree(port))) throw new PortTakenError('EMBEDDED_PG_PORT', port);
+  if (!(await isPortFree(port)))
+    throw options.port ? new PortTakenError('EMBEDDED_PG_PORT', port) : new PortLostError(`port ${port} is taken`);
   const settings = ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', '-c', 'listen_addresses=127.0.0.1'];
   if (options.statementStats)
     settings.push('-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on');
@@ -262,8 +301,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await waitFor(`PostgreSQL on port ${port}`, 30_000, async () => {
       options.signal?.throwIfAborted();
       if (spawnError) throw new Error(`PostgreSQL could not be started (${spawnError.message})`);
-      if (hasExited(child))
-        throw new Error(`PostgreSQL exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`);
+      if (hasExited(child)) {
+        const exited = `PostgreSQL exited (code ${child.exitCode}, signal ${child.signalCode}): ${stderr.trim()}`;
+        throw !options.port && /could not bind|already in use/i.test(stderr)
+          ? new PortLostError(exited)
+          : new Error(exited);
+      }
       const probe = new Client({ connectionString: localUrl(port, 'postgres') });
       try {
         await probe.connect();
