@@ -346,7 +346,12 @@ export async function answerRecall(
   if (!notice) return { kind: 'notFound' };
   const refused: LotProblem[] = [];
   const seen = new Set<string>();
-  answer.lots?.forEach(({ lotSerial }, index) => {
+  answer.lots?.forEach((lot, index) => {
+    const { lotSerial } = lot;
+    const over = overShipped(
+      lot,
+      notice.shipped.find((s) => s.lotSerial === lotSerial),
+    );
     if (!notice.received_lots.includes(lotSerial))
       refused.push({
         index,
@@ -354,14 +359,8 @@ export async function answerRecall(
         problem: `${lotSerial} is not a lot you received of this recall; yours: ${notice.received_lots.join(', ')}.`,
       });
     else if (seen.has(lotSerial)) refused.push({ index, field: 'LotSerial', problem: `${lotSerial} is named twice.` });
+    else if (over) refused.push({ index, field: null, problem: over });
     seen.add(lotSerial);
-  });
-  answer.lots?.forEach((lot, index) => {
-    const problem = overShipped(
-      lot,
-      notice.shipped.find((s) => s.lotSerial === lot.lotSerial),
-    );
-    if (problem) refused.push({ index, field: null, problem });
   });
   if (refused.length) return { kind: 'lotsRefused', lots: refused };
   if (notice.closed_at) return { kind: 'alreadyClosed' };
