@@ -34,15 +34,15 @@ export async function readWhenFinished<T extends Pick<Batch, 'status'>>(
   const hungUp = () => stop.abort();
   ctx.res.once('close', hungUp);
   try {
-    const first = peek ? await peek() : await read();
-    let batch = peek ? null : (first as T | null);
-    if (first && !isFinished(first) && !stop.signal.aborted) {
+    const first = await (peek ?? read)();
+    if (first && !isFinished(first) && !stop.signal.aborted)
       await Promise.race([
         announced.finished,
         sleep(waitSeconds * 1000, undefined, { signal: stop.signal }).catch(() => undefined),
       ]);
-      if (peek || !stop.signal.aborted) batch = await read();
-    } else if (first && peek) batch = await read();
+    // Read for the answer after a peek, and after a wait the client did not hang up on; else the first read is it.
+    const again = first !== null && (peek !== undefined || (!isFinished(first) && !stop.signal.aborted));
+    const batch = again ? await read() : (first as T | null);
     if (batch) ctx.set('Preference-Applied', `wait=${waitSeconds}`);
     return batch;
   } finally {

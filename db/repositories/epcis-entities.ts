@@ -2,7 +2,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { EpcisEvent, EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
 import type { EventPayload } from '../../domain/events';
-import { queryOf } from '../sql';
+import { queryOf, type Query } from '../sql';
 import { storedEventIds } from './batch-events';
 import { capturedSql, epcisSql, originalJoin, reversesSql } from './epcis-originals';
 
@@ -18,8 +18,7 @@ export async function findEpcisEntities(
   account: { id: string; name: string },
   refs: Referenced,
 ): Promise<EpcisKnownEntities> {
-  const select = <T extends object>(sql: string, bind: unknown[]) =>
-    sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  const select = queryOf(sequelize);
   const [products, glnLocations, otherLocations, self, declared, pending] = await Promise.all([
     select<{ gtin: string; external_id: string }>(
       `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id FROM products
@@ -73,8 +72,6 @@ export async function findEpcisEntities(
   };
 }
 
-type Select = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
-
 /** SQL: whether account $1 holds a pending declaration (one probe of the partial index events_epcis_pending_declaration). */
 export const ANY_PENDING_DECLARATION = `SELECT EXISTS (SELECT 1 FROM events WHERE account_id = $1 AND payload ? 'EpcisPendingDeclaration') AS pending`;
 
@@ -84,7 +81,7 @@ export const ANY_PENDING_DECLARATION = `SELECT EXISTS (SELECT 1 FROM events WHER
  * planning the lookup of a document's thousand ids cost PostgreSQL more than running it, on every capture.
  */
 async function pendingDeclarations(
-  select: Select,
+  select: Query,
   accountId: string,
   eventIds: string[],
 ): Promise<{ row_id: string; event_id: string; epcis: EpcisEvent }[]> {
