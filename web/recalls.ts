@@ -591,16 +591,20 @@ async function refresh(): Promise<void> {
   );
 }
 
-/** A refused answer as the API says it, each problem under its field (`Lots[0].Destroyed`), which the form marks. */
+/**
+ * A refused answer as the API says it, each problem under its field (`Lots[0].Destroyed`), which the form
+ * marks; a problem of a lot's figures together (`Lots[0]`: more than was shipped) marks them all.
+ */
 function refusal(form: HTMLFormElement, answer: Answer<unknown>): string {
   const errors = (answer.body as { errors?: unknown } | null)?.errors;
   if (!errors || typeof errors !== 'object') return reason(answer);
   const lots = form.querySelectorAll('tr[data-lot]');
   return Object.entries(errors as Record<string, string[]>)
     .map(([field, problems]) => {
-      const [, index, name] = /^Lots\[(\d+)\]\.(\w+)$/.exec(field) ?? [];
+      const [, index, name] = /^Lots\[(\d+)\](?:\.(\w+))?$/.exec(field) ?? [];
       if (index !== undefined)
-        lots[Number(index)]?.querySelector(`[data-field="${name}"]`)?.setAttribute('aria-invalid', 'true');
+        for (const marked of name ? [name] : ANSWER_FIELDS.map(([figure]) => figure))
+          lots[Number(index)]?.querySelector(`[data-field="${marked}"]`)?.setAttribute('aria-invalid', 'true');
       return `${field}: ${problems.join(' ')}`;
     })
     .join('\n');
