@@ -3,10 +3,9 @@ import { findLocation, hasActiveInventory, listLocations } from '../../../db/rep
 import { locationCreateIssues, locationIdIssues } from '../../../domain/master-data';
 import { updateLocations } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
 import { createdAnswer } from '../master-data/create';
-import { pageBody, pageOf, validatePage } from '../../paging';
+import { masterDataReadRoutes } from '../master-data/read';
 import { presentLocation, presentUpdatedLocation } from './presenter';
 import { createLocationsSchema, updateLocationsSchema } from '../../../domain/schemas/locations';
 
@@ -19,16 +18,11 @@ export function locationsRouter(): Router<AppState, AppCustom> {
     ctx.body = await createdAnswer(ctx, { kind: 'locations', records }, locationCreateIssues(records));
   });
 
-  router.get('/Integration/Locations', validatePage(), async (ctx) => {
-    const page = pageOf(ctx.state.input.query);
-    const { rows, total } = await listLocations(ctx.state.account.id, page.offset, page.pageSize);
-    ctx.body = pageBody(page, total, rows.map(presentLocation));
-  });
-
-  router.get('/Integration/Locations/:id', async (ctx) => {
-    const found = await findLocation(ctx.state.account.id, ctx.params.id);
-    if (!found) throw problem('unknown-location', { detail: `Location ${ctx.params.id} was not found.` });
-    ctx.body = presentLocation(found);
+  masterDataReadRoutes(router, '/Integration/Locations', {
+    list: listLocations,
+    find: findLocation,
+    present: presentLocation,
+    unknown: { code: 'unknown-location', noun: 'Location' },
   });
 
   router.put('/Integration/Location', validateBatch(updateLocationsSchema, ['Location']), async (ctx) => {

@@ -3,10 +3,9 @@ import { findProduct, listProducts } from '../../../db/repositories/master-data'
 import { productCreateIssues } from '../../../domain/master-data';
 import { updateProducts } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { problem } from '../../errors';
 import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
 import { createdAnswer } from '../master-data/create';
-import { pageBody, pageOf, validatePage } from '../../paging';
+import { masterDataReadRoutes } from '../master-data/read';
 import { presentProduct } from './presenter';
 import { createProductsSchema, updateProductsSchema } from '../../../domain/schemas/products';
 
@@ -30,16 +29,11 @@ export function productsRouter(): Router<AppState, AppCustom> {
     ctx.body = storedAnswer('product', 'Updated', updated);
   });
 
-  router.get('/Integration/Products', validatePage(), async (ctx) => {
-    const page = pageOf(ctx.state.input.query);
-    const { rows, total } = await listProducts(ctx.state.account.id, page.offset, page.pageSize);
-    ctx.body = pageBody(page, total, rows.map(presentProduct));
-  });
-
-  router.get('/Integration/Products/:id', async (ctx) => {
-    const product = await findProduct(ctx.state.account.id, ctx.params.id);
-    if (!product) throw problem('unknown-product', { detail: `Product ${ctx.params.id} was not found.` });
-    ctx.body = presentProduct(product);
+  masterDataReadRoutes(router, '/Integration/Products', {
+    list: listProducts,
+    find: findProduct,
+    present: presentProduct,
+    unknown: { code: 'unknown-product', noun: 'Product' },
   });
 
   return router;
