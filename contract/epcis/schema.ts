@@ -6,6 +6,7 @@ import { EPC_FORMATS } from '../../domain/epcis/identifiers';
 import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
 import { EPCIS_QUERY_PARAMETERS, type EpcisQueryParameters } from '../../domain/epcis/query-parameters';
 import { CAPTURE_ERROR_BEHAVIOURS } from '../../domain/epcis/translate';
+import { listOf } from '../openapi/schema';
 
 /** POST /epcis/capture's header: absent (or blank) is rollback. */
 export const captureHeaders = {
@@ -90,39 +91,25 @@ export const eventsPageQuery = {
   properties: eventsPageQueryProperties,
 } as const;
 
-const problemList = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['type', 'title'],
-    properties: {
-      type: { type: 'string' },
-      title: { type: 'string' },
-      status: { type: 'integer' },
-      detail: { type: 'string' },
-      eventID: { type: 'string' },
-    },
-  },
-} as const;
+const problemList = listOf(['type', 'title'], {
+  type: { type: 'string' },
+  title: { type: 'string' },
+  status: { type: 'integer' },
+  detail: { type: 'string' },
+  eventID: { type: 'string' },
+});
 
 const masterDataChanges = (key: string) =>
-  ({
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['id', 'key', 'change', 'fields'],
-      properties: {
-        id: { type: 'string', description: 'Its id in this account (a Digital Link URI for one the capture created).' },
-        key: { type: 'string', description: `The ${key} the document named it by.` },
-        change: { enum: ['created', 'updated'] },
-        fields: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'The fields the document set: name, address, vessel, captainsName.',
-        },
-      },
+  listOf(['id', 'key', 'change', 'fields'], {
+    id: { type: 'string', description: 'Its id in this account (a Digital Link URI for one the capture created).' },
+    key: { type: 'string', description: `The ${key} the document named it by.` },
+    change: { enum: ['created', 'updated'] },
+    fields: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The fields the document set: name, address, vessel, captainsName.',
     },
-  }) as const;
+  });
 
 /** GET /epcis/capture/{captureID}: the standard's CaptureJob, plus the master data the capture created. */
 export const captureJobResponse = {

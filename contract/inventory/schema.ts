@@ -1,6 +1,7 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 import { nullableText } from '../../domain/schemas/text';
+import { listOf } from '../openapi/schema';
 
 /** Ids in a URL: a hundred of them stay well inside the 16 KB a request head may take. */
 const id = { type: 'string', maxLength: LIMITS.idLength } as const;
@@ -61,47 +62,33 @@ export const inventoryResponse = {
   type: 'object',
   required: ['products'],
   properties: {
-    products: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['productId', 'externalProductId', 'productName', 'lots'],
-        properties: {
-          productId: { type: 'string', description: 'Service id of the product.' },
-          externalProductId: nullableText(
-            'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
-            'SALMON-WHOLE',
-          ),
-          productName: { type: 'string' },
-          lots: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['lotSerial', 'inventory'],
-              properties: {
-                lotSerial: { type: 'string' },
-                inventory: { type: 'array', items: inventoryEntry },
-                negative: {
-                  type: 'array',
-                  description:
-                    'Present only when the lot reads negative somewhere: each location where its timeline goes below zero, with the lowest balance. ' +
-                    'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
-                  items: {
-                    type: 'object',
-                    required: ['locationId', 'externalLocationId', 'locationName', 'quantity'],
-                    properties: {
-                      locationId: { type: 'string', description: 'Service id of the location.' },
-                      externalLocationId,
-                      locationName: { type: 'string' },
-                      quantity: { type: 'number', example: -20 },
-                    },
-                  },
-                },
-              },
+    products: listOf(['productId', 'externalProductId', 'productName', 'lots'], {
+      productId: { type: 'string', description: 'Service id of the product.' },
+      externalProductId: nullableText(
+        'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
+        'SALMON-WHOLE',
+      ),
+      productName: { type: 'string' },
+      lots: listOf(['lotSerial', 'inventory'], {
+        lotSerial: { type: 'string' },
+        inventory: { type: 'array', items: inventoryEntry },
+        negative: {
+          type: 'array',
+          description:
+            'Present only when the lot reads negative somewhere: each location where its timeline goes below zero, with the lowest balance. ' +
+            'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
+          items: {
+            type: 'object',
+            required: ['locationId', 'externalLocationId', 'locationName', 'quantity'],
+            properties: {
+              locationId: { type: 'string', description: 'Service id of the location.' },
+              externalLocationId,
+              locationName: { type: 'string' },
+              quantity: { type: 'number', example: -20 },
             },
           },
         },
-      },
-    },
+      }),
+    }),
   },
 } as const;

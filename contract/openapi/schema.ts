@@ -48,3 +48,17 @@ export function publishSchema(schema: unknown, where = '$'): unknown {
   if (source.nullable === true && typeof source.type === 'string') out.type = [source.type, 'null'];
   return out;
 }
+
+/**
+ * A list of objects, each with `required` among its `properties`; `item` adds keywords to each object
+ * (additionalProperties). Typed as written (`as const`), as the schemas it stands in.
+ */
+export const listOf = <
+  const Required extends readonly string[],
+  const Properties extends Record<string, unknown>,
+  const Item extends JsonSchema = Record<never, never>,
+>(
+  required: Required,
+  properties: Properties,
+  item?: Item,
+) => ({ type: 'array', items: { type: 'object', required, properties, ...(item as Item) } }) as const;

@@ -5,6 +5,7 @@
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-contracts';
 import { withLimits } from '../../domain/schemas/limits';
 import { pageBodySchema, pageQuerySchema } from '../paging';
+import { listOf } from '../openapi/schema';
 
 export const createWebhookBody = withLimits({
   type: 'object',
@@ -113,20 +114,16 @@ export const webhookDelivery = {
     createdTime: { type: 'string', format: 'date-time' },
     deliveredTime: time('When a receiver answered 2xx.'),
     payload: { type: 'object', description: 'The body POSTed: `{ type, timestamp, data }`.' },
-    attempts: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['time', 'httpStatus', 'error', 'nextTry'],
-        properties: {
-          time: { type: 'string', format: 'date-time' },
-          httpStatus: { type: ['integer', 'null'], description: 'The receiver’s answer (null: none, see error).' },
-          error: { type: ['string', 'null'] },
-          nextTry: time('When Temporal tries again (null: delivered, or retries ran out).'),
-        },
-        additionalProperties: false,
+    attempts: listOf(
+      ['time', 'httpStatus', 'error', 'nextTry'],
+      {
+        time: { type: 'string', format: 'date-time' },
+        httpStatus: { type: ['integer', 'null'], description: 'The receiver’s answer (null: none, see error).' },
+        error: { type: ['string', 'null'] },
+        nextTry: time('When Temporal tries again (null: delivered, or retries ran out).'),
       },
-    },
+      { additionalProperties: false },
+    ),
   },
   additionalProperties: false,
 } as const;
