@@ -14,7 +14,7 @@ export const isUuid = (text: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
 
 /** The arrays an `unnest($n::type[], ...)` takes: per key, every row's value of it, in row order. */
-export const columnsOf = <R, K extends keyof R>(rows: readonly R[], keys: readonly K[]): R[K][][] =>
+export const unnestArrays = <R, K extends keyof R>(rows: readonly R[], keys: readonly K[]): R[K][][] =>
   keys.map((key) => rows.map((row) => row[key]));
 
 /** Rows of statements run on the pool, or inside `transaction` when given. */

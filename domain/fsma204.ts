@@ -123,7 +123,7 @@ const OWN_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaColumn[]>
 const SOME_CTES = new Set(Object.values(OWN_COLUMNS).flat());
 
 /** The columns of `cte`'s sheet, in CSV order: the sheet names the CTE, and a landing's date is its Landing Date. */
-const columnsOf = (cte: CriticalTrackingEvent): readonly FsmaColumn[] =>
+const sheetColumnsOf = (cte: CriticalTrackingEvent): readonly FsmaColumn[] =>
   FSMA_COLUMNS.filter(
     (c) =>
       c !== 'Critical Tracking Event' &&
@@ -132,11 +132,11 @@ const columnsOf = (cte: CriticalTrackingEvent): readonly FsmaColumn[] =>
   );
 
 export const CTE_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaColumn[]>> = {
-  'Initial Packing': columnsOf('Initial Packing'),
-  'First Land-Based Receiving': columnsOf('First Land-Based Receiving'),
-  Shipping: columnsOf('Shipping'),
-  Receiving: columnsOf('Receiving'),
-  Transformation: columnsOf('Transformation'),
+  'Initial Packing': sheetColumnsOf('Initial Packing'),
+  'First Land-Based Receiving': sheetColumnsOf('First Land-Based Receiving'),
+  Shipping: sheetColumnsOf('Shipping'),
+  Receiving: sheetColumnsOf('Receiving'),
+  Transformation: sheetColumnsOf('Transformation'),
 };
 
 /** Business name, location name, street, city, state and postal code, country, phone: what FDA calls a location description. */

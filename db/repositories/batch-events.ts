@@ -3,7 +3,7 @@
  * the lines' inventory records. The event ids are derived from the batch (domain/hashing eventIdOf), so
  * a retried step cannot store them twice: the unique ids are the last line of defence.
  */
-import { columnsOf, type Query } from '../sql';
+import { unnestArrays, type Query } from '../sql';
 
 /** Which of these external event ids the account has stored already. */
 export async function storedEventIds(
@@ -59,7 +59,7 @@ export async function insertEvents(
     [
       accountId,
       batchId,
-      ...columnsOf(events, [
+      ...unnestArrays(events, [
         'id',
         'externalId',
         'type',
@@ -104,7 +104,7 @@ export async function insertEventLines(
             AS u(event_id, position, role, product_id, lot_serial, quantity, ord)
       ORDER BY u.ord
      RETURNING id`,
-    [accountId, ...columnsOf(lines, ['eventId', 'position', 'role', 'productId', 'lotSerial', 'quantity'])],
+    [accountId, ...unnestArrays(lines, ['eventId', 'position', 'role', 'productId', 'lotSerial', 'quantity'])],
   );
   return inserted.map((row) => row.id);
 }
@@ -139,7 +139,7 @@ export async function insertInventoryRecords(
             AS u(product_id, lot_serial, location_id, event_id, line_id, event_time, event_seq, delta, balance, available)`,
     [
       accountId,
-      ...columnsOf(records, [
+      ...unnestArrays(records, [
         'productId',
         'lotSerial',
         'locationId',

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { canonicalJson, chainHash, GENESIS_HASH, sha256Hex } from '../../domain/hashing';
-import { columnsOf, preparedQueryOf, queryOf } from '../sql';
+import { unnestArrays, preparedQueryOf, queryOf } from '../sql';
 import { originalColumnsSql, originalJoin, payloadWithOriginal, type OriginalColumns } from './epcis-originals';
 
 export interface LedgerVerification {
@@ -83,7 +83,7 @@ export class PostgresHashChainLedger implements LedgerWriter {
         `INSERT INTO ledger_entries (account_id, sequence, event_id, payload_hash, previous_hash, hash)
          SELECT $1, u.sequence, u.event_id, u.payload_hash, u.previous_hash, u.hash
            FROM unnest($2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS u(sequence, event_id, payload_hash, previous_hash, hash)`,
-        [accountId, ...columnsOf(entries, ['sequence', 'eventId', 'payloadHash', 'previousHash', 'hash'])],
+        [accountId, ...unnestArrays(entries, ['sequence', 'eventId', 'payloadHash', 'previousHash', 'hash'])],
       );
       return { appended: entries.length };
     });
