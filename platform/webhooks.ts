@@ -6,6 +6,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { destinationIssue, hostOf, isPublicAddress } from '../domain/destinations';
 import type { DeliverWebhooksInput } from '../domain/webhook-contracts';
 import { deliveriesTaskQueueOf } from '../domain/task-queues';
+import { atMost } from '../domain/at-most';
 
 /** A delivery that takes longer is a failed attempt: a slow receiver holds up only its own endpoint. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -151,10 +152,7 @@ export async function wakeWebhookEndpoints(
   settings: Pick<WebhookSettings, 'retrySeconds'> | undefined,
 ): Promise<void> {
   const retrySeconds = settings?.retrySeconds ?? DEFAULT_RETRY_SECONDS;
-  for (let i = 0; i < endpointIds.length; i += WAKES_AT_ONCE)
-    await Promise.all(
-      endpointIds
-        .slice(i, i + WAKES_AT_ONCE)
-        .map((endpointId) => wakeWebhookEndpoint(client, taskQueue, endpointId, { retrySeconds })),
-    );
+  await atMost(WAKES_AT_ONCE, endpointIds, (endpointId) =>
+    wakeWebhookEndpoint(client, taskQueue, endpointId, { retrySeconds }),
+  );
 }

@@ -11,6 +11,7 @@ import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS } from '../domain/sear
 import type { Activities } from '../activities';
 import type { ImportChunkBatch, SplitImportInput } from '../pipeline/contracts';
 import { processEventBatch } from './process-event-batch';
+import { atMost } from '../domain/at-most';
 
 // The split step, for an import whose upload stored the file alone (locations and products, an upload of
 // an earlier version). Reading a 20 MB file and storing its chunks takes seconds; it heartbeats, so a dead
@@ -86,20 +87,6 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
  * activity slots, the same timeline rows) and finish later than four at a time do.
  */
 const CHUNKS_AT_ONCE = 4;
-
-/** `run` over `items`, at most `limit` at a time, each started as soon as one before it ends; results in order. */
-async function atMost<T, R>(limit: number, items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await run(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}
 
 /**
  * The import's chunks, as batches: those its upload stored, in its transaction (an import of events), or

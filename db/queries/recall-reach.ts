@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { queryOf } from '../sql';
 import type { ShippedLot } from '../../domain/recall-strategy';
 import { traceLot, type TraceNodeRow } from './trace';
+import { atMost } from '../../domain/at-most';
 
 export interface NoticeProduct {
   id: string;
@@ -58,14 +59,6 @@ export interface RecallConsignee extends RecallHolder {
 /** How many receipts are looked up, or receiving lots traced, at once: a few of the API's pooled connections. */
 const AT_ONCE = 4;
 
-/** `run` over `items`, AT_ONCE at a time, the results in the items' order. */
-async function inGroups<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += AT_ONCE)
-    results.push(...(await Promise.all(items.slice(i, i + AT_ONCE).map(run))));
-  return results;
-}
-
 interface ReceivedLotRow {
   account_id: string;
   account_name: string;
@@ -110,7 +103,7 @@ export async function recallConsignees(
       return from.account_id === start.accountId ? [{ edge, from, gln: to.location_gln }] : [];
     });
     // From the receiver's lines of the lot, not from every receipt at its location (thousands at a busy dock).
-    const receipts = await inGroups(shipments, ({ from, gln }) =>
+    const receipts = await atMost(AT_ONCE, shipments, ({ from, gln }) =>
       query<ReceivedLotRow>(
         `SELECT DISTINCT el.account_id, (SELECT name FROM accounts WHERE id = el.account_id) AS account_name, el.product_id, el.lot_serial
            FROM gln_verifications g
@@ -126,7 +119,7 @@ export async function recallConsignees(
       const key = keyOf(lot.account_id, lot.product_id, lot.lot_serial);
       if (!known.has(lot.account_id) && !checked.has(key)) unchecked.set(key, lot);
     }
-    const results = await inGroups([...unchecked.values()], (lot) => leadsBack(sequelize, recalled, lot));
+    const results = await atMost(AT_ONCE, [...unchecked.values()], (lot) => leadsBack(sequelize, recalled, lot));
     [...unchecked.keys()].forEach((key, i) => checked.set(key, results[i]));
 
     shipments.forEach(({ edge, from }, i) => {
