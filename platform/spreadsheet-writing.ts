@@ -68,6 +68,8 @@ export const fsmaXlsx = (rows: readonly FsmaRow[]): Readable =>
 export interface SheetToWrite {
   name: string;
   columns: readonly string[];
+  /** Each column's width in characters; else from its header, 12 to 60. */
+  widths?: readonly number[];
   /** Values in column order; numbers stay numbers, so the sheet sums them. A text cell is never read as a formula. */
   rows: Iterable<readonly (string | number | boolean | null)[]>;
 }
@@ -89,9 +91,13 @@ export async function xlsxWorkbook(sheets: readonly SheetToWrite[]): Promise<Buf
 
 async function writeWorkbook(sheets: readonly SheetToWrite[], stream: PassThrough): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  for (const { name, columns, rows } of sheets) {
+  for (const { name, columns, widths, rows } of sheets) {
     const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.max(12, Math.min(60, c.length + 2)) }));
+    sheet.columns = columns.map((c, i) => ({
+      header: c,
+      key: c,
+      width: widths?.[i] ?? Math.max(12, Math.min(60, c.length + 2)),
+    }));
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
     for (const row of rows) sheet.addRow([...row]).commit();
     sheet.commit();

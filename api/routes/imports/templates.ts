@@ -1,6 +1,4 @@
-import { PassThrough } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
+import { xlsxWorkbook } from '../../../platform/spreadsheet-writing';
 import { listRequired, type Column } from '../../../domain/spreadsheet-columns';
 import { isEventKind } from '../../../usecases/import-file';
 import { exampleRow, type KindSpec } from './kinds';
@@ -30,39 +28,30 @@ function requirement(spec: KindSpec, column: Column): string {
   return column.required ? 'required' : 'optional';
 }
 
-export const NOTES_COLUMNS = ['Column', 'Required', 'Type', 'Allowed values', 'Meaning'] as const;
-
-export function notesRows(spec: KindSpec): string[][] {
-  return spec.columns.map((c) => [c.name, requirement(spec, c), c.type, c.allowed?.join(', ') ?? '', c.description]);
-}
+const NOTES_COLUMNS = ['Column', 'Required', 'Type', 'Allowed values', 'Meaning'];
 
 /**
  * Two sheets: the template (header and example row, every cell text so Excel keeps `+01:00` and
- * `0150` as written) and its notes, one row per column.
+ * `0150` as written) and its notes, one row per column, then how the file is read.
  */
-export async function templateXlsx(spec: KindSpec): Promise<Buffer> {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(spec.kind, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = spec.columns.map((c) => ({
-    header: c.name,
-    key: c.name,
-    width: Math.max(12, Math.min(40, c.name.length + 2)),
-  }));
-  sheet.addRow(exampleRow(spec).map((v) => (v === null ? null : String(v)))).commit();
-  sheet.commit();
-  const notes = workbook.addWorksheet('Notes');
-  notes.columns = NOTES_COLUMNS.map((c) => ({ header: c, key: c, width: c === 'Meaning' ? 80 : 30 }));
-  for (const row of notesRows(spec)) notes.addRow(row).commit();
-  notes.addRow([]).commit();
-  for (const line of explanation(spec)) notes.addRow([line]).commit();
-  notes.commit();
-  await workbook.commit();
-  await finished(stream);
-  return Buffer.concat(chunks);
-}
+export const templateXlsx = (spec: KindSpec): Promise<Buffer> =>
+  xlsxWorkbook([
+    {
+      name: spec.kind,
+      columns: spec.columns.map((c) => c.name),
+      rows: [exampleRow(spec).map((v) => (v === null ? null : String(v)))],
+    },
+    {
+      name: 'Notes',
+      columns: NOTES_COLUMNS,
+      widths: [30, 30, 30, 30, 80],
+      rows: [
+        ...spec.columns.map((c) => [c.name, requirement(spec, c), c.type, c.allowed?.join(', ') ?? '', c.description]),
+        [],
+        ...explanation(spec).map((line) => [line]),
+      ],
+    },
+  ]);
 
 function explanation(spec: KindSpec): string[] {
   const what = isEventKind(spec.kind) ? `one ${spec.kind} event` : `one of your ${spec.kind}`;
