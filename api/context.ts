@@ -2,9 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { RouterContext } from '@koa/router';
 import type { Sequelize } from 'sequelize';
 import type { BatchFinishedListener } from '../db/batch-finished';
-import type { Account } from '../db/models';
 import type { RateLimits } from '../db/rate-limits';
-import type { Caller } from '../db/repositories/accounts';
+import type { Caller, CallerAccount } from '../db/repositories/accounts';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import type { QuerySockets } from '../usecases/query-sockets';
@@ -28,7 +27,7 @@ export interface Deps {
 export interface AppState {
   requestId: string;
   /** Set by the authenticate middleware on every route that needs a key. */
-  account: Account;
+  account: CallerAccount;
   /** Set with account: the key's id and role (a support key reaches every account's batches). */
   caller: Caller;
   /** Set by the validate middleware: typed for the handler behind it (ValidatedState, APIContext<Input>). */
