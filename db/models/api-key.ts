@@ -1,6 +1,4 @@
-import type { NonAttribute } from 'sequelize';
 import { DataTypes, Row, nullable, required, uuidKey, type CreationOptional, type Sequelize } from './row';
-import type { Account } from './account';
 
 /** 'support' keys see and retry every account's batches; a key is 'account' unless created otherwise. */
 export type ApiKeyRole = 'account' | 'support';
@@ -16,7 +14,6 @@ export class ApiKey extends Row<ApiKey> {
   declare role: CreationOptional<ApiKeyRole>;
   declare createdAt: CreationOptional<Date>;
   declare revokedAt: Date | null;
-  declare account?: NonAttribute<Account>;
 
   static initModel(sequelize: Sequelize): void {
     ApiKey.init(

@@ -17,5 +17,4 @@ export const MODELS = [Account, ApiKey, TradePartner, Location, Product, Documen
 
 export function initModels(sequelize: Sequelize): void {
   for (const model of MODELS) model.initModel(sequelize);
-  ApiKey.belongsTo(Account, { foreignKey: 'accountId', as: 'account' });
 }
