@@ -278,7 +278,11 @@ export async function recordWebhookAttempt(
   });
 }
 
-/** Retries ran out: the delivery is Failed, the endpoint failing until a redelivery; later deliveries stay Pending. */
+/**
+ * Retries ran out: the delivery is Failed, the endpoint failing until a redelivery; later deliveries stay
+ * Pending. The reason is the last attempt's own error when one was recorded: when an attempt outlasts the
+ * retry window, Temporal's failure says only that it gave up ("Not enough time to schedule next retry").
+ */
 export async function markWebhookFailing(
   sequelize: Sequelize,
   endpointId: string,
@@ -294,8 +298,10 @@ export async function markWebhookFailing(
     );
     await execute(
       sequelize,
-      'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()), failing_reason = $2 WHERE id = $1',
-      [endpointId, reason],
+      `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()),
+              failing_reason = coalesce((SELECT error FROM webhook_attempts WHERE delivery_id = $3 ORDER BY id DESC LIMIT 1), $2)
+        WHERE id = $1`,
+      [endpointId, reason, deliveryId],
       transaction,
     );
   });

@@ -1,4 +1,5 @@
 import { createNamedQuery } from '../../db/repositories/epcis-queries';
+import { markWebhookFailing } from '../../db/repositories/webhooks';
 import type { ScheduleRanges } from '../../domain/epcis/subscription-schedule';
 import { deleteQuery, deleteWebhook, registerWebhook, subscribe, type EndpointServices } from '../../usecases/webhooks';
 import { createAccount, type TestAccount } from '../factories/accounts';
@@ -56,6 +57,40 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     expect((await endpointRow(outcome.endpoint.id)).deleted_at).not.toBeNull();
     expect(woken).toEqual([outcome.endpoint.id, outcome.endpoint.id]);
     expect(await deleteWebhook(services(), account.id, outcome.endpoint.id)).toBeNull();
+  });
+
+  it("an endpoint whose retries ran out is failing for its last attempt's error, not for Temporal's giving up", async () => {
+    const outcome = await registerWebhook(services(), {
+      accountId: account.id,
+      url: 'http://127.0.0.1:9/failing',
+      events: ['batch.completed'],
+    });
+    if (outcome.kind !== 'registered') throw new Error(`not registered: ${outcome.kind}`);
+    const endpointId = outcome.endpoint.id;
+    const delivery = async (id: string, error?: string) => {
+      await sql().query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, type, body, source_key) VALUES ($1, $2, 'batch.completed', '{}', $1)`,
+        [id, endpointId],
+      );
+      if (error)
+        await sql().query('INSERT INTO webhook_attempts (delivery_id, http_status, error) VALUES ($1, 500, $2)', [
+          id,
+          error,
+        ]);
+    };
+    const failing = async () =>
+      (await sql().query('SELECT failing_reason FROM webhook_endpoints WHERE id = $1', [endpointId])).rows[0]
+        .failing_reason;
+    const gaveUp = 'Not enough time to schedule next retry before activity ScheduleToClose timeout, giving up retrying';
+
+    // An attempt outlasted the retry window: Temporal's failure says it gave up, the attempt row says why.
+    await delivery(`${endpointId}-1`, 'the receiver answered 500');
+    await markWebhookFailing(models(), endpointId, `${endpointId}-1`, gaveUp);
+    expect(await failing()).toBe('the receiver answered 500');
+    // No attempt recorded: Temporal's reason is all there is.
+    await delivery(`${endpointId}-2`);
+    await markWebhookFailing(models(), endpointId, `${endpointId}-2`, gaveUp);
+    expect(await failing()).toBe(gaveUp);
   });
 
   it('refuses a URL to a private address, storing and waking nothing', async () => {
