@@ -4,7 +4,7 @@ import type { AppCustom, AppState } from '../context';
 
 /** How long a closing connection waits for its client to close too, and how much it reads meanwhile. */
 const LINGER_MS = 2000;
-const LINGER_BYTES = 1024 * 1024;
+export const LINGER_BYTES = 1024 * 1024;
 
 const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -27,7 +27,11 @@ function lingeringClose(req: IncomingMessage): void {
   let read = 0;
   socket.on('data', (chunk: Buffer) => {
     read += chunk.length;
-    if (read > LINGER_BYTES) socket.pause();
+    if (read <= LINGER_BYTES) return;
+    // The request too: a flowing request asks the socket for more (IncomingMessage's _read resumes it),
+    // and the socket alone, paused, read on to 8 MB.
+    req.pause();
+    socket.pause();
   });
   socket.once('end', close);
   socket.once('close', () => clearTimeout(timer));
