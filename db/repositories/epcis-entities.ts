@@ -1,5 +1,5 @@
 /** Master data looked up by the GS1 keys of EPCIS identifiers (POST /epcis/capture). */
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { EpcisEvent, EpcisKnownEntities, referencedIdentifiers } from '../../domain/epcis/translate';
 import type { EventPayload } from '../../domain/events';
 import { queryOf, type Query } from '../sql';
@@ -136,10 +136,10 @@ export async function existingEventHashes(
   accountId: string,
   hashes: string[],
 ): Promise<Map<string, string>> {
-  const rows = await sequelize.query<{ hash: string; event_id: string }>(HELD_EVENT_HASHES, {
-    bind: [accountId, [...new Set(hashes)]],
-    type: QueryTypes.SELECT,
-  });
+  const rows = await queryOf(sequelize)<{ hash: string; event_id: string }>(HELD_EVENT_HASHES, [
+    accountId,
+    [...new Set(hashes)],
+  ]);
   return new Map(rows.map((r) => [r.hash, r.event_id]));
 }
 
