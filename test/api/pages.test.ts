@@ -423,6 +423,9 @@ describe('the pages', () => {
     const lot = notice.locator(`form.acknowledge tr[data-lot="${chain.fillet}"]`);
     await lot.waitFor();
     const field = (name: string) => lot.locator(`[data-field="${name}"]`);
+    const fillFigures = async (figures: Record<'OnHand' | 'Returned' | 'Destroyed' | 'SoldOn', string>) => {
+      for (const [name, value] of Object.entries(figures)) await field(name).fill(value);
+    };
     const values = () =>
       lot
         .locator('input')
@@ -466,13 +469,7 @@ describe('the pages', () => {
 
     // 20 + 5 + 3 + 5 = 33 kg of the 30 shipped: the page says 3 kg over, the API refuses the lot's figures
     // together, and the page marks all four.
-    for (const [name, value] of [
-      ['OnHand', '20'],
-      ['Returned', '5'],
-      ['Destroyed', '3'],
-      ['SoldOn', '5'],
-    ])
-      await field(name).fill(value);
+    await fillFigures({ OnHand: '20', Returned: '5', Destroyed: '3', SoldOn: '5' });
     expect(await lot.locator('td.still-out').textContent()).toBe('3 kg over');
     await notice.locator('form.acknowledge button[type=submit]').click();
     await refusal.filter({ hasText: 'more than the 30 shipped' }).waitFor();
@@ -491,13 +488,7 @@ describe('the pages', () => {
     );
 
     // 12 on hand, 5 returned, 8 destroyed at the store, 5 sold on: all 30 kg accounted for.
-    for (const [name, value] of [
-      ['OnHand', '12'],
-      ['Returned', '5'],
-      ['Destroyed', '8'],
-      ['SoldOn', '5'],
-    ])
-      await field(name).fill(value);
+    await fillFigures({ OnHand: '12', Returned: '5', Destroyed: '8', SoldOn: '5' });
     expect(await lot.locator('td.still-out').textContent()).toBe('0 kg');
     await notice.locator('input.action-text').fill('Pulled from the shelves; 8 kg destroyed at the store.');
     await notice.locator('form.acknowledge button[type=submit]').click();

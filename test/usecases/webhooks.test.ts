@@ -28,6 +28,12 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
   const counted = ['webhook_endpoints', 'epcis_subscriptions'];
   const endpointRow = async (id: string) =>
     (await sql().query('SELECT url, events, deleted_at FROM webhook_endpoints WHERE id = $1', [id])).rows[0];
+  /** An endpoint of the account for batch.completed at `url`, registered through the use case. */
+  const registered = async (url: string) => {
+    const outcome = await registerWebhook(services(), { accountId: account.id, url, events: ['batch.completed'] });
+    if (outcome.kind !== 'registered') throw new Error(`not registered: ${outcome.kind}`);
+    return outcome;
+  };
 
   beforeAll(async () => {
     account = await createAccount('usecase-webhooks');
@@ -39,12 +45,7 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
   });
 
   it('registers an endpoint with its secret and wakes its workflow; deleting it marks the row and wakes it again', async () => {
-    const outcome = await registerWebhook(services(), {
-      accountId: account.id,
-      url: 'http://127.0.0.1:9/hooks',
-      events: ['batch.completed'],
-    });
-    if (outcome.kind !== 'registered') throw new Error(`not registered: ${outcome.kind}`);
+    const outcome = await registered('http://127.0.0.1:9/hooks');
     expect(outcome.secret).toMatch(/^whsec_/);
     expect(await endpointRow(outcome.endpoint.id)).toMatchObject({
       url: 'http://127.0.0.1:9/hooks',
@@ -60,13 +61,7 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
   });
 
   it("an endpoint whose retries ran out is failing for its last attempt's error, not for Temporal's giving up", async () => {
-    const outcome = await registerWebhook(services(), {
-      accountId: account.id,
-      url: 'http://127.0.0.1:9/failing',
-      events: ['batch.completed'],
-    });
-    if (outcome.kind !== 'registered') throw new Error(`not registered: ${outcome.kind}`);
-    const endpointId = outcome.endpoint.id;
+    const endpointId = (await registered('http://127.0.0.1:9/failing')).endpoint.id;
     const delivery = async (id: string, error?: string) => {
       await sql().query(
         `INSERT INTO webhook_deliveries (id, endpoint_id, type, body, source_key) VALUES ($1, $2, 'batch.completed', '{}', $1)`,
