@@ -77,6 +77,19 @@ async function workerCheck(
   return sides.every(Boolean) ? 'ok' : 'missing';
 }
 
+/**
+ * How long /readyz waits for its checks: an orchestrator's probe gives up after a second or two, and a
+ * Temporal that is down is otherwise retried for about 19 s before its check fails.
+ */
+export const READY_CHECK_MS = 1500;
+
+/** The check's own answer, or the fact that it did not answer within READY_CHECK_MS. */
+const withinDeadline = (check: Promise<string>, deadline: number): Promise<string> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(`no answer within ${READY_CHECK_MS} ms`), deadline - Date.now());
+    void check.then(resolve).finally(() => clearTimeout(timer));
+  });
+
 /** Unauthenticated: process liveness, and readiness of what the API needs to process batches. */
 export function healthRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
@@ -88,12 +101,16 @@ export function healthRouter(): Router<AppState, AppCustom> {
   router.get('/readyz', async (ctx) => {
     const { sequelize, temporal, config } = ctx.deps;
     const failed = (e: Error) => e.message;
+    const deadline = Date.now() + READY_CHECK_MS;
+    const answer = (check: Promise<string>) => withinDeadline(check.catch(failed), deadline);
+    // The Temporal calls stop at the deadline too, rather than retrying behind the answer.
+    const temporalCall = (call: () => Promise<string>) => answer(temporal.connection.withDeadline(deadline, call));
     const [database, temporalServer, worker, interactiveWorker, deliveries] = await Promise.all([
-      sequelize.query('SELECT 1').then(() => 'ok', failed),
-      temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok', failed),
-      workerCheck(temporal, config, config.taskQueue).catch(failed),
-      workerCheck(temporal, config, syncTaskQueueOf(config.taskQueue)).catch(failed),
-      workerCheck(temporal, config, deliveriesTaskQueueOf(config.taskQueue)).catch(failed),
+      answer(sequelize.query('SELECT 1').then(() => 'ok')),
+      temporalCall(() => temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok')),
+      temporalCall(() => workerCheck(temporal, config, config.taskQueue)),
+      temporalCall(() => workerCheck(temporal, config, syncTaskQueueOf(config.taskQueue))),
+      temporalCall(() => workerCheck(temporal, config, deliveriesTaskQueueOf(config.taskQueue))),
     ]);
     const checks = { database, temporal: temporalServer, worker, interactiveWorker, deliveries };
     if (Object.values(checks).some((check) => check !== 'ok')) throw problem('not-ready', { checks });
