@@ -78,10 +78,10 @@ async function workerCheck(
 }
 
 /**
- * How long /readyz waits for its checks: an orchestrator's probe gives up after a second or two, and a
- * Temporal that is down is otherwise retried for about 19 s before its check fails.
+ * How long /readyz waits for its checks. A Temporal that is down is otherwise retried for about 19 s
+ * before its check fails; a busy but healthy machine answers well within this.
  */
-const READY_CHECK_MS = 1500;
+const READY_CHECK_MS = 3000;
 
 /** The check's own answer, or the fact that it did not answer within READY_CHECK_MS. */
 const withinDeadline = (check: Promise<string>, deadline: number): Promise<string> =>
