@@ -8,7 +8,8 @@ export const healthResponse = {
 
 const checks = {
   type: 'object',
-  description: '`ok`, or the error met while checking that dependency.',
+  description:
+    '`ok`, the error met while checking that dependency, or `no answer within 3000 ms` (/readyz answers within 3 s).',
   required: ['database', 'temporal', 'worker', 'interactiveWorker', 'deliveries'],
   properties: {
     database: { type: 'string' },
