@@ -104,7 +104,7 @@ export function healthRouter(): Router<AppState, AppCustom> {
     const deadline = Date.now() + READY_CHECK_MS;
     const answer = (check: Promise<string>) => withinDeadline(check.catch(failed), deadline);
     // The Temporal calls stop at the deadline too, rather than retrying behind the answer.
-    const temporalCall = (call: () => Promise<string>) => answer(temporal.connection.withDeadline(deadline, call));
+    const temporalCall = (call: () => Promise<string>) => answer(temporal.withDeadline(deadline, call));
     const [database, temporalServer, worker, interactiveWorker, deliveries] = await Promise.all([
       answer(sequelize.query('SELECT 1').then(() => 'ok')),
       temporalCall(() => temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok')),
