@@ -251,7 +251,7 @@ function destroyedRefusal(lot: AnsweredLot, recorded: number, error: BatchError)
   if (error.code !== 'InsufficientInventory' || error.available === undefined) return error.message;
   const already = recorded ? ` (${recorded} is recorded for this recall already)` : '';
   return (
-    `Destroyed ${lot.destroyed ?? 0} records ${error.requested ?? round((lot.destroyed ?? 0) - recorded)} more of ${lot.lotSerial} as ` +
+    `Destroyed ${lot.destroyed ?? 0} would record ${error.requested ?? round((lot.destroyed ?? 0) - recorded)} more of ${lot.lotSerial} as ` +
     `destroyed at ${lot.destroyedAt}, which holds ${error.available}${already}. Give at most ${round(recorded + error.available)}, ` +
     'or leave DestroyedAt out to record nothing.'
   );

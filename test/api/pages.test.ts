@@ -453,7 +453,7 @@ describe('the pages', () => {
     const refusal = notice.locator('form.acknowledge .form-message .message.error');
     await refusal.waitFor();
     expect(await refusal.textContent()).toBe(
-      `Lots[0].Destroyed: Destroyed 25 records 25 more of ${chain.fillet} as destroyed at ${chain.store.Id}, which holds 20. ` +
+      `Lots[0].Destroyed: Destroyed 25 would record 25 more of ${chain.fillet} as destroyed at ${chain.store.Id}, which holds 20. ` +
         'Give at most 20, or leave DestroyedAt out to record nothing.',
     );
     expect(await field('Destroyed').getAttribute('aria-invalid')).toBe('true');

@@ -115,7 +115,7 @@ describe('a recall answer that records its destroyed quantities as decommission 
     const [problem] = tooMuch.body.errors['Lots[0].Destroyed'] as string[];
     // 30 in total, 7 recorded: 23 more asked of the 3 on hand; at most 7 + 3.
     expect(problem).toBe(
-      `Destroyed 30 records 23 more of ${chain.lot} as destroyed at ${chain.dock.Id}, which holds 3 (7 is recorded for this ` +
+      `Destroyed 30 would record 23 more of ${chain.lot} as destroyed at ${chain.dock.Id}, which holds 3 (7 is recorded for this ` +
         'recall already). Give at most 10, or leave DestroyedAt out to record nothing.',
     );
     const tooLittle = await answer({ OnHand: 0, Destroyed: 5, SoldOn: 50, DestroyedAt: chain.dock.Id });
