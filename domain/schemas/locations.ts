@@ -130,7 +130,7 @@ const createLocation = {
     updateIfExists: {
       type: 'boolean',
       description:
-        'Accepted as SPEC.md’s payloads carry it; a create never updates: an id the account already has is refused either way.',
+        'Accepted because the /Integration interface’s payloads carry it; a create never updates: an id the account already has is refused either way.',
       example: false,
     },
     Details: createDetails,
