@@ -234,7 +234,7 @@ export async function captureEpcis(deps: CaptureDeps, input: CaptureInput): Prom
       index,
       eventID: eventIdOf(index),
       pointer,
-      title: message,
+      detail: message,
     })),
   ].filter((w) => !left.has(w.index));
   // The originals are stored once, apart: the batch's request and (once persisted) each event name theirs.

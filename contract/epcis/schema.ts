@@ -91,11 +91,17 @@ export const eventsPageQuery = {
   properties: eventsPageQueryProperties,
 } as const;
 
-const problemList = listOf(['type', 'title'], {
+const problemList = listOf(['type', 'title', 'detail', 'code'], {
   type: { type: 'string' },
-  title: { type: 'string' },
+  title: { type: 'string', description: 'The kind of problem: the same text for every event refused alike.' },
   status: { type: 'integer' },
-  detail: { type: 'string' },
+  detail: { type: 'string', description: 'Why this event was refused, and the fix.' },
+  code: {
+    type: 'string',
+    description: 'The stable id of the problem, as the batch endpoint names it.',
+    example: 'DuplicateEventId',
+  },
+  field: { type: 'string', description: 'The field of the event at fault, where there is one.', example: 'eventID' },
   eventID: { type: 'string' },
 });
 
@@ -137,10 +143,11 @@ export const captureJobResponse = {
         anyOf: [
           {
             type: 'object',
-            required: ['type', 'title', 'product', 'lotSerial', 'location', 'quantity'],
+            required: ['type', 'title', 'detail', 'product', 'lotSerial', 'location', 'quantity'],
             properties: {
               type: { const: 'NegativeInventory' },
-              title: { type: 'string' },
+              title: { const: 'A lot this capture took from reads negative.' },
+              detail: { type: 'string' },
               product: {
                 type: 'string',
                 description: 'The product id (a GTIN as Digital Link URI for products a capture created).',
@@ -155,7 +162,7 @@ export const captureJobResponse = {
           },
           {
             type: 'object',
-            required: ['type', 'index', 'eventID', 'pointer', 'title'],
+            required: ['type', 'index', 'eventID', 'pointer', 'title', 'detail'],
             properties: {
               type: { enum: ['MissingGdstKde', 'FieldLeftOut'] },
               index: { type: 'integer', description: 'The event’s index in the document.' },
@@ -166,7 +173,11 @@ export const captureJobResponse = {
                   'JSON pointer of the missing KDE in the captured document (FieldLeftOut: the XML element).',
                 example: '/epcisBody/eventList/0/gdst:productOwner',
               },
-              title: { type: 'string' },
+              title: {
+                type: 'string',
+                description: 'The kind of warning: the same text for every warning of its type.',
+              },
+              detail: { type: 'string', description: 'What is missing or was left out, and where.' },
             },
           },
         ],

@@ -13,7 +13,8 @@ export interface EpcisKdeWarning {
   eventID: string;
   /** JSON pointer of the missing KDE in the document. */
   pointer: string;
-  title: string;
+  /** What is missing, and that the event was captured all the same. */
+  detail: string;
 }
 
 type Json = Record<string, unknown>;
@@ -77,7 +78,7 @@ export function gdstKdeWarnings(
         index,
         eventID: eventIdOf(index),
         pointer: `${at}${pointer}`,
-        title: `GDST 1.2 asks for ${what}; the event was captured without it.`,
+        detail: `GDST 1.2 asks for ${what}; the event was captured without it.`,
       });
     const step = stepOf(event);
 

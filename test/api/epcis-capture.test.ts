@@ -220,7 +220,8 @@ describe('POST /epcis/capture', () => {
     expect(job.body.warnings).toEqual([
       {
         type: 'NegativeInventory',
-        title: `Lot ${lot} of product ${product} at location ${place} reads -20: an event that added it is missing, or this capture took more than was there.`,
+        title: 'A lot this capture took from reads negative.',
+        detail: `Lot ${lot} of product ${product} at location ${place} reads -20: an event that added it is missing, or this capture took more than was there.`,
         product,
         lotSerial: lot,
         location: place,

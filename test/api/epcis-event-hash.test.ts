@@ -80,7 +80,15 @@ describe('EPCIS: CBV 2.0 event hash ids', () => {
     const job = await capture(account.key, epcisDocument([other, again]), { 'GS1-Capture-Error-Behaviour': 'proceed' });
     expect(job).toMatchObject({
       success: false,
-      errors: [expect.objectContaining({ eventID: again.eventID, title: expect.stringContaining('duplicate') })],
+      errors: [
+        expect.objectContaining({
+          eventID: again.eventID,
+          title: 'The event was refused.',
+          code: 'DuplicateEventId',
+          field: 'eventID',
+          detail: expect.stringContaining('duplicate'),
+        }),
+      ],
     });
     const stored = await api().get(
       `/epcis/events?EQ_eventID=${encodeURIComponent(other.eventID as string)}|${encodeURIComponent(again.eventID)}`,

@@ -212,7 +212,8 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
         index: 4,
         eventID: receiving.eventID,
         pointer: '/epcisBody/eventList/4/gdst:productOwner',
-        title: expect.stringContaining('gdst:productOwner'),
+        title: 'An event lacks a Key Data Element that GDST 1.2 asks for.',
+        detail: expect.stringContaining('gdst:productOwner'),
       },
     ]);
   });

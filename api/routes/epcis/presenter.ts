@@ -4,7 +4,7 @@ import type { NegativeLot } from '../../../db/queries/inventory';
 import type { ErrorObject } from 'ajv';
 import { problem, type ApiError } from '../../errors';
 import { textOf } from '../../middleware/validate';
-import type { EpcisCaptureRequest } from '../../../usecases/capture-epcis';
+import type { EpcisCaptureRequest, EpcisEventWarning } from '../../../usecases/capture-epcis';
 
 const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 
@@ -24,27 +24,48 @@ export const queryProblem = (errors: ErrorObject[]): ApiError =>
 export const captureLocation = (batchId: string): string => `/epcis/capture/${batchId}`;
 export const eventLocation = (eventId: string): string => `/epcis/events/${encodeURIComponent(eventId)}`;
 
-/** A pipeline error as one of a capture job's errors: an RFC 7807 problem naming the event. */
-const jobError = (error: BatchError) => ({
-  type: error.code === 'InternalError' ? 'epcisException:ImplementationException' : VALIDATION_EXCEPTION,
-  title: error.message,
-  status: error.code === 'InternalError' ? 500 : 400,
-  ...(error.eventId ? { eventID: error.eventId } : {}),
-  ...(error.field ? { detail: `${error.code} at ${error.field}` } : { detail: error.code }),
-});
+/** A pipeline error as one of a capture job's errors: an RFC 7807 problem naming the event; its code and field are stable, the detail says why. */
+const jobError = (error: BatchError) => {
+  const internal = error.code === 'InternalError';
+  return {
+    type: internal ? 'epcisException:ImplementationException' : VALIDATION_EXCEPTION,
+    title: internal ? 'The service failed on the event.' : 'The event was refused.',
+    status: internal ? 500 : 400,
+    detail: error.message,
+    code: error.code,
+    ...(error.field ? { field: error.field } : {}),
+    ...(error.eventId ? { eventID: error.eventId } : {}),
+  };
+};
+
+/** A warning's title says its kind; what it is about is in its detail and its other members. */
+const WARNING_TITLES = {
+  NegativeInventory: 'A lot this capture took from reads negative.',
+  MissingGdstKde: 'An event lacks a Key Data Element that GDST 1.2 asks for.',
+  FieldLeftOut: 'A field of the XML was left out of the captured event.',
+} as const;
 
 /**
  * A lot the capture took from that reads negative: the capture was stored (EPCIS records what happened),
  * but something is missing. Listed until the missing event arrives.
  */
 const negativeWarning = (lot: NegativeLot) => ({
-  type: 'NegativeInventory',
-  title: `Lot ${lot.lot_serial} of product ${lot.product} at location ${lot.location} reads ${Number(lot.lowest)}: an event that added it is missing, or this capture took more than was there.`,
+  type: 'NegativeInventory' as const,
+  title: WARNING_TITLES.NegativeInventory,
+  detail: `Lot ${lot.lot_serial} of product ${lot.product} at location ${lot.location} reads ${Number(lot.lowest)}: an event that added it is missing, or this capture took more than was there.`,
   product: lot.product,
   lotSerial: lot.lot_serial,
   location: lot.location,
   quantity: Number(lot.lowest),
 });
+
+/** An event's warning as stored; captures stored before Dec 7 hold the detail as `title`. */
+type StoredWarning = EpcisEventWarning | (Omit<EpcisEventWarning, 'detail'> & { title: string });
+
+const eventWarning = (warning: StoredWarning) => {
+  const { detail, ...rest } = 'detail' in warning ? warning : { ...warning, detail: warning.title };
+  return { ...rest, title: WARNING_TITLES[warning.type], detail };
+};
 
 /** GET /epcis/capture/{captureID}: the batch of the capture, as the standard's capture job; `negative` the lots it took below zero. */
 export function captureJobBody(batch: Batch, negative: NegativeLot[] = []) {
@@ -61,7 +82,10 @@ export function captureJobBody(batch: Batch, negative: NegativeLot[] = []) {
     captureErrorBehaviour: request.captureErrorBehaviour,
     errors,
     // Beyond the standard's fields: the lots it left reading negative, the GDST KDEs its events lack, what it added to the master data.
-    warnings: [...negative.map(negativeWarning), ...(request.kdeWarnings ?? [])],
+    warnings: [
+      ...negative.map(negativeWarning),
+      ...((request.kdeWarnings as StoredWarning[] | undefined) ?? []).map(eventWarning),
+    ],
     createdMasterData: request.created,
     masterData: request.masterData ?? { products: [], locations: [] },
   };
