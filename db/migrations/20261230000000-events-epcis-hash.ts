@@ -1,10 +1,5 @@
-import { QueryTypes } from 'sequelize';
-import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
 import type { Migration } from '../migrate';
-import { epcisContextSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
-
-/** Rows read and written at a time. */
-const CHUNK = 1000;
+import { recomputeEpcisHashes } from '../repositories/epcis-originals';
 
 /**
  * Captured EPCIS events get their CBV 2.0 event hash id in a column of its own, recomputed from each
@@ -16,27 +11,7 @@ const CHUNK = 1000;
  */
 export const up: Migration = async ({ context: { sequelize } }) => {
   await sequelize.query('ALTER TABLE events ADD COLUMN epcis_hash text');
-  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
-    const rows = await sequelize.query<{ id: string; epcis: Record<string, unknown>; context: unknown }>(
-      `SELECT e.id, ${epcisSql()} AS epcis, ${epcisContextSql()} AS context
-         FROM events e ${originalJoin()}
-        WHERE e.id > $1 AND (e.payload ? 'EpcisHash' OR e.payload ? 'EpcisPendingDeclaration')
-        ORDER BY e.id
-        LIMIT ${CHUNK}`,
-      { bind: [after], type: QueryTypes.SELECT },
-    );
-    if (!rows.length) break;
-    await sequelize.query(
-      `UPDATE events e SET epcis_hash = u.hash FROM unnest($1::uuid[], $2::text[]) AS u(id, hash) WHERE e.id = u.id`,
-      {
-        bind: [
-          rows.map((row) => row.id),
-          rows.map((row) => eventHashId(row.epcis, namespacesOfContext(row.context ?? []))),
-        ],
-      },
-    );
-    after = rows[rows.length - 1].id;
-  }
+  await recomputeEpcisHashes(sequelize);
   await sequelize.query(
     'CREATE INDEX events_account_epcis_hash ON events (account_id, epcis_hash) WHERE epcis_hash IS NOT NULL',
   );

@@ -1,4 +1,5 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
 import type { EpcisOriginal, StoredCapturedEvent } from '../../domain/epcis/translate';
 import { execute, queryOf } from '../sql';
 
@@ -108,4 +109,36 @@ export async function requestWithEpcisOriginals(
 ): Promise<{ Events: unknown[] }> {
   const stored = request as { Events: unknown[] };
   return { ...stored, Events: await withEpcisOriginals(sequelize, stored.Events) };
+}
+
+/** Rows read and written at a time by recomputeEpcisHashes. */
+const HASH_CHUNK = 1000;
+
+/**
+ * Every captured event's CBV 2.0 event hash id (events.epcis_hash) computed again from its original by
+ * today's rules (domain/epcis/event-hash.ts), for the migrations that change them. The payload's
+ * EpcisHash stays as it was computed at capture: the ledger covers the payload.
+ */
+export async function recomputeEpcisHashes(sequelize: Sequelize): Promise<void> {
+  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
+    const rows = await sequelize.query<{ id: string; epcis: Record<string, unknown>; context: unknown }>(
+      `SELECT e.id, ${epcisSql()} AS epcis, ${epcisContextSql()} AS context
+         FROM events e ${originalJoin()}
+        WHERE e.id > $1 AND (e.payload ? 'EpcisHash' OR e.payload ? 'EpcisPendingDeclaration')
+        ORDER BY e.id
+        LIMIT ${HASH_CHUNK}`,
+      { bind: [after], type: QueryTypes.SELECT },
+    );
+    if (!rows.length) break;
+    await sequelize.query(
+      `UPDATE events e SET epcis_hash = u.hash FROM unnest($1::uuid[], $2::text[]) AS u(id, hash) WHERE e.id = u.id`,
+      {
+        bind: [
+          rows.map((row) => row.id),
+          rows.map((row) => eventHashId(row.epcis, namespacesOfContext(row.context ?? []))),
+        ],
+      },
+    );
+    after = rows[rows.length - 1].id;
+  }
 }

@@ -143,9 +143,9 @@ const SHORT_NAMES: Record<string, string> = {
   cpv: '22',
 };
 
-/** A Digital Link on any host as one on id.gs1.org, with numeric application identifiers. */
+/** A Digital Link on any host as one on id.gs1.org, with numeric application identifiers and no query string. */
 function canonicalDigitalLink(value: string): string {
-  const match = /^https?:\/\/[^/]+(\/[^?#]*)$/.exec(value);
+  const match = /^https?:\/\/[^/?#]+(\/[^?#]*)(?:[?#].*)?$/.exec(value);
   if (!match) return value;
   const segments = match[1]
     .split('/')
@@ -165,7 +165,8 @@ function otherEpcUrn(value: string): string | undefined {
     case 'pgln':
       return `https://id.gs1.org/417/${body}${checkDigit(body)}`;
     case 'grai':
-      return `https://id.gs1.org/8003/${body}${checkDigit(body)}${serial ?? ''}`;
+      // A GRAI's 14 digits begin with a 0 before the company prefix.
+      return `https://id.gs1.org/8003/0${body}${checkDigit(body)}${serial ?? ''}`;
     case 'giai':
       return `https://id.gs1.org/8004/${companyPrefix}${reference}`;
     case 'gdti':
@@ -189,7 +190,9 @@ const identifier = memoised((value: string): string => {
     // An EPC URN's Digital Link is its canonical identifier, which the capture's query index reads too.
     return canonicalIdentifier(value);
   }
-  return canonicalDigitalLink(value);
+  // A GTIN, GLN or SSCC in its constrained form (GTIN-14, serial over lot, one percent-encoding); other keys on id.gs1.org.
+  const key = canonicalIdentifier(value);
+  return key === value ? canonicalDigitalLink(value) : key;
 });
 
 /** Numbers as OpenEPCIS prints them: integral values below 10^7 (Java prints larger ones in E notation) without a fraction. */
@@ -200,10 +203,14 @@ function numberOf(value: unknown): string {
   return Number.isInteger(n) && Math.abs(n) < 1e7 ? String(n) : text;
 }
 
-/** A date-time in UTC with milliseconds (`2005-04-05T02:33:31.116Z`). */
+/** A date-time in UTC with milliseconds (`2005-04-05T02:33:31.116Z`), rounded to them as GS1's reference implementation rounds. */
 function utc(value: string): string {
   const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? value : time.toISOString();
+  if (Number.isNaN(time.getTime())) return value;
+  // Date drops what is below the millisecond.
+  const fraction = /T\d\d:\d\d:\d\d\.(\d{4,})/.exec(value)?.[1];
+  if (fraction && Number(fraction[3]) >= 5) time.setTime(time.getTime() + 1);
+  return time.toISOString();
 }
 
 /** A value of a standard field, canonical. */
@@ -439,20 +446,21 @@ export function eventHashId(event: Json, namespaces: Namespaces = {}): string {
   return `ni:///sha-256;${digest}?ver=CBV2.0`;
 }
 
+const CBV_MDA = 'urn:epcglobal:cbv:mda';
 /** Prefixes GS1's own context defines, which documents use without declaring them. */
-const GS1_NAMESPACES: Namespaces = { cbvmda: 'urn:epcglobal:cbv:mda' };
+const GS1_NAMESPACES: Namespaces = { cbvmda: CBV_MDA };
 
 /**
- * The namespace prefixes a JSON-LD @context defines (its object entries), for user extensions' names.
- * An entry that also types terms (`{ "rail:count": { "@type": … } }`) is not read as prefixes, as OpenEPCIS does not.
+ * The namespace prefixes a JSON-LD @context defines (its entries whose value is an IRI; a term typed
+ * beside them, `{ "rail:count": { "@type": … } }`, defines no prefix), for user extensions' names.
+ * GS1's context spells CBV master data's namespace with a `#` that its XML namespace has not.
  */
 export function namespacesOfContext(context: unknown): Namespaces {
   const out: Record<string, string> = { ...GS1_NAMESPACES };
   for (const entry of Array.isArray(context) ? context : [context]) {
     if (!entry || typeof entry !== 'object') continue;
-    const values = Object.values(entry as Json);
-    if (!values.every((iri) => typeof iri === 'string')) continue;
-    Object.assign(out, entry);
+    for (const [prefix, iri] of Object.entries(entry as Json))
+      if (typeof iri === 'string') out[prefix] = iri === `${CBV_MDA}#` ? CBV_MDA : iri;
   }
   return out;
 }

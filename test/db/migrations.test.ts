@@ -183,6 +183,42 @@ describe('migrations', () => {
     });
   });
 
+  it('recompute the event hash ids by the corrected rules: a GRAI as URN and as Digital Link is one event', async () => {
+    await withEmptyDatabase(async (url) => {
+      const sequelize = createSequelize(url, 2);
+      try {
+        const migrator = createMigrator(sequelize);
+        const names = (await migrator.pending()).map((m) => m.name);
+        await migrator.up({ to: names[names.findIndex((name) => name.includes('epcis-hash-rules')) - 1] });
+        const event = (grai: string) => ({
+          type: 'ObjectEvent',
+          eventTime: '2024-03-01T10:00:00.000Z',
+          eventTimeZoneOffset: '+00:00',
+          epcList: [grai],
+          action: 'OBSERVE',
+        });
+        const urn = event('urn:epc:id:grai:0614141.12345.400');
+        const link = event('https://id.gs1.org/8003/00614141123452400');
+        await insertEvents(sequelize, [
+          ['urn', { Epcis: urn, EpcisHash: 'old-1' }],
+          ['link', { Epcis: link, EpcisHash: 'old-2' }],
+        ]);
+        await sequelize.query("UPDATE events SET epcis_hash = 'by the earlier rules ' || external_event_id");
+        await migrator.up();
+        const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string }>(
+          'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',
+          { type: QueryTypes.SELECT },
+        );
+        expect(rows).toEqual([
+          { external_event_id: 'link', epcis_hash: eventHashId(urn) },
+          { external_event_id: 'urn', epcis_hash: eventHashId(urn) },
+        ]);
+      } finally {
+        await sequelize.close();
+      }
+    });
+  });
+
   it('agree with the model definitions, column by column', async () => {
     await withEmptyDatabase(async (url) => {
       const sequelize = createSequelize(url, 2);

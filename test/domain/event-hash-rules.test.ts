@@ -172,6 +172,60 @@ describe('CBV 2.0 event hash ids: the same event in another form is the same has
     expect(hashOf(v12)).toBe(hashOf(v20));
   });
 
+  const objectEvent = (fields: Event): Event => ({
+    type: 'ObjectEvent',
+    eventTime: '2024-03-01T10:00:00.000Z',
+    eventTimeZoneOffset: '+00:00',
+    action: 'OBSERVE',
+    ...fields,
+  });
+  /** The hash ids of two spellings of one event. */
+  const hashesOf = (a: Event, b: Event): string[] => [eventHashId(a), eventHashId(b)];
+
+  it('a GRAI as EPC URN and as Digital Link (its 14 digits start with a 0)', () => {
+    const [urn, link] = hashesOf(
+      objectEvent({ epcList: ['urn:epc:id:grai:0614141.12345.400'] }),
+      objectEvent({ epcList: ['https://id.gs1.org/8003/00614141123452400'] }),
+    );
+    expect(link).toBe(urn);
+  });
+
+  it.each([
+    ['its query string', 'https://example.com/01/09520123456788/21/12345?linkType=all'],
+    ['a GTIN-13 in place of its GTIN-14', 'https://id.gs1.org/01/9520123456788/21/12345'],
+    ['a lot beside the serial', 'https://id.gs1.org/01/09520123456788/10/L1/21/12345'],
+    ['another percent-encoding of the serial', 'https://id.gs1.org/01/09520123456788/21/12%2f345'],
+  ])('a Digital Link with %s is its constrained form', (_, link) => {
+    const canonical = link.includes('%2f')
+      ? 'https://id.gs1.org/01/09520123456788/21/12%2F345'
+      : 'https://id.gs1.org/01/09520123456788/21/12345';
+    const [sent, constrained] = hashesOf(objectEvent({ epcList: [link] }), objectEvent({ epcList: [canonical] }));
+    expect(sent).toBe(constrained);
+  });
+
+  it('a time below the millisecond is rounded to it, as GS1’s reference implementation rounds', () => {
+    const [below, rounded] = hashesOf(
+      objectEvent({ eventTime: '2005-04-05T02:33:31.1169Z' }),
+      objectEvent({ eventTime: '2005-04-05T02:33:31.117Z' }),
+    );
+    expect(below).toBe(rounded);
+  });
+
+  it('GS1’s own cbvmda namespace, declared inline with its #, as the XML names it', () => {
+    const event = objectEvent({ 'cbvmda:netWeight': { '@value': '3.5', measurementUnitCode: 'KGM' } });
+    expect(eventHashId(event, namespacesOfContext([{ cbvmda: 'urn:epcglobal:cbv:mda#' }]))).toBe(
+      eventHashId(event, namespacesOfContext([])),
+    );
+  });
+
+  it('a context that types a term beside its prefixes still defines the prefixes', () => {
+    const event = objectEvent({ 'ex:code': 'A1' });
+    const prefix = { ex: 'https://ns.example.com/' };
+    expect(eventHashId(event, namespacesOfContext([{ ...prefix, 'ex:code': { '@type': '@id' } }]))).toBe(
+      eventHashId(event, namespacesOfContext([prefix])),
+    );
+  });
+
   it('the pre-hash of a readPoint extension follows the standard fields, under its parent', () => {
     const lines = preHashLines(hashesOfXml(EXTENSIONS).events[0], {
       example: 'http://ns.example.com/epcis',
