@@ -55,9 +55,11 @@ const gs1Key = (value: string, lengths: number[]): boolean =>
 /** A key of the resolver's path, or the 400's text naming what it takes. */
 export function resolverKeyOf(
   ai: KeyAi,
-  value: string,
+  path: string,
   qualifier: KeyQualifier = {},
 ): { key: ResolvedKey } | { problem: string } {
+  // A URN's scheme is any letter case (RFC 8141); events spell it `urn:`.
+  const value = /^urn:/i.test(path) ? `urn:${path.slice(4)}` : path;
   const shown = value.slice(0, 100);
   const key = (id: string, gs1: boolean) => ({ key: { ai, id, gs1, ...qualifier } });
   switch (ai) {
@@ -75,6 +77,8 @@ export function resolverKeyOf(
       if (gs1Key(value, [18])) return key(value, true);
       const digitalLink = toDigitalLink(value);
       if (digitalLink.startsWith(`${ID_GS1}/00/`)) return key(digitalLink.slice(`${ID_GS1}/00/`.length), true);
+      // OpenTraceability writes the whole EPC in lower case; a container's BIC code (ISO 6346) is upper case.
+      if (/^urn:epc:id:bic:/i.test(value)) return key(`urn:epc:id:bic:${value.slice(15).toUpperCase()}`, false);
       if (LOGISTIC_UNIT_URN.test(value)) return key(value, false);
       return {
         problem: `${shown} is not an SSCC (18 digits with a valid GS1 check digit, or urn:epc:id:sscc:<company prefix>.<serial reference>) nor a logistic unit URN (urn:sscc:…, urn:…:lpn:obj:…).`,
@@ -148,12 +152,15 @@ export function identifierOf(key: ResolvedKey): string {
 export function eventMatchOf(key: ResolvedKey): { kind: 'anyEPC' | 'anyEPCClass'; values: string[] } | undefined {
   if (key.ai === '00') return { kind: 'anyEPC', values: [identifierOf(key)] };
   if (key.ai !== '01' || (key.lot === undefined && key.serial === undefined)) return undefined;
-  const values = [identifierOf(key)];
-  if (!key.gs1)
-    values.push(
-      `${key.id}.${key.lot !== undefined ? 'lot' : 'serial'}.${encodeURIComponent((key.lot ?? key.serial)!)}`,
-    );
-  return { kind: key.serial !== undefined ? 'anyEPC' : 'anyEPCClass', values };
+  const kind = key.serial !== undefined ? 'anyEPC' : 'anyEPCClass';
+  if (key.gs1) return { kind, values: [identifierOf(key)] };
+  const lotOrSerial = (key.lot ?? key.serial)!;
+  const encoded = encodeURIComponent(lotOrSerial);
+  const qualified = key.lot !== undefined ? { lot: encoded } : { serial: encoded };
+  // The path's escapes are decoded (`LOT%2001` reads `LOT 01`); a GDST URN keeps them in its lot or serial.
+  const values = new Set([identifierOf(key), identifierOf({ ...key, ...qualified })]);
+  values.add(`${key.id}.${key.lot !== undefined ? 'lot' : 'serial'}.${encoded}`);
+  return { kind, values: [...values] };
 }
 
 /** The EPCIS query of the identifier's events: by class for a GTIN or lot, by EPC for a serial or SSCC, by location for a GLN. */

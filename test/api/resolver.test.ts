@@ -342,6 +342,35 @@ describe('GS1 Digital Link resolver', () => {
     expect(unnamed.body.detail).toBe(`No event of this account names lot L-2 of product class URN ${productClass}.`);
   });
 
+  it('resolves the paths as OpenTraceability writes them: a GDST lot with an escape, a container in lower case', async () => {
+    const productClass = 'urn:gdst:example.org:product:class:resolver.escaped';
+    const container = 'urn:epc:id:bic:CSQU3054383';
+    const document = epcisDocument([
+      {
+        type: 'ObjectEvent',
+        eventTime: '2024-05-06T10:00:00.000Z',
+        eventTimeZoneOffset: '+00:00',
+        action: 'OBSERVE',
+        bizStep: 'shipping',
+        epcList: [container],
+        quantityList: [
+          { epcClass: 'urn:gdst:example.org:product:lot:class:resolver.escaped.LOT%2001', quantity: 5, uom: 'KGM' },
+        ],
+        bizLocation: { id: 'urn:gdst:example.org:location:loc:resolver.dock' },
+      },
+    ]);
+    expect(await capture(account.key, document)).toMatchObject({ success: true, errors: [] });
+    // OpenTraceability's EPC.ToDigitalLinkURI: the lot as its URN spells it; an SSCC-like EPC in lower case.
+    for (const path of [`/01/${productClass}/10/LOT%2001`, `/00/${container.toLowerCase()}`]) {
+      const answer = await api().get(`${path}?linkType=gs1:epcis`);
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      const [, events] = parseDigitalLinks(answer.body);
+      expect(
+        (await api().get(events.link!.slice(apiUrl().length))).body.epcisBody.queryResults.resultsBody.eventList,
+      ).toHaveLength(1);
+    }
+  });
+
   it('unknown identifiers are 404 (in another account too), malformed ones 400, and the API key is required', async () => {
     expect((await api().get(`/01/${ids.gtin}/10/NO-SUCH-LOT?linkType=gs1:epcis`)).status).toBe(404);
     expect((await api().get(`/01/${gs1Ids().gtin}?linkType=gs1:epcis`)).status).toBe(404);

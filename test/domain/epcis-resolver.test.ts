@@ -71,6 +71,17 @@ describe('the resolver’s keys: GS1 keys, and the URNs GDST’s client puts in 
     expect(problemOf('00', '106141412345678907')).toMatch(/is not an SSCC \(18 digits with a valid GS1 check digit/);
   });
 
+  it('reads the paths as OpenTraceability writes them: a lot’s escapes decoded, a container lower-cased, URN in capitals', () => {
+    // OpenTraceability puts a GDST lot into the path as its URN spells it; the path arrives decoded.
+    const escaped = keyOf('01', 'urn:gdst:example.org:product:class:processor.2u', { lot: 'LOT 01' });
+    expect(eventMatchOf(escaped)?.values).toContain('urn:gdst:example.org:product:lot:class:processor.2u.LOT%2001');
+    // Its EPC.ToString() lower-cases the whole URN; ISO 6346 writes a container's code in capitals.
+    expect(keyOf('00', 'urn:epc:id:bic:csqu3054383').id).toBe('urn:epc:id:bic:CSQU3054383');
+    expect(keyOf('01', 'URN:gdst:example.org:product:class:processor.2u').id).toBe(
+      'urn:gdst:example.org:product:class:processor.2u',
+    );
+  });
+
   it('takes a GLN or PGLN (an SGLN or PGLN URN too) or a location or party URN', () => {
     expect(keyOf('414', 'urn:epc:id:sgln:0614141.00001.0')).toEqual({ ai: '414', id: '0614141000012', gs1: true });
     expect(keyOf('414', 'urn:gdst:example.org:location:loc:importer.123u').gs1).toBe(false);

@@ -124,7 +124,8 @@ export function digitalLinkPath(epc: string): string {
   const parsed = epcOf(epc);
   if (parsed.type === 'Class') return `${gtinPath(parsed.gtin!)}/10/${parsed.lotOrSerial}`;
   if (parsed.type === 'Instance') return `${gtinPath(parsed.gtin!)}/21/${parsed.lotOrSerial}`;
-  if (parsed.type === 'SSCC') return `00/${epc}`;
+  // EPC.ToString() lower-cases the whole EPC.
+  if (parsed.type === 'SSCC') return `00/${epc.toLowerCase()}`;
   throw new Error(`Cannot build Digital Link URL with EPC ${epc}. We need either GTIN+LOT, GTIN+SERIAL, or SSCC.`);
 }
 
