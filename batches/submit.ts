@@ -5,6 +5,7 @@
  */
 import type { Batch } from '../db/models';
 import { findOrCreateBatch, recordRefusalAnswered, type NewBatch } from '../db/repositories/batches';
+import { captureEpcis, type CaptureDeps, type CaptureInput } from '../usecases/capture-epcis';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { batchStartOf, startBatchWorkflow } from './batch-workflow';
@@ -103,5 +104,23 @@ export async function submitBatch(
   const { accountName, ...stored } = submission;
   const { batch } = await findOrCreateBatch(stored);
   const outcome = await runBatch(deps, batch, { accountName, wait: options.wait, requestId: submission.requestId });
+  return { batch, outcome };
+}
+
+/**
+ * Stores an EPCIS capture as its batch (usecases/capture-epcis.ts: CaptureRefused, nothing stored, when it
+ * breaks a rule) and runs it: the batch and its outcome.
+ */
+export async function submitCapture(
+  deps: BatchDeps & CaptureDeps,
+  input: CaptureInput,
+  options: { wait: boolean },
+): Promise<{ batch: Batch; outcome: BatchOutcome }> {
+  const batch = await captureEpcis(deps, input);
+  const outcome = await runBatch(deps, batch, {
+    accountName: input.account.name,
+    wait: options.wait,
+    requestId: input.requestId,
+  });
   return { batch, outcome };
 }

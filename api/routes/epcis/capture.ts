@@ -9,7 +9,9 @@ import type { Batch } from '../../../db/models';
 import type { EpcisVocabulary } from '../../../domain/epcis/master-data';
 import { CAPTURE_ERROR_BEHAVIOURS, type CaptureErrorBehaviour, type EpcisEvent } from '../../../domain/epcis/translate';
 import { EVENT_TYPES as EPCIS_EVENT_TYPES } from '../../../domain/epcis/xml/from-xml';
-import { CaptureRefused, captureEpcis, type CheckedDocument } from '../../../usecases/capture-epcis';
+import type { BatchOutcome } from '../../../batches/outcome';
+import { submitCapture } from '../../../batches/submit';
+import { CaptureRefused, type CheckedDocument } from '../../../usecases/capture-epcis';
 import type { APIContext, AppCustom } from '../../context';
 import { ApiError, problem } from '../../errors';
 import { LIMITS } from '../../../domain/schemas/limits';
@@ -25,6 +27,8 @@ export type { CheckedDocument };
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 export const CAPTURE_LIMIT = LIMITS.arrayItems;
+/** The bounds of a lot or serial number and of a quantity, as every entrance checks them. */
+const CAPTURE_BOUNDS = { idLength: LIMITS.idLength, quantity: LIMITS.quantity };
 /** At most this many bytes a capture body (GS1-EPCIS-Capture-File-Size-Limit): the JSON body bound. */
 const CAPTURE_FILE_SIZE_LIMIT = LIMITS.jsonBodyBytes;
 
@@ -192,24 +196,22 @@ async function checkedXml(ctx: EpcisContext, kind: 'document' | 'event'): Promis
   }
 }
 
-/** Stores the capture as a batch, not yet started (usecases/capture-epcis.ts); a rule it breaks is a 400, nothing stored. */
-export async function storeCapture(
+/**
+ * Stores the capture as a batch and runs it (batches/submit.ts), waiting for its outcome when asked; a
+ * rule it breaks is a 400, nothing stored.
+ */
+export async function submitCheckedCapture(
   ctx: APIContext,
   document: CheckedDocument,
   behaviour: CaptureErrorBehaviour,
-): Promise<Batch> {
+  options: { wait: boolean },
+): Promise<{ batch: Batch; outcome: BatchOutcome }> {
   const { account, requestId } = ctx.state;
+  const deps = { ...ctx.deps, urnDomain: ctx.deps.config.urnDomain, bounds: CAPTURE_BOUNDS };
   try {
-    const batch = await captureEpcis(
-      {
-        sequelize: ctx.deps.sequelize,
-        urnDomain: ctx.deps.config.urnDomain,
-        bounds: { idLength: LIMITS.idLength, quantity: LIMITS.quantity },
-      },
-      { account, requestId, document, behaviour },
-    );
-    ctx.state.batchId = batch.id;
-    return batch;
+    const submitted = await submitCapture(deps, { account, requestId, document, behaviour }, options);
+    ctx.state.batchId = submitted.batch.id;
+    return submitted;
   } catch (error) {
     if (error instanceof CaptureRefused) throw problem('epcis-rule-broken', { issues: error.issues });
     throw error;

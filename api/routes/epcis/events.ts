@@ -10,11 +10,10 @@ import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-docum
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { type APIContext } from '../../context';
 import { problem } from '../../errors';
-import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { textOf, validate, type InputOf } from '../../middleware/validate';
-import { storeCapture, type CheckedDocument } from './capture';
+import { submitCheckedCapture, type CheckedDocument } from './capture';
 import type { EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
@@ -110,13 +109,8 @@ export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcForm
  * the pipeline stored it; 202 with the capture job when it takes longer than SYNC_WAIT_SECONDS.
  */
 export async function postEvent(ctx: APIContext<{ body: CheckedDocument }>): Promise<void> {
-  const batch = await storeCapture(ctx, ctx.state.input.body, 'rollback');
+  const { batch, outcome } = await submitCheckedCapture(ctx, ctx.state.input.body, 'rollback', { wait: true });
   const eventID = (batch.request as EpcisCaptureRequest).Events[0].Id;
-  const outcome = await runBatch(ctx.deps, batch, {
-    accountName: ctx.state.account.name,
-    wait: true,
-    requestId: ctx.state.requestId,
-  });
   switch (outcome.kind) {
     case 'rejected':
       throw problem('epcis-event-refused', {

@@ -7,9 +7,8 @@ import { problem } from '../../errors';
 import { validate, textOf } from '../../middleware/validate';
 import { readWhenFinished } from '../../batch-wait';
 import { isFinished } from '../../../batches/outcome';
-import { runBatch } from '../../../batches/submit';
 import { outcomeProblem } from '../events/batch';
-import { setCaptureLimitHeaders, storeCapture, validDocument, validEvent } from './capture';
+import { setCaptureLimitHeaders, submitCheckedCapture, validDocument, validEvent } from './capture';
 import { answerEvents, getEvent, postEvent, validEventRequest, validEventsQuery } from './events';
 import { queriesRoutes } from './queries';
 import { nextPageLink, seqOfToken } from './paging';
@@ -63,12 +62,8 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     validDocument(),
     async (ctx) => {
       const { body, headers } = ctx.state.input;
-      const batch = await storeCapture(ctx, body, headers['GS1-Capture-Error-Behaviour'] ?? 'rollback');
-      const outcome = await runBatch(ctx.deps, batch, {
-        accountName: ctx.state.account.name,
-        wait: false,
-        requestId: ctx.state.requestId,
-      });
+      const behaviour = headers['GS1-Capture-Error-Behaviour'] ?? 'rollback';
+      const { batch, outcome } = await submitCheckedCapture(ctx, body, behaviour, { wait: false });
       if (outcome.kind === 'notStarted') throw outcomeProblem(batch.id, outcome, captureLocation(batch.id));
       ctx.status = 202;
       ctx.set('Location', captureLocation(batch.id));

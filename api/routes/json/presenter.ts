@@ -1,14 +1,8 @@
-import type { Location, Product, TradePartner } from '../../../db/models';
 import { eventUrn } from '../../../domain/urn';
 import type { EntityRef, JsonEvent, JsonProductInstance, Translation } from '../../../domain/json-events';
 import type { AnsweredResult } from '../../../batches/outcome';
+import type { StoredEntities } from '../../../batches/submit-json';
 import { coordinatesOf } from '../locations/presenter';
-
-export interface StoredEntities {
-  products: ReadonlyMap<string, Product>;
-  locations: ReadonlyMap<string, Location>;
-  tradePartners: ReadonlyMap<string, TradePartner>;
-}
 
 /** In the order the pipeline reports lines: a transform's inputs, then its outputs. */
 const instancesOf = (event: JsonEvent): JsonProductInstance[] =>
