@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { Op, literal, type FindAttributeOptions } from 'sequelize';
-import { Batch } from '../../../db/models';
+import type { Batch } from '../../../db/models';
+import { captureJobStatus, captureJobsAfter, findCaptureJob } from '../../../db/repositories/capture-jobs';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
@@ -19,12 +19,6 @@ import { xmlAnswers } from './xml';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
-
-/** A capture job's columns: the stored request without its events (a document's worth, read only by the pipeline). */
-const CAPTURE_JOB_ATTRIBUTES: FindAttributeOptions = {
-  exclude: ['request', 'result'],
-  include: [[literal(`request - 'Events'`), 'request']],
-};
 
 /**
  * A job still running has no final balances yet (the recalculation comes after its events are stored):
@@ -76,12 +70,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     const { query } = ctx.state.input;
     const perPage = perPageOf(query);
     const after = seqOfToken(query.nextPageToken);
-    const rows = await Batch.findAll({
-      attributes: CAPTURE_JOB_ATTRIBUTES,
-      where: { accountId: ctx.state.account.id, mode: 'epcis', ...(after ? { seq: { [Op.gt]: after } } : {}) },
-      order: [['seq', 'ASC']],
-      limit: perPage + 1,
-    });
+    const rows = await captureJobsAfter(ctx.state.account.id, after, perPage + 1);
     const page = rows.slice(0, perPage);
     if (rows.length > perPage) nextPageLink(ctx, page[page.length - 1].seq);
     const negative = await negativeLotsOfBatches(
@@ -104,11 +93,14 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     validate({ params: captureIdParams }, (_errors, params) => noCaptureJob(textOf(params, 'captureID'))),
     async (ctx) => {
       const id = ctx.state.input.params.captureID;
-      const where = { id, accountId: ctx.state.account.id, mode: 'epcis' };
-      const findJob = () => Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where });
+      const accountId = ctx.state.account.id;
       // Waiting on a job still running reads its status alone first: its stored request is read once, after.
-      const findStatus = () => Batch.findOne({ attributes: ['status'], where });
-      const batch = await readWhenFinished(ctx, id, findJob, findStatus);
+      const batch = await readWhenFinished(
+        ctx,
+        id,
+        () => findCaptureJob(accountId, id),
+        () => captureJobStatus(accountId, id),
+      );
       if (!batch) throw noCaptureJob(id);
       ctx.body = captureJobBody(
         batch,
