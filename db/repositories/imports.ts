@@ -336,18 +336,28 @@ export interface ImportBatchView {
   row_errors: RowError[] | null;
 }
 
-/** With `events` false a failed batch's stored events (up to 1,000 of them) are left unread: a list needs only counts. */
-export async function importBatches(sequelize: Sequelize, importId: string, events = true): Promise<ImportBatchView[]> {
-  return queryOf(sequelize)<ImportBatchView>(
-    `SELECT ib.seq, ib.batch_id, ib.first_row, ib.last_row, coalesce(b.status, ib.status) AS status, coalesce(b.event_count, ib.records) AS event_count,
+/**
+ * The batches of each of these imports, in order, by import id. With `events` false a failed batch's
+ * stored events (up to 1,000 of them) are left unread: a list needs only counts.
+ */
+export async function importBatches(
+  sequelize: Sequelize,
+  importIds: string[],
+  events = true,
+): Promise<Map<string, ImportBatchView[]>> {
+  const rows = await queryOf(sequelize)<ImportBatchView & { import_id: string }>(
+    `SELECT ib.import_id, ib.seq, ib.batch_id, ib.first_row, ib.last_row, coalesce(b.status, ib.status) AS status, coalesce(b.event_count, ib.records) AS event_count,
             CASE WHEN b.status = 'Failed' THEN ib.provenance END AS provenance,
             CASE WHEN b.status = 'Failed' THEN b.errors END AS errors,
             CASE WHEN b.status = 'Failed' AND $2::boolean THEN b.request->'Events' END AS events,
             ib.errors AS row_errors
        FROM import_batches ib LEFT JOIN batches b ON b.id = ib.batch_id
-      WHERE ib.import_id = $1 ORDER BY ib.seq`,
-    [importId, events],
+      WHERE ib.import_id = ANY($1::uuid[]) ORDER BY ib.import_id, ib.seq`,
+    [importIds, events],
   );
+  const byImport = new Map<string, ImportBatchView[]>(importIds.map((id) => [id, []]));
+  for (const { import_id, ...batch } of rows) byImport.get(import_id)!.push(batch);
+  return byImport;
 }
 
 /** The account's imports, newest first. */

@@ -3,6 +3,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { findImport, listImports, type ImportRow } from '../../../db/repositories/imports';
 import { startImportWorkflow } from '../../../batches/import-workflow';
 import { importFile, type ImportServices } from '../../../usecases/import-file';
+import { importReports } from '../../../usecases/import-report';
 import { IMPORT_KINDS, type ImportKind } from '../../../domain/spreadsheet-rows';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem, validationProblem, type ApiError } from '../../errors';
@@ -98,7 +99,8 @@ async function upload(ctx: APIContext): Promise<void> {
       }
     }
     ctx.status = 202;
-    ctx.body = await presentImport(ctx.deps.sequelize, outcome.row);
+    const [report] = await importReports(ctx.deps.sequelize, [outcome.row]);
+    ctx.body = presentImport(report);
   } finally {
     await removeSpool(file?.path);
   }
@@ -126,16 +128,16 @@ export function importsRouter(): Router<AppState, AppCustom> {
   router.get('/Integration/Imports', validatePage(), async (ctx) => {
     const page = pageOf(ctx.state.input.query);
     const { total, rows } = await listImports(ctx.deps.sequelize, ctx.state.account.id, page);
-    const results = [];
-    for (const row of rows) results.push(await presentImportSummary(ctx.deps.sequelize, row));
-    ctx.body = pageBody(page, total, results);
+    const reports = await importReports(ctx.deps.sequelize, rows, false);
+    ctx.body = pageBody(page, total, reports.map(presentImportSummary));
   });
   router.get('/Integration/Imports/:id', async (ctx) => {
     const row = isUuid(ctx.params.id)
       ? await findImport(ctx.deps.sequelize, { accountId: ctx.state.account.id, id: ctx.params.id })
       : null;
     if (!row) throw problem('unknown-import', { detail: `No import ${ctx.params.id} in this account.` });
-    ctx.body = await presentImport(ctx.deps.sequelize, row);
+    const [report] = await importReports(ctx.deps.sequelize, [row]);
+    ctx.body = presentImport(report);
   });
   return router;
 }
