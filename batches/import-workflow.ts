@@ -1,7 +1,8 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { processImport } from '../workflows';
-import type { UnsplitImport } from '../db/repositories/imports';
+import type { ImportRow, UnsplitImport } from '../db/repositories/imports';
+import type { Config } from '../platform/config';
 import { ACCOUNT_NAME } from '../platform/search-attributes';
 
 /**
@@ -28,4 +29,26 @@ export function startImportWorkflow(
     // An async batch's (batch-workflow.ts, nobody waits on it): its split step inherits it, its chunks' batches are given it.
     priority: { priorityKey: 3, fairnessKey: accountId },
   });
+}
+
+const START_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts a just-stored import's workflow from the request that uploaded it, bounded as a batch's start (a
+ * hung Temporal must not hold the request; the reconciler starts it later). One that runs already is fine.
+ */
+export async function startUploadedImport(
+  deps: { temporal: Client; config: Pick<Config, 'taskQueue' | 'pipelineLocalMaxEvents'> },
+  row: ImportRow,
+  caller: { accountName: string; requestId: string | null },
+): Promise<void> {
+  const { temporal, config } = deps;
+  const stored = { ...row, account_name: caller.accountName, request_id: caller.requestId };
+  try {
+    await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
+      startImportWorkflow(temporal, config.taskQueue, stored, config.pipelineLocalMaxEvents),
+    );
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
 }

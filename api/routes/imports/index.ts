@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { findImport, listImports, type ImportRow } from '../../../db/repositories/imports';
-import { startImportWorkflow } from '../../../batches/import-workflow';
+import { startUploadedImport } from '../../../batches/import-workflow';
 import { importFile, type ImportServices } from '../../../usecases/import-file';
 import { importReports } from '../../../usecases/import-report';
 import { IMPORT_KINDS, type ImportKind } from '../../../domain/spreadsheet-rows';
@@ -24,7 +23,6 @@ import { isUuid } from '../../../db/sql';
 const isKind = (value: string): value is ImportKind => (IMPORT_KINDS as readonly string[]).includes(value);
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
-const START_TIMEOUT_MS = 10_000;
 
 const tooLarge = (): ApiError => problem('import-too-large', TOO_LARGE);
 
@@ -33,21 +31,12 @@ const formatOf = (fileName: string): 'csv' | 'xlsx' | null => {
   return extension === 'csv' || extension === 'xlsx' ? extension : null;
 };
 
-/** The import use case on the service: its workflow's start bounded as a batch's (a hung Temporal must not hold the request). */
+/** The import use case on the service: its workflow started from the request (batches/import-workflow.ts). */
 const importServices = (ctx: APIContext): ImportServices => ({
   sequelize: ctx.deps.sequelize,
   rules: importRules(ctx.deps),
-  start: async (row: ImportRow) => {
-    const { temporal, config } = ctx.deps;
-    const stored = { ...row, account_name: ctx.state.account.name, request_id: ctx.state.requestId ?? null };
-    try {
-      await temporal.withDeadline(Date.now() + START_TIMEOUT_MS, () =>
-        startImportWorkflow(temporal, config.taskQueue, stored, config.pipelineLocalMaxEvents),
-      );
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
-  },
+  start: (row: ImportRow) =>
+    startUploadedImport(ctx.deps, row, { accountName: ctx.state.account.name, requestId: ctx.state.requestId ?? null }),
 });
 
 async function upload(ctx: APIContext): Promise<void> {
