@@ -306,6 +306,11 @@ export interface BatchFilter {
   accountName?: string;
 }
 
+/** One batch of the account. */
+export function findAccountBatch(accountId: string, id: string): Promise<Batch | null> {
+  return Batch.findOne({ where: { id, accountId } });
+}
+
 /** The newest retry of each of `ids` (the highest seq among the batches whose retry_of names it). */
 export async function retriesOf(ids: readonly string[]): Promise<Map<string, RetryRef>> {
   if (!ids.length) return new Map();

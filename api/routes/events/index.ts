@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { Batch, type BatchMode } from '../../../db/models';
-import { retriesOf } from '../../../db/repositories/batches';
+import type { BatchMode } from '../../../db/models';
+import { findAccountBatch, retriesOf } from '../../../db/repositories/batches';
 import { batchStyleEvents } from '../../../batches/border-check';
 import { submitBatch } from '../../../batches/submit';
 import { readWhenFinished } from '../../batch-wait';
@@ -69,9 +69,7 @@ export function eventsRouter(): Router<AppState, AppCustom> {
     validate({ params: batchIdParams }, (_errors, params) => noBatch(textOf(params, 'batchId'))),
     async (ctx) => {
       const { batchId } = ctx.state.input.params;
-      const batch = await readWhenFinished(ctx, batchId, () =>
-        Batch.findOne({ where: { id: batchId, accountId: ctx.state.account.id } }),
-      );
+      const batch = await readWhenFinished(ctx, batchId, () => findAccountBatch(ctx.state.account.id, batchId));
       if (!batch) throw noBatch(batchId);
       ctx.body = batchStatusBody(batch, (await retriesOf([batch.id])).get(batch.id) ?? null);
     },
