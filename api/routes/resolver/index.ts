@@ -4,16 +4,10 @@
  * the EPCIS query interface and the master data; and the master data its links name, under /masterdata.
  */
 import Router from '@koa/router';
-import { eventsName, eventsNameParty, locationByKey, partyByKey, productByKey } from '../../../db/queries/resolver';
 import {
-  eventMatchOf,
-  keyName,
   linkTypesOf,
   linksOf,
   linksetOf,
-  organizationJsonLd,
-  placeJsonLd,
-  productJsonLd,
   resolverKeyOf,
   type KeyAi,
   type KeyQualifier,
@@ -22,6 +16,7 @@ import {
 } from '../../../domain/epcis/resolver';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
+import { heldUnder, type Held } from '../../../usecases/resolve-identifier';
 import { validate, type InputOf } from '../../middleware/validate';
 import { masterDataQuery, resolverQuery } from '../../../contract/resolver/schema';
 
@@ -46,55 +41,10 @@ function linkTypeOf(ctx: ResolverContext, key: ResolvedKey): LinkType | undefine
   return linkType;
 }
 
-/**
- * What the account holds under the key, as its master data (JSON-LD; undefined for a logistic unit), or
- * a 404 naming what it lacks: a product, location or party it has, or events naming the lot, serial, SSCC or party.
- */
-async function heldMasterData(ctx: APIContext, key: ResolvedKey): Promise<object | undefined> {
-  const { sequelize } = ctx.deps;
-  const accountId = ctx.state.account.id;
-  const match = eventMatchOf(key);
-  switch (key.ai) {
-    case '01': {
-      const product = await productByKey(sequelize, accountId, key.gs1 ? { gtin: key.id } : { urn: key.id });
-      // A GDST lot may be named by events alone; a GTIN is a product of the account first.
-      if (!product && (key.gs1 || !match))
-        throw problem('unknown-product', { detail: `No product with ${keyName(key)} in this account.` });
-      if (match && !(await eventsName(sequelize, accountId, match.kind, match.values)))
-        throw problem('unknown-lot-or-serial', {
-          detail: `No event of this account names ${key.lot !== undefined ? 'lot' : 'serial'} ${(key.lot ?? key.serial)!.slice(0, 100)} of ${keyName(key)}.`,
-        });
-      return productJsonLd(
-        key,
-        product && { name: product.name, unit: product.unit_of_measure, masterData: product.master_data ?? [] },
-      );
-    }
-    case '00':
-      if (!(await eventsName(sequelize, accountId, match!.kind, match!.values)))
-        throw problem('unknown-lot-or-serial', { detail: `No event of this account names ${keyName(key)}.` });
-      return undefined;
-    case '414': {
-      const location = await locationByKey(
-        sequelize,
-        accountId,
-        key.gs1 ? { gln: key.id, extension: key.extension } : { urn: key.id },
-      );
-      if (!location) throw problem('unknown-location', { detail: `No location with ${keyName(key)} in this account.` });
-      return placeJsonLd(key, {
-        name: location.name,
-        partyName: location.party_name,
-        address: location.address,
-        vessel: location.vessel,
-        captainsName: location.captains_name,
-      });
-    }
-    case '417': {
-      const party = await partyByKey(sequelize, accountId, key.gs1 ? { pgln: key.id } : { urn: key.id });
-      if (!party && (key.gs1 || !(await eventsNameParty(sequelize, accountId, key.id))))
-        throw problem('unknown-trade-partner', { detail: `No trade partner with ${keyName(key)} in this account.` });
-      return organizationJsonLd(key, party);
-    }
-  }
+/** The master data held under the key (undefined for a logistic unit), or the 404 that names what the account lacks. */
+function heldOrThrow(held: Held): object | undefined {
+  if (held.kind === 'unknown') throw problem(held.code, { detail: held.detail });
+  return held.masterData;
 }
 
 async function resolve(ctx: ResolverContext, ai: KeyAi, value: string, qualifier: KeyQualifier = {}): Promise<void> {
@@ -102,7 +52,7 @@ async function resolve(ctx: ResolverContext, ai: KeyAi, value: string, qualifier
   if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
   const { key } = parsed;
   const linkType = linkTypeOf(ctx, key);
-  const masterData = await heldMasterData(ctx, key);
+  const masterData = heldOrThrow(await heldUnder(ctx.deps.sequelize, ctx.state.account.id, key));
   const base = `${ctx.protocol}://${ctx.host}`;
   if (linkType === 'gs1:masterData') ctx.vary('Accept');
   // GDST's client asks with no Accept header for the links, then fetches the master data link; the
@@ -128,7 +78,7 @@ async function answerMasterData(
 ): Promise<void> {
   const parsed = resolverKeyOf(ai, value, qualifier);
   if ('problem' in parsed) throw problem('invalid-gs1-key', { detail: parsed.problem });
-  const masterData = await heldMasterData(ctx, parsed.key);
+  const masterData = heldOrThrow(await heldUnder(ctx.deps.sequelize, ctx.state.account.id, parsed.key));
   ctx.type = JSON_LD;
   ctx.body = masterData;
 }
