@@ -24,19 +24,18 @@ export interface NamedQueryRow {
   created_at: Date;
 }
 
-/** False when the account already has a query of that name. */
+/** The query as stored; null when the account already has a query of that name. */
 export async function createNamedQuery(
   sequelize: Sequelize,
   accountId: string,
   name: string,
   query: unknown,
   filter: StoredFilter,
-): Promise<boolean> {
-  const rows = await queryOf(sequelize)<{ name: string }>(
-    'INSERT INTO epcis_queries (account_id, name, query, filter) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING name',
+): Promise<NamedQueryRow | null> {
+  return rowOf(sequelize)<NamedQueryRow>(
+    'INSERT INTO epcis_queries (account_id, name, query, filter) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING name, query, filter, created_at',
     [accountId, name, JSON.stringify(query), JSON.stringify(filter)],
   );
-  return rows.length > 0;
 }
 
 export async function listNamedQueries(

@@ -144,12 +144,12 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     async (ctx) => {
       const { name, query } = ctx.state.input.body;
       const filter = filterOfQuery(ctx.state.account.id, query);
-      if (!(await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter))) {
+      const created = await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter);
+      if (!created)
         throw problem('epcis-duplicate-query', { detail: `This account already has a query named ${name}.` });
-      }
       ctx.status = 201;
       ctx.set('Location', `/epcis/queries/${name}`);
-      ctx.body = queryBody((await findNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name))!);
+      ctx.body = queryBody(created);
     },
   );
 
