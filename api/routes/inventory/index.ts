@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { inventoryRecords, resolveIds } from '../../../db/queries/inventory';
+import { inventoryOf } from '../../../usecases/inventory';
 import { repeated, RepeatedParamError } from '../../../domain/query-params';
 import { type AppCustom, type AppState } from '../../context';
 import { queryTime, validationProblem } from '../../errors';
@@ -27,15 +27,12 @@ export function inventoryRouter(): Router<AppState, AppCustom> {
     }
 
     const asOf = queryTime('AsOf', query.AsOf);
-    const { sequelize } = ctx.deps;
-    const accountId = ctx.state.account.id;
-    const [productIds, locationIds] = await Promise.all([
-      resolveIds(sequelize, 'products', accountId, productValues),
-      resolveIds(sequelize, 'locations', accountId, locationValues),
-    ]);
-    // Ids that name nothing of this account match nothing: an empty answer, not another account's rows.
-    const unmatched = (productValues.length && !productIds.length) || (locationValues.length && !locationIds.length);
-    const rows = unmatched ? [] : await inventoryRecords(sequelize, { accountId, productIds, locationIds, asOf });
+    const rows = await inventoryOf(ctx.deps.sequelize, {
+      accountId: ctx.state.account.id,
+      products: productValues,
+      locations: locationValues,
+      asOf,
+    });
     const body = presentInventory(rows);
 
     if (ctx.accepts('application/json', 'text/plain') === 'text/plain') {
