@@ -143,17 +143,23 @@ const SHORT_NAMES: Record<string, string> = {
   cpv: '22',
 };
 
-/** A Digital Link on any host as one on id.gs1.org, with numeric application identifiers and no query string. */
-function canonicalDigitalLink(value: string): string {
+/**
+ * A Digital Link on any host as one on id.gs1.org, with numeric application identifiers and no query
+ * string; undefined for a URL whose path does not start with a GS1 primary key (not a Digital Link).
+ */
+function digitalLinkOnGs1(value: string): string | undefined {
   const match = /^https?:\/\/[^/?#]+(\/[^?#]*)(?:[?#].*)?$/.exec(value);
-  if (!match) return value;
+  if (!match) return undefined;
   const segments = match[1]
     .split('/')
     .filter(Boolean)
     .map((segment, i) => (i % 2 === 0 ? (SHORT_NAMES[segment] ?? segment) : segment));
-  if (!segments.length || !PRIMARY_KEYS.has(segments[0]) || segments.length % 2 !== 0) return value;
+  if (!segments.length || !PRIMARY_KEYS.has(segments[0]) || segments.length % 2 !== 0) return undefined;
   return `https://id.gs1.org/${segments.join('/')}`;
 }
+
+/** The primary keys whose Digital Links identifiers.ts reads: GTIN (with lot or serial), GLN, SSCC. */
+const KEYED_LINK = /^https:\/\/id\.gs1\.org\/(01|414|00)\//;
 
 /** EPC URN schemes beyond those identifiers.ts translates: `cp.ref` (with a check digit where the key has one) then the serial. */
 function otherEpcUrn(value: string): string | undefined {
@@ -190,9 +196,10 @@ const identifier = memoised((value: string): string => {
     // An EPC URN's Digital Link is its canonical identifier, which the capture's query index reads too.
     return canonicalIdentifier(value);
   }
-  // A GTIN, GLN or SSCC in its constrained form (GTIN-14, serial over lot, one percent-encoding); other keys on id.gs1.org.
-  const key = canonicalIdentifier(value);
-  return key === value ? canonicalDigitalLink(value) : key;
+  const link = digitalLinkOnGs1(value);
+  if (!link) return value;
+  // A GTIN, GLN or SSCC in its constrained form (GTIN-14, serial over lot, one percent-encoding).
+  return KEYED_LINK.test(link) ? canonicalIdentifier(link) : link;
 });
 
 /** Numbers as OpenEPCIS prints them: integral values below 10^7 (Java prints larger ones in E notation) without a fraction. */

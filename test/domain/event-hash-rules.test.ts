@@ -195,12 +195,21 @@ describe('CBV 2.0 event hash ids: the same event in another form is the same has
     ['a GTIN-13 in place of its GTIN-14', 'https://id.gs1.org/01/9520123456788/21/12345'],
     ['a lot beside the serial', 'https://id.gs1.org/01/09520123456788/10/L1/21/12345'],
     ['another percent-encoding of the serial', 'https://id.gs1.org/01/09520123456788/21/12%2f345'],
+    ['short names on another host', 'https://brand.example/gtin/9520123456788/lot/L1/ser/12345'],
   ])('a Digital Link with %s is its constrained form', (_, link) => {
     const canonical = link.includes('%2f')
       ? 'https://id.gs1.org/01/09520123456788/21/12%2F345'
       : 'https://id.gs1.org/01/09520123456788/21/12345';
     const [sent, constrained] = hashesOf(objectEvent({ epcList: [link] }), objectEvent({ epcList: [canonical] }));
     expect(sent).toBe(constrained);
+  });
+
+  it('a URL that is no Digital Link is a value as it is, though its path names 00 or 01', () => {
+    const [a, b] = hashesOf(
+      objectEvent({ bizTransactionList: [{ type: 'po', bizTransaction: 'https://a.example/po/00/4711' }] }),
+      objectEvent({ bizTransactionList: [{ type: 'po', bizTransaction: 'https://b.example/po/00/4711' }] }),
+    );
+    expect(a).not.toBe(b);
   });
 
   it('a time below the millisecond is rounded to it, as GS1’s reference implementation rounds', () => {
