@@ -48,6 +48,7 @@ const URN = /^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/;
  */
 const LOGISTIC_UNIT_URN = /^urn:epc:id:sscc:\S+$|^urn:sscc:\S+$|^urn:\S+:lpn:obj:\S+$|^urn:epc:id:bic:\S+$/;
 const PRODUCT_CLASS = ':product:class:';
+const BIC = 'urn:epc:id:bic:';
 
 const gs1Key = (value: string, lengths: number[]): boolean =>
   /^\d+$/.test(value) && lengths.includes(value.length) && checkDigit(value.slice(0, -1)) === value.slice(-1);
@@ -55,11 +56,11 @@ const gs1Key = (value: string, lengths: number[]): boolean =>
 /** A key of the resolver's path, or the 400's text naming what it takes. */
 export function resolverKeyOf(
   ai: KeyAi,
-  path: string,
+  segment: string,
   qualifier: KeyQualifier = {},
 ): { key: ResolvedKey } | { problem: string } {
   // A URN's scheme is any letter case (RFC 8141); events spell it `urn:`.
-  const value = /^urn:/i.test(path) ? `urn:${path.slice(4)}` : path;
+  const value = /^urn:/i.test(segment) ? `urn:${segment.slice('urn:'.length)}` : segment;
   const shown = value.slice(0, 100);
   const key = (id: string, gs1: boolean) => ({ key: { ai, id, gs1, ...qualifier } });
   switch (ai) {
@@ -78,7 +79,7 @@ export function resolverKeyOf(
       const digitalLink = toDigitalLink(value);
       if (digitalLink.startsWith(`${ID_GS1}/00/`)) return key(digitalLink.slice(`${ID_GS1}/00/`.length), true);
       // OpenTraceability writes the whole EPC in lower case; a container's BIC code (ISO 6346) is upper case.
-      if (/^urn:epc:id:bic:/i.test(value)) return key(`urn:epc:id:bic:${value.slice(15).toUpperCase()}`, false);
+      if (value.toLowerCase().startsWith(BIC)) return key(`${BIC}${value.slice(BIC.length).toUpperCase()}`, false);
       if (LOGISTIC_UNIT_URN.test(value)) return key(value, false);
       return {
         problem: `${shown} is not an SSCC (18 digits with a valid GS1 check digit, or urn:epc:id:sscc:<company prefix>.<serial reference>) nor a logistic unit URN (urn:sscc:…, urn:…:lpn:obj:…).`,
@@ -150,7 +151,9 @@ export function identifierOf(key: ResolvedKey): string {
  * has that URN (`<product URN>.lot.<lot>`). Undefined for keys whose events no MATCH_ parameter finds.
  */
 export function eventMatchOf(key: ResolvedKey): { kind: 'anyEPC' | 'anyEPCClass'; values: string[] } | undefined {
-  if (key.ai === '00') return { kind: 'anyEPC', values: [identifierOf(key)] };
+  // A logistic unit's URN in lower case too: as OpenTraceability writes it, and so its own events may.
+  if (key.ai === '00')
+    return { kind: 'anyEPC', values: [...new Set([identifierOf(key), ...(key.gs1 ? [] : [key.id.toLowerCase()])])] };
   if (key.ai !== '01' || (key.lot === undefined && key.serial === undefined)) return undefined;
   const kind = key.serial !== undefined ? 'anyEPC' : 'anyEPCClass';
   if (key.gs1) return { kind, values: [identifierOf(key)] };

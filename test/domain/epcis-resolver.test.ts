@@ -76,7 +76,9 @@ describe('the resolver’s keys: GS1 keys, and the URNs GDST’s client puts in 
     const escaped = keyOf('01', 'urn:gdst:example.org:product:class:processor.2u', { lot: 'LOT 01' });
     expect(eventMatchOf(escaped)?.values).toContain('urn:gdst:example.org:product:lot:class:processor.2u.LOT%2001');
     // Its EPC.ToString() lower-cases the whole URN; ISO 6346 writes a container's code in capitals.
-    expect(keyOf('00', 'urn:epc:id:bic:csqu3054383').id).toBe('urn:epc:id:bic:CSQU3054383');
+    const container = keyOf('00', 'urn:epc:id:bic:csqu3054383');
+    expect(container.id).toBe('urn:epc:id:bic:CSQU3054383');
+    expect(eventMatchOf(container)?.values).toEqual(['urn:epc:id:bic:CSQU3054383', 'urn:epc:id:bic:csqu3054383']);
     expect(keyOf('01', 'URN:gdst:example.org:product:class:processor.2u').id).toBe(
       'urn:gdst:example.org:product:class:processor.2u',
     );
