@@ -91,6 +91,13 @@ export const eventsPageQuery = {
   properties: eventsPageQueryProperties,
 } as const;
 
+/** A capture job warning's title says its kind; what it is about is in its detail and its other members. */
+export const WARNING_TITLES = {
+  NegativeInventory: 'A lot this capture took from reads negative.',
+  MissingGdstKde: 'An event lacks a Key Data Element that GDST 1.2 asks for.',
+  FieldLeftOut: 'A field of the XML was left out of the captured event.',
+} as const;
+
 const problemList = listOf(['type', 'title', 'detail', 'code'], {
   type: { type: 'string' },
   title: { type: 'string', description: 'The kind of problem: the same text for every event refused alike.' },
@@ -146,7 +153,7 @@ export const captureJobResponse = {
             required: ['type', 'title', 'detail', 'product', 'lotSerial', 'location', 'quantity'],
             properties: {
               type: { const: 'NegativeInventory' },
-              title: { const: 'A lot this capture took from reads negative.' },
+              title: { const: WARNING_TITLES.NegativeInventory },
               detail: { type: 'string' },
               product: {
                 type: 'string',

@@ -345,6 +345,7 @@ export async function importBatches(
   importIds: string[],
   events = true,
 ): Promise<Map<string, ImportBatchView[]>> {
+  if (!importIds.length) return new Map();
   const rows = await queryOf(sequelize)<ImportBatchView & { import_id: string }>(
     `SELECT ib.import_id, ib.seq, ib.batch_id, ib.first_row, ib.last_row, coalesce(b.status, ib.status) AS status, coalesce(b.event_count, ib.records) AS event_count,
             CASE WHEN b.status = 'Failed' THEN ib.provenance END AS provenance,

@@ -5,6 +5,7 @@ import type { ErrorObject } from 'ajv';
 import { problem, type ApiError } from '../../errors';
 import { textOf } from '../../middleware/validate';
 import type { EpcisCaptureRequest, EpcisEventWarning } from '../../../usecases/capture-epcis';
+import { WARNING_TITLES } from '../../../contract/epcis/schema';
 
 const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 
@@ -29,7 +30,11 @@ const jobError = (error: BatchError) => {
   const internal = error.code === 'InternalError';
   return {
     type: internal ? 'epcisException:ImplementationException' : VALIDATION_EXCEPTION,
-    title: internal ? 'The service failed on the event.' : 'The event was refused.',
+    title: internal
+      ? 'The service failed on the capture.'
+      : error.eventId
+        ? 'The event was refused.'
+        : 'The capture was refused.',
     status: internal ? 500 : 400,
     detail: error.message,
     code: error.code,
@@ -37,13 +42,6 @@ const jobError = (error: BatchError) => {
     ...(error.eventId ? { eventID: error.eventId } : {}),
   };
 };
-
-/** A warning's title says its kind; what it is about is in its detail and its other members. */
-const WARNING_TITLES = {
-  NegativeInventory: 'A lot this capture took from reads negative.',
-  MissingGdstKde: 'An event lacks a Key Data Element that GDST 1.2 asks for.',
-  FieldLeftOut: 'A field of the XML was left out of the captured event.',
-} as const;
 
 /**
  * A lot the capture took from that reads negative: the capture was stored (EPCIS records what happened),
@@ -59,7 +57,7 @@ const negativeWarning = (lot: NegativeLot) => ({
   quantity: Number(lot.lowest),
 });
 
-/** An event's warning as stored; captures stored before Dec 7 hold the detail as `title`. */
+/** An event's warning as stored; captures stored before 2026-12-07 hold the detail as `title`. */
 type StoredWarning = EpcisEventWarning | (Omit<EpcisEventWarning, 'detail'> & { title: string });
 
 const eventWarning = (warning: StoredWarning) => {
