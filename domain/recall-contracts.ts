@@ -11,6 +11,9 @@ export interface FollowRecallResult {
   overdue: string[];
 }
 
+/** followRecall's signature, as the recall use cases start it by name (see DeliverWebhooksWorkflow). */
+export type FollowRecallWorkflow = (input: FollowRecallInput) => Promise<FollowRecallResult>;
+
 /** One pass of the follow-up, as the activity answers it: what it did and when the next is due. */
 export interface RecallFollowUpOutcome {
   /** No such recall: not stored yet (the follow-up starts before the recall's commit), or never stored. */

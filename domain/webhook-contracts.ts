@@ -17,6 +17,12 @@ export interface DeliverWebhooksInput {
   retrySeconds: number;
 }
 
+/**
+ * The delivery workflow's signature, for the code below the workflows that starts it by its name
+ * (`deliverWebhooks`) and cannot import it; test/workflows/started-by-name.test.ts holds the two together.
+ */
+export type DeliverWebhooksWorkflow = (input: DeliverWebhooksInput) => Promise<void>;
+
 export interface DeliverWebhookInput {
   endpointId: string;
   deliveryId: string;
@@ -36,3 +42,6 @@ export interface ReportEpcisSubscriptionInput {
   /** Passed on to the delivery workflow the run wakes. */
   retrySeconds: number;
 }
+
+/** reportEpcisSubscription's signature, as its schedule starts it by name (see DeliverWebhooksWorkflow). */
+export type ReportEpcisSubscriptionWorkflow = (input: ReportEpcisSubscriptionInput) => Promise<void>;

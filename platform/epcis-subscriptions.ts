@@ -8,6 +8,7 @@ import {
   type Range,
 } from '@temporalio/client';
 import type { ScheduleRange, ScheduleRanges } from '../domain/epcis/subscription-schedule';
+import type { ReportEpcisSubscriptionWorkflow } from '../domain/webhook-contracts';
 
 export const subscriptionScheduleId = (subscriptionId: string): string => `epcis-subscription-${subscriptionId}`;
 
@@ -62,7 +63,7 @@ export async function createSubscriptionSchedule(
   ranges: ScheduleRanges,
   retrySeconds: number,
 ): Promise<void> {
-  await client.schedule.create({
+  await client.schedule.create<ReportEpcisSubscriptionWorkflow>({
     scheduleId: subscriptionScheduleId(subscriptionId),
     spec: { calendars: [calendarOf(ranges)], timezone: 'UTC' },
     action: {

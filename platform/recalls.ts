@@ -1,5 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { RECALL_CHANGED_SIGNAL, recallWorkflowId, type FollowRecallInput } from '../domain/recall-contracts';
+import {
+  RECALL_CHANGED_SIGNAL,
+  recallWorkflowId,
+  type FollowRecallInput,
+  type FollowRecallWorkflow,
+} from '../domain/recall-contracts';
 
 /**
  * Tells the recall's follow-up workflow that the recall changed, starting it if it is not running (a
@@ -8,7 +13,7 @@ import { RECALL_CHANGED_SIGNAL, recallWorkflowId, type FollowRecallInput } from 
  */
 export async function signalRecallFollowUp(client: Client, taskQueue: string, recallId: string): Promise<void> {
   const input: FollowRecallInput = { recallId };
-  await client.workflow.signalWithStart('followRecall', {
+  await client.workflow.signalWithStart<FollowRecallWorkflow, []>('followRecall', {
     taskQueue,
     workflowId: recallWorkflowId(recallId),
     args: [input],

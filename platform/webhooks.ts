@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { destinationIssue, hostOf, isPublicAddress } from '../domain/destinations';
-import type { DeliverWebhooksInput } from '../domain/webhook-contracts';
+import type { DeliverWebhooksInput, DeliverWebhooksWorkflow } from '../domain/webhook-contracts';
 import { deliveriesTaskQueueOf } from '../domain/task-queues';
 import { atMost } from '../domain/at-most';
 
@@ -128,7 +128,7 @@ export async function wakeWebhookEndpoint(
   settings: Pick<WebhookSettings, 'retrySeconds'>,
 ): Promise<void> {
   const input: DeliverWebhooksInput = { endpointId, retrySeconds: settings.retrySeconds };
-  await client.workflow.signalWithStart('deliverWebhooks', {
+  await client.workflow.signalWithStart<DeliverWebhooksWorkflow, []>('deliverWebhooks', {
     taskQueue: deliveriesTaskQueueOf(taskQueue),
     workflowId: webhookWorkflowId(endpointId),
     args: [input],
