@@ -10,6 +10,7 @@ import {
   eventMatchOf,
   keyName,
   organizationJsonLd,
+  partySpellingsOf,
   placeJsonLd,
   productJsonLd,
   type ResolvedKey,
@@ -81,7 +82,7 @@ export async function heldUnder(sequelize: Sequelize, accountId: string, key: Re
     }
     case '417': {
       const party = await partyByKey(sequelize, accountId, key.gs1 ? { pgln: key.id } : { urn: key.id });
-      if (!party && (key.gs1 || !(await eventsNameParty(sequelize, accountId, key.id))))
+      if (!party && !(await eventsNameParty(sequelize, accountId, partySpellingsOf(key))))
         return {
           kind: 'unknown',
           code: 'unknown-trade-partner',

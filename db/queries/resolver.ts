@@ -98,21 +98,26 @@ export async function partyByKey(
 }
 
 /**
- * Whether a captured event of the account names this party: as a source or destination (CBV's owning or
+ * Whether a captured event of the account names this party, in one of its spellings: as a source or destination (CBV's owning or
  * possessing party), or as GDST's product owner or information provider (in whatever prefix its
  * document gave them).
  */
-export async function eventsNameParty(sequelize: Sequelize, accountId: string, party: string): Promise<boolean> {
+export async function eventsNameParty(sequelize: Sequelize, accountId: string, spellings: string[]): Promise<boolean> {
   const epcis = epcisSql();
   const [row] = await queryOf(sequelize)<{ found: boolean }>(
     `SELECT EXISTS (
        SELECT 1 FROM events e ${originalJoin()}
         WHERE e.account_id = $1 AND ${capturedSql()}
-          AND (${epcis} -> 'sourceList' @> jsonb_build_array(jsonb_build_object('source', $2::text))
-               OR ${epcis} -> 'destinationList' @> jsonb_build_array(jsonb_build_object('destination', $2::text))
+          AND (${epcis} -> 'sourceList' @> ANY($2::jsonb[])
+               OR ${epcis} -> 'destinationList' @> ANY($3::jsonb[])
                OR EXISTS (SELECT 1 FROM jsonb_each(${epcis}) AS f(name, value)
-                           WHERE f.name ~ '(^|[:#/])(productOwner|informationProvider)$' AND f.value = to_jsonb($2::text)))) AS found`,
-    [accountId, party],
+                           WHERE f.name ~ '(^|[:#/])(productOwner|informationProvider)$' AND f.value = ANY($4::jsonb[])))) AS found`,
+    [
+      accountId,
+      spellings.map((party) => JSON.stringify([{ source: party }])),
+      spellings.map((party) => JSON.stringify([{ destination: party }])),
+      spellings.map((party) => JSON.stringify(party)),
+    ],
   );
   return row.found;
 }

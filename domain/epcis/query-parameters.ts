@@ -5,11 +5,10 @@
  */
 import { LIMITS } from '../schemas/limits';
 
-// A query string's bound, as every other route's: the request line must stay within Node's 16 KB of headers.
 const list = (description: string, example?: string) => ({
   type: 'string',
   minLength: 1,
-  maxLength: LIMITS.textLength,
+  maxLength: LIMITS.queryListLength,
   description: `${description} Several values: separated by |.`,
   ...(example ? { example } : {}),
 });

@@ -166,6 +166,21 @@ export function eventMatchOf(key: ResolvedKey): { kind: 'anyEPC' | 'anyEPCClass'
   return { kind, values: [...values] };
 }
 
+/**
+ * How events may name a party: a URN as it is; a PGLN by its Digital Link (417, or 414 as a GLN) or its
+ * EPC URN (PGLN, or an SGLN without extension, as GDST's documents name owners), for each length its
+ * company prefix may have, which the 13 digits do not say.
+ */
+export function partySpellingsOf(key: ResolvedKey): string[] {
+  if (!key.gs1) return [key.id];
+  const spellings = [`${ID_GS1}/417/${key.id}`, `${ID_GS1}/414/${key.id}`];
+  for (let length = 6; length <= 12; length++) {
+    const [companyPrefix, reference] = [key.id.slice(0, length), key.id.slice(length, 12)];
+    spellings.push(`urn:epc:id:pgln:${companyPrefix}.${reference}`, `urn:epc:id:sgln:${companyPrefix}.${reference}.0`);
+  }
+  return spellings;
+}
+
 /** The EPCIS query of the identifier's events: by class for a GTIN or lot, by EPC for a serial or SSCC, by location for a GLN. */
 function eventsQueryOf(key: ResolvedKey): string | undefined {
   const match = eventMatchOf(key);

@@ -11,6 +11,11 @@ export const LIMITS = {
   idLength: 200,
   /** Names, URNs, free text fields. */
   textLength: 1000,
+  /**
+   * A query parameter's values (`MATCH_anyEPC=a|b|…`): GDST's client asks for every EPC a trace has reached
+   * in one query. Within Node's 16 KB of request head.
+   */
+  queryListLength: 8000,
   /** Any string anywhere in a body, also inside free-form objects (CustomProperties, Vessel, ...). */
   anyStringLength: 10_000,
   /** Elements of an array without a bound of its own (lists of master data, lines of an event). */

@@ -285,9 +285,12 @@ describe('GDST 1.2 flow: capture, resolve, query, trace back to the catch', () =
       vesselFlagState: 'NO',
       imoNumber: 'IMO9876543',
     });
-    // The owner (its PGLN, and GDST's information provider as the SGLN of the same GLN); the buyer is no party of this account.
+    // The owner (its PGLN, and GDST's information provider as the SGLN of the same GLN), a trade partner of
+    // the account; the buyer, no trade partner but named as the shipment's owning destination, by its identity.
+    const buyerPgln = `${fillets.companyPrefix}00009${checkDigit(`${fillets.companyPrefix}00009`)}`;
     expect(byId(resolved.parties)).toEqual({
       [ownerPgln]: { id: ownerPgln, organizationName: unstated('Northern Fisheries AS') },
+      [buyerPgln]: { id: buyerPgln },
     });
   });
 

@@ -5,6 +5,7 @@ import {
   identifierOf,
   linksOf,
   linksetOf,
+  partySpellingsOf,
   pathOf,
   placeJsonLd,
   productJsonLd,
@@ -79,6 +80,8 @@ describe('the resolver’s keys: GS1 keys, and the URNs GDST’s client puts in 
     const container = keyOf('00', 'urn:epc:id:bic:csqu3054383');
     expect(container.id).toBe('urn:epc:id:bic:CSQU3054383');
     expect(eventMatchOf(container)?.values).toEqual(['urn:epc:id:bic:CSQU3054383', 'urn:epc:id:bic:csqu3054383']);
+    // A party GDST's documents name by an SGLN, which the client asks for by its 13 digits.
+    expect(partySpellingsOf(keyOf('417', '0860003130308'))).toContain('urn:epc:id:sgln:08600031303.0.0');
     expect(keyOf('01', 'URN:gdst:example.org:product:class:processor.2u').id).toBe(
       'urn:gdst:example.org:product:class:processor.2u',
     );
