@@ -21,6 +21,7 @@ import { apiStatementStep, startApiSyncWorker } from '../worker/api-sync-worker'
 import { createApp } from './app';
 import { QuerySockets } from '../usecases/query-sockets';
 import { routeUpgrades } from './upgrades';
+import { answerClientError } from './client-errors';
 
 const SHUTDOWN_GRACE_MS = 3000;
 
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   // Expect: 100-continue is answered by whoever reads the body (api/expect-continue.ts), not at once:
   // a request refused before its body is read then never has it sent.
   server.on('checkContinue', (req, res) => void handle(req, res));
+  server.on('clientError', answerClientError);
   // Koa answers requests only; the WebSocket upgrades of EPCIS query subscriptions go through the same
   // app (its key check and errors) and are then handed to ws (api/upgrades.ts).
   routeUpgrades(server, handle);
