@@ -13,7 +13,7 @@ export const LIMITS = {
   textLength: 1000,
   /**
    * A query parameter's values (`MATCH_anyEPC=a|b|…`): GDST's client asks for every EPC a trace has reached
-   * in one query. Within Node's 16 KB of request head.
+   * in one query. A request head past Node's 16 KB is answered 431 all the same (api/client-errors.ts).
    */
   queryListLength: 8000,
   /** Any string anywhere in a body, also inside free-form objects (CustomProperties, Vessel, ...). */
