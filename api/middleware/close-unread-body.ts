@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
 import type { AppCustom, AppState } from '../context';
 
@@ -19,11 +20,7 @@ const hasBody = (req: IncomingMessage): boolean =>
 function lingeringClose(req: IncomingMessage): void {
   const { socket } = req;
   socket.end();
-  const close = () => {
-    clearTimeout(timer);
-    socket.destroy();
-  };
-  const timer = setTimeout(close, LINGER_MS);
+  closeWhenClientDoes(socket);
   let read = 0;
   socket.on('data', (chunk: Buffer) => {
     read += chunk.length;
@@ -33,10 +30,19 @@ function lingeringClose(req: IncomingMessage): void {
     req.pause();
     socket.pause();
   });
-  socket.once('end', close);
-  socket.once('close', () => clearTimeout(timer));
   // Nothing listens to the request any more: the HTTP parser drops what it reads.
   req.resume();
+}
+
+/** Destroys a socket whose answer has gone out once its client closes too, or after LINGER_MS. */
+export function closeWhenClientDoes(socket: Duplex): void {
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  socket.once('end', close);
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /**

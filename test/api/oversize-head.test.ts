@@ -2,8 +2,8 @@ import net from 'node:net';
 import { apiUrl } from '../helpers/http';
 
 /**
- * What the API answers a request head, read as a simple client reads it (Python's requests, schemathesis):
- * only once the whole head is sent.
+ * What the API answers a request head sent as a simple client sends it (Python's requests, schemathesis):
+ * as fast as the connection takes it, its answer read only once the whole head is out.
  */
 async function answerTo(head: string): Promise<string> {
   const { hostname, port } = new URL(apiUrl());
@@ -16,17 +16,26 @@ async function answerTo(head: string): Promise<string> {
     socket.once('close', () => resolve(answer));
   });
   await new Promise((resolve) => socket.once('connect', resolve));
-  const sent = await new Promise<string>((resolve) =>
-    socket.end(head, (error?: NodeJS.ErrnoException | null) => resolve(error ? `[sending: ${error.code}]` : '')),
-  );
+  let failed = '';
+  for (let at = 0; at < head.length && !failed; at += 16 * 1024) {
+    await new Promise<void>((resolve) =>
+      socket.write(head.slice(at, at + 16 * 1024), (error?: NodeJS.ErrnoException | null) => {
+        if (error) failed = `[sending: ${error.code}]`;
+        resolve();
+      }),
+    );
+    // Still sending when the server has read its first 16 KB.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  if (!failed) socket.end();
   socket.resume();
-  return sent + (await closed);
+  return failed + (await closed);
 }
 
 describe('a request line and headers over Node’s 16 KB', () => {
   it('is answered 431, not with a reset connection, though the client was still sending', async () => {
-    // A query of many EPCs, as GDST's client asks for a trace it has followed far: well past 16 KB.
-    const epcs = Array.from({ length: 300_000 }, (_, i) => `urn:epc:class:lgtin:4012345.011111.LOT-${i}`).join('|');
+    // A query of many EPCs, as GDST's client asks for a trace it has followed far: about 200 KB.
+    const epcs = Array.from({ length: 4000 }, (_, i) => `urn:epc:class:lgtin:4012345.011111.LOT-${i}`).join('|');
     const answer = await answerTo(
       `GET /epcis/events?MATCH_anyEPCClass=${encodeURIComponent(epcs)} HTTP/1.1\r\nHost: test\r\n\r\n`,
     );
