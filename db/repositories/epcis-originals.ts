@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
 import type { EpcisOriginal, StoredCapturedEvent } from '../../domain/epcis/translate';
 import { execute, queryOf } from '../sql';
@@ -121,23 +121,19 @@ const HASH_CHUNK = 1000;
  */
 export async function recomputeEpcisHashes(sequelize: Sequelize): Promise<void> {
   for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
-    const rows = await sequelize.query<{ id: string; epcis: Record<string, unknown>; context: unknown }>(
+    const rows = await queryOf(sequelize)<{ id: string; epcis: Record<string, unknown>; context: unknown }>(
       `SELECT e.id, ${epcisSql()} AS epcis, ${epcisContextSql()} AS context
          FROM events e ${originalJoin()}
         WHERE e.id > $1 AND (e.payload ? 'EpcisHash' OR e.payload ? 'EpcisPendingDeclaration')
         ORDER BY e.id
         LIMIT ${HASH_CHUNK}`,
-      { bind: [after], type: QueryTypes.SELECT },
+      [after],
     );
     if (!rows.length) break;
-    await sequelize.query(
+    await execute(
+      sequelize,
       `UPDATE events e SET epcis_hash = u.hash FROM unnest($1::uuid[], $2::text[]) AS u(id, hash) WHERE e.id = u.id`,
-      {
-        bind: [
-          rows.map((row) => row.id),
-          rows.map((row) => eventHashId(row.epcis, namespacesOfContext(row.context ?? []))),
-        ],
-      },
+      [rows.map((row) => row.id), rows.map((row) => eventHashId(row.epcis, namespacesOfContext(row.context ?? [])))],
     );
     after = rows[rows.length - 1].id;
   }
