@@ -31,6 +31,14 @@ const tables = async (sequelize: ReturnType<typeof createSequelize>) =>
     )
   ).map((r) => r.tablename);
 
+/** Runs every migration before the one whose name contains `part`, and answers the migrator to run the rest. */
+async function migrateUpToBefore(sequelize: ReturnType<typeof createSequelize>, part: string) {
+  const migrator = createMigrator(sequelize);
+  const names = (await migrator.pending()).map((m) => m.name);
+  await migrator.up({ to: names[names.findIndex((name) => name.includes(part)) - 1] });
+  return migrator;
+}
+
 /** One account's batch of events with these external ids and payloads, written as SQL (the models may be newer than the schema). */
 async function insertEvents(sequelize: ReturnType<typeof createSequelize>, events: [id: string, payload: unknown][]) {
   await sequelize.query(`
@@ -110,10 +118,7 @@ describe('migrations', () => {
     await withEmptyDatabase(async (url) => {
       const sequelize = createSequelize(url, 2);
       try {
-        const migrator = createMigrator(sequelize);
-        const names = (await migrator.pending()).map((m) => m.name);
-        const table = names.findIndex((name) => name.includes('epcis-company-prefixes'));
-        await migrator.up({ to: names[table - 1] });
+        const migrator = await migrateUpToBefore(sequelize, 'epcis-company-prefixes');
         const epcis = {
           type: 'ObjectEvent',
           epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
@@ -139,9 +144,7 @@ describe('migrations', () => {
     await withEmptyDatabase(async (url) => {
       const sequelize = createSequelize(url, 2);
       try {
-        const migrator = createMigrator(sequelize);
-        const names = (await migrator.pending()).map((m) => m.name);
-        await migrator.up({ to: names[names.findIndex((name) => name.includes('events-epcis-hash')) - 1] });
+        const migrator = await migrateUpToBefore(sequelize, 'events-epcis-hash');
         const event = (netWeight: string, vehicles: string[]) => ({
           type: 'ObjectEvent',
           eventTime: '2024-03-01T10:00:00.000Z',
@@ -187,9 +190,7 @@ describe('migrations', () => {
     await withEmptyDatabase(async (url) => {
       const sequelize = createSequelize(url, 2);
       try {
-        const migrator = createMigrator(sequelize);
-        const names = (await migrator.pending()).map((m) => m.name);
-        await migrator.up({ to: names[names.findIndex((name) => name.includes('epcis-hash-rules')) - 1] });
+        const migrator = await migrateUpToBefore(sequelize, 'epcis-hash-rules');
         const event = (grai: string) => ({
           type: 'ObjectEvent',
           eventTime: '2024-03-01T10:00:00.000Z',
