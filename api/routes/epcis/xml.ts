@@ -115,13 +115,28 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
       detail: `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`,
     });
   }
-  // The XSD first: libxml2 also refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB).
-  const issues = await xsdIssues(text, root, version);
+  // GS1's XSD runs in its own thread while the mapping runs here; its verdict comes first. libxml2 also
+  // refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB): what the
+  // mapping makes of such a document, a fault included, is never used.
+  const xsd = xsdIssues(text, root, version);
+  let mapped: { input: XmlInput } | { fault: unknown };
+  try {
+    mapped = { input: mappedXml(root, version) };
+  } catch (fault) {
+    mapped = { fault };
+  }
+  const issues = await xsd;
   if (issues.length)
     throw problem('epcis-invalid-xml', {
       issues,
       detail: `The document is not valid EPCIS ${version} XML. ${issues.map((i) => i.message).join(' ')}`,
     });
+  if ('fault' in mapped) throw mapped.fault;
+  return mapped.input;
+}
+
+/** A document valid against its XSD as the JSON-LD it says, refused when it says what JSON-LD cannot. */
+function mappedXml(root: XmlElement, version: EpcisXmlVersion): XmlInput {
   const converted = jsonLdOfXml(root, version);
   if (converted.issues.length) throw refused('epcis-xml-not-convertible', converted.issues);
   // What the JSON path refuses in any value (a string PostgreSQL cannot store, too long, nested too deeply) is refused here too.
