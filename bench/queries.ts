@@ -263,6 +263,15 @@ export async function benchQueries() {
           `${api}/epcis/events?perPage=100&nextPageToken=${after(first + BigInt(random(Number(last - first) - 100)))}`,
         key,
       ),
+      // The way GDST's client asks for a lot's events (MATCH_anyEPCClass), as the product's URN and lot.
+      await measure(
+        'EPCIS query, the events of one lot (MATCH_anyEPCClass, 100 events)',
+        () => {
+          const lot = random(LOTS);
+          return `${api}/epcis/events?perPage=100&MATCH_anyEPCClass=${encodeURIComponent(`urn:bench:p:${Math.floor(lot / 10)}.lot.LOT-${lot}`)}`;
+        },
+        key,
+      ),
       // The supplier's events were stored after the account's last one: a poll must not read them.
       await measure(
         'EPCIS query, what is new after the newest event (none)',

@@ -69,6 +69,8 @@ export interface EpcisEventFilter {
   EQ_persistentDisposition_set?: string[];
   EQ_persistentDisposition_unset?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
+  /** Only these events: those `match` may match, when withMatchCandidates found them through indexes. */
+  candidates?: string[];
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
   /** Only the events these batches stored (what a subscription's report covers). */
@@ -203,6 +205,68 @@ function matchCondition(binder: Binder, kind: MatchKind, values: string[]): stri
   return `CASE WHEN ${CAPTURED} THEN (${captured}) ELSE ${native} END`;
 }
 
+/** Past this many events that may match, a match reads the account's events in order instead (withMatchCandidates). */
+const MATCH_CANDIDATES = 10_000;
+
+/**
+ * SQL: the ids of the events that may match MATCH_<kind>, found through indexes (a superset:
+ * matchCondition decides): captured events by their identifiers (epcis_match_keys, in their original or,
+ * captured before originals were stored apart, in their payload), ours by their lines' lot or product.
+ * None for an EPC pattern, which only a regular expression over each event finds.
+ */
+function candidatesSql(binder: Binder, account: string, kind: MatchKind, values: string[]): string | undefined {
+  if (values.some((v) => epcPatternOf(v) !== undefined)) return undefined;
+  const keys = binder.bind(
+    MATCH_SOURCES[kind].index.flatMap((name) => values.map((v) => `${name} ${canonicalIdentifier(v)}`)),
+  );
+  const native = values.map(nativeKey);
+  const column = (pick: (key: ReturnType<typeof nativeKey>) => string | null) => binder.bind(native.map(pick));
+  const lines = `unnest(${column((k) => k.gtin)}::text[], ${column((k) => k.lot)}::text[], ${column((k) => k.urn)}::text[]) AS k(gtin, lot, urn)`;
+  const product = `(lpad(p.gtin, 14, '0') = k.gtin OR p.urn = k.urn)`;
+  return `SELECT x.id
+        FROM (SELECT o.id FROM epcis_originals o
+               WHERE o.account_id = ${account} AND epcis_match_keys(o.epcis_index) && ${keys}::text[] OFFSET 0) AS o
+        CROSS JOIN LATERAL (SELECT x.id FROM events x
+                             WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal') AS x
+      UNION ALL
+      SELECT x.id FROM events x
+       WHERE x.account_id = ${account} AND x.payload ? 'EpcisIndex' AND epcis_match_keys(x.payload -> 'EpcisIndex') && ${keys}::text[]
+      UNION ALL
+      SELECT el.event_id FROM ${lines}
+        JOIN event_lines el ON el.account_id = ${account} AND el.lot_serial = k.lot
+        JOIN products p ON p.id = el.product_id AND ${product}
+      UNION ALL
+      SELECT el.event_id FROM ${lines}
+        JOIN products p ON k.lot IS NULL AND ${product}
+        JOIN event_lines el ON el.product_id = p.id AND el.account_id = ${account}`;
+}
+
+/**
+ * The filter with the events one of its MATCH_ parameters may match (`candidates`), found through
+ * indexes: a match of a lot or an EPC among a million events then reads a handful of them, not all.
+ * Unchanged when every match takes an EPC pattern or may match more than `most` events: reading
+ * the account's events in order finds a page of so common a match sooner. Decided here, not by
+ * PostgreSQL's planner, whose estimates of these sets chose the slow way for one kind of match or the other.
+ */
+export async function withMatchCandidates(
+  sequelize: Sequelize,
+  filter: EpcisEventFilter,
+  most = MATCH_CANDIDATES,
+): Promise<EpcisEventFilter> {
+  for (const kind of MATCH_KINDS) {
+    const values = filter.match?.[kind];
+    const binder = new Binder();
+    const sql = values && candidatesSql(binder, binder.bind(filter.accountId), kind, values);
+    if (!sql) continue;
+    const rows = await sequelize.query<{ id: string }>(`${sql} LIMIT ${most + 1}`, {
+      bind: binder.values,
+      type: QueryTypes.SELECT,
+    });
+    if (rows.length <= most) return { ...filter, candidates: rows.map((r) => r.id) };
+  }
+  return filter;
+}
+
 /**
  * Some quantity element's quantity compared with the value: a captured event's as sent (an element
  * without a quantity never matches), ours on its lines that are quantity elements (not Serial products).
@@ -292,6 +356,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     const values = filter.match?.[kind];
     if (values) conditions.push(matchCondition(binder, kind, values));
   }
+  if (filter.candidates) conditions.push(`e.id = ANY(${binder.bind(filter.candidates)}::uuid[])`);
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
   if (filter.batchIds) conditions.push(`e.batch_id = ANY(${binder.bind(filter.batchIds)}::uuid[])`);
   return conditions.join('\n    AND ');
@@ -379,7 +444,7 @@ export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind:
 
 /** One page of the account's events matching `filter`, in the order they were recorded. */
 export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
-  const { sql, bind } = epcisEventsQuery(filter);
+  const { sql, bind } = epcisEventsQuery(await withMatchCandidates(sequelize, filter));
   const rows = await sequelize.query<EventRow>(sql, { bind, type: QueryTypes.SELECT });
   const page = rows.slice(0, filter.limit);
   const lines = await linesOf(

@@ -7,7 +7,7 @@ import type { MasterDataEntry } from '../models/product';
 import type { Address, Vessel } from '../models/location';
 import { capturedSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
 import { queryOf } from '../sql';
-import { epcisEventsQuery, type MatchKind } from './epcis-events';
+import { epcisEventsQuery, withMatchCandidates, type MatchKind } from './epcis-events';
 
 export interface ResolvedProduct {
   external_id: string;
@@ -57,7 +57,9 @@ export async function eventsName(
   kind: MatchKind,
   identifiers: string[],
 ): Promise<boolean> {
-  const { sql, bind } = epcisEventsQuery({ accountId, match: { [kind]: identifiers }, limit: 1 });
+  const { sql, bind } = epcisEventsQuery(
+    await withMatchCandidates(sequelize, { accountId, match: { [kind]: identifiers }, limit: 1 }),
+  );
   const [row] = await queryOf(sequelize)<{ found: boolean }>(`SELECT EXISTS (${sql}) AS found`, bind);
   return row.found;
 }
