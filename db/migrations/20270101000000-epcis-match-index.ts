@@ -1,27 +1,38 @@
 import type { Migration } from '../migrate';
 
 /**
- * MATCH_ queries (and the resolver, which asks whether events name a lot) found their events by reading
- * every event of the account: 0.9 s at 200,000 captured events. A captured event's identifiers are now
- * indexed (`epcis_match_keys`: each MATCH_ list's name and identifier, as one text), in its original and,
- * for events captured before originals were stored apart, in its payload; an event is found from its
- * original by the id its payload names.
+ * MATCH_ queries, and the resolver asking whether events name a lot or a party, found their events by
+ * reading every event of the account: 1.2 s for a lot at 1,000,000 events, 2.8 s for a party at 200,000
+ * captured ones. What a captured event names is now indexed (`epcis_match_keys`: each MATCH_ list's name
+ * and identifier as one text, and `party` with each party its source and destination lists, its product
+ * owner and its information provider name), in its original and, for events captured before originals
+ * were stored apart, in its payload; an event is found from its original by the id its payload names.
  */
 export const up: Migration = async ({ context: { sequelize } }) => {
   await sequelize.query(`
-    CREATE FUNCTION epcis_match_keys(index jsonb) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    CREATE FUNCTION epcis_match_keys(epcis jsonb, index jsonb) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
       SELECT ARRAY(
         SELECT k.name || ' ' || v.id
           FROM unnest(ARRAY['epc', 'parentID', 'inputEPC', 'outputEPC', 'epcClass', 'inputEPCClass', 'outputEPCClass']) AS k(name)
           CROSS JOIN LATERAL jsonb_array_elements_text(
-            CASE WHEN jsonb_typeof(index -> k.name) = 'array' THEN index -> k.name ELSE '[]' END) AS v(id))
+            CASE WHEN jsonb_typeof(index -> k.name) = 'array' THEN index -> k.name ELSE '[]' END) AS v(id)
+        UNION ALL
+        SELECT 'party ' || (e.entry ->> s.member)
+          FROM (VALUES ('sourceList', 'source'), ('destinationList', 'destination')) AS s(list, member)
+          CROSS JOIN LATERAL jsonb_array_elements(
+            CASE WHEN jsonb_typeof(epcis -> s.list) = 'array' THEN epcis -> s.list ELSE '[]' END) AS e(entry)
+         WHERE jsonb_typeof(e.entry -> s.member) = 'string'
+        UNION ALL
+        SELECT 'party ' || (f.value #>> '{}')
+          FROM jsonb_each(CASE WHEN jsonb_typeof(epcis) = 'object' THEN epcis ELSE '{}' END) AS f(name, value)
+         WHERE f.name ~ '(^|[:#/])(productOwner|informationProvider)$' AND jsonb_typeof(f.value) = 'string')
     $$
   `);
   await sequelize.query(
-    'CREATE INDEX epcis_originals_match ON epcis_originals USING gin (epcis_match_keys(epcis_index))',
+    'CREATE INDEX epcis_originals_match ON epcis_originals USING gin (epcis_match_keys(epcis, epcis_index))',
   );
   await sequelize.query(
-    "CREATE INDEX events_epcis_match ON events USING gin (epcis_match_keys(payload -> 'EpcisIndex')) WHERE payload ? 'EpcisIndex'",
+    "CREATE INDEX events_epcis_match ON events USING gin (epcis_match_keys(payload -> 'Epcis', payload -> 'EpcisIndex')) WHERE payload ? 'EpcisIndex'",
   );
   await sequelize.query(
     "CREATE INDEX events_epcis_original ON events (((payload ->> 'EpcisOriginal')::uuid)) WHERE payload ? 'EpcisOriginal'",
@@ -30,5 +41,5 @@ export const up: Migration = async ({ context: { sequelize } }) => {
 
 export const down: Migration = async ({ context: { sequelize } }) => {
   await sequelize.query('DROP INDEX events_epcis_original, events_epcis_match, epcis_originals_match');
-  await sequelize.query('DROP FUNCTION epcis_match_keys(jsonb)');
+  await sequelize.query('DROP FUNCTION epcis_match_keys(jsonb, jsonb)');
 };

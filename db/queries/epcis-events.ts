@@ -225,12 +225,12 @@ function candidatesSql(binder: Binder, account: string, kind: MatchKind, values:
   const product = `(lpad(p.gtin, 14, '0') = k.gtin OR p.urn = k.urn)`;
   return `SELECT x.id
         FROM (SELECT o.id FROM epcis_originals o
-               WHERE o.account_id = ${account} AND epcis_match_keys(o.epcis_index) && ${keys}::text[] OFFSET 0) AS o
+               WHERE o.account_id = ${account} AND epcis_match_keys(o.epcis, o.epcis_index) && ${keys}::text[] OFFSET 0) AS o
         CROSS JOIN LATERAL (SELECT x.id FROM events x
                              WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal') AS x
       UNION ALL
       SELECT x.id FROM events x
-       WHERE x.account_id = ${account} AND x.payload ? 'EpcisIndex' AND epcis_match_keys(x.payload -> 'EpcisIndex') && ${keys}::text[]
+       WHERE x.account_id = ${account} AND x.payload ? 'EpcisIndex' AND epcis_match_keys(x.payload -> 'Epcis', x.payload -> 'EpcisIndex') && ${keys}::text[]
       UNION ALL
       SELECT el.event_id FROM ${lines}
         JOIN event_lines el ON el.account_id = ${account} AND el.lot_serial = k.lot

@@ -5,7 +5,6 @@
 import type { Sequelize } from 'sequelize';
 import type { MasterDataEntry } from '../models/product';
 import type { Address, Vessel } from '../models/location';
-import { capturedSql, epcisSql, originalJoin } from '../repositories/epcis-originals';
 import { queryOf } from '../sql';
 import { epcisEventsQuery, withMatchCandidates, type MatchKind } from './epcis-events';
 
@@ -100,26 +99,21 @@ export async function partyByKey(
 }
 
 /**
- * Whether a captured event of the account names this party, in one of its spellings: as a source or destination (CBV's owning or
- * possessing party), or as GDST's product owner or information provider (in whatever prefix its
- * document gave them).
+ * Whether a captured event of the account names this party, in one of its spellings: as a source or
+ * destination (CBV's owning or possessing party), or as GDST's product owner or information provider (in
+ * whatever prefix its document gave them). Through epcis_match_keys' index (db/migrations/20270101000000).
  */
 export async function eventsNameParty(sequelize: Sequelize, accountId: string, spellings: string[]): Promise<boolean> {
-  const epcis = epcisSql();
   const [row] = await queryOf(sequelize)<{ found: boolean }>(
     `SELECT EXISTS (
-       SELECT 1 FROM events e ${originalJoin()}
-        WHERE e.account_id = $1 AND ${capturedSql()}
-          AND (${epcis} -> 'sourceList' @> ANY($2::jsonb[])
-               OR ${epcis} -> 'destinationList' @> ANY($3::jsonb[])
-               OR EXISTS (SELECT 1 FROM jsonb_each(${epcis}) AS f(name, value)
-                           WHERE f.name ~ '(^|[:#/])(productOwner|informationProvider)$' AND f.value = ANY($4::jsonb[])))) AS found`,
-    [
-      accountId,
-      spellings.map((party) => JSON.stringify([{ source: party }])),
-      spellings.map((party) => JSON.stringify([{ destination: party }])),
-      spellings.map((party) => JSON.stringify(party)),
-    ],
+       SELECT 1 FROM (SELECT o.id FROM epcis_originals o
+                       WHERE o.account_id = $1 AND epcis_match_keys(o.epcis, o.epcis_index) && $2::text[] OFFSET 0) AS o
+        WHERE EXISTS (SELECT 1 FROM events x WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal'))
+     OR EXISTS (
+       SELECT 1 FROM events x
+        WHERE x.account_id = $1 AND x.payload ? 'EpcisIndex'
+          AND epcis_match_keys(x.payload -> 'Epcis', x.payload -> 'EpcisIndex') && $2::text[]) AS found`,
+    [accountId, spellings.map((party) => `party ${party}`)],
   );
   return row.found;
 }

@@ -10,6 +10,7 @@ import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories
 import { commission, uid } from '../factories/events';
 import { client } from '../helpers/http';
 import { models, sql } from '../helpers/db';
+import { eventsNameParty } from '../../db/queries/resolver';
 
 /**
  * MATCH_ finds its events through indexes (db/queries/epcis-events.ts withMatchCandidates): captured
@@ -24,6 +25,7 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
   const legacyUnit = gs1Ids().sscc;
   const [lotA, lotB] = [lotOf(), lotOf()];
   const serial = `S-${lotOf()}`;
+  const [shipper, carrier] = [uid('urn:gdst:example.org:party:shipper'), uid('urn:gdst:example.org:party:carrier')];
   const eventIds: Record<string, string> = {};
 
   const filterOf = (kind: MatchKind, values: string[]): EpcisEventFilter => ({
@@ -53,8 +55,16 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
       lotA: objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotA), quantity: 5, uom: 'KGM' }] }),
       lotB: objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotB), quantity: 5, uom: 'KGM' }] }),
       serial: objectEvent({ epcList: [ids.sgtin(serial)] }),
-      unit: objectEvent({ action: 'OBSERVE', epcList: [ids.sscc] }),
-      legacy: objectEvent({ action: 'OBSERVE', epcList: [legacyUnit] }),
+      unit: objectEvent({
+        action: 'OBSERVE',
+        epcList: [ids.sscc],
+        extra: { sourceList: [{ type: 'owning_party', source: shipper }] },
+      }),
+      legacy: objectEvent({
+        action: 'OBSERVE',
+        epcList: [legacyUnit],
+        extra: { destinationList: [{ type: 'possessing_party', destination: carrier }] },
+      }),
     };
     const job = await capture(account.key, epcisDocument(Object.values(events)));
     expect(job.success).toBe(true);
@@ -128,5 +138,13 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
       eventIds.unit,
       eventIds.legacy,
     ]);
+  });
+
+  it('finds a party the events name, captured and captured long ago, in this account alone', async () => {
+    const other = await createAccount('epcis-match-other');
+    expect(await eventsNameParty(models(), account.id, ['urn:example:nobody', shipper])).toBe(true);
+    expect(await eventsNameParty(models(), account.id, [carrier])).toBe(true);
+    expect(await eventsNameParty(models(), account.id, ['urn:example:nobody'])).toBe(false);
+    expect(await eventsNameParty(models(), other.id, [shipper, carrier])).toBe(false);
   });
 });
