@@ -3,10 +3,12 @@ import type { Migration } from '../migrate';
 /**
  * MATCH_ queries, and the resolver asking whether events name a lot or a party, found their events by
  * reading every event of the account: 1.2 s for a lot at 1,000,000 events, 2.8 s for a party at 200,000
- * captured ones. What a captured event names is now indexed (`epcis_match_keys`: each MATCH_ list's name
- * and identifier as one text, and `party` with each party its source and destination lists, its product
- * owner and its information provider name), in its original and, for events captured before originals
- * were stored apart, in its payload; an event is found from its original by the id its payload names.
+ * captured ones. What a captured event is found by is now indexed: each MATCH_ list's name and
+ * identifier as one text, and `party` with each party its source and destination lists, its product
+ * owner and its information provider name. A capture writes them beside its original (`match_keys`,
+ * domain/epcis/translate.ts matchKeysOf); `epcis_match_keys` computes the same in SQL for the originals
+ * stored before, and for the events captured before originals were stored apart (in their payload). An
+ * event is found from its original by the id its payload names.
  */
 export const up: Migration = async ({ context: { sequelize } }) => {
   await sequelize.query(`
@@ -28,9 +30,10 @@ export const up: Migration = async ({ context: { sequelize } }) => {
          WHERE f.name ~ '(^|[:#/])(productOwner|informationProvider)$' AND jsonb_typeof(f.value) = 'string')
     $$
   `);
-  await sequelize.query(
-    'CREATE INDEX epcis_originals_match ON epcis_originals USING gin (epcis_match_keys(epcis, epcis_index))',
-  );
+  await sequelize.query('ALTER TABLE epcis_originals ADD COLUMN match_keys text[]');
+  await sequelize.query('UPDATE epcis_originals SET match_keys = epcis_match_keys(epcis, epcis_index)');
+  await sequelize.query('ALTER TABLE epcis_originals ALTER COLUMN match_keys SET NOT NULL');
+  await sequelize.query('CREATE INDEX epcis_originals_match ON epcis_originals USING gin (match_keys)');
   await sequelize.query(
     "CREATE INDEX events_epcis_match ON events USING gin (epcis_match_keys(payload -> 'Epcis', payload -> 'EpcisIndex')) WHERE payload ? 'EpcisIndex'",
   );
@@ -40,6 +43,7 @@ export const up: Migration = async ({ context: { sequelize } }) => {
 };
 
 export const down: Migration = async ({ context: { sequelize } }) => {
-  await sequelize.query('DROP INDEX events_epcis_original, events_epcis_match, epcis_originals_match');
+  await sequelize.query('DROP INDEX events_epcis_original, events_epcis_match');
+  await sequelize.query('ALTER TABLE epcis_originals DROP COLUMN match_keys');
   await sequelize.query('DROP FUNCTION epcis_match_keys(jsonb, jsonb)');
 };

@@ -210,7 +210,7 @@ const MATCH_CANDIDATES = 10_000;
 
 /**
  * SQL: the ids of the events that may match MATCH_<kind>, found through indexes (a superset:
- * matchCondition decides): captured events by their identifiers (epcis_match_keys, in their original or,
+ * matchCondition decides): captured events by their identifiers (their original's match_keys or,
  * captured before originals were stored apart, in their payload), ours by their lines' lot or product.
  * None for an EPC pattern, which only a regular expression over each event finds.
  */
@@ -225,7 +225,7 @@ function candidatesSql(binder: Binder, account: string, kind: MatchKind, values:
   const product = `(lpad(p.gtin, 14, '0') = k.gtin OR p.urn = k.urn)`;
   return `SELECT x.id
         FROM (SELECT o.id FROM epcis_originals o
-               WHERE o.account_id = ${account} AND epcis_match_keys(o.epcis, o.epcis_index) && ${keys}::text[] OFFSET 0) AS o
+               WHERE o.account_id = ${account} AND o.match_keys && ${keys}::text[] OFFSET 0) AS o
         CROSS JOIN LATERAL (SELECT x.id FROM events x
                              WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal') AS x
       UNION ALL

@@ -101,13 +101,13 @@ export async function partyByKey(
 /**
  * Whether a captured event of the account names this party, in one of its spellings: as a source or
  * destination (CBV's owning or possessing party), or as GDST's product owner or information provider (in
- * whatever prefix its document gave them). Through epcis_match_keys' index (db/migrations/20270101000000).
+ * whatever prefix its document gave them). Through the originals' match_keys (db/migrations/20270101000000).
  */
 export async function eventsNameParty(sequelize: Sequelize, accountId: string, spellings: string[]): Promise<boolean> {
   const [row] = await queryOf(sequelize)<{ found: boolean }>(
     `SELECT EXISTS (
        SELECT 1 FROM (SELECT o.id FROM epcis_originals o
-                       WHERE o.account_id = $1 AND epcis_match_keys(o.epcis, o.epcis_index) && $2::text[] OFFSET 0) AS o
+                       WHERE o.account_id = $1 AND o.match_keys && $2::text[] OFFSET 0) AS o
         WHERE EXISTS (SELECT 1 FROM events x WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal'))
      OR EXISTS (
        SELECT 1 FROM events x

@@ -72,8 +72,9 @@ export async function insertEpcisOriginals(
   if (!originals.length) return;
   await execute(
     sequelize,
-    `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index, context)
-     SELECT (r ->> 'id')::uuid, $1, r -> 'epcis', r -> 'index', r -> 'context' FROM jsonb_array_elements($2::jsonb) AS r`,
+    `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index, context, match_keys)
+     SELECT (r ->> 'id')::uuid, $1, r -> 'epcis', r -> 'index', r -> 'context', ARRAY(SELECT jsonb_array_elements_text(r -> 'keys'))
+       FROM jsonb_array_elements($2::jsonb) AS r`,
     // One JSON array, not a text[] of JSON: pg would escape every quote of every original into an array literal.
     [accountId, JSON.stringify(originals)],
     transaction,

@@ -81,6 +81,35 @@ export interface EpcisIndex {
   disposition?: string;
 }
 
+/** The EpcisIndex lists MATCH_ parameters look in. */
+const MATCH_LISTS = [
+  'epc',
+  'parentID',
+  'inputEPC',
+  'outputEPC',
+  'epcClass',
+  'inputEPCClass',
+  'outputEPCClass',
+] as const;
+const PARTY_FIELD = /(^|[:#/])(productOwner|informationProvider)$/;
+
+/**
+ * What an original is found by (epcis_originals.match_keys, indexed): each MATCH_ list's name and
+ * identifier, and `party` with each party it names (source and destination lists, GDST's product owner
+ * and information provider). As db/migrations/20270101000000's epcis_match_keys computes them in SQL.
+ */
+export function matchKeysOf(epcis: EpcisEvent, index: EpcisIndex): string[] {
+  const keys: string[] = [];
+  for (const name of MATCH_LISTS) for (const id of index[name] ?? []) keys.push(`${name} ${id}`);
+  const parties = [
+    ...((epcis.sourceList as { source?: unknown }[] | undefined) ?? []).map((entry) => entry?.source),
+    ...((epcis.destinationList as { destination?: unknown }[] | undefined) ?? []).map((entry) => entry?.destination),
+    ...Object.entries(epcis).flatMap(([name, value]) => (PARTY_FIELD.test(name) ? [value] : [])),
+  ];
+  for (const party of parties) if (typeof party === 'string') keys.push(`party ${party}`);
+  return keys;
+}
+
 /**
  * A batch-style event that came from EPCIS: the pipeline reads the first part; `Epcis` is the original,
  * `EpcisContext` the namespace definitions of the document's @context (for its extensions), and
@@ -103,11 +132,12 @@ export type CapturedEvent = EventPayload & {
   EpcisHash?: string;
 };
 
-/** What a captured event's row in epcis_originals holds: its original, its query index, its document's namespaces. */
+/** What a captured event's row in epcis_originals holds: its original, its query index and match keys, its document's namespaces. */
 export interface EpcisOriginal {
   id: string;
   epcis: EpcisEvent;
   index: EpcisIndex;
+  keys: string[];
   context?: unknown[];
 }
 
@@ -131,7 +161,13 @@ export function separateOriginals(
   const stored = events.map((event): StoredCapturedEvent => {
     const id = newId();
     const { Epcis, EpcisIndex, EpcisContext } = event;
-    originals.push({ id, epcis: Epcis, index: EpcisIndex, ...(EpcisContext ? { context: EpcisContext } : {}) });
+    originals.push({
+      id,
+      epcis: Epcis,
+      index: EpcisIndex,
+      keys: matchKeysOf(Epcis, EpcisIndex),
+      ...(EpcisContext ? { context: EpcisContext } : {}),
+    });
     // Copied key by key: an object rest (`...rest`) takes V8's slow path, several microseconds per event.
     const rest: Record<string, unknown> = {};
     for (const key of Object.keys(event)) if (!ORIGINAL_KEYS.has(key)) rest[key] = event[key as keyof CapturedEvent];

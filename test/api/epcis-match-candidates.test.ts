@@ -6,11 +6,12 @@ import {
   type MatchKind,
 } from '../../db/queries/epcis-events';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { capture, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
+import { capture, EPCIS_CONTEXT, epcisDocument, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
 import { commission, uid } from '../factories/events';
 import { client } from '../helpers/http';
 import { models, sql } from '../helpers/db';
 import { eventsNameParty } from '../../db/queries/resolver';
+import { canonicalIdentifier } from '../../domain/epcis/identifiers';
 
 /**
  * MATCH_ finds its events through indexes (db/queries/epcis-events.ts withMatchCandidates): captured
@@ -25,7 +26,9 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
   const legacyUnit = gs1Ids().sscc;
   const [lotA, lotB] = [lotOf(), lotOf()];
   const serial = `S-${lotOf()}`;
-  const [shipper, carrier] = [uid('urn:gdst:example.org:party:shipper'), uid('urn:gdst:example.org:party:carrier')];
+  const [shipper, carrier, owner] = ['shipper', 'carrier', 'owner'].map((role) =>
+    uid(`urn:gdst:example.org:party:${role}`),
+  );
   const eventIds: Record<string, string> = {};
 
   const filterOf = (kind: MatchKind, values: string[]): EpcisEventFilter => ({
@@ -53,7 +56,10 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
     account = await createAccount('epcis-match');
     const events = {
       lotA: objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotA), quantity: 5, uom: 'KGM' }] }),
-      lotB: objectEvent({ quantityList: [{ epcClass: ids.lgtin(lotB), quantity: 5, uom: 'KGM' }] }),
+      lotB: objectEvent({
+        quantityList: [{ epcClass: ids.lgtin(lotB), quantity: 5, uom: 'KGM' }],
+        extra: { 'gdst:productOwner': owner },
+      }),
       serial: objectEvent({ epcList: [ids.sgtin(serial)] }),
       unit: objectEvent({
         action: 'OBSERVE',
@@ -66,7 +72,10 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
         extra: { destinationList: [{ type: 'possessing_party', destination: carrier }] },
       }),
     };
-    const job = await capture(account.key, epcisDocument(Object.values(events)));
+    const job = await capture(account.key, {
+      ...epcisDocument(Object.values(events)),
+      '@context': [...EPCIS_CONTEXT, { gdst: 'https://traceability-dialogue.org/epcis/' }],
+    });
     expect(job.success).toBe(true);
     for (const [name, event] of Object.entries(events)) eventIds[name] = await idOf(event.eventID!);
     // An event captured before originals were stored apart holds its original in its payload.
@@ -144,7 +153,20 @@ describe('EPCIS MATCH_ parameters through indexes', () => {
     const other = await createAccount('epcis-match-other');
     expect(await eventsNameParty(models(), account.id, ['urn:example:nobody', shipper])).toBe(true);
     expect(await eventsNameParty(models(), account.id, [carrier])).toBe(true);
+    expect(await eventsNameParty(models(), account.id, [owner])).toBe(true);
     expect(await eventsNameParty(models(), account.id, ['urn:example:nobody'])).toBe(false);
     expect(await eventsNameParty(models(), other.id, [shipper, carrier])).toBe(false);
+  });
+
+  it('keys a captured original as the migration keys the originals stored before it', async () => {
+    const { rows } = await sql().query<{ stored: string[]; computed: string[] }>(
+      'SELECT match_keys AS stored, epcis_match_keys(epcis, epcis_index) AS computed FROM epcis_originals WHERE account_id = $1',
+      [account.id],
+    );
+    expect(rows).toHaveLength(5);
+    for (const { stored, computed } of rows) expect([...stored].sort()).toEqual([...computed].sort());
+    expect(rows.flatMap((row) => row.stored)).toEqual(
+      expect.arrayContaining([`party ${owner}`, `party ${shipper}`, `epc ${canonicalIdentifier(ids.sscc)}`]),
+    );
   });
 });

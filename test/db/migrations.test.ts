@@ -5,6 +5,7 @@ import { RENAMED_MIGRATIONS, createMigrator, migrateUp } from '../../db/migrate'
 import { MODELS } from '../../db/models';
 import { createSequelize } from '../../db/sequelize';
 import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
+import { matchKeysOf } from '../../domain/epcis/translate';
 
 /** Each test gets an empty database of its own on the test server. */
 async function withEmptyDatabase(task: (url: string) => Promise<void>): Promise<void> {
@@ -213,6 +214,43 @@ describe('migrations', () => {
         expect(rows).toEqual([
           { external_event_id: 'link', epcis_hash: eventHashId(urn) },
           { external_event_id: 'urn', epcis_hash: eventHashId(urn) },
+        ]);
+      } finally {
+        await sequelize.close();
+      }
+    });
+  });
+
+  it('key the originals stored before match_keys as a capture keys its own', async () => {
+    await withEmptyDatabase(async (url) => {
+      const sequelize = createSequelize(url, 2);
+      try {
+        const migrator = await migrateUpToBefore(sequelize, 'epcis-match-index');
+        const epcis = {
+          type: 'ObjectEvent',
+          eventTime: '2024-03-01T10:00:00.000Z',
+          eventTimeZoneOffset: '+00:00',
+          epcList: ['urn:epc:id:sscc:0614141.1234567890'],
+          action: 'OBSERVE' as const,
+          sourceList: [{ type: 'owning_party', source: 'urn:epc:id:pgln:0614141.00001' }],
+          'gdst:informationProvider': 'urn:gdst:example.org:party:provider',
+        };
+        const index = { epc: ['https://id.gs1.org/00/006141411234567896'] };
+        await insertEvents(sequelize, [['captured', { EpcisOriginal: '00000000-0000-4000-8000-000000000041' }]]);
+        await sequelize.query(
+          `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index)
+            VALUES ('00000000-0000-4000-8000-000000000041', '00000000-0000-4000-8000-000000000001', $1::jsonb, $2::jsonb)`,
+          { bind: [JSON.stringify(epcis), JSON.stringify(index)] },
+        );
+        await migrator.up();
+        const [row] = await sequelize.query<{ match_keys: string[] }>('SELECT match_keys FROM epcis_originals', {
+          type: QueryTypes.SELECT,
+        });
+        expect(row.match_keys).toEqual(matchKeysOf(epcis, index));
+        expect(row.match_keys).toEqual([
+          'epc https://id.gs1.org/00/006141411234567896',
+          'party urn:epc:id:pgln:0614141.00001',
+          'party urn:gdst:example.org:party:provider',
         ]);
       } finally {
         await sequelize.close();
