@@ -13,7 +13,9 @@ import {
   type NativeLocation,
 } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
+import { matchKey, type MatchList } from '../../domain/epcis/match-keys';
 import {
+  capturedMatchingSql,
   capturedSql,
   epcisContextSql,
   epcisIndexSql,
@@ -86,7 +88,7 @@ export const TIME_COMPARISONS = { GE: '>=', GT: '>', LE: '<=', LT: '<' } as cons
 export type TimeComparison = keyof typeof TIME_COMPARISONS;
 
 /** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
-const MATCH_SOURCES: Record<MatchKind, { index: string[]; roles: LineRole[]; serial: boolean | null }> = {
+const MATCH_SOURCES: Record<MatchKind, { index: MatchList[]; roles: LineRole[]; serial: boolean | null }> = {
   epc: { index: ['epc'], roles: ['instance', 'child'], serial: true },
   parentID: { index: ['parentID'], roles: ['parent'], serial: null },
   inputEPC: { index: ['inputEPC'], roles: ['input'], serial: true },
@@ -215,22 +217,15 @@ const MATCH_CANDIDATES = 10_000;
  * None for an EPC pattern, which only a regular expression over each event finds.
  */
 function candidatesSql(binder: Binder, account: string, kind: MatchKind, values: string[]): string | undefined {
-  if (values.some((v) => epcPatternOf(v) !== undefined)) return undefined;
+  if (values.some((v) => epcPatternOf(v))) return undefined;
   const keys = binder.bind(
-    MATCH_SOURCES[kind].index.flatMap((name) => values.map((v) => `${name} ${canonicalIdentifier(v)}`)),
+    MATCH_SOURCES[kind].index.flatMap((name) => values.map((v) => matchKey(name, canonicalIdentifier(v)))),
   );
   const native = values.map(nativeKey);
   const column = (pick: (key: ReturnType<typeof nativeKey>) => string | null) => binder.bind(native.map(pick));
   const lines = `unnest(${column((k) => k.gtin)}::text[], ${column((k) => k.lot)}::text[], ${column((k) => k.urn)}::text[]) AS k(gtin, lot, urn)`;
   const product = `(lpad(p.gtin, 14, '0') = k.gtin OR p.urn = k.urn)`;
-  return `SELECT x.id
-        FROM (SELECT o.id FROM epcis_originals o
-               WHERE o.account_id = ${account} AND o.match_keys && ${keys}::text[] OFFSET 0) AS o
-        CROSS JOIN LATERAL (SELECT x.id FROM events x
-                             WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal') AS x
-      UNION ALL
-      SELECT x.id FROM events x
-       WHERE x.account_id = ${account} AND x.payload ? 'EpcisIndex' AND epcis_match_keys(x.payload -> 'Epcis', x.payload -> 'EpcisIndex') && ${keys}::text[]
+  return `${capturedMatchingSql(account, keys)}
       UNION ALL
       SELECT el.event_id FROM ${lines}
         JOIN event_lines el ON el.account_id = ${account} AND el.lot_serial = k.lot
@@ -253,16 +248,20 @@ export async function withMatchCandidates(
   filter: EpcisEventFilter,
   most = MATCH_CANDIDATES,
 ): Promise<EpcisEventFilter> {
+  // A subscription's report reads the events of the batches it reports on: few, through their index.
+  if (filter.batchIds) return filter;
   for (const kind of MATCH_KINDS) {
     const values = filter.match?.[kind];
     const binder = new Binder();
     const sql = values && candidatesSql(binder, binder.bind(filter.accountId), kind, values);
     if (!sql) continue;
-    const rows = await sequelize.query<{ id: string }>(`${sql} LIMIT ${most + 1}`, {
+    // An event comes once for each way it is found (a captured event's lines name it too): twice the bound, then distinct.
+    const rows = await sequelize.query<{ id: string }>(`${sql} LIMIT ${2 * most + 1}`, {
       bind: binder.values,
       type: QueryTypes.SELECT,
     });
-    if (rows.length <= most) return { ...filter, candidates: rows.map((r) => r.id) };
+    const candidates = new Set(rows.map((row) => row.id));
+    if (rows.length <= 2 * most && candidates.size <= most) return { ...filter, candidates: [...candidates] };
   }
   return filter;
 }

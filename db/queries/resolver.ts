@@ -5,6 +5,8 @@
 import type { Sequelize } from 'sequelize';
 import type { MasterDataEntry } from '../models/product';
 import type { Address, Vessel } from '../models/location';
+import { capturedMatchingSql } from '../repositories/epcis-originals';
+import { matchKey } from '../../domain/epcis/match-keys';
 import { queryOf } from '../sql';
 import { epcisEventsQuery, withMatchCandidates, type MatchKind } from './epcis-events';
 
@@ -101,19 +103,12 @@ export async function partyByKey(
 /**
  * Whether a captured event of the account names this party, in one of its spellings: as a source or
  * destination (CBV's owning or possessing party), or as GDST's product owner or information provider (in
- * whatever prefix its document gave them). Through the originals' match_keys (db/migrations/20270101000000).
+ * whatever prefix its document gave them). By their match keys (domain/epcis/match-keys.ts).
  */
 export async function eventsNameParty(sequelize: Sequelize, accountId: string, spellings: string[]): Promise<boolean> {
   const [row] = await queryOf(sequelize)<{ found: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM (SELECT o.id FROM epcis_originals o
-                       WHERE o.account_id = $1 AND o.match_keys && $2::text[] OFFSET 0) AS o
-        WHERE EXISTS (SELECT 1 FROM events x WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal'))
-     OR EXISTS (
-       SELECT 1 FROM events x
-        WHERE x.account_id = $1 AND x.payload ? 'EpcisIndex'
-          AND epcis_match_keys(x.payload -> 'Epcis', x.payload -> 'EpcisIndex') && $2::text[]) AS found`,
-    [accountId, spellings.map((party) => `party ${party}`)],
+    `SELECT EXISTS (${capturedMatchingSql('$1', '$2')}) AS found`,
+    [accountId, spellings.map((party) => matchKey('party', party))],
   );
   return row.found;
 }

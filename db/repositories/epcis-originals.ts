@@ -16,6 +16,21 @@ import { execute, queryOf } from '../sql';
 export const originalJoin = (e = 'e', alias = 'o'): string =>
   `LEFT JOIN epcis_originals ${alias} ON ${alias}.id = (${e}.payload ->> 'EpcisOriginal')::uuid AND ${alias}.account_id = ${e}.account_id`;
 
+/**
+ * SQL: the ids of the account's captured events whose match keys (domain/epcis/match-keys.ts) overlap
+ * `keys` (a bound text[]): through their original's, or, captured before originals were stored apart,
+ * their payload's; indexed both ways (db/migrations/20270101000000).
+ */
+export const capturedMatchingSql = (account: string, keys: string): string => `
+  SELECT x.id
+    FROM (SELECT o.id FROM epcis_originals o WHERE o.account_id = ${account} AND o.match_keys && ${keys}::text[] OFFSET 0) AS o
+    CROSS JOIN LATERAL (SELECT x.id FROM events x
+                         WHERE (x.payload ->> 'EpcisOriginal')::uuid = o.id AND x.payload ? 'EpcisOriginal') AS x
+  UNION ALL
+  SELECT x.id FROM events x
+   WHERE x.account_id = ${account} AND x.payload ? 'Epcis'
+     AND epcis_match_keys(x.payload -> 'Epcis', x.payload -> 'EpcisIndex') && ${keys}::text[]`;
+
 /** SQL: event `e` was captured through EPCIS (its original apart, or in its payload). */
 export const capturedSql = (e = 'e'): string => `(${e}.payload ? 'EpcisOriginal' OR ${e}.payload ? 'Epcis')`;
 

@@ -16,6 +16,7 @@ import type { TradePartnerPayload } from '../master-data';
 import { normaliseUnit, unitsAcceptedMessage } from '../units';
 import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
+import { matchKeysOf } from './match-keys';
 import {
   canonicalIdentifier,
   locationDigitalLink,
@@ -79,35 +80,6 @@ export interface EpcisIndex {
   bizLocation?: string;
   bizStep?: string;
   disposition?: string;
-}
-
-/** The EpcisIndex lists MATCH_ parameters look in. */
-const MATCH_LISTS = [
-  'epc',
-  'parentID',
-  'inputEPC',
-  'outputEPC',
-  'epcClass',
-  'inputEPCClass',
-  'outputEPCClass',
-] as const;
-const PARTY_FIELD = /(^|[:#/])(productOwner|informationProvider)$/;
-
-/**
- * What an original is found by (epcis_originals.match_keys, indexed): each MATCH_ list's name and
- * identifier, and `party` with each party it names (source and destination lists, GDST's product owner
- * and information provider). As db/migrations/20270101000000's epcis_match_keys computes them in SQL.
- */
-export function matchKeysOf(epcis: EpcisEvent, index: EpcisIndex): string[] {
-  const keys: string[] = [];
-  for (const name of MATCH_LISTS) for (const id of index[name] ?? []) keys.push(`${name} ${id}`);
-  const parties = [
-    ...((epcis.sourceList as { source?: unknown }[] | undefined) ?? []).map((entry) => entry?.source),
-    ...((epcis.destinationList as { destination?: unknown }[] | undefined) ?? []).map((entry) => entry?.destination),
-    ...Object.entries(epcis).flatMap(([name, value]) => (PARTY_FIELD.test(name) ? [value] : [])),
-  ];
-  for (const party of parties) if (typeof party === 'string') keys.push(`party ${party}`);
-  return keys;
 }
 
 /**

@@ -135,7 +135,7 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
   return mapped.input;
 }
 
-/** A document valid against its XSD as the JSON-LD it says, refused when it says what JSON-LD cannot. */
+/** The document as the JSON-LD it says (read while the XSD checks it), refused when it says what JSON-LD cannot. */
 function mappedXml(root: XmlElement, version: EpcisXmlVersion): XmlInput {
   const converted = jsonLdOfXml(root, version);
   if (converted.issues.length) throw refused('epcis-xml-not-convertible', converted.issues);
