@@ -231,8 +231,9 @@ function candidatesSql(binder: Binder, account: string, kind: MatchKind, values:
         JOIN event_lines el ON el.account_id = ${account} AND el.lot_serial = k.lot
         JOIN products p ON p.id = el.product_id AND ${product}
       UNION ALL
+      -- A line names its own account's product (activities/persist/resolve-products.ts).
       SELECT el.event_id FROM ${lines}
-        JOIN products p ON k.lot IS NULL AND ${product}
+        JOIN products p ON p.account_id = ${account} AND k.lot IS NULL AND ${product}
         JOIN event_lines el ON el.product_id = p.id AND el.account_id = ${account}`;
 }
 
