@@ -132,7 +132,11 @@ describe('the interactive and the bulk worker', () => {
         run('worker/main.ts', { WORKER_ROLE: 'bulk' }),
       ]);
       const url = `http://127.0.0.1:${port}`;
-      await waitFor('the bulk worker to be seen', 30_000, async () => (await readyz(url)).checks.worker === 'ok');
+      // The bulk worker polls its task queue and the deliveries' with a worker each: seen one after the other.
+      await waitFor('the bulk worker and its deliveries to be seen', 30_000, async () => {
+        const { checks } = await readyz(url);
+        return checks.worker === 'ok' && checks.deliveries === 'ok';
+      });
       expect(await readyz(url)).toEqual({
         status: 503,
         checks: { database: 'ok', temporal: 'ok', worker: 'ok', interactiveWorker: 'missing', deliveries: 'ok' },
