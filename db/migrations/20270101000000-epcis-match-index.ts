@@ -50,7 +50,9 @@ export const up: Migration = async ({ context: { sequelize } }) => {
 
     UPDATE epcis_originals SET match_keys = epcis_match_keys(epcis, epcis_index);
     ALTER TABLE epcis_originals ALTER COLUMN match_keys SET NOT NULL;
-    CREATE INDEX epcis_originals_match ON epcis_originals USING gin (match_keys);
+    -- Without a pending list: its flush fell on whichever capture filled it (bench:epcis, XML / JSON-LD median
+    -- 89.7% with it, 91.3% without, five runs each).
+    CREATE INDEX epcis_originals_match ON epcis_originals USING gin (match_keys) WITH (fastupdate = off);
     CREATE INDEX events_epcis_match ON events USING gin (epcis_match_keys(payload -> 'Epcis', payload -> 'EpcisIndex'))
       WHERE payload ? 'Epcis';
     CREATE INDEX events_epcis_original ON events (((payload ->> 'EpcisOriginal')::uuid)) WHERE payload ? 'EpcisOriginal';
