@@ -296,6 +296,15 @@ export async function markWebhookFailing(
       [deliveryId],
       transaction,
     );
+    // The last attempt's next try was foreseen from the retry policy when it was recorded; Temporal, which
+    // decides a moment later on its own clock, may have found no time left for one near the end.
+    await execute(
+      sequelize,
+      `UPDATE webhook_attempts SET next_attempt_at = NULL
+        WHERE id = (SELECT max(id) FROM webhook_attempts WHERE delivery_id = $1)`,
+      [deliveryId],
+      transaction,
+    );
     await execute(
       sequelize,
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()),

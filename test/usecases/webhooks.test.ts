@@ -60,7 +60,7 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     expect(await deleteWebhook(services(), account.id, outcome.endpoint.id)).toBeNull();
   });
 
-  it("an endpoint whose retries ran out is failing for its last attempt's error, not for Temporal's giving up", async () => {
+  it("an endpoint whose retries ran out is failing for its last attempt's error, not for Temporal's giving up; that attempt foresees no next try", async () => {
     const endpointId = (await registered('http://127.0.0.1:9/failing')).endpoint.id;
     const delivery = async (id: string, error?: string) => {
       await sql().query(
@@ -68,10 +68,11 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
         [id, endpointId],
       );
       if (error)
-        await sql().query('INSERT INTO webhook_attempts (delivery_id, http_status, error) VALUES ($1, 500, $2)', [
-          id,
-          error,
-        ]);
+        // Foreseen from the retry policy; Temporal, deciding a moment later, found no time left for it.
+        await sql().query(
+          "INSERT INTO webhook_attempts (delivery_id, http_status, error, next_attempt_at) VALUES ($1, 500, $2, now() + interval '5 seconds')",
+          [id, error],
+        );
     };
     const failing = async () =>
       (await sql().query('SELECT failing_reason FROM webhook_endpoints WHERE id = $1', [endpointId])).rows[0]
@@ -82,6 +83,10 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     await delivery(`${endpointId}-1`, 'the receiver answered 500');
     await markWebhookFailing(models(), endpointId, `${endpointId}-1`, gaveUp);
     expect(await failing()).toBe('the receiver answered 500');
+    const { rows } = await sql().query('SELECT next_attempt_at FROM webhook_attempts WHERE delivery_id = $1', [
+      `${endpointId}-1`,
+    ]);
+    expect(rows).toEqual([{ next_attempt_at: null }]);
     // No attempt recorded: Temporal's reason is all there is.
     await delivery(`${endpointId}-2`);
     await markWebhookFailing(models(), endpointId, `${endpointId}-2`, gaveUp);
