@@ -32,12 +32,25 @@ const tables = async (sequelize: ReturnType<typeof createSequelize>) =>
     )
   ).map((r) => r.tablename);
 
-/** Runs every migration before the one whose name contains `part`, and answers the migrator to run the rest. */
-async function migrateUpToBefore(sequelize: ReturnType<typeof createSequelize>, part: string) {
-  const migrator = createMigrator(sequelize);
-  const names = (await migrator.pending()).map((m) => m.name);
-  await migrator.up({ to: names[names.findIndex((name) => name.includes(part)) - 1] });
-  return migrator;
+/**
+ * On an empty database, runs every migration before the one whose name contains `part`, then `task`
+ * with the connection and the migrator to run the rest.
+ */
+async function beforeMigration(
+  part: string,
+  task: (sequelize: ReturnType<typeof createSequelize>, migrator: ReturnType<typeof createMigrator>) => Promise<void>,
+): Promise<void> {
+  await withEmptyDatabase(async (url) => {
+    const sequelize = createSequelize(url, 2);
+    try {
+      const migrator = createMigrator(sequelize);
+      const names = (await migrator.pending()).map((m) => m.name);
+      await migrator.up({ to: names[names.findIndex((name) => name.includes(part)) - 1] });
+      await task(sequelize, migrator);
+    } finally {
+      await sequelize.close();
+    }
+  });
 }
 
 /** One account's batch of events with these external ids and payloads, written as SQL (the models may be newer than the schema). */
@@ -116,159 +129,135 @@ describe('migrations', () => {
   });
 
   it('fill the company prefixes of EPC URNs (GS1-EPC-Format) from the events captured before that table', async () => {
-    await withEmptyDatabase(async (url) => {
-      const sequelize = createSequelize(url, 2);
-      try {
-        const migrator = await migrateUpToBefore(sequelize, 'epcis-company-prefixes');
-        const epcis = {
-          type: 'ObjectEvent',
-          epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
-          bizLocation: { id: 'https://id.gs1.org/414/9521142000010' },
-        };
-        await insertEvents(sequelize, [
-          ['e1', { Epcis: epcis }],
-          ['e2', { Id: 'urn:epc:id:sgtin:7654321.000001.X' }],
-        ]);
-        await migrator.up();
-        // The URN's prefix only: a Digital Link does not say where its prefix ends; a native event has none.
-        const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', {
-          type: QueryTypes.SELECT,
-        });
-        expect(rows).toEqual([{ account_id: '00000000-0000-4000-8000-000000000001', prefix: '9521141' }]);
-      } finally {
-        await sequelize.close();
-      }
+    await beforeMigration('epcis-company-prefixes', async (sequelize, migrator) => {
+      const epcis = {
+        type: 'ObjectEvent',
+        epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
+        bizLocation: { id: 'https://id.gs1.org/414/9521142000010' },
+      };
+      await insertEvents(sequelize, [
+        ['e1', { Epcis: epcis }],
+        ['e2', { Id: 'urn:epc:id:sgtin:7654321.000001.X' }],
+      ]);
+      await migrator.up();
+      // The URN's prefix only: a Digital Link does not say where its prefix ends; a native event has none.
+      const rows = await sequelize.query('SELECT account_id, prefix FROM epcis_company_prefixes', {
+        type: QueryTypes.SELECT,
+      });
+      expect(rows).toEqual([{ account_id: '00000000-0000-4000-8000-000000000001', prefix: '9521141' }]);
     });
   });
 
   it('recompute the event hash ids of captured events from their originals: events the old hash merged part, events it split join', async () => {
-    await withEmptyDatabase(async (url) => {
-      const sequelize = createSequelize(url, 2);
-      try {
-        const migrator = await migrateUpToBefore(sequelize, 'events-epcis-hash');
-        const event = (netWeight: string, vehicles: string[]) => ({
-          type: 'ObjectEvent',
-          eventTime: '2024-03-01T10:00:00.000Z',
-          eventTimeZoneOffset: '+00:00',
-          epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
-          action: 'OBSERVE',
-          'cbvmda:netWeight': { '@value': netWeight, measurementUnitCode: 'KGM' },
-          'ex:vehicle': vehicles.map((id) => ({ 'ex:id': id })),
-        });
-        const context = [{ ex: 'https://ns.example.com/' }];
-        const stored = [
-          // What the old hash merged: two weights, one hash (only the first was stored then; both can be now).
-          ['e1', event('3.5', ['A', 'B']), 'old-1'],
-          ['e2', event('999', ['A', 'B']), 'old-1'],
-          // What it split: one event, its repetitions in two orders, two hashes.
-          ['e3', event('3.5', ['B', 'A']), 'old-3'],
-        ] as const;
-        await insertEvents(sequelize, [
-          ...stored.map(([id, epcis, hash]): [string, unknown] => [
-            id,
-            { Epcis: epcis, EpcisContext: context, EpcisHash: hash },
-          ]),
-          ['native', { Id: 'native' }],
-        ]);
-        await migrator.up();
-        const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string | null }>(
-          'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',
-          { type: QueryTypes.SELECT },
-        );
-        const hashOf = (id: string) => rows.find((row) => row.external_event_id === id)!.epcis_hash;
-        const namespaces = namespacesOfContext(context);
-        expect(hashOf('e1')).toBe(eventHashId(stored[0][1], namespaces));
-        expect(hashOf('e2')).not.toBe(hashOf('e1'));
-        expect(hashOf('e3')).toBe(hashOf('e1'));
-        expect(hashOf('native')).toBeNull();
-      } finally {
-        await sequelize.close();
-      }
+    await beforeMigration('events-epcis-hash', async (sequelize, migrator) => {
+      const event = (netWeight: string, vehicles: string[]) => ({
+        type: 'ObjectEvent',
+        eventTime: '2024-03-01T10:00:00.000Z',
+        eventTimeZoneOffset: '+00:00',
+        epcList: ['urn:epc:id:sgtin:9521141.012345.S1'],
+        action: 'OBSERVE',
+        'cbvmda:netWeight': { '@value': netWeight, measurementUnitCode: 'KGM' },
+        'ex:vehicle': vehicles.map((id) => ({ 'ex:id': id })),
+      });
+      const context = [{ ex: 'https://ns.example.com/' }];
+      const stored = [
+        // What the old hash merged: two weights, one hash (only the first was stored then; both can be now).
+        ['e1', event('3.5', ['A', 'B']), 'old-1'],
+        ['e2', event('999', ['A', 'B']), 'old-1'],
+        // What it split: one event, its repetitions in two orders, two hashes.
+        ['e3', event('3.5', ['B', 'A']), 'old-3'],
+      ] as const;
+      await insertEvents(sequelize, [
+        ...stored.map(([id, epcis, hash]): [string, unknown] => [
+          id,
+          { Epcis: epcis, EpcisContext: context, EpcisHash: hash },
+        ]),
+        ['native', { Id: 'native' }],
+      ]);
+      await migrator.up();
+      const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string | null }>(
+        'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',
+        { type: QueryTypes.SELECT },
+      );
+      const hashOf = (id: string) => rows.find((row) => row.external_event_id === id)!.epcis_hash;
+      const namespaces = namespacesOfContext(context);
+      expect(hashOf('e1')).toBe(eventHashId(stored[0][1], namespaces));
+      expect(hashOf('e2')).not.toBe(hashOf('e1'));
+      expect(hashOf('e3')).toBe(hashOf('e1'));
+      expect(hashOf('native')).toBeNull();
     });
   });
 
   it('recompute the event hash ids by the corrected rules: a GRAI as URN and as Digital Link is one event', async () => {
-    await withEmptyDatabase(async (url) => {
-      const sequelize = createSequelize(url, 2);
-      try {
-        const migrator = await migrateUpToBefore(sequelize, 'epcis-hash-rules');
-        const event = (grai: string) => ({
-          type: 'ObjectEvent',
-          eventTime: '2024-03-01T10:00:00.000Z',
-          eventTimeZoneOffset: '+00:00',
-          epcList: [grai],
-          action: 'OBSERVE',
-        });
-        const urn = event('urn:epc:id:grai:0614141.12345.400');
-        const link = event('https://id.gs1.org/8003/00614141123452400');
-        await insertEvents(sequelize, [
-          ['urn', { Epcis: urn, EpcisHash: 'old-1' }],
-          ['link', { Epcis: link, EpcisHash: 'old-2' }],
-        ]);
-        await sequelize.query("UPDATE events SET epcis_hash = 'by the earlier rules ' || external_event_id");
-        await migrator.up();
-        const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string }>(
-          'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',
-          { type: QueryTypes.SELECT },
-        );
-        expect(rows).toEqual([
-          { external_event_id: 'link', epcis_hash: eventHashId(urn) },
-          { external_event_id: 'urn', epcis_hash: eventHashId(urn) },
-        ]);
-      } finally {
-        await sequelize.close();
-      }
+    await beforeMigration('epcis-hash-rules', async (sequelize, migrator) => {
+      const event = (grai: string) => ({
+        type: 'ObjectEvent',
+        eventTime: '2024-03-01T10:00:00.000Z',
+        eventTimeZoneOffset: '+00:00',
+        epcList: [grai],
+        action: 'OBSERVE',
+      });
+      const urn = event('urn:epc:id:grai:0614141.12345.400');
+      const link = event('https://id.gs1.org/8003/00614141123452400');
+      await insertEvents(sequelize, [
+        ['urn', { Epcis: urn, EpcisHash: 'old-1' }],
+        ['link', { Epcis: link, EpcisHash: 'old-2' }],
+      ]);
+      await sequelize.query("UPDATE events SET epcis_hash = 'by the earlier rules ' || external_event_id");
+      await migrator.up();
+      const rows = await sequelize.query<{ external_event_id: string; epcis_hash: string }>(
+        'SELECT external_event_id, epcis_hash FROM events ORDER BY external_event_id',
+        { type: QueryTypes.SELECT },
+      );
+      expect(rows).toEqual([
+        { external_event_id: 'link', epcis_hash: eventHashId(urn) },
+        { external_event_id: 'urn', epcis_hash: eventHashId(urn) },
+      ]);
     });
   });
 
   it('key the originals stored before match_keys as a capture keys its own', async () => {
-    await withEmptyDatabase(async (url) => {
-      const sequelize = createSequelize(url, 2);
-      try {
-        const migrator = await migrateUpToBefore(sequelize, 'epcis-match-index');
-        const epcis = {
-          type: 'ObjectEvent',
-          eventTime: '2024-03-01T10:00:00.000Z',
-          eventTimeZoneOffset: '+00:00',
-          epcList: ['urn:epc:id:sscc:0614141.1234567890'],
-          action: 'OBSERVE' as const,
-          sourceList: [{ type: 'owning_party', source: 'urn:epc:id:pgln:0614141.00001' }],
-          'gdst:informationProvider': 'urn:gdst:example.org:party:provider',
-          // Past 512 bytes keyed by its MD5: a GIN index refuses a key of over 2,712 bytes.
-          'gdst:productOwner': `urn:gdst:example.org:party:${randomBytes(1500).toString('hex')}`,
-        };
-        const index = { epc: ['https://id.gs1.org/00/006141411234567896'] };
-        await insertEvents(sequelize, [['captured', { EpcisOriginal: '00000000-0000-4000-8000-000000000041' }]]);
-        await sequelize.query(
+    await beforeMigration('epcis-match-index', async (sequelize, migrator) => {
+      const epcis = {
+        type: 'ObjectEvent',
+        eventTime: '2024-03-01T10:00:00.000Z',
+        eventTimeZoneOffset: '+00:00',
+        epcList: ['urn:epc:id:sscc:0614141.1234567890'],
+        action: 'OBSERVE' as const,
+        sourceList: [{ type: 'owning_party', source: 'urn:epc:id:pgln:0614141.00001' }],
+        'gdst:informationProvider': 'urn:gdst:example.org:party:provider',
+        // Past 512 bytes keyed by its MD5: a GIN index refuses a key of over 2,712 bytes.
+        'gdst:productOwner': `urn:gdst:example.org:party:${randomBytes(1500).toString('hex')}`,
+      };
+      const index = { epc: ['https://id.gs1.org/00/006141411234567896'] };
+      // An original as the schema before the migration holds it, and its keys once stored.
+      const insertOriginal = (id: string) =>
+        sequelize.query(
           `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index)
-            VALUES ('00000000-0000-4000-8000-000000000041', '00000000-0000-4000-8000-000000000001', $1::jsonb, $2::jsonb)`,
-          { bind: [JSON.stringify(epcis), JSON.stringify(index)] },
+          VALUES ($1, '00000000-0000-4000-8000-000000000001', $2::jsonb, $3::jsonb)`,
+          { bind: [id, JSON.stringify(epcis), JSON.stringify(index)] },
         );
-        await migrator.up();
-        const [row] = await sequelize.query<{ match_keys: string[] }>('SELECT match_keys FROM epcis_originals', {
-          type: QueryTypes.SELECT,
-        });
-        expect([...row.match_keys].sort()).toEqual(matchKeysOf(epcis, index).sort());
-        expect([...row.match_keys].sort()).toEqual([
-          'epc https://id.gs1.org/00/006141411234567896',
-          `party md5 ${createHash('md5').update(epcis['gdst:productOwner'], 'utf8').digest('hex')}`,
-          'party urn:epc:id:pgln:0614141.00001',
-          'party urn:gdst:example.org:party:provider',
-        ]);
-        // An API of the previous version, still running, inserts without them: the trigger keys the row.
-        await sequelize.query(
-          `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index)
-            VALUES ('00000000-0000-4000-8000-000000000042', '00000000-0000-4000-8000-000000000001', $1::jsonb, $2::jsonb)`,
-          { bind: [JSON.stringify(epcis), JSON.stringify(index)] },
+      const keysOf = async (id: string) => {
+        const [row] = await sequelize.query<{ match_keys: string[] }>(
+          'SELECT match_keys FROM epcis_originals WHERE id = $1',
+          { bind: [id], type: QueryTypes.SELECT },
         );
-        const [late] = await sequelize.query<{ match_keys: string[] }>(
-          "SELECT match_keys FROM epcis_originals WHERE id = '00000000-0000-4000-8000-000000000042'",
-          { type: QueryTypes.SELECT },
-        );
-        expect([...late.match_keys].sort()).toEqual([...row.match_keys].sort());
-      } finally {
-        await sequelize.close();
-      }
+        return [...row.match_keys].sort();
+      };
+      await insertEvents(sequelize, [['captured', { EpcisOriginal: '00000000-0000-4000-8000-000000000041' }]]);
+      await insertOriginal('00000000-0000-4000-8000-000000000041');
+      await migrator.up();
+      const stored = await keysOf('00000000-0000-4000-8000-000000000041');
+      expect(stored).toEqual(matchKeysOf(epcis, index).sort());
+      expect(stored).toEqual([
+        'epc https://id.gs1.org/00/006141411234567896',
+        `party md5 ${createHash('md5').update(epcis['gdst:productOwner'], 'utf8').digest('hex')}`,
+        'party urn:epc:id:pgln:0614141.00001',
+        'party urn:gdst:example.org:party:provider',
+      ]);
+      // An API of the previous version, still running, inserts without them: the trigger keys the row.
+      await insertOriginal('00000000-0000-4000-8000-000000000042');
+      expect(await keysOf('00000000-0000-4000-8000-000000000042')).toEqual(stored);
     });
   });
 
