@@ -16,18 +16,16 @@ import {
   type ResolvedKey,
 } from '../domain/epcis/resolver';
 
+type Lacking = Extract<
+  ErrorCode,
+  'unknown-product' | 'unknown-lot-or-serial' | 'unknown-location' | 'unknown-trade-partner'
+>;
+
 export type Held =
-  | { kind: 'held'; masterData: object | undefined }
-  | {
-      kind: 'unknown';
-      code: Extract<
-        ErrorCode,
-        'unknown-product' | 'unknown-lot-or-serial' | 'unknown-location' | 'unknown-trade-partner'
-      >;
-      detail: string;
-    };
+  { kind: 'held'; masterData: object | undefined } | { kind: 'unknown'; code: Lacking; detail: string };
 
 const held = (masterData: object | undefined): Held => ({ kind: 'held', masterData });
+const unknown = (code: Lacking, detail: string): Held => ({ kind: 'unknown', code, detail });
 
 export async function heldUnder(sequelize: Sequelize, accountId: string, key: ResolvedKey): Promise<Held> {
   const match = eventMatchOf(key);
@@ -36,13 +34,12 @@ export async function heldUnder(sequelize: Sequelize, accountId: string, key: Re
       const product = await productByKey(sequelize, accountId, key.gs1 ? { gtin: key.id } : { urn: key.id });
       // A GDST lot may be named by events alone; a GTIN is a product of the account first.
       if (!product && (key.gs1 || !match))
-        return { kind: 'unknown', code: 'unknown-product', detail: `No product with ${keyName(key)} in this account.` };
+        return unknown('unknown-product', `No product with ${keyName(key)} in this account.`);
       if (match && !(await eventsName(sequelize, accountId, match.kind, match.values)))
-        return {
-          kind: 'unknown',
-          code: 'unknown-lot-or-serial',
-          detail: `No event of this account names ${key.lot !== undefined ? 'lot' : 'serial'} ${(key.lot ?? key.serial)!.slice(0, 100)} of ${keyName(key)}.`,
-        };
+        return unknown(
+          'unknown-lot-or-serial',
+          `No event of this account names ${key.lot !== undefined ? 'lot' : 'serial'} ${(key.lot ?? key.serial)!.slice(0, 100)} of ${keyName(key)}.`,
+        );
       return held(
         productJsonLd(
           key,
@@ -52,11 +49,7 @@ export async function heldUnder(sequelize: Sequelize, accountId: string, key: Re
     }
     case '00':
       if (!(await eventsName(sequelize, accountId, match!.kind, match!.values)))
-        return {
-          kind: 'unknown',
-          code: 'unknown-lot-or-serial',
-          detail: `No event of this account names ${keyName(key)}.`,
-        };
+        return unknown('unknown-lot-or-serial', `No event of this account names ${keyName(key)}.`);
       return held(undefined);
     case '414': {
       const location = await locationByKey(
@@ -64,12 +57,7 @@ export async function heldUnder(sequelize: Sequelize, accountId: string, key: Re
         accountId,
         key.gs1 ? { gln: key.id, extension: key.extension } : { urn: key.id },
       );
-      if (!location)
-        return {
-          kind: 'unknown',
-          code: 'unknown-location',
-          detail: `No location with ${keyName(key)} in this account.`,
-        };
+      if (!location) return unknown('unknown-location', `No location with ${keyName(key)} in this account.`);
       return held(
         placeJsonLd(key, {
           name: location.name,
@@ -83,11 +71,7 @@ export async function heldUnder(sequelize: Sequelize, accountId: string, key: Re
     case '417': {
       const party = await partyByKey(sequelize, accountId, key.gs1 ? { pgln: key.id } : { urn: key.id });
       if (!party && !(await eventsNameParty(sequelize, accountId, partySpellingsOf(key))))
-        return {
-          kind: 'unknown',
-          code: 'unknown-trade-partner',
-          detail: `No trade partner with ${keyName(key)} in this account.`,
-        };
+        return unknown('unknown-trade-partner', `No trade partner with ${keyName(key)} in this account.`);
       return held(organizationJsonLd(key, party));
     }
   }
