@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';
@@ -12,6 +11,7 @@ import {
 } from '../db/repositories/webhooks';
 import { postJson } from '../platform/webhooks';
 import type { DeliverWebhookInput, DeliverWebhookOutcome, MarkWebhookFailingInput } from '../domain/webhook-contracts';
+import { gs1Signature } from '../domain/epcis/gs1-signature';
 import type { ActivityDeps } from './deps';
 
 /** When Temporal will try again after this attempt fails (null: the retry schedule has run out), for the attempt's row. */
@@ -24,15 +24,12 @@ function nextAttemptAt(now: number): Date | null {
   return scheduleToCloseTimeoutMs && at >= scheduledTimestampMs + scheduleToCloseTimeoutMs ? null : new Date(at);
 }
 
-/**
- * A webhook is signed the Standard Webhooks way; an EPCIS subscription's report with GS1-Signature, the
- * hex HMAC-SHA256 of the exact body under the subscriber's signatureToken (none without one).
- */
+/** A webhook is signed the Standard Webhooks way; an EPCIS subscription's report with GS1-Signature (none without a token). */
 function signedHeaders(deliveryId: string, owed: OwedDelivery): Record<string, string> {
   if (owed.signing === 'gs1') {
     return {
       'Webhook-Id': deliveryId,
-      ...(owed.secret ? { 'GS1-Signature': createHmac('sha256', owed.secret).update(owed.body).digest('hex') } : {}),
+      ...(owed.secret ? { 'GS1-Signature': gs1Signature(owed.secret, owed.body) } : {}),
     };
   }
   const timestamp = new Date();

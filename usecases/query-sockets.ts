@@ -7,6 +7,7 @@ import {
   socketReport,
   type SocketSubscription,
 } from '../db/repositories/epcis-queries';
+import { gs1Signature } from '../domain/epcis/gs1-signature';
 import { scheduleMatches, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
 import type { Logger } from '../platform/logger';
 import { openQuerySockets } from '../platform/metrics';
@@ -217,7 +218,12 @@ export class QuerySockets {
           socket.ws.close(POLICY_VIOLATION, 'reports are not read fast enough; reconnect with initialRecordTime');
           return;
         }
-        socket.ws.send(JSON.stringify(document));
+        const body = JSON.stringify(document);
+        const token = socket.subscription.signatureToken;
+        // GS1's binding has no header for a frame: a signed one carries the report as a webhook POST would.
+        socket.ws.send(
+          token ? JSON.stringify({ headers: { 'GS1-Signature': gs1Signature(token, body) }, body }) : body,
+        );
       } catch (error) {
         this.fail(socket, error);
       }

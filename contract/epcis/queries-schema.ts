@@ -172,5 +172,12 @@ export const socketQuery = {
       enum: ['true', 'false'],
       description: 'Scheduled WebSocket subscription: send a report even when nothing matched (default false).',
     },
+    signatureToken: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'WebSocket: sign each report as a webhook subscription’s is. Each message is then {"headers": {"GS1-Signature": hex HMAC-SHA256 of body under this token}, "body": the EPCISQueryDocument as text}.',
+    },
   },
 } as const;

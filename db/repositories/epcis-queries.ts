@@ -354,6 +354,8 @@ export interface SocketSubscription {
   queryName: string;
   filter: StoredFilter;
   epcFormat: EpcFormat;
+  /** Each report is sent signed under it, as a webhook subscription's is. */
+  signatureToken?: string;
 }
 
 /**

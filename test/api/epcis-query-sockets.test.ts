@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { WebSocket } from 'ws';
@@ -187,6 +188,31 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     expect(subscriber.upgrade.headers['gs1-query-min-record-time']).toBe(before);
     const [report] = await subscriber.waitFor(1, 5000);
     expect(eventIdsOf(report)).toEqual([earlier.eventID]);
+  });
+
+  it('signs each report under a signatureToken, as a webhook subscription’s report is signed', async () => {
+    const account = await createAccount('socket-signed');
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+    const token = 'a-token-only-the-subscriber-knows';
+    const subscriber = await subscribe(account.key, name, `stream=true&signatureToken=${token}`);
+    const shipping = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
+    await capture(account.key, epcisDocument([shipping]));
+    const [message] = (await subscriber.waitFor(1, 5000)) as unknown as {
+      headers: Record<string, string>;
+      body: string;
+    }[];
+    expect(Object.keys(message)).toEqual(['headers', 'body']);
+    expect(message.headers).toEqual({
+      'GS1-Signature': createHmac('sha256', token).update(message.body).digest('hex'),
+    });
+    const report = JSON.parse(message.body) as QueryDocument;
+    expect(gs1SchemaIssues(report)).toEqual([]);
+    expect(eventIdsOf(report)).toEqual([shipping.eventID]);
+
+    // Without a socket, the token is a subscription parameter like the others.
+    const plain = await client(account.key).get(`/epcis/queries/${name}/events?signatureToken=${token}`);
+    expect(plain.status).toBe(400);
+    expect(plain.body).toMatchObject({ code: 'epcis-subscription-needs-websocket' });
   });
 
   it('refuses a missing or wrong key, an unknown query and bad parameters before upgrading, with a problem body', async () => {

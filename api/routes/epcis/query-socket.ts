@@ -21,9 +21,16 @@ interface SocketQuery extends SubscriptionSchedule {
   stream?: 'true';
   initialRecordTime?: string;
   reportIfEmpty?: 'true' | 'false';
+  signatureToken?: string;
 }
 
-const SUBSCRIPTION_PARAMETERS: readonly string[] = ['stream', ...SCHEDULE_FIELDS, 'initialRecordTime', 'reportIfEmpty'];
+const SUBSCRIPTION_PARAMETERS: readonly string[] = [
+  'stream',
+  ...SCHEDULE_FIELDS,
+  'initialRecordTime',
+  'reportIfEmpty',
+  'signatureToken',
+];
 
 /** A bad subscription parameter as a bad query parameter is answered, with what the socket takes. */
 const socketQueryProblem = (errors: ErrorObject[]) =>
@@ -32,7 +39,7 @@ const socketQueryProblem = (errors: ErrorObject[]) =>
       const name = e.instancePath.slice(1) || textOf(e.params, 'additionalProperty');
       return {
         pointer: `/${name}`,
-        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a subscription parameter: send stream=true or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), with initialRecordTime and reportIfEmpty' : (e.message ?? 'is invalid')}.`,
+        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a subscription parameter: send stream=true or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), with initialRecordTime, reportIfEmpty and signatureToken' : (e.message ?? 'is invalid')}.`,
       };
     }),
   });
@@ -137,6 +144,7 @@ export function querySocket(
           queryName: named.name,
           filter: filterFromJson(named.filter),
           epcFormat,
+          signatureToken: query.signatureToken,
         },
         timing,
         initialRecordTime,
