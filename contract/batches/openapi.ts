@@ -1,5 +1,5 @@
 import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { EXAMPLE_BATCH_ID } from '../events/openapi';
 import { onePageExample } from '../paging';
 import {
@@ -13,6 +13,8 @@ import {
   retryRefusedResponse,
   showQuery,
 } from './schema';
+
+const operation = taggedOperation('Batches');
 
 const RETRY_ID = '7a1c2d3e-4f50-4617-8293-a4b5c6d7e8f9';
 
@@ -66,7 +68,6 @@ export const batchesOperations = [
       "The event batches of the key's account, newest first, with where each is and why it failed. A support key " +
       "(`npm run apikey -- create --role support`) sees every account's; Account narrows to one. An Accepted or Running " +
       'batch with a large ageSeconds is stuck: see README.md, Support.',
-    tags: ['Batches'],
     query: listQuery,
     responses: {
       200: {
@@ -84,7 +85,6 @@ export const batchesOperations = [
     description:
       'Like an entry of the list, plus `errors` (every reason a Failed batch was rejected); `include=request` adds the stored request. ' +
       'With `Prefer: wait=N` a batch still under way (a retry, say) is answered once it has finished, or after at most N seconds, instead of at once.',
-    tags: ['Batches'],
     pathParams: batchIdParam,
     query: showQuery,
     headers: preferWaitHeader,
@@ -107,7 +107,6 @@ export const batchesOperations = [
       'Runs the events a Failed batch stored as a new batch (mode retry, retryOf the original), once the cause is fixed ' +
       '(a missing commission sent, a product created). Answers 202 like POST /Integration/Events/async; follow statusUrl. ' +
       "The original then shows the retry as retriedBy. This, not Temporal's Reset, is how a batch is run again.",
-    tags: ['Batches'],
     pathParams: batchIdParam,
     responses: {
       202: {
@@ -150,7 +149,6 @@ export const batchesOperations = [
       'with the reason, the time and the key id (`abandoned` in GET .../{id} and the list, shown on /support), leaves the open failed batches ' +
       'and traceability_batches_failed_open, and is no longer retried. The action is logged with the key id. ' +
       'A batch whose events were stored since by another batch needs no abandoning: it shows as replaced (replacedBy).',
-    tags: ['Batches'],
     pathParams: batchIdParam,
     requestBody: {
       schema: abandonBody,

@@ -1,5 +1,7 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
+
+const operation = taggedOperation('Docs');
 
 /** The only files /docs/{asset} serves, with their media types (api/routes/docs/assets.ts loads them). */
 export const DOCS_ASSET_TYPES = {
@@ -17,7 +19,6 @@ export const docsOperations = [
     summary: 'This reference, as an interactive page',
     description:
       'Swagger UI served from the service itself (works offline). "Authorize" takes an API key for "Try it out".',
-    tags: ['Docs'],
     public: true,
     responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
   }),
@@ -25,7 +26,6 @@ export const docsOperations = [
     method: 'get',
     path: '/docs/{asset}',
     summary: 'A file of the docs page (script, style sheet, icon)',
-    tags: ['Docs'],
     public: true,
     pathParams: { type: 'object', properties: { asset: { type: 'string', enum: Object.keys(DOCS_ASSET_TYPES) } } },
     responses: {

@@ -1,6 +1,6 @@
 import { DocumentErrors } from '../../domain/documents';
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import {
   DOCUMENT_CONTENT_TYPES,
@@ -11,6 +11,8 @@ import {
   uploadFailedSchema,
   uploadResponseSchema,
 } from './schema';
+
+const operation = taggedOperation('Documents');
 
 const certificate = {
   documentId: 'CERT-2025-001',
@@ -63,7 +65,6 @@ export const documentsOperations = [
       'A broken rule is answered with a 422 whose document has status Failed and `error` naming the first rule broken ' +
       '(order: title, type, type name, id, id in use, expiration date, privacy, company, location, product, file). Nothing is stored then. ' +
       'The stored document can be attached to events by its documentId at once.',
-    tags: ['Documents'],
     headers: documentHeadersSchema,
     requestBody: { schema: documentUploadSchema, contentType: 'multipart/form-data' },
     responses: {
@@ -110,7 +111,6 @@ export const documentsOperations = [
     path: '/Integration/Documents',
     summary: 'List documents',
     description: 'The account’s documents, in upload order, one page at a time.',
-    tags: ['Documents'],
     query: pageQuerySchema,
     responses: {
       200: {
@@ -125,7 +125,6 @@ export const documentsOperations = [
     method: 'get',
     path: '/Integration/Documents/{documentId}',
     summary: 'Read one document’s metadata',
-    tags: ['Documents'],
     pathParams: documentIdParam,
     responses: {
       200: { description: 'The document, as in the list.', schema: storedDocumentSchema, example: storedCertificate },
@@ -139,7 +138,6 @@ export const documentsOperations = [
     description:
       'The bytes as uploaded, with the stored fileType as Content-Type, the original file name in Content-Disposition (attachment), ' +
       'the SHA-256 as ETag and X-Content-Type-Options: nosniff.',
-    tags: ['Documents'],
     pathParams: documentIdParam,
     responses: {
       200: {

@@ -1,5 +1,5 @@
 import { preferWaitHeader, problemResponse } from '../openapi/components';
-import { operation, type ResponseSpec } from '../openapi/operation';
+import { taggedOperation, type ResponseSpec } from '../openapi/operation';
 import {
   captureHeaders,
   captureIdParams,
@@ -14,6 +14,8 @@ import {
   queryDocumentResponse,
   TOP_LEVEL_RESOURCE_PATHS,
 } from './schema';
+
+const operation = taggedOperation('EPCIS');
 
 const DOCUMENT_EXAMPLE = {
   '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'],
@@ -116,7 +118,6 @@ export const epcisOperations = [
       'Both `application/ld+json` and `application/json` are taken, and EPCIS XML (2.0 or 1.2) as `application/xml` or `text/xml`: checked against GS1’s XSD of its version, then read by GS1’s mapping between the two bindings into the JSON-LD document the JSON path captures (same checks, jobs and limits; an XML capture is answered as JSON-LD and as XML alike). Errors in XML name the element by an XPath-like location and its line. Another media type is a 415.',
       epcisHeaders,
     ].join(' '),
-    tags: ['EPCIS'],
     headers: captureHeaders,
     requestBody: {
       schema: epcisDocumentBody,
@@ -141,7 +142,6 @@ export const epcisOperations = [
     path: '/epcis/capture',
     summary: 'List the account’s capture jobs, oldest first',
     description: `Paged with perPage and nextPageToken; while there are more, the Link header names the next page (rel="next"). ${epcisHeaders}`,
-    tags: ['EPCIS'],
     query: pageQuery,
     responses: {
       200: { description: 'Capture jobs.', schema: { type: 'array', items: captureJobResponse } },
@@ -153,7 +153,6 @@ export const epcisOperations = [
     path: '/epcis/capture/{captureID}',
     summary: 'A capture job',
     description: `running, success and errors of one capture (the standard’s CaptureJob). With \`Prefer: wait=N\` (RFC 7240, read as this API’s long poll) a running job is answered once it has finished, or after at most N seconds (at most SYNC_WAIT_SECONDS, 30 by default), instead of at once: no polling, and \`Preference-Applied: wait=N\` names the longest wait applied. ${epcisHeaders}`,
-    tags: ['EPCIS'],
     pathParams: captureIdParams,
     headers: preferWaitHeader,
     responses: {
@@ -175,7 +174,6 @@ export const epcisOperations = [
     path: '/epcis/events',
     summary: 'Capture one EPCIS event and wait until it is stored',
     description: `One EPCIS 2.0 event with its @context (in XML: an EPCISDocument of exactly one event, 2.0 or 1.2), checked like a document’s events and run through the same pipeline (all or nothing). 201 with \`Location: /epcis/events/{eventID}\` once stored; 202 with the capture job when the pipeline takes longer than SYNC_WAIT_SECONDS. ${epcisHeaders}`,
-    tags: ['EPCIS'],
     requestBody: {
       schema: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } },
       example: { '@context': DOCUMENT_EXAMPLE['@context'], ...DOCUMENT_EXAMPLE.epcisBody.eventList[0] },
@@ -205,7 +203,6 @@ export const epcisOperations = [
       'Paged with perPage (default 1000, the largest page: GS1’s binding says 30, but GDST’s reference client never follows Link rel="next") and nextPageToken; while there are more, the Link header names the next page (rel="next").',
       epcisHeaders,
     ].join(' '),
-    tags: ['EPCIS'],
     query: eventsQuery,
     headers: xmlHeaders,
     responses: {
@@ -223,7 +220,6 @@ export const epcisOperations = [
     path: '/epcis/events/{eventID}',
     summary: 'One event by its eventID',
     description: `An EPCISQueryDocument with the event, as it was captured (our own events: urn:uuid:<id>, as the EPCIS view of them). ${epcisHeaders}`,
-    tags: ['EPCIS'],
     headers: xmlHeaders,
     responses: {
       200: xmlQueryDocument({ description: 'The event.', schema: queryDocumentResponse }),
@@ -240,7 +236,6 @@ export const epcisOperations = [
       path: `/epcis/${resource.name}`,
       summary: `The ${resource.what} the account’s events name`,
       description: `A Collection of ${resource.what}${resource.name === 'eventTypes' ? ' (the five EPCIS types)' : ', in one spelling (CBV bare words; GS1 keys as Digital Links)'}, paged with perPage and nextPageToken (Link rel="next"). ${epcisHeaders}`,
-      tags: ['EPCIS'],
       query: pageQuery,
       responses: {
         200: { description: 'The collection.', schema: collectionResponse },
@@ -252,7 +247,6 @@ export const epcisOperations = [
       path: `/epcis/${resource.name}/{${resource.param}}`,
       summary: `The sub-resources of one of the ${resource.what}`,
       description: `A Collection whose member is \`events\`. ${epcisHeaders}`,
-      tags: ['EPCIS'],
       responses: {
         200: { description: 'The sub-resources.', schema: collectionResponse },
         404: problemResponse(
@@ -266,7 +260,6 @@ export const epcisOperations = [
       path: `/epcis/${resource.name}/{${resource.param}}/events`,
       summary: `The events of one of the ${resource.what}`,
       description: `GET /epcis/events with this value as a filter; takes the same query parameters. ${epcisHeaders}`,
-      tags: ['EPCIS'],
       query: eventsQuery,
       headers: xmlHeaders,
       responses: {

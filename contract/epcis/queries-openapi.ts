@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import {
   createQueryBody,
   createSubscriptionBody,
@@ -10,6 +10,8 @@ import {
   subscriptionList,
 } from './queries-schema';
 import { epcFormatHeader, eventsPageQuery, pageQuery, queryDocumentResponse } from './schema';
+
+const operation = taggedOperation('EPCIS queries');
 
 const noSuchName = problemResponse('The account has no query of this name (epcisException:NoSuchNameException).');
 const badPage = problemResponse(
@@ -51,7 +53,6 @@ export const queriesOperations = [
     path: '/epcis/queries',
     summary: 'Name a query (EPCIS 2.0 named query)',
     description: 'The query holds the parameters of GET /epcis/events; each is checked as that endpoint checks it.',
-    tags: ['EPCIS queries'],
     requestBody: { schema: createQueryBody, example: QUERY_EXAMPLE },
     responses: {
       201: { description: 'The query; its URL is in the Location header.', schema: namedQuery },
@@ -63,7 +64,6 @@ export const queriesOperations = [
     method: 'get',
     path: '/epcis/queries',
     summary: 'The account’s named queries',
-    tags: ['EPCIS queries'],
     query: pageQuery,
     responses: {
       200: {
@@ -78,7 +78,6 @@ export const queriesOperations = [
     method: 'get',
     path: '/epcis/queries/{queryName}',
     summary: 'One named query',
-    tags: ['EPCIS queries'],
     pathParams: queryName,
     responses: { 200: { description: 'The query.', schema: namedQuery, example: QUERY_EXAMPLE }, 404: noSuchName },
   }),
@@ -86,7 +85,6 @@ export const queriesOperations = [
     method: 'delete',
     path: '/epcis/queries/{queryName}',
     summary: 'Delete a named query and its subscriptions',
-    tags: ['EPCIS queries'],
     pathParams: queryName,
     responses: { 204: noBody, 404: noSuchName },
   }),
@@ -103,7 +101,6 @@ export const queriesOperations = [
       'as a webhook subscription’s report is, without GS1-Signature: the client opened the connection and checks the server by TLS. ' +
       'The key is checked before the upgrade (X-API-KEY header, as on every route): a missing or wrong key, an unknown query or bad parameters are answered over HTTP, never upgraded. ' +
       'The socket is live only: nothing is kept for it once it closes, and reports are not retried; reconnect with initialRecordTime set to the last recordTime received.',
-    tags: ['EPCIS queries'],
     pathParams: queryName,
     query: { ...eventsPageQuery, properties: { ...eventsPageQuery.properties, ...socketQuery.properties } },
     headers: epcFormatHeader,
@@ -130,7 +127,6 @@ export const queriesOperations = [
     path: '/epcis/queries/{queryName}/subscriptions',
     summary: 'Subscribe to a named query',
     description: `Either stream: true (a report of each batch’s newly recorded matching events, when the batch completes) or a schedule (cron-like fields, UTC; a Temporal Schedule runs it; reportIfEmpty; the first report starts at initialRecordTime). dest must be https to a public address. ${reports}`,
-    tags: ['EPCIS queries'],
     pathParams: queryName,
     headers: epcFormatHeader,
     requestBody: {
@@ -157,7 +153,6 @@ export const queriesOperations = [
     method: 'get',
     path: '/epcis/queries/{queryName}/subscriptions',
     summary: 'The subscriptions of a named query',
-    tags: ['EPCIS queries'],
     pathParams: queryName,
     query: pageQuery,
     responses: {
@@ -174,7 +169,6 @@ export const queriesOperations = [
     method: 'get',
     path: '/epcis/queries/{queryName}/subscriptions/{subscriptionID}',
     summary: 'One subscription',
-    tags: ['EPCIS queries'],
     pathParams: subscriptionParams,
     responses: {
       200: {
@@ -192,7 +186,6 @@ export const queriesOperations = [
     path: '/epcis/queries/{queryName}/subscriptions/{subscriptionID}',
     summary: 'Unsubscribe',
     description: 'Nothing more is reported; reports still owed are cancelled and its schedule deleted.',
-    tags: ['EPCIS queries'],
     pathParams: subscriptionParams,
     responses: { 204: noBody, 404: problemResponse('No such query or subscription of it.') },
   }),

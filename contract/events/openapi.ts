@@ -1,5 +1,5 @@
 import { PROBLEM_JSON, preferWaitHeader, problemExample, problemResponse } from '../openapi/components';
-import { operation, type ResponseSpec } from '../openapi/operation';
+import { taggedOperation, type ResponseSpec } from '../openapi/operation';
 import { requestExamples } from './examples';
 import { eventsBody } from '../../domain/schemas/events';
 import {
@@ -11,6 +11,8 @@ import {
   idempotencyHeaders,
   batchIdParams,
 } from './schema';
+
+const operation = taggedOperation('Events');
 
 /** The batch the examples of events, batches and webhooks name. */
 export const EXAMPLE_BATCH_ID = '5d6e7f80-9a1b-4c2d-8e3f-405162738495';
@@ -112,7 +114,6 @@ export const eventsOperations = [
       'and answers with its result. All or nothing. The call waits at most SYNC_WAIT_SECONDS (30 by default); a batch still ' +
       'under way then is answered 202 exactly like the async endpoint, and finishes on its own.' +
       FIELDS_BY_TYPE,
-    tags: ['Events'],
     headers: idempotencyKey,
     requestBody: { schema: eventsBody, examples: requestExamples() },
     responses: {
@@ -130,7 +131,6 @@ export const eventsOperations = [
     description:
       'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400, listing the other events’ problems too (unknown entities, duplicate ids, inventory).' +
       FIELDS_BY_TYPE,
-    tags: ['Events'],
     headers: idempotencyKey,
     requestBody: { schema: eventsBody, examples: requestExamples() },
     responses: {
@@ -150,7 +150,6 @@ export const eventsOperations = [
     summary: 'Status of an async batch',
     description:
       'With `Prefer: wait=N` a batch still under way is answered once it has finished, or after at most N seconds, instead of at once.',
-    tags: ['Events'],
     pathParams: batchIdParams,
     headers: preferWaitHeader,
     responses: {

@@ -1,13 +1,14 @@
 import { PROBLEM_JSON, problemExample } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { healthResponse, notReadyProblem, readyResponse } from './schema';
+
+const operation = taggedOperation('Health');
 
 export const healthOperations = [
   operation({
     method: 'get',
     path: '/healthz',
     summary: 'Liveness: the API process answers',
-    tags: ['Health'],
     public: true,
     responses: { 200: { description: 'The process is up.', schema: healthResponse, example: { status: 'ok' } } },
   }),
@@ -15,7 +16,6 @@ export const healthOperations = [
     method: 'get',
     path: '/readyz',
     summary: 'Readiness: PostgreSQL and Temporal are reachable and a worker polls',
-    tags: ['Health'],
     public: true,
     responses: {
       200: {

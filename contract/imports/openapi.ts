@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation, pageOperations } from '../openapi/operation';
+import { taggedOperation, pageOperations } from '../openapi/operation';
 import { pageBodySchema, pageQueryErrorResponse, pageQuerySchema } from '../paging';
 import { CSV_TYPE, XLSX_TYPE } from '../../platform/spreadsheet-writing';
 import {
@@ -11,6 +11,8 @@ import {
   templateQuery,
   TOO_LARGE,
 } from './schema';
+
+const operation = taggedOperation('Imports');
 
 const IMPORT_ID = '2f1e3d4c-5b6a-4978-8a1b-2c3d4e5f6a7b';
 
@@ -45,7 +47,6 @@ export const importsOperations = [
       'A header row naming each column by the JSON field it fills (`EventTime`, `ProductInstances.LotSerial`, `DestinationLocation.Id`) and a row ' +
       'of examples. Rows with the same `Id` are one record; each adds one element to its lists (the columns `List.Field`). format=xlsx adds a ' +
       'Notes sheet: each column’s meaning, whether it is required, its type and allowed values, taken from the schemas the API validates with.',
-    tags: ['Imports'],
     pathParams: kindParam,
     query: templateQuery,
     responses: {
@@ -72,7 +73,6 @@ export const importsOperations = [
       'events, each all or nothing, that its workflow (`import-<importId>` in the Temporal UI) runs through the same pipeline as ' +
       'POST /Integration/Events (locations and products: the file, which the workflow stores in chunks of 1,000). ' +
       'Rows with the same Id are one event with several lines. Follow statusUrl: rows that fail the checks are listed there with nothing stored.',
-    tags: ['Imports'],
     headers: importHeaders,
     requestBody: { schema: importUploadSchema, contentType: 'multipart/form-data' },
     responses: {
@@ -109,7 +109,6 @@ export const importsOperations = [
     method: 'get',
     path: '/Integration/Imports',
     summary: 'The account’s imports, newest first',
-    tags: ['Imports'],
     query: pageQuerySchema,
     responses: {
       200: { description: 'A page of imports.', schema: pageBodySchema(importSummary, 'The imports, newest first.') },
@@ -124,7 +123,6 @@ export const importsOperations = [
       'Failed with the row errors when rows were refused (at upload, or by a chunk’s batch); or, when a stored file of locations or products could not be split into ' +
       'chunks (unreadable, or the step out of attempts), with the reason as the first error (`row` and `column` null, code InternalError); ' +
       'the chunks completed before the failure stay stored.',
-    tags: ['Imports'],
     responses: {
       200: { description: 'The import now.', schema: importResponse, example: failedImport },
       404: problemResponse('No import with that id in this account.', 'unknown-import'),

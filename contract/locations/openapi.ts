@@ -1,9 +1,11 @@
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import { problemResponse } from '../openapi/components';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import { createLocationsSchema, updateLocationsSchema } from '../../domain/schemas/locations';
 import { createLocationsResponse, locationPageResponse, locationResponse, updateLocationsResponse } from './schema';
+
+const operation = taggedOperation('Locations');
 
 const ACCOUNT_ID = '6f0c1f9e-3c39-4e52-9d55-1b7f5c2a9e41';
 
@@ -96,7 +98,6 @@ export const locationsOperations = [
     description:
       'Creates one or more locations (a vessel is a location with a `Vessel` object), and their trade partners when `TradePartner.Id` is new to the account. ' +
       'All or nothing: when any element is invalid or conflicts with stored data, nothing is stored and the answer is a 400 naming each problem.',
-    tags: ['Locations'],
     requestBody: { schema: createLocationsSchema, example: { Locations: [plant, vessel] } },
     responses: {
       200: {
@@ -135,7 +136,6 @@ export const locationsOperations = [
     path: '/Integration/Locations',
     summary: 'List locations and vessels',
     description: 'The account’s locations and vessels, in creation order, one page at a time.',
-    tags: ['Locations'],
     query: pageQuerySchema,
     responses: {
       200: {
@@ -150,7 +150,6 @@ export const locationsOperations = [
     method: 'get',
     path: '/Integration/Locations/{id}',
     summary: 'Read one location or vessel',
-    tags: ['Locations'],
     pathParams: {
       type: 'object',
       properties: {
@@ -178,7 +177,6 @@ export const locationsOperations = [
       'Send either `Locations` (a list) or `Location` (one object), each identified by its existing `id`; absent fields keep their stored values. ' +
       'Updatable: trade partner Name and ConnectionType (its Id identifies it and never changes); location Name, Gln, Extension, Address, ContactInformation; ' +
       'for vessels also CaptainsName and the Vessel fields. All or nothing: when any element fails, nothing is changed.',
-    tags: ['Locations'],
     requestBody: {
       schema: updateLocationsSchema,
       example: {

@@ -54,6 +54,14 @@ export interface OperationSpec {
 /** Declares an operation; a function rather than a bare object so the declaration is type-checked in place. */
 export const operation = (spec: OperationSpec): OperationSpec => spec;
 
+/** Declares the operations of one group of /docs: each gets the group's tag. */
+export const taggedOperation =
+  (tag: string) =>
+  (spec: Omit<OperationSpec, 'tags'>): OperationSpec =>
+    operation({ ...spec, tags: [tag] });
+
+const docsOperation = taggedOperation('Docs');
+
 /**
  * A page of the service (HTML, served without a key, in the Docs group) and its script: web/<name>.ts,
  * bundled by the service (`bundled` says how when there is more to say).
@@ -63,21 +71,19 @@ export const pageOperations = (
   description: string,
   bundled = `web/${name}.ts, bundled by the service`,
 ): OperationSpec[] => [
-  operation({
+  docsOperation({
     method: 'get',
     path: `/${name}`,
     summary: `The ${name} page`,
     description,
-    tags: ['Docs'],
     public: true,
     responses: { 200: { description: 'The HTML page.', contentType: 'text/html', schema: { type: 'string' } } },
   }),
-  operation({
+  docsOperation({
     method: 'get',
     path: `/${name}/page.js`,
     summary: `The ${name} page’s script`,
     description: `${bundled}. Kept for a year when asked for with the \`v\` the page names.`,
-    tags: ['Docs'],
     public: true,
     responses: { 200: { description: 'The script.', contentType: 'text/javascript', schema: { type: 'string' } } },
   }),

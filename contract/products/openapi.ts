@@ -1,9 +1,11 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import { masterDataRejectionSchema } from '../master-data/schema';
 import { createProductsSchema, updateProductsSchema } from '../../domain/schemas/products';
 import { createProductsResponse, productPageResponse, productResponse, updateProductsResponse } from './schema';
+
+const operation = taggedOperation('Products');
 
 const cod = {
   Id: 'SKU-COD-1',
@@ -52,7 +54,6 @@ export const productsOperations = [
     summary: 'Create products',
     description:
       'Creates one or more products. All or nothing: when any element is invalid or its Id exists already, nothing is stored.',
-    tags: ['Products'],
     requestBody: { schema: createProductsSchema, example: { Products: [cod] } },
     responses: {
       200: {
@@ -88,7 +89,6 @@ export const productsOperations = [
     description:
       'Changes the Details of existing products, identified by Id; absent fields keep their stored values, and MasterData, when sent, replaces the stored list. ' +
       'All or nothing: when any element is invalid or unknown, nothing is changed.',
-    tags: ['Products'],
     requestBody: {
       schema: updateProductsSchema,
       example: { Products: [{ Id: 'SKU-COD-1', Details: { Name: 'Atlantic cod loin', UnitQuantity: 5 } }] },
@@ -133,7 +133,6 @@ export const productsOperations = [
     path: '/Integration/Products',
     summary: 'List products',
     description: 'The account’s products, in creation order, one page at a time.',
-    tags: ['Products'],
     query: pageQuerySchema,
     responses: {
       200: {
@@ -148,7 +147,6 @@ export const productsOperations = [
     method: 'get',
     path: '/Integration/Products/{id}',
     summary: 'Read one product',
-    tags: ['Products'],
     pathParams: {
       type: 'object',
       properties: {

@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation, pageOperations } from '../openapi/operation';
+import { taggedOperation, pageOperations } from '../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema } from '../paging';
 import { CSV_TYPE, XLSX_TYPE } from '../../platform/spreadsheet-writing';
 import {
@@ -15,6 +15,8 @@ import {
   recallAnswer,
   recallNotice,
 } from './schema';
+
+const operation = taggedOperation('Recalls');
 
 const RECALL_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f9a8b7c6d5e';
 const invalid = problemResponse('A field is missing, unknown or invalid; `errors` names it.', 'invalid-request', {
@@ -44,7 +46,6 @@ export const recallsOperations = [
       'webhooks) telling it only what its own trace shows, and passes the recall on to its own consignees (…/pass-on). The strategy ' +
       '(Depth, EffectivenessCheck, Reminders) is told to every consignee; a consignee that has not answered is reminded on its ' +
       'schedule (recall.reminder) and then marked overdue (recall.overdue to you) by the recall’s workflow until you close it.',
-    tags: ['Recalls'],
     requestBody: {
       schema: createRecallBody,
       example: {
@@ -69,7 +70,6 @@ export const recallsOperations = [
     method: 'get',
     path: '/Integration/Recalls',
     summary: 'Recall notices the account received',
-    tags: ['Recalls'],
     query: pageQuerySchema,
     responses: {
       200: { description: 'One page of notices, newest first.', schema: noticeList },
@@ -83,7 +83,6 @@ export const recallsOperations = [
     description:
       'Each recall as GET /Integration/Recalls/{id} shows it to its issuer: its state (open, notified, acknowledged, or closed, ' +
       'with when and why), its effectiveness, and every consignee with its lots, state, answer and follow-up.',
-    tags: ['Recalls'],
     query: pageQuerySchema,
     responses: {
       200: { description: 'One page of recalls, newest first.', schema: issuedList },
@@ -94,7 +93,6 @@ export const recallsOperations = [
     method: 'get',
     path: '/Integration/Recalls/{id}',
     summary: 'One recall: the issuer sees its effectiveness; a holder its notice',
-    tags: ['Recalls'],
     responses: {
       200: {
         description:
@@ -111,7 +109,6 @@ export const recallsOperations = [
     path: '/Integration/Recalls/{id}/effectiveness.csv',
     summary: 'A recall’s effectiveness as a spreadsheet',
     description: `The issuer’s view as CSV (RFC 4180, UTF-8, a header row): one row per consignee and lot it received, columns ${EFFECTIVENESS_COLUMNS.join(', ')}.`,
-    tags: ['Recalls'],
     responses: {
       200: {
         description: 'The CSV, as an attachment.',
@@ -128,7 +125,6 @@ export const recallsOperations = [
     description:
       `The issuer’s view as an xlsx workbook, quantities as numbers: the sheet Consignees has the CSV’s rows and columns; the sheet ` +
       `Totals the recall’s effectiveness, a row per unit, columns ${EFFECTIVENESS_TOTALS_COLUMNS.join(', ')}.`,
-    tags: ['Recalls'],
     responses: {
       200: {
         description: 'The workbook, as an attachment.',
@@ -147,7 +143,6 @@ export const recallsOperations = [
       'and sold on; the issuer sees it, and receives recall.acknowledged. A later answer replaces it. Reminders stop. A lot with ' +
       'DestroyedAt has its destroyed quantity recorded there as a decommission event through the events pipeline first, so your ' +
       'inventory agrees: refused (more than the location holds), nothing of the answer is stored.',
-    tags: ['Recalls'],
     requestBody: {
       schema: acknowledgeBody,
       example: {
@@ -171,7 +166,6 @@ export const recallsOperations = [
       'Your shipments of the lots you received (or of lots you made from them) to GLNs verified as other accounts’ reach those ' +
       'accounts: each becomes a consignee of the same recall (one tier further), with a notice of its own and recall.received. ' +
       'Accounts the recall already reached are not reached again; passing on again reaches only shipments made since.',
-    tags: ['Recalls'],
     responses: {
       200: { description: 'The consignees reached now.', schema: passedOn },
       404: notSentHere,
@@ -185,7 +179,6 @@ export const recallsOperations = [
     description:
       'The issuer closes the recall when its effectiveness check level is met, or says in Reason why it closes it anyway. Every ' +
       'consignee receives recall.closed; reminders stop.',
-    tags: ['Recalls'],
     requestBody: { schema: closeRecallBody, example: {} },
     responses: {
       200: { description: 'The closed recall, as its issuer sees it.', schema: issuedRecall },

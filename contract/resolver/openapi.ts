@@ -1,6 +1,8 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { linksResponse, linksetResponse, masterDataQuery, masterDataResponse, resolverQuery } from './schema';
+
+const operation = taggedOperation('EPCIS');
 
 const description = [
   'GS1 Digital Link resolver for the account’s own identifiers, with the API key as every route. A key that is no GS1 key takes its URN in its place, as GDST’s reference client (OpenTraceability) builds the path: `/01/urn:gdst:<domain>:product:class:<id>/10/<lot>`, `/414/urn:gdst:<domain>:location:loc:<id>`, `/417/urn:gdst:<domain>:party:<id>`.',
@@ -53,7 +55,6 @@ const masterDataOperation = (
     path,
     summary,
     description: masterDataDescription,
-    tags: ['EPCIS'],
     query: masterDataQuery,
     pathParams,
     responses: masterDataResponses(what),
@@ -75,7 +76,6 @@ export const resolverOperations = [
     path: '/01/{gtin}',
     summary: 'Resolve a GTIN or product class URN (GS1 Digital Link)',
     description,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('gtin'),
     responses: responses('product (GTIN or product class URN)'),
@@ -85,7 +85,6 @@ export const resolverOperations = [
     path: '/01/{gtin}/10/{lot}',
     summary: 'Resolve a lot of a GTIN (GS1 Digital Link)',
     description: `${description} The lot must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:lot:class:<id>.<lot>\`).`,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: qualified('gtin', 'lot'),
     responses: responses('lot'),
@@ -95,7 +94,6 @@ export const resolverOperations = [
     path: '/01/{gtin}/21/{serial}',
     summary: 'Resolve a serialised item of a GTIN (GS1 Digital Link)',
     description: `${description} The serial must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:serial:obj:<id>.<serial>\`).`,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: qualified('gtin', 'serial'),
     responses: responses('serialised item'),
@@ -105,7 +103,6 @@ export const resolverOperations = [
     path: '/00/{sscc}',
     summary: 'Resolve a logistic unit’s SSCC (GS1 Digital Link)',
     description: `${description} An SSCC is taken as its 18 digits or as its EPC URN (\`urn:epc:id:sscc:…\`, as GDST’s client sends it), and must be named by one of the account’s events; it has gs1:epcis links only.`,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('sscc'),
     responses: responses('logistic unit (SSCC)'),
@@ -115,7 +112,6 @@ export const resolverOperations = [
     path: '/414/{gln}',
     summary: 'Resolve a location’s GLN or URN (GS1 Digital Link)',
     description,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('gln'),
     responses: responses('location (GLN or location URN)'),
@@ -125,7 +121,6 @@ export const resolverOperations = [
     path: '/414/{gln}/254/{extension}',
     summary: 'Resolve a sub-location: a GLN with its extension (GS1 Digital Link)',
     description: `${description} The location with that GLN and extension (\`0\`: the GLN itself), as an SGLN names it; events name it as \`https://id.gs1.org/414/<gln>/254/<extension>\`.`,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: qualified('gln', 'extension'),
     responses: responses('location (GLN with its extension)'),
@@ -135,7 +130,6 @@ export const resolverOperations = [
     path: '/417/{pgln}',
     summary: 'Resolve a party’s GLN or URN (GS1 Digital Link)',
     description: `${description} A party URN is held when it is a trade partner of the account or one of its events names it (source, destination, GDST’s product owner or information provider).`,
-    tags: ['EPCIS'],
     query: resolverQuery,
     pathParams: path('pgln'),
     responses: responses('party (PGLN or party URN)'),

@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation, pageOperations } from '../openapi/operation';
+import { taggedOperation, pageOperations } from '../openapi/operation';
 import {
   fsmaQuery,
   nodeEventsQuery,
@@ -11,6 +11,8 @@ import {
 } from './schema';
 import { CSV_TYPE, XLSX_TYPE } from '../../platform/spreadsheet-writing';
 import { FSMA_COLUMNS } from '../../domain/fsma204';
+
+const operation = taggedOperation('Trace');
 
 const notFound = problemResponse('ProductId names no product of yours.', 'unknown-product', {
   detail: 'Product not found: SALMON',
@@ -46,7 +48,6 @@ export const traceOperations = [
       'you to a GLN verified as yours (directly or through the accounts between), up to the moment it shipped, and only for Open products; ' +
       'a Restricted product shows the shipment alone. Forward, the trace stays in your records: a shipment ends at your record of the ' +
       'receiving location.',
-    tags: ['Trace'],
     query: traceQuery,
     responses: {
       200: {
@@ -78,7 +79,6 @@ export const traceOperations = [
     description:
       'Every event of the node’s lot at its location that you may see (the same visibility as the trace: another account’s records up to ' +
       'the moment the lot moved toward you; a Restricted product’s shipment alone). NodeId is a `nodes[].id` of the trace with the same parameters.',
-    tags: ['Trace'],
     query: nodeEventsQuery,
     responses: {
       200: { description: 'The node and its events.', schema: nodeEventsResponse },
@@ -93,7 +93,6 @@ export const traceOperations = [
     description:
       'Forward from the lot through your records: every lot derived from it, every location of yours still holding any of it now ' +
       '(from the inventory timeline), and every shipment of them to a trade partner, with quantities and units.',
-    tags: ['Trace'],
     query: recallQuery,
     responses: {
       200: { description: 'What a recall notice must reach.', schema: recallResponse },
@@ -112,7 +111,6 @@ export const traceOperations = [
       'first receipt on land, with the harvest dates and catch areas of its catches, the vessels and the landing date; events at ' +
       `a vessel are no CTE of their own. Oldest first. format=csv (default): one row per event, columns ${FSMA_COLUMNS.join(', ')}; ` +
       'format=xlsx: one sheet per CTE with that CTE’s columns, filters on every column. Documents another account marked Private are left out.',
-    tags: ['Trace'],
     query: fsmaQuery,
     responses: {
       200: {

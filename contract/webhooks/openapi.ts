@@ -1,5 +1,5 @@
 import { problemResponse } from '../openapi/components';
-import { operation } from '../openapi/operation';
+import { taggedOperation } from '../openapi/operation';
 import { EXAMPLE_BATCH_ID } from '../events/openapi';
 import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import {
@@ -13,6 +13,8 @@ import {
   webhookIdParam,
   listWebhooksQuery,
 } from './schema';
+
+const operation = taggedOperation('Webhooks');
 
 const ENDPOINT_ID = '3b9d2f7e-6a1c-4e8b-9f20-5c4d3e2a1b0f';
 const DELIVERY_ID = 'msg_2f1e0d9c8b7a69584736251403f2e1d0';
@@ -70,7 +72,6 @@ export const webhooksOperations = [
       'Batch and recall notifications are POSTed to Url as JSON, signed the Standard Webhooks way (Webhook-Id, Webhook-Timestamp, ' +
       'Webhook-Signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). The secret is in this answer only. ' +
       'Deliveries are retried with backoff for 72 hours, in order, each with a stable Webhook-Id to de-duplicate on.',
-    tags: ['Webhooks'],
     requestBody: {
       schema: createWebhookBody,
       example: { Url: endpoint.url, Events: ['batch.completed', 'batch.failed'] },
@@ -94,7 +95,6 @@ export const webhooksOperations = [
     summary: 'List webhook endpoints',
     description:
       'The account’s endpoints; a support key lists every account’s (Status=Failing: those support should look at).',
-    tags: ['Webhooks'],
     query: listWebhooksQuery,
     responses: {
       200: { description: 'One page of endpoints.', schema: webhookEndpointList },
@@ -109,7 +109,6 @@ export const webhooksOperations = [
     summary: 'One webhook endpoint',
     description:
       'Status Failing: a delivery ran out of retries; later ones wait (pendingDeliveries) until one is redelivered.',
-    tags: ['Webhooks'],
     pathParams: webhookIdParam,
     responses: {
       200: { description: 'The endpoint (without its secret).', schema: webhookEndpoint, example: endpoint },
@@ -121,7 +120,6 @@ export const webhooksOperations = [
     path: '/Integration/Webhooks/{id}',
     summary: 'Delete a webhook endpoint',
     description: 'Nothing more is sent to it; deliveries it was still owed are Cancelled.',
-    tags: ['Webhooks'],
     pathParams: webhookIdParam,
     responses: {
       200: { description: 'Deleted: the endpoint as it was.', schema: webhookEndpoint, example: endpoint },
@@ -134,7 +132,6 @@ export const webhooksOperations = [
     summary: 'Deliveries of a webhook endpoint, with every attempt',
     description:
       'Newest first. Each attempt shows its time, the receiver’s HTTP status or the error, and when Temporal tries next.',
-    tags: ['Webhooks'],
     pathParams: webhookIdParam,
     query: pageQuerySchema,
     responses: {
@@ -154,7 +151,6 @@ export const webhooksOperations = [
     description:
       'Owes the delivery again, whatever became of it, under the same Webhook-Id, and lifts a Failing mark: the endpoint’s ' +
       'deliveries resume, oldest first.',
-    tags: ['Webhooks'],
     pathParams: deliveryParams,
     responses: {
       202: {
