@@ -1,11 +1,12 @@
+import { allRequired } from '../openapi/schema';
+
 /** GET /Integration/Account answers with the key's account; it takes no input. */
 export const accountResponse = {
   type: 'object',
-  required: ['id', 'name', 'createdTime'],
-  properties: {
+  ...allRequired({
     id: { type: 'string', format: 'uuid', description: 'Service id of the account.' },
     name: { type: 'string', description: 'Account name given when the key was created.' },
     createdTime: { type: 'string', format: 'date-time' },
-  },
+  }),
   additionalProperties: false,
 } as const;

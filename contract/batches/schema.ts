@@ -2,6 +2,7 @@
  * Schemas of /Integration/Batches: the batches an account sent (all accounts' for a support key), and
  * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
  */
+import { allRequired } from '../openapi/schema';
 import { ref } from '../openapi/components';
 import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../paging';
 import { ABANDON_REASON_MAX_LENGTH, batchErrorSchema } from '../../domain/batch-errors';
@@ -84,15 +85,14 @@ const summaryProperties = {
     oneOf: [
       {
         type: 'object',
-        required: ['reason', 'at', 'keyId'],
         additionalProperties: false,
-        properties: {
+        ...allRequired({
           reason: { type: 'string', description: 'Why support gave up on it.' },
           at: { type: 'string', description: 'When.' },
           keyId: nullableText(
             'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.',
           ),
-        },
+        }),
       },
       { type: 'null' },
     ],
@@ -103,12 +103,11 @@ const summaryProperties = {
     oneOf: [
       {
         type: 'object',
-        required: ['importId', 'reason'],
         additionalProperties: false,
-        properties: {
+        ...allRequired({
           importId: { type: 'string', description: 'GET /Integration/Imports/{importId} for the import.' },
           reason: { type: 'string', description: 'Why the import failed.' },
-        },
+        }),
       },
       { type: 'null' },
     ],
@@ -170,34 +169,31 @@ export const batchListResponse = pageBodySchema(
 /** 202 of a retry: the async endpoint's answer, plus the batch it retries. */
 export const retryAcceptedResponse = {
   type: 'object',
-  required: ['message', 'batchId', 'status', 'statusUrl', 'retryOf'],
-  properties: {
+  ...allRequired({
     message: { type: 'string' },
     batchId: { type: 'string', description: 'The new batch: the retry.' },
     status: { enum: ['Accepted'] },
     statusUrl: { type: 'string', description: 'GET it for the outcome of the retry.' },
     retryOf: { type: 'string', description: 'The failed batch it runs again.' },
-  },
+  }),
 } as const;
 
 /** 409 of a retry: a problem, with the batch and (when there is one) the retry that stands in the way. */
 export const retryRefusedResponse = {
   type: 'object',
   allOf: [ref('Problem')],
-  required: ['detail', 'batchId', 'retriedBy', 'replacedBy'],
-  properties: {
+  ...allRequired({
     detail: { type: 'string', description: 'Why the batch is not retried.' },
     batchId: { type: 'string' },
     retriedBy: retryRef,
     replacedBy: nullableText('When the batch was replaced: the batch that stored its events.'),
-  },
+  }),
 } as const;
 
 export const abandonBody = {
   type: 'object',
-  required: ['Reason'],
   additionalProperties: false,
-  properties: {
+  ...allRequired({
     Reason: {
       type: 'string',
       minLength: 1,
@@ -205,17 +201,16 @@ export const abandonBody = {
       description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.',
       example: 'Test batch sent to production by mistake; the sender confirmed.',
     },
-  },
+  }),
 } as const;
 
 /** 409 of an abandon: a problem naming the batch, and the batch that replaced it when that is why. */
 export const abandonRefusedResponse = {
   type: 'object',
   allOf: [ref('Problem')],
-  required: ['detail', 'batchId', 'replacedBy'],
-  properties: {
+  ...allRequired({
     detail: { type: 'string', description: 'Why the batch is not abandoned.' },
     batchId: { type: 'string' },
     replacedBy: { type: ['string', 'null'] },
-  },
+  }),
 } as const;

@@ -1,3 +1,4 @@
+import { allRequired } from '../openapi/schema';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   CONTENT_TYPES,
@@ -87,8 +88,7 @@ export const documentHeadersSchema = {
 export const documentUploadSchema = {
   type: 'object',
   description: 'multipart/form-data with exactly one file part.',
-  required: ['file'],
-  properties: {
+  ...allRequired({
     file: {
       type: 'string',
       format: 'binary',
@@ -96,7 +96,7 @@ export const documentUploadSchema = {
         `The document, at most ${MAX_FILE_BYTES / 1024 / 1024} MiB and not empty, with one of the extensions ${Object.keys(CONTENT_TYPES).join(', ')} (any letter case). ` +
         'The content must match the extension; the stored content type is the service’s verdict, returned as fileType.',
     },
-  },
+  }),
 } as const;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -251,8 +251,7 @@ export const failedDocumentSchema = {
 export const uploadResponseSchema = {
   type: 'object',
   description: 'The upload’s outcome: one document.',
-  required: ['documents'],
-  properties: { documents: { type: 'array', minItems: 1, maxItems: 1, items: uploadedDocumentSchema } },
+  ...allRequired({ documents: { type: 'array', minItems: 1, maxItems: 1, items: uploadedDocumentSchema } }),
   additionalProperties: false,
 } as const;
 
@@ -261,8 +260,7 @@ export const uploadFailedSchema = {
     {
       type: 'object',
       description: 'A metadata or file rule failed: the document, with status Failed and the reason in `error`.',
-      required: ['documents'],
-      properties: { documents: { type: 'array', minItems: 1, maxItems: 1, items: failedDocumentSchema } },
+      ...allRequired({ documents: { type: 'array', minItems: 1, maxItems: 1, items: failedDocumentSchema } }),
       additionalProperties: false,
     },
     {

@@ -2,6 +2,7 @@
  * Schemas of /epcis/queries (GS1's REST binding: named queries and their subscriptions). The same
  * objects validate requests and become the OpenAPI document.
  */
+import { allRequired } from '../openapi/schema';
 import { EPCIS_QUERY_PARAMETERS } from '../../domain/epcis/query-parameters';
 
 /** The parameters a named query may hold: those of GET /epcis/events but paging. */
@@ -20,9 +21,8 @@ export const QUERY_NAME_PATTERN = '^[A-Za-z0-9_.~-]{1,100}$';
 
 export const createQueryBody = {
   type: 'object',
-  required: ['name', 'query'],
   additionalProperties: false,
-  properties: {
+  ...allRequired({
     name: {
       type: 'string',
       pattern: QUERY_NAME_PATTERN,
@@ -37,7 +37,7 @@ export const createQueryBody = {
       properties: Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, parameterValue])),
       example: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
     },
-  },
+  }),
 } as const;
 
 export interface CreateQueryInput {

@@ -2,6 +2,7 @@
  * The schemas of the requests and answers under /epcis; what an EPCIS document must be is GS1's schema
  * (domain/epcis/json-schema.ts).
  */
+import { allRequired } from '../openapi/schema';
 import { EPC_FORMATS } from '../../domain/epcis/identifiers';
 import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
 import { EPCIS_QUERY_PARAMETERS, type EpcisQueryParameters } from '../../domain/epcis/query-parameters';
@@ -73,14 +74,13 @@ export const eventsPerPageOf = (query: PageQuery): number =>
 /** A capture job's path id: anything but a UUID names no job (404, as an unknown one). */
 export const captureIdParams = {
   type: 'object',
-  required: ['captureID'],
-  properties: {
+  ...allRequired({
     captureID: {
       type: 'string',
       pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
       description: 'The captureID of the 202 answer (its Location).',
     },
-  },
+  }),
 } as const;
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
@@ -150,8 +150,7 @@ export const captureJobResponse = {
         anyOf: [
           {
             type: 'object',
-            required: ['type', 'title', 'detail', 'product', 'lotSerial', 'location', 'quantity'],
-            properties: {
+            ...allRequired({
               type: { const: 'NegativeInventory' },
               title: { const: WARNING_TITLES.NegativeInventory },
               detail: { type: 'string' },
@@ -165,12 +164,11 @@ export const captureJobResponse = {
                 description: 'The location id (a GLN as Digital Link URI for locations a capture created).',
               },
               quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
-            },
+            }),
           },
           {
             type: 'object',
-            required: ['type', 'index', 'eventID', 'pointer', 'title', 'detail'],
-            properties: {
+            ...allRequired({
               type: { enum: ['MissingGdstKde', 'FieldLeftOut'] },
               index: { type: 'integer', description: 'The event’s index in the document.' },
               eventID: { type: 'string' },
@@ -185,7 +183,7 @@ export const captureJobResponse = {
                 description: 'The kind of warning: the same text for every warning of its type.',
               },
               detail: { type: 'string', description: 'What is missing or was left out, and where.' },
-            },
+            }),
           },
         ],
       },
@@ -194,22 +192,20 @@ export const captureJobResponse = {
       type: 'object',
       description:
         'Products (by GTIN) and locations (by GLN or URI) the account did not have when the capture was accepted: the capture creates them.',
-      required: ['products', 'locations'],
-      properties: {
+      ...allRequired({
         products: { type: 'array', items: { type: 'string' } },
         locations: { type: 'array', items: { type: 'string' } },
-      },
+      }),
     },
     masterData: {
       type: 'object',
       description:
         'What the document’s epcisHeader.epcisMasterData created or changed when the capture was accepted: products by GTIN (EPCClass vocabulary), locations by GLN ' +
         '(BusinessLocation and ReadPoint vocabularies, CBV address attributes and GDST vessel attributes). Only what changed is listed.',
-      required: ['products', 'locations'],
-      properties: {
+      ...allRequired({
         products: masterDataChanges('GTIN'),
         locations: masterDataChanges('GLN (with /254/extension for a sub-location)'),
-      },
+      }),
     },
   },
 } as const;
@@ -220,8 +216,7 @@ export const epcisDocumentBody = {
   description:
     'An EPCISDocument (or EPCISQueryDocument) as GS1 EPCIS 2.0 JSON/JSON-LD. The service validates it against GS1’s EPCIS 2.0 JSON Schema; ' +
     'a failure is a 400 epcisException:ValidationException whose `errors` are keyed by the JSON pointer of each offending value.',
-  required: ['type'],
-  properties: { type: { type: 'string', enum: ['EPCISDocument', 'EPCISQueryDocument'] } },
+  ...allRequired({ type: { type: 'string', enum: ['EPCISDocument', 'EPCISQueryDocument'] } }),
 } as const;
 
 /** The body beside a Location header: the new resource's id, and that URL again. */
@@ -248,8 +243,7 @@ export type EventsQuery = EpcisQueryParameters & PageQuery;
 /** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */
 export const queryDocumentResponse = {
   type: 'object',
-  required: ['@context', 'type', 'schemaVersion', 'creationDate', 'epcisBody'],
-  properties: {
+  ...allRequired({
     '@context': { type: 'array' },
     type: { const: 'EPCISQueryDocument' },
     schemaVersion: { const: '2.0' },
@@ -277,7 +271,7 @@ export const queryDocumentResponse = {
         },
       },
     },
-  },
+  }),
 } as const;
 
 export const epcFormatHeader = {
@@ -307,12 +301,11 @@ export const eventCreatedResponse = located('eventID', 'The event');
 /** The standard's Collection: the members of a top-level resource, or a value's sub-resources. */
 export const collectionResponse = {
   type: 'object',
-  required: ['@context', 'type', 'member'],
-  properties: {
+  ...allRequired({
     '@context': { type: 'array' },
     type: { const: 'Collection' },
     member: { type: 'array', items: { type: 'string' } },
-  },
+  }),
 } as const;
 
 /**

@@ -1,3 +1,4 @@
+import { allRequired } from '../openapi/schema';
 import { pageQuerySchema } from '../paging';
 import { withLimits } from '../../domain/schemas/limits';
 import { nullableText } from '../../domain/schemas/text';
@@ -5,10 +6,9 @@ import { nullableText } from '../../domain/schemas/text';
 /** SPEC.md marks `accept` required on GET /epcis/Events/details (a blank one is absent). */
 export const eventDetailsHeaders = {
   type: 'object',
-  required: ['accept'],
-  properties: {
+  ...allRequired({
     accept: { type: 'string', minLength: 1, description: 'Required: application/json.', example: 'application/json' },
-  },
+  }),
 } as const;
 
 /** Query of GET /epcis/Events/details. */
@@ -35,21 +35,7 @@ export const eventDetailsQuery = withLimits({
 
 export const eventDetailRecord = {
   type: 'object',
-  required: [
-    'id',
-    'eventId',
-    'externalEventId',
-    'eventType',
-    'productName',
-    'externalProductId',
-    'lotSerial',
-    'quantity',
-    'locationName',
-    'externalLocationId',
-    'companyName',
-    'eventDate',
-  ],
-  properties: {
+  ...allRequired({
     id: { type: 'string', description: 'Id of this row: one product line of an event.' },
     eventId: { type: 'string', description: 'Service id of the event.' },
     externalEventId: nullableText(
@@ -71,5 +57,5 @@ export const eventDetailRecord = {
     ),
     companyName: { type: 'string', description: 'Trade partner owning that location.' },
     eventDate: { type: 'string', description: 'UTC with a +00:00 offset.', example: '2024-03-01T15:00:00+00:00' },
-  },
+  }),
 } as const;

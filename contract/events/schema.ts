@@ -1,6 +1,7 @@
 /**
  * The event endpoints' headers, path ids and answers; what an event may carry is domain/schemas/events.ts.
  */
+import { allRequired } from '../openapi/schema';
 import { batchErrorSchema } from '../../domain/batch-errors';
 import { EVENT_TYPES } from '../../domain/events';
 
@@ -21,14 +22,13 @@ export const idempotencyHeaders = {
 /** A batch's path id: anything but a UUID names no batch (404, as an unknown one). */
 export const batchIdParams = {
   type: 'object',
-  required: ['batchId'],
-  properties: {
+  ...allRequired({
     batchId: {
       type: 'string',
       pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
       description: 'The batchId of the 202 answer.',
     },
-  },
+  }),
 } as const;
 
 /** The GDST KDE warnings of one event (`domain/gdst.ts`), on the events routes' and POST /Integration/JSON's answers alike. */
@@ -39,8 +39,7 @@ export const gdstWarningsSchema = {
     'fishing authorisation; every certificate’s type and number). Only present when there are some; the event was stored all the same.',
   items: {
     type: 'object',
-    required: ['code', 'field', 'message'],
-    properties: { code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } },
+    ...allRequired({ code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } }),
   },
 } as const;
 
@@ -58,12 +57,11 @@ const eventResult = {
       description: 'The lines as stored: transform inputs then outputs; aggregation children.',
       items: {
         type: 'object',
-        required: ['productId', 'lotSerial', 'quantity'],
-        properties: {
+        ...allRequired({
           productId: { type: 'string', description: "The caller's product Id." },
           lotSerial: { type: 'string' },
           quantity: { type: 'number' },
-        },
+        }),
       },
     },
     documentsNotAttached: {
@@ -71,8 +69,7 @@ const eventResult = {
       description: 'Null when every DocumentIds entry was attached or none was sent.',
       items: {
         type: 'object',
-        required: ['documentId', 'reason'],
-        properties: { documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } },
+        ...allRequired({ documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } }),
       },
     },
     warnings: gdstWarningsSchema,
@@ -81,32 +78,29 @@ const eventResult = {
 
 export const eventsCreatedResponse = {
   type: 'object',
-  required: ['message', 'batchId', 'result'],
-  properties: {
+  ...allRequired({
     message: { type: 'string' },
     batchId: {
       type: 'string',
       description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).',
     },
     result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' },
-  },
+  }),
 } as const;
 
 export const batchRejectedResponse = {
   type: 'object',
-  required: ['message', 'result', 'errors'],
   description: 'The batch was rejected as a whole: nothing was stored.',
-  properties: {
+  ...allRequired({
     message: { type: 'string' },
     result: { type: 'array', maxItems: 0 },
     errors: { type: 'array', items: batchErrorSchema },
-  },
+  }),
 } as const;
 
 export const batchAcceptedResponse = {
   type: 'object',
-  required: ['message', 'batchId', 'status', 'statusUrl'],
-  properties: {
+  ...allRequired({
     message: { type: 'string' },
     batchId: { type: 'string' },
     status: { enum: ['Accepted'] },
@@ -115,7 +109,7 @@ export const batchAcceptedResponse = {
       description: 'GET it for the outcome.',
       example: '/Integration/Events/async/0b7f1f5e-1111-4222-8333-944444444444',
     },
-  },
+  }),
 } as const;
 
 /** 503: the batch is stored but its workflow could not be started; the reconciler starts it. */
@@ -123,8 +117,7 @@ export const batchNotStartedResponse = {
   type: 'object',
   allOf: [{ $ref: '#/components/schemas/Problem' }],
   description: 'The batch is stored; its processing starts automatically. Follow statusUrl.',
-  required: ['batchId', 'statusUrl'],
-  properties: { batchId: { type: 'string' }, statusUrl: { type: 'string' } },
+  ...allRequired({ batchId: { type: 'string' }, statusUrl: { type: 'string' } }),
 } as const;
 
 /** The newest retry of a failed batch (POST /Integration/Batches/{id}/retry), or null. */

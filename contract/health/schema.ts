@@ -1,8 +1,9 @@
 /** Response bodies of the health routes (they take no input). */
+import { allRequired } from '../openapi/schema';
+
 export const healthResponse = {
   type: 'object',
-  required: ['status'],
-  properties: { status: { type: 'string', enum: ['ok'] } },
+  ...allRequired({ status: { type: 'string', enum: ['ok'] } }),
   additionalProperties: false,
 } as const;
 
@@ -10,8 +11,7 @@ const checks = {
   type: 'object',
   description:
     '`ok`, the error met while checking that dependency, or `no answer within 3000 ms` (/readyz answers within 3 s).',
-  required: ['database', 'temporal', 'worker', 'interactiveWorker', 'deliveries'],
-  properties: {
+  ...allRequired({
     database: { type: 'string' },
     temporal: { type: 'string' },
     worker: {
@@ -29,19 +29,17 @@ const checks = {
       description:
         '`missing` when no worker process of the deliveries task queue (`<TASK_QUEUE>-deliveries`: bulk or all, WORKER_ROLE) is alive, by the same rule: a worker of a release before that queue polls only the task queue, and webhooks would wait.',
     },
-  },
+  }),
 } as const;
 
 export const readyResponse = {
   type: 'object',
-  required: ['status', 'checks'],
-  properties: { status: { type: 'string', enum: ['ok'] }, checks },
+  ...allRequired({ status: { type: 'string', enum: ['ok'] }, checks }),
   additionalProperties: false,
 } as const;
 
 /** The 503 problem of /readyz: a problem body that also says which check failed. */
 export const notReadyProblem = {
   allOf: [{ $ref: '#/components/schemas/Problem' }],
-  required: ['checks'],
-  properties: { checks },
+  ...allRequired({ checks }),
 } as const;

@@ -1,3 +1,4 @@
+import { allRequired } from '../openapi/schema';
 import { withLimits } from '../../domain/schemas/limits';
 import { IMPORT_KINDS, MAX_IMPORT_ROWS } from '../../domain/spreadsheet-rows';
 
@@ -17,8 +18,7 @@ export const kindParam = {
 export const importUploadSchema = {
   type: 'object',
   description: 'multipart/form-data: the kind and one file.',
-  required: ['kind', 'file'],
-  properties: {
+  ...allRequired({
     kind: {
       type: 'string',
       enum: IMPORT_KINDS,
@@ -31,13 +31,12 @@ export const importUploadSchema = {
       description:
         'A .csv (UTF-8, with or without BOM, `,` or `;` separated) or .xlsx file (its first sheet), at most 20 MB and 100,000 rows, a header row naming the template’s columns.',
     },
-  },
+  }),
 } as const;
 
 const rowError = {
   type: 'object',
-  required: ['row', 'column', 'value', 'code', 'message'],
-  properties: {
+  ...allRequired({
     row: {
       type: ['integer', 'null'],
       minimum: 1,
@@ -51,7 +50,7 @@ const rowError = {
         'Required, InvalidValue, InsufficientInventory, DuplicateEventId, UnknownProduct, UnknownLocation, UnknownColumn, …',
     },
     message: { type: 'string' },
-  },
+  }),
 } as const;
 
 const importCore = {
@@ -88,8 +87,7 @@ export const importResponse = importWith({
     description: 'One per chunk of at most 1,000 records, in file order; each is all or nothing.',
     items: {
       type: 'object',
-      required: ['batchId', 'status', 'events', 'firstRow', 'lastRow'],
-      properties: {
+      ...allRequired({
         batchId: {
           type: ['string', 'null'],
           format: 'uuid',
@@ -100,7 +98,7 @@ export const importResponse = importWith({
         events: { type: 'integer', minimum: 1 },
         firstRow: { type: 'integer', minimum: 2 },
         lastRow: { type: 'integer', minimum: 2 },
-      },
+      }),
     },
   },
   errors: {

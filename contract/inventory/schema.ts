@@ -1,4 +1,5 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
+import { allRequired } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 import { nullableText } from '../../domain/schemas/text';
 import { listOf } from '../openapi/schema';
@@ -40,8 +41,7 @@ const externalLocationId = {
 
 const inventoryEntry = {
   type: 'object',
-  required: ['locationId', 'externalLocationId', 'locationName', 'quantityAvailable', 'eventDate'],
-  properties: {
+  ...allRequired({
     locationId: { type: 'string', description: 'Service id of the location.' },
     externalLocationId,
     locationName: { type: 'string' },
@@ -55,13 +55,12 @@ const inventoryEntry = {
       description: 'Event time of the record, UTC with a trailing Z.',
       example: '2024-03-01T15:00:00Z',
     },
-  },
+  }),
 } as const;
 
 export const inventoryResponse = {
   type: 'object',
-  required: ['products'],
-  properties: {
+  ...allRequired({
     products: listOf(['productId', 'externalProductId', 'productName', 'lots'], {
       productId: { type: 'string', description: 'Service id of the product.' },
       externalProductId: nullableText(
@@ -79,16 +78,15 @@ export const inventoryResponse = {
             'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
           items: {
             type: 'object',
-            required: ['locationId', 'externalLocationId', 'locationName', 'quantity'],
-            properties: {
+            ...allRequired({
               locationId: { type: 'string', description: 'Service id of the location.' },
               externalLocationId,
               locationName: { type: 'string' },
               quantity: { type: 'number', example: -20 },
-            },
+            }),
           },
         },
       }),
     }),
-  },
+  }),
 } as const;

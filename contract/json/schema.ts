@@ -3,6 +3,7 @@
  * with and the response schemas, written to be read: they become the OpenAPI document. The request
  * schema lists every property SPEC.md shows, and nothing else: a property not listed is refused.
  */
+import { allRequired } from '../openapi/schema';
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../domain/json-events';
 import { pairedWith } from '../../domain/schemas/paired';
 import { customPropertyEntry, eventsOf } from '../../domain/schemas/events';
@@ -18,11 +19,10 @@ const urn = (what: string) => ({
 
 const geoCoordinates = {
   type: 'object',
-  required: ['Latitude', 'Longitude'],
-  properties: {
+  ...allRequired({
     Latitude: { type: 'number', minimum: -90, maximum: 90 },
     Longitude: { type: 'number', minimum: -180, maximum: 180 },
-  },
+  }),
 } as const;
 
 const address = {
@@ -215,15 +215,14 @@ const eventEntry = {
       description: 'A transform lists its inputs, then its outputs.',
       items: {
         type: 'object',
-        required: ['quantity', 'lotSerial', 'status', 'id', 'name', 'urn'],
-        properties: {
+        ...allRequired({
           quantity: { type: 'number' },
           lotSerial: { type: 'string' },
           status: { const: 'Created' },
           id: { type: 'string', description: 'Service id of the product.' },
           name: { type: 'string', description: 'Product name.' },
           urn: { type: 'string', description: 'The instance Urn as sent, else the product URN.' },
-        },
+        }),
       },
     },
     status: { const: 'Created' },
@@ -237,8 +236,7 @@ const eventEntry = {
 export const commissionResponse = {
   type: 'object',
   description: 'The answer when the batch holds at least one commission.',
-  required: ['message', 'result', 'errors'],
-  properties: {
+  ...allRequired({
     message: { type: 'string' },
     result: {
       type: 'object',
@@ -252,8 +250,7 @@ export const commissionResponse = {
               gln: { type: ['string', 'null'] },
               geoCoordinates: {
                 type: ['object', 'null'],
-                required: ['latitude', 'longitude'],
-                properties: { latitude: { type: 'number' }, longitude: { type: 'number' } },
+                ...allRequired({ latitude: { type: 'number' }, longitude: { type: 'number' } }),
               },
             },
             ['gln', 'geoCoordinates'],
@@ -264,7 +261,7 @@ export const commissionResponse = {
       },
     },
     errors: { type: 'array', maxItems: 0 },
-  },
+  }),
 } as const;
 
 export const transformResponse = {

@@ -1,7 +1,8 @@
+import { allRequired } from '../openapi/schema';
+
 export const ledgerVerification = {
   type: 'object',
-  required: ['entries', 'headHash', 'valid', 'firstInvalidSequence'],
-  properties: {
+  ...allRequired({
     entries: { type: 'integer', description: 'Commission events on the account’s hash chain.' },
     headHash: { type: ['string', 'null'], description: 'SHA-256 (hex) of the newest entry; null for an empty chain.' },
     valid: { type: 'boolean', description: 'Every entry’s payload hash and link recompute.' },
@@ -9,5 +10,5 @@ export const ledgerVerification = {
       type: ['integer', 'null'],
       description: 'The first entry that does not check out; null when valid.',
     },
-  },
+  }),
 } as const;

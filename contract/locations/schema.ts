@@ -2,6 +2,7 @@
  * The location endpoints' answers, what presenter.ts produces; what a request may carry is
  * domain/schemas/locations.ts.
  */
+import { allRequired } from '../openapi/schema';
 import { connectionType } from '../../domain/schemas/locations';
 import { pageBodySchema } from '../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
@@ -10,17 +11,7 @@ import { nullableText } from '../../domain/schemas/text';
 const addressResponse = {
   type: ['object', 'null'],
   description: 'Address (for a vessel: its home port); null when none was stored. Absent fields are null.',
-  required: [
-    'city',
-    'state',
-    'country',
-    'addressLine1',
-    'addressLine2',
-    'postalCode',
-    'geoCoordinates',
-    'displayAddress',
-  ],
-  properties: {
+  ...allRequired({
     city: nullableText('City.', 'Oslo'),
     state: nullableText('State or region.'),
     country: nullableText('Country.', 'Norway'),
@@ -30,43 +21,32 @@ const addressResponse = {
     geoCoordinates: {
       type: ['object', 'null'],
       description: 'Coordinates in degrees, as numbers; null when none were sent.',
-      required: ['latitude', 'longitude'],
-      properties: { latitude: { type: 'number', example: 59.91 }, longitude: { type: 'number', example: 10.75 } },
+      ...allRequired({ latitude: { type: 'number', example: 59.91 }, longitude: { type: 'number', example: 10.75 } }),
       additionalProperties: false,
     },
     displayAddress: nullableText(
       'Formatted address: as sent, or composed from the other fields (or the coordinates).',
       'Kaigata 1, Oslo, 0150, Norway',
     ),
-  },
+  }),
   additionalProperties: false,
 };
 
 const contactResponse = {
   type: ['object', 'null'],
   description: 'Contact; null when none was sent (always present for a vessel).',
-  required: ['name', 'phone', 'email'],
-  properties: {
+  ...allRequired({
     name: nullableText('Contact person.', 'Kari Nordmann'),
     phone: nullableText('Phone number.'),
     email: nullableText('Email address.'),
-  },
+  }),
   additionalProperties: false,
 };
 
 const vesselResponse = {
   type: ['object', 'null'],
   description: 'Vessel details; null for a location that is not a vessel. Fields not sent are null.',
-  required: [
-    'vesselName',
-    'vesselFlagState',
-    'imoNumber',
-    'vesselSatelliteTrackingAuthority',
-    'vesselPublicRegistryLink',
-    'vesselRegistration',
-    'unloadingPort',
-  ],
-  properties: {
+  ...allRequired({
     vesselName: nullableText('Vessel name.', 'Northern Star'),
     vesselFlagState: nullableText('Flag state.', 'NO'),
     imoNumber: nullableText('IMO number.', 'IMO 9074729'),
@@ -74,7 +54,7 @@ const vesselResponse = {
     vesselPublicRegistryLink: nullableText('Public registry page of the vessel.'),
     vesselRegistration: nullableText('Registration number.'),
     unloadingPort: nullableText('Usual unloading port.'),
-  },
+  }),
   additionalProperties: false,
 };
 
@@ -84,8 +64,7 @@ const storedConnectionType = { type: 'string', enum: connectionType.enum, descri
 export const locationResponse = {
   type: 'object',
   description: 'A location or vessel of the account, with its trade partner.',
-  required: ['id', 'urn', 'details', 'updateIfExists'],
-  properties: {
+  ...allRequired({
     id: nullableText('The caller-chosen location id; null for a location created without one.', 'LOC-1'),
     urn: { type: 'string', description: 'Service-generated URN of the location; events refer to it.' },
     details: {
@@ -139,7 +118,7 @@ export const locationResponse = {
       additionalProperties: false,
     },
     updateIfExists: { type: 'boolean', description: 'Always false: a create never updates an existing location.' },
-  },
+  }),
   additionalProperties: false,
 };
 
@@ -153,37 +132,7 @@ const updatedLocationResponse = {
   type: 'object',
   description:
     'The updated location (single-object form). Fields this service has no notion of are always null, false or empty.',
-  required: [
-    'id',
-    'accountId',
-    'tradePartnerId',
-    'networkStatus',
-    'tradePartnerName',
-    'tradePartnerUrn',
-    'name',
-    'gln',
-    'duns',
-    'externalIdentifier',
-    'extension',
-    'captainsName',
-    'urn',
-    'hasActiveInventory',
-    'address',
-    'contact',
-    'vessel',
-    'wholechainId',
-    'sharedWith',
-    'createdTime',
-    'isDefault',
-    'geoJson',
-    'foodFacilityRegistrationNumber',
-    'locationGroupId',
-    'locationType',
-    'locationGroup',
-    'dataPolicyElements',
-    'ownerInfo',
-  ],
-  properties: {
+  ...allRequired({
     id: nullableText('The caller-chosen location id.', 'LOC-1'),
     accountId: { type: 'string', format: 'uuid', description: 'Service id of the owning account.' },
     tradePartnerId: nullableText('The caller-chosen trade partner id.', 'TP-ACME'),
@@ -233,11 +182,10 @@ const updatedLocationResponse = {
     ownerInfo: {
       type: 'object',
       description: 'The account that owns the location: the caller’s.',
-      required: ['accountId', 'accountName'],
-      properties: { accountId: { type: 'string', format: 'uuid' }, accountName: { type: 'string' } },
+      ...allRequired({ accountId: { type: 'string', format: 'uuid' }, accountName: { type: 'string' } }),
       additionalProperties: false,
     },
-  },
+  }),
   additionalProperties: false,
 };
 

@@ -2,14 +2,14 @@
  * Response schemas shared by the master-data endpoints (locations, products): the four-key body of
  * batch-errors.ts, as it answers both success and failure.
  */
+import { allRequired } from '../openapi/schema';
 import { nullableText } from '../../domain/schemas/text';
 
 /** One MasterDataIssue (domain/master-data.ts). */
 export const masterDataIssueSchema = {
   type: 'object',
   description: 'One problem with the request, naming the element it concerns.',
-  required: ['index', 'id', 'field', 'message'],
-  properties: {
+  ...allRequired({
     index: {
       type: ['integer', 'null'],
       minimum: 0,
@@ -31,7 +31,7 @@ export const masterDataIssueSchema = {
       description: 'What is wrong, for a person.',
       example: 'Locations[0].Details.Duns must contain 9 or 13 digits.',
     },
-  },
+  }),
   additionalProperties: false,
 } as const;
 
@@ -42,15 +42,14 @@ export const fourKeyBody = (result: object, description: string) =>
   ({
     type: 'object',
     description,
-    required: ['message', 'result', 'errors', 'validations'],
-    properties: {
+    ...allRequired({
       message: { type: 'string', description: 'Summary of the outcome, for a person.' },
       result,
       errors: issues(
         'What contradicts the data the account already has (an id that exists, a location that is not there). Empty on success.',
       ),
       validations: issues('What is wrong with the request itself (schema and rule failures). Empty on success.'),
-    },
+    }),
     additionalProperties: false,
   }) as const;
 
@@ -67,15 +66,14 @@ export const batchResults = (status: 'Created' | 'Updated', what: string) =>
     description: `One entry per ${what} of the request, in request order.`,
     items: {
       type: 'object',
-      required: ['id', 'status'],
-      properties: {
+      ...allRequired({
         id: {
           type: 'string',
           format: 'uuid',
           description: `Service-generated id of the ${what} (not the caller-chosen id).`,
         },
         status: { type: 'string', enum: [status] },
-      },
+      }),
       additionalProperties: false,
     },
   }) as const;

@@ -62,3 +62,9 @@ export const listOf = <
   properties: Properties,
   item?: Item,
 ) => ({ type: 'array', items: { type: 'object', required, properties, ...(item as Item) } }) as const;
+
+/** `required` and `properties` of an object every property of which is required. */
+export const allRequired = <const Properties extends Record<string, unknown>>(properties: Properties) => ({
+  required: Object.keys(properties) as (keyof Properties & string)[],
+  properties,
+});

@@ -2,6 +2,7 @@
  * The product endpoints' answers, what presenter.ts and the handlers produce; what a request may carry
  * is domain/schemas/products.ts.
  */
+import { allRequired } from '../openapi/schema';
 import { detailsProperties } from '../../domain/schemas/products';
 import { pageBodySchema } from '../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
@@ -11,8 +12,7 @@ import { nullableText } from '../../domain/schemas/text';
 export const productResponse = {
   type: 'object',
   description: 'A product of the account.',
-  required: ['id', 'urn', 'details'],
-  properties: {
+  ...allRequired({
     id: nullableText('The caller-chosen product id; null for a product created without one.', 'SKU-1'),
     urn: { type: 'string', description: 'Service-generated URN of the product; events refer to it.' },
     details: {
@@ -62,15 +62,14 @@ export const productResponse = {
           description: 'Custom name/value entries; empty when none were sent.',
           items: {
             type: 'object',
-            required: ['name', 'namespace', 'value'],
-            properties: { name: { type: 'string' }, namespace: { type: 'string' }, value: { type: 'string' } },
+            ...allRequired({ name: { type: 'string' }, namespace: { type: 'string' }, value: { type: 'string' } }),
             additionalProperties: false,
           },
         },
       },
       additionalProperties: false,
     },
-  },
+  }),
   additionalProperties: false,
 };
 

@@ -1,4 +1,5 @@
 /** Schemas of /Integration/Recalls: the same objects validate requests and become the OpenAPI document. */
+import { allRequired } from '../openapi/schema';
 import {
   CHECK_LEVELS,
   DEFAULT_REMINDERS,
@@ -167,18 +168,16 @@ export interface CloseRecallInput {
 
 const product = {
   type: 'object',
-  required: ['id', 'name', 'gtin', 'unit'],
-  properties: {
+  ...allRequired({
     id: { type: 'string' },
     name: { type: 'string' },
     gtin: { type: ['string', 'null'] },
     unit: { type: 'string' },
-  },
+  }),
 } as const;
 const lot = {
   type: 'object',
-  required: ['product', 'lotSerial'],
-  properties: { product, lotSerial: { type: 'string' } },
+  ...allRequired({ product, lotSerial: { type: 'string' } }),
 } as const;
 
 /** The figures of a lot's answer (domain/recall-strategy.ts LotAnswer), in the lot's unit. */
@@ -193,20 +192,18 @@ const lotAnswer = {
 
 const acknowledgement = {
   type: ['object', 'null'],
-  required: ['time', 'quantityOnHand', 'action', 'lots'],
-  properties: {
+  ...allRequired({
     time: { type: 'string', format: 'date-time' },
     quantityOnHand: { type: 'number' },
     action: { type: 'string' },
     lots: { type: ['array', 'null'], items: lotAnswer, description: 'Per lot received (null: not given).' },
-  },
+  }),
   description: 'The holder’s answer (null: none yet).',
 } as const;
 
 const shippedLot = {
   type: 'object',
-  required: ['lotSerial', 'quantity', 'unit'],
-  properties: { lotSerial: { type: 'string' }, quantity: { type: 'number' }, unit: { type: 'string' } },
+  ...allRequired({ lotSerial: { type: 'string' }, quantity: { type: 'number' }, unit: { type: 'string' } }),
 } as const;
 
 const time = { type: 'string', format: 'date-time' } as const;
@@ -224,25 +221,21 @@ const recallProperties = {
   createdTime: time,
   strategy: {
     type: 'object',
-    required: ['depth', 'effectivenessCheck', 'reminders'],
-    properties: {
+    ...allRequired({
       depth: { enum: [...RECALL_DEPTHS] },
       effectivenessCheck: {
         type: 'object',
-        required: ['level', 'percent'],
-        properties: { level: { enum: [...CHECK_LEVELS] }, percent: { type: 'number' } },
+        ...allRequired({ level: { enum: [...CHECK_LEVELS] }, percent: { type: 'number' } }),
       },
       reminders: {
         type: 'object',
-        required: ['everySeconds', 'overdueAfter'],
-        properties: { everySeconds: { type: 'integer' }, overdueAfter: { type: 'integer' } },
+        ...allRequired({ everySeconds: { type: 'integer' }, overdueAfter: { type: 'integer' } }),
       },
-    },
+    }),
   },
   closed: {
     type: ['object', 'null'],
-    required: ['time', 'reason', 'levelMet'],
-    properties: { time, reason: { type: ['string', 'null'] }, levelMet: { type: 'boolean' } },
+    ...allRequired({ time, reason: { type: ['string', 'null'] }, levelMet: { type: 'boolean' } }),
     description: 'When and why the issuer closed it (null: open).',
   },
 } as const;
@@ -292,18 +285,16 @@ export const recallNotice = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['product', 'lotSerial', 'location', 'quantityOnHand', 'unit'],
-        properties: {
+        ...allRequired({
           product,
           lotSerial: { type: 'string' },
           location: {
             type: 'object',
-            required: ['id', 'name', 'gln'],
-            properties: { id: { type: 'string' }, name: { type: 'string' }, gln: { type: ['string', 'null'] } },
+            ...allRequired({ id: { type: 'string' }, name: { type: 'string' }, gln: { type: ['string', 'null'] } }),
           },
           quantityOnHand: { type: 'number' },
           unit: { type: 'string' },
-        },
+        }),
       },
       description: 'Where you still hold some, by your records.',
     },
@@ -337,18 +328,7 @@ const quantityTotals = {
 
 const effectiveness = {
   type: 'object',
-  required: [
-    'consignees',
-    'reached',
-    'acknowledged',
-    'acted',
-    'overdue',
-    'checkPercent',
-    'required',
-    'levelMet',
-    'quantities',
-  ],
-  properties: {
+  ...allRequired({
     consignees: { type: 'integer' },
     reached: {
       type: 'integer',
@@ -365,7 +345,7 @@ const effectiveness = {
       items: quantityTotals,
       description: 'Per unit, summed over the consignees: a quantity sold on to another consignee counts at both.',
     },
-  },
+  }),
 } as const;
 
 /** What the issuer sees: per consignee, the lots it received, its answer and follow-up, and the recall's effectiveness. */
@@ -423,23 +403,21 @@ export const issuedRecall = {
 /** A consignee's answer to passing the recall on: the consignees it reached (none already reached are reached again). */
 export const passedOn = {
   type: 'object',
-  required: ['id', 'passedOnTime', 'reached'],
-  properties: {
+  ...allRequired({
     id: { type: 'string', format: 'uuid' },
     passedOnTime: time,
     reached: {
       type: 'array',
       items: {
         type: 'object',
-        required: ['account', 'lots', 'shipped'],
-        properties: {
+        ...allRequired({
           account: { type: 'string' },
           lots: { type: 'array', items: { type: 'string' } },
           shipped: { type: 'array', items: shippedLot },
-        },
+        }),
       },
     },
-  },
+  }),
 } as const;
 
 export const recallAnswer = { oneOf: [issuedRecall, recallNotice] } as const;

@@ -1,3 +1,4 @@
+import { allRequired } from '../openapi/schema';
 import { LINK_TYPES } from '../../domain/epcis/resolver';
 
 /** The resolver's query: the link type asked for (GS1 Digital Link), in any letter case. */
@@ -28,23 +29,7 @@ const boolean = (description: string) => ({ type: 'boolean', description }) as c
 const link = {
   type: 'object',
   additionalProperties: false,
-  required: [
-    'link',
-    'title',
-    'linkType',
-    'ianaLanguage',
-    'context',
-    'mimeType',
-    'active',
-    'fwqs',
-    'defaultLinkType',
-    'defaultIanaLanguage',
-    'defaultContext',
-    'defaultMimeType',
-    'identifier',
-    'authRequired',
-  ],
-  properties: {
+  ...allRequired({
     link: {
       type: 'string',
       description:
@@ -67,32 +52,30 @@ const link = {
         'The identifier the link is for, as events name it: a GS1 key’s Digital Link on id.gs1.org, else its URN (a GDST lot as urn:gdst:…:product:lot:class:<class>.<lot>).',
     },
     authRequired: { type: 'boolean', description: 'Always true: the target takes the same X-API-KEY.' },
-  },
+  }),
 } as const;
 
 export const linksResponse = { type: 'array', items: link } as const;
 
 export const linksetResponse = {
   type: 'object',
-  required: ['linkset'],
   description:
     'RFC 9264 linkset: one context object whose anchor is the identifier (on id.gs1.org for a GS1 key, else its URN); relation types are GS1 Web Vocabulary IRIs (https://gs1.org/voc/epcis, https://gs1.org/voc/masterData).',
-  properties: {
+  ...allRequired({
     linkset: {
       type: 'array',
       items: { type: 'object', required: ['anchor'], properties: { anchor: { type: 'string' } } },
     },
-  },
+  }),
 } as const;
 
 export const masterDataResponse = {
   type: 'object',
-  required: ['@context', '@id', '@type'],
   description:
     'GS1 Web Vocabulary JSON-LD: gs1:Product (GTIN or product class URN, lot or serial), gs1:Place (GLN or location URN; a vessel with GDST’s vessel attributes) or gs1:Organization (PGLN or party URN).',
-  properties: {
+  ...allRequired({
     '@context': { type: 'object' },
     '@id': { type: 'string' },
     '@type': { enum: ['gs1:Product', 'gs1:Place', 'gs1:Organization'] },
-  },
+  }),
 } as const;

@@ -1,3 +1,4 @@
+import { allRequired } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 
 /** Query values arrive as strings. */
@@ -89,19 +90,17 @@ const nullableTime = { type: ['string', 'null'], description: 'UTC with a traili
 
 const productRef = {
   type: 'object',
-  required: ['id', 'name', 'gtin', 'unit'],
-  properties: {
+  ...allRequired({
     id: { type: 'string', description: 'The owner’s product id (its own Id, else the service id).' },
     name: { type: 'string' },
     gtin: { type: ['string', 'null'] },
     unit: { type: 'string', description: 'Unit of measure of every quantity of this product (UN/ECE Rec 20 code).' },
-  },
+  }),
 } as const;
 
 const locationRef = {
   type: 'object',
-  required: ['id', 'name', 'gln', 'tradePartner', 'external'],
-  properties: {
+  ...allRequired({
     id: { type: 'string', description: 'The owner’s location id (its own id, else the service id).' },
     name: { type: 'string' },
     gln: { type: ['string', 'null'] },
@@ -110,26 +109,12 @@ const locationRef = {
       description: 'Name of the organisation at this location, as its owner recorded it.',
     },
     external: { type: 'boolean', description: 'A trade partner’s location (not SELF) as the owner recorded it.' },
-  },
+  }),
 } as const;
 
 const traceNode = {
   type: 'object',
-  required: [
-    'id',
-    'product',
-    'lotSerial',
-    'account',
-    'location',
-    'visibility',
-    'quantityIn',
-    'quantityOut',
-    'quantityOnHand',
-    'firstEvent',
-    'lastEvent',
-    'eventCount',
-  ],
-  properties: {
+  ...allRequired({
     id: { type: 'string', description: 'Opaque id of the node, used by edges.' },
     product: productRef,
     lotSerial: { type: 'string' },
@@ -155,13 +140,12 @@ const traceNode = {
       description:
         'Events you may see that changed this lot’s quantity (commission, receive, ship, transform, decommission) or containment here; observations are not counted.',
     },
-  },
+  }),
 } as const;
 
 const traceEdge = {
   type: 'object',
-  required: ['from', 'to', 'eventId', 'type', 'eventTime', 'quantity'],
-  properties: {
+  ...allRequired({
     from: { type: 'string' },
     to: { type: 'string' },
     eventId: { type: 'string', description: 'Service id of the event.' },
@@ -171,13 +155,12 @@ const traceEdge = {
       type: 'number',
       description: 'Shipped quantity; for a transform the input consumed; for (dis)aggregation the child.',
     },
-  },
+  }),
 } as const;
 
 export const traceResponse = {
   type: 'object',
-  required: ['root', 'nodes', 'edges'],
-  properties: {
+  ...allRequired({
     root: {
       type: 'object',
       required: ['productId', 'lotSerial', 'nodes'],
@@ -193,13 +176,12 @@ export const traceResponse = {
     },
     nodes: { type: 'array', items: traceNode },
     edges: { type: 'array', items: traceEdge },
-  },
+  }),
 } as const;
 
 export const recallResponse = {
   type: 'object',
-  required: ['root', 'asOf', 'lots', 'holdings', 'shipments'],
-  properties: {
+  ...allRequired({
     root: traceResponse.properties.root,
     asOf: { type: 'string', description: 'The instant the quantities are taken at, UTC.' },
     lots: {
@@ -207,8 +189,7 @@ export const recallResponse = {
       description: 'The lot and every lot derived from it (transforms, aggregations), in your records.',
       items: {
         type: 'object',
-        required: ['product', 'lotSerial'],
-        properties: { product: productRef, lotSerial: { type: 'string' } },
+        ...allRequired({ product: productRef, lotSerial: { type: 'string' } }),
       },
     },
     holdings: {
@@ -216,14 +197,13 @@ export const recallResponse = {
       description: 'Every location of yours that still holds any of these lots.',
       items: {
         type: 'object',
-        required: ['product', 'lotSerial', 'location', 'quantityOnHand', 'unit'],
-        properties: {
+        ...allRequired({
           product: productRef,
           lotSerial: { type: 'string' },
           location: locationRef,
           quantityOnHand: { type: 'number' },
           unit: { type: 'string' },
-        },
+        }),
       },
     },
     shipments: {
@@ -231,8 +211,7 @@ export const recallResponse = {
       description: 'Every shipment of these lots to a trade partner: who to send the recall notice to.',
       items: {
         type: 'object',
-        required: ['product', 'lotSerial', 'from', 'to', 'quantity', 'unit', 'eventId', 'eventTime'],
-        properties: {
+        ...allRequired({
           product: productRef,
           lotSerial: { type: 'string' },
           from: locationRef,
@@ -241,16 +220,15 @@ export const recallResponse = {
           unit: { type: 'string' },
           eventId: { type: 'string' },
           eventTime: { type: 'string' },
-        },
+        }),
       },
     },
-  },
+  }),
 } as const;
 
 export const nodeEventsResponse = {
   type: 'object',
-  required: ['node', 'events'],
-  properties: {
+  ...allRequired({
     node: traceNode,
     events: {
       type: 'array',
@@ -276,12 +254,11 @@ export const nodeEventsResponse = {
             type: 'array',
             items: {
               type: 'object',
-              required: ['type', 'number'],
-              properties: { type: { type: 'string' }, number: { type: 'string' } },
+              ...allRequired({ type: { type: 'string' }, number: { type: 'string' } }),
             },
           },
         },
       },
     },
-  },
+  }),
 } as const;

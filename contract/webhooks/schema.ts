@@ -2,6 +2,7 @@
  * Schemas of /Integration/Webhooks: an account's notification endpoints and their deliveries. The same
  * objects validate requests and become the OpenAPI document.
  */
+import { allRequired } from '../openapi/schema';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-contracts';
 import { withLimits } from '../../domain/schemas/limits';
 import { pageBodySchema, pageQuerySchema } from '../paging';
@@ -9,9 +10,8 @@ import { listOf } from '../openapi/schema';
 
 export const createWebhookBody = withLimits({
   type: 'object',
-  required: ['Url', 'Events'],
   additionalProperties: false,
-  properties: {
+  ...allRequired({
     Url: {
       type: 'string',
       minLength: 1,
@@ -29,7 +29,7 @@ export const createWebhookBody = withLimits({
       description: 'The notifications this endpoint receives.',
       example: ['batch.completed', 'batch.failed'],
     },
-  },
+  }),
 });
 
 export interface CreateWebhookInput {
@@ -102,8 +102,7 @@ export interface ListWebhooksQuery {
 
 export const webhookDelivery = {
   type: 'object',
-  required: ['id', 'type', 'status', 'createdTime', 'deliveredTime', 'payload', 'attempts'],
-  properties: {
+  ...allRequired({
     id: { type: 'string', description: 'The Webhook-Id header of every attempt: receivers de-duplicate on it.' },
     type: { enum: [...WEBHOOK_EVENT_TYPES] },
     status: {
@@ -124,7 +123,7 @@ export const webhookDelivery = {
       },
       { additionalProperties: false },
     ),
-  },
+  }),
   additionalProperties: false,
 } as const;
 
