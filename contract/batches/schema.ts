@@ -135,18 +135,15 @@ const summaryProperties = {
   },
 } as const;
 
-const summaryRequired = Object.keys(summaryProperties);
-
 export const batchSummary = {
   type: 'object',
-  required: summaryRequired,
   additionalProperties: false,
-  properties: summaryProperties,
+  ...allRequired(summaryProperties),
 } as const;
 
 export const batchDetail = {
   type: 'object',
-  required: [...summaryRequired, 'errors'],
+  required: [...batchSummary.required, 'errors'],
   additionalProperties: false,
   properties: {
     ...summaryProperties,

@@ -250,8 +250,7 @@ export const queryDocumentResponse = {
     creationDate: { type: 'string', format: 'date-time' },
     epcisBody: {
       type: 'object',
-      required: ['queryResults'],
-      properties: {
+      ...allRequired({
         queryResults: {
           type: 'object',
           required: ['queryName', 'resultsBody'],
@@ -269,7 +268,7 @@ export const queryDocumentResponse = {
             },
           },
         },
-      },
+      }),
     },
   }),
 } as const;

@@ -75,11 +75,7 @@ const importCore = {
 } as const;
 
 /** An import as answered: importCore's properties and `more`, all of them required. */
-const importWith = <P extends object>(more: P) => ({
-  type: 'object',
-  required: [...Object.keys(importCore), ...Object.keys(more)],
-  properties: { ...importCore, ...more },
-});
+const importWith = <P extends object>(more: P) => ({ type: 'object', ...allRequired({ ...importCore, ...more }) });
 
 export const importResponse = importWith({
   batches: {

@@ -240,8 +240,7 @@ export const commissionResponse = {
     message: { type: 'string' },
     result: {
       type: 'object',
-      required: ['products', 'locations', 'tradePartners', 'events'],
-      properties: {
+      ...allRequired({
         products: { type: 'array', items: entity({ gtin: { type: ['string', 'null'] } }, ['gtin']) },
         locations: {
           type: 'array',
@@ -258,7 +257,7 @@ export const commissionResponse = {
         },
         tradePartners: { type: 'array', items: entity({ pgln: { type: ['string', 'null'] } }, ['pgln']) },
         events: { type: 'array', items: eventEntry, description: 'Every event of the batch, in request order.' },
-      },
+      }),
     },
     errors: { type: 'array', maxItems: 0 },
   }),

@@ -69,21 +69,7 @@ export const locationResponse = {
     urn: { type: 'string', description: 'Service-generated URN of the location; events refer to it.' },
     details: {
       type: 'object',
-      required: [
-        'tradePartner',
-        'name',
-        'gln',
-        'dunsPlus4',
-        'externalIdentifier',
-        'extension',
-        'captainsName',
-        'address',
-        'contact',
-        'vessel',
-        'foodFacilityRegistrationNumber',
-        'locationType',
-      ],
-      properties: {
+      ...allRequired({
         tradePartner: {
           type: 'object',
           description: 'The organization the location belongs to.',
@@ -114,7 +100,7 @@ export const locationResponse = {
           'Food facility registration number; not settable through this API.',
         ),
         locationType: nullableText('Location type; not settable through this API.'),
-      },
+      }),
       additionalProperties: false,
     },
     updateIfExists: { type: 'boolean', description: 'Always false: a create never updates an existing location.' },
@@ -160,8 +146,7 @@ const updatedLocationResponse = {
     geoJson: {
       type: ['object', 'null'],
       description: 'The address coordinates as a GeoJSON Point (longitude first, RFC 7946); null without coordinates.',
-      required: ['type', 'coordinates'],
-      properties: {
+      ...allRequired({
         type: { type: 'string', enum: ['Point'] },
         coordinates: {
           type: 'array',
@@ -171,7 +156,7 @@ const updatedLocationResponse = {
           description: '[longitude, latitude].',
           example: [10.75, 59.91],
         },
-      },
+      }),
       additionalProperties: false,
     },
     foodFacilityRegistrationNumber: nullableText('Food facility registration number.'),

@@ -17,18 +17,7 @@ export const productResponse = {
     urn: { type: 'string', description: 'Service-generated URN of the product; events refer to it.' },
     details: {
       type: 'object',
-      required: [
-        'name',
-        'simpleUnitOfMeasurement',
-        'unitQuantity',
-        'unitDescriptor',
-        'sharingPolicy',
-        'productIdentifierType',
-        'gtin',
-        'plu',
-        'masterData',
-      ],
-      properties: {
+      ...allRequired({
         name: { type: 'string', description: 'Human-readable name.', example: 'Atlantic cod fillet' },
         simpleUnitOfMeasurement: {
           type: 'string',
@@ -66,7 +55,7 @@ export const productResponse = {
             additionalProperties: false,
           },
         },
-      },
+      }),
       additionalProperties: false,
     },
   }),

@@ -186,8 +186,7 @@ const answerFigures = Object.fromEntries(ANSWER_FIGURES.map((name) => [name, { t
 
 const lotAnswer = {
   type: 'object',
-  required: ['lotSerial', ...ANSWER_FIGURES],
-  properties: { lotSerial: { type: 'string' }, ...answerFigures },
+  ...allRequired({ lotSerial: { type: 'string' }, ...answerFigures }),
 };
 
 const acknowledgement = {
@@ -255,18 +254,7 @@ const followUp = {
 /** What a holder sees: only what its own traces show. */
 export const recallNotice = {
   type: 'object',
-  required: [
-    ...Object.keys(recallProperties),
-    'role',
-    'state',
-    ...Object.keys(followUp),
-    'shipped',
-    'recalled',
-    'lots',
-    'holdings',
-    'acknowledgement',
-  ],
-  properties: {
+  ...allRequired({
     ...recallProperties,
     role: { enum: ['holder'] },
     state: {
@@ -299,31 +287,29 @@ export const recallNotice = {
       description: 'Where you still hold some, by your records.',
     },
     acknowledgement,
-  },
+  }),
 } as const;
 
 const lotFigures = {
   type: 'object',
-  required: ['lotSerial', 'quantity', 'unit', ...ANSWER_FIGURES, 'accountedFor', 'outstanding'],
-  properties: {
+  ...allRequired({
     ...shippedLot.properties,
     quantity: { type: 'number', description: 'Shipped to the consignee.' },
     ...answerFigures,
     accountedFor: { type: 'number', description: 'onHand + returned + destroyed + soldOn.' },
     outstanding: { type: 'number', description: 'Still out: shipped less accounted for, never below 0.' },
-  },
+  }),
 } as const;
 
 const quantityTotals = {
   type: 'object',
-  required: ['unit', 'shipped', ...ANSWER_FIGURES, 'accountedFor', 'outstanding'],
-  properties: {
+  ...allRequired({
     unit: { type: 'string' },
     shipped: { type: 'number' },
     ...answerFigures,
     accountedFor: { type: 'number' },
     outstanding: { type: 'number' },
-  },
+  }),
 } as const;
 
 const effectiveness = {
@@ -351,8 +337,7 @@ const effectiveness = {
 /** What the issuer sees: per consignee, the lots it received, its answer and follow-up, and the recall's effectiveness. */
 export const issuedRecall = {
   type: 'object',
-  required: [...Object.keys(recallProperties), 'role', 'state', 'productId', 'lotSerial', 'effectiveness', 'holders'],
-  properties: {
+  ...allRequired({
     ...recallProperties,
     role: { enum: ['issuer'] },
     state: {
@@ -397,7 +382,7 @@ export const issuedRecall = {
         },
       },
     },
-  },
+  }),
 } as const;
 
 /** A consignee's answer to passing the recall on: the consignees it reached (none already reached are reached again). */

@@ -163,8 +163,7 @@ export const traceResponse = {
   ...allRequired({
     root: {
       type: 'object',
-      required: ['productId', 'lotSerial', 'nodes'],
-      properties: {
+      ...allRequired({
         productId: { type: 'string' },
         lotSerial: { type: 'string' },
         nodes: {
@@ -172,7 +171,7 @@ export const traceResponse = {
           items: { type: 'string' },
           description: 'The nodes of the lot itself, one per location.',
         },
-      },
+      }),
     },
     nodes: { type: 'array', items: traceNode },
     edges: { type: 'array', items: traceEdge },
@@ -236,8 +235,7 @@ export const nodeEventsResponse = {
         'Every event of this lot at this location that you may see, oldest first (one entry per line of the lot).',
       items: {
         type: 'object',
-        required: ['eventId', 'type', 'role', 'eventTime', 'quantity', 'unit', 'from', 'to', 'documents'],
-        properties: {
+        ...allRequired({
           eventId: { type: 'string' },
           type: { type: 'string', example: 'Receive' },
           role: {
@@ -257,7 +255,7 @@ export const nodeEventsResponse = {
               ...allRequired({ type: { type: 'string' }, number: { type: 'string' } }),
             },
           },
-        },
+        }),
       },
     },
   }),

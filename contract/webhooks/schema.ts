@@ -59,21 +59,19 @@ const endpointProperties = {
 
 export const webhookEndpoint = {
   type: 'object',
-  required: Object.keys(endpointProperties),
-  properties: endpointProperties,
+  ...allRequired(endpointProperties),
   additionalProperties: false,
 } as const;
 
 export const createdWebhookEndpoint = {
   type: 'object',
-  required: [...Object.keys(endpointProperties), 'secret'],
-  properties: {
+  ...allRequired({
     ...endpointProperties,
     secret: {
       type: 'string',
       description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify Webhook-Signature.',
     },
-  },
+  }),
   additionalProperties: false,
 } as const;
 
