@@ -12,10 +12,11 @@ export interface CatalogueEntry {
   fix: string;
 }
 
-const VALIDATION = 'epcisException:ValidationException';
-const QUERY_PARAMETER = 'epcisException:QueryParameterException';
-const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
-const SUBSCRIPTION_CONTROLS = 'epcisException:SubscriptionControlsException';
+/** The status and GS1 exception that several /epcis answers share. */
+const VALIDATION = { status: 400, gs1: 'epcisException:ValidationException' } as const;
+const QUERY_PARAMETER = { status: 400, gs1: 'epcisException:QueryParameterException' } as const;
+const NO_SUCH_RESOURCE = { status: 404, gs1: 'epcisException:NoSuchResourceException' } as const;
+const SUBSCRIPTION_CONTROLS = { status: 400, gs1: 'epcisException:SubscriptionControlsException' } as const;
 /** GS1 EPCIS 2.0 has no exception for throttling: its generic one, as its other 5xx-like answers use. */
 const IMPLEMENTATION = 'epcisException:ImplementationException';
 
@@ -313,50 +314,43 @@ export const ERRORS = {
 
   // EPCIS 2.0 (type: GS1's exception name)
   'epcis-invalid-query-parameters': {
-    status: 400,
-    gs1: QUERY_PARAMETER,
+    ...QUERY_PARAMETER,
     title: 'The query parameters are not valid.',
     means: 'A query parameter is unknown or has a value of the wrong form; `errors` names each by JSON pointer.',
     fix: 'Correct the parameters `errors` names (GS1 EPCIS 2.0 query parameters).',
   },
   'epcis-invalid-query-time': {
-    status: 400,
-    gs1: QUERY_PARAMETER,
+    ...QUERY_PARAMETER,
     title: 'A time parameter is not a date-time this service can compare.',
     means: 'A `GE_` or `LT_` time parameter is not an RFC 3339 date-time JavaScript can hold (a leap second, for one).',
     fix: 'Send the time as 2024-01-31T12:00:00Z or with an offset.',
   },
   'epcis-unreadable-epc-pattern': {
-    status: 400,
-    gs1: QUERY_PARAMETER,
+    ...QUERY_PARAMETER,
     title: 'An EPC parameter has a pattern this service cannot read.',
     means: 'A `MATCH_` parameter holds something that is neither an EPC URI nor an EPC pattern.',
     fix: 'Send an EPC or a pattern such as `urn:epc:idpat:sgtin:4012345.012345.*`.',
   },
   'epcis-invalid-page-token': {
-    status: 400,
-    gs1: QUERY_PARAMETER,
+    ...QUERY_PARAMETER,
     title: 'nextPageToken is not one this service gave out.',
     means: 'The page token was changed or comes from another service.',
     fix: 'Follow the Link header of the previous page as it is.',
   },
   'epcis-invalid-query': {
-    status: 400,
-    gs1: QUERY_PARAMETER,
+    ...QUERY_PARAMETER,
     title: 'The query is not valid.',
     means: 'The stored query’s parameters break the query schema; `errors` names each.',
     fix: 'Correct the parameters `errors` names.',
   },
   'epcis-invalid-body': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The request body is not valid.',
     means: 'A field of the body is missing, unknown or wrong; `errors` names each by JSON pointer.',
     fix: 'Correct the fields `errors` names.',
   },
   'epcis-invalid-header': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'A GS1 header has a value this service does not take.',
     means:
       'GS1-EPC-Format, GS1-CBV-Format, GS1-CBV-XML-Format or GS1-Capture-Error-Behaviour has an unknown value; `detail` lists those allowed.',
@@ -382,87 +376,75 @@ export const ERRORS = {
     fix: 'Send the events in several smaller captures.',
   },
   'epcis-invalid-document': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The document is not valid EPCIS 2.0 JSON: nothing was captured.',
     means: 'The document breaks GS1’s EPCIS 2.0 JSON schema; `errors` names each place by JSON pointer.',
     fix: 'Correct each place `errors` names.',
   },
   'epcis-invalid-event': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The event is not valid EPCIS 2.0 JSON: nothing was captured.',
     means: 'The event breaks GS1’s EPCIS 2.0 JSON schema; `errors` names each place by JSON pointer.',
     fix: 'Correct each place `errors` names.',
   },
   'epcis-rule-broken': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The document breaks a rule of EPCIS 2.0: nothing was captured.',
     means:
       'The document passes the schema but breaks a rule of the standard (an unknown vocabulary, a quantity without a class); `errors` names each.',
     fix: 'Correct each place `errors` names.',
   },
   'epcis-one-event-only': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'POST /epcis/events takes one event: nothing was captured.',
     means: 'The XML document sent to POST /epcis/events holds no event or more than one.',
     fix: 'Send one event, or send the document to POST /epcis/capture.',
   },
   'epcis-event-refused': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The event could not be captured: nothing was stored.',
     means:
       'The pipeline refused the event (an unknown product or location, an eventID already stored); `errors` says why.',
     fix: 'Correct what `errors` names and send the event again.',
   },
   'epcis-malformed-xml': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The body is not well-formed XML: nothing was captured.',
     ...UNKNOWN_XML,
     fix: 'Send well-formed XML; `errors` gives the line of the first fault.',
   },
   'epcis-xml-encoding': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The body is not text in the encoding it names: nothing was captured.',
     ...UNKNOWN_XML,
     fix: 'Send UTF-8, or name the encoding the bytes are in.',
   },
   'epcis-empty-body': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The body is empty: nothing was captured.',
     ...UNKNOWN_XML,
     fix: 'Send the EPCIS document in the body.',
   },
   'epcis-xml-refused': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The XML is refused: nothing was captured.',
     ...UNKNOWN_XML,
     fix: 'Remove the DTD or entity declarations: EPCIS XML needs none.',
   },
   'epcis-not-epcis-document': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The XML is not an EPCIS document: nothing was captured.',
     ...UNKNOWN_XML,
     fix: 'Send an EPCISDocument or EPCISQueryDocument of GS1’s namespace.',
   },
   'epcis-invalid-xml': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The document is not valid EPCIS XML (GS1’s XSD): nothing was captured.',
     means: 'The document breaks GS1’s XSD of its EPCIS version; `errors` names each element by XPath with its line.',
     fix: 'Correct each element `errors` names.',
   },
   'epcis-xml-mapping-invalid': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title:
       'The document read as EPCIS 2.0 JSON-LD (GS1’s mapping) is not valid against GS1’s JSON schema: nothing was captured.',
     means:
@@ -470,36 +452,31 @@ export const ERRORS = {
     fix: 'Correct each element `errors` names.',
   },
   'epcis-xml-not-convertible': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The document has what EPCIS 2.0 JSON-LD cannot hold: nothing was captured.',
     means: 'An element of the XML has no place in EPCIS 2.0 JSON-LD, in which the service stores events.',
     fix: 'Remove or correct the elements `errors` names.',
   },
   'epcis-unstorable-value': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The document has a value this service cannot store: nothing was captured.',
     means: 'A value holds a character PostgreSQL cannot store (NUL).',
     fix: 'Remove the character `errors` names.',
   },
   'epcis-unknown-capture-job': {
-    status: 404,
-    gs1: NO_SUCH_RESOURCE,
+    ...NO_SUCH_RESOURCE,
     title: 'No such capture job in this account.',
     means: 'No capture with this captureID in this account.',
     fix: 'Use the captureID (Location) POST /epcis/capture answered with.',
   },
   'epcis-unknown-event': {
-    status: 404,
-    gs1: NO_SUCH_RESOURCE,
+    ...NO_SUCH_RESOURCE,
     title: 'No event with that eventID in this account.',
     means: 'This account has no event with the eventID in the path.',
     fix: 'Use the eventID the capture gave, URL-encoded.',
   },
   'epcis-unknown-resource': {
-    status: 404,
-    gs1: NO_SUCH_RESOURCE,
+    ...NO_SUCH_RESOURCE,
     title: 'None of the account’s events names it.',
     means: 'No event of this account names the EPC, business step, location or other value in the path.',
     fix: 'List the values events name (GET /epcis/{resource}) and use one.',
@@ -526,51 +503,44 @@ export const ERRORS = {
     fix: 'Use an id GET /epcis/queries/{name}/subscriptions lists.',
   },
   'epcis-stream-or-schedule': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'A subscription has either stream: true or a schedule.',
     means: 'The subscription has both, or neither.',
     fix: 'Send stream: true, or a schedule, not both.',
   },
   'epcis-invalid-schedule': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The schedule is not valid.',
     means: 'A field of the schedule is out of range; `errors` names each.',
     fix: 'Correct the schedule fields `errors` names.',
   },
   'epcis-invalid-dest': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'dest is not a URL this service delivers to.',
     means: 'The subscription’s dest is not an https URL of a host the service may call; `detail` says why.',
     fix: 'Send an https URL of a public host (or one `WEBHOOK_ALLOWED_HOSTS` lists).',
   },
   'epcis-invalid-initial-record-time': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'initialRecordTime is not a time this service can compare.',
     means: 'initialRecordTime is not an RFC 3339 date-time JavaScript can hold.',
     fix: 'Send it as 2024-01-31T12:00:00Z or with an offset.',
   },
   'epcis-subscription-needs-websocket': {
-    status: 400,
-    gs1: SUBSCRIPTION_CONTROLS,
+    ...SUBSCRIPTION_CONTROLS,
     title: 'A query subscription without a dest is a WebSocket.',
     means:
       'GET /epcis/queries/{name}/events has stream, a schedule field, initialRecordTime or reportIfEmpty but no Upgrade: websocket; `errors` names each.',
     fix: 'Send the request as a WebSocket upgrade (Upgrade: websocket), or POST …/subscriptions with a dest for webhooks.',
   },
   'epcis-report-if-empty-needs-schedule': {
-    status: 400,
-    gs1: SUBSCRIPTION_CONTROLS,
+    ...SUBSCRIPTION_CONTROLS,
     title: 'reportIfEmpty applies to scheduled subscriptions.',
     means: 'A stream reports only matches: reportIfEmpty=true has nothing to act on with stream=true.',
     fix: 'Leave reportIfEmpty out, or subscribe with a schedule.',
   },
   'epcis-invalid-websocket-handshake': {
-    status: 400,
-    gs1: VALIDATION,
+    ...VALIDATION,
     title: 'The WebSocket handshake is not valid.',
     means: 'The upgrade request lacks a header RFC 6455 requires (Sec-WebSocket-Key, version 13); `detail` says which.',
     fix: 'Open the socket with a WebSocket client library.',
