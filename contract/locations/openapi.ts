@@ -1,7 +1,7 @@
 import { taggedOperation } from '../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
 import { problemResponse } from '../openapi/components';
-import { masterDataRejectionSchema } from '../master-data/schema';
+import { masterDataRejectionSchema, rejection } from '../master-data/schema';
 import { createLocationsSchema, updateLocationsSchema } from '../../domain/schemas/locations';
 import { createLocationsResponse, locationPageResponse, locationResponse, updateLocationsResponse } from './schema';
 
@@ -82,13 +82,6 @@ const listedPlant = {
   },
   updateIfExists: false,
 };
-
-const rejection = (message: string, issues: { errors?: unknown[]; validations?: unknown[] }) => ({
-  message,
-  result: [],
-  errors: issues.errors ?? [],
-  validations: issues.validations ?? [],
-});
 
 export const locationsOperations = [
   operation({

@@ -59,6 +59,14 @@ export const masterDataRejectionSchema = fourKeyBody(
   'The request was rejected as a whole; nothing was stored or changed. `validations` and `errors` name each problem.',
 );
 
+/** An example rejection: `message`, no `result`, and the `errors` or `validations` given. */
+export const rejection = (message: string, issues: { errors?: unknown[]; validations?: unknown[] }) => ({
+  message,
+  result: [],
+  errors: issues.errors ?? [],
+  validations: issues.validations ?? [],
+});
+
 /** `result` of a batch create or update: one `{id, status}` per element, in request order. */
 export const batchResults = (status: 'Created' | 'Updated', what: string) =>
   ({

@@ -1,7 +1,7 @@
 import { problemResponse } from '../openapi/components';
 import { taggedOperation } from '../openapi/operation';
 import { pageQueryErrorResponse, pageQuerySchema, onePageExample } from '../paging';
-import { masterDataRejectionSchema } from '../master-data/schema';
+import { masterDataRejectionSchema, rejection } from '../master-data/schema';
 import { createProductsSchema, updateProductsSchema } from '../../domain/schemas/products';
 import { createProductsResponse, productPageResponse, productResponse, updateProductsResponse } from './schema';
 
@@ -36,13 +36,6 @@ const storedCod = {
     masterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
   },
 };
-
-const rejection = (message: string, issues: { errors?: unknown[]; validations?: unknown[] }) => ({
-  message,
-  result: [],
-  errors: issues.errors ?? [],
-  validations: issues.validations ?? [],
-});
 
 const validationsDescription =
   '`validations`: the request breaks a schema or rule (a missing or empty field, a value outside its list, an unknown unit of measure, an Id sent twice).';

@@ -19,10 +19,6 @@ export const resolverQuery = {
 /** The master data routes take no query parameter. */
 export const masterDataQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
-export interface ResolverQuery {
-  linkType?: string;
-}
-
 const boolean = (description: string) => ({ type: 'boolean', description }) as const;
 
 /** GS1's resolver data format: exactly these members (GDST's client refuses any other). */
