@@ -2,12 +2,11 @@
  * The schemas of the requests and answers under /epcis; what an EPCIS document must be is GS1's schema
  * (domain/epcis/json-schema.ts).
  */
-import { allRequired } from '../openapi/schema';
+import { allRequired, listOf } from '../openapi/schema';
 import { EPC_FORMATS } from '../../domain/epcis/identifiers';
 import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
 import { EPCIS_QUERY_PARAMETERS, type EpcisQueryParameters } from '../../domain/epcis/query-parameters';
 import { CAPTURE_ERROR_BEHAVIOURS } from '../../domain/epcis/translate';
-import { listOf } from '../openapi/schema';
 
 /** POST /epcis/capture's header: absent (or blank) is rollback. */
 export const captureHeaders = {

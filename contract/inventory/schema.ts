@@ -1,8 +1,7 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
-import { allRequired } from '../openapi/schema';
+import { allRequired, listOf } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 import { nullableText } from '../../domain/schemas/text';
-import { listOf } from '../openapi/schema';
 
 /** Ids in a URL: a hundred of them stay well inside the 16 KB a request head may take. */
 const id = { type: 'string', maxLength: LIMITS.idLength } as const;

@@ -1,12 +1,7 @@
 /** Schemas of /Integration/Recalls: the same objects validate requests and become the OpenAPI document. */
+import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired } from '../openapi/schema';
-import {
-  CHECK_LEVELS,
-  DEFAULT_REMINDERS,
-  RECALL_DEPTHS,
-  type CheckLevel,
-  type RecallDepth,
-} from '../../domain/recall-strategy';
+import { CHECK_LEVELS, DEFAULT_REMINDERS, RECALL_DEPTHS } from '../../domain/recall-strategy';
 import { withLimits } from '../../domain/schemas/limits';
 import { pageBodySchema } from '../paging';
 
@@ -61,16 +56,9 @@ export const createRecallBody = withLimits({
       },
     },
   },
-});
+} as const);
 
-export interface CreateRecallInput {
-  ProductId: string;
-  LotSerial: string;
-  Reason: string;
-  Depth?: RecallDepth;
-  EffectivenessCheck?: { Level: CheckLevel; Percent?: number };
-  Reminders?: { EverySeconds?: number; OverdueAfter?: number };
-}
+export type CreateRecallInput = FromSchema<typeof createRecallBody>;
 
 export const acknowledgeBody = withLimits({
   type: 'object',
@@ -131,22 +119,9 @@ export const acknowledgeBody = withLimits({
       ],
     },
   },
-});
+} as const);
 
-export interface LotAnswerInput {
-  LotSerial: string;
-  OnHand?: number;
-  Returned?: number;
-  Destroyed?: number;
-  DestroyedAt?: string;
-  SoldOn?: number;
-}
-
-export interface AcknowledgeInput {
-  QuantityOnHand: number;
-  Action: string;
-  Lots?: LotAnswerInput[];
-}
+export type AcknowledgeInput = FromSchema<typeof acknowledgeBody>;
 
 export const closeRecallBody = withLimits({
   type: 'object',
@@ -160,11 +135,9 @@ export const closeRecallBody = withLimits({
       example: 'Remaining consignee went out of business; stock confirmed destroyed by the local authority.',
     },
   },
-});
+} as const);
 
-export interface CloseRecallInput {
-  Reason?: string;
-}
+export type CloseRecallInput = FromSchema<typeof closeRecallBody>;
 
 const product = {
   type: 'object',

@@ -2,11 +2,11 @@
  * Schemas of /Integration/Webhooks: an account's notification endpoints and their deliveries. The same
  * objects validate requests and become the OpenAPI document.
  */
-import { allRequired } from '../openapi/schema';
+import type { FromSchema } from 'json-schema-to-ts';
+import { allRequired, listOf } from '../openapi/schema';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-contracts';
 import { withLimits } from '../../domain/schemas/limits';
 import { pageBodySchema, pageQuerySchema } from '../paging';
-import { listOf } from '../openapi/schema';
 
 export const createWebhookBody = withLimits({
   type: 'object',
@@ -30,12 +30,9 @@ export const createWebhookBody = withLimits({
       example: ['batch.completed', 'batch.failed'],
     },
   }),
-});
+} as const);
 
-export interface CreateWebhookInput {
-  Url: string;
-  Events: (typeof WEBHOOK_EVENT_TYPES)[number][];
-}
+export type CreateWebhookInput = FromSchema<typeof createWebhookBody>;
 
 const time = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
 
@@ -92,11 +89,7 @@ export const listWebhooksQuery = {
   },
 } as const;
 
-export interface ListWebhooksQuery {
-  Status?: 'Active' | 'Failing';
-  PageNumber?: string;
-  PageSize?: string;
-}
+export type ListWebhooksQuery = FromSchema<typeof listWebhooksQuery>;
 
 export const webhookDelivery = {
   type: 'object',
