@@ -2,7 +2,7 @@
  * Schemas of /Integration/Batches: the batches an account sent (all accounts' for a support key), and
  * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
  */
-import { allRequired } from '../openapi/schema';
+import { allRequired, requiredObject } from '../openapi/schema';
 import { ref } from '../openapi/components';
 import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../paging';
 import { ABANDON_REASON_MAX_LENGTH, batchErrorSchema } from '../../domain/batch-errors';
@@ -164,16 +164,13 @@ export const batchListResponse = pageBodySchema(
 );
 
 /** 202 of a retry: the async endpoint's answer, plus the batch it retries. */
-export const retryAcceptedResponse = {
-  type: 'object',
-  ...allRequired({
-    message: { type: 'string' },
-    batchId: { type: 'string', description: 'The new batch: the retry.' },
-    status: { enum: ['Accepted'] },
-    statusUrl: { type: 'string', description: 'GET it for the outcome of the retry.' },
-    retryOf: { type: 'string', description: 'The failed batch it runs again.' },
-  }),
-} as const;
+export const retryAcceptedResponse = requiredObject({
+  message: { type: 'string' },
+  batchId: { type: 'string', description: 'The new batch: the retry.' },
+  status: { enum: ['Accepted'] },
+  statusUrl: { type: 'string', description: 'GET it for the outcome of the retry.' },
+  retryOf: { type: 'string', description: 'The failed batch it runs again.' },
+});
 
 /** 409 of a retry: a problem, with the batch and (when there is one) the retry that stands in the way. */
 export const retryRefusedResponse = {

@@ -2,7 +2,7 @@
  * The schemas of the requests and answers under /epcis; what an EPCIS document must be is GS1's schema
  * (domain/epcis/json-schema.ts).
  */
-import { allRequired, listOf } from '../openapi/schema';
+import { allRequired, listOf, requiredObject } from '../openapi/schema';
 import { EPC_FORMATS } from '../../domain/epcis/identifiers';
 import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
 import { EPCIS_QUERY_PARAMETERS, type EpcisQueryParameters } from '../../domain/epcis/query-parameters';
@@ -71,16 +71,13 @@ export const eventsPerPageOf = (query: PageQuery): number =>
   Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : MAX_PER_PAGE);
 
 /** A capture job's path id: anything but a UUID names no job (404, as an unknown one). */
-export const captureIdParams = {
-  type: 'object',
-  ...allRequired({
-    captureID: {
-      type: 'string',
-      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-      description: 'The captureID of the 202 answer (its Location).',
-    },
-  }),
-} as const;
+export const captureIdParams = requiredObject({
+  captureID: {
+    type: 'string',
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description: 'The captureID of the 202 answer (its Location).',
+  },
+});
 
 /** perPage and nextPageToken alone: the capture jobs and the top-level resources. */
 export const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
@@ -147,43 +144,36 @@ export const captureJobResponse = {
         'FieldLeftOut: a field of no namespace in an EPCIS 1.2 XML extension slot (valid there, but JSON-LD cannot name it), left out of the captured event.',
       items: {
         anyOf: [
-          {
-            type: 'object',
-            ...allRequired({
-              type: { const: 'NegativeInventory' },
-              title: { const: WARNING_TITLES.NegativeInventory },
-              detail: { type: 'string' },
-              product: {
-                type: 'string',
-                description: 'The product id (a GTIN as Digital Link URI for products a capture created).',
-              },
-              lotSerial: { type: 'string' },
-              location: {
-                type: 'string',
-                description: 'The location id (a GLN as Digital Link URI for locations a capture created).',
-              },
-              quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
-            }),
-          },
-          {
-            type: 'object',
-            ...allRequired({
-              type: { enum: ['MissingGdstKde', 'FieldLeftOut'] },
-              index: { type: 'integer', description: 'The event’s index in the document.' },
-              eventID: { type: 'string' },
-              pointer: {
-                type: 'string',
-                description:
-                  'JSON pointer of the missing KDE in the captured document (FieldLeftOut: the XML element).',
-                example: '/epcisBody/eventList/0/gdst:productOwner',
-              },
-              title: {
-                type: 'string',
-                description: 'The kind of warning: the same text for every warning of its type.',
-              },
-              detail: { type: 'string', description: 'What is missing or was left out, and where.' },
-            }),
-          },
+          requiredObject({
+            type: { const: 'NegativeInventory' },
+            title: { const: WARNING_TITLES.NegativeInventory },
+            detail: { type: 'string' },
+            product: {
+              type: 'string',
+              description: 'The product id (a GTIN as Digital Link URI for products a capture created).',
+            },
+            lotSerial: { type: 'string' },
+            location: {
+              type: 'string',
+              description: 'The location id (a GLN as Digital Link URI for locations a capture created).',
+            },
+            quantity: { type: 'number', description: 'The lowest balance of the lot there.', example: -20 },
+          }),
+          requiredObject({
+            type: { enum: ['MissingGdstKde', 'FieldLeftOut'] },
+            index: { type: 'integer', description: 'The event’s index in the document.' },
+            eventID: { type: 'string' },
+            pointer: {
+              type: 'string',
+              description: 'JSON pointer of the missing KDE in the captured document (FieldLeftOut: the XML element).',
+              example: '/epcisBody/eventList/0/gdst:productOwner',
+            },
+            title: {
+              type: 'string',
+              description: 'The kind of warning: the same text for every warning of its type.',
+            },
+            detail: { type: 'string', description: 'What is missing or was left out, and where.' },
+          }),
         ],
       },
     },
@@ -240,37 +230,31 @@ export const eventsQuery = {
 export type EventsQuery = EpcisQueryParameters & PageQuery;
 
 /** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */
-export const queryDocumentResponse = {
-  type: 'object',
-  ...allRequired({
-    '@context': { type: 'array' },
-    type: { const: 'EPCISQueryDocument' },
-    schemaVersion: { const: '2.0' },
-    creationDate: { type: 'string', format: 'date-time' },
-    epcisBody: {
+export const queryDocumentResponse = requiredObject({
+  '@context': { type: 'array' },
+  type: { const: 'EPCISQueryDocument' },
+  schemaVersion: { const: '2.0' },
+  creationDate: { type: 'string', format: 'date-time' },
+  epcisBody: requiredObject({
+    queryResults: {
       type: 'object',
-      ...allRequired({
-        queryResults: {
+      required: ['queryName', 'resultsBody'],
+      properties: {
+        queryName: { type: 'string' },
+        resultsBody: {
           type: 'object',
-          required: ['queryName', 'resultsBody'],
+          required: ['eventList'],
           properties: {
-            queryName: { type: 'string' },
-            resultsBody: {
-              type: 'object',
-              required: ['eventList'],
-              properties: {
-                eventList: {
-                  type: 'array',
-                  items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] },
-                },
-              },
+            eventList: {
+              type: 'array',
+              items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] },
             },
           },
         },
-      }),
+      },
     },
   }),
-} as const;
+});
 
 export const epcFormatHeader = {
   type: 'object',
@@ -297,14 +281,11 @@ export const epcFormatHeader = {
 export const eventCreatedResponse = located('eventID', 'The event');
 
 /** The standard's Collection: the members of a top-level resource, or a value's sub-resources. */
-export const collectionResponse = {
-  type: 'object',
-  ...allRequired({
-    '@context': { type: 'array' },
-    type: { const: 'Collection' },
-    member: { type: 'array', items: { type: 'string' } },
-  }),
-} as const;
+export const collectionResponse = requiredObject({
+  '@context': { type: 'array' },
+  type: { const: 'Collection' },
+  member: { type: 'array', items: { type: 'string' } },
+});
 
 /**
  * The standard's top-level resources: what the account's events name (event types, business steps,

@@ -1,7 +1,7 @@
 /**
  * The event endpoints' headers, path ids and answers; what an event may carry is domain/schemas/events.ts.
  */
-import { allRequired } from '../openapi/schema';
+import { allRequired, requiredObject } from '../openapi/schema';
 import { batchErrorSchema } from '../../domain/batch-errors';
 import { EVENT_TYPES } from '../../domain/events';
 
@@ -20,16 +20,13 @@ export const idempotencyHeaders = {
 } as const;
 
 /** A batch's path id: anything but a UUID names no batch (404, as an unknown one). */
-export const batchIdParams = {
-  type: 'object',
-  ...allRequired({
-    batchId: {
-      type: 'string',
-      pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-      description: 'The batchId of the 202 answer.',
-    },
-  }),
-} as const;
+export const batchIdParams = requiredObject({
+  batchId: {
+    type: 'string',
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description: 'The batchId of the 202 answer.',
+  },
+});
 
 /** The GDST KDE warnings of one event (`domain/gdst.ts`), on the events routes' and POST /Integration/JSON's answers alike. */
 export const gdstWarningsSchema = {
@@ -37,10 +34,7 @@ export const gdstWarningsSchema = {
   description:
     'GDST Key Data Elements the event lacks where GDST asks for them (a wild-catch commission’s vessel, catch area, gear and ' +
     'fishing authorisation; every certificate’s type and number). Only present when there are some; the event was stored all the same.',
-  items: {
-    type: 'object',
-    ...allRequired({ code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } }),
-  },
+  items: requiredObject({ code: { enum: ['MissingGdstKde'] }, field: { type: 'string' }, message: { type: 'string' } }),
 } as const;
 
 const eventResult = {
@@ -55,38 +49,29 @@ const eventResult = {
     productInstances: {
       type: 'array',
       description: 'The lines as stored: transform inputs then outputs; aggregation children.',
-      items: {
-        type: 'object',
-        ...allRequired({
-          productId: { type: 'string', description: "The caller's product Id." },
-          lotSerial: { type: 'string' },
-          quantity: { type: 'number' },
-        }),
-      },
+      items: requiredObject({
+        productId: { type: 'string', description: "The caller's product Id." },
+        lotSerial: { type: 'string' },
+        quantity: { type: 'number' },
+      }),
     },
     documentsNotAttached: {
       type: ['array', 'null'],
       description: 'Null when every DocumentIds entry was attached or none was sent.',
-      items: {
-        type: 'object',
-        ...allRequired({ documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } }),
-      },
+      items: requiredObject({ documentId: { type: 'string' }, reason: { enum: ['DocumentNotFound'] } }),
     },
     warnings: gdstWarningsSchema,
   },
 } as const;
 
-export const eventsCreatedResponse = {
-  type: 'object',
-  ...allRequired({
-    message: { type: 'string' },
-    batchId: {
-      type: 'string',
-      description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).',
-    },
-    result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' },
-  }),
-} as const;
+export const eventsCreatedResponse = requiredObject({
+  message: { type: 'string' },
+  batchId: {
+    type: 'string',
+    description: 'The batch the events were stored in (GET /Integration/Events/async/{batchId} shows it again).',
+  },
+  result: { type: 'array', items: eventResult, description: 'One entry per event, in request order.' },
+});
 
 export const batchRejectedResponse = {
   type: 'object',
@@ -98,19 +83,16 @@ export const batchRejectedResponse = {
   }),
 } as const;
 
-export const batchAcceptedResponse = {
-  type: 'object',
-  ...allRequired({
-    message: { type: 'string' },
-    batchId: { type: 'string' },
-    status: { enum: ['Accepted'] },
-    statusUrl: {
-      type: 'string',
-      description: 'GET it for the outcome.',
-      example: '/Integration/Events/async/0b7f1f5e-1111-4222-8333-944444444444',
-    },
-  }),
-} as const;
+export const batchAcceptedResponse = requiredObject({
+  message: { type: 'string' },
+  batchId: { type: 'string' },
+  status: { enum: ['Accepted'] },
+  statusUrl: {
+    type: 'string',
+    description: 'GET it for the outcome.',
+    example: '/Integration/Events/async/0b7f1f5e-1111-4222-8333-944444444444',
+  },
+});
 
 /** 503: the batch is stored but its workflow could not be started; the reconciler starts it. */
 export const batchNotStartedResponse = {

@@ -1,4 +1,4 @@
-import { allRequired } from '../openapi/schema';
+import { allRequired, requiredObject } from '../openapi/schema';
 import { withLimits } from '../../domain/schemas/limits';
 import { IMPORT_KINDS, MAX_IMPORT_ROWS } from '../../domain/spreadsheet-rows';
 
@@ -34,24 +34,21 @@ export const importUploadSchema = {
   }),
 } as const;
 
-const rowError = {
-  type: 'object',
-  ...allRequired({
-    row: {
-      type: ['integer', 'null'],
-      minimum: 1,
-      description: 'The spreadsheet row (the header is row 1); null for the file as a whole.',
-    },
-    column: { type: ['string', 'null'], description: 'The column (its header) the error is about.' },
-    value: { type: ['string', 'null'], description: 'The cell as read.' },
-    code: {
-      type: 'string',
-      description:
-        'Required, InvalidValue, InsufficientInventory, DuplicateEventId, UnknownProduct, UnknownLocation, UnknownColumn, …',
-    },
-    message: { type: 'string' },
-  }),
-} as const;
+const rowError = requiredObject({
+  row: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    description: 'The spreadsheet row (the header is row 1); null for the file as a whole.',
+  },
+  column: { type: ['string', 'null'], description: 'The column (its header) the error is about.' },
+  value: { type: ['string', 'null'], description: 'The cell as read.' },
+  code: {
+    type: 'string',
+    description:
+      'Required, InvalidValue, InsufficientInventory, DuplicateEventId, UnknownProduct, UnknownLocation, UnknownColumn, …',
+  },
+  message: { type: 'string' },
+});
 
 const importCore = {
   importId: { type: 'string', format: 'uuid' },
@@ -81,21 +78,18 @@ export const importResponse = importWith({
   batches: {
     type: 'array',
     description: 'One per chunk of at most 1,000 records, in file order; each is all or nothing.',
-    items: {
-      type: 'object',
-      ...allRequired({
-        batchId: {
-          type: ['string', 'null'],
-          format: 'uuid',
-          description:
-            'Also at GET /Integration/Batches/{id}; null for a chunk of locations or products (stored in one transaction, without a batch).',
-        },
-        status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
-        events: { type: 'integer', minimum: 1 },
-        firstRow: { type: 'integer', minimum: 2 },
-        lastRow: { type: 'integer', minimum: 2 },
-      }),
-    },
+    items: requiredObject({
+      batchId: {
+        type: ['string', 'null'],
+        format: 'uuid',
+        description:
+          'Also at GET /Integration/Batches/{id}; null for a chunk of locations or products (stored in one transaction, without a batch).',
+      },
+      status: { enum: ['Accepted', 'Running', 'Completed', 'Failed'] },
+      events: { type: 'integer', minimum: 1 },
+      firstRow: { type: 'integer', minimum: 2 },
+      lastRow: { type: 'integer', minimum: 2 },
+    }),
   },
   errors: {
     type: 'array',

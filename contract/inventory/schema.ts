@@ -1,5 +1,5 @@
 /** Query of GET /Integration/Inventory; the rules JSON Schema cannot say are in the router. */
-import { allRequired, listOf } from '../openapi/schema';
+import { listOf, requiredObject } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 import { nullableText } from '../../domain/schemas/text';
 
@@ -38,54 +38,45 @@ const externalLocationId = {
   example: 'PLANT-BERGEN',
 } as const;
 
-const inventoryEntry = {
-  type: 'object',
-  ...allRequired({
-    locationId: { type: 'string', description: 'Service id of the location.' },
-    externalLocationId,
-    locationName: { type: 'string' },
-    quantityAvailable: {
-      type: 'number',
-      description:
-        'What another event at this point of the timeline can still consume without making any later balance negative.',
-    },
-    eventDate: {
-      type: 'string',
-      description: 'Event time of the record, UTC with a trailing Z.',
-      example: '2024-03-01T15:00:00Z',
-    },
-  }),
-} as const;
+const inventoryEntry = requiredObject({
+  locationId: { type: 'string', description: 'Service id of the location.' },
+  externalLocationId,
+  locationName: { type: 'string' },
+  quantityAvailable: {
+    type: 'number',
+    description:
+      'What another event at this point of the timeline can still consume without making any later balance negative.',
+  },
+  eventDate: {
+    type: 'string',
+    description: 'Event time of the record, UTC with a trailing Z.',
+    example: '2024-03-01T15:00:00Z',
+  },
+});
 
-export const inventoryResponse = {
-  type: 'object',
-  ...allRequired({
-    products: listOf(['productId', 'externalProductId', 'productName', 'lots'], {
-      productId: { type: 'string', description: 'Service id of the product.' },
-      externalProductId: nullableText(
-        'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
-        'SALMON-WHOLE',
-      ),
-      productName: { type: 'string' },
-      lots: listOf(['lotSerial', 'inventory'], {
-        lotSerial: { type: 'string' },
-        inventory: { type: 'array', items: inventoryEntry },
-        negative: {
-          type: 'array',
-          description:
-            'Present only when the lot reads negative somewhere: each location where its timeline goes below zero, with the lowest balance. ' +
-            'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
-          items: {
-            type: 'object',
-            ...allRequired({
-              locationId: { type: 'string', description: 'Service id of the location.' },
-              externalLocationId,
-              locationName: { type: 'string' },
-              quantity: { type: 'number', example: -20 },
-            }),
-          },
-        },
-      }),
+export const inventoryResponse = requiredObject({
+  products: listOf(['productId', 'externalProductId', 'productName', 'lots'], {
+    productId: { type: 'string', description: 'Service id of the product.' },
+    externalProductId: nullableText(
+      'Your own id of the product (the Id you created it with, as ProductIds accepts it), beside the service id; null when it has none.',
+      'SALMON-WHOLE',
+    ),
+    productName: { type: 'string' },
+    lots: listOf(['lotSerial', 'inventory'], {
+      lotSerial: { type: 'string' },
+      inventory: { type: 'array', items: inventoryEntry },
+      negative: {
+        type: 'array',
+        description:
+          'Present only when the lot reads negative somewhere: each location where its timeline goes below zero, with the lowest balance. ' +
+          'An event that added the lot there is missing (EPCIS captures record an overdraw instead of refusing it); it clears once that event arrives.',
+        items: requiredObject({
+          locationId: { type: 'string', description: 'Service id of the location.' },
+          externalLocationId,
+          locationName: { type: 'string' },
+          quantity: { type: 'number', example: -20 },
+        }),
+      },
     }),
   }),
-} as const;
+});

@@ -3,7 +3,7 @@
  * with and the response schemas, written to be read: they become the OpenAPI document. The request
  * schema lists every property SPEC.md shows, and nothing else: a property not listed is refused.
  */
-import { allRequired } from '../openapi/schema';
+import { allRequired, requiredObject } from '../openapi/schema';
 import { JSON_EVENT_TYPES, type JsonEvent } from '../../domain/json-events';
 import { pairedWith } from '../../domain/schemas/paired';
 import { customPropertyEntry, eventsOf } from '../../domain/schemas/events';
@@ -17,13 +17,10 @@ const urn = (what: string) => ({
   description: `URN of the ${what}: a URN the account knows is reused (\`Skipped\`); a new one is created from the inline fields (\`Created\`) and keeps this URN.`,
 });
 
-const geoCoordinates = {
-  type: 'object',
-  ...allRequired({
-    Latitude: { type: 'number', minimum: -90, maximum: 90 },
-    Longitude: { type: 'number', minimum: -180, maximum: 180 },
-  }),
-} as const;
+const geoCoordinates = requiredObject({
+  Latitude: { type: 'number', minimum: -90, maximum: 90 },
+  Longitude: { type: 'number', minimum: -180, maximum: 180 },
+});
 
 const address = {
   type: ['object', 'null'],
@@ -213,17 +210,14 @@ const eventEntry = {
     productInstances: {
       type: 'array',
       description: 'A transform lists its inputs, then its outputs.',
-      items: {
-        type: 'object',
-        ...allRequired({
-          quantity: { type: 'number' },
-          lotSerial: { type: 'string' },
-          status: { const: 'Created' },
-          id: { type: 'string', description: 'Service id of the product.' },
-          name: { type: 'string', description: 'Product name.' },
-          urn: { type: 'string', description: 'The instance Urn as sent, else the product URN.' },
-        }),
-      },
+      items: requiredObject({
+        quantity: { type: 'number' },
+        lotSerial: { type: 'string' },
+        status: { const: 'Created' },
+        id: { type: 'string', description: 'Service id of the product.' },
+        name: { type: 'string', description: 'Product name.' },
+        urn: { type: 'string', description: 'The instance Urn as sent, else the product URN.' },
+      }),
     },
     status: { const: 'Created' },
     id: { type: 'string', description: 'Service event id.' },
@@ -238,27 +232,24 @@ export const commissionResponse = {
   description: 'The answer when the batch holds at least one commission.',
   ...allRequired({
     message: { type: 'string' },
-    result: {
-      type: 'object',
-      ...allRequired({
-        products: { type: 'array', items: entity({ gtin: { type: ['string', 'null'] } }, ['gtin']) },
-        locations: {
-          type: 'array',
-          items: entity(
-            {
-              gln: { type: ['string', 'null'] },
-              geoCoordinates: {
-                type: ['object', 'null'],
-                ...allRequired({ latitude: { type: 'number' }, longitude: { type: 'number' } }),
-              },
+    result: requiredObject({
+      products: { type: 'array', items: entity({ gtin: { type: ['string', 'null'] } }, ['gtin']) },
+      locations: {
+        type: 'array',
+        items: entity(
+          {
+            gln: { type: ['string', 'null'] },
+            geoCoordinates: {
+              type: ['object', 'null'],
+              ...allRequired({ latitude: { type: 'number' }, longitude: { type: 'number' } }),
             },
-            ['gln', 'geoCoordinates'],
-          ),
-        },
-        tradePartners: { type: 'array', items: entity({ pgln: { type: ['string', 'null'] } }, ['pgln']) },
-        events: { type: 'array', items: eventEntry, description: 'Every event of the batch, in request order.' },
-      }),
-    },
+          },
+          ['gln', 'geoCoordinates'],
+        ),
+      },
+      tradePartners: { type: 'array', items: entity({ pgln: { type: ['string', 'null'] } }, ['pgln']) },
+      events: { type: 'array', items: eventEntry, description: 'Every event of the batch, in request order.' },
+    }),
     errors: { type: 'array', maxItems: 0 },
   }),
 } as const;

@@ -68,3 +68,9 @@ export const allRequired = <const Properties extends Record<string, unknown>>(pr
   required: Object.keys(properties) as (keyof Properties & string)[],
   properties,
 });
+
+/** An object schema every property of which is required. */
+export const requiredObject = <const Properties extends Record<string, unknown>>(properties: Properties) => ({
+  type: 'object' as const,
+  ...allRequired(properties),
+});

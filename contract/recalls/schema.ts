@@ -1,6 +1,6 @@
 /** Schemas of /Integration/Recalls: the same objects validate requests and become the OpenAPI document. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { allRequired } from '../openapi/schema';
+import { allRequired, requiredObject } from '../openapi/schema';
 import { CHECK_LEVELS, DEFAULT_REMINDERS, RECALL_DEPTHS } from '../../domain/recall-strategy';
 import { withLimits } from '../../domain/schemas/limits';
 import { pageBodySchema } from '../paging';
@@ -139,28 +139,19 @@ export const closeRecallBody = withLimits({
 
 export type CloseRecallInput = FromSchema<typeof closeRecallBody>;
 
-const product = {
-  type: 'object',
-  ...allRequired({
-    id: { type: 'string' },
-    name: { type: 'string' },
-    gtin: { type: ['string', 'null'] },
-    unit: { type: 'string' },
-  }),
-} as const;
-const lot = {
-  type: 'object',
-  ...allRequired({ product, lotSerial: { type: 'string' } }),
-} as const;
+const product = requiredObject({
+  id: { type: 'string' },
+  name: { type: 'string' },
+  gtin: { type: ['string', 'null'] },
+  unit: { type: 'string' },
+});
+const lot = requiredObject({ product, lotSerial: { type: 'string' } });
 
 /** The figures of a lot's answer (domain/recall-strategy.ts LotAnswer), in the lot's unit. */
 const ANSWER_FIGURES = ['onHand', 'returned', 'destroyed', 'soldOn'];
 const answerFigures = Object.fromEntries(ANSWER_FIGURES.map((name) => [name, { type: 'number' }]));
 
-const lotAnswer = {
-  type: 'object',
-  ...allRequired({ lotSerial: { type: 'string' }, ...answerFigures }),
-};
+const lotAnswer = requiredObject({ lotSerial: { type: 'string' }, ...answerFigures });
 
 const acknowledgement = {
   type: ['object', 'null'],
@@ -173,10 +164,11 @@ const acknowledgement = {
   description: 'The holder’s answer (null: none yet).',
 } as const;
 
-const shippedLot = {
-  type: 'object',
-  ...allRequired({ lotSerial: { type: 'string' }, quantity: { type: 'number' }, unit: { type: 'string' } }),
-} as const;
+const shippedLot = requiredObject({
+  lotSerial: { type: 'string' },
+  quantity: { type: 'number' },
+  unit: { type: 'string' },
+});
 
 const time = { type: 'string', format: 'date-time' } as const;
 const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -191,20 +183,11 @@ const recallProperties = {
   issuer: { type: 'string', description: 'The account that issued the recall.' },
   reason: { type: 'string' },
   createdTime: time,
-  strategy: {
-    type: 'object',
-    ...allRequired({
-      depth: { enum: [...RECALL_DEPTHS] },
-      effectivenessCheck: {
-        type: 'object',
-        ...allRequired({ level: { enum: [...CHECK_LEVELS] }, percent: { type: 'number' } }),
-      },
-      reminders: {
-        type: 'object',
-        ...allRequired({ everySeconds: { type: 'integer' }, overdueAfter: { type: 'integer' } }),
-      },
-    }),
-  },
+  strategy: requiredObject({
+    depth: { enum: [...RECALL_DEPTHS] },
+    effectivenessCheck: requiredObject({ level: { enum: [...CHECK_LEVELS] }, percent: { type: 'number' } }),
+    reminders: requiredObject({ everySeconds: { type: 'integer' }, overdueAfter: { type: 'integer' } }),
+  }),
   closed: {
     type: ['object', 'null'],
     ...allRequired({ time, reason: { type: ['string', 'null'] }, levelMet: { type: 'boolean' } }),
@@ -225,158 +208,131 @@ const followUp = {
 } as const;
 
 /** What a holder sees: only what its own traces show. */
-export const recallNotice = {
-  type: 'object',
-  ...allRequired({
-    ...recallProperties,
-    role: { enum: ['holder'] },
-    state: {
-      enum: [...noticeStateSchema.enum, 'closed'],
-      description: `${noticeStateSchema.description} closed: the issuer closed the recall (whether you answered is acknowledgement).`,
-    },
-    ...followUp,
-    shipped: { type: 'array', items: shippedLot, description: 'What was shipped to you of each lot you received.' },
-    recalled: { type: 'array', items: lot, description: 'The recalled lot as your backward trace shows it.' },
-    lots: {
-      type: 'array',
-      items: lot,
-      description: 'Your lots that come from it (what you received and made from it).',
-    },
-    holdings: {
-      type: 'array',
-      items: {
-        type: 'object',
-        ...allRequired({
-          product,
-          lotSerial: { type: 'string' },
-          location: {
-            type: 'object',
-            ...allRequired({ id: { type: 'string' }, name: { type: 'string' }, gln: { type: ['string', 'null'] } }),
-          },
-          quantityOnHand: { type: 'number' },
-          unit: { type: 'string' },
-        }),
-      },
-      description: 'Where you still hold some, by your records.',
-    },
-    acknowledgement,
-  }),
-} as const;
+export const recallNotice = requiredObject({
+  ...recallProperties,
+  role: { enum: ['holder'] },
+  state: {
+    enum: [...noticeStateSchema.enum, 'closed'],
+    description: `${noticeStateSchema.description} closed: the issuer closed the recall (whether you answered is acknowledgement).`,
+  },
+  ...followUp,
+  shipped: { type: 'array', items: shippedLot, description: 'What was shipped to you of each lot you received.' },
+  recalled: { type: 'array', items: lot, description: 'The recalled lot as your backward trace shows it.' },
+  lots: {
+    type: 'array',
+    items: lot,
+    description: 'Your lots that come from it (what you received and made from it).',
+  },
+  holdings: {
+    type: 'array',
+    items: requiredObject({
+      product,
+      lotSerial: { type: 'string' },
+      location: requiredObject({ id: { type: 'string' }, name: { type: 'string' }, gln: { type: ['string', 'null'] } }),
+      quantityOnHand: { type: 'number' },
+      unit: { type: 'string' },
+    }),
+    description: 'Where you still hold some, by your records.',
+  },
+  acknowledgement,
+});
 
-const lotFigures = {
-  type: 'object',
-  ...allRequired({
-    ...shippedLot.properties,
-    quantity: { type: 'number', description: 'Shipped to the consignee.' },
-    ...answerFigures,
-    accountedFor: { type: 'number', description: 'onHand + returned + destroyed + soldOn.' },
-    outstanding: { type: 'number', description: 'Still out: shipped less accounted for, never below 0.' },
-  }),
-} as const;
+const lotFigures = requiredObject({
+  ...shippedLot.properties,
+  quantity: { type: 'number', description: 'Shipped to the consignee.' },
+  ...answerFigures,
+  accountedFor: { type: 'number', description: 'onHand + returned + destroyed + soldOn.' },
+  outstanding: { type: 'number', description: 'Still out: shipped less accounted for, never below 0.' },
+});
 
-const quantityTotals = {
-  type: 'object',
-  ...allRequired({
-    unit: { type: 'string' },
-    shipped: { type: 'number' },
-    ...answerFigures,
-    accountedFor: { type: 'number' },
-    outstanding: { type: 'number' },
-  }),
-} as const;
+const quantityTotals = requiredObject({
+  unit: { type: 'string' },
+  shipped: { type: 'number' },
+  ...answerFigures,
+  accountedFor: { type: 'number' },
+  outstanding: { type: 'number' },
+});
 
-const effectiveness = {
-  type: 'object',
-  ...allRequired({
-    consignees: { type: 'integer' },
-    reached: {
-      type: 'integer',
-      description: 'Consignees whose notice is stored: in their list, owed to their webhooks.',
-    },
-    acknowledged: { type: 'integer', description: 'Consignees that answered (progress acknowledged or acted).' },
-    acted: { type: 'integer', description: 'Consignees whose answer accounts for everything shipped to them.' },
-    overdue: { type: 'integer' },
-    checkPercent: { type: 'number' },
-    required: { type: 'integer', description: 'Answers the level takes: checkPercent of the consignees, rounded up.' },
-    levelMet: { type: 'boolean', description: 'acknowledged ≥ required.' },
-    quantities: {
-      type: 'array',
-      items: quantityTotals,
-      description: 'Per unit, summed over the consignees: a quantity sold on to another consignee counts at both.',
-    },
-  }),
-} as const;
+const effectiveness = requiredObject({
+  consignees: { type: 'integer' },
+  reached: {
+    type: 'integer',
+    description: 'Consignees whose notice is stored: in their list, owed to their webhooks.',
+  },
+  acknowledged: { type: 'integer', description: 'Consignees that answered (progress acknowledged or acted).' },
+  acted: { type: 'integer', description: 'Consignees whose answer accounts for everything shipped to them.' },
+  overdue: { type: 'integer' },
+  checkPercent: { type: 'number' },
+  required: { type: 'integer', description: 'Answers the level takes: checkPercent of the consignees, rounded up.' },
+  levelMet: { type: 'boolean', description: 'acknowledged ≥ required.' },
+  quantities: {
+    type: 'array',
+    items: quantityTotals,
+    description: 'Per unit, summed over the consignees: a quantity sold on to another consignee counts at both.',
+  },
+});
 
 /** What the issuer sees: per consignee, the lots it received, its answer and follow-up, and the recall's effectiveness. */
-export const issuedRecall = {
-  type: 'object',
-  ...allRequired({
-    ...recallProperties,
-    role: { enum: ['issuer'] },
-    state: {
-      enum: ['open', 'notified', 'acknowledged', 'closed'],
-      description:
-        'closed: you closed it (when and why: `closed`; where each holder stood: `holders`); otherwise open: the recall reached no ' +
-        'other account (only your own stock); notified: some holder has not acknowledged yet; acknowledged: every holder has.',
-    },
-    productId: { type: 'string' },
-    lotSerial: { type: 'string' },
-    effectiveness,
-    holders: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: [
-          'account',
-          'lots',
-          'state',
-          'acknowledgement',
-          'via',
-          'progress',
-          'quantities',
-          ...Object.keys(followUp),
-        ],
-        properties: {
-          account: { type: 'string' },
-          lots: {
-            type: 'array',
-            items: { type: 'string' },
-            description: 'Lot serials it received that lead back to the recall.',
-          },
-          acknowledgement,
-          state: noticeStateSchema,
-          via: { type: 'string', description: 'The account whose shipment reached it.' },
-          progress: {
-            enum: ['notified', 'acknowledged', 'acted'],
-            description: 'state, and acted: its answer accounts for everything shipped to it.',
-          },
-          ...followUp,
-          quantities: { type: 'array', items: lotFigures, description: 'Per lot it received.' },
+export const issuedRecall = requiredObject({
+  ...recallProperties,
+  role: { enum: ['issuer'] },
+  state: {
+    enum: ['open', 'notified', 'acknowledged', 'closed'],
+    description:
+      'closed: you closed it (when and why: `closed`; where each holder stood: `holders`); otherwise open: the recall reached no ' +
+      'other account (only your own stock); notified: some holder has not acknowledged yet; acknowledged: every holder has.',
+  },
+  productId: { type: 'string' },
+  lotSerial: { type: 'string' },
+  effectiveness,
+  holders: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: [
+        'account',
+        'lots',
+        'state',
+        'acknowledgement',
+        'via',
+        'progress',
+        'quantities',
+        ...Object.keys(followUp),
+      ],
+      properties: {
+        account: { type: 'string' },
+        lots: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Lot serials it received that lead back to the recall.',
         },
+        acknowledgement,
+        state: noticeStateSchema,
+        via: { type: 'string', description: 'The account whose shipment reached it.' },
+        progress: {
+          enum: ['notified', 'acknowledged', 'acted'],
+          description: 'state, and acted: its answer accounts for everything shipped to it.',
+        },
+        ...followUp,
+        quantities: { type: 'array', items: lotFigures, description: 'Per lot it received.' },
       },
     },
-  }),
-} as const;
+  },
+});
 
 /** A consignee's answer to passing the recall on: the consignees it reached (none already reached are reached again). */
-export const passedOn = {
-  type: 'object',
-  ...allRequired({
-    id: { type: 'string', format: 'uuid' },
-    passedOnTime: time,
-    reached: {
-      type: 'array',
-      items: {
-        type: 'object',
-        ...allRequired({
-          account: { type: 'string' },
-          lots: { type: 'array', items: { type: 'string' } },
-          shipped: { type: 'array', items: shippedLot },
-        }),
-      },
-    },
-  }),
-} as const;
+export const passedOn = requiredObject({
+  id: { type: 'string', format: 'uuid' },
+  passedOnTime: time,
+  reached: {
+    type: 'array',
+    items: requiredObject({
+      account: { type: 'string' },
+      lots: { type: 'array', items: { type: 'string' } },
+      shipped: { type: 'array', items: shippedLot },
+    }),
+  },
+});
 
 export const recallAnswer = { oneOf: [issuedRecall, recallNotice] } as const;
 export const noticeList = pageBodySchema(

@@ -1,4 +1,4 @@
-import { allRequired } from '../openapi/schema';
+import { requiredObject } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 
 /** Query values arrive as strings. */
@@ -88,175 +88,136 @@ export const nodeEventsQuery = withLimits({
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableTime = { type: ['string', 'null'], description: 'UTC with a trailing Z.' } as const;
 
-const productRef = {
-  type: 'object',
-  ...allRequired({
-    id: { type: 'string', description: 'The owner’s product id (its own Id, else the service id).' },
-    name: { type: 'string' },
-    gtin: { type: ['string', 'null'] },
-    unit: { type: 'string', description: 'Unit of measure of every quantity of this product (UN/ECE Rec 20 code).' },
-  }),
-} as const;
+const productRef = requiredObject({
+  id: { type: 'string', description: 'The owner’s product id (its own Id, else the service id).' },
+  name: { type: 'string' },
+  gtin: { type: ['string', 'null'] },
+  unit: { type: 'string', description: 'Unit of measure of every quantity of this product (UN/ECE Rec 20 code).' },
+});
 
-const locationRef = {
-  type: 'object',
-  ...allRequired({
-    id: { type: 'string', description: 'The owner’s location id (its own id, else the service id).' },
-    name: { type: 'string' },
-    gln: { type: ['string', 'null'] },
-    tradePartner: {
-      type: 'string',
-      description: 'Name of the organisation at this location, as its owner recorded it.',
-    },
-    external: { type: 'boolean', description: 'A trade partner’s location (not SELF) as the owner recorded it.' },
-  }),
-} as const;
+const locationRef = requiredObject({
+  id: { type: 'string', description: 'The owner’s location id (its own id, else the service id).' },
+  name: { type: 'string' },
+  gln: { type: ['string', 'null'] },
+  tradePartner: {
+    type: 'string',
+    description: 'Name of the organisation at this location, as its owner recorded it.',
+  },
+  external: { type: 'boolean', description: 'A trade partner’s location (not SELF) as the owner recorded it.' },
+});
 
-const traceNode = {
-  type: 'object',
-  ...allRequired({
-    id: { type: 'string', description: 'Opaque id of the node, used by edges.' },
-    product: productRef,
+const traceNode = requiredObject({
+  id: { type: 'string', description: 'Opaque id of the node, used by edges.' },
+  product: productRef,
+  lotSerial: { type: 'string' },
+  account: { type: 'string', description: 'Name of the account whose records these are.' },
+  location: locationRef,
+  visibility: {
+    type: 'string',
+    enum: ['own', 'shared', 'shipment'],
+    description:
+      'own: your records; shared: another account’s records up to the moment the lot moved toward you (Open product); ' +
+      'shipment: another account’s Restricted product: only the shipment that reached you is shown.',
+  },
+  quantityIn: { ...nullableNumber, description: 'Received, commissioned or produced here (null where not visible).' },
+  quantityOut: { ...nullableNumber, description: 'Shipped, consumed or decommissioned here.' },
+  quantityOnHand: {
+    ...nullableNumber,
+    description: 'Balance of the inventory timeline at AsOf (now by default); yours only.',
+  },
+  firstEvent: { ...nullableTime, description: 'The first of the events eventCount counts; UTC.' },
+  lastEvent: { ...nullableTime, description: 'The last of them; UTC.' },
+  eventCount: {
+    type: 'integer',
+    description:
+      'Events you may see that changed this lot’s quantity (commission, receive, ship, transform, decommission) or containment here; observations are not counted.',
+  },
+});
+
+const traceEdge = requiredObject({
+  from: { type: 'string' },
+  to: { type: 'string' },
+  eventId: { type: 'string', description: 'Service id of the event.' },
+  type: { type: 'string', enum: ['Ship', 'Transform', 'Aggregation', 'Disaggregation'] },
+  eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
+  quantity: {
+    type: 'number',
+    description: 'Shipped quantity; for a transform the input consumed; for (dis)aggregation the child.',
+  },
+});
+
+export const traceResponse = requiredObject({
+  root: requiredObject({
+    productId: { type: 'string' },
     lotSerial: { type: 'string' },
-    account: { type: 'string', description: 'Name of the account whose records these are.' },
-    location: locationRef,
-    visibility: {
-      type: 'string',
-      enum: ['own', 'shared', 'shipment'],
-      description:
-        'own: your records; shared: another account’s records up to the moment the lot moved toward you (Open product); ' +
-        'shipment: another account’s Restricted product: only the shipment that reached you is shown.',
-    },
-    quantityIn: { ...nullableNumber, description: 'Received, commissioned or produced here (null where not visible).' },
-    quantityOut: { ...nullableNumber, description: 'Shipped, consumed or decommissioned here.' },
-    quantityOnHand: {
-      ...nullableNumber,
-      description: 'Balance of the inventory timeline at AsOf (now by default); yours only.',
-    },
-    firstEvent: { ...nullableTime, description: 'The first of the events eventCount counts; UTC.' },
-    lastEvent: { ...nullableTime, description: 'The last of them; UTC.' },
-    eventCount: {
-      type: 'integer',
-      description:
-        'Events you may see that changed this lot’s quantity (commission, receive, ship, transform, decommission) or containment here; observations are not counted.',
-    },
-  }),
-} as const;
-
-const traceEdge = {
-  type: 'object',
-  ...allRequired({
-    from: { type: 'string' },
-    to: { type: 'string' },
-    eventId: { type: 'string', description: 'Service id of the event.' },
-    type: { type: 'string', enum: ['Ship', 'Transform', 'Aggregation', 'Disaggregation'] },
-    eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
-    quantity: {
-      type: 'number',
-      description: 'Shipped quantity; for a transform the input consumed; for (dis)aggregation the child.',
-    },
-  }),
-} as const;
-
-export const traceResponse = {
-  type: 'object',
-  ...allRequired({
-    root: {
-      type: 'object',
-      ...allRequired({
-        productId: { type: 'string' },
-        lotSerial: { type: 'string' },
-        nodes: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'The nodes of the lot itself, one per location.',
-        },
-      }),
-    },
-    nodes: { type: 'array', items: traceNode },
-    edges: { type: 'array', items: traceEdge },
-  }),
-} as const;
-
-export const recallResponse = {
-  type: 'object',
-  ...allRequired({
-    root: traceResponse.properties.root,
-    asOf: { type: 'string', description: 'The instant the quantities are taken at, UTC.' },
-    lots: {
+    nodes: {
       type: 'array',
-      description: 'The lot and every lot derived from it (transforms, aggregations), in your records.',
-      items: {
-        type: 'object',
-        ...allRequired({ product: productRef, lotSerial: { type: 'string' } }),
-      },
-    },
-    holdings: {
-      type: 'array',
-      description: 'Every location of yours that still holds any of these lots.',
-      items: {
-        type: 'object',
-        ...allRequired({
-          product: productRef,
-          lotSerial: { type: 'string' },
-          location: locationRef,
-          quantityOnHand: { type: 'number' },
-          unit: { type: 'string' },
-        }),
-      },
-    },
-    shipments: {
-      type: 'array',
-      description: 'Every shipment of these lots to a trade partner: who to send the recall notice to.',
-      items: {
-        type: 'object',
-        ...allRequired({
-          product: productRef,
-          lotSerial: { type: 'string' },
-          from: locationRef,
-          to: locationRef,
-          quantity: { type: 'number' },
-          unit: { type: 'string' },
-          eventId: { type: 'string' },
-          eventTime: { type: 'string' },
-        }),
-      },
+      items: { type: 'string' },
+      description: 'The nodes of the lot itself, one per location.',
     },
   }),
-} as const;
+  nodes: { type: 'array', items: traceNode },
+  edges: { type: 'array', items: traceEdge },
+});
 
-export const nodeEventsResponse = {
-  type: 'object',
-  ...allRequired({
-    node: traceNode,
-    events: {
-      type: 'array',
-      description:
-        'Every event of this lot at this location that you may see, oldest first (one entry per line of the lot).',
-      items: {
-        type: 'object',
-        ...allRequired({
-          eventId: { type: 'string' },
-          type: { type: 'string', example: 'Receive' },
-          role: {
-            type: 'string',
-            enum: ['instance', 'input', 'output', 'parent', 'child'],
-            description: 'What the lot was in the event.',
-          },
-          eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
-          quantity: { type: 'number' },
-          unit: { type: 'string' },
-          from: { type: ['string', 'null'], description: 'A receive’s ship-from location, when sent.' },
-          to: { type: ['string', 'null'], description: 'A ship’s destination.' },
-          documents: {
-            type: 'array',
-            items: {
-              type: 'object',
-              ...allRequired({ type: { type: 'string' }, number: { type: 'string' } }),
-            },
-          },
-        }),
+export const recallResponse = requiredObject({
+  root: traceResponse.properties.root,
+  asOf: { type: 'string', description: 'The instant the quantities are taken at, UTC.' },
+  lots: {
+    type: 'array',
+    description: 'The lot and every lot derived from it (transforms, aggregations), in your records.',
+    items: requiredObject({ product: productRef, lotSerial: { type: 'string' } }),
+  },
+  holdings: {
+    type: 'array',
+    description: 'Every location of yours that still holds any of these lots.',
+    items: requiredObject({
+      product: productRef,
+      lotSerial: { type: 'string' },
+      location: locationRef,
+      quantityOnHand: { type: 'number' },
+      unit: { type: 'string' },
+    }),
+  },
+  shipments: {
+    type: 'array',
+    description: 'Every shipment of these lots to a trade partner: who to send the recall notice to.',
+    items: requiredObject({
+      product: productRef,
+      lotSerial: { type: 'string' },
+      from: locationRef,
+      to: locationRef,
+      quantity: { type: 'number' },
+      unit: { type: 'string' },
+      eventId: { type: 'string' },
+      eventTime: { type: 'string' },
+    }),
+  },
+});
+
+export const nodeEventsResponse = requiredObject({
+  node: traceNode,
+  events: {
+    type: 'array',
+    description:
+      'Every event of this lot at this location that you may see, oldest first (one entry per line of the lot).',
+    items: requiredObject({
+      eventId: { type: 'string' },
+      type: { type: 'string', example: 'Receive' },
+      role: {
+        type: 'string',
+        enum: ['instance', 'input', 'output', 'parent', 'child'],
+        description: 'What the lot was in the event.',
       },
-    },
-  }),
-} as const;
+      eventTime: { type: 'string', description: 'UTC with a trailing Z.' },
+      quantity: { type: 'number' },
+      unit: { type: 'string' },
+      from: { type: ['string', 'null'], description: 'A receive’s ship-from location, when sent.' },
+      to: { type: ['string', 'null'], description: 'A ship’s destination.' },
+      documents: {
+        type: 'array',
+        items: requiredObject({ type: { type: 'string' }, number: { type: 'string' } }),
+      },
+    }),
+  },
+});
