@@ -6,6 +6,7 @@
  * client (OpenTraceability) maps. Also the resolver paths that client builds for identifiers that are no
  * GS1 key: GDST's own URNs in place of a GTIN, GLN or PGLN, and an SSCC as its EPC URN. Pure.
  */
+import type { StoredAddress, StoredVessel } from '../master-data';
 import { checkDigit, physicalLocationOf, toDigitalLink, tradeItemOf } from './identifiers';
 
 export const LINK_TYPES = ['gs1:epcis', 'gs1:masterData'] as const;
@@ -327,24 +328,8 @@ export function productJsonLd(key: ResolvedKey, product: ProductData | undefined
 export interface PlaceData {
   name: string;
   partyName: string;
-  address: {
-    addressLine1: string | null;
-    addressLine2: string | null;
-    city: string | null;
-    state: string | null;
-    postalCode: string | null;
-    country: string | null;
-    geoCoordinates: { latitude: number; longitude: number } | null;
-  } | null;
-  vessel: {
-    vesselName: string | null;
-    vesselFlagState: string | null;
-    imoNumber: string | null;
-    vesselRegistration: string | null;
-    vesselSatelliteTrackingAuthority: string | null;
-    vesselPublicRegistryLink: string | null;
-    unloadingPort: string | null;
-  } | null;
+  address: Omit<StoredAddress, 'displayAddress'> | null;
+  vessel: StoredVessel | null;
   captainsName: string | null;
 }
 
