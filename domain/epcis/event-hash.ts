@@ -102,26 +102,8 @@ const SENSOR_REPORT_FIELDS: ReadonlySet<string> = new Set([...SENSOR_REPORT, ...
 const SENSOR_ELEMENT_FIELDS: ReadonlySet<string> = new Set(['sensorMetadata', 'sensorReport', ...EXCLUDED]);
 const LOCATION_FIELDS: ReadonlySet<string> = new Set(['id']);
 
-/** GS1 application identifiers of primary keys a Digital Link path may start with. */
-const PRIMARY_KEYS = new Set([
-  '00',
-  '01',
-  '253',
-  '255',
-  '401',
-  '402',
-  '414',
-  '417',
-  '8003',
-  '8004',
-  '8006',
-  '8010',
-  '8013',
-  '8017',
-  '8018',
-]);
-/** The short names some Digital Links use in place of the numeric application identifier. */
-const SHORT_NAMES: Record<string, string> = {
+/** The GS1 primary keys a Digital Link path may start with, by the short name some Digital Links use in place of the AI. */
+const PRIMARY_KEY_NAMES: Record<string, string> = {
   gtin: '01',
   sscc: '00',
   gdti: '253',
@@ -137,11 +119,10 @@ const SHORT_NAMES: Record<string, string> = {
   gmn: '8013',
   gsrnp: '8017',
   gsrn: '8018',
-  lot: '10',
-  ser: '21',
-  glnx: '254',
-  cpv: '22',
 };
+const PRIMARY_KEYS = new Set(Object.values(PRIMARY_KEY_NAMES));
+/** Every short name a Digital Link may use in place of a numeric application identifier. */
+const SHORT_NAMES: Record<string, string> = { ...PRIMARY_KEY_NAMES, lot: '10', ser: '21', glnx: '254', cpv: '22' };
 
 /**
  * A Digital Link on any host as one on id.gs1.org, with numeric application identifiers and no query
