@@ -102,14 +102,9 @@ function xpathsOf(elements: readonly XmlElement[]): string[] {
 
 /** The prefixes of the JSON-LD @context, one per namespace the extensions use. */
 class Prefixes {
-  private readonly byNamespace = new Map<string, string>();
-  private readonly taken = new Set(['gs1', 'epcis', 'cbv', 'cbvmda', 'xsd', 'xsi']);
-
-  constructor() {
-    // The GS1 context already defines these; an extension in them keeps its usual prefix.
-    this.taken.delete('cbvmda');
-    this.byNamespace.set('urn:epcglobal:cbv:mda', 'cbvmda');
-  }
+  private readonly taken = new Set(['gs1', 'epcis', 'cbv', 'xsd', 'xsi']);
+  // The GS1 context already defines cbvmda; an extension in it keeps its usual prefix.
+  private readonly byNamespace = new Map([['urn:epcglobal:cbv:mda', 'cbvmda']]);
 
   of(namespace: string, preferred: string | null): string {
     const known = this.byNamespace.get(namespace);
@@ -313,12 +308,11 @@ class Reader {
       out.destinationList = elementsOf(field).map((t) => this.typed(t, 'sdt', 'destination'));
     else if (name === 'sensorElementList') out.sensorElementList = this.sensorElements(field);
     else if (name === 'persistentDisposition') {
-      const set = elementsOf(field)
-        .filter((d) => d.localName === 'set')
-        .map((d) => cbvWord('disp', textOf(d)));
-      const unset = elementsOf(field)
-        .filter((d) => d.localName === 'unset')
-        .map((d) => cbvWord('disp', textOf(d)));
+      const terms = (kind: string) =>
+        elementsOf(field)
+          .filter((d) => d.localName === kind)
+          .map((d) => cbvWord('disp', textOf(d)));
+      const [set, unset] = [terms('set'), terms('unset')];
       out.persistentDisposition = { ...(set.length ? { set } : {}), ...(unset.length ? { unset } : {}) };
     } else if (name === 'ilmd') out.ilmd = this.object(field, () => false);
     else if (name === 'errorDeclaration') {
