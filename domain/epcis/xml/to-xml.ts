@@ -109,6 +109,16 @@ const objectList = (
   value: Json | undefined,
   child: (entry: { [key: string]: Json }) => XmlNode,
 ): XmlNode[] => [{ name, children: list(value).filter(isObject).map(child) }];
+/** An element of one `item` element per value of the JSON list. */
+const textList = (name: string, item: string, value: Json | undefined): XmlNode[] => [
+  { name, children: list(value).map((entry) => ({ name: item, text: str(entry) })) },
+];
+/** An element of what `children` makes of a JSON object; nothing for anything else. */
+const objectNode = (
+  name: string,
+  value: Json | undefined,
+  children: (object: { [key: string]: Json }) => XmlNode[],
+): XmlNode[] => (isObject(value) ? [{ name, children: children(value) }] : []);
 
 class Writer {
   constructor(
@@ -145,7 +155,7 @@ class Writer {
     cbvXml(vocabulary, str(value), this.options.cbvFormat);
 
   text: Field = (value, name) => [{ name, text: str(value) }];
-  ids: Field = (value, name) => [{ name, children: list(value).map((id) => ({ name: 'epc', text: str(id) })) }];
+  ids: Field = (value, name) => textList(name, 'epc', value);
   quantities: Field = (value, name) =>
     objectList(name, value, (q) => ({
       name: 'quantityElement',
@@ -156,9 +166,7 @@ class Writer {
       ],
     }));
   location: Field = (value, name) =>
-    isObject(value)
-      ? [{ name, children: [{ name: 'id', text: str(value.id) }, ...this.extensionsOf(value, new Set(['id']))] }]
-      : [];
+    objectNode(name, value, (v) => [{ name: 'id', text: str(v.id) }, ...this.extensionsOf(v, new Set(['id']))]);
   typedList =
     (vocabulary: CbvVocabulary, item: string, valueKey: string): Field =>
     (value, name) =>
@@ -171,18 +179,11 @@ class Writer {
   bizStep: Field = (value, name) => [{ name, text: this.cbv('bizstep', value) }];
   disposition: Field = (value, name) => [{ name, text: this.cbv('disp', value) }];
   persistentDisposition: Field = (value, name) =>
-    isObject(value)
-      ? [
-          {
-            name,
-            children: [
-              ...list(value.unset).map((d) => ({ name: 'unset', text: this.cbv('disp', d) })),
-              ...list(value.set).map((d) => ({ name: 'set', text: this.cbv('disp', d) })),
-            ],
-          },
-        ]
-      : [];
-  ilmd: Field = (value, name) => (isObject(value) ? [{ name, children: this.extensionsOf(value, new Set()) }] : []);
+    objectNode(name, value, (v) => [
+      ...list(v.unset).map((d) => ({ name: 'unset', text: this.cbv('disp', d) })),
+      ...list(v.set).map((d) => ({ name: 'set', text: this.cbv('disp', d) })),
+    ]);
+  ilmd: Field = (value, name) => objectNode(name, value, (v) => this.extensionsOf(v, new Set()));
 
   private sensorAttributes(value: Json | undefined): [string, string][] {
     if (!isObject(value)) return [];
@@ -210,29 +211,14 @@ class Writer {
       ],
     }));
   errorDeclaration: Field = (value, name) =>
-    isObject(value)
-      ? [
-          {
-            name,
-            children: [
-              { name: 'declarationTime', text: str(value.declarationTime) },
-              ...(value.reason !== undefined ? [{ name: 'reason', text: this.cbv('er', value.reason) }] : []),
-              ...(value.correctiveEventIDs !== undefined
-                ? [
-                    {
-                      name: 'correctiveEventIDs',
-                      children: list(value.correctiveEventIDs).map((id) => ({
-                        name: 'correctiveEventID',
-                        text: str(id),
-                      })),
-                    },
-                  ]
-                : []),
-              ...this.extensionsOf(value, new Set(['declarationTime', 'reason', 'correctiveEventIDs'])),
-            ],
-          },
-        ]
-      : [];
+    objectNode(name, value, (v) => [
+      { name: 'declarationTime', text: str(v.declarationTime) },
+      ...(v.reason !== undefined ? [{ name: 'reason', text: this.cbv('er', v.reason) }] : []),
+      ...(v.correctiveEventIDs !== undefined
+        ? textList('correctiveEventIDs', 'correctiveEventID', v.correctiveEventIDs)
+        : []),
+      ...this.extensionsOf(v, new Set(['declarationTime', 'reason', 'correctiveEventIDs'])),
+    ]);
 
   readonly fields: Record<string, Field> = {
     eventTime: this.text,
