@@ -284,9 +284,7 @@ export function locate(
     const list = steps.slice(0, indexAt).join('.');
     row = record.lists[list]?.[Number(steps[indexAt])] ?? row;
   }
-  let value: unknown = record.record;
-  for (const step of steps)
-    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
+  const value = getPath(record.record, steps);
   return {
     row,
     column: column?.name ?? name,
