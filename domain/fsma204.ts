@@ -131,13 +131,9 @@ const sheetColumnsOf = (cte: CriticalTrackingEvent): readonly FsmaColumn[] =>
       !(cte === 'First Land-Based Receiving' && c === 'Event Date'),
   );
 
-export const CTE_COLUMNS: Readonly<Record<CriticalTrackingEvent, readonly FsmaColumn[]>> = {
-  'Initial Packing': sheetColumnsOf('Initial Packing'),
-  'First Land-Based Receiving': sheetColumnsOf('First Land-Based Receiving'),
-  Shipping: sheetColumnsOf('Shipping'),
-  Receiving: sheetColumnsOf('Receiving'),
-  Transformation: sheetColumnsOf('Transformation'),
-};
+export const CTE_COLUMNS = Object.fromEntries(CTES.map((cte) => [cte, sheetColumnsOf(cte)])) as Readonly<
+  Record<CriticalTrackingEvent, readonly FsmaColumn[]>
+>;
 
 /** Business name, location name, street, city, state and postal code, country, phone: what FDA calls a location description. */
 function describePlace(place: PlaceFacts): string {
