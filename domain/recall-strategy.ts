@@ -113,6 +113,9 @@ export interface EffectivenessTotals {
   quantities: QuantityTotals[];
 }
 
+/** The figures effectivenessTotals sums per unit besides the shipped quantity, in the order it answers them. */
+const SUMMED = ['onHand', 'returned', 'destroyed', 'soldOn', 'accountedFor', 'outstanding'] as const;
+
 export function effectivenessTotals(
   consignees: { facts: ConsigneeFacts; figures: ReturnType<typeof consigneeFigures> }[],
   checkPercent: number,
@@ -123,26 +126,10 @@ export function effectivenessTotals(
   const required = Math.ceil(round((consignees.length * checkPercent) / 100));
   const byUnit = new Map<string, QuantityTotals>();
   for (const lot of consignees.flatMap((c) => c.figures.lots)) {
-    const t = byUnit.get(lot.unit) ?? {
-      unit: lot.unit,
-      shipped: 0,
-      onHand: 0,
-      returned: 0,
-      destroyed: 0,
-      soldOn: 0,
-      accountedFor: 0,
-      outstanding: 0,
-    };
-    byUnit.set(lot.unit, {
-      unit: lot.unit,
-      shipped: round(t.shipped + lot.quantity),
-      onHand: round(t.onHand + lot.onHand),
-      returned: round(t.returned + lot.returned),
-      destroyed: round(t.destroyed + lot.destroyed),
-      soldOn: round(t.soldOn + lot.soldOn),
-      accountedFor: round(t.accountedFor + lot.accountedFor),
-      outstanding: round(t.outstanding + lot.outstanding),
-    });
+    const t = byUnit.get(lot.unit);
+    const sum = { unit: lot.unit, shipped: round((t?.shipped ?? 0) + lot.quantity) } as QuantityTotals;
+    for (const key of SUMMED) sum[key] = round((t?.[key] ?? 0) + lot[key]);
+    byUnit.set(lot.unit, sum);
   }
   return {
     consignees: consignees.length,
