@@ -134,17 +134,23 @@ export function contactFromPayload(contact: ContactPayload | undefined) {
   return contact ? { name: orNull(contact.Name), phone: orNull(contact.Phone), email: orNull(contact.Email) } : null;
 }
 
-export function vesselFromPayload(vessel: VesselPayload | undefined) {
+/** A vessel's stored fields, in their stored order, and the payload fields they come from. */
+const VESSEL_FIELDS = {
+  vesselName: 'VesselName',
+  vesselFlagState: 'VesselFlagState',
+  imoNumber: 'IMONumber',
+  vesselSatelliteTrackingAuthority: 'VesselSatelliteTrackingAuthority',
+  vesselPublicRegistryLink: 'VesselPublicRegistryLink',
+  vesselRegistration: 'VesselRegistration',
+  unloadingPort: 'UnloadingPort',
+} as const satisfies Record<string, keyof VesselPayload>;
+const VESSEL_ENTRIES = Object.entries(VESSEL_FIELDS) as [keyof typeof VESSEL_FIELDS, keyof VesselPayload][];
+
+export type StoredVessel = { [K in keyof typeof VESSEL_FIELDS]: string | null };
+
+export function vesselFromPayload(vessel: VesselPayload | undefined): StoredVessel | null {
   if (!vessel) return null;
-  return {
-    vesselName: orNull(vessel.VesselName),
-    vesselFlagState: orNull(vessel.VesselFlagState),
-    imoNumber: orNull(vessel.IMONumber),
-    vesselSatelliteTrackingAuthority: orNull(vessel.VesselSatelliteTrackingAuthority),
-    vesselPublicRegistryLink: orNull(vessel.VesselPublicRegistryLink),
-    vesselRegistration: orNull(vessel.VesselRegistration),
-    unloadingPort: orNull(vessel.UnloadingPort),
-  };
+  return Object.fromEntries(VESSEL_ENTRIES.map(([stored, sent]) => [stored, orNull(vessel[sent])])) as StoredVessel;
 }
 
 /** Location columns from a payload's Details (everything but ids, URN and trade partner). */
@@ -343,7 +349,6 @@ export interface LocationUpdatePayload {
 
 export type StoredAddress = NonNullable<ReturnType<typeof addressFromPayload>>;
 export type StoredContact = NonNullable<ReturnType<typeof contactFromPayload>>;
-export type StoredVessel = NonNullable<ReturnType<typeof vesselFromPayload>>;
 
 const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
@@ -367,18 +372,8 @@ const contactToPayload = (contact: StoredContact | null): ContactPayload =>
     ? { Name: orUndefined(contact.name), Phone: orUndefined(contact.phone), Email: orUndefined(contact.email) }
     : {};
 
-function vesselToPayload(vessel: StoredVessel | null): VesselPayload {
-  if (!vessel) return {};
-  return {
-    VesselName: orUndefined(vessel.vesselName),
-    VesselFlagState: orUndefined(vessel.vesselFlagState),
-    IMONumber: orUndefined(vessel.imoNumber),
-    VesselSatelliteTrackingAuthority: orUndefined(vessel.vesselSatelliteTrackingAuthority),
-    VesselPublicRegistryLink: orUndefined(vessel.vesselPublicRegistryLink),
-    VesselRegistration: orUndefined(vessel.vesselRegistration),
-    UnloadingPort: orUndefined(vessel.unloadingPort),
-  };
-}
+const vesselToPayload = (vessel: StoredVessel | null): VesselPayload =>
+  vessel ? Object.fromEntries(VESSEL_ENTRIES.map(([stored, sent]) => [sent, orUndefined(vessel[stored])])) : {};
 
 const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
