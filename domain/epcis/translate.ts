@@ -370,6 +370,7 @@ export function translateEpcisEvents(
   { eventIds, hashes, pointerOf, context, bounds }: TranslationOptions,
 ): Translation {
   const issues: EpcisIssue[] = [];
+  const issue = (index: number, pointer: string, message: string) => issues.push({ index, pointer, message });
   const newProducts = new Map<string, ProductRefPayload>();
   const newLocations = new Set<string>();
 
@@ -436,11 +437,11 @@ export function translateEpcisEvents(
     const at = pointerOf(index);
     const time = parseEventTime(event.eventTime, event.eventTimeZoneOffset);
     if (!time.ok)
-      issues.push({
+      issue(
         index,
-        pointer: `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`,
-        message: time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime'),
-      });
+        `${at}/${time.field === 'EventTime' ? 'eventTime' : 'eventTimeZoneOffset'}`,
+        time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime'),
+      );
     const hash = hashes[index];
     if (event.errorDeclaration) {
       const key = event.eventID ?? hash;
@@ -450,22 +451,11 @@ export function translateEpcisEvents(
         ...(context.length ? { EpcisContext: context } : {}),
         EpcisIndex: epcisIndexOf(event),
       };
-      if (declared) {
-        if (declared.declared)
-          issues.push({
-            index,
-            pointer: `${at}/errorDeclaration`,
-            message: `Event ${key} has been declared erroneous already.`,
-          });
+      if (declared ? declared.declared : known.pendingDeclarations.has(key))
+        issue(index, `${at}/errorDeclaration`, `Event ${key} has been declared erroneous already.`);
+      if (declared)
         return { ...reversalOf(declared.payload, eventIds[index]), ...epcis, EpcisDeclarationOf: declared.rowId };
-      }
       // EPCIS records a declaration as an event: one of an event not held is kept, and applied when that event arrives.
-      if (known.pendingDeclarations.has(key))
-        issues.push({
-          index,
-          pointer: `${at}/errorDeclaration`,
-          message: `Event ${key} has been declared erroneous already.`,
-        });
       const pending: EventPayload = {
         $type: 'observe',
         Id: eventIds[index],
@@ -485,25 +475,16 @@ export function translateEpcisEvents(
       if (!item) continue;
       const lotSerial = item.serial ?? item.lot ?? '';
       if (lotSerial.length > bounds.idLength)
-        issues.push({
-          index,
-          pointer: `${at}${linePointer(line)}`,
-          message: `A lot or serial number is at most ${bounds.idLength} characters.`,
-        });
-      if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity)) {
-        issues.push({
-          index,
-          pointer: `${at}${linePointer(line)}/quantity`,
-          message: `A quantity is between 0 and ${bounds.quantity}.`,
-        });
-      }
+        issue(index, `${at}${linePointer(line)}`, `A lot or serial number is at most ${bounds.idLength} characters.`);
+      if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity))
+        issue(index, `${at}${linePointer(line)}/quantity`, `A quantity is between 0 and ${bounds.quantity}.`);
       // The unit a new product is created with: one the service knows (quantities are never converted).
       if (line.uom !== undefined && !normaliseUnit(line.uom))
-        issues.push({
+        issue(
           index,
-          pointer: `${at}${linePointer(line)}/uom`,
-          message: `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}`,
-        });
+          `${at}${linePointer(line)}/uom`,
+          `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}`,
+        );
       lists[line.role].push({
         Quantity: line.quantity ?? 0,
         LotSerial: lotSerial,
