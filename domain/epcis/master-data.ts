@@ -3,6 +3,7 @@
  * (products, by GTIN) and of locations (business locations and read points, by GLN), with their CBV
  * master data attributes and GDST's vessel attributes. Pure: vocabularies in, what to store out.
  */
+import type { AddressPayload, VesselPayload } from '../master-data';
 import { physicalLocationOf, tradeItemOf } from './identifiers';
 
 export interface EpcisVocabularyElement {
@@ -32,24 +33,8 @@ export interface EpcisLocationData {
   extension?: string;
   pointer: string;
   name?: string;
-  address: {
-    AddressLine1?: string;
-    AddressLine2?: string;
-    City?: string;
-    State?: string;
-    PostalCode?: string;
-    Country?: string;
-    GeoCoordinates?: { Latitude: number; Longitude: number };
-  };
-  vessel: {
-    VesselName?: string;
-    VesselFlagState?: string;
-    IMONumber?: string;
-    VesselRegistration?: string;
-    VesselSatelliteTrackingAuthority?: string;
-    VesselPublicRegistryLink?: string;
-    UnloadingPort?: string;
-  };
+  address: Omit<AddressPayload, 'DisplayAddress'>;
+  vessel: VesselPayload;
   captainsName?: string;
 }
 
