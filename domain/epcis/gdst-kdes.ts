@@ -134,16 +134,12 @@ export function gdstKdeWarnings(
           'the fishing authorisation (a certificate of type urn:gdst:certType:fishingAuth)',
         );
     }
-    if (step === 'landing' && !hasCertificate('landingAuth'))
-      missing(
-        '/cbvmda:certificationList',
-        'the landing authorisation (a certificate of type urn:gdst:certType:landingAuth)',
-      );
-    if (step === 'transshipment' && !hasCertificate('transshipmentAuth'))
-      missing(
-        '/cbvmda:certificationList',
-        'the transshipment authorisation (a certificate of type urn:gdst:certType:transshipmentAuth)',
-      );
+    for (const kind of ['landing', 'transshipment'])
+      if (step === kind && !hasCertificate(`${kind}Auth`))
+        missing(
+          '/cbvmda:certificationList',
+          `the ${kind} authorisation (a certificate of type urn:gdst:certType:${kind}Auth)`,
+        );
     if (event.type === 'TransformationEvent') {
       if (!event.inputQuantityList?.length && !event.inputEPCList?.length)
         missing('/inputQuantityList', 'the inputs of a processing event');
