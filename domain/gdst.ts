@@ -4,7 +4,7 @@
  * KDE may be sent later in another system. Pure.
  */
 import type { EventPayload } from './events';
-import { vesselFromPayload } from './master-data';
+import { vesselFromPayload, type StoredVessel } from './master-data';
 
 export interface KdeWarning {
   code: 'MissingGdstKde';
@@ -32,12 +32,7 @@ const certificateTypes = (event: EventPayload): string[] =>
     .filter(Boolean);
 
 /** What GDST asks of the vessel of a wild catch, as the location stores it. */
-export interface GdstVessel {
-  vesselName: string | null;
-  vesselFlagState: string | null;
-  imoNumber: string | null;
-  vesselRegistration: string | null;
-}
+export type GdstVessel = Pick<StoredVessel, 'vesselName' | 'vesselFlagState' | 'imoNumber' | 'vesselRegistration'>;
 
 /** The vessel an event's own Location.Details carry: for batches stored before the stored one was kept. */
 export const requestVesselOf = (event: EventPayload): GdstVessel | null =>
