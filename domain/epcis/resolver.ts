@@ -25,20 +25,17 @@ export type KeyAi = '01' | '00' | '414' | '417';
  * GS1 key's digits (GTIN-14, SSCC, GLN, PGLN) when `gs1`, else the URN as the path gave it (GDST's
  * `urn:gdst:<domain>:product:class:<id>`, `…:location:loc:<id>`, `…:party:<id>`, a logistic unit's URN).
  */
-export interface ResolvedKey {
+export interface ResolvedKey extends KeyQualifier {
   ai: KeyAi;
   id: string;
   gs1: boolean;
-  lot?: string;
-  serial?: string;
-  /** A GLN's extension (AI 254): one of its sub-locations. */
-  extension?: string;
 }
 
 /** What qualifies a primary key in the path: a GTIN's lot or serial, a GLN's extension. */
 export interface KeyQualifier {
   lot?: string;
   serial?: string;
+  /** A GLN's extension (AI 254): one of its sub-locations. */
   extension?: string;
 }
 
