@@ -240,6 +240,8 @@ class EntityList {
  */
 export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): Translation {
   const issues: JsonEventIssue[] = [];
+  const add = (index: number, code: JsonEventIssue['code'], field: string, message: string) =>
+    issues.push({ index, eventId: events[index].ExternalEventId ?? null, code, field, message });
   const products = new EntityList();
   const locations = new EntityList();
   const tradePartners = new EntityList();
@@ -281,8 +283,7 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
   };
 
   const translated = events.map((event, index): TranslatedEvent => {
-    const issue = (code: JsonEventIssue['code'], field: string, message: string) =>
-      issues.push({ index, eventId: event.ExternalEventId ?? null, code, field, message });
+    const issue: IssueSink = (code, field, message) => add(index, code, field, message);
 
     const zone = zoneOf(event);
     const time = parseEventTime(event.EventTime, zone);
@@ -379,15 +380,13 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): 
     if (!urn || tradePartners.has(urn) || !locations.has(event.Location.Urn)) return;
     const stored = known.tradePartners.get(urn);
     if (stored?.externalId) tradePartners.add(urn, stored.externalId, 'Skipped');
-    else {
-      issues.push({
+    else
+      add(
         index,
-        eventId: event.ExternalEventId ?? null,
-        code: 'InvalidValue',
-        field: 'TradePartner.Urn',
-        message: `Trade partner ${urn} is new to the account and owns no new location of the request; create it with a location (POST /Integration/Locations or a new Location here).`,
-      });
-    }
+        'InvalidValue',
+        'TradePartner.Urn',
+        `Trade partner ${urn} is new to the account and owns no new location of the request; create it with a location (POST /Integration/Locations or a new Location here).`,
+      );
   });
   issues.sort((a, b) => a.index - b.index);
   return {
