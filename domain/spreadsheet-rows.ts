@@ -84,6 +84,8 @@ export function headerColumns(
 ): { ok: true; columns: (Column | null)[] } | { ok: false; errors: RowError[] } {
   const byName = new Map(columns.map((c) => [c.name, c]));
   const errors: RowError[] = [];
+  const error = (column: string, value: string | null, code: string, message: string) =>
+    errors.push({ row: 1, column, value, code, message });
   const seen = new Set<string>();
   const ordered: (Column | null)[] = [];
   header.forEach((cell, index) => {
@@ -95,33 +97,18 @@ export function headerColumns(
     const column = byName.get(name);
     if (!column) {
       const suggestion = didYouMean(name, [...byName.keys()]);
-      errors.push({
-        row: 1,
-        column: name,
-        value: name,
-        code: 'UnknownColumn',
-        message: `Column ${index + 1}, ${name}, is not a field of this kind.${suggestion ? ` Did you mean ${suggestion}?` : ''}`,
-      });
-    } else if (seen.has(name)) {
-      errors.push({
-        row: 1,
-        column: name,
-        value: name,
-        code: 'DuplicateColumn',
-        message: `Column ${name} appears twice.`,
-      });
-    }
+      error(
+        name,
+        name,
+        'UnknownColumn',
+        `Column ${index + 1}, ${name}, is not a field of this kind.${suggestion ? ` Did you mean ${suggestion}?` : ''}`,
+      );
+    } else if (seen.has(name)) error(name, name, 'DuplicateColumn', `Column ${name} appears twice.`);
     seen.add(name);
     ordered.push(column ?? null);
   });
   if (!seen.has(key))
-    errors.push({
-      row: 1,
-      column: key,
-      value: null,
-      code: 'Required',
-      message: `The header has no ${key} column: each row names the record it belongs to.`,
-    });
+    error(key, null, 'Required', `The header has no ${key} column: each row names the record it belongs to.`);
   return errors.length ? { ok: false, errors } : { ok: true, columns: ordered };
 }
 
