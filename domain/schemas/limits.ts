@@ -28,17 +28,34 @@ export const LIMITS = {
 export const quantity = (description: string) =>
   ({ type: 'number', minimum: 0, maximum: LIMITS.quantity, description }) as const;
 
-type Schema = { [keyword: string]: unknown };
+export type Schema = { [keyword: string]: unknown };
 
-const isSchema = (value: unknown): value is Schema =>
+export const isSchema = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keywords whose subschemas describe values of their own (a property, an element): one, a map or a list of them. */
+const VALUE_ONE = ['items', 'additionalProperties', 'contains'];
+const VALUE_MAP = ['properties', 'patternProperties', '$defs'];
+const VALUE_LIST = ['prefixItems'];
+/** Keywords whose subschemas describe the same value as their parent. */
+export const SAME_ONE = ['if', 'then', 'else', 'not'];
+export const SAME_LIST = ['allOf', 'anyOf', 'oneOf'];
+
+/** A copy of a schema with each subschema passed through `map`, told whether it describes a value of its own. */
+export function mapSubschemas(schema: Schema, map: (child: unknown, own: boolean) => unknown): Schema {
+  const out: Schema = { ...schema };
+  for (const key of [...VALUE_ONE, ...SAME_ONE]) if (key in out) out[key] = map(out[key], VALUE_ONE.includes(key));
+  for (const key of VALUE_MAP) {
+    if (isSchema(out[key]))
+      out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, map(child, true)]));
+  }
+  for (const key of [...VALUE_LIST, ...SAME_LIST])
+    if (Array.isArray(out[key])) out[key] = out[key].map((child: unknown) => map(child, VALUE_LIST.includes(key)));
+  return out;
+}
+
 const hasType = (schema: Schema, type: string): boolean =>
   schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
-
-/** Keywords whose value is one subschema, or a map or list of them. */
-const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'];
-const MAP = ['properties', 'patternProperties', '$defs'];
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
 /**
  * A request schema with a bound on everything it takes: each string without a maxLength gets
@@ -49,13 +66,7 @@ const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 export function withLimits<T extends object>(schema: T): T {
   const bound = (node: unknown): unknown => {
     if (!isSchema(node)) return node;
-    const out: Schema = { ...node };
-    for (const key of ONE) if (key in out) out[key] = bound(out[key]);
-    for (const key of MAP) {
-      if (isSchema(out[key]))
-        out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, bound(child)]));
-    }
-    for (const key of LIST) if (Array.isArray(out[key])) out[key] = out[key].map(bound);
+    const out = mapSubschemas(node, bound);
     if (hasType(out, 'string') && !('maxLength' in out) && !('enum' in out) && !('const' in out))
       out.maxLength = LIMITS.textLength;
     if (hasType(out, 'array') && !('maxItems' in out)) out.maxItems = LIMITS.arrayItems;

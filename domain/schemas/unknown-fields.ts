@@ -5,18 +5,7 @@
  * the name that was meant (Stripe's "unknown parameter ... did you mean").
  */
 import type { ErrorObject } from 'ajv';
-
-type Schema = { [keyword: string]: unknown };
-
-const isSchema = (value: unknown): value is Schema =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Keywords whose subschemas describe values of their own (a property, an element). */
-const VALUE_ONE = ['items', 'additionalProperties', 'contains'];
-const VALUE_MAP = ['properties', 'patternProperties', '$defs'];
-/** Keywords whose subschemas describe the same object as their parent: they are never closed themselves. */
-const SAME_ONE = ['if', 'then', 'else', 'not'];
-const SAME_LIST = ['allOf', 'anyOf', 'oneOf'];
+import { isSchema, mapSubschemas, SAME_LIST, SAME_ONE, type Schema } from './limits';
 
 /**
  * A request schema whose every object with `properties` takes those and nothing else: a plain object
@@ -28,15 +17,8 @@ const SAME_LIST = ['allOf', 'anyOf', 'oneOf'];
 export function closed<T extends object>(schema: T): T {
   const close = (node: unknown, own: boolean): unknown => {
     if (!isSchema(node)) return node;
-    const out: Schema = { ...node };
-    for (const key of VALUE_ONE) if (key in out) out[key] = close(out[key], true);
-    for (const key of VALUE_MAP) {
-      if (isSchema(out[key]))
-        out[key] = Object.fromEntries(Object.entries(out[key]).map(([name, child]) => [name, close(child, true)]));
-    }
-    for (const key of SAME_ONE) if (key in out) out[key] = close(out[key], false);
-    for (const key of SAME_LIST)
-      if (Array.isArray(out[key])) out[key] = out[key].map((child: unknown) => close(child, false));
+    // The subschemas of the same object (if/then, allOf) are never closed themselves.
+    const out = mapSubschemas(node, close);
     if (own && isSchema(out.properties) && !('additionalProperties' in out) && !('unevaluatedProperties' in out)) {
       const branches = SAME_ONE.some((key) => key in out) || SAME_LIST.some((key) => key in out);
       out[branches ? 'unevaluatedProperties' : 'additionalProperties'] = false;
