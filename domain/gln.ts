@@ -1,14 +1,12 @@
 /**
  * GS1 Global Location Numbers: 13 digits, the last a check digit (GS1 General Specifications, the
- * mod-10 algorithm: weights 3 and 1 alternating from the rightmost data digit).
+ * mod-10 algorithm: weights 3 and 1 alternating from the rightmost data digit; epcis/identifiers.ts).
  */
+import { checkDigit } from './epcis/identifiers';
+
 export const GLN_PATTERN = /^\d{13}$/;
 
-export function gs1CheckDigit(data: string): number {
-  let sum = 0;
-  for (let i = 0; i < data.length; i++) sum += Number(data[data.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
-  return (10 - (sum % 10)) % 10;
-}
+export const gs1CheckDigit = (data: string): number => Number(checkDigit(data));
 
 /** Why `gln` is not a GLN, or null when it is one. */
 export function glnProblem(gln: string): string | null {
