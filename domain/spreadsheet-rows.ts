@@ -6,6 +6,7 @@
  */
 import { EVENT_TYPE_NAMES } from './events';
 import type { Column } from './spreadsheet-columns';
+import { withoutMillis } from './time';
 
 /** What a spreadsheet can hold: events of one type, locations or products. */
 export const IMPORT_KINDS = [...EVENT_TYPE_NAMES, 'locations', 'products'] as const;
@@ -67,14 +68,12 @@ export function didYouMean(name: string, known: readonly string[]): string | nul
   return best !== null && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : null;
 }
 
-export const cellText = (value: CellValue): string | null =>
-  value === null ? null : value instanceof Date ? wallTime(value) : String(value);
-
 /**
  * An Excel date cell holds a wall time without a zone (exceljs gives it as that time in UTC): written
  * back as `YYYY-MM-DDTHH:mm:ss`, which the API reads in the event's EventTimeZone.
  */
-const wallTime = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, '');
+export const cellText = (value: CellValue): string | null =>
+  value === null ? null : value instanceof Date ? withoutMillis(value) : String(value);
 
 /** The header's columns in order, or the problems with it: unknown names (with the closest known one), repeats, a missing key. */
 export function headerColumns(
