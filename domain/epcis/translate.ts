@@ -16,7 +16,7 @@ import type { TradePartnerPayload } from '../master-data';
 import { normaliseUnit, unitsAcceptedMessage } from '../units';
 import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
-import { matchKeysOf } from './match-keys';
+import { matchKeysOf, type MatchList } from './match-keys';
 import {
   canonicalIdentifier,
   locationDigitalLink,
@@ -68,19 +68,12 @@ export interface EpcisEvent {
  * What queries match a captured event on, in one spelling (canonicalIdentifier, CBV bare words), so a
  * query in Digital Link form finds an event captured with URNs and the other way round.
  */
-export interface EpcisIndex {
-  epc?: string[];
-  parentID?: string[];
-  inputEPC?: string[];
-  outputEPC?: string[];
-  epcClass?: string[];
-  inputEPCClass?: string[];
-  outputEPCClass?: string[];
+export type EpcisIndex = Partial<Record<MatchList, string[]>> & {
   readPoint?: string;
   bizLocation?: string;
   bizStep?: string;
   disposition?: string;
-}
+};
 
 /**
  * A batch-style event that came from EPCIS: the pipeline reads the first part; `Epcis` is the original,
