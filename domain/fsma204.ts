@@ -9,6 +9,7 @@
  * Land-Based Receiving CTE, carrying the trip's harvest dates and catch areas, the vessels and the landing
  * date, and that receiver is the lot code's source.
  */
+import type { StoredAddress } from './master-data';
 
 /** In the rule's order (21 CFR 1.1330 to 1.1350): the order of the workbook's sheets. */
 export const CTES = [
@@ -40,13 +41,7 @@ export interface PlaceFacts {
   tradePartner: string;
   name: string;
   gln: string | null;
-  address: {
-    addressLine1?: string | null;
-    city?: string | null;
-    state?: string | null;
-    postalCode?: string | null;
-    country?: string | null;
-  } | null;
+  address: Partial<Pick<StoredAddress, 'addressLine1' | 'city' | 'state' | 'postalCode' | 'country'>> | null;
   phone: string | null;
   /** Set when the location is a fishing vessel. */
   vessel: VesselFacts | null;
