@@ -157,8 +157,9 @@ class Reader {
 
   constructor(private readonly version: EpcisXmlVersion) {}
 
-  private keyOf(namespace: string, prefix: string | null, localName: string): string {
-    return `${this.prefixes.of(namespace, prefix)}:${localName}`;
+  /** A name of another namespace as `prefix:name`; one of no namespace as it is. */
+  private keyOf(namespace: string | null, prefix: string | null, localName: string): string {
+    return namespace ? `${this.prefixes.of(namespace, prefix)}:${localName}` : localName;
   }
 
   /** The children of an element with the wrappers read through, in document order. */
@@ -187,10 +188,8 @@ class Reader {
     for (let i = 0; i < element.attributes.length; i++) {
       const attribute = element.attributes[i];
       if (attribute.namespaceURI === XMLNS || attribute.namespaceURI === XSI || attribute.name === 'xmlns') continue;
-      const key = attribute.namespaceURI
-        ? this.keyOf(attribute.namespaceURI, attribute.prefix, attribute.localName ?? attribute.name)
-        : (attribute.localName ?? attribute.name);
-      attributes[key] = attribute.value;
+      attributes[this.keyOf(attribute.namespaceURI, attribute.prefix, attribute.localName ?? attribute.name)] =
+        attribute.value;
     }
     if (!children.length) {
       const text = element.textContent ?? '';
@@ -202,9 +201,7 @@ class Reader {
   }
 
   private addExtension(object: JsonObject, element: XmlElement): void {
-    const key = element.namespaceURI
-      ? this.keyOf(element.namespaceURI, element.prefix, element.localName ?? element.nodeName)
-      : (element.localName ?? element.nodeName);
+    const key = this.keyOf(element.namespaceURI, element.prefix, element.localName ?? element.nodeName);
     const value = this.extensionValue(element);
     const existing = object[key];
     if (existing === undefined) object[key] = value;
