@@ -124,9 +124,10 @@ class Prefixes {
 }
 
 const SENSOR_NUMBERS = new Set(['value', 'minValue', 'maxValue', 'meanValue', 'sDev', 'percRank', 'percValue']);
-const ID_LISTS = new Set(['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList']);
-const QUANTITY_LISTS = new Set(['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']);
-const TEXT_FIELDS = new Set([
+/** The event fields of each kind, by element name (to-xml.ts writes them back by the same lists). */
+export const ID_LISTS = new Set(['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList']);
+export const QUANTITY_LISTS = new Set(['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']);
+export const TEXT_FIELDS = new Set([
   'eventTime',
   'recordTime',
   'eventTimeZoneOffset',

@@ -7,7 +7,15 @@
  * prefix. Pure.
  */
 import { cbvXml, sensorTypeXml, type CbvVocabulary, type CbvXmlFormat } from './cbv';
-import { EPCIS_QUERY_XML_NAMESPACES, EPCIS_XML_NAMESPACES, type EpcisXmlVersion, type Json } from './from-xml';
+import {
+  EPCIS_QUERY_XML_NAMESPACES,
+  EPCIS_XML_NAMESPACES,
+  ID_LISTS,
+  QUANTITY_LISTS,
+  TEXT_FIELDS,
+  type EpcisXmlVersion,
+  type Json,
+} from './from-xml';
 
 type JsonObject = { [key: string]: Json | undefined };
 
@@ -221,23 +229,10 @@ class Writer {
     ]);
 
   readonly fields: Record<string, Field> = {
-    eventTime: this.text,
-    recordTime: this.text,
-    eventTimeZoneOffset: this.text,
-    eventID: this.text,
-    certificationInfo: this.text,
-    action: this.text,
-    parentID: this.text,
-    transformationID: this.text,
+    ...Object.fromEntries([...TEXT_FIELDS].map((name) => [name, this.text])),
+    ...Object.fromEntries([...ID_LISTS].map((name) => [name, this.ids])),
+    ...Object.fromEntries([...QUANTITY_LISTS].map((name) => [name, this.quantities])),
     errorDeclaration: this.errorDeclaration,
-    epcList: this.ids,
-    childEPCs: this.ids,
-    inputEPCList: this.ids,
-    outputEPCList: this.ids,
-    quantityList: this.quantities,
-    childQuantityList: this.quantities,
-    inputQuantityList: this.quantities,
-    outputQuantityList: this.quantities,
     bizStep: this.bizStep,
     disposition: this.disposition,
     readPoint: this.location,
