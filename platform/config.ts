@@ -156,37 +156,12 @@ export interface Config {
   trustedProxies: string[];
 }
 
-function integer(name: string, value: string | undefined, fallback: number): number {
+/** A whole number from `value` (`fallback` when unset) within min-max; `what` names it in the error. */
+function whole(name: string, value: string | undefined, fallback: number, what: string, min: number, max: number) {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) {
-    throw new Error(`${name} must be a port number (0-65535), got "${value}"`);
-  }
-  return parsed;
-}
-
-function seconds(name: string, value: string | undefined, fallback: number, max = 86_400): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max)
-    throw new Error(`${name} must be a whole number of seconds (1-${max}), got "${value}"`);
-  return parsed;
-}
-
-/** At least the 72 hours receivers are promised, unless set lower (tests); at most 30 days. */
-function retrySeconds(value: string | undefined): number {
-  if (value === undefined || value === '') return 72 * 3600;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400)
-    throw new Error(`WEBHOOK_RETRY_SECONDS must be a whole number of seconds (1-2592000), got "${value}"`);
-  return parsed;
-}
-
-function count(name: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min || parsed > 1_000_000)
-    throw new Error(`${name} must be a whole number (${min}-1000000), got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max)
+    throw new Error(`${name} must be ${what} (${min}-${max}), got "${value}"`);
   return parsed;
 }
 
@@ -223,58 +198,46 @@ function trustedProxies(value: string | undefined): string[] {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = (name: keyof typeof DEFAULT_PORTS) =>
+    whole(name, env[name], DEFAULT_PORTS[name], 'a port number', 0, 65535);
+  const seconds = (name: string, fallback: number, max = 86_400) =>
+    whole(name, env[name], fallback, 'a whole number of seconds', 1, max);
+  const count = (name: string, fallback: number, min: number) =>
+    whole(name, env[name], fallback, 'a whole number', min, 1_000_000);
   return {
-    port: integer('PORT', env.PORT, DEFAULT_PORTS.PORT),
+    port: port('PORT'),
     apiHost: env.API_HOST || '0.0.0.0',
     databaseUrl: nonEmpty(env.DATABASE_URL),
     temporalAddress: nonEmpty(env.TEMPORAL_ADDRESS),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCliPath: nonEmpty(env.TEMPORAL_CLI_PATH),
-    temporalPort: integer('TEMPORAL_PORT', env.TEMPORAL_PORT, DEFAULT_PORTS.TEMPORAL_PORT),
-    temporalUiPort: integer('TEMPORAL_UI_PORT', env.TEMPORAL_UI_PORT, DEFAULT_PORTS.TEMPORAL_UI_PORT),
+    temporalPort: port('TEMPORAL_PORT'),
+    temporalUiPort: port('TEMPORAL_UI_PORT'),
     temporalUiUrl: nonEmpty(env.TEMPORAL_UI_URL?.replace(/\/+$/, '')),
     taskQueue: env.TASK_QUEUE || TASK_QUEUE,
     dataDir: path.resolve(PROJECT_ROOT, env.DATA_DIR || '.data'),
     urnDomain: env.URN_DOMAIN || 'traceability.local',
     logLevel: env.LOG_LEVEL || 'info',
     workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
-    workerMetricsPort: integer('WORKER_METRICS_PORT', env.WORKER_METRICS_PORT, DEFAULT_PORTS.WORKER_METRICS_PORT),
-    workerAppMetricsPort: integer(
-      'WORKER_APP_METRICS_PORT',
-      env.WORKER_APP_METRICS_PORT,
-      DEFAULT_PORTS.WORKER_APP_METRICS_PORT,
-    ),
-    syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', env.SYNC_WAIT_SECONDS, 30),
-    pipelineLocalMaxEvents: count(
-      'PIPELINE_LOCAL_MAX_EVENTS',
-      env.PIPELINE_LOCAL_MAX_EVENTS,
-      DEFAULT_PIPELINE_LOCAL_MAX_EVENTS,
-      0,
-    ),
+    workerMetricsPort: port('WORKER_METRICS_PORT'),
+    workerAppMetricsPort: port('WORKER_APP_METRICS_PORT'),
+    syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', 30),
+    pipelineLocalMaxEvents: count('PIPELINE_LOCAL_MAX_EVENTS', DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, 0),
     apiSyncWorker: flag('API_SYNC_WORKER', env.API_SYNC_WORKER, true),
-    workerActivitySlots: count('WORKER_ACTIVITY_SLOTS', env.WORKER_ACTIVITY_SLOTS, os.availableParallelism() + 1, 1),
+    workerActivitySlots: count('WORKER_ACTIVITY_SLOTS', os.availableParallelism() + 1, 1),
     workerRole: workerRole(env.WORKER_ROLE),
-    reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 60),
-    reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', env.RECONCILE_EVERY_SECONDS, 60),
-    requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 30),
+    reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', 60),
+    reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', 60),
+    requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', 30),
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
-    webhookRetrySeconds: retrySeconds(env.WEBHOOK_RETRY_SECONDS),
-    querySocketPingSeconds: seconds('QUERY_SOCKET_PING_SECONDS', env.QUERY_SOCKET_PING_SECONDS, 30),
+    // At least the 72 hours receivers are promised, unless set lower (tests); at most 30 days.
+    webhookRetrySeconds: seconds('WEBHOOK_RETRY_SECONDS', 72 * 3600, 30 * 86_400),
+    querySocketPingSeconds: seconds('QUERY_SOCKET_PING_SECONDS', 30),
     // The SDK's core takes 1-60 s.
-    workerHeartbeatSeconds: seconds(
-      'WORKER_HEARTBEAT_SECONDS',
-      env.WORKER_HEARTBEAT_SECONDS,
-      DEFAULT_WORKER_HEARTBEAT_SECONDS,
-      60,
-    ),
-    rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, DEFAULT_RATE_LIMITS.perSecond, 1),
-    rateLimitBurst: count('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, DEFAULT_RATE_LIMITS.burst, 0),
-    failedKeysPerMinute: count(
-      'FAILED_KEYS_PER_MINUTE',
-      env.FAILED_KEYS_PER_MINUTE,
-      DEFAULT_RATE_LIMITS.failedKeysPerMinute,
-      1,
-    ),
+    workerHeartbeatSeconds: seconds('WORKER_HEARTBEAT_SECONDS', DEFAULT_WORKER_HEARTBEAT_SECONDS, 60),
+    rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMITS.perSecond, 1),
+    rateLimitBurst: count('RATE_LIMIT_BURST', DEFAULT_RATE_LIMITS.burst, 0),
+    failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', DEFAULT_RATE_LIMITS.failedKeysPerMinute, 1),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }
