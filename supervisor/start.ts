@@ -61,6 +61,9 @@ interface Stoppable {
   stop(): Promise<void>;
 }
 
+/** The API's pages, as the start-up summary and log list them. */
+const PAGES = ['trace', 'recalls', 'support', 'imports'] as const;
+
 /** The API force-closes open requests after 3 s and the worker drains for 3 s: 5 s is ample. */
 const CHILD_STOP_GRACE_MS = 5000;
 
@@ -270,13 +273,11 @@ class Supervisor {
       temporalUiUrl ??
       (config.temporalAddress ? '(external Temporal: see its own UI)' : '(disabled: TEMPORAL_UI_PORT=0)');
     const api = this.state.apiUrl;
+    const pages = PAGES.map((page) => [page, `${api}/${page}`] as const);
     this.progress.summary([
       ['API', api],
       ['API docs', `${api}/docs`],
-      ['trace', `${api}/trace`],
-      ['recalls', `${api}/recalls`],
-      ['support', `${api}/support`],
-      ['imports', `${api}/imports`],
+      ...pages,
       ['Temporal UI', temporalUi],
       ['webhooks', webhooks],
       [
@@ -297,12 +298,7 @@ class Supervisor {
         api: this.state.apiUrl,
         docs: `${this.state.apiUrl}/docs`,
         openapi: `${this.state.apiUrl}/openapi.json`,
-        pages: {
-          trace: `${api}/trace`,
-          recalls: `${api}/recalls`,
-          support: `${api}/support`,
-          imports: `${api}/imports`,
-        },
+        pages: Object.fromEntries(pages),
         metrics: {
           api: this.state.apiMetricsUrl,
           worker: this.state.workerAppMetricsUrl,
