@@ -76,16 +76,15 @@ interface RunAs {
 /** PostgreSQL refuses to run as root: when we are root, run it as the `postgres` user. */
 function runAs(): RunAs {
   if (process.getuid?.() !== 0) return {};
-  let entry = fs
-    .readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((line) => line.startsWith('postgres:'));
-  if (!entry) {
-    spawnSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'inherit' });
-    entry = fs
+  const postgresEntry = () =>
+    fs
       .readFileSync('/etc/passwd', 'utf8')
       .split('\n')
       .find((line) => line.startsWith('postgres:'));
+  let entry = postgresEntry();
+  if (!entry) {
+    spawnSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'inherit' });
+    entry = postgresEntry();
   }
   if (!entry) throw new Error('Running as root and no `postgres` user could be found or created.');
   const [, , uid, gid] = entry.split(':');
