@@ -6,6 +6,7 @@ import { hasExited, spawnBound, stopChild } from './child-process';
 import { freePort, waitFor } from '../platform/net';
 import { isPortFree, listenerPids, PortTakenError } from '../platform/ports';
 import { cliTypeName, SEARCH_ATTRIBUTES } from '../platform/search-attributes';
+import { temporalOnPath } from './temporal-cli';
 import { startUiGuard, type UiGuard } from './temporal-ui';
 
 export class MissingTemporalCliError extends Error {
@@ -25,15 +26,8 @@ export function findTemporalCli(explicit: string | undefined): string {
     if (fs.existsSync(explicit)) return explicit;
     throw new MissingTemporalCliError(`TEMPORAL_CLI_PATH=${explicit} does not exist`);
   }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'temporal');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
+  const onPath = temporalOnPath();
+  if (onPath) return onPath;
   throw new MissingTemporalCliError('`temporal` is not on PATH and TEMPORAL_CLI_PATH is not set');
 }
 
