@@ -27,22 +27,14 @@ import { readRows, UnreadableSpreadsheet } from '../platform/spreadsheets';
 import type { ImportChunkBatch, ImportFailure, SplitImportInput } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 
-/**
- * Stores one chunk as a batch, as POST /Integration/Events/async would. The one place an import makes a
- * batch: its Idempotency-Key is the import's and the chunk's, so a run of the activity again after a
- * crash finds the batch it made instead of making another.
- */
-async function storeChunkBatch(input: SplitImportInput, seq: number, events: Record<string, unknown>[]) {
-  const { batch } = await findOrCreateBatch({
-    accountId: input.accountId,
-    mode: 'async',
-    request: { Events: events },
-    eventCount: events.length,
-    idempotencyKey: chunkBatchKey(input.importId, seq),
-    requestId: input.requestId ?? undefined,
-  });
-  return batch;
-}
+/** The row of import_batches for a chunk: its batch (none for master data), its rows and their provenance. */
+const chunkOf = (seq: number, batchId: string | null, records: AssembledRecord[], lastRow: number) => ({
+  seq,
+  batchId,
+  firstRow: records[0].row,
+  lastRow,
+  provenance: records.map((r): Provenance => ({ row: r.row, lists: r.lists })),
+});
 
 /**
  * A chunk of locations or products, stored as POST /Integration/Locations or /Products would: in one
@@ -58,13 +50,7 @@ async function storeMasterDataChunk(
 ): Promise<void> {
   const account = { id: row.account_id, name: input.accountName };
   const columns = row.columns.filter((c): c is Column => c !== null);
-  const chunk = {
-    seq,
-    batchId: null,
-    firstRow: records[0].row,
-    lastRow,
-    provenance: records.map((r) => ({ row: r.row, lists: r.lists })),
-  };
+  const chunk = chunkOf(seq, null, records, lastRow);
   const data =
     row.kind === 'locations'
       ? { kind: 'locations' as const, records: records.map((r) => r.record as unknown as LocationPayload) }
@@ -145,15 +131,18 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
     // stores no more chunks: the import's failure must find every chunk there is.
     abandoned()?.throwIfAborted();
     const events = records.map((r) => ({ $type: row.kind, ...r.record }));
-    const batch = await storeChunkBatch(input, chunkSeq, events);
-    const provenance: Provenance[] = records.map((r) => ({ row: r.row, lists: r.lists }));
-    await recordImportBatch(deps.sequelize, row.id, {
-      seq: chunkSeq,
-      batchId: batch.id,
-      firstRow: records[0].row,
-      lastRow: lastRowOf,
-      provenance,
+    // Stored as POST /Integration/Events/async would. The one place an import makes a batch: its
+    // Idempotency-Key is the import's and the chunk's, so a run of the activity again after a crash finds
+    // the batch it made instead of making another.
+    const { batch } = await findOrCreateBatch({
+      accountId: input.accountId,
+      mode: 'async',
+      request: { Events: events },
+      eventCount: events.length,
+      idempotencyKey: chunkBatchKey(input.importId, chunkSeq),
+      requestId: input.requestId ?? undefined,
     });
+    await recordImportBatch(deps.sequelize, row.id, chunkOf(chunkSeq, batch.id, records, lastRowOf));
     chunks.push({ seq: chunkSeq, batchId: batch.id, workflowId: batch.workflowId, eventCount: events.length });
   };
   const flush = async () => {
