@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
 import type { Transaction } from 'sequelize';
-import type { EventPayload, NormalisedEvent } from '../domain/events';
 import { lazySavepoint, preparedQueryOf } from '../db/sql';
 import { batchesFailed, batchesStarted } from '../platform/metrics';
 import type { PersistEventsInput, PersistEventsOutput } from '../pipeline/contracts';
@@ -68,17 +67,11 @@ async function persistOrRefuse(
     { events: events.length },
     'events persisted',
   );
-  return persistedSummary(payloads, events, recalculate);
+  // What the workflow's later steps need to know of the stored batch.
+  return {
+    events: events.length,
+    documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
+    commissions: events.some((event) => event.type === 'Commission'),
+    recalculate,
+  };
 }
-
-/** The step's answer: what the workflow's later steps need to know of the stored batch. */
-const persistedSummary = (
-  payloads: readonly EventPayload[],
-  events: readonly NormalisedEvent[],
-  recalculate: boolean,
-): PersistEventsOutput => ({
-  events: events.length,
-  documents: payloads.some((payload) => Boolean(payload.DocumentIds?.length)),
-  commissions: events.some((event) => event.type === 'Commission'),
-  recalculate,
-});
