@@ -67,18 +67,13 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
         mode: row.mode,
         retryOf: row.retry_of,
       };
+      const start = batchStartOf(batch, row.account_name, deps.localMaxEvents);
       const log = activityLogger(deps.logger, { batchId: row.id, account: row.account_name });
       if (row.status === 'Running') {
         // A workflow Temporal no longer knows (its history deleted) is closed as far as the batch goes.
-        const run = await client.workflow
-          .getHandle(row.workflow_id)
-          .describe()
-          .catch((error: unknown) => {
-            if (error instanceof WorkflowNotFoundError) return undefined;
-            throw error;
-          });
+        const run = await latestRun(client, row.workflow_id);
         if (run?.status.name === 'RUNNING') continue; // still at work: a step retrying is not stranded
-        await resumeBatchWorkflow(client, info.taskQueue, batchStartOf(batch, row.account_name, deps.localMaxEvents));
+        await resumeBatchWorkflow(client, info.taskQueue, start);
         result.resumed.push(row.id);
         log.warn(
           { workflowId: row.workflow_id, closedRunId: run?.runId ?? null, closedAs: run?.status.name ?? 'NOT_FOUND' },
@@ -86,11 +81,7 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
         );
         continue;
       }
-      const handle = await startBatchWorkflow(
-        client,
-        info.taskQueue,
-        batchStartOf(batch, row.account_name, deps.localMaxEvents),
-      );
+      const handle = await startBatchWorkflow(client, info.taskQueue, start);
       const { status } = await handle.describe();
       if (status.name === 'RUNNING') {
         result.started.push(row.id);
@@ -121,15 +112,19 @@ export function startStrandedBatches(deps: ReconcileDeps): ReconcilerActivities[
   };
 }
 
+/** The workflow's latest run; undefined when Temporal does not know it (never started, history deleted). */
+const latestRun = (client: Client, workflowId: string) =>
+  client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    });
+
 /** How the workflow of an import stands: absent (never started), running, or closed as what. */
-async function runOf(client: Client, workflowId: string): Promise<string> {
-  try {
-    return (await client.workflow.getHandle(workflowId).describe()).status.name;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return 'NOT_FOUND';
-    throw error;
-  }
-}
+const runOf = async (client: Client, workflowId: string): Promise<string> =>
+  (await latestRun(client, workflowId))?.status.name ?? 'NOT_FOUND';
 
 async function startUnsplitImports(
   deps: ReconcileDeps,
