@@ -27,17 +27,12 @@ import { BATCH_STATUS } from '../domain/search-attribute-keys';
  * batch is Failed with nothing stored. Every step after it works on stored events and is idempotent:
  * it retries until it succeeds, and a stuck one shows as a pending activity with its last failure.
  */
-const bounded = (maximumInterval: Duration): RetryPolicy => ({
-  initialInterval: '200 milliseconds',
-  backoffCoefficient: 2,
-  maximumInterval,
-  maximumAttempts: 12,
-});
 const untilDone = (maximumInterval: Duration): RetryPolicy => ({
   initialInterval: '200 milliseconds',
   backoffCoefficient: 2,
   maximumInterval,
 });
+const bounded = (maximumInterval: Duration): RetryPolicy => ({ ...untilDone(maximumInterval), maximumAttempts: 12 });
 
 /**
  * Named option profiles: the history in the Temporal UI reads like the pipeline. Each step runs either
