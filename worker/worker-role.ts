@@ -70,10 +70,7 @@ export async function workerDatabase(config: WorkerConfig): Promise<Sequelize> {
     0,
   );
   const sequelize = createSequelize(config.databaseUrl, poolSize);
-  onEveryStatement(
-    sequelize,
-    statementCounter(() => currentActivityType()),
-  );
+  onEveryStatement(sequelize, statementCounter(currentActivityType));
   await migrateUp(sequelize, config.databaseUrl);
   return sequelize;
 }
