@@ -9,10 +9,10 @@ import { EpcisQueryRefused, queryFilterOf } from '../../../usecases/epcis-query-
 import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { type APIContext } from '../../context';
-import { problem } from '../../errors';
+import { problem, type ApiError } from '../../errors';
 import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
-import { textOf, validate, type InputOf } from '../../middleware/validate';
+import { textOf, validate, type InputOf, type ToError } from '../../middleware/validate';
 import { submitCheckedCapture, type CheckedDocument } from './capture';
 import type { EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
@@ -32,13 +32,16 @@ export const headerProblem = (errors: ErrorObject[], input: unknown) => {
   return unknownHeaderValue(name, allowed, value);
 };
 
+/** A refused GS1 header as headerProblem answers it, any other part as `other`. */
+export const headerOr =
+  (other: (errors: ErrorObject[]) => ApiError): ToError =>
+  (errors, input, source) =>
+    source === 'headers' ? headerProblem(errors, input) : other(errors);
+
 /** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
 const eventsRequest = { query: eventsQuery, headers: epcFormatHeader };
 export type EventsRequest = InputOf<typeof eventsRequest>;
-export const validEventsQuery = () =>
-  validate(eventsRequest, (errors, input, source) =>
-    source === 'headers' ? headerProblem(errors, input) : queryProblem(errors),
-  );
+export const validEventsQuery = () => validate(eventsRequest, headerOr(queryProblem));
 /** GET /epcis/events/{eventID}: GS1-EPC-Format. */
 export const validEventRequest = () => validate({ headers: epcFormatHeader }, headerProblem);
 

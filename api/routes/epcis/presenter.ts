@@ -9,18 +9,21 @@ import { WARNING_TITLES } from '../../../contract/epcis/schema';
 
 const VALIDATION_EXCEPTION = 'epcisException:ValidationException';
 
-/** GS1's 400 for a query: each parameter refused (ajv's errors), with what is wrong with it. */
-export const queryProblem = (errors: ErrorObject[]): ApiError =>
-  problem('epcis-invalid-query-parameters', {
-    issues: errors.map((e) => {
-      const name =
-        e.instancePath.slice(1) || textOf(e.params, 'additionalProperty') || textOf(e.params, 'missingProperty');
-      return {
-        pointer: `/${name}`,
-        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known query parameter' : (e.message ?? 'is invalid')}.`,
-      };
-    }),
-  });
+/** GS1's 400 for a query: each parameter refused (ajv's errors), with what is wrong with it; `unknown` says it of one not taken. */
+export const parameterProblem =
+  (unknown = 'is not a known query parameter') =>
+  (errors: ErrorObject[]): ApiError =>
+    problem('epcis-invalid-query-parameters', {
+      issues: errors.map((e) => {
+        const name =
+          e.instancePath.slice(1) || textOf(e.params, 'additionalProperty') || textOf(e.params, 'missingProperty');
+        return {
+          pointer: `/${name}`,
+          message: `${name} ${e.keyword === 'additionalProperties' ? unknown : (e.message ?? 'is invalid')}.`,
+        };
+      }),
+    });
+export const queryProblem = parameterProblem();
 
 export const captureLocation = (batchId: string): string => `/epcis/capture/${batchId}`;
 export const eventLocation = (eventId: string): string => `/epcis/events/${encodeURIComponent(eventId)}`;

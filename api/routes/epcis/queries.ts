@@ -32,8 +32,8 @@ import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { ajv } from '../../../platform/json-schema';
 import { pairedWith } from '../../../domain/schemas/paired';
-import { validate, type Source } from '../../middleware/validate';
-import { epcFormatOf, filterOf, headerProblem } from './events';
+import { validate } from '../../middleware/validate';
+import { epcFormatOf, filterOf, headerOr } from './events';
 import { nextPageLink, seqOfToken } from './paging';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
@@ -133,10 +133,6 @@ async function paged<T>(
 }
 
 const pageRequest = { query: pairedWith<PageQuery>()(pageQuery) };
-/** GS1-EPC-Format answered as on /epcis/events, a bad page parameter as a query problem. */
-const formatOrQueryProblem = (errors: ErrorObject[], input: unknown, source: Source) =>
-  source === 'headers' ? headerProblem(errors, input) : queryProblem(errors);
-
 export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.post(
     '/queries',
@@ -174,7 +170,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.get('/queries/:queryName/events', querySocket(namedQueryOf));
   router.get(
     '/queries/:queryName/events',
-    validate({ headers: epcFormatHeader, query: pairedWith<PageQuery>()(eventsPageQuery) }, formatOrQueryProblem),
+    validate({ headers: epcFormatHeader, query: pairedWith<PageQuery>()(eventsPageQuery) }, headerOr(queryProblem)),
     async (ctx) => {
       const named = await namedQueryOf(ctx);
       const format = epcFormatOf(ctx);
@@ -196,7 +192,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     '/queries/:queryName/subscriptions',
     validate(
       { headers: epcFormatHeader, body: pairedWith<CreateSubscriptionInput>()(createSubscriptionBody) },
-      (errors, input, source) => (source === 'headers' ? headerProblem(errors, input) : bodyProblem(errors)),
+      headerOr(bodyProblem),
     ),
     async (ctx) => {
       const { queryName } = ctx.params;

@@ -2,7 +2,6 @@
  * GET /epcis/queries/{queryName}/events upgraded to a WebSocket: a query subscription over the socket
  * (GS1's EPCIS 2.0 REST binding), `stream=true` or a schedule, served by usecases/query-sockets.ts.
  */
-import type { ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { filterFromJson, type NamedQueryRow, type SubscriptionSchedule } from '../../../db/repositories/epcis-queries';
@@ -12,8 +11,9 @@ import { problem } from '../../errors';
 import type { SocketTiming } from '../../../usecases/query-sockets';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
 import { pairedWith } from '../../../domain/schemas/paired';
-import { textOf, validate, type InputOf, type Source } from '../../middleware/validate';
-import { epcFormatOf, headerProblem } from './events';
+import { validate, type InputOf } from '../../middleware/validate';
+import { epcFormatOf, headerOr } from './events';
+import { parameterProblem } from './presenter';
 import { socketQuery } from '../../../contract/epcis/queries-schema';
 import { epcFormatHeader } from '../../../contract/epcis/schema';
 
@@ -33,16 +33,9 @@ const SUBSCRIPTION_PARAMETERS: readonly string[] = [
 ];
 
 /** A bad subscription parameter as a bad query parameter is answered, with what the socket takes. */
-const socketQueryProblem = (errors: ErrorObject[]) =>
-  problem('epcis-invalid-query-parameters', {
-    issues: errors.map((e) => {
-      const name = e.instancePath.slice(1) || textOf(e.params, 'additionalProperty');
-      return {
-        pointer: `/${name}`,
-        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a subscription parameter: send stream=true or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), with initialRecordTime, reportIfEmpty and signatureToken' : (e.message ?? 'is invalid')}.`,
-      };
-    }),
-  });
+const socketQueryProblem = parameterProblem(
+  'is not a subscription parameter: send stream=true or schedule fields (second, minute, hour, dayOfMonth, month, dayOfWeek), with initialRecordTime, reportIfEmpty and signatureToken',
+);
 
 /** The stream or schedule the query string asks for, or the 400 saying what is wrong with it. */
 function timingOf(query: SocketQuery): SocketTiming {
@@ -99,9 +92,7 @@ function headersOf(ctx: APIContext): Record<string, string> {
 }
 
 const socketRequest = { headers: epcFormatHeader, query: pairedWith<SocketQuery>()(socketQuery) };
-const checkSocketRequest = validate(socketRequest, (errors: ErrorObject[], input: unknown, source: Source) =>
-  source === 'headers' ? headerProblem(errors, input) : socketQueryProblem(errors),
-);
+const checkSocketRequest = validate(socketRequest, headerOr(socketQueryProblem));
 
 /**
  * In front of GET /queries/{queryName}/events: an upgrade to a WebSocket is a subscription, answered
