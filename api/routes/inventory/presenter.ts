@@ -1,21 +1,16 @@
 import type { InventoryRow } from '../../../db/queries/inventory';
 import { utcWithZ } from '../../../domain/time';
 
-interface InventoryEntry {
+interface LocationRef {
   locationId: string;
   externalLocationId: string | null;
   locationName: string;
-  quantityAvailable: number;
-  eventDate: string;
 }
 
+type InventoryEntry = LocationRef & { quantityAvailable: number; eventDate: string };
+
 /** A location where the lot's timeline goes below zero, and how far (its lowest balance). */
-interface NegativeAt {
-  locationId: string;
-  externalLocationId: string | null;
-  locationName: string;
-  quantity: number;
-}
+type NegativeAt = LocationRef & { quantity: number };
 
 interface Lot {
   lotSerial: string;
@@ -54,16 +49,12 @@ export function presentInventory(rows: InventoryRow[]): { products: ProductInven
       product.lots.push(lot);
     }
     const quantityAvailable = Number(row.available);
-    const location = {
+    const location: LocationRef = {
       locationId: row.location_id,
       externalLocationId: row.location_external_id,
       locationName: row.location_name,
     };
-    lot.inventory.push({
-      ...location,
-      quantityAvailable,
-      eventDate: utcWithZ(row.event_time),
-    });
+    lot.inventory.push({ ...location, quantityAvailable, eventDate: utcWithZ(row.event_time) });
     // A record's available quantity is the lowest balance from it on: below zero, the lot reads negative there.
     if (quantityAvailable < 0) {
       const negative = (lot.negative ??= []);

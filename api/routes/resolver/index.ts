@@ -83,33 +83,29 @@ async function answerMasterData(
   ctx.body = masterData;
 }
 
+/** The Digital Link paths resolved: the key's AI and parameter, and a qualifier's AI and parameter. */
+const KEY_PATHS: [KeyAi, string, [string, keyof KeyQualifier]?][] = [
+  ['01', 'gtin'],
+  ['01', 'gtin', ['10', 'lot']],
+  ['01', 'gtin', ['21', 'serial']],
+  ['00', 'sscc'],
+  ['414', 'gln'],
+  ['414', 'gln', ['254', 'extension']],
+  ['417', 'pgln'],
+];
+
 export function resolverRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
   const query = validate(resolverRequest);
-  router.get('/01/:gtin', query, (ctx) => resolve(ctx, '01', ctx.params.gtin));
-  router.get('/01/:gtin/10/:lot', query, (ctx) => resolve(ctx, '01', ctx.params.gtin, { lot: ctx.params.lot }));
-  router.get('/01/:gtin/21/:serial', query, (ctx) =>
-    resolve(ctx, '01', ctx.params.gtin, { serial: ctx.params.serial }),
-  );
-  router.get('/00/:sscc', query, (ctx) => resolve(ctx, '00', ctx.params.sscc));
-  router.get('/414/:gln', query, (ctx) => resolve(ctx, '414', ctx.params.gln));
-  router.get('/414/:gln/254/:extension', query, (ctx) =>
-    resolve(ctx, '414', ctx.params.gln, { extension: ctx.params.extension }),
-  );
-  router.get('/417/:pgln', query, (ctx) => resolve(ctx, '417', ctx.params.pgln));
-
   const masterData = validate(masterDataRequest);
-  router.get('/masterdata/01/:gtin', masterData, (ctx) => answerMasterData(ctx, '01', ctx.params.gtin));
-  router.get('/masterdata/01/:gtin/10/:lot', masterData, (ctx) =>
-    answerMasterData(ctx, '01', ctx.params.gtin, { lot: ctx.params.lot }),
-  );
-  router.get('/masterdata/01/:gtin/21/:serial', masterData, (ctx) =>
-    answerMasterData(ctx, '01', ctx.params.gtin, { serial: ctx.params.serial }),
-  );
-  router.get('/masterdata/414/:gln', masterData, (ctx) => answerMasterData(ctx, '414', ctx.params.gln));
-  router.get('/masterdata/414/:gln/254/:extension', masterData, (ctx) =>
-    answerMasterData(ctx, '414', ctx.params.gln, { extension: ctx.params.extension }),
-  );
-  router.get('/masterdata/417/:pgln', masterData, (ctx) => answerMasterData(ctx, '417', ctx.params.pgln));
+  for (const [ai, name, [qualifierAi, qualifier] = []] of KEY_PATHS) {
+    const path = `/${ai}/:${name}${qualifier ? `/${qualifierAi}/:${qualifier}` : ''}`;
+    const qualifierOf = (params: Record<string, string>) => (qualifier ? { [qualifier]: params[qualifier] } : {});
+    router.get(path, query, (ctx) => resolve(ctx, ai, ctx.params[name], qualifierOf(ctx.params)));
+    if (ai !== '00')
+      router.get(`/masterdata${path}`, masterData, (ctx) =>
+        answerMasterData(ctx, ai, ctx.params[name], qualifierOf(ctx.params)),
+      );
+  }
   return router;
 }
