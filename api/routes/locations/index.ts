@@ -3,7 +3,14 @@ import { findLocation, hasActiveInventory, listLocations } from '../../../db/rep
 import { locationCreateIssues, locationIdIssues } from '../../../domain/master-data';
 import { updateLocations } from '../../../usecases/master-data';
 import type { AppCustom, AppState } from '../../context';
-import { invalidRequest, masterDataDeps, refusedAs, storedAnswer, validateBatch } from '../master-data/batch-errors';
+import {
+  fourKey,
+  invalidRequest,
+  masterDataDeps,
+  refusedAs,
+  storedAnswer,
+  validateBatch,
+} from '../master-data/batch-errors';
 import { createdAnswer } from '../master-data/create';
 import { masterDataReadRoutes } from '../master-data/read';
 import { presentLocation, presentUpdatedLocation } from './presenter';
@@ -51,12 +58,7 @@ export function locationsRouter(): Router<AppState, AppCustom> {
     if (single) {
       const [found] = updated;
       const active = await hasActiveInventory(account.id, found.location.id);
-      ctx.body = {
-        message: 'Location updated.',
-        result: presentUpdatedLocation(found, account, active),
-        errors: [],
-        validations: [],
-      };
+      ctx.body = fourKey('Location updated.', presentUpdatedLocation(found, account, active));
     } else {
       const ids = updated.map(({ location }) => location.id);
       ctx.body = storedAnswer('location', 'Updated', ids);

@@ -13,34 +13,25 @@ import { ApiError, rawError } from '../../errors';
 import { fieldOf, messageOf } from '../../../platform/json-schema';
 import { validate, type ValidatedState } from '../../middleware/validate';
 
-export interface FourKeyBody<R> {
-  message: string;
-  result: R;
-  errors: MasterDataIssue[];
-  validations: MasterDataIssue[];
-}
+type Issues = { errors?: MasterDataIssue[]; validations?: MasterDataIssue[] };
 
-/** The four-key answer to stored records: `n noun(s) created.` (or updated) and each one's id. */
-export const storedAnswer = (noun: 'location' | 'product', status: 'Created' | 'Updated', ids: readonly string[]) => ({
-  message: `${ids.length} ${noun}(s) ${status.toLowerCase()}.`,
-  result: ids.map((id) => ({ id, status })),
-  errors: [],
-  validations: [],
+/** The four-key body; a success has no `errors` nor `validations`. */
+export const fourKey = <R>(message: string, result: R, { errors = [], validations = [] }: Issues = {}) => ({
+  message,
+  result,
+  errors,
+  validations,
 });
 
-export function rejection(
-  status: number,
-  message: string,
-  issues: { errors?: MasterDataIssue[]; validations?: MasterDataIssue[] },
-): ApiError {
-  const body: FourKeyBody<never[]> = {
-    message,
-    result: [],
-    errors: issues.errors ?? [],
-    validations: issues.validations ?? [],
-  };
-  return rawError(status, body);
-}
+/** The four-key answer to stored records: `n noun(s) created.` (or updated) and each one's id. */
+export const storedAnswer = (noun: 'location' | 'product', status: 'Created' | 'Updated', ids: readonly string[]) =>
+  fourKey(
+    `${ids.length} ${noun}(s) ${status.toLowerCase()}.`,
+    ids.map((id) => ({ id, status })),
+  );
+
+export const rejection = (status: number, message: string, issues: Issues): ApiError =>
+  rawError(status, fourKey(message, [], issues));
 
 export const invalidRequest = (validations: MasterDataIssue[]): ApiError =>
   rejection(400, `The request has ${validations.length} validation error(s); nothing was stored.`, { validations });
