@@ -16,17 +16,12 @@ import { pageBody, pageOf } from '../../paging';
 import { outcomeProblem } from '../events/batch';
 import { acceptedBody } from '../events/presenter';
 import { requestWithEpcisOriginals } from '../../../db/repositories/epcis-originals';
-import { batchDetailBody, batchSummaryBody, batchUrl, type LinkSettings } from './presenter';
+import { batchDetailBody, batchSummaryBody, batchUrl } from './presenter';
 import { abandonBody, listQuery, showQuery } from '../../../contract/batches/schema';
 
 /** A support key reaches every account's batches; any other key its own account's. */
 const scopeOf = (ctx: APIContext): BatchScope =>
   ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
-
-const linksOf = (ctx: APIContext): LinkSettings => ({
-  temporalUiUrl: ctx.deps.config.temporalUiUrl,
-  temporalNamespace: ctx.deps.config.temporalNamespace,
-});
 
 /** What support does to other accounts' data is on record: which key, what, on which batch. */
 function logSupport(ctx: APIContext, action: string, fields: Record<string, unknown> = {}): void {
@@ -72,11 +67,10 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     }
     const { total, views } = await listBatches(scope, filter, page);
     logSupport(ctx, 'list batches', { filter: { ...filter, since: query.Since } });
-    const links = linksOf(ctx);
     ctx.body = pageBody(
       page,
       total,
-      views.map((view) => batchSummaryBody(view, links)),
+      views.map((view) => batchSummaryBody(view, ctx.deps.config)),
     );
   });
 
@@ -92,7 +86,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
     logSupport(ctx, 'show batch', { batchId: view.batch.id, account: view.accountName, include });
     const request =
       include === 'request' ? await requestWithEpcisOriginals(ctx.deps.sequelize, view.batch.request) : undefined;
-    ctx.body = batchDetailBody(view, linksOf(ctx), request);
+    ctx.body = batchDetailBody(view, ctx.deps.config, request);
   });
 
   router.post('/Integration/Batches/:id/retry', async (ctx) => {
@@ -137,7 +131,7 @@ export function batchesRouter(): Router<AppState, AppCustom> {
         replacedBy: abandoned.refusal.replacedBy,
       });
     logSupport(ctx, 'abandon batch', { batchId: view.batch.id, account: view.accountName, reason });
-    ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, linksOf(ctx));
+    ctx.body = batchDetailBody((await findBatch('all', view.batch.id))!, ctx.deps.config);
   });
   return router;
 }

@@ -1,22 +1,17 @@
 import type { BatchView } from '../../../db/repositories/batches';
 import type { BatchError } from '../../../domain/batch-errors';
+import type { Config } from '../../../platform/config';
 
 export const batchUrl = (batchId: string): string => `/Integration/Batches/${batchId}`;
 
-/** Where the UI shows one workflow (the same path for the dev server's UI and a deployed one). */
-export const workflowUrlOf = (
-  temporalUiUrl: string | undefined,
-  namespace: string,
-  workflowId: string,
-): string | null =>
-  temporalUiUrl
-    ? `${temporalUiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`
-    : null;
+/** The Temporal UI a batch's workflow link points into (config.temporalUiUrl and .temporalNamespace). */
+export type LinkSettings = Pick<Config, 'temporalUiUrl' | 'temporalNamespace'>;
 
-export interface LinkSettings {
-  temporalUiUrl: string | undefined;
-  temporalNamespace: string;
-}
+/** Where the UI shows one workflow (the same path for the dev server's UI and a deployed one). */
+const workflowUrlOf = ({ temporalUiUrl, temporalNamespace }: LinkSettings, workflowId: string): string | null =>
+  temporalUiUrl
+    ? `${temporalUiUrl}/namespaces/${encodeURIComponent(temporalNamespace)}/workflows/${encodeURIComponent(workflowId)}`
+    : null;
 
 export const batchSummaryBody = (
   { batch, accountName, retriedBy, replacedBy, abandoned, failedImport }: BatchView,
@@ -44,7 +39,7 @@ export const batchSummaryBody = (
     refusalAnswered: batch.refusalAnsweredAt ? { at: batch.refusalAnsweredAt.toISOString() } : null,
     requestId: batch.requestId,
     statusUrl: batchUrl(batch.id),
-    workflowUrl: workflowUrlOf(links.temporalUiUrl, links.temporalNamespace, batch.workflowId),
+    workflowUrl: workflowUrlOf(links, batch.workflowId),
   };
 };
 
