@@ -14,26 +14,14 @@ export const unknownHeaderValue = (name: string, values: readonly string[], sent
   });
 
 /** The header's value in the standard's spelling, `fallback` when absent; a value not in `values` is a 400 naming the header. */
-export function gs1HeaderValue<T extends string>(
+export function gs1HeaderValue<T extends string, F extends T | undefined = undefined>(
   ctx: Pick<APIContext, 'get'>,
   name: string,
   values: readonly T[],
-  fallback: T,
-): T;
-export function gs1HeaderValue<T extends string>(
-  ctx: Pick<APIContext, 'get'>,
-  name: string,
-  values: readonly T[],
-  fallback?: undefined,
-): T | undefined;
-export function gs1HeaderValue<T extends string>(
-  ctx: Pick<APIContext, 'get'>,
-  name: string,
-  values: readonly T[],
-  fallback?: T,
-): T | undefined {
+  fallback?: F,
+): T | F {
   const sent = ctx.get(name).trim();
-  if (!sent) return fallback;
+  if (!sent) return fallback as F;
   const value = values.find((candidate) => candidate.toLowerCase() === sent.toLowerCase());
   if (value === undefined) throw unknownHeaderValue(name, values, sent);
   return value;
