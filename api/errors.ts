@@ -48,6 +48,13 @@ export function problem(code: ErrorCode, { issues = [], ...extras }: ProblemExtr
 /** 400 with ASP.NET-style `errors: { field: [messages] }`, the shape SPEC.md shows for a missing key. */
 export const validationProblem = (errors: Record<string, string[]>): ApiError => problem('invalid-request', { errors });
 
+/** A ProductId the account has no product of (trace, recalls). */
+export const unknownProduct = (productId: string): ApiError =>
+  problem('unknown-product', {
+    detail: `Product not found: ${productId}`,
+    errors: { ProductId: [`No product ${productId} in this account.`] },
+  });
+
 /**
  * A date-time query parameter as a Date, or a 400 naming it: RFC 3339 (and so the schema's `date-time`)
  * allows a leap second (23:59:60), which JavaScript's Date cannot hold.

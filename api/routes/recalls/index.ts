@@ -14,7 +14,7 @@ import {
 import { submitBatch } from '../../../batches/submit';
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem, validationProblem } from '../../errors';
+import { problem, unknownProduct, validationProblem } from '../../errors';
 import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
@@ -115,11 +115,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
         reason: body.Reason,
         ...strategyOfBody(body),
       });
-      if (outcome.kind === 'productNotFound')
-        throw problem('unknown-product', {
-          detail: `Product not found: ${body.ProductId}`,
-          errors: { ProductId: [`No product ${body.ProductId} in this account.`] },
-        });
+      if (outcome.kind === 'productNotFound') throw unknownProduct(body.ProductId);
       // The refine above answered it already: the same check.
       if (outcome.kind === 'invalidStrategy') throw validationProblem({ EffectivenessCheck: [outcome.problem] });
       ctx.status = 201;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { recallReach, traceFsma204, traceLot, traceNodeEvents, type TraceRequest } from '../../../usecases/trace-lot';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem, queryTime } from '../../errors';
+import { problem, queryTime, unknownProduct } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { browserPageRouter } from '../../browser-page';
 import { TRACE_PAGE } from './page';
@@ -18,12 +18,6 @@ import {
 } from '../../../contract/trace/schema';
 import { Readable } from 'node:stream';
 import { fsmaCsvChunks, fsmaXlsx } from '../../../platform/spreadsheet-writing';
-
-const unknownProduct = (productId: string) =>
-  problem('unknown-product', {
-    detail: `Product not found: ${productId}`,
-    errors: { ProductId: [`No product ${productId} in this account.`] },
-  });
 
 function requestOf(ctx: APIContext, query: TraceQuery): TraceRequest {
   const maxDepth = query.MaxDepth ? Number(query.MaxDepth) : DEFAULT_TRACE_DEPTH;
