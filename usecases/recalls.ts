@@ -116,17 +116,16 @@ export function recallEffectiveness({ recall, notices }: Issued) {
   return { consignees, effectiveness: effectivenessTotals(consignees, Number(recall.check_percent)) };
 }
 
-const wake = (services: RecallServices, endpoints: string[]): Promise<void> =>
-  wakeWebhookEndpoints(services.temporal, services.taskQueue, [...new Set(endpoints)], {
+/**
+ * After a commit: the webhook endpoints it owes deliveries are woken, and (as it changes what the recall's
+ * follow-up waits for) the follow-up's workflow is told to read the rows again. Only sooner: its next pass
+ * (at the next due reminder, within the hour) reads them anyway, so a failed signal is logged, not answered
+ * as an error for a change that was stored.
+ */
+async function afterCommit(services: RecallServices, endpoints: string[], recallId: string): Promise<void> {
+  await wakeWebhookEndpoints(services.temporal, services.taskQueue, [...new Set(endpoints)], {
     retrySeconds: services.webhookRetrySeconds,
   });
-
-/**
- * After a commit that changes what the recall's follow-up waits for, its workflow is told to read the
- * rows again. Only sooner: its next pass (at the next due reminder, within the hour) reads them anyway, so
- * a failed signal is logged, not answered as an error for a change that was stored.
- */
-async function followUp(services: RecallServices, recallId: string): Promise<void> {
   try {
     await signalRecallFollowUp(services.temporal, services.taskQueue, recallId);
   } catch (error) {
@@ -201,8 +200,7 @@ export async function issueRecall(
       closed: null,
     }),
   );
-  await wake(services, endpoints);
-  await followUp(services, id);
+  await afterCommit(services, endpoints, id);
   return { kind: 'issued', issued: (await issuedRecall(sequelize, issuer.id, id))! };
 }
 
@@ -388,8 +386,7 @@ export async function answerRecall(
     }),
   );
   if (acknowledged === 'closed') return { kind: 'alreadyClosed' };
-  await wake(services, acknowledged);
-  await followUp(services, id);
+  await afterCommit(services, acknowledged, id);
   return { kind: 'answered', notice: (await receivedNotice(services.sequelize, accountId, id))! };
 }
 
@@ -417,8 +414,7 @@ export async function passRecallOn(
   );
   const passed = await storePassOn(sequelize, notice, consignees, noticeData(recallSummary(notice)));
   if (passed === 'closed') return { kind: 'alreadyClosed' };
-  await wake(services, passed.endpoints);
-  await followUp(services, id);
+  await afterCommit(services, passed.endpoints, id);
   const after = (await receivedNotice(sequelize, accountId, id))!;
   return { kind: 'passedOn', passedOnTime: new Date(after.passed_on_at!), reached: consignees };
 }
@@ -454,8 +450,7 @@ export async function closeRecall(
     }),
   );
   if (endpoints === 'closed') return { kind: 'alreadyClosed' };
-  await wake(services, endpoints);
-  await followUp(services, id);
+  await afterCommit(services, endpoints, id);
   return { kind: 'closed', issued: (await issuedRecall(services.sequelize, accountId, id))! };
 }
 
