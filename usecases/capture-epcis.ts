@@ -208,21 +208,14 @@ export async function captureEpcis(deps: CaptureDeps, input: CaptureInput): Prom
       captured.map((e) => e.Id),
     );
     captured = captured.filter((event, index) => {
-      const duplicate = duplicates.get(index);
-      if (duplicate) {
-        rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message: duplicate });
-        return false;
-      }
-      // An error declaration repeats its event's eventID by design; its own row has an id of its own.
-      if (event.EpcisDeclarationOf || !existing.has(event.Id)) return true;
-      rejected.push({
-        index,
-        eventId: event.Id,
-        code: 'DuplicateEventId',
-        field: 'eventID',
-        message: `An event with eventID ${event.Id} was already captured in this account.`,
-      });
-      return false;
+      const message =
+        duplicates.get(index) ??
+        // An error declaration repeats its event's eventID by design; its own row has an id of its own.
+        (!event.EpcisDeclarationOf && existing.has(event.Id)
+          ? `An event with eventID ${event.Id} was already captured in this account.`
+          : undefined);
+      if (message) rejected.push({ index, eventId: event.Id, code: 'DuplicateEventId', field: 'eventID', message });
+      return !message;
     });
   }
   const left = new Set(rejected.map((r) => r.index));
