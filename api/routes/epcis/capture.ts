@@ -102,10 +102,7 @@ function checkedEvent(body: unknown): CheckedDocument {
   return { events: [body as EpcisEvent], pointerOf: () => '', namespaces: namespacesOf(body) };
 }
 
-/**
- * POST /epcis/capture: an EPCISDocument or EPCISQueryDocument checked against GS1's schemas, then
- * GS1-Capture-Error-Behaviour; the handler finds both on ctx.state.input.
- */
+/** The parts of POST /epcis/capture on ctx.state.input: the document, then GS1-Capture-Error-Behaviour. */
 const capture = { body: { check: checkedDocument }, headers: captureHeaders };
 const behaviourError = (_errors: unknown, headers: unknown) =>
   unknownHeaderValue(

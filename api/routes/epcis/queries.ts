@@ -34,7 +34,7 @@ import { ajv } from '../../../platform/json-schema';
 import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { epcFormatOf, filterOf, headerOr } from './events';
-import { nextPageLink, seqOfToken } from './paging';
+import { nextPageLink, paged, seqOfToken } from './paging';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
 import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from '../../../contract/epcis/queries-schema';
@@ -44,7 +44,6 @@ import {
   eventsPerPageOf,
   eventsQuery,
   pageQuery,
-  perPageOf,
   type EventsQuery,
   type PageQuery,
 } from '../../../contract/epcis/schema';
@@ -118,19 +117,6 @@ async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
 
 const unknownQuery = (name: string) =>
   problem('epcis-unknown-query', { detail: `No query named ${name} in this account.` });
-
-/** perPage rows from the page token's offset, and the Link to the next page when there is one. */
-async function paged<T>(
-  ctx: APIContext,
-  query: PageQuery,
-  read: (offset: number, limit: number) => Promise<T[]>,
-): Promise<T[]> {
-  const perPage = perPageOf(query);
-  const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
-  const rows = await read(offset, perPage + 1);
-  if (rows.length > perPage) nextPageLink(ctx, String(offset + perPage));
-  return rows.slice(0, perPage);
-}
 
 const pageRequest = { query: pairedWith<PageQuery>()(pageQuery) };
 export function queriesRoutes(router: Router<AppState, AppCustom>): void {

@@ -8,13 +8,8 @@ import type { APIContext } from '../../context';
 import { problem } from '../../errors';
 import type { InputOf } from '../../middleware/validate';
 import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
-import { nextPageLink, seqOfToken } from './paging';
-import {
-  perPageOf,
-  TOP_LEVEL_RESOURCE_PATHS,
-  type pageQuery,
-  type TopLevelResourcePath,
-} from '../../../contract/epcis/schema';
+import { paged } from './paging';
+import { TOP_LEVEL_RESOURCE_PATHS, type pageQuery, type TopLevelResourcePath } from '../../../contract/epcis/schema';
 
 interface Lookup {
   values: (ctx: APIContext) => Promise<string[]>;
@@ -51,12 +46,10 @@ const collection = (member: string[]) => ({ '@context': [GS1_CONTEXT], type: 'Co
 /** GET /epcis/{name}: the values the account's events name, paged (the token is an offset). */
 export const listValues =
   (resource: TopLevelResource) => async (ctx: APIContext<InputOf<{ query: typeof pageQuery }>>) => {
-    const { query } = ctx.state.input;
-    const perPage = perPageOf(query);
-    const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
-    const values = await resource.values(ctx);
-    if (values.length > offset + perPage) nextPageLink(ctx, String(offset + perPage));
-    ctx.body = collection(values.slice(offset, offset + perPage));
+    const values = await paged(ctx, ctx.state.input.query, async (offset, limit) =>
+      (await resource.values(ctx)).slice(offset, offset + limit),
+    );
+    ctx.body = collection(values);
   };
 
 /** GET /epcis/{name}/{value}: its sub-resources (only `events`), when the account's events name it. */
