@@ -31,9 +31,6 @@ import {
   effectivenessTotals,
   recallReference,
   round,
-  type CheckLevel,
-  type LotAnswer,
-  type RecallDepth,
   type ShippedLot,
 } from '../domain/recall-strategy';
 import type { BatchError } from '../domain/batch-errors';
@@ -43,6 +40,7 @@ import { signalRecallFollowUp } from '../platform/recalls';
 import { recallWorkflowId } from '../domain/recall-contracts';
 import { wakeWebhookEndpoints } from '../platform/webhooks';
 import { isUuid } from '../db/sql';
+import type { AcknowledgeInput, CreateRecallInput, LotAnswerInput } from '../contract/recalls/schema';
 
 /**
  * Runs events through the batch pipeline as one batch of the account, as every other entrance does
@@ -136,26 +134,19 @@ async function afterCommit(services: RecallServices, endpoints: string[], recall
   }
 }
 
-export interface IssueRecallInput {
-  productId: string;
-  lotSerial: string;
-  reason: string;
-  depth?: RecallDepth;
-  check?: { level: CheckLevel; percent?: number };
-  reminders?: { everySeconds?: number; overdueAfter?: number };
-}
-
 /** The strategy a request asks for, or what is wrong with its check (B needs its percentage, the others take none). */
-export function strategyFor(input: Pick<IssueRecallInput, 'depth' | 'check' | 'reminders'>): RecallStrategy | string {
-  const level = input.check?.level ?? 'A';
-  const checkPercent = checkPercentOf(level, input.check?.percent);
+export function strategyFor(
+  input: Pick<CreateRecallInput, 'Depth' | 'EffectivenessCheck' | 'Reminders'>,
+): RecallStrategy | string {
+  const level = input.EffectivenessCheck?.Level ?? 'A';
+  const checkPercent = checkPercentOf(level, input.EffectivenessCheck?.Percent);
   if (typeof checkPercent === 'string') return checkPercent;
   return {
-    depth: input.depth ?? 'Consumer',
+    depth: input.Depth ?? 'Consumer',
     checkLevel: level,
     checkPercent,
-    remindEverySeconds: input.reminders?.everySeconds ?? DEFAULT_REMINDERS.everySeconds,
-    overdueAfterReminders: input.reminders?.overdueAfter ?? DEFAULT_REMINDERS.overdueAfter,
+    remindEverySeconds: input.Reminders?.EverySeconds ?? DEFAULT_REMINDERS.everySeconds,
+    overdueAfterReminders: input.Reminders?.OverdueAfter ?? DEFAULT_REMINDERS.overdueAfter,
   };
 }
 
@@ -169,26 +160,26 @@ export type IssueRecallOutcome =
 export async function issueRecall(
   services: RecallServices,
   issuer: { id: string; name: string },
-  input: IssueRecallInput,
+  input: CreateRecallInput,
 ): Promise<IssueRecallOutcome> {
   const { sequelize } = services;
   const strategy = strategyFor(input);
   if (typeof strategy === 'string') return { kind: 'invalidStrategy', problem: strategy };
-  const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.productId]);
+  const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
   if (!productId) return { kind: 'productNotFound' };
-  const recalled = { accountId: issuer.id, productId, lotSerial: input.lotSerial };
+  const recalled = { accountId: issuer.id, productId, lotSerial: input.LotSerial };
   const consignees = await recallConsignees(sequelize, recalled, [recalled], new Set([issuer.id]));
   const id = randomUUID();
   await signalRecallFollowUp(services.temporal, services.taskQueue, id);
   const endpoints = await createRecall(
     sequelize,
-    { id, issuerAccountId: issuer.id, productId, lotSerial: input.lotSerial, reason: input.reason },
+    { id, issuerAccountId: issuer.id, productId, lotSerial: input.LotSerial, reason: input.Reason },
     strategy,
     consignees,
     noticeData({
       id,
       issuer: issuer.name,
-      reason: input.reason,
+      reason: input.Reason,
       createdTime: new Date().toISOString(),
       strategy: strategyOf({
         depth: strategy.depth,
@@ -204,19 +195,6 @@ export async function issueRecall(
   return { kind: 'issued', issued: (await issuedRecall(sequelize, issuer.id, id))! };
 }
 
-type AnsweredLot = Pick<LotAnswer, 'lotSerial'> &
-  Partial<Omit<LotAnswer, 'lotSerial'>> & {
-    /** The holder's location (its id or the service id) where it destroyed the lot: `destroyed` is recorded there. */
-    destroyedAt?: string;
-  };
-
-export interface RecallAnswer {
-  quantityOnHand: number;
-  action: string;
-  /** Per lot received; an amount left out is 0. */
-  lots: AnsweredLot[] | null;
-}
-
 /** What is wrong with one lot of an answer: its index in `lots`, the field (null: its figures together), and the fix. */
 export interface LotProblem {
   index: number;
@@ -225,14 +203,14 @@ export interface LotProblem {
 }
 
 /** Why a lot's figures cannot be: together they account for more than was shipped to the holder. */
-function overShipped(lot: AnsweredLot, shipped: ShippedLot | undefined): string | undefined {
+function overShipped(lot: LotAnswerInput, shipped: ShippedLot | undefined): string | undefined {
   if (!shipped) return undefined;
-  const figures = { OnHand: lot.onHand, Returned: lot.returned, Destroyed: lot.destroyed, SoldOn: lot.soldOn };
+  const figures = { OnHand: lot.OnHand, Returned: lot.Returned, Destroyed: lot.Destroyed, SoldOn: lot.SoldOn };
   const given = Object.entries(figures).filter((entry): entry is [string, number] => Boolean(entry[1]));
   const total = round(given.reduce((sum, [, n]) => sum + n, 0));
   if (total <= shipped.quantity) return undefined;
   return (
-    `${given.map(([name, n]) => `${name} ${n}`).join(' + ')} = ${total} ${shipped.unit} of ${lot.lotSerial}, more than the ` +
+    `${given.map(([name, n]) => `${name} ${n}`).join(' + ')} = ${total} ${shipped.unit} of ${lot.LotSerial}, more than the ` +
     `${shipped.quantity} shipped to you: the figures say what became of what you received, together at most ${shipped.quantity}.`
   );
 }
@@ -245,12 +223,12 @@ export type AnswerRecallOutcome =
   | { kind: 'answered'; notice: NoticeRow };
 
 /** Why the pipeline refused a lot's decommission, said as what to change in the answer. */
-function destroyedRefusal(lot: AnsweredLot, recorded: number, error: BatchError): LotProblem['problem'] {
+function destroyedRefusal(lot: LotAnswerInput, recorded: number, error: BatchError): LotProblem['problem'] {
   if (error.code !== 'InsufficientInventory' || error.available === undefined) return error.message;
   const already = recorded ? ` (${recorded} is recorded for this recall already)` : '';
   return (
-    `Destroyed ${lot.destroyed ?? 0} would record ${error.requested ?? round((lot.destroyed ?? 0) - recorded)} more of ${lot.lotSerial} as ` +
-    `destroyed at ${lot.destroyedAt}, which holds ${error.available}${already}. Give at most ${round(recorded + error.available)}, ` +
+    `Destroyed ${lot.Destroyed ?? 0} would record ${error.requested ?? round((lot.Destroyed ?? 0) - recorded)} more of ${lot.LotSerial} as ` +
+    `destroyed at ${lot.DestroyedAt}, which holds ${error.available}${already}. Give at most ${round(recorded + error.available)}, ` +
     'or leave DestroyedAt out to record nothing.'
   );
 }
@@ -264,7 +242,7 @@ function destroyedRefusal(lot: AnsweredLot, recorded: number, error: BatchError)
 async function recordDestroyed(
   services: RecallServices,
   notice: NoticeRow,
-  lots: AnsweredLot[],
+  lots: LotAnswerInput[],
 ): Promise<LotProblem[]> {
   const { sequelize } = services;
   const holder = notice.holder_account_id;
@@ -273,31 +251,31 @@ async function recordDestroyed(
   const toRecord: { index: number; recorded: number; event: EventPayload }[] = [];
   const at = new Date();
   for (const [index, lot] of lots.entries()) {
-    if (lot.destroyedAt === undefined) continue;
-    const location = await ownEntity(sequelize, 'locations', holder, lot.destroyedAt);
+    if (lot.DestroyedAt === undefined) continue;
+    const location = await ownEntity(sequelize, 'locations', holder, lot.DestroyedAt);
     // The lot as the holder received it (its own product), which is what it destroyed of the recall.
-    const source = notice.sources.find((s) => s.accountId === holder && s.lotSerial === lot.lotSerial);
+    const source = notice.sources.find((s) => s.accountId === holder && s.lotSerial === lot.LotSerial);
     const product = source && (await ownEntity(sequelize, 'products', holder, source.productId));
     if (!location?.external_id || !product?.external_id) {
       problems.push({
         index,
         field: 'DestroyedAt',
         problem: location
-          ? `Location ${lot.destroyedAt} (or the product of ${lot.lotSerial}) has no id of yours, which the events pipeline names it by: record the decommission yourself and leave DestroyedAt out.`
-          : `No location ${lot.destroyedAt} in your account: name where you destroyed ${lot.lotSerial} by your location id or the service id.`,
+          ? `Location ${lot.DestroyedAt} (or the product of ${lot.LotSerial}) has no id of yours, which the events pipeline names it by: record the decommission yourself and leave DestroyedAt out.`
+          : `No location ${lot.DestroyedAt} in your account: name where you destroyed ${lot.LotSerial} by your location id or the service id.`,
       });
       continue;
     }
     const recorded = await destroyedRecorded(sequelize, holder, reference, {
       productId: product.id,
-      lotSerial: lot.lotSerial,
+      lotSerial: lot.LotSerial,
     });
-    const total = lot.destroyed ?? 0;
+    const total = lot.Destroyed ?? 0;
     if (total < recorded) {
       problems.push({
         index,
         field: 'Destroyed',
-        problem: `${recorded} of ${lot.lotSerial} is recorded as destroyed for this recall already: Destroyed is the total, at least ${recorded}.`,
+        problem: `${recorded} of ${lot.LotSerial} is recorded as destroyed for this recall already: Destroyed is the total, at least ${recorded}.`,
       });
       continue;
     }
@@ -309,7 +287,7 @@ async function recordDestroyed(
         recallId: notice.id,
         productId: product.external_id,
         locationId: location.external_id,
-        lotSerial: lot.lotSerial,
+        lotSerial: lot.LotSerial,
         quantity: round(total - recorded),
         recorded,
         at,
@@ -338,14 +316,14 @@ export async function answerRecall(
   services: RecallServices,
   accountId: string,
   id: string,
-  answer: RecallAnswer,
+  answer: AcknowledgeInput,
 ): Promise<AnswerRecallOutcome> {
   const notice = await findNotice(services, accountId, id);
   if (!notice) return { kind: 'notFound' };
   const refused: LotProblem[] = [];
   const seen = new Set<string>();
-  answer.lots?.forEach((lot, index) => {
-    const { lotSerial } = lot;
+  answer.Lots?.forEach((lot, index) => {
+    const { LotSerial: lotSerial } = lot;
     const over = overShipped(
       lot,
       notice.shipped.find((s) => s.lotSerial === lotSerial),
@@ -364,25 +342,25 @@ export async function answerRecall(
   if (notice.closed_at) return { kind: 'alreadyClosed' };
   // Recorded first: the answer is stored only with its decommissions. Should the recall close in between,
   // the events stay and the answer is refused (409); they are the holder's own record of what it did.
-  const destroyedRefused = await recordDestroyed(services, notice, answer.lots ?? []);
+  const destroyedRefused = await recordDestroyed(services, notice, answer.Lots ?? []);
   if (destroyedRefused.length) return { kind: 'lotsRefused', lots: destroyedRefused };
   const lots =
-    answer.lots?.map((lot) => ({
-      lotSerial: lot.lotSerial,
-      onHand: lot.onHand ?? 0,
-      returned: lot.returned ?? 0,
-      destroyed: lot.destroyed ?? 0,
-      soldOn: lot.soldOn ?? 0,
+    answer.Lots?.map((lot) => ({
+      lotSerial: lot.LotSerial,
+      onHand: lot.OnHand ?? 0,
+      returned: lot.Returned ?? 0,
+      destroyed: lot.Destroyed ?? 0,
+      soldOn: lot.SoldOn ?? 0,
     })) ?? null;
   const acknowledged = await acknowledgeRecall(
     services.sequelize,
     notice,
-    { quantityOnHand: answer.quantityOnHand, action: answer.action, lots },
+    { quantityOnHand: answer.QuantityOnHand, action: answer.Action, lots },
     (at) => ({
       id,
       holder: notice.holder_name,
       lots: notice.received_lots,
-      acknowledgement: { time: at.toISOString(), quantityOnHand: answer.quantityOnHand, action: answer.action, lots },
+      acknowledgement: { time: at.toISOString(), quantityOnHand: answer.QuantityOnHand, action: answer.Action, lots },
     }),
   );
   if (acknowledged === 'closed') return { kind: 'alreadyClosed' };

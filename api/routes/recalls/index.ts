@@ -81,12 +81,6 @@ const notSentHere = (id: string) => problem('unknown-recall', { detail: `No reca
 const notIssuedHere = (id: string) => problem('unknown-recall', { detail: `No recall ${id} issued by this account.` });
 const closedConflict = (id: string) => problem('recall-closed', { detail: `Recall ${id} is closed.` });
 
-const strategyOfBody = (body: CreateRecallInput) => ({
-  depth: body.Depth,
-  check: body.EffectivenessCheck && { level: body.EffectivenessCheck.Level, percent: body.EffectivenessCheck.Percent },
-  reminders: body.Reminders && { everySeconds: body.Reminders.EverySeconds, overdueAfter: body.Reminders.OverdueAfter },
-});
-
 /**
  * `/Integration/Recalls` (usecases/recalls.ts): a recall reaches the accounts the issuer's shipments of
  * the lot (or of lots made from it) reached, each told only what its own trace shows; a consignee passes
@@ -100,7 +94,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
   router.post(
     '/Integration/Recalls',
     validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }, undefined, ({ body }) => {
-      const strategy = strategyFor(strategyOfBody(body));
+      const strategy = strategyFor(body);
       return typeof strategy === 'string'
         ? validationProblem({
             [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [strategy],
@@ -109,12 +103,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     }),
     async (ctx) => {
       const body = ctx.state.input.body;
-      const outcome = await issueRecall(servicesOf(ctx), ctx.state.account, {
-        productId: body.ProductId,
-        lotSerial: body.LotSerial,
-        reason: body.Reason,
-        ...strategyOfBody(body),
-      });
+      const outcome = await issueRecall(servicesOf(ctx), ctx.state.account, body);
       if (outcome.kind === 'productNotFound') throw unknownProduct(body.ProductId);
       // The refine above answered it already: the same check.
       if (outcome.kind === 'invalidStrategy') throw validationProblem({ EffectivenessCheck: [outcome.problem] });
@@ -165,20 +154,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     validate({ body: pairedWith<AcknowledgeInput>()(acknowledgeBody) }),
     async (ctx) => {
       const { id } = ctx.params;
-      const body = ctx.state.input.body;
-      const outcome = await answerRecall(servicesOf(ctx), ctx.state.account.id, id, {
-        quantityOnHand: body.QuantityOnHand,
-        action: body.Action,
-        lots:
-          body.Lots?.map((lot) => ({
-            lotSerial: lot.LotSerial,
-            onHand: lot.OnHand,
-            returned: lot.Returned,
-            destroyed: lot.Destroyed,
-            soldOn: lot.SoldOn,
-            destroyedAt: lot.DestroyedAt,
-          })) ?? null,
-      });
+      const outcome = await answerRecall(servicesOf(ctx), ctx.state.account.id, id, ctx.state.input.body);
       if (outcome.kind === 'notFound') throw notSentHere(id);
       if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
       if (outcome.kind === 'lotsRefused')
