@@ -122,6 +122,7 @@ export const acknowledgeBody = withLimits({
 } as const);
 
 export type AcknowledgeInput = FromSchema<typeof acknowledgeBody>;
+export type LotAnswerInput = NonNullable<AcknowledgeInput['Lots']>[number];
 
 export const closeRecallBody = withLimits({
   type: 'object',
