@@ -110,16 +110,13 @@ export function preparedQueryOf(sequelize: Sequelize, transaction?: Transaction)
   };
 }
 
-/** A statement whose affected row count is what matters (UPDATE, DELETE, INSERT without RETURNING). */
-export async function execute(
-  sequelize: Sequelize,
-  sql: string,
-  bind: unknown[],
-  transaction?: Transaction,
-): Promise<number> {
-  const [, affected] = await sequelize.query(sql, { bind, transaction, type: QueryTypes.UPDATE });
-  return affected ?? 0;
-}
+/** Affected row counts of statements (UPDATE, DELETE, INSERT without RETURNING) on the pool, or inside `transaction`. */
+export const executeOf =
+  (sequelize: Sequelize, transaction?: Transaction) =>
+  async (sql: string, bind: unknown[]): Promise<number> => {
+    const [, affected] = await sequelize.query(sql, { bind, transaction, type: QueryTypes.UPDATE });
+    return affected ?? 0;
+  };
 
 /** The advisory-lock key text of one inventory timeline. */
 export const timelineKey = (accountId: string, productId: string, lotSerial: string, locationId: string): string =>

@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { execute, preparedQueryOf } from '../sql';
+import { executeOf, preparedQueryOf } from '../sql';
 import { COMPLETE_RESULTS, completeUpdate, recordBatchCompleted } from './batch-pipeline';
 import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql } from './epcis-queries';
 import { endpointsOwed, oweBatchNotifications, oweBatchNotificationsSql } from './webhooks';
@@ -72,7 +72,7 @@ export async function completeBatch(
   const { result: changed, owed } = await finishBatch(sequelize, batchId, async (transaction) => {
     const completed = await recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction);
     // Only the call that completes the batch: a retried one would add it again after a run took it.
-    if (completed) await execute(sequelize, scheduledBacklogSql('batches'), [batchId], transaction);
+    if (completed) await executeOf(sequelize, transaction)(scheduledBacklogSql('batches'), [batchId]);
     return completed;
   });
   return { result: { changed, eventCounts: row.counts }, owed };

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { BatchError } from '../../domain/batch-errors';
 import type { EventPayload } from '../../domain/events';
-import { execute, type Query } from '../sql';
+import { executeOf, type Query } from '../sql';
 
 /**
  * The batches row as the pipeline moves it: Accepted → Running (persistEvents, with the events) →
@@ -131,7 +131,7 @@ export async function recordBatchCompleted(
   documentsNotAttached: Readonly<Record<string, readonly object[]>>,
   transaction?: Transaction,
 ): Promise<boolean> {
-  return (await execute(sequelize, COMPLETE, [batchId, JSON.stringify(documentsNotAttached)], transaction)) > 0;
+  return (await executeOf(sequelize, transaction)(COMPLETE, [batchId, JSON.stringify(documentsNotAttached)])) > 0;
 }
 
 /** Fails the batch with these errors unless it finished already; false when nothing changed. */
@@ -141,11 +141,9 @@ export async function recordBatchFailed(
   errors: readonly BatchError[],
   transaction?: Transaction,
 ): Promise<boolean> {
-  const changed = await execute(
-    sequelize,
+  const changed = await executeOf(sequelize, transaction)(
     `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now() WHERE id = $1 AND status NOT IN ('Completed', 'Failed')`,
     [batchId, JSON.stringify(errors)],
-    transaction,
   );
   return changed > 0;
 }

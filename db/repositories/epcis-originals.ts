@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { eventHashId, namespacesOfContext } from '../../domain/epcis/event-hash';
 import type { EpcisOriginal, StoredCapturedEvent } from '../../domain/epcis/translate';
-import { execute, queryOf } from '../sql';
+import { executeOf, queryOf } from '../sql';
 
 /**
  * Captured events' originals (epcis_originals): written once with the capture's batch, named by the
@@ -85,14 +85,12 @@ export async function insertEpcisOriginals(
   transaction: Transaction,
 ): Promise<void> {
   if (!originals.length) return;
-  await execute(
-    sequelize,
+  await executeOf(sequelize, transaction)(
     `INSERT INTO epcis_originals (id, account_id, epcis, epcis_index, context, match_keys)
      SELECT (r ->> 'id')::uuid, $1, r -> 'epcis', r -> 'index', r -> 'context', ARRAY(SELECT jsonb_array_elements_text(r -> 'keys'))
        FROM jsonb_array_elements($2::jsonb) AS r`,
     // One JSON array, not a text[] of JSON: pg would escape every quote of every original into an array literal.
     [accountId, JSON.stringify(originals)],
-    transaction,
   );
 }
 
@@ -146,8 +144,7 @@ export async function recomputeEpcisHashes(sequelize: Sequelize): Promise<void> 
       [after],
     );
     if (!rows.length) break;
-    await execute(
-      sequelize,
+    await executeOf(sequelize)(
       `UPDATE events e SET epcis_hash = u.hash FROM unnest($1::uuid[], $2::text[]) AS u(id, hash) WHERE e.id = u.id`,
       [rows.map((row) => row.id), rows.map((row) => eventHashId(row.epcis, namespacesOfContext(row.context ?? [])))],
     );

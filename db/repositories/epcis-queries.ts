@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { EpcFormat } from '../../domain/epcis/identifiers';
 import { epcisQueryDocument } from '../queries/epcis-documents';
 import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
-import { execute, isUuid, queryOf, rowOf } from '../sql';
+import { executeOf, isUuid, queryOf, rowOf } from '../sql';
 import { deleteWebhookEndpoint } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
@@ -73,11 +73,9 @@ export async function deleteNamedQuery(
       [accountId, name],
     );
     for (const { id } of subscriptions) await deleteWebhookEndpoint(sequelize, accountId, id, transaction);
-    const deleted = await execute(
-      sequelize,
+    const deleted = await executeOf(sequelize, transaction)(
       'DELETE FROM epcis_queries WHERE account_id = $1 AND name = $2',
       [accountId, name],
-      transaction,
     );
     return deleted ? subscriptions.map((s) => s.id) : null;
   });
@@ -127,14 +125,12 @@ export async function createSubscription(
 ): Promise<SubscriptionRow> {
   return sequelize.transaction(async (transaction) => {
     const s = subscription;
+    const execute = executeOf(sequelize, transaction);
     await execute(
-      sequelize,
       `INSERT INTO webhook_endpoints (id, account_id, url, events, secret, signing) VALUES ($1, $2, $3, '{}', $4, 'gs1')`,
       [s.id, s.accountId, s.dest, s.signatureToken ?? ''],
-      transaction,
     );
     await execute(
-      sequelize,
       `INSERT INTO epcis_subscriptions (id, account_id, query_name, stream, schedule, report_if_empty, initial_record_time, epc_format)
        VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, now()), $8)`,
       [
@@ -147,17 +143,14 @@ export async function createSubscription(
         s.initialRecordTime,
         s.epcFormat,
       ],
-      transaction,
     );
     if (s.schedule) {
       // The first report covers what was recorded since initialRecordTime, before the subscription too.
       await execute(
-        sequelize,
         `INSERT INTO epcis_subscription_backlog (subscription_id, batch_id)
          SELECT s.id, b.id FROM epcis_subscriptions s JOIN batches b ON b.account_id = s.account_id
           WHERE s.id = $1 AND b.status = 'Completed' AND b.completed_at >= s.initial_record_time`,
         [s.id],
-        transaction,
       );
     }
     const [row] = await queryOf(sequelize, transaction)<SubscriptionRow>(
@@ -249,11 +242,9 @@ async function oweReport(
 ): Promise<void> {
   const document = await reportOf(sequelize, source, filter, reportIfEmpty);
   if (!document) return;
-  await execute(
-    sequelize,
+  await executeOf(sequelize, transaction)(
     `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body) VALUES (${NEW_DELIVERY_ID}, $1, 'epcis.report', $2, $3) ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
     [source.id, sourceKey, JSON.stringify(document)],
-    transaction,
   );
 }
 

@@ -6,7 +6,7 @@ import type { RowError } from '../../domain/spreadsheet-rows';
 import { internalError } from '../../domain/batch-errors';
 import type { BatchStatus } from '../models';
 import { pageOfRows, type PageRequest } from '../page';
-import { execute, queryOf, rollbackToSavepoint, savepoint } from '../sql';
+import { executeOf, queryOf, rollbackToSavepoint, savepoint } from '../sql';
 import { insertChunkBatch } from './batches';
 
 /** As documents: a chunk is one statement's parameter, so an upload's memory stays at this. */
@@ -125,12 +125,11 @@ export async function insertImport(
       storeFile: async (contentPath) => {
         let seq = 0;
         for await (const data of fs.createReadStream(contentPath, { highWaterMark: IMPORT_CHUNK_BYTES })) {
-          await execute(
-            sequelize,
-            'INSERT INTO import_chunks (import_id, seq, data) VALUES ($1, $2, $3)',
-            [input.id, seq++, data as Buffer],
-            transaction,
-          );
+          await query('INSERT INTO import_chunks (import_id, seq, data) VALUES ($1, $2, $3)', [
+            input.id,
+            seq++,
+            data as Buffer,
+          ]);
         }
       },
     };
@@ -204,8 +203,7 @@ export async function recordImportBatch(
   outcome: { status: 'Completed' | 'Failed'; records: number; errors: RowError[] | null } | null = null,
   transaction?: Transaction,
 ): Promise<void> {
-  await execute(
-    sequelize,
+  await executeOf(sequelize, transaction)(
     `INSERT INTO import_batches (import_id, seq, batch_id, first_row, last_row, provenance, status, records, errors)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (import_id, seq) DO NOTHING`,
     [
@@ -219,7 +217,6 @@ export async function recordImportBatch(
       outcome?.records ?? null,
       outcome?.errors ? JSON.stringify(outcome.errors) : null,
     ],
-    transaction,
   );
 }
 
@@ -238,23 +235,20 @@ export async function recordedChunks(sequelize: Sequelize, importId: string): Pr
  */
 export async function recordImportFailed(sequelize: Sequelize, importId: string, reason: string): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
+    const execute = executeOf(sequelize, transaction);
     const failed = await execute(
-      sequelize,
       'UPDATE imports SET failed_at = now(), failure = $2 WHERE id = $1 AND split_at IS NULL AND failed_at IS NULL',
       [importId, reason],
-      transaction,
     );
     if (!failed) return false;
     const notRun = internalError(`Not run: import ${importId} failed before its batches were started.`);
     await execute(
-      sequelize,
       // By the chunks' Idempotency-Key too: a batch stored by an attempt that died before it recorded the chunk.
       `UPDATE batches SET status = 'Failed', errors = $2::jsonb, completed_at = now()
         WHERE status = 'Accepted'
           AND (id IN (SELECT batch_id FROM import_batches WHERE import_id = $1)
                OR (account_id = (SELECT account_id FROM imports WHERE id = $1) AND idempotency_key LIKE 'import-' || $1 || '-%'))`,
       [importId, JSON.stringify([notRun])],
-      transaction,
     );
     return true;
   });
@@ -317,7 +311,7 @@ export interface StoredChunk {
 }
 
 export async function markSplit(sequelize: Sequelize, importId: string): Promise<void> {
-  await execute(sequelize, 'UPDATE imports SET split_at = coalesce(split_at, now()) WHERE id = $1', [importId]);
+  await executeOf(sequelize)('UPDATE imports SET split_at = coalesce(split_at, now()) WHERE id = $1', [importId]);
 }
 
 export interface ImportBatchView {

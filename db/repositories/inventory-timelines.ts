@@ -5,7 +5,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TimelinePoint } from '../../domain/inventory-timeline';
 import { toScaled } from '../../domain/decimal';
-import { execute, lockingTimelinesSql, lockKeys, timelineKey, type Query } from '../sql';
+import { executeOf, lockingTimelinesSql, lockKeys, timelineKey, type Query } from '../sql';
 
 /** One timeline of an account. */
 export interface TimelineRef {
@@ -129,15 +129,10 @@ export async function recalculateTimelines(
   // Rows are written back by ctid, one at a time. Without fresh statistics (a table that just grew)
   // the planner would rather hash-join the whole table; these settings last until the commit.
   await sequelize.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off', { transaction });
-  return execute(
-    sequelize,
-    RECALCULATE,
-    [
-      accountId,
-      timelines.map((t) => t.productId),
-      timelines.map((t) => t.lotSerial),
-      timelines.map((t) => t.locationId),
-    ],
-    transaction,
-  );
+  return executeOf(sequelize, transaction)(RECALCULATE, [
+    accountId,
+    timelines.map((t) => t.productId),
+    timelines.map((t) => t.lotSerial),
+    timelines.map((t) => t.locationId),
+  ]);
 }

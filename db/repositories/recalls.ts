@@ -3,7 +3,7 @@ import type { CheckLevel, LotAnswer, RecallDepth, ShippedLot } from '../../domai
 import { pageOfRows, type PageRequest } from '../page';
 import type { LotStart, RecallConsignee, RecallNoticeBody } from '../queries/recall-reach';
 import { resolveIds } from '../queries/inventory';
-import { execute, queryOf, rowOf } from '../sql';
+import { executeOf, queryOf, rowOf } from '../sql';
 import { oweAccountNotification } from './webhooks';
 
 export interface RecallRow {
@@ -71,8 +71,7 @@ async function insertNotices(
 ): Promise<string[]> {
   const endpoints: string[] = [];
   for (const consignee of consignees) {
-    const inserted = await execute(
-      sequelize,
+    const inserted = await executeOf(sequelize, transaction)(
       `INSERT INTO recall_notices (recall_id, holder_account_id, notice, received_lots, tier, via_account_id, sources, shipped)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (recall_id, holder_account_id) DO NOTHING`,
       [
@@ -85,7 +84,6 @@ async function insertNotices(
         JSON.stringify(consignee.sources),
         JSON.stringify(consignee.shipped),
       ],
-      transaction,
     );
     if (!inserted) continue;
     endpoints.push(
@@ -116,8 +114,7 @@ export async function createRecall(
   noticeData: (consignee: RecallConsignee) => unknown,
 ): Promise<string[]> {
   return sequelize.transaction(async (transaction) => {
-    await execute(
-      sequelize,
+    await executeOf(sequelize, transaction)(
       `INSERT INTO recalls (id, issuer_account_id, product_id, lot_serial, reason, depth, check_level, check_percent, remind_every_seconds, overdue_after_reminders)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
@@ -132,7 +129,6 @@ export async function createRecall(
         strategy.remindEverySeconds,
         strategy.overdueAfterReminders,
       ],
-      transaction,
     );
     return insertNotices(sequelize, recall.id, 1, consignees, noticeData, transaction);
   });
@@ -169,11 +165,9 @@ export async function passRecallOn(
 ): Promise<{ endpoints: string[] } | 'closed'> {
   return sequelize.transaction(async (transaction) => {
     if (!(await lockOpen(sequelize, notice.id, transaction))) return 'closed';
-    await execute(
-      sequelize,
+    await executeOf(sequelize, transaction)(
       'UPDATE recall_notices SET passed_on_at = now() WHERE recall_id = $1 AND holder_account_id = $2',
       [notice.id, notice.holder_account_id],
-      transaction,
     );
     return {
       endpoints: await insertNotices(sequelize, notice.id, notice.tier + 1, consignees, noticeData, transaction),

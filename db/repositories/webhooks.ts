@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { pageOfRows, type PageRequest } from '../page';
-import { execute, queryOf, rowOf } from '../sql';
+import { executeOf, queryOf, rowOf } from '../sql';
 import type { WebhookEventType } from '../../domain/webhook-contracts';
 
 export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed' | 'Cancelled';
@@ -100,18 +100,15 @@ export async function deleteWebhookEndpoint(
   outer?: Transaction,
 ): Promise<boolean> {
   return sequelize.transaction({ transaction: outer }, async (transaction) => {
+    const execute = executeOf(sequelize, transaction);
     const deleted = await execute(
-      sequelize,
       'UPDATE webhook_endpoints SET deleted_at = now() WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
       [id, accountId],
-      transaction,
     );
     if (deleted)
       await execute(
-        sequelize,
         `UPDATE webhook_deliveries SET status = 'Cancelled' WHERE endpoint_id = $1 AND status IN ('Pending', 'Failed')`,
         [id],
-        transaction,
       );
     return deleted > 0;
   });
@@ -150,18 +147,14 @@ export async function findWebhookDelivery(
 /** Owes the delivery again (whatever became of it) and lifts the endpoint's failing mark, so its workflow resumes. */
 export async function redeliverWebhook(sequelize: Sequelize, endpointId: string, id: string): Promise<void> {
   await sequelize.transaction(async (transaction) => {
+    const execute = executeOf(sequelize, transaction);
     await execute(
-      sequelize,
       `UPDATE webhook_deliveries SET status = 'Pending', delivered_at = NULL WHERE endpoint_id = $1 AND id = $2`,
       [endpointId, id],
-      transaction,
     );
-    await execute(
-      sequelize,
-      'UPDATE webhook_endpoints SET failing_since = NULL, failing_reason = NULL WHERE id = $1',
-      [endpointId],
-      transaction,
-    );
+    await execute('UPDATE webhook_endpoints SET failing_since = NULL, failing_reason = NULL WHERE id = $1', [
+      endpointId,
+    ]);
   });
 }
 
@@ -188,7 +181,7 @@ export async function oweBatchNotifications(
   batchId: string,
   transaction: Transaction,
 ): Promise<void> {
-  await execute(sequelize, oweBatchNotificationsSql('batches'), [batchId], transaction);
+  await executeOf(sequelize, transaction)(oweBatchNotificationsSql('batches'), [batchId]);
 }
 
 /**
@@ -261,20 +254,16 @@ export async function recordWebhookAttempt(
   attempt: { httpStatus: number | null; error: string | null; nextAttemptAt: Date | null; delivered: boolean },
 ): Promise<void> {
   await sequelize.transaction(async (transaction) => {
+    const execute = executeOf(sequelize, transaction);
     await execute(
-      sequelize,
       'INSERT INTO webhook_attempts (delivery_id, http_status, error, next_attempt_at) VALUES ($1, $2, $3, $4)',
       [deliveryId, attempt.httpStatus, attempt.error, attempt.nextAttemptAt],
-      transaction,
     );
-    if (attempt.delivered) {
+    if (attempt.delivered)
       await execute(
-        sequelize,
         `UPDATE webhook_deliveries SET status = 'Delivered', delivered_at = now() WHERE id = $1 AND status = 'Pending'`,
         [deliveryId],
-        transaction,
       );
-    }
   });
 }
 
@@ -290,28 +279,20 @@ export async function markWebhookFailing(
   reason: string,
 ): Promise<void> {
   await sequelize.transaction(async (transaction) => {
-    await execute(
-      sequelize,
-      `UPDATE webhook_deliveries SET status = 'Failed' WHERE id = $1 AND status = 'Pending'`,
-      [deliveryId],
-      transaction,
-    );
+    const execute = executeOf(sequelize, transaction);
+    await execute(`UPDATE webhook_deliveries SET status = 'Failed' WHERE id = $1 AND status = 'Pending'`, [deliveryId]);
     // The last attempt's next try was foreseen from the retry policy when it was recorded; Temporal, which
     // decides a moment later on its own clock, may have found no time left for one near the end.
     await execute(
-      sequelize,
       `UPDATE webhook_attempts SET next_attempt_at = NULL
         WHERE id = (SELECT max(id) FROM webhook_attempts WHERE delivery_id = $1)`,
       [deliveryId],
-      transaction,
     );
     await execute(
-      sequelize,
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()),
               failing_reason = coalesce((SELECT error FROM webhook_attempts WHERE delivery_id = $3 ORDER BY id DESC LIMIT 1), $2)
         WHERE id = $1`,
       [endpointId, reason, deliveryId],
-      transaction,
     );
   });
 }
