@@ -54,11 +54,21 @@ export interface RecallStrategy {
 
 const RECALL_COLUMNS = `r.id, r.issuer_account_id, ia.name AS issuer_name, r.product_id, p.external_id AS product_external_id, r.lot_serial, r.reason, r.created_at,
   r.depth, r.check_level, r.check_percent, r.remind_every_seconds, r.overdue_after_reminders, r.closed_at, r.close_reason, r.closed_level_met`;
+const RECALL_FROM = 'recalls r JOIN accounts ia ON ia.id = r.issuer_account_id JOIN products p ON p.id = r.product_id';
 const NOTICE_FROM = `recall_notices n JOIN recalls r ON r.id = n.recall_id JOIN accounts ia ON ia.id = r.issuer_account_id
   JOIN accounts ha ON ha.id = n.holder_account_id JOIN products p ON p.id = r.product_id LEFT JOIN accounts va ON va.id = n.via_account_id`;
 const NOTICE_COLUMNS = `${RECALL_COLUMNS}, n.holder_account_id, ha.name AS holder_name, n.notice, n.received_lots, n.created_at AS notified_at,
   n.acknowledged_at, n.quantity_on_hand, n.action, n.tier, va.name AS via_name, n.sources, n.shipped, n.lot_answers, n.passed_on_at,
   n.reminded_at, n.overdue_at`;
+
+/** Owes notifications in `transaction`, gathering the endpoints owed one (to wake after the commit). */
+function notifications(sequelize: Sequelize, transaction: Transaction) {
+  const endpoints: string[] = [];
+  const owe = async (notice: Parameters<typeof oweAccountNotification>[1]) => {
+    endpoints.push(...(await oweAccountNotification(sequelize, notice, transaction)));
+  };
+  return { endpoints, owe };
+}
 
 /** Inserts a notice per consignee and owes each consignee's webhooks a recall.received, in the caller's transaction. */
 async function insertNotices(
@@ -69,7 +79,7 @@ async function insertNotices(
   noticeData: (consignee: RecallConsignee) => unknown,
   transaction: Transaction,
 ): Promise<string[]> {
-  const endpoints: string[] = [];
+  const { endpoints, owe } = notifications(sequelize, transaction);
   for (const consignee of consignees) {
     const inserted = await executeOf(sequelize, transaction)(
       `INSERT INTO recall_notices (recall_id, holder_account_id, notice, received_lots, tier, via_account_id, sources, shipped)
@@ -86,18 +96,12 @@ async function insertNotices(
       ],
     );
     if (!inserted) continue;
-    endpoints.push(
-      ...(await oweAccountNotification(
-        sequelize,
-        {
-          accountId: consignee.accountId,
-          type: 'recall.received',
-          sourceKey: `recall:${recallId}`,
-          data: noticeData(consignee),
-        },
-        transaction,
-      )),
-    );
+    await owe({
+      accountId: consignee.accountId,
+      type: 'recall.received',
+      sourceKey: `recall:${recallId}`,
+      data: noticeData(consignee),
+    });
   }
   return endpoints;
 }
@@ -175,50 +179,47 @@ export async function passRecallOn(
   });
 }
 
-/** The recall as its issuer sees it, with every consignee's notice row (null: not the issuer's). */
-export async function issuedRecall(
-  sequelize: Sequelize,
-  accountId: string,
-  id: string,
-): Promise<{ recall: RecallRow; notices: NoticeRow[] } | null> {
-  const query = queryOf(sequelize);
-  const [recall] = await query<RecallRow>(
-    `SELECT ${RECALL_COLUMNS} FROM recalls r JOIN accounts ia ON ia.id = r.issuer_account_id JOIN products p ON p.id = r.product_id WHERE r.id = $1 AND r.issuer_account_id = $2`,
-    [id, accountId],
-  );
-  if (!recall) return null;
-  const notices = await query<NoticeRow>(
-    `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = $1 ORDER BY n.tier, ha.name, n.holder_account_id`,
-    [id],
-  );
-  return { recall, notices };
+interface IssuedRecall {
+  recall: RecallRow;
+  notices: NoticeRow[];
 }
 
-/** One page of the recalls the account issued, newest first, each with every holder's notice row. */
-export async function issuedRecalls(
-  sequelize: Sequelize,
-  accountId: string,
-  page: PageRequest,
-): Promise<{ recalls: { recall: RecallRow; notices: NoticeRow[] }[]; total: number }> {
-  const query = queryOf(sequelize);
-  const recalls = await query<RecallRow>(
-    `SELECT ${RECALL_COLUMNS} FROM recalls r JOIN accounts ia ON ia.id = r.issuer_account_id JOIN products p ON p.id = r.product_id
-      WHERE r.issuer_account_id = $1 ORDER BY r.created_at DESC, r.id OFFSET $2 LIMIT $3`,
-    [accountId, page.offset, page.pageSize],
-  );
+/** Each recall with every consignee's notice row. */
+async function withNotices(sequelize: Sequelize, recalls: RecallRow[]): Promise<IssuedRecall[]> {
   const notices = recalls.length
-    ? await query<NoticeRow>(
+    ? await queryOf(sequelize)<NoticeRow>(
         `SELECT ${NOTICE_COLUMNS} FROM ${NOTICE_FROM} WHERE n.recall_id = ANY($1::uuid[]) ORDER BY n.tier, ha.name, n.holder_account_id`,
         [recalls.map((r) => r.id)],
       )
     : [];
+  return recalls.map((recall) => ({ recall, notices: notices.filter((notice) => notice.id === recall.id) }));
+}
+
+/** The recall as its issuer sees it (null: not the issuer's). */
+export async function issuedRecall(sequelize: Sequelize, accountId: string, id: string): Promise<IssuedRecall | null> {
+  const recall = await rowOf(sequelize)<RecallRow>(
+    `SELECT ${RECALL_COLUMNS} FROM ${RECALL_FROM} WHERE r.id = $1 AND r.issuer_account_id = $2`,
+    [id, accountId],
+  );
+  return recall && (await withNotices(sequelize, [recall]))[0];
+}
+
+/** One page of the recalls the account issued, newest first. */
+export async function issuedRecalls(
+  sequelize: Sequelize,
+  accountId: string,
+  page: PageRequest,
+): Promise<{ recalls: IssuedRecall[]; total: number }> {
+  const query = queryOf(sequelize);
+  const recalls = await query<RecallRow>(
+    `SELECT ${RECALL_COLUMNS} FROM ${RECALL_FROM}
+      WHERE r.issuer_account_id = $1 ORDER BY r.created_at DESC, r.id OFFSET $2 LIMIT $3`,
+    [accountId, page.offset, page.pageSize],
+  );
   const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM recalls WHERE issuer_account_id = $1', [
     accountId,
   ]);
-  return {
-    recalls: recalls.map((recall) => ({ recall, notices: notices.filter((notice) => notice.id === recall.id) })),
-    total: Number(n),
-  };
+  return { recalls: await withNotices(sequelize, recalls), total: Number(n) };
 }
 
 export async function receivedNotice(sequelize: Sequelize, accountId: string, id: string): Promise<NoticeRow | null> {
@@ -302,15 +303,9 @@ export async function closeRecall(
       'SELECT holder_account_id FROM recall_notices WHERE recall_id = $1',
       [recall.id],
     );
-    const endpoints: string[] = [];
+    const { endpoints, owe } = notifications(sequelize, transaction);
     for (const { holder_account_id: accountId } of consignees)
-      endpoints.push(
-        ...(await oweAccountNotification(
-          sequelize,
-          { accountId, type: 'recall.closed', sourceKey: `recall-closed:${recall.id}`, data: data(at) },
-          transaction,
-        )),
-      );
+      await owe({ accountId, type: 'recall.closed', sourceKey: `recall-closed:${recall.id}`, data: data(at) });
     return endpoints;
   });
 }
@@ -359,7 +354,7 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
     );
     const reminded: string[] = [];
     const overdue: { accountId: string; account: string; lots: string[]; reminders: number }[] = [];
-    const endpoints: string[] = [];
+    const { endpoints, owe } = notifications(sequelize, transaction);
     for (const consignee of due) {
       const late = consignee.reminders >= recall.overdue_after_reminders;
       const [{ at }] = await query<{ at: Date }>(
@@ -379,36 +374,21 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
       }
       reminded.push(consignee.holder_name);
       const reminder = consignee.reminders + 1;
-      endpoints.push(
-        ...(await oweAccountNotification(
-          sequelize,
-          {
-            accountId: consignee.holder_account_id,
-            type: 'recall.reminder',
-            sourceKey: `recall-reminder:${recallId}:${reminder}`,
-            data: { id: recallId, reminder, time: new Date(at).toISOString(), lots: consignee.lots },
-          },
-          transaction,
-        )),
-      );
+      await owe({
+        accountId: consignee.holder_account_id,
+        type: 'recall.reminder',
+        sourceKey: `recall-reminder:${recallId}:${reminder}`,
+        data: { id: recallId, reminder, time: new Date(at).toISOString(), lots: consignee.lots },
+      });
     }
     if (overdue.length)
-      endpoints.push(
-        ...(await oweAccountNotification(
-          sequelize,
-          {
-            accountId: recall.issuer_account_id,
-            type: 'recall.overdue',
-            // Each consignee becomes overdue once: the pass's set of them names its notification.
-            sourceKey: `recall-overdue:${recallId}:${overdue.map((o) => o.accountId).join(',')}`,
-            data: {
-              id: recallId,
-              overdue: overdue.map(({ account, lots, reminders }) => ({ account, lots, reminders })),
-            },
-          },
-          transaction,
-        )),
-      );
+      await owe({
+        accountId: recall.issuer_account_id,
+        type: 'recall.overdue',
+        // Each consignee becomes overdue once: the pass's set of them names its notification.
+        sourceKey: `recall-overdue:${recallId}:${overdue.map((o) => o.accountId).join(',')}`,
+        data: { id: recallId, overdue: overdue.map(({ account, lots, reminders }) => ({ account, lots, reminders })) },
+      });
     const [{ next }] = await query<{ next: number | null }>(
       `SELECT greatest(0, extract(epoch FROM min(coalesce(n.reminded_at[cardinality(n.reminded_at)], n.created_at)) + make_interval(secs => $2) - now()))::float8 AS next
          FROM recall_notices n WHERE n.recall_id = $1 AND n.acknowledged_at IS NULL AND n.overdue_at IS NULL`,
