@@ -1,6 +1,6 @@
 /** Products and locations from an EPCIS document's master data (epcisHeader.epcisMasterData), created or updated by GTIN and GLN. */
 import { isDeepStrictEqual } from 'node:util';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { locationDigitalLink, tradeItemDigitalLink } from '../../domain/epcis/identifiers';
 import type { EpcisLocationData, EpcisMasterData, EpcisProductData } from '../../domain/epcis/master-data';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../domain/master-data';
 import { normaliseUnit } from '../../domain/units';
 import { Location, Product } from '../models';
+import { rowOf } from '../sql';
 import { findOrCreateTradePartner, type AccountRef } from './master-data';
 
 export interface MasterDataChange {
@@ -43,17 +44,14 @@ async function applyProduct(
   sequelize: Sequelize,
 ): Promise<MasterDataChange | null> {
   const key = data.gtin ?? data.uri!;
-  const [existing] = await sequelize.query<{ id: string }>(
+  const id = data.gtin ? tradeItemDigitalLink({ gtin: data.gtin }) : key;
+  const existing = await rowOf(sequelize, transaction)<{ id: string }>(
     data.gtin
       ? // By GTIN, or by the id this would create it under (a product of that id without the GTIN is the same one).
         `SELECT id FROM products WHERE account_id = $1 AND external_id IS NOT NULL AND (lpad(gtin, 14, '0') = $2 OR external_id = $3 OR urn = $3)
           ORDER BY (lpad(gtin, 14, '0') = $2) IS TRUE DESC, seq LIMIT 1`
       : `SELECT id FROM products WHERE account_id = $1 AND (external_id = $2 OR urn = $2) AND external_id IS NOT NULL ORDER BY external_id = $2 DESC, seq LIMIT 1`,
-    {
-      bind: data.gtin ? [account.id, key, tradeItemDigitalLink({ gtin: data.gtin })] : [account.id, key],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+    data.gtin ? [account.id, key, id] : [account.id, key],
   );
   if (existing) {
     const row = (await Product.findByPk(existing.id, { transaction }))!;
@@ -61,7 +59,6 @@ async function applyProduct(
     await row.update({ name: data.name }, { transaction });
     return { id: row.externalId!, key, change: 'updated', fields: ['name'] };
   }
-  const id = data.gtin ? tradeItemDigitalLink({ gtin: data.gtin }) : key;
   const defaultsOf = (data.gtin && defaults.get(data.gtin)) || { unit: 'EA', identifierType: 'Lot' as const };
   await Product.create(
     {
@@ -97,28 +94,17 @@ async function applyLocation(
 ): Promise<MasterDataChange | null> {
   const key =
     data.gln === undefined ? data.uri! : data.extension !== undefined ? `${data.gln}/254/${data.extension}` : data.gln;
-  const [existing] = await sequelize.query<{ id: string }>(
+  const id =
+    data.gln !== undefined
+      ? locationDigitalLink({ gln: data.gln, ...(data.extension !== undefined ? { extension: data.extension } : {}) })
+      : key;
+  const existing = await rowOf(sequelize, transaction)<{ id: string }>(
     data.gln !== undefined
       ? `SELECT id FROM locations WHERE account_id = $1 AND external_id IS NOT NULL
             AND ((gln = $2 AND coalesce(nullif(extension, '0'), '') = $3) OR external_id = $4 OR urn = $4)
           ORDER BY (gln = $2) IS TRUE DESC, seq LIMIT 1`
       : `SELECT id FROM locations WHERE account_id = $1 AND (external_id = $2 OR urn = $2) AND external_id IS NOT NULL ORDER BY external_id = $2 DESC, seq LIMIT 1`,
-    {
-      bind:
-        data.gln !== undefined
-          ? [
-              account.id,
-              data.gln,
-              data.extension ?? '',
-              locationDigitalLink({
-                gln: data.gln,
-                ...(data.extension !== undefined ? { extension: data.extension } : {}),
-              }),
-            ]
-          : [account.id, key],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+    data.gln !== undefined ? [account.id, data.gln, data.extension ?? '', id] : [account.id, key],
   );
   const hasAddress = Object.keys(data.address).length > 0;
   const hasVessel = Object.keys(data.vessel).length > 0;
@@ -141,10 +127,6 @@ async function applyLocation(
     await row.update(changes, { transaction });
     return { id: row.externalId!, key, change: 'updated', fields: Object.keys(changes) };
   }
-  const id =
-    data.gln !== undefined
-      ? locationDigitalLink({ gln: data.gln, ...(data.extension !== undefined ? { extension: data.extension } : {}) })
-      : key;
   const partner = await findOrCreateTradePartner(account, self, urnDomain, transaction);
   await Location.create(
     {

@@ -3,7 +3,7 @@ import type { EpcFormat } from '../../domain/epcis/identifiers';
 import { epcisQueryDocument } from '../queries/epcis-documents';
 import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
 import { executeOf, isUuid, queryOf, rowOf } from '../sql';
-import { deleteWebhookEndpoint } from './webhooks';
+import { deleteWebhookEndpoint, NEW_DELIVERY_ID } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
 export type StoredFilter = Omit<EpcisEventFilter, 'accountId' | 'limit' | 'afterSeq' | 'batchIds'>;
@@ -23,6 +23,8 @@ export interface NamedQueryRow {
   filter: Record<string, unknown>;
   created_at: Date;
 }
+
+const NAMED_QUERIES = 'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1';
 
 /** The query as stored; null when the account already has a query of that name. */
 export async function createNamedQuery(
@@ -44,10 +46,11 @@ export async function listNamedQueries(
   offset: number,
   limit: number,
 ): Promise<NamedQueryRow[]> {
-  return queryOf(sequelize)<NamedQueryRow>(
-    'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 ORDER BY created_at, name OFFSET $2 LIMIT $3',
-    [accountId, offset, limit],
-  );
+  return queryOf(sequelize)<NamedQueryRow>(`${NAMED_QUERIES} ORDER BY created_at, name OFFSET $2 LIMIT $3`, [
+    accountId,
+    offset,
+    limit,
+  ]);
 }
 
 export async function findNamedQuery(
@@ -55,10 +58,7 @@ export async function findNamedQuery(
   accountId: string,
   name: string,
 ): Promise<NamedQueryRow | null> {
-  return rowOf(sequelize)<NamedQueryRow>(
-    'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1 AND name = $2',
-    [accountId, name],
-  );
+  return rowOf(sequelize)<NamedQueryRow>(`${NAMED_QUERIES} AND name = $2`, [accountId, name]);
 }
 
 /** Deletes the query and its subscriptions; answers the ids of the subscriptions it ended (their schedules go too). */
@@ -103,8 +103,9 @@ export interface SubscriptionRow {
   last_notified_at: Date | null;
 }
 
-const SUBSCRIPTION_COLUMNS = `s.id, s.query_name, w.url AS dest, s.stream, s.schedule, s.report_if_empty, s.initial_record_time, s.epc_format, s.created_at,
-  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at`;
+const SUBSCRIPTIONS = `SELECT s.id, s.query_name, w.url AS dest, s.stream, s.schedule, s.report_if_empty, s.initial_record_time, s.epc_format, s.created_at,
+  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at
+  FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id`;
 
 export async function createSubscription(
   sequelize: Sequelize,
@@ -153,10 +154,7 @@ export async function createSubscription(
         [s.id],
       );
     }
-    const [row] = await queryOf(sequelize, transaction)<SubscriptionRow>(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id WHERE s.id = $1`,
-      [s.id],
-    );
+    const [row] = await queryOf(sequelize, transaction)<SubscriptionRow>(`${SUBSCRIPTIONS} WHERE s.id = $1`, [s.id]);
     await beforeCommit();
     return row;
   });
@@ -170,8 +168,7 @@ export async function listSubscriptions(
   limit: number,
 ): Promise<SubscriptionRow[]> {
   return queryOf(sequelize)<SubscriptionRow>(
-    `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
-      WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL ORDER BY s.created_at, s.id OFFSET $3 LIMIT $4`,
+    `${SUBSCRIPTIONS} WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL ORDER BY s.created_at, s.id OFFSET $3 LIMIT $4`,
     [accountId, queryName, offset, limit],
   );
 }
@@ -184,8 +181,7 @@ export async function findSubscription(
 ): Promise<SubscriptionRow | null> {
   if (!isUuid(id)) return null;
   return rowOf(sequelize)<SubscriptionRow>(
-    `SELECT ${SUBSCRIPTION_COLUMNS} FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id
-      WHERE s.account_id = $1 AND s.query_name = $2 AND s.id = $3 AND w.deleted_at IS NULL`,
+    `${SUBSCRIPTIONS} WHERE s.account_id = $1 AND s.query_name = $2 AND s.id = $3 AND w.deleted_at IS NULL`,
     [accountId, queryName, id],
   );
 }
@@ -212,8 +208,6 @@ async function eventsOf(
   );
   return Math.max(1, Number(n));
 }
-
-const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
 /** A subscription's report of `filter`'s events: null when nothing matched and no empty report is wanted. */
 async function reportOf(
@@ -378,7 +372,7 @@ export async function socketReport(
 
 /** The account of batch `batchId` if it is Completed (a Failed batch stored no events to report). */
 export async function accountOfCompletedBatch(sequelize: Sequelize, batchId: string): Promise<string | null> {
-  const [row] = await queryOf(sequelize)<{ account_id: string }>(
+  const row = await rowOf(sequelize)<{ account_id: string }>(
     `SELECT account_id FROM batches WHERE id = $1 AND status = 'Completed'`,
     [batchId],
   );

@@ -38,7 +38,7 @@ export interface WebhookDeliveryRow {
 }
 
 /** A delivery id is the Webhook-Id: `msg_` and 32 hex digits, made by PostgreSQL where the row is. */
-const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
+export const NEW_DELIVERY_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 const NOW_UTC = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const ENDPOINT_COLUMNS = `w.*, (SELECT name FROM accounts WHERE id = w.account_id) AS account_name, (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status IN ('Pending', 'Failed')) AS pending`;
