@@ -3,7 +3,7 @@
  * captured through EPCIS match on the index stored with them (domain/epcis/translate.ts EpcisIndex),
  * our own events on the EPCIS view of their type, location and lines (domain/epcis/native.ts).
  */
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { canonicalIdentifier, epcPatternOf, tradeItemOf } from '../../domain/epcis/identifiers';
 import {
   NATIVE_MAPPING,
@@ -24,6 +24,7 @@ import {
   reversesSql,
 } from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
+import { queryOf } from '../sql';
 
 const MATCH_KINDS = [
   'epc',
@@ -257,10 +258,7 @@ export async function withMatchCandidates(
     const sql = values && candidatesSql(binder, binder.bind(filter.accountId), kind, values);
     if (!sql) continue;
     // An event comes once for each way it is found (a captured event's lines name it too): twice the bound, then distinct.
-    const rows = await sequelize.query<{ id: string }>(`${sql} LIMIT ${2 * most + 1}`, {
-      bind: binder.values,
-      type: QueryTypes.SELECT,
-    });
+    const rows = await queryOf(sequelize)<{ id: string }>(`${sql} LIMIT ${2 * most + 1}`, binder.values);
     const candidates = new Set(rows.map((row) => row.id));
     if (rows.length <= 2 * most && candidates.size <= most) return { ...filter, candidates: [...candidates] };
   }
@@ -445,7 +443,7 @@ export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind:
 /** One page of the account's events matching `filter`, in the order they were recorded. */
 export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
   const { sql, bind } = epcisEventsQuery(await withMatchCandidates(sequelize, filter));
-  const rows = await sequelize.query<EventRow>(sql, { bind, type: QueryTypes.SELECT });
+  const rows = await queryOf(sequelize)<EventRow>(sql, bind);
   const page = rows.slice(0, filter.limit);
   const lines = await linesOf(
     sequelize,
@@ -485,13 +483,13 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
 async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<string, NativeLine[]>> {
   const out = new Map<string, NativeLine[]>();
   if (!eventIds.length) return out;
-  const rows = await sequelize.query<NativeLine & { event_id: string }>(
+  const rows = await queryOf(sequelize)<NativeLine & { event_id: string }>(
     `SELECT el.event_id, el.role, p.gtin, p.urn AS "productUrn", p.identifier_type = 'Serial' AS serial, p.unit_of_measure AS unit,
             el.lot_serial AS "lotSerial", el.quantity::text AS quantity
        FROM event_lines el JOIN products p ON p.id = el.product_id
       WHERE el.event_id = ANY($1::uuid[])
       ORDER BY el.event_id, CASE el.role WHEN 'parent' THEN 0 WHEN 'input' THEN 1 ELSE 2 END, el.role, el.position`,
-    { bind: [eventIds], type: QueryTypes.SELECT },
+    [eventIds],
   );
   for (const { event_id: id, ...line } of rows) {
     let list = out.get(id);
@@ -507,30 +505,31 @@ export async function distinctEpcisValues(
   accountId: string,
   field: EpcisField,
 ): Promise<string[]> {
-  const rows = await sequelize.query<{ value: string }>(
+  const rows = await queryOf(sequelize)<{ value: string }>(
     `SELECT DISTINCT ${FIELDS[field]} AS value FROM events e ${originalJoin()} JOIN locations l ON l.id = e.location_id
       WHERE e.account_id = $1 AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${FIELDS[field]} IS NOT NULL ORDER BY 1`,
-    { bind: [accountId], type: QueryTypes.SELECT },
+    [accountId],
   );
   return rows.map((r) => r.value);
 }
 
 /** The EPCs (instance identifiers) the account's events name: captured ones as indexed, ours by their Serial lines. */
 export async function distinctEpcs(sequelize: Sequelize, accountId: string): Promise<string[]> {
+  const query = queryOf(sequelize);
   const [captured, serials] = await Promise.all([
-    sequelize.query<{ value: string }>(
+    query<{ value: string }>(
       `SELECT DISTINCT v.value FROM events e ${originalJoin()}
          CROSS JOIN LATERAL jsonb_array_elements_text(
            coalesce(${INDEX} -> 'epc', '[]') || coalesce(${INDEX} -> 'parentID', '[]') ||
            coalesce(${INDEX} -> 'inputEPC', '[]') || coalesce(${INDEX} -> 'outputEPC', '[]')) AS v(value)
         WHERE e.account_id = $1 AND ${CAPTURED} AND NOT (e.payload ? 'EpcisDeclarationOf')`,
-      { bind: [accountId], type: QueryTypes.SELECT },
+      [accountId],
     ),
-    sequelize.query<Pick<NativeLine, 'gtin' | 'productUrn' | 'lotSerial'>>(
+    query<Pick<NativeLine, 'gtin' | 'productUrn' | 'lotSerial'>>(
       `SELECT DISTINCT p.gtin, p.urn AS "productUrn", el.lot_serial AS "lotSerial" FROM event_lines el
          JOIN events e ON e.id = el.event_id JOIN products p ON p.id = el.product_id
         WHERE el.account_id = $1 AND NOT ${CAPTURED} AND p.identifier_type = 'Serial'`,
-      { bind: [accountId], type: QueryTypes.SELECT },
+      [accountId],
     ),
   ]);
   const all = new Set([
@@ -551,12 +550,9 @@ export async function knownCompanyPrefixes(
   candidates: string[],
 ): Promise<string[]> {
   if (!candidates.length) return [];
-  const rows = await sequelize.query<{ prefix: string }>(
+  const rows = await queryOf(sequelize)<{ prefix: string }>(
     'SELECT prefix FROM epcis_company_prefixes WHERE account_id = $1 AND prefix = ANY($2::text[])',
-    {
-      bind: [accountId, candidates],
-      type: QueryTypes.SELECT,
-    },
+    [accountId, candidates],
   );
   return rows.map((r) => r.prefix);
 }

@@ -1,5 +1,6 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { PageRequest } from '../page';
+import { queryOf } from '../sql';
 
 export const SORTS = {
   eventDate: 'v.event_time ASC, v.seq ASC, v.line_id ASC',
@@ -87,7 +88,8 @@ export async function eventDetails(
 ): Promise<{ rows: EventDetailRow[]; total: number }> {
   const { pageNumber, pageSize, offset } = filter.page;
   const bind = [filter.accountId, filter.lotSerial, filter.purchaseOrder ?? null, pageSize, offset];
-  const rows = await sequelize.query<EventDetailRow & { total: string }>(
+  const query = queryOf(sequelize);
+  const rows = await query<EventDetailRow & { total: string }>(
     `WITH ${VISIBLE}
      SELECT v.line_id, v.event_id, v.type, p.name AS product_name, v.lot_serial, v.quantity,
             loc.name AS location_name, tp.name AS company_name, v.event_time,
@@ -104,16 +106,16 @@ export async function eventDetails(
         AND ${PURCHASE_ORDER}
       ORDER BY ${SORTS[filter.sortBy]}
       LIMIT $4 OFFSET $5`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   if (rows.length || pageNumber === 1) return { rows, total: rows.length ? Number(rows[0].total) : 0 };
   // Past the last page the window count is not there to read: count on its own.
-  const [{ total }] = await sequelize.query<{ total: string }>(
+  const [{ total }] = await query<{ total: string }>(
     `WITH ${VISIBLE}
      SELECT count(*) AS total FROM visible v LEFT JOIN cuts c ON c.account_id = v.account_id
       WHERE (c.account_id IS NULL OR (v.event_time, v.seq) >= (c.event_time, c.seq))
         AND ${PURCHASE_ORDER}`,
-    { bind: bind.slice(0, 3), type: QueryTypes.SELECT },
+    bind.slice(0, 3),
   );
   return { rows, total: Number(total) };
 }

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { queryOf } from '../sql';
 
 export interface InventoryRow {
   product_id: string;
@@ -32,14 +33,14 @@ export async function resolveIds(
   values: string[],
 ): Promise<string[]> {
   if (!values.length) return [];
-  const rows = await sequelize.query<{ id: string }>(
+  const rows = await queryOf(sequelize)<{ id: string }>(
     `SELECT DISTINCT COALESCE(by_id.id, by_external.id) AS id
        FROM unnest($2::text[]) AS v(value)
        LEFT JOIN ${table} by_id ON by_id.account_id = $1
         AND by_id.id = CASE WHEN v.value ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN v.value::uuid END
        LEFT JOIN ${table} by_external ON by_external.account_id = $1 AND by_external.external_id = v.value
       WHERE COALESCE(by_id.id, by_external.id) IS NOT NULL`,
-    { bind: [accountId, values], type: QueryTypes.SELECT },
+    [accountId, values],
   );
   return rows.map((r) => r.id);
 }
@@ -61,7 +62,7 @@ export async function inventoryRecords(sequelize: Sequelize, filter: InventoryFi
          FROM inventory_records r WHERE ${where}
         ORDER BY r.product_id, r.lot_serial, r.location_id, r.event_time DESC, r.event_seq DESC`
     : `SELECT ${COLUMNS} FROM inventory_records r WHERE ${where}`;
-  return sequelize.query<InventoryRow>(
+  return queryOf(sequelize)<InventoryRow>(
     `SELECT r.product_id, p.external_id AS product_external_id, p.name AS product_name, r.lot_serial,
             r.location_id, l.external_id AS location_external_id, l.name AS location_name,
             r.available, r.event_time
@@ -69,7 +70,7 @@ export async function inventoryRecords(sequelize: Sequelize, filter: InventoryFi
        JOIN products p ON p.id = r.product_id
        JOIN locations l ON l.id = r.location_id
       ORDER BY p.seq, r.lot_serial, r.event_time, r.event_seq, l.seq`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
 }
 
@@ -124,24 +125,19 @@ export async function negativeLotsOfBatches(
   if (!batchIds.length) return [];
   // PostgreSQL takes longer to plan the statement below than to run it on an account without negative
   // records (the usual one): those are answered by one probe of the partial index instead.
-  const [{ negative }] = await sequelize.query<{ negative: boolean }>(ANY_NEGATIVE_RECORD, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-  });
+  const query = queryOf(sequelize);
+  const [{ negative }] = await query<{ negative: boolean }>(ANY_NEGATIVE_RECORD, [accountId]);
   if (!negative) return [];
-  return sequelize.query<NegativeLot>(NEGATIVE_LOTS_OF_BATCHES, {
-    bind: [accountId, batchIds],
-    type: QueryTypes.SELECT,
-  });
+  return query<NegativeLot>(NEGATIVE_LOTS_OF_BATCHES, [accountId, batchIds]);
 }
 
 /** How many (product, lot, location) timelines read negative, by account name: the /metrics gauge. */
 export async function negativeLotCounts(sequelize: Sequelize): Promise<{ account: string; count: number }[]> {
-  return sequelize.query<{ account: string; count: number }>(
+  return queryOf(sequelize)<{ account: string; count: number }>(
     `SELECT a.name AS account, count(DISTINCT (r.product_id, r.lot_serial, r.location_id))::int AS count
        FROM inventory_records r JOIN accounts a ON a.id = r.account_id
       WHERE r.available < 0
       GROUP BY a.name`,
-    { type: QueryTypes.SELECT },
+    [],
   );
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   Op,
-  QueryTypes,
   UniqueConstraintError,
   type Sequelize,
   type Transaction,
@@ -65,27 +64,23 @@ async function insertBatch(
 ): Promise<Batch> {
   const id = randomUUID();
   const workflowId = batchWorkflowId(row.accountId, id, row.idempotencyKey ?? undefined);
-  const [inserted] = await sequelize.query<{ seq: string; submitted_at: Date }>(
+  const [inserted] = await queryOf(sequelize, transaction)<{ seq: string; submitted_at: Date }>(
     `INSERT INTO batches (id, account_id, workflow_id, idempotency_key, mode, status, event_count, request, request_id,
                           request_hash, retry_of, submitted_at)
      VALUES ($1, $2, $3, $4, $5, 'Accepted', $6, $7::jsonb, $8, $9, $10, now())
      RETURNING seq, submitted_at`,
-    {
-      bind: [
-        id,
-        row.accountId,
-        workflowId,
-        row.idempotencyKey,
-        row.mode,
-        row.eventCount,
-        row.requestText,
-        row.requestId,
-        row.requestHash,
-        row.retryOf,
-      ],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+    [
+      id,
+      row.accountId,
+      workflowId,
+      row.idempotencyKey,
+      row.mode,
+      row.eventCount,
+      row.requestText,
+      row.requestId,
+      row.requestHash,
+      row.retryOf,
+    ],
   );
   return Batch.build(
     {

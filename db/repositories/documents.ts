@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { Op, QueryTypes, fn, col, where, type Sequelize } from 'sequelize';
+import { Op, fn, col, where, type Sequelize } from 'sequelize';
 import type { DocumentLookups, DocumentMetadata } from '../../domain/documents';
 import { Document, Location, Product, TradePartner } from '../models';
+import { executeOf, rowOf } from '../sql';
 
 /**
  * Bytes per document_chunks row: what an upload holds in memory while it is written (plus the protocol
@@ -65,13 +66,9 @@ export async function insertDocument(sequelize: Sequelize, input: NewDocument): 
     let seq = 0;
     // One chunk read, sent and released at a time: highWaterMark is the read size.
     for await (const data of fs.createReadStream(input.contentPath, { highWaterMark: CHUNK_BYTES })) {
-      await sequelize.query(
+      await executeOf(sequelize, transaction)(
         'INSERT INTO document_chunks (account_id, document_id, seq, data) VALUES ($1, $2, $3, $4)',
-        {
-          bind: [input.accountId, document.id, seq++, data as Buffer],
-          type: QueryTypes.INSERT,
-          transaction,
-        },
+        [input.accountId, document.id, seq++, data as Buffer],
       );
     }
     return document;
@@ -93,12 +90,9 @@ export async function listDocuments(
 /** The bytes of a document, one chunk per query, so a download holds one chunk in memory at a time. */
 export async function* documentContent(sequelize: Sequelize, document: Document): AsyncGenerator<Buffer> {
   for (let seq = 0; ; seq++) {
-    const [row] = await sequelize.query<{ data: Buffer }>(
+    const row = await rowOf(sequelize)<{ data: Buffer }>(
       'SELECT data FROM document_chunks WHERE account_id = $1 AND document_id = $2 AND seq = $3',
-      {
-        bind: [document.accountId, document.id, seq],
-        type: QueryTypes.SELECT,
-      },
+      [document.accountId, document.id, seq],
     );
     if (!row) return;
     yield row.data;
