@@ -39,17 +39,9 @@ const MATCH_KINDS = [
 ] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
-export interface EpcisEventFilter {
+export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${'eventTime' | 'recordTime'}`, Date>> {
   accountId: string;
   eventType?: string[];
-  GE_eventTime?: Date;
-  GT_eventTime?: Date;
-  LE_eventTime?: Date;
-  LT_eventTime?: Date;
-  GE_recordTime?: Date;
-  GT_recordTime?: Date;
-  LE_recordTime?: Date;
-  LT_recordTime?: Date;
   EQ_action?: string[];
   EQ_bizStep?: string[];
   EQ_disposition?: string[];
@@ -120,23 +112,15 @@ const EPCIS = epcisSql();
 const INDEX = epcisIndexSql();
 const NATIVE_LOCATION = `CASE WHEN l.gln ~ '^[0-9]{13}$' THEN 'https://id.gs1.org/414/' || l.gln || CASE WHEN coalesce(l.extension, '') NOT IN ('', '0') THEN '/254/' || l.extension ELSE '' END ELSE l.urn END`;
 /** A URN-based event's own BizStep or Disposition as a CBV bare word, else the mapping's. */
-const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: string) =>
-  `coalesce(regexp_replace(e.payload ->> '${field}', '^urn:epcglobal:cbv:${prefix}:', ''), ${mapped})`;
+const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: Parameters<typeof caseOf>[0]) =>
+  `coalesce(regexp_replace(e.payload ->> '${field}', '^urn:epcglobal:cbv:${prefix}:', ''), ${caseOf(mapped)})`;
 
 /** The EPCIS fields every filter reads, for both kinds of event. */
 const FIELDS = {
   eventType: `CASE WHEN ${CAPTURED} THEN ${EPCIS} ->> 'type' ELSE ${caseOf((m) => m.type)} END`,
   action: `CASE WHEN ${CAPTURED} THEN ${EPCIS} ->> 'action' ELSE ${caseOf((m) => m.action)} END`,
-  bizStep: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'bizStep' ELSE ${nativeTerm(
-    'BizStep',
-    'bizstep',
-    caseOf((m) => m.bizStep),
-  )} END`,
-  disposition: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'disposition' ELSE ${nativeTerm(
-    'Disposition',
-    'disp',
-    caseOf((m) => m.disposition),
-  )} END`,
+  bizStep: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'bizStep' ELSE ${nativeTerm('BizStep', 'bizstep', (m) => m.bizStep)} END`,
+  disposition: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'disposition' ELSE ${nativeTerm('Disposition', 'disp', (m) => m.disposition)} END`,
   readPoint: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'readPoint' ELSE ${NATIVE_LOCATION} END`,
   bizLocation: `CASE WHEN ${CAPTURED} THEN ${INDEX} ->> 'bizLocation' ELSE ${NATIVE_LOCATION} END`,
   eventID: `CASE WHEN e.payload ? 'EpcisPendingDeclaration' THEN e.payload ->> 'EpcisPendingDeclaration' WHEN ${CAPTURED} THEN e.external_event_id ELSE e.urn END`,

@@ -210,16 +210,15 @@ export async function issuedRecalls(
   accountId: string,
   page: PageRequest,
 ): Promise<{ recalls: IssuedRecall[]; total: number }> {
-  const query = queryOf(sequelize);
-  const recalls = await query<RecallRow>(
+  const { rows, total } = await pageOfRows<RecallRow>(
+    queryOf(sequelize),
     `SELECT ${RECALL_COLUMNS} FROM ${RECALL_FROM}
       WHERE r.issuer_account_id = $1 ORDER BY r.created_at DESC, r.id OFFSET $2 LIMIT $3`,
-    [accountId, page.offset, page.pageSize],
+    'SELECT count(*) AS n FROM recalls WHERE issuer_account_id = $1',
+    [accountId],
+    page,
   );
-  const [{ n }] = await query<{ n: string }>('SELECT count(*) AS n FROM recalls WHERE issuer_account_id = $1', [
-    accountId,
-  ]);
-  return { recalls: await withNotices(sequelize, recalls), total: Number(n) };
+  return { recalls: await withNotices(sequelize, rows), total };
 }
 
 export async function receivedNotice(sequelize: Sequelize, accountId: string, id: string): Promise<NoticeRow | null> {
