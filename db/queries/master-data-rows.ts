@@ -14,11 +14,11 @@ export async function productsByExternalId(
   accountId: string,
   externalIds: readonly string[],
 ): Promise<ProductRow[]> {
-  const rows = await query<{ id: string; external_id: string; identifier_type: string }>(
-    'SELECT id, external_id, identifier_type FROM products WHERE account_id = $1 AND external_id = ANY($2::text[])',
+  return query<ProductRow>(
+    `SELECT id, external_id AS "externalId", identifier_type = 'Serial' AS serial FROM products
+      WHERE account_id = $1 AND external_id = ANY($2::text[])`,
     [accountId, [...externalIds]],
   );
-  return rows.map((row) => ({ id: row.id, externalId: row.external_id, serial: row.identifier_type === 'Serial' }));
 }
 
 export async function locationsByExternalId(
@@ -26,9 +26,8 @@ export async function locationsByExternalId(
   accountId: string,
   externalIds: readonly string[],
 ): Promise<{ id: string; externalId: string; vessel: GdstVessel | null }[]> {
-  const rows = await query<{ id: string; external_id: string; vessel: GdstVessel | null }>(
-    'SELECT id, external_id, vessel FROM locations WHERE account_id = $1 AND external_id = ANY($2::text[])',
+  return query(
+    'SELECT id, external_id AS "externalId", vessel FROM locations WHERE account_id = $1 AND external_id = ANY($2::text[])',
     [accountId, [...externalIds]],
   );
-  return rows.map((row) => ({ id: row.id, externalId: row.external_id, vessel: row.vessel }));
 }

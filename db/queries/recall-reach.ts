@@ -182,21 +182,15 @@ function addReceivedLot(
 ): void {
   if (!holder.receivedLots.includes(lot.lot_serial)) holder.receivedLots.push(lot.lot_serial);
   holder.sources.push({ accountId: lot.account_id, productId: lot.product_id, lotSerial: lot.lot_serial });
-  addUnique(
-    holder.notice.recalled,
-    found.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })),
-  );
-  addUnique(
-    holder.notice.lots,
-    made.map((n) => ({ product: productOf(n), lotSerial: n.lot_serial })),
-  );
+  const lotOf = (n: TraceNodeRow) => ({ product: productOf(n), lotSerial: n.lot_serial });
+  addUnique(holder.notice.recalled, found.map(lotOf));
+  addUnique(holder.notice.lots, made.map(lotOf));
   addUnique(
     holder.notice.holdings,
     made
       .filter((n) => Number(n.quantity_on_hand ?? 0) > 0)
       .map((n) => ({
-        product: productOf(n),
-        lotSerial: n.lot_serial,
+        ...lotOf(n),
         location: { id: n.location_external_id ?? n.location_id, name: n.location_name, gln: n.location_gln },
         quantityOnHand: Number(n.quantity_on_hand),
         unit: n.unit,

@@ -6,7 +6,7 @@ import type { RowError } from '../../domain/spreadsheet-rows';
 import { internalError } from '../../domain/batch-errors';
 import type { BatchStatus } from '../models';
 import { pageOfRows, type PageRequest } from '../page';
-import { executeOf, queryOf, rollbackToSavepoint, savepoint } from '../sql';
+import { executeOf, queryOf, rollbackToSavepoint, rowOf, savepoint } from '../sql';
 import { insertChunkBatch } from './batches';
 
 /** As documents: a chunk is one statement's parameter, so an upload's memory stays at this. */
@@ -154,23 +154,17 @@ export async function findImport(
   where: { accountId: string; id?: string; idempotencyKey?: string },
   transaction?: Transaction,
 ): Promise<ImportRow | null> {
-  const [row] = where.id
-    ? await queryOf(sequelize, transaction)<ImportRow>('SELECT * FROM imports WHERE account_id = $1 AND id = $2', [
-        where.accountId,
-        where.id,
-      ])
-    : await queryOf(sequelize, transaction)<ImportRow>(
-        'SELECT * FROM imports WHERE account_id = $1 AND idempotency_key = $2',
-        [where.accountId, where.idempotencyKey],
-      );
-  return row ?? null;
+  return rowOf(sequelize, transaction)<ImportRow>(
+    `SELECT * FROM imports WHERE account_id = $1 AND ${where.id ? 'id' : 'idempotency_key'} = $2`,
+    [where.accountId, where.id || where.idempotencyKey],
+  );
 }
 
 /** The stored file, read back one chunk per statement: the worker holds one chunk at a time. */
 export function importFile(sequelize: Sequelize, importId: string): Readable {
   async function* chunks(): AsyncGenerator<Buffer> {
     for (let seq = 0; ; seq++) {
-      const [chunk] = await queryOf(sequelize)<{ data: Buffer }>(
+      const chunk = await rowOf(sequelize)<{ data: Buffer }>(
         'SELECT data FROM import_chunks WHERE import_id = $1 AND seq = $2',
         [importId, seq],
       );

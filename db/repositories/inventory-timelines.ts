@@ -5,7 +5,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TimelinePoint } from '../../domain/inventory-timeline';
 import { toScaled } from '../../domain/decimal';
-import { executeOf, lockingTimelinesSql, lockKeys, timelineKey, type Query } from '../sql';
+import { executeOf, lockingTimelinesSql, lockKeys, timelineKey, unnestArrays, type Query } from '../sql';
 
 /** One timeline of an account. */
 export interface TimelineRef {
@@ -13,6 +13,7 @@ export interface TimelineRef {
   lotSerial: string;
   locationId: string;
 }
+const TIMELINE_KEYS = ['productId', 'lotSerial', 'locationId'] as const;
 
 /** Takes the timelines' locks (held until the transaction ends), in an order that cannot deadlock. */
 export const lockTimelines = (query: Query, accountId: string, timelines: readonly TimelineRef[]): Promise<void> =>
@@ -52,12 +53,7 @@ export async function timelineRecords(
          WHERE account_id = $1 AND product_id = k.product_id AND lot_serial = k.lot_serial AND location_id = k.location_id
          ORDER BY event_time, event_seq
         OFFSET 0) AS r`,
-    [
-      accountId,
-      timelines.map((t) => t.productId),
-      timelines.map((t) => t.lotSerial),
-      timelines.map((t) => t.locationId),
-    ],
+    [accountId, ...unnestArrays(timelines, TIMELINE_KEYS)],
   );
   for (const row of rows) {
     const key = timelineKey(accountId, row.product_id, row.lot_serial, row.location_id);
@@ -129,10 +125,5 @@ export async function recalculateTimelines(
   // Rows are written back by ctid, one at a time. Without fresh statistics (a table that just grew)
   // the planner would rather hash-join the whole table; these settings last until the commit.
   await sequelize.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off', { transaction });
-  return executeOf(sequelize, transaction)(RECALCULATE, [
-    accountId,
-    timelines.map((t) => t.productId),
-    timelines.map((t) => t.lotSerial),
-    timelines.map((t) => t.locationId),
-  ]);
+  return executeOf(sequelize, transaction)(RECALCULATE, [accountId, ...unnestArrays(timelines, TIMELINE_KEYS)]);
 }
