@@ -164,26 +164,20 @@ export async function rollbackToSavepoint(query: Query, name: string): Promise<v
 }
 
 /**
- * A savepoint set only once something is about to be written after it: a batch naming stored master
- * data writes nothing there.
+ * A savepoint set only once something is about to be written after it (beforeWrite, the first time
+ * only): a batch naming stored master data writes nothing there. Its rollback does nothing when unset.
  */
-export interface LazySavepoint {
-  /** Sets the savepoint, the first time only. */
-  beforeWrite: () => Promise<void>;
-  /** Undoes what was written since the savepoint; nothing when it was never set. */
-  rollback: () => Promise<void>;
-}
-
-export function lazySavepoint(query: Query, name: string): LazySavepoint {
+export function lazySavepoint(query: Query, name: string) {
   let set = false;
   return {
-    async beforeWrite() {
+    beforeWrite: async () => {
       if (set) return;
       await savepoint(query, name);
       set = true;
     },
-    async rollback() {
+    rollback: async () => {
       if (set) await rollbackToSavepoint(query, name);
     },
   };
 }
+export type LazySavepoint = ReturnType<typeof lazySavepoint>;

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { CteLine, PlaceFacts, VesselFacts } from '../../domain/fsma204';
-import type { Address, Vessel } from '../models/location';
-import { queryOf } from '../sql';
+import type { Vessel } from '../models/location';
+import { queryOf, unnestArrays } from '../sql';
 import type { SheetNode } from './trace';
 
 interface LineRow {
@@ -21,13 +21,7 @@ interface LineRow {
   reference_document_id: string | null;
 }
 
-interface PlaceRow {
-  id: string;
-  trade_partner: string;
-  name: string;
-  gln: string | null;
-  address: Address | null;
-  phone: string | null;
+interface PlaceRow extends Omit<PlaceFacts, 'vessel'> {
   vessel: Vessel | null;
 }
 
@@ -109,9 +103,7 @@ export async function traceEventLines(
       WHERE x.event_time <= n.until AND (n.open OR x.event_id IN (SELECT event_id FROM shown))
       ORDER BY x.event_time, x.seq, x.line_id`,
     [
-      n.map((x) => x.product_id),
-      n.map((x) => x.lot_serial),
-      n.map((x) => x.location_id),
+      ...unnestArrays(n, ['product_id', 'lot_serial', 'location_id']),
       n.map((x) => (x.until ? x.until.toISOString() : 'infinity')),
       n.map((x) => x.open),
       [...new Set(trace.shown)],
@@ -157,22 +149,11 @@ export async function traceEventLines(
   const places = new Map(
     (
       await query<PlaceRow>(
-        `SELECT l.id, tp.name AS trade_partner, l.name, l.gln, l.address, l.contact->>'phone' AS phone, l.vessel
+        `SELECT l.id, tp.name AS "tradePartner", l.name, l.gln, l.address, l.contact->>'phone' AS phone, l.vessel
            FROM locations l JOIN trade_partners tp ON tp.id = l.trade_partner_id WHERE l.id = ANY($1::uuid[])`,
         [[...ids]],
       )
-    ).map((p): [string, PlaceFacts] => [
-      p.id,
-      {
-        id: p.id,
-        tradePartner: p.trade_partner,
-        name: p.name,
-        gln: p.gln,
-        address: p.address,
-        phone: p.phone,
-        vessel: p.vessel ? vesselFacts(p.vessel) : null,
-      },
-    ]),
+    ).map((p): [string, PlaceFacts] => [p.id, { ...p, vessel: p.vessel ? vesselFacts(p.vessel) : null }]),
   );
   const place = (id: string | null): PlaceFacts | null => (id ? (places.get(id) ?? null) : null);
   // Catch areas matter only for a catch: commissions at vessels, a few events of a trace at most.

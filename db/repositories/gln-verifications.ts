@@ -57,12 +57,11 @@ export async function listGlns(
   sequelize: Sequelize,
   filter: { account?: string; gln?: string } = {},
 ): Promise<GlnVerification[]> {
-  const rows = await queryOf(sequelize)<{ gln: string; account: string; verified_at: Date; verified_by: string }>(
-    `SELECT v.gln, a.name AS account, v.verified_at, v.verified_by
+  return queryOf(sequelize)<GlnVerification>(
+    `SELECT v.gln, a.name AS account, v.verified_at AS "verifiedAt", v.verified_by AS "verifiedBy"
        FROM gln_verifications v JOIN accounts a ON a.id = v.account_id
       WHERE ($1::text IS NULL OR a.name = $1) AND ($2::text IS NULL OR v.gln = $2)
       ORDER BY a.name, v.gln`,
     [filter.account ?? null, filter.gln ?? null],
   );
-  return rows.map((r) => ({ gln: r.gln, account: r.account, verifiedAt: r.verified_at, verifiedBy: r.verified_by }));
 }
