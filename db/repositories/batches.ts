@@ -320,12 +320,8 @@ export async function retriesOf(ids: readonly string[]): Promise<Map<string, Ret
 
 async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
   const accountIds = [...new Set(batches.map((b) => b.accountId))];
-  const names = new Map(
-    (await Account.findAll({ where: { id: { [Op.in]: accountIds } }, attributes: ['id', 'name'] })).map((a) => [
-      a.id,
-      a.name,
-    ]),
-  );
+  const accounts = await Account.findAll({ where: { id: { [Op.in]: accountIds } }, attributes: ['id', 'name'] });
+  const names = new Map(accounts.map((a) => [a.id, a.name]));
   const retries = await retriesOf(batches.map((b) => b.id));
   const failed = batches.filter((b) => b.status === 'Failed').map((b) => b.id);
   const [replacements, failedImports] = await Promise.all([replacementsOf(failed), failedImportsOf(failed)]);

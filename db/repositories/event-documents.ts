@@ -19,7 +19,7 @@ const ATTACH = `
     SELECT $1, event_id, found FROM wanted WHERE found IS NOT NULL
     ON CONFLICT DO NOTHING
   )
-  SELECT event_id, document_id FROM wanted WHERE found IS NULL ORDER BY seq, ord`;
+  SELECT event_id AS "eventId", document_id AS "documentId" FROM wanted WHERE found IS NULL ORDER BY seq, ord`;
 
 /** Attaches the documents the batch's events name; returns the ids no document of the account has. Idempotent through the primary key. */
 export async function attachBatchDocuments(
@@ -27,6 +27,5 @@ export async function attachBatchDocuments(
   accountId: string,
   batchId: string,
 ): Promise<{ eventId: string; documentId: string }[]> {
-  const rows = await queryOf(sequelize)<{ event_id: string; document_id: string }>(ATTACH, [accountId, batchId]);
-  return rows.map((row) => ({ eventId: row.event_id, documentId: row.document_id }));
+  return queryOf(sequelize)(ATTACH, [accountId, batchId]);
 }
