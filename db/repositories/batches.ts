@@ -200,6 +200,8 @@ export interface RetryRef {
   status: BatchStatus;
 }
 
+const retryRef = (batch: Batch): RetryRef => ({ batchId: batch.id, status: batch.status });
+
 /** Support gave up on a Failed batch: it is kept, and no longer waits for anyone. */
 export interface Abandonment {
   reason: string;
@@ -315,7 +317,7 @@ export async function retriesOf(ids: readonly string[]): Promise<Map<string, Ret
     order: [['seq', 'ASC']],
   });
   // Ascending, so the newest retry of each batch is written last.
-  return new Map(retries.map((r) => [r.retryOf!, { batchId: r.id, status: r.status }]));
+  return new Map(retries.map((r) => [r.retryOf!, retryRef(r)]));
 }
 
 async function viewsOf(batches: Batch[]): Promise<BatchView[]> {
@@ -412,56 +414,40 @@ export async function createRetry(originalId: string, requestId: string | null):
   return sequelize.transaction(async (transaction) => {
     const original = await Batch.findByPk(originalId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!original) throw new RetryRefused(`No batch ${originalId}.`, originalId);
-    if (original.status === 'Accepted') {
-      throw new RetryRefused(
-        `Batch ${original.id} is Accepted: it is stored and waits for its workflow, which the reconciler starts on its own. Nothing to retry.`,
-        original.id,
+    const { id } = original;
+    const refused = (message: string, retry: RetryRef | null = null, replacedBy: string | null = null) =>
+      new RetryRefused(message, id, retry, replacedBy);
+    if (original.status === 'Accepted')
+      throw refused(
+        `Batch ${id} is Accepted: it is stored and waits for its workflow, which the reconciler starts on its own. Nothing to retry.`,
       );
-    }
     if (original.status !== 'Failed')
-      throw new RetryRefused(
-        `Batch ${original.id} is ${original.status}; only Failed batches are retried.`,
-        original.id,
-      );
-    const retries = await Batch.findAll({ where: { retryOf: original.id }, order: [['seq', 'DESC']], transaction });
+      throw refused(`Batch ${id} is ${original.status}; only Failed batches are retried.`);
+    const retries = await Batch.findAll({ where: { retryOf: id }, order: [['seq', 'DESC']], transaction });
     const done = retries.find((r) => r.status === 'Completed');
-    const replacedBy = (await replacementsOf([original.id], transaction)).get(original.id) ?? null;
-    if (done) {
-      throw new RetryRefused(
-        `Batch ${original.id} was already retried successfully as batch ${done.id}.`,
-        original.id,
-        { batchId: done.id, status: done.status },
-        replacedBy,
-      );
-    }
+    const replacedBy = (await replacementsOf([id], transaction)).get(id) ?? null;
+    if (done)
+      throw refused(`Batch ${id} was already retried successfully as batch ${done.id}.`, retryRef(done), replacedBy);
     const going = retries.find((r) => r.status === 'Accepted' || r.status === 'Running');
     if (going)
-      throw new RetryRefused(
-        `Batch ${original.id} has a retry under way: batch ${going.id} (${going.status}).`,
-        original.id,
-        { batchId: going.id, status: going.status },
-      );
-    const newest = retries[0] ? { batchId: retries[0].id, status: retries[0].status } : null;
-    if (replacedBy) {
-      throw new RetryRefused(
-        `Batch ${original.id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to retry (a retry would fail on DuplicateEventId).`,
-        original.id,
+      throw refused(`Batch ${id} has a retry under way: batch ${going.id} (${going.status}).`, retryRef(going));
+    const newest = retries[0] ? retryRef(retries[0]) : null;
+    if (replacedBy)
+      throw refused(
+        `Batch ${id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to retry (a retry would fail on DuplicateEventId).`,
         newest,
         replacedBy,
       );
-    }
-    const failedImport = await failedImportOf(original.id, transaction);
+    const failedImport = await failedImportOf(id, transaction);
     if (failedImport)
-      throw new RetryRefused(
-        `${notRunText(original.id, failedImport)} ` +
+      throw refused(
+        `${notRunText(id, failedImport)} ` +
           'Nothing of the import is stored, and this batch alone is not retried: that would store part of it. Upload the file again (POST /Integration/Imports).',
-        original.id,
         newest,
       );
     if (original.abandonedAt)
-      throw new RetryRefused(
+      throw refused(
         `${abandonedText(original)}. An abandoned batch is not retried; send its events as a new batch.`,
-        original.id,
         newest,
       );
 
@@ -477,7 +463,7 @@ export async function createRetry(originalId: string, requestId: string | null):
         request,
         requestText: JSON.stringify(request),
         requestHash: null,
-        retryOf: original.id,
+        retryOf: id,
         requestId,
       },
       transaction,
@@ -520,35 +506,25 @@ export async function abandonBatch(batchId: string, reason: string, keyId: strin
   return Batch.sequelize!.transaction(async (transaction) => {
     const batch = await Batch.findByPk(batchId, { transaction, lock: transaction.LOCK.UPDATE });
     if (!batch) throw new AbandonRefused(`No batch ${batchId}.`, batchId);
-    if (batch.status !== 'Failed')
-      throw new AbandonRefused(`Batch ${batch.id} is ${batch.status}; only a Failed batch is abandoned.`, batch.id);
-    if (batch.abandonedAt)
-      throw new AbandonRefused(`${abandonedText(batch)}. It stays abandoned with that reason.`, batch.id);
+    const { id } = batch;
+    const refused = (message: string, replacedBy: string | null = null) => new AbandonRefused(message, id, replacedBy);
+    if (batch.status !== 'Failed') throw refused(`Batch ${id} is ${batch.status}; only a Failed batch is abandoned.`);
+    if (batch.abandonedAt) throw refused(`${abandonedText(batch)}. It stays abandoned with that reason.`);
     const going = await Batch.findOne({
-      where: { retryOf: batch.id, status: { [Op.in]: ['Accepted', 'Running'] } },
+      where: { retryOf: id, status: { [Op.in]: ['Accepted', 'Running'] } },
       transaction,
     });
     if (going)
-      throw new AbandonRefused(
-        `Batch ${batch.id} has a retry under way: batch ${going.id} (${going.status}). Wait for its outcome.`,
-        batch.id,
-      );
-    const failedImport = await failedImportOf(batch.id, transaction);
+      throw refused(`Batch ${id} has a retry under way: batch ${going.id} (${going.status}). Wait for its outcome.`);
+    const failedImport = await failedImportOf(id, transaction);
     if (failedImport)
-      throw new AbandonRefused(
-        `${notRunText(batch.id, failedImport)} It is closed already (Not run): nothing to abandon.`,
-        batch.id,
-      );
+      throw refused(`${notRunText(id, failedImport)} It is closed already (Not run): nothing to abandon.`);
     if (batch.refusalAnsweredAt)
-      throw new AbandonRefused(
-        `${refusalAnsweredText(batch)} It is closed already (Answered): nothing to abandon.`,
-        batch.id,
-      );
-    const replacedBy = (await replacementsOf([batch.id], transaction)).get(batch.id) ?? null;
+      throw refused(`${refusalAnsweredText(batch)} It is closed already (Answered): nothing to abandon.`);
+    const replacedBy = (await replacementsOf([id], transaction)).get(id) ?? null;
     if (replacedBy)
-      throw new AbandonRefused(
-        `Batch ${batch.id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to abandon.`,
-        batch.id,
+      throw refused(
+        `Batch ${id} was replaced: its events are stored already, by batch ${replacedBy}. Nothing to abandon.`,
         replacedBy,
       );
     return batch.update({ abandonedAt: new Date(), abandonedReason: reason, abandonedByKeyId: keyId }, { transaction });
