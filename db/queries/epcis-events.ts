@@ -140,12 +140,7 @@ class Binder {
  * A MATCH_ value our own events are compared on: a GTIN (with serial or lot), a GTIN pattern (an EPC
  * pattern URI), or the product URN and lot.
  */
-function nativeKey(value: string): {
-  gtin: string | null;
-  gtinPattern: string | null;
-  lot: string | null;
-  urn: string | null;
-} {
+function nativeKey(value: string): Record<'gtin' | 'gtinPattern' | 'lot' | 'urn', string | null> {
   const pattern = epcPatternOf(value);
   if (pattern) return { gtin: null, gtinPattern: pattern.gtin ?? null, lot: null, urn: null };
   const item = tradeItemOf(value);

@@ -49,8 +49,8 @@ interface NewBatchRow {
   mode: BatchMode;
   eventCount: number;
   request: unknown;
-  /** The request as stored, as JSON text: written as it is, never parsed again. */
-  requestText: string;
+  /** The request as stored, as JSON text (by default its JSON.stringify): written as it is, never parsed again. */
+  requestText?: string;
   requestHash: string | null;
   retryOf: string | null;
   requestId: string | null;
@@ -76,7 +76,7 @@ async function insertBatch(
       row.idempotencyKey,
       row.mode,
       row.eventCount,
-      row.requestText,
+      row.requestText ?? JSON.stringify(row.request),
       row.requestId,
       row.requestHash,
       row.retryOf,
@@ -138,7 +138,6 @@ export async function findOrCreateBatch(
         mode: submission.mode,
         eventCount: submission.eventCount,
         request: submission.request,
-        requestText: JSON.stringify(submission.request),
         // Only a key needs the binding; hashing a batch of several MB costs time on every submission.
         requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null,
         retryOf: submission.retryOf ?? null,
@@ -461,7 +460,6 @@ export async function createRetry(originalId: string, requestId: string | null):
         mode: 'retry',
         eventCount: request.Events.length,
         request,
-        requestText: JSON.stringify(request),
         requestHash: null,
         retryOf: id,
         requestId,

@@ -331,12 +331,9 @@ export interface RecallFollowUp {
 export async function followUpRecall(sequelize: Sequelize, recallId: string): Promise<RecallFollowUp> {
   return sequelize.transaction(async (transaction) => {
     const query = queryOf(sequelize, transaction);
-    const [recall] = await query<{
-      issuer_account_id: string;
-      closed_at: Date | null;
-      remind_every_seconds: number;
-      overdue_after_reminders: number;
-    }>(
+    const [recall] = await query<
+      Pick<RecallRow, 'issuer_account_id' | 'closed_at' | 'remind_every_seconds' | 'overdue_after_reminders'>
+    >(
       'SELECT issuer_account_id, closed_at, remind_every_seconds, overdue_after_reminders FROM recalls WHERE id = $1 FOR UPDATE',
       [recallId],
     );

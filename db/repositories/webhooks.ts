@@ -217,11 +217,9 @@ export async function endpointsOwed(sequelize: Sequelize, sourceKey: string): Pr
 export type NextWebhookDelivery = { kind: 'deliver'; deliveryId: string } | { kind: 'wait' } | { kind: 'gone' };
 
 export async function nextWebhookDelivery(sequelize: Sequelize, endpointId: string): Promise<NextWebhookDelivery> {
-  const [endpoint] = await queryOf(sequelize)<{
-    deleted_at: Date | null;
-    failing_since: Date | null;
-    next: string | null;
-  }>(
+  const [endpoint] = await queryOf(sequelize)<
+    Pick<WebhookEndpointRow, 'deleted_at' | 'failing_since'> & { next: string | null }
+  >(
     `SELECT w.deleted_at, w.failing_since,
             (SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'Pending' ORDER BY d.seq LIMIT 1) AS next
        FROM webhook_endpoints w WHERE w.id = $1`,
