@@ -80,11 +80,7 @@ export const ANY_PENDING_DECLARATION = `SELECT EXISTS (SELECT 1 FROM events WHER
  * declaration at all: one probe of the partial index events_epcis_pending_declaration says so, where
  * planning the lookup of a document's thousand ids cost PostgreSQL more than running it, on every capture.
  */
-async function pendingDeclarations(
-  select: Query,
-  accountId: string,
-  eventIds: string[],
-): Promise<{ row_id: string; event_id: string; epcis: EpcisEvent }[]> {
+async function pendingDeclarations(select: Query, accountId: string, eventIds: string[]) {
   const [{ pending }] = await select<{ pending: boolean }>(ANY_PENDING_DECLARATION, [accountId]);
   if (!pending) return [];
   return select<{ row_id: string; event_id: string; epcis: EpcisEvent }>(

@@ -410,10 +410,7 @@ export async function ownEntity(
 ): Promise<{ id: string; external_id: string | null } | null> {
   const [id] = await resolveIds(sequelize, table, accountId, [value]);
   if (!id) return null;
-  return rowOf(sequelize)<{ id: string; external_id: string | null }>(
-    `SELECT id, external_id FROM ${table} WHERE id = $1`,
-    [id],
-  );
+  return rowOf(sequelize)(`SELECT id, external_id FROM ${table} WHERE id = $1`, [id]);
 }
 
 /** How much of the holder's lot the decommissions carrying the recall's reference recorded, in its account. */
