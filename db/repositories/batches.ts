@@ -302,7 +302,6 @@ export interface BatchFilter {
   accountName?: string;
 }
 
-/** One batch of the account. */
 export function findAccountBatch(accountId: string, id: string): Promise<Batch | null> {
   return Batch.findOne({ where: { id, accountId } });
 }

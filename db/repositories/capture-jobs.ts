@@ -18,7 +18,6 @@ export function captureJobsAfter(accountId: string, afterSeq: string | undefined
   });
 }
 
-/** One capture job of the account. */
 export function findCaptureJob(accountId: string, id: string): Promise<Batch | null> {
   return Batch.findOne({ attributes: CAPTURE_JOB_ATTRIBUTES, where: { id, accountId, mode: 'epcis' } });
 }

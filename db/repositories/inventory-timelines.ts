@@ -7,7 +7,6 @@ import type { TimelinePoint } from '../../domain/inventory-timeline';
 import { toScaled } from '../../domain/decimal';
 import { executeOf, lockingTimelinesSql, lockKeys, timelineKey, unnestArrays, type Query } from '../sql';
 
-/** One timeline of an account. */
 export interface TimelineRef {
   productId: string;
   lotSerial: string;
