@@ -26,19 +26,6 @@ import {
 import type { EventType, LineRole } from '../../domain/events';
 import { queryOf } from '../sql';
 
-const MATCH_KINDS = [
-  'epc',
-  'parentID',
-  'inputEPC',
-  'outputEPC',
-  'anyEPC',
-  'epcClass',
-  'inputEPCClass',
-  'outputEPCClass',
-  'anyEPCClass',
-] as const;
-export type MatchKind = (typeof MATCH_KINDS)[number];
-
 export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${'eventTime' | 'recordTime'}`, Date>> {
   accountId: string;
   eventType?: string[];
@@ -81,7 +68,7 @@ export const TIME_COMPARISONS = { GE: '>=', GT: '>', LE: '<=', LT: '<' } as cons
 export type TimeComparison = keyof typeof TIME_COMPARISONS;
 
 /** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
-const MATCH_SOURCES: Record<MatchKind, { index: MatchList[]; roles: LineRole[]; serial: boolean | null }> = {
+const MATCH_SOURCES = {
   epc: { index: ['epc'], roles: ['instance', 'child'], serial: true },
   parentID: { index: ['parentID'], roles: ['parent'], serial: null },
   inputEPC: { index: ['inputEPC'], roles: ['input'], serial: true },
@@ -99,7 +86,9 @@ const MATCH_SOURCES: Record<MatchKind, { index: MatchList[]; roles: LineRole[]; 
     roles: ['instance', 'child', 'input', 'output'],
     serial: false,
   },
-};
+} satisfies Record<string, { index: MatchList[]; roles: LineRole[]; serial: boolean | null }>;
+export type MatchKind = keyof typeof MATCH_SOURCES;
+const MATCH_KINDS = Object.keys(MATCH_SOURCES) as MatchKind[];
 
 const caseOf = (pick: (m: (typeof NATIVE_MAPPING)[EventType]) => string | null): string =>
   `CASE e.type ${Object.entries(NATIVE_MAPPING)
