@@ -1,31 +1,9 @@
+import type { addressFromPayload, contactFromPayload, vesselFromPayload } from '../../domain/master-data';
 import { DataTypes, MasterDataRow, accountKeys, masterDataKeys, nullable, required, type Sequelize } from './row';
 
-export interface Address {
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  addressLine1: string | null;
-  addressLine2: string | null;
-  postalCode: string | null;
-  geoCoordinates: { latitude: number; longitude: number } | null;
-  displayAddress: string | null;
-}
-
-export interface Contact {
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-}
-
-export interface Vessel {
-  vesselName: string | null;
-  vesselFlagState: string | null;
-  imoNumber: string | null;
-  vesselSatelliteTrackingAuthority: string | null;
-  vesselPublicRegistryLink: string | null;
-  vesselRegistration: string | null;
-  unloadingPort: string | null;
-}
+export type Address = NonNullable<ReturnType<typeof addressFromPayload>>;
+export type Contact = NonNullable<ReturnType<typeof contactFromPayload>>;
+export type Vessel = NonNullable<ReturnType<typeof vesselFromPayload>>;
 
 export class Location extends MasterDataRow<Location> {
   declare tradePartnerId: string;

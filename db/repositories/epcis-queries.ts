@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { EpcFormat } from '../../domain/epcis/identifiers';
+import type { ScheduleField } from '../../domain/epcis/subscription-schedule';
 import { epcisQueryDocument } from '../queries/epcis-documents';
 import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
 import { executeOf, isUuid, queryOf, rowOf } from '../sql';
@@ -81,14 +82,7 @@ export async function deleteNamedQuery(
   });
 }
 
-export interface SubscriptionSchedule {
-  second?: string;
-  minute?: string;
-  hour?: string;
-  dayOfMonth?: string;
-  month?: string;
-  dayOfWeek?: string;
-}
+export type SubscriptionSchedule = Partial<Record<ScheduleField, string>>;
 
 export interface SubscriptionRow {
   id: string;
