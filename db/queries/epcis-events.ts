@@ -9,8 +9,8 @@ import {
   NATIVE_MAPPING,
   nativeEpcisEvent,
   nativeIdentifier,
+  type NativeEvent,
   type NativeLine,
-  type NativeLocation,
 } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
 import { matchKey, type MatchList } from '../../domain/epcis/match-keys';
@@ -340,22 +340,13 @@ function recordTimeRange(comparison: TimeComparison, at: Date): { op: '>=' | '<'
   };
 }
 
-interface EventRow {
+/** An event as epcisEventsQuery answers it: a captured one's original, or ours as nativeEpcisEvent reads it. */
+interface EventRow extends Omit<NativeEvent, 'lines'> {
   id: string;
   seq: string;
   captured: boolean;
   epcis: EpcisEvent | null;
   context: unknown[] | null;
-  type: EventType;
-  urn: string;
-  event_time: Date;
-  event_time_zone: string;
-  created_at: Date;
-  biz_step: string | null;
-  disposition: string | null;
-  location: NativeLocation;
-  source: NativeLocation | null;
-  destination: NativeLocation | null;
   declaration: EpcisEvent['errorDeclaration'] | null;
 }
 
@@ -393,8 +384,8 @@ export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind:
   const binder = new Binder();
   const where = whereOf(filter, binder);
   const sql = `SELECT e.id, e.seq, ${CAPTURED} AS captured, ${EPCIS} AS epcis, ${epcisContextSql()} AS context,
-            e.type, e.urn, e.event_time, e.event_time_zone, e.created_at,
-            e.payload ->> 'BizStep' AS biz_step, e.payload ->> 'Disposition' AS disposition,
+            e.type, e.urn, e.event_time AS "eventTime", e.event_time_zone AS "eventTimeZone", e.created_at AS "recordTime",
+            e.payload ->> 'BizStep' AS "bizStep", e.payload ->> 'Disposition' AS disposition,
             ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration
        FROM events e
        ${originalJoin()}
@@ -422,24 +413,9 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
     const declared = row.declaration ? { errorDeclaration: row.declaration } : {};
     if (row.captured) {
       for (const entry of row.context ?? []) namespaces.set(JSON.stringify(entry), entry);
-      return { ...row.epcis!, recordTime: row.created_at.toISOString(), ...declared };
+      return { ...row.epcis!, recordTime: row.recordTime.toISOString(), ...declared };
     }
-    return {
-      ...nativeEpcisEvent({
-        type: row.type,
-        urn: row.urn,
-        eventTime: row.event_time,
-        eventTimeZone: row.event_time_zone,
-        recordTime: row.created_at,
-        bizStep: row.biz_step,
-        disposition: row.disposition,
-        location: row.location,
-        source: row.source,
-        destination: row.destination,
-        lines: lines.get(row.id) ?? [],
-      }),
-      ...declared,
-    };
+    return { ...nativeEpcisEvent({ ...row, lines: lines.get(row.id) ?? [] }), ...declared };
   });
   return {
     events,
