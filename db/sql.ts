@@ -142,14 +142,14 @@ export async function lockKeys(query: Query, keys: readonly string[]): Promise<v
 /**
  * SQL: a statement that locks, as lockKeys would, the timelines of the (product_id, lot_serial,
  * location_id) rows `timelines` selects, of the account in parameter `account` (such as `$2`), and
- * answers those rows.
+ * answers those rows (as productId, lotSerial, locationId).
  */
 export const lockingTimelinesSql = (timelines: string, account: string): string => `
   WITH timelines AS (${timelines}),
   locked AS (${lockHashesSql(
     `SELECT hashtextextended(${timelineKeySql(`${account}::text`, 't.product_id::text', 't.lot_serial', 't.location_id::text')}, 0) AS h FROM timelines t`,
   )})
-  SELECT t.product_id, t.lot_serial, t.location_id FROM timelines t, locked`;
+  SELECT t.product_id AS "productId", t.lot_serial AS "lotSerial", t.location_id AS "locationId" FROM timelines t, locked`;
 
 /**
  * A point inside the transaction to return to: rolling back to it undoes every statement since, and

@@ -78,11 +78,7 @@ const BATCH_TIMELINES = `
 
 /** The timelines batch `batchId` of the account touched, locked as lockTimelines locks them, in one statement. */
 export async function lockBatchTimelines(query: Query, accountId: string, batchId: string): Promise<TimelineRef[]> {
-  const rows = await query<{ product_id: string; lot_serial: string; location_id: string }>(
-    lockingTimelinesSql(BATCH_TIMELINES, '$2'),
-    [batchId, accountId],
-  );
-  return rows.map((row) => ({ productId: row.product_id, lotSerial: row.lot_serial, locationId: row.location_id }));
+  return query<TimelineRef>(lockingTimelinesSql(BATCH_TIMELINES, '$2'), [batchId, accountId]);
 }
 
 /**
