@@ -54,7 +54,7 @@ const COMPLETE_AND_OWE = `
          EXISTS (SELECT 1 FROM done) AS changed,
          ARRAY(SELECT endpoint_id FROM owed
                UNION SELECT endpoint_id FROM webhook_deliveries WHERE source_key = 'batch:' || $1::text AND status = 'Pending') AS owed,
-         (SELECT coalesce(json_object_agg(type, n), '{}') FROM (SELECT type, count(*) AS n FROM events WHERE batch_id = $1 GROUP BY type) c) AS counts`;
+         (SELECT coalesce(json_object_agg(type, n), '{}') FROM (SELECT type, count(*) AS n FROM events WHERE batch_id = $1 GROUP BY type) c) AS "eventCounts"`;
 
 /** Completes the batch with its result list, owing what its completion owes: one statement, for most accounts. */
 export async function completeBatch(
@@ -62,18 +62,16 @@ export async function completeBatch(
   batchId: string,
   documentsNotAttached: Readonly<Record<string, readonly object[]>>,
 ): Promise<Finished<Completion>> {
-  const [row] = await preparedQueryOf(sequelize)<{
-    subscribed: boolean;
-    changed: boolean;
-    owed: string[];
-    counts: Record<string, number>;
-  }>(COMPLETE_AND_OWE, [batchId, JSON.stringify(documentsNotAttached)]);
-  if (!row.subscribed) return { result: { changed: row.changed, eventCounts: row.counts }, owed: row.owed };
+  const [row] = await preparedQueryOf(sequelize)<Completion & { subscribed: boolean; owed: string[] }>(
+    COMPLETE_AND_OWE,
+    [batchId, JSON.stringify(documentsNotAttached)],
+  );
+  if (!row.subscribed) return { result: { changed: row.changed, eventCounts: row.eventCounts }, owed: row.owed };
   const { result: changed, owed } = await finishBatch(sequelize, batchId, async (transaction) => {
     const completed = await recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction);
     // Only the call that completes the batch: a retried one would add it again after a run took it.
     if (completed) await executeOf(sequelize, transaction)(scheduledBacklogSql('batches'), [batchId]);
     return completed;
   });
-  return { result: { changed, eventCounts: row.counts }, owed };
+  return { result: { changed, eventCounts: row.eventCounts }, owed };
 }
