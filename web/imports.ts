@@ -1,5 +1,5 @@
 import { localTime, plural } from './format';
-import { $, call, el, reason, show, type Answer } from './page-kit';
+import { $, call, el, reason, show, table, type Answer } from './page-kit';
 import { saveDownload, signInForm } from './session';
 
 /**
@@ -79,11 +79,6 @@ function render(view: ImportView): void {
     );
     return;
   }
-  const head = el(
-    'tr',
-    {},
-    ['Row', 'Column', 'Value', 'Code', 'Message'].map((h) => el('th', { text: h })),
-  );
   const rows = view.errors.map((e) =>
     el('tr', {}, [
       el('td', { text: e.row === null ? '-' : String(e.row) }),
@@ -97,7 +92,7 @@ function render(view: ImportView): void {
     el('p', {
       text: `${plural(view.errors.length, 'error')}. Nothing of a failed batch was stored; fix the rows and import the file again.`,
     }),
-    el('table', { id: 'errors-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]),
+    table({ id: 'errors-table' }, ['Row', 'Column', 'Value', 'Code', 'Message'], rows),
   );
 }
 
@@ -128,11 +123,6 @@ async function listImports(): Promise<void> {
     target.replaceChildren(el('p', { class: 'empty', text: 'No imports yet.' }));
     return;
   }
-  const head = el(
-    'tr',
-    {},
-    ['Submitted', 'File', 'Kind', 'Status', 'Rows', 'Stored', 'Errors', ''].map((h) => el('th', { text: h })),
-  );
   const rows = answer.body.results.map((i) => {
     const open = el('button', { type: 'button', class: 'open-import', text: 'Open' });
     open.addEventListener('click', () => void follow(i.importId));
@@ -147,7 +137,9 @@ async function listImports(): Promise<void> {
       el('td', {}, [open]),
     ]);
   });
-  target.replaceChildren(el('table', { id: 'imports-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]));
+  target.replaceChildren(
+    table({ id: 'imports-table' }, ['Submitted', 'File', 'Kind', 'Status', 'Rows', 'Stored', 'Errors', ''], rows),
+  );
 }
 
 async function upload(event: Event): Promise<void> {

@@ -26,6 +26,20 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A table's head; a heading given as [text, class] takes that class (the CSP allows no style attributes). */
+export const thead = (headings: (string | [text: string, cls: string])[]): HTMLTableSectionElement =>
+  el('thead', {}, [
+    el(
+      'tr',
+      {},
+      headings.map((h) => el('th', typeof h === 'string' ? { text: h } : { text: h[0], class: h[1] })),
+    ),
+  ]);
+
+/** A table of `rows` under its headings. */
+export const table = (attrs: Attributes, headings: Parameters<typeof thead>[0], rows: Node[]): HTMLTableElement =>
+  el('table', attrs, [thead(headings), el('tbody', {}, rows)]);
+
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svgEl<K extends keyof SVGElementTagNameMap>(

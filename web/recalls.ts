@@ -1,5 +1,5 @@
 import { duration, localTime, plural, quantity, unitLabel } from './format';
-import { $, call, el, reason, show, type Answer } from './page-kit';
+import { $, call, el, reason, show, table, thead, type Answer } from './page-kit';
 import {
   checkText,
   perUnit,
@@ -126,15 +126,6 @@ const traceLink = (productId: string, lotSerial: string): HTMLAnchorElement =>
 
 const badge = (state: State | Progress): HTMLSpanElement => el('span', { class: `state ${state}`, text: state });
 
-const head = (headings: string[], numeric = 0): HTMLTableSectionElement =>
-  el('thead', {}, [
-    el(
-      'tr',
-      {},
-      headings.map((text, i) => el('th', { text, ...(i >= headings.length - numeric ? { class: 'num' } : {}) })),
-    ),
-  ]);
-
 const list = (items: (string | Node)[][]): HTMLUListElement =>
   el(
     'ul',
@@ -233,7 +224,7 @@ function consigneesTable(recall: Issued): HTMLTableElement {
     ]),
   );
   return el('table', { class: 'consignees' }, [
-    head(['Consignee', 'Progress', 'Lot', ...FIGURES.map(([heading]) => heading)], FIGURES.length),
+    thead(['Consignee', 'Progress', 'Lot', ...FIGURES.map(([heading]): [string, string] => [heading, 'num'])]),
     el('tbody', {}, rows),
     el('tfoot', {}, totals),
   ]);
@@ -408,18 +399,17 @@ function answerLotRow(lot: ShippedLot, previous: LotAnswer | undefined, places: 
 
 /** The lots' table of the answer form: its headings say which figures are numbers. */
 const answerLotsTable = (rows: HTMLTableRowElement[]): HTMLTableElement =>
-  el('table', { class: 'answer-lots' }, [
-    el('thead', {}, [
-      el('tr', {}, [
-        el('th', { text: 'Your lot' }),
-        el('th', { class: 'num', text: 'Shipped to you' }),
-        ...ANSWER_FIELDS.map(([, label]) => el('th', { text: label })),
-        el('th', { text: 'Destroyed at (recorded there)' }),
-        el('th', { class: 'num', text: 'Still out' }),
-      ]),
-    ]),
-    el('tbody', {}, rows),
-  ]);
+  table(
+    { class: 'answer-lots' },
+    [
+      'Your lot',
+      ['Shipped to you', 'num'],
+      ...ANSWER_FIELDS.map(([, label]) => label),
+      'Destroyed at (recorded there)',
+      ['Still out', 'num'],
+    ],
+    rows,
+  );
 
 /**
  * The answer: per lot shipped to the account its figures (a previous answer fills them in) and where it
@@ -573,7 +563,7 @@ async function refresh(): Promise<void> {
   $('issued').replaceChildren(
     issued.body.results.length
       ? el('table', { class: 'issued' }, [
-          head(['Issued', 'Lot', 'Reason', 'Effectiveness', 'State']),
+          thead(['Issued', 'Lot', 'Reason', 'Effectiveness', 'State']),
           ...issued.body.results.map(issuedBody),
         ])
       : el('p', { class: 'empty', text: 'Your account has issued no recall.' }),
@@ -584,7 +574,7 @@ async function refresh(): Promise<void> {
   $('received').replaceChildren(
     received.body.results.length
       ? el('table', { class: 'received' }, [
-          head(['Received', 'From', 'Recalled lot', 'Reason', 'Held when notified', 'State']),
+          thead(['Received', 'From', 'Recalled lot', 'Reason', 'Held when notified', 'State']),
           ...received.body.results.map((notice) => noticeBody(notice, places)),
         ])
       : el('p', { class: 'empty', text: 'No recall has reached your account.' }),

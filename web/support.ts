@@ -1,5 +1,5 @@
 import { duration, localTime, plural } from './format';
-import { $, call, el, reason, show, type Answer } from './page-kit';
+import { $, call, el, reason, show, table, type Answer } from './page-kit';
 
 /**
  * The support page's script (GET /support): lists failed, closed and stuck batches and failing webhook
@@ -143,24 +143,17 @@ function row(batch: Batch): HTMLTableRowElement {
   ]);
 }
 
-function table(target: HTMLElement, batches: Batch[], emptyText: string, last = 'Error'): void {
-  if (!batches.length) return target.replaceChildren(el('p', { class: 'empty', text: emptyText }));
-  const head = el(
-    'tr',
-    {},
-    ['Batch', 'Account', 'Status', 'Size', 'Submitted', last].map((h) => el('th', { text: h })),
+function batches(target: HTMLElement, found: Batch[], emptyText: string, last = 'Error'): void {
+  target.replaceChildren(
+    found.length
+      ? table({}, ['Batch', 'Account', 'Status', 'Size', 'Submitted', last], found.map(row))
+      : el('p', { class: 'empty', text: emptyText }),
   );
-  target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, batches.map(row))]));
 }
 
 function failingTable(target: HTMLElement, endpoints: FailingEndpoint[]): void {
   if (!endpoints.length)
     return target.replaceChildren(el('p', { class: 'empty', text: 'No webhook endpoint is failing.' }));
-  const head = el(
-    'tr',
-    {},
-    ['Endpoint', 'Account', 'Failing since', 'Waiting', 'Last error'].map((h) => el('th', { text: h })),
-  );
   const rows = endpoints.map((e) =>
     el('tr', { 'data-endpoint-id': e.id }, [
       el('td', { class: 'url', text: e.url }),
@@ -170,7 +163,7 @@ function failingTable(target: HTMLElement, endpoints: FailingEndpoint[]): void {
       el('td', { class: 'first-error', text: e.failingReason ?? '' }),
     ]),
   );
-  target.replaceChildren(el('table', {}, [el('thead', {}, [head]), el('tbody', {}, rows)]));
+  target.replaceChildren(table({}, ['Endpoint', 'Account', 'Failing since', 'Waiting', 'Last error'], rows));
 }
 
 async function list(signedIn: string, status: Status): Promise<Batch[]> {
@@ -187,13 +180,13 @@ async function refresh(): Promise<void> {
     const failed = await list(signedIn, 'Failed');
     const pending = [...(await list(signedIn, 'Accepted')), ...(await list(signedIn, 'Running'))];
     // A replaced or abandoned batch needs nobody: it is listed apart, without a retry.
-    table(
+    batches(
       $('failed'),
       failed.filter((b) => !closedAs(b)),
       'No failed batches waiting for a retry.',
     );
-    table($('closed'), failed.filter(closedAs), 'No failed batch was replaced, abandoned or answered.', 'Case');
-    table(
+    batches($('closed'), failed.filter(closedAs), 'No failed batch was replaced, abandoned or answered.', 'Case');
+    batches(
       $('stuck'),
       pending.filter((b) => b.ageSeconds >= STUCK_AFTER_SECONDS),
       `No batch has been Accepted or Running for more than ${duration(STUCK_AFTER_SECONDS)}.`,

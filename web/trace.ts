@@ -2,7 +2,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
-import { $, call, el, reason, show, svgEl } from './page-kit';
+import { $, call, el, reason, show, svgEl, table } from './page-kit';
 import { levelText, perUnit, type Effectiveness, type Strategy } from './recall-figures';
 import { saveDownload, signInForm } from './session';
 
@@ -456,20 +456,6 @@ const what = (event: string, details: string): HTMLTableCellElement =>
     ...(details ? [el('span', { class: 'details', text: details })] : []),
   ]);
 
-/** A table whose columns are as wide as the classes of `columns` say (the CSP allows no style attributes). */
-function table(columns: [heading: string, cls: string][], rows: HTMLTableRowElement[]): HTMLTableElement {
-  return el('table', {}, [
-    el('thead', {}, [
-      el(
-        'tr',
-        {},
-        columns.map(([text, cls]) => el('th', cls ? { text, class: cls } : { text })),
-      ),
-    ]),
-    el('tbody', {}, rows),
-  ]);
-}
-
 async function select(id: string): Promise<void> {
   if (!graph) return;
   const node = graph.nodes.find((n) => n.id === id);
@@ -515,13 +501,7 @@ async function select(id: string): Promise<void> {
       ]);
     });
   const moved = moves.length
-    ? table(
-        [
-          ['Time', 'w-time'],
-          ['Event, lot', ''],
-        ],
-        moves,
-      )
+    ? table({}, [['Time', 'w-time'], 'Event, lot'], moves)
     : el('p', { class: 'empty', text: 'No event moved this lot to or from another node.' });
   const events = el('div', { id: 'node-events' }, [el('p', { class: 'empty', text: 'Loading its events...' })]);
   $('detail').replaceChildren(
@@ -554,15 +534,7 @@ async function loadEvents(id: string, target: HTMLElement): Promise<void> {
       ),
     ]);
   });
-  target.replaceChildren(
-    table(
-      [
-        ['Time', 'w-time'],
-        ['Event, where, documents', ''],
-      ],
-      rows,
-    ),
-  );
+  target.replaceChildren(table({}, [['Time', 'w-time'], 'Event, where, documents'], rows));
 }
 
 function query(): URLSearchParams {
