@@ -1,11 +1,12 @@
 import { duration, localTime, plural } from './format';
 import { $, call, el, reason, show, table, type Answer } from './page-kit';
+import { signInForm } from './session';
 
 /**
  * The support page's script (GET /support): lists failed, closed and stuck batches and failing webhook
  * endpoints, opens a batch for every error, retries it and follows the retry, or (a support key)
- * abandons it with a reason. The key typed in lives in this variable only: never stored, gone on reload
- * or sign-out. Everything the API answers goes into the page as text (textContent), never as markup.
+ * abandons it with a reason. The key typed in lives in web/session.ts's session only. Everything the API
+ * answers goes into the page as text (textContent), never as markup.
  */
 
 type Status = 'Accepted' | 'Running' | 'Completed' | 'Failed';
@@ -57,7 +58,6 @@ interface Page<T> {
 /** The page names it (api/routes/support/page.ts), so its heading and this filter say the same. */
 const STUCK_AFTER_SECONDS = Number($('stuck').dataset.stuckAfterSeconds);
 
-let key: string | null = null;
 /**
  * How long each ask about a batch on its way waits for its end (`Prefer: wait`; the API caps it), and the
  * least time between two asks, for an API that answers at once (it has no announcements to wait on).
@@ -173,7 +173,7 @@ async function list(signedIn: string, status: Status): Promise<Batch[]> {
 }
 
 async function refresh(): Promise<void> {
-  const signedIn = key;
+  const signedIn = session.key;
   if (!signedIn) return;
   show($('lists-message'), 'info', '');
   try {
@@ -267,6 +267,7 @@ const retriedOnItsWay = (batch: Batch): boolean =>
 /** Opens a batch in the detail panel; `waitForEnd` asks the API to answer once the batch on its way ends. */
 async function open(batchId: string, waitForEnd = false): Promise<void> {
   stopFollowing();
+  const key = session.key;
   if (!key) return;
   const ask = new AbortController();
   following = ask;
@@ -353,6 +354,7 @@ async function open(batchId: string, waitForEnd = false): Promise<void> {
 }
 
 async function retry(batchId: string): Promise<void> {
+  const key = session.key;
   if (!key) return;
   const button = $<HTMLButtonElement>('retry');
   button.disabled = true;
@@ -369,6 +371,7 @@ async function retry(batchId: string): Promise<void> {
 }
 
 async function abandon(batchId: string): Promise<void> {
+  const key = session.key;
   if (!key) return;
   const reasonText = $<HTMLInputElement>('abandon-reason').value.trim();
   if (!reasonText)
@@ -386,34 +389,13 @@ async function abandon(batchId: string): Promise<void> {
   await refresh();
 }
 
-async function signIn(event: Event): Promise<void> {
-  event.preventDefault();
-  const presented = $<HTMLInputElement>('key').value.trim();
-  if (!presented) return show($('sign-in-message'), 'error', 'Type an API key.');
-  key = presented;
-  const me = await call<{ name: string }>(key, 'GET', '/Integration/Account');
-  if (me.status !== 200 || !me.body) {
-    key = null;
-    return show($('sign-in-message'), 'error', reason(me));
-  }
-  $<HTMLInputElement>('key').value = '';
-  show($('sign-in-message'), 'info', '');
-  $('who').textContent = `Signed in: ${me.body.name}`;
-  $('signed-out').hidden = true;
-  $('signed-in').hidden = false;
-  await refresh();
-}
+const session = signInForm(
+  () => {
+    stopFollowing();
+    for (const id of ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message'])
+      $(id).replaceChildren();
+  },
+  () => void refresh(),
+);
 
-function signOut(): void {
-  key = null;
-  stopFollowing();
-  for (const id of ['failed', 'closed', 'stuck', 'failing-webhooks', 'detail', 'lists-message'])
-    $(id).replaceChildren();
-  $('who').textContent = '';
-  $('signed-in').hidden = true;
-  $('signed-out').hidden = false;
-}
-
-$('sign-in').addEventListener('submit', (event) => void signIn(event));
-$('sign-out').addEventListener('click', signOut);
 $('refresh').addEventListener('click', () => void refresh());
