@@ -11,18 +11,20 @@ export function $<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 
 export type Attributes = Record<string, string> & { text?: string };
+/** A child of an element; null is none, so a child shown only in some case is written in its place. */
+export type Child = Node | string | null;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Attributes = {},
-  children: (Node | string)[] = [],
+  children: Child[] = [],
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (name === 'text') node.textContent = value;
     else node.setAttribute(name, value);
   }
-  node.append(...children);
+  node.append(...children.filter((child) => child !== null));
   return node;
 }
 

@@ -54,9 +54,6 @@ export const verdictText = (e: Effectiveness): string =>
 export const levelText = (strategy: Strategy, e: Effectiveness): string =>
   `${checkText(strategy, e)}; ${verdictText(e)}`;
 
-/** Per unit, `a` of `b`: `22 kg of 110 kg, 2 cases of 5 cases`. */
-export const perUnit = (
-  quantities: QuantityTotals[],
-  part: (q: QuantityTotals) => number,
-  whole: (q: QuantityTotals) => number,
-): string => quantities.map((q) => `${quantity(part(q), q.unit)} of ${quantity(whole(q), q.unit)}`).join(', ');
+/** Per unit, what is still out of what was shipped: `22 kg of 110 kg, 2 cases of 5 cases`. */
+export const outOfShipped = (quantities: QuantityTotals[]): string =>
+  quantities.map((q) => `${quantity(q.outstanding, q.unit)} of ${quantity(q.shipped, q.unit)}`).join(', ');

@@ -1,8 +1,8 @@
 import { duration, localTime, plural, quantity, unitLabel } from './format';
-import { $, call, el, reason, show, table, thead, type Answer } from './page-kit';
+import { $, call, el, reason, show, table, thead, type Answer, type Child } from './page-kit';
 import {
   checkText,
-  perUnit,
+  outOfShipped,
   verdictText,
   type Accounted,
   type Effectiveness,
@@ -126,7 +126,7 @@ const traceLink = (productId: string, lotSerial: string): HTMLAnchorElement =>
 
 const badge = (state: State | Progress): HTMLSpanElement => el('span', { class: `state ${state}`, text: state });
 
-const list = (items: (string | Node)[][]): HTMLUListElement =>
+const list = (items: Child[][]): HTMLUListElement =>
   el(
     'ul',
     { class: 'plain' },
@@ -167,7 +167,7 @@ const totalsAsLot = (t: QuantityTotals): LotFigures => ({ ...t, lotSerial: '', q
 const time = (iso: string): HTMLSpanElement => el('span', { class: 'when', text: localTime(iso) });
 
 /** Where a consignee stands: its progress, whether it is overdue, and when it was told, reminded and found overdue. */
-function progressCell(c: Consignee): (string | Node)[] {
+function progressCell(c: Consignee): Child[] {
   const last = c.reminders.at(-1);
   const count = c.reminders.length;
   return [
@@ -189,13 +189,13 @@ function progressCell(c: Consignee): (string | Node)[] {
 }
 
 /** Who a consignee is, who told it, and what it answered. */
-const consigneeCell = (c: Consignee): (string | Node)[] => [
+const consigneeCell = (c: Consignee): Child[] => [
   el('strong', { text: c.account }),
   el('div', { class: 'muted', text: c.tier === 1 ? 'tier 1, from you' : `tier ${c.tier}, passed on by ${c.via}` }),
-  ...(c.passedOnTime ? [el('div', { class: 'muted' }, ['passed it on ', time(c.passedOnTime)])] : []),
-  ...(c.acknowledgement
-    ? [el('div', { class: 'answer', text: `Answered ${answered(c.acknowledgement, c.quantities[0]?.unit)}` })]
-    : []),
+  c.passedOnTime ? el('div', { class: 'muted' }, ['passed it on ', time(c.passedOnTime)]) : null,
+  c.acknowledgement
+    ? el('div', { class: 'answer', text: `Answered ${answered(c.acknowledgement, c.quantities[0]?.unit)}` })
+    : null,
 ];
 
 /** A row per consignee and lot it received, and per unit the totals. */
@@ -231,7 +231,7 @@ function consigneesTable(recall: Issued): HTMLTableElement {
 }
 
 /** The check level and whether it is met, the counts, what is still out, and the rest of the strategy. */
-function effectivenessCell(recall: Issued): (string | Node)[] {
+function effectivenessCell(recall: Issued): Child[] {
   const { strategy, effectiveness: e } = recall;
   return [
     el('div', { class: 'level' }, [
@@ -242,18 +242,9 @@ function effectivenessCell(recall: Issued): (string | Node)[] {
       class: 'counts',
       text: `Reached ${e.reached} · acknowledged ${e.acknowledged} · acted ${e.acted} · overdue ${e.overdue}`,
     }),
-    ...(e.quantities.length
-      ? [
-          el('div', {
-            class: 'still-out',
-            text: `Still out: ${perUnit(
-              e.quantities,
-              (q) => q.outstanding,
-              (q) => q.shipped,
-            )} shipped`,
-          }),
-        ]
-      : []),
+    e.quantities.length
+      ? el('div', { class: 'still-out', text: `Still out: ${outOfShipped(e.quantities)} shipped` })
+      : null,
     el('div', {
       class: 'muted',
       text: `Depth ${strategy.depth.toLowerCase()}; a reminder every ${duration(strategy.reminders.everySeconds)}, overdue after ${plural(strategy.reminders.overdueAfter, 'reminder')}`,
@@ -316,7 +307,7 @@ function issuedBody(recall: Issued): HTMLTableSectionElement {
       el('td', { class: 'effectiveness' }, effectivenessCell(recall)),
       el('td', {}, [
         badge(recall.state),
-        ...(recall.closed ? [el('div', { class: 'muted closed', text: closedText(recall.closed) })] : []),
+        recall.closed ? el('div', { class: 'muted closed', text: closedText(recall.closed) }) : null,
       ]),
     ]),
     el('tr', { class: 'detail' }, [
@@ -529,23 +520,19 @@ function noticeBody(notice: Notice, places: Location[]): HTMLTableSectionElement
       el('td', {}, [holdings]),
       el('td', {}, [
         badge(notice.state),
-        ...(notice.acknowledgement
-          ? [el('div', { class: 'muted', text: answered(notice.acknowledgement, notice.shipped[0]?.unit) })]
-          : []),
+        notice.acknowledgement
+          ? el('div', { class: 'muted', text: answered(notice.acknowledgement, notice.shipped[0]?.unit) })
+          : null,
       ]),
     ]),
-    ...(perLot || form
-      ? [
-          el('tr', { class: 'detail' }, [
-            el('td', { colspan: '6' }, [
-              ...(perLot
-                ? [el('div', { class: 'lot-answers' }, [el('span', { text: 'Your answer per lot:' }), perLot])]
-                : []),
-              ...(form ? [form] : []),
-            ]),
+    perLot || form
+      ? el('tr', { class: 'detail' }, [
+          el('td', { colspan: '6' }, [
+            perLot ? el('div', { class: 'lot-answers' }, [el('span', { text: 'Your answer per lot:' }), perLot]) : null,
+            form,
           ]),
-        ]
-      : []),
+        ])
+      : null,
   ]);
 }
 

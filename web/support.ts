@@ -123,9 +123,9 @@ const idCell = (batch: Batch): HTMLTableCellElement =>
       },
       batch.batchId,
     ),
-    ...(batch.idempotencyKey
-      ? [el('span', { class: 'key', title: 'Its Idempotency-Key', text: batch.idempotencyKey })]
-      : []),
+    batch.idempotencyKey
+      ? el('span', { class: 'key', title: 'Its Idempotency-Key', text: batch.idempotencyKey })
+      : null,
   ]);
 
 function row(batch: Batch): HTMLTableRowElement {

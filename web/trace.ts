@@ -3,7 +3,7 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
 import { $, call, el, reason, show, svgEl, table } from './page-kit';
-import { levelText, perUnit, type Effectiveness, type Strategy } from './recall-figures';
+import { levelText, outOfShipped, type Effectiveness, type Strategy } from './recall-figures';
 import { saveDownload, signInForm } from './session';
 
 /**
@@ -453,7 +453,7 @@ function timeCell(iso: string): HTMLTableCellElement {
 const what = (event: string, details: string): HTMLTableCellElement =>
   el('td', {}, [
     el('span', { class: 'event', text: event }),
-    ...(details ? [el('span', { class: 'details', text: details })] : []),
+    details ? el('span', { class: 'details', text: details }) : null,
   ]);
 
 async function select(id: string): Promise<void> {
@@ -617,13 +617,7 @@ function effectivenessLines(recalls: Recall[]): HTMLElement[] {
   const own = recalls.filter((r) => r.effectiveness && r.effectiveness.consignees > 0);
   return own.map((r) => {
     const e = r.effectiveness!;
-    const out = e.quantities.length
-      ? ` Still out: ${perUnit(
-          e.quantities,
-          (q) => q.outstanding,
-          (q) => q.shipped,
-        )} shipped.`
-      : '';
+    const out = e.quantities.length ? ` Still out: ${outOfShipped(e.quantities)} shipped.` : '';
     return el('div', { class: 'effectiveness', 'data-recall-id': r.id }, [
       el('strong', {
         text: own.length === 1 ? 'Your recall’s effectiveness: ' : `Your recall of ${localTime(r.createdTime)}: `,
