@@ -1,6 +1,6 @@
 import { localTime, plural } from './format';
-import { $, call, el, reason, show, table, type Answer } from './page-kit';
-import { saveDownload, signInForm } from './session';
+import { $, call, el, reason, show, table } from './page-kit';
+import { download, signInForm } from './session';
 
 /**
  * The imports page's script (GET /imports): downloads a template, uploads a file to
@@ -151,18 +151,11 @@ async function upload(event: Event): Promise<void> {
   const form = new FormData();
   form.set('kind', $<HTMLSelectElement>('kind').value);
   form.set('file', file, file.name);
-  const headers: Record<string, string> = { 'X-API-KEY': key, Accept: 'application/json' };
   const idempotencyKey = $<HTMLInputElement>('idempotency-key').value.trim();
-  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   show($('upload-message'), 'info', `Uploading ${file.name}…`);
-  const response = await fetch('/Integration/Imports', { method: 'POST', headers, body: form });
-  let body: ImportView | null = null;
-  try {
-    body = (await response.json()) as ImportView;
-  } catch {
-    body = null;
-  }
-  const answer: Answer<ImportView> = { status: response.status, body };
+  const answer = await call<ImportView>(key, 'POST', '/Integration/Imports', form, {
+    headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+  });
   if (answer.status !== 202 || !answer.body) {
     $('progress').hidden = true;
     return show($('upload-message'), 'error', reason(answer));
@@ -181,12 +174,9 @@ async function downloadTemplate(event: Event): Promise<void> {
   if (!key) return;
   const kind = $<HTMLSelectElement>('template-kind').value;
   const format = $<HTMLSelectElement>('template-format').value;
-  const response = await fetch(`/Integration/Templates/${encodeURIComponent(kind)}?format=${format}`, {
-    headers: { 'X-API-KEY': key },
-  });
-  if (!response.ok)
-    return show($('upload-message'), 'error', `The template could not be downloaded (HTTP ${response.status}).`);
-  await saveDownload(response, `${kind}-template.${format}`);
+  const path = `/Integration/Templates/${encodeURIComponent(kind)}?format=${format}`;
+  const refused = await download(key, path, `${kind}-template.${format}`);
+  if (refused) show($('upload-message'), 'error', `The template could not be downloaded (HTTP ${refused.status}).`);
 }
 
 const session = signInForm(

@@ -90,7 +90,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** A call of the API with the key; `json`, when given, is sent as the request's JSON body. */
+/** A call of the API with the key; `json`, when given, is sent as the request's JSON body (a form as it is). */
 export async function call<T>(
   key: string,
   method: string,
@@ -99,11 +99,12 @@ export async function call<T>(
   { headers: more = {}, signal }: CallOptions = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...more, 'X-API-KEY': key, Accept: 'application/json' };
-  if (json !== undefined) headers['Content-Type'] = 'application/json';
+  const form = json instanceof FormData;
+  if (json !== undefined && !form) headers['Content-Type'] = 'application/json';
   const response = await fetch(path, {
     method,
     headers,
-    body: json === undefined ? undefined : JSON.stringify(json),
+    body: json === undefined || form ? json : JSON.stringify(json),
     signal,
   });
   let body: T | null = null;

@@ -9,7 +9,7 @@ import {
   type QuantityTotals,
   type Strategy,
 } from './recall-figures';
-import { saveDownload, signInForm } from './session';
+import { download, signInForm } from './session';
 
 /**
  * The recalls page's script (GET /recalls): lists the recalls the account issued
@@ -622,15 +622,9 @@ async function acknowledge(id: string, form: HTMLFormElement): Promise<void> {
 async function downloadEffectiveness(id: string, format: 'csv' | 'xlsx', message: HTMLElement): Promise<void> {
   const key = session.key;
   if (!key) return;
-  const response = await fetch(`/Integration/Recalls/${encodeURIComponent(id)}/effectiveness.${format}`, {
-    headers: { 'X-API-KEY': key },
-  });
-  if (response.status !== 200) {
-    const body: unknown = await response.json().catch(() => null);
-    return show(message, 'error', `The spreadsheet could not be made: ${reason({ status: response.status, body })}`);
-  }
-  show(message, 'info', '');
-  await saveDownload(response, `recall-${id}-effectiveness.${format}`);
+  const path = `/Integration/Recalls/${encodeURIComponent(id)}/effectiveness.${format}`;
+  const refused = await download(key, path, `recall-${id}-effectiveness.${format}`);
+  show(message, refused ? 'error' : 'info', refused ? `The spreadsheet could not be made: ${reason(refused)}` : '');
 }
 
 async function closeRecall(id: string, form: HTMLFormElement, message: HTMLElement): Promise<void> {

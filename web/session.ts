@@ -1,4 +1,4 @@
-import { $, call, el, reason, show } from './page-kit';
+import { $, call, el, reason, show, type Answer } from './page-kit';
 
 interface Account {
   name: string;
@@ -51,12 +51,18 @@ export function signInForm(onSignOut: () => void, onSignIn?: () => void): Sessio
   return session;
 }
 
-/** Saves a downloaded file under `name` through a temporary link, as a browser download. */
-export async function saveDownload(response: Response, name: string): Promise<void> {
+/**
+ * Downloads `path` with the key and saves it under `name` through a temporary link, as a browser
+ * download; a refusal is answered instead, its body as the API gave it.
+ */
+export async function download(key: string, path: string, name: string): Promise<Answer<unknown> | null> {
+  const response = await fetch(path, { headers: { 'X-API-KEY': key } });
+  if (response.status !== 200) return { status: response.status, body: await response.json().catch(() => null) };
   const url = URL.createObjectURL(await response.blob());
   const link = el('a', { href: url, download: name });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return null;
 }

@@ -4,7 +4,7 @@ import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
 import { $, call, el, reason, show, svgEl, table } from './page-kit';
 import { levelText, outOfShipped, type Effectiveness, type Strategy } from './recall-figures';
-import { saveDownload, signInForm } from './session';
+import { download, signInForm } from './session';
 
 /**
  * The trace page's script (GET /trace): draws what GET /Integration/Trace answers as a layered graph
@@ -689,17 +689,15 @@ async function recallsOf(trace: Trace): Promise<Map<string, Recall[]>> {
   return reached;
 }
 
-async function download(): Promise<void> {
+async function downloadSpreadsheet(): Promise<void> {
   const params = query();
   const format = $<HTMLSelectElement>('format').value;
   params.set('format', format);
-  const response = await fetch(`/Integration/Trace/fsma204?${params}`, { headers: { 'X-API-KEY': session.key ?? '' } });
-  if (response.status !== 200)
-    return show($('trace-message'), 'error', `The spreadsheet could not be made: HTTP ${response.status}`);
   const lot = $<HTMLInputElement>('lot')
     .value.trim()
     .replace(/[^A-Za-z0-9._-]+/g, '_');
-  await saveDownload(response, `fsma204-${lot}.${format}`);
+  const refused = await download(session.key ?? '', `/Integration/Trace/fsma204?${params}`, `fsma204-${lot}.${format}`);
+  if (refused) show($('trace-message'), 'error', `The spreadsheet could not be made: HTTP ${refused.status}`);
 }
 
 /** A link from another page (`/trace?product=…&lot=…`, as /recalls makes them) traces that lot once signed in. */
@@ -720,4 +718,4 @@ const session = signInForm(() => {
 }, traceLinked);
 
 $('trace').addEventListener('submit', (event) => void trace(event));
-$('download').addEventListener('click', () => void download());
+$('download').addEventListener('click', () => void downloadSpreadsheet());
