@@ -229,6 +229,14 @@ function fit(): void {
 
 type Box = { x: number; y: number; width: number; height: number };
 
+/** A shape as ELK laid it out, what it left unset 0. */
+const boxOf = (shape: Partial<Box>): Box => ({
+  x: shape.x ?? 0,
+  y: shape.y ?? 0,
+  width: shape.width ?? 0,
+  height: shape.height ?? 0,
+});
+
 /**
  * Show the traced lot's nodes at a readable scale (the whole graph when it fits at that scale): of the
  * placements that keep them in view (in the middle, or near an edge of the view), the one that shows
@@ -356,15 +364,13 @@ async function draw(trace: Trace): Promise<void> {
   for (const band of laid.children ?? []) {
     const account = accounts[Number(band.id.slice('account-'.length))];
     const g = svgEl('g', { class: 'band', 'data-account': account });
-    g.append(
-      svgEl('rect', { x: band.x ?? 0, y: band.y ?? 0, width: band.width ?? 0, height: band.height ?? 0, rx: 8 }),
-    );
+    const b = boxOf(band);
+    g.append(svgEl('rect', { ...b, rx: 8 }));
     // In the band's top padding, which ELK keeps free of nodes and edges.
-    g.append(svgEl('text', { class: 'band-label label', x: (band.x ?? 0) + BAND_PAD, y: (band.y ?? 0) + 26 }, account));
-    headers.push({ x: band.x ?? 0, y: band.y ?? 0, width: Math.min(band.width ?? 0, 240), height: 34 });
+    g.append(svgEl('text', { class: 'band-label label', x: b.x + BAND_PAD, y: b.y + 26 }, account));
+    headers.push({ ...b, width: Math.min(b.width, 240), height: 34 });
     layer.append(g);
-    for (const child of band.children ?? [])
-      boxes.set(child.id, { x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 });
+    for (const child of band.children ?? []) boxes.set(child.id, boxOf(child));
   }
 
   const edges = trace.edges.filter((e) => byId.has(e.from) && byId.has(e.to));
@@ -381,27 +387,13 @@ async function draw(trace: Trace): Promise<void> {
         }),
       );
     }
-    const label = laidEdge.labels?.[0];
-    if (label) {
-      g.append(
-        svgEl('rect', {
-          class: 'edge-label-box',
-          x: label.x ?? 0,
-          y: label.y ?? 0,
-          width: label.width ?? 0,
-          height: label.height ?? 0,
-          rx: 3,
-        }),
-      );
+    if (laidEdge.labels?.[0]) {
+      const label = boxOf(laidEdge.labels[0]);
+      g.append(svgEl('rect', { class: 'edge-label-box', ...label, rx: 3 }));
       g.append(
         svgEl(
           'text',
-          {
-            class: 'edge-label label',
-            x: (label.x ?? 0) + (label.width ?? 0) / 2,
-            y: (label.y ?? 0) + 12,
-            'text-anchor': 'middle',
-          },
+          { class: 'edge-label label', x: label.x + label.width / 2, y: label.y + 12, 'text-anchor': 'middle' },
           edgeLabel(e),
         ),
       );
