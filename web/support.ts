@@ -217,12 +217,12 @@ function detailList(batch: Batch): HTMLDListElement {
     ['Request id', batch.requestId ?? '-'],
   ];
   const dl = el('dl');
-  for (const [label, value] of items) {
+  const item = (label: string, value: string, cls?: string): void =>
     dl.append(
       el('dt', { text: label }),
-      el('dd', { class: label === 'Status' ? batch.status : '', 'data-field': label, text: value }),
+      el('dd', { ...(cls === undefined ? {} : { class: cls }), 'data-field': label, text: value }),
     );
-  }
+  for (const [label, value] of items) item(label, value, label === 'Status' ? batch.status : '');
   const link = (label: string, batchId: string, status?: Status): void => {
     const text = batchId + (status ? ` (${status})` : '');
     dl.append(
@@ -234,21 +234,13 @@ function detailList(batch: Batch): HTMLDListElement {
   if (batch.retriedBy) link('Retried by', batch.retriedBy.batchId, batch.retriedBy.status);
   if (batch.replacedBy) link('Replaced by', batch.replacedBy);
   if (batch.failedImport) {
-    dl.append(
-      el('dt', { text: 'Import' }),
-      el('dd', { 'data-field': 'Import', text: batch.failedImport.importId }),
-      el('dt', { text: 'Import failed' }),
-      el('dd', { class: 'Not-run', 'data-field': 'Import failed', text: batch.failedImport.reason }),
-    );
+    item('Import', batch.failedImport.importId);
+    item('Import failed', batch.failedImport.reason, 'Not-run');
   }
   if (batch.abandoned) {
     const { reason: why, keyId, at } = batch.abandoned;
-    dl.append(
-      el('dt', { text: 'Abandoned' }),
-      el('dd', { class: 'Abandoned', 'data-field': 'Abandoned', text: why }),
-      el('dt', { text: 'Abandoned by' }),
-      el('dd', { 'data-field': 'Abandoned by', text: `${keyId ? `key ${keyId}` : 'the CLI'}, ${localTime(at)}` }),
-    );
+    item('Abandoned', why, 'Abandoned');
+    item('Abandoned by', `${keyId ? `key ${keyId}` : 'the CLI'}, ${localTime(at)}`);
   }
   if (batch.workflowUrl) {
     dl.append(
