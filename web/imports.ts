@@ -1,5 +1,5 @@
 import { localTime, plural } from './format';
-import { $, call, el, reason, show, table } from './page-kit';
+import { $, call, el, reason, show, table, type Page } from './page-kit';
 import { download, signInForm } from './session';
 
 /**
@@ -116,7 +116,7 @@ async function follow(importId: string): Promise<void> {
 async function listImports(): Promise<void> {
   const key = session.key;
   if (!key) return;
-  const answer = await call<{ results: ImportSummary[] }>(key, 'GET', '/Integration/Imports?PageSize=20');
+  const answer = await call<Page<ImportSummary>>(key, 'GET', '/Integration/Imports?PageSize=20');
   const target = $('imports-list');
   if (answer.status !== 200 || !answer.body) return show(target, 'error', reason(answer));
   if (!answer.body.results.length) {

@@ -84,6 +84,12 @@ export function reason(answer: Answer<unknown>): string {
   return (body.title || body.message || `HTTP ${answer.status}`) + (errors ? `: ${errors}` : '');
 }
 
+/** A page of a list as the API answers it. */
+export interface Page<T> {
+  results: T[];
+  totalPages: number;
+}
+
 /** What else a call may send: more headers, and a signal that cancels it. */
 export interface CallOptions {
   headers?: Record<string, string>;

@@ -1,5 +1,5 @@
 import { duration, localTime, plural, quantity, unitLabel } from './format';
-import { $, call, el, reason, show, table, thead, type Answer, type Child } from './page-kit';
+import { $, call, el, reason, show, table, thead, type Answer, type Child, type Page } from './page-kit';
 import {
   checkText,
   outOfShipped,
@@ -12,14 +12,11 @@ import {
 import { download, signInForm } from './session';
 
 /**
- * The recalls page's script (GET /recalls): lists the recalls the account issued
- * (GET /Integration/Recalls/issued), each with its effectiveness, every consignee's progress and figures
- * per lot, its spreadsheets (GET .../{id}/effectiveness.csv and .xlsx) and its close
- * (POST .../{id}/close), and the notices it received (GET /Integration/Recalls), each answered from the
- * page per lot shipped to the account (POST .../{id}/acknowledge with Lots), a destroyed quantity recorded
- * at one of its own locations (GET /Integration/Locations) when it names one. The key typed in lives in
- * web/session.ts's session only.
- * Everything the API answers goes into the page as text (textContent), never as markup.
+ * The recalls page's script (GET /recalls): the recalls the account issued, each with its effectiveness,
+ * every consignee's progress and figures per lot, its spreadsheets and its close; and the notices it
+ * received, each answered per lot shipped to it, a destroyed quantity recorded at one of its own locations
+ * when it names one. The key typed in lives in web/session.ts's session only. Everything the API answers
+ * goes into the page as text (textContent), never as markup.
  */
 
 type State = 'open' | 'notified' | 'acknowledged' | 'closed';
@@ -108,11 +105,6 @@ interface Notice {
 interface Location {
   id: string;
   details: { name: string; tradePartner: { connectionType: string } };
-}
-
-interface Page<T> {
-  results: T[];
-  totalItems: number;
 }
 
 /** The lot on the trace page, which traces it once signed in. */

@@ -1,5 +1,5 @@
 import { duration, localTime, plural } from './format';
-import { $, call, el, reason, show, table, type Answer } from './page-kit';
+import { $, call, el, reason, show, table, type Answer, type Page } from './page-kit';
 import { signInForm } from './session';
 
 /**
@@ -49,10 +49,6 @@ interface FailingEndpoint {
   failingSince: string;
   failingReason: string | null;
   pendingDeliveries: number;
-}
-
-interface Page<T> {
-  results: T[];
 }
 
 /** The page names it (api/routes/support/page.ts), so its heading and this filter say the same. */

@@ -2,7 +2,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
-import { $, call, el, reason, show, svgEl, table } from './page-kit';
+import { $, call, el, reason, show, svgEl, table, type Page } from './page-kit';
 import { levelText, outOfShipped, type Effectiveness, type Strategy } from './recall-figures';
 import { download, signInForm } from './session';
 
@@ -633,11 +633,7 @@ const recallNotes = (recalls: Recall[]): HTMLElement[] =>
 async function allRecalls(path: string): Promise<Recall[]> {
   const found: Recall[] = [];
   for (let page = 1; page <= 10; page++) {
-    const answer = await call<{ results: Recall[]; totalPages: number }>(
-      session.key ?? '',
-      'GET',
-      `${path}?PageSize=100&PageNumber=${page}`,
-    );
+    const answer = await call<Page<Recall>>(session.key ?? '', 'GET', `${path}?PageSize=100&PageNumber=${page}`);
     if (answer.status !== 200 || !answer.body) break;
     found.push(...answer.body.results);
     if (page >= answer.body.totalPages) break;
