@@ -1,5 +1,6 @@
 import { problemResponse } from '../openapi/components';
 import { taggedOperation } from '../openapi/operation';
+import type { JsonSchema } from '../openapi/schema';
 import { linksResponse, linksetResponse, masterDataQuery, masterDataResponse, resolverQuery } from './schema';
 
 const operation = taggedOperation('EPCIS');
@@ -44,22 +45,6 @@ const masterDataResponses = (what: string) => ({
   404: problemResponse(`This account has no such ${what}.`),
 });
 
-const masterDataOperation = (
-  path: string,
-  summary: string,
-  what: string,
-  pathParams: Parameters<typeof operation>[0]['pathParams'],
-) =>
-  operation({
-    method: 'get',
-    path,
-    summary,
-    description: masterDataDescription,
-    query: masterDataQuery,
-    pathParams,
-    responses: masterDataResponses(what),
-  });
-
 const qualified = (key: 'gtin' | 'gln', qualifier: 'lot' | 'serial' | 'extension') =>
   ({
     type: 'object',
@@ -70,104 +55,100 @@ const qualified = (key: 'gtin' | 'gln', qualifier: 'lot' | 'serial' | 'extension
     },
   }) as const;
 
-export const resolverOperations = [
-  operation({
-    method: 'get',
+/**
+ * An identifier the resolver serves: `what` it names (in its 400 and 404), its resolve operation (`more`
+ * added to the description) and the operation of its master data (none for an SSCC).
+ */
+interface Identifier {
+  path: string;
+  pathParams: JsonSchema;
+  what: string;
+  summary: string;
+  more?: string;
+  masterData?: string;
+}
+
+const identifiers: Identifier[] = [
+  {
     path: '/01/{gtin}',
-    summary: 'Resolve a GTIN or product class URN (GS1 Digital Link)',
-    description,
-    query: resolverQuery,
     pathParams: path('gtin'),
-    responses: responses('product (GTIN or product class URN)'),
-  }),
-  operation({
-    method: 'get',
+    what: 'product (GTIN or product class URN)',
+    summary: 'Resolve a GTIN or product class URN (GS1 Digital Link)',
+    masterData: 'Master data of a GTIN or product class URN (gs1:Product)',
+  },
+  {
     path: '/01/{gtin}/10/{lot}',
-    summary: 'Resolve a lot of a GTIN (GS1 Digital Link)',
-    description: `${description} The lot must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:lot:class:<id>.<lot>\`).`,
-    query: resolverQuery,
     pathParams: qualified('gtin', 'lot'),
-    responses: responses('lot'),
-  }),
-  operation({
-    method: 'get',
+    what: 'lot',
+    summary: 'Resolve a lot of a GTIN (GS1 Digital Link)',
+    more: 'The lot must be named by one of the account’s events (of a product class URN: as `urn:gdst:<domain>:product:lot:class:<id>.<lot>`).',
+    masterData: 'Master data of a lot (gs1:Product)',
+  },
+  {
     path: '/01/{gtin}/21/{serial}',
-    summary: 'Resolve a serialised item of a GTIN (GS1 Digital Link)',
-    description: `${description} The serial must be named by one of the account’s events (of a product class URN: as \`urn:gdst:<domain>:product:serial:obj:<id>.<serial>\`).`,
-    query: resolverQuery,
     pathParams: qualified('gtin', 'serial'),
-    responses: responses('serialised item'),
-  }),
-  operation({
-    method: 'get',
+    what: 'serialised item',
+    summary: 'Resolve a serialised item of a GTIN (GS1 Digital Link)',
+    more: 'The serial must be named by one of the account’s events (of a product class URN: as `urn:gdst:<domain>:product:serial:obj:<id>.<serial>`).',
+    masterData: 'Master data of a serialised item (gs1:Product)',
+  },
+  {
     path: '/00/{sscc}',
-    summary: 'Resolve a logistic unit’s SSCC (GS1 Digital Link)',
-    description: `${description} An SSCC is taken as its 18 digits or as its EPC URN (\`urn:epc:id:sscc:…\`, as GDST’s client sends it), and must be named by one of the account’s events; it has gs1:epcis links only.`,
-    query: resolverQuery,
     pathParams: path('sscc'),
-    responses: responses('logistic unit (SSCC)'),
-  }),
-  operation({
-    method: 'get',
+    what: 'logistic unit (SSCC)',
+    summary: 'Resolve a logistic unit’s SSCC (GS1 Digital Link)',
+    more: 'An SSCC is taken as its 18 digits or as its EPC URN (`urn:epc:id:sscc:…`, as GDST’s client sends it), and must be named by one of the account’s events; it has gs1:epcis links only.',
+  },
+  {
     path: '/414/{gln}',
-    summary: 'Resolve a location’s GLN or URN (GS1 Digital Link)',
-    description,
-    query: resolverQuery,
     pathParams: path('gln'),
-    responses: responses('location (GLN or location URN)'),
-  }),
-  operation({
-    method: 'get',
+    what: 'location (GLN or location URN)',
+    summary: 'Resolve a location’s GLN or URN (GS1 Digital Link)',
+    masterData: 'Master data of a location’s GLN or URN (gs1:Place)',
+  },
+  {
     path: '/414/{gln}/254/{extension}',
-    summary: 'Resolve a sub-location: a GLN with its extension (GS1 Digital Link)',
-    description: `${description} The location with that GLN and extension (\`0\`: the GLN itself), as an SGLN names it; events name it as \`https://id.gs1.org/414/<gln>/254/<extension>\`.`,
-    query: resolverQuery,
     pathParams: qualified('gln', 'extension'),
-    responses: responses('location (GLN with its extension)'),
-  }),
-  operation({
-    method: 'get',
+    what: 'location (GLN with its extension)',
+    summary: 'Resolve a sub-location: a GLN with its extension (GS1 Digital Link)',
+    more: 'The location with that GLN and extension (`0`: the GLN itself), as an SGLN names it; events name it as `https://id.gs1.org/414/<gln>/254/<extension>`.',
+    masterData: 'Master data of a sub-location: a GLN with its extension (gs1:Place)',
+  },
+  {
     path: '/417/{pgln}',
-    summary: 'Resolve a party’s GLN or URN (GS1 Digital Link)',
-    description: `${description} A party URN is held when it is a trade partner of the account or one of its events names it (source, destination, GDST’s product owner or information provider).`,
-    query: resolverQuery,
     pathParams: path('pgln'),
-    responses: responses('party (PGLN or party URN)'),
-  }),
-  masterDataOperation(
-    '/masterdata/01/{gtin}',
-    'Master data of a GTIN or product class URN (gs1:Product)',
-    'product (GTIN or product class URN)',
-    path('gtin'),
+    what: 'party (PGLN or party URN)',
+    summary: 'Resolve a party’s GLN or URN (GS1 Digital Link)',
+    more: 'A party URN is held when it is a trade partner of the account or one of its events names it (source, destination, GDST’s product owner or information provider).',
+    masterData: 'Master data of a party’s GLN or URN (gs1:Organization)',
+  },
+];
+
+export const resolverOperations = [
+  ...identifiers.map(({ path, pathParams, what, summary, more }) =>
+    operation({
+      method: 'get',
+      path,
+      summary,
+      description: more ? `${description} ${more}` : description,
+      query: resolverQuery,
+      pathParams,
+      responses: responses(what),
+    }),
   ),
-  masterDataOperation(
-    '/masterdata/01/{gtin}/10/{lot}',
-    'Master data of a lot (gs1:Product)',
-    'lot',
-    qualified('gtin', 'lot'),
-  ),
-  masterDataOperation(
-    '/masterdata/01/{gtin}/21/{serial}',
-    'Master data of a serialised item (gs1:Product)',
-    'serialised item',
-    qualified('gtin', 'serial'),
-  ),
-  masterDataOperation(
-    '/masterdata/414/{gln}',
-    'Master data of a location’s GLN or URN (gs1:Place)',
-    'location (GLN or location URN)',
-    path('gln'),
-  ),
-  masterDataOperation(
-    '/masterdata/414/{gln}/254/{extension}',
-    'Master data of a sub-location: a GLN with its extension (gs1:Place)',
-    'location (GLN with its extension)',
-    qualified('gln', 'extension'),
-  ),
-  masterDataOperation(
-    '/masterdata/417/{pgln}',
-    'Master data of a party’s GLN or URN (gs1:Organization)',
-    'party (PGLN or party URN)',
-    path('pgln'),
+  ...identifiers.flatMap(({ path, pathParams, what, masterData }) =>
+    masterData
+      ? [
+          operation({
+            method: 'get',
+            path: `/masterdata${path}`,
+            summary: masterData,
+            description: masterDataDescription,
+            query: masterDataQuery,
+            pathParams,
+            responses: masterDataResponses(what),
+          }),
+        ]
+      : [],
   ),
 ];
