@@ -136,28 +136,14 @@ export const TOO_LARGE_PAGE = `<html>
 </html>
 `;
 
-const DOCUMENT_FIELDS = [
-  'documentId',
-  'title',
-  'documentType',
-  'documentTypeName',
-  'fileName',
-  'fileType',
-  'expirationDate',
-  'company',
-  'location',
-  'product',
-  'privacy',
-  'status',
-  'error',
-] as const;
+/** Content types GET .../content can answer with: the stored fileType of each allowed extension. */
+export const DOCUMENT_CONTENT_TYPES = [...new Set(Object.values(CONTENT_TYPES))];
 
 /** SPEC.md, Resources, Document: an element of a successful upload's `documents`. */
 export const uploadedDocumentSchema = {
   type: 'object',
   description: 'A stored document.',
-  required: DOCUMENT_FIELDS,
-  properties: {
+  ...allRequired({
     documentId: {
       type: 'string',
       description: 'The X-Document-Id sent, or the generated `DOC-` and 32 hexadecimal characters. Events refer to it.',
@@ -173,7 +159,7 @@ export const uploadedDocumentSchema = {
     fileName: { type: 'string', description: 'File name of the uploaded part.', example: 'msc-2025.pdf' },
     fileType: {
       type: 'string',
-      enum: [...new Set(Object.values(CONTENT_TYPES))],
+      enum: DOCUMENT_CONTENT_TYPES,
       description: 'Content type the service determined from extension and content.',
       example: 'application/pdf',
     },
@@ -189,7 +175,7 @@ export const uploadedDocumentSchema = {
     privacy: { type: 'string', enum: PRIVACIES, description: 'Public or Private (the default).' },
     status: { type: 'string', enum: ['Uploaded'] },
     error: { type: 'null', description: 'Always null for a stored document.' },
-  },
+  }),
   additionalProperties: false,
 } as const;
 
@@ -197,8 +183,7 @@ export const uploadedDocumentSchema = {
 export const storedDocumentSchema = {
   ...uploadedDocumentSchema,
   description: 'A stored document and what the service recorded about its file.',
-  required: [...DOCUMENT_FIELDS, 'fileSize', 'sha256', 'createdTime'],
-  properties: {
+  ...allRequired({
     ...uploadedDocumentSchema.properties,
     fileSize: {
       type: 'integer',
@@ -213,14 +198,14 @@ export const storedDocumentSchema = {
       description: 'SHA-256 of the file, lower-case hex; also the ETag of its content.',
     },
     createdTime: { type: 'string', format: 'date-time', description: 'When the document was uploaded.' },
-  },
+  }),
 } as const;
 
 /** A Failed element: echoes what was sent (canonical spelling where recognised), null where absent. */
 export const failedDocumentSchema = {
   type: 'object',
   description: 'The document that was not stored: what was sent, and why it failed.',
-  required: DOCUMENT_FIELDS,
+  required: uploadedDocumentSchema.required,
   properties: {
     documentId: nullableText('X-Document-Id as sent; null when absent.'),
     title: nullableText('X-Document-Title, trimmed; null when absent.'),
@@ -270,6 +255,3 @@ export const uploadFailedSchema = {
     },
   ],
 } as const;
-
-/** Content types GET .../content can answer with: the stored fileType of each allowed extension. */
-export const DOCUMENT_CONTENT_TYPES = [...new Set(Object.values(CONTENT_TYPES))];
