@@ -188,18 +188,14 @@ const status = {
   enum: ['Created', 'Skipped'],
   description: 'Skipped: the URN was known and the entity reused; Created: made from the inline data.',
 } as const;
-const entity = (extra: Record<string, unknown>, required: readonly string[]) =>
-  ({
-    type: 'object',
-    required: ['status', 'id', 'name', 'urn', ...required],
-    properties: {
-      status,
-      id: { type: 'string', description: 'Service id.' },
-      name: { type: 'string' },
-      urn: { type: 'string' },
-      ...extra,
-    },
-  }) as const;
+const entity = (extra: Record<string, unknown>) =>
+  requiredObject({
+    status,
+    id: { type: 'string', description: 'Service id.' },
+    name: { type: 'string' },
+    urn: { type: 'string' },
+    ...extra,
+  });
 
 const eventEntry = {
   type: 'object',
@@ -233,21 +229,18 @@ export const commissionResponse = {
   ...allRequired({
     message: { type: 'string' },
     result: requiredObject({
-      products: { type: 'array', items: entity({ gtin: { type: ['string', 'null'] } }, ['gtin']) },
+      products: { type: 'array', items: entity({ gtin: { type: ['string', 'null'] } }) },
       locations: {
         type: 'array',
-        items: entity(
-          {
-            gln: { type: ['string', 'null'] },
-            geoCoordinates: {
-              type: ['object', 'null'],
-              ...allRequired({ latitude: { type: 'number' }, longitude: { type: 'number' } }),
-            },
+        items: entity({
+          gln: { type: ['string', 'null'] },
+          geoCoordinates: {
+            type: ['object', 'null'],
+            ...allRequired({ latitude: { type: 'number' }, longitude: { type: 'number' } }),
           },
-          ['gln', 'geoCoordinates'],
-        ),
+        }),
       },
-      tradePartners: { type: 'array', items: entity({ pgln: { type: ['string', 'null'] } }, ['pgln']) },
+      tradePartners: { type: 'array', items: entity({ pgln: { type: ['string', 'null'] } }) },
       events: { type: 'array', items: eventEntry, description: 'Every event of the batch, in request order.' },
     }),
     errors: { type: 'array', maxItems: 0 },
