@@ -118,9 +118,8 @@ const summaryProperties = {
     oneOf: [
       {
         type: 'object',
-        required: ['at'],
         additionalProperties: false,
-        properties: { at: { type: 'string', description: 'When the refusal was answered.' } },
+        ...allRequired({ at: { type: 'string', description: 'When the refusal was answered.' } }),
       },
       { type: 'null' },
     ],
@@ -150,10 +149,9 @@ export const batchDetail = {
     errors: { type: ['array', 'null'], items: batchErrorSchema, description: 'When Failed: every reason.' },
     request: {
       type: 'object',
-      required: ['Events'],
       description:
         'With include=request: the request as stored, { Events: [...] } (POST /Integration/JSON batches in the pipeline shape).',
-      properties: { Events: { type: 'array', items: { type: 'object' } } },
+      ...allRequired({ Events: { type: 'array', items: { type: 'object' } } }),
     },
   },
 } as const;

@@ -236,23 +236,15 @@ export const queryDocumentResponse = requiredObject({
   schemaVersion: { const: '2.0' },
   creationDate: { type: 'string', format: 'date-time' },
   epcisBody: requiredObject({
-    queryResults: {
-      type: 'object',
-      required: ['queryName', 'resultsBody'],
-      properties: {
-        queryName: { type: 'string' },
-        resultsBody: {
-          type: 'object',
-          required: ['eventList'],
-          properties: {
-            eventList: {
-              type: 'array',
-              items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] },
-            },
-          },
+    queryResults: requiredObject({
+      queryName: { type: 'string' },
+      resultsBody: requiredObject({
+        eventList: {
+          type: 'array',
+          items: { type: 'object', required: ['type', 'eventTime', 'eventTimeZoneOffset'] },
         },
-      },
-    },
+      }),
+    }),
   }),
 });
 

@@ -9,11 +9,9 @@ export const templateQuery = withLimits({
   },
 } as const);
 
-export const kindParam = {
-  type: 'object',
-  required: ['kind'],
-  properties: { kind: { type: 'string', enum: IMPORT_KINDS, description: 'An event type, locations or products.' } },
-} as const;
+export const kindParam = requiredObject({
+  kind: { type: 'string', enum: IMPORT_KINDS, description: 'An event type, locations or products.' },
+});
 
 export const importUploadSchema = {
   type: 'object',
