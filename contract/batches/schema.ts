@@ -49,6 +49,10 @@ export const batchIdParam = {
 
 const time = (description: string) => ({ type: ['string', 'null'], description }) as const;
 
+/** An object of the properties given, all required and no others, or null. */
+const closedOrNull = <const Properties extends Record<string, unknown>>(properties: Properties) =>
+  ({ oneOf: [{ type: 'object', additionalProperties: false, ...allRequired(properties) }, { type: 'null' }] }) as const;
+
 const summaryProperties = {
   batchId: { type: 'string', description: 'The service id of the batch.' },
   idempotencyKey: nullableText(
@@ -82,47 +86,26 @@ const summaryProperties = {
     'A Failed batch whose events are all stored since, by a retry, a retry of a retry or a new batch with the same event ids: the newest batch that stored them. Such a batch is replaced: nothing is left to do, and it is not retried.',
   ),
   abandoned: {
-    oneOf: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        ...allRequired({
-          reason: { type: 'string', description: 'Why support gave up on it.' },
-          at: { type: 'string', description: 'When.' },
-          keyId: nullableText(
-            'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.',
-          ),
-        }),
-      },
-      { type: 'null' },
-    ],
+    ...closedOrNull({
+      reason: { type: 'string', description: 'Why support gave up on it.' },
+      at: { type: 'string', description: 'When.' },
+      keyId: nullableText(
+        'The id of the support key that abandoned it (as `npm run apikey -- list` shows it); null: with `npm run batch -- abandon`.',
+      ),
+    }),
     description:
       'A Failed batch support marked Abandoned (POST .../{id}/abandon): kept as it is, no longer open, not retried.',
   },
   failedImport: {
-    oneOf: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        ...allRequired({
-          importId: { type: 'string', description: 'GET /Integration/Imports/{importId} for the import.' },
-          reason: { type: 'string', description: 'Why the import failed.' },
-        }),
-      },
-      { type: 'null' },
-    ],
+    ...closedOrNull({
+      importId: { type: 'string', description: 'GET /Integration/Imports/{importId} for the import.' },
+      reason: { type: 'string', description: 'Why the import failed.' },
+    }),
     description:
       'A Failed batch of a spreadsheet import that failed before its batches were started: the batch never ran, nothing of the import is stored, and it is not retried (upload the file again).',
   },
   refusalAnswered: {
-    oneOf: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        ...allRequired({ at: { type: 'string', description: 'When the refusal was answered.' } }),
-      },
-      { type: 'null' },
-    ],
+    ...closedOrNull({ at: { type: 'string', description: 'When the refusal was answered.' } }),
     description:
       'A Failed batch refused in the answer to the call that sent it and waited for it (POST /Integration/Events, /Integration/JSON, /epcis/events: a 400 with every error): its caller has the errors and sends the events again fixed, so it is no open case for support and not in traceability_batches_failed_open. It can still be retried. A call whose wait ran out (202) leaves an open case, like an async batch.',
   },
