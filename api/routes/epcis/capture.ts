@@ -23,8 +23,6 @@ import { xmlPointer } from '../../../domain/epcis/xml/read';
 import { captureHeaders } from '../../../contract/epcis/schema';
 import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, type EpcisContext } from './xml';
 
-export type { CheckedDocument };
-
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 export const CAPTURE_LIMIT = LIMITS.arrayItems;
 /** The bounds of a lot or serial number and of a quantity, as every entrance checks them. */

@@ -6,23 +6,21 @@
 import type { ErrorObject } from 'ajv';
 import { findEpcisEvents, type EpcisEventFilter } from '../../../db/queries/epcis-events';
 import { EpcisQueryRefused, queryFilterOf } from '../../../usecases/epcis-query-filter';
-import { GS1_CONTEXT, epcisQueryDocument } from '../../../db/queries/epcis-documents';
+import { epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import { type APIContext } from '../../context';
 import { problem, type ApiError } from '../../errors';
 import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
 import { textOf, validate, type InputOf, type ToError } from '../../middleware/validate';
-import { submitCheckedCapture, type CheckedDocument } from './capture';
-import type { EpcisCaptureRequest } from '../../../usecases/capture-epcis';
+import { submitCheckedCapture } from './capture';
+import type { CheckedDocument, EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
 import { gs1HeaderValue, unknownHeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
 import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
-
-export { GS1_CONTEXT };
 
 /** A GS1 header the middleware refused: the one ajv named (GS1-EPC-Format or GS1-CBV-XML-Format), with its allowed values. */
 export const headerProblem = (errors: ErrorObject[], input: unknown) => {

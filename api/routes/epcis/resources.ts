@@ -7,7 +7,8 @@ import { distinctEpcisValues, distinctEpcs, type EpcisEventFilter } from '../../
 import type { APIContext } from '../../context';
 import { problem } from '../../errors';
 import type { InputOf } from '../../middleware/validate';
-import { GS1_CONTEXT, answerEvents, type EventsRequest } from './events';
+import { GS1_CONTEXT } from '../../../db/queries/epcis-documents';
+import { answerEvents, type EventsRequest } from './events';
 import { paged } from './paging';
 import { TOP_LEVEL_RESOURCE_PATHS, type pageQuery, type TopLevelResourcePath } from '../../../contract/epcis/schema';
 
