@@ -150,18 +150,12 @@ async function duplicateHashes(
     const hash = hashes[index];
     const earlier = first.get(hash);
     const heldAs = held.get(hash);
+    const duplicateOf = (other: string) => `The event has the event hash id ${hash}, as ${other}: it is a duplicate.`;
     if (heldAs !== undefined) {
-      if (heldAs !== event.eventID)
-        out.set(
-          index,
-          `The event has the event hash id ${hash}, as the event ${heldAs} this account already holds: it is a duplicate.`,
-        );
+      if (heldAs !== event.eventID) out.set(index, duplicateOf(`the event ${heldAs} this account already holds`));
     } else if (earlier !== undefined) {
       if (events[earlier].eventID === undefined || events[earlier].eventID !== event.eventID)
-        out.set(
-          index,
-          `The event has the event hash id ${hash}, as event ${earlier} of this document: it is a duplicate.`,
-        );
+        out.set(index, duplicateOf(`event ${earlier} of this document`));
     } else first.set(hash, index);
   });
   return out;
