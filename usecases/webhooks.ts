@@ -117,16 +117,13 @@ export interface CreateSubscriptionInput {
 }
 
 type Refusal = `epcis-${'stream-or-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
+type Issue = { pointer: string; message: string };
 export type SubscribeOutcome =
   | { kind: 'unknownQuery' }
-  | { kind: 'refused'; code: Refusal; issues: { pointer: string; message: string }[] }
+  | { kind: 'refused'; code: Refusal; issues: Issue[] }
   | { kind: 'subscribed'; subscription: SubscriptionRow };
 
-const refused = (code: Refusal, ...issues: { pointer: string; message: string }[]): SubscribeOutcome => ({
-  kind: 'refused',
-  code,
-  issues,
-});
+const refused = (code: Refusal, ...issues: Issue[]): SubscribeOutcome => ({ kind: 'refused', code, issues });
 
 /**
  * Stores the subscription and, for a scheduled one, creates its Schedule before the commit: without it
