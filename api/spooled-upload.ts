@@ -1,7 +1,6 @@
 import Busboy from 'busboy';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
@@ -77,15 +76,6 @@ function bodyLimit(limit: number, onLimit: () => void): Transform {
   });
 }
 
-/**
- * Leaves the rest of a refused body unread: the answer then closes the connection
- * (api/middleware/close-unread-body.ts) instead of reading on to the body's end.
- */
-function stopReading(req: IncomingMessage): void {
-  req.unpipe();
-  req.pause();
-}
-
 export interface MultipartLimits {
   /** Bytes of the part named `file`; the whole body may add MULTIPART_OVERHEAD_BYTES. */
   fileBytes: number;
@@ -143,7 +133,10 @@ export function receiveMultipart(
 
     function stop(upload: Multipart): void {
       settle(() => {
-        stopReading(req);
+        // The rest of the body stays unread: the answer then closes the connection
+        // (api/middleware/close-unread-body.ts) instead of reading on to the body's end.
+        req.unpipe();
+        req.pause();
         counter.destroy();
         fileStream?.destroy();
         busboy.removeAllListeners('close');
@@ -173,14 +166,9 @@ export function receiveMultipart(
       const fileName = info.filename ?? '';
       fileStream = stream;
       const meter = new FileMeter(limits.fileBytes, () => stop({ outcome: 'tooLarge' }));
-      let sink: Writable;
-      let target: string | null = null;
-      if (keep(fileName)) {
-        target = spooled = spoolPath(limits.spool);
-        sink = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
-      } else {
-        sink = discard();
-      }
+      const target = keep(fileName) ? spoolPath(limits.spool) : null;
+      if (target) spooled = target;
+      const sink = target ? fs.createWriteStream(target, { flags: 'wx', mode: 0o600 }) : discard();
       filePart = pipeline(stream, meter, sink).then(
         () => ({ fileName, size: meter.size, sha256: meter.digest(), head: meter.head(), path: target }),
         (error: unknown) => {
