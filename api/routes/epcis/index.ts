@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Batch } from '../../../db/models';
 import { captureJobStatus, captureJobsAfter, findCaptureJob } from '../../../db/repositories/capture-jobs';
 import { negativeLotsOfBatches } from '../../../db/queries/inventory';
 import type { AppCustom, AppState } from '../../context';
@@ -19,12 +18,6 @@ import { xmlAnswers } from './xml';
 
 const EPCIS_VERSION = '2.0.0';
 const CBV_VERSION = '2.0.0';
-
-/**
- * A job still running has no final balances yet (the recalculation comes after its events are stored):
- * its lots are read once it has finished, and a client polling it costs PostgreSQL no timeline reads.
- */
-const isRunning = (batch: Batch): boolean => !isFinished(batch);
 
 /** GS1's EPCIS 2.0 REST binding under /epcis: capture, events and the top-level resources. */
 export function epcisRouter(): Router<AppState, AppCustom> {
@@ -73,10 +66,12 @@ export function epcisRouter(): Router<AppState, AppCustom> {
     const rows = await captureJobsAfter(ctx.state.account.id, after, perPage + 1);
     const page = rows.slice(0, perPage);
     if (rows.length > perPage) nextPageLink(ctx, page[page.length - 1].seq);
+    // A job still running has no final balances yet (the recalculation comes after its events are stored):
+    // its lots are read once it has finished, and a client polling it costs PostgreSQL no timeline reads.
     const negative = await negativeLotsOfBatches(
       ctx.deps.sequelize,
       ctx.state.account.id,
-      page.filter((batch) => !isRunning(batch)).map((batch) => batch.id),
+      page.filter(isFinished).map((batch) => batch.id),
     );
     ctx.body = page.map((batch) =>
       captureJobBody(
@@ -104,7 +99,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
       if (!batch) throw noCaptureJob(id);
       ctx.body = captureJobBody(
         batch,
-        isRunning(batch) ? [] : await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]),
+        isFinished(batch) ? await negativeLotsOfBatches(ctx.deps.sequelize, ctx.state.account.id, [batch.id]) : [],
       );
     },
   );
