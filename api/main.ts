@@ -114,8 +114,7 @@ async function main(): Promise<void> {
     await sequelize.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void shutdown(signal));
 }
 
 main().catch((error: unknown) => {
