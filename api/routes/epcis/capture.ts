@@ -21,7 +21,7 @@ import { unknownHeaderValue } from './headers';
 import { gs1SchemaIssues } from '../../../domain/epcis/json-schema';
 import { xmlPointer } from '../../../domain/epcis/xml/read';
 import { captureHeaders } from '../../../contract/epcis/schema';
-import { XML_MEDIA_TYPES, isXmlRequest, xmlInput, type EpcisContext } from './xml';
+import { XML_MEDIA_TYPES, captureLimitExceeded, isXmlRequest, xmlInput, type EpcisContext } from './xml';
 
 /** At most this many events a capture (GS1-EPCIS-Capture-Limit): a batch's bound. */
 export const CAPTURE_LIMIT = LIMITS.arrayItems;
@@ -60,11 +60,7 @@ function namespacesOf(body: unknown): unknown[] {
 /** A document's events once GS1's schema and the size limit have passed them. */
 function checkedDocument(body: unknown): CheckedDocument {
   const list = eventListOf(body);
-  if (list && list.events.length > CAPTURE_LIMIT) {
-    throw problem('epcis-capture-limit-exceeded', {
-      detail: `The document has ${list.events.length} events; a capture takes at most ${CAPTURE_LIMIT} (GS1-EPCIS-Capture-Limit).`,
-    });
-  }
+  if (list && list.events.length > CAPTURE_LIMIT) throw captureLimitExceeded(list.events.length, CAPTURE_LIMIT);
   const issues = gs1SchemaIssues(body);
   if (!list && !issues.length)
     issues.push({

@@ -50,6 +50,12 @@ const MAX_XSD_ISSUES = 50;
 
 const refused = (code: ErrorCode, issues: SchemaIssue[]): ApiError => problem(code, { issues });
 
+/** A document of more events than a capture takes, in JSON-LD or XML. */
+export const captureLimitExceeded = (count: number, limit: number): ApiError =>
+  problem('epcis-capture-limit-exceeded', {
+    detail: `The document has ${count} events; a capture takes at most ${limit} (GS1-EPCIS-Capture-Limit).`,
+  });
+
 /** GS1's XSD of the document's binding: every fault with the element's XPath-like location and its line. */
 async function xsdIssues(text: string, root: XmlElement, version: EpcisXmlVersion): Promise<SchemaIssue[]> {
   let faults;
@@ -110,11 +116,7 @@ export async function xmlInput(ctx: EpcisContext, maxEvents: number): Promise<Xm
     ]);
   }
   const count = eventCount(root);
-  if (count > maxEvents) {
-    throw problem('epcis-capture-limit-exceeded', {
-      detail: `The document has ${count} events; a capture takes at most ${maxEvents} (GS1-EPCIS-Capture-Limit).`,
-    });
-  }
+  if (count > maxEvents) throw captureLimitExceeded(count, maxEvents);
   // GS1's XSD runs in its own thread while the mapping runs here; its verdict comes first. libxml2 also
   // refuses what the mapping should never walk (over 256 levels deep, a text node over 10 MB): what the
   // mapping makes of such a document, a fault included, is never used.
