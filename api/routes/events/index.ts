@@ -22,8 +22,6 @@ const validSubmission = () =>
 
 async function submit(ctx: APIContext<InputOf<typeof submission>>, mode: BatchMode): Promise<void> {
   const { body, headers } = ctx.state.input;
-  const key = headers['Idempotency-Key'];
-
   const { account, requestId } = ctx.state;
   const submission = {
     accountId: account.id,
@@ -31,7 +29,7 @@ async function submit(ctx: APIContext<InputOf<typeof submission>>, mode: BatchMo
     mode,
     request: body,
     eventCount: body.Events.length,
-    idempotencyKey: key,
+    idempotencyKey: headers['Idempotency-Key'],
     requestId,
   };
   const { batch, outcome } = await submitBatch(ctx.deps, submission, { wait: mode === 'sync' });
