@@ -1,4 +1,4 @@
-import { Op, type CreationAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
+import { type CreationAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import {
   locationAttributes,
   locationIdOf,
@@ -8,7 +8,8 @@ import {
   type TradePartnerPayload,
 } from '../../domain/master-data';
 import { locationUrn, productUrn, tradePartnerUrn } from '../../domain/urn';
-import { InventoryRecord, Location, Product, TradePartner } from '../models';
+import { Location, Product, TradePartner } from '../models';
+import { rowOf } from '../sql';
 
 export interface AccountRef {
   id: string;
@@ -32,21 +33,25 @@ export class MasterDataConflict extends Error {
 }
 
 /**
- * Inserts unless the (account, external id) row exists, then reads the row back: concurrent requests
- * creating the same id both end with the one row, and only the winner reports `created`. A row that is
- * neither inserted nor found met the other unique key, the URN (a caller-given one already in use).
+ * Finds the (account, external id) row, or inserts it from `valuesOf()` (called only then) and reads it
+ * back: concurrent requests creating the same id both end with the one row, and only the winner reports
+ * `created`. A row that is neither inserted nor found met the other unique key, the URN (a caller-given
+ * one already in use).
  */
+type Columns = { urn: string; [column: string]: unknown };
+
 async function insertOrFind<M extends TradePartner | Location | Product>(
   model: ModelStatic<M>,
   accountId: string,
   externalId: string,
-  values: { urn: string; [column: string]: unknown },
+  valuesOf: () => Promise<Columns> | Columns,
   transaction: Transaction | undefined,
   field: string,
 ): Promise<Upserted<M>> {
   const where = { accountId, externalId } as WhereOptions<M>;
   const existing = (await model.findOne({ where, transaction })) as M | null;
   if (existing) return { row: existing, created: false };
+  const values = await valuesOf();
   const [attempt] = await model.bulkCreate([{ ...values, accountId, externalId } as CreationAttributes<M>], {
     ignoreDuplicates: true,
     transaction,
@@ -71,13 +76,13 @@ export async function findOrCreateTradePartner(
     TradePartner,
     account.id,
     payload.Id,
-    {
+    () => ({
       urn: payload.Urn ?? tradePartnerUrn(urnDomain, account.name, payload.Id),
       name: payload.Name,
       connectionType: payload.ConnectionType,
       duns: payload.Duns ?? null,
       pgln: payload.Pgln ?? null,
-    },
+    }),
     transaction,
     field,
   );
@@ -100,23 +105,23 @@ export async function findOrCreateLocation(
 ): Promise<Upserted<Location>> {
   const id = locationIdOf(payload);
   if (!id) throw new MasterDataConflict(`${field}.Id`, `${field}.Id is required.`);
-  const existing = await Location.findOne({ where: { accountId: account.id, externalId: id }, transaction });
-  if (existing) return { row: existing, created: false };
-  const partner = await findOrCreateTradePartner(
-    account,
-    payload.Details.TradePartner,
-    urnDomain,
-    transaction,
-    `${field}.Details.TradePartner`,
-  );
   return insertOrFind(
     Location,
     account.id,
     id,
-    {
-      ...locationAttributes(payload.Details),
-      tradePartnerId: partner.row.id,
-      urn: payload.Urn ?? locationUrn(urnDomain, account.name, id),
+    async () => {
+      const partner = await findOrCreateTradePartner(
+        account,
+        payload.Details.TradePartner,
+        urnDomain,
+        transaction,
+        `${field}.Details.TradePartner`,
+      );
+      return {
+        ...locationAttributes(payload.Details),
+        tradePartnerId: partner.row.id,
+        urn: payload.Urn ?? locationUrn(urnDomain, account.name, id),
+      };
     },
     transaction,
     field,
@@ -132,13 +137,14 @@ export async function findOrCreateProduct(
   /** Empty: conflicts name fields relative to the product (events prefix the line's path). */
   field = '',
 ): Promise<Upserted<Product>> {
-  const existing = await Product.findOne({ where: { accountId: account.id, externalId: payload.Id }, transaction });
-  if (existing) return { row: existing, created: false };
   return insertOrFind(
     Product,
     account.id,
     payload.Id,
-    { ...productAttributes(payload.Details), urn: payload.Urn ?? productUrn(urnDomain, account.name, payload.Id) },
+    () => ({
+      ...productAttributes(payload.Details),
+      urn: payload.Urn ?? productUrn(urnDomain, account.name, payload.Id),
+    }),
     transaction,
     field,
   );
@@ -253,10 +259,9 @@ export async function hasActiveInventory(
   locationId: string,
   transaction?: Transaction,
 ): Promise<boolean> {
-  const record = await InventoryRecord.findOne({
-    attributes: ['id'],
-    where: { accountId, locationId, available: { [Op.gt]: 0 } },
-    transaction,
-  });
-  return record !== null;
+  const row = await rowOf(Location.sequelize!, transaction)<{ active: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM inventory_records WHERE account_id = $1 AND location_id = $2 AND available > 0) AS active',
+    [accountId, locationId],
+  );
+  return row!.active;
 }
