@@ -50,41 +50,22 @@ export interface Caller {
   role: ApiKeyRole;
 }
 
-interface CallerRow {
-  key_id: string;
-  key_hash: Buffer;
-  role: ApiKeyRole;
-  revoked_at: Date | null;
-  account_id: string;
-  name: string;
-  created_at: Date;
-  rate_limit_per_second: number | null;
-  rate_limit_burst: number | null;
-}
-
 /** The caller a presented key stands for, or null when the key is unknown, malformed or revoked. */
 export async function authenticate(presented: string): Promise<Caller | null> {
   const lookup = lookupOf(presented);
   if (!lookup) return null;
   // Every request runs this: key and account in one round trip, in SQL (the ORM's findOne with its
   // include cost the API 0.9 ms of CPU per request, this 0.2).
-  const row = await rowOf(ApiKey.sequelize!)<CallerRow>(
-    `SELECT k.id AS key_id, k.key_hash, k.role, k.revoked_at, a.id AS account_id, a.name, a.created_at,
-            a.rate_limit_per_second, a.rate_limit_burst
+  const row = await rowOf(ApiKey.sequelize!)<
+    CallerAccount & Omit<Caller, 'account'> & { keyHash: Buffer; revokedAt: Date | null }
+  >(
+    `SELECT k.id AS "keyId", k.key_hash AS "keyHash", k.role, k.revoked_at AS "revokedAt", a.id, a.name,
+            a.created_at AS "createdAt", a.rate_limit_per_second AS "rateLimitPerSecond", a.rate_limit_burst AS "rateLimitBurst"
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.lookup = $1`,
     [lookup],
   );
-  if (!row || row.revoked_at || !keyMatches(presented, row.key_hash)) return null;
-  return {
-    account: {
-      id: row.account_id,
-      name: row.name,
-      createdAt: row.created_at,
-      rateLimitPerSecond: row.rate_limit_per_second,
-      rateLimitBurst: row.rate_limit_burst,
-    },
-    keyId: row.key_id,
-    role: row.role,
-  };
+  if (!row || row.revokedAt || !keyMatches(presented, row.keyHash)) return null;
+  const { keyId, keyHash: _hash, role, revokedAt: _revoked, ...account } = row;
+  return { account, keyId, role };
 }
