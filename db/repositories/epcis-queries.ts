@@ -180,15 +180,13 @@ export async function findSubscription(
   );
 }
 
-interface ReportSource {
-  id: string;
+type ReportSource = Pick<
+  SubscriptionRow,
+  'id' | 'query_name' | 'epc_format' | 'report_if_empty' | 'initial_record_time'
+> & {
   account_id: string;
-  query_name: string;
   filter: Record<string, unknown>;
-  epc_format: EpcFormat;
-  report_if_empty: boolean;
-  initial_record_time: Date;
-}
+};
 
 /** A report carries every matching event of its batches: as many as they stored at most. */
 async function eventsOf(

@@ -340,8 +340,8 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
     if (!recall)
       return { missing: true, closed: false, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
     if (recall.closed_at) return { closed: true, reminded: [], overdue: [], nextDueSeconds: null, endpoints: [] };
-    const due = await query<{ holder_account_id: string; holder_name: string; reminders: number; lots: string[] }>(
-      `SELECT n.holder_account_id, a.name AS holder_name, cardinality(n.reminded_at) AS reminders, n.received_lots AS lots
+    const due = await query<{ accountId: string; account: string; lots: string[]; reminders: number }>(
+      `SELECT n.holder_account_id AS "accountId", a.name AS account, n.received_lots AS lots, cardinality(n.reminded_at) AS reminders
          FROM recall_notices n JOIN accounts a ON a.id = n.holder_account_id
         WHERE n.recall_id = $1 AND n.acknowledged_at IS NULL AND n.overdue_at IS NULL
           AND coalesce(n.reminded_at[cardinality(n.reminded_at)], n.created_at) + make_interval(secs => $2) <= now()
@@ -349,7 +349,7 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
       [recallId, recall.remind_every_seconds],
     );
     const reminded: string[] = [];
-    const overdue: { accountId: string; account: string; lots: string[]; reminders: number }[] = [];
+    const overdue: typeof due = [];
     const { endpoints, owe } = notifications(sequelize, transaction);
     for (const consignee of due) {
       const late = consignee.reminders >= recall.overdue_after_reminders;
@@ -357,21 +357,16 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
         late
           ? 'UPDATE recall_notices SET overdue_at = now() WHERE recall_id = $1 AND holder_account_id = $2 RETURNING overdue_at AS at'
           : 'UPDATE recall_notices SET reminded_at = reminded_at || now() WHERE recall_id = $1 AND holder_account_id = $2 RETURNING now() AS at',
-        [recallId, consignee.holder_account_id],
+        [recallId, consignee.accountId],
       );
       if (late) {
-        overdue.push({
-          accountId: consignee.holder_account_id,
-          account: consignee.holder_name,
-          lots: consignee.lots,
-          reminders: consignee.reminders,
-        });
+        overdue.push(consignee);
         continue;
       }
-      reminded.push(consignee.holder_name);
+      reminded.push(consignee.account);
       const reminder = consignee.reminders + 1;
       await owe({
-        accountId: consignee.holder_account_id,
+        accountId: consignee.accountId,
         type: 'recall.reminder',
         sourceKey: `recall-reminder:${recallId}:${reminder}`,
         data: { id: recallId, reminder, time: new Date(at).toISOString(), lots: consignee.lots },
