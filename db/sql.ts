@@ -17,6 +17,13 @@ export const isUuid = (text: string): boolean =>
 export const unnestArrays = <R, K extends keyof R>(rows: readonly R[], keys: readonly K[]): R[K][][] =>
   keys.map((key) => rows.map((row) => row[key]));
 
+/** The values `entryOf` makes of the rows, by the key it gives each, in row order. */
+export function groupBy<R, V>(rows: readonly R[], entryOf: (row: R) => [string, V]): Map<string, V[]> {
+  const groups = new Map<string, V[]>();
+  for (const [key, value] of rows.map(entryOf)) (groups.get(key) ?? groups.set(key, []).get(key)!).push(value);
+  return groups;
+}
+
 /** Rows of statements run on the pool, or inside `transaction` when given. */
 export const queryOf =
   (sequelize: Sequelize, transaction?: Transaction): Query =>

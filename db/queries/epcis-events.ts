@@ -24,7 +24,7 @@ import {
   reversesSql,
 } from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
-import { queryOf } from '../sql';
+import { groupBy, queryOf } from '../sql';
 
 export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${'eventTime' | 'recordTime'}`, Date>> {
   accountId: string;
@@ -425,8 +425,7 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
 }
 
 async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<string, NativeLine[]>> {
-  const out = new Map<string, NativeLine[]>();
-  if (!eventIds.length) return out;
+  if (!eventIds.length) return new Map();
   const rows = await queryOf(sequelize)<NativeLine & { event_id: string }>(
     `SELECT el.event_id, el.role, p.gtin, p.urn AS "productUrn", p.identifier_type = 'Serial' AS serial, p.unit_of_measure AS unit,
             el.lot_serial AS "lotSerial", el.quantity::text AS quantity
@@ -435,12 +434,7 @@ async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<st
       ORDER BY el.event_id, CASE el.role WHEN 'parent' THEN 0 WHEN 'input' THEN 1 ELSE 2 END, el.role, el.position`,
     [eventIds],
   );
-  for (const { event_id: id, ...line } of rows) {
-    let list = out.get(id);
-    if (!list) out.set(id, (list = []));
-    list.push(line);
-  }
-  return out;
+  return groupBy(rows, ({ event_id, ...line }) => [event_id, line]);
 }
 
 /** The distinct values of one EPCIS field among the account's events (the top-level resources). */

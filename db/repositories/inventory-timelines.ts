@@ -5,7 +5,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TimelinePoint } from '../../domain/inventory-timeline';
 import { toScaled } from '../../domain/decimal';
-import { executeOf, lockingTimelinesSql, lockKeys, timelineKey, unnestArrays, type Query } from '../sql';
+import { executeOf, groupBy, lockingTimelinesSql, lockKeys, timelineKey, unnestArrays, type Query } from '../sql';
 
 export interface TimelineRef {
   productId: string;
@@ -30,8 +30,7 @@ export async function timelineRecords(
   accountId: string,
   timelines: readonly TimelineRef[],
 ): Promise<Map<string, TimelinePoint[]>> {
-  const grouped = new Map<string, TimelinePoint[]>();
-  if (!timelines.length) return grouped;
+  if (!timelines.length) return new Map();
   const rows = await query<{
     product_id: string;
     lot_serial: string;
@@ -54,19 +53,16 @@ export async function timelineRecords(
         OFFSET 0) AS r`,
     [accountId, ...unnestArrays(timelines, TIMELINE_KEYS)],
   );
-  for (const row of rows) {
-    const key = timelineKey(accountId, row.product_id, row.lot_serial, row.location_id);
-    let list = grouped.get(key);
-    if (!list) grouped.set(key, (list = []));
-    list.push({
+  return groupBy(rows, (row) => [
+    timelineKey(accountId, row.product_id, row.lot_serial, row.location_id),
+    {
       time: row.event_time.getTime(),
       seq: BigInt(row.event_seq),
       delta: toScaled(row.delta),
       balance: toScaled(row.balance),
       available: toScaled(row.available),
-    });
-  }
-  return grouped;
+    },
+  ]);
 }
 
 /** The timelines a batch touched, found through its events (index on inventory_records.event_id). */
