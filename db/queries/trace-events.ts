@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { CteLine, PlaceFacts, VesselFacts } from '../../domain/fsma204';
 import type { Vessel } from '../models/location';
-import { queryOf, unnestArrays } from '../sql';
+import { groupBy, queryOf, unnestArrays } from '../sql';
 import type { SheetNode } from './trace';
 
 interface LineRow {
@@ -128,17 +128,11 @@ export async function traceEventLines(
       [...new Set(rows.map((r) => r.account_id))],
     ]),
   ]);
-  const grouped = <T extends { event_id: string }, V>(items: T[], value: (item: T) => V) => {
-    const map = new Map<string, V[]>();
-    for (const item of items)
-      (map.get(item.event_id) ?? map.set(item.event_id, []).get(item.event_id)!).push(value(item));
-    return map;
-  };
-  const documentsOf = grouped(documents, (d) => ({ type: d.type, number: d.number }));
+  const documentsOf = groupBy(documents, (d) => [d.event_id, { type: d.type, number: d.number }]);
   const hidden = new Set(privateReferences.map((p) => `${p.event_id}|${p.ref}`));
   const reference = (eventId: string, type: string, number: string | null) =>
     number && !hidden.has(`${eventId}|${number.toLowerCase()}`) ? [{ type, number }] : [];
-  const inputsOf = grouped(inputs, (i) => i.lot_serial);
+  const inputsOf = groupBy(inputs, (i) => [i.event_id, i.lot_serial]);
   const productOf = new Map(products.map((p) => [p.id, p]));
   const accountOf = new Map(accounts.map((a) => [a.id, a.name]));
   const ids = new Set(
@@ -160,9 +154,9 @@ export async function traceEventLines(
   const catches = [
     ...new Set(rows.filter((r) => r.type === 'Commission' && place(r.location_id)?.vessel).map((r) => r.event_id)),
   ];
-  const areasOf = grouped(
+  const areasOf = groupBy(
     catches.length ? await query<{ event_id: string; area: string }>(CATCH_AREAS, [catches]) : [],
-    (a) => a.area,
+    (a) => [a.event_id, a.area],
   );
   return rows.map((r) => ({
     eventId: r.event_id,
