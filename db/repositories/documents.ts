@@ -43,24 +43,9 @@ export interface NewDocument {
  */
 export async function insertDocument(sequelize: Sequelize, input: NewDocument): Promise<Document> {
   return sequelize.transaction(async (transaction) => {
-    const { metadata } = input;
+    const { metadata, contentPath: _, ...file } = input;
     const document = await Document.create(
-      {
-        accountId: input.accountId,
-        documentId: input.documentId,
-        title: metadata.title,
-        documentType: metadata.documentType,
-        documentTypeName: metadata.documentTypeName,
-        fileName: input.fileName,
-        fileType: input.fileType,
-        sizeBytes: String(input.sizeBytes),
-        sha256: input.sha256,
-        expirationDate: metadata.expirationDate,
-        company: metadata.company,
-        location: metadata.location,
-        product: metadata.product,
-        privacy: metadata.privacy,
-      },
+      { ...metadata, ...file, sizeBytes: String(input.sizeBytes) },
       { transaction },
     );
     let seq = 0;
