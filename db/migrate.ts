@@ -21,20 +21,14 @@ export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = {
 const MIGRATION_LOCK = 7_300_001;
 
 export function createMigrator(sequelize: Sequelize, logger?: Pick<Console, 'info'>) {
+  const log = logger && ((message: Record<string, unknown>) => logger.info(message));
   return new Umzug<MigrationContext>({
     migrations: {
       glob: ['migrations/*.{ts,js}', { cwd: __dirname, ignore: ['**/*.d.ts'] }],
     },
     context: { sequelize },
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
-    logger: logger
-      ? {
-          info: (m) => logger.info(m),
-          warn: (m) => logger.info(m),
-          error: (m) => logger.info(m),
-          debug: () => undefined,
-        }
-      : undefined,
+    logger: log && { info: log, warn: log, error: log, debug: () => undefined },
   });
 }
 
