@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { glnProblem } from '../../domain/gln';
 import { Account } from '../models';
-import { queryOf } from '../sql';
+import { executeOf, queryOf } from '../sql';
 
 export interface GlnVerification {
   gln: string;
@@ -32,8 +32,7 @@ export async function verifyGln(
   const problem = glnProblem(gln);
   if (problem) throw new GlnVerificationError(problem);
   const account = await accountNamed(accountName);
-  const query = queryOf(sequelize);
-  await query(
+  await executeOf(sequelize)(
     `INSERT INTO gln_verifications (gln, account_id, verified_by) VALUES ($1, $2, $3) ON CONFLICT (gln) DO NOTHING`,
     [gln, account.id, verifiedBy],
   );
