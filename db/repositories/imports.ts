@@ -8,9 +8,8 @@ import type { BatchStatus } from '../models';
 import { pageOfRows, type PageRequest } from '../page';
 import { executeOf, queryOf, rollbackToSavepoint, rowOf, savepoint } from '../sql';
 import { insertChunkBatch } from './batches';
-
-/** As documents: a chunk is one statement's parameter, so an upload's memory stays at this. */
-export const IMPORT_CHUNK_BYTES = 256 * 1024;
+// As documents: a chunk is one statement's parameter, so an upload's memory stays at this.
+import { CHUNK_BYTES } from './documents';
 
 export interface ImportRow {
   id: string;
@@ -124,7 +123,7 @@ export async function insertImport(
       },
       storeFile: async (contentPath) => {
         let seq = 0;
-        for await (const data of fs.createReadStream(contentPath, { highWaterMark: IMPORT_CHUNK_BYTES })) {
+        for await (const data of fs.createReadStream(contentPath, { highWaterMark: CHUNK_BYTES })) {
           await query('INSERT INTO import_chunks (import_id, seq, data) VALUES ($1, $2, $3)', [
             input.id,
             seq++,
