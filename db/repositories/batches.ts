@@ -82,26 +82,20 @@ async function insertBatch(
       row.retryOf,
     ],
   );
+  const { requestText: _, ...columns } = row;
   return Batch.build(
     {
+      ...columns,
       id,
       seq: inserted.seq,
-      accountId: row.accountId,
       workflowId,
-      idempotencyKey: row.idempotencyKey,
-      mode: row.mode,
       status: 'Accepted',
-      eventCount: row.eventCount,
-      request: row.request,
       result: null,
       errors: null,
       warnings: null,
       submittedAt: inserted.submitted_at,
       startedAt: null,
       completedAt: null,
-      retryOf: row.retryOf,
-      requestId: row.requestId,
-      requestHash: row.requestHash,
       abandonedAt: null,
       abandonedReason: null,
       abandonedByKeyId: null,
