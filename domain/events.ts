@@ -15,17 +15,11 @@ export const EVENT_TYPE_NAMES = [
   'decommission',
 ] as const;
 export type EventTypeName = (typeof EVENT_TYPE_NAMES)[number];
-export const EVENT_TYPES = [
-  'Commission',
-  'Receive',
-  'Ship',
-  'Transform',
-  'Aggregation',
-  'Disaggregation',
-  'Observe',
-  'Decommission',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export type EventType = Capitalize<EventTypeName>;
+/** The stored spelling of a type: capitalised. */
+export const capitalise = (type: EventTypeName): EventType =>
+  (type.charAt(0).toUpperCase() + type.slice(1)) as EventType;
+export const EVENT_TYPES: readonly EventType[] = EVENT_TYPE_NAMES.map(capitalise);
 
 /** A product reference: `Details` creates the product when its Id is new to the account. */
 export interface ProductRefPayload {
@@ -107,9 +101,6 @@ export interface NormalisedEvent {
    */
   recorded: boolean;
 }
-
-export const capitalise = (type: EventTypeName): EventType =>
-  (type.charAt(0).toUpperCase() + type.slice(1)) as EventType;
 
 const ZONE = /^(?:Z|UTC|([+-])(\d{2}):?(\d{2}))$/i;
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
