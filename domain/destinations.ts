@@ -54,20 +54,17 @@ export function isPublicAddress(address: string): boolean {
   return !NOT_PUBLIC.check(address, 'ipv4');
 }
 
+/** A host as it is compared and resolved: lower case, an IPv6 address without brackets. */
+const bareHost = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+
 /** `WEBHOOK_ALLOWED_HOSTS`: comma-separated host names or addresses, compared without case. */
 export const parseAllowedHosts = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
-    .map((host) =>
-      host
-        .trim()
-        .toLowerCase()
-        .replace(/^\[(.*)\]$/, '$1'),
-    )
+    .map((host) => bareHost(host.trim()))
     .filter(Boolean);
 
-/** The URL's host as it is compared and resolved: lower case, an IPv6 address without brackets. */
-export const hostOf = (url: URL): string => url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+export const hostOf = (url: URL): string => bareHost(url.hostname);
 
 /**
  * What is wrong with a destination before any name is resolved (null: nothing yet): not a URL, a
