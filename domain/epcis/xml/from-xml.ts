@@ -5,7 +5,7 @@
  * and every element of another namespace (a company's extension) becomes a `prefix:name` key whose
  * prefix the document's @context defines. Works on a parsed, XSD-valid DOM; pure.
  */
-import type { XmlElement, XmlNode } from './tree';
+import { ELEMENT_NODE, type XmlElement, type XmlNode } from './tree';
 import { cbvWord, sensorTypeWord, type CbvVocabulary } from './cbv';
 
 export type EpcisXmlVersion = '1.2' | '2.0';
@@ -47,7 +47,6 @@ export interface XmlDocument {
   leftOut: XmlLeftOut[];
 }
 
-const ELEMENT_NODE = 1;
 const elementsOf = (node: XmlNode): XmlElement[] => {
   const out: XmlElement[] = [];
   for (let child = node.firstChild; child; child = child.nextSibling)

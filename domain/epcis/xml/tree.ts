@@ -33,10 +33,7 @@ export interface XmlAttribute {
   readonly value: string;
 }
 
-export interface XmlElement extends XmlNode {
-  readonly namespaceURI: string | null;
-  readonly prefix: string | null;
-  readonly localName: string | null;
+export interface XmlElement extends XmlNode, Pick<XmlAttribute, 'namespaceURI' | 'prefix' | 'localName'> {
   readonly attributes: { readonly length: number; readonly [index: number]: XmlAttribute };
   getAttribute(name: string): string | null;
   getAttributeNS(namespace: string | null, localName: string): string | null;
