@@ -54,17 +54,12 @@ const cellTypeOf = (node: SchemaNode): CellType | null => {
 const exampleOf = (node: SchemaNode): string | number | null =>
   typeof node.example === 'string' || typeof node.example === 'number' ? node.example : null;
 
-/** Which fields a spreadsheet leaves out: the whole subtree under a skipped name. */
-export interface ColumnOptions {
-  skip?: readonly string[];
-}
-
 /**
  * The columns of one record of `schema` (an object schema), in the schema's property order. Objects
  * without properties (free-form ones) and lists inside lists have no columns: a spreadsheet cannot say
- * them, and the template does not offer them.
+ * them, and the template does not offer them. `skip` leaves out the whole subtree under each name.
  */
-export function columnsOf(schema: SchemaNode, options: ColumnOptions = {}): Column[] {
+export function columnsOf(schema: SchemaNode, options: { skip?: readonly string[] } = {}): Column[] {
   const skip = new Set(options.skip ?? []);
   const columns: Column[] = [];
   const walk = (node: SchemaNode, path: string[], list: string | null, required: boolean): void => {
