@@ -341,9 +341,7 @@ export interface LocationUpdateDetailsPayload extends Partial<Omit<LocationDetai
   TradePartner?: Partial<TradePartnerPayload> & { Id: string };
 }
 
-export interface LocationUpdatePayload {
-  id?: string;
-  Id?: string;
+export interface LocationUpdatePayload extends Pick<LocationPayload, 'id' | 'Id'> {
   Details: LocationUpdateDetailsPayload;
 }
 
