@@ -18,6 +18,8 @@ import { normaliseUnit, unitsAcceptedMessage } from './units';
 
 export const JSON_EVENT_TYPES = ['commission', 'transform'] as const;
 export type JsonEventType = (typeof JSON_EVENT_TYPES)[number];
+/** What a new product needs: the ParentProduct fields that create it. */
+const PRODUCT_DETAILS = ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'] as const;
 
 export interface JsonTradePartner {
   Urn: string;
@@ -42,12 +44,8 @@ export interface JsonProductMasterData {
   ElementId?: string | null;
 }
 
-export interface JsonParentProduct {
+export interface JsonParentProduct extends Partial<Pick<ProductDetailsPayload, (typeof PRODUCT_DETAILS)[number]>> {
   Urn: string;
-  Name?: string;
-  SimpleUnitOfMeasurement?: string;
-  SharingPolicy?: ProductDetailsPayload['SharingPolicy'];
-  ProductIdentifierType?: ProductDetailsPayload['ProductIdentifierType'];
   UnitQuantity?: number | null;
   UnitDescriptor?: ProductDetailsPayload['UnitDescriptor'] | null;
   Gtin?: string | null;
@@ -190,8 +188,6 @@ export function uomIssue(uom: JsonProductInstance['UOM'], productUnit: string): 
     return `UOM "${uom}" (${unit}) is not the product's unit ${productUnit}; quantities are read in the product's unit and are not converted.`;
   return undefined;
 }
-
-const PRODUCT_DETAILS = ['Name', 'SimpleUnitOfMeasurement', 'SharingPolicy', 'ProductIdentifierType'] as const;
 
 const hasProductDetails = (p: JsonParentProduct): boolean =>
   PRODUCT_DETAILS.every((k) => p[k] !== undefined && p[k] !== '');
