@@ -5,6 +5,7 @@
  * an error the API or the pipeline reports on a JSON path is shown on the row and column it came from.
  */
 import { EVENT_TYPE_NAMES } from './events';
+import { editDistance } from './schemas/unknown-fields';
 import type { Column } from './spreadsheet-columns';
 import { withoutMillis } from './time';
 
@@ -43,26 +44,12 @@ export interface AssembledRecord {
   lists: Record<string, number[]>;
 }
 
-const distance = (a: string, b: string): number => {
-  const previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0];
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j];
-      previous[j] = Math.min(previous[j] + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length];
-};
-
 /** The known name closest to `name`, when it is close enough to be the one meant. */
 export function didYouMean(name: string, known: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const candidate of known) {
-    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase(), false);
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best !== null && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : null;

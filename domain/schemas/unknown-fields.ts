@@ -28,8 +28,11 @@ export function closed<T extends object>(schema: T): T {
   return close(schema, true) as T;
 }
 
-/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment): `vaule` is one from `value`. */
-function distance(a: string, b: string): number {
+/**
+ * Edit distance; with `swaps`, a swap of two neighbours counts as one edit (optimal string alignment):
+ * `vaule` is one from `value`.
+ */
+export function editDistance(a: string, b: string, swaps = true): number {
   // Three rows of the table are enough: the one before last (for swaps), the last, the current.
   let before: number[] = [];
   let last: number[] = [];
@@ -38,7 +41,7 @@ function distance(a: string, b: string): number {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       let d = Math.min(last[j] + 1, current[j - 1] + 1, last[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
       current.push(d);
     }
     before = last;
@@ -61,7 +64,7 @@ export function closestNames(name: string, known: readonly string[]): string[] {
   if (sameLetters.length) return sameLetters;
   const limit = Math.max(1, Math.floor(target.length / 4));
   const scored = known
-    .map((candidate) => ({ candidate, d: distance(target, folded(candidate)) }))
+    .map((candidate) => ({ candidate, d: editDistance(target, folded(candidate)) }))
     .filter(({ d }) => d <= limit);
   const best = Math.min(...scored.map(({ d }) => d));
   if (scored.length) return scored.filter(({ d }) => d === best).map(({ candidate }) => candidate);
