@@ -146,25 +146,14 @@ export function separateOriginals(
 export const cbvTerm = (value: string | undefined): string | null =>
   value === undefined ? null : (cbvName(value) ?? value);
 
-/** The canonical identifiers of `list` appended to `index[key]`: for epcisIndexOf, per event, so a plain function, not a closure. */
-function indexIds(
-  index: EpcisIndex,
-  key: 'epc' | 'parentID' | 'inputEPC' | 'outputEPC',
-  list: string[] | undefined,
-): void {
+/**
+ * The canonical identifiers of `list` (EPCs, or quantity elements' classes) appended to `index[key]`:
+ * for epcisIndexOf, per event, so a plain function, not a closure.
+ */
+function indexIds(index: EpcisIndex, key: MatchList, list: (string | EpcisQuantityElement)[] | undefined): void {
   if (!list?.length) return;
   const out = (index[key] ??= []);
-  for (const id of list) out.push(canonicalIdentifier(id));
-}
-
-function indexClasses(
-  index: EpcisIndex,
-  key: 'epcClass' | 'inputEPCClass' | 'outputEPCClass',
-  list: EpcisQuantityElement[] | undefined,
-): void {
-  if (!list?.length) return;
-  const out = (index[key] ??= []);
-  for (const q of list) out.push(canonicalIdentifier(q.epcClass));
+  for (const id of list) out.push(canonicalIdentifier(typeof id === 'string' ? id : id.epcClass));
 }
 
 /** Only what an event has is indexed: the index is stored with every captured event. Runs for every captured event, so plain loops. */
@@ -175,10 +164,10 @@ function epcisIndexOf(event: EpcisEvent): EpcisIndex {
   if (event.parentID) index.parentID = [canonicalIdentifier(event.parentID)];
   indexIds(index, 'inputEPC', event.inputEPCList);
   indexIds(index, 'outputEPC', event.outputEPCList);
-  indexClasses(index, 'epcClass', event.quantityList);
-  indexClasses(index, 'epcClass', event.childQuantityList);
-  indexClasses(index, 'inputEPCClass', event.inputQuantityList);
-  indexClasses(index, 'outputEPCClass', event.outputQuantityList);
+  indexIds(index, 'epcClass', event.quantityList);
+  indexIds(index, 'epcClass', event.childQuantityList);
+  indexIds(index, 'inputEPCClass', event.inputQuantityList);
+  indexIds(index, 'outputEPCClass', event.outputQuantityList);
   if (event.readPoint) index.readPoint = canonicalIdentifier(event.readPoint.id);
   if (event.bizLocation) index.bizLocation = canonicalIdentifier(event.bizLocation.id);
   const bizStep = cbvTerm(event.bizStep);
