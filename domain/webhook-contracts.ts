@@ -30,9 +30,7 @@ export interface DeliverWebhookInput {
 
 export type DeliverWebhookOutcome = 'Delivered' | 'NotOwed';
 
-export interface MarkWebhookFailingInput {
-  endpointId: string;
-  deliveryId: string;
+export interface MarkWebhookFailingInput extends DeliverWebhookInput {
   reason: string;
 }
 
