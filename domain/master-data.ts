@@ -387,11 +387,7 @@ export function mergeAddress(stored: StoredAddress | null, patch: AddressPayload
   return merged;
 }
 
-export interface StoredLocationParts {
-  address: StoredAddress | null;
-  contact: StoredContact | null;
-  vessel: StoredVessel | null;
-}
+export type StoredLocationParts = Pick<ReturnType<typeof locationAttributes>, 'address' | 'contact' | 'vessel'>;
 
 /**
  * What an update changes on the location row (SPEC.md's updatable fields only), and the merged
