@@ -7,15 +7,14 @@ const encodePart = (value: string): string =>
     Array.from(Buffer.from(c, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
   );
 
-const scoped = (account: string, id: string) => `${encodePart(account)}.${encodePart(id)}`;
+/** `urn:gdst:<domain>:<kind>:<account>.<id>`. */
+const gdstUrn =
+  (kind: string) =>
+  (domain: string, account: string, id: string): string =>
+    `urn:gdst:${domain}:${kind}:${encodePart(account)}.${encodePart(id)}`;
 
-export const tradePartnerUrn = (domain: string, account: string, id: string): string =>
-  `urn:gdst:${domain}:party:${scoped(account, id)}`;
-
-export const locationUrn = (domain: string, account: string, id: string): string =>
-  `urn:gdst:${domain}:location:loc:${scoped(account, id)}`;
-
-export const productUrn = (domain: string, account: string, id: string): string =>
-  `urn:gdst:${domain}:product:class:${scoped(account, id)}`;
+export const tradePartnerUrn = gdstUrn('party');
+export const locationUrn = gdstUrn('location:loc');
+export const productUrn = gdstUrn('product:class');
 
 export const eventUrn = (eventId: string): string => `urn:uuid:${eventId}`;
