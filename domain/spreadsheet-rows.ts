@@ -160,27 +160,23 @@ export class RecordAssembler {
     cells: readonly CellValue[],
   ): { done: AssembledRecord | null; into: AssembledRecord | null; errors: RowError[] } {
     const errors: RowError[] = [];
+    const error = (column: string, value: string | null, code: string, message: string) =>
+      errors.push({ row, column, value, code, message });
     const keyText = cellText(cells[this.keyIndex] ?? null)?.trim() ?? '';
     if (!keyText) {
-      return {
-        done: null,
-        into: null,
-        errors: [
-          { row, column: this.key, value: null, code: 'Required', message: `${this.key} is required on every row.` },
-        ],
-      };
+      error(this.key, null, 'Required', `${this.key} is required on every row.`);
+      return { done: null, into: null, errors };
     }
     let done: AssembledRecord | null = null;
     if (keyText !== this.currentKey) {
       const first = this.firstRows.get(keyText);
       if (first !== undefined)
-        errors.push({
-          row,
-          column: this.key,
-          value: keyText,
-          code: 'InvalidValue',
-          message: `The rows of ${this.key} ${keyText} must be together; its first row is ${first}.`,
-        });
+        error(
+          this.key,
+          keyText,
+          'InvalidValue',
+          `The rows of ${this.key} ${keyText} must be together; its first row is ${first}.`,
+        );
       done = this.current;
       this.firstRows.set(keyText, row);
       this.current = { record: {}, row, lists: {} };
@@ -193,7 +189,7 @@ export class RecordAssembler {
       if (!column || cell === null || (typeof cell === 'string' && cell.trim() === '')) return;
       const result = typed(column, cell);
       if (!result.ok) {
-        errors.push({ row, column: column.name, value: cellText(cell), code: 'InvalidValue', message: result.message });
+        error(column.name, cellText(cell), 'InvalidValue', result.message);
         return;
       }
       if (column.scalarList) {
@@ -206,15 +202,14 @@ export class RecordAssembler {
         setPath(element, column.path.slice(column.list.split('.').length), result.value);
       } else {
         const before = getPath(record.record, column.path);
-        if (before !== undefined && before !== result.value) {
-          errors.push({
-            row,
-            column: column.name,
-            value: cellText(cell),
-            code: 'InvalidValue',
-            message: `${column.name} differs from the record's first row (${cellText(before as CellValue)}); leave it empty or repeat it.`,
-          });
-        } else setPath(record.record, column.path, result.value);
+        if (before !== undefined && before !== result.value)
+          error(
+            column.name,
+            cellText(cell),
+            'InvalidValue',
+            `${column.name} differs from the record's first row (${cellText(before as CellValue)}); leave it empty or repeat it.`,
+          );
+        else setPath(record.record, column.path, result.value);
       }
     });
     for (const [list, element] of elements) {
