@@ -16,17 +16,14 @@ const text = { type: 'string', minLength: 1 } as const;
 /** Ids, lots and serials: the caller's keys. */
 const id = { type: 'string', minLength: 1, maxLength: LIMITS.idLength } as const;
 const optionalText = { type: ['string', 'null'] } as const;
+/** An object of these properties, each a string or null. */
+const optionalTexts = (names: readonly string[]) =>
+  ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, optionalText])) }) as const;
 
 /** One entry of an event's CustomProperties: both event shapes (batch-style and URN JSON) take the same. */
-export const customPropertyEntry = {
-  type: 'object',
-  properties: {
-    Name: optionalText,
-    Namespace: optionalText,
-    Value: optionalText,
-    PropertyLocation: optionalText,
-  },
-} as const;
+export const customPropertyEntry = optionalTexts(['Name', 'Namespace', 'Value', 'PropertyLocation']);
+/** A certificate's fields, as the batch-style shape names them; the URN-based one prefixes them with Certification. */
+const CERTIFICATE_FIELDS = ['Type', 'Standard', 'Agency', 'Value', 'Identification'];
 
 const tradePartner = {
   type: 'object',
@@ -145,21 +142,7 @@ export const event = {
       type: 'array',
       description:
         'Certificates: Type (urn:gdst:certType:...), Standard, Agency, Value, Identification; the URN-based spelling (CertificationType, ...) is accepted too.',
-      items: {
-        type: 'object',
-        properties: {
-          Type: optionalText,
-          Standard: optionalText,
-          Agency: optionalText,
-          Value: optionalText,
-          Identification: optionalText,
-          CertificationType: optionalText,
-          CertificationStandard: optionalText,
-          CertificationAgency: optionalText,
-          CertificationValue: optionalText,
-          CertificationIdentification: optionalText,
-        },
-      },
+      items: optionalTexts([...CERTIFICATE_FIELDS, ...CERTIFICATE_FIELDS.map((name) => `Certification${name}`)]),
     },
   },
   allOf: [
