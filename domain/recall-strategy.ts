@@ -98,28 +98,13 @@ export interface QuantityTotals extends Accounted {
   shipped: number;
 }
 
-export interface EffectivenessTotals {
-  consignees: number;
-  /** Consignees whose notice is stored (in their notice list, and owed to their webhooks). */
-  reached: number;
-  acknowledged: number;
-  acted: number;
-  overdue: number;
-  /** The level's percentage of the consignees, and how many answers that takes (rounded up). */
-  checkPercent: number;
-  required: number;
-  levelMet: boolean;
-  /** Per unit, summed over every consignee: a quantity sold on to another consignee counts at both. */
-  quantities: QuantityTotals[];
-}
-
 /** The figures effectivenessTotals sums per unit besides the shipped quantity, in the order it answers them. */
 const SUMMED = ['onHand', 'returned', 'destroyed', 'soldOn', 'accountedFor', 'outstanding'] as const;
 
 export function effectivenessTotals(
   consignees: { facts: ConsigneeFacts; figures: ReturnType<typeof consigneeFigures> }[],
   checkPercent: number,
-): EffectivenessTotals {
+) {
   const count = (progress: ConsigneeProgress[]) =>
     consignees.filter((c) => progress.includes(c.figures.progress)).length;
   const acknowledged = count(['acknowledged', 'acted']);
@@ -133,13 +118,16 @@ export function effectivenessTotals(
   }
   return {
     consignees: consignees.length,
+    // Consignees whose notice is stored (in their notice list, and owed to their webhooks).
     reached: consignees.length,
     acknowledged,
     acted: count(['acted']),
     overdue: consignees.filter((c) => c.facts.overdue).length,
+    // The level's percentage of the consignees, and how many answers that takes (rounded up).
     checkPercent,
     required,
     levelMet: acknowledged >= required,
+    // Per unit, summed over every consignee: a quantity sold on to another consignee counts at both.
     quantities: [...byUnit.values()],
   };
 }
