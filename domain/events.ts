@@ -80,28 +80,6 @@ export interface NormalisedLine {
   field: string;
 }
 
-export interface NormalisedEvent {
-  index: number;
-  externalId: string;
-  type: EventType;
-  /** UTC, ISO 8601. */
-  eventTime: string;
-  eventTimeZone: string;
-  location: LocationRefPayload;
-  sourceLocation: LocationRefPayload | null;
-  destinationLocation: LocationRefPayload | null;
-  purchaseOrder: string | null;
-  invoiceNumber: string | null;
-  referenceDocumentId: string | null;
-  documentIds: string[] | null;
-  lines: NormalisedLine[];
-  /**
-   * An EPCIS event records what happened: a consuming line beyond the available quantity is stored
-   * (the timeline goes below zero) instead of refusing the batch.
-   */
-  recorded: boolean;
-}
-
 const ZONE = /^(?:Z|UTC|([+-])(\d{2}):?(\d{2}))$/i;
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -231,14 +209,17 @@ export class EventNormalisationError extends Error {
   }
 }
 
+export type NormalisedEvent = ReturnType<typeof normaliseEvent>;
+
 /** One validated payload event → the internal shape. Throws EventNormalisationError on a bad time. */
-export function normaliseEvent(event: EventPayload, index: number): NormalisedEvent {
+export function normaliseEvent(event: EventPayload, index: number) {
   const time = parseEventTime(event.EventTime, event.EventTimeZone);
   if (!time.ok) throw new EventNormalisationError(index, time.field, time.message);
   return {
     index,
     externalId: event.Id,
     type: capitalise(event.$type),
+    // UTC, ISO 8601.
     eventTime: time.utc.toISOString(),
     eventTimeZone: event.EventTimeZone,
     location: event.Location,
@@ -249,6 +230,8 @@ export function normaliseEvent(event: EventPayload, index: number): NormalisedEv
     referenceDocumentId: event.ReferenceDocumentId ?? null,
     documentIds: event.DocumentIds && event.DocumentIds.length ? event.DocumentIds : null,
     lines: linesOfEvent(event),
+    // An EPCIS event records what happened: a consuming line beyond the available quantity is stored
+    // (the timeline goes below zero) instead of refusing the batch.
     recorded: event.Epcis !== undefined || event.EpcisOriginal !== undefined,
   };
 }
