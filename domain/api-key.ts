@@ -6,15 +6,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 const KEY_PATTERN = /^trc_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
-export interface GeneratedKey {
-  key: string;
-  lookup: string;
-  hash: Buffer;
-}
-
 export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
-export function generateKey(): GeneratedKey {
+export function generateKey() {
   const lookup = randomBytes(8).toString('hex');
   const key = `trc_${lookup}_${randomBytes(32).toString('base64url')}`;
   return { key, lookup, hash: hashKey(key) };
