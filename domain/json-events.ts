@@ -134,13 +134,7 @@ export type TranslatedEvent = EventPayload &
     'Urn' | 'BizStep' | 'Disposition' | 'ReadPoint' | 'RecordTime' | 'VesselCatchInformation' | 'TradePartner'
   >;
 
-export interface Translation {
-  events: TranslatedEvent[];
-  issues: JsonEventIssue[];
-  products: EntityRef[];
-  locations: EntityRef[];
-  tradePartners: EntityRef[];
-}
+export type Translation = ReturnType<typeof translateJsonEvents>;
 
 /** The URNs a request names, for one lookup per kind; trade partners also by their TradePartnerId. */
 export function referencedUrns(events: JsonEvent[]) {
@@ -234,7 +228,7 @@ class EntityList {
  * transaction and later requests find it by either. An unknown URN without enough inline data anywhere
  * in the request is an issue naming it.
  */
-export function translateJsonEvents(events: JsonEvent[], known: KnownEntities): Translation {
+export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
   const issues: JsonEventIssue[] = [];
   const add = (index: number, code: JsonEventIssue['code'], field: string, message: string) =>
     issues.push({ index, eventId: events[index].ExternalEventId ?? null, code, field, message });

@@ -321,13 +321,6 @@ function bizTransactionOf(event: EpcisEvent, kind: 'po' | 'inv'): string | null 
   return match ? match.bizTransaction.slice(0, 200) : null;
 }
 
-export interface Translation {
-  events: CapturedEvent[];
-  issues: EpcisIssue[];
-  /** Products and locations the capture creates, by the identifier that named them (the capture job reports them). */
-  created: { products: string[]; locations: string[] };
-}
-
 /**
  * Each EPCIS event as a batch-style event. An event without an eventID gets the one in `eventIds` (the
  * API assigns it before the document is stored, so a retried step sees the same one). A GTIN or GLN the
@@ -350,7 +343,7 @@ export function translateEpcisEvents(
   events: EpcisEvent[],
   known: EpcisKnownEntities,
   { eventIds, hashes, pointerOf, context, bounds }: TranslationOptions,
-): Translation {
+) {
   const issues: EpcisIssue[] = [];
   const issue = (index: number, pointer: string, message: string) => issues.push({ index, pointer, message });
   const newProducts = new Map<string, ProductRefPayload>();
@@ -526,6 +519,7 @@ export function translateEpcisEvents(
   return {
     events: [...translated, ...applied],
     issues,
+    // Products and locations the capture creates, by the identifier that named them (the capture job reports them).
     created: { products: [...newProducts.values()].map((p) => p.Id), locations: [...newLocations] },
   };
 }
