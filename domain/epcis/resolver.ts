@@ -271,6 +271,9 @@ const CONTEXT = {
  */
 const text = (value: string | null | undefined) => (value ? [{ '@value': value }] : undefined);
 
+/** A JSON-LD node's context, id (the identifier as events name it) and type. */
+const nodeOf = (key: ResolvedKey, type: string) => ({ '@context': CONTEXT, '@id': identifierOf(key), '@type': type });
+
 /** The members that have a value. */
 const defined = (values: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
@@ -292,9 +295,7 @@ export function productJsonLd(key: ResolvedKey, product: ProductData | undefined
   const extra: Record<string, string> = {};
   for (const entry of product?.masterData ?? []) extra[`${entry.namespace}${entry.name}`] = entry.value;
   return defined({
-    '@context': CONTEXT,
-    '@id': identifierOf(key),
-    '@type': 'gs1:Product',
+    ...nodeOf(key, 'gs1:Product'),
     gtin: key.id,
     productName: text(product?.name),
     hasBatchLotNumber: key.lot,
@@ -321,9 +322,7 @@ export function placeJsonLd(key: ResolvedKey, place: PlaceData) {
   const street = address && [address.addressLine1, address.addressLine2].filter(Boolean).join(', ');
   const geo = address?.geoCoordinates;
   return defined({
-    '@context': CONTEXT,
-    '@id': identifierOf(key),
-    '@type': 'gs1:Place',
+    ...nodeOf(key, 'gs1:Place'),
     // A sub-location has no GLN of its own: it is known by its Digital Link, as GDST's client keys it.
     globalLocationNumber: key.extension !== undefined && key.extension !== '0' ? identifierOf(key) : key.id,
     name: text(place.name),
@@ -357,9 +356,7 @@ export function placeJsonLd(key: ResolvedKey, place: PlaceData) {
 /** A party as gs1:Organization, keyed by its `globalLocationNumber` (PGLN, or the party URN); one only events name has no name here. */
 export const organizationJsonLd = (key: ResolvedKey, party: { name: string } | undefined) =>
   defined({
-    '@context': CONTEXT,
-    '@id': identifierOf(key),
-    '@type': 'gs1:Organization',
+    ...nodeOf(key, 'gs1:Organization'),
     globalLocationNumber: key.id,
     organizationName: text(party?.name),
   });
