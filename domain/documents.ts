@@ -157,34 +157,26 @@ export async function checkMetadata(
   };
 }
 
-/** The stored content type of each allowed extension (SPEC.md, Limits). */
-export const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  pdf: 'application/pdf',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  xls: 'application/vnd.ms-excel',
-  csv: 'text/csv',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  doc: 'application/msword',
-  jpeg: 'image/jpeg',
-  jpg: 'image/jpeg',
-};
-
 /**
- * What content sniffing (file-type's `ext`) may report for a file with each extension. Undefined means
- * "no signature found", which is right only for CSV: every other allowed format has magic bytes.
- * OOXML detection looks at zip entry names and can miss, so a plain zip passes as docx/xlsx; the legacy
- * Office formats share one container (CFB), so .doc and .xls cannot be told apart by content.
+ * Each allowed extension (SPEC.md, Limits): its stored content type, and what content sniffing (file-type's
+ * `ext`) may report for a file with it. Undefined means "no signature found", which is right only for CSV:
+ * every other allowed format has magic bytes. OOXML detection looks at zip entry names and can miss, so a
+ * plain zip passes as docx/xlsx; the legacy Office formats share one container (CFB), so .doc and .xls
+ * cannot be told apart by content.
  */
-const SNIFFED_AS: Readonly<Record<string, readonly (string | undefined)[]>> = {
-  pdf: ['pdf'],
-  xlsx: ['xlsx', 'zip'],
-  xls: ['cfb'],
-  csv: [undefined],
-  docx: ['docx', 'zip'],
-  doc: ['cfb'],
-  jpeg: ['jpg'],
-  jpg: ['jpg'],
+const EXTENSIONS: Readonly<Record<string, { type: string; sniffed: readonly (string | undefined)[] }>> = {
+  pdf: { type: 'application/pdf', sniffed: ['pdf'] },
+  xlsx: { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', sniffed: ['xlsx', 'zip'] },
+  xls: { type: 'application/vnd.ms-excel', sniffed: ['cfb'] },
+  csv: { type: 'text/csv', sniffed: [undefined] },
+  docx: { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', sniffed: ['docx', 'zip'] },
+  doc: { type: 'application/msword', sniffed: ['cfb'] },
+  jpeg: { type: 'image/jpeg', sniffed: ['jpg'] },
+  jpg: { type: 'image/jpeg', sniffed: ['jpg'] },
 };
+export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(EXTENSIONS).map(([extension, { type }]) => [extension, type]),
+);
 
 /** Lower-case extension of a file name, '' when it has none. */
 export function extensionOf(fileName: string): string {
@@ -214,7 +206,7 @@ export function checkFile(file: ReceivedFileFacts | undefined): Checked<{ fileTy
   if (!isAllowedExtension(file.fileName)) return { ok: false, error: DocumentErrors.fileType };
   if (file.size === 0) return { ok: false, error: DocumentErrors.fileMissing };
   const extension = extensionOf(file.fileName);
-  if (!SNIFFED_AS[extension].includes(file.sniffed) && !isPdfAfterPreamble(extension, file))
+  if (!EXTENSIONS[extension].sniffed.includes(file.sniffed) && !isPdfAfterPreamble(extension, file))
     return { ok: false, error: DocumentErrors.fileType };
   return { ok: true, value: { fileType: CONTENT_TYPES[extension] } };
 }
