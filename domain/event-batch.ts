@@ -86,7 +86,5 @@ export function coveredBy(prior: readonly ProblemAt[], error: ProblemAt): boolea
  * One refusal's list: the problems found first (the API's, in their own words), then the checks' errors
  * that do not repeat one of them, in batch order.
  */
-export const withPrior = <E extends ProblemAt & { index: number | null }>(
-  prior: readonly E[],
-  errors: readonly E[],
-): E[] => inBatchOrder([...prior, ...errors.filter((error) => !coveredBy(prior, error))]);
+export const withPrior = <E extends ProblemAt>(prior: readonly E[], errors: readonly E[]): E[] =>
+  inBatchOrder([...prior, ...errors.filter((error) => !coveredBy(prior, error))]);
