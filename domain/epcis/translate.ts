@@ -68,12 +68,8 @@ export interface EpcisEvent {
  * What queries match a captured event on, in one spelling (canonicalIdentifier, CBV bare words), so a
  * query in Digital Link form finds an event captured with URNs and the other way round.
  */
-export type EpcisIndex = Partial<Record<MatchList, string[]>> & {
-  readPoint?: string;
-  bizLocation?: string;
-  bizStep?: string;
-  disposition?: string;
-};
+export type EpcisIndex = Partial<Record<MatchList, string[]>> &
+  Partial<Record<'readPoint' | 'bizLocation' | 'bizStep' | 'disposition', string>>;
 
 /**
  * A batch-style event that came from EPCIS: the pipeline reads the first part; `Epcis` is the original,
