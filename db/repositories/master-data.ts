@@ -32,14 +32,14 @@ export class MasterDataConflict extends Error {
   }
 }
 
+type Columns = { urn: string; [column: string]: unknown };
+
 /**
  * Finds the (account, external id) row, or inserts it from `valuesOf()` (called only then) and reads it
  * back: concurrent requests creating the same id both end with the one row, and only the winner reports
  * `created`. A row that is neither inserted nor found met the other unique key, the URN (a caller-given
  * one already in use).
  */
-type Columns = { urn: string; [column: string]: unknown };
-
 async function insertOrFind<M extends TradePartner | Location | Product>(
   model: ModelStatic<M>,
   accountId: string,
