@@ -24,13 +24,7 @@ interface SocketQuery extends SubscriptionSchedule {
   signatureToken?: string;
 }
 
-const SUBSCRIPTION_PARAMETERS: readonly string[] = [
-  'stream',
-  ...SCHEDULE_FIELDS,
-  'initialRecordTime',
-  'reportIfEmpty',
-  'signatureToken',
-];
+const SUBSCRIPTION_PARAMETERS: readonly string[] = Object.keys(socketQuery.properties);
 
 /** A bad subscription parameter as a bad query parameter is answered, with what the socket takes. */
 const socketQueryProblem = parameterProblem(
