@@ -191,24 +191,42 @@ function eventsQueryOf(key: ResolvedKey): string | undefined {
 /** The link types the identifier has: a logistic unit has no master data here. */
 export const linkTypesOf = (key: ResolvedKey): readonly LinkType[] => (key.ai === '00' ? ['gs1:epcis'] : LINK_TYPES);
 
+/** One link in GS1's resolver data format: exactly these members, which GDST's client maps and no other. */
+export interface Link {
+  link: string;
+  title: string;
+  linkType: LinkType;
+  ianaLanguage: string;
+  /** The territory the link is for; `xx`: any. */
+  context: string;
+  mimeType: string;
+  active: boolean;
+  /** Whether the resolver forwards the request's query string to the link: it does not. */
+  fwqs: boolean;
+  defaultLinkType: boolean;
+  defaultIanaLanguage: boolean;
+  defaultContext: boolean;
+  defaultMimeType: boolean;
+  /** The identifier the link is for, as events name it (identifierOf). */
+  identifier: string;
+  authRequired: boolean;
+}
+
 /**
  * The identifier's links of one type (all types when none is asked). The first gs1:epcis link is the
  * EPCIS query interface itself (GDST's tools add /events and their own query), the identifier's default
- * link; the second queries the identifier's events. A link has exactly the members of GS1's resolver data
- * format that GDST's client maps, and no other.
+ * link; the second queries the identifier's events.
  */
-export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType) {
+export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType): Link[] {
   const identifier = identifierOf(key);
-  const link = (linkType: LinkType, href: string, title: string, isDefault: boolean) => ({
+  const link = (linkType: LinkType, href: string, title: string, isDefault: boolean): Link => ({
     link: href,
     title,
     linkType,
     ianaLanguage: 'en',
-    // The territory the link is for: any.
     context: 'xx',
     mimeType: 'application/ld+json',
     active: true,
-    // The resolver does not forward the request's query string to the link.
     fwqs: false,
     defaultLinkType: isDefault,
     defaultIanaLanguage: true,
@@ -217,7 +235,7 @@ export function linksOf(key: ResolvedKey, base: string, linkType?: LinkType) {
     identifier,
     authRequired: true,
   });
-  const links: ReturnType<typeof link>[] = [];
+  const links: Link[] = [];
   if (!linkType || linkType === 'gs1:epcis') {
     links.push(link('gs1:epcis', `${base}/epcis`, 'EPCIS 2.0 query interface', true));
     const query = eventsQueryOf(key);
