@@ -24,7 +24,8 @@ import {
   type WebhookEndpointRow,
 } from '../db/repositories/webhooks';
 import type { WebhookEventType } from '../domain/webhook-contracts';
-import { scheduleRanges, type ScheduleField, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
+import { scheduleRanges, type ScheduleRanges } from '../domain/epcis/subscription-schedule';
+import type { CreateSubscriptionInput } from '../contract/epcis/queries-schema';
 import type { Config } from '../platform/config';
 import { createSubscriptionSchedule, deleteSubscriptionSchedule } from '../platform/epcis-subscriptions';
 import { destinationProblem, wakeWebhookEndpoint } from '../platform/webhooks';
@@ -105,15 +106,6 @@ export async function redeliverWebhook(
   await storeRedelivery(sequelize, endpoint.id, deliveryId);
   await services.wake(endpoint.id);
   return { kind: 'redelivered', delivery: (await findWebhookDelivery(sequelize, endpoint.id, deliveryId))! };
-}
-
-export interface CreateSubscriptionInput {
-  dest: string;
-  signatureToken?: string;
-  stream?: true;
-  schedule?: Partial<Record<ScheduleField, string>>;
-  reportIfEmpty?: boolean;
-  initialRecordTime?: string;
 }
 
 type Refusal = `epcis-${'stream-or-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;

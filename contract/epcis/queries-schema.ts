@@ -2,6 +2,7 @@
  * Schemas of /epcis/queries (GS1's REST binding: named queries and their subscriptions). The same
  * objects validate requests and become the OpenAPI document.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired } from '../openapi/schema';
 import { EPCIS_QUERY_PARAMETERS } from '../../domain/epcis/query-parameters';
 
@@ -58,7 +59,7 @@ export const namedQuery = {
 export const namedQueryList = { type: 'array', items: namedQuery } as const;
 
 const scheduleField = (description: string) => ({
-  type: 'string',
+  type: 'string' as const,
   minLength: 1,
   maxLength: 200,
   description: `${description} Numbers, [a-b] ranges and a/step steps, separated by commas.`,
@@ -111,6 +112,8 @@ export const createSubscriptionBody = {
   },
 } as const;
 
+export type CreateSubscriptionInput = FromSchema<typeof createSubscriptionBody>;
+
 export const subscription = {
   type: 'object',
   required: ['subscriptionID', 'queryName', 'dest', 'createdAt', 'initialRecordTime', 'reportIfEmpty', 'epcFormat'],
@@ -139,7 +142,7 @@ export const subscriptionList = { type: 'array', items: subscription } as const;
 
 /** A schedule field of the socket's query string, described for the WebSocket form. */
 const socketScheduleField = (name: string, range: string) => ({
-  type: 'string',
+  type: 'string' as const,
   minLength: 1,
   maxLength: 200,
   description: `Scheduled subscription: the ${name} values (${range}) it runs at, a comma list of numbers, [a-b] ranges and a/step steps, in UTC.`,
@@ -181,3 +184,5 @@ export const socketQuery = {
     },
   },
 } as const;
+
+export type SocketQuery = FromSchema<typeof socketQuery>;

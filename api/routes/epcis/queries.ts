@@ -21,13 +21,7 @@ import {
   type StoredFilter,
   type SubscriptionRow,
 } from '../../../db/repositories/epcis-queries';
-import {
-  deleteQuery,
-  endpointServices,
-  subscribe,
-  unsubscribe,
-  type CreateSubscriptionInput,
-} from '../../../usecases/webhooks';
+import { deleteQuery, endpointServices, subscribe, unsubscribe } from '../../../usecases/webhooks';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import { ajv } from '../../../platform/json-schema';
@@ -176,10 +170,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
 
   router.post(
     '/queries/:queryName/subscriptions',
-    validate(
-      { headers: epcFormatHeader, body: pairedWith<CreateSubscriptionInput>()(createSubscriptionBody) },
-      headerOr(bodyProblem),
-    ),
+    validate({ headers: epcFormatHeader, body: createSubscriptionBody }, headerOr(bodyProblem)),
     async (ctx) => {
       const { queryName } = ctx.params;
       const outcome = await subscribe(endpointServices(ctx.deps), {

@@ -4,25 +4,17 @@
  */
 import type { Middleware } from 'koa';
 import { randomUUID } from 'node:crypto';
-import { filterFromJson, type NamedQueryRow, type SubscriptionSchedule } from '../../../db/repositories/epcis-queries';
+import { filterFromJson, type NamedQueryRow } from '../../../db/repositories/epcis-queries';
 import { SCHEDULE_FIELDS, scheduleRanges } from '../../../domain/epcis/subscription-schedule';
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import type { SocketTiming } from '../../../usecases/query-sockets';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
-import { pairedWith } from '../../../domain/schemas/paired';
 import { validate, type InputOf } from '../../middleware/validate';
 import { epcFormatOf, headerOr } from './events';
 import { parameterProblem } from './presenter';
-import { socketQuery } from '../../../contract/epcis/queries-schema';
+import { socketQuery, type SocketQuery } from '../../../contract/epcis/queries-schema';
 import { epcFormatHeader } from '../../../contract/epcis/schema';
-
-interface SocketQuery extends SubscriptionSchedule {
-  stream?: 'true';
-  initialRecordTime?: string;
-  reportIfEmpty?: 'true' | 'false';
-  signatureToken?: string;
-}
 
 const SUBSCRIPTION_PARAMETERS: readonly string[] = Object.keys(socketQuery.properties);
 
@@ -85,7 +77,7 @@ function headersOf(ctx: APIContext): Record<string, string> {
   return headers;
 }
 
-const socketRequest = { headers: epcFormatHeader, query: pairedWith<SocketQuery>()(socketQuery) };
+const socketRequest = { headers: epcFormatHeader, query: socketQuery };
 const checkSocketRequest = validate(socketRequest, headerOr(socketQueryProblem));
 
 /**
