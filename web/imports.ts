@@ -1,5 +1,6 @@
 import { localTime, plural } from './format';
-import { $, call, el, reason, show, table, type Page } from './page-kit';
+import type { importResponse, importSummary } from '../contract/imports/schema';
+import { $, call, el, reason, show, table, type AnswerOf, type Page } from './page-kit';
 import { download, signInForm } from './session';
 
 /**
@@ -10,34 +11,8 @@ import { download, signInForm } from './session';
  * answers goes into the page as text (textContent), never as markup.
  */
 
-interface RowError {
-  row: number | null;
-  column: string | null;
-  value: string | null;
-  code: string;
-  message: string;
-}
-
-interface ImportView {
-  importId: string;
-  kind: string;
-  status: 'Accepted' | 'Running' | 'Completed' | 'Failed';
-  rowsRead: number;
-  eventsStored: number;
-  batches: { batchId: string | null; status: string; events: number; firstRow: number; lastRow: number }[];
-  errors: RowError[];
-}
-
-interface ImportSummary {
-  importId: string;
-  kind: string;
-  fileName: string;
-  status: ImportView['status'];
-  submittedAt: string;
-  rowsRead: number;
-  eventsStored: number;
-  errorCount: number;
-}
+type ImportView = AnswerOf<typeof importResponse>;
+type ImportSummary = AnswerOf<typeof importSummary>;
 
 /** The import being followed; a newer upload stops the polling of the one before. */
 let following: string | null = null;

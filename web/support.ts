@@ -1,5 +1,7 @@
 import { duration, localTime, plural } from './format';
-import { $, call, el, reason, show, table, type Answer, type Page } from './page-kit';
+import type { batchDetail, batchSummary } from '../contract/batches/schema';
+import type { webhookEndpoint } from '../contract/webhooks/schema';
+import { $, call, el, reason, show, table, type Answer, type AnswerOf, type Page } from './page-kit';
 import { signInForm } from './session';
 
 /**
@@ -9,47 +11,11 @@ import { signInForm } from './session';
  * answers goes into the page as text (textContent), never as markup.
  */
 
-type Status = 'Accepted' | 'Running' | 'Completed' | 'Failed';
-
-interface BatchError {
-  field?: string | null;
-  code: string;
-  eventId?: string | null;
-  message: string;
-}
-
-interface Batch {
-  batchId: string;
-  idempotencyKey: string | null;
-  account: string;
-  status: Status;
-  mode: string;
-  eventCount: number;
-  ageSeconds: number;
-  submittedAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  requestId: string | null;
-  firstError: BatchError | null;
-  errors?: BatchError[];
-  retryOf: string | null;
-  retriedBy: { batchId: string; status: Status } | null;
-  replacedBy: string | null;
-  abandoned: { reason: string; keyId: string | null; at: string } | null;
-  /** A sync call's batch refused in its own answer: its caller holds every error. */
-  refusalAnswered: { at: string } | null;
-  failedImport: { importId: string; reason: string } | null;
-  workflowUrl?: string | null;
-}
-
-interface FailingEndpoint {
-  id: string;
-  url: string;
-  account: string;
-  failingSince: string;
-  failingReason: string | null;
-  pendingDeliveries: number;
-}
+/** A batch as GET /Integration/Batches lists it; GET .../{id} adds every error. */
+type Batch = AnswerOf<typeof batchSummary> & Partial<Pick<AnswerOf<typeof batchDetail>, 'errors'>>;
+type Status = Batch['status'];
+type BatchError = NonNullable<Batch['firstError']>;
+type FailingEndpoint = AnswerOf<typeof webhookEndpoint>;
 
 /** The page names it (api/routes/support/page.ts), so its heading and this filter say the same. */
 const STUCK_AFTER_SECONDS = Number($('stuck').dataset.stuckAfterSeconds);

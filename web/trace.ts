@@ -2,7 +2,8 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
-import { $, call, el, reason, show, svgEl, table, type Page } from './page-kit';
+import type { nodeEventsResponse, traceResponse } from '../contract/trace/schema';
+import { $, call, el, reason, show, svgEl, table, type AnswerOf, type Page } from './page-kit';
 import { levelText, outOfShipped, type Effectiveness, type Strategy } from './recall-figures';
 import { download, signInForm } from './session';
 
@@ -13,35 +14,10 @@ import { download, signInForm } from './session';
  * only. Everything the API answers goes into the page as text (textContent), never as markup.
  */
 
-interface TraceNode {
-  id: string;
-  product: { id: string; name: string; gtin: string | null; unit: string };
-  lotSerial: string;
-  account: string;
-  location: { id: string; name: string; gln: string | null; tradePartner: string; external: boolean };
-  visibility: 'own' | 'shared' | 'shipment';
-  quantityIn: number | null;
-  quantityOut: number | null;
-  quantityOnHand: number | null;
-  firstEvent: string | null;
-  lastEvent: string | null;
-  eventCount: number;
-}
-
-interface TraceEdge {
-  from: string;
-  to: string;
-  eventId: string;
-  type: string;
-  eventTime: string;
-  quantity: number;
-}
-
-interface Trace {
-  root: { productId: string; lotSerial: string; nodes: string[] };
-  nodes: TraceNode[];
-  edges: TraceEdge[];
-}
+type Trace = AnswerOf<typeof traceResponse>;
+type TraceNode = Trace['nodes'][number];
+type TraceEdge = Trace['edges'][number];
+type NodeEvent = AnswerOf<typeof nodeEventsResponse>['events'][number];
 
 interface Lot {
   product: { id: string; name: string };
@@ -64,18 +40,6 @@ interface Recall {
   /** A holder's: the recalled lot as its backward trace shows it, and its own lots made from it. */
   recalled?: Lot[];
   lots?: Lot[];
-}
-
-interface NodeEvent {
-  eventId: string;
-  type: string;
-  role: string;
-  eventTime: string;
-  quantity: number;
-  unit: string;
-  from: string | null;
-  to: string | null;
-  documents: { type: string; number: string }[];
 }
 
 /** Node text: padding inside the box, line height, and the widest a box may grow before its text is cut (with the full text as its tooltip). */

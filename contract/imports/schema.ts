@@ -70,7 +70,10 @@ const importCore = {
 } as const;
 
 /** An import as answered: importCore's properties and `more`, all of them required. */
-const importWith = <P extends object>(more: P) => ({ type: 'object', ...allRequired({ ...importCore, ...more }) });
+const importWith = <const P extends object>(more: P) => ({
+  type: 'object' as const,
+  ...allRequired({ ...importCore, ...more }),
+});
 
 export const importResponse = importWith({
   batches: {

@@ -3,8 +3,5 @@ export const text = (description: string, example?: string) =>
   ({ type: 'string', minLength: 1, description, ...(example === undefined ? {} : { example }) }) as const;
 
 /** A property that is a string or null. */
-export const nullableText = (description: string, example?: string) => ({
-  type: ['string', 'null'],
-  description,
-  ...(example === undefined ? {} : { example }),
-});
+export const nullableText = (description: string, example?: string) =>
+  ({ type: ['string', 'null'], description, ...(example === undefined ? {} : { example }) }) as const;
