@@ -2,14 +2,17 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { EpcFormat } from '../../domain/epcis/identifiers';
 import type { ScheduleField } from '../../domain/epcis/subscription-schedule';
 import { epcisQueryDocument } from '../queries/epcis-documents';
-import { findEpcisEvents, type EpcisEventFilter } from '../queries/epcis-events';
+import { findEpcisEvents, TIME_COMPARISONS, type EpcisEventFilter, type TimeComparison } from '../queries/epcis-events';
 import { executeOf, isUuid, queryOf, rowOf } from '../sql';
 import { deleteWebhookEndpoint, NEW_DELIVERY_ID } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
 export type StoredFilter = Omit<EpcisEventFilter, 'accountId' | 'limit' | 'afterSeq' | 'batchIds'>;
 
-const TIMES = ['GE_eventTime', 'LT_eventTime', 'GE_recordTime', 'LT_recordTime'] as const;
+/** Every time bound a filter may hold: GT_ and LE_ as well as the standard's GE_ and LT_. */
+const TIMES = (Object.keys(TIME_COMPARISONS) as TimeComparison[]).flatMap(
+  (comparison) => [`${comparison}_eventTime`, `${comparison}_recordTime`] as const,
+);
 
 /** JSON keeps a filter's times as strings: they are Dates again here. */
 export function filterFromJson(json: Record<string, unknown>): StoredFilter {

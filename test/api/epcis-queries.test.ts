@@ -108,6 +108,31 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect((await client(account.key).get('/epcis/queries/nope/events')).status).toBe(404);
   });
 
+  it('runs a named query with every time bound GET /epcis/events takes, GT_ and LE_ included, as GET /epcis/events answers it', async () => {
+    const account = await createAccount('queries-times');
+    const times = [nextTime(), nextTime(), nextTime()];
+    const events = times.map((eventTime) => objectEvent({ eventTime }));
+    const all = events.map((e) => e.eventID);
+    await capture(account.key, epcisDocument(events));
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    const cases: [Record<string, string>, typeof all][] = [
+      [{ GT_recordTime: hourAgo }, all],
+      [{ LE_recordTime: hourAgo }, []],
+      [{ GT_recordTime: inAnHour }, []],
+      [{ LE_recordTime: inAnHour, GE_recordTime: hourAgo }, all],
+      [{ GT_eventTime: times[0], LE_eventTime: times[1] }, [all[1]]],
+    ];
+    for (const [query, expected] of cases) {
+      const adHoc = await client(account.key).get(`/epcis/events?${new URLSearchParams(query).toString()}`);
+      expect(adHoc.status).toBe(200);
+      expect(eventIdsOf(adHoc.body)).toEqual(expected);
+      const named = await client(account.key).get(`/epcis/queries/${await namedQuery(account, query)}/events`);
+      expect({ query, status: named.status }).toEqual({ query, status: 200 });
+      expect(eventIdsOf(named.body)).toEqual(expected);
+    }
+  });
+
   it('streams each batch’s matching events to dest, signed with GS1-Signature, from EPCIS capture and /Integration/Events', async () => {
     const account = await createAccount('queries-stream');
     const name = await namedQuery(account, { eventType: 'ObjectEvent', EQ_bizStep: ['shipping', 'commissioning'] });
