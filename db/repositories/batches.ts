@@ -42,18 +42,11 @@ export class IdempotencyKeyReused extends Error {
 }
 
 /** What a new batch is: every way a batch is made (a request, a capture, an import's chunk, a retry) says this much. */
-interface NewBatchRow {
-  accountId: string;
-  /** With an Idempotency-Key, the account's key (batchWorkflowId). */
-  idempotencyKey: string | null;
-  mode: BatchMode;
-  eventCount: number;
-  request: unknown;
+interface NewBatchRow extends Omit<NewBatch, 'requestId'> {
+  requestId?: string | null;
   /** The request as stored, as JSON text (by default its JSON.stringify): written as it is, never parsed again. */
   requestText?: string;
   requestHash: string | null;
-  retryOf: string | null;
-  requestId: string | null;
 }
 
 /** The one place a batch is made: a new Accepted batches row, its id its own, in the caller's transaction. */
@@ -63,7 +56,18 @@ async function insertBatch(
   sequelize: Sequelize = Batch.sequelize!,
 ): Promise<Batch> {
   const id = randomUUID();
-  const workflowId = batchWorkflowId(row.accountId, id, row.idempotencyKey ?? undefined);
+  const columns = {
+    accountId: row.accountId,
+    // With an Idempotency-Key, the account's key (batchWorkflowId).
+    idempotencyKey: row.idempotencyKey ?? null,
+    mode: row.mode,
+    eventCount: row.eventCount,
+    request: row.request,
+    requestHash: row.requestHash,
+    retryOf: row.retryOf ?? null,
+    requestId: row.requestId ?? null,
+  };
+  const workflowId = batchWorkflowId(row.accountId, id, row.idempotencyKey);
   const [inserted] = await queryOf(sequelize, transaction)<{ seq: string; submitted_at: Date }>(
     `INSERT INTO batches (id, account_id, workflow_id, idempotency_key, mode, status, event_count, request, request_id,
                           request_hash, retry_of, submitted_at)
@@ -71,18 +75,17 @@ async function insertBatch(
      RETURNING seq, submitted_at`,
     [
       id,
-      row.accountId,
+      columns.accountId,
       workflowId,
-      row.idempotencyKey,
-      row.mode,
-      row.eventCount,
+      columns.idempotencyKey,
+      columns.mode,
+      columns.eventCount,
       row.requestText ?? JSON.stringify(row.request),
-      row.requestId,
-      row.requestHash,
-      row.retryOf,
+      columns.requestId,
+      columns.requestHash,
+      columns.retryOf,
     ],
   );
-  const { requestText: _, ...columns } = row;
   return Batch.build(
     {
       ...columns,
@@ -126,17 +129,8 @@ export async function findOrCreateBatch(
   }
   try {
     const batch = await insertBatch(
-      {
-        accountId: submission.accountId,
-        idempotencyKey: submission.idempotencyKey ?? null,
-        mode: submission.mode,
-        eventCount: submission.eventCount,
-        request: submission.request,
-        // Only a key needs the binding; hashing a batch of several MB costs time on every submission.
-        requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null,
-        retryOf: submission.retryOf ?? null,
-        requestId: submission.requestId ?? null,
-      },
+      // Only a key needs the binding; hashing a batch of several MB costs time on every submission.
+      { ...submission, requestHash: submission.idempotencyKey ? requestHashOf(submission.request) : null },
       transaction,
     );
     return { batch, created: true };
@@ -172,7 +166,6 @@ export async function insertChunkBatch(
       request,
       requestText,
       requestHash: sha256Hex(requestText),
-      retryOf: null,
       requestId: chunk.requestId,
     },
     transaction,
@@ -449,7 +442,6 @@ export async function createRetry(originalId: string, requestId: string | null):
     return insertBatch(
       {
         accountId: original.accountId,
-        idempotencyKey: null,
         mode: 'retry',
         eventCount: request.Events.length,
         request,
