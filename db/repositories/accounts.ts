@@ -1,26 +1,19 @@
-import type { Transaction } from 'sequelize';
 import { generateKey, keyMatches, lookupOf } from '../../domain/api-key';
 import { Account, ApiKey, type ApiKeyRole } from '../models';
 import { rowOf } from '../sql';
 
 export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
-export async function findOrCreateAccount(name: string, transaction?: Transaction): Promise<Account> {
-  if (!ACCOUNT_NAME_PATTERN.test(name)) {
-    throw new Error(
-      `Account name "${name}" must be 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
-    );
-  }
-  const [account] = await Account.findOrCreate({ where: { name }, transaction });
-  return account;
-}
-
 export async function createApiKey(
   accountName: string,
   label: string | null,
   role: ApiKeyRole = 'account',
 ): Promise<{ key: string; apiKey: ApiKey; account: Account }> {
-  const account = await findOrCreateAccount(accountName);
+  if (!ACCOUNT_NAME_PATTERN.test(accountName))
+    throw new Error(
+      `Account name "${accountName}" must be 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+    );
+  const [account] = await Account.findOrCreate({ where: { name: accountName } });
   const generated = generateKey();
   const apiKey = await ApiKey.create({
     accountId: account.id,
