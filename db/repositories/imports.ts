@@ -180,13 +180,8 @@ export interface Provenance {
   lists: Record<string, number[]>;
 }
 
-export interface ImportBatch {
-  seq: number;
-  batchId: string | null;
-  firstRow: number;
-  lastRow: number;
-  provenance: Provenance[];
-}
+/** A chunk as its import records it: without its events, with its batch (none for locations or products). */
+type ImportBatch = Omit<ChunkOfEvents, 'events'> & { batchId: string | null };
 
 /** A chunk's batch, once: an activity run again after a crash finds it recorded and the batch the same. */
 export async function recordImportBatch(
@@ -248,16 +243,13 @@ export async function recordImportFailed(sequelize: Sequelize, importId: string,
 }
 
 /** An import the reconciler looks at: stored, never split nor failed. */
-export interface UnsplitImport {
-  id: string;
-  account_id: string;
+export type UnsplitImport = Pick<
+  ImportRow,
+  'id' | 'account_id' | 'workflow_id' | 'kind' | 'rows_read' | 'file_name'
+> & {
   account_name: string;
-  workflow_id: string;
-  kind: string;
-  rows_read: number;
-  file_name: string;
   request_id: string | null;
-}
+};
 
 /**
  * Imports stored longer than `olderThanSeconds` ago whose chunks no workflow took up (split_at: split, or
