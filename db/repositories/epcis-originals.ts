@@ -95,34 +95,30 @@ export async function insertEpcisOriginals(
 }
 
 /**
- * A batch's stored events with their originals back in place (as the capture's translation made them):
- * what the support views show as the batch's request.
+ * A batch's stored request with its captured events' originals back in place (as the capture's translation
+ * made them): what the support views show as the batch's request.
  */
-export async function withEpcisOriginals(sequelize: Sequelize, events: readonly unknown[]): Promise<unknown[]> {
-  const ids = events.flatMap((event) => {
-    const id = (event as Partial<StoredCapturedEvent> | null)?.EpcisOriginal;
-    return typeof id === 'string' ? [id] : [];
-  });
-  if (!ids.length) return [...events];
-  const rows = await queryOf(sequelize)<OriginalColumns & { id: string }>(
-    `SELECT o.id, ${originalColumnsSql()} FROM epcis_originals o WHERE o.id = ANY($1::uuid[])`,
-    [ids],
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return events.map((event) => {
-    const id = (event as Partial<StoredCapturedEvent> | null)?.EpcisOriginal;
-    const row = typeof id === 'string' ? byId.get(id) : undefined;
-    return row ? payloadWithOriginal(event as Record<string, unknown>, row) : event;
-  });
-}
-
-/** A batch's stored request with its captured events' originals in place. */
 export async function requestWithEpcisOriginals(
   sequelize: Sequelize,
   request: unknown,
 ): Promise<{ Events: unknown[] }> {
   const stored = request as { Events: unknown[] };
-  return { ...stored, Events: await withEpcisOriginals(sequelize, stored.Events) };
+  const ids = stored.Events.flatMap((event) => {
+    const id = (event as Partial<StoredCapturedEvent> | null)?.EpcisOriginal;
+    return typeof id === 'string' ? [id] : [];
+  });
+  if (!ids.length) return { ...stored, Events: [...stored.Events] };
+  const rows = await queryOf(sequelize)<OriginalColumns & { id: string }>(
+    `SELECT o.id, ${originalColumnsSql()} FROM epcis_originals o WHERE o.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const events = stored.Events.map((event) => {
+    const id = (event as Partial<StoredCapturedEvent> | null)?.EpcisOriginal;
+    const row = typeof id === 'string' ? byId.get(id) : undefined;
+    return row ? payloadWithOriginal(event as Record<string, unknown>, row) : event;
+  });
+  return { ...stored, Events: events };
 }
 
 /** Rows read and written at a time by recomputeEpcisHashes. */
