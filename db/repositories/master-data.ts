@@ -1,4 +1,4 @@
-import { type CreationAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
+import { type CreationAttributes, type ModelStatic, type Order, type Transaction, type WhereOptions } from 'sequelize';
 import {
   locationAttributes,
   locationIdOf,
@@ -195,17 +195,27 @@ async function withPartners(locations: Location[], transaction?: Transaction): P
   return locations.map((location) => ({ location, tradePartner: partners.get(location.tradePartnerId)! }));
 }
 
-/** The account's location with this external id, row-locked when a transaction is given (for updates). */
+/** The account's row with this external id, row-locked when a transaction is given (for updates). */
+const byExternalId = (accountId: string, externalId: string, transaction?: Transaction) => ({
+  where: { accountId, externalId },
+  transaction,
+  lock: transaction ? transaction.LOCK.UPDATE : undefined,
+});
+
+/** One page in creation order, so pages stay stable while new rows are added at the end. */
+const inCreationOrder = (accountId: string, offset: number, limit: number) => ({
+  where: { accountId },
+  order: [['seq', 'ASC']] as Order,
+  offset,
+  limit,
+});
+
 export async function findLocation(
   accountId: string,
   externalId: string,
   transaction?: Transaction,
 ): Promise<LocationWithPartner | null> {
-  const location = await Location.findOne({
-    where: { accountId, externalId },
-    transaction,
-    lock: transaction ? transaction.LOCK.UPDATE : undefined,
-  });
+  const location = await Location.findOne(byExternalId(accountId, externalId, transaction));
   if (!location) return null;
   const [found] = await withPartners([location], transaction);
   return found;
@@ -216,18 +226,12 @@ export interface Page<T> {
   total: number;
 }
 
-/** One page in creation order, so pages stay stable while new rows are added at the end. */
 export async function listLocations(
   accountId: string,
   offset: number,
   limit: number,
 ): Promise<Page<LocationWithPartner>> {
-  const { rows, count } = await Location.findAndCountAll({
-    where: { accountId },
-    order: [['seq', 'ASC']],
-    offset,
-    limit,
-  });
+  const { rows, count } = await Location.findAndCountAll(inCreationOrder(accountId, offset, limit));
   return { rows: await withPartners(rows), total: count };
 }
 
@@ -236,20 +240,11 @@ export async function findProduct(
   externalId: string,
   transaction?: Transaction,
 ): Promise<Product | null> {
-  return Product.findOne({
-    where: { accountId, externalId },
-    transaction,
-    lock: transaction ? transaction.LOCK.UPDATE : undefined,
-  });
+  return Product.findOne(byExternalId(accountId, externalId, transaction));
 }
 
 export async function listProducts(accountId: string, offset: number, limit: number): Promise<Page<Product>> {
-  const { rows, count } = await Product.findAndCountAll({
-    where: { accountId },
-    order: [['seq', 'ASC']],
-    offset,
-    limit,
-  });
+  const { rows, count } = await Product.findAndCountAll(inCreationOrder(accountId, offset, limit));
   return { rows, total: count };
 }
 
