@@ -25,17 +25,13 @@ const sameDocumentId = (documentId: string) => ({
   [Op.and]: [where(fn('lower', col('document_id')), documentId.toLowerCase())],
 });
 
-export interface NewDocument {
-  accountId: string;
-  documentId: string;
+/** A new document: the columns of its row an upload gives (spread into it), its checked metadata and its file. */
+export type NewDocument = Pick<Document, 'accountId' | 'documentId' | 'fileName' | 'fileType' | 'sha256'> & {
   metadata: DocumentMetadata;
-  fileName: string;
-  fileType: string;
   sizeBytes: number;
-  sha256: Buffer;
   /** The received bytes, spooled to a temporary file while the request streamed in. */
   contentPath: string;
-}
+};
 
 /**
  * The row and every chunk in one transaction: a crash leaves all of it or none. A second upload with
