@@ -24,10 +24,7 @@ export interface MasterDataChange {
   fields: string[];
 }
 
-export interface MasterDataChanges {
-  products: MasterDataChange[];
-  locations: MasterDataChange[];
-}
+export type MasterDataChanges = Record<'products' | 'locations', MasterDataChange[]>;
 
 /** What a new product is created with when the document's events say it: its unit and identifier type. */
 export type ProductDefaults = ReadonlyMap<string, { unit: string; identifierType: 'Lot' | 'Serial' }>;
