@@ -2,7 +2,7 @@
  * Schemas of /Integration/Batches: the batches an account sent (all accounts' for a support key), and
  * the retry of a failed one. The same objects validate requests and become the OpenAPI document.
  */
-import { allRequired, requiredObject } from '../openapi/schema';
+import { allRequired, closedObject, requiredObject } from '../openapi/schema';
 import { ref } from '../openapi/components';
 import { MAX_PAGE_SIZE, pageBodySchema, pageQuerySchema } from '../paging';
 import { ABANDON_REASON_MAX_LENGTH, batchErrorSchema } from '../../domain/batch-errors';
@@ -51,7 +51,7 @@ const time = (description: string) => ({ type: ['string', 'null'], description }
 
 /** An object of the properties given, all required and no others, or null. */
 const closedOrNull = <const Properties extends Record<string, unknown>>(properties: Properties) =>
-  ({ oneOf: [{ type: 'object', additionalProperties: false, ...allRequired(properties) }, { type: 'null' }] }) as const;
+  ({ oneOf: [closedObject(properties), { type: 'null' }] }) as const;
 
 const summaryProperties = {
   batchId: { type: 'string', description: 'The service id of the batch.' },
@@ -117,11 +117,7 @@ const summaryProperties = {
   },
 } as const;
 
-export const batchSummary = {
-  type: 'object',
-  additionalProperties: false,
-  ...allRequired(summaryProperties),
-} as const;
+export const batchSummary = closedObject(summaryProperties);
 
 export const batchDetail = {
   type: 'object',
@@ -165,19 +161,15 @@ export const retryRefusedResponse = {
   }),
 } as const;
 
-export const abandonBody = {
-  type: 'object',
-  additionalProperties: false,
-  ...allRequired({
-    Reason: {
-      type: 'string',
-      minLength: 1,
-      maxLength: ABANDON_REASON_MAX_LENGTH,
-      description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.',
-      example: 'Test batch sent to production by mistake; the sender confirmed.',
-    },
-  }),
-} as const;
+export const abandonBody = closedObject({
+  Reason: {
+    type: 'string',
+    minLength: 1,
+    maxLength: ABANDON_REASON_MAX_LENGTH,
+    description: 'Why the batch is given up on: kept with it, shown on /support and in GET .../{id}.',
+    example: 'Test batch sent to production by mistake; the sender confirmed.',
+  },
+});
 
 /** 409 of an abandon: a problem naming the batch, and the batch that replaced it when that is why. */
 export const abandonRefusedResponse = {

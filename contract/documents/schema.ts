@@ -1,4 +1,4 @@
-import { allRequired } from '../openapi/schema';
+import { allRequired, closed } from '../openapi/schema';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   CONTENT_TYPES,
@@ -143,7 +143,7 @@ export const DOCUMENT_CONTENT_TYPES = [...new Set(Object.values(CONTENT_TYPES))]
 export const uploadedDocumentSchema = {
   type: 'object',
   description: 'A stored document.',
-  ...allRequired({
+  ...closed({
     documentId: {
       type: 'string',
       description: 'The X-Document-Id sent, or the generated `DOC-` and 32 hexadecimal characters. Events refer to it.',
@@ -176,7 +176,6 @@ export const uploadedDocumentSchema = {
     status: { type: 'string', enum: ['Uploaded'] },
     error: { type: 'null', description: 'Always null for a stored document.' },
   }),
-  additionalProperties: false,
 } as const;
 
 /** GET /Integration/Documents and /{documentId}: the upload's element and what was recorded about the bytes. */
@@ -236,8 +235,7 @@ export const failedDocumentSchema = {
 export const uploadResponseSchema = {
   type: 'object',
   description: 'The upload’s outcome: one document.',
-  ...allRequired({ documents: { type: 'array', minItems: 1, maxItems: 1, items: uploadedDocumentSchema } }),
-  additionalProperties: false,
+  ...closed({ documents: { type: 'array', minItems: 1, maxItems: 1, items: uploadedDocumentSchema } }),
 } as const;
 
 export const uploadFailedSchema = {
@@ -245,8 +243,7 @@ export const uploadFailedSchema = {
     {
       type: 'object',
       description: 'A metadata or file rule failed: the document, with status Failed and the reason in `error`.',
-      ...allRequired({ documents: { type: 'array', minItems: 1, maxItems: 1, items: failedDocumentSchema } }),
-      additionalProperties: false,
+      ...closed({ documents: { type: 'array', minItems: 1, maxItems: 1, items: failedDocumentSchema } }),
     },
     {
       type: 'string',

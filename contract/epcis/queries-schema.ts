@@ -3,7 +3,7 @@
  * objects validate requests and become the OpenAPI document.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { allRequired } from '../openapi/schema';
+import { closedObject } from '../openapi/schema';
 import { EPCIS_QUERY_PARAMETERS } from '../../domain/epcis/query-parameters';
 
 /** The parameters a named query may hold: those of GET /epcis/events but paging. */
@@ -20,26 +20,22 @@ const parameterValue = {
 
 export const QUERY_NAME_PATTERN = '^[A-Za-z0-9_.~-]{1,100}$';
 
-export const createQueryBody = {
-  type: 'object',
-  additionalProperties: false,
-  ...allRequired({
-    name: {
-      type: 'string',
-      pattern: QUERY_NAME_PATTERN,
-      description: 'The query name: letters, digits, _ . ~ - (at most 100).',
-      example: 'shippedSalmon',
-    },
-    query: {
-      type: 'object',
-      additionalProperties: false,
-      description:
-        'The query: the parameters of GET /epcis/events (eventType, EQ_bizStep, MATCH_epc, GE_eventTime, ...), each a string or a list of strings (a list matches any of its values).',
-      properties: Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, parameterValue])),
-      example: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
-    },
-  }),
-} as const;
+export const createQueryBody = closedObject({
+  name: {
+    type: 'string',
+    pattern: QUERY_NAME_PATTERN,
+    description: 'The query name: letters, digits, _ . ~ - (at most 100).',
+    example: 'shippedSalmon',
+  },
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      'The query: the parameters of GET /epcis/events (eventType, EQ_bizStep, MATCH_epc, GE_eventTime, ...), each a string or a list of strings (a list matches any of its values).',
+    properties: Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, parameterValue])),
+    example: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
+  },
+});
 
 export interface CreateQueryInput {
   name: string;

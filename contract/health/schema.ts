@@ -1,11 +1,7 @@
 /** Response bodies of the health routes (they take no input). */
-import { allRequired } from '../openapi/schema';
+import { allRequired, closedObject } from '../openapi/schema';
 
-export const healthResponse = {
-  type: 'object',
-  ...allRequired({ status: { type: 'string', enum: ['ok'] } }),
-  additionalProperties: false,
-} as const;
+export const healthResponse = closedObject({ status: { type: 'string', enum: ['ok'] } });
 
 const checks = {
   type: 'object',
@@ -32,11 +28,7 @@ const checks = {
   }),
 } as const;
 
-export const readyResponse = {
-  type: 'object',
-  ...allRequired({ status: { type: 'string', enum: ['ok'] }, checks }),
-  additionalProperties: false,
-} as const;
+export const readyResponse = closedObject({ status: { type: 'string', enum: ['ok'] }, checks });
 
 /** The 503 problem of /readyz: a problem body that also says which check failed. */
 export const notReadyProblem = {

@@ -2,7 +2,7 @@
  * The location endpoints' answers, what presenter.ts produces; what a request may carry is
  * domain/schemas/locations.ts.
  */
-import { allRequired } from '../openapi/schema';
+import { closed, closedObject } from '../openapi/schema';
 import { connectionType } from '../../domain/schemas/locations';
 import { pageBodySchema } from '../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
@@ -11,7 +11,7 @@ import { nullableText } from '../../domain/schemas/text';
 const addressResponse = {
   type: ['object', 'null'],
   description: 'Address (for a vessel: its home port); null when none was stored. Absent fields are null.',
-  ...allRequired({
+  ...closed({
     city: nullableText('City.', 'Oslo'),
     state: nullableText('State or region.'),
     country: nullableText('Country.', 'Norway'),
@@ -21,32 +21,29 @@ const addressResponse = {
     geoCoordinates: {
       type: ['object', 'null'],
       description: 'Coordinates in degrees, as numbers; null when none were sent.',
-      ...allRequired({ latitude: { type: 'number', example: 59.91 }, longitude: { type: 'number', example: 10.75 } }),
-      additionalProperties: false,
+      ...closed({ latitude: { type: 'number', example: 59.91 }, longitude: { type: 'number', example: 10.75 } }),
     },
     displayAddress: nullableText(
       'Formatted address: as sent, or composed from the other fields (or the coordinates).',
       'Kaigata 1, Oslo, 0150, Norway',
     ),
   }),
-  additionalProperties: false,
 };
 
 const contactResponse = {
   type: ['object', 'null'],
   description: 'Contact; null when none was sent (always present for a vessel).',
-  ...allRequired({
+  ...closed({
     name: nullableText('Contact person.', 'Kari Nordmann'),
     phone: nullableText('Phone number.'),
     email: nullableText('Email address.'),
   }),
-  additionalProperties: false,
 };
 
 const vesselResponse = {
   type: ['object', 'null'],
   description: 'Vessel details; null for a location that is not a vessel. Fields not sent are null.',
-  ...allRequired({
+  ...closed({
     vesselName: nullableText('Vessel name.', 'Northern Star'),
     vesselFlagState: nullableText('Flag state.', 'NO'),
     imoNumber: nullableText('IMO number.', 'IMO 9074729'),
@@ -55,7 +52,6 @@ const vesselResponse = {
     vesselRegistration: nullableText('Registration number.'),
     unloadingPort: nullableText('Usual unloading port.'),
   }),
-  additionalProperties: false,
 };
 
 const storedConnectionType = { type: 'string', enum: connectionType.enum, description: connectionType.description };
@@ -64,48 +60,39 @@ const storedConnectionType = { type: 'string', enum: connectionType.enum, descri
 export const locationResponse = {
   type: 'object',
   description: 'A location or vessel of the account, with its trade partner.',
-  ...allRequired({
+  ...closed({
     id: nullableText('The caller-chosen location id; null for a location created without one.', 'LOC-1'),
     urn: { type: 'string', description: 'Service-generated URN of the location; events refer to it.' },
-    details: {
-      type: 'object',
-      ...allRequired({
-        tradePartner: {
-          type: 'object',
-          description: 'The organization the location belongs to.',
-          required: ['id', 'urn', 'name', 'pgln', 'connectionType', 'duns'],
-          properties: {
-            id: nullableText(
-              'The caller-chosen trade partner id (TradePartner.Id); null for one created without it.',
-              'TP-ACME',
-            ),
-            urn: { type: 'string', description: 'Service-generated URN of the trade partner.' },
-            name: { type: 'string', description: 'Organization name.', example: 'Acme Seafood' },
-            pgln: nullableText('Party GLN.'),
-            connectionType: storedConnectionType,
-            duns: nullableText('DUNS number of the organization.'),
-          },
-          additionalProperties: false,
-        },
-        name: { type: 'string', description: 'Location name.', example: 'Oslo plant' },
-        gln: nullableText('Global Location Number.', '7038010000010'),
-        dunsPlus4: nullableText('DUNS+4.'),
-        externalIdentifier: nullableText('The caller-chosen location id again (same as `id`).', 'LOC-1'),
-        extension: nullableText('Additional identifier.'),
-        captainsName: nullableText('Vessel captain (vessels only).'),
-        address: addressResponse,
-        contact: contactResponse,
-        vessel: vesselResponse,
-        foodFacilityRegistrationNumber: nullableText(
-          'Food facility registration number; not settable through this API.',
-        ),
-        locationType: nullableText('Location type; not settable through this API.'),
-      }),
-      additionalProperties: false,
-    },
+    details: closedObject({
+      tradePartner: {
+        type: 'object',
+        description: 'The organization the location belongs to.',
+        ...closed({
+          id: nullableText(
+            'The caller-chosen trade partner id (TradePartner.Id); null for one created without it.',
+            'TP-ACME',
+          ),
+          urn: { type: 'string', description: 'Service-generated URN of the trade partner.' },
+          name: { type: 'string', description: 'Organization name.', example: 'Acme Seafood' },
+          pgln: nullableText('Party GLN.'),
+          connectionType: storedConnectionType,
+          duns: nullableText('DUNS number of the organization.'),
+        }),
+      },
+      name: { type: 'string', description: 'Location name.', example: 'Oslo plant' },
+      gln: nullableText('Global Location Number.', '7038010000010'),
+      dunsPlus4: nullableText('DUNS+4.'),
+      externalIdentifier: nullableText('The caller-chosen location id again (same as `id`).', 'LOC-1'),
+      extension: nullableText('Additional identifier.'),
+      captainsName: nullableText('Vessel captain (vessels only).'),
+      address: addressResponse,
+      contact: contactResponse,
+      vessel: vesselResponse,
+      foodFacilityRegistrationNumber: nullableText('Food facility registration number; not settable through this API.'),
+      locationType: nullableText('Location type; not settable through this API.'),
+    }),
     updateIfExists: { type: 'boolean', description: 'Always false: a create never updates an existing location.' },
   }),
-  additionalProperties: false,
 };
 
 export const locationPageResponse = pageBodySchema(
@@ -118,7 +105,7 @@ const updatedLocationResponse = {
   type: 'object',
   description:
     'The updated location (single-object form). Fields this service has no notion of are always null, false or empty.',
-  ...allRequired({
+  ...closed({
     id: nullableText('The caller-chosen location id.', 'LOC-1'),
     accountId: { type: 'string', format: 'uuid', description: 'Service id of the owning account.' },
     tradePartnerId: nullableText('The caller-chosen trade partner id.', 'TP-ACME'),
@@ -146,7 +133,7 @@ const updatedLocationResponse = {
     geoJson: {
       type: ['object', 'null'],
       description: 'The address coordinates as a GeoJSON Point (longitude first, RFC 7946); null without coordinates.',
-      ...allRequired({
+      ...closed({
         type: { type: 'string', enum: ['Point'] },
         coordinates: {
           type: 'array',
@@ -157,7 +144,6 @@ const updatedLocationResponse = {
           example: [10.75, 59.91],
         },
       }),
-      additionalProperties: false,
     },
     foodFacilityRegistrationNumber: nullableText('Food facility registration number.'),
     locationGroupId: { type: 'null', description: 'Always null.' },
@@ -167,11 +153,9 @@ const updatedLocationResponse = {
     ownerInfo: {
       type: 'object',
       description: 'The account that owns the location: the caller’s.',
-      ...allRequired({ accountId: { type: 'string', format: 'uuid' }, accountName: { type: 'string' } }),
-      additionalProperties: false,
+      ...closed({ accountId: { type: 'string', format: 'uuid' }, accountName: { type: 'string' } }),
     },
   }),
-  additionalProperties: false,
 };
 
 export const createLocationsResponse = fourKeyBody(batchResults('Created', 'location'), 'All locations were created.');

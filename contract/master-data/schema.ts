@@ -2,14 +2,14 @@
  * Response schemas shared by the master-data endpoints (locations, products): the four-key body of
  * batch-errors.ts, as it answers both success and failure.
  */
-import { allRequired } from '../openapi/schema';
+import { closed, closedObject } from '../openapi/schema';
 import { nullableText } from '../../domain/schemas/text';
 
 /** One MasterDataIssue (domain/master-data.ts). */
 export const masterDataIssueSchema = {
   type: 'object',
   description: 'One problem with the request, naming the element it concerns.',
-  ...allRequired({
+  ...closed({
     index: {
       type: ['integer', 'null'],
       minimum: 0,
@@ -32,7 +32,6 @@ export const masterDataIssueSchema = {
       example: 'Locations[0].Details.Duns must contain 9 or 13 digits.',
     },
   }),
-  additionalProperties: false,
 } as const;
 
 const issues = (description: string) => ({ type: 'array', items: masterDataIssueSchema, description });
@@ -42,7 +41,7 @@ export const fourKeyBody = (result: object, description: string) =>
   ({
     type: 'object',
     description,
-    ...allRequired({
+    ...closed({
       message: { type: 'string', description: 'Summary of the outcome, for a person.' },
       result,
       errors: issues(
@@ -50,7 +49,6 @@ export const fourKeyBody = (result: object, description: string) =>
       ),
       validations: issues('What is wrong with the request itself (schema and rule failures). Empty on success.'),
     }),
-    additionalProperties: false,
   }) as const;
 
 /** The rejection: nothing was stored or changed, `result` is empty, `errors` or `validations` say why. */
@@ -72,16 +70,12 @@ export const batchResults = (status: 'Created' | 'Updated', what: string) =>
   ({
     type: 'array',
     description: `One entry per ${what} of the request, in request order.`,
-    items: {
-      type: 'object',
-      ...allRequired({
-        id: {
-          type: 'string',
-          format: 'uuid',
-          description: `Service-generated id of the ${what} (not the caller-chosen id).`,
-        },
-        status: { type: 'string', enum: [status] },
-      }),
-      additionalProperties: false,
-    },
+    items: closedObject({
+      id: {
+        type: 'string',
+        format: 'uuid',
+        description: `Service-generated id of the ${what} (not the caller-chosen id).`,
+      },
+      status: { type: 'string', enum: [status] },
+    }),
   }) as const;

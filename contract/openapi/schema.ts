@@ -69,6 +69,18 @@ export const allRequired = <const Properties extends Record<string, unknown>>(pr
   properties,
 });
 
+/** `required`, `properties` and `additionalProperties: false` of an object of exactly these properties, all required. */
+export const closed = <const Properties extends Record<string, unknown>>(properties: Properties) => ({
+  ...allRequired(properties),
+  additionalProperties: false as const,
+});
+
+/** An object schema of exactly these properties, all required. */
+export const closedObject = <const Properties extends Record<string, unknown>>(properties: Properties) => ({
+  type: 'object' as const,
+  ...closed(properties),
+});
+
 /** An object schema every property of which is required. */
 export const requiredObject = <const Properties extends Record<string, unknown>>(properties: Properties) => ({
   type: 'object' as const,

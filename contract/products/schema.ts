@@ -2,7 +2,7 @@
  * The product endpoints' answers, what presenter.ts and the handlers produce; what a request may carry
  * is domain/schemas/products.ts.
  */
-import { allRequired } from '../openapi/schema';
+import { closed, closedObject } from '../openapi/schema';
 import { detailsProperties } from '../../domain/schemas/products';
 import { pageBodySchema } from '../paging';
 import { batchResults, fourKeyBody } from '../master-data/schema';
@@ -12,54 +12,45 @@ import { nullableText } from '../../domain/schemas/text';
 export const productResponse = {
   type: 'object',
   description: 'A product of the account.',
-  ...allRequired({
+  ...closed({
     id: nullableText('The caller-chosen product id; null for a product created without one.', 'SKU-1'),
     urn: { type: 'string', description: 'Service-generated URN of the product; events refer to it.' },
-    details: {
-      type: 'object',
-      ...allRequired({
-        name: { type: 'string', description: 'Human-readable name.', example: 'Atlantic cod fillet' },
-        simpleUnitOfMeasurement: {
-          type: 'string',
-          description: 'Unit of measure as a UN/ECE Recommendation 20 code (an alias sent is stored as its code).',
-          example: 'KGM',
-        },
-        unitQuantity: {
-          type: ['number', 'null'],
-          description: 'Quantity of the simple unit in one commercial unit, as a JSON number; null when not sent.',
-          example: 2,
-        },
-        unitDescriptor: {
-          type: ['string', 'null'],
-          enum: [...detailsProperties.UnitDescriptor.enum, null],
-          description: 'The commercial unit; null when not sent.',
-        },
-        sharingPolicy: {
-          type: 'string',
-          enum: detailsProperties.SharingPolicy.enum,
-          description: detailsProperties.SharingPolicy.description,
-        },
-        productIdentifierType: {
-          type: 'string',
-          enum: detailsProperties.ProductIdentifierType.enum,
-          description: detailsProperties.ProductIdentifierType.description,
-        },
-        gtin: nullableText('Global Trade Item Number.', '07038010000017'),
-        plu: nullableText('Price Lookup Code.'),
-        masterData: {
-          type: 'array',
-          description: 'Custom name/value entries; empty when none were sent.',
-          items: {
-            type: 'object',
-            ...allRequired({ name: { type: 'string' }, namespace: { type: 'string' }, value: { type: 'string' } }),
-            additionalProperties: false,
-          },
-        },
-      }),
-      additionalProperties: false,
-    },
+    details: closedObject({
+      name: { type: 'string', description: 'Human-readable name.', example: 'Atlantic cod fillet' },
+      simpleUnitOfMeasurement: {
+        type: 'string',
+        description: 'Unit of measure as a UN/ECE Recommendation 20 code (an alias sent is stored as its code).',
+        example: 'KGM',
+      },
+      unitQuantity: {
+        type: ['number', 'null'],
+        description: 'Quantity of the simple unit in one commercial unit, as a JSON number; null when not sent.',
+        example: 2,
+      },
+      unitDescriptor: {
+        type: ['string', 'null'],
+        enum: [...detailsProperties.UnitDescriptor.enum, null],
+        description: 'The commercial unit; null when not sent.',
+      },
+      sharingPolicy: {
+        type: 'string',
+        enum: detailsProperties.SharingPolicy.enum,
+        description: detailsProperties.SharingPolicy.description,
+      },
+      productIdentifierType: {
+        type: 'string',
+        enum: detailsProperties.ProductIdentifierType.enum,
+        description: detailsProperties.ProductIdentifierType.description,
+      },
+      gtin: nullableText('Global Trade Item Number.', '07038010000017'),
+      plu: nullableText('Price Lookup Code.'),
+      masterData: {
+        type: 'array',
+        description: 'Custom name/value entries; empty when none were sent.',
+        items: closedObject({ name: { type: 'string' }, namespace: { type: 'string' }, value: { type: 'string' } }),
+      },
+    }),
   }),
-  additionalProperties: false,
 };
 
 export const productPageResponse = pageBodySchema(productResponse, 'One page of the account’s products.');

@@ -1,4 +1,4 @@
-import { allRequired } from '../openapi/schema';
+import { allRequired, closedObject } from '../openapi/schema';
 import { LINK_TYPES } from '../../domain/epcis/resolver';
 
 /** The resolver's query: the link type asked for (GS1 Digital Link), in any letter case. */
@@ -22,34 +22,30 @@ export const masterDataQuery = { type: 'object', additionalProperties: false, pr
 const boolean = (description: string) => ({ type: 'boolean', description }) as const;
 
 /** GS1's resolver data format: exactly these members (GDST's client refuses any other). */
-const link = {
-  type: 'object',
-  additionalProperties: false,
-  ...allRequired({
-    link: {
-      type: 'string',
-      description:
-        'The target: this service’s EPCIS query interface (/epcis), the identifier’s events query, or its master data.',
-    },
-    title: { type: 'string' },
-    linkType: { enum: LINK_TYPES },
-    ianaLanguage: { type: 'string', description: 'The language of the title: `en`.' },
-    context: { type: 'string', description: 'The territory the link is for: `xx`, any.' },
-    mimeType: { type: 'string', description: 'The media type the target answers.' },
-    active: boolean('Always true.'),
-    fwqs: boolean('Always false: the request’s query string is not forwarded to the target.'),
-    defaultLinkType: boolean('True for the identifier’s default link: the EPCIS query interface.'),
-    defaultIanaLanguage: boolean('Always true: one language.'),
-    defaultContext: boolean('Always true: one context.'),
-    defaultMimeType: boolean('Always true: one media type.'),
-    identifier: {
-      type: 'string',
-      description:
-        'The identifier the link is for, as events name it: a GS1 key’s Digital Link on id.gs1.org, else its URN (a GDST lot as urn:gdst:…:product:lot:class:<class>.<lot>).',
-    },
-    authRequired: { type: 'boolean', description: 'Always true: the target takes the same X-API-KEY.' },
-  }),
-} as const;
+const link = closedObject({
+  link: {
+    type: 'string',
+    description:
+      'The target: this service’s EPCIS query interface (/epcis), the identifier’s events query, or its master data.',
+  },
+  title: { type: 'string' },
+  linkType: { enum: LINK_TYPES },
+  ianaLanguage: { type: 'string', description: 'The language of the title: `en`.' },
+  context: { type: 'string', description: 'The territory the link is for: `xx`, any.' },
+  mimeType: { type: 'string', description: 'The media type the target answers.' },
+  active: boolean('Always true.'),
+  fwqs: boolean('Always false: the request’s query string is not forwarded to the target.'),
+  defaultLinkType: boolean('True for the identifier’s default link: the EPCIS query interface.'),
+  defaultIanaLanguage: boolean('Always true: one language.'),
+  defaultContext: boolean('Always true: one context.'),
+  defaultMimeType: boolean('Always true: one media type.'),
+  identifier: {
+    type: 'string',
+    description:
+      'The identifier the link is for, as events name it: a GS1 key’s Digital Link on id.gs1.org, else its URN (a GDST lot as urn:gdst:…:product:lot:class:<class>.<lot>).',
+  },
+  authRequired: { type: 'boolean', description: 'Always true: the target takes the same X-API-KEY.' },
+});
 
 export const linksResponse = { type: 'array', items: link } as const;
 

@@ -3,15 +3,13 @@
  * objects validate requests and become the OpenAPI document.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { allRequired, listOf } from '../openapi/schema';
+import { closedObject } from '../openapi/schema';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-contracts';
 import { withLimits } from '../../domain/schemas/limits';
 import { pageBodySchema, pageQuerySchema } from '../paging';
 
-export const createWebhookBody = withLimits({
-  type: 'object',
-  additionalProperties: false,
-  ...allRequired({
+export const createWebhookBody = withLimits(
+  closedObject({
     Url: {
       type: 'string',
       minLength: 1,
@@ -30,7 +28,7 @@ export const createWebhookBody = withLimits({
       example: ['batch.completed', 'batch.failed'],
     },
   }),
-} as const);
+);
 
 export type CreateWebhookInput = FromSchema<typeof createWebhookBody>;
 
@@ -54,23 +52,15 @@ const endpointProperties = {
   createdTime: { type: 'string', format: 'date-time' },
 } as const;
 
-export const webhookEndpoint = {
-  type: 'object',
-  ...allRequired(endpointProperties),
-  additionalProperties: false,
-} as const;
+export const webhookEndpoint = closedObject(endpointProperties);
 
-export const createdWebhookEndpoint = {
-  type: 'object',
-  ...allRequired({
-    ...endpointProperties,
-    secret: {
-      type: 'string',
-      description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify Webhook-Signature.',
-    },
-  }),
-  additionalProperties: false,
-} as const;
+export const createdWebhookEndpoint = closedObject({
+  ...endpointProperties,
+  secret: {
+    type: 'string',
+    description: 'The signing secret (`whsec_` + base64), shown this once: keep it to verify Webhook-Signature.',
+  },
+});
 
 export const webhookEndpointList = pageBodySchema(
   webhookEndpoint,
@@ -91,32 +81,27 @@ export const listWebhooksQuery = {
 
 export type ListWebhooksQuery = FromSchema<typeof listWebhooksQuery>;
 
-export const webhookDelivery = {
-  type: 'object',
-  ...allRequired({
-    id: { type: 'string', description: 'The Webhook-Id header of every attempt: receivers de-duplicate on it.' },
-    type: { enum: [...WEBHOOK_EVENT_TYPES] },
-    status: {
-      enum: ['Pending', 'Delivered', 'Failed', 'Cancelled'],
-      description:
-        'Pending: owed (being retried, or waiting behind an earlier one); Failed: ran out of retries; Cancelled: the endpoint was deleted.',
-    },
-    createdTime: { type: 'string', format: 'date-time' },
-    deliveredTime: time('When a receiver answered 2xx.'),
-    payload: { type: 'object', description: 'The body POSTed: `{ type, timestamp, data }`.' },
-    attempts: listOf(
-      ['time', 'httpStatus', 'error', 'nextTry'],
-      {
-        time: { type: 'string', format: 'date-time' },
-        httpStatus: { type: ['integer', 'null'], description: 'The receiver’s answer (null: none, see error).' },
-        error: { type: ['string', 'null'] },
-        nextTry: time('When Temporal tries again (null: delivered, or retries ran out).'),
-      },
-      { additionalProperties: false },
-    ),
-  }),
-  additionalProperties: false,
-} as const;
+export const webhookDelivery = closedObject({
+  id: { type: 'string', description: 'The Webhook-Id header of every attempt: receivers de-duplicate on it.' },
+  type: { enum: [...WEBHOOK_EVENT_TYPES] },
+  status: {
+    enum: ['Pending', 'Delivered', 'Failed', 'Cancelled'],
+    description:
+      'Pending: owed (being retried, or waiting behind an earlier one); Failed: ran out of retries; Cancelled: the endpoint was deleted.',
+  },
+  createdTime: { type: 'string', format: 'date-time' },
+  deliveredTime: time('When a receiver answered 2xx.'),
+  payload: { type: 'object', description: 'The body POSTed: `{ type, timestamp, data }`.' },
+  attempts: {
+    type: 'array',
+    items: closedObject({
+      time: { type: 'string', format: 'date-time' },
+      httpStatus: { type: ['integer', 'null'], description: 'The receiver’s answer (null: none, see error).' },
+      error: { type: ['string', 'null'] },
+      nextTry: time('When Temporal tries again (null: delivered, or retries ran out).'),
+    }),
+  },
+});
 
 export const webhookDeliveryList = pageBodySchema(
   webhookDelivery,
