@@ -288,36 +288,23 @@ export const issuedRecall = requiredObject({
   effectiveness,
   holders: {
     type: 'array',
-    items: {
-      type: 'object',
-      required: [
-        'account',
-        'lots',
-        'state',
-        'acknowledgement',
-        'via',
-        'progress',
-        'quantities',
-        ...Object.keys(followUp),
-      ],
-      properties: {
-        account: { type: 'string' },
-        lots: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'Lot serials it received that lead back to the recall.',
-        },
-        acknowledgement,
-        state: noticeStateSchema,
-        via: { type: 'string', description: 'The account whose shipment reached it.' },
-        progress: {
-          enum: ['notified', 'acknowledged', 'acted'],
-          description: 'state, and acted: its answer accounts for everything shipped to it.',
-        },
-        ...followUp,
-        quantities: { type: 'array', items: lotFigures, description: 'Per lot it received.' },
+    items: requiredObject({
+      account: { type: 'string' },
+      lots: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Lot serials it received that lead back to the recall.',
       },
-    },
+      state: noticeStateSchema,
+      acknowledgement,
+      via: { type: 'string', description: 'The account whose shipment reached it.' },
+      progress: {
+        enum: ['notified', 'acknowledged', 'acted'],
+        description: 'state, and acted: its answer accounts for everything shipped to it.',
+      },
+      quantities: { type: 'array', items: lotFigures, description: 'Per lot it received.' },
+      ...followUp,
+    }),
   },
 });
 
