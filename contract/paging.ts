@@ -1,5 +1,6 @@
 /** `PageNumber`/`PageSize` of every paged list, as SPEC.md gives them for GET /Integration/Locations. */
 import { withLimits } from '../domain/schemas/limits';
+import { closed } from './openapi/schema';
 
 export const DEFAULT_PAGE_SIZE = 20;
 /** Larger requests are answered with this many results (README.md, Master data). */
@@ -45,8 +46,7 @@ export const pageBodySchema = (item: object, description: string) =>
   ({
     type: 'object',
     description,
-    required: ['totalPages', 'pageNumber', 'pageSize', 'totalItems', 'results', 'hasNextPage', 'hasPreviousPage'],
-    properties: {
+    ...closed({
       totalPages: { type: 'integer', minimum: 0, description: 'Pages at this page size; 0 when there are no results.' },
       pageNumber: { type: 'integer', minimum: 1, description: 'The page returned (PageNumber).' },
       pageSize: {
@@ -63,8 +63,7 @@ export const pageBodySchema = (item: object, description: string) =>
       },
       hasNextPage: { type: 'boolean', description: 'Whether a page after this one has results.' },
       hasPreviousPage: { type: 'boolean', description: 'Whether this is not the first page.' },
-    },
-    additionalProperties: false,
+    }),
   }) as const;
 
 /** The example answer of a list whose one page holds `result` alone. */

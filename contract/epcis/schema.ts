@@ -209,14 +209,11 @@ export const epcisDocumentBody = {
 } as const;
 
 /** The body beside a Location header: the new resource's id, and that URL again. */
-const located = (id: string, what: string) => ({
-  type: 'object',
-  required: [id, 'location'],
-  properties: {
+const located = (id: string, what: string) =>
+  requiredObject({
     [id]: { type: 'string' },
     location: { type: 'string', description: `${what}: the same URL as the Location header.` },
-  },
-});
+  });
 
 export const captureAcceptedResponse = located('captureID', 'The capture job');
 
