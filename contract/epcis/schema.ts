@@ -2,6 +2,7 @@
  * The schemas of the requests and answers under /epcis; what an EPCIS document must be is GS1's schema
  * (domain/epcis/json-schema.ts).
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, listOf, requiredObject } from '../openapi/schema';
 import { EPC_FORMATS } from '../../domain/epcis/identifiers';
 import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
@@ -55,10 +56,7 @@ const eventsPageQueryProperties = {
   nextPageToken,
 } as const;
 
-export interface PageQuery {
-  perPage?: string;
-  nextPageToken?: string;
-}
+export type PageQuery = FromSchema<typeof pageQuery>;
 
 export const perPageOf = (query: PageQuery): number =>
   Math.min(MAX_PER_PAGE, query.perPage ? Number(query.perPage) : DEFAULT_PER_PAGE);
