@@ -5,7 +5,7 @@
 import { closed, closedObject } from '../openapi/schema';
 import { connectionType } from '../../domain/schemas/locations';
 import { pageBodySchema } from '../paging';
-import { batchResults, fourKeyBody } from '../master-data/schema';
+import { answeredEnum, batchResults, fourKeyBody } from '../master-data/schema';
 import { nullableText } from '../../domain/schemas/text';
 
 const addressResponse = {
@@ -54,8 +54,6 @@ const vesselResponse = {
   }),
 };
 
-const storedConnectionType = { type: 'string', enum: connectionType.enum, description: connectionType.description };
-
 /** SPEC.md, "Location as returned by the list operation"; also GET /Integration/Locations/{id}. */
 export const locationResponse = {
   type: 'object',
@@ -75,7 +73,7 @@ export const locationResponse = {
           urn: { type: 'string', description: 'Service-generated URN of the trade partner.' },
           name: { type: 'string', description: 'Organization name.', example: 'Acme Seafood' },
           pgln: nullableText('Party GLN.'),
-          connectionType: storedConnectionType,
+          connectionType: answeredEnum(connectionType),
           duns: nullableText('DUNS number of the organization.'),
         }),
       },

@@ -5,6 +5,10 @@
 import { closed, closedObject } from '../openapi/schema';
 import { nullableText } from '../../domain/schemas/text';
 
+/** A request property's list of values as an answer states it: its enum and description, not the request's example. */
+export const answeredEnum = ({ enum: values, description }: { enum: readonly string[]; description: string }) =>
+  ({ type: 'string', enum: values, description }) as const;
+
 /** One MasterDataIssue (domain/master-data.ts). */
 export const masterDataIssueSchema = {
   type: 'object',

@@ -5,7 +5,7 @@
 import { closed, closedObject } from '../openapi/schema';
 import { detailsProperties } from '../../domain/schemas/products';
 import { pageBodySchema } from '../paging';
-import { batchResults, fourKeyBody } from '../master-data/schema';
+import { answeredEnum, batchResults, fourKeyBody } from '../master-data/schema';
 import { nullableText } from '../../domain/schemas/text';
 
 /** A product as GET answers it (presenter.ts). */
@@ -32,16 +32,8 @@ export const productResponse = {
         enum: [...detailsProperties.UnitDescriptor.enum, null],
         description: 'The commercial unit; null when not sent.',
       },
-      sharingPolicy: {
-        type: 'string',
-        enum: detailsProperties.SharingPolicy.enum,
-        description: detailsProperties.SharingPolicy.description,
-      },
-      productIdentifierType: {
-        type: 'string',
-        enum: detailsProperties.ProductIdentifierType.enum,
-        description: detailsProperties.ProductIdentifierType.description,
-      },
+      sharingPolicy: answeredEnum(detailsProperties.SharingPolicy),
+      productIdentifierType: answeredEnum(detailsProperties.ProductIdentifierType),
       gtin: nullableText('Global Trade Item Number.', '07038010000017'),
       plu: nullableText('Price Lookup Code.'),
       masterData: {
