@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../platform/config';
 import { componentSchemas, problemResponse, ref } from './components';
-import { type OperationSpec, type ResponseSpec, operationIdOf } from './operation';
+import { type OperationSpec, type RequestBodySpec, type ResponseSpec, operationIdOf } from './operation';
 import { operations as allOperations } from './operations';
 import { type JsonSchema, publishSchema } from './schema';
 
@@ -118,14 +118,32 @@ function sharedResponses(spec: OperationSpec): Record<number, ResponseSpec[]> {
   return shared;
 }
 
+/** `object` without its undefined members: what a spec leaves out, the document leaves out. */
+const present = (object: Json): Json =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+
+/** A media type's entry of a body: its schema, and its examples when there are any. */
+const mediaObject = (schema: JsonSchema, example?: unknown, examples?: unknown): Json =>
+  present({ schema: publishSchema(schema), example, examples });
+
+/** An operation's request body: its media type and each alternative one, with its schema and examples. */
+const requestBodyObject = (body: RequestBodySpec): Json =>
+  present({
+    required: true,
+    description: body.description,
+    content: {
+      [body.contentType ?? 'application/json']: mediaObject(body.schema, body.example, body.examples),
+      ...Object.fromEntries((body.alternatives ?? []).map((a) => [a.contentType, mediaObject(a.schema, a.example)])),
+    },
+  });
+
 function responseObject(responses: ResponseSpec[]): Json {
   const content: Record<string, Json> = {};
   for (const r of responses) {
     if (!r.schema) continue;
     for (const type of [r.contentType ?? 'application/json'].flat()) {
       const existing = content[type];
-      const media: Json = { schema: publishSchema(r.schema) };
-      if (r.example !== undefined) media.example = r.example;
+      const media = mediaObject(r.schema, r.example);
       // The operation's own answer comes first and wins; a shared one of the same media type widens it.
       content[type] = existing ? { ...existing, schema: { anyOf: [existing.schema, media.schema] } } : media;
     }
@@ -148,14 +166,10 @@ function parametersOf(spec: OperationSpec): Json[] {
     const required = new Set((schema.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
       const { description, example, ...rest } = property;
-      parameters.push({
-        name,
-        in: where,
-        required: where === 'path' || required.has(name),
-        ...(typeof description === 'string' ? { description } : {}),
-        schema: publishSchema(rest),
-        ...(example !== undefined ? { example } : {}),
-      });
+      const schema = publishSchema(rest);
+      parameters.push(
+        present({ name, in: where, required: where === 'path' || required.has(name), description, schema, example }),
+      );
     }
   };
   const templateParams = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -187,39 +201,16 @@ function operationObject(spec: OperationSpec): Json {
     [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), responseObject(list)]),
   );
   const parameters = parametersOf(spec);
-  return {
+  return present({
     operationId: operationIdOf(spec),
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    description: spec.description,
     tags: spec.tags,
-    ...(spec.public ? { security: [] } : {}),
-    ...(parameters.length ? { parameters } : {}),
-    ...(spec.requestBody
-      ? {
-          requestBody: {
-            required: true,
-            ...(spec.requestBody.description ? { description: spec.requestBody.description } : {}),
-            content: {
-              [spec.requestBody.contentType ?? 'application/json']: {
-                schema: publishSchema(spec.requestBody.schema),
-                ...(spec.requestBody.example !== undefined ? { example: spec.requestBody.example } : {}),
-                ...(spec.requestBody.examples !== undefined ? { examples: spec.requestBody.examples } : {}),
-              },
-              ...Object.fromEntries(
-                (spec.requestBody.alternatives ?? []).map((alternative) => [
-                  alternative.contentType,
-                  {
-                    schema: publishSchema(alternative.schema),
-                    ...(alternative.example !== undefined ? { example: alternative.example } : {}),
-                  },
-                ]),
-              ),
-            },
-          },
-        }
-      : {}),
+    security: spec.public ? [] : undefined,
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: spec.requestBody && requestBodyObject(spec.requestBody),
     responses,
-  };
+  });
 }
 
 const packageVersion = (): string =>
