@@ -53,9 +53,6 @@ const rejected = {
   ],
 };
 
-/** The header as the validate middleware checks it. */
-const idempotencyKey = idempotencyHeaders;
-
 const rejectedResponse = {
   description:
     'The batch was rejected as a whole (schema, time, unknown entities, duplicate ids, insufficient inventory): nothing was stored. One answer lists every problem of every event.',
@@ -104,6 +101,10 @@ const FIELDS_BY_TYPE =
   'ship `ProductInstances` and `DestinationLocation` (ship-to); transform `InputProducts` and `OutputProducts`; aggregation and disaggregation ' +
   '`ParentLotSerial` (the container), optionally its `Product`, and `ChildProductInstances`. The Examples list below the request body has one complete request per type.';
 
+/** What both submitting endpoints take (the header as the validate middleware checks it), and the refusals they share. */
+const submission = { headers: idempotencyHeaders, requestBody: { schema: eventsBody, examples: requestExamples() } };
+const refusals = { 400: rejectedResponse, 422: keyReused, 503: notStarted };
+
 export const eventsOperations = [
   operation({
     method: 'post',
@@ -114,14 +115,11 @@ export const eventsOperations = [
       'and answers with its result. All or nothing. The call waits at most SYNC_WAIT_SECONDS (30 by default); a batch still ' +
       'under way then is answered 202 exactly like the async endpoint, and finishes on its own.' +
       FIELDS_BY_TYPE,
-    headers: idempotencyKey,
-    requestBody: { schema: eventsBody, examples: requestExamples() },
+    ...submission,
     responses: {
       200: { description: 'Every event was created.', schema: eventsCreatedResponse, example: created },
       202: stillRunning,
-      400: rejectedResponse,
-      422: keyReused,
-      503: notStarted,
+      ...refusals,
     },
   }),
   operation({
@@ -131,17 +129,14 @@ export const eventsOperations = [
     description:
       'Starts the same pipeline and answers 202; follow statusUrl for the outcome. Schema errors are still answered at once with 400, listing the other events’ problems too (unknown entities, duplicate ids, inventory).' +
       FIELDS_BY_TYPE,
-    headers: idempotencyKey,
-    requestBody: { schema: eventsBody, examples: requestExamples() },
+    ...submission,
     responses: {
       202: {
         description: 'The batch was accepted (or, with a known Idempotency-Key, had been).',
         schema: batchAcceptedResponse,
         example: accepted,
       },
-      400: rejectedResponse,
-      422: keyReused,
-      503: notStarted,
+      ...refusals,
     },
   }),
   operation({
