@@ -25,15 +25,13 @@ const invalid = problemResponse('A field is missing, unknown or invalid; `errors
 const closed = problemResponse('The recall is closed: nothing more is passed on or answered.', 'recall-closed', {
   detail: `Recall ${RECALL_ID} is closed.`,
 });
-const notSentHere = problemResponse('No recall with this id sent to the key’s account.', 'unknown-recall', {
-  detail: `No recall ${RECALL_ID} sent to this account.`,
-});
-const notIssuedHere = problemResponse('No recall with this id issued by the key’s account.', 'unknown-recall', {
-  detail: `No recall ${RECALL_ID} issued by this account.`,
-});
-const notFound = problemResponse('No recall with this id issued by or sent to the key’s account.', 'unknown-recall', {
-  detail: `No recall ${RECALL_ID} issued by or sent to this account.`,
-});
+/** The 404 of a route that finds a recall `how` (issued by, sent to) the key's account. */
+const unknownRecall = (how: string) =>
+  problemResponse(`No recall with this id ${how} the key’s account.`, 'unknown-recall', {
+    detail: `No recall ${RECALL_ID} ${how} this account.`,
+  });
+const notSentHere = unknownRecall('sent to');
+const notIssuedHere = unknownRecall('issued by');
 
 export const recallsOperations = [
   operation({
@@ -101,7 +99,7 @@ export const recallsOperations = [
           'holder: the notice, with what was shipped to it and its reminders.',
         schema: recallAnswer,
       },
-      404: notFound,
+      404: unknownRecall('issued by or sent to'),
     },
   }),
   operation({
