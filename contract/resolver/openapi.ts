@@ -1,6 +1,6 @@
 import { problemResponse } from '../openapi/components';
 import { taggedOperation } from '../openapi/operation';
-import type { JsonSchema } from '../openapi/schema';
+import { requiredObject } from '../openapi/schema';
 import { linksResponse, linksetResponse, masterDataQuery, masterDataResponse, resolverQuery } from './schema';
 
 const operation = taggedOperation('EPCIS');
@@ -25,13 +25,6 @@ const responses = (what: string) => ({
   404: problemResponse(`This account has no such ${what}, or no link of the linkType asked for.`),
 });
 
-const path = (name: string) =>
-  ({
-    type: 'object',
-    required: [name],
-    properties: { [name]: { type: 'string', minLength: 1, maxLength: 300 } },
-  }) as const;
-
 const masterDataDescription = [
   'The master data a `gs1:masterData` link of the resolver names, in GS1 Web Vocabulary JSON-LD whatever the request accepts (GDST’s client fetches it with no Accept header): members are the vocabulary’s terms as GDST’s reference client maps them (`gtin`, `productName`, `globalLocationNumber`, `name`, `organizationName`, `address`; names as `[{ "@value" }]`), a vessel’s attributes as `cbvmda:vesselName`, `cbvmda:vesselFlagState`, `cbvmda:vesselID`, `gdst:imoNumber`.',
   'What the account holds, as the resolver: anything else is a 404.',
@@ -45,15 +38,16 @@ const masterDataResponses = (what: string) => ({
   404: problemResponse(`This account has no such ${what}.`),
 });
 
-const qualified = (key: 'gtin' | 'gln', qualifier: 'lot' | 'serial' | 'extension') =>
-  ({
-    type: 'object',
-    required: [key, qualifier],
-    properties: {
-      [key]: { type: 'string', minLength: 1, maxLength: 300 },
-      [qualifier]: { type: 'string', minLength: 1, maxLength: 100 },
-    },
-  }) as const;
+/** The parameters of an identifier's path: its key (a GS1 key or a URN, up to 300 characters), then any qualifier (up to 100). */
+const pathParamsOf = (path: string) =>
+  requiredObject(
+    Object.fromEntries(
+      [...path.matchAll(/\{(\w+)\}/g)].map(([, name], i) => [
+        name,
+        { type: 'string', minLength: 1, maxLength: i ? 100 : 300 },
+      ]),
+    ),
+  );
 
 /**
  * An identifier the resolver serves: `what` it names (in its 400 and 404), its resolve operation (`more`
@@ -61,7 +55,6 @@ const qualified = (key: 'gtin' | 'gln', qualifier: 'lot' | 'serial' | 'extension
  */
 interface Identifier {
   path: string;
-  pathParams: JsonSchema;
   what: string;
   summary: string;
   more?: string;
@@ -71,14 +64,12 @@ interface Identifier {
 const identifiers: Identifier[] = [
   {
     path: '/01/{gtin}',
-    pathParams: path('gtin'),
     what: 'product (GTIN or product class URN)',
     summary: 'Resolve a GTIN or product class URN (GS1 Digital Link)',
     masterData: 'Master data of a GTIN or product class URN (gs1:Product)',
   },
   {
     path: '/01/{gtin}/10/{lot}',
-    pathParams: qualified('gtin', 'lot'),
     what: 'lot',
     summary: 'Resolve a lot of a GTIN (GS1 Digital Link)',
     more: 'The lot must be named by one of the account’s events (of a product class URN: as `urn:gdst:<domain>:product:lot:class:<id>.<lot>`).',
@@ -86,7 +77,6 @@ const identifiers: Identifier[] = [
   },
   {
     path: '/01/{gtin}/21/{serial}',
-    pathParams: qualified('gtin', 'serial'),
     what: 'serialised item',
     summary: 'Resolve a serialised item of a GTIN (GS1 Digital Link)',
     more: 'The serial must be named by one of the account’s events (of a product class URN: as `urn:gdst:<domain>:product:serial:obj:<id>.<serial>`).',
@@ -94,21 +84,18 @@ const identifiers: Identifier[] = [
   },
   {
     path: '/00/{sscc}',
-    pathParams: path('sscc'),
     what: 'logistic unit (SSCC)',
     summary: 'Resolve a logistic unit’s SSCC (GS1 Digital Link)',
     more: 'An SSCC is taken as its 18 digits or as its EPC URN (`urn:epc:id:sscc:…`, as GDST’s client sends it), and must be named by one of the account’s events; it has gs1:epcis links only.',
   },
   {
     path: '/414/{gln}',
-    pathParams: path('gln'),
     what: 'location (GLN or location URN)',
     summary: 'Resolve a location’s GLN or URN (GS1 Digital Link)',
     masterData: 'Master data of a location’s GLN or URN (gs1:Place)',
   },
   {
     path: '/414/{gln}/254/{extension}',
-    pathParams: qualified('gln', 'extension'),
     what: 'location (GLN with its extension)',
     summary: 'Resolve a sub-location: a GLN with its extension (GS1 Digital Link)',
     more: 'The location with that GLN and extension (`0`: the GLN itself), as an SGLN names it; events name it as `https://id.gs1.org/414/<gln>/254/<extension>`.',
@@ -116,7 +103,6 @@ const identifiers: Identifier[] = [
   },
   {
     path: '/417/{pgln}',
-    pathParams: path('pgln'),
     what: 'party (PGLN or party URN)',
     summary: 'Resolve a party’s GLN or URN (GS1 Digital Link)',
     more: 'A party URN is held when it is a trade partner of the account or one of its events names it (source, destination, GDST’s product owner or information provider).',
@@ -125,18 +111,18 @@ const identifiers: Identifier[] = [
 ];
 
 export const resolverOperations = [
-  ...identifiers.map(({ path, pathParams, what, summary, more }) =>
+  ...identifiers.map(({ path, what, summary, more }) =>
     operation({
       method: 'get',
       path,
       summary,
       description: more ? `${description} ${more}` : description,
       query: resolverQuery,
-      pathParams,
+      pathParams: pathParamsOf(path),
       responses: responses(what),
     }),
   ),
-  ...identifiers.flatMap(({ path, pathParams, what, masterData }) =>
+  ...identifiers.flatMap(({ path, what, masterData }) =>
     masterData
       ? [
           operation({
@@ -145,7 +131,7 @@ export const resolverOperations = [
             summary: masterData,
             description: masterDataDescription,
             query: masterDataQuery,
-            pathParams,
+            pathParams: pathParamsOf(path),
             responses: masterDataResponses(what),
           }),
         ]
