@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { requiredObject } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 
@@ -48,13 +49,7 @@ export const traceQuery = withLimits({
   },
 } as const);
 
-export interface TraceQuery {
-  ProductId: string;
-  LotSerial: string;
-  Direction?: 'backward' | 'forward' | 'both';
-  AsOf?: string;
-  MaxDepth?: string;
-}
+export type TraceQuery = FromSchema<typeof traceQuery>;
 
 export const recallQuery = withLimits({
   type: 'object',
