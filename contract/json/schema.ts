@@ -110,9 +110,9 @@ export const jsonProductInstance = {
 
 const instances = { type: 'array', minItems: 1, items: jsonProductInstance } as const;
 
-const byType = (type: string, required: readonly string[], properties: Record<string, unknown>) => ({
+const byType = (type: string, properties: Record<string, unknown>) => ({
   if: { type: 'object', properties: { $type: { const: type } }, required: ['$type'] },
-  then: { type: 'object', required, properties },
+  then: requiredObject(properties),
 });
 
 export const jsonEvent = {
@@ -173,8 +173,8 @@ export const jsonEvent = {
     VesselCatchInformation: { description: 'Free form; stored as sent.' },
   },
   allOf: [
-    byType('commission', ['ProductInstances'], { ProductInstances: instances }),
-    byType('transform', ['InputProducts', 'OutputProducts'], { InputProducts: instances, OutputProducts: instances }),
+    byType('commission', { ProductInstances: instances }),
+    byType('transform', { InputProducts: instances, OutputProducts: instances }),
   ],
 } as const;
 
