@@ -39,6 +39,9 @@ const importServices = (ctx: APIContext): ImportServices => ({
     startUploadedImport(ctx.deps, row, { accountName: ctx.state.account.name, requestId: ctx.state.requestId ?? null }),
 });
 
+const presentedImport = async (ctx: APIContext, row: ImportRow) =>
+  presentImport((await importReports(ctx.deps.sequelize, [row]))[0]);
+
 async function upload(ctx: APIContext): Promise<void> {
   const key = ctx.get('Idempotency-Key').trim() || undefined;
   if (key && !IDEMPOTENCY_KEY.test(key)) throw problem('invalid-idempotency-key');
@@ -88,8 +91,7 @@ async function upload(ctx: APIContext): Promise<void> {
       }
     }
     ctx.status = 202;
-    const [report] = await importReports(ctx.deps.sequelize, [outcome.row]);
-    ctx.body = presentImport(report);
+    ctx.body = await presentedImport(ctx, outcome.row);
   } finally {
     await removeSpool(file?.path);
   }
@@ -125,8 +127,7 @@ export function importsRouter(): Router<AppState, AppCustom> {
       ? await findImport(ctx.deps.sequelize, { accountId: ctx.state.account.id, id: ctx.params.id })
       : null;
     if (!row) throw problem('unknown-import', { detail: `No import ${ctx.params.id} in this account.` });
-    const [report] = await importReports(ctx.deps.sequelize, [row]);
-    ctx.body = presentImport(report);
+    ctx.body = await presentedImport(ctx, row);
   });
   return router;
 }
