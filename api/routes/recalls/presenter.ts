@@ -105,11 +105,8 @@ function effectivenessRows(issued: Issued): (string | number)[][] {
 }
 
 /** The issuer's view as CSV: EFFECTIVENESS_COLUMNS, a row per consignee and lot. */
-export function effectivenessCsv(issued: Issued): string {
-  const lines = [EFFECTIVENESS_COLUMNS.join(',')];
-  for (const row of effectivenessRows(issued)) lines.push(row.map(csvField).join(','));
-  return `${lines.join('\n')}\n`;
-}
+export const effectivenessCsv = (issued: Issued): string =>
+  `${[EFFECTIVENESS_COLUMNS, ...effectivenessRows(issued)].map((row) => row.map(csvField).join(',')).join('\n')}\n`;
 
 /**
  * The issuer's view as XLSX: the CSV's rows on the sheet Consignees, and on the sheet Totals the
