@@ -48,7 +48,7 @@ export const isEventKind = (kind: ImportKind): kind is EventTypeName =>
   (EVENT_TYPE_NAMES as readonly string[]).includes(kind);
 
 /** Beyond this many errors the list stops: a file that wrong is fixed from the first ones. */
-export const MAX_ROW_ERRORS = 1000;
+const MAX_ROW_ERRORS = 1000;
 
 /** What the rows are checked with that the API and the pipeline own. */
 export interface ImportRules {
@@ -418,9 +418,5 @@ async function everyError(
   return errors;
 }
 
-/** Errors by row (those of the file as a whole first), each row's in the order found. */
-const inRowOrder = (errors: readonly RowError[]): RowError[] =>
-  errors
-    .map((error, i) => ({ error, i }))
-    .sort((a, b) => (a.error.row ?? 0) - (b.error.row ?? 0) || a.i - b.i)
-    .map(({ error }) => error);
+/** Errors by row (those of the file as a whole first), each row's in the order found: sort is stable. */
+const inRowOrder = (errors: readonly RowError[]): RowError[] => [...errors].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
