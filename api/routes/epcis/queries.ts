@@ -42,20 +42,19 @@ import {
   type PageQuery,
 } from '../../../contract/epcis/schema';
 
+/** The errors that name a property the pointer goes on to: the parameter naming it, and what is wrong with it. */
+const PROPERTY_ERRORS = new Map([
+  ['additionalProperties', { param: 'additionalProperty', says: 'is not a known field' }],
+  ['required', { param: 'missingProperty', says: 'is required' }],
+]);
+
 const bodyProblem = (errors: ErrorObject[]) =>
   problem('epcis-invalid-body', {
     issues: errors.map((e) => {
-      const pointer =
-        e.keyword === 'additionalProperties'
-          ? `${e.instancePath}/${String(e.params.additionalProperty)}`
-          : e.keyword === 'required'
-            ? `${e.instancePath}/${String(e.params.missingProperty)}`
-            : e.instancePath;
+      const property = PROPERTY_ERRORS.get(e.keyword);
+      const pointer = property ? `${e.instancePath}/${String(e.params[property.param])}` : e.instancePath;
       const name = pointer.split('/').filter(Boolean).join('.') || 'body';
-      return {
-        pointer,
-        message: `${name} ${e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid')}.`,
-      };
+      return { pointer, message: `${name} ${property?.says ?? e.message ?? 'is invalid'}.` };
     }),
   });
 
