@@ -203,7 +203,8 @@ export interface LotProblem {
 }
 
 /** Why a lot's figures cannot be: together they account for more than was shipped to the holder. */
-function overShipped(lot: LotAnswerInput, shipped: ShippedLot | undefined): string | undefined {
+function overShipped(lot: LotAnswerInput, shippedLots: ShippedLot[]): string | undefined {
+  const shipped = shippedLots.find((s) => s.lotSerial === lot.LotSerial);
   if (!shipped) return undefined;
   const figures = { OnHand: lot.OnHand, Returned: lot.Returned, Destroyed: lot.Destroyed, SoldOn: lot.SoldOn };
   const given = Object.entries(figures).filter((entry): entry is [string, number] => Boolean(entry[1]));
@@ -324,10 +325,7 @@ export async function answerRecall(
   const seen = new Set<string>();
   answer.Lots?.forEach((lot, index) => {
     const { LotSerial: lotSerial } = lot;
-    const over = overShipped(
-      lot,
-      notice.shipped.find((s) => s.lotSerial === lotSerial),
-    );
+    const over = overShipped(lot, notice.shipped);
     if (!notice.received_lots.includes(lotSerial))
       refused.push({
         index,
