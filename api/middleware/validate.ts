@@ -15,7 +15,8 @@ export function problemFromErrors(errors: ErrorObject[]): ApiError {
 }
 
 /** The parts of a request the validate middleware checks, each against its own schema. */
-export type Source = 'params' | 'headers' | 'query' | 'body';
+const SOURCES = ['params', 'headers', 'query', 'body'] as const;
+export type Source = (typeof SOURCES)[number];
 /**
  * A body checked by code rather than by one schema (GS1's EPCIS documents: GS1's schemas and the rules
  * they cannot state); `check` returns the checked value or throws the resource's own error.
@@ -50,8 +51,7 @@ export function textOf(input: unknown, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-const SOURCES: readonly string[] = ['params', 'headers', 'query', 'body'] satisfies Source[];
-const isSource = (key: string): key is Source => SOURCES.includes(key);
+const isSource = (key: string): key is Source => (SOURCES as readonly string[]).includes(key);
 
 /** The properties of an object schema: for a header schema, the headers it names. */
 function propertiesOf(schema: AnySchema): Record<string, unknown> {
