@@ -73,12 +73,10 @@ export const findNotice = (services: RecallServices, accountId: string, id: stri
 
 export const iso = (at: Date | string): string => new Date(at).toISOString();
 
-export const strategyOf = (
-  row: Pick<RecallRow, 'depth' | 'check_level' | 'check_percent' | 'remind_every_seconds' | 'overdue_after_reminders'>,
-) => ({
-  depth: row.depth,
-  effectivenessCheck: { level: row.check_level, percent: Number(row.check_percent) },
-  reminders: { everySeconds: row.remind_every_seconds, overdueAfter: row.overdue_after_reminders },
+const strategyView = (strategy: RecallStrategy) => ({
+  depth: strategy.depth,
+  effectivenessCheck: { level: strategy.checkLevel, percent: strategy.checkPercent },
+  reminders: { everySeconds: strategy.remindEverySeconds, overdueAfter: strategy.overdueAfterReminders },
 });
 
 /** What every party is told of a recall: in the API's answers and in the webhooks. */
@@ -87,7 +85,13 @@ export const recallSummary = (row: RecallRow) => ({
   issuer: row.issuer_name,
   reason: row.reason,
   createdTime: iso(row.created_at),
-  strategy: strategyOf(row),
+  strategy: strategyView({
+    depth: row.depth,
+    checkLevel: row.check_level,
+    checkPercent: Number(row.check_percent),
+    remindEverySeconds: row.remind_every_seconds,
+    overdueAfterReminders: row.overdue_after_reminders,
+  }),
   closed: row.closed_at
     ? { time: iso(row.closed_at), reason: row.close_reason, levelMet: Boolean(row.closed_level_met) }
     : null,
@@ -181,13 +185,7 @@ export async function issueRecall(
       issuer: issuer.name,
       reason: input.Reason,
       createdTime: new Date().toISOString(),
-      strategy: strategyOf({
-        depth: strategy.depth,
-        check_level: strategy.checkLevel,
-        check_percent: String(strategy.checkPercent),
-        remind_every_seconds: strategy.remindEverySeconds,
-        overdue_after_reminders: strategy.overdueAfterReminders,
-      }),
+      strategy: strategyView(strategy),
       closed: null,
     }),
   );
