@@ -5,13 +5,12 @@
  * (an id that exists, a trade partner name that differs, a location that is not there).
  */
 import type { AnySchema, ErrorObject } from 'ajv';
-import type { Middleware } from 'koa';
 import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data';
 import { MasterDataRefused, type MasterDataDeps } from '../../../usecases/master-data';
 import type { AppCustom } from '../../context';
-import { ApiError, rawError } from '../../errors';
+import { type ApiError, rawError } from '../../errors';
 import { fieldOf, messageOf } from '../../../platform/json-schema';
-import { validate, type ValidatedState } from '../../middleware/validate';
+import { validate } from '../../middleware/validate';
 
 type Issues = { errors?: MasterDataIssue[]; validations?: MasterDataIssue[] };
 
@@ -104,28 +103,6 @@ function issueOf(error: ErrorObject, body: unknown, singles: readonly string[]):
   return { index, id, field: fieldOf(error), message: describe(error) };
 }
 
-class SchemaRejection extends ApiError {
-  constructor(readonly schemaErrors: ErrorObject[]) {
-    super(400, null, false);
-  }
-}
-
-/**
- * The validate middleware, answering in the four-key body. Its toError sees only ajv's errors, so
- * the element ids are filled in here, where the request body is at hand.
- */
-export function validateBatch<S extends AnySchema>(
-  schema: S,
-  singles: readonly string[] = [],
-): Middleware<ValidatedState<{ body: S }>, AppCustom> {
-  const check = validate({ body: schema }, (errors) => new SchemaRejection(errors));
-  return async (ctx, next) => {
-    try {
-      await check(ctx, next);
-    } catch (error) {
-      if (!(error instanceof SchemaRejection)) throw error;
-      const body = (ctx.request as { body?: unknown }).body;
-      throw invalidRequest(error.schemaErrors.map((schemaError) => issueOf(schemaError, body, singles)));
-    }
-  };
-}
+/** The validate middleware answering in the four-key body, each element named by its index and id. */
+export const validateBatch = <S extends AnySchema>(schema: S, singles: readonly string[] = []) =>
+  validate({ body: schema }, (errors, body) => invalidRequest(errors.map((error) => issueOf(error, body, singles))));
