@@ -1,5 +1,4 @@
 /** Paging of a list as SPEC.md gives it (its schemas and 400: contract/paging.ts): the page asked for, and the body answering it. */
-import type { Middleware } from 'koa';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -8,12 +7,10 @@ import {
   type PageQuery,
 } from '../contract/paging';
 import type { PageRequest } from '../db/page';
-import type { AppCustom } from './context';
 import { rawError } from './errors';
-import { validate, type ValidatedState } from './middleware/validate';
+import { validate } from './middleware/validate';
 
-export const validatePage = (): Middleware<ValidatedState<{ query: typeof pageQuerySchema }>, AppCustom> =>
-  validate({ query: pageQuerySchema }, () => rawError(400, PAGE_QUERY_ERROR));
+export const validatePage = () => validate({ query: pageQuerySchema }, () => rawError(400, PAGE_QUERY_ERROR));
 
 export function pageOf(query: PageQuery): PageRequest {
   const pageNumber = query.PageNumber === undefined ? 1 : Number(query.PageNumber);
