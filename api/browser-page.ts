@@ -32,7 +32,7 @@ const PAGES = [
 export type PageName = (typeof PAGES)[number]['name'];
 
 /** The navigation between the pages, the current one marked. */
-export const navMarkup = (current: PageName): string =>
+const navMarkup = (current: PageName): string =>
   `<nav aria-label="Pages">${PAGES.map(
     (p) => `<a href="${p.path}"${p.name === current ? ' aria-current="page"' : ''}>${p.label}</a>`,
   ).join('')}</nav>`;
@@ -101,7 +101,7 @@ const sha256 = (text: string): string => `sha256-${createHash('sha256').update(t
 /** One bundle per entry for the life of the process: the sources do not change under a running server. */
 const bundles = new Map<string, Promise<Bundle>>();
 
-export function bundleOf(entry: string): Promise<Bundle> {
+function bundleOf(entry: string): Promise<Bundle> {
   let bundle = bundles.get(entry);
   if (!bundle) {
     bundle = build({
@@ -123,7 +123,7 @@ export function bundleOf(entry: string): Promise<Bundle> {
 }
 
 /** Only the page's own script (by hash) and style (by hash) run, and it talks to this origin only. */
-export const browserPageCsp = (style: string, script: Bundle): string =>
+const browserPageCsp = (style: string, script: Bundle): string =>
   [
     "default-src 'none'",
     `script-src '${script.hash}'`,

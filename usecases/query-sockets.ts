@@ -13,7 +13,7 @@ import type { Logger } from '../platform/logger';
 import { openQuerySockets } from '../platform/metrics';
 
 /** A client that reads slower than its reports arrive is cut off rather than buffered without end. */
-export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /** WebSocket close codes (RFC 6455, 7.4.1). */
 const INTERNAL_ERROR = 1011;

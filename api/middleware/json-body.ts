@@ -77,7 +77,7 @@ export function jsonValueIssue(root: unknown): { field: string; message: string 
  * PostgreSQL text holds neither U+0000 nor a lone UTF-16 surrogate (JSON allows both as escapes), so a
  * value carrying one would fail deep inside a query or a workflow step instead of here.
  */
-export function stringIssue(value: string): string | undefined {
+function stringIssue(value: string): string | undefined {
   if (value.length > LIMITS.anyStringLength) return `is longer than ${LIMITS.anyStringLength} characters.`;
   if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000).';
   if (!value.isWellFormed()) return 'must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair).';

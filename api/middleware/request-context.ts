@@ -6,7 +6,7 @@ import type { AppCustom, AppState } from '../context';
 const ACCEPTED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Label for requests no route matched: one series for all of them, however many URLs scanners try. */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 
 interface MatchedLayer {
   path: string | RegExp;

@@ -23,7 +23,7 @@ import { captureLocation, eventLocation, queryProblem } from './presenter';
 import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
 
 /** A GS1 header the middleware refused: the one ajv named (GS1-EPC-Format or GS1-CBV-XML-Format), with its allowed values. */
-export const headerProblem = (errors: ErrorObject[], input: unknown) => {
+const headerProblem = (errors: ErrorObject[], input: unknown) => {
   const name = errors[0]?.instancePath.slice(1) === 'GS1-CBV-XML-Format' ? 'GS1-CBV-XML-Format' : 'GS1-EPC-Format';
   const allowed = name === 'GS1-EPC-Format' ? EPC_FORMATS : CBV_FORMATS;
   const value = textOf(input, name);

@@ -10,7 +10,7 @@ import { problem } from '../../errors';
  * A live worker long-polls the task queue again within about a minute even when idle (the server
  * answers an empty poll after 60 s), so a poller not seen for longer than this is gone.
  */
-export const WORKER_STALE_SECONDS = 75;
+const WORKER_STALE_SECONDS = 75;
 
 const { TASK_QUEUE_TYPE_WORKFLOW, TASK_QUEUE_TYPE_ACTIVITY } = proto.api.enums.v1.TaskQueueType;
 const { WORKER_STATUS_RUNNING } = proto.api.enums.v1.WorkerStatus;

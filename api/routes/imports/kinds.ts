@@ -18,7 +18,7 @@ interface Conditional {
 }
 
 /** The event schema as one type sees it: the common fields and those its `$type` branch adds. */
-export function eventSchemaOf(type: EventTypeName): SchemaNode {
+function eventSchemaOf(type: EventTypeName): SchemaNode {
   const branches = (event.allOf as readonly Conditional[]).filter((b) => b.if.properties.$type.enum.includes(type));
   return {
     type: 'object',

@@ -35,7 +35,7 @@ export const rejection = (status: number, message: string, issues: Issues): ApiE
 export const invalidRequest = (validations: MasterDataIssue[]): ApiError =>
   rejection(400, `The request has ${validations.length} validation error(s); nothing was stored.`, { validations });
 
-export const conflictingRequest = (errors: MasterDataIssue[]): ApiError =>
+const conflictingRequest = (errors: MasterDataIssue[]): ApiError =>
   rejection(400, `The request conflicts with stored data in ${errors.length} place(s); nothing was stored.`, {
     errors,
   });
