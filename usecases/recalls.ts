@@ -139,7 +139,7 @@ async function afterCommit(services: RecallServices, endpoints: string[], recall
 }
 
 /** The strategy a request asks for, or what is wrong with its check (B needs its percentage, the others take none). */
-export function strategyFor(
+function strategyFor(
   input: Pick<CreateRecallInput, 'Depth' | 'EffectivenessCheck' | 'Reminders'>,
 ): RecallStrategy | string {
   const level = input.EffectivenessCheck?.Level ?? 'A';

@@ -7,7 +7,6 @@ import {
   findNotice,
   issueRecall,
   passRecallOn,
-  strategyFor,
   type RecallServices,
   type RecordEvents,
 } from '../../../usecases/recalls';
@@ -93,20 +92,15 @@ export function recallsRouter(): Router<AppState, AppCustom> {
 
   router.post(
     '/Integration/Recalls',
-    validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }, undefined, ({ body }) => {
-      const strategy = strategyFor(body);
-      return typeof strategy === 'string'
-        ? validationProblem({
-            [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [strategy],
-          })
-        : undefined;
-    }),
+    validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }),
     async (ctx) => {
       const body = ctx.state.input.body;
       const outcome = await issueRecall(servicesOf(ctx), ctx.state.account, body);
+      if (outcome.kind === 'invalidStrategy')
+        throw validationProblem({
+          [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [outcome.problem],
+        });
       if (outcome.kind === 'productNotFound') throw unknownProduct(body.ProductId);
-      // The refine above answered it already: the same check.
-      if (outcome.kind === 'invalidStrategy') throw validationProblem({ EffectivenessCheck: [outcome.problem] });
       ctx.status = 201;
       ctx.set('Location', `/Integration/Recalls/${outcome.issued.recall.id}`);
       ctx.body = presentIssued(outcome.issued);
