@@ -380,12 +380,8 @@ export async function passRecallOn(
   if (!notice) return { kind: 'notFound' };
   if (notice.closed_at) return { kind: 'alreadyClosed' };
   const recalled = { accountId: notice.issuer_account_id, productId: notice.product_id, lotSerial: notice.lot_serial };
-  const consignees = await recallConsignees(
-    sequelize,
-    recalled,
-    notice.sources,
-    await recallAccounts(sequelize, notice),
-  );
+  const known = await recallAccounts(sequelize, notice);
+  const consignees = await recallConsignees(sequelize, recalled, notice.sources, known);
   const passed = await storePassOn(sequelize, notice, consignees, noticeData(recallSummary(notice)));
   if (passed === 'closed') return { kind: 'alreadyClosed' };
   await afterCommit(services, passed.endpoints, id);
