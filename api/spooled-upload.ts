@@ -155,9 +155,7 @@ export function receiveMultipart(
         reject(error);
       });
 
-    busboy.on('field', (name, value) => {
-      fields[name] = value;
-    });
+    busboy.on('field', (name, value) => (fields[name] = value));
     busboy.on('file', (name, stream, info) => {
       if (name !== 'file') {
         stream.resume();
