@@ -26,8 +26,7 @@ import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from 
 const headerProblem = (errors: ErrorObject[], input: unknown) => {
   const name = errors[0]?.instancePath.slice(1) === 'GS1-CBV-XML-Format' ? 'GS1-CBV-XML-Format' : 'GS1-EPC-Format';
   const allowed = name === 'GS1-EPC-Format' ? EPC_FORMATS : CBV_FORMATS;
-  const value = textOf(input, name);
-  return unknownHeaderValue(name, allowed, value);
+  return unknownHeaderValue(name, allowed, textOf(input, name));
 };
 
 /** A refused GS1 header as headerProblem answers it, any other part as `other`. */
