@@ -2,6 +2,8 @@
  * Master data as SPEC.md's payloads carry it (PascalCase, as sent), and its mapping to stored rows.
  * Shared by the master-data endpoints and by events that carry products and locations inline.
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { address, contactProperties, vessel } from './schemas/locations';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
@@ -16,37 +18,12 @@ export interface TradePartnerPayload {
   Urn?: string;
 }
 
-export interface GeoCoordinatesPayload {
-  Latitude: number;
-  Longitude: number;
-}
+/** An object schema's properties, each optional, as the values their schemas accept. */
+type OptionalFields<P> = { -readonly [K in keyof P]?: P[K] extends JSONSchema ? FromSchema<P[K]> : never };
 
-export interface AddressPayload {
-  City?: string;
-  State?: string;
-  Country?: string;
-  AddressLine1?: string;
-  AddressLine2?: string;
-  PostalCode?: string;
-  GeoCoordinates?: GeoCoordinatesPayload;
-  DisplayAddress?: string;
-}
-
-export interface ContactPayload {
-  Name?: string;
-  Phone?: string;
-  Email?: string;
-}
-
-export interface VesselPayload {
-  VesselName?: string;
-  VesselFlagState?: string;
-  IMONumber?: string;
-  VesselSatelliteTrackingAuthority?: string;
-  VesselPublicRegistryLink?: string;
-  VesselRegistration?: string;
-  UnloadingPort?: string;
-}
+export type AddressPayload = OptionalFields<typeof address.properties>;
+export type ContactPayload = OptionalFields<typeof contactProperties>;
+export type VesselPayload = OptionalFields<typeof vessel.properties>;
 
 export interface LocationDetailsPayload {
   TradePartner: TradePartnerPayload;
@@ -97,9 +74,6 @@ export interface ProductPayload {
   Urn?: string;
   Details: ProductDetailsPayload;
 }
-
-/** SPEC.md: a DUNS number has 9 or 13 digits. */
-export const DUNS_PATTERN = '^([0-9]{9}|[0-9]{13})$';
 
 export const locationIdOf = (payload: { id?: string; Id?: string }): string | undefined => payload.id ?? payload.Id;
 

@@ -4,10 +4,12 @@
  * Rules JSON Schema cannot say (address or coordinates, vessel rules, ids unique and new) are in
  * domain/master-data.ts.
  */
-import { DUNS_PATTERN } from '../master-data';
 import { withLimits } from './limits';
 import { closed } from './unknown-fields';
 import { text } from './text';
+
+/** SPEC.md: a DUNS number has 9 or 13 digits. */
+export const DUNS_PATTERN = '^([0-9]{9}|[0-9]{13})$';
 
 const duns = {
   type: 'string',

@@ -5,7 +5,8 @@
  * (an id that exists, a trade partner name that differs, a location that is not there).
  */
 import type { AnySchema, ErrorObject } from 'ajv';
-import { DUNS_PATTERN, type MasterDataIssue } from '../../../domain/master-data';
+import type { MasterDataIssue } from '../../../domain/master-data';
+import { DUNS_PATTERN } from '../../../domain/schemas/locations';
 import { MasterDataRefused, type MasterDataDeps } from '../../../usecases/master-data';
 import type { AppCustom } from '../../context';
 import { type ApiError, rawError } from '../../errors';
