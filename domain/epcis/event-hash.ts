@@ -142,31 +142,26 @@ function digitalLinkOnGs1(value: string): string | undefined {
 /** The primary keys whose Digital Links identifiers.ts reads: GTIN (with lot or serial), GLN, SSCC. */
 const KEYED_LINK = /^https:\/\/id\.gs1\.org\/(01|414|00)\//;
 
-/** EPC URN schemes beyond those identifiers.ts translates: `cp.ref` (with a check digit where the key has one) then the serial. */
+/**
+ * EPC URN schemes beyond those identifiers.ts translates, as the path of their Digital Link: `cp.ref`
+ * (`body`) with a check digit where the key has one, then the serial where the scheme has one.
+ */
+const OTHER_EPC_PATHS: Record<string, (body: string, serial: string) => string> = {
+  pgln: (body) => `417/${body}${checkDigit(body)}`,
+  // A GRAI's 14 digits begin with a 0 before the company prefix.
+  grai: (body, serial) => `8003/0${body}${checkDigit(body)}${serial}`,
+  giai: (body) => `8004/${body}`,
+  gdti: (body, serial) => `253/${body}${checkDigit(body)}${serial}`,
+  gsrn: (body) => `8018/${body}${checkDigit(body)}`,
+  gsrnp: (body) => `8017/${body}${checkDigit(body)}`,
+  sgcn: (body, serial) => `255/${body}${checkDigit(body)}${serial}`,
+};
+
 function otherEpcUrn(value: string): string | undefined {
-  const match = /^urn:epc:id:(pgln|grai|giai|gdti|gsrn|gsrnp|sgcn|cpi|gcn):([0-9]+)\.([^.]*)(?:\.(.+))?$/.exec(value);
-  if (!match) return undefined;
+  const match = /^urn:epc:id:([a-z]+):([0-9]+)\.([^.]*)(?:\.(.+))?$/.exec(value);
+  if (!match || !Object.hasOwn(OTHER_EPC_PATHS, match[1])) return undefined;
   const [, scheme, companyPrefix, reference, serial] = match;
-  const body = companyPrefix + reference;
-  switch (scheme) {
-    case 'pgln':
-      return `https://id.gs1.org/417/${body}${checkDigit(body)}`;
-    case 'grai':
-      // A GRAI's 14 digits begin with a 0 before the company prefix.
-      return `https://id.gs1.org/8003/0${body}${checkDigit(body)}${serial ?? ''}`;
-    case 'giai':
-      return `https://id.gs1.org/8004/${companyPrefix}${reference}`;
-    case 'gdti':
-      return `https://id.gs1.org/253/${body}${checkDigit(body)}${serial ?? ''}`;
-    case 'gsrn':
-      return `https://id.gs1.org/8018/${body}${checkDigit(body)}`;
-    case 'gsrnp':
-      return `https://id.gs1.org/8017/${body}${checkDigit(body)}`;
-    case 'sgcn':
-      return `https://id.gs1.org/255/${body}${checkDigit(body)}${serial ?? ''}`;
-    default:
-      return undefined;
-  }
+  return `https://id.gs1.org/${OTHER_EPC_PATHS[scheme](companyPrefix + reference, serial ?? '')}`;
 }
 
 /** An identifier (EPC, class, location, party) as the pre-hash spells it: a document names its locations and classes in many events. */
@@ -372,17 +367,12 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         lines.push(`disposition=${cbv('disposition', value)}`);
         break;
       case 'persistentDisposition': {
-        const { set, unset } = value as { set?: string[]; unset?: string[] };
-        const terms = [
-          ...(set ?? [])
+        const terms = (['set', 'unset'] as const).flatMap((kind) =>
+          ((value as Partial<Record<typeof kind, string[]>>)[kind] ?? [])
             .slice()
             .sort()
-            .map((t) => `set=${cbv('disposition', t)}`),
-          ...(unset ?? [])
-            .slice()
-            .sort()
-            .map((t) => `unset=${cbv('disposition', t)}`),
-        ];
+            .map((t) => `${kind}=${cbv('disposition', t)}`),
+        );
         if (terms.length) lines.push('persistentDisposition', ...terms);
         break;
       }
