@@ -281,31 +281,27 @@ interface NamedProduct {
 /** Where a named product sits in its event, for an issue about it. */
 const linePointer = (line: NamedProduct): string => `/${line.key}/${line.position}`;
 
-function namedEpcs(out: NamedProduct[], role: Role, key: string, list: string[] | undefined): void {
-  if (list)
-    for (let position = 0; position < list.length; position++)
-      out.push({ role, identifier: list[position], quantity: 1, key, position });
-}
-
-function namedQuantities(out: NamedProduct[], role: Role, key: string, list: EpcisQuantityElement[] | undefined): void {
-  if (list)
-    for (let position = 0; position < list.length; position++) {
-      const q = list[position];
-      out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, key, position });
-    }
-}
+/** Where each role's products are listed: its EPCs, then its quantities. */
+const PRODUCT_LISTS = [
+  ['instances', 'epcList', 'quantityList'],
+  ['children', 'childEPCs', 'childQuantityList'],
+  ['inputs', 'inputEPCList', 'inputQuantityList'],
+  ['outputs', 'outputEPCList', 'outputQuantityList'],
+] as const;
 
 /** Every product identifier an event names, with the list it came from and its quantity. */
 function identifiersOf(event: EpcisEvent): NamedProduct[] {
   const out: NamedProduct[] = [];
-  namedEpcs(out, 'instances', 'epcList', event.epcList);
-  namedQuantities(out, 'instances', 'quantityList', event.quantityList);
-  namedEpcs(out, 'children', 'childEPCs', event.childEPCs);
-  namedQuantities(out, 'children', 'childQuantityList', event.childQuantityList);
-  namedEpcs(out, 'inputs', 'inputEPCList', event.inputEPCList);
-  namedQuantities(out, 'inputs', 'inputQuantityList', event.inputQuantityList);
-  namedEpcs(out, 'outputs', 'outputEPCList', event.outputEPCList);
-  namedQuantities(out, 'outputs', 'outputQuantityList', event.outputQuantityList);
+  for (const [role, epcs, quantities] of PRODUCT_LISTS) {
+    const epcList = event[epcs] ?? [];
+    for (let position = 0; position < epcList.length; position++)
+      out.push({ role, identifier: epcList[position], quantity: 1, key: epcs, position });
+    const quantityList = event[quantities] ?? [];
+    for (let position = 0; position < quantityList.length; position++) {
+      const q = quantityList[position];
+      out.push({ role, identifier: q.epcClass, quantity: q.quantity, uom: q.uom, key: quantities, position });
+    }
+  }
   return out;
 }
 
