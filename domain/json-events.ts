@@ -37,19 +37,12 @@ export interface JsonLocation {
   Address?: AddressPayload | null;
 }
 
-export interface JsonProductMasterData {
-  Name: string;
-  Namespace: string;
-  Value: string;
-  ElementId?: string | null;
-}
-
 export interface JsonParentProduct extends Partial<Pick<ProductDetailsPayload, (typeof PRODUCT_DETAILS)[number]>> {
   Urn: string;
   UnitQuantity?: number | null;
   UnitDescriptor?: ProductDetailsPayload['UnitDescriptor'] | null;
   Gtin?: string | null;
-  ProductMasterData?: JsonProductMasterData[] | null;
+  ProductMasterData?: { Name: string; Namespace: string; Value: string; ElementId?: string | null }[] | null;
 }
 
 export interface JsonProductInstance {
@@ -87,23 +80,11 @@ export interface JsonEvent {
 }
 
 /** What the account already has under a referenced URN (matched by urn, or by an external id equal to it). */
-export interface KnownProduct {
-  externalId: string | null;
-  /** Rec 20 code. */
-  unit: string;
-}
-export interface KnownLocation {
-  externalId: string | null;
-}
-export interface KnownTradePartner {
-  externalId: string | null;
-  name: string;
-  connectionType: ConnectionType;
-}
 export interface KnownEntities {
-  products: ReadonlyMap<string, KnownProduct>;
-  locations: ReadonlyMap<string, KnownLocation>;
-  tradePartners: ReadonlyMap<string, KnownTradePartner>;
+  /** With the product's unit, a Rec 20 code. */
+  products: ReadonlyMap<string, { externalId: string | null; unit: string }>;
+  locations: ReadonlyMap<string, { externalId: string | null }>;
+  tradePartners: ReadonlyMap<string, { externalId: string | null; name: string; connectionType: ConnectionType }>;
 }
 
 /** Shaped like the pipeline's BatchError, so one list reports both. */

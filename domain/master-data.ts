@@ -47,12 +47,6 @@ export interface LocationPayload {
   Details: LocationDetailsPayload;
 }
 
-export interface MasterDataPayload {
-  name: string;
-  namespace: string;
-  value: string;
-}
-
 export interface ProductDetailsPayload {
   Name: string;
   SimpleUnitOfMeasurement: string;
@@ -65,7 +59,7 @@ export interface ProductDetailsPayload {
   GTIN?: string;
   Plu?: string;
   PLU?: string;
-  MasterData?: MasterDataPayload[];
+  MasterData?: { name: string; namespace: string; value: string }[];
 }
 
 export interface ProductPayload {
