@@ -68,9 +68,8 @@ function gtinOfUrnParts(companyPrefix: string, itemRef: string): string | undefi
   return body + checkDigit(body);
 }
 
-const URN_SGTIN = /^urn:epc:id:sgtin:(\d+)\.(\d+)\.(.+)$/;
-const URN_LGTIN = /^urn:epc:class:lgtin:(\d+)\.(\d+)\.(.+)$/;
-const URN_GTIN_PATTERN = /^urn:epc:idpat:sgtin:(\d+)\.(\d+)\.\*$/;
+/** An SGTIN (with its serial), an LGTIN (with its lot) or an SGTIN pattern of every serial (`….*`). */
+const URN_TRADE_ITEM = /^urn:epc:(id:sgtin|class:lgtin|idpat:sgtin):(\d+)\.(\d+)\.(.+)$/;
 const URN_SGLN = /^urn:epc:id:sgln:(\d+)\.(\d*)\.(.+)$/;
 const URN_SSCC = /^urn:epc:id:sscc:(\d+)\.(\d+)$/;
 
@@ -104,22 +103,13 @@ const gtin14 = (value: string): string | undefined =>
 
 /** The trade item an EPC (epcList, parentID, childEPCs) or an EPC class (quantityList) names, if any. */
 export const tradeItemOf = memoised((identifier: string): TradeItem | undefined => {
-  let match = URN_SGTIN.exec(identifier);
-  if (match) {
-    const gtin = gtinOfUrnParts(match[1], match[2]);
-    const serial = decode(match[3]);
-    return gtin && serial ? { gtin, serial } : undefined;
-  }
-  match = URN_LGTIN.exec(identifier);
-  if (match) {
-    const gtin = gtinOfUrnParts(match[1], match[2]);
-    const lot = decode(match[3]);
-    return gtin && lot ? { gtin, lot } : undefined;
-  }
-  match = URN_GTIN_PATTERN.exec(identifier);
-  if (match) {
-    const gtin = gtinOfUrnParts(match[1], match[2]);
-    return gtin ? { gtin } : undefined;
+  const urn = URN_TRADE_ITEM.exec(identifier);
+  if (urn) {
+    const [, scheme, companyPrefix, itemRef, rest] = urn;
+    const gtin = gtinOfUrnParts(companyPrefix, itemRef);
+    if (scheme === 'idpat:sgtin') return gtin && rest === '*' ? { gtin } : undefined;
+    const value = decode(rest);
+    return gtin && value ? { gtin, ...(scheme === 'id:sgtin' ? { serial: value } : { lot: value }) } : undefined;
   }
   const keys = digitalLinkKeys(identifier);
   const gtin = keys?.get('01') && gtin14(keys.get('01')!);
