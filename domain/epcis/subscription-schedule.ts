@@ -40,9 +40,7 @@ export function scheduleRanges(
     const [min, max] = BOUNDS[field];
     const value = schedule[field];
     if (value === undefined) {
-      ranges[field] = [
-        index < smallest && index < 3 ? { start: min, end: min, step: 1 } : { start: min, end: max, step: 1 },
-      ];
+      ranges[field] = [{ start: min, end: index < smallest && index < 3 ? min : max, step: 1 }];
       return;
     }
     const parsed: ScheduleRange[] = [];
