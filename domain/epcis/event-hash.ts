@@ -299,17 +299,12 @@ function sensorElementLines(element: Json, namespaces: Namespaces): { standard: 
     const lines = own(report, SENSOR_REPORT_FIELDS);
     return lines.length ? ['sensorReport', ...lines] : [];
   });
-  const elementExtensions = own(element, SENSOR_ELEMENT_FIELDS);
-  const extensions =
-    metadataExtensions.length || reportExtensions.length || elementExtensions.length
-      ? [
-          'sensorElement',
-          ...(metadataExtensions.length ? ['sensorMetadata', ...metadataExtensions] : []),
-          ...reportExtensions,
-          ...elementExtensions,
-        ]
-      : [];
-  return { standard, extensions };
+  const extensions = [
+    ...(metadataExtensions.length ? ['sensorMetadata', ...metadataExtensions] : []),
+    ...reportExtensions,
+    ...own(element, SENSOR_ELEMENT_FIELDS),
+  ];
+  return { standard, extensions: extensions.length ? ['sensorElement', ...extensions] : [] };
 }
 
 /** The pre-hash string's lines of an EPCIS 2.0 event (JSON/JSON-LD model): the hash is over their concatenation. */
