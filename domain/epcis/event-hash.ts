@@ -356,10 +356,8 @@ export function preHashLines(event: Json, namespaces: Namespaces = {}): string[]
         lines.push(`transformationID=${valueOf(field, value)}`);
         break;
       case 'bizStep':
-        lines.push(`bizStep=${cbv('bizStep', value)}`);
-        break;
       case 'disposition':
-        lines.push(`disposition=${cbv('disposition', value)}`);
+        lines.push(`${field}=${cbv(field, value)}`);
         break;
       case 'persistentDisposition': {
         const terms = (['set', 'unset'] as const).flatMap((kind) =>
