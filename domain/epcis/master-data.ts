@@ -119,15 +119,13 @@ export function epcisMasterDataOf(vocabularies: EpcisVocabulary[], pointer: stri
         return;
       }
       const place = physicalLocationOf(element.id);
-      const location: EpcisLocationData = place
-        ? {
-            gln: place.gln,
-            ...(place.extension !== undefined ? { extension: place.extension } : {}),
-            pointer: at,
-            address: {},
-            vessel: {},
-          }
-        : { uri: element.id, pointer: at, address: {}, vessel: {} };
+      const location: EpcisLocationData = {
+        ...(place ? { gln: place.gln } : { uri: element.id }),
+        ...(place?.extension !== undefined ? { extension: place.extension } : {}),
+        pointer: at,
+        address: {},
+        vessel: {},
+      };
       for (const [key, value] of attributes) {
         const text = textOf(value);
         if (text === undefined) continue;
