@@ -3,6 +3,7 @@
  * JSON Schema, from one list. The pipeline writes these errors, the API answers them, the CLI prints
  * them, and the OpenAPI document describes them, all from here.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 
 export const BATCH_ERROR_CODES = [
   'Required',
@@ -19,20 +20,8 @@ export const BATCH_ERROR_CODES = [
 
 export type BatchErrorCode = (typeof BATCH_ERROR_CODES)[number];
 
-/** One failure of a rejected batch. */
-export interface BatchError {
-  index: number | null;
-  eventId: string | null;
-  code: BatchErrorCode;
-  field: string | null;
-  message: string;
-  /** InsufficientInventory only: what was asked and what the timeline had. */
-  product?: string;
-  lotSerial?: string;
-  location?: string;
-  requested?: number;
-  available?: number;
-}
+/** One failure of a rejected batch: what its schema below says, and nothing else. */
+export type BatchError = FromSchema<typeof batchErrorSchema & { additionalProperties: false }>;
 
 /** The JSON Schema of one BatchError, as the OpenAPI document shows it. */
 export const batchErrorSchema = {
