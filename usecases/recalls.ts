@@ -27,12 +27,11 @@ import {
   checkPercentOf,
   consigneeFigures,
   DEFAULT_REMINDERS,
-  destroyedEvent,
   effectivenessTotals,
-  recallReference,
   round,
   type ShippedLot,
 } from '../domain/recall-strategy';
+import { destroyedEvent, recallReference } from '../domain/recall-decommission';
 import type { BatchError } from '../domain/batch-errors';
 import type { EventPayload } from '../domain/events';
 import type { Logger } from '../platform/logger';

@@ -1,6 +1,7 @@
 import { localTime, plural } from './format';
 import type { importResponse, importSummary } from '../contract/imports/schema';
-import { $, call, el, reason, show, table, type AnswerOf, type Page } from './page-kit';
+import type { AnswerOf } from './answers';
+import { $, call, el, reason, show, table, type Page } from './page-kit';
 import { download, signInForm } from './session';
 
 /**

@@ -3,7 +3,6 @@
  * attributes (`text` as text, never markup), a message in a target, and calls of the API with the key
  * typed into the page.
  */
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 export function $<T extends HTMLElement = HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -61,18 +60,6 @@ export function show(target: HTMLElement, kind: 'error' | 'info', text: string):
     text ? el('div', { class: `message ${kind}`, role: kind === 'error' ? 'alert' : 'status', text }) : '',
   );
 }
-
-/** Members a schema names, each known: what FromSchema adds for `additionalProperties` (unknown) is left out. */
-type Known<T> = T extends readonly (infer E)[]
-  ? Known<E>[]
-  : T extends object
-    ? { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
-    : T;
-/**
- * What an operation answers, as the published contract's schema (contract/, imported for its types only:
- * nothing of it is bundled) says: a page breaks at type-check, not in a browser, when the contract changes.
- */
-export type AnswerOf<S extends JSONSchema> = Known<FromSchema<S>>;
 
 export interface Answer<T> {
   status: number;

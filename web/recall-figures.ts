@@ -1,3 +1,5 @@
+import type { issuedRecall } from '../contract/recalls/schema';
+import type { AnswerOf } from './answers';
 import { plural, quantity } from './format';
 
 /**
@@ -5,39 +7,12 @@ import { plural, quantity } from './format';
  * words both the recalls page and the trace page say it in.
  */
 
-export interface Strategy {
-  depth: string;
-  effectivenessCheck: { level: string; percent: number };
-  reminders: { everySeconds: number; overdueAfter: number };
-}
-
-/** What answers account for of a quantity shipped (on hand, returned, destroyed, sold on), and what is still out. */
-export interface Accounted {
-  onHand: number;
-  returned: number;
-  destroyed: number;
-  soldOn: number;
-  accountedFor: number;
-  outstanding: number;
-}
-
+/** A recall as its issuer sees it. */
+export type Issued = AnswerOf<typeof issuedRecall>;
+export type Strategy = Issued['strategy'];
+export type Effectiveness = Issued['effectiveness'];
 /** The quantities of one unit, summed over every consignee. */
-export interface QuantityTotals extends Accounted {
-  unit: string;
-  shipped: number;
-}
-
-export interface Effectiveness {
-  consignees: number;
-  reached: number;
-  acknowledged: number;
-  acted: number;
-  overdue: number;
-  checkPercent: number;
-  required: number;
-  levelMet: boolean;
-  quantities: QuantityTotals[];
-}
+export type QuantityTotals = Effectiveness['quantities'][number];
 
 /** `Level A: 100% of 3 consignees, 3 answers needed`: what the check level asks for. */
 export const checkText = (strategy: Strategy, e: Effectiveness): string =>

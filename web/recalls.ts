@@ -1,14 +1,8 @@
 import { duration, localTime, plural, quantity, unitLabel } from './format';
+import type { recallNotice } from '../contract/recalls/schema';
+import type { AnswerOf } from './answers';
 import { $, call, el, reason, show, table, thead, type Answer, type Child, type Page } from './page-kit';
-import {
-  checkText,
-  outOfShipped,
-  verdictText,
-  type Accounted,
-  type Effectiveness,
-  type QuantityTotals,
-  type Strategy,
-} from './recall-figures';
+import { checkText, outOfShipped, verdictText, type Issued, type QuantityTotals } from './recall-figures';
 import { download, signInForm } from './session';
 
 /**
@@ -19,87 +13,17 @@ import { download, signInForm } from './session';
  * goes into the page as text (textContent), never as markup.
  */
 
-type State = 'open' | 'notified' | 'acknowledged' | 'closed';
-
-/** What a holder answered of one lot it received, in the lot's unit. */
-interface LotAnswer {
-  lotSerial: string;
-  onHand: number;
-  returned: number;
-  destroyed: number;
-  soldOn: number;
-}
-
-interface Acknowledgement {
-  time: string;
-  quantityOnHand: number;
-  action: string;
-  /** Per lot received; null when the answer gave none. */
-  lots: LotAnswer[] | null;
-}
-
-interface ShippedLot {
-  lotSerial: string;
-  quantity: number;
-  unit: string;
-}
-
-interface Product {
-  id: string;
-  name: string;
-  unit: string;
-}
-
-type Progress = 'notified' | 'acknowledged' | 'acted';
-
+/** A recall notice as its holder sees it. */
+type Notice = AnswerOf<typeof recallNotice>;
+type State = Issued['state'];
+type Consignee = Issued['holders'][number];
+type Progress = Consignee['progress'];
 /** One lot a consignee received: what was shipped to it, and what its answer accounts for. */
-interface LotFigures extends Accounted {
-  lotSerial: string;
-  quantity: number;
-  unit: string;
-}
-
-interface Consignee {
-  account: string;
-  lots: string[];
-  acknowledgement: Acknowledgement | null;
-  /** Who told it: the issuer (tier 1), or the consignee that passed the recall on. */
-  via: string;
-  tier: number;
-  progress: Progress;
-  notifiedTime: string;
-  reminders: string[];
-  overdueTime: string | null;
-  passedOnTime: string | null;
-  quantities: LotFigures[];
-}
-
-interface Issued {
-  id: string;
-  reason: string;
-  createdTime: string;
-  state: State;
-  productId: string;
-  lotSerial: string;
-  strategy: Strategy;
-  closed: { time: string; reason: string | null; levelMet: boolean } | null;
-  effectiveness: Effectiveness;
-  holders: Consignee[];
-}
-
-interface Notice {
-  id: string;
-  issuer: string;
-  reason: string;
-  createdTime: string;
-  state: State;
-  recalled: { product: Product; lotSerial: string }[];
-  lots: { product: Product; lotSerial: string }[];
-  holdings: { product: Product; lotSerial: string; location: { name: string }; quantityOnHand: number; unit: string }[];
-  /** What was shipped to the account of each lot it received: what its answer accounts for. */
-  shipped: ShippedLot[];
-  acknowledgement: Acknowledgement | null;
-}
+type LotFigures = Consignee['quantities'][number];
+type Acknowledgement = NonNullable<Notice['acknowledgement']>;
+/** What a holder answered of one lot it received, in the lot's unit. */
+type LotAnswer = NonNullable<Acknowledgement['lots']>[number];
+type ShippedLot = Notice['shipped'][number];
 
 /** A location of the account's (GET /Integration/Locations), as the answer form names it. */
 interface Location {

@@ -149,8 +149,8 @@ const product = requiredObject({
 const lot = requiredObject({ product, lotSerial: { type: 'string' } });
 
 /** The figures of a lot's answer (domain/recall-strategy.ts LotAnswer), in the lot's unit. */
-const ANSWER_FIGURES = ['onHand', 'returned', 'destroyed', 'soldOn'];
-const answerFigures = Object.fromEntries(ANSWER_FIGURES.map((name) => [name, { type: 'number' }]));
+const figure = { type: 'number' } as const;
+const answerFigures = { onHand: figure, returned: figure, destroyed: figure, soldOn: figure };
 
 const lotAnswer = requiredObject({ lotSerial: { type: 'string' }, ...answerFigures });
 

@@ -1,4 +1,4 @@
-import { recallReference } from '../../domain/recall-strategy';
+import { recallReference } from '../../domain/recall-decommission';
 import { threeAccountChain } from '../factories/trace-chain';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';

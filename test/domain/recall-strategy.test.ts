@@ -1,10 +1,10 @@
 import {
   checkPercentOf,
   consigneeFigures,
-  destroyedEvent,
   effectivenessTotals,
   type ConsigneeFacts,
 } from '../../domain/recall-strategy';
+import { destroyedEvent } from '../../domain/recall-decommission';
 
 const consignee = (facts: ConsigneeFacts) => ({ facts, figures: consigneeFigures(facts) });
 const shipped = (lotSerial: string, quantity: number, unit = 'kg') => ({ lotSerial, quantity, unit });
