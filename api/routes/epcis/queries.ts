@@ -111,7 +111,7 @@ async function namedQueryOf(ctx: APIContext): Promise<NamedQueryRow> {
 const unknownQuery = (name: string) =>
   problem('epcis-unknown-query', { detail: `No query named ${name} in this account.` });
 
-const pageRequest = { query: pairedWith<PageQuery>()(pageQuery) };
+const pageRequest = { query: pageQuery };
 export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.post(
     '/queries',

@@ -14,7 +14,6 @@ import { submitBatch } from '../../../batches/submit';
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, unknownProduct, validationProblem } from '../../errors';
-import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { outcomeProblem } from '../events/batch';
@@ -22,14 +21,7 @@ import { statusUrl } from '../events/presenter';
 import { sendSpreadsheet } from '../../spreadsheet';
 import { RECALLS_PAGE } from './page';
 import { effectivenessCsv, effectivenessXlsx, presentIssued, presentNotice } from './presenter';
-import {
-  acknowledgeBody,
-  closeRecallBody,
-  createRecallBody,
-  type AcknowledgeInput,
-  type CloseRecallInput,
-  type CreateRecallInput,
-} from '../../../contract/recalls/schema';
+import { acknowledgeBody, closeRecallBody, createRecallBody } from '../../../contract/recalls/schema';
 
 /**
  * The recall's events (a holder's decommissions) go through the batch pipeline as a sync batch of the
@@ -90,22 +82,18 @@ const closedConflict = (id: string) => problem('recall-closed', { detail: `Recal
 export function recallsRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.post(
-    '/Integration/Recalls',
-    validate({ body: pairedWith<CreateRecallInput>()(createRecallBody) }),
-    async (ctx) => {
-      const body = ctx.state.input.body;
-      const outcome = await issueRecall(servicesOf(ctx), ctx.state.account, body);
-      if (outcome.kind === 'invalidStrategy')
-        throw validationProblem({
-          [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [outcome.problem],
-        });
-      if (outcome.kind === 'productNotFound') throw unknownProduct(body.ProductId);
-      ctx.status = 201;
-      ctx.set('Location', `/Integration/Recalls/${outcome.issued.recall.id}`);
-      ctx.body = presentIssued(outcome.issued);
-    },
-  );
+  router.post('/Integration/Recalls', validate({ body: createRecallBody }), async (ctx) => {
+    const body = ctx.state.input.body;
+    const outcome = await issueRecall(servicesOf(ctx), ctx.state.account, body);
+    if (outcome.kind === 'invalidStrategy')
+      throw validationProblem({
+        [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [outcome.problem],
+      });
+    if (outcome.kind === 'productNotFound') throw unknownProduct(body.ProductId);
+    ctx.status = 201;
+    ctx.set('Location', `/Integration/Recalls/${outcome.issued.recall.id}`);
+    ctx.body = presentIssued(outcome.issued);
+  });
 
   router.get('/Integration/Recalls', validatePage(), async (ctx) => {
     const page = pageOf(ctx.state.input.query);
@@ -143,23 +131,19 @@ export function recallsRouter(): Router<AppState, AppCustom> {
       });
     });
 
-  router.post(
-    '/Integration/Recalls/:id/acknowledge',
-    validate({ body: pairedWith<AcknowledgeInput>()(acknowledgeBody) }),
-    async (ctx) => {
-      const { id } = ctx.params;
-      const outcome = await answerRecall(servicesOf(ctx), ctx.state.account.id, id, ctx.state.input.body);
-      if (outcome.kind === 'notFound') throw notSentHere(id);
-      if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
-      if (outcome.kind === 'lotsRefused')
-        throw validationProblem(
-          Object.fromEntries(
-            outcome.lots.map(({ index, field, problem }) => [`Lots[${index}]${field ? `.${field}` : ''}`, [problem]]),
-          ),
-        );
-      ctx.body = presentNotice(outcome.notice);
-    },
-  );
+  router.post('/Integration/Recalls/:id/acknowledge', validate({ body: acknowledgeBody }), async (ctx) => {
+    const { id } = ctx.params;
+    const outcome = await answerRecall(servicesOf(ctx), ctx.state.account.id, id, ctx.state.input.body);
+    if (outcome.kind === 'notFound') throw notSentHere(id);
+    if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
+    if (outcome.kind === 'lotsRefused')
+      throw validationProblem(
+        Object.fromEntries(
+          outcome.lots.map(({ index, field, problem }) => [`Lots[${index}]${field ? `.${field}` : ''}`, [problem]]),
+        ),
+      );
+    ctx.body = presentNotice(outcome.notice);
+  });
 
   router.post('/Integration/Recalls/:id/pass-on', async (ctx) => {
     const { id } = ctx.params;
@@ -173,25 +157,21 @@ export function recallsRouter(): Router<AppState, AppCustom> {
     };
   });
 
-  router.post(
-    '/Integration/Recalls/:id/close',
-    validate({ body: pairedWith<CloseRecallInput>()(closeRecallBody) }),
-    async (ctx) => {
-      const { id } = ctx.params;
-      const outcome = await closeRecall(servicesOf(ctx), ctx.state.account.id, id, ctx.state.input.body.Reason ?? null);
-      if (outcome.kind === 'notFound') throw notIssuedHere(id);
-      if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
-      if (outcome.kind === 'levelNotMet') {
-        const { acknowledged, required, consignees } = outcome.effectiveness;
-        throw validationProblem({
-          Reason: [
-            `The effectiveness check is not met: level ${outcome.issued.recall.check_level} takes answers from ${required} of the ${consignees} consignees, ${acknowledged} answered. Say in Reason why you close the recall.`,
-          ],
-        });
-      }
-      ctx.body = presentIssued(outcome.issued);
-    },
-  );
+  router.post('/Integration/Recalls/:id/close', validate({ body: closeRecallBody }), async (ctx) => {
+    const { id } = ctx.params;
+    const outcome = await closeRecall(servicesOf(ctx), ctx.state.account.id, id, ctx.state.input.body.Reason ?? null);
+    if (outcome.kind === 'notFound') throw notIssuedHere(id);
+    if (outcome.kind === 'alreadyClosed') throw closedConflict(id);
+    if (outcome.kind === 'levelNotMet') {
+      const { acknowledged, required, consignees } = outcome.effectiveness;
+      throw validationProblem({
+        Reason: [
+          `The effectiveness check is not met: level ${outcome.issued.recall.check_level} takes answers from ${required} of the ${consignees} consignees, ${acknowledged} answered. Say in Reason why you close the recall.`,
+        ],
+      });
+    }
+    ctx.body = presentIssued(outcome.issued);
+  });
 
   return router;
 }

@@ -9,16 +9,10 @@ import {
 } from '../../../usecases/webhooks';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, validationProblem } from '../../errors';
-import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { presentWebhookDelivery, presentWebhookEndpoint } from './presenter';
-import {
-  createWebhookBody,
-  listWebhooksQuery,
-  type CreateWebhookInput,
-  type ListWebhooksQuery,
-} from '../../../contract/webhooks/schema';
+import { createWebhookBody, listWebhooksQuery } from '../../../contract/webhooks/schema';
 
 const unknownEndpoint = (id: string) =>
   problem('unknown-webhook-endpoint', { detail: `No webhook endpoint ${id} in this account.` });
@@ -37,35 +31,27 @@ async function endpointOf(ctx: APIContext) {
 export function webhooksRouter(): Router<AppState, AppCustom> {
   const router = new Router<AppState, AppCustom>();
 
-  router.post(
-    '/Integration/Webhooks',
-    validate({ body: pairedWith<CreateWebhookInput>()(createWebhookBody) }),
-    async (ctx) => {
-      const { Url: url, Events: events } = ctx.state.input.body;
-      const outcome = await registerWebhook(endpointServices(ctx.deps), {
-        accountId: ctx.state.account.id,
-        url,
-        events,
-      });
-      if (outcome.kind === 'unusableUrl') throw validationProblem({ Url: [outcome.problem] });
-      ctx.status = 201;
-      ctx.set('Location', `/Integration/Webhooks/${outcome.endpoint.id}`);
-      ctx.body = { ...presentWebhookEndpoint(outcome.endpoint), secret: outcome.secret };
-    },
-  );
+  router.post('/Integration/Webhooks', validate({ body: createWebhookBody }), async (ctx) => {
+    const { Url: url, Events: events } = ctx.state.input.body;
+    const outcome = await registerWebhook(endpointServices(ctx.deps), {
+      accountId: ctx.state.account.id,
+      url,
+      events,
+    });
+    if (outcome.kind === 'unusableUrl') throw validationProblem({ Url: [outcome.problem] });
+    ctx.status = 201;
+    ctx.set('Location', `/Integration/Webhooks/${outcome.endpoint.id}`);
+    ctx.body = { ...presentWebhookEndpoint(outcome.endpoint), secret: outcome.secret };
+  });
 
-  router.get(
-    '/Integration/Webhooks',
-    validate({ query: pairedWith<ListWebhooksQuery>()(listWebhooksQuery) }),
-    async (ctx) => {
-      const query = ctx.state.input.query;
-      const page = pageOf(query);
-      // A support key sees every account's endpoints (the support page lists the failing ones).
-      const scope = ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
-      const { rows, total } = await listWebhookEndpoints(ctx.deps.sequelize, scope, { status: query.Status }, page);
-      ctx.body = pageBody(page, total, rows.map(presentWebhookEndpoint));
-    },
-  );
+  router.get('/Integration/Webhooks', validate({ query: listWebhooksQuery }), async (ctx) => {
+    const query = ctx.state.input.query;
+    const page = pageOf(query);
+    // A support key sees every account's endpoints (the support page lists the failing ones).
+    const scope = ctx.state.caller.role === 'support' ? 'all' : { accountId: ctx.state.account.id };
+    const { rows, total } = await listWebhookEndpoints(ctx.deps.sequelize, scope, { status: query.Status }, page);
+    ctx.body = pageBody(page, total, rows.map(presentWebhookEndpoint));
+  });
 
   router.get('/Integration/Webhooks/:id', async (ctx) => {
     ctx.body = presentWebhookEndpoint(await endpointOf(ctx));
