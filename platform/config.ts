@@ -77,84 +77,8 @@ export const DEFAULT_WORKER_HEARTBEAT_SECONDS = 5;
 export const heartbeatStaleSeconds = (config: Pick<Config, 'workerHeartbeatSeconds'>): number =>
   4 * config.workerHeartbeatSeconds;
 
-export interface Config {
-  /** Port of the HTTP API; 0 picks a free one. */
-  port: number;
-  /** The address the HTTP API listens on: every interface, unless `npm start` (a development instance) says loopback. */
-  apiHost: string;
-  /** External PostgreSQL; when unset `npm start` runs an embedded server under `dataDir/pg`. */
-  databaseUrl: string | undefined;
-  /** External Temporal frontend; when unset `npm start` runs `temporal server start-dev`. */
-  temporalAddress: string | undefined;
-  temporalNamespace: string;
-  temporalCliPath: string | undefined;
-  temporalPort: number;
-  temporalUiPort: number;
-  /** The Temporal UI operators use (TEMPORAL_UI_URL, or the dev server's that `npm start` runs): batches link to their workflow there. */
-  temporalUiUrl: string | undefined;
-  taskQueue: string;
-  dataDir: string;
-  urnDomain: string;
-  logLevel: string;
-  /** A prebuilt workflow bundle (see `npm run build`); without it the worker bundles at start-up. */
-  workflowBundlePath: string | undefined;
-  /** The worker's Temporal SDK metrics (Prometheus, served by the SDK's core); 0 picks a free port. */
-  workerMetricsPort: number;
-  /** The worker's own metrics (platform/metrics.ts: batches, events, activities); 0 picks a free port. */
-  workerAppMetricsPort: number;
-  /** How long POST /Integration/Events waits for the pipeline before answering 202 like the async endpoint. */
-  syncWaitSeconds: number;
-  /**
-   * PIPELINE_LOCAL_MAX_EVENTS: a batch of at most this many events runs its pipeline steps as local
-   * activities in one workflow task (workflows/process-event-batch.ts); larger ones as activity tasks.
-   * 0 runs every batch's steps as activity tasks. Read where a batch's workflow input is built.
-   */
-  pipelineLocalMaxEvents: number;
-  /**
-   * API_SYNC_WORKER: the API process runs a worker of its own on the sync task queue (syncTaskQueueOf)
-   * and starts a small sync batch's workflow there eagerly: Temporal hands the first workflow task back in
-   * the start's answer, so the batch runs in the API without waiting in any queue. Off, such batches wait
-   * in that queue for `npm run worker`, which always polls it too.
-   */
-  apiSyncWorker: boolean;
-  /**
-   * WORKER_ACTIVITY_SLOTS: the steps a worker runs at once, as local activities (a batch's steps) and as
-   * many activity tasks (deliveries, imports, steps gone on as tasks); by default one more than this
-   * machine's cores (docs/operations.md says why).
-   */
-  workerActivitySlots: number;
-  /** WORKER_ROLE: the task queues `npm run worker` polls (WORKER_ROLES); `all` unless set. */
-  workerRole: WorkerRole;
-  /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
-  reconcileAfterSeconds: number;
-  /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
-  reconcileEverySeconds: number;
-  /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
-  requestTimeoutSeconds: number;
-  /** WEBHOOK_ALLOWED_HOSTS: hosts a webhook or subscription may reach although not https or not public. */
-  webhookAllowedHosts: string[];
-  /** WEBHOOK_RETRY_SECONDS: how long a notification is retried before its endpoint is marked failing (72 hours). */
-  webhookRetrySeconds: number;
-  /** QUERY_SOCKET_PING_SECONDS: how often an EPCIS query WebSocket is pinged; one that missed the last ping is cut. */
-  querySocketPingSeconds: number;
-  /**
-   * WORKER_HEARTBEAT_SECONDS: how often a worker tells Temporal it is alive (the SDK takes 1-60 s). The API
-   * reads it too: /readyz counts a worker silent for heartbeatStaleSeconds as gone, so both must agree.
-   */
-  workerHeartbeatSeconds: number;
-  /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
-  rateLimitPerSecond: number;
-  /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
-  rateLimitBurst: number;
-  /** Requests with a wrong API key one client address may make in a minute before they get 429. */
-  failedKeysPerMinute: number;
-  /**
-   * TRUSTED_PROXIES: the reverse proxies and load balancers in front of the API (addresses, CIDR ranges,
-   * or proxy-addr's names loopback, linklocal, uniquelocal). Only from them are X-Forwarded-For,
-   * -Proto and -Host believed (api/middleware/client-address.ts).
-   */
-  trustedProxies: string[];
-}
+/** The settings loadConfig reads from the environment (each one described there). */
+export type Config = ReturnType<typeof loadConfig>;
 
 /** A whole number from `value` (`fallback` when unset) within min-max; `what` names it in the error. */
 function whole(name: string, value: string | undefined, fallback: number, what: string, min: number, max: number) {
@@ -197,7 +121,7 @@ function trustedProxies(value: string | undefined): string[] {
   return entries;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const port = (name: keyof typeof DEFAULT_PORTS) =>
     whole(name, env[name], DEFAULT_PORTS[name], 'a port number', 0, 65535);
   const seconds = (name: string, fallback: number, max = 86_400) =>
@@ -205,39 +129,84 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const count = (name: string, fallback: number, min: number) =>
     whole(name, env[name], fallback, 'a whole number', min, 1_000_000);
   return {
+    /** Port of the HTTP API; 0 picks a free one. */
     port: port('PORT'),
+    /** The address the HTTP API listens on: every interface, unless `npm start` (a development instance) says loopback. */
     apiHost: env.API_HOST || '0.0.0.0',
+    /** External PostgreSQL; when unset `npm start` runs an embedded server under `dataDir/pg`. */
     databaseUrl: nonEmpty(env.DATABASE_URL),
+    /** External Temporal frontend; when unset `npm start` runs `temporal server start-dev`. */
     temporalAddress: nonEmpty(env.TEMPORAL_ADDRESS),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCliPath: nonEmpty(env.TEMPORAL_CLI_PATH),
     temporalPort: port('TEMPORAL_PORT'),
     temporalUiPort: port('TEMPORAL_UI_PORT'),
+    /** The Temporal UI operators use (TEMPORAL_UI_URL, or the dev server's that `npm start` runs): batches link to their workflow there. */
     temporalUiUrl: nonEmpty(env.TEMPORAL_UI_URL?.replace(/\/+$/, '')),
     taskQueue: env.TASK_QUEUE || TASK_QUEUE,
     dataDir: path.resolve(PROJECT_ROOT, env.DATA_DIR || '.data'),
     urnDomain: env.URN_DOMAIN || 'traceability.local',
     logLevel: env.LOG_LEVEL || 'info',
+    /** A prebuilt workflow bundle (see `npm run build`); without it the worker bundles at start-up. */
     workflowBundlePath: nonEmpty(env.WORKFLOW_BUNDLE_PATH),
+    /** The worker's Temporal SDK metrics (Prometheus, served by the SDK's core); 0 picks a free port. */
     workerMetricsPort: port('WORKER_METRICS_PORT'),
+    /** The worker's own metrics (platform/metrics.ts: batches, events, activities); 0 picks a free port. */
     workerAppMetricsPort: port('WORKER_APP_METRICS_PORT'),
+    /** How long POST /Integration/Events waits for the pipeline before answering 202 like the async endpoint. */
     syncWaitSeconds: seconds('SYNC_WAIT_SECONDS', 30),
+    /**
+     * PIPELINE_LOCAL_MAX_EVENTS: a batch of at most this many events runs its pipeline steps as local
+     * activities in one workflow task (workflows/process-event-batch.ts); larger ones as activity tasks.
+     * 0 runs every batch's steps as activity tasks. Read where a batch's workflow input is built.
+     */
     pipelineLocalMaxEvents: count('PIPELINE_LOCAL_MAX_EVENTS', DEFAULT_PIPELINE_LOCAL_MAX_EVENTS, 0),
+    /**
+     * API_SYNC_WORKER: the API process runs a worker of its own on the sync task queue (syncTaskQueueOf)
+     * and starts a small sync batch's workflow there eagerly: Temporal hands the first workflow task back in
+     * the start's answer, so the batch runs in the API without waiting in any queue. Off, such batches wait
+     * in that queue for `npm run worker`, which always polls it too.
+     */
     apiSyncWorker: flag('API_SYNC_WORKER', env.API_SYNC_WORKER, true),
+    /**
+     * WORKER_ACTIVITY_SLOTS: the steps a worker runs at once, as local activities (a batch's steps) and as
+     * many activity tasks (deliveries, imports, steps gone on as tasks); by default one more than this
+     * machine's cores (docs/operations.md says why).
+     */
     workerActivitySlots: count('WORKER_ACTIVITY_SLOTS', os.availableParallelism() + 1, 1),
+    /** WORKER_ROLE: the task queues `npm run worker` polls (WORKER_ROLES); `all` unless set. */
     workerRole: workerRole(env.WORKER_ROLE),
+    /** Batches still `Accepted` after this long are started by the reconciler (batches/reconciler.ts). */
     reconcileAfterSeconds: seconds('RECONCILE_AFTER_SECONDS', 60),
+    /** The reconciler's wait between two passes (workflows/reconcile-batches.ts). */
     reconcileEverySeconds: seconds('RECONCILE_EVERY_SECONDS', 60),
+    /** A request whose headers and body have not all arrived after this long is answered 408 and closed. */
     requestTimeoutSeconds: seconds('REQUEST_TIMEOUT_SECONDS', 30),
+    /** WEBHOOK_ALLOWED_HOSTS: hosts a webhook or subscription may reach although not https or not public. */
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
-    // At least the 72 hours receivers are promised, unless set lower (tests); at most 30 days.
+    /**
+     * WEBHOOK_RETRY_SECONDS: how long a notification is retried before its endpoint is marked failing: at
+     * least the 72 hours receivers are promised, unless set lower (tests); at most 30 days.
+     */
     webhookRetrySeconds: seconds('WEBHOOK_RETRY_SECONDS', 72 * 3600, 30 * 86_400),
+    /** QUERY_SOCKET_PING_SECONDS: how often an EPCIS query WebSocket is pinged; one that missed the last ping is cut. */
     querySocketPingSeconds: seconds('QUERY_SOCKET_PING_SECONDS', 30),
-    // The SDK's core takes 1-60 s.
+    /**
+     * WORKER_HEARTBEAT_SECONDS: how often a worker tells Temporal it is alive (the SDK's core takes 1-60 s).
+     * The API reads it too: /readyz counts a worker silent for heartbeatStaleSeconds as gone, so both must agree.
+     */
     workerHeartbeatSeconds: seconds('WORKER_HEARTBEAT_SECONDS', DEFAULT_WORKER_HEARTBEAT_SECONDS, 60),
+    /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
     rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMITS.perSecond, 1),
+    /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
     rateLimitBurst: count('RATE_LIMIT_BURST', DEFAULT_RATE_LIMITS.burst, 0),
+    /** Requests with a wrong API key one client address may make in a minute before they get 429. */
     failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', DEFAULT_RATE_LIMITS.failedKeysPerMinute, 1),
+    /**
+     * TRUSTED_PROXIES: the reverse proxies and load balancers in front of the API (addresses, CIDR ranges,
+     * or proxy-addr's names loopback, linklocal, uniquelocal). Only from them are X-Forwarded-For,
+     * -Proto and -Host believed (api/middleware/client-address.ts).
+     */
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }
