@@ -7,9 +7,8 @@ import { runBatch } from '../batches/submit';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
-import { readLiveState } from '../supervisor/state';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { noService, runCommands, wholeNumber } from './database';
+import { runCommands, serviceAddress, wholeNumber } from './database';
 import { requestWithEpcisOriginals } from '../db/repositories/epcis-originals';
 
 const USAGE = `usage:
@@ -42,14 +41,6 @@ function caseOf({ batch, retriedBy, replacedBy, failedImport }: BatchView): stri
   if (batch.abandonedAt) return `abandoned: ${batch.abandonedReason}`;
   if (batch.refusalAnsweredAt) return "answered: refused in its call's 400";
   return retriedBy ? `open, retried: ${retriedBy.status}` : 'open';
-}
-
-/** Temporal: TEMPORAL_ADDRESS when set, else the one the running `npm start` published. */
-function temporalAddress(): string {
-  const config = loadConfig();
-  const address = config.temporalAddress ?? readLiveState(config.dataDir)?.temporalAddress;
-  if (!address) throw noService(config.dataDir, 'TEMPORAL_ADDRESS');
-  return address;
 }
 
 runCommands(
@@ -133,7 +124,7 @@ runCommands(
         );
       }
       const { retry } = stored;
-      const temporal = await connectTemporalClient(temporalAddress(), config.temporalNamespace);
+      const temporal = await connectTemporalClient(serviceAddress('temporalAddress'), config.temporalNamespace);
       try {
         const logger = createLogger(config.logLevel, 'batch');
         const outcome = await runBatch({ temporal, config, logger }, retry, {

@@ -5,15 +5,18 @@ import { createSequelize } from '../db/sequelize';
 import { loadConfig } from '../platform/config';
 import { readLiveState } from '../supervisor/state';
 
+const VARIABLES = { databaseUrl: 'DATABASE_URL', temporalAddress: 'TEMPORAL_ADDRESS' } as const;
+
 /**
- * The service's database: DATABASE_URL when set, else the one the `npm start` running on DATA_DIR
- * published in its runtime.json. Never a cluster of its own: that would be a second, empty database.
+ * The service's database or Temporal: DATABASE_URL or TEMPORAL_ADDRESS when set, else what the `npm start`
+ * running on DATA_DIR published in its runtime.json. Never a server of its own: a database would be a
+ * second, empty one.
  */
-export function serviceDatabaseUrl(): string {
+export function serviceAddress(key: keyof typeof VARIABLES): string {
   const config = loadConfig();
-  const url = config.databaseUrl ?? readLiveState(config.dataDir)?.databaseUrl;
-  if (!url) throw noService(config.dataDir, 'DATABASE_URL');
-  return url;
+  const address = config[key] ?? readLiveState(config.dataDir)?.[key];
+  if (!address) throw noService(config.dataDir, VARIABLES[key]);
+  return address;
 }
 
 export const noService = (dataDir: string, variable: string): Error =>
@@ -21,9 +24,9 @@ export const noService = (dataDir: string, variable: string): Error =>
     `No running service found under ${dataDir} (start it with \`npm start\`, or set DATA_DIR to its data directory, or ${variable}).`,
   );
 
-/** Runs `task` against the service's database (serviceDatabaseUrl), schema brought up to date first. */
+/** Runs `task` against the service's database (serviceAddress), schema brought up to date first. */
 export async function withDatabase<T>(task: (sequelize: Sequelize) => Promise<T>): Promise<T> {
-  const databaseUrl = serviceDatabaseUrl();
+  const databaseUrl = serviceAddress('databaseUrl');
   const sequelize = createSequelize(databaseUrl, 2);
   try {
     await migrateUp(sequelize, databaseUrl);
