@@ -115,8 +115,7 @@ function abandoned(): AbortSignal | undefined {
 async function split(deps: ActivityDeps, input: SplitImportInput): Promise<ImportChunkBatch[]> {
   const row = await findImport(deps.sequelize, { accountId: input.accountId, id: input.importId });
   if (!row) throw new ImportGone(`No import ${input.importId} in account ${input.accountName}.`);
-  const columns = row.columns;
-  const assembler = new RecordAssembler(columns, 'Id');
+  const assembler = new RecordAssembler(row.columns, 'Id');
   const chunks: ImportChunkBatch[] = [];
   let pending: AssembledRecord[] = [];
   let lastRow = 1;
@@ -147,15 +146,10 @@ async function split(deps: ActivityDeps, input: SplitImportInput): Promise<Impor
   };
   const flush = async () => {
     if (!pending.length) return;
-    if (masterData) {
-      if (!stored.has(seq)) await storeMasterDataChunk(deps, input, row, seq, pending, lastRow);
-      seq++;
-      pending = [];
-      return;
-    }
     const [records, chunkSeq, lastRowOf] = [pending, seq++, lastRow];
     pending = [];
-    await storing.next(() => storeEvents(records, chunkSeq, lastRowOf));
+    if (!masterData) await storing.next(() => storeEvents(records, chunkSeq, lastRowOf));
+    else if (!stored.has(chunkSeq)) await storeMasterDataChunk(deps, input, row, chunkSeq, records, lastRowOf);
   };
   try {
     let header = true;
