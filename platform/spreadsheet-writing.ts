@@ -7,6 +7,7 @@
  * with a filter on every column.
  */
 import { PassThrough, type Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import { CTES, CTE_COLUMNS, FSMA_COLUMNS, type FsmaRow } from '../domain/fsma204';
 
@@ -83,11 +84,7 @@ function xlsxStream(sheets: readonly SheetToWrite[]): Readable {
   return stream;
 }
 
-export async function xlsxWorkbook(sheets: readonly SheetToWrite[]): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of xlsxStream(sheets)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+export const xlsxWorkbook = (sheets: readonly SheetToWrite[]): Promise<Buffer> => buffer(xlsxStream(sheets));
 
 async function writeWorkbook(sheets: readonly SheetToWrite[], stream: PassThrough): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
