@@ -11,12 +11,7 @@ import type { Logger } from '../platform/logger';
 
 export const DATABASE_NAME = 'traceability';
 
-export interface EmbeddedPostgres {
-  url: string;
-  port: number;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
+export type EmbeddedPostgres = Awaited<ReturnType<typeof serve>>;
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -269,11 +264,7 @@ interface Cluster {
 }
 
 /** Runs the cluster's server on `port` until it answers; PortLostError when a port found free is taken. */
-async function serve(
-  options: EmbeddedPostgresOptions,
-  { dataDir, bin, asOwner }: Cluster,
-  port: number,
-): Promise<EmbeddedPostgres> {
+async function serve(options: EmbeddedPostgresOptions, { dataDir, bin, asOwner }: Cluster, port: number) {
   // Checked before starting: the readiness probe below would take another server's answer for this one's.
   if (!(await isPortFree(port)))
     throw options.port ? new PortTakenError('EMBEDDED_PG_PORT', port) : new PortLostError(`port ${port} is taken`);

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -31,13 +30,7 @@ export function findTemporalCli(explicit: string | undefined): string {
   throw new MissingTemporalCliError('`temporal` is not on PATH and TEMPORAL_CLI_PATH is not set');
 }
 
-export interface DevServer {
-  address: string;
-  port: number;
-  uiUrl: string | undefined;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
+export type DevServer = Awaited<ReturnType<typeof startTemporalDevServer>>;
 
 /** Also in docker-compose.yml's dynamic config for the Temporal server there. */
 const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=full'];
@@ -92,7 +85,7 @@ const STDERR_KEPT = 2000;
 const headAndTail = (text: string): string =>
   text.length <= 2 * STDERR_KEPT ? text : `${text.slice(0, STDERR_KEPT)}\n…\n${text.slice(-STDERR_KEPT)}`;
 
-export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
+export async function startTemporalDevServer(options: DevServerOptions) {
   const cli = findTemporalCli(options.cliPath);
   const port = options.port || (await freePort());
   // Checked before starting: the readiness probe below would take another server's answer for this one's.
