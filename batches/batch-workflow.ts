@@ -6,28 +6,20 @@ import type { processEventBatch } from '../workflows';
 import { syncTaskQueueOf } from '../domain/task-queues';
 import { ACCOUNT_NAME, BATCH_ID, BATCH_MODE, BATCH_STATUS, RETRY_OF } from '../platform/search-attributes';
 
-/** What starting a stored batch's workflow needs: its workflow id, the reference it runs on, its size. */
-export interface BatchStart {
-  workflowId: string;
-  input: ProcessEventBatchInput;
-  eventCount: number;
-  mode: BatchMode;
-  /** The batch a retry runs again: set as the RetryOf search attribute and named in the summary. */
-  retryOf: string | null;
-}
-
 /**
- * What starting a batch's workflow takes, from its row, its account's name, and PIPELINE_LOCAL_MAX_EVENTS
- * (the workflow runs the steps of a batch that size or smaller as local activities).
+ * What starting a batch's workflow takes (its workflow id, the reference it runs on, its size), from its
+ * row, its account's name, and PIPELINE_LOCAL_MAX_EVENTS (the workflow runs the steps of a batch that size
+ * or smaller as local activities).
  */
 export const batchStartOf = (
   batch: Pick<Batch, 'id' | 'accountId' | 'workflowId' | 'eventCount' | 'requestId' | 'mode' | 'retryOf'>,
   accountName: string,
   localMaxEvents: number,
-): BatchStart => ({
+) => ({
   workflowId: batch.workflowId,
   eventCount: batch.eventCount,
   mode: batch.mode,
+  /** The batch a retry runs again: set as the RetryOf search attribute and named in the summary. */
   retryOf: batch.retryOf,
   input: {
     batchId: batch.id,
@@ -36,8 +28,10 @@ export const batchStartOf = (
     requestId: batch.requestId,
     eventCount: batch.eventCount,
     localMaxEvents,
-  },
+  } satisfies ProcessEventBatchInput,
 });
+
+type BatchStart = ReturnType<typeof batchStartOf>;
 
 /**
  * The line the Temporal UI shows for the workflow in its list, so an operator reads account, mode and
@@ -98,7 +92,7 @@ export const SYNC_QUEUE_MAX_EVENTS = 50;
 /** A batch somebody waits on, small enough for the API's own worker, whose steps run locally: a scan, say. */
 const isSmallSync = (start: BatchStart): boolean =>
   (start.mode === 'sync' || start.mode === 'json') &&
-  start.eventCount <= Math.min(SYNC_QUEUE_MAX_EVENTS, start.input.localMaxEvents ?? 0);
+  start.eventCount <= Math.min(SYNC_QUEUE_MAX_EVENTS, start.input.localMaxEvents);
 
 /** The task queue a batch's workflow runs on: small sync batches have their own (syncTaskQueueOf). */
 export const batchTaskQueueOf = (taskQueue: string, start: BatchStart): string =>
