@@ -9,15 +9,6 @@ import { createPipelineWorker, installRuntime, pipelineActivities } from './pipe
 // Steps of small sync batches side by side, each holding one connection of the API's pool.
 const LOCAL_ACTIVITY_SLOTS = 4;
 
-export interface ApiSyncWorker {
-  /**
-   * The API's client must be on this connection: Temporal hands an eager start's task to the worker on
-   * the starting connection. The API closes it, after stop().
-   */
-  connection: NativeConnection;
-  stop(): Promise<void>;
-}
-
 /** The API's statements by step: an activity's type inside one of its worker's steps, `request` otherwise. */
 export const apiStatementStep = (): string => currentActivityType('request');
 
@@ -32,7 +23,7 @@ export async function startApiSyncWorker(
   config: Config & { temporalAddress: string },
   logger: Logger,
   sequelize: Sequelize,
-): Promise<ApiSyncWorker> {
+) {
   // The API stops on its own signals (api/main.ts), and stops this worker after its requests.
   installRuntime(logger, config, { shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
@@ -59,8 +50,12 @@ export async function startApiSyncWorker(
       logger.error({ err: error }, 'the API sync worker failed: small sync batches now wait for npm run worker'),
   );
   return {
+    /**
+     * The API's client must be on this connection: Temporal hands an eager start's task to the worker on
+     * the starting connection. The API closes it, after stop().
+     */
     connection,
-    async stop() {
+    async stop(): Promise<void> {
       stopping = true;
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
