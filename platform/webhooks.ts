@@ -67,10 +67,6 @@ export async function destinationProblem(value: string, allowedHosts: readonly s
   }
 }
 
-export interface PostResult {
-  status: number;
-}
-
 /**
  * POSTs `body` to `url` once: the resolved address is checked again here (DNS rebinding), redirects
  * are answers, not followed, and the whole exchange is cut at 10 s. Throws on any transport failure.
@@ -80,7 +76,7 @@ export async function postJson(
   body: string,
   headers: Record<string, string>,
   allowedHosts: readonly string[],
-): Promise<PostResult> {
+): Promise<{ status: number }> {
   const target = new URL(url);
   const checked = await resolveDestination(hostOf(target), allowedHosts);
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -88,7 +84,7 @@ export async function postJson(
     else callback(null, checked.address, checked.family);
   };
   const transport = target.protocol === 'https:' ? https : http;
-  return new Promise<PostResult>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const request = transport.request(
       target,
       {

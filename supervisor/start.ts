@@ -7,7 +7,7 @@ import { buildWorkflowBundle } from '../worker/bundle';
 import { spawnBound, stopChild } from './child-process';
 import { BULK_WORKER_NICENESS, DEFAULT_PORTS, DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS, loadConfig } from '../platform/config';
 import { deliveriesTaskQueueOf, syncTaskQueueOf } from '../domain/task-queues';
-import { KeptService } from '../platform/kept-service';
+import { KeptService, type RunningService } from '../platform/kept-service';
 import { createLogger, personWatching, type Logger } from '../platform/logger';
 import { checkExplicitPort, choosePort, PortTakenError } from '../platform/ports';
 import { PostgresSetupError, startEmbeddedPostgres } from './postgres';
@@ -57,10 +57,6 @@ function webhookRule(allowedHosts: string, set: boolean): string {
     : 'https to public addresses only (WEBHOOK_ALLOWED_HOSTS is empty)';
 }
 
-interface Stoppable {
-  stop(): Promise<void>;
-}
-
 /** The API's pages, as the start-up summary and log list them. */
 const PAGES = ['trace', 'recalls', 'support', 'imports'] as const;
 
@@ -74,7 +70,7 @@ const CHILD_STOP_GRACE_MS = 5000;
  * `npm run api` use.
  */
 class Supervisor {
-  private readonly services: Stoppable[] = [];
+  private readonly services: Pick<RunningService, 'stop'>[] = [];
   private readonly children = new Map<Role, ChildProcess>();
   private state!: RuntimeState;
   /** Aborted by stop(), first thing: a start-up under way gives up, stopping what it had started. */

@@ -21,11 +21,6 @@ export const RESET_REFUSED =
   'Reset is disabled in this Temporal UI: a batch is retried, never reset (retry it from /support, ' +
   'POST /Integration/Batches/{id}/retry or npm run batch -- retry <batchId>).';
 
-export interface UiGuard {
-  port: number;
-  close(): Promise<void>;
-}
-
 function refuse(response: http.ServerResponse): void {
   const body = JSON.stringify({ code: 7, message: RESET_REFUSED, details: [] });
   response.writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -44,7 +39,7 @@ async function bodyOf(request: http.IncomingMessage): Promise<Buffer | undefined
 }
 
 /** Listens on `port` (0: any free one) of 127.0.0.1 in front of the dev server's UI on `upstreamPort`. */
-export async function startUiGuard(port: number, upstreamPort: number): Promise<UiGuard> {
+export async function startUiGuard(port: number, upstreamPort: number) {
   const forward = (
     request: http.IncomingMessage,
     response: http.ServerResponse,

@@ -6,7 +6,7 @@ import { freePort, waitFor } from '../platform/net';
 import { isPortFree, listenerPids, PortTakenError } from '../platform/ports';
 import { cliTypeName, SEARCH_ATTRIBUTES } from '../platform/search-attributes';
 import { temporalOnPath } from './temporal-cli';
-import { startUiGuard, type UiGuard } from './temporal-ui';
+import { startUiGuard } from './temporal-ui';
 
 export class MissingTemporalCliError extends Error {
   constructor(looked: string) {
@@ -105,7 +105,7 @@ export async function startTemporalDevServer(options: DevServerOptions) {
   for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG))
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   // The dev server's UI listens on a port of its own; the one given is the guard's in front of it.
-  let guard: UiGuard | undefined;
+  let guard: Awaited<ReturnType<typeof startUiGuard>> | undefined;
   if (options.uiPort === null) args.push('--headless');
   else {
     const inner = await freePort();
