@@ -76,8 +76,7 @@ async function runChunk(input: SplitImportInput, chunk: ImportChunkBatch): Promi
     });
     return true;
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return true;
-    return false;
+    return error instanceof WorkflowExecutionAlreadyStartedError;
   }
 }
 
