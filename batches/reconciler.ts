@@ -1,19 +1,12 @@
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import type { reconcileBatches } from '../workflows';
 import { reconcilerSettingsSignal } from '../workflows/reconciler-signals';
+import type { ReconcilerSettings } from '../pipeline/contracts';
 
 /** The reconciler's workflow id: one long-running workflow (workflows/reconcile-batches.ts). */
 export const RECONCILER_WORKFLOW_ID = 'reconcile-batches';
 /** The Temporal Schedule that ran the reconciler before, one workflow per pass; removed at start-up. */
 export const LEGACY_RECONCILE_SCHEDULE_ID = 'reconcile-batches';
-
-export interface ReconcilerSettings {
-  taskQueue: string;
-  /** The wait between two passes. */
-  everySeconds: number;
-  /** How long a batch may stay `Accepted` before the reconciler starts it. */
-  afterSeconds: number;
-}
 
 /** The line the Temporal UI's list shows for it: what it is, so nobody takes it for a batch. */
 export const RECONCILER_SUMMARY =
@@ -37,19 +30,18 @@ const RECONCILER_DETAILS = [
  * continue-as-new to bound the history) shows the reconciler as one row, where any Schedule adds one
  * closed workflow per pass to the list operators read.
  */
-export async function ensureReconciler(client: Client, settings: ReconcilerSettings): Promise<void> {
+export async function ensureReconciler(client: Client, taskQueue: string, settings: ReconcilerSettings): Promise<void> {
   try {
     await client.schedule.getHandle(LEGACY_RECONCILE_SCHEDULE_ID).delete();
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
   }
-  const input = { olderThanSeconds: settings.afterSeconds, everySeconds: settings.everySeconds };
-  await client.workflow.signalWithStart<typeof reconcileBatches, [typeof input]>('reconcileBatches', {
+  await client.workflow.signalWithStart<typeof reconcileBatches, [ReconcilerSettings]>('reconcileBatches', {
     workflowId: RECONCILER_WORKFLOW_ID,
-    taskQueue: settings.taskQueue,
-    args: [input],
+    taskQueue,
+    args: [settings],
     signal: reconcilerSettingsSignal,
-    signalArgs: [input],
+    signalArgs: [settings],
     staticSummary: RECONCILER_SUMMARY,
     staticDetails: RECONCILER_DETAILS,
   });

@@ -107,10 +107,9 @@ export async function createWorkers(
   if (!queues.some(({ taskQueue }) => taskQueue === config.taskQueue)) return workers;
   const client = await connectTemporalClient(config.temporalAddress, config.temporalNamespace);
   try {
-    await ensureReconciler(client, {
-      taskQueue: config.taskQueue,
+    await ensureReconciler(client, config.taskQueue, {
+      olderThanSeconds: config.reconcileAfterSeconds,
       everySeconds: config.reconcileEverySeconds,
-      afterSeconds: config.reconcileAfterSeconds,
     });
   } finally {
     await client.connection.close();
