@@ -7,16 +7,9 @@ import { SEARCH_ATTRIBUTES, type SearchAttributeKey } from '../domain/search-att
 
 export * from '../domain/search-attribute-keys';
 
-const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
-export const INDEXED_VALUE_TYPES: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType> = {
-  TEXT: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  INT: IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  DOUBLE: IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-  BOOL: IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-  DATETIME: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-  KEYWORD_LIST: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-};
+/** The server's IndexedValueType of a search attribute type: INDEXED_VALUE_TYPE_<type>. */
+export const indexedValueTypeOf = (type: SearchAttributeType): temporal.api.enums.v1.IndexedValueType =>
+  temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
 
 /** The CLI's spelling of a type (`--type Keyword`, `--search-attribute Name=Keyword`). */
 export function cliTypeName(type: SearchAttributeType): string {
@@ -79,7 +72,7 @@ export async function ensureSearchAttributes(
   }
   if (!missing.length) return;
 
-  const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, INDEXED_VALUE_TYPES[key.type]]));
+  const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, indexedValueTypeOf(key.type)]));
   try {
     await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
   } catch (error) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
-import { INDEXED_VALUE_TYPES, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
+import { indexedValueTypeOf, SEARCH_ATTRIBUTES } from '../../platform/search-attributes';
 
 /**
  * A time-skipping test server of this test file's own (test/helpers/workflow-setup.ts installed it): while
@@ -17,9 +17,7 @@ export function timeSkippingEnvironment(): () => TestWorkflowEnvironment {
     // The workflows' own search attributes (BatchStatus ...): the test server lists none, but takes them.
     await env.connection.operatorService.addSearchAttributes({
       namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(
-        SEARCH_ATTRIBUTES.map(({ name, type }) => [name, INDEXED_VALUE_TYPES[type]]),
-      ),
+      searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map(({ name, type }) => [name, indexedValueTypeOf(type)])),
     });
   });
   afterAll(() => env?.teardown());
