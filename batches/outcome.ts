@@ -80,22 +80,19 @@ export interface WaitDeps {
 /** How long a wait that expects the row's announcement goes without asking Temporal whether the workflow closed. */
 export const WORKFLOW_WAIT_DELAY_MS = 1000;
 
-/** A registration for a batch's announcement (BatchFinishedListener.waitFor), made before the batch can finish. */
-export type Announcement = ReturnType<BatchFinishedListener['waitFor']>;
-
 /**
  * Waits for the batch's row to be announced finished or its workflow to close, at most `seconds`
  * (without, until one of them), and answers from the batch row: the workflow's failure names only the
- * first error, the row has them all. `announced` is registered before the workflow was started. While
- * announcements arrive, the wait on the workflow (a long poll on Temporal) starts only when none came
- * within WORKFLOW_WAIT_DELAY_MS: it is there for a workflow that ends without finishing the row (an
- * operator terminated it) and for an announcement lost with the listener's connection.
+ * first error, the row has them all. `announced` (BatchFinishedListener.waitFor) is registered before the
+ * workflow was started. While announcements arrive, the wait on the workflow (a long poll on Temporal)
+ * starts only when none came within WORKFLOW_WAIT_DELAY_MS: it is there for a workflow that ends without
+ * finishing the row (an operator terminated it) and for an announcement lost with the listener's connection.
  */
 export async function waitForOutcome(
   { temporal, batchFinished }: WaitDeps,
   batch: Batch,
   handle: WorkflowHandle<typeof processEventBatch>,
-  { announced, seconds }: { announced?: Announcement; seconds?: number },
+  { announced, seconds }: { announced?: ReturnType<BatchFinishedListener['waitFor']>; seconds?: number },
 ): Promise<BatchOutcome> {
   const stop = new AbortController();
   try {
