@@ -1,10 +1,10 @@
 import {
+  MONTHS,
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
   type CalendarSpec,
   type Client,
   type DayOfWeek,
-  type Month,
   type Range,
 } from '@temporalio/client';
 import type { ScheduleRange, ScheduleRanges } from '../domain/epcis/subscription-schedule';
@@ -12,21 +12,7 @@ import type { ReportEpcisSubscriptionWorkflow } from '../domain/webhook-contract
 
 export const subscriptionScheduleId = (subscriptionId: string): string => `epcis-subscription-${subscriptionId}`;
 
-const MONTHS: readonly Month[] = [
-  'JANUARY',
-  'FEBRUARY',
-  'MARCH',
-  'APRIL',
-  'MAY',
-  'JUNE',
-  'JULY',
-  'AUGUST',
-  'SEPTEMBER',
-  'OCTOBER',
-  'NOVEMBER',
-  'DECEMBER',
-];
-// GS1 counts 1 = Monday ... 7 = Sunday.
+// GS1 counts months 1 = January ... 12 = December, as the SDK's MONTHS list them, and days 1 = Monday ... 7 = Sunday.
 const DAYS: readonly DayOfWeek[] = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
 
 const numeric = (ranges: ScheduleRange[]): Range<number>[] =>
