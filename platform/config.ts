@@ -56,9 +56,6 @@ export const DEFAULT_PORTS = {
  */
 export const DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
 
-/** Fair use per API key and per client address (api/middleware/rate-limit.ts); each has its variable. */
-export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMinute: 30 } as const;
-
 /**
  * The largest batch whose steps run as local activities: as many events as a request, a capture or an
  * import chunk can hold, so by default every batch (test/runtime/config.test.ts keeps it so). Skipping
@@ -68,9 +65,6 @@ export const DEFAULT_RATE_LIMITS = { perSecond: 50, burst: 500, failedKeysPerMin
  * worker that dies inside them is noticed at that timeout (10 s) rather than by missed heartbeats (5 s).
  */
 export const DEFAULT_PIPELINE_LOCAL_MAX_EVENTS = 1000;
-
-/** How often a worker tells Temporal it is alive (WORKER_HEARTBEAT_SECONDS unset); /readyz counts one silent for a few beats as gone. */
-export const DEFAULT_WORKER_HEARTBEAT_SECONDS = 5;
 
 /** A few beats missed in a row: /readyz counts such a worker gone, and a worker whose own beats Temporal has
  * not had for this long starts again (worker/main.ts). */
@@ -195,13 +189,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * WORKER_HEARTBEAT_SECONDS: how often a worker tells Temporal it is alive (the SDK's core takes 1-60 s).
      * The API reads it too: /readyz counts a worker silent for heartbeatStaleSeconds as gone, so both must agree.
      */
-    workerHeartbeatSeconds: seconds('WORKER_HEARTBEAT_SECONDS', DEFAULT_WORKER_HEARTBEAT_SECONDS, 60),
-    /** Requests a key may make each second (an account's own limit, `npm run apikey -- limit`, wins). */
-    rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMITS.perSecond, 1),
+    workerHeartbeatSeconds: seconds('WORKER_HEARTBEAT_SECONDS', 5, 60),
+    /**
+     * Fair use per API key and per client address (api/middleware/rate-limit.ts): requests a key may make each
+     * second (an account's own limit, `npm run apikey -- limit`, wins).
+     */
+    rateLimitPerSecond: count('RATE_LIMIT_PER_SECOND', 50, 1),
     /** Requests a key may make above its per-second rate in any minute before it gets 429 (the burst). */
-    rateLimitBurst: count('RATE_LIMIT_BURST', DEFAULT_RATE_LIMITS.burst, 0),
+    rateLimitBurst: count('RATE_LIMIT_BURST', 500, 0),
     /** Requests with a wrong API key one client address may make in a minute before they get 429. */
-    failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', DEFAULT_RATE_LIMITS.failedKeysPerMinute, 1),
+    failedKeysPerMinute: count('FAILED_KEYS_PER_MINUTE', 30, 1),
     /**
      * TRUSTED_PROXIES: the reverse proxies and load balancers in front of the API (addresses, CIDR ranges,
      * or proxy-addr's names loopback, linklocal, uniquelocal). Only from them are X-Forwarded-For,
