@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type ChildProcess, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,10 +63,8 @@ function binDir(): string {
   return found;
 }
 
-interface RunAs {
-  uid?: number;
-  gid?: number;
-}
+/** Whom the server's processes run as: spawn's uid and gid, unset when we are not root. */
+type RunAs = Pick<SpawnSyncOptions, 'uid' | 'gid'>;
 
 /** PostgreSQL refuses to run as root: when we are root, run it as the `postgres` user. */
 function runAs(): RunAs {
