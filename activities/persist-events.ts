@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Transaction } from 'sequelize';
 import { lazySavepoint, preparedQueryOf } from '../db/sql';
 import { batchesFailed, batchesStarted } from '../platform/metrics';
-import type { PersistEventsInput, PersistEventsOutput } from '../pipeline/contracts';
+import type { BatchRef, PersistEventsOutput } from '../pipeline/contracts';
 import type { ActivityDeps } from './deps';
 import { rejectBatch } from './failures';
 import { activityLogger } from './logger';
@@ -26,7 +26,7 @@ import { storeGdstWarnings } from './persist/warnings';
  */
 export function persistEvents(deps: ActivityDeps) {
   const { sequelize } = deps;
-  return async (ref: PersistEventsInput): Promise<PersistEventsOutput> => {
+  return async (ref: BatchRef): Promise<PersistEventsOutput> => {
     const outcome = await sequelize.transaction((transaction) => persistOrRefuse(deps, ref, transaction));
     if (!('rejected' in outcome)) return outcome;
     if (outcome.recorded === 'now') batchesFailed.inc({ reason: outcome.rejected[0].code });
@@ -34,11 +34,7 @@ export function persistEvents(deps: ActivityDeps) {
   };
 }
 
-async function persistOrRefuse(
-  deps: ActivityDeps,
-  ref: PersistEventsInput,
-  transaction: Transaction,
-): Promise<PersistOutcome> {
+async function persistOrRefuse(deps: ActivityDeps, ref: BatchRef, transaction: Transaction): Promise<PersistOutcome> {
   const query = preparedQueryOf(deps.sequelize, transaction);
   // What the checks write (master data they create) is undone when the batch is refused: back to the
   // savepoint set as they first create something (step.beforeWrite).

@@ -62,8 +62,6 @@ export interface BatchRef {
   accountName: string;
 }
 
-export type PersistEventsInput = BatchRef;
-
 export interface PersistEventsOutput {
   /** How many events the batch stored (their ids follow from the batch id: domain/hashing eventIdOf). */
   events: number;
