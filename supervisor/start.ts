@@ -57,6 +57,9 @@ function webhookRule(allowedHosts: string, set: boolean): string {
     : 'https to public addresses only (WEBHOOK_ALLOWED_HOSTS is empty)';
 }
 
+type PortVariable = keyof typeof DEFAULT_PORTS;
+const PORT_VARIABLES = Object.keys(DEFAULT_PORTS) as PortVariable[];
+
 /** The API's pages, as the start-up summary and log list them. */
 const PAGES = ['trace', 'recalls', 'support', 'imports'] as const;
 
@@ -99,13 +102,12 @@ class Supervisor {
     const config = loadConfig();
     fs.mkdirSync(this.dataDir, { recursive: true });
     claimDataDir(this.dataDir);
-    const port = (variable: keyof typeof DEFAULT_PORTS, anyFree?: () => Promise<number>) =>
+    const port = (variable: PortVariable, anyFree?: () => Promise<number>) =>
       choosePort({ variable, env: process.env, conventional: DEFAULT_PORTS[variable], logger: this.logger, anyFree });
     // A port set and taken stops the start before anything runs. The free ones for the worker and the
     // API are picked once Temporal is up: it takes random free ports of its own and could take ours.
-    const explicit = new Map<keyof typeof DEFAULT_PORTS, number | undefined>();
-    for (const variable of Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[])
-      explicit.set(variable, await checkExplicitPort(variable, process.env));
+    const explicit = new Map<PortVariable, number | undefined>();
+    for (const variable of PORT_VARIABLES) explicit.set(variable, await checkExplicitPort(variable, process.env));
     // Installed on first use (minutes on a slow network) before any server starts, which would wait for it.
     if (!config.temporalAddress && !existingTemporalCli(config.temporalCliPath))
       this.progress.note(
@@ -207,14 +209,9 @@ class Supervisor {
     // Any free port for the API is the one it binds (0) and reports: one picked here and handed over could
     // be taken by another process before the API bound it (CI: EADDRINUSE with several stacks starting).
     const apiPortAsked = await port('PORT', async () => 0);
-    // As the API's: any free port is the one each worker binds (0) and reports, then keeps.
-    const workerMetricsPort = await port('WORKER_METRICS_PORT', async () => 0);
-    const workerAppMetricsPort = await port('WORKER_APP_METRICS_PORT', async () => 0);
-    const interactiveMetricsPort = await port('INTERACTIVE_WORKER_METRICS_PORT', async () => 0);
-    const interactiveAppMetricsPort = await port('INTERACTIVE_WORKER_APP_METRICS_PORT', async () => 0);
     // A development instance: a receiver on this machine works without configuration; a value set wins.
     const webhookAllowedHosts = process.env.WEBHOOK_ALLOWED_HOSTS ?? DEVELOPMENT_WEBHOOK_ALLOWED_HOSTS.join(',');
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...this.childEnv,
       WEBHOOK_ALLOWED_HOSTS: webhookAllowedHosts,
@@ -224,13 +221,12 @@ class Supervisor {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       WORKFLOW_BUNDLE_PATH: bundle,
-      WORKER_METRICS_PORT: String(workerMetricsPort),
-      WORKER_APP_METRICS_PORT: String(workerAppMetricsPort),
-      INTERACTIVE_WORKER_METRICS_PORT: String(interactiveMetricsPort),
-      INTERACTIVE_WORKER_APP_METRICS_PORT: String(interactiveAppMetricsPort),
       // The API links each batch to its workflow in this UI.
       ...(temporalUiUrl ? { TEMPORAL_UI_URL: temporalUiUrl } : {}),
     };
+    // The workers' metrics ports, as the API's: any free one is what the worker binds (0), reports, then keeps.
+    for (const variable of PORT_VARIABLES.filter((name) => name.endsWith('METRICS_PORT')))
+      env[variable] = String(await port(variable, async () => 0));
 
     this.state = {
       pid: process.pid,
