@@ -5,13 +5,7 @@ import type { BatchError } from '../../domain/batch-errors';
  * The events in the pipeline's internal shape; an event that cannot be normalised (its time) is an error
  * instead. The events at `skip` are left out (the API found them refused already), keeping the others' indexes.
  */
-export function normaliseEvents(
-  payloads: readonly EventPayload[],
-  skip: ReadonlySet<number> = new Set(),
-): {
-  events: NormalisedEvent[];
-  errors: BatchError[];
-} {
+export function normaliseEvents(payloads: readonly EventPayload[], skip: ReadonlySet<number> = new Set()) {
   const events: NormalisedEvent[] = [];
   const errors: BatchError[] = [];
   payloads.forEach((payload, index) => {
