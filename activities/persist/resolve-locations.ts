@@ -4,7 +4,6 @@ import type { LocationPayload } from '../../domain/master-data';
 import { findOrCreateLocation, MasterDataConflict } from '../../db/repositories/master-data';
 import { locationsByExternalId } from '../../db/queries/master-data-rows';
 import type { BatchError } from '../../domain/batch-errors';
-import type { LocationVessels } from './resolved';
 import { eventError, type CheckStep } from './step';
 
 type NamedReference = LocationReference & { id: string };
@@ -15,10 +14,7 @@ type NamedReference = LocationReference & { id: string };
  * Each event that names a location neither found nor created says so, once per field. Each location's
  * stored vessel comes with it (`vessels`), for the commissions' GDST warnings.
  */
-export async function resolveLocations(
-  step: CheckStep,
-  events: readonly NormalisedEvent[],
-): Promise<{ locations: Map<string, string>; vessels: LocationVessels; errors: BatchError[] }> {
+export async function resolveLocations(step: CheckStep, events: readonly NormalisedEvent[]) {
   const errors: BatchError[] = [];
   const refs: NamedReference[] = [];
   for (const reference of locationReferences(events)) {

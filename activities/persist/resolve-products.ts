@@ -12,10 +12,7 @@ import { eventError, type CheckStep } from './step';
  * first line (in batch order) that carries them. Each event that names a product neither found nor
  * created says so, once per product.
  */
-export async function resolveProducts(
-  step: CheckStep,
-  events: readonly NormalisedEvent[],
-): Promise<{ products: Map<string, ResolvedProduct>; errors: BatchError[] }> {
+export async function resolveProducts(step: CheckStep, events: readonly NormalisedEvent[]) {
   const errors: BatchError[] = [];
   const ids = [...new Set(events.flatMap((e) => e.lines.map((l) => l.product.Id)))];
   const rows = await productsByExternalId(step.query, step.account.id, ids);
