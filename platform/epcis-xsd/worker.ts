@@ -24,19 +24,13 @@ const libxml2 = import('libxml2-wasm').then((lib) => {
   return lib;
 });
 
-const validators = new Map<EpcisXmlVersion, Promise<XsdValidator>>();
-function validatorOf(version: EpcisXmlVersion): Promise<XsdValidator> {
-  let validator = validators.get(version);
-  if (!validator) {
-    validator = libxml2.then((lib) => {
-      const url = xsdUrl(version, XSD_SETS[version].main);
-      // The schema document stays with its validator for the thread's life.
-      return lib.XsdValidator.fromDoc(lib.XmlDocument.fromBuffer(xsdFiles[url], { url }));
-    });
-    validators.set(version, validator);
-  }
-  return validator;
-}
+const validators: Partial<Record<EpcisXmlVersion, Promise<XsdValidator>>> = {};
+const validatorOf = (version: EpcisXmlVersion): Promise<XsdValidator> =>
+  (validators[version] ??= libxml2.then((lib) => {
+    const url = xsdUrl(version, XSD_SETS[version].main);
+    // The schema document stays with its validator for the thread's life.
+    return lib.XsdValidator.fromDoc(lib.XmlDocument.fromBuffer(xsdFiles[url], { url }));
+  }));
 
 const SBDH_NAMESPACE = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
 
