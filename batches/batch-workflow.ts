@@ -98,6 +98,9 @@ const isSmallSync = (start: BatchStart): boolean =>
 export const batchTaskQueueOf = (taskQueue: string, start: BatchStart): string =>
   isSmallSync(start) ? syncTaskQueueOf(taskQueue) : taskQueue;
 
+/** How long a caller waits for a start: a hung Temporal must not hold it; the reconciler starts the workflow later. */
+export const START_TIMEOUT_MS = 10_000;
+
 /**
  * Starts processEventBatch under the batch's workflow id, or attaches to the run that already has that
  * id: a running one is used as it is, a closed one is never started again (so an Idempotency-Key

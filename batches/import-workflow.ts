@@ -4,6 +4,7 @@ import type { processImport } from '../workflows';
 import type { ImportRow, UnsplitImport } from '../db/repositories/imports';
 import type { Config } from '../platform/config';
 import { ACCOUNT_NAME } from '../platform/search-attributes';
+import { START_TIMEOUT_MS } from './batch-workflow';
 
 /**
  * Starts `import-<id>` for a stored import, or attaches to it when it runs already (the API and the
@@ -30,8 +31,6 @@ export function startImportWorkflow(
     priority: { priorityKey: 3, fairnessKey: accountId },
   });
 }
-
-const START_TIMEOUT_MS = 10_000;
 
 /**
  * Starts a just-stored import's workflow from the request that uploaded it, bounded as a batch's start (a

@@ -8,7 +8,7 @@ import { findOrCreateBatch, recordRefusalAnswered, type NewBatch } from '../db/r
 import { captureEpcis, type CaptureDeps, type CaptureInput } from '../usecases/capture-epcis';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
-import { batchStartOf, startBatchWorkflow } from './batch-workflow';
+import { batchStartOf, START_TIMEOUT_MS, startBatchWorkflow } from './batch-workflow';
 import { isFinished, outcomeOf, waitForOutcome, type BatchOutcome, type WaitDeps } from './outcome';
 
 /** What running a batch takes: the API process's deps have all of it. */
@@ -35,8 +35,6 @@ export interface RunOptions {
   /** The request that asked, for the log line when the start fails. */
   requestId?: string | null;
 }
-
-const START_TIMEOUT_MS = 10_000;
 
 /**
  * Starts (or attaches to) the stored batch's workflow and, with `wait`, waits for its outcome. A batch
