@@ -11,8 +11,6 @@ import { recalculateTimeline } from './recalculate-timeline';
 import { recordBatchStatus } from './record-batch-status';
 import { recordImportFailed, splitImport } from './split-import';
 
-export type { ActivityDeps };
-
 /**
  * The pipeline's activities, with their dependencies, so tests can build them against any database.
  * The reconciler's (batches/start-stranded-batches.ts) is the batch use case's; the worker registers
