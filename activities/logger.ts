@@ -1,2 +1,2 @@
 // Every process's activities log alike: the helper lives in platform/ (the reconciler's activity, in batches/, uses it too).
-export { activityLogger, type PipelineFields } from '../platform/activity-logger';
+export { activityLogger } from '../platform/activity-logger';

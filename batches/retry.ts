@@ -8,8 +8,6 @@ import { abandonBatch as abandonRow, AbandonRefused, createRetry, RetryRefused }
 import type { BatchOutcome } from './outcome';
 import { runBatch, type BatchDeps } from './submit';
 
-export { AbandonRefused, RetryRefused };
-
 /** A retry: refused (why, and what stands in its way), or stored as a new batch. */
 export type StoredRetry = { kind: 'refused'; refusal: RetryRefused } | { kind: 'stored'; retry: Batch };
 
