@@ -31,11 +31,9 @@ export function installRuntime(
     ...(options.prometheusPort !== undefined && {
       telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${options.prometheusPort}` } } },
     }),
-    logger: new DefaultLogger(SDK_LEVELS[logger.level] ?? 'INFO', (entry) => {
-      const level =
-        entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
-      logger[level]({ ...entry.meta, sdk: true }, entry.message);
-    }),
+    logger: new DefaultLogger(SDK_LEVELS[logger.level] ?? 'INFO', (entry) =>
+      logger[entry.level.toLowerCase() as Lowercase<LogLevel>]({ ...entry.meta, sdk: true }, entry.message),
+    ),
   });
 }
 
