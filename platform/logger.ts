@@ -10,20 +10,8 @@ export const personWatching = (): boolean => Boolean(process.stdout.isTTY) && pr
  * stdout is its answer (`npm run temporal -- …` piped into jq).
  */
 export function createLogger(level: string, name: string, { stderr = false }: { stderr?: boolean } = {}): Logger {
-  if (stderr) {
-    const pretty = Boolean(process.stderr.isTTY) && process.env.LOG_FORMAT !== 'json';
-    return pretty
-      ? pino({
-          name,
-          level,
-          transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', destination: 2 } },
-        })
-      : pino({ name, level }, pino.destination(2));
-  }
-  const pretty = personWatching();
-  return pino({
-    name,
-    level,
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } } : {}),
-  });
+  const pretty = Boolean((stderr ? process.stderr : process.stdout).isTTY) && process.env.LOG_FORMAT !== 'json';
+  if (!pretty) return stderr ? pino({ name, level }, pino.destination(2)) : pino({ name, level });
+  const options = { colorize: true, ignore: 'pid,hostname', ...(stderr ? { destination: 2 } : {}) };
+  return pino({ name, level, transport: { target: 'pino-pretty', options } });
 }
