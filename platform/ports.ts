@@ -24,17 +24,20 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
+/** What `read` answers, or undefined when it throws (no /proc, or an entry gone or not ours to read). */
+function readable<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Inodes of the sockets listening on `port` (/proc/net/tcp and tcp6: state 0A is LISTEN). */
 function listeningInodes(port: number): Set<string> {
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = fs.readFileSync(table, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
+    for (const line of (readable(() => fs.readFileSync(table, 'utf8')) ?? '').split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       if (fields.length < 10 || fields[3] !== '0A') continue;
       if (parseInt(fields[1].split(':')[1], 16) === port) inodes.add(fields[9]);
@@ -50,38 +53,19 @@ function listeningInodes(port: number): Set<string> {
 export function listenerPids(port: number): number[] | undefined {
   const inodes = listeningInodes(port);
   if (!inodes.size) return undefined;
-  const pids: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    let fds: string[];
-    try {
-      fds = fs.readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      let target: string;
-      try {
-        target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
-      if (inode && inodes.has(inode)) {
-        pids.push(Number(pid));
-        break;
-      }
-    }
-  }
-  return pids.length ? pids : undefined;
+  const holds = (pid: string) =>
+    (readable(() => fs.readdirSync(`/proc/${pid}/fd`)) ?? []).some((fd) => {
+      const inode = /^socket:\[(\d+)\]$/.exec(readable(() => fs.readlinkSync(`/proc/${pid}/fd/${fd}`)) ?? '')?.[1];
+      return inode !== undefined && inodes.has(inode);
+    });
+  const pids = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && holds(entry));
+  return pids.length ? pids.map(Number) : undefined;
 }
 
 function commandLine(pid: number): string {
-  try {
-    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-    return command.length > 120 ? `${command.slice(0, 117)}...` : command;
-  } catch {
-    return '?';
-  }
+  const command = readable(() => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' '));
+  if (command === undefined) return '?';
+  return command.length > 120 ? `${command.slice(0, 117)}...` : command;
 }
 
 /** "pid 1234 (postgres -D ...)", or a plain "another process" when /proc does not say. */
