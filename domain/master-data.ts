@@ -2,7 +2,8 @@
  * Master data as SPEC.md's payloads carry it (PascalCase, as sent), and its mapping to stored rows.
  * Shared by the master-data endpoints and by events that carry products and locations inline.
  */
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { JSONSchema } from 'json-schema-to-ts';
+import type { KnownFrom } from './schemas/paired';
 import type { address, contactProperties, vessel } from './schemas/locations';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
 
@@ -19,7 +20,7 @@ export interface TradePartnerPayload {
 }
 
 /** An object schema's properties, each optional, as the values their schemas accept. */
-type OptionalFields<P> = { -readonly [K in keyof P]?: P[K] extends JSONSchema ? FromSchema<P[K]> : never };
+type OptionalFields<P> = { -readonly [K in keyof P]?: P[K] extends JSONSchema ? KnownFrom<P[K]> : never };
 
 export type AddressPayload = OptionalFields<typeof address.properties>;
 export type ContactPayload = OptionalFields<typeof contactProperties>;

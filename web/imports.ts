@@ -1,6 +1,6 @@
 import { localTime, plural } from './format';
 import type { importResponse, importSummary } from '../contract/imports/schema';
-import type { AnswerOf } from './answers';
+import type { AnswerOf } from '../contract/openapi/schema';
 import { $, call, el, reason, show, table, type Page } from './page-kit';
 import { download, signInForm } from './session';
 

@@ -1,5 +1,5 @@
 import type { issuedRecall } from '../contract/recalls/schema';
-import type { AnswerOf } from './answers';
+import type { AnswerOf } from '../contract/openapi/schema';
 import { plural, quantity } from './format';
 
 /**

@@ -1,6 +1,6 @@
 import { duration, localTime, plural, quantity, unitLabel } from './format';
 import type { recallNotice } from '../contract/recalls/schema';
-import type { AnswerOf } from './answers';
+import type { AnswerOf } from '../contract/openapi/schema';
 import { $, call, el, reason, show, table, thead, type Answer, type Child, type Page } from './page-kit';
 import { checkText, outOfShipped, verdictText, type Issued, type QuantityTotals } from './recall-figures';
 import { download, signInForm } from './session';

@@ -1,7 +1,7 @@
 import { duration, localTime, plural } from './format';
 import type { batchDetail, batchSummary } from '../contract/batches/schema';
 import type { webhookEndpoint } from '../contract/webhooks/schema';
-import type { AnswerOf } from './answers';
+import type { AnswerOf } from '../contract/openapi/schema';
 import { $, call, el, reason, show, table, type Answer, type Page } from './page-kit';
 import { signInForm } from './session';
 

@@ -3,7 +3,7 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { localParts, localTime, plural, quantity } from './format';
 import type { nodeEventsResponse, traceResponse } from '../contract/trace/schema';
-import type { AnswerOf } from './answers';
+import type { AnswerOf } from '../contract/openapi/schema';
 import { $, call, el, reason, show, svgEl, table, type Page } from './page-kit';
 import { levelText, outOfShipped, type Effectiveness, type Strategy } from './recall-figures';
 import { download, signInForm } from './session';

@@ -1,3 +1,6 @@
+/** What an answer holds, as its schema says: what the pages (web/) type the API's answers with. */
+export type { KnownFrom as AnswerOf } from '../../domain/schemas/paired';
+
 /** A JSON Schema as the route modules write it: plain objects, usually `as const`. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 

@@ -1,4 +1,4 @@
-import type { FromSchema } from 'json-schema-to-ts';
+import type { KnownFrom } from '../../domain/schemas/paired';
 import { requiredObject } from '../openapi/schema';
 import { LIMITS, withLimits } from '../../domain/schemas/limits';
 
@@ -49,7 +49,7 @@ export const traceQuery = withLimits({
   },
 } as const);
 
-export type TraceQuery = FromSchema<typeof traceQuery>;
+export type TraceQuery = KnownFrom<typeof traceQuery>;
 
 export const recallQuery = withLimits({
   type: 'object',
