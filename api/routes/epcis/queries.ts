@@ -39,7 +39,6 @@ import {
   eventsQuery,
   pageQuery,
   type EventsQuery,
-  type PageQuery,
 } from '../../../contract/epcis/schema';
 
 /** The errors that name a property the pointer goes on to: the parameter naming it, and what is wrong with it. */
@@ -149,7 +148,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.get('/queries/:queryName/events', querySocket(namedQueryOf));
   router.get(
     '/queries/:queryName/events',
-    validate({ headers: epcFormatHeader, query: pairedWith<PageQuery>()(eventsPageQuery) }, headerOr(queryProblem)),
+    validate({ headers: epcFormatHeader, query: eventsPageQuery }, headerOr(queryProblem)),
     async (ctx) => {
       const named = await namedQueryOf(ctx);
       const format = epcFormatOf(ctx);
