@@ -3,7 +3,7 @@
  * PUT /Integration/Products or as an import's rows (the OpenAPI document shows these same schemas).
  * Units are checked and normalised in domain/units.ts, where the accepted list lives.
  */
-import { withLimits } from './limits';
+import { LIMITS, withLimits } from './limits';
 import { closed } from './unknown-fields';
 import { text } from './text';
 
@@ -54,7 +54,15 @@ export const detailsProperties = {
   },
 } as const;
 
-const productId = text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
+/**
+ * At most LIMITS.idLength, as events bound the ids that name the product (a longer one could be created but
+ * never named); its unique index takes no more than about 2,700 bytes, which 1,000 characters of a
+ * non-Latin script pass.
+ */
+const productId = {
+  ...text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1'),
+  maxLength: LIMITS.idLength,
+} as const;
 
 /** A body of one or more products, each an Id and its Details; closed: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
 const productsBody = <D extends object>(description: string, listDescription: string, details: D) =>

@@ -3,6 +3,10 @@ import { buildLocationPayload, buildVesselPayload } from '../factories/master-da
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 
+/** `count` different CJK characters, in an order PostgreSQL cannot compress much (3 bytes each in UTF-8). */
+const cjk = (count: number): string =>
+  Array.from({ length: count }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+
 const countLocations = async (accountId: string): Promise<number> =>
   Number((await sql().query('SELECT count(*) FROM locations WHERE account_id = $1', [accountId])).rows[0].count);
 const countPartners = async (accountId: string): Promise<number> =>
@@ -174,6 +178,27 @@ describe('POST /Integration/Locations', () => {
     expect(response.body.validations).toEqual([
       { index: 0, id: null, field: 'Locations[0].id', message: 'Locations[0].id is required.' },
     ]);
+  });
+
+  // 1,000 characters of a CJK script are 3,000 bytes, past what the id's unique index takes: a 500 before.
+  it.each([
+    ['id', (id: string) => buildLocationPayload({ id }), 'Locations[0].id'],
+    ['Id', (id: string) => ({ ...buildLocationPayload({ id: undefined }), Id: id }), 'Locations[0].Id'],
+    [
+      'TradePartner.Id',
+      (id: string) => buildLocationPayload({ Details: { TradePartner: { Id: id } } }),
+      'Locations[0].Details.TradePartner.Id',
+    ],
+  ])('refuses a %s longer than 200 characters as events do, naming it, and stores nothing', async (_, build, field) => {
+    for (const id of ['L'.repeat(201), cjk(1000)]) {
+      const response = await api.post('/Integration/Locations', { Locations: [build(id)] });
+      expect(response.status).toBe(400);
+      expect(response.body.validations).toEqual([
+        expect.objectContaining({ index: 0, field, message: `${field} must NOT have more than 200 characters.` }),
+      ]);
+    }
+    expect(await countLocations(account.id)).toBe(0);
+    expect(await countPartners(account.id)).toBe(0);
   });
 
   it('checks ConnectionType against its enum', async () => {

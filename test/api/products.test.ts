@@ -3,6 +3,10 @@ import { buildProductPayload } from '../factories/master-data';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 
+/** `count` different CJK characters, in an order PostgreSQL cannot compress much (3 bytes each in UTF-8). */
+const cjk = (count: number): string =>
+  Array.from({ length: count }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+
 const countProducts = async (accountId: string): Promise<number> =>
   Number((await sql().query('SELECT count(*) FROM products WHERE account_id = $1', [accountId])).rows[0].count);
 
@@ -127,6 +131,19 @@ describe('POST /Integration/Products', () => {
     expect(response.body.validations).toEqual([
       expect.objectContaining({ field: `Products[0].Details.MasterData[0].${key}` }),
     ]);
+  });
+
+  // 1,000 characters of a CJK script are 3,000 bytes, past what the id's unique index takes: a 500 before.
+  it.each([
+    ['201 characters', 'P'.repeat(201)],
+    ['1,000 CJK characters', cjk(1000)],
+  ])('refuses an Id of %s as events do, naming it, and stores nothing', async (_, id) => {
+    const response = await api.post('/Integration/Products', { Products: [buildProductPayload({ Id: id })] });
+    expect(response.status).toBe(400);
+    expect(response.body.validations).toEqual([
+      { index: 0, id, field: 'Products[0].Id', message: 'Products[0].Id must NOT have more than 200 characters.' },
+    ]);
+    expect(await countProducts(account.id)).toBe(0);
   });
 
   it('refuses a product id the account already has', async () => {
