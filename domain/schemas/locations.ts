@@ -4,9 +4,9 @@
  * Rules JSON Schema cannot say (address or coordinates, vessel rules, ids unique and new) are in
  * domain/master-data.ts.
  */
-import { LIMITS, withLimits } from './limits';
+import { withLimits } from './limits';
 import { closed } from './unknown-fields';
-import { text } from './text';
+import { idText, text } from './text';
 
 /** SPEC.md: a DUNS number has 9 or 13 digits. */
 export const DUNS_PATTERN = '^([0-9]{9}|[0-9]{13})$';
@@ -26,14 +26,8 @@ export const connectionType = {
   example: 'SUPPLIER',
 } as const;
 
-/**
- * A caller's id: at most LIMITS.idLength, as events bound the ids that name the record (the stored key's
- * unique index takes no more than about 2,700 bytes, which 1,000 characters of a non-Latin script pass).
- */
-const id = <T extends object>(schema: T) => ({ ...schema, maxLength: LIMITS.idLength }) as const;
-
 const tradePartnerProperties = {
-  Id: id(text('Caller-chosen id of the organization; reused for each of its locations, never changed.', 'TP-ACME')),
+  Id: idText('Caller-chosen id of the organization; reused for each of its locations, never changed.', 'TP-ACME'),
   Name: text('Organization name; the same for every location of the trade partner.', 'Acme Seafood'),
   ConnectionType: connectionType,
   Duns: duns,
@@ -98,8 +92,8 @@ export const vessel = {
 } as const;
 
 const idProperties = {
-  id: id(text('Caller-chosen location id, unique in the account, never changed. `Id` is accepted too.', 'LOC-1')),
-  Id: id(text('Alternative spelling of `id`.')),
+  id: idText('Caller-chosen location id, unique in the account, never changed. `Id` is accepted too.', 'LOC-1'),
+  Id: idText('Alternative spelling of `id`.'),
 } as const;
 
 const createDetails = {

@@ -3,9 +3,9 @@
  * PUT /Integration/Products or as an import's rows (the OpenAPI document shows these same schemas).
  * Units are checked and normalised in domain/units.ts, where the accepted list lives.
  */
-import { LIMITS, withLimits } from './limits';
+import { withLimits } from './limits';
 import { closed } from './unknown-fields';
-import { text } from './text';
+import { idText, text } from './text';
 
 export const detailsProperties = {
   Name: text('Human-readable name.', 'Atlantic cod fillet'),
@@ -54,15 +54,7 @@ export const detailsProperties = {
   },
 } as const;
 
-/**
- * At most LIMITS.idLength, as events bound the ids that name the product (a longer one could be created but
- * never named); its unique index takes no more than about 2,700 bytes, which 1,000 characters of a
- * non-Latin script pass.
- */
-const productId = {
-  ...text('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1'),
-  maxLength: LIMITS.idLength,
-} as const;
+const productId = idText('Caller-chosen product id, unique in the account; later events refer to it.', 'SKU-1');
 
 /** A body of one or more products, each an Id and its Details; closed: a property not listed here is refused, naming the field (domain/schemas/unknown-fields.ts). */
 const productsBody = <D extends object>(description: string, listDescription: string, details: D) =>
