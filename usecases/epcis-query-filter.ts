@@ -16,7 +16,7 @@ import { epcPatternOf } from '../domain/epcis/identifiers';
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
 export class EpcisQueryRefused extends Error {
   constructor(
-    readonly code: 'epcis-invalid-query-time' | 'epcis-unreadable-epc-pattern',
+    readonly code: 'epcis-invalid-query-parameters' | 'epcis-invalid-query-time' | 'epcis-unreadable-epc-pattern',
     readonly detail: string,
     readonly issues: { pointer: string; message: string }[],
   ) {
@@ -24,14 +24,23 @@ export class EpcisQueryRefused extends Error {
   }
 }
 
-const split = (value: string | undefined): string[] | undefined => {
+/**
+ * A list parameter's values, blanks left out (`a||b`, `a|`); undefined when it is absent. One given with
+ * no value at all (`|`, blanks) is refused: as no filter, it would answer every event, silently.
+ */
+function split(query: EpcisQueryParameters, name: keyof EpcisQueryParameters): string[] | undefined {
+  const value = query[name];
   if (value === undefined) return undefined;
   const values = value
     .split('|')
     .map((v) => v.trim())
     .filter(Boolean);
-  return values.length ? values : undefined;
-};
+  if (!values.length)
+    throw new EpcisQueryRefused('epcis-invalid-query-parameters', `${name} holds no value.`, [
+      { pointer: `/${name}`, message: `${name} holds no value: send one or more, separated by |.` },
+    ]);
+  return values;
+}
 /** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
 function timeOf(
   query: EpcisQueryParameters,
@@ -66,7 +75,7 @@ export function queryFilterOf(
 ): Omit<EpcisEventFilter, 'limit' | 'afterSeq'> {
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
-    const values = split(query[param]);
+    const values = split(query, param);
     const unreadable = values?.find((value) => epcPatternOf(value) === null);
     if (unreadable) {
       throw new EpcisQueryRefused(
@@ -89,7 +98,7 @@ export function queryFilterOf(
   }
   return {
     accountId,
-    eventType: split(query.eventType),
+    eventType: split(query, 'eventType'),
     GE_eventTime: timeOf(query, 'GE_eventTime'),
     GT_eventTime: timeOf(query, 'GT_eventTime'),
     LE_eventTime: timeOf(query, 'LE_eventTime'),
@@ -98,21 +107,21 @@ export function queryFilterOf(
     GT_recordTime: timeOf(query, 'GT_recordTime'),
     LE_recordTime: timeOf(query, 'LE_recordTime'),
     LT_recordTime: timeOf(query, 'LT_recordTime'),
-    EQ_action: split(query.EQ_action),
-    EQ_bizStep: split(query.EQ_bizStep),
-    EQ_disposition: split(query.EQ_disposition),
-    EQ_readPoint: split(query.EQ_readPoint),
-    EQ_bizLocation: split(query.EQ_bizLocation),
-    WD_readPoint: split(query.WD_readPoint),
-    WD_bizLocation: split(query.WD_bizLocation),
-    EQ_eventID: split(query.EQ_eventID),
-    EQ_transformationID: split(query.EQ_transformationID),
+    EQ_action: split(query, 'EQ_action'),
+    EQ_bizStep: split(query, 'EQ_bizStep'),
+    EQ_disposition: split(query, 'EQ_disposition'),
+    EQ_readPoint: split(query, 'EQ_readPoint'),
+    EQ_bizLocation: split(query, 'EQ_bizLocation'),
+    WD_readPoint: split(query, 'WD_readPoint'),
+    WD_bizLocation: split(query, 'WD_bizLocation'),
+    EQ_eventID: split(query, 'EQ_eventID'),
+    EQ_transformationID: split(query, 'EQ_transformationID'),
     EXISTS_errorDeclaration: query.EXISTS_errorDeclaration === 'true',
-    EQ_errorReason: split(query.EQ_errorReason),
-    EQ_correctiveEventID: split(query.EQ_correctiveEventID),
+    EQ_errorReason: split(query, 'EQ_errorReason'),
+    EQ_correctiveEventID: split(query, 'EQ_correctiveEventID'),
     quantity,
-    EQ_persistentDisposition_set: split(query.EQ_persistentDisposition_set),
-    EQ_persistentDisposition_unset: split(query.EQ_persistentDisposition_unset),
+    EQ_persistentDisposition_set: split(query, 'EQ_persistentDisposition_set'),
+    EQ_persistentDisposition_unset: split(query, 'EQ_persistentDisposition_unset'),
     match,
   };
 }

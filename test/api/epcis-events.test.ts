@@ -330,6 +330,16 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     const token = await api().get('/epcis/events?nextPageToken=nonsense');
     expect(token.status).toBe(400);
     expect(token.body.type).toBe('epcisException:QueryParameterException');
+    // A list of no values (a lone separator, blanks) would filter nothing: every event, silently.
+    for (const param of ['EQ_bizStep=%7C', 'MATCH_anyEPC=%20%7C%20', 'eventType=+']) {
+      const blank = await api().get(`/epcis/events?${param}`);
+      expect({ param, status: blank.status, type: blank.body.type }).toEqual({
+        param,
+        status: 400,
+        type: 'epcisException:QueryParameterException',
+      });
+      expect(Object.keys(blank.body.errors)).toEqual([`/${param.split('=')[0]}`]);
+    }
   });
 
   it('the top-level resources list what the events name, each with its events', async () => {

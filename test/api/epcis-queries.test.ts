@@ -77,6 +77,10 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     });
     expect(pattern.status).toBe(400);
     expect(pattern.body.detail).toContain('MATCH_epc');
+    // A list of blanks would filter nothing: the query would report every event.
+    const blank = await client(account.key).post('/epcis/queries', { name: nameOf(), query: { EQ_bizStep: [' '] } });
+    expect(blank.status).toBe(400);
+    expect(Object.keys(blank.body.errors)).toEqual(['/EQ_bizStep']);
     const extra = await client(account.key).post('/epcis/queries', { name: nameOf(), query: {}, owner: 'me' });
     expect(extra.status).toBe(400);
     expect(Object.keys(extra.body.errors)).toEqual(['/owner']);
