@@ -5,14 +5,24 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject } from '../openapi/schema';
 import { EPCIS_QUERY_PARAMETERS } from '../../domain/epcis/query-parameters';
+import { LIMITS } from '../../domain/schemas/limits';
 
 /** The parameters a named query may hold: those of GET /epcis/events but paging. */
 export const QUERY_PARAMETERS = Object.keys(EPCIS_QUERY_PARAMETERS);
 
+/**
+ * A parameter's value as a string or a list: bounded as GET /epcis/events bounds it (a trace's every EPC
+ * in one MATCH_anyEPC), once a list is joined with | (POST /epcis/queries checks that), not tighter.
+ */
 const parameterValue = {
   anyOf: [
-    { type: 'string', minLength: 1, maxLength: 2000 },
-    { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 2000 } },
+    { type: 'string', minLength: 1, maxLength: LIMITS.queryListLength },
+    {
+      type: 'array',
+      minItems: 1,
+      maxItems: LIMITS.arrayItems,
+      items: { type: 'string', minLength: 1, maxLength: LIMITS.queryListLength },
+    },
     { type: 'boolean' },
     { type: 'number' },
   ],

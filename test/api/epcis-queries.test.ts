@@ -112,6 +112,35 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect((await client(account.key).get('/epcis/queries/nope/events')).status).toBe(404);
   });
 
+  it('names a query as long as GET /epcis/events takes (a trace’s every EPC), as a list or a |-separated string, and refuses a longer one naming it', async () => {
+    const account = await createAccount('queries-long');
+    const shipped = objectEvent({
+      bizStep: 'shipping',
+      eventTime: nextTime(),
+      epcList: ['urn:epc:id:sgtin:4012345.011111.7'],
+    });
+    await capture(account.key, epcisDocument([shipped]));
+    // 150 EPCs, 5,000 characters or so: within the 8,000 a parameter of GET /epcis/events may hold.
+    const epcs = Array.from({ length: 149 }, (_, i) => `urn:epc:id:sgtin:4012345.011111.${1000 + i}`);
+    epcs.push('urn:epc:id:sgtin:4012345.011111.7');
+    const adHoc = await client(account.key).get(`/epcis/events?MATCH_anyEPC=${encodeURIComponent(epcs.join('|'))}`);
+    expect(eventIdsOf(adHoc.body)).toEqual([shipped.eventID]);
+    for (const MATCH_anyEPC of [epcs, epcs.join('|')]) {
+      const name = nameOf();
+      const created = await client(account.key).post('/epcis/queries', { name, query: { MATCH_anyEPC } });
+      expect(created.status).toBe(201);
+      expect(eventIdsOf((await client(account.key).get(`/epcis/queries/${name}/events`)).body)).toEqual([
+        shipped.eventID,
+      ]);
+    }
+    const tooLong = await client(account.key).post('/epcis/queries', {
+      name: nameOf(),
+      query: { MATCH_anyEPC: [...epcs, ...epcs] },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(Object.keys(tooLong.body.errors)).toEqual(['/query/MATCH_anyEPC']);
+  });
+
   it('runs a named query with every time bound GET /epcis/events takes, GT_ and LE_ included, as GET /epcis/events answers it', async () => {
     const account = await createAccount('queries-times');
     const times = [nextTime(), nextTime(), nextTime()];
