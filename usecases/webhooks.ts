@@ -108,7 +108,8 @@ export async function redeliverWebhook(
   return { kind: 'redelivered', delivery: (await findWebhookDelivery(sequelize, endpoint.id, deliveryId))! };
 }
 
-type Refusal = `epcis-${'stream-or-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
+type Refusal =
+  `epcis-${'stream-or-schedule' | 'report-if-empty-needs-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
 type Issue = { pointer: string; message: string };
 export type SubscribeOutcome =
   | { kind: 'unknownQuery' }
@@ -133,6 +134,12 @@ export async function subscribe(
     return refused('epcis-stream-or-schedule', {
       pointer: '/stream',
       message: 'Send stream: true, or a schedule, not both.',
+    });
+  // A stream reports the batches that store matching events, never an empty one: refused, not ignored, as over a WebSocket.
+  if (input.stream === true && input.reportIfEmpty === true)
+    return refused('epcis-report-if-empty-needs-schedule', {
+      pointer: '/reportIfEmpty',
+      message: 'reportIfEmpty applies to scheduled subscriptions.',
     });
   const ranges = input.schedule ? scheduleRanges(input.schedule) : undefined;
   if (ranges && 'issues' in ranges)

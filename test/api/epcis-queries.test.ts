@@ -328,6 +328,12 @@ describe('/epcis/queries: named queries and subscriptions', () => {
       '/schedule/minute',
     ],
     ['an unknown field', { dest: 'https://93.184.216.34/cb', stream: true, secret: 'x' }, '/secret'],
+    // A stream reports only batches with matching events: an empty report is never sent, as over a WebSocket.
+    [
+      'reportIfEmpty on a stream',
+      { dest: 'https://93.184.216.34/cb', stream: true, reportIfEmpty: true },
+      '/reportIfEmpty',
+    ],
   ])('refuses a subscription with %s, naming it', async (_, body, pointer) => {
     const account = await createAccount('queries-sub-bad');
     const name = await namedQuery(account, {});
