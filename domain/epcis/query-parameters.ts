@@ -5,13 +5,19 @@
  */
 import { LIMITS } from '../schemas/limits';
 
-const list = (description: string, example?: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: LIMITS.queryListLength,
-  description: `${description} Several values: separated by |.`,
-  ...(example ? { example } : {}),
-});
+/** The schemas of the parameters that take several values. */
+const LISTS = new WeakSet<object>();
+const list = (description: string, example?: string) => {
+  const schema = {
+    type: 'string',
+    minLength: 1,
+    maxLength: LIMITS.queryListLength,
+    description: `${description} Several values: separated by |.`,
+    ...(example ? { example } : {}),
+  };
+  LISTS.add(schema);
+  return schema;
+};
 const quantity = (comparison: string) => ({
   type: 'string',
   pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$',
@@ -89,3 +95,26 @@ export const EPCIS_QUERY_PARAMETERS = {
 
 /** A query's parameters as sent: each a string, absent when not given. */
 export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string };
+
+/** A query string as read: a parameter sent more than once is a list of its values. */
+type QueryString = Record<string, string | string[] | undefined>;
+
+/**
+ * The query forms real clients send beside GS1's: a list parameter repeated (`EQ_bizStep=a&EQ_bizStep=b`,
+ * OpenAPI's default form of an array, where GS1's REST binding has it pipe-delimited) is the list `a|b`, and a
+ * time whose offset's + was not encoded, so that it reads as a space (`2024-03-01T18:00:00 01:00`), has its +
+ * back. Anything else is left as sent, for the schema to judge: one value of any other parameter sent twice
+ * is still refused.
+ */
+export function lenientQuery(query: Readonly<QueryString>): QueryString {
+  const schemas: Record<string, object | undefined> = EPCIS_QUERY_PARAMETERS;
+  const out: QueryString = { ...query };
+  for (const [name, value] of Object.entries(query)) {
+    const schema = schemas[name];
+    if (!schema) continue;
+    if (Array.isArray(value) && LISTS.has(schema)) out[name] = value.join('|');
+    else if (typeof value === 'string' && 'format' in schema && schema.format === 'date-time')
+      out[name] = value.replace(/(T[0-9:.]+) ([0-9]{2}(:?[0-9]{2})?)$/, '$1+$2');
+  }
+  return out;
+}

@@ -112,6 +112,28 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     ).toEqual([events.transformation.eventID]);
   });
 
+  it('takes the query forms real clients send beside GS1’s: a list parameter repeated, a time whose + was not encoded', async () => {
+    const ids = (events: Event[]) => events.map((e) => e.eventID);
+    const { events } = kinds;
+    // OpenAPI's default form of an array (explode), where GS1's REST binding has pipeDelimited.
+    expect(ids(await query('EQ_bizStep=packing&EQ_bizStep=assembling'))).toEqual(
+      ids(await query('EQ_bizStep=packing|assembling')),
+    );
+    expect(ids(await query('eventType=AggregationEvent&eventType=AssociationEvent'))).toEqual([
+      events.aggregation.eventID,
+      events.association.eventID,
+    ]);
+    // A + left unencoded in a query string is a space when read: 2024-03-01T18:00:00+01:00 is 12:00 -05:00.
+    expect(ids(await query('GE_eventTime=2024-03-01T18:00:00+01:00&LT_eventTime=2024-03-01T20:00:00+01:00'))).toEqual([
+      events.aggregation.eventID,
+      events.transformation.eventID,
+    ]);
+    // A parameter of one value sent twice is still a 400 naming it.
+    const twice = await api().get('/epcis/events?GE_eventTime=2024-03-01T00:00:00Z&GE_eventTime=2024-03-02T00:00:00Z');
+    expect(twice.status).toBe(400);
+    expect(JSON.stringify(twice.body)).toContain('GE_eventTime');
+  });
+
   it('MATCH_ parameters find EPCs and classes in either the URN or the Digital Link form', async () => {
     const ids = (events: Event[]) => events.map((e) => (e.bizStep === 'inspecting' ? 'sensor' : e.eventID));
     const { events, ids: gs1, lot, outputLot } = kinds;

@@ -8,7 +8,8 @@ import { findEpcisEvents, type EpcisEventFilter } from '../../../db/queries/epci
 import { EpcisQueryRefused, queryFilterOf } from '../../../usecases/epcis-query-filter';
 import { epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
-import { type APIContext } from '../../context';
+import type { Middleware } from 'koa';
+import { type APIContext, type AppCustom, type AppState } from '../../context';
 import { problem, type ApiError } from '../../errors';
 import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
@@ -17,6 +18,7 @@ import { submitCheckedCapture } from './capture';
 import type { CheckedDocument, EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
+import { lenientQuery } from '../../../domain/epcis/query-parameters';
 import { gs1HeaderValue, unknownHeaderValue } from './headers';
 import { nextPageLink, seqOfToken } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
@@ -34,6 +36,12 @@ export const headerOr =
   (other: (errors: ErrorObject[]) => ApiError): ToError =>
   (errors, input, source) =>
     source === 'headers' ? headerProblem(errors, input) : other(errors);
+
+/** The forms real clients send of GS1's query parameters, as GS1 writes them (lenientQuery), before they are checked. */
+export const lenientEventsQuery: Middleware<AppState, AppCustom> = async (ctx, next) => {
+  ctx.query = lenientQuery(ctx.query);
+  await next();
+};
 
 /** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
 const eventsRequest = { query: eventsQuery, headers: epcFormatHeader };
