@@ -1,11 +1,7 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { buildProductPayload } from '../factories/master-data';
+import { buildProductPayload, cjk } from '../factories/master-data';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
-
-/** `count` different CJK characters, in an order PostgreSQL cannot compress much (3 bytes each in UTF-8). */
-const cjk = (count: number): string =>
-  Array.from({ length: count }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
 
 const countProducts = async (accountId: string): Promise<number> =>
   Number((await sql().query('SELECT count(*) FROM products WHERE account_id = $1', [accountId])).rows[0].count);

@@ -100,3 +100,7 @@ export function buildProductPayload(overrides?: Overrides<ProductPayload>): Prod
     overrides,
   );
 }
+
+/** `count` different CJK characters, in an order PostgreSQL cannot compress much (3 bytes each in UTF-8). */
+export const cjk = (count: number): string =>
+  Array.from({ length: count }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
