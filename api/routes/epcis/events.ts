@@ -9,11 +9,11 @@ import { EpcisQueryRefused, queryFilterOf } from '../../../usecases/epcis-query-
 import { epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import type { Middleware } from 'koa';
-import { type APIContext, type AppCustom, type AppState } from '../../context';
+import type { APIContext, AppCustom } from '../../context';
 import { problem, type ApiError } from '../../errors';
 import { outcomeProblem } from '../events/batch';
 import type { FromSchema } from 'json-schema-to-ts';
-import { textOf, validate, type InputOf, type ToError } from '../../middleware/validate';
+import { textOf, validate, type InputOf, type ToError, type ValidatedState } from '../../middleware/validate';
 import { submitCheckedCapture } from './capture';
 import type { CheckedDocument, EpcisCaptureRequest } from '../../../usecases/capture-epcis';
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
@@ -37,16 +37,17 @@ export const headerOr =
   (errors, input, source) =>
     source === 'headers' ? headerProblem(errors, input) : other(errors);
 
-/** The forms real clients send of GS1's query parameters, as GS1 writes them (lenientQuery), before they are checked. */
-export const lenientEventsQuery: Middleware<AppState, AppCustom> = async (ctx, next) => {
-  ctx.query = lenientQuery(ctx.query);
-  await next();
-};
-
 /** GET /epcis/events and every /events of a top-level resource: the query parameters, then GS1-EPC-Format. */
 const eventsRequest = { query: eventsQuery, headers: epcFormatHeader };
 export type EventsRequest = InputOf<typeof eventsRequest>;
-export const validEventsQuery = () => validate(eventsRequest, headerOr(queryProblem));
+/** The query as GS1 writes it (lenientQuery: the forms real clients send too), then checked. */
+export const validEventsQuery = (): Middleware<ValidatedState<typeof eventsRequest>, AppCustom> => {
+  const check = validate(eventsRequest, headerOr(queryProblem));
+  return (ctx, next) => {
+    ctx.query = lenientQuery(ctx.query);
+    return check(ctx, next);
+  };
+};
 /** GET /epcis/events/{eventID}: GS1-EPC-Format. */
 export const validEventRequest = () => validate({ headers: epcFormatHeader }, headerProblem);
 

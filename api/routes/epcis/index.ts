@@ -8,7 +8,7 @@ import { readWhenFinished } from '../../batch-wait';
 import { isFinished } from '../../../batches/outcome';
 import { outcomeProblem } from '../events/batch';
 import { setCaptureLimitHeaders, submitCheckedCapture, validDocument, validEvent } from './capture';
-import { answerEvents, getEvent, lenientEventsQuery, postEvent, validEventRequest, validEventsQuery } from './events';
+import { answerEvents, getEvent, postEvent, validEventRequest, validEventsQuery } from './events';
 import { queriesRoutes } from './queries';
 import { nextPageLink, seqOfToken } from './paging';
 import { TOP_LEVEL_RESOURCES, listValues, valueEvents, valueResources } from './resources';
@@ -105,7 +105,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
   );
 
   router.post('/events', validEvent(), postEvent);
-  router.get('/events', lenientEventsQuery, validEventsQuery(), (ctx) => answerEvents(ctx));
+  router.get('/events', validEventsQuery(), (ctx) => answerEvents(ctx));
   router.get('/events/:eventID', validEventRequest(), getEvent);
 
   queriesRoutes(router);
@@ -113,12 +113,7 @@ export function epcisRouter(): Router<AppState, AppCustom> {
   for (const resource of TOP_LEVEL_RESOURCES) {
     router.get(`/${resource.name}`, validate({ query: pageQuery }, queryProblem), listValues(resource));
     router.get(`/${resource.name}/:${resource.param}`, valueResources(resource));
-    router.get(
-      `/${resource.name}/:${resource.param}/events`,
-      lenientEventsQuery,
-      validEventsQuery(),
-      valueEvents(resource),
-    );
+    router.get(`/${resource.name}/:${resource.param}/events`, validEventsQuery(), valueEvents(resource));
   }
   return router;
 }
