@@ -15,6 +15,7 @@ import type {
   TradePartnerPayload,
 } from './master-data';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
+import { LIMITS } from './schemas/limits';
 
 export const JSON_EVENT_TYPES = ['commission', 'transform'] as const;
 export type JsonEventType = (typeof JSON_EVENT_TYPES)[number];
@@ -234,7 +235,7 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
     }
   }
 
-  const partnerPayload = (urn: string): TradePartnerPayload | undefined => {
+  const partnerPayload = (urn: string, issue: IssueSink): TradePartnerPayload | undefined => {
     const stored = known.tradePartners.get(urn);
     if (stored?.externalId) {
       tradePartners.add(urn, stored.externalId, 'Skipped');
@@ -243,6 +244,12 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
     const inline = partnerData.get(urn);
     if (stored || !inline || !isUrn(urn)) return undefined;
     const id = inline.TradePartnerId || urn;
+    if (id.length > LIMITS.idLength)
+      issue(
+        'InvalidValue',
+        'TradePartner.Urn',
+        `TradePartner.Urn of a new trade partner without a TradePartnerId becomes its id, which is at most ${LIMITS.idLength} characters; send a TradePartnerId.`,
+      );
     tradePartners.add(urn, id, 'Created');
     return {
       Id: id,
@@ -292,12 +299,8 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
           product = { Id: stored.externalId ?? urn };
           unit = stored.unit;
         } else if (inline) {
-          if (!isUrn(urn))
-            issue(
-              'InvalidValue',
-              `${field}.ParentProduct.Urn`,
-              `ParentProduct.Urn "${urn}" is not a URN (urn:<nid>:<nss>); a new product keeps the URN it is sent with.`,
-            );
+          const problem = newUrnProblem('ParentProduct.Urn', 'product', urn);
+          if (problem) issue('InvalidValue', `${field}.ParentProduct.Urn`, problem);
           products.add(urn, urn, 'Created');
           const details = productDetails(inline.parent, inline.gtin);
           // Every mention carries the Details: the pipeline creates on the first and finds it after.
@@ -371,13 +374,22 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
 
 type IssueSink = (code: JsonEventIssue['code'], field: string, message: string) => void;
 
+/** A new record keeps its URN and is named by it as by an id, which events and lookups bound. */
+function newUrnProblem(field: string, record: string, urn: string): string | undefined {
+  if (!isUrn(urn))
+    return `${field} "${urn}" is not a URN (urn:<nid>:<nss>); a new ${record} keeps the URN it is sent with.`;
+  if (urn.length > LIMITS.idLength)
+    return `${field} of a new ${record} becomes its id, which is at most ${LIMITS.idLength} characters; this one has ${urn.length}.`;
+  return undefined;
+}
+
 /** Location.Urn as a batch-style location reference; a new location's owner is its TradePartnerUrn, else the event's TradePartner. */
 function translateLocation(
   event: JsonEvent,
   known: KnownEntities,
   inlineData: ReadonlyMap<string, JsonLocation>,
   locations: EntityList,
-  partnerPayload: (urn: string) => TradePartnerPayload | undefined,
+  partnerPayload: (urn: string, issue: IssueSink) => TradePartnerPayload | undefined,
   issue: IssueSink,
 ): LocationPayload | { Id: string } {
   const urn = event.Location.Urn;
@@ -406,7 +418,7 @@ function translateLocation(
     );
     return { Id: urn };
   }
-  const partner = partnerPayload(partnerUrn);
+  const partner = partnerPayload(partnerUrn, issue);
   if (!partner) {
     issue(
       'Required',
@@ -415,12 +427,8 @@ function translateLocation(
     );
     return { Id: urn };
   }
-  if (!isUrn(urn))
-    issue(
-      'InvalidValue',
-      'Location.Urn',
-      `Location.Urn "${urn}" is not a URN (urn:<nid>:<nss>); a new location keeps the URN it is sent with.`,
-    );
+  const problem = newUrnProblem('Location.Urn', 'location', urn);
+  if (problem) issue('InvalidValue', 'Location.Urn', problem);
   locations.add(urn, urn, 'Created');
   return {
     Id: urn,

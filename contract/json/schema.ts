@@ -12,6 +12,8 @@ import { LIMITS, quantity } from '../../domain/schemas/limits';
 
 const text = { type: 'string', minLength: 1 } as const;
 const optionalText = { type: ['string', 'null'] } as const;
+/** An id or a code the service looks records up by: bounded as ids are (a new URN is checked in domain/json-events.ts). */
+const optionalCode = { ...optionalText, maxLength: LIMITS.idLength } as const;
 const urn = (what: string) => ({
   ...text,
   description: `URN of the ${what}: a URN the account knows is reused (\`Skipped\`); a new one is created from the inline fields (\`Created\`) and keeps this URN.`,
@@ -43,7 +45,7 @@ const location = {
     Urn: urn('location'),
     TradePartnerUrn: { ...optionalText, description: 'Owner of a new location; defaults to the event’s TradePartner.' },
     Name: text,
-    Gln: optionalText,
+    Gln: optionalCode,
     Address: address,
   },
 } as const;
@@ -54,7 +56,7 @@ const tradePartner = {
   required: ['Urn'],
   properties: {
     Urn: urn('trade partner'),
-    TradePartnerId: { ...optionalText, description: 'The trade partner’s external id when new; defaults to its Urn.' },
+    TradePartnerId: { ...optionalCode, description: 'The trade partner’s external id when new; defaults to its Urn.' },
     Name: text,
     Pgln: optionalText,
     ConnectionType: { enum: ['SELF', 'SUPPLIER', 'BUYER', 'OTHER'] },
@@ -132,7 +134,7 @@ export const jsonEvent = {
     },
     Location: location,
     TradePartner: tradePartner,
-    PurchaseOrder: optionalText,
+    PurchaseOrder: optionalCode,
     InvoiceNumber: optionalText,
     BizStep: {
       ...optionalText,

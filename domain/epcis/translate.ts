@@ -363,16 +363,23 @@ export function translateEpcisEvents(
     return newProducts.get(item.gtin)!;
   };
 
-  const locationRef = (identifier = UNKNOWN_LOCATION_ID): LocationRefPayload => {
+  const locationRef = (index: number, event: EpcisEvent): LocationRefPayload => {
+    const identifier = locationIdentifierOf(event) ?? UNKNOWN_LOCATION_ID;
     const physical = physicalLocationOf(identifier);
     if (!physical) {
       const existing = known.otherLocations.get(identifier);
       if (existing) return { Id: existing };
+      if (identifier.length > bounds.idLength)
+        issue(
+          index,
+          `${pointerOf(index)}/${event.bizLocation ? 'bizLocation' : 'readPoint'}/id`,
+          `A location identifier that is no GLN becomes the location's id: at most ${bounds.idLength} characters.`,
+        );
       return newLocation(
         identifier,
         identifier === UNKNOWN_LOCATION_ID
           ? 'Unknown location (EPCIS events without readPoint or bizLocation)'
-          : identifier.slice(0, 1000),
+          : identifier,
       );
     }
     const existing = known.glnLocations.get(locationKey(physical));
@@ -410,6 +417,8 @@ export function translateEpcisEvents(
         time.message.replace('EventTimeZone', 'eventTimeZoneOffset').replace('EventTime', 'eventTime'),
       );
     const hash = hashes[index];
+    if (event.eventID && event.eventID.length > bounds.idLength)
+      issue(index, `${at}/eventID`, `An eventID is at most ${bounds.idLength} characters.`);
     if (event.errorDeclaration) {
       const key = event.eventID ?? hash;
       const declared = known.declared.get(key);
@@ -426,7 +435,7 @@ export function translateEpcisEvents(
       const pending: EventPayload = {
         $type: 'observe',
         Id: eventIds[index],
-        Location: locationRef(locationIdentifierOf(event)),
+        Location: locationRef(index, event),
         EventTime: event.eventTime,
         EventTimeZone: event.eventTimeZoneOffset,
         ProductInstances: [],
@@ -463,7 +472,7 @@ export function translateEpcisEvents(
     const payload: EventPayload = {
       $type: type,
       Id: event.eventID ?? hash,
-      Location: locationRef(locationIdentifierOf(event)),
+      Location: locationRef(index, event),
       EventTime: event.eventTime,
       EventTimeZone: event.eventTimeZoneOffset,
     };

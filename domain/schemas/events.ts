@@ -16,6 +16,8 @@ const text = { type: 'string', minLength: 1 } as const;
 /** Ids, lots and serials: the caller's keys. */
 const id = { type: 'string', minLength: 1, maxLength: LIMITS.idLength } as const;
 const optionalText = { type: ['string', 'null'] } as const;
+/** A code the service looks events or locations up by (a purchase order, a GLN): bounded as ids are. */
+const optionalCode = { ...optionalText, maxLength: LIMITS.idLength } as const;
 /** An object of these properties, each a string or null. */
 const optionalTexts = (names: readonly string[]) =>
   ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, optionalText])) }) as const;
@@ -45,7 +47,7 @@ const locationDetails = {
   properties: {
     TradePartner: tradePartner,
     Name: text,
-    Gln: { type: 'string' },
+    Gln: { type: 'string', maxLength: LIMITS.idLength },
     Extension: { type: 'string' },
     DunsPlus4: { type: 'string' },
     Duns: { type: 'string', pattern: '^(\\d{9}|\\d{13})$' },
@@ -124,7 +126,7 @@ export const event = {
       example: '2024-03-01T10:00:00',
     },
     EventTimeZone: { type: 'string', description: 'UTC offset such as -05:00.', example: '-05:00' },
-    PurchaseOrder: optionalText,
+    PurchaseOrder: optionalCode,
     InvoiceNumber: optionalText,
     ReferenceDocumentId: optionalText,
     DocumentIds: {

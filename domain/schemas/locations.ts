@@ -107,7 +107,7 @@ const createDetails = {
       properties: tradePartnerProperties,
     },
     Name: text('Location name.', 'Oslo plant'),
-    Gln: text('Global Location Number.', '7038010000010'),
+    Gln: idText('Global Location Number.', '7038010000010'),
     Extension: text('Additional identifier.'),
     DunsPlus4: text('DUNS+4.'),
     Duns: duns,

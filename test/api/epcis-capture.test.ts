@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { capture, epcisDocument, eventIdOf, finishedJob, gs1Ids, lotOf, objectEvent } from '../factories/epcis';
@@ -311,6 +312,29 @@ describe('POST /epcis/capture', () => {
       '/epcisBody/eventList/0/quantityList/1',
       '/epcisBody/eventList/0/quantityList/2/uom',
     ]);
+    expect(await counts(account.id)).toEqual(before);
+  });
+
+  // They become the event's and the location's ids, which the service names with at most 200 characters.
+  // 2,400 random bytes in hex are past what their unique indexes take: the job failed as ImplementationException.
+  it('an eventID, or the readPoint or bizLocation that is no GLN, longer than 200 characters is a 400 naming it', async () => {
+    const before = await counts(account.id);
+    const long = `urn:example:${randomBytes(1200).toString('hex')}`;
+    const response = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([
+        objectEvent({ eventID: long }),
+        objectEvent({ readPoint: `urn:example:loc:${'x'.repeat(190)}` }),
+        objectEvent({ readPoint: 'urn:example:loc:short', bizLocation: long }),
+      ]),
+    );
+    expect(response.status).toBe(400);
+    const location = "A location identifier that is no GLN becomes the location's id: at most 200 characters.";
+    expect(response.body.errors).toEqual({
+      '/epcisBody/eventList/0/eventID': ['An eventID is at most 200 characters.'],
+      '/epcisBody/eventList/1/readPoint/id': [location],
+      '/epcisBody/eventList/2/bizLocation/id': [location],
+    });
     expect(await counts(account.id)).toEqual(before);
   });
 

@@ -1,6 +1,7 @@
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { commission, instance, location, ship, uid } from '../factories/events';
 import { jsonCommission, jsonInstance, jsonTransform, urnOf } from '../factories/json-events';
+import { cjk } from '../factories/master-data';
 import { rowCounts } from '../helpers/db';
 import { client } from '../helpers/http';
 
@@ -120,6 +121,22 @@ describe('a refused request lists every problem of every event at once', () => {
     },
   );
 
+  // 1,000 characters of a CJK script are 3,000 bytes, past what their indexes take: the batch failed as
+  // InternalError after its retries (a sync call waited out its 30 s first).
+  it.each(ENDPOINTS)("%s: a PurchaseOrder and a new location's Gln longer than 200 characters", async (endpoint) => {
+    const event = commission({ location: uid('DOCK'), time: '2024-03-01T12:00:00Z' }, instance('SALMON', lot, 1));
+    const long = {
+      ...event,
+      PurchaseOrder: cjk(1000),
+      Location: { ...event.Location, Details: { ...event.Location.Details, Gln: cjk(1000) } },
+    };
+    const errors = await refused(endpoint, [long]);
+    expect(errors.map((e) => [e.field, e.message])).toEqual([
+      ['Location.Details.Gln', 'Events[0].Location.Details.Gln must NOT have more than 200 characters.'],
+      ['PurchaseOrder', 'Events[0].PurchaseOrder must NOT have more than 200 characters.'],
+    ]);
+  });
+
   it('the event rules are said in the same words whether or not another event fails the schema', async () => {
     const typo = {
       ...commission({ location: 'DOCK', time: '2024-03-01T11:00:00Z' }, instance('SALMON', uid('LOT'), 5)),
@@ -188,6 +205,55 @@ describe('POST /Integration/JSON: a body its schema refuses lists every problem 
       [1, 'InsufficientInventory', 'InputProducts[0].Quantity'],
       [2, 'DuplicateEventId', 'ExternalEventId'],
     ]);
+  });
+
+  // A new product, location or trade partner takes its URN as its id, which events and the master data
+  // endpoints name with at most 200 characters: a longer one could be created but never named. A URN that
+  // is no URN (1,000 characters of a CJK script) was listed, but the batch failed as InternalError first:
+  // the pipeline went on to create what it names, past what the URN's unique index takes.
+  it('a Gln, PurchaseOrder or TradePartnerId longer than 200 characters, and a new URN that would be such an id', async () => {
+    const fields = jsonCommission(at, jsonInstance(productUrn, uid('LOT'), 1));
+    const long = (kind: string) => `urn:gdst:test.example:${kind}:${'x'.repeat(200)}`;
+    const urns = jsonCommission(
+      { locationUrn: long('location'), partnerUrn: long('party') },
+      jsonInstance(long('product'), uid('LOT'), 1),
+    );
+    const cjkUrn = jsonCommission(at, jsonInstance(`urn:gdst:test.example:product:${cjk(950)}`, uid('LOT'), 1));
+    const errors = await refused([
+      {
+        ...fields,
+        PurchaseOrder: cjk(1000),
+        Location: { ...fields.Location, Gln: cjk(1000) },
+        TradePartner: { ...fields.TradePartner, TradePartnerId: cjk(1000) },
+      },
+      urns,
+      cjkUrn,
+    ]);
+    expect(listed(errors)).toEqual([
+      [0, 'InvalidValue', 'Location.Gln'],
+      [0, 'InvalidValue', 'TradePartner.TradePartnerId'],
+      [0, 'InvalidValue', 'PurchaseOrder'],
+      [1, 'InvalidValue', 'TradePartner.Urn'],
+      [1, 'InvalidValue', 'Location.Urn'],
+      [1, 'InvalidValue', 'ProductInstances[0].ParentProduct.Urn'],
+      [2, 'InvalidValue', 'ProductInstances[0].ParentProduct.Urn'],
+    ]);
+    expect(errors[4].message).toBe(
+      `Location.Urn of a new location becomes its id, which is at most 200 characters; this one has ${long('location').length}.`,
+    );
+    expect(errors[6].message).toContain('is not a URN');
+  });
+
+  it('a new URN that is no URN is refused without waiting out the call', async () => {
+    const before = await rowCounts(account.id, ['events', 'products']);
+    const response = await client(account.key).post('/Integration/JSON', {
+      Events: [jsonCommission(at, jsonInstance(`urn:gdst:test.example:product:${cjk(950)}`, uid('LOT'), 1))],
+    });
+    expect(response.status).toBe(400);
+    expect(listed(response.body.errors as ListedError[])).toEqual([
+      [0, 'InvalidValue', 'ProductInstances[0].ParentProduct.Urn'],
+    ]);
+    expect(await rowCounts(account.id, ['events', 'products'])).toEqual(before);
   });
 
   it('an event is not blamed for what a refused one would create, and the refused one says so', async () => {

@@ -176,7 +176,7 @@ describe('POST /Integration/Locations', () => {
     ]);
   });
 
-  // 1,000 characters of a CJK script are 3,000 bytes, past what the id's unique index takes: a 500 before.
+  // 1,000 characters of a CJK script are 3,000 bytes, past what the id's unique index (a GLN's index) takes: a 500 before.
   it.each([
     ['id', (id: string) => buildLocationPayload({ id }), 'Locations[0].id'],
     ['Id', (id: string) => ({ ...buildLocationPayload({ id: undefined }), Id: id }), 'Locations[0].Id'],
@@ -185,6 +185,7 @@ describe('POST /Integration/Locations', () => {
       (id: string) => buildLocationPayload({ Details: { TradePartner: { Id: id } } }),
       'Locations[0].Details.TradePartner.Id',
     ],
+    ['Gln', (gln: string) => buildLocationPayload({ Details: { Gln: gln } }), 'Locations[0].Details.Gln'],
   ])('refuses a %s longer than 200 characters as events do, naming it, and stores nothing', async (_, build, field) => {
     for (const id of ['L'.repeat(201), cjk(1000)]) {
       const response = await api.post('/Integration/Locations', { Locations: [build(id)] });
