@@ -150,7 +150,7 @@ export async function createSubscription(
           WHERE s.id = $1 AND b.status = 'Completed' AND b.completed_at >= s.initial_record_time`,
         [s.id],
       );
-    }
+    } else if (s.initialRecordTime) await oweStreamBacklog(sequelize, transaction, s.id);
     const [row] = await queryOf(sequelize, transaction)<SubscriptionRow>(`${SUBSCRIPTIONS} WHERE s.id = $1`, [s.id]);
     await beforeCommit();
     return row;
@@ -239,6 +239,36 @@ async function oweReport(
 
 const SOURCE_COLUMNS =
   's.id, s.account_id, s.query_name, q.filter, s.epc_format, s.report_if_empty, s.initial_record_time';
+
+/**
+ * A new stream's first report, as a WebSocket stream's: what its query matches among the batches completed
+ * since initialRecordTime, in one report (source key `initial`); each batch after is reported on its own.
+ */
+async function oweStreamBacklog(sequelize: Sequelize, transaction: Transaction, subscriptionId: string): Promise<void> {
+  const query = queryOf(sequelize, transaction);
+  const [source] = await query<ReportSource>(
+    `SELECT ${SOURCE_COLUMNS} FROM epcis_subscriptions s
+       JOIN epcis_queries q ON q.account_id = s.account_id AND q.name = s.query_name
+      WHERE s.id = $1`,
+    [subscriptionId],
+  );
+  const batchIds = (
+    await query<{ id: string }>(
+      `SELECT id FROM batches WHERE account_id = $1 AND status = 'Completed' AND completed_at >= $2`,
+      [source.account_id, source.initial_record_time],
+    )
+  ).map((row) => row.id);
+  if (!batchIds.length) return;
+  const base = filterFromJson(source.filter);
+  const filter: EpcisEventFilter = {
+    ...base,
+    accountId: source.account_id,
+    batchIds,
+    GE_recordTime: latest(base.GE_recordTime, source.initial_record_time),
+    limit: await eventsOf(sequelize, transaction, batchIds),
+  };
+  await oweReport(sequelize, transaction, source, 'initial', filter, false);
+}
 
 /** A batch (`b`) with its account's live stream subscriptions (`s`) and their endpoints (`w`). */
 const STREAM_SUBSCRIPTIONS_OF_BATCH = `batches b

@@ -230,6 +230,33 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`)).status).toBe(404);
   });
 
+  it('starts a stream at initialRecordTime: what was recorded since comes first, in one report, then each batch', async () => {
+    const account = await createAccount('queries-stream-initial');
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+    const old = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
+    await capture(account.key, epcisDocument([old]));
+    const before = new Date().toISOString();
+    const recorded = [0, 1].map(() => objectEvent({ bizStep: 'shipping', eventTime: nextTime() }));
+    for (const event of recorded)
+      await capture(account.key, epcisDocument([event, objectEvent({ bizStep: 'receiving', eventTime: nextTime() })]));
+    const dest = await receiver();
+    const subscribed = await client(account.key).post(`/epcis/queries/${name}/subscriptions`, {
+      dest: dest.url,
+      signatureToken: 'tok',
+      stream: true,
+      initialRecordTime: before,
+    });
+    expect(subscribed.status).toBe(201);
+    expect(subscribed.body).toMatchObject({ stream: true, initialRecordTime: before });
+    const [first] = await dest.waitFor(1);
+    expect(eventIdsOf(verifiedReport('tok', first))).toEqual(recorded.map((event) => event.eventID));
+
+    const next = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
+    await capture(account.key, epcisDocument([next]));
+    const [, second] = await dest.waitFor(2);
+    expect(eventIdsOf(verifiedReport('tok', second))).toEqual([next.eventID]);
+  });
+
   it('puts a batch in a scheduled subscription’s backlog once: a retried completion does not add it again after a run took it', async () => {
     const account = await createAccount('queries-backlog');
     const dest = await receiver();
