@@ -331,6 +331,13 @@ export const ERRORS = {
     means: 'A `MATCH_` parameter holds something that is neither an EPC URI nor an EPC pattern.',
     fix: 'Send an EPC or a pattern such as `urn:epc:idpat:sgtin:4012345.012345.*`.',
   },
+  'epcis-query-too-large': {
+    status: 413,
+    gs1: 'epcisException:QueryTooLargeException',
+    title: 'The query matches more events than maxEventCount.',
+    means: 'More events match the query than its `maxEventCount` allows; none is answered.',
+    fix: 'Narrow the query, raise maxEventCount, or take the first events with orderBy and eventCountLimit.',
+  },
   'epcis-invalid-page-token': {
     ...QUERY_PARAMETER,
     title: 'nextPageToken is not one this service gave out.',

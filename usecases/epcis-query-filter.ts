@@ -6,11 +6,12 @@
 import {
   QUANTITY_COMPARISONS,
   type EpcisEventFilter,
+  type EventOrder,
   type MatchKind,
   type QuantityComparison,
   type TimeComparison,
 } from '../db/queries/epcis-events';
-import type { EpcisQueryParameters } from '../domain/epcis/query-parameters';
+import type { EpcisOrderParameters, EpcisQueryParameters } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
@@ -67,6 +68,25 @@ const MATCH_PARAMS: [keyof EpcisQueryParameters, MatchKind][] = [
   ['MATCH_outputEPCClass', 'outputEPCClass'],
   ['MATCH_anyEPCClass', 'anyEPCClass'],
 ];
+
+/** GET /epcis/events's order and size (GS1's orderBy, orderDirection, eventCountLimit, maxEventCount), checked. */
+export function queryOrderOf(query: EpcisOrderParameters): {
+  order?: EventOrder;
+  eventCountLimit?: number;
+  maxEventCount?: number;
+} {
+  const refuse = (name: string, message: string) =>
+    new EpcisQueryRefused('epcis-invalid-query-parameters', message, [{ pointer: `/${name}`, message }]);
+  if (query.eventCountLimit !== undefined && query.maxEventCount !== undefined)
+    throw refuse('maxEventCount', 'eventCountLimit and maxEventCount exclude each other: send one.');
+  if (query.eventCountLimit !== undefined && query.orderBy === undefined)
+    throw refuse('eventCountLimit', 'eventCountLimit takes the first events in orderBy order: send orderBy too.');
+  return {
+    ...(query.orderBy ? { order: { by: query.orderBy, direction: query.orderDirection ?? 'DESC' } } : {}),
+    ...(query.eventCountLimit ? { eventCountLimit: Number(query.eventCountLimit) } : {}),
+    ...(query.maxEventCount ? { maxEventCount: Number(query.maxEventCount) } : {}),
+  };
+}
 
 /** The query parameters as a filter of the account's events: every page's and every run's the same. */
 export function queryFilterOf(

@@ -99,6 +99,11 @@ const xmlQueryDocument = (json: ResponseSpec): ResponseSpec[] => [
   },
 ];
 
+const queryTooLarge = problemResponse(
+  'More events match the query than its maxEventCount (epcisException:QueryTooLargeException).',
+  'epcis-query-too-large',
+);
+
 const epcisHeaders =
   'Every /epcis answer carries GS1-EPCIS-Version and GS1-CBV-Version (2.0.0; an EPCIS 1.2 XML answer says GS1-EPCIS-Version 1.2.0).';
 
@@ -200,6 +205,7 @@ export const epcisOperations = [
     description: [
       'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
       'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400 epcisException:QueryParameterException naming it.',
+      'orderBy (eventTime or recordTime) and orderDirection order the events instead; eventCountLimit takes the first of them, and maxEventCount answers 413 when more match.',
       'Paged with perPage (default 1000, the largest page: GS1’s binding says 30, but GDST’s reference client never follows Link rel="next") and nextPageToken; while there are more, the Link header names the next page (rel="next").',
       epcisHeaders,
     ].join(' '),
@@ -213,6 +219,7 @@ export const epcisOperations = [
       400: problemResponse(
         'A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).',
       ),
+      413: queryTooLarge,
     },
   }),
   operation({
@@ -267,6 +274,7 @@ export const epcisOperations = [
         400: problemResponse(
           'A query parameter is unknown or not valid (epcisException:QueryParameterException), or GS1-EPC-Format or GS1-CBV-XML-Format is not valid (epcisException:ValidationException).',
         ),
+        413: queryTooLarge,
       },
     }),
   ]),

@@ -6,8 +6,14 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, listOf, requiredObject } from '../openapi/schema';
 import { EPC_FORMATS } from '../../domain/epcis/identifiers';
 import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
-import { EPCIS_QUERY_PARAMETERS, type EpcisQueryParameters } from '../../domain/epcis/query-parameters';
+import {
+  EPCIS_ORDER_PARAMETERS,
+  EPCIS_QUERY_PARAMETERS,
+  type EpcisOrderParameters,
+  type EpcisQueryParameters,
+} from '../../domain/epcis/query-parameters';
 import { CAPTURE_ERROR_BEHAVIOURS } from '../../domain/epcis/translate';
+import { pairedWith } from '../../domain/schemas/paired';
 
 /** POST /epcis/capture's header: absent (or blank) is rollback. */
 export const captureHeaders = {
@@ -215,14 +221,17 @@ const located = (id: string, what: string) =>
 
 export const captureAcceptedResponse = located('captureID', 'The capture job');
 
-/** The query parameters of GET /epcis/events (the standard's names) and its paging; any other is a 400 naming it. */
-export const eventsQuery = {
+export type EventsQuery = EpcisQueryParameters & EpcisOrderParameters & PageQuery;
+
+/**
+ * The query parameters of GET /epcis/events (the standard's names) and its paging; any other is a 400
+ * naming it. Paired with its type: FromSchema does not read the parameters' schemas, built by functions.
+ */
+export const eventsQuery = pairedWith<EventsQuery>()({
   type: 'object',
   additionalProperties: false,
-  properties: { ...EPCIS_QUERY_PARAMETERS, ...eventsPageQueryProperties },
-} as const;
-
-export type EventsQuery = EpcisQueryParameters & PageQuery;
+  properties: { ...EPCIS_QUERY_PARAMETERS, ...EPCIS_ORDER_PARAMETERS, ...eventsPageQueryProperties },
+} as const);
 
 /** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */
 export const queryDocumentResponse = requiredObject({

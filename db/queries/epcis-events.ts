@@ -55,10 +55,20 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${'e
   candidates?: string[];
   /** Only events after this sequence number (the page cursor). */
   afterSeq?: string;
+  /** In this order instead of as recorded (GS1's orderBy, orderDirection). */
+  order?: EventOrder;
+  /** Only events after this one in `order` (the page cursor): its orderBy field in microseconds since 1970, and its seq. */
+  afterKey?: { at: string; seq: string };
   /** Only the events these batches stored (what a subscription's report covers). */
   batchIds?: string[];
   limit: number;
 }
+
+export interface EventOrder {
+  by: 'eventTime' | 'recordTime';
+  direction: 'ASC' | 'DESC';
+}
+const ORDER_COLUMNS: Record<EventOrder['by'], string> = { eventTime: 'e.event_time', recordTime: 'e.created_at' };
 
 export const QUANTITY_COMPARISONS = { EQ: '=', GT: '>', GE: '>=', LT: '<', LE: '<=' } as const;
 export type QuantityComparison = keyof typeof QUANTITY_COMPARISONS;
@@ -324,6 +334,13 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   }
   if (filter.candidates) conditions.push(`e.id = ANY(${binder.bind(filter.candidates)}::uuid[])`);
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
+  if (filter.afterKey && filter.order) {
+    const at = `timestamptz 'epoch' + ${binder.bind(filter.afterKey.at)}::bigint * interval '1 microsecond'`;
+    const op = filter.order.direction === 'ASC' ? '>' : '<';
+    conditions.push(
+      `(${ORDER_COLUMNS[filter.order.by]}, e.seq) ${op} (${at}, ${binder.bind(filter.afterKey.seq)}::bigint)`,
+    );
+  }
   if (filter.batchIds) conditions.push(`e.batch_id = ANY(${binder.bind(filter.batchIds)}::uuid[])`);
   return conditions.join('\n    AND ');
 }
@@ -344,6 +361,8 @@ function recordTimeRange(comparison: TimeComparison, at: Date): { op: '>=' | '<'
 interface EventRow extends Omit<NativeEvent, 'lines'> {
   id: string;
   seq: string;
+  /** With an order: its field in microseconds since 1970 (a Date would lose them). */
+  sortAt?: string;
   captured: boolean;
   epcis: EpcisEvent | null;
   context: unknown[] | null;
@@ -356,6 +375,8 @@ export interface EpcisEventPage {
   namespaces: unknown[];
   /** The last event's sequence number when there are more. */
   nextSeq?: string;
+  /** With an order: the last event's orderBy field in microseconds since 1970, when there are more. */
+  nextAt?: string;
 }
 
 /**
@@ -378,15 +399,19 @@ const locationJson = (alias: string) =>
 
 /**
  * SQL and its binds: one page of the account's events matching `filter` (and one more, to know whether a
- * next page exists), in the order they were recorded.
+ * next page exists), in the order they were recorded unless `filter.order` says another.
  */
 export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind: unknown[] } {
   const binder = new Binder();
   const where = whereOf(filter, binder);
+  const { order } = filter;
+  const column = order && ORDER_COLUMNS[order.by];
+  const sortAt = column ? `, (extract(epoch FROM ${column}) * 1000000)::bigint::text AS "sortAt"` : '';
+  const orderBy = order ? `${column} ${order.direction}, e.seq ${order.direction}` : 'e.seq';
   const sql = `SELECT e.id, e.seq, ${CAPTURED} AS captured, ${EPCIS} AS epcis, ${epcisContextSql()} AS context,
             e.type, e.urn, e.event_time AS "eventTime", e.event_time_zone AS "eventTimeZone", e.created_at AS "recordTime",
             e.payload ->> 'BizStep' AS "bizStep", e.payload ->> 'Disposition' AS disposition,
-            ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration
+            ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration${sortAt}
        FROM events e
        ${originalJoin()}
        JOIN locations l ON l.id = e.location_id
@@ -394,12 +419,12 @@ export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind:
        LEFT JOIN locations d ON d.id = e.destination_location_id
        ${DECLARATION}
       WHERE ${where}
-      ORDER BY e.seq
+      ORDER BY ${orderBy}
       LIMIT ${binder.bind(filter.limit + 1)}`;
   return { sql, bind: binder.values };
 }
 
-/** One page of the account's events matching `filter`, in the order they were recorded. */
+/** One page of the account's events matching `filter`, in the order they were recorded unless it says another. */
 export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFilter): Promise<EpcisEventPage> {
   const { sql, bind } = epcisEventsQuery(await withMatchCandidates(sequelize, filter));
   const rows = await queryOf(sequelize)<EventRow>(sql, bind);
@@ -420,8 +445,29 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
   return {
     events,
     namespaces: [...namespaces.values()],
-    ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq } : {}),
+    ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq, nextAt: page[page.length - 1].sortAt } : {}),
   };
+}
+
+/**
+ * How many of the account's events match `filter`, paging aside, counted up to `atMost + 1`: enough to
+ * tell whether more than `atMost` do (GS1's maxEventCount).
+ */
+export async function countEpcisEvents(
+  sequelize: Sequelize,
+  filter: EpcisEventFilter,
+  atMost: number,
+): Promise<number> {
+  const binder = new Binder();
+  const all = { ...(await withMatchCandidates(sequelize, filter)), afterSeq: undefined, afterKey: undefined };
+  const [{ n }] = await queryOf(sequelize)<{ n: string }>(
+    `SELECT count(*) AS n FROM (
+       SELECT 1 FROM events e ${originalJoin()} JOIN locations l ON l.id = e.location_id ${DECLARATION}
+        WHERE ${whereOf(all, binder)}
+        LIMIT ${binder.bind(atMost + 1)}) AS m`,
+    binder.values,
+  );
+  return Number(n);
 }
 
 async function linesOf(sequelize: Sequelize, eventIds: string[]): Promise<Map<string, NativeLine[]>> {

@@ -96,6 +96,35 @@ export const EPCIS_QUERY_PARAMETERS = {
 /** A query's parameters as sent: each a string, absent when not given. */
 export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string };
 
+const count = (description: string) =>
+  ({ type: 'string', pattern: '^[1-9][0-9]{0,8}$', description, example: '100' }) as const;
+
+/**
+ * GS1's parameters of a result's order and size. GET /epcis/events takes them; a named query does not, as
+ * its subscriptions report each batch's events as they were recorded.
+ */
+export const EPCIS_ORDER_PARAMETERS = {
+  orderBy: {
+    type: 'string',
+    enum: ['eventTime', 'recordTime'],
+    description: 'Orders the events by this field (not by an extension field); without it, oldest recorded first.',
+  },
+  orderDirection: {
+    type: 'string',
+    enum: ['ASC', 'DESC'],
+    description: 'With orderBy: ASC or DESC (the default, as GS1 says), in any letter case.',
+  },
+  eventCountLimit: count('Only the first this many events in orderBy order (which it needs), over every page.'),
+  maxEventCount: count('A 413 QueryTooLargeException instead of the events when more than this many match.'),
+} as const;
+
+export interface EpcisOrderParameters {
+  orderBy?: (typeof EPCIS_ORDER_PARAMETERS.orderBy.enum)[number];
+  orderDirection?: (typeof EPCIS_ORDER_PARAMETERS.orderDirection.enum)[number];
+  eventCountLimit?: string;
+  maxEventCount?: string;
+}
+
 /** A query string as read: a parameter sent more than once is a list of its values. */
 type QueryString = Record<string, string | string[] | undefined>;
 
@@ -103,12 +132,13 @@ type QueryString = Record<string, string | string[] | undefined>;
  * The query forms real clients send beside GS1's: a list parameter repeated (`EQ_bizStep=a&EQ_bizStep=b`,
  * OpenAPI's default form of an array, where GS1's REST binding has it pipe-delimited) is the list `a|b`, and a
  * time whose offset's + was not encoded, so that it reads as a space (`2024-03-01T18:00:00 01:00`), has its +
- * back. Anything else is left as sent, for the schema to judge: one value of any other parameter sent twice
- * is still refused.
+ * back; an orderDirection is read in upper case. Anything else is left as sent, for the schema to judge: one
+ * value of any other parameter sent twice is still refused.
  */
 export function lenientQuery(query: Readonly<QueryString>): QueryString {
   const schemas: Record<string, object | undefined> = EPCIS_QUERY_PARAMETERS;
   const out: QueryString = { ...query };
+  if (typeof query.orderDirection === 'string') out.orderDirection = query.orderDirection.toUpperCase();
   for (const [name, value] of Object.entries(query)) {
     const schema = schemas[name];
     if (!schema) continue;

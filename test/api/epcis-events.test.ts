@@ -12,7 +12,7 @@ import {
   objectEvent,
 } from '../factories/epcis';
 import { sql } from '../helpers/db';
-import { client } from '../helpers/http';
+import { client, type Response } from '../helpers/http';
 
 type Event = Record<string, unknown> & { eventID?: string };
 interface QueryDocument {
@@ -255,6 +255,71 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     const second = await api().get<QueryDocument>(link.slice(1, link.indexOf('>')));
     expect(eventsOf(second.body)).toHaveLength(2);
     expect(second.headers.get('link')).toBeNull();
+  });
+
+  it('orders by eventTime or recordTime either way across pages, and takes eventCountLimit and maxEventCount', async () => {
+    const own = await createAccount('epcis-events-order');
+    // Captured one by one: recordTime follows this order, eventTime another.
+    const recorded: Event[] = [];
+    for (const day of [5, 1, 3, 2, 4]) {
+      const event = objectEvent({ eventTime: `2024-03-0${day}T10:00:00.000Z` });
+      await capture(own.key, epcisDocument([event]));
+      recorded.push(event);
+    }
+    const byEventTime = [...recorded].sort((a, b) => String(a.eventTime).localeCompare(String(b.eventTime)));
+    const ids = (events: Event[]) => events.map((event) => event.eventID);
+    const every = async (params: string) => {
+      const events: Event[] = [];
+      let link: string | null = `</epcis/events?${params}>`;
+      while (link) {
+        const response: Response<QueryDocument> = await client(own.key).get<QueryDocument>(
+          link.slice(1, link.indexOf('>')),
+        );
+        expect({ params, status: response.status }).toEqual({ params, status: 200 });
+        events.push(...eventsOf(response.body));
+        link = response.headers.get('link');
+      }
+      return ids(events);
+    };
+    expect(await every('orderBy=eventTime&orderDirection=ASC&perPage=2')).toEqual(ids(byEventTime));
+    // DESC unless said, as GS1 says; the direction's letter case as a client writes it.
+    expect(await every('orderBy=eventTime&perPage=2')).toEqual(ids(byEventTime).reverse());
+    expect(await every('orderBy=recordTime&orderDirection=asc&perPage=3')).toEqual(ids(recorded));
+    expect(await every('orderBy=recordTime&orderDirection=DESC&perPage=2')).toEqual(ids(recorded).reverse());
+    // The first N in that order, however many pages they take.
+    expect(await every('orderBy=eventTime&eventCountLimit=3&perPage=2')).toEqual(
+      ids(byEventTime).reverse().slice(0, 3),
+    );
+    expect(await every('orderBy=eventTime&orderDirection=ASC&eventCountLimit=2')).toEqual(ids(byEventTime).slice(0, 2));
+    expect(await every('maxEventCount=5&perPage=2')).toEqual(ids(recorded));
+
+    const tooLarge = await client(own.key).get('/epcis/events?maxEventCount=4');
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject({
+      type: 'epcisException:QueryTooLargeException',
+      code: 'epcis-query-too-large',
+    });
+    for (const [params, pointer] of [
+      ['eventCountLimit=2', '/eventCountLimit'],
+      ['orderBy=eventTime&eventCountLimit=2&maxEventCount=3', '/maxEventCount'],
+      ['orderBy=example:weight', '/orderBy'],
+      ['orderBy=eventTime&orderDirection=UP', '/orderDirection'],
+      ['maxEventCount=0', '/maxEventCount'],
+    ]) {
+      const refused = await client(own.key).get(`/epcis/events?${params}`);
+      expect({ params, status: refused.status, type: refused.body.type }).toEqual({
+        params,
+        status: 400,
+        type: 'epcisException:QueryParameterException',
+      });
+      expect(Object.keys(refused.body.errors)).toEqual([pointer]);
+    }
+    // A page token of one order is no token of another.
+    const first = await client(own.key).get('/epcis/events?orderBy=eventTime&perPage=2');
+    const token = new URL(first.headers.get('link')!.slice(1, -'>; rel="next"'.length), 'http://x').searchParams.get(
+      'nextPageToken',
+    );
+    expect((await client(own.key).get(`/epcis/events?perPage=2&nextPageToken=${token}`)).status).toBe(400);
   });
 
   it('GS1-EPC-Format Always_GS1_Digital_Link answers EPC URNs as Digital Links', async () => {

@@ -4,8 +4,8 @@
  * an EPCISQueryDocument) and GET /epcis/events/{eventID}.
  */
 import type { ErrorObject } from 'ajv';
-import { findEpcisEvents, type EpcisEventFilter } from '../../../db/queries/epcis-events';
-import { EpcisQueryRefused, queryFilterOf } from '../../../usecases/epcis-query-filter';
+import { countEpcisEvents, findEpcisEvents, type EpcisEventFilter } from '../../../db/queries/epcis-events';
+import { EpcisQueryRefused, queryFilterOf, queryOrderOf } from '../../../usecases/epcis-query-filter';
 import { epcisQueryDocument } from '../../../db/queries/epcis-documents';
 import type { EpcisEvent } from '../../../domain/epcis/translate';
 import type { Middleware } from 'koa';
@@ -20,7 +20,7 @@ import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
 import { lenientQuery } from '../../../domain/epcis/query-parameters';
 import { gs1HeaderValue, unknownHeaderValue } from './headers';
-import { nextPageLink, seqOfToken } from './paging';
+import { eventCursorOfToken, invalidPageToken, nextPageLink } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
 import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
 
@@ -70,35 +70,59 @@ async function queryDocument(
   return epcisQueryDocument(ctx.deps.sequelize, ctx.state.account.id, format, { events, namespaces }, { queryName });
 }
 
+/** A query the schema let through but that cannot be run, as its 400. */
+function refusedQuery<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof EpcisQueryRefused) throw problem(error.code, { detail: error.detail, issues: error.issues });
+    throw error;
+  }
+}
+
 /**
- * The query parameters as a filter of the account's events, the page the token and perPage ask for;
- * `fixed` is what a top-level resource adds.
+ * The query parameters as a filter of the account's events, as many as perPage asks for; `fixed` is what
+ * a top-level resource adds.
  */
 export function filterOf(
   accountId: string,
   query: EventsQuery,
   fixed: Partial<EpcisEventFilter> = {},
 ): EpcisEventFilter {
-  let parameters;
-  try {
-    parameters = queryFilterOf(accountId, query);
-  } catch (error) {
-    if (error instanceof EpcisQueryRefused) throw problem(error.code, { detail: error.detail, issues: error.issues });
-    throw error;
-  }
-  return { ...parameters, afterSeq: seqOfToken(query.nextPageToken), limit: eventsPerPageOf(query), ...fixed };
+  return { ...refusedQuery(() => queryFilterOf(accountId, query)), limit: eventsPerPageOf(query), ...fixed };
 }
 
-/** GET /epcis/events and every top-level resource's /events: one page, the next one in Link. */
+/**
+ * GET /epcis/events and every top-level resource's /events: one page, the next one in Link. Ordered
+ * (orderBy), a page token holds the last event's place in that order and how many events the pages so
+ * far held, for eventCountLimit.
+ */
 export async function answerEvents(
   ctx: APIContext<EventsRequest>,
   fixed: Partial<EpcisEventFilter> = {},
 ): Promise<void> {
-  const format = epcFormatOf(ctx);
+  const { sequelize } = ctx.deps;
   const { query } = ctx.state.input;
-  const page = await findEpcisEvents(ctx.deps.sequelize, filterOf(ctx.state.account.id, query, fixed));
-  nextPageLink(ctx, page.nextSeq);
-  ctx.body = await queryDocument(ctx, format, page.events, page.namespaces);
+  const { order, eventCountLimit, maxEventCount } = refusedQuery(() => queryOrderOf(query));
+  const cursor = eventCursorOfToken(query.nextPageToken, order !== undefined);
+  const served = cursor?.served ?? 0;
+  const filter: EpcisEventFilter = { ...filterOf(ctx.state.account.id, query, fixed), order };
+  if (cursor) {
+    if (cursor.at === undefined) filter.afterSeq = cursor.seq;
+    else filter.afterKey = { at: cursor.at, seq: cursor.seq };
+  }
+  if (eventCountLimit !== undefined) {
+    // A token this service gave out never has the limit reached: the last page has no Link.
+    if (served >= eventCountLimit) throw invalidPageToken();
+    filter.limit = Math.min(filter.limit, eventCountLimit - served);
+  }
+  if (maxEventCount !== undefined && (await countEpcisEvents(sequelize, filter, maxEventCount)) > maxEventCount)
+    throw problem('epcis-query-too-large', { detail: `More than ${maxEventCount} events match the query.` });
+  const page = await findEpcisEvents(sequelize, filter);
+  const shown = served + page.events.length;
+  if (page.nextSeq !== undefined && (eventCountLimit === undefined || shown < eventCountLimit))
+    nextPageLink(ctx, order ? `${page.nextSeq}~${page.nextAt}~${shown}` : page.nextSeq);
+  ctx.body = await queryDocument(ctx, epcFormatOf(ctx), page.events, page.namespaces);
 }
 
 export async function getEvent(ctx: APIContext<InputOf<{ headers: typeof epcFormatHeader }>>): Promise<void> {

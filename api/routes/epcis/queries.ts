@@ -75,7 +75,6 @@ function filterOfQuery(accountId: string, query: CreateQueryInput['query']): Sto
   const {
     accountId: _account,
     limit: _limit,
-    afterSeq: _after,
     ...stored
   } = filterOf(accountId, parameters as EventsQuery, { limit: 1 });
   return stored;
