@@ -10,6 +10,7 @@ import {
   type MatchKind,
   type QuantityComparison,
   type TimeComparison,
+  type TimeField,
 } from '../db/queries/epcis-events';
 import type { EpcisOrderParameters, EpcisQueryParameters } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
@@ -43,10 +44,7 @@ function split(query: EpcisQueryParameters, name: keyof EpcisQueryParameters): s
   return values;
 }
 /** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
-function timeOf(
-  query: EpcisQueryParameters,
-  name: `${TimeComparison}_${'eventTime' | 'recordTime'}`,
-): Date | undefined {
+function timeOf(query: EpcisQueryParameters, name: `${TimeComparison}_${TimeField}`): Date | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
@@ -127,6 +125,10 @@ export function queryFilterOf(
     GT_recordTime: timeOf(query, 'GT_recordTime'),
     LE_recordTime: timeOf(query, 'LE_recordTime'),
     LT_recordTime: timeOf(query, 'LT_recordTime'),
+    GE_errorDeclarationTime: timeOf(query, 'GE_errorDeclarationTime'),
+    GT_errorDeclarationTime: timeOf(query, 'GT_errorDeclarationTime'),
+    LE_errorDeclarationTime: timeOf(query, 'LE_errorDeclarationTime'),
+    LT_errorDeclarationTime: timeOf(query, 'LT_errorDeclarationTime'),
     EQ_action: split(query, 'EQ_action'),
     EQ_bizStep: split(query, 'EQ_bizStep'),
     EQ_disposition: split(query, 'EQ_disposition'),

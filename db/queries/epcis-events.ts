@@ -26,7 +26,7 @@ import {
 import type { EventType, LineRole } from '../../domain/events';
 import { groupBy, queryOf } from '../sql';
 
-export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${'eventTime' | 'recordTime'}`, Date>> {
+export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${TimeField}`, Date>> {
   accountId: string;
   eventType?: string[];
   EQ_action?: string[];
@@ -76,6 +76,9 @@ export type QuantityComparison = keyof typeof QUANTITY_COMPARISONS;
 /** The standard's GE_/LT_ of eventTime and recordTime, and the GT_/LE_ real clients send beside them. */
 export const TIME_COMPARISONS = { GE: '>=', GT: '>', LE: '<=', LT: '<' } as const;
 export type TimeComparison = keyof typeof TIME_COMPARISONS;
+/** The times a query compares: an event's, its record's, and its error declaration's declarationTime. */
+export const TIME_FIELDS = ['eventTime', 'recordTime', 'errorDeclarationTime'] as const;
+export type TimeField = (typeof TIME_FIELDS)[number];
 
 /** The index arrays of a captured event each MATCH_ parameter looks in, and our lines' roles. */
 const MATCH_SOURCES = {
@@ -311,6 +314,9 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   for (const [comparison, op] of Object.entries(TIME_COMPARISONS) as [TimeComparison, string][]) {
     const eventTime = filter[`${comparison}_eventTime`];
     if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
+    const declared = filter[`${comparison}_errorDeclarationTime`];
+    if (declared)
+      conditions.push(`(decl.declaration ->> 'declarationTime')::timestamptz ${op} ${binder.bind(declared)}`);
     const recordTime = filter[`${comparison}_recordTime`];
     if (!recordTime) continue;
     const range = recordTimeRange(comparison, recordTime);

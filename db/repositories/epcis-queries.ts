@@ -2,16 +2,25 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { EpcFormat } from '../../domain/epcis/identifiers';
 import type { ScheduleField } from '../../domain/epcis/subscription-schedule';
 import { epcisQueryDocument } from '../queries/epcis-documents';
-import { findEpcisEvents, TIME_COMPARISONS, type EpcisEventFilter, type TimeComparison } from '../queries/epcis-events';
+import {
+  findEpcisEvents,
+  TIME_COMPARISONS,
+  TIME_FIELDS,
+  type EpcisEventFilter,
+  type TimeComparison,
+} from '../queries/epcis-events';
 import { executeOf, isUuid, queryOf, rowOf } from '../sql';
 import { deleteWebhookEndpoint, NEW_DELIVERY_ID } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
-export type StoredFilter = Omit<EpcisEventFilter, 'accountId' | 'limit' | 'afterSeq' | 'batchIds'>;
+export type StoredFilter = Omit<
+  EpcisEventFilter,
+  'accountId' | 'limit' | 'afterSeq' | 'afterKey' | 'order' | 'batchIds'
+>;
 
 /** Every time bound a filter may hold: GT_ and LE_ as well as the standard's GE_ and LT_. */
-const TIMES = (Object.keys(TIME_COMPARISONS) as TimeComparison[]).flatMap(
-  (comparison) => [`${comparison}_eventTime`, `${comparison}_recordTime`] as const,
+const TIMES = (Object.keys(TIME_COMPARISONS) as TimeComparison[]).flatMap((comparison) =>
+  TIME_FIELDS.map((field) => `${comparison}_${field}` as const),
 );
 
 /** JSON keeps a filter's times as strings: they are Dates again here. */

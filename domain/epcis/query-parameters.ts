@@ -41,6 +41,10 @@ export const EPCIS_QUERY_PARAMETERS = {
   GT_recordTime: time('Only events recorded after this (beyond the standard).'),
   LE_recordTime: time('Only events recorded at or before this (beyond the standard).'),
   LT_recordTime: time('Only events recorded before this.'),
+  GE_errorDeclarationTime: time('Only events declared erroneous, at or after this (their declarationTime).'),
+  GT_errorDeclarationTime: time('Only events declared erroneous after this (beyond the standard).'),
+  LE_errorDeclarationTime: time('Only events declared erroneous at or before this (beyond the standard).'),
+  LT_errorDeclarationTime: time('Only events declared erroneous before this.'),
   EQ_action: list('Only events with one of these actions (ADD, OBSERVE, DELETE).', 'ADD'),
   EQ_bizStep: list(
     'Only events with one of these business steps (CBV bare words such as shipping, or URIs).',

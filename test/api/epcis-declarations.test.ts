@@ -58,6 +58,21 @@ describe('EPCIS error declarations', () => {
     expect(eventsOf(byCorrective.body).map((e) => e.eventID)).toEqual([wrong.eventID]);
     const byReason = await api.get('/epcis/events?EQ_errorReason=incorrect_data');
     expect(eventsOf(byReason.body).map((e) => e.eventID)).toEqual([wrong.eventID]);
+    // GS1's GE_ and LT_ of declarationTime (09:00Z), and the GT_ and LE_ real clients send beside them.
+    for (const [params, found] of [
+      ['GE_errorDeclarationTime=2024-03-03T09:00:00Z', [wrong.eventID]],
+      ['GE_errorDeclarationTime=2024-03-03T05:00:01-04:00', []],
+      ['LT_errorDeclarationTime=2024-03-03T09:00:00.001Z', [wrong.eventID]],
+      ['LT_errorDeclarationTime=2024-03-03T09:00:00Z', []],
+      ['GT_errorDeclarationTime=2024-03-03T08:59:59Z&LE_errorDeclarationTime=2024-03-03T09:00:00Z', [wrong.eventID]],
+    ] as const) {
+      const response = await api.get(`/epcis/events?${params}`);
+      expect({ params, status: response.status, found: eventsOf(response.body).map((e) => e.eventID) }).toEqual({
+        params,
+        status: 200,
+        found,
+      });
+    }
     // The declaration is no event of its own: the account's events are the three captured ones.
     const all = await api.get('/epcis/events');
     expect(eventsOf(all.body).map((e) => e.eventID)).toEqual([wrong.eventID, shipped.eventID, corrective.eventID]);

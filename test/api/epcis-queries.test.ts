@@ -147,6 +147,8 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     const events = times.map((eventTime) => objectEvent({ eventTime }));
     const all = events.map((e) => e.eventID);
     await capture(account.key, epcisDocument(events));
+    const declaration = { declarationTime: new Date().toISOString(), reason: 'did_not_occur' };
+    await capture(account.key, epcisDocument([{ ...events[2], errorDeclaration: declaration }]));
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
     const cases: [Record<string, string>, typeof all][] = [
@@ -155,6 +157,8 @@ describe('/epcis/queries: named queries and subscriptions', () => {
       [{ GT_recordTime: inAnHour }, []],
       [{ LE_recordTime: inAnHour, GE_recordTime: hourAgo }, all],
       [{ GT_eventTime: times[0], LE_eventTime: times[1] }, [all[1]]],
+      [{ GE_errorDeclarationTime: hourAgo, LT_errorDeclarationTime: inAnHour }, [all[2]]],
+      [{ GT_errorDeclarationTime: inAnHour }, []],
     ];
     for (const [query, expected] of cases) {
       const adHoc = await client(account.key).get(`/epcis/events?${new URLSearchParams(query).toString()}`);
