@@ -12,7 +12,12 @@ import {
   type TimeComparison,
   type TimeField,
 } from '../db/queries/epcis-events';
-import type { EpcisOrderParameters, EpcisQueryParameters } from '../domain/epcis/query-parameters';
+import {
+  TYPED_PARAMETER,
+  type EpcisOrderParameters,
+  type EpcisQueryParameters,
+  type TypedList,
+} from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
@@ -145,5 +150,10 @@ export function queryFilterOf(
     EQ_persistentDisposition_set: split(query, 'EQ_persistentDisposition_set'),
     EQ_persistentDisposition_unset: split(query, 'EQ_persistentDisposition_unset'),
     match,
+    typed: Object.keys(query).flatMap((name) => {
+      const typed = TYPED_PARAMETER.exec(name);
+      return typed ? [{ list: typed[1] as TypedList, type: typed[2], values: split(query, name as TypedName)! }] : [];
+    }),
   };
 }
+type TypedName = `EQ_${TypedList}_${string}`;

@@ -206,6 +206,7 @@ export const epcisOperations = [
       'Every event of the account, captured through EPCIS or recorded through /Integration (our own types mapped to EPCIS as the README says), oldest recorded first.',
       'List values are separated by |; identifiers match in either EPC URN or Digital Link form. An unknown parameter is a 400 epcisException:QueryParameterException naming it.',
       'orderBy (eventTime or recordTime) and orderDirection order the events instead; eventCountLimit takes the first of them, and maxEventCount answers 413 when more match.',
+      'Beside the parameters listed: EQ_bizTransaction_<type>, EQ_source_<type> and EQ_destination_<type> (po, owning_party, location, or a URI), each a list of identifiers.',
       'Paged with perPage (default 1000, the largest page: GS1’s binding says 30, but GDST’s reference client never follows Link rel="next") and nextPageToken; while there are more, the Link header names the next page (rel="next").',
       epcisHeaders,
     ].join(' '),

@@ -51,6 +51,8 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   EQ_persistentDisposition_set?: string[];
   EQ_persistentDisposition_unset?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
+  /** EQ_bizTransaction_<type>, EQ_source_<type>, EQ_destination_<type>: an entry of the type, one of the values. */
+  typed?: { list: 'bizTransaction' | 'source' | 'destination'; type: string; values: string[] }[];
   /** Only these events: those `match` may match, when withMatchCandidates found them through indexes. */
   candidates?: string[];
   /** Only events after this sequence number (the page cursor). */
@@ -112,7 +114,10 @@ const CAPTURED = capturedSql();
 /** A captured event's original and its query index: apart (epcis_originals, joined as `o`) or, captured before, in its payload. */
 const EPCIS = epcisSql();
 const INDEX = epcisIndexSql();
-const NATIVE_LOCATION = `CASE WHEN l.gln ~ '^[0-9]{13}$' THEN 'https://id.gs1.org/414/' || l.gln || CASE WHEN coalesce(l.extension, '') NOT IN ('', '0') THEN '/254/' || l.extension ELSE '' END ELSE l.urn END`;
+/** A location of ours as its EPCIS identifier (domain/epcis/native.ts): its GLN as a Digital Link, else its URN. */
+const nativeLocation = (alias: string) =>
+  `CASE WHEN ${alias}.gln ~ '^[0-9]{13}$' THEN 'https://id.gs1.org/414/' || ${alias}.gln || CASE WHEN coalesce(${alias}.extension, '') NOT IN ('', '0') THEN '/254/' || ${alias}.extension ELSE '' END ELSE ${alias}.urn END`;
+const NATIVE_LOCATION = nativeLocation('l');
 /** A URN-based event's own BizStep or Disposition as a CBV bare word, else the mapping's. */
 const nativeTerm = (field: 'BizStep' | 'Disposition', prefix: string, mapped: Parameters<typeof caseOf>[0]) =>
   `coalesce(regexp_replace(e.payload ->> '${field}', '^urn:epcglobal:cbv:${prefix}:', ''), ${caseOf(mapped)})`;
@@ -267,6 +272,28 @@ const persistentDispositionCondition = (binder: Binder, field: 'set' | 'unset', 
   `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${EPCIS} -> 'persistentDisposition' -> '${field}') AS v(term)
             WHERE regexp_replace(v.term, '^(urn:epcglobal:cbv:disp:|https://ref\\.gs1\\.org/cbv/Disp-)', '') = ANY(${binder.bind(terms(values))}::text[]))`;
 
+/** A business transaction's or a source's type as a bare word: CBV's URN and Web URI forms are the same type. */
+const TYPE_PREFIX = '^(urn:epcglobal:cbv:(btt|sdt):|https://ref\\.gs1\\.org/cbv/(BTT|SDT)-)';
+const TYPED_LISTS = { bizTransaction: 'bizTransactionList', source: 'sourceList', destination: 'destinationList' };
+const NATIVE_PARTIES = { source: 's', destination: 'd' };
+
+/** EQ_bizTransaction_<type>, EQ_source_<type>, EQ_destination_<type>: an entry of that type naming one of the values. */
+function typedCondition(
+  binder: Binder,
+  { list, type, values }: NonNullable<EpcisEventFilter['typed']>[number],
+): string {
+  const bare = binder.bind(type.replace(new RegExp(TYPE_PREFIX), ''));
+  const any = binder.bind(values);
+  const entries = `${EPCIS} -> '${TYPED_LISTS[list]}'`;
+  const captured = `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${entries}) = 'array' THEN ${entries} ELSE '[]' END) AS x(entry)
+             WHERE regexp_replace(x.entry ->> 'type', '${TYPE_PREFIX}', '') = ${bare} AND x.entry ->> '${list}' = ANY(${any}::text[]))`;
+  // Ours carry no business transaction in EPCIS, and one source or destination, of type location.
+  if (list === 'bizTransaction') return `(${CAPTURED} AND ${captured})`;
+  const alias = NATIVE_PARTIES[list];
+  return `CASE WHEN ${CAPTURED} THEN ${captured}
+            ELSE ${bare} = 'location' AND ${alias}.id IS NOT NULL AND ${nativeLocation(alias)} = ANY(${any}::text[]) END`;
+}
+
 /** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
 const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 
@@ -338,6 +365,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     const values = filter.match?.[kind];
     if (values) conditions.push(matchCondition(binder, kind, values));
   }
+  for (const typed of filter.typed ?? []) conditions.push(typedCondition(binder, typed));
   if (filter.candidates) conditions.push(`e.id = ANY(${binder.bind(filter.candidates)}::uuid[])`);
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
   if (filter.afterKey && filter.order) {
@@ -400,6 +428,14 @@ const DECLARATION = `LEFT JOIN LATERAL (
 const APPLIED_DECLARATION = `(e.payload ? 'EpcisPendingDeclaration'
        AND EXISTS (SELECT 1 FROM events x WHERE x.account_id = e.account_id AND x.external_event_id = e.payload ->> 'EpcisPendingDeclaration'))`;
 
+/** What a query reads: the event, its original, its locations and its error declaration. */
+const EVENTS_FROM = `events e
+       ${originalJoin()}
+       JOIN locations l ON l.id = e.location_id
+       LEFT JOIN locations s ON s.id = e.source_location_id
+       LEFT JOIN locations d ON d.id = e.destination_location_id
+       ${DECLARATION}`;
+
 const locationJson = (alias: string) =>
   `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('gln', ${alias}.gln, 'extension', ${alias}.extension, 'urn', ${alias}.urn) END`;
 
@@ -418,12 +454,7 @@ export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind:
             e.type, e.urn, e.event_time AS "eventTime", e.event_time_zone AS "eventTimeZone", e.created_at AS "recordTime",
             e.payload ->> 'BizStep' AS "bizStep", e.payload ->> 'Disposition' AS disposition,
             ${locationJson('l')} AS location, ${locationJson('s')} AS source, ${locationJson('d')} AS destination, decl.declaration${sortAt}
-       FROM events e
-       ${originalJoin()}
-       JOIN locations l ON l.id = e.location_id
-       LEFT JOIN locations s ON s.id = e.source_location_id
-       LEFT JOIN locations d ON d.id = e.destination_location_id
-       ${DECLARATION}
+       FROM ${EVENTS_FROM}
       WHERE ${where}
       ORDER BY ${orderBy}
       LIMIT ${binder.bind(filter.limit + 1)}`;
@@ -468,7 +499,7 @@ export async function countEpcisEvents(
   const all = { ...(await withMatchCandidates(sequelize, filter)), afterSeq: undefined, afterKey: undefined };
   const [{ n }] = await queryOf(sequelize)<{ n: string }>(
     `SELECT count(*) AS n FROM (
-       SELECT 1 FROM events e ${originalJoin()} JOIN locations l ON l.id = e.location_id ${DECLARATION}
+       SELECT 1 FROM ${EVENTS_FROM}
         WHERE ${whereOf(all, binder)}
         LIMIT ${binder.bind(atMost + 1)}) AS m`,
     binder.values,

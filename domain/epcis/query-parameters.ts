@@ -97,8 +97,29 @@ export const EPCIS_QUERY_PARAMETERS = {
   MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
 } as const;
 
+/**
+ * GS1's parameters whose name ends with a type, a CBV word or a URI (`EQ_bizTransaction_po`,
+ * `EQ_source_owning_party`): only events with an entry of that type whose identifier is one of the values.
+ */
+export const EPCIS_TYPED_QUERY_PARAMETERS = {
+  '^EQ_bizTransaction_.+$': list(
+    'EQ_bizTransaction_<type> (po, inv, bol, desadv, ...): only events with a business transaction of that type whose identifier is one of these, as sent.',
+  ),
+  '^EQ_source_.+$': list(
+    'EQ_source_<type> (owning_party, possessing_party, location): only events with a source of that type whose identifier is one of these, as sent.',
+  ),
+  '^EQ_destination_.+$': list(
+    'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these, as sent.',
+  ),
+} as const;
+/** A typed parameter's name: its list (bizTransaction, source, destination) and its type. */
+export const TYPED_PARAMETER = /^EQ_(bizTransaction|source|destination)_(.+)$/;
+export type TypedList = 'bizTransaction' | 'source' | 'destination';
+
 /** A query's parameters as sent: each a string, absent when not given. */
-export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string };
+export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string } & {
+  [K in `EQ_${TypedList}_${string}`]?: string;
+};
 
 const count = (description: string) =>
   ({ type: 'string', pattern: '^[1-9][0-9]{0,8}$', description, example: '100' }) as const;
@@ -145,9 +166,9 @@ export function lenientQuery(query: Readonly<QueryString>): QueryString {
   if (typeof query.orderDirection === 'string') out.orderDirection = query.orderDirection.toUpperCase();
   for (const [name, value] of Object.entries(query)) {
     const schema = schemas[name];
-    if (!schema) continue;
-    if (Array.isArray(value) && LISTS.has(schema)) out[name] = value.join('|');
-    else if (typeof value === 'string' && 'format' in schema && schema.format === 'date-time')
+    if (Array.isArray(value) && ((schema && LISTS.has(schema)) || TYPED_PARAMETER.test(name)))
+      out[name] = value.join('|');
+    else if (typeof value === 'string' && schema && 'format' in schema && schema.format === 'date-time')
       out[name] = value.replace(/(T[0-9:.]+) ([0-9]{2}(:?[0-9]{2})?)$/, '$1+$2');
   }
   return out;

@@ -11,6 +11,7 @@ import {
   lotOf,
   objectEvent,
 } from '../factories/epcis';
+import { commission, instance, ship } from '../factories/events';
 import { sql } from '../helpers/db';
 import { client, type Response } from '../helpers/http';
 
@@ -320,6 +321,64 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       'nextPageToken',
     );
     expect((await client(own.key).get(`/epcis/events?perPage=2&nextPageToken=${token}`)).status).toBe(400);
+  });
+
+  it('EQ_bizTransaction_, EQ_source_ and EQ_destination_ with a type find the entries of that type, the type as a word or a URI', async () => {
+    const own = await createAccount('epcis-events-typed');
+    const po = 'urn:epcglobal:cbv:bt:0614141073467:PO-4711';
+    const owner = 'urn:epc:id:pgln:0614141.00001';
+    const ordered = objectEvent({
+      extra: {
+        bizTransactionList: [{ type: 'po', bizTransaction: po }],
+        sourceList: [{ type: 'owning_party', source: owner }],
+      },
+    });
+    const invoiced = objectEvent({
+      extra: {
+        bizTransactionList: [{ type: 'inv', bizTransaction: po }],
+        destinationList: [{ type: 'owning_party', destination: owner }],
+      },
+    });
+    await capture(own.key, epcisDocument([ordered, invoiced]));
+    const lot = lotOf();
+    const stored = await client(own.key).post('/Integration/Events', {
+      Events: [
+        commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10)),
+        ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 4)),
+      ],
+    });
+    expect(stored.status).toBe(200);
+    const all = eventsOf((await client(own.key).get<QueryDocument>('/epcis/events')).body);
+    // Ours: one destination, of type location, named as GET /epcis/events names it.
+    const destinationOf = (event: Event) => (event.destinationList as { type: string; destination: string }[])?.[0];
+    const shipped = all.find((event) => destinationOf(event)?.type === 'location')!;
+    const { destination } = destinationOf(shipped);
+    const found = async (params: string) => {
+      const response = await client(own.key).get<QueryDocument>(`/epcis/events?${params}`, AS_CAPTURED);
+      expect({ params, status: response.status }).toEqual({ params, status: 200 });
+      return eventsOf(response.body).map((event) => event.eventID);
+    };
+    expect(await found(`EQ_bizTransaction_po=${encodeURIComponent(po)}`)).toEqual([ordered.eventID]);
+    expect(await found(`EQ_bizTransaction_urn:epcglobal:cbv:btt:inv=${encodeURIComponent(po)}`)).toEqual([
+      invoiced.eventID,
+    ]);
+    expect(await found(`EQ_bizTransaction_po=${encodeURIComponent(`${po}-other`)}`)).toEqual([]);
+    expect(await found(`EQ_source_owning_party=${encodeURIComponent(owner)}`)).toEqual([ordered.eventID]);
+    expect(await found(`EQ_destination_https://ref.gs1.org/cbv/SDT-owning_party=${encodeURIComponent(owner)}`)).toEqual(
+      [invoiced.eventID],
+    );
+    expect(await found(`EQ_destination_location=${encodeURIComponent(destination)}`)).toEqual([shipped.eventID]);
+    // A named query keeps them.
+    const named = await client(own.key).post('/epcis/queries', {
+      name: `typed-${lot}`,
+      query: { EQ_source_owning_party: [owner], EQ_bizTransaction_po: po },
+    });
+    expect(named.status).toBe(201);
+    const run = await client(own.key).get<QueryDocument>(`/epcis/queries/typed-${lot}/events`);
+    expect(eventsOf(run.body).map((event) => event.eventID)).toEqual([ordered.eventID]);
+    const blank = await client(own.key).get('/epcis/events?EQ_source_owning_party=%7C');
+    expect(blank.status).toBe(400);
+    expect(Object.keys(blank.body.errors)).toEqual(['/EQ_source_owning_party']);
   });
 
   it('GS1-EPC-Format Always_GS1_Digital_Link answers EPC URNs as Digital Links', async () => {
