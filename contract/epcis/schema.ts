@@ -43,7 +43,7 @@ const perPageProperty = (description: string) =>
 const nextPageToken = {
   type: 'string',
   minLength: 1,
-  maxLength: 100,
+  maxLength: 200,
   description: 'The token of the Link rel="next" header of the previous page.',
 } as const;
 

@@ -53,17 +53,28 @@ export async function createNamedQuery(
   );
 }
 
+/** A listed row's place in its listing: its created_at in microseconds since 1970 (a Date would lose them), and its key. */
+export interface ListPlace {
+  at: string;
+  key: string;
+}
+/** SQL: the row comes after the place $n, $n+1 (none: every row) in the order of (created_at, key). */
+const after = (createdAt: string, key: string, n: number) =>
+  `($${n}::bigint IS NULL OR (${createdAt}, ${key}) > (timestamptz 'epoch' + $${n}::bigint * interval '1 microsecond', $${n + 1}))`;
+const PLACE = (createdAt: string) => `(extract(epoch FROM ${createdAt}) * 1000000)::bigint::text AS place`;
+
+/** A page of the account's queries after `from`, oldest first. */
 export async function listNamedQueries(
   sequelize: Sequelize,
   accountId: string,
-  offset: number,
+  from: ListPlace | undefined,
   limit: number,
-): Promise<NamedQueryRow[]> {
-  return queryOf(sequelize)<NamedQueryRow>(`${NAMED_QUERIES} ORDER BY created_at, name OFFSET $2 LIMIT $3`, [
-    accountId,
-    offset,
-    limit,
-  ]);
+): Promise<(NamedQueryRow & { place: string })[]> {
+  return queryOf(sequelize)<NamedQueryRow & { place: string }>(
+    `SELECT name, query, filter, created_at, ${PLACE('created_at')} FROM epcis_queries
+      WHERE account_id = $1 AND ${after('created_at', 'name', 2)} ORDER BY created_at, name LIMIT $4`,
+    [accountId, from?.at ?? null, from?.key ?? null, limit],
+  );
 }
 
 export async function findNamedQuery(
@@ -107,10 +118,12 @@ export interface SubscriptionRow {
   epc_format: EpcFormat;
   created_at: Date;
   last_notified_at: Date | null;
+  /** Its place in a listing (listSubscriptions). */
+  place: string;
 }
 
 const SUBSCRIPTIONS = `SELECT s.id, s.query_name, w.url AS dest, s.stream, s.schedule, s.report_if_empty, s.initial_record_time, s.epc_format, s.created_at,
-  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at
+  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at, ${PLACE('s.created_at')}
   FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id`;
 
 export async function createSubscription(
@@ -166,16 +179,19 @@ export async function createSubscription(
   });
 }
 
+/** A page of the query's subscriptions after `from`, oldest first. */
 export async function listSubscriptions(
   sequelize: Sequelize,
   accountId: string,
   queryName: string,
-  offset: number,
+  from: ListPlace | undefined,
   limit: number,
 ): Promise<SubscriptionRow[]> {
   return queryOf(sequelize)<SubscriptionRow>(
-    `${SUBSCRIPTIONS} WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL ORDER BY s.created_at, s.id OFFSET $3 LIMIT $4`,
-    [accountId, queryName, offset, limit],
+    `${SUBSCRIPTIONS}
+      WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL AND ${after('s.created_at', 's.id', 3)}
+      ORDER BY s.created_at, s.id LIMIT $5`,
+    [accountId, queryName, from?.at ?? null, from?.key ?? null, limit],
   );
 }
 

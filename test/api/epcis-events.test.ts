@@ -548,6 +548,23 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     ]);
   });
 
+  it('pages a top-level resource by the last value listed: a value recorded between pages repeats or hides none', async () => {
+    const own = await createAccount('epcis-events-values');
+    await capture(
+      own.key,
+      epcisDocument([objectEvent({ bizStep: 'receiving' }), objectEvent({ bizStep: 'shipping' })]),
+    );
+    const first = await client(own.key).get('/epcis/bizSteps?perPage=1');
+    expect(first.body.member).toEqual(['receiving']);
+    // Listed before the values already listed: an offset would answer receiving again, and shipping a page later.
+    await capture(own.key, epcisDocument([objectEvent({ bizStep: 'commissioning' })]));
+    const link = first.headers.get('link')!;
+    const second = await client(own.key).get(link.slice(1, link.indexOf('>')));
+    expect(second.body.member).toEqual(['shipping']);
+    expect(second.headers.get('link')).toBeNull();
+    expect((await client(own.key).get('/epcis/bizSteps?perPage=1&nextPageToken=bm9uZQ')).status).toBe(400);
+  });
+
   it('another account sees none of it', async () => {
     const other = await createAccount('epcis-other');
     const response = await client(other.key).get<QueryDocument>('/epcis/events');

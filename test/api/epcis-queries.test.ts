@@ -66,6 +66,44 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect((await request('DELETE', `/epcis/queries/${name}`, { key: account.key })).status).toBe(404);
   });
 
+  it('lists queries and subscriptions a page at a time, and deleting what a page listed skips nothing after it', async () => {
+    const account = await createAccount('queries-pages');
+    // The longest name, with the ~ a page token might take for a separator, ends the first page.
+    const longest = `q~${'x'.repeat(98)}`;
+    const names = [await namedQuery(account, {})];
+    expect((await client(account.key).post('/epcis/queries', { name: longest, query: {} })).status).toBe(201);
+    names.push(longest, await namedQuery(account, {}));
+    const dest = await receiver();
+    const subscriptions: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const subscribed = await client(account.key).post(`/epcis/queries/${names[0]}/subscriptions`, {
+        dest: dest.url,
+        stream: true,
+      });
+      subscriptions.push(subscribed.body.subscriptionID);
+    }
+    /** Every item of the listing, deleting each page's before following its Link (a clean-up script's loop). */
+    const listedWhileDeleting = async (path: string, idOf: (item: Record<string, string>) => string) => {
+      const listed: string[] = [];
+      for (let url: string | null = `${path}?perPage=2`; url;) {
+        const page: { status: number; body: Record<string, string>[]; headers: Headers } = await client(
+          account.key,
+        ).get(url);
+        expect(page.status).toBe(200);
+        const ids = page.body.map(idOf);
+        listed.push(...ids);
+        for (const id of ids) expect((await request('DELETE', `${path}/${id}`, { key: account.key })).status).toBe(204);
+        const link: string | null = page.headers.get('link');
+        url = link && link.slice(1, link.indexOf('>'));
+      }
+      return listed;
+    };
+    expect(
+      await listedWhileDeleting(`/epcis/queries/${names[0]}/subscriptions`, (item) => item.subscriptionID),
+    ).toEqual(subscriptions);
+    expect(await listedWhileDeleting('/epcis/queries', (item) => item.name)).toEqual(names);
+  });
+
   it('refuses a query with an unknown parameter or an unreadable value, naming it', async () => {
     const account = await createAccount('queries-bad');
     const unknown = await client(account.key).post('/epcis/queries', { name: nameOf(), query: { EQ_colour: 'red' } });

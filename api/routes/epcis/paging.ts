@@ -1,8 +1,9 @@
 import type { APIContext } from '../../context';
 import { problem } from '../../errors';
 import { perPageOf, type PageQuery } from '../../../contract/epcis/schema';
+import type { ListPlace } from '../../../db/repositories/epcis-queries';
 
-/** The Link to the next page: its token is an opaque cursor (the last row's sequence number, or an offset). */
+/** The Link to the next page: its token is an opaque cursor (where the last row listed is). */
 export function nextPageLink(ctx: APIContext, cursor: string | undefined): void {
   if (cursor === undefined) return;
   const params = new URLSearchParams(ctx.querystring);
@@ -37,15 +38,26 @@ export function eventCursorOfToken(
   return { seq: cursor[1], at: cursor[2], served: Number(cursor[3]) };
 }
 
-/** perPage rows from the page token's offset, and the Link to the next page when there is one. */
-export async function paged<T>(
+/**
+ * perPage rows after the row the page token names, and the Link to the next page when there is one: the
+ * token holds the last row's place in the listing, so a row deleted or added between pages moves no other
+ * (a client deleting what each page lists skips nothing).
+ */
+export async function pagedAfter<T extends { place: string }>(
   ctx: APIContext,
   query: PageQuery,
-  read: (offset: number, limit: number) => Promise<T[]>,
+  read: (from: ListPlace | undefined, limit: number) => Promise<T[]>,
+  keyOf: (row: T) => string,
 ): Promise<T[]> {
   const perPage = perPageOf(query);
-  const offset = Number(seqOfToken(query.nextPageToken) ?? 0);
-  const rows = await read(offset, perPage + 1);
-  if (rows.length > perPage) nextPageLink(ctx, String(offset + perPage));
+  let from: ListPlace | undefined;
+  if (query.nextPageToken !== undefined) {
+    const place = /^(-?\d{1,19})~(.{1,100})$/s.exec(Buffer.from(query.nextPageToken, 'base64url').toString());
+    if (!place) throw invalidPageToken();
+    from = { at: place[1], key: place[2] };
+  }
+  const rows = await read(from, perPage + 1);
+  const last = rows[perPage - 1];
+  if (rows.length > perPage) nextPageLink(ctx, `${last.place}~${keyOf(last)}`);
   return rows.slice(0, perPage);
 }

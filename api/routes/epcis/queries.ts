@@ -28,7 +28,7 @@ import { ajv } from '../../../platform/json-schema';
 import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { epcFormatOf, filterOf, headerOr } from './events';
-import { nextPageLink, paged, seqOfToken } from './paging';
+import { nextPageLink, pagedAfter, seqOfToken } from './paging';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
 import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from '../../../contract/epcis/queries-schema';
@@ -128,8 +128,11 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
 
   router.get('/queries', validate(pageRequest, queryProblem), async (ctx) => {
     ctx.body = (
-      await paged(ctx, ctx.state.input.query, (offset, limit) =>
-        listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, offset, limit),
+      await pagedAfter(
+        ctx,
+        ctx.state.input.query,
+        (from, limit) => listNamedQueries(ctx.deps.sequelize, ctx.state.account.id, from, limit),
+        (row) => row.name,
       )
     ).map(queryBody);
   });
@@ -187,8 +190,11 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
   router.get('/queries/:queryName/subscriptions', validate(pageRequest, queryProblem), async (ctx) => {
     const named = await namedQueryOf(ctx);
     ctx.body = (
-      await paged(ctx, ctx.state.input.query, (offset, limit) =>
-        listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, offset, limit),
+      await pagedAfter(
+        ctx,
+        ctx.state.input.query,
+        (from, limit) => listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, from, limit),
+        (row) => row.id,
       )
     ).map(subscriptionBody);
   });

@@ -9,8 +9,14 @@ import { problem } from '../../errors';
 import type { InputOf } from '../../middleware/validate';
 import { GS1_CONTEXT } from '../../../db/queries/epcis-documents';
 import { answerEvents, type EventsRequest } from './events';
-import { paged } from './paging';
-import { TOP_LEVEL_RESOURCE_PATHS, type pageQuery, type TopLevelResourcePath } from '../../../contract/epcis/schema';
+import { createHash } from 'node:crypto';
+import { invalidPageToken, nextPageLink } from './paging';
+import {
+  TOP_LEVEL_RESOURCE_PATHS,
+  perPageOf,
+  type pageQuery,
+  type TopLevelResourcePath,
+} from '../../../contract/epcis/schema';
 
 interface Lookup {
   values: (ctx: APIContext) => Promise<string[]>;
@@ -44,13 +50,26 @@ export const TOP_LEVEL_RESOURCES: TopLevelResource[] = TOP_LEVEL_RESOURCE_PATHS.
 
 const collection = (member: string[]) => ({ '@context': [GS1_CONTEXT], type: 'Collection', member });
 
-/** GET /epcis/{name}: the values the account's events name, paged (the token is an offset). */
+/** A value's page token: short, whatever the value's length (an EPC may run to thousands of characters). */
+const tokenOf = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 22);
+
+/**
+ * GET /epcis/{name}: the values the account's events name, perPage at a time. The page token names the
+ * last value listed: values come and never go, so one recorded between two pages repeats or hides none.
+ */
 export const listValues =
   (resource: TopLevelResource) => async (ctx: APIContext<InputOf<{ query: typeof pageQuery }>>) => {
-    const values = await paged(ctx, ctx.state.input.query, async (offset, limit) =>
-      (await resource.values(ctx)).slice(offset, offset + limit),
-    );
-    ctx.body = collection(values);
+    const { query } = ctx.state.input;
+    const values = await resource.values(ctx);
+    let start = 0;
+    if (query.nextPageToken !== undefined) {
+      const last = Buffer.from(query.nextPageToken, 'base64url').toString();
+      start = values.findIndex((value) => tokenOf(value) === last) + 1;
+      if (start === 0) throw invalidPageToken();
+    }
+    const end = start + perPageOf(query);
+    if (end < values.length) nextPageLink(ctx, tokenOf(values[end - 1]));
+    ctx.body = collection(values.slice(start, end));
   };
 
 /** GET /epcis/{name}/{value}: its sub-resources (only `events`), when the account's events name it. */
