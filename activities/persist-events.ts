@@ -52,13 +52,7 @@ async function persistOrRefuse(deps: ActivityDeps, ref: BatchRef, transaction: T
   if (Context.current().info.attempt === 1) batchesStarted.inc();
   const { Events: payloads, Issues: prior = [], EpcisCompanyPrefixes: prefixes } = start.request;
 
-  // An event the API's translation refused already may name what cannot be created (a new URN too long to be an id).
-  const translationRefused = new Set(prior.flatMap((issue) => (issue.index === null ? [] : [issue.index])));
-  const { events, products, locations, vessels, stored, errors } = await checkEvents(
-    step,
-    payloads,
-    translationRefused,
-  );
+  const { events, products, locations, vessels, stored, errors } = await checkEvents(step, payloads);
   if (errors.length || prior.length) return refuseBatch(step, checks, prior, errors);
 
   const checked = resolvedEvents(events, products, locations);

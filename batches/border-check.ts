@@ -80,8 +80,6 @@ export async function othersChecked(
   if (skip.size >= events.length) return [];
   try {
     const { payloads, issues } = await reader.read(account, events, skip);
-    // An event the reader refused already may name what cannot be created (a new URN too long to be an id).
-    const unchecked = new Set([...skip, ...issues.flatMap((issue) => (issue.index === null ? [] : [issue.index]))]);
     const checked = await rolledBack(deps.sequelize, (transaction) =>
       checkEvents(
         {
@@ -93,7 +91,7 @@ export async function othersChecked(
           beforeWrite: async () => undefined,
         },
         payloads,
-        unchecked,
+        skip,
       ),
     );
     // As the pipeline would refuse these events, in the request's field names.

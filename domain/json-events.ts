@@ -16,6 +16,7 @@ import type {
 } from './master-data';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
 import { LIMITS } from './schemas/limits';
+import { sha256Hex } from './hashing';
 
 export const JSON_EVENT_TYPES = ['commission', 'transform'] as const;
 export type JsonEventType = (typeof JSON_EVENT_TYPES)[number];
@@ -243,17 +244,17 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
     }
     const inline = partnerData.get(urn);
     if (stored || !inline || !isUrn(urn)) return undefined;
-    const id = inline.TradePartnerId || urn;
-    if (id.length > LIMITS.idLength)
+    if (!inline.TradePartnerId && urn.length > LIMITS.idLength)
       issue(
         'InvalidValue',
         'TradePartner.Urn',
         `TradePartner.Urn of a new trade partner without a TradePartnerId becomes its id, which is at most ${LIMITS.idLength} characters; send a TradePartnerId.`,
       );
+    const id = inline.TradePartnerId || checkedKey(urn);
     tradePartners.add(urn, id, 'Created');
     return {
       Id: id,
-      Urn: urn,
+      Urn: checkedKey(urn),
       Name: inline.Name,
       ConnectionType: inline.ConnectionType,
       ...(inline.Pgln ? { Pgln: inline.Pgln } : {}),
@@ -304,7 +305,7 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
           products.add(urn, urn, 'Created');
           const details = productDetails(inline.parent, inline.gtin);
           // Every mention carries the Details: the pipeline creates on the first and finds it after.
-          product = { Id: urn, Urn: urn, Details: details };
+          product = { Id: checkedKey(urn), Urn: checkedKey(urn), Details: details };
           unit = normaliseUnit(details.SimpleUnitOfMeasurement);
           if (!unit)
             issue(
@@ -374,6 +375,14 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
 
 type IssueSink = (code: JsonEventIssue['code'], field: string, message: string) => void;
 
+/**
+ * What a new record is checked under: its URN, unless that is too long to be a key (refused already, so
+ * nothing is stored). Then a stand-in that fits the index, the same at every mention, so the checks read
+ * the other events as if it were fine.
+ */
+const checkedKey = (urn: string): string =>
+  urn.length <= LIMITS.idLength ? urn : `${urn.slice(0, 100)}…${sha256Hex(urn).slice(0, 16)}`;
+
 /** A new record keeps its URN and is named by it as by an id, which events and lookups bound. */
 function newUrnProblem(field: string, record: string, urn: string): string | undefined {
   if (!isUrn(urn))
@@ -431,8 +440,8 @@ function translateLocation(
   if (problem) issue('InvalidValue', 'Location.Urn', problem);
   locations.add(urn, urn, 'Created');
   return {
-    Id: urn,
-    Urn: urn,
+    Id: checkedKey(urn),
+    Urn: checkedKey(urn),
     Details: {
       Name: inline.Name!,
       TradePartner: partner,

@@ -244,6 +244,19 @@ describe('POST /Integration/JSON: a body its schema refuses lists every problem 
     expect(errors[6].message).toContain('is not a URN');
   });
 
+  it('an event whose value is refused still supplies the lot a later event takes: that one is not blamed', async () => {
+    const newLot = uid('LOT');
+    const refusedStep = { ...jsonCommission(at, jsonInstance(productUrn, newLot, 5)), BizStep: 'not-a-step' };
+    const taking = jsonTransform(
+      { ...at, time: '2024-03-03T10:00:00-05:00' },
+      [jsonInstance(productUrn, newLot, 5)],
+      [jsonInstance(outputUrn, uid('OUT'), 5)],
+    );
+    const response = await client(account.key).post('/Integration/JSON', { Events: [refusedStep, taking] });
+    expect(response.status).toBe(400);
+    expect(listed(response.body.errors as ListedError[])).toEqual([[0, 'InvalidValue', 'BizStep']]);
+  });
+
   it('a new URN that is no URN is refused without waiting out the call', async () => {
     const before = await rowCounts(account.id, ['events', 'products']);
     const response = await client(account.key).post('/Integration/JSON', {
