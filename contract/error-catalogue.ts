@@ -533,6 +533,13 @@ export const ERRORS = {
     means: 'initialRecordTime is not an RFC 3339 date-time JavaScript can hold.',
     fix: 'Send it as 2024-01-31T12:00:00Z or with an offset.',
   },
+  'epcis-initial-report-too-large': {
+    ...SUBSCRIPTION_CONTROLS,
+    title: 'initialRecordTime reaches back over more events than a first report carries.',
+    means:
+      'A stream subscription reports what matched since its initialRecordTime in one report, of at most 10,000 events; more match.',
+    fix: 'Read the history with GET /epcis/queries/{name}/events and GE_recordTime, page by page, and subscribe from a later initialRecordTime.',
+  },
   'epcis-subscription-needs-websocket': {
     ...SUBSCRIPTION_CONTROLS,
     title: 'A query subscription without a dest is a WebSocket.',

@@ -10,6 +10,14 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 export type Query = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
 
 /** Whether `text` is a uuid: any other text compared with a uuid column makes PostgreSQL refuse the query. */
+/**
+ * A timestamptz as microseconds since 1970 in text, and back: exact both ways, where a Date keeps
+ * milliseconds and a float8 loses microseconds after 2255 (page tokens hold a row's place in an order).
+ */
+export const microsOf = (timestamp: string): string => `(extract(epoch FROM ${timestamp}) * 1000000)::bigint::text`;
+export const timestampOfMicros = (micros: string): string =>
+  `(timestamptz 'epoch' + (${micros}::bigint / 1000000) * interval '1 second' + (${micros}::bigint % 1000000) * interval '1 microsecond')`;
+
 export const isUuid = (text: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
 

@@ -11,9 +11,11 @@ import {
   createSubscription,
   deleteNamedQuery,
   findNamedQuery,
+  filterFromJson,
   findSubscription,
   type SubscriptionRow,
 } from '../db/repositories/epcis-queries';
+import { countEpcisEvents } from '../db/queries/epcis-events';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -39,13 +41,19 @@ export interface EndpointServices {
   wake(endpointId: string): Promise<void>;
   /** Creates a scheduled subscription's Temporal Schedule; deletes it (null ranges). */
   schedule(subscriptionId: string, ranges: ScheduleRanges | null): Promise<void>;
+  /** The most events a stream's first report (what matched since its initialRecordTime) carries. */
+  initialReportEvents: number;
 }
+
+/** A report is built whole in memory: a history longer than this is read page by page instead. */
+const INITIAL_REPORT_EVENTS = 10_000;
 
 type ServiceDeps = { sequelize: Sequelize; temporal: Client; config: Config };
 
 export const endpointServices = ({ sequelize, temporal, config }: ServiceDeps): EndpointServices => ({
   sequelize,
   allowedHosts: config.webhookAllowedHosts,
+  initialReportEvents: INITIAL_REPORT_EVENTS,
   wake: (id) => wakeWebhookEndpoint(temporal, config.taskQueue, id, { retrySeconds: config.webhookRetrySeconds }),
   schedule: (id, ranges) =>
     // Bounded: it runs inside the subscription's transaction, holding its connection meanwhile.
@@ -109,7 +117,7 @@ export async function redeliverWebhook(
 }
 
 type Refusal =
-  `epcis-${'stream-or-schedule' | 'report-if-empty-needs-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time'}`;
+  `epcis-${'stream-or-schedule' | 'report-if-empty-needs-schedule' | 'invalid-schedule' | 'invalid-dest' | 'invalid-initial-record-time' | 'initial-report-too-large'}`;
 type Issue = { pointer: string; message: string };
 export type SubscribeOutcome =
   | { kind: 'unknownQuery' }
@@ -155,6 +163,15 @@ export async function subscribe(
       pointer: '/initialRecordTime',
       message: 'initialRecordTime is not valid.',
     });
+  if (input.stream === true && initialRecordTime) {
+    const most = services.initialReportEvents;
+    const filter = { ...filterFromJson(named.filter), accountId, GE_recordTime: initialRecordTime, limit: 0 };
+    if ((await countEpcisEvents(services.sequelize, filter, most)) > most)
+      return refused('epcis-initial-report-too-large', {
+        pointer: '/initialRecordTime',
+        message: `More than ${most} events match the query since initialRecordTime, more than a stream's first report carries: read them with GET /epcis/queries/${named.name}/events?GE_recordTime=…, page by page, and subscribe from a later time.`,
+      });
+  }
   const id = randomUUID();
   const subscription = await createSubscription(
     services.sequelize,

@@ -24,7 +24,7 @@ import {
   reversesSql,
 } from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
-import { groupBy, queryOf } from '../sql';
+import { groupBy, microsOf, queryOf, timestampOfMicros } from '../sql';
 
 export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${TimeField}`, Date>> {
   accountId: string;
@@ -283,7 +283,8 @@ function typedCondition(
   { list, type, values }: NonNullable<EpcisEventFilter['typed']>[number],
 ): string {
   const bare = binder.bind(type.replace(new RegExp(TYPE_PREFIX), ''));
-  const any = binder.bind(values);
+  // As sent, and as a Digital Link: our GLN locations are named so, whichever form the query takes.
+  const any = binder.bind([...new Set([...values, ...values.map(canonicalIdentifier)])]);
   const entries = `${EPCIS} -> '${TYPED_LISTS[list]}'`;
   const captured = `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${entries}) = 'array' THEN ${entries} ELSE '[]' END) AS x(entry)
              WHERE regexp_replace(x.entry ->> 'type', '${TYPE_PREFIX}', '') = ${bare} AND x.entry ->> '${list}' = ANY(${any}::text[]))`;
@@ -369,7 +370,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   if (filter.candidates) conditions.push(`e.id = ANY(${binder.bind(filter.candidates)}::uuid[])`);
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
   if (filter.afterKey && filter.order) {
-    const at = `timestamptz 'epoch' + ${binder.bind(filter.afterKey.at)}::bigint * interval '1 microsecond'`;
+    const at = timestampOfMicros(binder.bind(filter.afterKey.at));
     const op = filter.order.direction === 'ASC' ? '>' : '<';
     conditions.push(
       `(${ORDER_COLUMNS[filter.order.by]}, e.seq) ${op} (${at}, ${binder.bind(filter.afterKey.seq)}::bigint)`,
@@ -407,10 +408,8 @@ export interface EpcisEventPage {
   events: EpcisEvent[];
   /** Namespace definitions the captured events' extensions use (their documents' @context). */
   namespaces: unknown[];
-  /** The last event's sequence number when there are more. */
-  nextSeq?: string;
-  /** With an order: the last event's orderBy field in microseconds since 1970, when there are more. */
-  nextAt?: string;
+  /** When there are more: the last event's seq and, with an order, its orderBy field in microseconds since 1970. */
+  next?: { seq: string; at?: string };
 }
 
 /**
@@ -448,7 +447,7 @@ export function epcisEventsQuery(filter: EpcisEventFilter): { sql: string; bind:
   const where = whereOf(filter, binder);
   const { order } = filter;
   const column = order && ORDER_COLUMNS[order.by];
-  const sortAt = column ? `, (extract(epoch FROM ${column}) * 1000000)::bigint::text AS "sortAt"` : '';
+  const sortAt = column ? `, ${microsOf(column)} AS "sortAt"` : '';
   const orderBy = order ? `${column} ${order.direction}, e.seq ${order.direction}` : 'e.seq';
   const sql = `SELECT e.id, e.seq, ${CAPTURED} AS captured, ${EPCIS} AS epcis, ${epcisContextSql()} AS context,
             e.type, e.urn, e.event_time AS "eventTime", e.event_time_zone AS "eventTimeZone", e.created_at AS "recordTime",
@@ -482,9 +481,11 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
   return {
     events,
     namespaces: [...namespaces.values()],
-    ...(rows.length > filter.limit ? { nextSeq: page[page.length - 1].seq, nextAt: page[page.length - 1].sortAt } : {}),
+    ...(rows.length > filter.limit ? { next: nextOf(page[page.length - 1]) } : {}),
   };
 }
+
+const nextOf = ({ seq, sortAt }: EventRow) => ({ seq, ...(sortAt === undefined ? {} : { at: sortAt }) });
 
 /**
  * How many of the account's events match `filter`, paging aside, counted up to `atMost + 1`: enough to

@@ -9,7 +9,7 @@ import {
   type EpcisEventFilter,
   type TimeComparison,
 } from '../queries/epcis-events';
-import { executeOf, isUuid, queryOf, rowOf } from '../sql';
+import { executeOf, isUuid, microsOf, queryOf, rowOf, timestampOfMicros } from '../sql';
 import { deleteWebhookEndpoint, NEW_DELIVERY_ID } from './webhooks';
 
 /** A named query's filter as stored: the parameters checked when it was named, without account or page. */
@@ -58,10 +58,9 @@ export interface ListPlace {
   at: string;
   key: string;
 }
-/** SQL: the row comes after the place $n, $n+1 (none: every row) in the order of (created_at, key). */
-const after = (createdAt: string, key: string, n: number) =>
-  `($${n}::bigint IS NULL OR (${createdAt}, ${key}) > (timestamptz 'epoch' + $${n}::bigint * interval '1 microsecond', $${n + 1}))`;
-const PLACE = (createdAt: string) => `(extract(epoch FROM ${createdAt}) * 1000000)::bigint::text AS place`;
+/** SQL and its binds from $n: after `from` in the order of (created_at, key); true without one. */
+const after = (createdAt: string, key: string, from: ListPlace | undefined, n: number): [string, string[]] =>
+  from ? [`(${createdAt}, ${key}) > (${timestampOfMicros(`$${n}`)}, $${n + 1})`, [from.at, from.key]] : ['true', []];
 
 /** A page of the account's queries after `from`, oldest first. */
 export async function listNamedQueries(
@@ -70,10 +69,11 @@ export async function listNamedQueries(
   from: ListPlace | undefined,
   limit: number,
 ): Promise<(NamedQueryRow & { place: string })[]> {
+  const [later, binds] = after('created_at', 'name', from, 3);
   return queryOf(sequelize)<NamedQueryRow & { place: string }>(
-    `SELECT name, query, filter, created_at, ${PLACE('created_at')} FROM epcis_queries
-      WHERE account_id = $1 AND ${after('created_at', 'name', 2)} ORDER BY created_at, name LIMIT $4`,
-    [accountId, from?.at ?? null, from?.key ?? null, limit],
+    `SELECT name, query, filter, created_at, ${microsOf('created_at')} AS place FROM epcis_queries
+      WHERE account_id = $1 AND ${later} ORDER BY created_at, name LIMIT $2`,
+    [accountId, limit, ...binds],
   );
 }
 
@@ -123,7 +123,7 @@ export interface SubscriptionRow {
 }
 
 const SUBSCRIPTIONS = `SELECT s.id, s.query_name, w.url AS dest, s.stream, s.schedule, s.report_if_empty, s.initial_record_time, s.epc_format, s.created_at,
-  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at, ${PLACE('s.created_at')}
+  (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at, ${microsOf('s.created_at')} AS place
   FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id`;
 
 export async function createSubscription(
@@ -187,11 +187,12 @@ export async function listSubscriptions(
   from: ListPlace | undefined,
   limit: number,
 ): Promise<SubscriptionRow[]> {
+  const [later, binds] = after('s.created_at', 's.id', from, 4);
   return queryOf(sequelize)<SubscriptionRow>(
     `${SUBSCRIPTIONS}
-      WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL AND ${after('s.created_at', 's.id', 3)}
-      ORDER BY s.created_at, s.id LIMIT $5`,
-    [accountId, queryName, from?.at ?? null, from?.key ?? null, limit],
+      WHERE s.account_id = $1 AND s.query_name = $2 AND w.deleted_at IS NULL AND ${later}
+      ORDER BY s.created_at, s.id LIMIT $3`,
+    [accountId, queryName, limit, ...binds],
   );
 }
 

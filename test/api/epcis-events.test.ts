@@ -11,7 +11,7 @@ import {
   lotOf,
   objectEvent,
 } from '../factories/epcis';
-import { commission, instance, ship } from '../factories/events';
+import { commission, instance, location, ship } from '../factories/events';
 import { sql } from '../helpers/db';
 import { client, type Response } from '../helpers/http';
 
@@ -315,12 +315,31 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       });
       expect(Object.keys(refused.body.errors)).toEqual([pointer]);
     }
-    // A page token of one order is no token of another.
+    // A page token of one order is no token of another; one changed by hand is a 400, never a 500.
     const first = await client(own.key).get('/epcis/events?orderBy=eventTime&perPage=2');
     const token = new URL(first.headers.get('link')!.slice(1, -'>; rel="next"'.length), 'http://x').searchParams.get(
       'nextPageToken',
     );
-    expect((await client(own.key).get(`/epcis/events?perPage=2&nextPageToken=${token}`)).status).toBe(400);
+    const tampered = (text: string) => Buffer.from(text).toString('base64url');
+    for (const params of [
+      `perPage=2&nextPageToken=${token}`,
+      `orderBy=recordTime&orderDirection=ASC&nextPageToken=${token}`,
+      `orderBy=eventTime&nextPageToken=${tampered('eventTime~DESC~1~-999999999999999999~0')}`,
+      `orderBy=eventTime&nextPageToken=${tampered('eventTime~DESC~1~9999999999999999999~0')}`,
+    ]) {
+      const refused = await client(own.key).get(`/epcis/events?${params}`);
+      expect({ params, status: refused.status }).toEqual({ params, status: 400 });
+    }
+
+    // Events of one eventTime across a page boundary come once each, in the order they were recorded.
+    const same = ['packing', 'loading', 'storing'].map((bizStep) =>
+      objectEvent({ eventTime: '2024-03-09T10:00:00.000Z', bizStep }),
+    );
+    await capture(own.key, epcisDocument(same));
+    expect(await every('orderBy=eventTime&orderDirection=ASC&perPage=2&GE_eventTime=2024-03-09T00:00:00Z')).toEqual(
+      ids(same),
+    );
+    expect(await every('orderBy=eventTime&perPage=2&GE_eventTime=2024-03-09T00:00:00Z')).toEqual(ids(same).reverse());
   });
 
   it('EQ_bizTransaction_, EQ_source_ and EQ_destination_ with a type find the entries of that type, the type as a word or a URI', async () => {
@@ -345,13 +364,18 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       Events: [
         commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('COD', lot, 10)),
         ship({ location: 'DOCK', time: '2024-03-02T10:00:00Z' }, instance('COD', lot, 4)),
+        {
+          ...ship({ location: 'DOCK', time: '2024-03-03T10:00:00Z', id: `SHIP-GLN-${lot}` }, instance('COD', lot, 1)),
+          DestinationLocation: { Id: 'GLN-DOCK', Details: { ...location('GLN-DOCK').Details, Gln: '0614141000012' } },
+        },
       ],
     });
     expect(stored.status).toBe(200);
+    const toGln = stored.body.result.find((r: { externalEventId: string }) => r.externalEventId === `SHIP-GLN-${lot}`);
     const all = eventsOf((await client(own.key).get<QueryDocument>('/epcis/events')).body);
     // Ours: one destination, of type location, named as GET /epcis/events names it.
     const destinationOf = (event: Event) => (event.destinationList as { type: string; destination: string }[])?.[0];
-    const shipped = all.find((event) => destinationOf(event)?.type === 'location')!;
+    const shipped = all.find((event) => destinationOf(event)?.destination.startsWith('urn:gdst:'))!;
     const { destination } = destinationOf(shipped);
     const found = async (params: string) => {
       const response = await client(own.key).get<QueryDocument>(`/epcis/events?${params}`, AS_CAPTURED);
@@ -368,6 +392,8 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       [invoiced.eventID],
     );
     expect(await found(`EQ_destination_location=${encodeURIComponent(destination)}`)).toEqual([shipped.eventID]);
+    // A GLN location is named by its Digital Link; its SGLN is the same location.
+    expect(await found('EQ_destination_location=urn:epc:id:sgln:0614141.00001.0')).toEqual([`urn:uuid:${toGln.id}`]);
     // A named query keeps them.
     const named = await client(own.key).post('/epcis/queries', {
       name: `typed-${lot}`,

@@ -102,6 +102,15 @@ describe('/epcis/queries: named queries and subscriptions', () => {
       await listedWhileDeleting(`/epcis/queries/${names[0]}/subscriptions`, (item) => item.subscriptionID),
     ).toEqual(subscriptions);
     expect(await listedWhileDeleting('/epcis/queries', (item) => item.name)).toEqual(names);
+    // A token changed by hand is a 400, never a 500.
+    const tampered = (text: string) => Buffer.from(text).toString('base64url');
+    for (const path of [
+      `/epcis/queries?nextPageToken=${tampered('9999999999999999999~a')}`,
+      `/epcis/queries/${await namedQuery(account, {})}/subscriptions?nextPageToken=${tampered('1~abc')}`,
+    ]) {
+      const refused = await client(account.key).get(path);
+      expect({ path, status: refused.status }).toEqual({ path, status: 400 });
+    }
   });
 
   it('refuses a query with an unknown parameter or an unreadable value, naming it', async () => {

@@ -4,6 +4,14 @@ import type { ScheduleRanges } from '../../domain/epcis/subscription-schedule';
 import { deleteQuery, deleteWebhook, registerWebhook, subscribe, type EndpointServices } from '../../usecases/webhooks';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { models, rowCounts, sql } from '../helpers/db';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { persistEvents } from '../../activities/persist-events';
+import { completeBatch } from '../../db/repositories/batch-notifications';
+import { PostgresHashChainLedger } from '../../db/repositories/ledger';
+import type { EventPayload } from '../../domain/events';
+import { createLogger } from '../../platform/logger';
+import { storedBatch } from '../factories/batches';
+import { commission, line, locationPayload, productPayload, uid } from '../factories/trace-events';
 
 /**
  * Registering webhook endpoints and EPCIS subscriptions, called directly against PostgreSQL. Temporal's
@@ -15,9 +23,10 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
   let scheduled: [string, ScheduleRanges | null][];
   /** A refused Schedule, or one made whose call then failed all the same (its deadline passed meanwhile). */
   let scheduleFails: false | 'refused' | 'madeThenFailed';
-  const services = (): EndpointServices => ({
+  const services = (initialReportEvents = 100): EndpointServices => ({
     sequelize: models(),
     allowedHosts: ['127.0.0.1'],
+    initialReportEvents,
     wake: async (id) => void woken.push(id),
     schedule: async (id, ranges) => {
       if (scheduleFails === 'refused' && ranges) throw new Error('Temporal refused the schedule');
@@ -142,6 +151,48 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     expect((await endpointRow(outcome.subscription.id)).deleted_at).not.toBeNull();
     expect(scheduled.at(-1)).toEqual([outcome.subscription.id, null]);
     expect(await deleteQuery(services(), account.id, 'shipped')).toBe(false);
+  });
+
+  it('a stream from initialRecordTime owes one report of what matched since, and is refused when that is more than a first report carries', async () => {
+    const own = await createAccount('usecase-initial-report');
+    const site = locationPayload(uid('SITE'));
+    const product = productPayload(uid('COD'));
+    const since = new Date();
+    const events = [1, 2].map((day) => commission(site, `2024-07-0${day}T06:00:00`, [line(product, uid('L'), 5)]));
+    const batch = await storedBatch(own.id, events as unknown as EventPayload[]);
+    const deps = {
+      sequelize: models(),
+      logger: createLogger('silent', 'test'),
+      urnDomain: 'test.example',
+      ledger: new PostgresHashChainLedger(models()),
+    };
+    await new MockActivityEnvironment().run(persistEvents(deps), {
+      batchId: batch.id,
+      accountId: own.id,
+      accountName: own.name,
+    });
+    await completeBatch(models(), batch.id, {});
+    await createNamedQuery(models(), own.id, 'all', {}, {});
+    const request = { accountId: own.id, queryName: 'all', epcFormat: 'Always_EPC_URN' as const };
+    const input = { dest: 'http://127.0.0.1:9/r', stream: true as const, initialRecordTime: since.toISOString() };
+
+    const before = await rowCounts(own.id, counted);
+    expect(await subscribe(services(1), { ...request, input })).toEqual({
+      kind: 'refused',
+      code: 'epcis-initial-report-too-large',
+      issues: [{ pointer: '/initialRecordTime', message: expect.stringContaining('More than 1 events') }],
+    });
+    expect(await rowCounts(own.id, counted)).toEqual(before);
+
+    const outcome = await subscribe(services(2), { ...request, input });
+    if (outcome.kind !== 'subscribed') throw new Error(`not subscribed: ${outcome.kind}`);
+    const { rows } = await sql().query('SELECT source_key, body FROM webhook_deliveries WHERE endpoint_id = $1', [
+      outcome.subscription.id,
+    ]);
+    expect(
+      rows.map((row) => [row.source_key, JSON.parse(row.body).epcisBody.queryResults.resultsBody.eventList.length]),
+    ).toEqual([['initial', 2]]);
+    expect(woken).toEqual([outcome.subscription.id]);
   });
 
   it('refuses a subscription with both stream and schedule, or to an unknown query, naming the pointer', async () => {

@@ -20,7 +20,7 @@ import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
 import { lenientQuery } from '../../../domain/epcis/query-parameters';
 import { gs1HeaderValue, unknownHeaderValue } from './headers';
-import { eventCursorOfToken, invalidPageToken, nextPageLink } from './paging';
+import { eventCursorOfToken, invalidPageToken, nextPageLink, orderedEventsToken } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
 import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
 
@@ -104,24 +104,32 @@ export async function answerEvents(
   const { sequelize } = ctx.deps;
   const { query } = ctx.state.input;
   const { order, eventCountLimit, maxEventCount } = refusedQuery(() => queryOrderOf(query));
-  const cursor = eventCursorOfToken(query.nextPageToken, order !== undefined);
-  const served = cursor?.served ?? 0;
   const filter: EpcisEventFilter = { ...filterOf(ctx.state.account.id, query, fixed), order };
-  if (cursor) {
-    if (cursor.at === undefined) filter.afterSeq = cursor.seq;
-    else filter.afterKey = { at: cursor.at, seq: cursor.seq };
-  }
+  const token = query.nextPageToken;
+  let served = 0;
+  if (token !== undefined && order) {
+    const cursor = eventCursorOfToken(token, order);
+    filter.afterKey = { at: cursor.at, seq: cursor.seq };
+    served = cursor.served;
+  } else if (token !== undefined) filter.afterSeq = eventCursorOfToken(token, undefined).seq;
   if (eventCountLimit !== undefined) {
     // A token this service gave out never has the limit reached: the last page has no Link.
     if (served >= eventCountLimit) throw invalidPageToken();
     filter.limit = Math.min(filter.limit, eventCountLimit - served);
   }
-  if (maxEventCount !== undefined && (await countEpcisEvents(sequelize, filter, maxEventCount)) > maxEventCount)
-    throw problem('epcis-query-too-large', { detail: `More than ${maxEventCount} events match the query.` });
+  // Counted for the first page: the query is the same on the next ones.
+  if (maxEventCount !== undefined && token === undefined) {
+    if ((await countEpcisEvents(sequelize, filter, maxEventCount)) > maxEventCount)
+      throw problem('epcis-query-too-large', { detail: `More than ${maxEventCount} events match the query.` });
+  }
   const page = await findEpcisEvents(sequelize, filter);
   const shown = served + page.events.length;
-  if (page.nextSeq !== undefined && (eventCountLimit === undefined || shown < eventCountLimit))
-    nextPageLink(ctx, order ? `${page.nextSeq}~${page.nextAt}~${shown}` : page.nextSeq);
+  const next = page.next;
+  if (next && (eventCountLimit === undefined || shown < eventCountLimit))
+    nextPageLink(
+      ctx,
+      order && next.at ? orderedEventsToken(order, { seq: next.seq, at: next.at, served: shown }) : next.seq,
+    );
   ctx.body = await queryDocument(ctx, epcFormatOf(ctx), page.events, page.namespaces);
 }
 

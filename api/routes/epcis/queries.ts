@@ -29,6 +29,7 @@ import { pairedWith } from '../../../domain/schemas/paired';
 import { validate } from '../../middleware/validate';
 import { epcFormatOf, filterOf, headerOr } from './events';
 import { nextPageLink, pagedAfter, seqOfToken } from './paging';
+import { isUuid } from '../../../db/sql';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
 import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from '../../../contract/epcis/queries-schema';
@@ -162,7 +163,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
         afterSeq: seqOfToken(page.nextPageToken),
         limit: eventsPerPageOf(page),
       });
-      nextPageLink(ctx, found.nextSeq);
+      nextPageLink(ctx, found.next?.seq);
       ctx.set('GS1-EPC-Format', format);
       ctx.body = await epcisQueryDocument(ctx.deps.sequelize, accountId, format, found, { queryName: named.name });
     },
@@ -195,6 +196,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
         ctx.state.input.query,
         (from, limit) => listSubscriptions(ctx.deps.sequelize, ctx.state.account.id, named.name, from, limit),
         (row) => row.id,
+        isUuid,
       )
     ).map(subscriptionBody);
   });

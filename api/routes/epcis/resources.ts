@@ -55,7 +55,8 @@ const tokenOf = (value: string) => createHash('sha256').update(value).digest('ba
 
 /**
  * GET /epcis/{name}: the values the account's events name, perPage at a time. The page token names the
- * last value listed: values come and never go, so one recorded between two pages repeats or hides none.
+ * last value listed, so one recorded between two pages repeats or hides none. Values seldom go (a
+ * location's GLN changed): then the token names none, is refused, and the listing starts again.
  */
 export const listValues =
   (resource: TopLevelResource) => async (ctx: APIContext<InputOf<{ query: typeof pageQuery }>>) => {
