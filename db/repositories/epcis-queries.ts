@@ -37,7 +37,7 @@ export interface NamedQueryRow {
   created_at: Date;
 }
 
-const NAMED_QUERIES = 'SELECT name, query, filter, created_at FROM epcis_queries WHERE account_id = $1';
+const NAMED_QUERIES = `SELECT name, query, filter, created_at, ${microsOf('created_at')} AS place FROM epcis_queries WHERE account_id = $1`;
 
 /** The query as stored; null when the account already has a query of that name. */
 export async function createNamedQuery(
@@ -71,8 +71,7 @@ export async function listNamedQueries(
 ): Promise<(NamedQueryRow & { place: string })[]> {
   const [later, binds] = after('created_at', 'name', from, 3);
   return queryOf(sequelize)<NamedQueryRow & { place: string }>(
-    `SELECT name, query, filter, created_at, ${microsOf('created_at')} AS place FROM epcis_queries
-      WHERE account_id = $1 AND ${later} ORDER BY created_at, name LIMIT $2`,
+    `${NAMED_QUERIES} AND ${later} ORDER BY created_at, name LIMIT $2`,
     [accountId, limit, ...binds],
   );
 }

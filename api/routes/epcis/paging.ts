@@ -17,6 +17,8 @@ export const invalidPageToken = () =>
     issues: [{ pointer: '/nextPageToken', message: 'nextPageToken is not valid.' }],
   });
 
+export function seqOfToken(token: string): string;
+export function seqOfToken(token: string | undefined): string | undefined;
 export function seqOfToken(token: string | undefined): string | undefined {
   if (token === undefined) return undefined;
   const seq = Buffer.from(token, 'base64url').toString();
@@ -46,7 +48,7 @@ export const orderedEventsToken = (order: EventOrder, { seq, at, served }: Event
 export function eventCursorOfToken(token: string, order: EventOrder): EventCursor;
 export function eventCursorOfToken(token: string, order: undefined): { seq: string };
 export function eventCursorOfToken(token: string, order: EventOrder | undefined): { seq: string } | EventCursor {
-  if (!order) return { seq: seqOfToken(token)! };
+  if (!order) return { seq: seqOfToken(token) };
   const cursor = /^(\w+)~(\w+)~(\d{1,18})~(-?\d{1,19})~(\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString());
   if (!cursor || cursor[1] !== order.by || cursor[2] !== order.direction) throw invalidPageToken();
   return { seq: cursor[3], at: microsOf(cursor[4]), served: Number(cursor[5]) };
