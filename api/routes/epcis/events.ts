@@ -20,7 +20,7 @@ import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
 import { lenientQuery } from '../../../domain/epcis/query-parameters';
 import { gs1HeaderValue, unknownHeaderValue } from './headers';
-import { eventCursorOfToken, invalidPageToken, nextPageLink, orderedEventsToken } from './paging';
+import { eventCursorOfToken, invalidPageToken, nextPageLink, orderedEventsToken, seqOfToken } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
 import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
 
@@ -111,7 +111,7 @@ export async function answerEvents(
     const cursor = eventCursorOfToken(token, order);
     filter.afterKey = { at: cursor.at, seq: cursor.seq };
     served = cursor.served;
-  } else if (token !== undefined) filter.afterSeq = eventCursorOfToken(token, undefined).seq;
+  } else if (token !== undefined) filter.afterSeq = seqOfToken(token);
   if (eventCountLimit !== undefined) {
     // A token this service gave out never has the limit reached: the last page has no Link.
     if (served >= eventCountLimit) throw invalidPageToken();

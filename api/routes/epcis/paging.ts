@@ -27,7 +27,7 @@ export function seqOfToken(token: string | undefined): string | undefined {
 }
 
 /** A token's time in microseconds since 1970, if PostgreSQL's timestamptz holds it (4713 BC to 294276 AD). */
-function microsOf(text: string): string {
+function tokenMicros(text: string): string {
   const micros = BigInt(text);
   if (micros < -200_000_000_000_000_000n || micros > 9_000_000_000_000_000_000n) throw invalidPageToken();
   return text;
@@ -44,14 +44,11 @@ export interface EventCursor {
 export const orderedEventsToken = (order: EventOrder, { seq, at, served }: EventCursor): string =>
   `${order.by}~${order.direction}~${seq}~${at}~${served}`;
 
-/** An events page token: the last event's seq, or in an order the cursor orderedEventsToken wrote for that same order. */
-export function eventCursorOfToken(token: string, order: EventOrder): EventCursor;
-export function eventCursorOfToken(token: string, order: undefined): { seq: string };
-export function eventCursorOfToken(token: string, order: EventOrder | undefined): { seq: string } | EventCursor {
-  if (!order) return { seq: seqOfToken(token) };
+/** An ordered events page's token: the cursor orderedEventsToken wrote, for that same order. */
+export function eventCursorOfToken(token: string, order: EventOrder): EventCursor {
   const cursor = /^(\w+)~(\w+)~(\d{1,18})~(-?\d{1,19})~(\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString());
   if (!cursor || cursor[1] !== order.by || cursor[2] !== order.direction) throw invalidPageToken();
-  return { seq: cursor[3], at: microsOf(cursor[4]), served: Number(cursor[5]) };
+  return { seq: cursor[3], at: tokenMicros(cursor[4]), served: Number(cursor[5]) };
 }
 
 /**
@@ -71,7 +68,7 @@ export async function pagedAfter<T extends { place: string }>(
   if (query.nextPageToken !== undefined) {
     const place = /^(-?\d{1,19})~(.{1,100})$/s.exec(Buffer.from(query.nextPageToken, 'base64url').toString());
     if (!place || !validKey(place[2])) throw invalidPageToken();
-    from = { at: microsOf(place[1]), key: place[2] };
+    from = { at: tokenMicros(place[1]), key: place[2] };
   }
   const rows = await read(from, perPage + 1);
   const last = rows[perPage - 1];
