@@ -13,6 +13,7 @@ import {
   findNamedQuery,
   filterFromJson,
   findSubscription,
+  type NamedQueryRow,
   type SubscriptionRow,
 } from '../db/repositories/epcis-queries';
 import { countEpcisEvents } from '../db/queries/epcis-events';
@@ -46,7 +47,26 @@ export interface EndpointServices {
 }
 
 /** A report is built whole in memory: a history longer than this is read page by page instead. */
-const INITIAL_REPORT_EVENTS = 10_000;
+export const INITIAL_REPORT_EVENTS = 10_000;
+
+/**
+ * Why a stream's first report, of what `named` matched since `since`, would be more than `most` events (a
+ * webhook stream's or a WebSocket's: both build it whole in memory, the socket's in the API process).
+ */
+export async function initialReportProblem(
+  sequelize: Sequelize,
+  accountId: string,
+  named: Pick<NamedQueryRow, 'name' | 'filter'>,
+  since: Date,
+  most = INITIAL_REPORT_EVENTS,
+): Promise<Issue | undefined> {
+  const filter = { ...filterFromJson(named.filter), accountId, GE_recordTime: since, limit: 0 };
+  if ((await countEpcisEvents(sequelize, filter, most)) <= most) return undefined;
+  return {
+    pointer: '/initialRecordTime',
+    message: `More than ${most} events match the query since initialRecordTime, more than a stream's first report carries: read them with GET /epcis/queries/${named.name}/events?GE_recordTime=…, page by page, and subscribe from a later time.`,
+  };
+}
 
 type ServiceDeps = { sequelize: Sequelize; temporal: Client; config: Config };
 
@@ -164,13 +184,14 @@ export async function subscribe(
       message: 'initialRecordTime is not valid.',
     });
   if (input.stream === true && initialRecordTime) {
-    const most = services.initialReportEvents;
-    const filter = { ...filterFromJson(named.filter), accountId, GE_recordTime: initialRecordTime, limit: 0 };
-    if ((await countEpcisEvents(services.sequelize, filter, most)) > most)
-      return refused('epcis-initial-report-too-large', {
-        pointer: '/initialRecordTime',
-        message: `More than ${most} events match the query since initialRecordTime, more than a stream's first report carries: read them with GET /epcis/queries/${named.name}/events?GE_recordTime=…, page by page, and subscribe from a later time.`,
-      });
+    const problem = await initialReportProblem(
+      services.sequelize,
+      accountId,
+      named,
+      initialRecordTime,
+      services.initialReportEvents,
+    );
+    if (problem) return refused('epcis-initial-report-too-large', problem);
   }
   const id = randomUUID();
   const subscription = await createSubscription(

@@ -9,6 +9,7 @@ import { SCHEDULE_FIELDS, scheduleRanges } from '../../../domain/epcis/subscript
 import type { APIContext, AppCustom, AppState } from '../../context';
 import { problem } from '../../errors';
 import type { SocketTiming } from '../../../usecases/query-sockets';
+import { initialReportProblem } from '../../../usecases/webhooks';
 import { acceptUpgrade, wantsWebSocket } from '../../upgrades';
 import { validate, type InputOf } from '../../middleware/validate';
 import { epcFormatOf, headerOr } from './events';
@@ -107,6 +108,16 @@ export function querySocket(
       const timing = timingOf(query);
       const initialRecordTime = initialRecordTimeOf(query);
       if (!context.deps.querySockets.ready) throw problem('epcis-query-sockets-unavailable');
+      // Either timing's first report is built whole in this process.
+      if (initialRecordTime) {
+        const issue = await initialReportProblem(
+          context.deps.sequelize,
+          context.state.account.id,
+          named,
+          initialRecordTime,
+        );
+        if (issue) throw problem('epcis-initial-report-too-large', { issues: [issue] });
+      }
       const epcFormat = epcFormatOf(context);
       context.set('GS1-EPC-Format', epcFormat);
       context.set('GS1-Query-Min-Record-Time', (initialRecordTime ?? new Date()).toISOString());
