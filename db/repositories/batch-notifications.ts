@@ -1,8 +1,15 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { executeOf, preparedQueryOf } from '../sql';
+import { executeOf, preparedQueryOf, queryOf } from '../sql';
 import { COMPLETE_RESULTS, completeUpdate, recordBatchCompleted } from './batch-pipeline';
-import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql } from './epcis-queries';
+import { STREAM_SUBSCRIBED, oweStreamReports, scheduledBacklogSql, subscriptionsLock } from './epcis-queries';
 import { endpointsOwed, oweBatchNotifications, oweBatchNotificationsSql } from './webhooks';
+
+/** Waits for a subscription of the batch's account being created: its statements then see it (subscriptionsLock). */
+const lockSubscriptions = (sequelize: Sequelize, batchId: string, transaction: Transaction) =>
+  queryOf(sequelize, transaction)(
+    `SELECT ${subscriptionsLock('account_id::text', 'completion')} FROM batches WHERE id = $1`,
+    [batchId],
+  );
 
 /** A batch's final status written: what the write answered, and the endpoints to wake after the commit. */
 export interface Finished<T> {
@@ -23,6 +30,7 @@ export async function finishBatch<T>(
   finish: (transaction: Transaction) => Promise<T>,
 ): Promise<Finished<T>> {
   const result = await sequelize.transaction(async (transaction) => {
+    await lockSubscriptions(sequelize, batchId, transaction);
     const finished = await finish(transaction);
     await oweBatchNotifications(sequelize, batchId, transaction);
     await oweStreamReports(sequelize, batchId, transaction);
@@ -62,10 +70,13 @@ export async function completeBatch(
   batchId: string,
   documentsNotAttached: Readonly<Record<string, readonly object[]>>,
 ): Promise<Finished<Completion>> {
-  const [row] = await preparedQueryOf(sequelize)<Completion & { subscribed: boolean; owed: string[] }>(
-    COMPLETE_AND_OWE,
-    [batchId, JSON.stringify(documentsNotAttached)],
-  );
+  const row = await sequelize.transaction(async (transaction) => {
+    await lockSubscriptions(sequelize, batchId, transaction);
+    const [completed] = await preparedQueryOf(sequelize, transaction)<
+      Completion & { subscribed: boolean; owed: string[] }
+    >(COMPLETE_AND_OWE, [batchId, JSON.stringify(documentsNotAttached)]);
+    return completed;
+  });
   if (!row.subscribed) return { result: { changed: row.changed, eventCounts: row.eventCounts }, owed: row.owed };
   const { result: changed, owed } = await finishBatch(sequelize, batchId, async (transaction) => {
     const completed = await recordBatchCompleted(sequelize, batchId, documentsNotAttached, transaction);

@@ -125,6 +125,14 @@ const SUBSCRIPTIONS = `SELECT s.id, s.query_name, w.url AS dest, s.stream, s.sch
   (SELECT max(d.delivered_at) FROM webhook_deliveries d WHERE d.endpoint_id = s.id) AS last_notified_at, ${microsOf('s.created_at')} AS place
   FROM epcis_subscriptions s JOIN webhook_endpoints w ON w.id = s.id`;
 
+/**
+ * SQL: the lock that puts a subscription's creation (exclusive) and a batch's completion (shared) of the
+ * account `account` in turn. Each then sees what the other committed: a batch completing while a
+ * subscription is created is owed to it by one of them, never by neither.
+ */
+export const subscriptionsLock = (account: string, by: 'creation' | 'completion'): string =>
+  `pg_advisory_xact_lock${by === 'completion' ? '_shared' : ''}(hashtextextended('subscriptions|' || ${account}, 0))`;
+
 export async function createSubscription(
   sequelize: Sequelize,
   subscription: {
@@ -145,13 +153,14 @@ export async function createSubscription(
   return sequelize.transaction(async (transaction) => {
     const s = subscription;
     const execute = executeOf(sequelize, transaction);
+    await execute(`SELECT ${subscriptionsLock('$1', 'creation')}`, [s.accountId]);
     await execute(
       `INSERT INTO webhook_endpoints (id, account_id, url, events, secret, signing) VALUES ($1, $2, $3, '{}', $4, 'gs1')`,
       [s.id, s.accountId, s.dest, s.signatureToken ?? ''],
     );
     await execute(
       `INSERT INTO epcis_subscriptions (id, account_id, query_name, stream, schedule, report_if_empty, initial_record_time, epc_format)
-       VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, now()), $8)`,
+       VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, clock_timestamp()), $8)`,
       [
         s.id,
         s.accountId,

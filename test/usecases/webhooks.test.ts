@@ -3,6 +3,8 @@ import { markWebhookFailing } from '../../db/repositories/webhooks';
 import type { ScheduleRanges } from '../../domain/epcis/subscription-schedule';
 import { deleteQuery, deleteWebhook, registerWebhook, subscribe, type EndpointServices } from '../../usecases/webhooks';
 import { createAccount, type TestAccount } from '../factories/accounts';
+import { randomUUID } from 'node:crypto';
+import { subscriptionsLock } from '../../db/repositories/epcis-queries';
 import { models, rowCounts, sql } from '../helpers/db';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { persistEvents } from '../../activities/persist-events';
@@ -153,11 +155,10 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     expect(await deleteQuery(services(), account.id, 'shipped')).toBe(false);
   });
 
-  it('a stream from initialRecordTime owes one report of what matched since, and is refused when that is more than a first report carries', async () => {
-    const own = await createAccount('usecase-initial-report');
+  /** A batch of two commissions of the account, persisted as the pipeline does, not completed yet. */
+  const persistedBatch = async (own: TestAccount) => {
     const site = locationPayload(uid('SITE'));
     const product = productPayload(uid('COD'));
-    const since = new Date();
     const events = [1, 2].map((day) => commission(site, `2024-07-0${day}T06:00:00`, [line(product, uid('L'), 5)]));
     const batch = await storedBatch(own.id, events as unknown as EventPayload[]);
     const deps = {
@@ -171,6 +172,21 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
       accountId: own.id,
       accountName: own.name,
     });
+    return batch;
+  };
+  /** Whether `promise` is still pending after a moment: waiting, here, for a lock. */
+  const stillWaiting = async (promise: Promise<unknown>) =>
+    Promise.race([promise.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 500))]);
+  /** Each delivery owed to the endpoint: its source key and how many events its report holds. */
+  const deliveriesOf = async (endpointId: string) =>
+    (
+      await sql().query('SELECT source_key, body FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId])
+    ).rows.map((row) => [row.source_key, JSON.parse(row.body).epcisBody.queryResults.resultsBody.eventList.length]);
+
+  it('a stream from initialRecordTime owes one report of what matched since, and is refused when that is more than a first report carries', async () => {
+    const own = await createAccount('usecase-initial-report');
+    const since = new Date();
+    const batch = await persistedBatch(own);
     await completeBatch(models(), batch.id, {});
     await createNamedQuery(models(), own.id, 'all', {}, {});
     const request = { accountId: own.id, queryName: 'all', epcFormat: 'Always_EPC_URN' as const };
@@ -186,13 +202,60 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
 
     const outcome = await subscribe(services(2), { ...request, input });
     if (outcome.kind !== 'subscribed') throw new Error(`not subscribed: ${outcome.kind}`);
-    const { rows } = await sql().query('SELECT source_key, body FROM webhook_deliveries WHERE endpoint_id = $1', [
-      outcome.subscription.id,
-    ]);
-    expect(
-      rows.map((row) => [row.source_key, JSON.parse(row.body).epcisBody.queryResults.resultsBody.eventList.length]),
-    ).toEqual([['initial', 2]]);
+    expect(await deliveriesOf(outcome.subscription.id)).toEqual([['initial', 2]]);
     expect(woken).toEqual([outcome.subscription.id]);
+  });
+
+  // Without the lock each side read before the other committed: the batch was reported by neither.
+  it('a subscription created while a batch completes waits for it, and its first report holds that batch', async () => {
+    const own = await createAccount('usecase-race-creation');
+    const since = new Date();
+    const batch = await persistedBatch(own);
+    await createNamedQuery(models(), own.id, 'all', {}, {});
+    const completing = await sql().connect();
+    try {
+      await completing.query('BEGIN');
+      await completing.query(`SELECT ${subscriptionsLock('$1::text', 'completion')}`, [own.id]);
+      await completing.query("UPDATE batches SET status = 'Completed', completed_at = now() WHERE id = $1", [batch.id]);
+      const input = { dest: 'http://127.0.0.1:9/r', stream: true as const, initialRecordTime: since.toISOString() };
+      const request = { accountId: own.id, queryName: 'all', epcFormat: 'Always_EPC_URN' as const, input };
+      const subscribing = subscribe(services(), request);
+      expect(await stillWaiting(subscribing)).toBe(true);
+      await completing.query('COMMIT');
+      const outcome = await subscribing;
+      if (outcome.kind !== 'subscribed') throw new Error(`not subscribed: ${outcome.kind}`);
+      expect(await deliveriesOf(outcome.subscription.id)).toEqual([['initial', 2]]);
+    } finally {
+      completing.release();
+    }
+  });
+
+  it('a batch completing while a stream subscription is created waits for it, and owes the subscription its report', async () => {
+    const own = await createAccount('usecase-race-completion');
+    const batch = await persistedBatch(own);
+    await createNamedQuery(models(), own.id, 'all', {}, {});
+    const subscriptionId = randomUUID();
+    const creating = await sql().connect();
+    try {
+      await creating.query('BEGIN');
+      await creating.query(`SELECT ${subscriptionsLock('$1::text', 'creation')}`, [own.id]);
+      await creating.query(
+        `INSERT INTO webhook_endpoints (id, account_id, url, events, secret, signing) VALUES ($1, $2, 'http://127.0.0.1:9/r', '{}', '', 'gs1')`,
+        [subscriptionId, own.id],
+      );
+      await creating.query(
+        `INSERT INTO epcis_subscriptions (id, account_id, query_name, stream, report_if_empty, initial_record_time, epc_format)
+         VALUES ($1, $2, 'all', true, false, now(), 'Always_EPC_URN')`,
+        [subscriptionId, own.id],
+      );
+      const completing = completeBatch(models(), batch.id, {});
+      expect(await stillWaiting(completing)).toBe(true);
+      await creating.query('COMMIT');
+      expect((await completing).result.changed).toBe(true);
+      expect(await deliveriesOf(subscriptionId)).toEqual([[`batch:${batch.id}`, 2]]);
+    } finally {
+      creating.release();
+    }
   });
 
   it('refuses a subscription with both stream and schedule, or to an unknown query, naming the pointer', async () => {
