@@ -9,7 +9,6 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
  */
 export type Query = <T extends object>(sql: string, bind: unknown[]) => Promise<T[]>;
 
-/** Whether `text` is a uuid: any other text compared with a uuid column makes PostgreSQL refuse the query. */
 /**
  * A timestamptz as microseconds since 1970 in text, and back: exact both ways, where a Date keeps
  * milliseconds and a float8 loses microseconds after 2255 (page tokens hold a row's place in an order).
@@ -18,6 +17,7 @@ export const microsOf = (timestamp: string): string => `(extract(epoch FROM ${ti
 export const timestampOfMicros = (micros: string): string =>
   `(timestamptz 'epoch' + (${micros}::bigint / 1000000) * interval '1 second' + (${micros}::bigint % 1000000) * interval '1 microsecond')`;
 
+/** Whether `text` is a uuid: any other text compared with a uuid column makes PostgreSQL refuse the query. */
 export const isUuid = (text: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
 

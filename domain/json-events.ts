@@ -250,11 +250,12 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
         'TradePartner.Urn',
         `TradePartner.Urn of a new trade partner without a TradePartnerId becomes its id, which is at most ${LIMITS.idLength} characters; send a TradePartnerId.`,
       );
-    const id = inline.TradePartnerId || checkedKey(urn);
+    const key = checkedKey(urn);
+    const id = inline.TradePartnerId || key;
     tradePartners.add(urn, id, 'Created');
     return {
       Id: id,
-      Urn: checkedKey(urn),
+      Urn: key,
       Name: inline.Name,
       ConnectionType: inline.ConnectionType,
       ...(inline.Pgln ? { Pgln: inline.Pgln } : {}),
@@ -304,8 +305,9 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
           if (problem) issue('InvalidValue', `${field}.ParentProduct.Urn`, problem);
           products.add(urn, urn, 'Created');
           const details = productDetails(inline.parent, inline.gtin);
+          const key = checkedKey(urn);
           // Every mention carries the Details: the pipeline creates on the first and finds it after.
-          product = { Id: checkedKey(urn), Urn: checkedKey(urn), Details: details };
+          product = { Id: key, Urn: key, Details: details };
           unit = normaliseUnit(details.SimpleUnitOfMeasurement);
           if (!unit)
             issue(
@@ -439,9 +441,10 @@ function translateLocation(
   const problem = newUrnProblem('Location.Urn', 'location', urn);
   if (problem) issue('InvalidValue', 'Location.Urn', problem);
   locations.add(urn, urn, 'Created');
+  const key = checkedKey(urn);
   return {
-    Id: checkedKey(urn),
-    Urn: checkedKey(urn),
+    Id: key,
+    Urn: key,
     Details: {
       Name: inline.Name!,
       TradePartner: partner,

@@ -17,6 +17,7 @@ import {
   type EpcisOrderParameters,
   type EpcisQueryParameters,
   type TypedList,
+  type TypedParameterName,
 } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
 
@@ -152,8 +153,9 @@ export function queryFilterOf(
     match,
     typed: Object.keys(query).flatMap((name) => {
       const typed = TYPED_PARAMETER.exec(name);
-      return typed ? [{ list: typed[1] as TypedList, type: typed[2], values: split(query, name as TypedName)! }] : [];
+      return typed
+        ? [{ list: typed[1] as TypedList, type: typed[2], values: split(query, name as TypedParameterName)! }]
+        : [];
     }),
   };
 }
-type TypedName = `EQ_${TypedList}_${string}`;

@@ -24,6 +24,7 @@ import {
   reversesSql,
 } from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
+import type { TypedList } from '../../domain/epcis/query-parameters';
 import { groupBy, microsOf, queryOf, timestampOfMicros } from '../sql';
 
 export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${TimeField}`, Date>> {
@@ -52,7 +53,7 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   EQ_persistentDisposition_unset?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
   /** EQ_bizTransaction_<type>, EQ_source_<type>, EQ_destination_<type>: an entry of the type, one of the values. */
-  typed?: { list: 'bizTransaction' | 'source' | 'destination'; type: string; values: string[] }[];
+  typed?: { list: TypedList; type: string; values: string[] }[];
   /** Only these events: those `match` may match, when withMatchCandidates found them through indexes. */
   candidates?: string[];
   /** Only events after this sequence number (the page cursor). */
@@ -488,8 +489,8 @@ export async function findEpcisEvents(sequelize: Sequelize, filter: EpcisEventFi
 const nextOf = ({ seq, sortAt }: EventRow) => ({ seq, ...(sortAt === undefined ? {} : { at: sortAt }) });
 
 /**
- * How many of the account's events match `filter`, paging aside, counted up to `atMost + 1`: enough to
- * tell whether more than `atMost` do (GS1's maxEventCount).
+ * How many of the account's events match `filter` (one without a page cursor), counted up to `atMost + 1`:
+ * enough to tell whether more than `atMost` do (GS1's maxEventCount, a first report's bound).
  */
 export async function countEpcisEvents(
   sequelize: Sequelize,
@@ -497,7 +498,7 @@ export async function countEpcisEvents(
   atMost: number,
 ): Promise<number> {
   const binder = new Binder();
-  const all = { ...(await withMatchCandidates(sequelize, filter)), afterSeq: undefined, afterKey: undefined };
+  const all = await withMatchCandidates(sequelize, filter);
   const [{ n }] = await queryOf(sequelize)<{ n: string }>(
     `SELECT count(*) AS n FROM (
        SELECT 1 FROM ${EVENTS_FROM}

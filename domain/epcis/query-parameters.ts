@@ -112,13 +112,15 @@ export const EPCIS_TYPED_QUERY_PARAMETERS = {
     'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these, as sent.',
   ),
 } as const;
-/** A typed parameter's name: its list (bizTransaction, source, destination) and its type. */
-export const TYPED_PARAMETER = /^EQ_(bizTransaction|source|destination)_(.+)$/;
-export type TypedList = 'bizTransaction' | 'source' | 'destination';
+const TYPED_LISTS = ['bizTransaction', 'source', 'destination'] as const;
+export type TypedList = (typeof TYPED_LISTS)[number];
+/** A typed parameter's name: its list and its type. */
+export const TYPED_PARAMETER = new RegExp(`^EQ_(${TYPED_LISTS.join('|')})_(.+)$`);
+export type TypedParameterName = `EQ_${TypedList}_${string}`;
 
 /** A query's parameters as sent: each a string, absent when not given. */
 export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string } & {
-  [K in `EQ_${TypedList}_${string}`]?: string;
+  [K in TypedParameterName]?: string;
 };
 
 const count = (description: string) =>
