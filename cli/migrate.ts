@@ -8,10 +8,10 @@ import { run, withDatabase } from './database';
 run(async () => {
   await withDatabase(async (sequelize) => {
     if (process.argv[2] === 'down') {
-      const reverted = await createMigrator(sequelize).down();
+      const reverted = await (await createMigrator(sequelize)).down();
       console.log(reverted.length ? `reverted ${reverted.map((m) => m.name).join(', ')}` : 'nothing to revert');
     } else {
-      const executed = await createMigrator(sequelize).executed();
+      const executed = await (await createMigrator(sequelize)).executed();
       console.log(`schema up to date (${executed.length} migrations applied)`);
     }
   });

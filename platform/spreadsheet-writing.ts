@@ -8,7 +8,6 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import ExcelJS from 'exceljs';
 import { CTES, CTE_COLUMNS, FSMA_COLUMNS, type FsmaRow } from '../domain/fsma204';
 
 export const CSV_TYPE = 'text/csv';
@@ -87,7 +86,10 @@ function xlsxStream(sheets: readonly SheetToWrite[]): Readable {
 export const xlsxWorkbook = (sheets: readonly SheetToWrite[]): Promise<Buffer> => buffer(xlsxStream(sheets));
 
 async function writeWorkbook(sheets: readonly SheetToWrite[], stream: PassThrough): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
+  // Loaded on the first workbook written, as platform/spreadsheets.ts loads it to read one: the API loads
+  // this module at every start, and most starts never write a workbook.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   for (const { name, columns, widths, rows } of sheets) {
     const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((c, i) => ({

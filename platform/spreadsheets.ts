@@ -9,7 +9,6 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { CsvError, parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
-import unzipper from 'unzipper';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
 
@@ -160,6 +159,9 @@ function partPath(target: string): string {
  * Excel date.
  */
 async function firstWorksheet(file: Buffer, maxInflatedBytes: number): Promise<AsyncIterable<ExcelJS.Row>> {
+  // unzipper and exceljs are loaded on the first workbook read, not with the module: the API and both workers
+  // load this module, and the two were about 0.85 s of CPU at every start of each (most never read a workbook).
+  const { default: unzipper } = await import('unzipper');
   const { files } = await unzipper.Open.buffer(file);
   const entries = new Map(files.map((entry) => [entry.path, entry]));
   const spent = { bytes: 0 };
@@ -169,8 +171,6 @@ async function firstWorksheet(file: Buffer, maxInflatedBytes: number): Promise<A
     const entry = entries.get(path);
     return entry && budgeted(entry.stream(), spent, maxInflatedBytes).setEncoding('utf8');
   };
-  // Loaded on the first workbook read, not with the module: the API and both workers load this module, and
-  // exceljs alone is 0.7 s of CPU at every start of each (most never read a workbook).
   const { default: excel } = await import('exceljs');
   const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([]), {
     worksheets: 'emit',
