@@ -1,4 +1,4 @@
-import type { AnySchema, ErrorObject } from 'ajv';
+import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import type { Middleware } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { AppCustom, AppState } from '../context';
@@ -113,8 +113,11 @@ export function validate<S extends RequestSchemas>(
       const schema = schemas[source];
       if (schema === undefined) return [];
       if (isBodyCheck(schema)) return [{ source, accept: schema.check, schema: undefined }];
-      const check = ajv.compile(schema);
+      // Compiled on the route's first request, not at the API's start: compiling every route's schemas was
+      // about 0.6 s of CPU at every start, most of it for routes a process may never serve.
+      let check: ValidateFunction | undefined;
       const accept = (value: unknown): unknown => {
+        check ??= ajv.compile(schema);
         if (!check(value)) throw toError(reportable(check.errors ?? []), value, source);
         return value;
       };
