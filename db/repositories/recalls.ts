@@ -380,8 +380,10 @@ export async function followUpRecall(sequelize: Sequelize, recallId: string): Pr
         sourceKey: `recall-overdue:${recallId}:${overdue.map((o) => o.accountId).join(',')}`,
         data: { id: recallId, overdue: overdue.map(({ account, lots, reminders }) => ({ account, lots, reminders })) },
       });
+    // min() of no notice is NULL, and greatest() skips a NULL: the outer CASE keeps "none waiting" NULL,
+    // not 0 (a pass every second, forever, for every recall whose consignees have all answered).
     const [{ next }] = await query<{ next: number | null }>(
-      `SELECT greatest(0, extract(epoch FROM min(coalesce(n.reminded_at[cardinality(n.reminded_at)], n.created_at)) + make_interval(secs => $2) - now()))::float8 AS next
+      `SELECT CASE WHEN count(*) > 0 THEN greatest(0, extract(epoch FROM min(coalesce(n.reminded_at[cardinality(n.reminded_at)], n.created_at)) + make_interval(secs => $2) - now()))::float8 END AS next
          FROM recall_notices n WHERE n.recall_id = $1 AND n.acknowledged_at IS NULL AND n.overdue_at IS NULL`,
       [recallId, recall.remind_every_seconds],
     );
