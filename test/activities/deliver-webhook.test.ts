@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
-import { PostgresHashChainLedger } from '../../db/repositories/ledger';
 import { createWebhookEndpoint, oweAccountNotification } from '../../db/repositories/webhooks';
-import { createLogger } from '../../platform/logger';
 import { createAccount, type TestAccount } from '../factories/accounts';
-import { models, sql } from '../helpers/db';
+import { activityDeps, models, sql } from '../helpers/db';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 /** deliverWebhook, one attempt at a time, against a real PostgreSQL and a real receiver on loopback; no Temporal server. */
@@ -18,14 +16,7 @@ describe('deliverWebhook', () => {
   beforeAll(async () => {
     account = await createAccount('deliver');
     receiver = await startReceiver();
-    const sequelize = models();
-    activities = createActivities({
-      sequelize,
-      logger: createLogger('silent', 'test'),
-      urnDomain: 'example.com',
-      ledger: new PostgresHashChainLedger(sequelize),
-      webhooks: { allowedHosts: ['127.0.0.1'], retrySeconds: 259_200 },
-    });
+    activities = createActivities(activityDeps({ allowedHosts: ['127.0.0.1'], retrySeconds: 259_200 }));
   });
   afterAll(() => receiver.close());
 

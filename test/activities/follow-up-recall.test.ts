@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { followUpRecall } from '../../activities/follow-up-recall';
-import { PostgresHashChainLedger } from '../../db/repositories/ledger';
 import { acknowledgeRecall, createRecall, receivedNotice, type RecallStrategy } from '../../db/repositories/recalls';
 import type { RecallConsignee } from '../../db/queries/recall-reach';
 import type { RecallFollowUpOutcome } from '../../domain/recall-contracts';
-import { createLogger } from '../../platform/logger';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { buildProduct } from '../factories/master-data-rows';
-import { models } from '../helpers/db';
+import { activityDeps, models } from '../helpers/db';
 
 /**
  * One pass of a recall's follow-up (the activity, in a MockActivityEnvironment, on PostgreSQL): when the
@@ -25,16 +23,8 @@ describe('followUpRecall', () => {
     remindEverySeconds: 3600,
     overdueAfterReminders: 3,
   };
-  const pass = (recallId: string) => {
-    const sequelize = models();
-    const deps = {
-      sequelize,
-      logger: createLogger('silent', 'test'),
-      urnDomain: 'test.example',
-      ledger: new PostgresHashChainLedger(sequelize),
-    };
-    return new MockActivityEnvironment().run(followUpRecall(deps), recallId) as Promise<RecallFollowUpOutcome>;
-  };
+  const pass = (recallId: string) =>
+    new MockActivityEnvironment().run(followUpRecall(activityDeps()), recallId) as Promise<RecallFollowUpOutcome>;
   const issue = async (consignees: RecallConsignee[]) => {
     const id = randomUUID();
     await createRecall(

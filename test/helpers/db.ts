@@ -1,7 +1,11 @@
 import { Pool } from 'pg';
 import type { Sequelize } from 'sequelize';
+import type { ActivityDeps } from '../../activities/deps';
+import { PostgresHashChainLedger } from '../../db/repositories/ledger';
 import { createSequelize } from '../../db/sequelize';
 import { timelineKey } from '../../db/sql';
+import { createLogger } from '../../platform/logger';
+import type { WebhookSettings } from '../../platform/webhooks';
 
 let pool: Pool | undefined;
 let sequelize: Sequelize | undefined;
@@ -48,6 +52,18 @@ export async function holdingTimeline(timeline: string, during: () => Promise<vo
 export function models(): Sequelize {
   sequelize ??= createSequelize(process.env.DATABASE_URL!, 4);
   return sequelize;
+}
+
+/** What the worker gives the pipeline's activities, on the test database: for an activity run in a MockActivityEnvironment. */
+export function activityDeps(webhooks?: WebhookSettings): ActivityDeps {
+  const sequelize = models();
+  return {
+    sequelize,
+    logger: createLogger('silent', 'test'),
+    urnDomain: 'test.example',
+    ledger: new PostgresHashChainLedger(sequelize),
+    webhooks,
+  };
 }
 
 afterAll(async () => {

@@ -1,13 +1,11 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { persistEvents } from '../../activities/persist-events';
-import { PostgresHashChainLedger } from '../../db/repositories/ledger';
-import { createLogger } from '../../platform/logger';
 import { recallReach, traceFsma204, traceLot, traceNodeEvents } from '../../usecases/trace-lot';
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { storedBatch } from '../factories/batches';
 import { commission, line, locationPayload, productPayload, ship, transform, uid } from '../factories/trace-events';
 import type { EventPayload } from '../../domain/events';
-import { models } from '../helpers/db';
+import { activityDeps, models } from '../helpers/db';
 
 /**
  * The trace use cases, called directly against PostgreSQL: the events are stored by the pipeline's persist
@@ -38,14 +36,7 @@ describe('trace a lot (use case)', () => {
       ship(site, buyer, '2024-07-03T06:00:00', [line(fillet, filletLot, 30)]),
     ] as unknown as EventPayload[];
     const batch = await storedBatch(account.id, events);
-    const sequelize = models();
-    const deps = {
-      sequelize,
-      logger: createLogger('silent', 'test'),
-      urnDomain: 'test.example',
-      ledger: new PostgresHashChainLedger(sequelize),
-    };
-    await new MockActivityEnvironment().run(persistEvents(deps), {
+    await new MockActivityEnvironment().run(persistEvents(activityDeps()), {
       batchId: batch.id,
       accountId: account.id,
       accountName: account.name,

@@ -5,13 +5,11 @@ import { deleteQuery, deleteWebhook, registerWebhook, subscribe, type EndpointSe
 import { createAccount, type TestAccount } from '../factories/accounts';
 import { randomUUID } from 'node:crypto';
 import { subscriptionsLock } from '../../db/repositories/epcis-queries';
-import { models, rowCounts, sql } from '../helpers/db';
+import { activityDeps, models, rowCounts, sql } from '../helpers/db';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { persistEvents } from '../../activities/persist-events';
 import { completeBatch } from '../../db/repositories/batch-notifications';
-import { PostgresHashChainLedger } from '../../db/repositories/ledger';
 import type { EventPayload } from '../../domain/events';
-import { createLogger } from '../../platform/logger';
 import { storedBatch } from '../factories/batches';
 import { commission, line, locationPayload, productPayload, uid } from '../factories/trace-events';
 
@@ -161,13 +159,7 @@ describe('register a webhook or an EPCIS subscription (use cases)', () => {
     const product = productPayload(uid('COD'));
     const events = [1, 2].map((day) => commission(site, `2024-07-0${day}T06:00:00`, [line(product, uid('L'), 5)]));
     const batch = await storedBatch(own.id, events as unknown as EventPayload[]);
-    const deps = {
-      sequelize: models(),
-      logger: createLogger('silent', 'test'),
-      urnDomain: 'test.example',
-      ledger: new PostgresHashChainLedger(models()),
-    };
-    await new MockActivityEnvironment().run(persistEvents(deps), {
+    await new MockActivityEnvironment().run(persistEvents(activityDeps()), {
       batchId: batch.id,
       accountId: own.id,
       accountName: own.name,
