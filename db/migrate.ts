@@ -49,8 +49,14 @@ export async function migrateUp(sequelize: Sequelize, databaseUrl: string): Prom
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await renameMigrations(lock);
-    if (!(await anyMigrationDue(lock))) return [];
+    // A new database has no table yet: every migration is due.
+    const { rows } = await lock.query<{ exists: boolean }>(
+      "SELECT to_regclass('schema_migrations') IS NOT NULL AS exists",
+    );
+    if (rows[0]?.exists) {
+      await renameMigrations(lock);
+      if (!(await anyMigrationDue(lock))) return [];
+    }
     const applied = await (await createMigrator(sequelize)).up();
     return applied.map((m) => path.basename(m.name));
   } finally {
@@ -58,9 +64,8 @@ export async function migrateUp(sequelize: Sequelize, databaseUrl: string): Prom
   }
 }
 
-/** Whether a file in migrations/ (createMigrator's glob) has no row in schema_migrations: all are due on a new database. */
+/** Whether a file in migrations/ (createMigrator's glob) has no row in schema_migrations. */
 async function anyMigrationDue(client: Client): Promise<boolean> {
-  if (!(await hasMigrationsTable(client))) return true;
   const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations');
   const applied = new Set(rows.map((row) => row.name));
   return fs.readdirSync(MIGRATIONS_DIR).some((name) => isMigrationFile(name) && !applied.has(name));
@@ -68,17 +73,9 @@ async function anyMigrationDue(client: Client): Promise<boolean> {
 
 /** Renames the rows of RENAMED_MIGRATIONS (as .ts from the sources or .js from dist/) where a database has them. */
 async function renameMigrations(client: Client): Promise<void> {
-  if (!(await hasMigrationsTable(client))) return;
   for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
     for (const ext of ['.ts', '.js']) {
       await client.query('UPDATE schema_migrations SET name = $2 WHERE name = $1', [from + ext, to + ext]);
     }
   }
-}
-
-async function hasMigrationsTable(client: Client): Promise<boolean> {
-  const { rows } = await client.query<{ exists: boolean }>(
-    "SELECT to_regclass('schema_migrations') IS NOT NULL AS exists",
-  );
-  return rows[0]?.exists === true;
 }
