@@ -5,14 +5,18 @@
  */
 import {
   QUANTITY_COMPARISONS,
+  TIME_COMPARISONS,
   type EpcisEventFilter,
+  type SensorCondition,
   type EventOrder,
   type MatchKind,
   type QuantityComparison,
   type TimeComparison,
-  type TimeField,
 } from '../db/queries/epcis-events';
 import {
+  SENSOR_TEXT_FIELDS,
+  SENSOR_TIME_FIELDS,
+  SENSOR_VALUE_PARAMETER,
   TYPED_PARAMETER,
   type EpcisOrderParameters,
   type EpcisQueryParameters,
@@ -20,6 +24,9 @@ import {
   type TypedParameterName,
 } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
+import { boundsInEveryUnit } from '../domain/epcis/sensor-units';
+import { sensorTypeWord } from '../domain/epcis/xml/cbv';
+import type { SensorNumberField, SensorTextField, SensorValueParameterName } from '../domain/epcis/query-parameters';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
 export class EpcisQueryRefused extends Error {
@@ -50,7 +57,7 @@ function split(query: EpcisQueryParameters, name: keyof EpcisQueryParameters): s
   return values;
 }
 /** A date-time the schema let through but a Date cannot hold (a leap second) is a 400 too, never a 500. */
-function timeOf(query: EpcisQueryParameters, name: `${TimeComparison}_${TimeField}`): Date | undefined {
+function timeOf(query: EpcisQueryParameters, name: keyof EpcisQueryParameters): Date | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   const time = new Date(value);
@@ -90,6 +97,40 @@ export function queryOrderOf(query: EpcisOrderParameters): {
     ...(query.eventCountLimit ? { eventCountLimit: Number(query.eventCountLimit) } : {}),
     ...(query.maxEventCount ? { maxEventCount: Number(query.maxEventCount) } : {}),
   };
+}
+
+/** GS1's sensor parameters as conditions on a captured event's sensor elements. */
+function sensorConditionsOf(query: EpcisQueryParameters): SensorCondition[] {
+  const conditions: SensorCondition[] = [];
+  if (query.EXISTS_sensorElementList === 'true') conditions.push({ kind: 'exists' });
+  const comparisons = Object.keys(TIME_COMPARISONS) as TimeComparison[];
+  for (const field of SENSOR_TIME_FIELDS) {
+    for (const comparison of comparisons) {
+      const at = timeOf(query, `${comparison}_${field}`);
+      if (at) conditions.push({ kind: 'time', field, comparison, at: at.toISOString() });
+    }
+  }
+  for (const field of Object.keys(SENSOR_TEXT_FIELDS) as SensorTextField[]) {
+    const values = split(query, `EQ_${field}`);
+    // A GS1 measurement type is a bare word in any of its spellings; hex binary is of either case.
+    const read = field === 'type' ? sensorTypeWord : field === 'hexBinaryValue' ? (v: string) => v.toUpperCase() : null;
+    if (values) conditions.push({ kind: 'text', field, values: read ? values.map(read) : values });
+  }
+  if (query.EQ_booleanValue) conditions.push({ kind: 'boolean', value: query.EQ_booleanValue === 'true' });
+  for (const comparison of comparisons) {
+    const value = query[`${comparison}_percRank`];
+    if (value !== undefined)
+      conditions.push({ kind: 'number', field: 'percRank', comparison, bounds: [{ uom: null, value: Number(value) }] });
+  }
+  for (const name of Object.keys(query)) {
+    const parameter = SENSOR_VALUE_PARAMETER.exec(name);
+    if (!parameter) continue;
+    const [, comparison, field, unit] = parameter as unknown as [string, QuantityComparison, SensorNumberField, string];
+    const values = split(query, name as SensorValueParameterName)!;
+    const bounds = values.flatMap((value) => boundsInEveryUnit(unit.toUpperCase(), Number(value), field === 'sDev'));
+    conditions.push({ kind: 'number', field, comparison, bounds });
+  }
+  return conditions;
 }
 
 /** The query parameters as a filter of the account's events: every page's and every run's the same. */
@@ -151,6 +192,7 @@ export function queryFilterOf(
     EQ_persistentDisposition_set: split(query, 'EQ_persistentDisposition_set'),
     EQ_persistentDisposition_unset: split(query, 'EQ_persistentDisposition_unset'),
     match,
+    sensor: sensorConditionsOf(query),
     typed: Object.keys(query).flatMap((name) => {
       const typed = TYPED_PARAMETER.exec(name);
       return typed

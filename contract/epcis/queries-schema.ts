@@ -4,7 +4,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject } from '../openapi/schema';
-import { EPCIS_QUERY_PARAMETERS, EPCIS_TYPED_QUERY_PARAMETERS } from '../../domain/epcis/query-parameters';
+import { EPCIS_QUERY_PARAMETERS, EPCIS_PATTERN_QUERY_PARAMETERS } from '../../domain/epcis/query-parameters';
 import { LIMITS } from '../../domain/schemas/limits';
 
 /** The parameters a named query may hold: those of GET /epcis/events but paging. */
@@ -44,7 +44,7 @@ export const createQueryBody = closedObject({
       'The query: the parameters of GET /epcis/events (eventType, EQ_bizStep, MATCH_epc, GE_eventTime, ...), each a string or a list of strings (a list matches any of its values).',
     properties: Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, parameterValue])),
     patternProperties: Object.fromEntries(
-      Object.keys(EPCIS_TYPED_QUERY_PARAMETERS).map((name) => [name, parameterValue]),
+      Object.keys(EPCIS_PATTERN_QUERY_PARAMETERS).map((name) => [name, parameterValue]),
     ),
     example: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
   },

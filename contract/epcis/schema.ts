@@ -9,7 +9,7 @@ import { CBV_FORMATS } from '../../domain/epcis/cbv-forms';
 import {
   EPCIS_ORDER_PARAMETERS,
   EPCIS_QUERY_PARAMETERS,
-  EPCIS_TYPED_QUERY_PARAMETERS,
+  EPCIS_PATTERN_QUERY_PARAMETERS,
   type EpcisOrderParameters,
   type EpcisQueryParameters,
 } from '../../domain/epcis/query-parameters';
@@ -232,7 +232,7 @@ export const eventsQuery = pairedWith<EventsQuery>()({
   type: 'object',
   additionalProperties: false,
   properties: { ...EPCIS_QUERY_PARAMETERS, ...EPCIS_ORDER_PARAMETERS, ...eventsPageQueryProperties },
-  patternProperties: EPCIS_TYPED_QUERY_PARAMETERS,
+  patternProperties: EPCIS_PATTERN_QUERY_PARAMETERS,
 } as const);
 
 /** An EPCISQueryDocument as we answer it; GS1's JSON Schema is what it is valid against. */

@@ -24,7 +24,13 @@ import {
   reversesSql,
 } from '../repositories/epcis-originals';
 import type { EventType, LineRole } from '../../domain/events';
-import type { TypedList } from '../../domain/epcis/query-parameters';
+import {
+  SENSOR_TEXT_FIELDS,
+  type SensorNumberField,
+  type SensorTextField,
+  type SensorTimeField,
+  type TypedList,
+} from '../../domain/epcis/query-parameters';
 import { groupBy, microsOf, queryOf, timestampOfMicros } from '../sql';
 
 export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${TimeField}`, Date>> {
@@ -54,6 +60,8 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   match?: Partial<Record<MatchKind, string[]>>;
   /** EQ_bizTransaction_<type>, EQ_source_<type>, EQ_destination_<type>: an entry of the type, one of the values. */
   typed?: { list: TypedList; type: string; values: string[] }[];
+  /** GS1's sensor parameters, each met by some sensor element of a captured event (ours carry no sensor data). */
+  sensor?: SensorCondition[];
   /** Only these events: those `match` may match, when withMatchCandidates found them through indexes. */
   candidates?: string[];
   /** Only events after this sequence number (the page cursor). */
@@ -66,6 +74,23 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   batchIds?: string[];
   limit: number;
 }
+
+/**
+ * One sensor parameter: EXISTS_sensorElementList; a text field of a report or its element's metadata
+ * (EQ_type, EQ_deviceID, ...); a time (GE_time, LT_startTime, ...; as an ISO string, as JSON keeps it);
+ * EQ_booleanValue; a report's number against bounds, each in a unit (GT_maxValue_CEL) or in none (percRank).
+ */
+export type SensorCondition =
+  | { kind: 'exists' }
+  | { kind: 'text'; field: SensorTextField; values: string[] }
+  | { kind: 'time'; field: SensorTimeField; comparison: TimeComparison; at: string }
+  | { kind: 'boolean'; value: boolean }
+  | {
+      kind: 'number';
+      field: SensorNumberField | 'percRank';
+      comparison: QuantityComparison;
+      bounds: { uom: string | null; value: number }[];
+    };
 
 export interface EventOrder {
   by: 'eventTime' | 'recordTime';
@@ -296,6 +321,58 @@ function typedCondition(
             ELSE ${bare} = 'location' AND ${alias}.id IS NOT NULL AND ${nativeLocation(alias)} = ANY(${any}::text[]) END`;
 }
 
+/** Each sensor element of a captured event (`se`), with each of its reports (`sr`) when it has some. */
+const SENSOR_ELEMENTS = `jsonb_array_elements(CASE WHEN jsonb_typeof(${EPCIS} -> 'sensorElementList') = 'array' THEN ${EPCIS} -> 'sensorElementList' ELSE '[]' END) AS se(element)
+       LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(se.element -> 'sensorReport') = 'array' THEN se.element -> 'sensorReport' ELSE '[]' END) AS sr(report) ON true`;
+const SENSOR_PLACES = { metadata: `(se.element -> 'sensorMetadata')`, report: 'sr.report' } as const;
+/** A report's type as the query's values are: GS1's measurement types as bare words (gs1:Temperature, its URI). */
+const SENSOR_TYPE = `CASE WHEN sr.report ->> 'type' ~ '^gs1:[A-Za-z]+$' THEN substr(sr.report ->> 'type', 5)
+                          WHEN sr.report ->> 'type' LIKE 'https://gs1.org/voc/%' THEN substr(sr.report ->> 'type', 21)
+                          ELSE sr.report ->> 'type' END`;
+
+function sensorCondition(binder: Binder, condition: SensorCondition): string {
+  const where = (): string => {
+    switch (condition.kind) {
+      case 'exists':
+        return 'true';
+      case 'text': {
+        const values = binder.bind(condition.values);
+        return SENSOR_TEXT_FIELDS[condition.field]
+          .map((place) => {
+            const text = `${SENSOR_PLACES[place]} ->> '${condition.field}'`;
+            const stored =
+              condition.field === 'type' ? SENSOR_TYPE : condition.field === 'hexBinaryValue' ? `upper(${text})` : text;
+            return `${stored} = ANY(${values}::text[])`;
+          })
+          .join(' OR ');
+      }
+      case 'time': {
+        const at = binder.bind(condition.at);
+        const places =
+          condition.field === 'time' ? [SENSOR_PLACES.metadata, SENSOR_PLACES.report] : [SENSOR_PLACES.metadata];
+        return places
+          .map((place) => {
+            const text = `${place} ->> '${condition.field}'`;
+            return `(${text} ~ '^[0-9]{4}-' AND (${text})::timestamptz ${TIME_COMPARISONS[condition.comparison]} ${at}::timestamptz)`;
+          })
+          .join(' OR ');
+      }
+      case 'boolean':
+        return `sr.report -> 'booleanValue' = to_jsonb(${binder.bind(condition.value)}::boolean)`;
+      case 'number': {
+        const uoms = binder.bind(condition.bounds.map((bound) => bound.uom));
+        const values = binder.bind(condition.bounds.map((bound) => bound.value));
+        const number = `sr.report -> '${condition.field}'`;
+        return `jsonb_typeof(${number}) = 'number' AND EXISTS (
+                  SELECT 1 FROM unnest(${uoms}::text[], ${values}::numeric[]) AS b(uom, value)
+                   WHERE (b.uom IS NULL OR upper(sr.report ->> 'uom') = b.uom)
+                     AND (${number})::numeric ${QUANTITY_COMPARISONS[condition.comparison]} b.value)`;
+      }
+    }
+  };
+  return `(${CAPTURED} AND EXISTS (SELECT 1 FROM ${SENSOR_ELEMENTS} WHERE ${where()}))`;
+}
+
 /** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
 const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
 
@@ -368,6 +445,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
     if (values) conditions.push(matchCondition(binder, kind, values));
   }
   for (const typed of filter.typed ?? []) conditions.push(typedCondition(binder, typed));
+  for (const sensor of filter.sensor ?? []) conditions.push(sensorCondition(binder, sensor));
   if (filter.candidates) conditions.push(`e.id = ANY(${binder.bind(filter.candidates)}::uuid[])`);
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
   if (filter.afterKey && filter.order) {

@@ -7,13 +7,14 @@ import { LIMITS } from '../schemas/limits';
 
 /** The schemas of the parameters that take several values. */
 const LISTS = new WeakSet<object>();
-const list = (description: string, example?: string) => {
+const list = (description: string, example?: string, pattern?: string) => {
   const schema = {
     type: 'string',
     minLength: 1,
     maxLength: LIMITS.queryListLength,
     description: `${description} Several values: separated by |.`,
     ...(example ? { example } : {}),
+    ...(pattern ? { pattern } : {}),
   };
   LISTS.add(schema);
   return schema;
@@ -25,6 +26,69 @@ const quantity = (comparison: string) => ({
   example: '10',
 });
 const time = (description: string) => ({ type: 'string', format: 'date-time', description });
+
+const flag = (description: string) => ({ type: 'string', enum: ['true', 'false'], description }) as const;
+const NUMBER = '-?[0-9]{1,15}(\\.[0-9]{1,6})?';
+const number = (description: string) => ({ type: 'string', pattern: `^${NUMBER}$`, description, example: '4' });
+
+/** The times of a sensor element GS1's parameters compare: its metadata's (or a report's) time, its metadata's start and end. */
+export const SENSOR_TIME_FIELDS = ['time', 'startTime', 'endTime'] as const;
+export type SensorTimeField = (typeof SENSOR_TIME_FIELDS)[number];
+const SENSOR_TIMES = {
+  time: 'a sensor element whose metadata, or one of whose reports, has a time',
+  startTime: 'a sensor element whose metadata has a startTime',
+  endTime: 'a sensor element whose metadata has an endTime',
+} satisfies Record<SensorTimeField, string>;
+const SENSOR_TIME_COMPARISONS = { GE: 'at or after', GT: 'after', LE: 'at or before', LT: 'before' } as const;
+
+/**
+ * A sensor report's (or its element's metadata's) identifiers and values GS1's EQ_ parameters compare:
+ * where each is looked for, a report or the metadata.
+ */
+export const SENSOR_TEXT_FIELDS = {
+  type: ['report'],
+  deviceID: ['metadata', 'report'],
+  dataProcessingMethod: ['metadata', 'report'],
+  microorganism: ['report'],
+  chemicalSubstance: ['report'],
+  bizRules: ['metadata'],
+  stringValue: ['report'],
+  hexBinaryValue: ['report'],
+  uriValue: ['report'],
+} as const satisfies Record<string, readonly ('metadata' | 'report')[]>;
+export type SensorTextField = keyof typeof SENSOR_TEXT_FIELDS;
+
+/** GS1's sensor parameters of fixed names (the values compared in a unit are SENSOR_VALUE_PARAMETER). */
+const SENSOR_QUERY_PARAMETERS = {
+  EXISTS_sensorElementList: flag('true: only events with sensor data (a sensorElementList).'),
+  ...(Object.fromEntries(
+    SENSOR_TIME_FIELDS.flatMap((field) =>
+      Object.entries(SENSOR_TIME_COMPARISONS).map(([comparison, words]) => [
+        `${comparison}_${field}`,
+        time(`Only events with ${SENSOR_TIMES[field]} ${words} this.`),
+      ]),
+    ),
+  ) as Record<`${keyof typeof SENSOR_TIME_COMPARISONS}_${SensorTimeField}`, ReturnType<typeof time>>),
+  EQ_type: list(
+    'Only events with a sensor report of one of these types (GS1 measurement types such as Temperature, as a word, gs1:Temperature or its URI; other types as sent).',
+    'Temperature',
+  ),
+  EQ_deviceID: list('Only events with a sensor (its metadata or a report) naming one of these devices.'),
+  EQ_dataProcessingMethod: list('Only events with a sensor (its metadata or a report) naming one of these methods.'),
+  EQ_microorganism: list('Only events with a sensor report on one of these microorganisms.'),
+  EQ_chemicalSubstance: list('Only events with a sensor report on one of these chemical substances.'),
+  EQ_bizRules: list('Only events with a sensor whose metadata names one of these business rules.'),
+  EQ_stringValue: list('Only events with a sensor report of one of these string values.'),
+  EQ_hexBinaryValue: list(
+    'Only events with a sensor report of one of these hex binary values (in either letter case).',
+  ),
+  EQ_uriValue: list('Only events with a sensor report of one of these URI values.'),
+  EQ_booleanValue: flag('Only events with a sensor report of this boolean value.'),
+  GE_percRank: number('Only events with a sensor report whose percRank is at least this.'),
+  GT_percRank: number('Only events with a sensor report whose percRank is greater than this.'),
+  LE_percRank: number('Only events with a sensor report whose percRank is at most this.'),
+  LT_percRank: number('Only events with a sensor report whose percRank is less than this.'),
+};
 
 export const EPCIS_QUERY_PARAMETERS = {
   eventType: list(
@@ -95,13 +159,24 @@ export const EPCIS_QUERY_PARAMETERS = {
   MATCH_inputEPCClass: list('Only events whose inputQuantityList names one of these classes.'),
   MATCH_outputEPCClass: list('Only events whose outputQuantityList names one of these classes.'),
   MATCH_anyEPCClass: list('Only events naming one of these classes in any quantity list.'),
+  ...SENSOR_QUERY_PARAMETERS,
 } as const;
+
+/** A sensor report's numbers GS1's parameters compare in a unit (`GT_maxValue_CEL`). */
+export const SENSOR_NUMBER_FIELDS = ['value', 'minValue', 'maxValue', 'meanValue', 'sDev', 'percValue'] as const;
+export type SensorNumberField = (typeof SENSOR_NUMBER_FIELDS)[number];
+/** `<comparison>_<field>_<unit>`: the unit a UN/CEFACT Rec 20 code, in any letter case. */
+export const SENSOR_VALUE_PARAMETER = new RegExp(
+  `^(EQ|GT|GE|LT|LE)_(${SENSOR_NUMBER_FIELDS.join('|')})_([A-Za-z0-9]{2,4})$`,
+);
+const SENSOR_NUMBER_WORDS = 'a sensor report whose value (minValue, maxValue, meanValue, sDev, percValue) in that unit';
 
 /**
  * GS1's parameters whose name ends with a type, a CBV word or a URI (`EQ_bizTransaction_po`,
- * `EQ_source_owning_party`): only events with an entry of that type whose identifier is one of the values.
+ * `EQ_source_owning_party`): only events with an entry of that type whose identifier is one of the values;
+ * and those whose name ends with a unit (`GT_maxValue_CEL`): a sensor report's number compared in it.
  */
-export const EPCIS_TYPED_QUERY_PARAMETERS = {
+export const EPCIS_PATTERN_QUERY_PARAMETERS = {
   '^EQ_bizTransaction_.+$': list(
     'EQ_bizTransaction_<type> (po, inv, bol, desadv, ...): only events with a business transaction of that type whose identifier is one of these, as sent.',
   ),
@@ -111,6 +186,14 @@ export const EPCIS_TYPED_QUERY_PARAMETERS = {
   '^EQ_destination_.+$': list(
     'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these, as sent.',
   ),
+  [`^EQ_(${SENSOR_NUMBER_FIELDS.join('|')})_[A-Za-z0-9]{2,4}$`]: list(
+    `EQ_value_<unit> (CEL, FAH, KGM, ...): only events with ${SENSOR_NUMBER_WORDS} is one of these numbers.`,
+    '4',
+    `^${NUMBER}(\\|${NUMBER})*$`,
+  ),
+  [`^(GT|GE|LT|LE)_(${SENSOR_NUMBER_FIELDS.join('|')})_[A-Za-z0-9]{2,4}$`]: number(
+    `GT_maxValue_<unit> and the like: only events with ${SENSOR_NUMBER_WORDS} compares so with this number. A temperature is compared in any of CEL, FAH and KEL; other units as sent.`,
+  ),
 } as const;
 const TYPED_LISTS = ['bizTransaction', 'source', 'destination'] as const;
 export type TypedList = (typeof TYPED_LISTS)[number];
@@ -118,9 +201,11 @@ export type TypedList = (typeof TYPED_LISTS)[number];
 export const TYPED_PARAMETER = new RegExp(`^EQ_(${TYPED_LISTS.join('|')})_(.+)$`);
 export type TypedParameterName = `EQ_${TypedList}_${string}`;
 
+export type SensorValueParameterName = `${'EQ' | 'GT' | 'GE' | 'LT' | 'LE'}_${SensorNumberField}_${string}`;
+
 /** A query's parameters as sent: each a string, absent when not given. */
 export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string } & {
-  [K in TypedParameterName]?: string;
+  [K in TypedParameterName | SensorValueParameterName]?: string;
 };
 
 const count = (description: string) =>
@@ -152,6 +237,16 @@ export interface EpcisOrderParameters {
   maxEventCount?: string;
 }
 
+const PATTERNS = Object.entries(EPCIS_PATTERN_QUERY_PARAMETERS).map(([pattern, schema]) => ({
+  pattern: new RegExp(pattern),
+  schema,
+}));
+/** A parameter's schema, by its name or the pattern it matches. */
+function schemaOf(name: string): object | undefined {
+  const schemas: Record<string, object | undefined> = EPCIS_QUERY_PARAMETERS;
+  return schemas[name] ?? PATTERNS.find(({ pattern }) => pattern.test(name))?.schema;
+}
+
 /** A query string as read: a parameter sent more than once is a list of its values. */
 type QueryString = Record<string, string | string[] | undefined>;
 
@@ -163,13 +258,11 @@ type QueryString = Record<string, string | string[] | undefined>;
  * value of any other parameter sent twice is still refused.
  */
 export function lenientQuery(query: Readonly<QueryString>): QueryString {
-  const schemas: Record<string, object | undefined> = EPCIS_QUERY_PARAMETERS;
   const out: QueryString = { ...query };
   if (typeof query.orderDirection === 'string') out.orderDirection = query.orderDirection.toUpperCase();
   for (const [name, value] of Object.entries(query)) {
-    const schema = schemas[name];
-    if (Array.isArray(value) && ((schema && LISTS.has(schema)) || TYPED_PARAMETER.test(name)))
-      out[name] = value.join('|');
+    const schema = schemaOf(name);
+    if (Array.isArray(value) && schema && LISTS.has(schema)) out[name] = value.join('|');
     else if (typeof value === 'string' && schema && 'format' in schema && schema.format === 'date-time')
       out[name] = value.replace(/(T[0-9:.]+) ([0-9]{2}(:?[0-9]{2})?)$/, '$1+$2');
   }

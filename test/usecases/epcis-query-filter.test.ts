@@ -36,6 +36,58 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
     expect(filter).not.toHaveProperty('afterSeq');
   });
 
+  it('reads GS1’s sensor parameters, a temperature bound in each of CEL, FAH and KEL, a spread without offset', () => {
+    const filter = queryFilterOf('account-1', {
+      EXISTS_sensorElementList: 'true',
+      GE_time: '2024-03-01T01:00:00+01:00',
+      EQ_type: 'gs1:Temperature|https://gs1.org/voc/Humidity|example:Smell',
+      EQ_hexBinaryValue: 'f0a1',
+      EQ_booleanValue: 'false',
+      LT_percRank: '50',
+      GT_maxValue_cel: '4',
+      EQ_value_KGM: '1|2.5',
+      GE_sDev_FAH: '0.9',
+    });
+    expect(filter.sensor).toEqual([
+      { kind: 'exists' },
+      { kind: 'time', field: 'time', comparison: 'GE', at: '2024-03-01T00:00:00.000Z' },
+      { kind: 'text', field: 'type', values: ['Temperature', 'Humidity', 'example:Smell'] },
+      { kind: 'text', field: 'hexBinaryValue', values: ['F0A1'] },
+      { kind: 'boolean', value: false },
+      { kind: 'number', field: 'percRank', comparison: 'LT', bounds: [{ uom: null, value: 50 }] },
+      {
+        kind: 'number',
+        field: 'maxValue',
+        comparison: 'GT',
+        bounds: [
+          { uom: 'KEL', value: 277.15 },
+          { uom: 'CEL', value: 4 },
+          { uom: 'FAH', value: 39.2 },
+        ],
+      },
+      {
+        kind: 'number',
+        field: 'value',
+        comparison: 'EQ',
+        bounds: [
+          { uom: 'KGM', value: 1 },
+          { uom: 'KGM', value: 2.5 },
+        ],
+      },
+      {
+        kind: 'number',
+        field: 'sDev',
+        comparison: 'GE',
+        bounds: [
+          { uom: 'KEL', value: 0.5 },
+          { uom: 'CEL', value: 0.5 },
+          { uom: 'FAH', value: 0.9 },
+        ],
+      },
+    ]);
+    expect(queryFilterOf('account-1', {}).sensor).toEqual([]);
+  });
+
   it('refuses an EPC pattern it cannot read, naming the parameter', () => {
     const refused = refusal(() => queryFilterOf('account-1', { MATCH_anyEPC: 'urn:epc:idpat:sgtin:nonsense' }));
     expect(refused.code).toBe('epcis-unreadable-epc-pattern');
