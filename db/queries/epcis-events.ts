@@ -4,7 +4,7 @@
  * our own events on the EPCIS view of their type, location and lines (domain/epcis/native.ts).
  */
 import type { Sequelize } from 'sequelize';
-import { canonicalIdentifier, epcPatternOf, tradeItemOf } from '../../domain/epcis/identifiers';
+import { canonicalIdentifier, epcPatternOf, spellingsOf, tradeItemOf } from '../../domain/epcis/identifiers';
 import {
   NATIVE_MAPPING,
   nativeEpcisEvent,
@@ -309,8 +309,8 @@ function typedCondition(
   { list, type, values }: NonNullable<EpcisEventFilter['typed']>[number],
 ): string {
   const bare = binder.bind(type.replace(new RegExp(TYPE_PREFIX), ''));
-  // As sent, and as a Digital Link: our GLN locations are named so, whichever form the query takes.
-  const any = binder.bind([...new Set([...values, ...values.map(canonicalIdentifier)])]);
+  // A GLN or PGLN in each of its spellings: captured entries are kept as sent, our GLN locations named by Digital Link.
+  const any = binder.bind([...new Set(values.flatMap(spellingsOf))]);
   const entries = `${EPCIS} -> '${TYPED_LISTS[list]}'`;
   const captured = `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${entries}) = 'array' THEN ${entries} ELSE '[]' END) AS x(entry)
              WHERE regexp_replace(x.entry ->> 'type', '${TYPE_PREFIX}', '') = ${bare} AND x.entry ->> '${list}' = ANY(${any}::text[]))`;

@@ -189,6 +189,38 @@ export const canonicalIdentifier = memoised((identifier: string): string => {
   return toDigitalLink(identifier);
 });
 
+const URN_PGLN = /^urn:epc:id:pgln:(\d{6,12})\.(\d*)$/;
+
+/** The PGLN a party's PGLN URN or `417` Digital Link names, if any. */
+function pglnOf(identifier: string): string | undefined {
+  const urn = URN_PGLN.exec(identifier);
+  if (urn) {
+    const body = urn[1] + urn[2];
+    return body.length === 12 ? body + checkDigit(body) : undefined;
+  }
+  const link = /^https?:\/\/[^/?#]+\/417\/(\d{13})$/i.exec(identifier);
+  return link && hasValidCheckDigit(link[1]) ? link[1] : undefined;
+}
+
+/**
+ * Every spelling an event may give the GLN location or party PGLN `identifier` names: as given, its
+ * Digital Link on id.gs1.org, and its EPC URN for each company prefix length it could have (a Digital
+ * Link does not say). Sources and destinations are kept as sent, so a query names them in each. Any other
+ * identifier: as given and canonical.
+ */
+export function spellingsOf(identifier: string): string[] {
+  const urns = (scheme: string, key: string, tail: string) =>
+    Array.from({ length: 7 }, (_, i) => `urn:epc:id:${scheme}:${key.slice(0, 6 + i)}.${key.slice(6 + i, 12)}${tail}`);
+  const pgln = pglnOf(identifier);
+  const location = pgln ? undefined : physicalLocationOf(identifier);
+  const spellings = pgln
+    ? [`${DIGITAL_LINK_HOST}/417/${pgln}`, ...urns('pgln', pgln, '')]
+    : location
+      ? [locationDigitalLink(location), ...urns('sgln', location.gln, `.${encode(location.extension ?? '0')}`)]
+      : [canonicalIdentifier(identifier)];
+  return [...new Set([identifier, ...spellings])];
+}
+
 type Json = { [key: string]: unknown };
 
 const ID_LISTS = ['epcList', 'childEPCs', 'inputEPCList', 'outputEPCList'] as const;

@@ -181,10 +181,10 @@ export const EPCIS_PATTERN_QUERY_PARAMETERS = {
     'EQ_bizTransaction_<type> (po, inv, bol, desadv, ...): only events with a business transaction of that type whose identifier is one of these, as sent.',
   ),
   '^EQ_source_.+$': list(
-    'EQ_source_<type> (owning_party, possessing_party, location): only events with a source of that type whose identifier is one of these, as sent.',
+    'EQ_source_<type> (owning_party, possessing_party, location): only events with a source of that type whose identifier is one of these (a GLN or PGLN in any spelling, URN or Digital Link; others as sent).',
   ),
   '^EQ_destination_.+$': list(
-    'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these, as sent.',
+    'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these (a GLN or PGLN in any spelling; others as sent).',
   ),
   [`^EQ_(${SENSOR_NUMBER_FIELDS.join('|')})_[A-Za-z0-9]{2,4}$`]: list(
     `EQ_value_<unit> (CEL, FAH, KGM, ...): only events with ${SENSOR_NUMBER_WORDS} is one of these numbers.`,

@@ -354,7 +354,14 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
         destinationList: [{ type: 'owning_party', destination: owner }],
       },
     });
-    await capture(own.key, epcisDocument([ordered, invoiced]));
+    // A location and a party in the other spelling: a GLN as its SGLN URN, a PGLN as its Digital Link.
+    const located = objectEvent({
+      extra: {
+        sourceList: [{ type: 'location', source: 'urn:epc:id:sgln:4012345.00001.0' }],
+        destinationList: [{ type: 'owning_party', destination: 'https://id.gs1.org/417/4012345000016' }],
+      },
+    });
+    await capture(own.key, epcisDocument([ordered, invoiced, located]));
     const lot = lotOf();
     const stored = await client(own.key).post('/Integration/Events', {
       Events: [
@@ -390,6 +397,15 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(await found(`EQ_destination_location=${encodeURIComponent(destination)}`)).toEqual([shipped.eventID]);
     // A GLN location is named by its Digital Link; its SGLN is the same location.
     expect(await found('EQ_destination_location=urn:epc:id:sgln:0614141.00001.0')).toEqual([`urn:uuid:${toGln.id}`]);
+    // A GLN or PGLN is found in whichever spelling the event and the query used.
+    expect(await found(`EQ_source_location=${encodeURIComponent('https://id.gs1.org/414/4012345000016')}`)).toEqual([
+      located.eventID,
+    ]);
+    expect(await found('EQ_source_location=urn:epc:id:sgln:4012345.00001.0')).toEqual([located.eventID]);
+    expect(await found('EQ_destination_owning_party=urn:epc:id:pgln:4012345.00001')).toEqual([located.eventID]);
+    expect(await found(`EQ_source_owning_party=${encodeURIComponent('https://id.gs1.org/417/0614141000012')}`)).toEqual(
+      [ordered.eventID],
+    );
     // A named query keeps them.
     const named = await client(own.key).post('/epcis/queries', {
       name: `typed-${lot}`,

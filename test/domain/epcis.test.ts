@@ -4,6 +4,7 @@ import {
   checkDigit,
   epcPatternOf,
   physicalLocationOf,
+  spellingsOf,
   toDigitalLink,
   toEpcUrn,
   tradeItemOf,
@@ -102,6 +103,24 @@ describe('EPC URNs from Digital Links, and EPC patterns', () => {
       'https://id.gs1.org/01/10614141123459/21/400',
     );
     expect(toEpcUrn('urn:epc:id:giai:4000001.12345', new Set(['4000001']))).toBe('urn:epc:id:giai:4000001.12345');
+  });
+
+  it('spells a GLN location or a PGLN party every way an event may: URN for each company prefix length, Digital Link', () => {
+    const location = spellingsOf('https://example.com/414/0614141073467/254/12');
+    expect(location).toEqual(
+      expect.arrayContaining(['https://id.gs1.org/414/0614141073467/254/12', 'urn:epc:id:sgln:0614141.07346.12']),
+    );
+    expect(location).toHaveLength(9);
+    expect(spellingsOf('urn:epc:id:sgln:0614141.07346.0')).toContain('https://id.gs1.org/414/0614141073467');
+    expect(spellingsOf('urn:epc:id:sgln:0614141.07346.0')).toContain('urn:epc:id:sgln:061414.107346.0');
+    const party = spellingsOf('urn:epc:id:pgln:0614141.00001');
+    expect(party).toEqual(
+      expect.arrayContaining(['https://id.gs1.org/417/0614141000012', 'urn:epc:id:pgln:06141410.0001']),
+    );
+    expect(spellingsOf('http://ID.example.org/417/0614141000012')).toContain('urn:epc:id:pgln:0614141.00001');
+    // A wrong check digit, or no GS1 key: as given.
+    expect(spellingsOf('https://id.gs1.org/417/0614141000013')).toEqual(['https://id.gs1.org/417/0614141000013']);
+    expect(spellingsOf('urn:gdst:example.org:party:1')).toEqual(['urn:gdst:example.org:party:1']);
   });
 
   it('reads EPC pattern URIs as regular expressions over the canonical spelling', () => {
