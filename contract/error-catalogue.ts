@@ -537,7 +537,7 @@ export const ERRORS = {
     ...SUBSCRIPTION_CONTROLS,
     title: 'initialRecordTime reaches back over more events than a first report carries.',
     means:
-      'A webhook stream, or a WebSocket subscription, reports what matched since its initialRecordTime in one first report, of at most 10,000 events; more match.',
+      'A webhook stream, or a WebSocket subscription, reports what matched since its initialRecordTime as it subscribes, at most 10,000 events (in reports of 1,000 at most); more match.',
     fix: 'Read the history with GET /epcis/queries/{name}/events and GE_recordTime, page by page, and subscribe from a later initialRecordTime.',
   },
   'epcis-subscription-needs-websocket': {

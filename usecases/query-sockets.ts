@@ -4,7 +4,7 @@ import type { BatchFinishedListener } from '../db/batch-finished';
 import {
   accountOfCompletedBatch,
   batchesCompletedSince,
-  socketReport,
+  socketReports,
   type SocketSubscription,
 } from '../db/repositories/epcis-queries';
 import { gs1Signature } from '../domain/epcis/gs1-signature';
@@ -209,21 +209,23 @@ export class QuerySockets {
       if (!batchIds.length && !reportIfEmpty) return;
       socket.batches.clear();
       try {
-        const document = await socketReport(this.sequelize, socket.subscription, batchIds, {
+        const reports = socketReports(this.sequelize, socket.subscription, batchIds, {
           reportIfEmpty,
           ...('schedule' in socket.timing ? { since: socket.since } : {}),
         });
-        if (!document) return;
-        if (socket.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-          socket.ws.close(POLICY_VIOLATION, 'reports are not read fast enough; reconnect with initialRecordTime');
-          return;
+        for await (const document of reports) {
+          if (socket.ws.readyState !== socket.ws.OPEN) return;
+          if (socket.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+            socket.ws.close(POLICY_VIOLATION, 'reports are not read fast enough; reconnect with initialRecordTime');
+            return;
+          }
+          const body = JSON.stringify(document);
+          const token = socket.subscription.signatureToken;
+          // GS1's binding has no header for a frame: a signed one carries the report as a webhook POST would.
+          socket.ws.send(
+            token ? JSON.stringify({ headers: { 'GS1-Signature': gs1Signature(token, body) }, body }) : body,
+          );
         }
-        const body = JSON.stringify(document);
-        const token = socket.subscription.signatureToken;
-        // GS1's binding has no header for a frame: a signed one carries the report as a webhook POST would.
-        socket.ws.send(
-          token ? JSON.stringify({ headers: { 'GS1-Signature': gs1Signature(token, body) }, body }) : body,
-        );
       } catch (error) {
         this.fail(socket, error);
       }

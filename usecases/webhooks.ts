@@ -42,16 +42,16 @@ export interface EndpointServices {
   wake(endpointId: string): Promise<void>;
   /** Creates a scheduled subscription's Temporal Schedule; deletes it (null ranges). */
   schedule(subscriptionId: string, ranges: ScheduleRanges | null): Promise<void>;
-  /** The most events a stream's first report (what matched since its initialRecordTime) carries. */
+  /** The most events a stream's first reports (what matched since its initialRecordTime) carry. */
   initialReportEvents: number;
 }
 
-/** A report is built whole in memory: a history longer than this is read page by page instead. */
+/** A stream's first reports are made as it subscribes, in that request: a history longer than this is read page by page instead. */
 export const INITIAL_REPORT_EVENTS = 10_000;
 
 /**
- * Why a stream's first report, of what `named` matched since `since`, would be more than `most` events (a
- * webhook stream's or a WebSocket's: both build it whole in memory, the socket's in the API process).
+ * Why a stream's first reports, of what `named` matched since `since`, would be more than `most` events (a
+ * webhook stream's or a WebSocket's: both are made as it subscribes, the socket's in the API process).
  */
 export async function initialReportProblem(
   sequelize: Sequelize,

@@ -225,50 +225,57 @@ type ReportSource = Pick<
   filter: Record<string, unknown>;
 };
 
-/** A report carries every matching event of its batches: as many as they stored at most. */
-async function eventsOf(
-  sequelize: Sequelize,
-  transaction: Transaction | undefined,
-  batchIds: string[],
-): Promise<number> {
-  const [{ n }] = await queryOf(sequelize, transaction)<{ n: string }>(
-    'SELECT coalesce(sum(event_count), 0) AS n FROM batches WHERE id = ANY($1::uuid[])',
-    [batchIds],
-  );
-  return Math.max(1, Number(n));
-}
+/** The most events one report carries, as the largest page of GET /epcis/events: more go in further reports. */
+export const REPORT_EVENTS = 1000;
 
-/** A subscription's report of `filter`'s events: null when nothing matched and no empty report is wanted. */
-async function reportOf(
+/** A subscription's report's events, without the page a report does not have. */
+type ReportFilter = Omit<EpcisEventFilter, 'limit' | 'afterSeq'>;
+
+/**
+ * A subscription's reports of `filter`'s events in the order recorded, REPORT_EVENTS at most each, read a
+ * report at a time (a backlog since a distant initialRecordTime may hold an account's every event): none
+ * when nothing matched and no empty report is wanted.
+ */
+async function* reportsOf(
   sequelize: Sequelize,
   source: Pick<ReportSource, 'id' | 'account_id' | 'query_name' | 'epc_format'>,
-  filter: EpcisEventFilter,
+  filter: ReportFilter,
   reportIfEmpty: boolean,
 ) {
-  // An empty backlog matches nothing (not every event).
-  const page =
-    filter.batchIds?.length === 0 ? { events: [], namespaces: [] } : await findEpcisEvents(sequelize, filter);
-  if (!page.events.length && !reportIfEmpty) return null;
-  return epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
-    queryName: source.query_name,
-    subscriptionID: source.id,
-  });
+  let afterSeq: string | undefined;
+  for (let first = true; ; first = false) {
+    // An empty backlog matches nothing (not every event).
+    const page =
+      filter.batchIds?.length === 0
+        ? { events: [], namespaces: [] }
+        : await findEpcisEvents(sequelize, { ...filter, limit: REPORT_EVENTS, afterSeq });
+    if (page.events.length || (first && reportIfEmpty))
+      yield await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
+        queryName: source.query_name,
+        subscriptionID: source.id,
+      });
+    if (!page.next) return;
+    afterSeq = page.next.seq;
+  }
 }
 
+/** Owes each of the reports of `filter`'s events: the first under `sourceKey`, the next under `sourceKey#2` and on. */
 async function oweReport(
   sequelize: Sequelize,
   transaction: Transaction,
   source: ReportSource,
   sourceKey: string,
-  filter: EpcisEventFilter,
+  filter: ReportFilter,
   reportIfEmpty: boolean,
 ): Promise<void> {
-  const document = await reportOf(sequelize, source, filter, reportIfEmpty);
-  if (!document) return;
-  await executeOf(sequelize, transaction)(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body) VALUES (${NEW_DELIVERY_ID}, $1, 'epcis.report', $2, $3) ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
-    [source.id, sourceKey, JSON.stringify(document)],
-  );
+  let part = 0;
+  for await (const document of reportsOf(sequelize, source, filter, reportIfEmpty)) {
+    part += 1;
+    await executeOf(sequelize, transaction)(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, type, source_key, body) VALUES (${NEW_DELIVERY_ID}, $1, 'epcis.report', $2, $3) ON CONFLICT (endpoint_id, source_key) DO NOTHING`,
+      [source.id, part === 1 ? sourceKey : `${sourceKey}#${part}`, JSON.stringify(document)],
+    );
+  }
 }
 
 const SOURCE_COLUMNS =
@@ -276,7 +283,7 @@ const SOURCE_COLUMNS =
 
 /**
  * A new stream's first report, as a WebSocket stream's: what its query matches among the batches completed
- * since initialRecordTime, in one report (source key `initial`); each batch after is reported on its own.
+ * since initialRecordTime (source key `initial`); each batch after is reported on its own.
  */
 async function oweStreamBacklog(sequelize: Sequelize, transaction: Transaction, subscriptionId: string): Promise<void> {
   const query = queryOf(sequelize, transaction);
@@ -294,12 +301,11 @@ async function oweStreamBacklog(sequelize: Sequelize, transaction: Transaction, 
   ).map((row) => row.id);
   if (!batchIds.length) return;
   const base = filterFromJson(source.filter);
-  const filter: EpcisEventFilter = {
+  const filter: ReportFilter = {
     ...base,
     accountId: source.account_id,
     batchIds,
     GE_recordTime: latest(base.GE_recordTime, source.initial_record_time),
-    limit: await eventsOf(sequelize, transaction, batchIds),
   };
   await oweReport(sequelize, transaction, source, 'initial', filter, false);
 }
@@ -325,7 +331,6 @@ export async function oweStreamReports(sequelize: Sequelize, batchId: string, tr
       ...filterFromJson(source.filter),
       accountId: source.account_id,
       batchIds: [batchId],
-      limit: await eventsOf(sequelize, transaction, [batchId]),
     };
     await oweReport(sequelize, transaction, source, `batch:${batchId}`, filter, false);
   }
@@ -378,12 +383,11 @@ export async function oweScheduledReport(
       )
     ).map((r) => r.batch_id);
     const base = filterFromJson(source.filter);
-    const filter: EpcisEventFilter = {
+    const filter: ReportFilter = {
       ...base,
       accountId: source.account_id,
       batchIds: backlog,
       GE_recordTime: latest(base.GE_recordTime, source.initial_record_time),
-      limit: await eventsOf(sequelize, transaction, backlog),
     };
     await oweReport(sequelize, transaction, source, runKey, filter, source.report_if_empty);
     return true;
@@ -407,7 +411,7 @@ export interface SocketSubscription {
  * document a webhook subscription is owed for them (oweStreamReports, oweScheduledReport). `since`,
  * a scheduled socket's initialRecordTime, bounds the recordTime of every run as oweScheduledReport's does.
  */
-export async function socketReport(
+export function socketReports(
   sequelize: Sequelize,
   subscription: SocketSubscription,
   batchIds: string[],
@@ -419,14 +423,13 @@ export async function socketReport(
     query_name: subscription.queryName,
     epc_format: subscription.epcFormat,
   };
-  const filter: EpcisEventFilter = {
+  const filter: ReportFilter = {
     ...subscription.filter,
     accountId: subscription.accountId,
     batchIds,
     ...(options.since ? { GE_recordTime: latest(subscription.filter.GE_recordTime, options.since) } : {}),
-    limit: await eventsOf(sequelize, undefined, batchIds),
   };
-  return reportOf(sequelize, source, filter, options.reportIfEmpty);
+  return reportsOf(sequelize, source, filter, options.reportIfEmpty);
 }
 
 /** The account of batch `batchId` if it is Completed (a Failed batch stored no events to report). */

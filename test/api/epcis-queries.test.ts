@@ -281,7 +281,7 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     expect((await client(account.key).get(`/epcis/queries/${name}/subscriptions/${subscriptionID}`)).status).toBe(404);
   });
 
-  it('starts a stream at initialRecordTime: what was recorded since comes first, in one report, then each batch', async () => {
+  it('starts a stream at initialRecordTime: what was recorded since comes first, then each batch', async () => {
     const account = await createAccount('queries-stream-initial');
     const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
     const old = objectEvent({ bizStep: 'shipping', eventTime: nextTime() });
@@ -306,6 +306,29 @@ describe('/epcis/queries: named queries and subscriptions', () => {
     await capture(account.key, epcisDocument([next]));
     const [, second] = await dest.waitFor(2);
     expect(eventIdsOf(verifiedReport('tok', second))).toEqual([next.eventID]);
+  });
+
+  it('splits what a report would carry past 1,000 events into reports of 1,000 at most, in the order recorded', async () => {
+    const account = await createAccount('queries-stream-split');
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+    const before = new Date().toISOString();
+    const recorded = Array.from({ length: 1200 }, () => objectEvent({ bizStep: 'shipping', eventTime: nextTime() }));
+    for (const part of [recorded.slice(0, 600), recorded.slice(600)])
+      expect(await capture(account.key, epcisDocument(part))).toMatchObject({ success: true });
+    const dest = await receiver();
+    const subscribed = await client(account.key).post(`/epcis/queries/${name}/subscriptions`, {
+      dest: dest.url,
+      stream: true,
+      initialRecordTime: before,
+    });
+    expect(subscribed.status).toBe(201);
+    // Each report is a delivery of its own: they may arrive in either order.
+    const reports = (await dest.waitFor(2)).map((report) => eventIdsOf(JSON.parse(report.body)));
+    reports.sort((a, b) => b.length - a.length);
+    expect(reports.map((ids) => ids.length)).toEqual([1000, 200]);
+    expect(reports.flat()).toEqual(recorded.map((event) => event.eventID));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(dest.received).toHaveLength(2);
   });
 
   it('puts a batch in a scheduled subscription’s backlog once: a retried completion does not add it again after a run took it', async () => {

@@ -190,6 +190,23 @@ describe('GET /epcis/queries/{queryName}/events over a WebSocket', () => {
     expect(eventIdsOf(report)).toEqual([earlier.eventID]);
   });
 
+  it('splits what a report would carry past 1,000 events into reports of 1,000 at most, in the order recorded', async () => {
+    const account = await createAccount('socket-split');
+    const before = new Date(Date.now() - 1000).toISOString();
+    const recorded = Array.from({ length: 1001 }, () => objectEvent({ bizStep: 'shipping', eventTime: nextTime() }));
+    for (const part of [recorded.slice(0, 500), recorded.slice(500)])
+      expect(await capture(account.key, epcisDocument(part))).toMatchObject({ success: true });
+    const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
+    const subscriber = await subscribe(
+      account.key,
+      name,
+      `stream=true&initialRecordTime=${encodeURIComponent(before)}`,
+    );
+    const reports = await subscriber.waitFor(2, 10_000);
+    expect(reports.map((report) => eventIdsOf(report).length)).toEqual([1000, 1]);
+    expect(reports.flatMap(eventIdsOf)).toEqual(recorded.map((event) => event.eventID));
+  });
+
   it('signs each report under a signatureToken, as a webhook subscription’s report is signed', async () => {
     const account = await createAccount('socket-signed');
     const name = await namedQuery(account, { EQ_bizStep: 'shipping' });
