@@ -7,10 +7,10 @@ import {
   QUANTITY_COMPARISONS,
   TIME_COMPARISONS,
   type EpcisEventFilter,
-  type SensorCondition,
   type EventOrder,
   type MatchKind,
   type QuantityComparison,
+  type SensorCondition,
   type TimeComparison,
 } from '../db/queries/epcis-events';
 import {
@@ -20,13 +20,15 @@ import {
   TYPED_PARAMETER,
   type EpcisOrderParameters,
   type EpcisQueryParameters,
+  type SensorNumberField,
+  type SensorTextField,
+  type SensorValueParameterName,
   type TypedList,
   type TypedParameterName,
 } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
 import { boundsInEveryUnit } from '../domain/epcis/sensor-units';
 import { sensorTypeWord } from '../domain/epcis/xml/cbv';
-import type { SensorNumberField, SensorTextField, SensorValueParameterName } from '../domain/epcis/query-parameters';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
 export class EpcisQueryRefused extends Error {
@@ -103,6 +105,7 @@ export function queryOrderOf(query: EpcisOrderParameters): {
 function sensorConditionsOf(query: EpcisQueryParameters): SensorCondition[] {
   const conditions: SensorCondition[] = [];
   if (query.EXISTS_sensorElementList === 'true') conditions.push({ kind: 'exists' });
+  // GE_, GT_, LE_ and LT_: the times' comparisons, and percRank's.
   const comparisons = Object.keys(TIME_COMPARISONS) as TimeComparison[];
   for (const field of SENSOR_TIME_FIELDS) {
     for (const comparison of comparisons) {
@@ -125,10 +128,17 @@ function sensorConditionsOf(query: EpcisQueryParameters): SensorCondition[] {
   for (const name of Object.keys(query)) {
     const parameter = SENSOR_VALUE_PARAMETER.exec(name);
     if (!parameter) continue;
-    const [, comparison, field, unit] = parameter as unknown as [string, QuantityComparison, SensorNumberField, string];
-    const values = split(query, name as SensorValueParameterName)!;
-    const bounds = values.flatMap((value) => boundsInEveryUnit(unit.toUpperCase(), Number(value), field === 'sDev'));
-    conditions.push({ kind: 'number', field, comparison, bounds });
+    const [, comparison, field, unit] = parameter;
+    const measures = field === 'sDev' ? 'difference' : 'level';
+    const bounds = split(query, name as SensorValueParameterName)!.flatMap((value) =>
+      boundsInEveryUnit(unit.toUpperCase(), Number(value), measures),
+    );
+    conditions.push({
+      kind: 'number',
+      field: field as SensorNumberField,
+      comparison: comparison as QuantityComparison,
+      bounds,
+    });
   }
   return conditions;
 }

@@ -21,7 +21,8 @@ const parameterValue = {
       type: 'array',
       minItems: 1,
       maxItems: LIMITS.arrayItems,
-      items: { type: 'string', minLength: 1, maxLength: LIMITS.queryListLength },
+      // Numbers too: GS1's query schema has EQ_value_<unit> as a list of them.
+      items: { anyOf: [{ type: 'string', minLength: 1, maxLength: LIMITS.queryListLength }, { type: 'number' }] },
     },
     { type: 'boolean' },
     { type: 'number' },
@@ -52,7 +53,7 @@ export const createQueryBody = closedObject({
 
 export interface CreateQueryInput {
   name: string;
-  query: Record<string, string | string[] | boolean | number>;
+  query: Record<string, string | (string | number)[] | boolean | number>;
 }
 
 export const namedQuery = {

@@ -298,6 +298,10 @@ const persistentDispositionCondition = (binder: Binder, field: 'set' | 'unset', 
   `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${EPCIS} -> 'persistentDisposition' -> '${field}') AS v(term)
             WHERE regexp_replace(v.term, '^(urn:epcglobal:cbv:disp:|https://ref\\.gs1\\.org/cbv/Disp-)', '') = ANY(${binder.bind(terms(values))}::text[]))`;
 
+/** The elements of a JSON array, none of anything else (a field absent, or of another type). */
+const elementsOf = (json: string): string =>
+  `jsonb_array_elements(CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} ELSE '[]' END)`;
+
 /** A business transaction's or a source's type as a bare word: CBV's URN and Web URI forms are the same type. */
 const TYPE_PREFIX = '^(urn:epcglobal:cbv:(btt|sdt):|https://ref\\.gs1\\.org/cbv/(BTT|SDT)-)';
 const TYPED_LISTS = { bizTransaction: 'bizTransactionList', source: 'sourceList', destination: 'destinationList' };
@@ -312,7 +316,7 @@ function typedCondition(
   // A GLN or PGLN in each of its spellings: captured entries are kept as sent, our GLN locations named by Digital Link.
   const any = binder.bind([...new Set(values.flatMap(spellingsOf))]);
   const entries = `${EPCIS} -> '${TYPED_LISTS[list]}'`;
-  const captured = `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${entries}) = 'array' THEN ${entries} ELSE '[]' END) AS x(entry)
+  const captured = `EXISTS (SELECT 1 FROM ${elementsOf(entries)} AS x(entry)
              WHERE regexp_replace(x.entry ->> 'type', '${TYPE_PREFIX}', '') = ${bare} AND x.entry ->> '${list}' = ANY(${any}::text[]))`;
   // Ours carry no business transaction in EPCIS, and one source or destination, of type location.
   if (list === 'bizTransaction') return `(${CAPTURED} AND ${captured})`;
@@ -322,56 +326,61 @@ function typedCondition(
 }
 
 /** Each sensor element of a captured event (`se`), with each of its reports (`sr`) when it has some. */
-const SENSOR_ELEMENTS = `jsonb_array_elements(CASE WHEN jsonb_typeof(${EPCIS} -> 'sensorElementList') = 'array' THEN ${EPCIS} -> 'sensorElementList' ELSE '[]' END) AS se(element)
-       LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(se.element -> 'sensorReport') = 'array' THEN se.element -> 'sensorReport' ELSE '[]' END) AS sr(report) ON true`;
+const SENSOR_ELEMENTS = `${elementsOf(`${EPCIS} -> 'sensorElementList'`)} AS se(element)
+       LEFT JOIN LATERAL ${elementsOf(`se.element -> 'sensorReport'`)} AS sr(report) ON true`;
 const SENSOR_PLACES = { metadata: `(se.element -> 'sensorMetadata')`, report: 'sr.report' } as const;
-/** A report's type as the query's values are: GS1's measurement types as bare words (gs1:Temperature, its URI). */
-const SENSOR_TYPE = `CASE WHEN sr.report ->> 'type' ~ '^gs1:[A-Za-z]+$' THEN substr(sr.report ->> 'type', 5)
-                          WHEN sr.report ->> 'type' LIKE 'https://gs1.org/voc/%' THEN substr(sr.report ->> 'type', 21)
-                          ELSE sr.report ->> 'type' END`;
+/** A report's type as the query's values are: GS1's measurement types as bare words (`gs1:Temperature` too). */
+const SENSOR_TYPE = `regexp_replace(sr.report ->> 'type', '^gs1:([A-Za-z]+)$', '\\1')`;
+/**
+ * A stored sensor time as a timestamptz, or NULL where PostgreSQL cannot hold it: GS1's schema lets
+ * through year 0000 and offsets past ±15:59, which a cast would answer with an error, failing the query.
+ */
+const sensorTime = (text: string): string =>
+  `CASE WHEN ${text} ~ '^([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|z|[+-](0[0-9]|1[0-5]):[0-9]{2})$'
+        THEN (${text})::timestamptz END`;
 
-function sensorCondition(binder: Binder, condition: SensorCondition): string {
-  const where = (): string => {
-    switch (condition.kind) {
-      case 'exists':
-        return 'true';
-      case 'text': {
-        const values = binder.bind(condition.values);
-        return SENSOR_TEXT_FIELDS[condition.field]
-          .map((place) => {
-            const text = `${SENSOR_PLACES[place]} ->> '${condition.field}'`;
-            const stored =
-              condition.field === 'type' ? SENSOR_TYPE : condition.field === 'hexBinaryValue' ? `upper(${text})` : text;
-            return `${stored} = ANY(${values}::text[])`;
-          })
-          .join(' OR ');
-      }
-      case 'time': {
-        const at = binder.bind(condition.at);
-        const places =
-          condition.field === 'time' ? [SENSOR_PLACES.metadata, SENSOR_PLACES.report] : [SENSOR_PLACES.metadata];
-        return places
-          .map((place) => {
-            const text = `${place} ->> '${condition.field}'`;
-            return `(${text} ~ '^[0-9]{4}-' AND (${text})::timestamptz ${TIME_COMPARISONS[condition.comparison]} ${at}::timestamptz)`;
-          })
-          .join(' OR ');
-      }
-      case 'boolean':
-        return `sr.report -> 'booleanValue' = to_jsonb(${binder.bind(condition.value)}::boolean)`;
-      case 'number': {
-        const uoms = binder.bind(condition.bounds.map((bound) => bound.uom));
-        const values = binder.bind(condition.bounds.map((bound) => bound.value));
-        const number = `sr.report -> '${condition.field}'`;
-        return `jsonb_typeof(${number}) = 'number' AND EXISTS (
-                  SELECT 1 FROM unnest(${uoms}::text[], ${values}::numeric[]) AS b(uom, value)
-                   WHERE (b.uom IS NULL OR upper(sr.report ->> 'uom') = b.uom)
-                     AND (${number})::numeric ${QUANTITY_COMPARISONS[condition.comparison]} b.value)`;
-      }
+/** Where some sensor element of a captured event, or one of its reports, meets `condition`. */
+function sensorWhere(binder: Binder, condition: SensorCondition): string {
+  switch (condition.kind) {
+    case 'exists':
+      return 'true';
+    case 'text': {
+      const values = binder.bind(condition.values);
+      return SENSOR_TEXT_FIELDS[condition.field]
+        .map((place) => {
+          const text = `${SENSOR_PLACES[place]} ->> '${condition.field}'`;
+          const stored =
+            condition.field === 'type' ? SENSOR_TYPE : condition.field === 'hexBinaryValue' ? `upper(${text})` : text;
+          return `${stored} = ANY(${values}::text[])`;
+        })
+        .join(' OR ');
     }
-  };
-  return `(${CAPTURED} AND EXISTS (SELECT 1 FROM ${SENSOR_ELEMENTS} WHERE ${where()}))`;
+    case 'time': {
+      // A Date, as every other time filter binds it: the driver writes any year PostgreSQL holds.
+      const at = binder.bind(new Date(condition.at));
+      const places = condition.field === 'time' ? Object.values(SENSOR_PLACES) : [SENSOR_PLACES.metadata];
+      return places
+        .map(
+          (place) =>
+            `${sensorTime(`${place} ->> '${condition.field}'`)} ${TIME_COMPARISONS[condition.comparison]} ${at}`,
+        )
+        .join(' OR ');
+    }
+    case 'boolean':
+      return `sr.report -> 'booleanValue' = to_jsonb(${binder.bind(condition.value)}::boolean)`;
+    case 'number': {
+      const uoms = binder.bind(condition.bounds.map((bound) => bound.uom));
+      const values = binder.bind(condition.bounds.map((bound) => bound.value));
+      const number = `sr.report -> '${condition.field}'`;
+      return `EXISTS (SELECT 1 FROM unnest(${uoms}::text[], ${values}::numeric[]) AS b(uom, value)
+                WHERE (b.uom IS NULL OR upper(sr.report ->> 'uom') = b.uom)
+                  AND CASE WHEN jsonb_typeof(${number}) = 'number' THEN (${number})::numeric END ${QUANTITY_COMPARISONS[condition.comparison]} b.value)`;
+    }
+  }
 }
+
+const sensorCondition = (binder: Binder, condition: SensorCondition): string =>
+  `(${CAPTURED} AND EXISTS (SELECT 1 FROM ${SENSOR_ELEMENTS} WHERE ${sensorWhere(binder, condition)}))`;
 
 /** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
 const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);

@@ -19,17 +19,20 @@ const list = (description: string, example?: string, pattern?: string) => {
   LISTS.add(schema);
   return schema;
 };
-const quantity = (comparison: string) => ({
-  type: 'string',
-  pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$',
-  description: `Only events with a quantity element (in any quantity list) whose quantity is ${comparison} this number.`,
-  example: '10',
-});
 const time = (description: string) => ({ type: 'string', format: 'date-time', description });
-
 const flag = (description: string) => ({ type: 'string', enum: ['true', 'false'], description }) as const;
 const NUMBER = '-?[0-9]{1,15}(\\.[0-9]{1,6})?';
-const number = (description: string) => ({ type: 'string', pattern: `^${NUMBER}$`, description, example: '4' });
+const number = (description: string, example = '4') => ({
+  type: 'string',
+  pattern: `^${NUMBER}$`,
+  description,
+  example,
+});
+const quantity = (comparison: string) =>
+  number(
+    `Only events with a quantity element (in any quantity list) whose quantity is ${comparison} this number.`,
+    '10',
+  );
 
 /** The times of a sensor element GS1's parameters compare: its metadata's (or a report's) time, its metadata's start and end. */
 export const SENSOR_TIME_FIELDS = ['time', 'startTime', 'endTime'] as const;
@@ -51,7 +54,7 @@ export const SENSOR_TEXT_FIELDS = {
   dataProcessingMethod: ['metadata', 'report'],
   microorganism: ['report'],
   chemicalSubstance: ['report'],
-  bizRules: ['metadata'],
+  bizRules: ['metadata', 'report'],
   stringValue: ['report'],
   hexBinaryValue: ['report'],
   uriValue: ['report'],
@@ -77,7 +80,7 @@ const SENSOR_QUERY_PARAMETERS = {
   EQ_dataProcessingMethod: list('Only events with a sensor (its metadata or a report) naming one of these methods.'),
   EQ_microorganism: list('Only events with a sensor report on one of these microorganisms.'),
   EQ_chemicalSubstance: list('Only events with a sensor report on one of these chemical substances.'),
-  EQ_bizRules: list('Only events with a sensor whose metadata names one of these business rules.'),
+  EQ_bizRules: list('Only events with a sensor (its metadata or a report) naming one of these business rules.'),
   EQ_stringValue: list('Only events with a sensor report of one of these string values.'),
   EQ_hexBinaryValue: list(
     'Only events with a sensor report of one of these hex binary values (in either letter case).',
@@ -127,11 +130,7 @@ export const EPCIS_QUERY_PARAMETERS = {
     'Only the events with these eventIDs, or these CBV 2.0 event hash ids (ni:///sha-256;…?ver=CBV2.0) whatever eventID they were captured with.',
   ),
   EQ_transformationID: list('Only TransformationEvents with one of these transformationIDs.'),
-  EXISTS_errorDeclaration: {
-    type: 'string',
-    enum: ['true', 'false'],
-    description: 'true: only events declared erroneous (an error declaration was captured for them).',
-  },
+  EXISTS_errorDeclaration: flag('true: only events declared erroneous (an error declaration was captured for them).'),
   EQ_errorReason: list(
     'Only events declared erroneous for one of these reasons (did_not_occur, incorrect_data, or URIs).',
   ),
@@ -181,10 +180,10 @@ export const EPCIS_PATTERN_QUERY_PARAMETERS = {
     'EQ_bizTransaction_<type> (po, inv, bol, desadv, ...): only events with a business transaction of that type whose identifier is one of these, as sent.',
   ),
   '^EQ_source_.+$': list(
-    'EQ_source_<type> (owning_party, possessing_party, location): only events with a source of that type whose identifier is one of these (a GLN or PGLN in any spelling, URN or Digital Link; others as sent).',
+    'EQ_source_<type> (owning_party, possessing_party, location): only events with a source of that type whose identifier is one of these (a GLN or PGLN as a URN or a Digital Link, whichever the event used).',
   ),
   '^EQ_destination_.+$': list(
-    'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these (a GLN or PGLN in any spelling; others as sent).',
+    'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these (a GLN or PGLN as a URN or a Digital Link, whichever the event used).',
   ),
   [`^EQ_(${SENSOR_NUMBER_FIELDS.join('|')})_[A-Za-z0-9]{2,4}$`]: list(
     `EQ_value_<unit> (CEL, FAH, KGM, ...): only events with ${SENSOR_NUMBER_WORDS} is one of these numbers.`,

@@ -18,17 +18,17 @@ export interface UnitBound {
 }
 
 /**
- * `value` in `uom`, and the same in every unit of its kind. A difference (a standard deviation) converts
- * by the factors alone. A unit of no known kind is compared as it is named.
+ * `value` in `uom`, and the same in every unit of its kind: a level (a temperature), or a difference of two
+ * (a standard deviation), which converts by the factors alone. A unit of no known kind is as it is named.
  */
-export function boundsInEveryUnit(uom: string, value: number, difference: boolean): UnitBound[] {
+export function boundsInEveryUnit(uom: string, value: number, measures: 'level' | 'difference'): UnitBound[] {
   const kind = Object.values(KINDS).find((units) => uom in units);
   if (!kind) return [{ uom, value }];
-  const from = kind[uom];
-  const base = value * from.factor + (difference ? 0 : from.offset);
-  return Object.entries(kind).map(([to, { factor, offset }]) => ({
+  const offsetOf = (unit: { offset: number }) => (measures === 'difference' ? 0 : unit.offset);
+  const base = value * kind[uom].factor + offsetOf(kind[uom]);
+  return Object.entries(kind).map(([to, unit]) => ({
     uom: to,
     // Rounded to 9 decimals: 78.8 °F is 26 °C, not 26.00000000000003, so that EQ_value finds it.
-    value: to === uom ? value : Number(((base - (difference ? 0 : offset)) / factor).toFixed(9)),
+    value: to === uom ? value : Number(((base - offsetOf(unit)) / unit.factor).toFixed(9)),
   }));
 }

@@ -10,7 +10,18 @@ interface QueryDocument {
 
 /** GS1's published sensor examples, by their number: each holds one event. */
 const EXAMPLES = ['1', '2', '3', '6', '7', '8', '9', '12'] as const;
-type Example = (typeof EXAMPLES)[number];
+/** Beside them, one of ours: a time PostgreSQL cannot hold (GS1's schema lets it through), rules on its report. */
+type Example = (typeof EXAMPLES)[number] | 'odd';
+const ODD = objectEvent({
+  extra: {
+    sensorElementList: [
+      {
+        sensorMetadata: { time: '2019-04-02T14:05:00+23:59' },
+        sensorReport: [{ type: 'Temperature', value: 1, uom: 'CEL', bizRules: 'https://example.org/rules/report' }],
+      },
+    ],
+  },
+});
 
 /**
  * GS1's sensor parameters of SimpleEventQuery over GS1's own sensor examples: what a cold chain asks
@@ -46,12 +57,13 @@ describe('EPCIS sensor queries: GS1’s sensor parameters over GS1’s sensor ex
         job: { success: true, errors: [] },
       });
     }
+    exampleOf.set(ODD.eventID!, 'odd');
     // An event with no sensor data: no sensor parameter finds it.
-    expect(await capture(account.key, epcisDocument([objectEvent()]))).toMatchObject({ success: true });
+    expect(await capture(account.key, epcisDocument([ODD, objectEvent()]))).toMatchObject({ success: true });
   });
 
   it('EXISTS_sensorElementList, and the type, device, method, substance and rule of a report or its metadata', async () => {
-    expect(await found('EXISTS_sensorElementList=true')).toEqual([...EXAMPLES]);
+    expect(await found('EXISTS_sensorElementList=true')).toEqual([...EXAMPLES, 'odd']);
     expect(await found('EQ_type=AbsoluteHumidity')).toEqual(['1', '2', '3', '8', '9']);
     // GS1's vocabulary in any of its spellings, and several types separated by |.
     expect(await found(`EQ_type=${encodeURIComponent('gs1:Speed|https://gs1.org/voc/Illuminance')}`)).toEqual([
@@ -75,6 +87,7 @@ describe('EPCIS sensor queries: GS1’s sensor parameters over GS1’s sensor ex
     ).toEqual(['8']);
     expect(await found(`EQ_bizRules=${encodeURIComponent('https://example.org/253/4012345000054987')}`)).toEqual(['8']);
     expect(await found(`EQ_bizRules=${encodeURIComponent('https://example.com/253/4012345000054987')}`)).toEqual(['2']);
+    expect(await found(`EQ_bizRules=${encodeURIComponent('https://example.org/rules/report')}`)).toEqual(['odd']);
   });
 
   it('a report’s string, boolean, hex binary and URI values', async () => {
@@ -96,6 +109,9 @@ describe('EPCIS sensor queries: GS1’s sensor parameters over GS1’s sensor ex
     expect(await found('LT_startTime=2019-04-02T00:00:00Z')).toEqual(['3', '6', '8', '12']);
     expect(await found('GE_endTime=2019-04-02T13:59:00Z')).toEqual(['3', '6', '8', '12']);
     expect(await found('LE_endTime=2019-04-02T13:55:00Z')).toEqual(['2']);
+    // Times of any year: the odd event's, beyond what PostgreSQL holds, is no time at all.
+    expect(await found('GE_time=0000-01-01T00:00:00Z')).toEqual(['1', '7', '8']);
+    expect(await found('LT_time=9999-12-31T23:59:59-23:59')).toEqual(['1', '7', '8']);
   });
 
   it('compares a report’s values in the unit the parameter names, a temperature in any of CEL, FAH and KEL', async () => {
@@ -146,7 +162,12 @@ describe('EPCIS sensor queries: GS1’s sensor parameters over GS1’s sensor ex
   it('a named query holds sensor parameters, as numbers and lists too, and runs them', async () => {
     const created = await api().post('/epcis/queries', {
       name: 'warmTransport',
-      query: { GT_maxValue_FAH: 55, EQ_type: ['Temperature'], EXISTS_sensorElementList: true },
+      query: {
+        GT_maxValue_FAH: 55,
+        EQ_type: ['Temperature'],
+        EXISTS_sensorElementList: true,
+        EQ_maxValue_CEL: [13.8, 26.2],
+      },
     });
     expect(created.status).toBe(201);
     const run = await api().get<QueryDocument>('/epcis/queries/warmTransport/events');
