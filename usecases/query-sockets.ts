@@ -213,18 +213,23 @@ export class QuerySockets {
           reportIfEmpty,
           ...('schedule' in socket.timing ? { since: socket.since } : {}),
         });
+        let first = true;
         for await (const document of reports) {
           if (socket.ws.readyState !== socket.ws.OPEN) return;
-          if (socket.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          // A client still reading the reports before when new ones come is cut; one report's parts wait for it.
+          if (first && socket.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
             socket.ws.close(POLICY_VIOLATION, 'reports are not read fast enough; reconnect with initialRecordTime');
             return;
           }
+          first = false;
           const body = JSON.stringify(document);
           const token = socket.subscription.signatureToken;
           // GS1's binding has no header for a frame: a signed one carries the report as a webhook POST would.
-          socket.ws.send(
-            token ? JSON.stringify({ headers: { 'GS1-Signature': gs1Signature(token, body) }, body }) : body,
-          );
+          const frame = token
+            ? JSON.stringify({ headers: { 'GS1-Signature': gs1Signature(token, body) }, body })
+            : body;
+          const written = new Promise<void>((resolve) => socket.ws.send(frame, () => resolve()));
+          if (socket.ws.bufferedAmount > MAX_BUFFERED_BYTES) await written;
         }
       } catch (error) {
         this.fail(socket, error);

@@ -7,6 +7,7 @@ import {
   TIME_COMPARISONS,
   TIME_FIELDS,
   type EpcisEventFilter,
+  type EpcisEventPage,
   type TimeComparison,
 } from '../queries/epcis-events';
 import { executeOf, isUuid, microsOf, queryOf, rowOf, timestampOfMicros } from '../sql';
@@ -226,10 +227,10 @@ type ReportSource = Pick<
 };
 
 /** The most events one report carries, as the largest page of GET /epcis/events: more go in further reports. */
-export const REPORT_EVENTS = 1000;
+const REPORT_EVENTS = 1000;
 
-/** A subscription's report's events, without the page a report does not have. */
-type ReportFilter = Omit<EpcisEventFilter, 'limit' | 'afterSeq'>;
+/** A subscription's report's events: in the order recorded, without a page. */
+type ReportFilter = Omit<EpcisEventFilter, 'limit' | 'afterSeq' | 'order' | 'afterKey'>;
 
 /**
  * A subscription's reports of `filter`'s events in the order recorded, REPORT_EVENTS at most each, read a
@@ -242,18 +243,20 @@ async function* reportsOf(
   filter: ReportFilter,
   reportIfEmpty: boolean,
 ) {
+  const documentOf = (page: EpcisEventPage) =>
+    epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
+      queryName: source.query_name,
+      subscriptionID: source.id,
+    });
+  // An empty backlog matches nothing (not every event).
+  if (filter.batchIds?.length === 0) {
+    if (reportIfEmpty) yield await documentOf({ events: [], namespaces: [] });
+    return;
+  }
   let afterSeq: string | undefined;
   for (let first = true; ; first = false) {
-    // An empty backlog matches nothing (not every event).
-    const page =
-      filter.batchIds?.length === 0
-        ? { events: [], namespaces: [] }
-        : await findEpcisEvents(sequelize, { ...filter, limit: REPORT_EVENTS, afterSeq });
-    if (page.events.length || (first && reportIfEmpty))
-      yield await epcisQueryDocument(sequelize, source.account_id, source.epc_format, page, {
-        queryName: source.query_name,
-        subscriptionID: source.id,
-      });
+    const page = await findEpcisEvents(sequelize, { ...filter, limit: REPORT_EVENTS, afterSeq });
+    if (page.events.length || (first && reportIfEmpty)) yield await documentOf(page);
     if (!page.next) return;
     afterSeq = page.next.seq;
   }
