@@ -26,7 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverWebhook: withHeartbeat(deliverWebhook(deps)),
     nextWebhookDelivery: nextWebhookDelivery(deps),
     markWebhookFailing: markWebhookFailing(deps),
-    oweScheduledReport: oweScheduledReport(deps),
+    oweScheduledReport: withHeartbeat(oweScheduledReport(deps)),
     takeImportChunks: takeImportChunks(deps),
     splitImport: withHeartbeat(splitImport(deps)),
     recordImportFailed: recordImportFailed(deps),

@@ -2,8 +2,11 @@ import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReportEpcisSubscriptionInput } from '../domain/webhook-contracts';
 
+// A run reads its backlog a report at a time, which may take long (a first run from a distant
+// initialRecordTime); its heartbeat says the worker is still at it.
 const { oweScheduledReport } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
