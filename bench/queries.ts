@@ -24,7 +24,8 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 /** Each event is recorded a while after it happened, one a second as it was sent: a poll's recordTimes. */
 const RECORDED_AFTER_MS = 5 * 60_000;
 const FIRST_EVENT_TIME = '2024-01-01T00:00:00Z';
-const recordedAt = (i: number) => new Date(Date.parse(FIRST_EVENT_TIME) + i * 1000 + RECORDED_AFTER_MS).toISOString();
+const happenedAt = (i: number) => new Date(Date.parse(FIRST_EVENT_TIME) + i * 1000).toISOString();
+const recordedAt = (i: number) => new Date(Date.parse(happenedAt(i)) + RECORDED_AFTER_MS).toISOString();
 
 /** A payload as the pipeline stores it: the event as the integrator sent it. */
 const PAYLOAD = (
@@ -286,6 +287,30 @@ export async function benchQueries() {
       await measure(
         'EPCIS query, what was recorded since the newest event (none)',
         () => `${api}/epcis/events?perPage=100&GE_recordTime=${recordedAt(EVENTS)}`,
+        key,
+      ),
+      // What GS1 clients ask by event time: a window recent, or from the middle of the account's history.
+      await measure(
+        'EPCIS query, what happened in the last hour (GE_eventTime, a page of 100)',
+        () => `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(EVENTS - 3600)}`,
+        key,
+      ),
+      await measure(
+        'EPCIS query, an hour from the middle of the history (GE_ and LT_eventTime, a page of 100)',
+        () => {
+          const start = random(EVENTS - 3600);
+          return `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(start)}&LT_eventTime=${happenedAt(start + 3600)}`;
+        },
+        key,
+      ),
+      await measure(
+        'EPCIS query, the 100 that happened last (orderBy=eventTime)',
+        () => `${api}/epcis/events?perPage=100&orderBy=eventTime&orderDirection=DESC`,
+        key,
+      ),
+      await measure(
+        'EPCIS query, commissioning in the last hour (EQ_bizStep and GE_eventTime, none)',
+        () => `${api}/epcis/events?perPage=100&EQ_bizStep=commissioning&GE_eventTime=${happenedAt(EVENTS - 3600)}`,
         key,
       ),
     ];

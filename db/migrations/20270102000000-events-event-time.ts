@@ -1,0 +1,16 @@
+import type { Migration } from '../migrate';
+
+/**
+ * An EPCIS query by eventTime (GE_eventTime of the last hour, an hour of last week) walked the account's
+ * events in the order recorded until it found its page: 0.2 to 0.65 s at 1,000,000 events (bench:queries,
+ * p50); one ordered by eventTime sorted them all: 5.4 s. With the account's events by event time PostgreSQL
+ * reads the window, or walks that order: 24 to 29 ms, and 9 ms. seq is a key too: an ordered page's token
+ * is an (event_time, seq) place the next page starts after.
+ */
+export const up: Migration = async ({ context: { sequelize } }) => {
+  await sequelize.query('CREATE INDEX events_account_event_time ON events (account_id, event_time, seq)');
+};
+
+export const down: Migration = async ({ context: { sequelize } }) => {
+  await sequelize.query('DROP INDEX events_account_event_time');
+};
