@@ -16,10 +16,12 @@ import {
 import {
   SENSOR_TEXT_FIELDS,
   SENSOR_TIME_FIELDS,
+  QUANTITY_IN_UNIT_PARAMETER,
   SENSOR_VALUE_PARAMETER,
   TYPED_PARAMETER,
   type EpcisOrderParameters,
   type EpcisQueryParameters,
+  type QuantityInUnitParameterName,
   type SensorNumberField,
   type SensorTextField,
   type SensorValueParameterName,
@@ -27,7 +29,7 @@ import {
   type TypedParameterName,
 } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
-import { boundsInEveryUnit } from '../domain/epcis/sensor-units';
+import { boundsInEveryUnit } from '../domain/units';
 import { sensorTypeWord } from '../domain/epcis/xml/cbv';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
@@ -125,22 +127,29 @@ function sensorConditionsOf(query: EpcisQueryParameters): SensorCondition[] {
     if (value !== undefined)
       conditions.push({ kind: 'number', field: 'percRank', comparison, bounds: [{ uom: null, value: Number(value) }] });
   }
-  for (const name of Object.keys(query)) {
-    const parameter = SENSOR_VALUE_PARAMETER.exec(name);
-    if (!parameter) continue;
-    const [, comparison, field, unit] = parameter;
+  for (const { name, comparison, field, unit } of inUnit(query, SENSOR_VALUE_PARAMETER)) {
     const measures = field === 'sDev' ? 'difference' : 'level';
-    const bounds = split(query, name as SensorValueParameterName)!.flatMap((value) =>
-      boundsInEveryUnit(unit.toUpperCase(), Number(value), measures),
-    );
-    conditions.push({
-      kind: 'number',
-      field: field as SensorNumberField,
-      comparison: comparison as QuantityComparison,
-      bounds,
-    });
+    const bounds = split(query, name)!.flatMap((value) => boundsInEveryUnit(unit, Number(value), measures));
+    conditions.push({ kind: 'number', field: field as SensorNumberField, comparison, bounds });
   }
   return conditions;
+}
+
+/** The parameters of a number in a unit (`GT_maxValue_cel`, `EQ_quantity_KGM`): comparison, field and unit code. */
+function inUnit(query: EpcisQueryParameters, parameter: RegExp) {
+  return Object.keys(query).flatMap((name) => {
+    const match = parameter.exec(name);
+    if (!match) return [];
+    const [, comparison, field, unit] = match;
+    return [
+      {
+        name: name as SensorValueParameterName | QuantityInUnitParameterName,
+        comparison: comparison as QuantityComparison,
+        field,
+        unit: unit.toUpperCase(),
+      },
+    ];
+  });
 }
 
 /** The query parameters as a filter of the account's events: every page's and every run's the same. */
@@ -199,6 +208,10 @@ export function queryFilterOf(
     EQ_errorReason: split(query, 'EQ_errorReason'),
     EQ_correctiveEventID: split(query, 'EQ_correctiveEventID'),
     quantity,
+    quantityInUnit: inUnit(query, QUANTITY_IN_UNIT_PARAMETER).map(({ name, comparison, unit }) => ({
+      comparison,
+      bounds: split(query, name)!.flatMap((value) => boundsInEveryUnit(unit, Number(value), 'level')),
+    })),
     EQ_persistentDisposition_set: split(query, 'EQ_persistentDisposition_set'),
     EQ_persistentDisposition_unset: split(query, 'EQ_persistentDisposition_unset'),
     match,

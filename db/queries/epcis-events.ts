@@ -55,6 +55,8 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   EQ_correctiveEventID?: string[];
   /** EQ_/GT_/GE_/LT_/LE_quantity: some quantity element's quantity compared with the value. */
   quantity?: Partial<Record<QuantityComparison, number>>;
+  /** GE_quantity_KGM and the like: some quantity element's, in one of the bounds' units. */
+  quantityInUnit?: { comparison: QuantityComparison; bounds: Bounds }[];
   EQ_persistentDisposition_set?: string[];
   EQ_persistentDisposition_unset?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
@@ -89,7 +91,7 @@ export type SensorCondition =
       kind: 'number';
       field: SensorNumberField | 'percRank';
       comparison: QuantityComparison;
-      bounds: { uom: string | null; value: number }[];
+      bounds: Bounds;
     };
 
 export interface EventOrder {
@@ -277,20 +279,35 @@ export async function withMatchCandidates(
   return filter;
 }
 
+/** Numbers to compare with, each in a unit (only a number in that unit compares) or in none. */
+type Bounds = { uom: string | null; value: number }[];
+
+/** Whether `number` (SQL numeric) in `uom` (SQL text) compares so with one of the bounds. */
+function boundsCondition(binder: Binder, comparison: QuantityComparison, bounds: Bounds, number: string, uom: string) {
+  return `EXISTS (SELECT 1 FROM unnest(${binder.bind(bounds.map((b) => b.uom))}::text[], ${binder.bind(bounds.map((b) => b.value))}::numeric[]) AS b(uom, value)
+            WHERE (b.uom IS NULL OR ${uom} = b.uom) AND ${number} ${QUANTITY_COMPARISONS[comparison]} b.value)`;
+}
+
 /**
- * Some quantity element's quantity compared with the value: a captured event's as sent (an element
- * without a quantity never matches), ours on its lines that are quantity elements (not Serial products).
+ * Some quantity element's quantity compared with the bounds: a captured event's as sent (an element
+ * without a quantity never matches), ours on its lines that are quantity elements (not Serial products),
+ * in their product's unit.
  */
-function quantityCondition(binder: Binder, comparison: QuantityComparison, value: number): string {
-  const op = QUANTITY_COMPARISONS[comparison];
-  const bound = binder.bind(value);
+function quantityCondition(binder: Binder, comparison: QuantityComparison, bounds: Bounds): string {
   const lists = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']
     .map((list) => `coalesce(${EPCIS} -> '${list}', '[]')`)
     .join(' || ');
-  return `CASE WHEN ${CAPTURED} THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${lists}) AS q(element)
-                                        WHERE jsonb_typeof(q.element -> 'quantity') = 'number' AND (q.element ->> 'quantity')::numeric ${op} ${bound}::numeric)
+  const captured = boundsCondition(
+    binder,
+    comparison,
+    bounds,
+    `CASE WHEN jsonb_typeof(q.element -> 'quantity') = 'number' THEN (q.element ->> 'quantity')::numeric END`,
+    `upper(q.element ->> 'uom')`,
+  );
+  const ours = boundsCondition(binder, comparison, bounds, 'el.quantity', 'p.unit_of_measure');
+  return `CASE WHEN ${CAPTURED} THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${lists}) AS q(element) WHERE ${captured})
           ELSE EXISTS (SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
-                        WHERE el.event_id = e.id AND el.role <> 'parent' AND p.identifier_type <> 'Serial' AND el.quantity ${op} ${bound}::numeric) END`;
+                        WHERE el.event_id = e.id AND el.role <> 'parent' AND p.identifier_type <> 'Serial' AND ${ours}) END`;
 }
 
 /** A captured event's persistentDisposition set or unset names one of these (CBV terms in either spelling); ours have none. */
@@ -369,12 +386,14 @@ function sensorWhere(binder: Binder, condition: SensorCondition): string {
     case 'boolean':
       return `sr.report -> 'booleanValue' = to_jsonb(${binder.bind(condition.value)}::boolean)`;
     case 'number': {
-      const uoms = binder.bind(condition.bounds.map((bound) => bound.uom));
-      const values = binder.bind(condition.bounds.map((bound) => bound.value));
       const number = `sr.report -> '${condition.field}'`;
-      return `EXISTS (SELECT 1 FROM unnest(${uoms}::text[], ${values}::numeric[]) AS b(uom, value)
-                WHERE (b.uom IS NULL OR upper(sr.report ->> 'uom') = b.uom)
-                  AND CASE WHEN jsonb_typeof(${number}) = 'number' THEN (${number})::numeric END ${QUANTITY_COMPARISONS[condition.comparison]} b.value)`;
+      return boundsCondition(
+        binder,
+        condition.comparison,
+        condition.bounds,
+        `CASE WHEN jsonb_typeof(${number}) = 'number' THEN (${number})::numeric END`,
+        `upper(sr.report ->> 'uom')`,
+      );
     }
   }
 }
@@ -420,7 +439,9 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
       `(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`,
     );
   for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][])
-    conditions.push(quantityCondition(binder, comparison, value));
+    conditions.push(quantityCondition(binder, comparison, [{ uom: null, value }]));
+  for (const { comparison, bounds } of filter.quantityInUnit ?? [])
+    conditions.push(quantityCondition(binder, comparison, bounds));
   if (filter.EQ_persistentDisposition_set)
     conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
   if (filter.EQ_persistentDisposition_unset)

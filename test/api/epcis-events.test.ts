@@ -226,6 +226,15 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(ids(await query('LE_quantity=15'))).toEqual([events.aggregation.eventID, events.transformation.eventID]);
     expect(ids(await query('GT_quantity=10&LT_quantity=20'))).toEqual([events.transformation.eventID]);
     expect(await query('EQ_quantity=10.5')).toEqual([]);
+    // In a unit (all of them in KGM): a mass in any of GS1's units of mass, a unit of another kind never.
+    expect(ids(await query('GE_quantity_KGM=20'))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query('GT_quantity_LBR=40'))).toEqual([events.commission.eventID, events.transformation.eventID]);
+    expect(ids(await query('LT_quantity_grm=12000'))).toEqual([events.aggregation.eventID]);
+    expect(ids(await query('EQ_quantity_KGM=15|10'))).toEqual([
+      events.aggregation.eventID,
+      events.transformation.eventID,
+    ]);
+    expect(await query('GT_quantity_LTR=0')).toEqual([]);
 
     expect(ids(await query('EQ_persistentDisposition_set=completeness_verified'))).toEqual([events.commission.eventID]);
     expect(
@@ -248,7 +257,14 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     ]);
     expect(await query(`WD_bizLocation=${encodeURIComponent(gs1.sgln('7'))}`)).toEqual([]);
 
-    for (const param of ['EQ_quantity=ten', 'GT_quantity=', 'LE_quantity=1e3']) await refusedQuery(account.key, param);
+    for (const param of [
+      'EQ_quantity=ten',
+      'GT_quantity=',
+      'LE_quantity=1e3',
+      'GT_quantity_KGM=heavy',
+      'EQ_quantity_KGM=1|x',
+    ])
+      await refusedQuery(account.key, param);
   });
 
   it('pages with perPage and a Link to the next page', async () => {

@@ -121,6 +121,9 @@ describe('Our own events served as EPCIS events (one store)', () => {
     expect(await found('GE_quantity=15')).toEqual([sent.Commission, sent.Transform]);
     expect(await found('EQ_quantity=15')).toEqual([sent.Transform]);
     expect(await found('LT_quantity=3')).toEqual([sent.Observe, sent.Decommission]);
+    // In the product's unit (kg): 33 lb is 15 kg.
+    expect(await found('GE_quantity_LBR=33')).toEqual([sent.Commission, sent.Transform]);
+    expect(await found('GE_quantity_LTR=0')).toEqual([]);
     expect(
       await found(
         `MATCH_epcClass=${encodeURIComponent(`urn:epc:idpat:sgtin:${ids.companyPrefix}.*.*`)}&EQ_bizStep=shipping`,

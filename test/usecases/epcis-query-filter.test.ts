@@ -45,7 +45,7 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
       EQ_booleanValue: 'false',
       LT_percRank: '50',
       GT_maxValue_cel: '4',
-      EQ_value_KGM: '1|2.5',
+      EQ_value_A93: '1|2.5',
       GE_sDev_FAH: '0.9',
     });
     expect(filter.sensor).toEqual([
@@ -70,8 +70,8 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
         field: 'value',
         comparison: 'EQ',
         bounds: [
-          { uom: 'KGM', value: 1 },
-          { uom: 'KGM', value: 2.5 },
+          { uom: 'A93', value: 1 },
+          { uom: 'A93', value: 2.5 },
         ],
       },
       {
@@ -86,6 +86,28 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
       },
     ]);
     expect(queryFilterOf('account-1', {}).sensor).toEqual([]);
+  });
+
+  it('reads a quantity in a unit, a mass in every unit of mass', () => {
+    const { quantityInUnit } = queryFilterOf('account-1', { GE_quantity_lbr: '100', EQ_quantity_H87: '1|2' });
+    expect(quantityInUnit).toEqual([
+      {
+        comparison: 'GE',
+        bounds: expect.arrayContaining([
+          { uom: 'LBR', value: 100 },
+          { uom: 'KGM', value: 45.359237 },
+          { uom: 'GRM', value: 45359.237 },
+          { uom: 'ONZ', value: 1600 },
+        ]),
+      },
+      {
+        comparison: 'EQ',
+        bounds: [
+          { uom: 'H87', value: 1 },
+          { uom: 'H87', value: 2 },
+        ],
+      },
+    ]);
   });
 
   it('refuses an EPC pattern it cannot read, naming the parameter', () => {
