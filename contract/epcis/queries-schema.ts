@@ -29,6 +29,11 @@ const parameterValue = {
   ],
 } as const;
 
+/** An EXISTS_ parameter: true or false, or, as GS1's query schema writes it, an integer or null (given, it filters). */
+const existsValue = {
+  anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }, { type: 'integer' }, { type: 'null' }],
+} as const;
+
 export const QUERY_NAME_PATTERN = '^[A-Za-z0-9_.~-]{1,100}$';
 
 export const createQueryBody = closedObject({
@@ -43,7 +48,9 @@ export const createQueryBody = closedObject({
     additionalProperties: false,
     description:
       'The query: the parameters of GET /epcis/events (eventType, EQ_bizStep, MATCH_epc, GE_eventTime, ...), each a string or a list of strings (a list matches any of its values).',
-    properties: Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, parameterValue])),
+    properties: Object.fromEntries(
+      QUERY_PARAMETERS.map((name) => [name, name.startsWith('EXISTS_') ? existsValue : parameterValue]),
+    ),
     patternProperties: Object.fromEntries(
       Object.keys(EPCIS_PATTERN_QUERY_PARAMETERS).map((name) => [name, parameterValue]),
     ),
@@ -53,7 +60,7 @@ export const createQueryBody = closedObject({
 
 export interface CreateQueryInput {
   name: string;
-  query: Record<string, string | (string | number)[] | boolean | number>;
+  query: Record<string, string | (string | number)[] | boolean | number | null>;
 }
 
 export const namedQuery = {

@@ -177,6 +177,17 @@ describe('EPCIS sensor queries: GS1’s sensor parameters over GS1’s sensor ex
         (event) => exampleOf.get(event.eventID) ?? exampleOf.get(event.eventTime),
       ),
     ).toEqual(['2', '3', '6', '8', '12']);
+    // GS1's query schema has an EXISTS_ parameter as an integer or null: given at all, it filters.
+    for (const [name, exists] of [
+      ['withSensorsNull', null],
+      ['withSensorsOne', 1],
+    ] as const) {
+      expect((await api().post('/epcis/queries', { name, query: { EXISTS_sensorElementList: exists } })).status).toBe(
+        201,
+      );
+      const events = await api().get<QueryDocument>(`/epcis/queries/${name}/events`);
+      expect(events.body.epcisBody.queryResults.resultsBody.eventList).toHaveLength(EXAMPLES.length + 1);
+    }
     const refused = await api().post('/epcis/queries', { name: 'bad', query: { GT_maxValue_FAH: 'warm' } });
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toHaveProperty(['/query/GT_maxValue_FAH']);

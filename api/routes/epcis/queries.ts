@@ -60,11 +60,15 @@ const bodyProblem = (errors: ErrorObject[]) =>
 
 const checkParameters = ajv.compile(eventsQuery);
 
+/** An EXISTS_ parameter as GS1's query schema writes it, an integer or null: given, so it filters. */
+const isGiven = (name: string, value: unknown): boolean =>
+  name.startsWith('EXISTS_') && (value === null || typeof value === 'number');
+
 /** The stored query's parameters as GET /epcis/events takes them (lists joined by |), checked the same way. */
 function filterOfQuery(accountId: string, query: CreateQueryInput['query']): StoredFilter {
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(query))
-    parameters[name] = Array.isArray(value) ? value.join('|') : String(value);
+    parameters[name] = isGiven(name, value) ? 'true' : Array.isArray(value) ? value.join('|') : String(value);
   if (!checkParameters(parameters)) {
     throw problem('epcis-invalid-query', {
       issues: (checkParameters.errors ?? []).map((e) => ({
