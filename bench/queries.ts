@@ -304,6 +304,19 @@ export async function benchQueries() {
         key,
       ),
       await measure(
+        'EPCIS query, what happened in the last day (GE_eventTime, a page of 100)',
+        () => `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(EVENTS - 86_400)}`,
+        key,
+      ),
+      await measure(
+        'EPCIS query, a day from the middle of the history (GE_ and LT_eventTime, a page of 100)',
+        () => {
+          const start = random(EVENTS - 86_400);
+          return `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(start)}&LT_eventTime=${happenedAt(start + 86_400)}`;
+        },
+        key,
+      ),
+      await measure(
         'EPCIS query, the 100 that happened last (orderBy=eventTime)',
         () => `${api}/epcis/events?perPage=100&orderBy=eventTime&orderDirection=DESC`,
         key,

@@ -43,51 +43,57 @@ export const unitsAcceptedMessage = (): string =>
   `Accepted units: UN/ECE Recommendation 20 codes ${UNIT_CODES.join(', ')}, and common names such as kg, lb, lbs, pound, g, oz, l, each.`;
 
 /**
- * The units a number is compared across (a query's `GT_maxValue_FAH=40` finds a sensor report in CEL,
- * `GE_quantity_LBR=100` a quantity in KGM): each unit of a kind a linear function of the kind's base unit
- * (base = value × factor + offset), so a bound converts exactly enough and keeps its direction.
+ * How a unit is read in its kind's base unit: base = (value + shift) × num / den, each an exact decimal,
+ * so that PostgreSQL's numeric compares two quantities in different units exactly (78.8 °F is 26 °C).
  */
-const KINDS: Record<string, Record<string, { factor: number; offset: number }>> = {
+export interface UnitScale {
+  shift: string;
+  num: string;
+  den: string;
+}
+const times = (num: string): UnitScale => ({ shift: '0', num, den: '1' });
+
+/** The units a number is compared across: `GT_maxValue_FAH=40` finds a report in CEL, `GE_quantity_LBR=100` 50 KGM. */
+const KINDS: Record<string, Record<string, UnitScale>> = {
   temperature: {
-    KEL: { factor: 1, offset: 0 },
-    CEL: { factor: 1, offset: 273.15 },
-    FAH: { factor: 5 / 9, offset: (459.67 * 5) / 9 },
+    KEL: times('1'),
+    CEL: { shift: '273.15', num: '1', den: '1' },
+    FAH: { shift: '459.67', num: '5', den: '9' },
   },
   mass: {
-    KGM: { factor: 1, offset: 0 },
-    GRM: { factor: 0.001, offset: 0 },
-    MGM: { factor: 0.000001, offset: 0 },
-    TNE: { factor: 1000, offset: 0 },
-    LBR: { factor: 0.45359237, offset: 0 },
-    ONZ: { factor: 0.028349523125, offset: 0 },
-    STN: { factor: 907.18474, offset: 0 },
+    KGM: times('1'),
+    GRM: times('0.001'),
+    MGM: times('0.000001'),
+    TNE: times('1000'),
+    LBR: times('0.45359237'),
+    ONZ: times('0.028349523125'),
+    STN: times('907.18474'),
   },
-  volume: {
-    LTR: { factor: 1, offset: 0 },
-    MLT: { factor: 0.001, offset: 0 },
-    MTQ: { factor: 1000, offset: 0 },
-    GLL: { factor: 3.785411784, offset: 0 },
-  },
+  volume: { LTR: times('1'), MLT: times('0.001'), MTQ: times('1000'), GLL: times('3.785411784') },
+  count: { H87: times('1'), EA: times('1') },
 };
 
-/** A number in a unit: what a report's number is compared with. */
-export interface UnitBound {
+/** A unit as stored data may spell it (its code, or an alias in capitals: `KG`, `LBS`), and its scale. */
+export interface UnitSpelling {
   uom: string;
-  value: number;
+  scale: UnitScale;
 }
 
 /**
- * `value` in `uom`, and the same in every unit of its kind: a level (a temperature), or a difference of two
- * (a standard deviation), which converts by the factors alone. A unit of no known kind is as it is named.
+ * The units `code` compares with: every unit of its kind, each in every spelling, with its scale; a
+ * unit of no known kind only with itself. A difference (a standard deviation) has no shift.
  */
-export function boundsInEveryUnit(uom: string, value: number, measures: 'level' | 'difference'): UnitBound[] {
-  const kind = Object.values(KINDS).find((units) => uom in units);
-  if (!kind) return [{ uom, value }];
-  const offsetOf = (unit: { offset: number }) => (measures === 'difference' ? 0 : unit.offset);
-  const base = value * kind[uom].factor + offsetOf(kind[uom]);
-  return Object.entries(kind).map(([to, unit]) => ({
-    uom: to,
-    // To 12 digits: 78.8 °F is 26 °C, not 26.00000000000003, so that EQ_value finds it.
-    value: to === uom ? value : Number(((base - offsetOf(unit)) / unit.factor).toPrecision(12)),
-  }));
+export function unitsComparedWith(code: string, measures: 'level' | 'difference'): UnitSpelling[] {
+  const kind = Object.values(KINDS).find((units) => code in units) ?? { [code]: times('1') };
+  return Object.entries(kind).flatMap(([unit, scale]) =>
+    [unit, ...(UNITS[unit] ?? [])].map((spelling) => ({
+      uom: spelling.toUpperCase(),
+      scale: measures === 'difference' ? { ...scale, shift: '0' } : scale,
+    })),
+  );
+}
+
+/** The scale `code` is read in (of itself when it is of no known kind). */
+export function scaleOf(code: string, measures: 'level' | 'difference'): UnitScale {
+  return unitsComparedWith(code, measures).find((unit) => unit.uom === code)!.scale;
 }

@@ -14,9 +14,9 @@ import {
   type TimeComparison,
 } from '../db/queries/epcis-events';
 import {
+  QUANTITY_IN_UNIT_PARAMETER,
   SENSOR_TEXT_FIELDS,
   SENSOR_TIME_FIELDS,
-  QUANTITY_IN_UNIT_PARAMETER,
   SENSOR_VALUE_PARAMETER,
   TYPED_PARAMETER,
   type EpcisOrderParameters,
@@ -29,7 +29,6 @@ import {
   type TypedParameterName,
 } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
-import { boundsInEveryUnit } from '../domain/units';
 import { sensorTypeWord } from '../domain/epcis/xml/cbv';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
@@ -125,30 +124,22 @@ function sensorConditionsOf(query: EpcisQueryParameters): SensorCondition[] {
   for (const comparison of comparisons) {
     const value = query[`${comparison}_percRank`];
     if (value !== undefined)
-      conditions.push({ kind: 'number', field: 'percRank', comparison, bounds: [{ uom: null, value: Number(value) }] });
+      conditions.push({ kind: 'number', field: 'percRank', comparison, values: [value], unit: null });
   }
-  for (const { name, comparison, field, unit } of inUnit(query, SENSOR_VALUE_PARAMETER)) {
-    const measures = field === 'sDev' ? 'difference' : 'level';
-    const bounds = split(query, name)!.flatMap((value) => boundsInEveryUnit(unit, Number(value), measures));
-    conditions.push({ kind: 'number', field: field as SensorNumberField, comparison, bounds });
-  }
+  for (const { comparison, field, unit, values } of numbersInUnit(query, SENSOR_VALUE_PARAMETER))
+    conditions.push({ kind: 'number', field: field as SensorNumberField, comparison, values, unit });
   return conditions;
 }
 
-/** The parameters of a number in a unit (`GT_maxValue_cel`, `EQ_quantity_KGM`): comparison, field and unit code. */
-function inUnit(query: EpcisQueryParameters, parameter: RegExp) {
+/** The parameters of numbers in a unit (`GT_maxValue_cel`, `EQ_quantity_KGM`): their comparison, field, unit code and values. */
+function numbersInUnit(query: EpcisQueryParameters, parameter: RegExp) {
   return Object.keys(query).flatMap((name) => {
     const match = parameter.exec(name);
     if (!match) return [];
     const [, comparison, field, unit] = match;
-    return [
-      {
-        name: name as SensorValueParameterName | QuantityInUnitParameterName,
-        comparison: comparison as QuantityComparison,
-        field,
-        unit: unit.toUpperCase(),
-      },
-    ];
+    // Present, as the name was just read from the query.
+    const values = split(query, name as SensorValueParameterName | QuantityInUnitParameterName)!;
+    return [{ comparison: comparison as QuantityComparison, field, unit: unit.toUpperCase(), values }];
   });
 }
 
@@ -208,9 +199,10 @@ export function queryFilterOf(
     EQ_errorReason: split(query, 'EQ_errorReason'),
     EQ_correctiveEventID: split(query, 'EQ_correctiveEventID'),
     quantity,
-    quantityInUnit: inUnit(query, QUANTITY_IN_UNIT_PARAMETER).map(({ name, comparison, unit }) => ({
+    quantityInUnit: numbersInUnit(query, QUANTITY_IN_UNIT_PARAMETER).map(({ comparison, unit, values }) => ({
       comparison,
-      bounds: split(query, name)!.flatMap((value) => boundsInEveryUnit(unit, Number(value), 'level')),
+      unit,
+      values,
     })),
     EQ_persistentDisposition_set: split(query, 'EQ_persistentDisposition_set'),
     EQ_persistentDisposition_unset: split(query, 'EQ_persistentDisposition_unset'),

@@ -14,6 +14,7 @@ import {
 } from '../../domain/epcis/native';
 import { cbvTerm, type EpcisEvent } from '../../domain/epcis/translate';
 import { matchKey, type MatchList } from '../../domain/epcis/match-keys';
+import { scaleOf, unitsComparedWith, type UnitSpelling } from '../../domain/units';
 import {
   capturedMatchingSql,
   capturedSql,
@@ -55,8 +56,8 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   EQ_correctiveEventID?: string[];
   /** EQ_/GT_/GE_/LT_/LE_quantity: some quantity element's quantity compared with the value. */
   quantity?: Partial<Record<QuantityComparison, number>>;
-  /** GE_quantity_KGM and the like: some quantity element's, in one of the bounds' units. */
-  quantityInUnit?: { comparison: QuantityComparison; bounds: Bounds }[];
+  /** GE_quantity_KGM and the like: some quantity element's in a unit of that unit's kind. */
+  quantityInUnit?: ({ comparison: QuantityComparison } & Bounds)[];
   EQ_persistentDisposition_set?: string[];
   EQ_persistentDisposition_unset?: string[];
   match?: Partial<Record<MatchKind, string[]>>;
@@ -87,12 +88,7 @@ export type SensorCondition =
   | { kind: 'text'; field: SensorTextField; values: string[] }
   | { kind: 'time'; field: SensorTimeField; comparison: TimeComparison; at: string }
   | { kind: 'boolean'; value: boolean }
-  | {
-      kind: 'number';
-      field: SensorNumberField | 'percRank';
-      comparison: QuantityComparison;
-      bounds: Bounds;
-    };
+  | ({ kind: 'number'; field: SensorNumberField | 'percRank'; comparison: QuantityComparison } & Bounds);
 
 export interface EventOrder {
   by: 'eventTime' | 'recordTime';
@@ -279,13 +275,37 @@ export async function withMatchCandidates(
   return filter;
 }
 
-/** Numbers to compare with, each in a unit (only a number in that unit compares) or in none. */
-type Bounds = { uom: string | null; value: number }[];
+/** Numbers a query compares with (as sent, exact decimals), in a unit (a UN/CEFACT code) or in none. */
+export interface Bounds {
+  values: string[];
+  unit: string | null;
+}
 
-/** Whether `number` (SQL numeric) in `uom` (SQL text) compares so with one of the bounds. */
-function boundsCondition(binder: Binder, comparison: QuantityComparison, bounds: Bounds, number: string, uom: string) {
-  return `EXISTS (SELECT 1 FROM unnest(${binder.bind(bounds.map((b) => b.uom))}::text[], ${binder.bind(bounds.map((b) => b.value))}::numeric[]) AS b(uom, value)
-            WHERE (b.uom IS NULL OR ${uom} = b.uom) AND ${number} ${QUANTITY_COMPARISONS[comparison]} b.value)`;
+/**
+ * Whether `number` (SQL numeric) compares so with one of the bounds' values: as it is, or, with a unit,
+ * when it is in a unit of that unit's kind (`uom`: SQL text in capitals), both read in the kind's base unit.
+ * A standard deviation (`difference`) is a difference of two levels: read without the shift.
+ */
+function boundsCondition(
+  binder: Binder,
+  comparison: QuantityComparison,
+  { values, unit }: Bounds,
+  number: string,
+  uom: string,
+  measures: 'level' | 'difference' = 'level',
+): string {
+  const op = QUANTITY_COMPARISONS[comparison];
+  const bound = binder.bind(values);
+  if (!unit) return `${number} ${op} ANY(${bound}::numeric[])`;
+  const units = unitsComparedWith(unit, measures);
+  const column = (pick: (u: UnitSpelling) => string) => binder.bind(units.map(pick));
+  const asked = scaleOf(unit, measures);
+  return `EXISTS (SELECT 1 FROM unnest(${column((u) => u.uom)}::text[], ${column((u) => u.scale.shift)}::numeric[],
+                                       ${column((u) => u.scale.num)}::numeric[], ${column((u) => u.scale.den)}::numeric[]) AS s(uom, shift, num, den)
+            WHERE ${uom} = s.uom
+              AND (${number} + s.shift) * s.num / s.den ${op} ANY(
+                    SELECT (q.value + ${binder.bind(asked.shift)}::numeric) * ${binder.bind(asked.num)}::numeric / ${binder.bind(asked.den)}::numeric
+                      FROM unnest(${bound}::numeric[]) AS q(value)))`;
 }
 
 /**
@@ -390,9 +410,10 @@ function sensorWhere(binder: Binder, condition: SensorCondition): string {
       return boundsCondition(
         binder,
         condition.comparison,
-        condition.bounds,
+        condition,
         `CASE WHEN jsonb_typeof(${number}) = 'number' THEN (${number})::numeric END`,
         `upper(sr.report ->> 'uom')`,
+        condition.field === 'sDev' ? 'difference' : 'level',
       );
     }
   }
@@ -439,17 +460,22 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
       `(decl.declaration -> 'correctiveEventIDs') ?| ${binder.bind(filter.EQ_correctiveEventID)}::text[]`,
     );
   for (const [comparison, value] of Object.entries(filter.quantity ?? {}) as [QuantityComparison, number][])
-    conditions.push(quantityCondition(binder, comparison, [{ uom: null, value }]));
-  for (const { comparison, bounds } of filter.quantityInUnit ?? [])
+    conditions.push(quantityCondition(binder, comparison, { values: [String(value)], unit: null }));
+  for (const { comparison, ...bounds } of filter.quantityInUnit ?? [])
     conditions.push(quantityCondition(binder, comparison, bounds));
   if (filter.EQ_persistentDisposition_set)
     conditions.push(persistentDispositionCondition(binder, 'set', filter.EQ_persistentDisposition_set));
   if (filter.EQ_persistentDisposition_unset)
     conditions.push(persistentDispositionCondition(binder, 'unset', filter.EQ_persistentDisposition_unset));
   let since: Date | undefined; // the tightest lower bound on created_at (GE_, GT_)
+  const window: string[] = []; // the eventTime bounds, of events `w`
   for (const [comparison, op] of Object.entries(TIME_COMPARISONS) as [TimeComparison, string][]) {
     const eventTime = filter[`${comparison}_eventTime`];
-    if (eventTime) conditions.push(`e.event_time ${op} ${binder.bind(eventTime)}`);
+    if (eventTime) {
+      const at = binder.bind(eventTime);
+      conditions.push(`e.event_time ${op} ${at}`);
+      window.push(`w.event_time ${op} ${at}`);
+    }
     const declared = filter[`${comparison}_errorDeclarationTime`];
     if (declared)
       conditions.push(`(decl.declaration ->> 'declarationTime')::timestamptz ${op} ${binder.bind(declared)}`);
@@ -470,6 +496,13 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
                                            ELSE (SELECT min(r.seq + 0) FROM events r WHERE r.account_id = ${account} AND r.created_at >= ${at}) END
                                  FROM events f WHERE f.account_id = ${account})`);
   }
+  // An eventTime window's first page, in seq order: PostgreSQL reads a window of an hour or so by its index,
+  // but a wider one by that same walk from the account's first event, expecting the window spread along it.
+  // The walk starts at the least seq in the window, read from (account_id, event_time, seq).
+  if ((filter.GE_eventTime || filter.GT_eventTime) && !filter.afterSeq && !filter.order)
+    conditions.push(
+      `e.seq >= (SELECT min(w.seq + 0) FROM events w WHERE w.account_id = ${account} AND ${window.join(' AND ')})`,
+    );
   for (const kind of MATCH_KINDS) {
     const values = filter.match?.[kind];
     if (values) conditions.push(matchCondition(binder, kind, values));

@@ -166,21 +166,22 @@ export const SENSOR_NUMBER_FIELDS = ['value', 'minValue', 'maxValue', 'meanValue
 export type SensorNumberField = (typeof SENSOR_NUMBER_FIELDS)[number];
 /** `<comparison>_<field>_<unit>`: the unit a UN/CEFACT Rec 20 code, in any letter case. */
 const UNIT = '[A-Za-z0-9]{2,4}';
-const inUnit = (comparisons: string, fields: readonly string[]) => `^(${comparisons})_(${fields.join('|')})_(${UNIT})$`;
-export const SENSOR_VALUE_PARAMETER = new RegExp(inUnit('EQ|GT|GE|LT|LE', SENSOR_NUMBER_FIELDS));
+const unitPattern = (comparisons: string, fields: readonly string[]) =>
+  `^(${comparisons})_(${fields.join('|')})_(${UNIT})$`;
+export const SENSOR_VALUE_PARAMETER = new RegExp(unitPattern('EQ|GT|GE|LT|LE', SENSOR_NUMBER_FIELDS));
 /** `<comparison>_quantity_<unit>`: a quantity element's quantity in a unit. */
-export const QUANTITY_IN_UNIT_PARAMETER = new RegExp(inUnit('EQ|GT|GE|LT|LE', ['quantity']));
+export const QUANTITY_IN_UNIT_PARAMETER = new RegExp(unitPattern('EQ|GT|GE|LT|LE', ['quantity']));
 const CONVERTED =
-  'A mass, a volume or a temperature is compared in any unit of its kind (KGM, LBR, ...); other units as sent.';
+  'A mass, a volume, a temperature or a count is compared in any unit of its kind (KGM with LBR, CEL with FAH); other units as sent.';
 
 /** EQ_ of one of `fields` in a unit (a list of numbers), and GT_, GE_, LT_ and LE_ (one number). */
-const numbersInUnit = (fields: readonly string[], what: string) => ({
-  [inUnit('EQ', fields)]: list(
+const unitParameterSchemas = (fields: readonly string[], what: string) => ({
+  [unitPattern('EQ', fields)]: list(
     `EQ_${fields[0]}_<unit> (KGM, CEL, ...): only events with ${what} in that unit is one of these numbers. ${CONVERTED}`,
     '4',
     `^${NUMBER}(\\|${NUMBER})*$`,
   ),
-  [inUnit('GT|GE|LT|LE', fields)]: number(
+  [unitPattern('GT|GE|LT|LE', fields)]: number(
     `GT_${fields[0]}_<unit> and the like: only events with ${what} in that unit compares so with this number. ${CONVERTED}`,
   ),
 });
@@ -200,11 +201,11 @@ export const EPCIS_PATTERN_QUERY_PARAMETERS = {
   '^EQ_destination_.+$': list(
     'EQ_destination_<type>: only events with a destination of that type whose identifier is one of these (a GLN or PGLN as a URN or a Digital Link, whichever the event used).',
   ),
-  ...numbersInUnit(
+  ...unitParameterSchemas(
     SENSOR_NUMBER_FIELDS,
     'a sensor report whose value (minValue, maxValue, meanValue, sDev, percValue)',
   ),
-  ...numbersInUnit(['quantity'], 'a quantity element whose quantity'),
+  ...unitParameterSchemas(['quantity'], 'a quantity element whose quantity'),
 } as const;
 const TYPED_LISTS = ['bizTransaction', 'source', 'destination'] as const;
 export type TypedList = (typeof TYPED_LISTS)[number];
@@ -212,8 +213,8 @@ export type TypedList = (typeof TYPED_LISTS)[number];
 export const TYPED_PARAMETER = new RegExp(`^EQ_(${TYPED_LISTS.join('|')})_(.+)$`);
 export type TypedParameterName = `EQ_${TypedList}_${string}`;
 
-export type SensorValueParameterName = `${QuantityComparisonName}_${SensorNumberField}_${string}`;
 type QuantityComparisonName = 'EQ' | 'GT' | 'GE' | 'LT' | 'LE';
+export type SensorValueParameterName = `${QuantityComparisonName}_${SensorNumberField}_${string}`;
 export type QuantityInUnitParameterName = `${QuantityComparisonName}_quantity_${string}`;
 
 /** A query's parameters as sent: each a string, absent when not given. */

@@ -235,6 +235,13 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
       events.transformation.eventID,
     ]);
     expect(await query('GT_quantity_LTR=0')).toEqual([]);
+    expect(ids(await query('EQ_quantity_TNE=0.1'))).toEqual([events.commission.eventID]);
+    // A unit as a partner spelt it (LBS, which capture reads as LBR) is that unit.
+    const own = await createAccount('epcis-events-pounds');
+    const inPounds = objectEvent({ quantityList: [{ epcClass: gs1.lgtin(kinds.lot), quantity: 2.5, uom: 'LBS' }] });
+    expect(await capture(own.key, epcisDocument([inPounds]))).toMatchObject({ success: true });
+    const inOunces = await client(own.key).get<QueryDocument>('/epcis/events?EQ_quantity_ONZ=40');
+    expect(ids(eventsOf(inOunces.body))).toEqual([inPounds.eventID]);
 
     expect(ids(await query('EQ_persistentDisposition_set=completeness_verified'))).toEqual([events.commission.eventID]);
     expect(

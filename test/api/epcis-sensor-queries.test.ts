@@ -17,7 +17,7 @@ const ODD = objectEvent({
     sensorElementList: [
       {
         sensorMetadata: { time: '2019-04-02T14:05:00+23:59' },
-        sensorReport: [{ type: 'Temperature', value: 1, uom: 'CEL', bizRules: 'https://example.org/rules/report' }],
+        sensorReport: [{ type: 'Temperature', value: -0.01, uom: 'CEL', bizRules: 'https://example.org/rules/report' }],
       },
     ],
   },
@@ -128,6 +128,8 @@ describe('EPCIS sensor queries: GS1’s sensor parameters over GS1’s sensor ex
     expect(await found('GT_maxValue_FAH=80')).toEqual([]);
     expect(await found('GE_value_KEL=299.25')).toEqual(['1']);
     expect(await found('EQ_value_FAH=78.8')).toEqual(['1', '7']);
+    // Compared exactly, in PostgreSQL's numeric: 31.982 °F is -0.01 °C, not -0.00999999999999.
+    expect(await found('EQ_value_FAH=31.982')).toEqual(['odd']);
     // A spread is a difference: 0.5 °F is 0.28 °C (2's is 0.1, the others' 0.41), with no offset.
     expect(await found('GT_sDev_FAH=0.5')).toEqual(['6', '8', '12']);
     // Other units compare as sent.

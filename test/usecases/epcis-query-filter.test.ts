@@ -36,7 +36,7 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
     expect(filter).not.toHaveProperty('afterSeq');
   });
 
-  it('reads GS1’s sensor parameters, a temperature bound in each of CEL, FAH and KEL, a spread without offset', () => {
+  it('reads GS1’s sensor parameters: types as bare words, hex binary in capitals, numbers in their unit', () => {
     const filter = queryFilterOf('account-1', {
       EXISTS_sensorElementList: 'true',
       GE_time: '2024-03-01T01:00:00+01:00',
@@ -54,59 +54,19 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
       { kind: 'text', field: 'type', values: ['Temperature', 'Humidity', 'example:Smell'] },
       { kind: 'text', field: 'hexBinaryValue', values: ['F0A1'] },
       { kind: 'boolean', value: false },
-      { kind: 'number', field: 'percRank', comparison: 'LT', bounds: [{ uom: null, value: 50 }] },
-      {
-        kind: 'number',
-        field: 'maxValue',
-        comparison: 'GT',
-        bounds: [
-          { uom: 'KEL', value: 277.15 },
-          { uom: 'CEL', value: 4 },
-          { uom: 'FAH', value: 39.2 },
-        ],
-      },
-      {
-        kind: 'number',
-        field: 'value',
-        comparison: 'EQ',
-        bounds: [
-          { uom: 'A93', value: 1 },
-          { uom: 'A93', value: 2.5 },
-        ],
-      },
-      {
-        kind: 'number',
-        field: 'sDev',
-        comparison: 'GE',
-        bounds: [
-          { uom: 'KEL', value: 0.5 },
-          { uom: 'CEL', value: 0.5 },
-          { uom: 'FAH', value: 0.9 },
-        ],
-      },
+      { kind: 'number', field: 'percRank', comparison: 'LT', values: ['50'], unit: null },
+      { kind: 'number', field: 'maxValue', comparison: 'GT', values: ['4'], unit: 'CEL' },
+      { kind: 'number', field: 'value', comparison: 'EQ', values: ['1', '2.5'], unit: 'A93' },
+      { kind: 'number', field: 'sDev', comparison: 'GE', values: ['0.9'], unit: 'FAH' },
     ]);
     expect(queryFilterOf('account-1', {}).sensor).toEqual([]);
   });
 
-  it('reads a quantity in a unit, a mass in every unit of mass', () => {
+  it('reads a quantity in a unit, the values as sent', () => {
     const { quantityInUnit } = queryFilterOf('account-1', { GE_quantity_lbr: '100', EQ_quantity_H87: '1|2' });
     expect(quantityInUnit).toEqual([
-      {
-        comparison: 'GE',
-        bounds: expect.arrayContaining([
-          { uom: 'LBR', value: 100 },
-          { uom: 'KGM', value: 45.359237 },
-          { uom: 'GRM', value: 45359.237 },
-          { uom: 'ONZ', value: 1600 },
-        ]),
-      },
-      {
-        comparison: 'EQ',
-        bounds: [
-          { uom: 'H87', value: 1 },
-          { uom: 'H87', value: 2 },
-        ],
-      },
+      { comparison: 'GE', unit: 'LBR', values: ['100'] },
+      { comparison: 'EQ', unit: 'H87', values: ['1', '2'] },
     ]);
   });
 
