@@ -282,30 +282,29 @@ export interface Bounds {
 }
 
 /**
- * Whether `number` (SQL numeric) compares so with one of the bounds' values: as it is, or, with a unit,
- * when it is in a unit of that unit's kind (`uom`: SQL text in capitals), both read in the kind's base unit.
- * A standard deviation (`difference`) is a difference of two levels: read without the shift.
+ * Binds the bounds once and answers, for a `number` (SQL numeric), whether it compares so with one of their
+ * values: as it is, or, with a unit, when it is in a unit of that unit's kind (`uom`: SQL text in capitals),
+ * both read in the kind's base unit. A standard deviation (`difference`) is a difference of two levels: read
+ * without the shift.
  */
-function boundsCondition(
+function boundsComparison(
   binder: Binder,
   comparison: QuantityComparison,
   { values, unit }: Bounds,
-  number: string,
-  uom: string,
   measures: 'level' | 'difference' = 'level',
-): string {
+): (number: string, uom: string) => string {
   const op = QUANTITY_COMPARISONS[comparison];
   const bound = binder.bind(values);
-  if (!unit) return `${number} ${op} ANY(${bound}::numeric[])`;
+  if (!unit) return (number) => `${number} ${op} ANY(${bound}::numeric[])`;
   const units = unitsComparedWith(unit, measures);
   const column = (pick: (u: UnitSpelling) => string) => binder.bind(units.map(pick));
+  const stored = `unnest(${column((u) => u.uom)}::text[], ${column((u) => u.scale.shift)}::numeric[],
+                         ${column((u) => u.scale.num)}::numeric[], ${column((u) => u.scale.den)}::numeric[]) AS s(uom, shift, num, den)`;
   const asked = scaleOf(unit, measures);
-  return `EXISTS (SELECT 1 FROM unnest(${column((u) => u.uom)}::text[], ${column((u) => u.scale.shift)}::numeric[],
-                                       ${column((u) => u.scale.num)}::numeric[], ${column((u) => u.scale.den)}::numeric[]) AS s(uom, shift, num, den)
-            WHERE ${uom} = s.uom
-              AND (${number} + s.shift) * s.num / s.den ${op} ANY(
-                    SELECT (q.value + ${binder.bind(asked.shift)}::numeric) * ${binder.bind(asked.num)}::numeric / ${binder.bind(asked.den)}::numeric
-                      FROM unnest(${bound}::numeric[]) AS q(value)))`;
+  const inBase = `SELECT (q.value + ${binder.bind(asked.shift)}::numeric) * ${binder.bind(asked.num)}::numeric / ${binder.bind(asked.den)}::numeric
+                    FROM unnest(${bound}::numeric[]) AS q(value)`;
+  return (number, uom) =>
+    `EXISTS (SELECT 1 FROM ${stored} WHERE ${uom} = s.uom AND (${number} + s.shift) * s.num / s.den ${op} ANY(${inBase}))`;
 }
 
 /**
@@ -317,14 +316,12 @@ function quantityCondition(binder: Binder, comparison: QuantityComparison, bound
   const lists = ['quantityList', 'childQuantityList', 'inputQuantityList', 'outputQuantityList']
     .map((list) => `coalesce(${EPCIS} -> '${list}', '[]')`)
     .join(' || ');
-  const captured = boundsCondition(
-    binder,
-    comparison,
-    bounds,
+  const compared = boundsComparison(binder, comparison, bounds);
+  const captured = compared(
     `CASE WHEN jsonb_typeof(q.element -> 'quantity') = 'number' THEN (q.element ->> 'quantity')::numeric END`,
     `upper(q.element ->> 'uom')`,
   );
-  const ours = boundsCondition(binder, comparison, bounds, 'el.quantity', 'p.unit_of_measure');
+  const ours = compared('el.quantity', 'p.unit_of_measure');
   return `CASE WHEN ${CAPTURED} THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${lists}) AS q(element) WHERE ${captured})
           ELSE EXISTS (SELECT 1 FROM event_lines el JOIN products p ON p.id = el.product_id
                         WHERE el.event_id = e.id AND el.role <> 'parent' AND p.identifier_type <> 'Serial' AND ${ours}) END`;
@@ -407,14 +404,13 @@ function sensorWhere(binder: Binder, condition: SensorCondition): string {
       return `sr.report -> 'booleanValue' = to_jsonb(${binder.bind(condition.value)}::boolean)`;
     case 'number': {
       const number = `sr.report -> '${condition.field}'`;
-      return boundsCondition(
+      const measures = condition.field === 'sDev' ? 'difference' : 'level';
+      return boundsComparison(
         binder,
         condition.comparison,
         condition,
-        `CASE WHEN jsonb_typeof(${number}) = 'number' THEN (${number})::numeric END`,
-        `upper(sr.report ->> 'uom')`,
-        condition.field === 'sDev' ? 'difference' : 'level',
-      );
+        measures,
+      )(`CASE WHEN jsonb_typeof(${number}) = 'number' THEN (${number})::numeric END`, `upper(sr.report ->> 'uom')`);
     }
   }
 }

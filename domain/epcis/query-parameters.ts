@@ -166,22 +166,23 @@ export const SENSOR_NUMBER_FIELDS = ['value', 'minValue', 'maxValue', 'meanValue
 export type SensorNumberField = (typeof SENSOR_NUMBER_FIELDS)[number];
 /** `<comparison>_<field>_<unit>`: the unit a UN/CEFACT Rec 20 code, in any letter case. */
 const UNIT = '[A-Za-z0-9]{2,4}';
-const unitPattern = (comparisons: string, fields: readonly string[]) =>
-  `^(${comparisons})_(${fields.join('|')})_(${UNIT})$`;
-export const SENSOR_VALUE_PARAMETER = new RegExp(unitPattern('EQ|GT|GE|LT|LE', SENSOR_NUMBER_FIELDS));
+const NUMBER_COMPARISONS = ['EQ', 'GT', 'GE', 'LT', 'LE'] as const;
+const unitPattern = (comparisons: readonly string[], fields: readonly string[]) =>
+  `^(${comparisons.join('|')})_(${fields.join('|')})_(${UNIT})$`;
+export const SENSOR_VALUE_PARAMETER = new RegExp(unitPattern(NUMBER_COMPARISONS, SENSOR_NUMBER_FIELDS));
 /** `<comparison>_quantity_<unit>`: a quantity element's quantity in a unit. */
-export const QUANTITY_IN_UNIT_PARAMETER = new RegExp(unitPattern('EQ|GT|GE|LT|LE', ['quantity']));
+export const QUANTITY_IN_UNIT_PARAMETER = new RegExp(unitPattern(NUMBER_COMPARISONS, ['quantity']));
 const CONVERTED =
   'A mass, a volume, a temperature or a count is compared in any unit of its kind (KGM with LBR, CEL with FAH); other units as sent.';
 
 /** EQ_ of one of `fields` in a unit (a list of numbers), and GT_, GE_, LT_ and LE_ (one number). */
 const unitParameterSchemas = (fields: readonly string[], what: string) => ({
-  [unitPattern('EQ', fields)]: list(
+  [unitPattern(['EQ'], fields)]: list(
     `EQ_${fields[0]}_<unit> (KGM, CEL, ...): only events with ${what} in that unit is one of these numbers. ${CONVERTED}`,
     '4',
     `^${NUMBER}(\\|${NUMBER})*$`,
   ),
-  [unitPattern('GT|GE|LT|LE', fields)]: number(
+  [unitPattern(['GT', 'GE', 'LT', 'LE'], fields)]: number(
     `GT_${fields[0]}_<unit> and the like: only events with ${what} in that unit compares so with this number. ${CONVERTED}`,
   ),
 });
@@ -189,7 +190,8 @@ const unitParameterSchemas = (fields: readonly string[], what: string) => ({
 /**
  * GS1's parameters whose name ends with a type, a CBV word or a URI (`EQ_bizTransaction_po`,
  * `EQ_source_owning_party`): only events with an entry of that type whose identifier is one of the values;
- * and those whose name ends with a unit (`GT_maxValue_CEL`): a sensor report's number compared in it.
+ * and those whose name ends with a unit (`GT_maxValue_CEL`, `GE_quantity_KGM`): a sensor report's number or a
+ * quantity compared in it.
  */
 export const EPCIS_PATTERN_QUERY_PARAMETERS = {
   '^EQ_bizTransaction_.+$': list(
@@ -213,7 +215,7 @@ export type TypedList = (typeof TYPED_LISTS)[number];
 export const TYPED_PARAMETER = new RegExp(`^EQ_(${TYPED_LISTS.join('|')})_(.+)$`);
 export type TypedParameterName = `EQ_${TypedList}_${string}`;
 
-type QuantityComparisonName = 'EQ' | 'GT' | 'GE' | 'LT' | 'LE';
+type QuantityComparisonName = (typeof NUMBER_COMPARISONS)[number];
 export type SensorValueParameterName = `${QuantityComparisonName}_${SensorNumberField}_${string}`;
 export type QuantityInUnitParameterName = `${QuantityComparisonName}_quantity_${string}`;
 
