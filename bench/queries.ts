@@ -242,6 +242,13 @@ export async function benchQueries() {
     const [first, last] = await seqRange(stack.state.databaseUrl, account.id);
     // An EPCIS query's nextPageToken: the seq after which its page starts (api/routes/epcis/paging.ts).
     const after = (seq: bigint) => Buffer.from(String(seq)).toString('base64url');
+    /** A page of what happened in the last `seconds`, or in `seconds` from anywhere in the history. */
+    const recent = (seconds: number) => () =>
+      `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(EVENTS - seconds)}`;
+    const fromTheMiddle = (seconds: number) => () => {
+      const start = random(EVENTS - seconds);
+      return `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(start)}&LT_eventTime=${happenedAt(start + seconds)}`;
+    };
     const results = [
       await measure(
         'inventory for one product',
@@ -290,30 +297,16 @@ export async function benchQueries() {
         key,
       ),
       // What GS1 clients ask by event time: a window recent, or from the middle of the account's history.
-      await measure(
-        'EPCIS query, what happened in the last hour (GE_eventTime, a page of 100)',
-        () => `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(EVENTS - 3600)}`,
-        key,
-      ),
+      await measure('EPCIS query, what happened in the last hour (GE_eventTime, a page of 100)', recent(3600), key),
       await measure(
         'EPCIS query, an hour from the middle of the history (GE_ and LT_eventTime, a page of 100)',
-        () => {
-          const start = random(EVENTS - 3600);
-          return `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(start)}&LT_eventTime=${happenedAt(start + 3600)}`;
-        },
+        fromTheMiddle(3600),
         key,
       ),
-      await measure(
-        'EPCIS query, what happened in the last day (GE_eventTime, a page of 100)',
-        () => `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(EVENTS - 86_400)}`,
-        key,
-      ),
+      await measure('EPCIS query, what happened in the last day (GE_eventTime, a page of 100)', recent(86_400), key),
       await measure(
         'EPCIS query, a day from the middle of the history (GE_ and LT_eventTime, a page of 100)',
-        () => {
-          const start = random(EVENTS - 86_400);
-          return `${api}/epcis/events?perPage=100&GE_eventTime=${happenedAt(start)}&LT_eventTime=${happenedAt(start + 86_400)}`;
-        },
+        fromTheMiddle(86_400),
         key,
       ),
       await measure(
@@ -323,7 +316,7 @@ export async function benchQueries() {
       ),
       await measure(
         'EPCIS query, commissioning in the last hour (EQ_bizStep and GE_eventTime, none)',
-        () => `${api}/epcis/events?perPage=100&EQ_bizStep=commissioning&GE_eventTime=${happenedAt(EVENTS - 3600)}`,
+        () => `${recent(3600)()}&EQ_bizStep=commissioning`,
         key,
       ),
     ];
