@@ -360,8 +360,8 @@ export const ERRORS = {
     ...VALIDATION,
     title: 'A GS1 header has a value this service does not take.',
     means:
-      'GS1-EPC-Format, GS1-CBV-Format, GS1-CBV-XML-Format or GS1-Capture-Error-Behaviour has an unknown value; `detail` lists those allowed.',
-    fix: 'Send one of the values `detail` lists, or leave the header out.',
+      'GS1-EPC-Format, GS1-CBV-Format, GS1-CBV-XML-Format or GS1-Capture-Error-Behaviour has an unknown value (`detail` lists those allowed), or GS1-Extensions is not a list of `prefix=IRI`.',
+    fix: 'Send one of the values `detail` lists (GS1-Extensions: `example=https://ns.example.com/epcis/`, several separated by commas), or leave the header out.',
   },
   'epcis-capture-limit-exceeded': {
     status: 413,

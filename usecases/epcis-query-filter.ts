@@ -8,12 +8,14 @@ import {
   TIME_COMPARISONS,
   type EpcisEventFilter,
   type EventOrder,
+  type ExtensionCondition,
   type MatchKind,
   type QuantityComparison,
   type SensorCondition,
   type TimeComparison,
 } from '../db/queries/epcis-events';
 import {
+  EXTENSION_PARAMETER,
   QUANTITY_IN_UNIT_PARAMETER,
   SENSOR_TEXT_FIELDS,
   SENSOR_TIME_FIELDS,
@@ -21,6 +23,9 @@ import {
   TYPED_PARAMETER,
   type EpcisOrderParameters,
   type EpcisQueryParameters,
+  type ExtensionArea,
+  type ExtensionComparison,
+  type ExtensionParameterName,
   type QuantityInUnitParameterName,
   type SensorNumberField,
   type SensorTextField,
@@ -30,6 +35,7 @@ import {
 } from '../domain/epcis/query-parameters';
 import { epcPatternOf } from '../domain/epcis/identifiers';
 import { sensorTypeWord } from '../domain/epcis/xml/cbv';
+import { GS1_NAMESPACES, namespaceSpellings, type Namespaces } from '../domain/epcis/event-hash';
 
 /** A parameter whose value the schema let through but the query cannot use, with the pointer of each. */
 export class EpcisQueryRefused extends Error {
@@ -131,6 +137,62 @@ function sensorConditionsOf(query: EpcisQueryParameters): SensorCondition[] {
   return conditions;
 }
 
+/** A number as an extension parameter compares it: digits, a sign, a decimal point, an exponent. */
+const EXTENSION_NUMBER = /^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?$/;
+/** A date-time with its offset, its + perhaps sent unencoded (read as a space). */
+const EXTENSION_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+ -][0-9]{2}:[0-9]{2})$/i;
+const timeOfText = (value: string): string | undefined => {
+  if (!EXTENSION_TIME.test(value)) return undefined;
+  const time = new Date(value.replace(/ ([0-9]{2}:[0-9]{2})$/, '+$1'));
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+};
+
+/**
+ * GS1's extension parameters (EQ_ILMD_cbvmda:countryOfOrigin, GT_INNER_example:weight, EXISTS_example:grading)
+ * as conditions on captured events' fields. A prefix the request's GS1-Extensions header declares (`namespaces`),
+ * or one of GS1's own, names its namespace, found whatever prefix an event's document gave it; any other prefix
+ * is matched as the events' documents wrote it.
+ */
+function extensionConditionsOf(query: EpcisQueryParameters, namespaces: Namespaces): ExtensionCondition[] {
+  return Object.keys(query).flatMap((name): ExtensionCondition[] => {
+    const parameter = EXTENSION_PARAMETER.exec(name);
+    if (!parameter) return [];
+    const [, comparison, inner, area, prefix, local] = parameter as unknown as [
+      string,
+      ExtensionComparison,
+      string | undefined,
+      ExtensionArea | undefined,
+      string,
+      string,
+    ];
+    const namespace = namespaces[prefix] ?? GS1_NAMESPACES[prefix];
+    const where = {
+      area: area ?? 'event',
+      inner: Boolean(inner),
+      field: namespace ? { namespaces: namespaceSpellings(namespace), local } : { name: `${prefix}:${local}` },
+    } as const;
+    // Present, as the name was just read from the query.
+    const value = query[name as ExtensionParameterName]!;
+    if (comparison === 'EXISTS') return value === 'true' ? [{ ...where, test: { kind: 'exists' } }] : [];
+    if (comparison === 'EQ') {
+      const values = split(query, name as ExtensionParameterName)!;
+      const times = values.map(timeOfText).filter((time) => time !== undefined);
+      const numbers = values.filter((v) => EXTENSION_NUMBER.test(v));
+      return [{ ...where, test: { kind: 'equals', texts: values, numbers, times } }];
+    }
+    const trimmed = value.trim();
+    if (EXTENSION_NUMBER.test(trimmed)) return [{ ...where, test: { kind: 'number', comparison, value: trimmed } }];
+    const at = timeOfText(trimmed);
+    if (at) return [{ ...where, test: { kind: 'time', comparison, at } }];
+    throw new EpcisQueryRefused('epcis-invalid-query-parameters', `${name} compares a number or a date-time.`, [
+      {
+        pointer: `/${name}`,
+        message: `${name} "${value.slice(0, 100)}" is neither a number (12.5) nor a date-time with its offset (2024-03-01T10:00:00Z).`,
+      },
+    ]);
+  });
+}
+
 /** The parameters of numbers in a unit (`GT_maxValue_cel`, `EQ_quantity_KGM`): their comparison, field, unit code and values. */
 function numbersInUnit(query: EpcisQueryParameters, parameter: RegExp) {
   return Object.keys(query).flatMap((name) => {
@@ -147,6 +209,7 @@ function numbersInUnit(query: EpcisQueryParameters, parameter: RegExp) {
 export function queryFilterOf(
   accountId: string,
   query: EpcisQueryParameters,
+  namespaces: Namespaces = {},
 ): Omit<EpcisEventFilter, 'limit' | 'afterSeq'> {
   const match: Partial<Record<MatchKind, string[]>> = {};
   for (const [param, kind] of MATCH_PARAMS) {
@@ -208,6 +271,7 @@ export function queryFilterOf(
     EQ_persistentDisposition_unset: split(query, 'EQ_persistentDisposition_unset'),
     match,
     sensor: sensorConditionsOf(query),
+    extension: extensionConditionsOf(query, namespaces),
     typed: Object.keys(query).flatMap((name) => {
       const typed = TYPED_PARAMETER.exec(name);
       return typed

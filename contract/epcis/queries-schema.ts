@@ -52,7 +52,10 @@ export const createQueryBody = closedObject({
       QUERY_PARAMETERS.map((name) => [name, name.startsWith('EXISTS_') ? existsValue : parameterValue]),
     ),
     patternProperties: Object.fromEntries(
-      Object.keys(EPCIS_PATTERN_QUERY_PARAMETERS).map((name) => [name, parameterValue]),
+      Object.keys(EPCIS_PATTERN_QUERY_PARAMETERS).map((name) => [
+        name,
+        name.startsWith('^(EXISTS)_') ? existsValue : parameterValue,
+      ]),
     ),
     example: { eventType: ['ObjectEvent'], EQ_bizStep: ['shipping', 'receiving'] },
   },

@@ -27,12 +27,14 @@ import {
 import type { EventType, LineRole } from '../../domain/events';
 import {
   SENSOR_TEXT_FIELDS,
+  type ExtensionArea,
   type SensorNumberField,
   type SensorTextField,
   type SensorTimeField,
   type TypedList,
 } from '../../domain/epcis/query-parameters';
 import { groupBy, microsOf, queryOf, timestampOfMicros } from '../sql';
+import { GS1_NAMESPACES } from '../../domain/epcis/event-hash';
 
 export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${TimeField}`, Date>> {
   accountId: string;
@@ -65,6 +67,8 @@ export interface EpcisEventFilter extends Partial<Record<`${TimeComparison}_${Ti
   typed?: { list: TypedList; type: string; values: string[] }[];
   /** GS1's sensor parameters, each met by some sensor element of a captured event (ours carry no sensor data). */
   sensor?: SensorCondition[];
+  /** GS1's extension parameters (EQ_ILMD_cbvmda:countryOfOrigin and the like), on captured events (ours carry none). */
+  extension?: ExtensionCondition[];
   /** Only these events: those `match` may match, when withMatchCandidates found them through indexes. */
   candidates?: string[];
   /** Only events after this sequence number (the page cursor). */
@@ -89,6 +93,24 @@ export type SensorCondition =
   | { kind: 'time'; field: SensorTimeField; comparison: TimeComparison; at: string }
   | { kind: 'boolean'; value: boolean }
   | ({ kind: 'number'; field: SensorNumberField | 'percRank'; comparison: QuantityComparison } & Bounds);
+
+/**
+ * One extension parameter: the part of the event looked in (`inner`: at any depth within its top-level
+ * extension fields), the field, and what its value must be. The field is named by its namespace, in each
+ * spelling, and local name, matched whatever prefix the event's document gave that namespace; or, when
+ * the query did not declare its prefix, by `prefix:local` as the document wrote it.
+ */
+export interface ExtensionCondition {
+  area: ExtensionArea;
+  inner: boolean;
+  field: { namespaces: string[]; local: string } | { name: string };
+  test:
+    | { kind: 'exists' }
+    /** Equal to one of `texts` as written, or, as a number or a time, to one of `numbers` or `times` (ISO strings). */
+    | { kind: 'equals'; texts: string[]; numbers: string[]; times: string[] }
+    | { kind: 'number'; comparison: TimeComparison; value: string }
+    | { kind: 'time'; comparison: TimeComparison; at: string };
+}
 
 export interface EventOrder {
   by: 'eventTime' | 'recordTime';
@@ -366,10 +388,10 @@ const SENSOR_PLACES = { metadata: `(se.element -> 'sensorMetadata')`, report: 's
 /** A report's type as the query's values are: GS1's measurement types as bare words (`gs1:Temperature` too). */
 const SENSOR_TYPE = `regexp_replace(sr.report ->> 'type', '^gs1:([A-Za-z]+)$', '\\1')`;
 /**
- * A stored sensor time as a timestamptz, or NULL where PostgreSQL cannot hold it: GS1's schema lets
+ * A stored time as a timestamptz, or NULL where it is not one PostgreSQL can hold: GS1's schema lets
  * through year 0000 and offsets past ±15:59, which a cast would answer with an error, failing the query.
  */
-const sensorTime = (text: string): string =>
+const storedTime = (text: string): string =>
   `CASE WHEN ${text} ~ '^([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|z|[+-](0[0-9]|1[0-5]):[0-9]{2})$'
         THEN (${text})::timestamptz END`;
 
@@ -396,7 +418,7 @@ function sensorWhere(binder: Binder, condition: SensorCondition): string {
       return places
         .map(
           (place) =>
-            `${sensorTime(`${place} ->> '${condition.field}'`)} ${TIME_COMPARISONS[condition.comparison]} ${at}`,
+            `${storedTime(`${place} ->> '${condition.field}'`)} ${TIME_COMPARISONS[condition.comparison]} ${at}`,
         )
         .join(' OR ');
     }
@@ -417,6 +439,85 @@ function sensorWhere(binder: Binder, condition: SensorCondition): string {
 
 const sensorCondition = (binder: Binder, condition: SensorCondition): string =>
   `(${CAPTURED} AND EXISTS (SELECT 1 FROM ${SENSOR_ELEMENTS} WHERE ${sensorWhere(binder, condition)}))`;
+
+/** A stored text as a numeric, NULL when it is not a number (the exponent bounded: numeric holds it). */
+const storedNumber = (text: string): string =>
+  `CASE WHEN ${text} ~ '^\\s*[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${text})::numeric END`;
+
+/** JSON as an object, `{}` when it is anything else (absent, a string). */
+const objectOf = (json: string): string => `CASE WHEN jsonb_typeof(${json}) = 'object' THEN ${json} ELSE '{}' END`;
+
+const SENSOR_LIST = elementsOf(`${EPCIS} -> 'sensorElementList'`);
+/** The objects of a captured event (`a.area`) an extension parameter looks in, by its area. */
+const EXTENSION_AREAS: Record<ExtensionArea, string> = {
+  event: `(SELECT ${EPCIS}) AS a(area)`,
+  ILMD: `(SELECT ${EPCIS} -> 'ilmd') AS a(area)`,
+  ERROR_DECLARATION: '(SELECT decl.declaration) AS a(area)',
+  readPoint: `(SELECT ${EPCIS} -> 'readPoint') AS a(area)`,
+  bizLocation: `(SELECT ${EPCIS} -> 'bizLocation') AS a(area)`,
+  SENSORELEMENT: `${SENSOR_LIST} AS a(area)`,
+  SENSORMETADATA: `(SELECT se.element -> 'sensorMetadata' FROM ${SENSOR_LIST} AS se(element)) AS a(area)`,
+  SENSORREPORT: `(SELECT sr.report FROM ${SENSOR_LIST} AS se(element)
+                   CROSS JOIN LATERAL ${elementsOf(`se.element -> 'sensorReport'`)} AS sr(report)) AS a(area)`,
+};
+/**
+ * The fields of `a.area` (`f`: key, value): its own, or (inner) every field at any depth within its top-level
+ * extension fields, objects in arrays too.
+ */
+const extensionFields = (inner: boolean): string =>
+  inner
+    ? `(SELECT kv ->> 'key' AS key, kv -> 'value' AS value FROM jsonb_each(${objectOf('a.area')}) AS t
+         CROSS JOIN LATERAL jsonb_path_query(t.value, 'strict $.** ? (@.type() == "object").keyvalue()') AS kv
+         WHERE strpos(t.key, ':') > 0) AS f`
+    : `jsonb_each(${objectOf('a.area')}) AS f(key, value)`;
+/**
+ * The namespaces of a captured event's document, prefix to IRI (`n.ns`): GS1's own, then its @context's
+ * objects in order, a later declaration of a prefix winning.
+ */
+const NAMESPACES = `(SELECT '${JSON.stringify(GS1_NAMESPACES)}'::jsonb || coalesce(
+         (SELECT jsonb_object_agg(c.key, c.value ORDER BY x.n)
+            FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${epcisContextSql()}) = 'array' THEN ${epcisContextSql()}
+                                           ELSE jsonb_build_array(${epcisContextSql()}) END) WITH ORDINALITY AS x(entry, n)
+           CROSS JOIN LATERAL jsonb_each(${objectOf('x.entry')}) AS c WHERE jsonb_typeof(c.value) = 'string'), '{}')) AS n(ns)`;
+/** Each value of field `f` as text (`v.text`): each of a repeated field's, an element's text beside its attributes. */
+const FIELD_VALUES = `(SELECT coalesce(x.item ->> '@value', x.item ->> '@id', x.item #>> '{}') AS text
+         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(f.value) = 'array' THEN f.value ELSE jsonb_build_array(f.value) END) AS x(item)) AS v`;
+
+/** Whether the value `v.text` passes the condition's test (exists: the field `f` is not empty). */
+function extensionTest(binder: Binder, test: ExtensionCondition['test']): string {
+  switch (test.kind) {
+    case 'exists':
+      return `f.value NOT IN ('null'::jsonb, '""'::jsonb, '[]'::jsonb, '{}'::jsonb)`;
+    case 'equals':
+      return [
+        `v.text = ANY(${binder.bind(test.texts)}::text[])`,
+        ...(test.numbers.length ? [`${storedNumber('v.text')} = ANY(${binder.bind(test.numbers)}::numeric[])`] : []),
+        ...(test.times.length
+          ? [`${storedTime('v.text')} = ANY(${binder.bind(test.times.map((t) => new Date(t)))}::timestamptz[])`]
+          : []),
+      ].join(' OR ');
+    case 'number':
+      return `${storedNumber('v.text')} ${TIME_COMPARISONS[test.comparison]} ${binder.bind(test.value)}::numeric`;
+    case 'time':
+      return `${storedTime('v.text')} ${TIME_COMPARISONS[test.comparison]} ${binder.bind(new Date(test.at))}`;
+  }
+}
+
+/** Some field of the condition's area, named as it says, passes its test. */
+function extensionCondition(binder: Binder, { area, inner, field, test }: ExtensionCondition): string {
+  const named =
+    'name' in field
+      ? `f.key = ${binder.bind(field.name)}`
+      : `strpos(f.key, ':') > 0 AND substr(f.key, strpos(f.key, ':') + 1) = ${binder.bind(field.local)}
+           AND n.ns ->> split_part(f.key, ':', 1) = ANY(${binder.bind(field.namespaces)}::text[])`;
+  const from = [
+    ...('name' in field ? [] : [NAMESPACES]),
+    EXTENSION_AREAS[area],
+    extensionFields(inner),
+    ...(test.kind === 'exists' ? [] : [FIELD_VALUES]),
+  ].join('\n         CROSS JOIN LATERAL ');
+  return `(${CAPTURED} AND EXISTS (SELECT 1 FROM ${from} WHERE ${named} AND (${extensionTest(binder, test)})))`;
+}
 
 /** A CBV value as stored in the index: bare words for CBV terms, other URIs as they are. */
 const terms = (values: string[]): string[] => values.map((v) => cbvTerm(v)!);
@@ -505,6 +606,7 @@ function whereOf(filter: EpcisEventFilter, binder: Binder): string {
   }
   for (const typed of filter.typed ?? []) conditions.push(typedCondition(binder, typed));
   for (const sensor of filter.sensor ?? []) conditions.push(sensorCondition(binder, sensor));
+  for (const extension of filter.extension ?? []) conditions.push(extensionCondition(binder, extension));
   if (filter.candidates) conditions.push(`e.id = ANY(${binder.bind(filter.candidates)}::uuid[])`);
   if (filter.afterSeq) conditions.push(`e.seq > ${binder.bind(filter.afterSeq)}`);
   if (filter.afterKey && filter.order) {

@@ -419,7 +419,10 @@ export function eventHashId(event: Json, namespaces: Namespaces = {}): string {
 
 const CBV_MDA = 'urn:epcglobal:cbv:mda';
 /** Prefixes GS1's own context defines, which documents use without declaring them. */
-const GS1_NAMESPACES: Namespaces = { cbvmda: CBV_MDA };
+export const GS1_NAMESPACES: Namespaces = { cbvmda: CBV_MDA };
+/** A namespace in each spelling a document may declare it with: CBV master data's with GS1 context's `#` and without. */
+export const namespaceSpellings = (iri: string): string[] =>
+  iri === CBV_MDA || iri === `${CBV_MDA}#` ? [CBV_MDA, `${CBV_MDA}#`] : [iri];
 
 /**
  * The namespace prefixes a JSON-LD @context defines (its entries whose value is an IRI; a term typed

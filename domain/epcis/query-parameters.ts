@@ -188,6 +188,61 @@ const unitParameterSchemas = (fields: readonly string[], what: string) => ({
 });
 
 /**
+ * The parts of an event GS1's extension parameters look in, by the infix that names them
+ * (`EQ_ILMD_<field>`); without one, the event itself.
+ */
+export const EXTENSION_AREAS = [
+  'ILMD',
+  'ERROR_DECLARATION',
+  'SENSORELEMENT',
+  'SENSORMETADATA',
+  'SENSORREPORT',
+  'readPoint',
+  'bizLocation',
+] as const;
+export type ExtensionArea = (typeof EXTENSION_AREAS)[number] | 'event';
+const EXTENSION_COMPARISONS = ['EQ', 'GT', 'GE', 'LT', 'LE', 'EXISTS'] as const;
+export type ExtensionComparison = (typeof EXTENSION_COMPARISONS)[number];
+/** A namespace prefix as JSON-LD and XML write one (GS1's own example has `example-epc-ext`), never with `_`. */
+const PREFIX = '[A-Za-z][A-Za-z0-9.-]*';
+/** An extension field's parameter: comparison, INNER_, area, then the field as `prefix:local`. */
+const extensionPattern = (comparisons: readonly string[]) =>
+  `^(${comparisons.join('|')})_(INNER_)?(?:(${EXTENSION_AREAS.join('|')})_)?(${PREFIX}):([A-Za-z_][A-Za-z0-9_.-]*)$`;
+export const EXTENSION_PARAMETER = new RegExp(extensionPattern(EXTENSION_COMPARISONS));
+export type ExtensionParameterName = `${ExtensionComparison}_${string}:${string}`;
+const EXTENSION_FIELD =
+  'An extension field named prefix:local (EQ_ILMD_cbvmda:countryOfOrigin, GT_example:weight), the prefix as the GS1-Extensions header declares it (example=https://ns.example.com/epcis/), else as the events’ own documents do; INNER_ looks at any depth within a top-level extension field; ILMD_, ERROR_DECLARATION_, SENSORELEMENT_, SENSORMETADATA_, SENSORREPORT_, readPoint_ and bizLocation_ in that part of the event.';
+const EXTENSION_PARAMETER_SCHEMAS = {
+  [extensionPattern(['EQ'])]: list(
+    `EQ_<field>: only events with the extension field equal to one of these (a number or a time compares as one). ${EXTENSION_FIELD}`,
+  ),
+  [extensionPattern(['GT', 'GE', 'LT', 'LE'])]: {
+    type: 'string',
+    minLength: 1,
+    description: `GT_<field> and the like: only events with the extension field, a number or a time, comparing so with this number or date-time. ${EXTENSION_FIELD}`,
+  },
+  [extensionPattern(['EXISTS'])]: flag(
+    `EXISTS_<field>=true: only events with the extension field, not empty. ${EXTENSION_FIELD}`,
+  ),
+};
+
+const DECLARED_NAMESPACE = new RegExp(`^(${PREFIX})\\s*=\\s*(\\S+)$`);
+/**
+ * The namespaces a request's GS1-Extensions header declares, `prefix=IRI` separated by commas
+ * (`example=https://ns.example.com/epcis/, ext2=urn:ext2`); undefined when one cannot be read.
+ */
+export function extensionNamespacesOf(header: string): Record<string, string> | undefined {
+  const namespaces: Record<string, string> = {};
+  for (const entry of header.split(/[,\n]/).map((e) => e.trim())) {
+    if (!entry) continue;
+    const declared = DECLARED_NAMESPACE.exec(entry);
+    if (!declared) return undefined;
+    namespaces[declared[1]] = declared[2];
+  }
+  return namespaces;
+}
+
+/**
  * GS1's parameters whose name ends with a type, a CBV word or a URI (`EQ_bizTransaction_po`,
  * `EQ_source_owning_party`): only events with an entry of that type whose identifier is one of the values;
  * and those whose name ends with a unit (`GT_maxValue_CEL`, `GE_quantity_KGM`): a sensor report's number or a
@@ -208,6 +263,7 @@ export const EPCIS_PATTERN_QUERY_PARAMETERS = {
     'a sensor report whose value (minValue, maxValue, meanValue, sDev, percValue)',
   ),
   ...unitParameterSchemas(['quantity'], 'a quantity element whose quantity'),
+  ...EXTENSION_PARAMETER_SCHEMAS,
 } as const;
 const TYPED_LISTS = ['bizTransaction', 'source', 'destination'] as const;
 export type TypedList = (typeof TYPED_LISTS)[number];
@@ -221,7 +277,7 @@ export type QuantityInUnitParameterName = `${QuantityComparisonName}_quantity_${
 
 /** A query's parameters as sent: each a string, absent when not given. */
 export type EpcisQueryParameters = { [K in keyof typeof EPCIS_QUERY_PARAMETERS]?: string } & {
-  [K in TypedParameterName | SensorValueParameterName | QuantityInUnitParameterName]?: string;
+  [K in TypedParameterName | SensorValueParameterName | QuantityInUnitParameterName | ExtensionParameterName]?: string;
 };
 
 const count = (description: string) =>

@@ -62,6 +62,46 @@ describe('an EPCIS query as a filter of the account’s events (use case)', () =
     expect(queryFilterOf('account-1', {}).sensor).toEqual([]);
   });
 
+  it('reads GS1’s extension parameters: the part, INNER_, the field by its declared namespace or as written', () => {
+    const { extension } = queryFilterOf(
+      'account-1',
+      {
+        'EQ_ILMD_cbvmda:countryOfOrigin': 'GB|KR',
+        'GT_INNER_SENSORREPORT_ex:weight': '1.5e2',
+        'LE_ext:caught': '2024-03-01T10:00:00 01:00',
+        'EXISTS_readPoint_other:gate': 'true',
+        'EXISTS_other:absent': 'false',
+      },
+      { ex: 'https://ns.example.com/epcis/' },
+    );
+    expect(extension).toEqual([
+      {
+        area: 'ILMD',
+        inner: false,
+        field: { namespaces: ['urn:epcglobal:cbv:mda', 'urn:epcglobal:cbv:mda#'], local: 'countryOfOrigin' },
+        test: { kind: 'equals', texts: ['GB', 'KR'], numbers: [], times: [] },
+      },
+      {
+        area: 'SENSORREPORT',
+        inner: true,
+        field: { namespaces: ['https://ns.example.com/epcis/'], local: 'weight' },
+        test: { kind: 'number', comparison: 'GT', value: '1.5e2' },
+      },
+      // An undeclared prefix is matched as written; a + sent unencoded is read as one.
+      {
+        area: 'event',
+        inner: false,
+        field: { name: 'ext:caught' },
+        test: { kind: 'time', comparison: 'LE', at: '2024-03-01T09:00:00.000Z' },
+      },
+      { area: 'readPoint', inner: false, field: { name: 'other:gate' }, test: { kind: 'exists' } },
+    ]);
+    const refused = refusal(() => queryFilterOf('account-1', { 'GE_ext:weight': 'heavy' }));
+    expect(refused.issues).toEqual([
+      { pointer: '/GE_ext:weight', message: expect.stringContaining('neither a number') },
+    ]);
+  });
+
   it('reads a quantity in a unit, the values as sent', () => {
     const { quantityInUnit } = queryFilterOf('account-1', { GE_quantity_lbr: '100', EQ_quantity_H87: '1|2' });
     expect(quantityInUnit).toEqual([

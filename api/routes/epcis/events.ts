@@ -19,7 +19,8 @@ import type { CheckedDocument, EpcisCaptureRequest } from '../../../usecases/cap
 import { CBV_FORMATS } from '../../../domain/epcis/cbv-forms';
 import { EPC_FORMATS, type EpcFormat } from '../../../domain/epcis/identifiers';
 import { lenientQuery } from '../../../domain/epcis/query-parameters';
-import { gs1HeaderValue, unknownHeaderValue } from './headers';
+import { extensionNamespaces, gs1HeaderValue, unknownHeaderValue } from './headers';
+import type { Namespaces } from '../../../domain/epcis/event-hash';
 import { eventCursorOfToken, invalidPageToken, nextPageLink, orderedEventsToken, seqOfToken } from './paging';
 import { captureLocation, eventLocation, queryProblem } from './presenter';
 import { epcFormatHeader, eventsQuery, eventsPerPageOf, type EventsQuery } from '../../../contract/epcis/schema';
@@ -87,9 +88,14 @@ function refusedQuery<T>(read: () => T): T {
 export function filterOf(
   accountId: string,
   query: EventsQuery,
+  namespaces: Namespaces,
   fixed: Partial<EpcisEventFilter> = {},
 ): EpcisEventFilter {
-  return { ...refusedQuery(() => queryFilterOf(accountId, query)), limit: eventsPerPageOf(query), ...fixed };
+  return {
+    ...refusedQuery(() => queryFilterOf(accountId, query, namespaces)),
+    limit: eventsPerPageOf(query),
+    ...fixed,
+  };
 }
 
 /**
@@ -104,7 +110,7 @@ export async function answerEvents(
   const { sequelize } = ctx.deps;
   const { query } = ctx.state.input;
   const { order, eventCountLimit, maxEventCount } = refusedQuery(() => queryOrderOf(query));
-  const filter: EpcisEventFilter = { ...filterOf(ctx.state.account.id, query, fixed), order };
+  const filter: EpcisEventFilter = { ...filterOf(ctx.state.account.id, query, extensionNamespaces(ctx), fixed), order };
   const token = query.nextPageToken;
   let served = 0;
   if (token !== undefined && order) {

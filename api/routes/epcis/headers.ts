@@ -5,6 +5,8 @@
  */
 import type { APIContext } from '../../context';
 import { problem, type ApiError } from '../../errors';
+import { extensionNamespacesOf } from '../../../domain/epcis/query-parameters';
+import type { Namespaces } from '../../../domain/epcis/event-hash';
 
 /** A GS1 header whose value is not in its list: the 400 names the header, the values it takes and the one sent. */
 export const unknownHeaderValue = (name: string, values: readonly string[], sent: string): ApiError =>
@@ -25,4 +27,20 @@ export function gs1HeaderValue<T extends string, F extends T | undefined = undef
   const value = values.find((candidate) => candidate.toLowerCase() === sent.toLowerCase());
   if (value === undefined) throw unknownHeaderValue(name, values, sent);
   return value;
+}
+
+/** The namespaces GS1-Extensions declares for a query's extension parameters (`example=https://ns.example.com/epcis/`). */
+export function extensionNamespaces(ctx: Pick<APIContext, 'get'>): Namespaces {
+  const sent = ctx.get('GS1-Extensions');
+  const namespaces = extensionNamespacesOf(sent);
+  if (namespaces) return namespaces;
+  throw problem('epcis-invalid-header', {
+    detail: `GS1-Extensions must be a list of prefix=IRI separated by commas; got "${sent.slice(0, 100)}".`,
+    issues: [
+      {
+        pointer: '',
+        message: 'GS1-Extensions is not a list of prefix=IRI, such as example=https://ns.example.com/epcis/.',
+      },
+    ],
+  });
 }

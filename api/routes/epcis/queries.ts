@@ -32,6 +32,8 @@ import { nextPageLink, pagedAfter, seqOfToken } from './paging';
 import { isUuid } from '../../../db/sql';
 import { queryProblem } from './presenter';
 import { querySocket } from './query-socket';
+import { extensionNamespaces } from './headers';
+import type { Namespaces } from '../../../domain/epcis/event-hash';
 import { createQueryBody, createSubscriptionBody, type CreateQueryInput } from '../../../contract/epcis/queries-schema';
 import {
   epcFormatHeader,
@@ -65,7 +67,7 @@ const isGiven = (name: string, value: unknown): boolean =>
   name.startsWith('EXISTS_') && (value === null || typeof value === 'number');
 
 /** The stored query's parameters as GET /epcis/events takes them (lists joined by |), checked the same way. */
-function filterOfQuery(accountId: string, query: CreateQueryInput['query']): StoredFilter {
+function filterOfQuery(accountId: string, query: CreateQueryInput['query'], namespaces: Namespaces): StoredFilter {
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(query))
     parameters[name] = isGiven(name, value) ? 'true' : Array.isArray(value) ? value.join('|') : String(value);
@@ -81,7 +83,7 @@ function filterOfQuery(accountId: string, query: CreateQueryInput['query']): Sto
     accountId: _account,
     limit: _limit,
     ...stored
-  } = filterOf(accountId, parameters as EventsQuery, { limit: 1 });
+  } = filterOf(accountId, parameters as EventsQuery, namespaces, { limit: 1 });
   return stored;
 }
 
@@ -121,7 +123,8 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     validate({ body: pairedWith<CreateQueryInput>()(createQueryBody) }, bodyProblem),
     async (ctx) => {
       const { name, query } = ctx.state.input.body;
-      const filter = filterOfQuery(ctx.state.account.id, query);
+      // A named query's extension prefixes are read once, here: its subscriptions run without a request.
+      const filter = filterOfQuery(ctx.state.account.id, query, extensionNamespaces(ctx));
       const created = await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter);
       if (!created)
         throw problem('epcis-duplicate-query', { detail: `This account already has a query named ${name}.` });
