@@ -440,6 +440,16 @@ function sensorWhere(binder: Binder, condition: SensorCondition): string {
 const sensorCondition = (binder: Binder, condition: SensorCondition): string =>
   `(${CAPTURED} AND EXISTS (SELECT 1 FROM ${SENSOR_ELEMENTS} WHERE ${sensorWhere(binder, condition)}))`;
 
+/**
+ * SQL: what `pick` reads of the event that declared event `e` erroneous (its EPCIS original `d`, its
+ * original's row `dorig`): a declaration captured after it, one captured before it, or `e` itself, sent
+ * with its errorDeclaration.
+ */
+const ofDeclaringEvent = (pick: (d: string, o: string) => string): string => `coalesce(
+           (SELECT ${pick('d', 'dorig')} FROM events d ${originalJoin('d', 'dorig')} WHERE ${reversesSql('d')}),
+           (SELECT ${pick('d', 'dorig')} FROM events d ${originalJoin('d', 'dorig')} WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
+           CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (${CAPTURED} AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${EPCIS} ? 'errorDeclaration') THEN ${pick('e', 'o')} END
+         )`;
 /** A stored text as a numeric, NULL when it is not a number (the exponent bounded: numeric holds it). */
 const storedNumber = (text: string): string =>
   `CASE WHEN ${text} ~ '^\\s*[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${text})::numeric END`;
@@ -471,14 +481,18 @@ const extensionFields = (inner: boolean): string =>
          WHERE strpos(t.key, ':') > 0) AS f`
     : `jsonb_each(${objectOf('a.area')}) AS f(key, value)`;
 /**
- * The namespaces of a captured event's document, prefix to IRI (`n.ns`): GS1's own, then its @context's
- * objects in order, a later declaration of a prefix winning.
+ * The namespaces of a document, prefix to IRI (`n.ns`), from its @context (`context`, SQL): GS1's own,
+ * then its objects' in order, a later declaration of a prefix winning.
  */
-const NAMESPACES = `(SELECT '${JSON.stringify(GS1_NAMESPACES)}'::jsonb || coalesce(
+const namespacesOf = (context: string): string => `(SELECT '${JSON.stringify(GS1_NAMESPACES)}'::jsonb || coalesce(
          (SELECT jsonb_object_agg(c.key, c.value ORDER BY x.n)
-            FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${epcisContextSql()}) = 'array' THEN ${epcisContextSql()}
-                                           ELSE jsonb_build_array(${epcisContextSql()}) END) WITH ORDINALITY AS x(entry, n)
+            FROM (SELECT ${context} AS context) AS doc
+           CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(doc.context) = 'array' THEN doc.context
+                                                        ELSE jsonb_build_array(doc.context) END) WITH ORDINALITY AS x(entry, n)
            CROSS JOIN LATERAL jsonb_each(${objectOf('x.entry')}) AS c WHERE jsonb_typeof(c.value) = 'string'), '{}')) AS n(ns)`;
+/** An area's names are in the namespaces of the document it came in: an error declaration's may be another's. */
+const EVENT_NAMESPACES = namespacesOf(epcisContextSql());
+const DECLARATION_NAMESPACES = namespacesOf(ofDeclaringEvent((d, o) => epcisContextSql(d, o)));
 /** Each value of field `f` as text (`v.text`): each of a repeated field's, an element's text beside its attributes. */
 const FIELD_VALUES = `(SELECT coalesce(x.item ->> '@value', x.item ->> '@id', x.item #>> '{}') AS text
          FROM jsonb_array_elements(CASE WHEN jsonb_typeof(f.value) = 'array' THEN f.value ELSE jsonb_build_array(f.value) END) AS x(item)) AS v`;
@@ -511,7 +525,7 @@ function extensionCondition(binder: Binder, { area, inner, field, test }: Extens
       : `strpos(f.key, ':') > 0 AND substr(f.key, strpos(f.key, ':') + 1) = ${binder.bind(field.local)}
            AND n.ns ->> split_part(f.key, ':', 1) = ANY(${binder.bind(field.namespaces)}::text[])`;
   const from = [
-    ...('name' in field ? [] : [NAMESPACES]),
+    ...('name' in field ? [] : [area === 'ERROR_DECLARATION' ? DECLARATION_NAMESPACES : EVENT_NAMESPACES]),
     EXTENSION_AREAS[area],
     extensionFields(inner),
     ...(test.kind === 'exists' ? [] : [FIELD_VALUES]),
@@ -657,11 +671,7 @@ export interface EpcisEventPage {
  * reversal pointing at it, the declaration that came before it, or a declaration of an event not held (its own).
  */
 const DECLARATION = `LEFT JOIN LATERAL (
-         SELECT coalesce(
-           (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE ${reversesSql('d')}),
-           (SELECT ${epcisSql('d', 'dorig')} -> 'errorDeclaration' FROM events d ${originalJoin('d', 'dorig')} WHERE d.id = (e.payload ->> 'EpcisDeclaredBy')::uuid AND d.account_id = e.account_id),
-           CASE WHEN e.payload ? 'EpcisPendingDeclaration' OR (${CAPTURED} AND NOT (e.payload ? 'EpcisDeclarationOf') AND ${EPCIS} ? 'errorDeclaration') THEN ${EPCIS} -> 'errorDeclaration' END
-         ) AS declaration) AS decl ON true`;
+         SELECT ${ofDeclaringEvent((d, o) => `${epcisSql(d, o)} -> 'errorDeclaration'`)} AS declaration) AS decl ON true`;
 
 /** A declaration of an event not held, once that event has arrived: it shows as that event's errorDeclaration. */
 const APPLIED_DECLARATION = `(e.payload ? 'EpcisPendingDeclaration'

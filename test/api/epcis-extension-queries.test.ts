@@ -13,12 +13,15 @@ interface QueryDocument {
  * event, in its ILMD and its sensor data), GS1's XML event with extensions in every part (`xml`, namespace
  * example: and others), ours naming ext1's namespace by another prefix (`renamed`), and one without any.
  */
-type Name = 'gs1' | 'xml' | 'renamed' | 'plain';
+type Name = 'gs1' | 'xml' | 'renamed' | 'plain' | 'declared';
 const EXT1 = 'http://example.com/ext1/';
 const RENAMED = objectEvent({
   extra: { 'e1:float': 30, 'e1:time': '2014-01-01T00:00:00Z', ilmd: { 'e1:int': { '@value': '7', 'e1:unit': 'EA' } } },
 });
 const PLAIN = objectEvent();
+/** Declared erroneous by a later document, whose own prefix names its extension's namespace. */
+const DECLARED = objectEvent({ eventTime: '2024-03-02T10:00:00.000-05:00' });
+const DECLARATIONS = 'https://ns.example.com/declarations/';
 
 /**
  * GS1's extension parameters of SimpleEventQuery (EQ_, GT_ and the like, EXISTS_, with INNER_ and a part's
@@ -57,8 +60,15 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     expect(xml.status).toBe(202);
     nameOf.set(RENAMED.eventID!, 'renamed');
     nameOf.set(PLAIN.eventID!, 'plain');
-    const ours = { ...epcisDocument([RENAMED, PLAIN]), '@context': [...EPCIS_CONTEXT, { e1: EXT1 }] };
+    nameOf.set(DECLARED.eventID!, 'declared');
+    const ours = { ...epcisDocument([RENAMED, PLAIN, DECLARED]), '@context': [...EPCIS_CONTEXT, { e1: EXT1 }] };
     expect(await capture(account.key, ours)).toMatchObject({ success: true, errors: [] });
+    const errorDeclaration = { declarationTime: '2024-03-03T09:00:00.000Z', 'd2:inspector': 'Inspector 7' };
+    const declaration = {
+      ...epcisDocument([{ ...DECLARED, errorDeclaration }]),
+      '@context': [...EPCIS_CONTEXT, { d2: DECLARATIONS }],
+    };
+    expect(await capture(account.key, declaration)).toMatchObject({ success: true, errors: [] });
     // The XML capture's job has finished once its event is found.
     for (let tries = 0; (await found('eventType=TransformationEvent')).length === 0; tries++) {
       if (tries > 100) throw new Error('the XML capture did not finish');
@@ -140,6 +150,11 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     expect(await found(`${q('EQ_SENSORREPORT_ext1:someFurtherReportData')}=someText`)).toEqual(['gs1']);
     expect(await found(`${q('EQ_ERROR_DECLARATION_example:issuer')}=${q('Employee 123')}`)).toEqual(['xml']);
     expect(await found(`${q('EQ_INNER_ERROR_DECLARATION_example3:value1')}=34`)).toEqual(['xml']);
+    // A declaration's fields are named as its own document declared them, not as the declared event's.
+    expect(await found(`${q('EQ_ERROR_DECLARATION_d2:inspector')}=${q('Inspector 7')}`)).toEqual(['declared']);
+    const inspected = `${q('EQ_ERROR_DECLARATION_insp:inspector')}=${q('Inspector 7')}`;
+    expect(await found(inspected, { 'GS1-Extensions': `insp=${DECLARATIONS}` })).toEqual(['declared']);
+    expect(await found(inspected, { 'GS1-Extensions': `insp=${EXT1}` })).toEqual([]);
   });
 
   it('a named query keeps the namespaces GS1-Extensions declared when it was made, and takes EXISTS_ as null', async () => {
