@@ -388,11 +388,12 @@ const SENSOR_PLACES = { metadata: `(se.element -> 'sensorMetadata')`, report: 's
 /** A report's type as the query's values are: GS1's measurement types as bare words (`gs1:Temperature` too). */
 const SENSOR_TYPE = `regexp_replace(sr.report ->> 'type', '^gs1:([A-Za-z]+)$', '\\1')`;
 /**
- * A stored time as a timestamptz, or NULL where it is not one PostgreSQL can hold: GS1's schema lets
- * through year 0000 and offsets past ±15:59, which a cast would answer with an error, failing the query.
+ * A stored time, a date-time with its offset, as a timestamptz; NULL where it is not one PostgreSQL holds,
+ * which a cast would answer with an error, failing the query: GS1's schema lets through year 0000 and
+ * offsets past ±15:59, and an extension field may hold any text (month 13, 25 o'clock).
  */
 const storedTime = (text: string): string =>
-  `CASE WHEN ${text} ~ '^([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|z|[+-](0[0-9]|1[0-5]):[0-9]{2})$'
+  `CASE WHEN ${text} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+([Zz]|[+-][0-9]{2}:[0-9]{2})$' AND pg_input_is_valid(${text}, 'timestamptz')
         THEN (${text})::timestamptz END`;
 
 /** Where some sensor element of a captured event, or one of its reports, meets `condition`. */

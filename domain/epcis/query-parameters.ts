@@ -207,7 +207,7 @@ export type ExtensionComparison = (typeof EXTENSION_COMPARISONS)[number];
 const PREFIX = '[A-Za-z][A-Za-z0-9.-]*';
 /** An extension field's parameter: comparison, INNER_, area, then the field as `prefix:local`. */
 const extensionPattern = (comparisons: readonly string[]) =>
-  `^(${comparisons.join('|')})_(INNER_)?(?:(${EXTENSION_AREAS.join('|')})_)?(${PREFIX}):([A-Za-z_][A-Za-z0-9_.-]*)$`;
+  `^(${comparisons.join('|')})_(INNER_)?(?:(${EXTENSION_AREAS.join('|')})_)?(${PREFIX}):([A-Za-z0-9_][A-Za-z0-9_.-]*)$`;
 export const EXTENSION_PARAMETER = new RegExp(extensionPattern(EXTENSION_COMPARISONS));
 export type ExtensionParameterName = `${ExtensionComparison}_${string}:${string}`;
 const EXTENSION_FIELD =

@@ -13,12 +13,17 @@ interface QueryDocument {
  * event, in its ILMD and its sensor data), GS1's XML event with extensions in every part (`xml`, namespace
  * example: and others), ours naming ext1's namespace by another prefix (`renamed`), and one without any.
  */
-type Name = 'gs1' | 'xml' | 'renamed' | 'plain' | 'declared';
+type Name = 'gs1' | 'xml' | 'renamed' | 'plain' | 'declared' | 'odd';
 const EXT1 = 'http://example.com/ext1/';
 const RENAMED = objectEvent({
   extra: { 'e1:float': 30, 'e1:time': '2014-01-01T00:00:00Z', ilmd: { 'e1:int': { '@value': '7', 'e1:unit': 'EA' } } },
 });
 const PLAIN = objectEvent();
+/** Fields no comparison can read (a month 13), empty ones, and a name that starts with a digit. */
+const ODD = objectEvent({
+  eventTime: '2024-03-01T11:00:00.000-05:00',
+  extra: { 'e1:time': '2024-13-01T00:00:00Z', 'e1:empty': '', 'e1:none': [], 'e1:nothing': {}, 'e1:1st': 'yes' },
+});
 /** Declared erroneous by a later document, whose own prefix names its extension's namespace. */
 const DECLARED = objectEvent({ eventTime: '2024-03-02T10:00:00.000-05:00' });
 const DECLARATIONS = 'https://ns.example.com/declarations/';
@@ -61,7 +66,8 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     nameOf.set(RENAMED.eventID!, 'renamed');
     nameOf.set(PLAIN.eventID!, 'plain');
     nameOf.set(DECLARED.eventID!, 'declared');
-    const ours = { ...epcisDocument([RENAMED, PLAIN, DECLARED]), '@context': [...EPCIS_CONTEXT, { e1: EXT1 }] };
+    nameOf.set(ODD.eventID!, 'odd');
+    const ours = { ...epcisDocument([RENAMED, PLAIN, DECLARED, ODD]), '@context': [...EPCIS_CONTEXT, { e1: EXT1 }] };
     expect(await capture(account.key, ours)).toMatchObject({ success: true, errors: [] });
     const errorDeclaration = { declarationTime: '2024-03-03T09:00:00.000Z', 'd2:inspector': 'Inspector 7' };
     const declaration = {
@@ -86,6 +92,10 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     expect(await found(`${q('EQ_ext1:float')}=20|30`)).toEqual(['gs1']);
     expect(await found(`${q('EQ_ext1:float')}=20|30`, EXT1_DECLARED)).toEqual(['gs1', 'renamed']);
     expect(await found(`${q('EQ_x:float')}=20|30`, { 'GS1-Extensions': `x=${EXT1}` })).toEqual(['gs1', 'renamed']);
+    // A declared prefix matches its namespace only: ext1's fields are not another namespace's.
+    expect(await found(`${q('EQ_ext1:float')}=20|30`, { 'GS1-Extensions': 'ext1=http://other.example/' })).toEqual([]);
+    expect(await found(`${q('EQ_x:string')}=string`, { 'GS1-Extensions': 'x=http://example.com/ext2/' })).toEqual([]);
+    expect(await found(`${q('EQ_ext1:1st')}=yes`, EXT1_DECLARED)).toEqual(['odd']);
     // A field nested in an extension is not the event's own.
     expect(await found(`${q('EQ_ext2:string')}=stringInObject`)).toEqual([]);
     // XML: an element's own text, and one of its attributes' elements.
@@ -105,6 +115,9 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     expect(await found(`${q('GT_ext1:time')}=${q('2013-06-08T14:58:56Z')}`, EXT1_DECLARED)).toEqual(['gs1', 'renamed']);
     // A time's + sent unencoded reads as a space, and is read as a +.
     expect(await found(`${q('LE_ext1:time')}=2013-06-08T16:58:56.591+02:00`, EXT1_DECLARED)).toEqual(['gs1']);
+    // A stored text that is no time (a month 13) is never one, and fails no query: as text, it is equal.
+    expect(await found(`${q('LT_ext1:time')}=${q('2099-01-01T00:00:00Z')}`, EXT1_DECLARED)).toEqual(['gs1', 'renamed']);
+    expect(await found(`${q('EQ_ext1:time')}=2024-13-01T00:00:00Z`, EXT1_DECLARED)).toEqual(['odd']);
     const refused = await client(account.key).get(`/epcis/events?${q('GT_ext1:float')}=heavy`);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({
@@ -121,6 +134,10 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     // An element's text beside its attributes (JSON-LD's @value).
     expect(await found(`${q('EQ_ILMD_ext1:int')}=7`, EXT1_DECLARED)).toEqual(['renamed']);
     expect(await found(`${q('EXISTS_ILMD_ext1:object')}=true`)).toEqual(['gs1']);
+    // An empty field ("", [], {}) does not exist.
+    for (const empty of ['empty', 'none', 'nothing'])
+      expect(await found(`${q(`EXISTS_ext1:${empty}`)}=true`, EXT1_DECLARED)).toEqual([]);
+    expect(await found(`${q('EXISTS_ext1:time')}=true`, EXT1_DECLARED)).toEqual(['gs1', 'renamed', 'odd']);
     expect(await found(`${q('EXISTS_ILMD_cbvmda:lotNumber')}=true`)).toEqual(['gs1', 'xml']);
     // The event's own fields are not its ILMD's.
     expect(await found(`${q('EQ_ILMD_ext1:string')}=string`)).toEqual(['gs1']);
@@ -181,6 +198,8 @@ describe('EPCIS extension queries: GS1’s extension parameters over GS1’s exa
     });
     expect(unreadable.status).toBe(400);
     expect(unreadable.body.detail).toContain('GS1-Extensions');
+    // Sent to name what a client supports, it is read only when the query names an extension field.
+    expect(await found('eventType=TransformationEvent', { 'GS1-Extensions': 'FIT' })).toEqual(['xml']);
     const attribute = await client(account.key).get(`/epcis/events?${q('HASATTR_example:grading')}=x`);
     expect(attribute.status).toBe(400);
   });

@@ -110,7 +110,10 @@ export async function answerEvents(
   const { sequelize } = ctx.deps;
   const { query } = ctx.state.input;
   const { order, eventCountLimit, maxEventCount } = refusedQuery(() => queryOrderOf(query));
-  const filter: EpcisEventFilter = { ...filterOf(ctx.state.account.id, query, extensionNamespaces(ctx), fixed), order };
+  const filter: EpcisEventFilter = {
+    ...filterOf(ctx.state.account.id, query, extensionNamespaces(ctx, query), fixed),
+    order,
+  };
   const token = query.nextPageToken;
   let served = 0;
   if (token !== undefined && order) {

@@ -5,7 +5,7 @@
  */
 import type { APIContext } from '../../context';
 import { problem, type ApiError } from '../../errors';
-import { extensionNamespacesOf } from '../../../domain/epcis/query-parameters';
+import { EXTENSION_PARAMETER, extensionNamespacesOf } from '../../../domain/epcis/query-parameters';
 import type { Namespaces } from '../../../domain/epcis/event-hash';
 
 /** A GS1 header whose value is not in its list: the 400 names the header, the values it takes and the one sent. */
@@ -29,8 +29,12 @@ export function gs1HeaderValue<T extends string, F extends T | undefined = undef
   return value;
 }
 
-/** The namespaces GS1-Extensions declares for a query's extension parameters (`example=https://ns.example.com/epcis/`). */
-export function extensionNamespaces(ctx: Pick<APIContext, 'get'>): Namespaces {
+/**
+ * The namespaces GS1-Extensions declares for a query's extension parameters (`example=https://ns.example.com/epcis/`).
+ * Read only for a query that has one: clients send the header to name what they support too (`FIT`).
+ */
+export function extensionNamespaces(ctx: Pick<APIContext, 'get'>, query: object): Namespaces {
+  if (!Object.keys(query).some((name) => EXTENSION_PARAMETER.test(name))) return {};
   const sent = ctx.get('GS1-Extensions');
   const namespaces = extensionNamespacesOf(sent);
   if (namespaces) return namespaces;

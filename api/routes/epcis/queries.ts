@@ -124,7 +124,7 @@ export function queriesRoutes(router: Router<AppState, AppCustom>): void {
     async (ctx) => {
       const { name, query } = ctx.state.input.body;
       // A named query's extension prefixes are read once, here: its subscriptions run without a request.
-      const filter = filterOfQuery(ctx.state.account.id, query, extensionNamespaces(ctx));
+      const filter = filterOfQuery(ctx.state.account.id, query, extensionNamespaces(ctx, query));
       const created = await createNamedQuery(ctx.deps.sequelize, ctx.state.account.id, name, query, filter);
       if (!created)
         throw problem('epcis-duplicate-query', { detail: `This account already has a query named ${name}.` });
