@@ -4,7 +4,13 @@
  * our own events on the EPCIS view of their type, location and lines (domain/epcis/native.ts).
  */
 import type { Sequelize } from 'sequelize';
-import { canonicalIdentifier, epcPatternOf, spellingsOf, tradeItemOf } from '../../domain/epcis/identifiers';
+import {
+  canonicalIdentifier,
+  DIGITAL_LINK_HOST,
+  epcPatternOf,
+  spellingsOf,
+  tradeItemOf,
+} from '../../domain/epcis/identifiers';
 import {
   NATIVE_MAPPING,
   nativeEpcisEvent,
@@ -370,10 +376,20 @@ function typedCondition(
 ): string {
   const bare = binder.bind(type.replace(new RegExp(TYPE_PREFIX), ''));
   // A GLN or PGLN in each of its spellings: captured entries are kept as sent, our GLN locations named by Digital Link.
-  const any = binder.bind([...new Set(values.flatMap(spellingsOf))]);
+  const spellings = [...new Set(values.flatMap(spellingsOf))];
+  const any = binder.bind(spellings);
+  const entry = `x.entry ->> '${list}'`;
+  // A Digital Link on another host than GS1's (a brand's own, perhaps with a path before GS1's) ends as GS1's does.
+  const paths = spellings.flatMap((s) =>
+    s.startsWith(`${DIGITAL_LINK_HOST}/`) ? [s.slice(DIGITAL_LINK_HOST.length)] : [],
+  );
+  const otherHost = paths.length
+    ? ` OR (${entry} ~ '^https?://' AND EXISTS (SELECT 1 FROM unnest(${binder.bind(paths)}::text[]) AS p(path)
+                                                 WHERE right(${entry}, length(p.path)) = p.path))`
+    : '';
   const entries = `${EPCIS} -> '${TYPED_LISTS[list]}'`;
   const captured = `EXISTS (SELECT 1 FROM ${elementsOf(entries)} AS x(entry)
-             WHERE regexp_replace(x.entry ->> 'type', '${TYPE_PREFIX}', '') = ${bare} AND x.entry ->> '${list}' = ANY(${any}::text[]))`;
+             WHERE regexp_replace(x.entry ->> 'type', '${TYPE_PREFIX}', '') = ${bare} AND (${entry} = ANY(${any}::text[])${otherHost}))`;
   // Ours carry no business transaction in EPCIS, and one source or destination, of type location.
   if (list === 'bizTransaction') return `(${CAPTURED} AND ${captured})`;
   const alias = NATIVE_PARTIES[list];

@@ -138,7 +138,7 @@ export const physicalLocationOf = memoised((identifier: string): PhysicalLocatio
   return { gln, ...(keys.has('254') ? { extension: keys.get('254')! } : {}) };
 });
 
-const DIGITAL_LINK_HOST = 'https://id.gs1.org';
+export const DIGITAL_LINK_HOST = 'https://id.gs1.org';
 const encode = (value: string): string => encodeURIComponent(value);
 
 /** A GTIN (with serial or lot) as a GS1 Digital Link URI on id.gs1.org. */

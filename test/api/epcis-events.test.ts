@@ -384,7 +384,14 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
         destinationList: [{ type: 'owning_party', destination: 'https://id.gs1.org/417/4012345000016' }],
       },
     });
-    await capture(own.key, epcisDocument([ordered, invoiced, located]));
+    // A Digital Link on a brand's own host (with a path before GS1's), which GS1 allows.
+    const branded = objectEvent({
+      extra: {
+        sourceList: [{ type: 'location', source: 'https://brand.example/dl/414/4012345000023/254/7' }],
+        destinationList: [{ type: 'owning_party', destination: 'https://brand.example/417/4012345000030' }],
+      },
+    });
+    await capture(own.key, epcisDocument([ordered, invoiced, located, branded]));
     const lot = lotOf();
     const stored = await client(own.key).post('/Integration/Events', {
       Events: [
@@ -426,6 +433,9 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     ]);
     expect(await found('EQ_source_location=urn:epc:id:sgln:4012345.00001.0')).toEqual([located.eventID]);
     expect(await found('EQ_destination_owning_party=urn:epc:id:pgln:4012345.00001')).toEqual([located.eventID]);
+    expect(await found('EQ_source_location=urn:epc:id:sgln:4012345.00002.7')).toEqual([branded.eventID]);
+    expect(await found(`EQ_source_location=${encodeURIComponent('https://id.gs1.org/414/4012345000023')}`)).toEqual([]);
+    expect(await found('EQ_destination_owning_party=urn:epc:id:pgln:4012345.00003')).toEqual([branded.eventID]);
     expect(await found(`EQ_source_owning_party=${encodeURIComponent('https://id.gs1.org/417/0614141000012')}`)).toEqual(
       [ordered.eventID],
     );
