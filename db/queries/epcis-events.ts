@@ -476,7 +476,7 @@ const objectOf = (json: string): string => `CASE WHEN jsonb_typeof(${json}) = 'o
 
 const SENSOR_LIST = elementsOf(`${EPCIS} -> 'sensorElementList'`);
 /** The objects of a captured event (`a.area`) an extension parameter looks in, by its area. */
-const EXTENSION_AREAS: Record<ExtensionArea, string> = {
+const AREA_OBJECTS: Record<ExtensionArea, string> = {
   event: `(SELECT ${EPCIS}) AS a(area)`,
   ILMD: `(SELECT ${EPCIS} -> 'ilmd') AS a(area)`,
   ERROR_DECLARATION: '(SELECT decl.declaration) AS a(area)',
@@ -543,7 +543,7 @@ function extensionCondition(binder: Binder, { area, inner, field, test }: Extens
            AND n.ns ->> split_part(f.key, ':', 1) = ANY(${binder.bind(field.namespaces)}::text[])`;
   const from = [
     ...('name' in field ? [] : [area === 'ERROR_DECLARATION' ? DECLARATION_NAMESPACES : EVENT_NAMESPACES]),
-    EXTENSION_AREAS[area],
+    AREA_OBJECTS[area],
     extensionFields(inner),
     ...(test.kind === 'exists' ? [] : [FIELD_VALUES]),
   ].join('\n         CROSS JOIN LATERAL ');

@@ -4,6 +4,7 @@
  * subscriptions run it in the worker). Several values of one parameter are separated by |.
  */
 import { LIMITS } from '../schemas/limits';
+import type { Namespaces } from './event-hash';
 
 /** The schemas of the parameters that take several values. */
 const LISTS = new WeakSet<object>();
@@ -231,7 +232,7 @@ const DECLARED_NAMESPACE = new RegExp(`^(${PREFIX})\\s*=\\s*(\\S+)$`);
  * The namespaces a request's GS1-Extensions header declares, `prefix=IRI` separated by commas
  * (`example=https://ns.example.com/epcis/, ext2=urn:ext2`); undefined when one cannot be read.
  */
-export function extensionNamespacesOf(header: string): Record<string, string> | undefined {
+export function extensionNamespacesOf(header: string): Namespaces | undefined {
   const namespaces: Record<string, string> = {};
   for (const entry of header.split(/[,\n]/).map((e) => e.trim())) {
     if (!entry) continue;
