@@ -4,13 +4,7 @@
  * our own events on the EPCIS view of their type, location and lines (domain/epcis/native.ts).
  */
 import type { Sequelize } from 'sequelize';
-import {
-  canonicalIdentifier,
-  DIGITAL_LINK_HOST,
-  epcPatternOf,
-  spellingsOf,
-  tradeItemOf,
-} from '../../domain/epcis/identifiers';
+import { canonicalIdentifier, epcPatternOf, glnPathOf, spellingsOf, tradeItemOf } from '../../domain/epcis/identifiers';
 import {
   NATIVE_MAPPING,
   nativeEpcisEvent,
@@ -379,10 +373,8 @@ function typedCondition(
   const spellings = [...new Set(values.flatMap(spellingsOf))];
   const any = binder.bind(spellings);
   const entry = `x.entry ->> '${list}'`;
-  // A Digital Link on another host than GS1's (a brand's own, perhaps with a path before GS1's) ends as GS1's does.
-  const paths = spellings.flatMap((s) =>
-    s.startsWith(`${DIGITAL_LINK_HOST}/`) ? [s.slice(DIGITAL_LINK_HOST.length)] : [],
-  );
+  // A GLN's or PGLN's Digital Link on another host than GS1's (a brand's own, perhaps with a path before GS1's).
+  const paths = list === 'bizTransaction' ? [] : [...new Set(values.flatMap((v) => glnPathOf(v) ?? []))];
   const otherHost = paths.length
     ? ` OR (${entry} ~ '^https?://' AND EXISTS (SELECT 1 FROM unnest(${binder.bind(paths)}::text[]) AS p(path)
                                                  WHERE right(${entry}, length(p.path)) = p.path))`

@@ -138,7 +138,7 @@ export const physicalLocationOf = memoised((identifier: string): PhysicalLocatio
   return { gln, ...(keys.has('254') ? { extension: keys.get('254')! } : {}) };
 });
 
-export const DIGITAL_LINK_HOST = 'https://id.gs1.org';
+const DIGITAL_LINK_HOST = 'https://id.gs1.org';
 const encode = (value: string): string => encodeURIComponent(value);
 
 /** A GTIN (with serial or lot) as a GS1 Digital Link URI on id.gs1.org. */
@@ -198,8 +198,20 @@ function pglnOf(identifier: string): string | undefined {
     const body = urn[1] + urn[2];
     return body.length === 12 ? body + checkDigit(body) : undefined;
   }
-  const link = /^https?:\/\/[^/?#]+\/417\/(\d{13})$/i.exec(identifier);
+  // On any host, perhaps with a path before GS1's.
+  const link = /^https?:\/\/[^/?#]+(?:\/[^?#]*)?\/417\/(\d{13})$/i.exec(identifier);
   return link && hasValidCheckDigit(link[1]) ? link[1] : undefined;
+}
+
+/**
+ * The path a GLN location's or a party PGLN's Digital Link ends with on any host (`/414/<gln>[/254/<extension>]`,
+ * `/417/<pgln>`), undefined for any other identifier.
+ */
+export function glnPathOf(identifier: string): string | undefined {
+  const pgln = pglnOf(identifier);
+  if (pgln) return `/417/${pgln}`;
+  const location = physicalLocationOf(identifier);
+  return location && locationDigitalLink(location).slice(DIGITAL_LINK_HOST.length);
 }
 
 /**

@@ -387,8 +387,12 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     // A Digital Link on a brand's own host (with a path before GS1's), which GS1 allows.
     const branded = objectEvent({
       extra: {
-        sourceList: [{ type: 'location', source: 'https://brand.example/dl/414/4012345000023/254/7' }],
+        sourceList: [
+          { type: 'location', source: 'https://brand.example/dl/414/4012345000023/254/7' },
+          { type: 'possessing_party', source: 'https://shop.example/01/09506000134352' },
+        ],
         destinationList: [{ type: 'owning_party', destination: 'https://brand.example/417/4012345000030' }],
+        bizTransactionList: [{ type: 'po', bizTransaction: 'https://erp.example/253/4012345000009123' }],
       },
     });
     await capture(own.key, epcisDocument([ordered, invoiced, located, branded]));
@@ -436,6 +440,16 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(await found('EQ_source_location=urn:epc:id:sgln:4012345.00002.7')).toEqual([branded.eventID]);
     expect(await found(`EQ_source_location=${encodeURIComponent('https://id.gs1.org/414/4012345000023')}`)).toEqual([]);
     expect(await found('EQ_destination_owning_party=urn:epc:id:pgln:4012345.00003')).toEqual([branded.eventID]);
+    expect(
+      await found(`EQ_destination_owning_party=${encodeURIComponent('https://other.example/x/417/4012345000030')}`),
+    ).toEqual([branded.eventID]);
+    // Only a GLN or PGLN is the same on any host: other identifiers, and business transactions, as sent.
+    const q = encodeURIComponent;
+    expect(await found(`EQ_source_possessing_party=${q('https://id.gs1.org/01/09506000134352')}`)).toEqual([]);
+    expect(await found(`EQ_bizTransaction_po=${q('https://id.gs1.org/253/4012345000009123')}`)).toEqual([]);
+    expect(await found(`EQ_bizTransaction_po=${q('https://erp.example/253/4012345000009123')}`)).toEqual([
+      branded.eventID,
+    ]);
     expect(await found(`EQ_source_owning_party=${encodeURIComponent('https://id.gs1.org/417/0614141000012')}`)).toEqual(
       [ordered.eventID],
     );
