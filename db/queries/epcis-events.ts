@@ -376,7 +376,7 @@ function typedCondition(
   // A GLN's or PGLN's Digital Link on another host than GS1's (a brand's own, perhaps with a path before GS1's).
   const paths = list === 'bizTransaction' ? [] : [...new Set(values.flatMap((v) => glnPathOf(v) ?? []))];
   const otherHost = paths.length
-    ? ` OR (${entry} ~ '^https?://' AND EXISTS (SELECT 1 FROM unnest(${binder.bind(paths)}::text[]) AS p(path)
+    ? ` OR (${entry} ~* '^https?://' AND EXISTS (SELECT 1 FROM unnest(${binder.bind(paths)}::text[]) AS p(path)
                                                  WHERE right(${entry}, length(p.path)) = p.path))`
     : '';
   const entries = `${EPCIS} -> '${TYPED_LISTS[list]}'`;

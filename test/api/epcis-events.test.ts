@@ -390,6 +390,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
         sourceList: [
           { type: 'location', source: 'https://brand.example/dl/414/4012345000023/254/7' },
           { type: 'possessing_party', source: 'https://shop.example/01/09506000134352' },
+          { type: 'owning_party', source: 'HTTPS://Brand.example/417/4012345000047' },
         ],
         destinationList: [{ type: 'owning_party', destination: 'https://brand.example/417/4012345000030' }],
         bizTransactionList: [{ type: 'po', bizTransaction: 'https://erp.example/253/4012345000009123' }],
@@ -443,6 +444,7 @@ describe('EPCIS events: captured documents come back by id and by query', () => 
     expect(
       await found(`EQ_destination_owning_party=${encodeURIComponent('https://other.example/x/417/4012345000030')}`),
     ).toEqual([branded.eventID]);
+    expect(await found('EQ_source_owning_party=urn:epc:id:pgln:4012345.00004')).toEqual([branded.eventID]);
     // Only a GLN or PGLN is the same on any host: other identifiers, and business transactions, as sent.
     const q = encodeURIComponent;
     expect(await found(`EQ_source_possessing_party=${q('https://id.gs1.org/01/09506000134352')}`)).toEqual([]);
