@@ -21,6 +21,7 @@ import {
   SENSOR_TIME_FIELDS,
   SENSOR_VALUE_PARAMETER,
   TYPED_PARAMETER,
+  withOffsetPlus,
   type EpcisOrderParameters,
   type EpcisQueryParameters,
   type ExtensionArea,
@@ -143,7 +144,7 @@ const EXTENSION_NUMBER = /^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3}
 const EXTENSION_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+ -][0-9]{2}:[0-9]{2})$/i;
 const timeOfText = (value: string): string | undefined => {
   if (!EXTENSION_TIME.test(value)) return undefined;
-  const time = new Date(value.replace(/ ([0-9]{2}:[0-9]{2})$/, '+$1'));
+  const time = new Date(withOffsetPlus(value));
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 };
 

@@ -320,6 +320,9 @@ function schemaOf(name: string): object | undefined {
   return schemas[name] ?? PATTERNS.find(({ pattern }) => pattern.test(name))?.schema;
 }
 
+/** A date-time whose offset's + was not percent-encoded, read as a space (`…T18:00:00 01:00`), with its + back. */
+export const withOffsetPlus = (value: string): string => value.replace(/(T[0-9:.]+) ([0-9]{2}(:?[0-9]{2})?)$/, '$1+$2');
+
 /** A query string as read: a parameter sent more than once is a list of its values. */
 type QueryString = Record<string, string | string[] | undefined>;
 
@@ -337,7 +340,7 @@ export function lenientQuery(query: Readonly<QueryString>): QueryString {
     const schema = schemaOf(name);
     if (Array.isArray(value) && schema && LISTS.has(schema)) out[name] = value.join('|');
     else if (typeof value === 'string' && schema && 'format' in schema && schema.format === 'date-time')
-      out[name] = value.replace(/(T[0-9:.]+) ([0-9]{2}(:?[0-9]{2})?)$/, '$1+$2');
+      out[name] = withOffsetPlus(value);
   }
   return out;
 }
