@@ -1,6 +1,6 @@
 import { Account, API_KEY_ROLES, ApiKey, type ApiKeyRole } from '../db/models';
 import { createApiKey } from '../db/repositories/accounts';
-import { runCommands, wholeNumber } from './database';
+import { commandLine, run, wholeNumber } from './database';
 
 const USAGE = `usage:
   npm run --silent apikey -- create --account NAME [--label LABEL]   prints the new key alone on stdout
@@ -13,7 +13,7 @@ const USAGE = `usage:
   npm run --silent apikey -- limit --account NAME --default
                                     back to the service's limits (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST)`;
 
-runCommands(
+export const apikey = commandLine(
   USAGE,
   {
     account: { type: 'string' },
@@ -24,16 +24,16 @@ runCommands(
     default: { type: 'boolean' },
   },
   {
-    create: async ({ values }) => {
+    create: async ({ values, print }) => {
       const role = (values.role ?? 'account') as ApiKeyRole;
       if (!API_KEY_ROLES.includes(role))
         throw new Error(`--role must be one of ${API_KEY_ROLES.join(', ')}.\n${USAGE}`);
       const accountName = values.account ?? (role === 'support' ? 'support' : undefined);
       if (!accountName) throw new Error(`--account is required.\n${USAGE}`);
       const { key } = await createApiKey(accountName, values.label ?? null, role);
-      process.stdout.write(`${key}\n`);
+      print(key);
     },
-    list: async ({ values }) => {
+    list: async ({ values, print }) => {
       const account = values.account ? await Account.findOne({ where: { name: values.account } }) : null;
       if (values.account && !account) throw new Error(`No account named ${values.account}.`);
       const keys = await ApiKey.findAll({
@@ -41,9 +41,9 @@ runCommands(
         order: [['createdAt', 'ASC']],
       });
       const names = new Map((await Account.findAll()).map((a) => [a.id, a.name]));
-      console.log(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE'].join('\t'));
+      print(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE'].join('\t'));
       for (const key of keys) {
-        console.log(
+        print(
           [
             key.id,
             names.get(key.accountId),
@@ -55,26 +55,28 @@ runCommands(
         );
       }
     },
-    revoke: async ({ args: [id] }) => {
+    revoke: async ({ args: [id], print }) => {
       if (!id) throw new Error(`revoke needs a key id.\n${USAGE}`);
       const key = /^[0-9a-f-]{36}$/i.test(id) ? await ApiKey.findByPk(id) : null;
       if (!key) throw new Error(`No API key with id ${id}.`);
       if (!key.revokedAt) await key.update({ revokedAt: new Date() });
-      console.log(`revoked ${key.id}`);
+      print(`revoked ${key.id}`);
     },
-    limit: async ({ values }) => {
+    limit: async ({ values, print }) => {
       if (!values.account) throw new Error(`--account is required.\n${USAGE}`);
       const account = await Account.findOne({ where: { name: values.account } });
       if (!account) throw new Error(`No account named ${values.account}.`);
       if (values.default) {
         await account.update({ rateLimitPerSecond: null, rateLimitBurst: null });
-        console.log(`${account.name}: the service's limits`);
+        print(`${account.name}: the service's limits`);
         return;
       }
       const perSecond = wholeNumber('--per-second', values['per-second'], 1, USAGE);
       const burst = values.burst === undefined ? 0 : wholeNumber('--burst', values.burst, 0, USAGE);
       await account.update({ rateLimitPerSecond: perSecond, rateLimitBurst: burst });
-      console.log(`${account.name}: ${perSecond} requests a second per key, ${burst} more a minute`);
+      print(`${account.name}: ${perSecond} requests a second per key, ${burst} more a minute`);
     },
   },
 );
+
+if (require.main === module) run(() => apikey(process.argv.slice(2)));

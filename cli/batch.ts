@@ -8,7 +8,7 @@ import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { RECONCILER_WORKFLOW_ID } from '../batches/reconciler';
 import { connectTemporalClient } from '../platform/temporal-client';
-import { runCommands, serviceAddress, wholeNumber } from './database';
+import { commandLine, run, serviceAddress, wholeNumber } from './database';
 import { requestWithEpcisOriginals } from '../db/repositories/epcis-originals';
 
 const USAGE = `usage:
@@ -43,7 +43,7 @@ function caseOf({ batch, retriedBy, replacedBy, failedImport }: BatchView): stri
   return retriedBy ? `open, retried: ${retriedBy.status}` : 'open';
 }
 
-runCommands(
+export const batch = commandLine(
   USAGE,
   {
     status: { type: 'string' },
@@ -53,7 +53,7 @@ runCommands(
     reason: { type: 'string' },
   },
   {
-    list: async ({ values }) => {
+    list: async ({ values, print }) => {
       let status: BatchStatus | undefined;
       if (values.status) {
         status = STATUSES.find((st) => st.toLowerCase() === values.status!.toLowerCase());
@@ -65,12 +65,12 @@ runCommands(
         { status, accountName: values.account },
         { pageNumber: 1, pageSize, offset: 0 },
       );
-      console.log(
+      print(
         ['BATCH_ID', 'ACCOUNT', 'MODE', 'STATUS', 'EVENTS', 'SUBMITTED', 'COMPLETED', 'WORKFLOW_ID', 'CASE'].join('\t'),
       );
       for (const view of views) {
         const { batch: b, accountName } = view;
-        console.log(
+        print(
           [
             b.id,
             accountName,
@@ -85,11 +85,11 @@ runCommands(
         );
       }
     },
-    show: async ({ sequelize, args: [id], values }) => {
+    show: async ({ sequelize, args: [id], values, print }) => {
       const { batch, accountName, retriedBy, replacedBy } = await findOne(id);
       const { request: stored, ...rest } = batch.get({ plain: true });
       const request = values.request ? await requestWithEpcisOriginals(sequelize, stored) : undefined;
-      console.log(
+      print(
         JSON.stringify(
           { ...rest, account: accountName, retriedBy, replacedBy, ...(request ? { request } : {}) },
           null,
@@ -97,7 +97,7 @@ runCommands(
         ),
       );
     },
-    abandon: async ({ args: [id], values }) => {
+    abandon: async ({ args: [id], values, print }) => {
       const original = await findOne(id);
       const reason = values.reason?.trim();
       if (!reason)
@@ -108,9 +108,9 @@ runCommands(
         throw new Error(`--reason is ${reason.length} characters; at most ${ABANDON_REASON_MAX_LENGTH}.`);
       const abandoned = await abandonBatch(original.batch.id, reason, null);
       if (abandoned.kind === 'refused') throw new Error(abandoned.refusal.message);
-      console.log(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
+      print(`batch ${original.batch.id} (${original.accountName}): Abandoned: ${reason}`);
     },
-    retry: async ({ args: [id] }) => {
+    retry: async ({ args: [id], print }) => {
       const original = await findOne(id);
       const config = loadConfig();
       const stored = await storeRetry(original.batch.id, null);
@@ -134,7 +134,7 @@ runCommands(
         const name = `batch ${retry.id} (retry of ${original.batch.id})`;
         switch (outcome.kind) {
           case 'completed':
-            console.log(`${name}: Completed, ${outcome.result.length} events created`);
+            print(`${name}: Completed, ${outcome.result.length} events created`);
             return;
           case 'rejected':
             throw new Error([`${name}: Failed again`, ...rejectionLines(outcome.errors)].join('\n'));
@@ -155,3 +155,5 @@ runCommands(
     },
   },
 );
+
+if (require.main === module) run(() => batch(process.argv.slice(2)));

@@ -61,23 +61,39 @@ export function wholeNumber(name: string, value: string | undefined, min: number
 type Options = NonNullable<ParseArgsConfig['options']>;
 type ValuesOf<O extends Options> = ReturnType<typeof parseArgs<{ allowPositionals: true; options: O }>>['values'];
 
+/** Where a command runs: a database, and where its output lines go. */
+export interface CommandContext {
+  sequelize: Sequelize;
+  print: (line: string) => void;
+}
+
+/** A CLI of subcommands, given its arguments (after the script's name); it fails with the Error to print. */
+export type CommandLine = (argv: readonly string[], context?: CommandContext) => Promise<void>;
+
 /**
- * Runs a CLI of subcommands (see run) taking `options` and --help: --help or no command prints `usage`;
- * a command runs against the service's database (withDatabase) with the arguments after it; an unknown
- * one fails with `usage`.
+ * A CLI of subcommands taking `options` and --help: --help or no command prints `usage`; a command runs
+ * with the arguments after it, against the service's database (withDatabase) unless a context is given
+ * (the tests' own); an unknown one fails with `usage`. Its script runs it with `run`.
  */
-export function runCommands<const O extends Options>(
+export function commandLine<const O extends Options>(
   usage: string,
   options: O,
-  commands: Record<string, (input: { sequelize: Sequelize; args: string[]; values: ValuesOf<O> }) => Promise<void>>,
-): void {
-  run(async () => {
+  commands: Record<string, (input: CommandContext & { args: string[]; values: ValuesOf<O> }) => Promise<void>>,
+): CommandLine {
+  return async (argv, context) => {
     const {
       positionals: [command, ...args],
       values,
-    } = parseArgs({ allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h' } } });
-    if (('help' in values && values.help === true) || !command) return console.log(usage);
+    } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+    });
+    const print = context?.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+    if (('help' in values && values.help === true) || !command) return print(usage);
     if (!Object.hasOwn(commands, command)) throw new Error(`Unknown command ${command}.\n${usage}`);
-    await withDatabase((sequelize) => commands[command]({ sequelize, args, values: values as ValuesOf<O> }));
-  });
+    const input = { args, values: values as ValuesOf<O>, print };
+    if (context) return commands[command]({ ...input, sequelize: context.sequelize });
+    await withDatabase((sequelize) => commands[command]({ ...input, sequelize }));
+  };
 }

@@ -1,33 +1,35 @@
 import os from 'node:os';
 import { listGlns, revokeGln, verifyGln } from '../db/repositories/gln-verifications';
-import { runCommands } from './database';
+import { commandLine, run } from './database';
 
 const USAGE = `usage:
   npm run --silent gln -- verify ACCOUNT GLN   ACCOUNT owns GLN: shipments to that GLN become visible to it
   npm run --silent gln -- revoke ACCOUNT GLN   shipments to GLN are private again
   npm run --silent gln -- list [--account NAME]`;
 
-runCommands(
+export const gln = commandLine(
   USAGE,
   { account: { type: 'string' } },
   {
-    verify: async ({ sequelize, args: [account, gln] }) => {
+    verify: async ({ sequelize, args: [account, gln], print }) => {
       if (!account || !gln) throw new Error(`verify needs an account and a GLN.\n${USAGE}`);
       const verified = await verifyGln(sequelize, account, gln, process.env.SUDO_USER ?? os.userInfo().username);
-      console.log(`verified ${verified.gln} for ${verified.account}`);
+      print(`verified ${verified.gln} for ${verified.account}`);
     },
-    revoke: async ({ sequelize, args: [account, gln] }) => {
+    revoke: async ({ sequelize, args: [account, gln], print }) => {
       if (!account || !gln) throw new Error(`revoke needs an account and a GLN.\n${USAGE}`);
-      console.log(
+      print(
         (await revokeGln(sequelize, account, gln))
           ? `revoked ${gln} for ${account}`
           : `${gln} was not verified for ${account}`,
       );
     },
-    list: async ({ sequelize, values }) => {
+    list: async ({ sequelize, values, print }) => {
       for (const v of await listGlns(sequelize, { account: values.account })) {
-        console.log([v.gln, v.account, v.verifiedAt.toISOString(), v.verifiedBy].join('\t'));
+        print([v.gln, v.account, v.verifiedAt.toISOString(), v.verifiedBy].join('\t'));
       }
     },
   },
 );
+
+if (require.main === module) run(() => gln(process.argv.slice(2)));

@@ -1,16 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { parseList } from 'structured-headers';
 import { createAccount } from '../factories/accounts';
-import { cli } from '../helpers/cli';
+import { apikey } from '../../cli/apikey';
+import { command } from '../helpers/cli';
 import { sql } from '../helpers/db';
 import { request, type Response } from '../helpers/http';
 import { startReplica, stopReplica, type Replica } from '../helpers/replica';
 
-const limit = (name: string, ...args: string[]) => {
-  const result = cli('cli/apikey.ts', ['limit', '--account', name, ...args]);
-  if (result.status !== 0) throw new Error(`apikey limit failed: ${result.stderr}`);
-  return result.stdout;
-};
+const limit = (name: string, ...args: string[]) => command(apikey, 'limit', '--account', name, ...args);
 
 /**
  * A RateLimit-Policy or RateLimit field read as draft-ietf-httpapi-ratelimit-headers defines it: a
@@ -48,7 +45,7 @@ describe('fair use: rate limits per API key and per client address', () => {
 
   it('a key past its rate gets 429 with Retry-After and the RateLimit fields, in the problem shape; /epcis in its own', async () => {
     const account = await createAccount();
-    expect(limit(account.name, '--per-second', '2')).toContain('2 requests a second');
+    expect(await limit(account.name, '--per-second', '2')).toContain('2 requests a second');
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => request('GET', '/Integration/Account', { key: account.key })),
     );
@@ -100,7 +97,7 @@ describe('fair use: rate limits per API key and per client address', () => {
     }
 
     // Back to the service's limits (the test stack's are high).
-    expect(limit(account.name, '--default')).toContain("the service's limits");
+    expect(await limit(account.name, '--default')).toContain("the service's limits");
     const freed = await Promise.all(
       Array.from({ length: 8 }, () => request('GET', '/Integration/Account', { key: account.key })),
     );
@@ -111,16 +108,18 @@ describe('fair use: rate limits per API key and per client address', () => {
     });
   });
 
-  it('the operator CLI refuses a limit that is not a whole number, naming the option', () => {
-    const result = cli('cli/apikey.ts', ['limit', '--account', 'nobody-there', '--per-second', '0']);
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toMatch(/No account named nobody-there|--per-second must be a whole number/);
+  it('the operator CLI refuses a limit that is not a whole number, naming the option', async () => {
+    await expect(limit('nobody-there', '--per-second', '1')).rejects.toThrow('No account named nobody-there');
+    const account = await createAccount();
+    await expect(limit(account.name, '--per-second', '0')).rejects.toThrow(
+      '--per-second must be a whole number from 1 to 1000000 (got "0")',
+    );
   });
 
   it('two API processes share one budget per key (the counters are in PostgreSQL)', async () => {
     const account = await createAccount();
     const burst = 10;
-    limit(account.name, '--per-second', '1', '--burst', String(burst));
+    await limit(account.name, '--per-second', '1', '--burst', String(burst));
     const started = Date.now();
     const answers: { replica: number; status: number }[] = [];
     for (let i = 0; i < 30; i++) {

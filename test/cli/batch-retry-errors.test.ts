@@ -1,6 +1,7 @@
 import { createAccount } from '../factories/accounts';
 import { instance, ship, uid } from '../factories/events';
-import { cli } from '../helpers/cli';
+import { batch } from '../../cli/batch';
+import { command } from '../helpers/cli';
 import { sql } from '../helpers/db';
 import { client } from '../helpers/http';
 
@@ -16,10 +17,12 @@ describe('npm run batch retry, failing again', () => {
       `SELECT id FROM batches WHERE account_id = $1 AND status = 'Failed'`,
       [account.id],
     );
-    const retried = cli('cli/batch.ts', ['retry', rows[0].id]);
-    expect(retried.status).not.toBe(0);
-    expect(retried.stderr).toContain('Failed again');
-    expect(retried.stderr).toContain(`event 0 ${events[0].Id}: InsufficientInventory`);
-    expect(retried.stderr).toContain(`event 1 ${events[1].Id}: InsufficientInventory`);
+    const retried = await command(batch, 'retry', rows[0].id).then(
+      () => 'retried',
+      (error: Error) => error.message,
+    );
+    expect(retried).toContain('Failed again');
+    expect(retried).toContain(`event 0 ${events[0].Id}: InsufficientInventory`);
+    expect(retried).toContain(`event 1 ${events[1].Id}: InsufficientInventory`);
   });
 });

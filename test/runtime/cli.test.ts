@@ -4,61 +4,7 @@ import path from 'node:path';
 import { cli, pointedAt } from '../helpers/cli';
 import { request } from '../helpers/http';
 
-describe('apikey CLI against the running service database', () => {
-  const account = `cli-${Date.now()}`;
-
-  it('create prints the key alone; the key passes auth; list shows it; revoke ends it', async () => {
-    const created = cli('cli/apikey.ts', ['create', '--account', account, '--label', 'ci']);
-    expect(created.status).toBe(0);
-    const key = created.stdout.trim();
-    expect(created.stdout).toBe(`${key}\n`);
-    expect(key).toMatch(/^trc_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
-
-    const me = await request('GET', '/Integration/Account', { key });
-    expect(me.status).toBe(200);
-    expect(me.body.name).toBe(account);
-
-    const listed = cli('cli/apikey.ts', ['list', '--account', account]);
-    expect(listed.status).toBe(0);
-    const [header, row] = listed.stdout.trim().split('\n');
-    expect(header.split('\t')).toEqual(['KEY_ID', 'ACCOUNT', 'LABEL', 'CREATED', 'STATE', 'ROLE']);
-    const [id, name, label, , state] = row.split('\t');
-    expect({ name, label, state }).toEqual({ name: account, label: 'ci', state: 'active' });
-
-    expect(cli('cli/apikey.ts', ['revoke', id]).status).toBe(0);
-    expect((await request('GET', '/Integration/Account', { key })).status).toBe(401);
-    expect(cli('cli/apikey.ts', ['list', '--account', account]).stdout).toContain('revoked');
-  });
-
-  it('a second key for the same account reuses the account', async () => {
-    const a = cli('cli/apikey.ts', ['create', '--account', `${account}-2`]).stdout.trim();
-    const b = cli('cli/apikey.ts', ['create', '--account', `${account}-2`]).stdout.trim();
-    const [ma, mb] = await Promise.all([
-      request('GET', '/Integration/Account', { key: a }),
-      request('GET', '/Integration/Account', { key: b }),
-    ]);
-    expect(ma.body.id).toBe(mb.body.id);
-  });
-
-  it('create --role support makes a support key, and only on request: a key is an account key by default', async () => {
-    const support = cli('cli/apikey.ts', ['create', '--role', 'support', '--account', `${account}-support`]);
-    expect(support.status).toBe(0);
-    expect(cli('cli/apikey.ts', ['create', '--account', `${account}-plain`]).status).toBe(0);
-    const [, supportRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-support`])
-      .stdout.trim()
-      .split('\n');
-    const [, plainRow] = cli('cli/apikey.ts', ['list', '--account', `${account}-plain`])
-      .stdout.trim()
-      .split('\n');
-    expect(supportRow.split('\t').at(-1)).toBe('support');
-    expect(plainRow.split('\t').at(-1)).toBe('account');
-
-    expect((await request('GET', '/Integration/Batches', { key: support.stdout.trim() })).status).toBe(200);
-    expect(cli('cli/apikey.ts', ['create', '--role', 'admin', '--account', account]).stderr).toContain(
-      '--role must be one of account, support',
-    );
-  });
-
+describe('a CLI run as a process', () => {
   it('bad usage fails with a message on stderr', () => {
     const result = cli('cli/apikey.ts', ['create']);
     expect(result.status).toBe(1);
@@ -83,6 +29,7 @@ describe('every CLI finds the running service or says none runs', () => {
     ['apikey', 'cli/apikey.ts', ['list']],
     ['migrate', 'cli/migrate.ts', []],
     ['batch', 'cli/batch.ts', ['list']],
+    ['gln', 'cli/gln.ts', ['list']],
   ])('%s with no service on DATA_DIR fails in one line and starts no database of its own', (_name, script, args) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-service-'));
     try {
