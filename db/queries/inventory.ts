@@ -45,7 +45,11 @@ export async function resolveIds(
   return rows.map((r) => r.id);
 }
 
-/** The columns an answer reads, all in the timeline index: an index-only scan, no heap page per record. */
+/**
+ * The columns an answer reads, all in the timeline index: an index-only scan, no heap page per record.
+ * Lines of one event on one timeline share (event_time, event_seq); available never falls from one to
+ * the next (a minimum over fewer records), so the one that applies after the event has the most.
+ */
 const COLUMNS = 'r.product_id, r.lot_serial, r.location_id, r.event_time, r.event_seq, r.available';
 
 /** Inventory records with their product and location names; oldest first within each product and lot. */
@@ -60,7 +64,7 @@ export async function inventoryRecords(sequelize: Sequelize, filter: InventoryFi
   const records = filter.asOf
     ? `SELECT DISTINCT ON (r.product_id, r.lot_serial, r.location_id) ${COLUMNS}
          FROM inventory_records r WHERE ${where}
-        ORDER BY r.product_id, r.lot_serial, r.location_id, r.event_time DESC, r.event_seq DESC`
+        ORDER BY r.product_id, r.lot_serial, r.location_id, r.event_time DESC, r.event_seq DESC, r.available DESC`
     : `SELECT ${COLUMNS} FROM inventory_records r WHERE ${where}`;
   return queryOf(sequelize)<InventoryRow>(
     `SELECT r.product_id, p.external_id AS product_external_id, p.name AS product_name, r.lot_serial,
@@ -69,7 +73,7 @@ export async function inventoryRecords(sequelize: Sequelize, filter: InventoryFi
        FROM (${records}) r
        JOIN products p ON p.id = r.product_id
        JOIN locations l ON l.id = r.location_id
-      ORDER BY p.seq, r.lot_serial, r.event_time, r.event_seq, l.seq`,
+      ORDER BY p.seq, r.lot_serial, r.event_time, r.event_seq, l.seq, r.available`,
     bind,
   );
 }

@@ -160,7 +160,7 @@ const TRACE = `WITH RECURSIVE ${WALK},
               n.location_id, l.external_id AS location_external_id, l.name AS location_name, l.gln AS location_gln,
               tp.name AS trade_partner_name, tp.connection_type,
               CASE WHEN n.until = 'infinity' THEN NULL ELSE n.until END AS until, n.open,
-              r.quantity_in::text, r.quantity_out::text, h.quantity_on_hand::text,
+              r.quantity_in::text, r.quantity_out::text, r.quantity_on_hand::text,
               least(r.first_event, c.first_event) AS first_event, greatest(r.last_event, c.last_event) AS last_event,
               coalesce(r.event_count, 0) + coalesce(c.event_count, 0) AS event_count
          FROM visited n
@@ -170,18 +170,12 @@ const TRACE = `WITH RECURSIVE ${WALK},
          JOIN trade_partners tp ON tp.id = l.trade_partner_id
          LEFT JOIN LATERAL (
            SELECT sum(r.delta) FILTER (WHERE r.delta > 0) AS quantity_in, -sum(r.delta) FILTER (WHERE r.delta < 0) AS quantity_out,
+                  sum(r.delta) AS quantity_on_hand,
                   min(r.event_time) AS first_event, max(r.event_time) AS last_event, count(DISTINCT r.event_id)::int AS event_count
              FROM inventory_records r
             WHERE r.account_id = n.account_id AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
               AND r.location_id = n.location_id AND r.event_time <= n.until
          ) r ON n.open
-         LEFT JOIN LATERAL (
-           SELECT r.balance AS quantity_on_hand
-             FROM inventory_records r
-            WHERE r.account_id = n.account_id AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
-              AND r.location_id = n.location_id AND r.event_time <= n.until
-            ORDER BY r.event_time DESC, r.event_seq DESC LIMIT 1
-         ) h ON n.open
          LEFT JOIN LATERAL (
            SELECT min(e.event_time) AS first_event, max(e.event_time) AS last_event, count(DISTINCT e.id)::int AS event_count
              FROM event_lines el JOIN events e ON e.id = el.event_id

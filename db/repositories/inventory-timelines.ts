@@ -1,6 +1,6 @@
 /**
  * Inventory timelines as stored: one (account, product, lot, location)'s records ordered by
- * (event_time, event_seq). Writers of a timeline hold its advisory lock (db/sql lockKeys) until they commit.
+ * (event_time, event_seq, event_line_id): the lines of one event on one timeline in their order. Writers of a timeline hold its advisory lock (db/sql lockKeys) until they commit.
  */
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TimelinePoint } from '../../domain/inventory-timeline';
@@ -49,7 +49,7 @@ export async function timelineRecords(
       CROSS JOIN LATERAL (
         SELECT event_time, event_seq, delta, balance, available FROM inventory_records
          WHERE account_id = $1 AND product_id = k.product_id AND lot_serial = k.lot_serial AND location_id = k.location_id
-         ORDER BY event_time, event_seq
+         ORDER BY event_time, event_seq, event_line_id
         OFFSET 0) AS r`,
     [accountId, ...unnestArrays(timelines, TIMELINE_KEYS)],
   );
@@ -78,7 +78,7 @@ export async function lockBatchTimelines(query: Query, accountId: string, batchI
 }
 
 /**
- * balance = running sum of delta by (event_time, event_seq); available = running minimum of balance
+ * balance = running sum of delta by (event_time, event_seq, event_line_id); available = running minimum of balance
  * from the end (domain/inventory-timeline computeTimeline). NUMERIC keeps both exact. Each timeline is
  * read on its own through the timeline index (LATERAL, with OFFSET 0 so the planner cannot turn it
  * into one hash join over all of the account's records): the cost is that of the touched lots only.
@@ -90,9 +90,9 @@ const RECALCULATE = `
       FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS k(product_id, lot_serial, location_id)
      CROSS JOIN LATERAL (
        SELECT b.row_id, b.balance, b.old_balance, b.old_available,
-              min(b.balance) OVER (ORDER BY b.event_time DESC, b.event_seq DESC ROWS UNBOUNDED PRECEDING) AS available
-         FROM (SELECT r.ctid AS row_id, r.event_time, r.event_seq, r.balance AS old_balance, r.available AS old_available,
-                      sum(r.delta) OVER (ORDER BY r.event_time, r.event_seq ROWS UNBOUNDED PRECEDING) AS balance
+              min(b.balance) OVER (ORDER BY b.event_time DESC, b.event_seq DESC, b.event_line_id DESC ROWS UNBOUNDED PRECEDING) AS available
+         FROM (SELECT r.ctid AS row_id, r.event_time, r.event_seq, r.event_line_id, r.balance AS old_balance, r.available AS old_available,
+                      sum(r.delta) OVER (ORDER BY r.event_time, r.event_seq, r.event_line_id ROWS UNBOUNDED PRECEDING) AS balance
                  FROM inventory_records r
                 WHERE r.account_id = $1 AND r.product_id = k.product_id AND r.lot_serial = k.lot_serial AND r.location_id = k.location_id
                OFFSET 0) AS b

@@ -7,6 +7,7 @@ import {
   record,
   serviceId,
   ship,
+  transform,
   uid,
 } from '../factories/trace-events';
 import { client, request } from '../helpers/http';
@@ -206,5 +207,30 @@ describe('GET /Integration/Inventory', () => {
     expect(
       after.body.products[0].lots[0].inventory.map((r: { quantityAvailable: number }) => r.quantityAvailable),
     ).toEqual([0, 0, 0, 100]);
+  });
+
+  describe('lines of one event on one lot and location', () => {
+    const available = async (asOf: string) =>
+      (await get(`ProductIds=${codId}&LocationIds=${plantId}&AsOf=${asOf}`)).body.products[0].lots[0].inventory[0]
+        .quantityAvailable;
+
+    it('add up: two lines of 10 and 20 leave 30, and 30 can be shipped', async () => {
+      await record(account.key, commission(plant, '2024-06-01T08:00:00', [lot(cod, 'TWO', 10), lot(cod, 'TWO', 20)]));
+      expect(await available('2024-06-01T08:00:00Z')).toBe(30);
+      await record(account.key, ship(plant, customer, '2024-06-01T09:00:00', [lot(cod, 'TWO', 30)]));
+      expect(await available('2024-06-01T09:00:00Z')).toBe(0);
+    });
+
+    it('count in their order: a transform of 60 into 3 of the same lot leaves 43, and 40 before it', async () => {
+      await record(account.key, commission(plant, '2024-07-01T08:00:00', [lot(cod, 'SAME', 100)]));
+      await record(account.key, transform(plant, '2024-07-03T08:00:00', [lot(cod, 'SAME', 60)], [lot(cod, 'SAME', 3)]));
+      expect(await available('2024-07-03T08:00:00Z')).toBe(43);
+      // Before the transform only 40 may go: it takes 60 of what is there before it gives 3 back.
+      expect(await available('2024-07-02T08:00:00Z')).toBe(40);
+      const tooMuch = await client(account.key).post('/Integration/Events', {
+        Events: [ship(plant, customer, '2024-07-02T08:00:00', [lot(cod, 'SAME', 41)])],
+      });
+      expect(tooMuch.status).toBe(400);
+    });
   });
 });

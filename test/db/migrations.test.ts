@@ -267,6 +267,43 @@ describe('migrations', () => {
     });
   });
 
+  it('take the lines of one event on one timeline in their order: 10 and 20 read 30, an output of its own input counts after it', async () => {
+    await beforeMigration('inventory-line-order', async (sequelize, migrator) => {
+      await insertEvents(sequelize, [
+        ['commission', {}],
+        ['transform', {}],
+      ]);
+      // Two lines each, stored with the values either order of the recalculation could leave: all wrong here.
+      await sequelize.query(`
+        INSERT INTO products (id, account_id, urn, name, unit_of_measure, sharing_policy, identifier_type)
+          VALUES ('00000000-0000-4000-8000-000000000051', '00000000-0000-4000-8000-000000000001', 'cod', 'Cod', 'KGM', 'Open', 'Lot');
+        WITH lines AS (
+          INSERT INTO event_lines (account_id, event_id, position, role, product_id, lot_serial, quantity)
+          SELECT e.account_id, e.id, v.position, v.role, '00000000-0000-4000-8000-000000000051', 'L1', abs(v.delta)
+            FROM (VALUES ('commission', 0, 'instance', 10), ('commission', 1, 'instance', 20),
+                         ('transform', 0, 'input', -25), ('transform', 0, 'output', 3)) AS v(event, position, role, delta)
+            JOIN events e ON e.external_event_id = v.event
+           ORDER BY e.seq, v.role = 'output', v.position
+          RETURNING id, event_id, role, quantity)
+        INSERT INTO inventory_records (account_id, product_id, lot_serial, location_id, event_id, event_line_id, event_time, event_seq, delta, balance, available)
+        SELECT e.account_id, '00000000-0000-4000-8000-000000000051', 'L1', e.location_id, e.id, l.id,
+               CASE e.external_event_id WHEN 'commission' THEN timestamptz '2024-07-01Z' ELSE timestamptz '2024-07-03Z' END,
+               e.seq, CASE l.role WHEN 'input' THEN -l.quantity ELSE l.quantity END, 0, 0
+          FROM lines l JOIN events e ON e.id = l.event_id;`);
+      await migrator.up();
+      const rows = await sequelize.query<{ delta: string; balance: string; available: string }>(
+        'SELECT delta::text, balance::text, available::text FROM inventory_records ORDER BY event_line_id',
+        { type: QueryTypes.SELECT },
+      );
+      expect(rows).toEqual([
+        { delta: '10', balance: '10', available: '5' },
+        { delta: '20', balance: '30', available: '5' },
+        { delta: '-25', balance: '5', available: '5' },
+        { delta: '3', balance: '8', available: '8' },
+      ]);
+    });
+  });
+
   it('agree with the model definitions, column by column', async () => {
     await withEmptyDatabase(async (url) => {
       const sequelize = createSequelize(url, 2);
