@@ -69,7 +69,8 @@ const PRIVATE_REFERENCES = `
 /**
  * Every event line the trace's caller (`reader`) may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
- * trace's edges show. What the lines name (documents, input lots, products, accounts, locations) is read
+ * trace's edges show (`shown`: every event of its edges). Another account's shipments are shown only when
+ * they are edges: never one to another of its customers. What the lines name (documents, input lots, products, accounts, locations) is read
  * in queries of its own, once each however many lines name it: joined per line, it cost seconds at 10,000.
  * A lot's lines are read once, then matched to its nodes by location: a lot sold to many shops is a node
  * per shop, and read per node its 10,000 lines were read eleven times (3 s on a loaded machine).
@@ -101,12 +102,14 @@ export async function traceEventLines(
        FROM lines x
        JOIN n ON n.product_id = x.product_id AND n.lot_serial = x.lot_serial AND n.location_id = x.location_id
       WHERE x.event_time <= n.until AND (n.open OR x.event_id IN (SELECT event_id FROM shown))
+        AND (x.account_id = $7 OR x.type <> 'Ship' OR x.event_id IN (SELECT event_id FROM shown))
       ORDER BY x.event_time, x.seq, x.line_id`,
     [
       ...unnestArrays(n, ['product_id', 'lot_serial', 'location_id']),
       n.map((x) => (x.until ? x.until.toISOString() : 'infinity')),
       n.map((x) => x.open),
       [...new Set(trace.shown)],
+      reader,
     ],
   );
   const eventIds = [...new Set(rows.map((r) => r.event_id))];

@@ -15,7 +15,8 @@ import { preparedQueryOf } from '../sql';
  *    destination GLN is verified as B's and B holds the lot at a location with that GLN;
  *  - a node of another account is shown up to the time the walk reached it (the shipment, or the
  *    transform that consumed it), and is walked further back only when its product is Open. A node whose
- *    product is Restricted is a stub: only the edge that reached it is shown;
+ *    product is Restricted is a stub: only the edge that reached it is shown. Of its shipments, only those
+ *    the walk took (its edges) are shown: never one to another of that account's customers;
  *  - forwards, the walk stays in the caller's account: shipping never shows the receiver's events.
  * So A → B → C lets C see what B could see of A, within the same policies, however many hops away;
  * an account that never shipped toward the caller's side of the chain is never reached.
@@ -175,6 +176,8 @@ const TRACE = `WITH RECURSIVE ${WALK},
              FROM inventory_records r
             WHERE r.account_id = n.account_id AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
               AND r.location_id = n.location_id AND r.event_time <= n.until
+              AND (n.account_id = $1 OR r.event_id IN (SELECT event_id FROM edges)
+                   OR NOT EXISTS (SELECT 1 FROM events e WHERE e.id = r.event_id AND e.type = 'Ship'))
          ) r ON n.open
          LEFT JOIN LATERAL (
            SELECT min(e.event_time) AS first_event, max(e.event_time) AS last_event, count(DISTINCT e.id)::int AS event_count
@@ -188,7 +191,8 @@ const TRACE = `WITH RECURSIVE ${WALK},
 
 /**
  * What the FSMA 204 sheet needs of a trace: where each node is (lot, location, until when, open or a
- * stub), the node pairs an event links (for the depth cut), and at a stub only the events that reached it.
+ * stub), the node pairs an event links (for the depth cut), and the other accounts' events among them: all
+ * that is shown at a stub, and the only shipments of theirs shown anywhere.
  * The trace's totals per node and its edge per event line are left out: a lot sold 10,000 times is 10,008
  * edges, whose JSON and per-node totals over 10,000 inventory records were half the sheet's time.
  */
@@ -196,7 +200,7 @@ const SHEET = `WITH RECURSIVE ${WALK},
      steps AS (
        SELECT CASE w.dir WHEN 'b' THEN ${nodeId('x')} ELSE ${nodeId('w')} END AS from_id,
               CASE w.dir WHEN 'b' THEN ${nodeId('w')} ELSE ${nodeId('x')} END AS to_id,
-              ${nodeId('x')} AS far_id, x.event_id
+              x.account_id, x.event_id
          FROM walk w CROSS JOIN LATERAL (${STEPS}) x
         WHERE w.open
      ),
@@ -206,8 +210,8 @@ const SHEET = `WITH RECURSIVE ${WALK},
          FROM visited n
      ),
      links AS (
-       SELECT s.from_id, s.to_id, coalesce(array_agg(DISTINCT s.event_id) FILTER (WHERE NOT far.open), '{}') AS shown
-         FROM steps s JOIN nodes far ON far.id = s.far_id
+       SELECT s.from_id, s.to_id, coalesce(array_agg(DISTINCT s.event_id) FILTER (WHERE s.account_id <> $1), '{}') AS shown
+         FROM steps s
         GROUP BY s.from_id, s.to_id
      )
      SELECT (SELECT json_agg(nodes) FROM nodes) AS nodes, (SELECT json_agg(links) FROM links) AS edges`;
@@ -219,7 +223,7 @@ export interface Trace {
 
 export type SheetNode = Pick<TraceNodeRow, 'id' | 'product_id' | 'lot_serial' | 'location_id' | 'until' | 'open'>;
 
-/** Two nodes an event links; `shown`: the events that reached the `to` node when it is a stub. */
+/** Two nodes events link; `shown`: those of other accounts than the caller's. */
 export interface SheetLink {
   from_id: string;
   to_id: string;

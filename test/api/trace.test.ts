@@ -319,6 +319,63 @@ describe('GET /Integration/Trace across three accounts', () => {
   });
 });
 
+describe("a supplier's other customers, shipped before the ship to the caller", () => {
+  it('reach none of what the buyer sees: not the trace, its events, the FSMA 204 sheet nor the event details', async () => {
+    const [supplier, buyer] = await Promise.all([createAccount('supplier'), createAccount('buyer')]);
+    const gln = newGln();
+    await verifyGlnOf(buyer, gln);
+    const fish = productPayload(uid('HAD'), 'Open', 'Haddock');
+    const lot = uid('HAD');
+    const plant = locationPayload(uid('PLANT'), { name: 'Supplier plant' });
+    const competitor = locationPayload(uid('COMP'), { connectionType: 'BUYER', name: 'Competitor customer' });
+    const toBuyer = locationPayload(uid('B-DOCK'), {
+      connectionType: 'BUYER',
+      gln,
+      name: 'Buyer dock (supplier record)',
+    });
+    await record(
+      supplier.key,
+      commission(plant, '2024-05-01T06:00:00', [line(fish, lot, 100)]),
+      ship(plant, competitor, '2024-05-01T12:00:00', [line(fish, lot, 10)]),
+      ship(plant, toBuyer, '2024-05-02T06:00:00', [line(fish, lot, 40)]),
+    );
+    const mine = productPayload(uid('B-HAD'), 'Open', 'Haddock');
+    await record(
+      buyer.key,
+      receive(locationPayload(uid('DOCK'), { gln, name: 'Buyer dock' }), '2024-05-02T18:00:00', [line(mine, lot, 40)]),
+    );
+
+    const query = `ProductId=${mine.Id}&LotSerial=${lot}&Direction=backward`;
+    const graph = (await trace(buyer.key, query)).body;
+    const supplierNode = graph.nodes.find((n) => n.location.name === 'Supplier plant')!;
+    expect(supplierNode).toMatchObject({ visibility: 'shared', quantityIn: 100, quantityOut: 40, eventCount: 2 });
+    const events = await client(buyer.key).get(
+      `/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(supplierNode.id)}`,
+    );
+    expect(events.body.events.map((e: { type: string; quantity: number }) => [e.type, e.quantity])).toEqual([
+      ['Commission', 100],
+      ['Ship', 40],
+    ]);
+    const sheet = await client(buyer.key).get(`/Integration/Trace/fsma204?${query}&format=csv`);
+    expect(sheet.status).toBe(200);
+    expect(sheet.text).toContain('Buyer dock');
+    const details = await client(buyer.key).get(`/epcis/Events/details?LotSerial=${lot}`, {
+      accept: 'application/json',
+    });
+    expect(
+      details.body.results.map((r: { eventType: string; quantity: number }) => [r.eventType, r.quantity]).sort(),
+    ).toEqual([
+      ['Commission', 100],
+      ['Receive', 40],
+      ['Ship', 40],
+    ]);
+    for (const answer of [JSON.stringify(graph), events.text, sheet.text, details.text]) {
+      expect(answer).not.toContain('Competitor');
+      expect(answer).not.toContain(competitor.Details.TradePartner.Name);
+    }
+  });
+});
+
 describe('GET /Integration/Trace with a Restricted product', () => {
   it('shows another account’s Restricted lot as the shipment alone', async () => {
     const [farm, buyer] = await Promise.all([createAccount('farm'), createAccount('buyer')]);
