@@ -124,8 +124,11 @@ export function parseEventTime(time: unknown, zone: unknown): TimeResult {
   const offsetMinutes = offset === undefined ? zoneMinutes : parseZone(offset);
   if (offsetMinutes === undefined) return bad;
   const ms = Number(frac.padEnd(3, '0').slice(0, 3));
-  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
-  const check = new Date(local);
+  // setUTCFullYear, not Date.UTC: that reads the years 0 to 99 as 1900 to 1999.
+  const check = new Date(0);
+  check.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  check.setUTCHours(Number(h), Number(mi), Number(s), ms);
+  const local = check.getTime();
   if (
     check.getUTCFullYear() !== Number(y) ||
     check.getUTCMonth() !== Number(mo) - 1 ||
@@ -136,7 +139,11 @@ export function parseEventTime(time: unknown, zone: unknown): TimeResult {
   ) {
     return bad;
   }
-  return { ok: true, utc: new Date(local - offsetMinutes * 60_000) };
+  const utc = new Date(local - offsetMinutes * 60_000);
+  // PostgreSQL reads ISO 8601's four-digit years only: 9999-12-31T23:59:59-12:00 is in the year 10000 in UTC.
+  if (utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999)
+    return { ok: false, field: 'EventTime', message: `EventTime "${time}" is not in the years 0001 to 9999 in UTC.` };
+  return { ok: true, utc };
 }
 
 /** SPEC.md's result dates: UTC with a +00:00 offset, milliseconds only when there are some. */

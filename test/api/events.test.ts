@@ -73,6 +73,12 @@ describe('POST /Integration/Events (sync)', () => {
   it.each([
     ['a missing EventTime', { EventTime: undefined }, 'EventTime', 'Required'],
     ['a malformed EventTime', { EventTime: '2024-02-30T10:00:00' }, 'EventTime', 'InvalidValue'],
+    [
+      'an EventTime in the year 10000 in UTC',
+      { EventTime: '9999-12-31T23:59:59', EventTimeZone: '-12:00' },
+      'EventTime',
+      'InvalidValue',
+    ],
     ['a missing EventTimeZone', { EventTimeZone: undefined }, 'EventTimeZone', 'Required'],
     ['a malformed EventTimeZone', { EventTimeZone: 'Mars/Olympus' }, 'EventTimeZone', 'InvalidValue'],
     ['DocumentIds as a plain string', { DocumentIds: 'DOC-1' }, 'DocumentIds', 'InvalidValue'],

@@ -19,7 +19,16 @@ describe('event time', () => {
     ['2024-03-01T10:00:00', 'EST', /^EventTimeZone:/],
     ['2024-03-01T10:00:00', '+25:00', /^EventTimeZone:/],
     ['2024-03-01T10:00:00', '', /^EventTimeZone:/],
+    // Four-digit years in UTC: PostgreSQL reads no other.
+    [
+      '9999-12-31T23:59:59',
+      '-12:00',
+      /^EventTime: EventTime "9999-12-31T23:59:59" is not in the years 0001 to 9999 in UTC\.$/,
+    ],
+    ['0001-01-01T00:00:00+01:00', '+00:00', /^EventTime: .* is not in the years 0001 to 9999 in UTC\.$/],
   ])('rejects %s in %s', (time, zone, expected) => expect(utc(time, zone)).toMatch(expected));
+  it('accepts the last instant of the year 9999 in UTC', () =>
+    expect(utc('9999-12-31T23:59:59+14:00', '+00:00')).toBe('9999-12-31T09:59:59.000Z'));
   it('formats result dates with +00:00', () =>
     expect(formatEventDate(new Date('2024-03-01T15:00:00Z'))).toBe('2024-03-01T15:00:00+00:00'));
 });
