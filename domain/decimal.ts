@@ -28,3 +28,9 @@ export function fromScaled(value: bigint): string {
 
 /** Normalises a decimal's text ("12.50" → "12.5"), for storing and comparing. */
 export const canonicalDecimal = (value: number | string): string => fromScaled(toScaled(value));
+
+/** Why a quantity cannot be kept exactly (digits past SCALE decimal places), or undefined when it can. */
+export function quantityRefused(value: number): string | undefined {
+  if (!Number.isFinite(value) || Number(fromScaled(toScaled(value))) === value) return undefined;
+  return `Quantity ${value} has digits past ${SCALE} decimal places, which are not kept: round it to at most ${SCALE}.`;
+}

@@ -5,6 +5,7 @@
  * account already has is passed in.
  */
 import type { BatchErrorCode } from './batch-errors';
+import { quantityRefused } from './decimal';
 import { vocabularyIssue, isUrn } from './cbv';
 import { parseEventTime, type EventPayload, type ProductInstancePayload, type ProductRefPayload } from './events';
 import type {
@@ -324,6 +325,8 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
         }
         const uomProblem = unit ? uomIssue(instance.UOM, unit) : undefined;
         if (uomProblem) issue('InvalidValue', `${field}.UOM`, uomProblem);
+        const quantityProblem = quantityRefused(instance.Quantity);
+        if (quantityProblem) issue('InvalidValue', `${field}.Quantity`, quantityProblem);
         const { ParentProduct: _parent, ...rest } = instance;
         return { ...rest, Product: product };
       });

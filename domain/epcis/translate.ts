@@ -16,6 +16,7 @@ import type { TradePartnerPayload } from '../master-data';
 import { normaliseUnit, unitsAcceptedMessage } from '../units';
 import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
+import { quantityRefused } from '../decimal';
 import { matchKeysOf, type MatchList } from './match-keys';
 import {
   canonicalIdentifier,
@@ -452,8 +453,13 @@ export function translateEpcisEvents(
       const lotSerial = item.serial ?? item.lot ?? '';
       if (lotSerial.length > bounds.idLength)
         issue(index, `${at}${linePointer(line)}`, `A lot or serial number is at most ${bounds.idLength} characters.`);
-      if (line.quantity !== undefined && !(line.quantity >= 0 && line.quantity <= bounds.quantity))
-        issue(index, `${at}${linePointer(line)}/quantity`, `A quantity is between 0 and ${bounds.quantity}.`);
+      const quantityIssue =
+        line.quantity === undefined
+          ? undefined
+          : line.quantity >= 0 && line.quantity <= bounds.quantity
+            ? quantityRefused(line.quantity)
+            : `A quantity is between 0 and ${bounds.quantity}.`;
+      if (quantityIssue) issue(index, `${at}${linePointer(line)}/quantity`, quantityIssue);
       // The unit a new product is created with: one the service knows (quantities are never converted).
       if (line.uom !== undefined && !normaliseUnit(line.uom))
         issue(

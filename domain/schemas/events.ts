@@ -5,7 +5,8 @@
  * (a property not listed is refused, naming the field).
  */
 import type { BatchError } from '../batch-errors';
-import { EVENT_TYPE_NAMES, parseEventTime, type EventPayload } from '../events';
+import { quantityRefused } from '../decimal';
+import { EVENT_TYPE_NAMES, linesOfEvent, parseEventTime, type EventPayload } from '../events';
 import { locationIdOf } from '../master-data';
 import { pairedWith } from './paired';
 import { LIMITS, quantity, withLimits } from './limits';
@@ -198,6 +199,17 @@ export function eventRuleErrors(events: EventPayload[]): BatchError[] {
     const time = parseEventTime(event.EventTime, event.EventTimeZone);
     if (!time.ok)
       errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: time.field, message: time.message });
+    for (const line of linesOfEvent(event)) {
+      const refused = quantityRefused(line.quantity);
+      if (refused)
+        errors.push({
+          index,
+          eventId: event.Id,
+          code: 'InvalidValue',
+          field: `${line.field}.Quantity`,
+          message: refused,
+        });
+    }
     for (const field of ['Location', 'SourceLocation', 'DestinationLocation'] as const) {
       const ref = event[field];
       if (ref && !locationIdOf(ref))

@@ -338,6 +338,22 @@ describe('POST /epcis/capture', () => {
     expect(await counts(account.id)).toEqual(before);
   });
 
+  it('a quantity with digits past 12 decimal places is a 400 naming it: they would not be kept', async () => {
+    const before = await counts(account.id);
+    const ids = gs1Ids();
+    const response = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([objectEvent({ quantityList: [{ epcClass: ids.lgtin('T'), quantity: 1e-20, uom: 'KGM' }] })]),
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual({
+      '/epcisBody/eventList/0/quantityList/0/quantity': [
+        'Quantity 1e-20 has digits past 12 decimal places, which are not kept: round it to at most 12.',
+      ],
+    });
+    expect(await counts(account.id)).toEqual(before);
+  });
+
   it('rollback (the default): one event already captured fails the job and stores none of the document', async () => {
     const ids = gs1Ids();
     const first = objectEvent({ quantityList: [{ epcClass: ids.lgtin('A'), quantity: 1 }], readPoint: ids.sgln() });

@@ -82,6 +82,12 @@ describe('POST /Integration/Events (sync)', () => {
     ['a missing EventTimeZone', { EventTimeZone: undefined }, 'EventTimeZone', 'Required'],
     ['a malformed EventTimeZone', { EventTimeZone: 'Mars/Olympus' }, 'EventTimeZone', 'InvalidValue'],
     ['DocumentIds as a plain string', { DocumentIds: 'DOC-1' }, 'DocumentIds', 'InvalidValue'],
+    [
+      'a Quantity with digits past 12 decimal places',
+      { ProductInstances: [{ ...instance('SALMON', 'LOT-TINY', 1), Quantity: 1e-20 }] },
+      'ProductInstances[0].Quantity',
+      'InvalidValue',
+    ],
   ])('%s is a 400 naming the field, and nothing is stored', async (_name, change, field, code) => {
     const event = {
       ...commission({ location: 'DOCK', time: '2024-03-01T10:00:00Z' }, instance('SALMON', uid('LOT'), 1)),

@@ -165,6 +165,11 @@ describe('POST /Integration/JSON', () => {
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].UOM' });
     });
 
+    it('a Quantity with digits past 12 decimal places', async () => {
+      const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 0.12345678901234567));
+      await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].Quantity' });
+    });
+
     it.each([
       'urn:example:bizstep:landing',
       'urn:epcglobal:cbv:bizstep:transforming',

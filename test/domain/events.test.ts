@@ -1,5 +1,6 @@
 import { formatEventDate, linesOfEvent, normaliseEvent, parseEventTime, type EventPayload } from '../../domain/events';
 import { canonicalJson, chainHash, uuidFromName } from '../../domain/hashing';
+import { quantityRefused } from '../../domain/decimal';
 
 const utc = (time: string, zone: string) => {
   const result = parseEventTime(time, zone);
@@ -96,4 +97,15 @@ describe('hashing', () => {
     expect(uuidFromName('batch:1')).toBe(uuidFromName('batch:1'));
     expect(uuidFromName('batch:1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+});
+
+describe('quantities kept exactly', () => {
+  it.each([[0.1], [12.5], [0.123456789012], [1e12], [0]])('keeps %p', (q) =>
+    expect(quantityRefused(q)).toBeUndefined(),
+  );
+  it.each([[1e-20], [0.12345678901234567], [0.3333333333333333], [1e-13]])('refuses %p, saying how to round it', (q) =>
+    expect(quantityRefused(q)).toBe(
+      `Quantity ${q} has digits past 12 decimal places, which are not kept: round it to at most 12.`,
+    ),
+  );
 });
