@@ -2,6 +2,7 @@
  * Units of measure: UN/ECE Recommendation 20 codes, stored as the code, with the aliases people send.
  * Lookup ignores case, spaces and dots ("Lbs.", "kg", "KGM" all work).
  */
+import { fromScaled, toScaled } from './decimal';
 const UNITS: Record<string, readonly string[]> = {
   KGM: ['kg', 'kgs', 'kilo', 'kilos', 'kilogram', 'kilograms', 'kilogramme', 'kilogrammes'],
   GRM: ['g', 'gr', 'gram', 'grams', 'gramme', 'grammes'],
@@ -96,4 +97,17 @@ export function unitsComparedWith(code: string, measures: 'level' | 'difference'
 /** The scale `code` is read in (of itself when it is of no known kind). */
 export function scaleOf(code: string, measures: 'level' | 'difference'): UnitScale {
   return unitsComparedWith(code, measures).find((unit) => unit.uom === code)!.scale;
+}
+
+/**
+ * `quantity` in unit `from` read in unit `to` (Rec 20 codes), rounded to 12 decimal places (22 LBR is
+ * 9.97903214 KGM); undefined when the two measure different things (a case and a kilogram).
+ */
+export function convertQuantity(quantity: number, from: string, to: string): number | undefined {
+  if (from === to) return quantity;
+  const units = Object.entries(KINDS).find(([kind, of]) => kind !== 'temperature' && from in of && to in of)?.[1];
+  if (!units) return undefined;
+  const [fromScale, toScale] = [toScaled(units[from].num), toScaled(units[to].num)];
+  const twice = 2n * toScaled(quantity) * fromScale;
+  return Number(fromScaled((twice + toScale) / (2n * toScale)));
 }

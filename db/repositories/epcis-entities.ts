@@ -20,8 +20,8 @@ export async function findEpcisEntities(
 ): Promise<EpcisKnownEntities> {
   const select = queryOf(sequelize);
   const [products, glnLocations, otherLocations, self, declared, pending] = await Promise.all([
-    select<{ gtin: string; external_id: string }>(
-      `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id FROM products
+    select<{ gtin: string; external_id: string; unit: string }>(
+      `SELECT DISTINCT ON (lpad(gtin, 14, '0')) lpad(gtin, 14, '0') AS gtin, external_id, unit_of_measure AS unit FROM products
         WHERE account_id = $1 AND external_id IS NOT NULL AND lpad(gtin, 14, '0') = ANY($2::text[]) ORDER BY lpad(gtin, 14, '0'), seq`,
       [account.id, refs.gtins],
     ),
@@ -54,7 +54,7 @@ export async function findEpcisEntities(
       : [],
   ]);
   return {
-    products: new Map(products.map((r) => [r.gtin, { externalId: r.external_id }])),
+    products: new Map(products.map((r) => [r.gtin, { externalId: r.external_id, unit: r.unit }])),
     glnLocations: new Map(glnLocations.map((r) => [r.key, r.external_id])),
     otherLocations: new Map(otherLocations.map((r) => [r.key, r.external_id])),
     // By eventID and by hash id: a declaration without an eventID names its event by the hash.

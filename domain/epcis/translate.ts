@@ -13,7 +13,7 @@ import {
   type LocationRefPayload,
 } from '../events';
 import type { TradePartnerPayload } from '../master-data';
-import { normaliseUnit, unitsAcceptedMessage } from '../units';
+import { convertQuantity, normaliseUnit, unitsAcceptedMessage } from '../units';
 import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
 import { quantityRefused } from '../decimal';
@@ -176,8 +176,8 @@ function epcisIndexOf(event: EpcisEvent): EpcisIndex {
 
 /** What the account already has, by the keys EPCIS identifiers map to. */
 export interface EpcisKnownEntities {
-  /** GTIN-14 → the product's external id and whether it is serialised. */
-  products: ReadonlyMap<string, { externalId: string }>;
+  /** GTIN-14 → the product's external id and its unit (a Rec 20 code). */
+  products: ReadonlyMap<string, { externalId: string; unit: string }>;
   /** `gln` or `gln/extension` → the location's external id. */
   glnLocations: ReadonlyMap<string, string>;
   /** A non-GS1 location URI → the external id of the location with that id or URN. */
@@ -363,6 +363,11 @@ export function translateEpcisEvents(
     // Every mention carries the Details: the pipeline creates on the first and finds it after.
     return newProducts.get(item.gtin)!;
   };
+  /** The unit a product's quantities are kept in: its own, or the one the document creates it with. */
+  const unitOfProduct = (gtin: string): string | undefined => {
+    const details = newProducts.get(gtin)?.Details;
+    return known.products.get(gtin)?.unit ?? (details && normaliseUnit(details.SimpleUnitOfMeasurement));
+  };
 
   const locationRef = (index: number, event: EpcisEvent): LocationRefPayload => {
     const identifier = locationIdentifierOf(event) ?? UNKNOWN_LOCATION_ID;
@@ -460,18 +465,22 @@ export function translateEpcisEvents(
             ? quantityRefused(line.quantity)
             : `A quantity is between 0 and ${bounds.quantity}.`;
       if (quantityIssue) issue(index, `${at}${linePointer(line)}/quantity`, quantityIssue);
-      // The unit a new product is created with: one the service knows (quantities are never converted).
-      if (line.uom !== undefined && !normaliseUnit(line.uom))
+      const product = productRef(item, line.uom);
+      const unit = line.uom === undefined ? undefined : normaliseUnit(line.uom);
+      // A quantity in another unit of its product's kind is read in the product's unit (22 LBR of a KGM
+      // product is 9.97903214); one of another kind as it is, as before: a product created without a unit is EA.
+      const productUnit = unitOfProduct(item.gtin);
+      const quantity =
+        line.quantity !== undefined && unit && productUnit
+          ? (convertQuantity(line.quantity, unit, productUnit) ?? line.quantity)
+          : line.quantity;
+      if (line.uom !== undefined && !unit)
         issue(
           index,
           `${at}${linePointer(line)}/uom`,
           `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}`,
         );
-      lists[line.role].push({
-        Quantity: line.quantity ?? 0,
-        LotSerial: lotSerial,
-        Product: productRef(item, line.uom),
-      });
+      lists[line.role].push({ Quantity: quantity ?? 0, LotSerial: lotSerial, Product: product });
     }
 
     const type = internalTypeOf(event);

@@ -338,6 +338,40 @@ describe('POST /epcis/capture', () => {
     expect(await counts(account.id)).toEqual(before);
   });
 
+  it("reads a quantity in another unit of the product's kind in the product's unit", async () => {
+    const ids = gs1Ids();
+    const lot = lotOf();
+    const line = (quantity: number, uom: string) => [{ epcClass: ids.lgtin(lot), quantity, uom }];
+    const job = await capture(
+      account.key,
+      epcisDocument([
+        objectEvent({ action: 'ADD', quantityList: line(100, 'KGM'), bizLocation: ids.sgln() }),
+        objectEvent({
+          action: 'OBSERVE',
+          eventTime: '2024-03-02T10:00:00-05:00',
+          bizStep: 'shipping',
+          quantityList: line(22, 'LBR'),
+          readPoint: ids.sgln(),
+        }),
+        objectEvent({
+          action: 'OBSERVE',
+          eventTime: '2024-03-03T10:00:00-05:00',
+          bizStep: 'shipping',
+          quantityList: line(500, 'GRM'),
+          readPoint: ids.sgln(),
+        }),
+      ]),
+    );
+    expect(job).toMatchObject({ success: true, warnings: [] });
+    // 22 lb is 9.97903214 kg: 100 - 9.97903214 - 0.5.
+    const inventory = await client(account.key).get(
+      `/Integration/Inventory?ProductIds=${encodeURIComponent(dl(ids.gtin))}`,
+    );
+    expect(
+      inventory.body.products[0].lots[0].inventory.map((r: { quantityAvailable: number }) => r.quantityAvailable),
+    ).toEqual([89.52096786, 89.52096786, 89.52096786]);
+  });
+
   it('a quantity with digits past 12 decimal places is a 400 naming it: they would not be kept', async () => {
     const before = await counts(account.id);
     const ids = gs1Ids();

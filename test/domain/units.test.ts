@@ -1,4 +1,4 @@
-import { scaleOf, unitsComparedWith } from '../../domain/units';
+import { convertQuantity, scaleOf, unitsComparedWith } from '../../domain/units';
 
 /** A number in a unit as PostgreSQL's numeric reads it in its kind's base unit, here with exact fractions. */
 const inBase = (value: number, code: string, measures: 'level' | 'difference' = 'level') => {
@@ -29,5 +29,18 @@ describe('units a quantity or a sensor value is compared across', () => {
     expect(inBase(0, 'CEL')).toBeCloseTo(inBase(273.15, 'KEL'), 9);
     // A spread of 1.8 °F is one of 1 °C: no shift.
     expect(inBase(1.8, 'FAH', 'difference')).toBeCloseTo(inBase(1, 'CEL', 'difference'), 12);
+  });
+
+  it('converts a quantity between units of one kind exactly, to 12 decimal places, and not across kinds', () => {
+    expect(convertQuantity(22, 'LBR', 'KGM')).toBe(9.97903214);
+    expect(convertQuantity(500, 'GRM', 'KGM')).toBe(0.5);
+    expect(convertQuantity(1, 'LBR', 'ONZ')).toBe(16);
+    expect(convertQuantity(2, 'GLL', 'LTR')).toBe(7.570823568);
+    expect(convertQuantity(1, 'KGM', 'LBR')).toBe(2.204622621849);
+    expect(convertQuantity(3, 'EA', 'H87')).toBe(3);
+    expect(convertQuantity(2.5, 'CS', 'CS')).toBe(2.5);
+    expect(convertQuantity(2, 'CS', 'KGM')).toBeUndefined();
+    expect(convertQuantity(1, 'LTR', 'KGM')).toBeUndefined();
+    expect(convertQuantity(1, 'CEL', 'KEL')).toBeUndefined();
   });
 });
