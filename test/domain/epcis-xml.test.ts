@@ -136,6 +136,32 @@ describe('EPCIS XML and JSON-LD', () => {
     expect(xml).toContain('<foo:bar>1</foo:bar><ns1:field>2</ns1:field>');
   });
 
+  it('writes well-formed XML of whatever a JSON-LD capture took: node ids, value objects, control characters, odd keys', () => {
+    const event = {
+      type: 'ObjectEvent',
+      eventTime: '2024-01-01T00:00:00Z',
+      eventTimeZoneOffset: '+00:00',
+      action: 'OBSERVE',
+      epcList: [],
+      'ex:obj': { 'ex:inner': 'v', '@id': 'urn:example:x', 'not a name': 'y' },
+      'ex:typed': { '@value': 'v', '@type': 'xsd:string' },
+      'ex:ctl': 'a\u0001b\uFFFEc\uD800d',
+    };
+    const xml = queryDocumentXml([event], [{ ex: 'https://ns.example.com/' }], {
+      version: '2.0',
+      cbvFormat: 'No_Preference',
+      creationDate: '2024-01-01T00:00:00Z',
+    });
+    // xmldom warns of each U+FFFD, which stands for what XML cannot hold: errors only.
+    const errors: string[] = [];
+    const onError = (level: string, message: string) => void (level !== 'warning' && errors.push(message));
+    expect(() => new DOMParser({ onError }).parseFromString(xml, 'text/xml')).not.toThrow();
+    expect(errors).toEqual([]);
+    expect(xml).toContain(
+      '<ex:obj><ex:inner>v</ex:inner></ex:obj><ex:typed>v</ex:typed><ex:ctl>a\uFFFDb\uFFFDc\uFFFDd</ex:ctl>',
+    );
+  });
+
   it('reads EPCISMasterData into epcisHeader.epcisMasterData, an attribute with elements as an object', () => {
     const root =
       rootOf(`<e:EPCISDocument xmlns:e="urn:epcglobal:epcis:xsd:2" xmlns:x="https://x.example/" schemaVersion="2.0" creationDate="2024-01-01T00:00:00Z">

@@ -26,7 +26,14 @@ interface XmlNode {
   text?: string;
 }
 
-const escapeText = (value: string): string => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** What XML 1.0 cannot hold, even as a character reference: most control characters, U+FFFE/F, lone surrogates. */
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** An XML name without a prefix: what an attribute of an extension element may be called. */
+const NCNAME = /^[A-Za-z_][\w.-]*$/;
+
+const escapeText = (value: string): string =>
+  value.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (value: string): string => escapeText(value).replace(/"/g, '&quot;');
 
 function write(node: XmlNode, out: string[]): void {
@@ -141,9 +148,11 @@ class Writer {
     const node: XmlNode = { name, attributes: [], children: [] };
     for (const [key, child] of Object.entries(value)) {
       if (key === '@value') node.text = str(child);
-      else if (!key.includes(':') && !isObject(child) && !Array.isArray(child))
-        node.attributes!.push([key, str(child)]);
-      else node.children!.push(...this.extensionsOf({ [key]: child }, new Set()));
+      // Other JSON-LD keywords (a node's @id, a value's @type) and keys no XML name can spell have no XML form.
+      else if (key.startsWith('@')) continue;
+      else if (!key.includes(':')) {
+        if (NCNAME.test(key) && !isObject(child) && !Array.isArray(child)) node.attributes!.push([key, str(child)]);
+      } else node.children!.push(...this.extensionsOf({ [key]: child }, new Set()));
     }
     return [node];
   }
