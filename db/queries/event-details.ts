@@ -71,9 +71,9 @@ const VISIBLE = `
     SELECT v.* FROM lot_lines v
      WHERE v.account_id = $1
         OR v.event_id IN (SELECT event_id FROM incoming)
-        OR v.type <> 'Ship' AND EXISTS (SELECT 1 FROM incoming i
+        OR (v.type <> 'Ship' AND EXISTS (SELECT 1 FROM incoming i
                     WHERE i.sharing_policy = 'Open' AND i.account_id = v.account_id AND i.product_id = v.product_id
-                      AND (v.event_time, v.seq) <= (i.event_time, i.seq))
+                      AND (v.event_time, v.seq) <= (i.event_time, i.seq)))
   )`;
 
 /**
