@@ -166,7 +166,7 @@ describe('POST /Integration/JSON', () => {
     });
 
     it('a Quantity with digits past 12 decimal places', async () => {
-      const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 0.12345678901234567));
+      const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 0.1234567890123));
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].Quantity' });
     });
 

@@ -28,6 +28,7 @@ interface XmlNode {
 
 /** What XML 1.0 cannot hold, even as a character reference: most control characters, U+FFFE/F, lone surrogates. */
 const NOT_XML =
+  // oxlint-disable-next-line no-control-regex -- matching the control characters XML cannot hold is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** An XML name without a prefix: what an attribute of an extension element may be called. */
 const NCNAME = /^[A-Za-z_][\w.-]*$/;
