@@ -127,9 +127,9 @@ async function seed(databaseUrl: string, accountId: string, supplierId: string):
     );
     await db.query(
       `UPDATE inventory_records r SET balance = t.balance, available = t.available
-         FROM (SELECT id, balance, min(balance) OVER (PARTITION BY product_id, lot_serial, location_id ORDER BY event_time DESC, event_seq DESC) AS available
-                 FROM (SELECT id, product_id, lot_serial, location_id, event_time, event_seq,
-                              sum(delta) OVER (PARTITION BY product_id, lot_serial, location_id ORDER BY event_time, event_seq) AS balance
+         FROM (SELECT id, balance, min(balance) OVER (PARTITION BY product_id, lot_serial, location_id ORDER BY event_time DESC, event_seq DESC, event_line_id DESC ROWS UNBOUNDED PRECEDING) AS available
+                 FROM (SELECT id, product_id, lot_serial, location_id, event_time, event_seq, event_line_id,
+                              sum(delta) OVER (PARTITION BY product_id, lot_serial, location_id ORDER BY event_time, event_seq, event_line_id ROWS UNBOUNDED PRECEDING) AS balance
                          FROM inventory_records WHERE account_id = $1) b) t
         WHERE r.id = t.id`,
       [accountId],

@@ -31,6 +31,8 @@ export const canonicalDecimal = (value: number | string): string => fromScaled(t
 
 /** Why a quantity cannot be kept exactly (digits past SCALE decimal places), or undefined when it can. */
 export function quantityRefused(value: number): string | undefined {
-  if (!Number.isFinite(value) || Number(fromScaled(toScaled(value))) === value) return undefined;
+  // Past 1e21 a number's text is in exponent form, which toScaled reads only as far as toFixed can write it.
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21 || Number(fromScaled(toScaled(value))) === value)
+    return undefined;
   return `Quantity ${value} has digits past ${SCALE} decimal places, which are not kept: round it to at most ${SCALE}.`;
 }

@@ -156,8 +156,8 @@ export async function measure(
     min_available: string;
   }>(
     `SELECT lot_serial AS lot, count(*)::int AS records, sum(delta)::text AS sum,
-            (array_agg(balance ORDER BY event_time DESC, event_seq DESC))[1]::text AS balance,
-            (array_agg(available ORDER BY event_time DESC, event_seq DESC))[1]::text AS available,
+            (array_agg(balance ORDER BY event_time DESC, event_seq DESC, event_line_id DESC))[1]::text AS balance,
+            (array_agg(available ORDER BY event_time DESC, event_seq DESC, event_line_id DESC))[1]::text AS available,
             min(available)::text AS min_available
        FROM inventory_records WHERE account_id = $1 GROUP BY lot_serial`,
     [accountId],

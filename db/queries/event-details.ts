@@ -40,8 +40,8 @@ export interface EventDetailsFilter {
  *  - every line of the caller's own events;
  *  - when another account ships the lot to a location whose GLN the service's operator verified as the
  *    caller's (gln_verifications), that ship event, and with an Open product also that account's earlier
- *    events of the product and lot but its shipments (to its other customers); a GLN merely typed on a
- *    location grants nothing;
+ *    events of the product and lot but its shipments to others than itself (its other customers); a GLN
+ *    merely typed on a location grants nothing;
  *  - a transform ends a lot's history: where the lot is a transform's output, nothing of that account
  *    before that transform is shown.
  * Events of the caller's customers never flow back: only shipments *to* the caller open anything.
@@ -71,7 +71,9 @@ const VISIBLE = `
     SELECT v.* FROM lot_lines v
      WHERE v.account_id = $1
         OR v.event_id IN (SELECT event_id FROM incoming)
-        OR (v.type <> 'Ship' AND EXISTS (SELECT 1 FROM incoming i
+        OR ((v.type <> 'Ship' OR EXISTS (SELECT 1 FROM locations d JOIN trade_partners tp ON tp.id = d.trade_partner_id
+                                           WHERE d.id = v.destination_location_id AND tp.connection_type = 'SELF'))
+            AND EXISTS (SELECT 1 FROM incoming i
                     WHERE i.sharing_policy = 'Open' AND i.account_id = v.account_id AND i.product_id = v.product_id
                       AND (v.event_time, v.seq) <= (i.event_time, i.seq)))
   )`;

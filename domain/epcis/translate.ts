@@ -458,28 +458,33 @@ export function translateEpcisEvents(
       const lotSerial = item.serial ?? item.lot ?? '';
       if (lotSerial.length > bounds.idLength)
         issue(index, `${at}${linePointer(line)}`, `A lot or serial number is at most ${bounds.idLength} characters.`);
-      const quantityIssue =
-        line.quantity === undefined
-          ? undefined
-          : line.quantity >= 0 && line.quantity <= bounds.quantity
-            ? quantityRefused(line.quantity)
-            : `A quantity is between 0 and ${bounds.quantity}.`;
-      if (quantityIssue) issue(index, `${at}${linePointer(line)}/quantity`, quantityIssue);
       const product = productRef(item, line.uom);
       const unit = line.uom === undefined ? undefined : normaliseUnit(line.uom);
-      // A quantity in another unit of its product's kind is read in the product's unit (22 LBR of a KGM
-      // product is 9.97903214); one of another kind as it is, as before: a product created without a unit is EA.
-      const productUnit = unitOfProduct(item.gtin);
-      const quantity =
-        line.quantity !== undefined && unit && productUnit
-          ? (convertQuantity(line.quantity, unit, productUnit) ?? line.quantity)
-          : line.quantity;
       if (line.uom !== undefined && !unit)
         issue(
           index,
           `${at}${linePointer(line)}/uom`,
           `Unknown unit of measure "${line.uom}". ${unitsAcceptedMessage()}`,
         );
+      // A quantity in another unit of its product's kind is read in the product's unit (22 LBR of a KGM
+      // product is 9.97903214); one of another kind as it is, as before: a product created without a unit is EA.
+      const productUnit = unitOfProduct(item.gtin);
+      const inRange = (q: number) => q >= 0 && q <= bounds.quantity;
+      let quantity = line.quantity;
+      let quantityIssue: string | undefined;
+      if (line.quantity !== undefined) {
+        quantityIssue = inRange(line.quantity)
+          ? quantityRefused(line.quantity)
+          : `A quantity is between 0 and ${bounds.quantity}.`;
+        if (!quantityIssue && unit && productUnit) {
+          quantity = convertQuantity(line.quantity, unit, productUnit) ?? line.quantity;
+          if (!inRange(quantity))
+            quantityIssue = `${line.quantity} ${unit} is ${quantity} ${productUnit}, the unit of product ${item.gtin}: a quantity is between 0 and ${bounds.quantity}.`;
+          else if (line.quantity > 0 && quantity === 0)
+            quantityIssue = `${line.quantity} ${unit} is less than 12 decimal places of ${productUnit} hold, the unit of product ${item.gtin}.`;
+        }
+      }
+      if (quantityIssue) issue(index, `${at}${linePointer(line)}/quantity`, quantityIssue);
       lists[line.role].push({ Quantity: quantity ?? 0, LotSerial: lotSerial, Product: product });
     }
 

@@ -370,6 +370,20 @@ describe('POST /epcis/capture', () => {
     expect(
       inventory.body.products[0].lots[0].inventory.map((r: { quantityAvailable: number }) => r.quantityAvailable),
     ).toEqual([89.52096786, 89.52096786, 89.52096786]);
+
+    // Converted, a quantity must still be one the service keeps.
+    const before = await counts(account.id);
+    const tons = await client(account.key).post(
+      '/epcis/capture',
+      epcisDocument([objectEvent({ action: 'ADD', quantityList: line(1e10, 'TNE'), bizLocation: ids.sgln() })]),
+    );
+    expect(tons.status).toBe(400);
+    expect(tons.body.errors).toEqual({
+      '/epcisBody/eventList/0/quantityList/0/quantity': [
+        `10000000000 TNE is 10000000000000 KGM, the unit of product ${ids.gtin}: a quantity is between 0 and 1000000000000.`,
+      ],
+    });
+    expect(await counts(account.id)).toEqual(before);
   });
 
   it('a quantity with digits past 12 decimal places is a 400 naming it: they would not be kept', async () => {
