@@ -6,6 +6,7 @@
  */
 import type { BatchErrorCode } from './batch-errors';
 import { quantityRefused } from './decimal';
+import { glnProblem } from './gln';
 import { vocabularyIssue, isUrn } from './cbv';
 import { parseEventTime, type EventPayload, type ProductInstancePayload, type ProductRefPayload } from './events';
 import type {
@@ -443,6 +444,8 @@ function translateLocation(
   }
   const problem = newUrnProblem('Location.Urn', 'location', urn);
   if (problem) issue('InvalidValue', 'Location.Urn', problem);
+  const gln = inline.Gln ? glnProblem(inline.Gln) : null;
+  if (gln) issue('InvalidValue', 'Location.Gln', gln);
   locations.add(urn, urn, 'Created');
   const key = checkedKey(urn);
   return {

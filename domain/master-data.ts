@@ -6,6 +6,7 @@ import type { JSONSchema } from 'json-schema-to-ts';
 import type { KnownFrom } from './schemas/paired';
 import type { address, contactProperties, vessel } from './schemas/locations';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
+import { glnProblem } from './gln';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
 
@@ -246,6 +247,8 @@ export function locationCreateIssues(locations: LocationPayload[], collection = 
     const add = (field: string, message: string) =>
       issues.push({ index, id: locationIdOf(location) ?? null, field, message });
     const details = location.Details;
+    const gln = details.Gln ? glnProblem(details.Gln) : null;
+    if (gln) add(`${prefix}.Details.Gln`, gln);
     if (details.Address)
       for (const issue of addressIssues(details.Address, `${prefix}.Details.Address`)) add(issue.field, issue.message);
     const isVessel = details.Vessel !== undefined;
@@ -391,6 +394,8 @@ export function locationUpdateIssues(
   isVessel: boolean,
 ): Array<{ field: string; message: string }> {
   const issues = merged.address ? addressIssues(merged.address, `${field}.Address`) : [];
+  const gln = details.Gln ? glnProblem(details.Gln) : null;
+  if (gln) issues.push({ field: `${field}.Gln`, message: gln });
   if (merged.contact && !merged.contact.Name?.trim()) {
     issues.push({
       field: `${field}.ContactInformation.Name`,

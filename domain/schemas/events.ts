@@ -6,6 +6,7 @@
  */
 import type { BatchError } from '../batch-errors';
 import { quantityRefused } from '../decimal';
+import { glnProblem } from '../gln';
 import { EVENT_TYPE_NAMES, linesOfEvent, parseEventTime, type EventPayload } from '../events';
 import { locationIdOf } from '../master-data';
 import { pairedWith } from './paired';
@@ -212,6 +213,9 @@ export function eventRuleErrors(events: EventPayload[]): BatchError[] {
     }
     for (const field of ['Location', 'SourceLocation', 'DestinationLocation'] as const) {
       const ref = event[field];
+      const gln = ref?.Details?.Gln ? glnProblem(ref.Details.Gln) : null;
+      if (gln)
+        errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: `${field}.Details.Gln`, message: gln });
       if (ref && !locationIdOf(ref))
         errors.push({
           index,

@@ -5,6 +5,7 @@ import {
   commission,
   decommission,
   instance,
+  location,
   observe,
   receive,
   ship,
@@ -82,6 +83,12 @@ describe('POST /Integration/Events (sync)', () => {
     ['a missing EventTimeZone', { EventTimeZone: undefined }, 'EventTimeZone', 'Required'],
     ['a malformed EventTimeZone', { EventTimeZone: 'Mars/Olympus' }, 'EventTimeZone', 'InvalidValue'],
     ['DocumentIds as a plain string', { DocumentIds: 'DOC-1' }, 'DocumentIds', 'InvalidValue'],
+    [
+      'a new location whose Gln is no GLN',
+      { Location: { Id: 'BAD-GLN', Details: { ...location('BAD-GLN').Details, Gln: '9521141000000' } } },
+      'Location.Details.Gln',
+      'InvalidValue',
+    ],
     [
       'a Quantity with digits past 12 decimal places',
       { ProductInstances: [{ ...instance('SALMON', 'LOT-TINY', 1), Quantity: 1e-20 }] },

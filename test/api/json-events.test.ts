@@ -165,6 +165,12 @@ describe('POST /Integration/JSON', () => {
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].UOM' });
     });
 
+    it('a new location whose Gln is no GLN', async () => {
+      const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 1));
+      const bad = { ...event, Location: { ...event.Location, Urn: urnOf('location'), Gln: '9521141000000' } };
+      await rejected([bad], { index: 0, code: 'InvalidValue', field: 'Location.Gln' });
+    });
+
     it('a Quantity with digits past 12 decimal places', async () => {
       const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 0.1234567890123));
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].Quantity' });

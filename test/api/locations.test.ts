@@ -100,6 +100,38 @@ describe('POST /Integration/Locations', () => {
     expect(await countPartners(account.id)).toBe(0);
   });
 
+  it('refuses a Gln that is no GLN, naming it and saying why: 13 digits and the GS1 check digit', async () => {
+    const before = await countLocations(account.id);
+    const response = await api.post('/Integration/Locations', {
+      Locations: [
+        buildLocationPayload({ Details: { Gln: '12345' } }),
+        buildLocationPayload({ Details: { Gln: '9521141000000' } }),
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({
+        index: 0,
+        field: 'Locations[0].Details.Gln',
+        message: '12345 is not a GLN: a GLN is 13 digits.',
+      }),
+      expect.objectContaining({
+        index: 1,
+        field: 'Locations[1].Details.Gln',
+        message: '9521141000000 is not a GLN: its check digit is 0, the GS1 check digit of 952114100000 is 7.',
+      }),
+    ]);
+    expect(await countLocations(account.id)).toBe(before);
+
+    const payload = buildLocationPayload();
+    await api.post('/Integration/Locations', { Locations: [payload] });
+    const update = await api.put('/Integration/Location', {
+      Location: { id: payload.id, Details: { Gln: '9521141000000' } },
+    });
+    expect(update.status).toBe(400);
+    expect(update.body.validations).toEqual([expect.objectContaining({ field: 'Location.Details.Gln' })]);
+  });
+
   it('creates a vessel with its captain and vessel fields', async () => {
     const vessel = buildVesselPayload();
     const response = await api.post('/Integration/Locations', { Locations: [vessel] });

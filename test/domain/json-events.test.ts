@@ -27,7 +27,7 @@ const commission = (overrides: Partial<JsonEvent> = {}): JsonEvent => ({
     Urn: LOCATION,
     TradePartnerUrn: PARTY,
     Name: 'Plant',
-    Gln: '061',
+    Gln: '0614141000012',
     Address: { GeoCoordinates: { Latitude: 1, Longitude: 2 } },
   },
   TradePartner: { Urn: PARTY, TradePartnerId: null, Name: 'ACME', Pgln: '0614', ConnectionType: 'SELF' },
@@ -53,7 +53,7 @@ describe('URN-based events → batch-style payloads', () => {
         Urn: LOCATION,
         Details: {
           Name: 'Plant',
-          Gln: '061',
+          Gln: '0614141000012',
           TradePartner: { Id: PARTY, Urn: PARTY, Name: 'ACME', ConnectionType: 'SELF', Pgln: '0614' },
         },
       },
