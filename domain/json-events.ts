@@ -16,7 +16,7 @@ import type {
   ProductDetailsPayload,
   TradePartnerPayload,
 } from './master-data';
-import { normaliseUnit, unitsAcceptedMessage } from './units';
+import { inProductUnit, normaliseUnit, unitsAcceptedMessage } from './units';
 import { LIMITS } from './schemas/limits';
 import { sha256Hex } from './hashing';
 
@@ -155,17 +155,23 @@ function instanceLists(event: JsonEvent): [InstanceList, JsonProductInstance[]][
 }
 
 /**
- * UOM rule: quantities are always in the product's SimpleUnitOfMeasurement; the service converts
- * nothing. A number (SPEC.md's transform example sends one) is not a unit, so it is ignored. A string
- * must name the product's unit (any alias of it): a different unit would be misread silently.
+ * A product instance's quantity in its product's unit (SimpleUnitOfMeasurement). A number in UOM (SPEC.md's
+ * transform example sends one) is not a unit, so it is ignored. A unit of the product's kind converts (22
+ * LBR of a KGM product is 9.97903214); one of another kind would be misread, so it is refused.
  */
-export function uomIssue(uom: JsonProductInstance['UOM'], productUnit: string): string | undefined {
-  if (typeof uom !== 'string' || !uom.trim()) return undefined;
+export function quantityInProductUnit(
+  instance: Pick<JsonProductInstance, 'UOM' | 'Quantity'>,
+  productUnit: string,
+): { quantity: number } | { problem: string } {
+  const { UOM: uom, Quantity: quantity } = instance;
+  if (typeof uom !== 'string' || !uom.trim()) return { quantity };
   const unit = normaliseUnit(uom);
-  if (!unit) return `Unknown unit of measure "${uom}". ${unitsAcceptedMessage()}`;
-  if (unit !== productUnit)
-    return `UOM "${uom}" (${unit}) is not the product's unit ${productUnit}; quantities are read in the product's unit and are not converted.`;
-  return undefined;
+  if (!unit) return { problem: `Unknown unit of measure "${uom}". ${unitsAcceptedMessage()}` };
+  return (
+    inProductUnit(quantity, unit, productUnit, LIMITS.quantity) ?? {
+      problem: `UOM "${uom}" (${unit}) is not of the kind of the product's unit ${productUnit}: send the quantity in ${productUnit}.`,
+    }
+  );
 }
 
 const hasProductDetails = (p: JsonParentProduct): boolean =>
@@ -324,12 +330,14 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
             `Product ${urn} does not exist in this account and the request carries no ParentProduct with Name, SimpleUnitOfMeasurement, SharingPolicy and ProductIdentifierType to create it.`,
           );
         }
-        const uomProblem = unit ? uomIssue(instance.UOM, unit) : undefined;
-        if (uomProblem) issue('InvalidValue', `${field}.UOM`, uomProblem);
         const quantityProblem = quantityRefused(instance.Quantity);
         if (quantityProblem) issue('InvalidValue', `${field}.Quantity`, quantityProblem);
+        const inUnit = unit && !quantityProblem ? quantityInProductUnit(instance, unit) : undefined;
+        if (inUnit && 'problem' in inUnit) issue('InvalidValue', `${field}.UOM`, inUnit.problem);
         const { ParentProduct: _parent, ...rest } = instance;
-        return { ...rest, Product: product };
+        // Converted, the instance says the unit it is now in.
+        const converted = inUnit && 'quantity' in inUnit && inUnit.quantity !== instance.Quantity;
+        return { ...rest, ...(converted ? { Quantity: inUnit.quantity, UOM: unit } : {}), Product: product };
       });
     }
 

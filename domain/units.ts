@@ -111,3 +111,22 @@ export function convertQuantity(quantity: number, from: string, to: string): num
   const twice = 2n * toScaled(quantity) * fromScale;
   return Number(fromScaled((twice + toScale) / (2n * toScale)));
 }
+
+/**
+ * `quantity` in unit `from` as a quantity of its product's unit `to` the service keeps (at most `max`, and
+ * not rounded to 0); undefined when the two measure different things.
+ */
+export function inProductUnit(
+  quantity: number,
+  from: string,
+  to: string,
+  max: number,
+): { quantity: number } | { problem: string } | undefined {
+  const converted = convertQuantity(quantity, from, to);
+  if (converted === undefined) return undefined;
+  if (converted > max)
+    return { problem: `${quantity} ${from} is ${converted} ${to}, the product's unit: a quantity is at most ${max}.` };
+  if (quantity > 0 && converted === 0)
+    return { problem: `${quantity} ${from} is less of ${to}, the product's unit, than 12 decimal places hold.` };
+  return { quantity: converted };
+}

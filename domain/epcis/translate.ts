@@ -13,7 +13,7 @@ import {
   type LocationRefPayload,
 } from '../events';
 import type { TradePartnerPayload } from '../master-data';
-import { convertQuantity, normaliseUnit, unitsAcceptedMessage } from '../units';
+import { inProductUnit, normaliseUnit, unitsAcceptedMessage } from '../units';
 import { uuidFromName } from '../hashing';
 import { reversalOf, type DeclaredEvent } from './declarations';
 import { quantityRefused } from '../decimal';
@@ -469,20 +469,19 @@ export function translateEpcisEvents(
       // A quantity in another unit of its product's kind is read in the product's unit (22 LBR of a KGM
       // product is 9.97903214); one of another kind as it is, as before: a product created without a unit is EA.
       const productUnit = unitOfProduct(item.gtin);
-      const inRange = (q: number) => q >= 0 && q <= bounds.quantity;
       let quantity = line.quantity;
       let quantityIssue: string | undefined;
       if (line.quantity !== undefined) {
-        quantityIssue = inRange(line.quantity)
-          ? quantityRefused(line.quantity)
-          : `A quantity is between 0 and ${bounds.quantity}.`;
-        if (!quantityIssue && unit && productUnit) {
-          quantity = convertQuantity(line.quantity, unit, productUnit) ?? line.quantity;
-          if (!inRange(quantity))
-            quantityIssue = `${line.quantity} ${unit} is ${quantity} ${productUnit}, the unit of product ${item.gtin}: a quantity is between 0 and ${bounds.quantity}.`;
-          else if (line.quantity > 0 && quantity === 0)
-            quantityIssue = `${line.quantity} ${unit} is less than 12 decimal places of ${productUnit} hold, the unit of product ${item.gtin}.`;
-        }
+        quantityIssue =
+          line.quantity >= 0 && line.quantity <= bounds.quantity
+            ? quantityRefused(line.quantity)
+            : `A quantity is between 0 and ${bounds.quantity}.`;
+        const converted =
+          !quantityIssue && unit && productUnit
+            ? inProductUnit(line.quantity, unit, productUnit, bounds.quantity)
+            : undefined;
+        if (converted && 'problem' in converted) quantityIssue = converted.problem;
+        else if (converted) quantity = converted.quantity;
       }
       if (quantityIssue) issue(index, `${at}${linePointer(line)}/quantity`, quantityIssue);
       lists[line.role].push({ Quantity: quantity ?? 0, LotSerial: lotSerial, Product: product });

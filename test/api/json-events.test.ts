@@ -96,6 +96,16 @@ describe('POST /Integration/JSON', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it("a UOM of the product unit's kind is read in the product's unit: 22 LBR of a KGM product is 9.97903214", async () => {
+    const pounds = uid('LOT');
+    const response = await post(account, [jsonCommission(at, jsonInstance(productUrn, pounds, 22, 'lbs'))]);
+    expect(response.status).toBe(200);
+    expect(response.body.result.events[0].productInstances).toEqual([
+      expect.objectContaining({ status: 'Created', quantity: 9.97903214 }),
+    ]);
+    expect(await availableNow(account.id, productUrn, pounds, locationUrn)).toBe(9.97903214);
+  });
+
   it('a transform consumes the commissioned lot and its new lot is in inventory; a numeric UOM is ignored', async () => {
     const out = uid('OUT');
     const output = {
@@ -154,8 +164,8 @@ describe('POST /Integration/JSON', () => {
       });
     });
 
-    it('a BizStep or Disposition that is no URI, a UOM that is not the product unit', async () => {
-      const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 1, 'LBR'));
+    it("a BizStep or Disposition that is no URI, a UOM not of the product unit's kind", async () => {
+      const event = jsonCommission(at, jsonInstance(urnOf('product'), uid('LOT'), 1, 'CS'));
       await rejected([{ ...event, BizStep: 'fishing' }], { index: 0, code: 'InvalidValue', field: 'BizStep' });
       await rejected([{ ...event, Disposition: 'not a uri' }], {
         index: 0,

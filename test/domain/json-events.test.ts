@@ -2,7 +2,7 @@ import {
   jsonFieldOf,
   referencedUrns,
   translateJsonEvents,
-  uomIssue,
+  quantityInProductUnit,
   type JsonEvent,
   type KnownEntities,
 } from '../../domain/json-events';
@@ -143,7 +143,7 @@ describe('URN-based events → batch-style payloads', () => {
       EventTime: '2024-03-01T10:00:00',
       BizStep: 'shippin',
       Disposition: 'not a uri',
-      ProductInstances: [{ Quantity: 1, LotSerial: 'L', UOM: 'LBR', ParentProduct: { ...parent } }],
+      ProductInstances: [{ Quantity: 1, LotSerial: 'L', UOM: 'CS', ParentProduct: { ...parent } }],
     });
     const fields = translateJsonEvents([event], nothingKnown).issues.map((i) => [i.code, i.field]);
     expect(fields).toEqual([
@@ -165,15 +165,20 @@ describe('URN-based events → batch-style payloads', () => {
 });
 
 describe('UOM', () => {
-  it('a number is not a unit: ignored', () => expect(uomIssue(10, 'KGM')).toBeUndefined());
+  const inKgm = (UOM: string | number | null, Quantity = 5) => quantityInProductUnit({ UOM, Quantity }, 'KGM');
+  it('a number is not a unit: ignored', () => expect(inKgm(10)).toEqual({ quantity: 5 }));
   it('absent or empty: the product unit', () => {
-    expect(uomIssue(null, 'KGM')).toBeUndefined();
-    expect(uomIssue('', 'KGM')).toBeUndefined();
+    expect(inKgm(null)).toEqual({ quantity: 5 });
+    expect(inKgm('')).toEqual({ quantity: 5 });
   });
-  it('an alias of the product unit is accepted', () => expect(uomIssue('kg', 'KGM')).toBeUndefined());
-  it('another unit is refused: nothing is converted', () =>
-    expect(uomIssue('lbs', 'KGM')).toContain('not the product'));
-  it('an unknown unit is refused', () => expect(uomIssue('bushel', 'KGM')).toContain('Unknown unit'));
+  it('an alias of the product unit is accepted', () => expect(inKgm('kg')).toEqual({ quantity: 5 }));
+  it('a unit of its kind converts, exactly', () => expect(inKgm('lbs', 22)).toEqual({ quantity: 9.97903214 }));
+  it('a unit of another kind is refused: it would be misread', () =>
+    expect(inKgm('case')).toEqual({
+      problem: 'UOM "case" (CS) is not of the kind of the product\'s unit KGM: send the quantity in KGM.',
+    }));
+  it('an unknown unit is refused', () =>
+    expect(inKgm('bushel')).toEqual({ problem: expect.stringContaining('Unknown unit') }));
 });
 
 describe('pipeline fields renamed to the request', () => {
