@@ -41,8 +41,9 @@ export function computeTimeline<R extends TimelineRecord>(records: readonly R[])
 /**
  * A timeline's stored records (each with the balance and available it was stored with) extended by
  * `added`: the added records' points, and whether they are final. They are when every stored record
- * keeps its balance and available, and no two records share a place in the order (lines of one event at
- * one time, which the recalculation may order either way): a recalculation would then write nothing.
+ * keeps its balance and available: a recalculation would then write nothing. Records of one event at one
+ * time keep their order (the sort is stable): stored ones come in line order, added ones in batch order,
+ * which is the order their lines are inserted in, as the recalculation orders them (by event_line_id).
  */
 export function extendTimeline<R extends TimelineRecord>(
   stored: readonly TimelinePoint[],
@@ -53,9 +54,7 @@ export function extendTimeline<R extends TimelineRecord>(
     ...added.map((record) => ({ ...record, added: record })),
   ]);
   const final = points.every(
-    (point, i) =>
-      (i === 0 || compareRecords(points[i - 1], point) !== 0) &&
-      (!point.stored || (point.stored.balance === point.balance && point.stored.available === point.available)),
+    (point) => !point.stored || (point.stored.balance === point.balance && point.stored.available === point.available),
   );
   return {
     added: points.flatMap(({ added: record, balance, available }) =>

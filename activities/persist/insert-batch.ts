@@ -104,8 +104,7 @@ export async function insertBatch(
  * Each new record's balance and available, computed as recalculateTimeline computes them, from its
  * timeline's stored records (read under the timeline's lock, which this transaction holds) and the
  * batch's, and whether they are final for every timeline (extendTimeline): then the recalculation would
- * write nothing, and is not run. Otherwise it rewrites the older records the batch changed, and where the
- * two orders could differ (records of one event at one time) it decides.
+ * write nothing, and is not run. Otherwise it rewrites the older records the batch changed.
  */
 function withBalances(
   accountId: string,

@@ -100,8 +100,14 @@ describe('a timeline extended by a batch (extendTimeline)', () => {
     expect(extendTimeline(stored([2, 10]), added([1, 10, 5])).final).toBe(false);
   });
 
-  it('is not final when two records share a place in the order (lines of one event at one time)', () => {
-    expect(extendTimeline([], added([1, 10, 5], [1, 10, 5])).final).toBe(false);
+  it('takes the lines of one event at one time in their order, as the recalculation does: 100, then 60 out and 3 in', () => {
+    const timeline = extendTimeline([], added([1, 9, 100], [2, 10, -60], [2, 10, 3]));
+    expect(timeline.final).toBe(true);
+    expect(show(timeline.added)).toEqual([
+      ['100', '40'],
+      ['40', '40'],
+      ['43', '43'],
+    ]);
   });
 
   it('is not final when a stored record holds values a recalculation would change (its batch not recalculated yet)', () => {
