@@ -7,7 +7,15 @@ import type { Migration } from '../migrate';
  * their order (event_line_id); the timelines that hold such lines are recalculated so.
  */
 export const up: Migration = async ({ context: { sequelize } }) => {
+  // One statement list, so one transaction: it holds the timelines' locks (db/sql.ts lockKeys, timelineKey)
+  // from the first statement on, and a batch persisted meanwhile waits for it.
   await sequelize.query(`
+    SELECT count(pg_advisory_xact_lock(h)) FROM (
+      SELECT DISTINCT hashtextextended('inventory|' || account_id::text || '|' || product_id::text || '|' || lot_serial || '|' || location_id::text, 0) AS h
+        FROM inventory_records
+       GROUP BY account_id, product_id, lot_serial, location_id, event_time, event_seq
+      HAVING count(*) > 1
+       ORDER BY 1) AS sorted;
     WITH tied AS (
       SELECT DISTINCT account_id, product_id, lot_serial, location_id
         FROM inventory_records
