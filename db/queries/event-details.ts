@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { PageRequest } from '../page';
 import { queryOf } from '../sql';
+import { NOT_TO_A_CUSTOMER } from './trace';
 
 export const SORTS = {
   eventDate: 'v.event_time ASC, v.seq ASC, v.line_id ASC',
@@ -71,8 +72,7 @@ const VISIBLE = `
     SELECT v.* FROM lot_lines v
      WHERE v.account_id = $1
         OR v.event_id IN (SELECT event_id FROM incoming)
-        OR ((v.type <> 'Ship' OR EXISTS (SELECT 1 FROM locations d JOIN trade_partners tp ON tp.id = d.trade_partner_id
-                                           WHERE d.id = v.destination_location_id AND tp.connection_type = 'SELF'))
+        OR ((${NOT_TO_A_CUSTOMER('v.event_id')})
             AND EXISTS (SELECT 1 FROM incoming i
                     WHERE i.sharing_policy = 'Open' AND i.account_id = v.account_id AND i.product_id = v.product_id
                       AND (v.event_time, v.seq) <= (i.event_time, i.seq)))

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { CteLine, PlaceFacts, VesselFacts } from '../../domain/fsma204';
 import type { Vessel } from '../models/location';
 import { groupBy, queryOf, unnestArrays } from '../sql';
-import type { SheetNode } from './trace';
+import { NOT_TO_A_CUSTOMER, type SheetNode } from './trace';
 
 interface LineRow {
   event_id: string;
@@ -70,7 +70,7 @@ const PRIVATE_REFERENCES = `
  * Every event line the trace's caller (`reader`) may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
  * trace's edges show (`shown`: the edges' events, at least the other accounts'). Another account's
- * shipments are shown only when they are edges: never one to another of its customers. What the lines
+ * shipments to other organisations are shown only when they are edges: never one to another of its customers. What the lines
  * name (documents, input lots, products, accounts, locations) is read in queries of its own, once each
  * however many lines name it: joined per line, it cost seconds at 10,000.
  * A lot's lines are read once, then matched to its nodes by location: a lot sold to many shops is a node
@@ -103,7 +103,7 @@ export async function traceEventLines(
        FROM lines x
        JOIN n ON n.product_id = x.product_id AND n.lot_serial = x.lot_serial AND n.location_id = x.location_id
       WHERE x.event_time <= n.until AND (n.open OR x.event_id IN (SELECT event_id FROM shown))
-        AND (x.account_id = $7 OR x.type <> 'Ship' OR x.event_id IN (SELECT event_id FROM shown))
+        AND (x.account_id = $7 OR x.event_id IN (SELECT event_id FROM shown) OR (${NOT_TO_A_CUSTOMER('x.event_id')}))
       ORDER BY x.event_time, x.seq, x.line_id`,
     [
       ...unnestArrays(n, ['product_id', 'lot_serial', 'location_id']),

@@ -15,8 +15,8 @@ import { preparedQueryOf } from '../sql';
  *    destination GLN is verified as B's and B holds the lot at a location with that GLN;
  *  - a node of another account is shown up to the time the walk reached it (the shipment, or the
  *    transform that consumed it), and is walked further back only when its product is Open. A node whose
- *    product is Restricted is a stub: only the edge that reached it is shown. Of its shipments, only those
- *    the walk took (its edges) are shown: never one to another of that account's customers;
+ *    product is Restricted is a stub: only the edge that reached it is shown. Of its shipments to other
+ *    organisations, only those the walk took (its edges) are shown: never one to another of its customers;
  *  - forwards, the walk stays in the caller's account: shipping never shows the receiver's events.
  * So A → B → C lets C see what B could see of A, within the same policies, however many hops away;
  * an account that never shipped toward the caller's side of the chain is never reached.
@@ -128,6 +128,17 @@ const STEPS = `
    WHERE w.dir = 'b' AND here.id = w.location_id
      AND (p.gtin IS NULL OR mine.gtin IS NULL OR p.gtin = mine.gtin)`;
 
+/**
+ * SQL: whether event `eventId` is no shipment to another organisation (one to the shipper's own location
+ * is a move): of another account's events, those are shown whether the walk took them or not.
+ */
+export const NOT_TO_A_CUSTOMER = (eventId: string): string => `
+  SELECT e.type <> 'Ship' OR tp.connection_type IS NOT DISTINCT FROM 'SELF'
+    FROM events e
+    LEFT JOIN locations d ON d.id = e.destination_location_id
+    LEFT JOIN trade_partners tp ON tp.id = d.trade_partner_id
+   WHERE e.id = ${eventId}`;
+
 const WALK = `
   walk(dir, account_id, product_id, lot_serial, location_id, until, open) AS (
     SELECT DISTINCT d.dir, e.account_id, l.product_id, l.lot_serial, e.location_id, $4::timestamptz, true
@@ -184,8 +195,7 @@ const TRACE = `WITH RECURSIVE ${WALK},
             WHERE r.account_id = n.account_id AND r.product_id = n.product_id AND r.lot_serial = n.lot_serial
               AND r.location_id = n.location_id AND r.event_time <= n.until
               -- In this order: the caller's own nodes test nothing, another's look up each record's event by its key.
-              AND (n.account_id = $1 OR r.event_id = ANY(ne.event_ids)
-                   OR (SELECT e.type FROM events e WHERE e.id = r.event_id) <> 'Ship')
+              AND (n.account_id = $1 OR r.event_id = ANY(ne.event_ids) OR (${NOT_TO_A_CUSTOMER('r.event_id')}))
          ) r ON n.open
          LEFT JOIN LATERAL (
            SELECT min(e.event_time) AS first_event, max(e.event_time) AS last_event, count(DISTINCT e.id)::int AS event_count

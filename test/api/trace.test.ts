@@ -333,10 +333,13 @@ describe("a supplier's other customers, shipped before the ship to the caller", 
       gln,
       name: 'Buyer dock (supplier record)',
     });
+    // A move to its own cold store is no customer's: it is shown as the supplier's own records are.
+    const coldStore = locationPayload(uid('COLD'), { name: 'Supplier cold store' });
     await record(
       supplier.key,
       commission(plant, '2024-05-01T06:00:00', [line(fish, lot, 100)]),
       ship(plant, competitor, '2024-05-01T12:00:00', [line(fish, lot, 10)]),
+      ship(plant, coldStore, '2024-05-01T13:00:00', [line(fish, lot, 5)]),
       ship(plant, toBuyer, '2024-05-02T06:00:00', [line(fish, lot, 40)]),
     );
     const mine = productPayload(uid('B-HAD'), 'Open', 'Haddock');
@@ -348,12 +351,13 @@ describe("a supplier's other customers, shipped before the ship to the caller", 
     const query = `ProductId=${mine.Id}&LotSerial=${lot}&Direction=backward`;
     const graph = (await trace(buyer.key, query)).body;
     const supplierNode = graph.nodes.find((n) => n.location.name === 'Supplier plant')!;
-    expect(supplierNode).toMatchObject({ visibility: 'shared', quantityIn: 100, quantityOut: 40, eventCount: 2 });
+    expect(supplierNode).toMatchObject({ visibility: 'shared', quantityIn: 100, quantityOut: 45, eventCount: 3 });
     const events = await client(buyer.key).get(
       `/Integration/Trace/events?${query}&NodeId=${encodeURIComponent(supplierNode.id)}`,
     );
     expect(events.body.events.map((e: { type: string; quantity: number }) => [e.type, e.quantity])).toEqual([
       ['Commission', 100],
+      ['Ship', 5],
       ['Ship', 40],
     ]);
     const sheet = await client(buyer.key).get(`/Integration/Trace/fsma204?${query}&format=csv`);
@@ -368,6 +372,7 @@ describe("a supplier's other customers, shipped before the ship to the caller", 
       ['Commission', 100],
       ['Receive', 40],
       ['Ship', 40],
+      ['Ship', 5],
     ]);
     for (const answer of [JSON.stringify(graph), events.text, sheet.text, details.text]) {
       expect(answer).not.toContain('Competitor');
