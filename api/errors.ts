@@ -55,6 +55,11 @@ export const unknownProduct = (productId: string): ApiError =>
     errors: { ProductId: [`No product ${productId} in this account.`] },
   });
 
+export function unknownLot(productId: string, lotSerial: string): ApiError {
+  const detail = `No event of this account names lot ${lotSerial} of product ${productId}.`;
+  return problem('unknown-lot-or-serial', { detail, errors: { LotSerial: [detail] } });
+}
+
 /**
  * A date-time query parameter as a Date, or a 400 naming it: RFC 3339 (and so the schema's `date-time`)
  * allows a leap second (23:59:60), which JavaScript's Date cannot hold.

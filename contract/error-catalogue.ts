@@ -250,8 +250,9 @@ export const ERRORS = {
   'unknown-lot-or-serial': {
     status: 404,
     title: 'No event of this account names that lot or serial.',
-    means: 'The product exists but no event of this account names the lot or serial in the path.',
-    fix: 'Correct the lot or serial, or capture the events that name it first.',
+    means:
+      "The product exists but no event of this account names the lot or serial: the resolver's path, or a recall's `LotSerial` (a recall of it would reach no one).",
+    fix: 'Correct the lot or serial, or record the events that name it first.',
   },
 
   // Batches and imports

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { resolveIds } from '../db/queries/inventory';
-import { recallConsignees, type RecallConsignee } from '../db/queries/recall-reach';
+import { lotRecorded, recallConsignees, type RecallConsignee } from '../db/queries/recall-reach';
 import {
   acknowledgeRecall,
   closeRecall as storeClose,
@@ -154,7 +154,10 @@ function strategyFor(
 }
 
 export type IssueRecallOutcome =
-  { kind: 'productNotFound' } | { kind: 'invalidStrategy'; problem: string } | { kind: 'issued'; issued: Issued };
+  | { kind: 'productNotFound' }
+  | { kind: 'lotNotFound' }
+  | { kind: 'invalidStrategy'; problem: string }
+  | { kind: 'issued'; issued: Issued };
 
 /**
  * Issues a recall of the issuer's lot to the accounts its shipments reached (its direct consignees). The
@@ -170,6 +173,7 @@ export async function issueRecall(
   if (typeof strategy === 'string') return { kind: 'invalidStrategy', problem: strategy };
   const [productId] = await resolveIds(sequelize, 'products', issuer.id, [input.ProductId]);
   if (!productId) return { kind: 'productNotFound' };
+  if (!(await lotRecorded(sequelize, issuer.id, productId, input.LotSerial))) return { kind: 'lotNotFound' };
   const recalled = { accountId: issuer.id, productId, lotSerial: input.LotSerial };
   const consignees = await recallConsignees(sequelize, recalled, [recalled], new Set([issuer.id]));
   const id = randomUUID();

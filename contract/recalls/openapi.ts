@@ -58,10 +58,14 @@ export const recallsOperations = [
     responses: {
       201: { description: 'The recall, with every consignee it reached and its effectiveness.', schema: issuedRecall },
       400: invalid,
-      404: problemResponse('ProductId names no product of the account; `errors` names it.', 'unknown-product', {
-        detail: 'Product not found: COD-WHOLE',
-        errors: { ProductId: ['No product COD-WHOLE in this account.'] },
-      }),
+      404: problemResponse(
+        'ProductId names no product of the account (`unknown-product`), or LotSerial a lot none of its events names (`unknown-lot-or-serial`); `errors` names it.',
+        'unknown-product',
+        {
+          detail: 'Product not found: COD-WHOLE',
+          errors: { ProductId: ['No product COD-WHOLE in this account.'] },
+        },
+      ),
     },
   }),
   operation({

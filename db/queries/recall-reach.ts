@@ -208,3 +208,17 @@ function addUnique<T>(list: T[], items: T[]): void {
     }
   }
 }
+
+/** Whether an event of the account names lot `lotSerial` of the product: a recall of one it never recorded reaches no one. */
+export async function lotRecorded(
+  sequelize: Sequelize,
+  accountId: string,
+  productId: string,
+  lotSerial: string,
+): Promise<boolean> {
+  const rows = await queryOf(sequelize)<{ found: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM event_lines WHERE account_id = $1 AND product_id = $2 AND lot_serial = $3) AS found',
+    [accountId, productId, lotSerial],
+  );
+  return rows[0].found;
+}

@@ -278,6 +278,19 @@ describe('/Integration/Recalls', () => {
     expect(missing.body.errors).toHaveProperty('Reason');
   });
 
+  it('refuses a lot no event of the issuer names, naming LotSerial: a typo would read as a recall that reached no one', async () => {
+    const refused = await client(chain.farm.key).post('/Integration/Recalls', {
+      ProductId: chain.products.fishA.Id,
+      LotSerial: 'NO-SUCH-LOT',
+      Reason: 'r',
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({
+      code: 'unknown-lot-or-serial',
+      errors: { LotSerial: [`No event of this account names lot NO-SUCH-LOT of product ${chain.products.fishA.Id}.`] },
+    });
+  });
+
   it('does not reach an account whose receiving GLN is not verified as its own: its trace could not show the recall', async () => {
     const [issuer, unverified] = [await createAccount('recall-issuer'), await createAccount('recall-unverified')];
     const gln = newGln();

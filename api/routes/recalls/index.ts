@@ -13,7 +13,7 @@ import {
 import { submitBatch } from '../../../batches/submit';
 import { browserPageRouter } from '../../browser-page';
 import { type APIContext, type AppCustom, type AppState } from '../../context';
-import { problem, unknownProduct, validationProblem } from '../../errors';
+import { problem, unknownLot, unknownProduct, validationProblem } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { pageBody, pageOf, validatePage } from '../../paging';
 import { outcomeProblem } from '../events/batch';
@@ -90,6 +90,7 @@ export function recallsRouter(): Router<AppState, AppCustom> {
         [`EffectivenessCheck.${body.EffectivenessCheck?.Level === 'B' ? 'Percent' : 'Level'}`]: [outcome.problem],
       });
     if (outcome.kind === 'productNotFound') throw unknownProduct(body.ProductId);
+    if (outcome.kind === 'lotNotFound') throw unknownLot(body.ProductId, body.LotSerial);
     ctx.status = 201;
     ctx.set('Location', `/Integration/Recalls/${outcome.issued.recall.id}`);
     ctx.body = presentIssued(outcome.issued);
