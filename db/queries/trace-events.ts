@@ -70,9 +70,9 @@ const PRIVATE_REFERENCES = `
  * Every event line the trace's caller (`reader`) may see at the trace's nodes: all of a visible node's lines up to
  * the moment the node was reached (its `until`), and at a shipment-only node just the shipments that the
  * trace's edges show (`shown`: the edges' events, at least the other accounts'). Another account's
- * shipments to other organisations are shown only when they are edges: never one to another of its customers. What the lines
- * name (documents, input lots, products, accounts, locations) is read in queries of its own, once each
- * however many lines name it: joined per line, it cost seconds at 10,000.
+ * shipments to other organisations are shown only when they are edges: never one to another of its
+ * customers. What the lines name (documents, input lots, products, accounts, locations) is read in
+ * queries of its own, once each however many lines name it: joined per line, it cost seconds at 10,000.
  * A lot's lines are read once, then matched to its nodes by location: a lot sold to many shops is a node
  * per shop, and read per node its 10,000 lines were read eleven times (3 s on a loaded machine).
  */
