@@ -40,10 +40,14 @@ export const createRecallBody = withLimits({
       required: ['Level'],
       additionalProperties: false,
       description:
-        'The share of consignees whose answer must show they received the notice and acted (21 CFR 7.42(b)(3)): A 100%, B Percent (between 10 and 100), C 10%, D 2%, E none. Level A when absent.',
+        'The share of consignees whose answer must show they received the notice and acted (21 CFR 7.42(b)(3)): A 100%, B Percent (more than 10, less than 100), C 10%, D 2%, E none. Level A when absent.',
       properties: {
         Level: { enum: [...CHECK_LEVELS], example: 'B' },
-        Percent: { type: 'number', description: 'Level B only: the percentage, between 10 and 100.', example: 50 },
+        Percent: {
+          type: 'number',
+          description: 'Level B only: the percentage, more than 10 and less than 100 (10 is level C, 100 level A).',
+          example: 50,
+        },
       },
     },
     Reminders: {
