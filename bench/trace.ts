@@ -6,7 +6,7 @@ import { createApiKey } from '../db/repositories/accounts';
 import { listGlns, verifyGln } from '../db/repositories/gln-verifications';
 import { queryOf } from '../db/sql';
 import { createSequelize } from '../db/sequelize';
-import { glnOf } from '../domain/gln';
+import { glnOf } from '../domain/gs1-keys';
 import { startReceiver } from '../test/helpers/receiver';
 import { startBenchStack } from './lib/stack';
 import { percentile, runBench } from './lib/report';

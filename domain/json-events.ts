@@ -6,7 +6,7 @@
  */
 import type { BatchErrorCode } from './batch-errors';
 import { quantityRefused } from './decimal';
-import { glnProblem } from './gln';
+import { glnProblem, gtinProblem } from './gs1-keys';
 import { vocabularyIssue, isUrn } from './cbv';
 import { parseEventTime, type EventPayload, type ProductInstancePayload, type ProductRefPayload } from './events';
 import type {
@@ -313,6 +313,8 @@ export function translateJsonEvents(events: JsonEvent[], known: KnownEntities) {
           if (problem) issue('InvalidValue', `${field}.ParentProduct.Urn`, problem);
           products.add(urn, urn, 'Created');
           const details = productDetails(inline.parent, inline.gtin);
+          const gtin = details.GTIN ? gtinProblem(details.GTIN) : null;
+          if (gtin) issue('InvalidValue', `${field}.${inline.parent.Gtin ? 'ParentProduct.Gtin' : 'Gtin'}`, gtin);
           const key = checkedKey(urn);
           // Every mention carries the Details: the pipeline creates on the first and finds it after.
           product = { Id: key, Urn: key, Details: details };

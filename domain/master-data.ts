@@ -6,7 +6,7 @@ import type { JSONSchema } from 'json-schema-to-ts';
 import type { KnownFrom } from './schemas/paired';
 import type { address, contactProperties, vessel } from './schemas/locations';
 import { normaliseUnit, unitsAcceptedMessage } from './units';
-import { glnProblem } from './gln';
+import { glnProblem, gtinProblem } from './gs1-keys';
 
 export type ConnectionType = 'SELF' | 'SUPPLIER' | 'BUYER' | 'OTHER';
 
@@ -269,7 +269,7 @@ export function locationCreateIssues(locations: LocationPayload[], collection = 
   return issues;
 }
 
-/** Ids unique within the request, and a unit of measure the service knows. */
+/** Ids unique within the request, a unit of measure the service knows, and a GTIN that is one. */
 export function productCreateIssues(
   products: Array<{ Id: string; Details: Partial<ProductDetailsPayload> }>,
   collection = 'Products',
@@ -290,6 +290,8 @@ export function productCreateIssues(
     issues.push(
       ...unitIssues(product.Details, `${prefix}.Details`).map((issue) => ({ index, id: product.Id, ...issue })),
     );
+    const gtin = product.Details.Gtin ? gtinProblem(product.Details.Gtin) : null;
+    if (gtin) issues.push({ index, id: product.Id, field: `${prefix}.Details.Gtin`, message: gtin });
   });
   return issues;
 }

@@ -51,7 +51,7 @@ const commission = {
       LotSerial: 'LOT-2024-001',
       Urn: 'urn:gdst:example.org:product:lot:class:acme.cod.LOT-2024-001',
       UOM: 'KGM',
-      Gtin: '07038010000017',
+      Gtin: '07038010000010',
       TradePartnerName: 'ACME Seafood',
       ParentProduct: {
         Urn: 'urn:gdst:example.org:product:class:acme.cod',
@@ -103,7 +103,7 @@ export const jsonOperations = [
                 id: '3c1d9e7a-2b4f-4a8e-9d61-7f0e5b2c8a93',
                 name: 'Atlantic cod fillet',
                 urn: 'urn:gdst:example.org:product:class:acme.cod',
-                gtin: '07038010000017',
+                gtin: '07038010000010',
               },
             ],
             locations: [

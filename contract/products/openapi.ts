@@ -16,7 +16,7 @@ const cod = {
     UnitDescriptor: 'Cases',
     SharingPolicy: 'Open',
     ProductIdentifierType: 'Lot',
-    Gtin: '07038010000017',
+    Gtin: '07038010000010',
     MasterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
   },
 };
@@ -31,7 +31,7 @@ const storedCod = {
     unitDescriptor: 'Cases',
     sharingPolicy: 'Open',
     productIdentifierType: 'Lot',
-    gtin: '07038010000017',
+    gtin: '07038010000010',
     plu: null,
     masterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
   },

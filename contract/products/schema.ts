@@ -34,7 +34,7 @@ export const productResponse = {
       },
       sharingPolicy: answeredEnum(detailsProperties.SharingPolicy),
       productIdentifierType: answeredEnum(detailsProperties.ProductIdentifierType),
-      gtin: nullableText('Global Trade Item Number.', '07038010000017'),
+      gtin: nullableText('Global Trade Item Number.', '07038010000010'),
       plu: nullableText('Price Lookup Code.'),
       masterData: {
         type: 'array',

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { glnProblem } from '../../domain/gln';
+import { glnProblem } from '../../domain/gs1-keys';
 import { Account } from '../models';
 import { executeOf, queryOf } from '../sql';
 

@@ -6,7 +6,7 @@
  */
 import type { BatchError } from '../batch-errors';
 import { quantityRefused } from '../decimal';
-import { glnProblem } from '../gln';
+import { glnProblem, gtinProblem } from '../gs1-keys';
 import { EVENT_TYPE_NAMES, linesOfEvent, parseEventTime, type EventPayload } from '../events';
 import { locationIdOf } from '../master-data';
 import { pairedWith } from './paired';
@@ -201,6 +201,17 @@ export function eventRuleErrors(events: EventPayload[]): BatchError[] {
     if (!time.ok)
       errors.push({ index, eventId: event.Id, code: 'InvalidValue', field: time.field, message: time.message });
     for (const line of linesOfEvent(event)) {
+      const details = line.product.Details;
+      const gtinField = details?.GTIN ? 'GTIN' : 'Gtin';
+      const gtin = details?.[gtinField] ? gtinProblem(details[gtinField]) : null;
+      if (gtin)
+        errors.push({
+          index,
+          eventId: event.Id,
+          code: 'InvalidValue',
+          field: `${line.role === 'parent' ? 'Product' : `${line.field}.Product`}.Details.${gtinField}`,
+          message: gtin,
+        });
       const refused = quantityRefused(line.quantity);
       if (refused)
         errors.push({

@@ -37,7 +37,7 @@ export const detailsProperties = {
     description: 'Lot: instances identified by lot numbers. Serial: one item per serial.',
     example: 'Lot',
   },
-  Gtin: text('Global Trade Item Number.', '07038010000017'),
+  Gtin: text('Global Trade Item Number.', '07038010000010'),
   Plu: text('Price Lookup Code.'),
   MasterData: {
     type: 'array',

@@ -84,6 +84,19 @@ describe('POST /Integration/Events (sync)', () => {
     ['a malformed EventTimeZone', { EventTimeZone: 'Mars/Olympus' }, 'EventTimeZone', 'InvalidValue'],
     ['DocumentIds as a plain string', { DocumentIds: 'DOC-1' }, 'DocumentIds', 'InvalidValue'],
     [
+      'a new product whose GTIN is no GTIN',
+      {
+        ProductInstances: [
+          {
+            ...instance('SALMON', 'LOT-GTIN', 1),
+            Product: { Id: 'BAD-GTIN', Details: { ...instance('BAD-GTIN', 'L', 1).Product.Details, GTIN: '12345' } },
+          },
+        ],
+      },
+      'ProductInstances[0].Product.Details.GTIN',
+      'InvalidValue',
+    ],
+    [
       'a new location whose Gln is no GLN',
       { Location: { Id: 'BAD-GLN', Details: { ...location('BAD-GLN').Details, Gln: '9521141000000' } } },
       'Location.Details.Gln',

@@ -31,7 +31,7 @@ describe('POST /Integration/JSON', () => {
     expect(response.status).toBe(200);
     const { result } = response.body;
     expect(result.products).toEqual([
-      { status: 'Created', id: expect.any(String), name: 'Atlantic cod', urn: productUrn, gtin: '07038010000017' },
+      { status: 'Created', id: expect.any(String), name: 'Atlantic cod', urn: productUrn, gtin: '07038010000010' },
     ]);
     expect(result.locations).toEqual([
       {
@@ -173,6 +173,16 @@ describe('POST /Integration/JSON', () => {
         field: 'Disposition',
       });
       await rejected([event], { index: 0, code: 'InvalidValue', field: 'ProductInstances[0].UOM' });
+    });
+
+    it('a new product whose Gtin is no GTIN', async () => {
+      const instance = jsonInstance(urnOf('product'), uid('LOT'), 1);
+      const bad = { ...instance, ParentProduct: { ...instance.ParentProduct, Gtin: '07038010000017' } };
+      await rejected([jsonCommission(at, bad)], {
+        index: 0,
+        code: 'InvalidValue',
+        field: 'ProductInstances[0].ParentProduct.Gtin',
+      });
     });
 
     it('a new location whose Gln is no GLN', async () => {

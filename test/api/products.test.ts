@@ -142,6 +142,34 @@ describe('POST /Integration/Products', () => {
     expect(await countProducts(account.id)).toBe(0);
   });
 
+  it('refuses a Gtin that is no GTIN, naming it and the check digit it should have, on create and update', async () => {
+    const response = await api.post('/Integration/Products', {
+      Products: [
+        buildProductPayload({ Details: { Gtin: 'hello world' } }),
+        buildProductPayload({ Details: { Gtin: '07038010000017' } }),
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.validations).toEqual([
+      expect.objectContaining({
+        index: 0,
+        field: 'Products[0].Details.Gtin',
+        message: 'hello world is not a GTIN: a GTIN is 8, 12, 13 or 14 digits.',
+      }),
+      expect.objectContaining({
+        index: 1,
+        field: 'Products[1].Details.Gtin',
+        message: '07038010000017 is not a GTIN: its check digit is 7, the GS1 check digit of 0703801000001 is 0.',
+      }),
+    ]);
+    expect(await countProducts(account.id)).toBe(0);
+    const product = buildProductPayload();
+    await api.post('/Integration/Products', { Products: [product] });
+    const update = await api.put('/Integration/Products', { Products: [{ Id: product.Id, Details: { Gtin: '123' } }] });
+    expect(update.status).toBe(400);
+    expect(update.body.validations).toEqual([expect.objectContaining({ field: 'Products[0].Details.Gtin' })]);
+  });
+
   it('refuses a product id the account already has', async () => {
     const payload = buildProductPayload();
     await api.post('/Integration/Products', { Products: [payload] });
@@ -223,7 +251,7 @@ describe('GET /Integration/Products', () => {
             unitDescriptor: 'Cases',
             sharingPolicy: 'Open',
             productIdentifierType: 'Lot',
-            gtin: '07038010000017',
+            gtin: '07038010000010',
             plu: null,
             masterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
           },
@@ -287,7 +315,7 @@ describe('PUT /Integration/Products', () => {
       simpleUnitOfMeasurement: 'LBR',
       unitQuantity: 2,
       unitDescriptor: 'Cases',
-      gtin: '07038010000017',
+      gtin: '07038010000010',
     });
   });
 

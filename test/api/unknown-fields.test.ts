@@ -91,7 +91,7 @@ const specProduct = (id: string) => ({
     UnitDescriptor: 'Cases' as const,
     SharingPolicy: 'Open' as const,
     ProductIdentifierType: 'Lot' as const,
-    Gtin: '07038010000017',
+    Gtin: '07038010000010',
     Plu: '4011',
     MasterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
   },
@@ -112,7 +112,7 @@ const specCommission = (documentId: string) => ({
           ...specProduct('unused').Details,
           Gtin: undefined,
           Plu: undefined,
-          GTIN: '07038010000017',
+          GTIN: '07038010000010',
           PLU: '4011',
         },
       },
@@ -371,7 +371,7 @@ describe('a property nobody knows is refused with the field and the fix named, a
           ...payload,
           Details: {
             ...payload.Details,
-            GTIN: '07038010000017',
+            GTIN: '07038010000010',
             MasterData: [{ name: 'species', namespace: 'custom', vaule: 'cod' }],
           },
         },
@@ -449,7 +449,7 @@ describe('a property nobody knows is refused with the field and the fix named, a
   it('POST /Integration/Events with a typo deep in a product instance, and a field of another event type', async () => {
     const before = await counts(account.id);
     const line = instance('COD', uid('LOT'), 10);
-    const misspelt = { ...line.Product.Details!, Gtn: '07038010000017' };
+    const misspelt = { ...line.Product.Details!, Gtn: '07038010000010' };
     const event = commission(
       { location: 'DOCK', time: '2024-03-01T10:00:00Z' },
       { ...line, Product: { ...line.Product, Details: misspelt } },
@@ -486,7 +486,7 @@ describe('a property nobody knows is refused with the field and the fix named, a
       { locationUrn: urnOf('location'), partnerUrn: urnOf('party') },
       {
         ...jsonInstance(productUrn, uid('LOT'), 10),
-        ParentProduct: { ...parentProduct(productUrn), GTIN: '07038010000017' },
+        ParentProduct: { ...parentProduct(productUrn), GTIN: '07038010000010' },
       },
     );
     const response = await api.post('/Integration/JSON', {

@@ -17,7 +17,7 @@ const parent = {
   SimpleUnitOfMeasurement: 'kg',
   SharingPolicy: 'Open',
   ProductIdentifierType: 'Lot',
-  Gtin: '0703',
+  Gtin: '07038010000010',
 } as const;
 
 const commission = (overrides: Partial<JsonEvent> = {}): JsonEvent => ({
@@ -70,7 +70,7 @@ describe('URN-based events → batch-style payloads', () => {
               SimpleUnitOfMeasurement: 'kg',
               SharingPolicy: 'Open',
               ProductIdentifierType: 'Lot',
-              GTIN: '0703',
+              GTIN: '07038010000010',
             },
           },
         },

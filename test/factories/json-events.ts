@@ -9,7 +9,7 @@ export const parentProduct = (urn: string, name = 'Atlantic cod') => ({
   SimpleUnitOfMeasurement: 'KGM',
   SharingPolicy: 'Open',
   ProductIdentifierType: 'Lot',
-  Gtin: '07038010000017',
+  Gtin: '07038010000010',
   ProductMasterData: [{ Name: 'species', Namespace: 'cbvmda', Value: 'Gadus morhua', ElementId: 'cbvmda:species' }],
 });
 
@@ -18,7 +18,7 @@ export const jsonInstance = (productUrn: string, lot: string, quantity: number, 
   LotSerial: lot,
   Urn: `${productUrn}.lot.${lot}`,
   UOM: uom,
-  Gtin: '07038010000017',
+  Gtin: '07038010000010',
   ParentProduct: parentProduct(productUrn),
   TradePartnerName: 'ACME Seafood',
   IdentifierType: 'Lot',

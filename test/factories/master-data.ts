@@ -93,7 +93,7 @@ export function buildProductPayload(overrides?: Overrides<ProductPayload>): Prod
         UnitDescriptor: 'Cases',
         SharingPolicy: 'Open',
         ProductIdentifierType: 'Lot',
-        Gtin: '07038010000017',
+        Gtin: '07038010000010',
         MasterData: [{ name: 'species', namespace: 'custom', value: 'Gadus morhua' }],
       },
     },

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { verifyGln } from '../../db/repositories/gln-verifications';
-import { glnOf } from '../../domain/gln';
+import { glnOf } from '../../domain/gs1-keys';
 import { models, sql } from '../helpers/db';
 import { client } from '../helpers/http';
 import { uid } from './events';

@@ -1,4 +1,4 @@
-import { glnOf, glnProblem, gs1CheckDigit } from '../../domain/gln';
+import { glnOf, glnProblem, gs1CheckDigit } from '../../domain/gs1-keys';
 
 describe('GLN check digits (GS1 mod 10)', () => {
   it('accepts GLNs whose last digit is the GS1 check digit', () => {
