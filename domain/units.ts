@@ -2,7 +2,7 @@
  * Units of measure: UN/ECE Recommendation 20 codes, stored as the code, with the aliases people send.
  * Lookup ignores case, spaces and dots ("Lbs.", "kg", "KGM" all work).
  */
-import { fromScaled, toScaled } from './decimal';
+import { fromScaled, SCALE, toScaled } from './decimal';
 const UNITS: Record<string, readonly string[]> = {
   KGM: ['kg', 'kgs', 'kilo', 'kilos', 'kilogram', 'kilograms', 'kilogramme', 'kilogrammes'],
   GRM: ['g', 'gr', 'gram', 'grams', 'gramme', 'grammes'],
@@ -100,7 +100,7 @@ export function scaleOf(code: string, measures: 'level' | 'difference'): UnitSca
 }
 
 /**
- * `quantity` in unit `from` read in unit `to` (Rec 20 codes), rounded to 12 decimal places (22 LBR is
+ * `quantity` in unit `from` read in unit `to` (Rec 20 codes), rounded to SCALE decimal places (22 LBR is
  * 9.97903214 KGM); undefined when the two measure different things (a case and a kilogram).
  */
 export function convertQuantity(quantity: number, from: string, to: string): number | undefined {
@@ -127,6 +127,6 @@ export function inProductUnit(
   if (converted > max)
     return { problem: `${quantity} ${from} is ${converted} ${to}, the product's unit: a quantity is at most ${max}.` };
   if (quantity > 0 && converted === 0)
-    return { problem: `${quantity} ${from} is less of ${to}, the product's unit, than 12 decimal places hold.` };
+    return { problem: `${quantity} ${from} is less of ${to}, the product's unit, than ${SCALE} decimal places hold.` };
   return { quantity: converted };
 }
