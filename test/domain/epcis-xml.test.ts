@@ -35,6 +35,15 @@ describe('CBV values between the bindings', () => {
 });
 
 describe('EPCIS XML and JSON-LD', () => {
+  /** An ObjectEvent of no EPCs, for the extension fields a test adds. */
+  const observation = {
+    type: 'ObjectEvent',
+    eventTime: '2024-01-01T00:00:00Z',
+    eventTimeZoneOffset: '+00:00',
+    action: 'OBSERVE',
+    epcList: [],
+  };
+
   it('knows the two bindings by their root namespace only', () => {
     expect(versionOfRoot(rootOf('<e:EPCISDocument xmlns:e="urn:epcglobal:epcis:xsd:2"/>'))).toBe('2.0');
     expect(versionOfRoot(rootOf('<q:EPCISQueryDocument xmlns:q="urn:epcglobal:epcis-query:xsd:1"/>'))).toBe('1.2');
@@ -118,11 +127,7 @@ describe('EPCIS XML and JSON-LD', () => {
 
   it('an extension key of a prefix no @context defines, or a whole IRI, still becomes an element (never dropped)', () => {
     const event = {
-      type: 'ObjectEvent',
-      eventTime: '2024-01-01T00:00:00Z',
-      eventTimeZoneOffset: '+00:00',
-      action: 'OBSERVE',
-      epcList: [],
+      ...observation,
       'foo:bar': '1',
       'https://ns.example.com/epcis#field': '2',
     };
@@ -138,11 +143,7 @@ describe('EPCIS XML and JSON-LD', () => {
 
   it('writes well-formed XML of whatever a JSON-LD capture took: node ids, value objects, control characters, odd keys', () => {
     const event = {
-      type: 'ObjectEvent',
-      eventTime: '2024-01-01T00:00:00Z',
-      eventTimeZoneOffset: '+00:00',
-      action: 'OBSERVE',
-      epcList: [],
+      ...observation,
       'ex:obj': { 'ex:inner': 'v', '@id': 'urn:example:x', 'not a name': 'y' },
       'ex:typed': { '@value': 'v', '@type': 'xsd:string' },
       'ex:ctl': 'a\u0001b\uFFFEc\uD800d',
